@@ -1,0 +1,111 @@
+"""The one error hierarchy of postil, and located diagnostics.
+
+Every problem a user can fix carries a `Location` so the CLI can print
+`content/posts/x.md:14:3: message` (the GNU convention for compiler messages,
+https://www.gnu.org/prep/standards/html_node/Errors.html).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    """A place in a source file.
+
+    Attributes:
+        path: the file, relative to the site root when possible (POSIX separators).
+        line: 1-based line number in the file, or 0 when unknown.
+        col: 1-based column (in characters), or 0 when unknown.
+    """
+
+    path: str
+    line: int = 0
+    col: int = 0
+
+    def __str__(self) -> str:
+        if self.line and self.col:
+            return f"{self.path}:{self.line}:{self.col}"
+        if self.line:
+            return f"{self.path}:{self.line}"
+        return self.path
+
+
+class Severity(str, Enum):
+    """How bad a diagnostic is: a warning fails the build only under `--strict`."""
+
+    WARNING = "warning"
+    ERROR = "error"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One located message found while building.
+
+    Attributes:
+        severity: `Severity.ERROR` fails the build; `Severity.WARNING` fails it under --strict.
+        location: where the problem is.
+        message: what is wrong and how to fix it.
+        source_line: the offending line of the source file, for excerpts (may be empty).
+    """
+
+    severity: Severity
+    location: Location
+    message: str
+    source_line: str = ""
+
+    def __str__(self) -> str:
+        prefix = "warning: " if self.severity is Severity.WARNING else ""
+        return f"{self.location}: {prefix}{self.message}"
+
+
+class PostilError(Exception):
+    """Base of every error postil reports to the user without a traceback.
+
+    Args:
+        message: what is wrong and how to fix it.
+        location: where, if the problem is in a file.
+    """
+
+    exit_code = 1
+
+    def __init__(self, message: str, location: Location | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.location = location
+
+    def __str__(self) -> str:
+        return f"{self.location}: {self.message}" if self.location else self.message
+
+
+class ConfigError(PostilError):
+    """The site configuration (postil.yaml) or the command line is wrong; exit code 2."""
+
+    exit_code = 2
+
+
+class ContentError(PostilError):
+    """A post or page cannot be built as written; exit code 1."""
+
+
+class TemplateError(PostilError):
+    """A Jinja2 template failed to load or render; exit code 1."""
+
+
+class OutputError(PostilError):
+    """The output directory could not be written; exit code 1."""
+
+
+class BuildFailed(PostilError):
+    """The build found one or more errors; carries all of them.
+
+    Args:
+        diagnostics: every error (and, under --strict, every warning) found, in file order.
+    """
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        self.diagnostics = tuple(diagnostics)
+        count = len(self.diagnostics)
+        super().__init__(f"build failed with {count} error{'s' if count != 1 else ''}")

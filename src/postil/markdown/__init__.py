@@ -1,0 +1,127 @@
+"""postil's Markdown: one markdown-it-py parser with postil's plugins, and `render_post`.
+
+The plugins live one per module in this package (the mdit-py-plugins pattern); each
+registers rules and renderers only and keeps per-document state in `env["postil"]`
+(a `postil.markdown.state.RenderState`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from markdown_it import MarkdownIt
+
+from postil.errors import Diagnostic
+from postil.markdown.state import RenderState
+
+
+@dataclass(frozen=True)
+class TocEntry:
+    """One heading in a post's table of contents.
+
+    Attributes:
+        level: heading level, 2 for `##`.
+        id: the heading's anchor id (unique in the page).
+        text: the heading's plain text.
+    """
+
+    level: int
+    id: str
+    text: str
+
+
+@dataclass(frozen=True)
+class RenderedMarkdown:
+    """The HTML of one Markdown body and what rendering found in it.
+
+    Attributes:
+        html: the body as an HTML fragment (math as MathML, notes as sidenotes + Notes list).
+        toc: the headings, in order.
+        word_count: words of prose (code and math excluded), for the reading time.
+        widgets: names of the widgets the body uses, so the page loads their scripts only.
+        figures: figure id -> number.
+        equations: equation label -> number text.
+        diagnostics: warnings and errors, with file locations.
+    """
+
+    html: str
+    toc: tuple[TocEntry, ...]
+    word_count: int
+    widgets: frozenset[str]
+    figures: tuple[tuple[str, int], ...]
+    equations: tuple[tuple[str, str], ...]
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def create_markdown() -> MarkdownIt:
+    """Return a CommonMark parser with GFM tables, strikethrough and every postil plugin.
+
+    One instance is made per process and reused for every post (it holds no per-document
+    state). Raw HTML in posts is allowed: the author owns the content.
+    """
+    from postil.markdown.code import code_plugin
+    from postil.markdown.figure import figure_plugin
+    from postil.markdown.heading import heading_plugin
+    from postil.markdown.math import math_plugin
+    from postil.markdown.sidenote import sidenote_plugin
+    from postil.markdown.table import table_plugin
+    from postil.markdown.widget import widget_plugin
+
+    md = MarkdownIt("commonmark", {"typographer": False}).enable(["table", "strikethrough"])
+    for plugin in (
+        math_plugin,
+        sidenote_plugin,
+        code_plugin,
+        widget_plugin,
+        figure_plugin,
+        heading_plugin,
+        table_plugin,
+    ):
+        plugin(md)
+    return md
+
+
+def render_markdown(md: MarkdownIt, body: str, state: RenderState) -> RenderedMarkdown:
+    """Render one Markdown body with `md`, collecting what the plugins report in `state`.
+
+    Args:
+        md: a parser from `create_markdown`.
+        body: the Markdown text after the front matter (LF line endings).
+        state: the document's state (path, body_line, macros, links); filled in place.
+
+    Returns:
+        The HTML and everything the plugins found; problems are in `diagnostics`, never raised.
+    """
+    state.source_lines = body.split("\n")
+    env: dict[str, Any] = {"postil": state}
+    tokens = md.parse(body, env)
+    html = md.renderer.render(tokens, md.options, env)
+    toc = tuple(state.extra.get("toc", ()))
+    return RenderedMarkdown(
+        html=html,
+        toc=toc,
+        word_count=count_words(tokens),
+        widgets=frozenset(state.widgets),
+        figures=tuple(state.figures.items()),
+        equations=tuple(state.equations.items()),
+        diagnostics=tuple(state.diagnostics),
+    )
+
+
+def count_words(tokens: list[Any]) -> int:
+    """Count the words of prose in a token stream: text in paragraphs, headings, lists, tables.
+
+    Code, math and widget bodies are not counted (a reader looks at them, not reads them
+    word by word); each formula counts as one word.
+    """
+    words = 0
+    for token in tokens:
+        if token.type != "inline" or not token.children:
+            continue
+        for child in token.children:
+            if child.type == "text":
+                words += len(child.content.split())
+            elif child.type.startswith("math"):
+                words += 1
+    return words

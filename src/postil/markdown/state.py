@@ -1,0 +1,77 @@
+"""Per-document state shared by postil's Markdown plugins.
+
+markdown-it passes one `env` dict through parsing and rendering; postil keeps a single
+`RenderState` in `env["postil"]` so every plugin reports problems the same way and can
+read what other plugins found (figure numbers, equation labels, widgets used).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from postil.errors import Diagnostic, Location, Severity
+
+
+@dataclass
+class RenderState:
+    """Mutable state for rendering one Markdown document (lives in `env["postil"]`).
+
+    Attributes:
+        path: the source file for messages, relative to the site root (POSIX).
+        body_line: the 1-based file line of the first line of the Markdown body (after the
+            front matter), so that a token's `map[0]` (0-based, body-relative) becomes
+            file line `body_line + map[0]`.
+        source_lines: the lines of the Markdown body, for error excerpts and columns.
+        macros: math macros in force for this document (site, then front matter), name
+            without backslash -> replacement LaTeX.
+        diagnostics: warnings and errors found, in the order found.
+        figures: figure id -> number ("fig-x" -> 1), filled before rendering.
+        equations: equation label -> number text ("eq:var" -> "2"), filled before rendering.
+        widgets: names of the widgets used, so the page loads only their scripts.
+        links: site-relative URL of every other post by its source path, for rewriting
+            links between posts (`other.md#sec` -> `/posts/other/#sec`).
+        extra: free room for a plugin's own per-document data, keyed by plugin name.
+    """
+
+    path: str = "<string>"
+    body_line: int = 1
+    source_lines: list[str] = field(default_factory=list)
+    macros: Mapping[str, str] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    figures: dict[str, int] = field(default_factory=dict)
+    equations: dict[str, str] = field(default_factory=dict)
+    widgets: set[str] = field(default_factory=set)
+    links: Mapping[str, str] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def location(self, body_line0: int | None, col: int = 0) -> Location:
+        """Return the file location of a 0-based body line (a token's `map[0]`) and 1-based col."""
+        if body_line0 is None:
+            return Location(self.path)
+        return Location(self.path, self.body_line + body_line0, col)
+
+    def report(self, severity: Severity, body_line0: int | None, col: int, message: str) -> None:
+        """Record a diagnostic at a 0-based body line and 1-based column."""
+        excerpt = ""
+        if body_line0 is not None and 0 <= body_line0 < len(self.source_lines):
+            excerpt = self.source_lines[body_line0]
+        loc = self.location(body_line0, col)
+        self.diagnostics.append(Diagnostic(severity, loc, message, excerpt))
+
+    def warn(self, body_line0: int | None, col: int, message: str) -> None:
+        """Record a warning (fails the build only under --strict)."""
+        self.report(Severity.WARNING, body_line0, col, message)
+
+    def error(self, body_line0: int | None, col: int, message: str) -> None:
+        """Record an error (fails the build)."""
+        self.report(Severity.ERROR, body_line0, col, message)
+
+
+def get_state(env: dict[str, Any]) -> RenderState:
+    """Return the document's `RenderState`, creating a default one for bare `md.render()` calls."""
+    state = env.get("postil")
+    if state is None:
+        state = env["postil"] = RenderState()
+    return state
