@@ -1,0 +1,69 @@
+"""Where the theme lives, and the Jinja2 environment that renders it.
+
+The default theme is the repository's `templates/` and `static/`; in a wheel they ship as
+package data under `postil/theme/`. A site's own `templates/` and `static/` override the
+default theme file by file (a Jinja2 `ChoiceLoader`, as DESIGN.md says).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+@lru_cache(maxsize=1)
+def default_theme_dir() -> Path:
+    """Return the directory holding the default theme's `templates/` and `static/`.
+
+    An installed wheel has them in `postil/theme/`; a source checkout (editable install)
+    has them at the repository root, two levels above `src/postil/`.
+
+    Raises:
+        FileNotFoundError: if neither place has a `templates/base.html` (a broken install).
+    """
+    for candidate in (_PACKAGE_DIR / "theme", _PACKAGE_DIR.parent.parent):
+        if (candidate / "templates" / "base.html").is_file():
+            return candidate
+    raise FileNotFoundError(f"postil's default theme is missing (looked under {_PACKAGE_DIR})")
+
+
+def template_dirs(site_root: Path | None) -> list[Path]:
+    """Return the template directories, the site's first so its files override the theme's."""
+    dirs = []
+    if site_root is not None and (site_root / "templates").is_dir():
+        dirs.append(site_root / "templates")
+    default = default_theme_dir() / "templates"
+    if default not in dirs:
+        dirs.append(default)
+    return dirs
+
+
+def static_dirs(site_root: Path | None) -> list[Path]:
+    """Return the static directories, the theme's first; a site file of the same path wins."""
+    dirs = [default_theme_dir() / "static"]
+    if site_root is not None and (site_root / "static").is_dir():
+        site_static = site_root / "static"
+        if site_static.resolve() != dirs[0].resolve():
+            dirs.append(site_static)
+    return dirs
+
+
+def create_template_env(site_root: Path | None) -> jinja2.Environment:
+    """Return a Jinja2 environment over the site's and the default theme's templates.
+
+    Autoescaping is on for every template and undefined names raise (`StrictUndefined`),
+    so a typo in a template fails the build instead of printing nothing.
+    """
+    loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(d)) for d in template_dirs(site_root)])
+    return jinja2.Environment(
+        loader=loader,
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
