@@ -1,0 +1,137 @@
+"""Load and validate `postil.yaml`, the site configuration.
+
+Every key is checked: an unknown key is an error naming it (a typo must not be silently
+ignored), and each value is converted by the explicit rules of `postil.yamlnodes`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import yaml
+
+from postil.errors import ConfigError, Location
+from postil.model import SiteConfig
+from postil.yamlnodes import (
+    Field,
+    YamlFieldError,
+    as_int,
+    as_str_mapping,
+    as_text,
+    compose_mapping,
+    mapping_fields,
+    yaml_error_location,
+    yaml_error_message,
+)
+
+CONFIG_NAME = "postil.yaml"
+
+
+def _nav(field: Field) -> tuple[tuple[str, str], ...]:
+    if not isinstance(field.node, yaml.SequenceNode):
+        raise YamlFieldError("`nav` must be a list of `{label: …, url: …}`", field.line0, 0)
+    items = []
+    for item in field.node.value:
+        entry = {f.key: as_text(f) for f in mapping_fields(item, "each `nav` item")}
+        if set(entry) != {"label", "url"}:
+            raise YamlFieldError(
+                "each `nav` item needs exactly `label` and `url`", item.start_mark.line, 0
+            )
+        items.append((entry["label"], entry["url"]))
+    return tuple(items)
+
+
+def _math(field: Field) -> tuple[tuple[str, str], ...]:
+    sub = {f.key: f for f in mapping_fields(field.node, "`math`")}
+    unknown = set(sub) - {"macros"}
+    if unknown:
+        key = sorted(unknown)[0]
+        raise YamlFieldError(f"unknown key `math.{key}`; known: macros", sub[key].line0, 0)
+    if "macros" not in sub:
+        return ()
+    macros = as_str_mapping(sub["macros"])
+    return tuple(sorted((name.lstrip("\\"), body) for name, body in macros.items()))
+
+
+_FIELDS: dict[str, tuple[str, Callable[[Field], Any]]] = {
+    "title": ("title", as_text),
+    "author": ("author", as_text),
+    "base_url": ("base_url", as_text),
+    "language": ("language", as_text),
+    "description": ("description", as_text),
+    "timezone": ("timezone", as_text),
+    "paginate": ("paginate", lambda f: as_int(f, minimum=1)),
+    "math": ("math_macros", _math),
+    "cname": ("cname", as_text),
+    "nav": ("nav", _nav),
+    "footer": ("footer", as_text),
+    "words_per_minute": ("words_per_minute", lambda f: as_int(f, minimum=1)),
+}
+_REQUIRED = ("title", "author", "base_url")
+
+
+def load_config(root: Path, base_url: str | None = None) -> SiteConfig:
+    """Read `root/postil.yaml` and return the validated `SiteConfig`.
+
+    Args:
+        root: the site directory.
+        base_url: overrides `base_url` from the file (the `--base-url` flag).
+
+    Raises:
+        ConfigError: the file is missing or unreadable, has a YAML syntax error, an unknown or
+            duplicate key, a value of the wrong type, or a missing required key; the error
+            carries the file's line and column.
+    """
+    path = root / CONFIG_NAME
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError as e:
+        raise ConfigError(f"no {CONFIG_NAME} in {root}; create one with title, author, base_url") from e
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"cannot read {CONFIG_NAME}: {e}", Location(CONFIG_NAME)) from e
+    values = _parse(text)
+    if base_url is not None:
+        values["base_url"] = base_url
+    missing = [key for key in _REQUIRED if key not in values]
+    if missing:
+        raise ConfigError(f"missing key `{missing[0]}`; add it", Location(CONFIG_NAME, 1, 1))
+    values["base_url"] = _check_base_url(values["base_url"])
+    _check_timezone(values.get("timezone", "UTC"))
+    return SiteConfig(root=root, **values)
+
+
+def _parse(text: str) -> dict[str, Any]:
+    try:
+        fields = compose_mapping(text.replace("\r\n", "\n")) or []
+        values: dict[str, Any] = {}
+        for fld in fields:
+            if fld.key not in _FIELDS:
+                known = ", ".join(sorted(_FIELDS))
+                raise YamlFieldError(f"unknown key `{fld.key}`; known keys: {known}", fld.line0, fld.col0)
+            name, convert = _FIELDS[fld.key]
+            values[name] = convert(fld)
+        return values
+    except yaml.MarkedYAMLError as e:
+        raise ConfigError(yaml_error_message(e), yaml_error_location(e, CONFIG_NAME, 1)) from e
+    except YamlFieldError as e:
+        raise ConfigError(e.message, Location(CONFIG_NAME, e.line0 + 1, e.col0 + 1)) from e
+
+
+def _check_base_url(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ConfigError(
+            f"base_url `{url}` must be an absolute http(s) URL such as https://user.github.io/repo/"
+        )
+    return url if url.endswith("/") else url + "/"
+
+
+def _check_timezone(name: str) -> None:
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as e:
+        raise ConfigError(f"unknown timezone `{name}`; use an IANA name like Europe/Berlin") from e

@@ -1,0 +1,66 @@
+"""Find and read the site's Markdown sources (the only pipeline stage that reads content)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from postil.errors import ContentError, Location
+from postil.model import SiteConfig, SourceFile
+
+CONTENT_DIR = "content"
+
+
+def discover(config: SiteConfig) -> tuple[list[SourceFile], list[ContentError]]:
+    """Return every `.md` file under `content/`, sorted by path, and the files that failed.
+
+    Posts are the files under `content/posts/` (a page bundle `posts/<slug>/index.md` counts
+    as one post); every other `.md` is a page. Hidden files and directories (`.name`) and
+    editor backups (`name~`, `#name#`) are skipped. Symlinks that point outside `content/`
+    are refused, so a crafted link cannot pull files from elsewhere into the site.
+
+    Returns:
+        (sources, errors): a file that is not UTF-8 gives a `ContentError` naming the byte
+        offset instead of a `SourceFile`; the others are still read.
+    """
+    content = config.root / CONTENT_DIR
+    if not content.is_dir():
+        return [], []
+    root_resolved = content.resolve()
+    sources: list[SourceFile] = []
+    errors: list[ContentError] = []
+    for path in sorted(content.rglob("*.md")):
+        rel_parts = path.relative_to(content).parts
+        if any(part.startswith(".") or part.endswith("~") or part.startswith("#") for part in rel_parts):
+            continue
+        rel = path.relative_to(config.root).as_posix()
+        if not path.resolve().is_relative_to(root_resolved):
+            errors.append(ContentError("symlink points outside content/; remove it", Location(rel)))
+            continue
+        try:
+            sources.append(read_source(path, rel, "post" if rel_parts[0] == "posts" else "page"))
+        except ContentError as e:
+            errors.append(e)
+    return sources, errors
+
+
+def read_source(path: Path, rel: str, kind: str) -> SourceFile:
+    """Read one file as UTF-8, strip a BOM and turn CRLF and lone CR line endings into LF.
+
+    Raises:
+        ContentError: the file is not valid UTF-8 (names the byte offset and line) or cannot
+            be read.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise ContentError(f"cannot read file: {e.strerror}", Location(rel)) from e
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise ContentError(
+            f"not valid UTF-8 at byte {e.start} (0x{data[e.start]:02x}); save the file as UTF-8",
+            Location(rel, line),
+        ) from e
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return SourceFile(path=path, rel=rel, text=text, kind=kind)

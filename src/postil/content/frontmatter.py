@@ -1,0 +1,163 @@
+"""Split a source file into front matter and body, and validate the front matter.
+
+Front matter is a YAML block between a first line `---` and the next line `---` (Jekyll's and
+Hugo's convention). Values are converted by the explicit rules of `postil.yamlnodes`; dates
+follow ISO 8601 (`2026-03-05`, `2026-03-05 14:30`, `2026-03-05T14:30:00+01:00`), and a date
+without an offset is in the site's timezone.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from datetime import date, datetime, time
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import yaml
+
+from postil.errors import ContentError, Location
+from postil.model import FrontMatter, SourceFile
+from postil.yamlnodes import (
+    Field,
+    YamlFieldError,
+    as_bool,
+    as_str_mapping,
+    as_text,
+    as_text_list,
+    compose_mapping,
+    yaml_error_location,
+    yaml_error_message,
+)
+
+_DATE = re.compile(
+    r"(\d{4})-(\d{1,2})-(\d{1,2})"
+    r"(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?"
+)
+
+
+def split_front_matter(source: SourceFile) -> tuple[str, str, int]:
+    """Return (yaml_text, body, body_line) of a source; `body_line` is 1-based.
+
+    A file that does not start with `---` has no front matter: ("", text, 1).
+
+    Raises:
+        ContentError: the opening `---` has no closing `---`.
+    """
+    text = source.text
+    if not text.startswith("---\n") and text.rstrip("\n") != "---":
+        return "", text, 1
+    lines = text.split("\n")
+    for i in range(1, len(lines)):
+        if lines[i].rstrip() in ("---", "..."):
+            return "\n".join(lines[1:i]), "\n".join(lines[i + 1 :]), i + 2
+    raise ContentError(
+        "front matter has no closing `---`; add a line `---` after the last front matter line",
+        Location(source.rel, 1, 1),
+    )
+
+
+def parse(source: SourceFile, timezone: str) -> tuple[FrontMatter, str, int]:
+    """Parse a source's front matter and return (FrontMatter, body, body_line).
+
+    Args:
+        source: the file.
+        timezone: IANA zone for dates written without an offset.
+
+    Raises:
+        ContentError: YAML syntax errors (at the file's line and column), a block that is not a
+            mapping, duplicate keys, a missing or non-text title, values of the wrong type.
+    """
+    yaml_text, body, body_line = split_front_matter(source)
+    try:
+        fields = compose_mapping(yaml_text) or []
+        values = _convert(fields, ZoneInfo(timezone))
+    except yaml.MarkedYAMLError as e:
+        raise ContentError(yaml_error_message(e), yaml_error_location(e, source.rel, 2)) from e
+    except YamlFieldError as e:
+        raise ContentError(e.message, Location(source.rel, e.line0 + 2, e.col0 + 1)) from e
+    if "title" not in values:
+        raise ContentError("front matter has no `title`; add `title: …`", Location(source.rel, 1, 1))
+    return FrontMatter(**values), body, body_line
+
+
+def _convert(fields: list[Field], tz: ZoneInfo) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for fld in fields:
+        if fld.key not in _FIELDS:
+            known = ", ".join(sorted(_FIELDS))
+            raise YamlFieldError(f"unknown front matter key `{fld.key}`; known: {known}", fld.line0, fld.col0)
+        name, convert = _FIELDS[fld.key]
+        if name in values:
+            raise YamlFieldError(f"`{fld.key}` repeats another key; keep one", fld.line0, fld.col0)
+        values[name] = convert(fld, tz)
+    return values
+
+
+def _clean_text(fld: Field, tz: ZoneInfo) -> str:
+    """Return one-line text: control characters (from YAML escapes) removed, spaces collapsed."""
+    text = "".join(" " if unicodedata.category(c) == "Cc" else c for c in as_text(fld))
+    return " ".join(text.split())
+
+
+def _title(fld: Field, tz: ZoneInfo) -> str:
+    text = _clean_text(fld, tz)
+    if not text:
+        raise YamlFieldError("`title` is empty; write a title", fld.line0, fld.col0)
+    return text
+
+
+def _date(fld: Field, tz: ZoneInfo) -> datetime:
+    """Parse an ISO 8601 date or date-time as written (YAML's own timestamp typing is bypassed)."""
+    text = as_text(fld).strip()
+    m = _DATE.fullmatch(text)
+    try:
+        if not m:
+            raise ValueError(text)
+        y, mo, d, hh, mm, ss, off = m.groups()
+        moment = datetime.combine(date(int(y), int(mo), int(d)), time(int(hh or 0), int(mm or 0), int(ss or 0)))
+    except ValueError as e:
+        raise YamlFieldError(
+            f"`{fld.key}: {text}` is not a date; write YYYY-MM-DD or YYYY-MM-DD HH:MM[+HH:MM]",
+            fld.node.start_mark.line,
+            fld.node.start_mark.column,
+        ) from e
+    if off is None:
+        return moment.replace(tzinfo=tz)
+    return datetime.fromisoformat(moment.isoformat() + ("+00:00" if off == "Z" else _offset(off)))
+
+
+def _offset(off: str) -> str:
+    return off if ":" in off else off[:3] + ":" + off[3:]
+
+
+def _text_list(fld: Field, tz: ZoneInfo) -> tuple[str, ...]:
+    items = tuple(" ".join(t.split()) for t in as_text_list(fld))
+    return tuple(dict.fromkeys(t for t in items if t))
+
+
+def _macros(fld: Field, tz: ZoneInfo) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted((k.lstrip("\\"), v) for k, v in as_str_mapping(fld).items()))
+
+
+def _plain(convert: Callable[[Field], Any]) -> Callable[[Field, ZoneInfo], Any]:
+    return lambda fld, tz: convert(fld)
+
+
+_FIELDS: dict[str, tuple[str, Callable[[Field, ZoneInfo], Any]]] = {
+    "title": ("title", _title),
+    "date": ("date", _date),
+    "updated": ("updated", _date),
+    "subtitle": ("subtitle", _clean_text),
+    "lede": ("subtitle", _clean_text),
+    "label": ("label", _clean_text),
+    "author": ("authors", _text_list),
+    "authors": ("authors", _text_list),
+    "tags": ("tags", _text_list),
+    "draft": ("draft", _plain(as_bool)),
+    "summary": ("summary", _clean_text),
+    "slug": ("slug", _clean_text),
+    "macros": ("macros", _macros),
+    "citation": ("citation", _plain(as_bool)),
+}

@@ -1,0 +1,175 @@
+"""The frozen dataclasses that flow through postil's build pipeline (DESIGN.md, "The pipeline").
+
+discover -> SourceFile; front matter -> FrontMatter; posts -> Post; Markdown -> RenderedPost;
+collect -> Site; pages -> OutputFile. Each stage returns new objects; nothing is filled in later.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from postil.markdown import RenderedMarkdown
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    """The validated contents of `postil.yaml`.
+
+    Attributes:
+        root: the site's directory (holds postil.yaml, content/, templates/, static/).
+        title: the site's name, shown in the header and the feed.
+        author: the default author of posts.
+        base_url: the absolute URL the site is published at, ending in "/"
+            (`https://user.github.io/repo/`); its path is the base path of every internal link.
+        language: BCP 47 language tag for `<html lang>`.
+        description: one sentence about the site, for the index and the feed.
+        timezone: IANA zone name for dates written without an offset.
+        paginate: posts per index page.
+        math_macros: site-wide math macros, name (no backslash) -> replacement LaTeX.
+        cname: custom domain for GitHub Pages (written to CNAME), or "".
+        nav: header links as (label, url) pairs; urls without a scheme are site-relative.
+        footer: footer text (plain text).
+        words_per_minute: reading speed for "N min read".
+    """
+
+    root: Path
+    title: str
+    author: str
+    base_url: str
+    language: str = "en"
+    description: str = ""
+    timezone: str = "UTC"
+    paginate: int = 10
+    math_macros: tuple[tuple[str, str], ...] = ()
+    cname: str = ""
+    nav: tuple[tuple[str, str], ...] = ()
+    footer: str = ""
+    words_per_minute: int = 200
+
+    @property
+    def base_path(self) -> str:
+        """Return the path part of `base_url`, always starting and ending with "/"."""
+        from urllib.parse import urlsplit
+
+        path = urlsplit(self.base_url).path or "/"
+        return path if path.endswith("/") else path + "/"
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A content file as read from disk.
+
+    Attributes:
+        path: the file on disk.
+        rel: the path relative to the site root, POSIX separators (for messages).
+        text: the decoded text: UTF-8, BOM stripped, CRLF and lone CR turned into LF.
+        kind: "post" for files under content/posts/, "page" otherwise.
+    """
+
+    path: Path
+    rel: str
+    text: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class FrontMatter:
+    """Typed front matter of a post or page.
+
+    Attributes:
+        title: the title (plain text).
+        date: publication time, timezone-aware (None for pages without a date).
+        updated: time of the last significant update, timezone-aware, or None.
+        subtitle: the lede under the title, or "".
+        label: a small label above the title ("Placeholder post"), or "".
+        authors: the authors in order (defaults to the site author).
+        tags: the post's tags (taxonomy terms), as written.
+        draft: drafts are built only with --drafts.
+        summary: the summary for lists and feeds, or "" (then the first paragraph is used).
+        slug: an explicit slug, or "" to derive one from the file name.
+        macros: per-post math macros.
+        citation: whether to show the "Cite this post" block.
+    """
+
+    title: str
+    date: datetime | None = None
+    updated: datetime | None = None
+    subtitle: str = ""
+    label: str = ""
+    authors: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    draft: bool = False
+    summary: str = ""
+    slug: str = ""
+    macros: tuple[tuple[str, str], ...] = ()
+    citation: bool = True
+
+
+@dataclass(frozen=True)
+class Post:
+    """A post or page whose URL is known but whose Markdown is not rendered yet.
+
+    Attributes:
+        source: the file it comes from.
+        meta: its front matter.
+        body: the Markdown after the front matter.
+        body_line: the 1-based file line where `body` starts.
+        slug: the URL-safe name.
+        url: the site-relative URL without the base path, e.g. "posts/my-post/".
+        output_rel: the output file, relative to the output directory ("posts/my-post/index.html").
+    """
+
+    source: SourceFile
+    meta: FrontMatter
+    body: str
+    body_line: int
+    slug: str
+    url: str
+    output_rel: str
+
+
+@dataclass(frozen=True)
+class RenderedPost:
+    """A post with its rendered body.
+
+    Attributes:
+        post: the post.
+        content: what Markdown rendering produced.
+        reading_minutes: whole minutes to read at the site's words per minute (≥ 1).
+    """
+
+    post: Post
+    content: RenderedMarkdown
+    reading_minutes: int
+
+
+@dataclass(frozen=True)
+class Site:
+    """Everything the page stage needs: config, posts (newest first), pages, tags.
+
+    Attributes:
+        config: the site configuration.
+        posts: the published posts, newest first (ties broken by slug).
+        pages: stand-alone pages (about.md) by slug.
+        tags: tag -> posts with that tag, newest first, tags sorted case-insensitively.
+    """
+
+    config: SiteConfig
+    posts: tuple[RenderedPost, ...]
+    pages: tuple[RenderedPost, ...] = ()
+    tags: tuple[tuple[str, tuple[RenderedPost, ...]], ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class OutputFile:
+    """One file of the built site.
+
+    Attributes:
+        rel: path relative to the output directory (POSIX).
+        data: the bytes to write.
+    """
+
+    rel: str
+    data: bytes

@@ -1,0 +1,149 @@
+"""Typed reading of YAML mappings with exact source positions.
+
+PyYAML's `safe_load` throws away where a value was written and applies YAML 1.1's implicit
+typing (`no` -> False, `1.10` -> 1.1, `on` -> True). postil composes the node tree with
+`yaml.compose(..., Loader=yaml.SafeLoader)` instead and converts each field by an explicit
+rule, so a value is either the type the field wants or an error at its line — never a silently
+changed value. The rules (documented in README, "Front matter"):
+
+- text fields take the scalar *as written* (`title: 1984` is the text "1984", `tags: [no]` is
+  the tag "no");
+- booleans accept only `true` / `false` (any case); `yes`, `no`, `on`, `off` are errors;
+- integers accept only decimal digits;
+- a mapping must not repeat a key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import yaml
+
+from postil.errors import Location
+
+
+class YamlFieldError(ValueError):
+    """A YAML value has the wrong type; `line0`/`col0` are 0-based within the YAML text."""
+
+    def __init__(self, message: str, line0: int, col0: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line0 = line0
+        self.col0 = col0
+
+
+@dataclass(frozen=True)
+class Field:
+    """One key of a YAML mapping: its name, the value node, and where the key was written."""
+
+    key: str
+    node: yaml.Node
+    line0: int
+    col0: int
+
+
+def compose_mapping(text: str) -> list[Field] | None:
+    """Compose `text` as one YAML mapping and return its fields in written order.
+
+    Returns None for an empty document. Raises `yaml.MarkedYAMLError` on a syntax error, and
+    `YamlFieldError` when the document is not a mapping, a key is not text, or a key repeats.
+    """
+    node = yaml.compose(text, Loader=yaml.SafeLoader)
+    if node is None:
+        return None
+    return mapping_fields(node, "the document")
+
+
+def mapping_fields(node: yaml.Node, what: str) -> list[Field]:
+    """Return the fields of a mapping node; `what` names it in errors ("`macros`")."""
+    if not isinstance(node, yaml.MappingNode):
+        raise YamlFieldError(f"{what} must be a mapping of `key: value` lines", *_pos(node))
+    fields: list[Field] = []
+    seen: dict[str, int] = {}
+    for key_node, value_node in node.value:
+        if not isinstance(key_node, yaml.ScalarNode):
+            raise YamlFieldError("a key must be plain text", *_pos(key_node))
+        key = key_node.value
+        if key in seen:
+            raise YamlFieldError(
+                f"duplicate key `{key}` (first written on line {seen[key] + 1} of the block);"
+                " keep one",
+                *_pos(key_node),
+            )
+        seen[key] = key_node.start_mark.line
+        fields.append(Field(key, value_node, *_pos(key_node)))
+    return fields
+
+
+def _pos(node: yaml.Node) -> tuple[int, int]:
+    return node.start_mark.line, node.start_mark.column
+
+
+def as_text(field: Field) -> str:
+    """Return a scalar's text exactly as written; raise `YamlFieldError` for lists/mappings/null."""
+    node = field.node
+    if not isinstance(node, yaml.ScalarNode):
+        raise YamlFieldError(f"`{field.key}` must be text, not a list or mapping", *_pos(node))
+    if node.tag == "tag:yaml.org,2002:null" and node.style is None and node.value in ("", "~"):
+        raise YamlFieldError(f"`{field.key}` is empty; write a value or remove it", *_pos(node))
+    return node.value
+
+
+def as_text_list(field: Field) -> tuple[str, ...]:
+    """Return a list of scalars as written texts; a single scalar is a one-item list."""
+    node = field.node
+    if isinstance(node, yaml.ScalarNode):
+        return (node.value,) if node.value.strip() else ()
+    if not isinstance(node, yaml.SequenceNode):
+        raise YamlFieldError(f"`{field.key}` must be a list of text", *_pos(node))
+    items = []
+    for item in node.value:
+        if not isinstance(item, yaml.ScalarNode):
+            raise YamlFieldError(f"each item of `{field.key}` must be text", *_pos(item))
+        items.append(item.value)
+    return tuple(items)
+
+
+def as_bool(field: Field) -> bool:
+    """Return `true`/`false` (YAML 1.2 core schema); anything else is an error."""
+    text = as_text(field).strip().lower()
+    if text in ("true", "false"):
+        return text == "true"
+    raise YamlFieldError(
+        f"`{field.key}` must be true or false, not `{field.node.value}`", *_pos(field.node)
+    )
+
+
+def as_int(field: Field, minimum: int = 0) -> int:
+    """Return a decimal integer ≥ `minimum`; anything else is an error."""
+    text = as_text(field).strip()
+    if not text.isdigit() or int(text) < minimum:
+        raise YamlFieldError(
+            f"`{field.key}` must be a whole number ≥ {minimum}, not `{text}`", *_pos(field.node)
+        )
+    return int(text)
+
+
+def as_str_mapping(field: Field) -> dict[str, str]:
+    """Return a mapping of text to text (e.g. math macros), values as written."""
+    result = {}
+    for sub in mapping_fields(field.node, f"`{field.key}`"):
+        result[sub.key] = as_text(sub)
+    return result
+
+
+def yaml_error_location(err: yaml.MarkedYAMLError, path: str, first_line: int) -> Location:
+    """Return the file location of a PyYAML error in a block that starts at file line `first_line`."""
+    mark = err.problem_mark or err.context_mark
+    if mark is None:
+        return Location(path, first_line, 0)
+    return Location(path, first_line + mark.line, mark.column + 1)
+
+
+def yaml_error_message(err: yaml.MarkedYAMLError) -> str:
+    """Return PyYAML's problem in one line, without its own (block-relative) position."""
+    parts = [p for p in (err.context, err.problem) if p]
+    text = "; ".join(parts) or "invalid YAML"
+    if "\t" in text or "found character '\\t'" in text:
+        text += " (YAML does not allow tabs for indentation; use spaces)"
+    return f"YAML syntax error: {text}"
