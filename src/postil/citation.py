@@ -1,0 +1,109 @@
+"""The "Cite this post" block: a BibTeX entry and an APA-style reference, from front matter.
+
+BibTeX conventions follow the BibTeX manual (Patashnik, "BibTeXing", 1988): several authors
+are joined with " and "; the citation key is Google Scholar's pattern
+`<first author's family name><year><first significant title word>` (`sahu2026attention`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from slugify import slugify
+
+_STOP_WORDS = frozenset(
+    "a an the on of in for to and or from with at by as is are be how why what when where "
+    "into onto via vs not no its it this that these those".split()
+)
+_LATEX_SPECIALS = {
+    "\\": r"\textbackslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+_SPECIAL_RE = re.compile("|".join(re.escape(c) for c in _LATEX_SPECIALS))
+
+
+def escape_bibtex(text: str) -> str:
+    """Escape TeX's special characters (`\\ { } & % $ # _ ~ ^`) so a field reads back as `text`.
+
+    Non-ASCII letters are kept as UTF-8 (biblatex and BibTeX 0.99d+ read UTF-8 files).
+    """
+    return _SPECIAL_RE.sub(lambda m: _LATEX_SPECIALS[m.group(0)], text)
+
+
+def family_name(author: str) -> str:
+    """Return the family name of "Given Family" or "Family, Given" (BibTeX's two name forms)."""
+    author = author.strip()
+    if "," in author:
+        return author.split(",", 1)[0].strip()
+    parts = author.split()
+    return parts[-1] if parts else ""
+
+
+def _ascii_word(text: str) -> str:
+    return slugify(text, separator="")
+
+
+def citation_key(authors: tuple[str, ...], year: int, title: str) -> str:
+    """Return the BibTeX key: first author's family name + year + first significant title word.
+
+    All parts are lowercase ASCII (accents transliterated); stop words ("the", "on", …) are
+    skipped, so "On the Attention" gives `…attention`.
+    """
+    family = _ascii_word(family_name(authors[0])) if authors else ""
+    words = [_ascii_word(w) for w in re.split(r"[\s\-–—:;,./]+", title)]
+    significant = [w for w in words if w and w not in _STOP_WORDS] or [w for w in words if w]
+    return f"{family or 'anon'}{year}{significant[0] if significant else ''}"
+
+
+def bibtex_entry(authors: tuple[str, ...], year: int, title: str, url: str) -> str:
+    """Return a BibTeX `@article` entry with author, title, year and url, fields aligned.
+
+    Args:
+        authors: author names in order ("Given Family" or "Family, Given").
+        year: publication year.
+        title: the post's title (plain text; TeX specials are escaped).
+        url: the absolute URL of the post, including the site's base path.
+    """
+    fields = [
+        ("author", " and ".join(escape_bibtex(a) for a in authors)),
+        ("title", escape_bibtex(title)),
+        ("year", str(year)),
+        ("url", url.replace("%", r"\%")),
+    ]
+    width = max(len(name) for name, _ in fields)
+    body = ",\n".join(f"  {name.ljust(width)} = {{{value}}}" for name, value in fields)
+    return f"@article{{{citation_key(authors, year, title)},\n{body}\n}}"
+
+
+def _initials(given: str) -> str:
+    parts = [p for p in re.split(r"[\s.]+", given) if p]
+    return " ".join(f"{unicodedata.normalize('NFC', p)[0]}." for p in parts)
+
+
+def apa_author(author: str) -> str:
+    """Return "Family, G. N." for an author written "Given Names Family" or "Family, Given"."""
+    if "," in author:
+        family, given = (s.strip() for s in author.split(",", 1))
+    else:
+        parts = author.split()
+        family, given = (parts[-1], " ".join(parts[:-1])) if parts else ("", "")
+    return f"{family}, {_initials(given)}".rstrip(", ") if given else family
+
+
+def apa_reference(authors: tuple[str, ...], year: int, title: str, site: str, url: str) -> str:
+    """Return a plain-text APA 7 reference for a blog post: Authors (Year). Title. Site. URL."""
+    names = [apa_author(a) for a in authors]
+    if len(names) > 1:
+        joined = ", ".join(names[:-1]) + ", & " + names[-1]
+    else:
+        joined = names[0] if names else site
+    return f"{joined} ({year}). {title}. {site}. {url}"

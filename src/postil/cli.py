@@ -1,0 +1,88 @@
+"""The `postil` command: parse flags, call one library function, map errors to exit codes.
+
+Exit codes: 0 success, 1 content errors (every one listed as `path:line:col: message`),
+2 usage or configuration errors. Imports of the build machinery are lazy so that
+`postil --version` starts fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from postil import __version__
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="postil", description="Build a technical blog from Markdown.")
+    parser.add_argument("--version", action="version", version=f"postil {__version__}")
+    parser.add_argument("-C", "--root", type=Path, default=Path("."), help="site directory (default: .)")
+    sub = parser.add_subparsers(dest="command", required=True)
+    build = sub.add_parser("build", help="render content/ into _site/")
+    build.add_argument("--drafts", action="store_true", help="include draft posts")
+    build.add_argument("--future", action="store_true", help="include posts dated in the future")
+    build.add_argument("--base-url", help="override base_url from postil.yaml")
+    build.add_argument("--out", type=Path, help="output directory (default: _site)")
+    build.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    return parser
+
+
+class _WarningHandler(logging.Handler):
+    """Print postil's warnings as `path:line:col: warning: message` lines on stderr."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        print(record.getMessage(), file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; return the exit code (0, 1 content errors, 2 usage/config)."""
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as e:
+        return int(e.code or 0)
+    logger = logging.getLogger("postil")
+    logger.addHandler(_WarningHandler())
+    logger.propagate = False
+    from postil.errors import BuildFailed, PostilError
+
+    try:
+        return _run(args)
+    except BuildFailed as e:
+        for d in e.diagnostics:
+            print(str(d), file=sys.stderr)
+            if d.source_line:
+                print(f"    {d.source_line}", file=sys.stderr)
+        print(f"error: {e.message}; nothing was written", file=sys.stderr)
+        return e.exit_code
+    except PostilError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return e.exit_code
+    except KeyboardInterrupt:
+        return 130
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.command == "build":
+        from postil.build import BuildOptions, build
+
+        out = args.out if args.out is None or args.out.is_absolute() else Path.cwd() / args.out
+        result = build(
+            BuildOptions(
+                root=args.root.absolute(),
+                out_dir=out,
+                drafts=args.drafts,
+                future=args.future,
+                base_url=args.base_url,
+                strict=args.strict,
+            )
+        )
+        target = out or args.root / "_site"
+        warned = f", {len(result.warnings)} warnings" if result.warnings else ""
+        print(f"built {result.posts} posts, {result.files} files in {result.seconds:.2f} s → {target}{warned}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
