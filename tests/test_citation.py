@@ -1,0 +1,49 @@
+"""Cite this post: BibTeX key, escaping, round trip through a BibTeX parser, APA text."""
+
+import bibtexparser
+from bibtexparser.middlewares import LatexDecodingMiddleware, SeparateCoAuthors
+
+from postil.citation import apa_reference, bibtex_entry, citation_key, escape_bibtex
+
+
+def test_reference_post_entry_matches_the_seed_exactly():
+    entry = bibtex_entry(("Surya Kant Sahu",), 2026, "Attention, from the softmax up",
+                         "https://ojus1.github.io/posts/attention-from-the-softmax-up/")
+    assert entry == (
+        "@article{sahu2026attention,\n"
+        "  author = {Surya Kant Sahu},\n"
+        "  title  = {Attention, from the softmax up},\n"
+        "  year   = {2026},\n"
+        "  url    = {https://ojus1.github.io/posts/attention-from-the-softmax-up/}\n"
+        "}"
+    )
+
+
+def test_key_skips_stop_words_and_transliterates():
+    assert citation_key(("José Núñez",), 2025, "On the Ünicode of Slugs") == "nunez2025unicode"
+    assert citation_key(("Knuth, Donald E.",), 1984, "The TeXbook") == "knuth1984texbook"
+
+
+def test_specials_are_escaped():
+    assert escape_bibtex("a {b} & 50% $x$ #1 a_b ~ ^ \\") == (
+        r"a \{b\} \& 50\% \$x\$ \#1 a\_b \textasciitilde{} \textasciicircum{} \textbackslash{}"
+    )
+
+
+def test_entry_with_specials_and_accents_parses_back_to_the_same_fields():
+    title = "Braces {x} & 100% of a_b"
+    authors = ("Zoë Ångström", "Bob Smith")
+    text = bibtex_entry(authors, 2024, title, "https://e.github.io/blog/posts/x/")
+    library = bibtexparser.parse_string(
+        text, append_middleware=[LatexDecodingMiddleware(), SeparateCoAuthors()]
+    )
+    assert not library.failed_blocks
+    (entry,) = library.entries
+    assert entry.fields_dict["title"].value == title
+    assert entry.fields_dict["author"].value == list(authors)
+    assert entry.fields_dict["year"].value == "2024"
+
+
+def test_apa_reference_lists_authors_with_initials():
+    text = apa_reference(("Surya Kant Sahu", "Ada Lovelace"), 2026, "Title", "Site", "https://x/")
+    assert text == "Sahu, S. K., & Lovelace, A. (2026). Title. Site. https://x/"

@@ -1,0 +1,58 @@
+"""postil.yaml: required keys, unknown keys, typed values, base URL."""
+
+import pytest
+
+from postil.config import load_config
+from postil.errors import ConfigError
+
+
+def write(tmp_path, text):
+    (tmp_path / "postil.yaml").write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def test_config_reads_fields_and_normalises_base_url(tmp_path):
+    config = load_config(write(tmp_path, "title: T\nauthor: A\nbase_url: https://u.github.io/repo\n"))
+    assert config.base_url == "https://u.github.io/repo/"
+    assert config.base_path == "/repo/"
+    assert config.paginate == 10
+
+
+def test_unknown_key_is_an_error_naming_it_with_its_line(tmp_path):
+    with pytest.raises(ConfigError) as err:
+        load_config(write(tmp_path, "title: T\nauthor: A\nbase_url: https://x.org/\ntheme: dark\n"))
+    assert "unknown key `theme`" in err.value.message
+    assert err.value.location.line == 4
+    assert err.value.exit_code == 2
+
+
+def test_missing_base_url_is_an_error(tmp_path):
+    with pytest.raises(ConfigError, match="missing key `base_url`"):
+        load_config(write(tmp_path, "title: T\nauthor: A\n"))
+
+
+def test_base_url_override_wins(tmp_path):
+    config = load_config(write(tmp_path, "title: T\nauthor: A\nbase_url: https://x.org/\n"), "https://e.github.io/blog")
+    assert config.base_url == "https://e.github.io/blog/"
+
+
+def test_relative_base_url_is_rejected(tmp_path):
+    with pytest.raises(ConfigError, match="absolute http"):
+        load_config(write(tmp_path, "title: T\nauthor: A\nbase_url: /blog/\n"))
+
+
+def test_math_macros_are_read_and_unknown_math_keys_rejected(tmp_path):
+    config = load_config(write(tmp_path, "title: T\nauthor: A\nbase_url: https://x.org/\nmath:\n  macros:\n    \\RR: \\mathbb{R}\n"))
+    assert config.math_macros == (("RR", "\\mathbb{R}"),)
+    with pytest.raises(ConfigError, match="math.macro"):
+        load_config(write(tmp_path, "title: T\nauthor: A\nbase_url: https://x.org/\nmath:\n  macro: {}\n"))
+
+
+def test_paginate_must_be_a_positive_whole_number(tmp_path):
+    with pytest.raises(ConfigError, match="whole number"):
+        load_config(write(tmp_path, "title: T\nauthor: A\nbase_url: https://x.org/\npaginate: 0\n"))
+
+
+def test_missing_config_file_is_a_config_error(tmp_path):
+    with pytest.raises(ConfigError, match="no postil.yaml"):
+        load_config(tmp_path)

@@ -1,0 +1,106 @@
+"""Front matter: splitting, typed validation, YAML coercion rules, located errors."""
+
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from postil.content.frontmatter import parse, split_front_matter
+from postil.errors import ContentError, Location
+from postil.model import SourceFile
+
+
+def source(text: str, rel: str = "content/posts/x.md") -> SourceFile:
+    return SourceFile(path=Path(rel), rel=rel, text=text, kind="post")
+
+
+def test_front_matter_fields_are_typed():
+    meta, body, body_line = parse(
+        source("---\ntitle: Hello\ndate: 2026-01-15\ntags: [a, b]\ndraft: false\n---\nBody\n"), "UTC"
+    )
+    assert meta.title == "Hello"
+    assert meta.date == datetime(2026, 1, 15, tzinfo=timezone.utc)
+    assert meta.tags == ("a", "b")
+    assert meta.draft is False
+    assert body == "Body\n"
+    assert body_line == 7
+
+
+def test_yaml_implicit_typing_keeps_the_written_text_in_tags_and_title():
+    meta, _, _ = parse(source("---\ntitle: 1984\ntags: [no, on, 1.10, null]\n---\n"), "UTC")
+    assert meta.title == "1984"
+    assert meta.tags == ("no", "on", "1.10", "null")
+
+
+def test_yes_is_not_a_boolean():
+    with pytest.raises(ContentError) as err:
+        parse(source("---\ntitle: T\ndraft: yes\n---\n"), "UTC")
+    assert err.value.location == Location("content/posts/x.md", 3, 8)
+    assert "true or false" in err.value.message
+
+
+def test_date_without_offset_is_in_the_site_timezone_and_offsets_are_kept():
+    meta, _, _ = parse(source("---\ntitle: T\ndate: 2024-3-5 14:30\nupdated: 2024-03-06T10:00:00+02:00\n---\n"), "Europe/Berlin")
+    assert meta.date.utcoffset() == timedelta(hours=1)
+    assert (meta.date.hour, meta.date.minute, meta.date.month, meta.date.day) == (14, 30, 3, 5)
+    assert meta.updated.utcoffset() == timedelta(hours=2)
+
+
+def test_impossible_date_is_reported_at_its_line():
+    with pytest.raises(ContentError) as err:
+        parse(source("---\ntitle: T\ndate: 2024-02-30\n---\n"), "UTC")
+    assert err.value.location.line == 3
+    assert "is not a date" in err.value.message
+
+
+def test_yaml_syntax_error_is_reported_at_the_file_line():
+    with pytest.raises(ContentError) as err:
+        parse(source("---\ntitle: T\ntags: [a, b\ndate: 2024-01-01\n---\nbody\n"), "UTC")
+    # the flow list opened on line 3 is broken by the `:` of line 4, column 5
+    assert err.value.location == Location("content/posts/x.md", 4, 5)
+    assert err.value.message.startswith("YAML syntax error")
+
+
+def test_tab_indentation_error_says_to_use_spaces():
+    with pytest.raises(ContentError) as err:
+        parse(source("---\ntitle: T\nmacros:\n\tR: x\n---\n"), "UTC")
+    assert err.value.location.line == 4
+    assert "tabs" in err.value.message
+
+
+def test_missing_title_is_an_error():
+    with pytest.raises(ContentError, match="no `title`"):
+        parse(source("---\ndate: 2024-01-01\n---\n"), "UTC")
+
+
+def test_front_matter_without_closing_fence_is_an_error():
+    with pytest.raises(ContentError, match="no closing `---`"):
+        split_front_matter(source("---\ntitle: T\nbody text\n"))
+
+
+def test_non_mapping_front_matter_is_an_error():
+    with pytest.raises(ContentError, match="must be a mapping"):
+        parse(source("---\n- a\n- b\n---\n"), "UTC")
+
+
+def test_duplicate_keys_are_an_error_naming_the_key():
+    with pytest.raises(ContentError) as err:
+        parse(source("---\ntitle: A\ntitle: B\n---\n"), "UTC")
+    assert "duplicate key `title`" in err.value.message
+    assert err.value.location.line == 3
+
+
+def test_control_characters_from_yaml_escapes_are_removed_from_titles():
+    meta, _, _ = parse(source('---\ntitle: "Bell\\a and\\x1b tab\\tend"\n---\n'), "UTC")
+    assert meta.title == "Bell and tab end"
+
+
+def test_unknown_key_names_the_key():
+    with pytest.raises(ContentError, match="unknown front matter key `tittle`"):
+        parse(source("---\ntittle: T\n---\n"), "UTC")
+
+
+def test_file_without_front_matter_is_all_body_and_needs_a_title():
+    assert split_front_matter(source("# Just text\n")) == ("", "# Just text\n", 1)
+    with pytest.raises(ContentError):
+        parse(source("# Just text\n"), "UTC")
