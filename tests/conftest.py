@@ -1,0 +1,54 @@
+"""Repository-wide fixtures: where the repo and shared/ are, a local HTTP server, the build.
+
+Helpers live in `tests/support/` (importable as `support.*` because pytest puts `tests/` on
+sys.path for this conftest); the fixtures here hand them to tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from pathlib import Path
+
+import pytest
+from support import build, web
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    """Return the absolute path of the repository checkout (the directory holding tests/)."""
+    return web.REPO_ROOT
+
+
+@pytest.fixture(scope="session")
+def shared_dir(repo_root: Path) -> Path:
+    """Return `../shared` beside the checkout (seed posts, math corpus); skip if absent."""
+    path = repo_root.parent / "shared"
+    if not path.is_dir():
+        pytest.skip(f"shared/ not found at {path}; it is laid beside the checkout")
+    return path
+
+
+@pytest.fixture
+def serve_dir() -> Iterator[Callable[..., str]]:
+    """Yield `serve(directory, base_path="/") -> base URL`, serving over 127.0.0.1 HTTP.
+
+    Every server started through it is shut down, threads joined, when the test ends; see
+    `support.web.serve_dir` for the URL rules (404 outside `base_path` and for `..`).
+    """
+    with ExitStack() as servers:
+
+        def serve(directory: Path, base_path: str = "/") -> str:
+            return servers.enter_context(web.serve_dir(directory, base_path))
+
+        yield serve
+
+
+@pytest.fixture
+def build_site() -> Callable[..., build.BuildResult]:
+    """Return `build(src_dir, out_dir, *args) -> BuildResult(returncode, stdout, stderr)`.
+
+    It runs `python -m postil build --out out_dir *args` in `src_dir`; see
+    `support.build.build_site`.
+    """
+    return build.build_site

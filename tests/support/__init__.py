@@ -1,0 +1,1 @@
+"""Helpers shared by postil's tests: a local HTTP server, validators, the build command."""

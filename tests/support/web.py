@@ -1,0 +1,164 @@
+"""Serve built sites over loopback HTTP and check pages with the Nu Html Checker and axe-core.
+
+The validators come from `tools/` (`npm ci --prefix tools`, run by `.ci/run`); Chromium is
+Debian's package. When a tool is missing, tests skip on a developer's machine and fail in CI
+(environment variable `CI` set), so a green CI run never hides an unchecked page.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, NoReturn
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/lib/chromium/chromium")
+CHROMIUM_ARGS = (
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+)
+VNU_JAR = REPO_ROOT / "tools/node_modules/vnu-jar/build/dist/vnu.jar"
+AXE_JS = REPO_ROOT / "tools/node_modules/axe-core/axe.min.js"
+AXE_TAGS = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa")
+TOOLS_HINT = "install the validators with `npm ci --prefix tools` (see .ci/run)"
+
+
+def unavailable(reason: str) -> NoReturn:
+    """Skip the current test because a tool is missing, or fail it when running in CI.
+
+    CI is recognised by a non-empty `CI` environment variable (`.ci/run` runs with CI=true);
+    there a missing tool is a broken install, not a reason to skip.
+    """
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason} (CI is set, so this fails instead of skipping)", pytrace=False)
+    pytest.skip(reason)
+
+
+class _BasePathHandler(SimpleHTTPRequestHandler):
+    """Serve a directory under a URL prefix, as GitHub Pages serves a project site."""
+
+    base_path = "/"
+    # Bound how long an idle keep-alive connection can hold a handler thread at shutdown.
+    timeout = 5
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Keep test output quiet: requests are not logged."""
+
+    def send_head(self) -> Any:
+        """Answer 404 outside the base path and for any `..` segment, else serve the file."""
+        url_path = urlsplit(self.path).path
+        if url_path == self.base_path.rstrip("/"):
+            self.send_response(301)
+            self.send_header("Location", self.base_path)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return None
+        segments = unquote(url_path).replace("\\", "/").split("/")
+        if not url_path.startswith(self.base_path) or ".." in segments:
+            self.send_error(404, "outside the served site")
+            return None
+        return super().send_head()
+
+    def translate_path(self, path: str) -> str:
+        """Map a URL under the base path to a file in the served directory."""
+        return super().translate_path("/" + path[len(self.base_path) :])
+
+    def list_directory(self, path: Any) -> None:
+        """Answer 404 for a directory without index.html, as GitHub Pages does."""
+        self.send_error(404, "no index.html in this directory")
+        return None
+
+
+class _Server(ThreadingHTTPServer):
+    # Non-daemon request threads are joined by server_close(), so none outlive the server.
+    daemon_threads = False
+    block_on_close = True
+
+
+@contextmanager
+def serve_dir(directory: Path, base_path: str = "/") -> Iterator[str]:
+    """Serve `directory` over HTTP on 127.0.0.1 and yield its base URL.
+
+    `base_path` is the URL prefix the site lives under ("/" or e.g. "/blog/"; a trailing slash
+    is added if missing). Requests outside it, and any path with a `..` segment, get 404; the
+    bare prefix without its slash redirects to it. Yields e.g. "http://127.0.0.1:41234/blog/".
+    The server and every request thread are stopped and joined on exit.
+    Raises NotADirectoryError if `directory` is not a directory.
+    """
+    if not Path(directory).is_dir():
+        raise NotADirectoryError(f"serve_dir: {directory} is not a directory")
+    prefix = "/" + base_path.strip("/") + "/" if base_path.strip("/") else "/"
+    handler = type("Handler", (_BasePathHandler,), {"base_path": prefix})
+    server = _Server(("127.0.0.1", 0), partial(handler, directory=str(directory)))
+    # A short poll interval lets shutdown() return in ~50 ms instead of the default 0.5 s.
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), name=f"serve_dir {prefix}")
+    thread.start()
+    try:
+        host, port = server.server_address[:2]
+        yield f"http://{host!s}:{port}{prefix}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def run_vnu(paths: Sequence[Path]) -> list[dict[str, Any]]:
+    """Check HTML files with the Nu Html Checker in one Java call; return its error messages.
+
+    Each message is vnu's JSON message dict (keys "type" == "error", "url", "lastLine",
+    "firstColumn", "message", "extract", ...), see
+    https://github.com/validator/validator/wiki/Output-%C2%BB-JSON. Files that are not HTML
+    are skipped (`--skip-non-html`); warnings ("info") are dropped. Skips (fails in CI) if
+    `java` or the jar is missing. Raises ValueError for an empty `paths` and RuntimeError if
+    vnu could not read a file or did not answer in JSON.
+    """
+    if not paths:
+        raise ValueError("run_vnu needs at least one file to check")
+    java = shutil.which("java")
+    if java is None:
+        unavailable("the Nu Html Checker needs `java` (Debian: default-jre-headless)")
+    if not VNU_JAR.is_file():
+        unavailable(f"{VNU_JAR.relative_to(REPO_ROOT)} is missing; {TOOLS_HINT}")
+    command = [java, "-jar", str(VNU_JAR), "--format", "json", "--skip-non-html"]
+    done = subprocess.run([*command, *map(str, paths)], capture_output=True, text=True, timeout=300)
+    try:
+        messages = json.loads(done.stderr)["messages"]
+    except (json.JSONDecodeError, KeyError) as e:
+        raise RuntimeError(f"vnu exited {done.returncode} without JSON: {done.stderr}") from e
+    broken = [m for m in messages if m.get("type") == "non-document-error"]
+    if broken:
+        raise RuntimeError(f"vnu could not check some files: {broken}")
+    return [m for m in messages if m.get("type") == "error"]
+
+
+def run_axe(page: Any) -> list[dict[str, Any]]:
+    """Run axe-core's WCAG 2.0/2.1 A and AA rules on a Playwright page; return the violations.
+
+    `page` is a loaded `playwright.sync_api.Page`. Each violation is axe's result dict (keys
+    "id", "impact", "help", "nodes", ...), see
+    https://github.com/dequelabs/axe-core/blob/develop/doc/API.md#results-object.
+    Skips (fails in CI) if axe-core is not installed under tools/.
+    """
+    if not AXE_JS.is_file():
+        unavailable(f"{AXE_JS.relative_to(REPO_ROOT)} is missing; {TOOLS_HINT}")
+    page.add_script_tag(path=str(AXE_JS))
+    script = """async (tags) => {
+        const results = await axe.run(document, {runOnly: {type: "tag", values: tags}});
+        return results.violations;
+    }"""
+    return list(page.evaluate(script, list(AXE_TAGS)))
