@@ -1,0 +1,243 @@
+"""Code blocks: Pygments highlighting, a file-name caption, highlighted lines, a copy button."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
+from markdown_it.token import Token
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexer import Lexer
+from pygments.lexers import get_lexer_by_name
+from pygments.util import ClassNotFound
+
+from postil.markdown.state import get_state
+
+LIGHT_STYLE = "default"
+"""Pygments style for light pages; every token colour meets WCAG AA (4.5:1) on its background."""
+
+DARK_STYLE = "github-dark"
+"""Pygments style for dark pages; every token colour meets WCAG AA on its background."""
+
+DARK_HIGHLIGHT = "#253041"
+"""Background of `hl_lines` in dark mode (github-dark's own is too light for its text)."""
+
+KNOWN_OPTIONS = ("hl_lines", "linenos", "title")
+
+_OPTION = re.compile(r"""([A-Za-z_][\w-]*)(?:=("[^"]*"|'[^']*'|\S*))?""")
+_HIGHLIGHT_CACHE: dict[tuple[str, str, tuple[int, ...], bool], str] = {}
+
+
+@dataclass(frozen=True)
+class FenceInfo:
+    """A fence's info string, parsed.
+
+    Attributes:
+        language: the first word ("" when absent), e.g. "python".
+        title: the caption (usually a file name), or "".
+        hl_lines: 1-based line numbers to highlight, sorted.
+        linenos: whether to show line numbers.
+        problems: messages about options that were ignored, for warnings.
+    """
+
+    language: str = ""
+    title: str = ""
+    hl_lines: tuple[int, ...] = ()
+    linenos: bool = False
+    problems: tuple[str, ...] = field(default=())
+
+
+def code_plugin(md: MarkdownIt) -> None:
+    """Render fenced and indented code with Pygments, a caption and a copy button.
+
+    Syntax::
+
+        ```python title="attention.py" hl_lines="3-5 8" linenos
+        def attention(q, k, v): ...
+        ```
+
+    Output::
+
+        <figure class="code">
+        <figcaption class="code-title">attention.py</figcaption>
+        <button type="button" class="copy-code" aria-label="Copy code" hidden>Copy</button>
+        <div class="highlight"><pre tabindex="0"><code class="language-python">…</code></pre></div>
+        </figure>
+
+    Pygments emits classes, not inline styles (`pygments_css()` writes the stylesheet);
+    `hl_lines` become `<span class="hll">`, line numbers `<span class="linenos">`.
+    `static/js/article.js` unhides the copy buttons and copies the code's text without line
+    numbers. An unknown language gives plain escaped text and a warning naming it; no language
+    gives plain text silently; an option that cannot be read (unbalanced quote, unknown name,
+    bad line range) is ignored with a warning. Highlighting is cached per process.
+    CSS classes: code, code-title, copy-code, highlight, hll, linenos, and Pygments' token classes.
+    """
+    md.add_render_rule("fence", render_fence)
+    md.add_render_rule("code_block", render_code_block)
+
+
+def parse_info(info: str) -> FenceInfo:
+    """Parse a fence info string: a language word, then `key="value"`, `key=value` or flags.
+
+    Never raises: unreadable parts are listed in `FenceInfo.problems`.
+    """
+    language, _, rest = info.strip().partition(" ")
+    options: dict[str, str] = {}
+    problems: list[str] = []
+    for match in _OPTION.finditer(rest):
+        key, raw = match.group(1), match.group(2)
+        if raw and raw[0] in "\"'" and (len(raw) < 2 or raw[-1] != raw[0]):
+            problems.append(f"unbalanced quote in {key}={raw}; close the quote")
+            raw = raw[1:]
+        options[key] = raw[1:-1] if raw and raw[0] in "\"'" else (raw or "")
+    for key in options:
+        if key not in KNOWN_OPTIONS:
+            problems.append(f"unknown code option {key!r}; known: {', '.join(KNOWN_OPTIONS)}")
+    hl_lines, bad = _parse_line_ranges(options.get("hl_lines", ""))
+    if bad:
+        problems.append(f'hl_lines={bad!r} is not a line list; write e.g. hl_lines="3-5 8"')
+    return FenceInfo(
+        language=language,
+        title=options.get("title", ""),
+        hl_lines=hl_lines,
+        linenos="linenos" in options,
+        problems=tuple(problems),
+    )
+
+
+def _parse_line_ranges(text: str) -> tuple[tuple[int, ...], str]:
+    """Return the lines of "3-5 8" / "3-5,8" (sorted) and the first unreadable part, or ""."""
+    lines: set[int] = set()
+    for part in re.split(r"[\s,]+", text.strip()):
+        if not part:
+            continue
+        match = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
+        if not match or int(match.group(2) or match.group(1)) < int(match.group(1)):
+            return tuple(sorted(lines)), part
+        lines.update(range(int(match.group(1)), int(match.group(2) or match.group(1)) + 1))
+    return tuple(sorted(lines)), ""
+
+
+class _CodeFormatter(HtmlFormatter):  # type: ignore[type-arg]
+    """Pygments' HTML formatter with a focusable `<pre>` (axe: scrollable regions) and a
+    `language-*` class on `<code>` (the HTML spec's convention for code languages)."""
+
+    def wrap(self, source: Any) -> Any:
+        """Wrap the highlighted lines in `<pre tabindex="0"><code>` (Pygments' documented hook)."""
+        language = escapeHtml(self.options.get("language", ""))
+        yield 0, f'<pre tabindex="0"><code class="language-{language}">'
+        yield from source
+        yield 0, "</code></pre>"
+
+
+def highlight_code(code: str, lexer: Lexer, hl_lines: tuple[int, ...], linenos: bool) -> str:
+    """Return `<div class="highlight"><pre …><code …>` HTML for `code`, cached per process."""
+    key = (code, lexer.aliases[0] if lexer.aliases else lexer.name, hl_lines, linenos)
+    cached = _HIGHLIGHT_CACHE.get(key)
+    if cached is None:
+        formatter = _CodeFormatter(
+            cssclass="highlight",
+            hl_lines=list(hl_lines),
+            linenos="inline" if linenos else False,
+            language=key[1],
+        )
+        cached = _HIGHLIGHT_CACHE[key] = highlight(code, lexer, formatter)
+    return cached
+
+
+def _plain_code(code: str) -> str:
+    """Return escaped, unhighlighted code in the same wrapper as highlighted code."""
+    return (
+        f'<div class="highlight"><pre tabindex="0"><code class="language-text">'
+        f"{escapeHtml(code)}</code></pre></div>\n"
+    )
+
+
+def _lexer_for(language: str) -> Lexer | None:
+    """Return the Pygments lexer for a language name or alias, or None if there is none."""
+    try:
+        return get_lexer_by_name(language, stripnl=False, ensurenl=True)
+    except ClassNotFound:
+        return None
+
+
+def render_fence(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
+    """Render a fenced code block as a `<figure class="code">`, reporting unusable options."""
+    token = tokens[idx]
+    info = parse_info(token.info)
+    line0 = (token.map or [None])[0]
+    state = get_state(env)
+    for problem in info.problems:
+        state.warn(line0, 1, problem)
+    lexer = _lexer_for(info.language) if info.language else None
+    if info.language and lexer is None:
+        state.warn(
+            line0,
+            1,
+            f"unknown code language {info.language!r}, shown as plain text; use a Pygments "
+            "short name such as python, bash or text (https://pygments.org/languages/)",
+        )
+    if lexer is None:
+        body = _plain_code(token.content)
+    else:
+        body = highlight_code(token.content, lexer, info.hl_lines, info.linenos)
+    return _code_figure(body, info.title)
+
+
+def render_code_block(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
+    """Render an indented code block as plain text in the same figure as fenced code."""
+    return _code_figure(_plain_code(tokens[idx].content), "")
+
+
+def _code_figure(body: str, title: str) -> str:
+    """Wrap highlighted code in a figure with an optional caption and a copy button."""
+    caption = f'<figcaption class="code-title">{escapeHtml(title)}</figcaption>\n' if title else ""
+    return (
+        f'<figure class="code">\n{caption}'
+        '<button type="button" class="copy-code" aria-label="Copy code" hidden>Copy</button>\n'
+        f"{body}</figure>\n"
+    )
+
+
+def pygments_css() -> str:
+    """Return the Pygments stylesheet: light rules, then dark ones for both dark-mode switches.
+
+    Dark rules apply under `@media (prefers-color-scheme: dark)` unless the page sets
+    `data-theme="light"` on `<html>`, and always under `:root[data-theme="dark"]` (the manual
+    toggle). Dark rules first reset every token span, so a light colour the dark style does
+    not override never leaks into dark mode.
+    """
+    light = _style_rules(LIGHT_STYLE, ".highlight")
+    auto = _dark_rules(':root:not([data-theme="light"])')
+    manual = _dark_rules(':root[data-theme="dark"]')
+    indented = "\n".join("  " + line for line in auto.splitlines())
+    return f"{light}\n@media (prefers-color-scheme: dark) {{\n{indented}\n}}\n{manual}\n"
+
+
+def _style_rules(style: str, prefix: str) -> str:
+    """Return a Pygments style's background and token rules under `prefix`.
+
+    Pygments' line-number rules are left out: they are unscoped (`pre`, `span.linenos`) and
+    would leak across styles; `static/css/article.css` styles `.linenos` with the page colours.
+    """
+    formatter = HtmlFormatter(style=style)
+    background = formatter.get_background_style_defs(prefix)
+    tokens = formatter.get_token_style_defs(prefix)
+    return "\n".join([*background, *tokens])
+
+
+def _dark_rules(scope: str) -> str:
+    """Return the dark style's rules, each selector prefixed with `scope`."""
+    prefix = f"{scope} .highlight"
+    rules = _style_rules(DARK_STYLE, prefix)
+    reset = (
+        f"{prefix} span {{ color: inherit; background-color: transparent; "
+        "font-style: inherit; font-weight: inherit; border: none }"
+    )
+    hll = f"{prefix} .hll {{ background-color: {DARK_HIGHLIGHT} }}"
+    return f"{reset}\n{rules}\n{hll}"

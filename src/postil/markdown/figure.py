@@ -1,0 +1,161 @@
+"""Numbered figures (`![Caption](img.png){#fig-x}`) and cross-references (`[](#fig-x)`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+
+from postil.markdown.state import get_state
+
+KIND_LABELS = {"figure": "Figure", "table": "Table"}
+"""Numbered kinds and the word before their number; each kind is numbered separately."""
+
+_ID_BLOCK = re.compile(r"\s*\{#([^\s{}]+)\}\s*$")
+
+
+def figure_plugin(md: MarkdownIt) -> None:
+    """Turn a paragraph holding only `![Caption](src){#fig-id}` into a numbered `<figure>`.
+
+    Syntax::
+
+        ![Attention weights for one query.](weights.png){#fig-weights}
+
+        As [](#fig-weights) shows, the head commits to one token.
+
+    Output::
+
+        <figure id="fig-weights" class="figure"><img src="weights.png" alt="Attention …">
+        <figcaption><span class="figure-label">Figure 1</span> Attention …</figcaption></figure>
+
+        <p>As <a href="#fig-weights">Figure 1</a> shows, …</p>
+
+    Numbering: a core rule numbers, in document order, every block token whose
+    `meta["figure"]` is `{"id": str | None, "kind": "figure" | "table"}` (these figures,
+    widgets, captioned tables), per kind ("Figure N", "Table N"), writing
+    `meta["figure_number"]` and `state.figures[id] = N`. A link with empty text to `#id`
+    gets the label of that figure or table as its text; an empty link to any other `#id`,
+    or a duplicate figure id, is an error at its line. An image without `{#id}` stays a
+    plain inline image. CSS classes: figure, figure-label.
+    """
+    md.core.ruler.after("inline", "figure_block", figure_block)
+    md.core.ruler.push("figure_number", figure_number)
+    md.add_render_rule("figure_open", render_figure_open)
+    md.add_render_rule("figure_close", render_figure_close)
+
+
+def figure_block(state: StateCore) -> None:
+    """Re-type `paragraph(image + {#id})` as `figure_open`, caption `inline`, `figure_close`."""
+    tokens = state.tokens
+    for i in range(len(tokens) - 2):
+        opening, inline, closing = tokens[i : i + 3]
+        if opening.type != "paragraph_open" or inline.type != "inline":
+            continue
+        children = inline.children or []
+        if len(children) != 2 or children[0].type != "image" or children[1].type != "text":
+            continue
+        match = _ID_BLOCK.fullmatch(children[1].content)
+        if not match:
+            continue
+        image = children[0]
+        opening.type, opening.tag = "figure_open", "figure"
+        opening.meta = {"figure": {"id": match.group(1), "kind": "figure"}, "image": image}
+        closing.type, closing.tag = "figure_close", "figure"
+        inline.children = image.children or []
+        inline.content = image.content
+
+
+def figure_number(state: StateCore) -> None:
+    """Number every figure-like block token per kind; resolve empty `[](#id)` links."""
+    render_state = get_state(state.env)
+    labels: dict[str, str] = {}
+    counters = dict.fromkeys(KIND_LABELS, 0)
+    for token in state.tokens:
+        figure = token.meta.get("figure") if token.meta else None
+        if not isinstance(figure, dict):
+            continue
+        kind = figure.get("kind", "figure")
+        counters[kind] = counters.get(kind, 0) + 1
+        token.meta["figure_number"] = counters[kind]
+        figure_id = figure.get("id")
+        if not figure_id:
+            continue
+        if figure_id in labels:
+            render_state.error(
+                (token.map or [None])[0],
+                1,
+                f"two figures have the id {figure_id!r}; give each figure its own id",
+            )
+            continue
+        labels[figure_id] = f"{KIND_LABELS.get(kind, kind.title())} {counters[kind]}"
+        render_state.figures[figure_id] = counters[kind]
+    render_state.extra["figure_labels"] = labels
+    for token in state.tokens:
+        if token.type == "inline" and token.children:
+            _resolve_references(state, token, labels)
+
+
+def _resolve_references(state: StateCore, inline: Token, labels: dict[str, str]) -> None:
+    """Give every empty-text link to `#id` in an inline token the label of figure `id`."""
+    children = inline.children or []
+    resolved: list[Token] = []
+    for i, child in enumerate(children):
+        resolved.append(child)
+        href = str(child.attrs.get("href", "")) if child.type == "link_open" else ""
+        empty = i + 1 < len(children) and children[i + 1].type == "link_close"
+        if not (href.startswith("#") and empty):
+            continue
+        label = labels.get(href[1:])
+        if label is None:
+            line0, col = _find_in_block(state.src, inline.map, f"]({href})")
+            known = ", ".join(sorted(labels)) or "none"
+            get_state(state.env).error(
+                line0,
+                col,
+                f"empty link to {href}: no figure or table has the id {href[1:]!r} "
+                f"(known: {known}); fix the id or write the link text",
+            )
+            label = "??"
+        resolved.append(Token("text", "", 0, content=label))
+    inline.children = resolved
+
+
+def _find_in_block(src: str, line_map: list[int] | None, needle: str) -> tuple[int | None, int]:
+    """Return (0-based body line, 1-based column) of `needle` in a block's lines, else its start."""
+    if not line_map:
+        return None, 0
+    lines = src.split("\n")
+    for line0 in range(line_map[0], min(line_map[1], len(lines))):
+        col = lines[line0].find(needle)
+        if col >= 0:
+            return line0, col + 1
+    return line_map[0], 1
+
+
+def render_figure_open(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
+    """Open `<figure>` with the image and the start of its numbered caption."""
+    token = tokens[idx]
+    image: Token = token.meta["image"]
+    figure_id = token.meta["figure"]["id"]
+    alt = self.renderInlineAsText(image.children or [], options, env)
+    title = image.attrs.get("title")
+    title_attr = f' title="{escapeHtml(str(title))}"' if title else ""
+    number = token.meta.get("figure_number", "")
+    return (
+        f'<figure id="{escapeHtml(figure_id)}" class="figure">\n'
+        f'<img src="{escapeHtml(str(image.attrs.get("src", "")))}" alt="{escapeHtml(alt)}"'
+        f"{title_attr}>\n"
+        f'<figcaption><span class="figure-label">Figure {number}</span> '
+    )
+
+
+def render_figure_close(
+    self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any
+) -> str:
+    """Close the caption and the figure."""
+    return "</figcaption>\n</figure>\n"

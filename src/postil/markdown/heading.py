@@ -1,0 +1,131 @@
+"""Stable, unique heading ids, a `¶` anchor per heading, and the table of contents."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+from slugify import slugify
+
+from postil.markdown import TocEntry
+from postil.markdown.state import get_state
+
+TOC_LEVELS = (2, 3)
+"""Heading levels listed in the table of contents."""
+
+RESERVED_IDS = frozenset({"notes", "main", "content", "toc", "top"})
+"""Ids the page already uses: the Notes heading (sidenote plugin) and template landmarks."""
+
+RESERVED_PREFIXES = ("fn-", "fnref-", "sn-", "mn-", "fig-", "tbl-", "eq-")
+"""Id prefixes of notes, figures, tables and equations; a heading slug never starts with one."""
+
+FALLBACK_SLUG = "section"
+"""The id of a heading whose text has no letters or digits."""
+
+
+def heading_plugin(md: MarkdownIt) -> None:
+    """Give every heading a stable id and an anchor link; record h2/h3 as the toc.
+
+    Syntax: any ATX or setext heading::
+
+        ## The one line
+
+    Output::
+
+        <h2 id="the-one-line">The one line<a class="heading-anchor" href="#the-one-line"
+        aria-label="Link to section: The one line"></a></h2>
+
+    The id is the Unicode-aware slug of the heading's text (python-slugify with
+    `allow_unicode`, so "Über σ" → "über-σ"); a repeat gets "-2", "-3"; a slug that is
+    reserved ("notes") or starts with a note/figure prefix ("fn-") gets "sec-" in front; an
+    id already used by a figure or table is skipped the same way. The anchor's `¶` glyph is
+    drawn by CSS (`::after`), so copied text stays clean. `state.extra["toc"]` receives
+    `TocEntry(level, id, text)` for h2 and h3, in order. CSS class: heading-anchor.
+    """
+    md.core.ruler.push("heading_ids", heading_ids)
+    md.add_render_rule("heading_close", render_heading_close)
+
+
+def inline_text(inline: Token) -> str:
+    """Return the plain text of an inline token: text, code and math source, no markup.
+
+    Footnote markers and HTML are left out. Whitespace runs collapse to one space.
+    """
+    parts: list[str] = []
+    for child in inline.children or []:
+        if child.type in ("text", "code_inline", "text_special") or child.type.startswith("math"):
+            parts.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+        elif child.type == "image":
+            parts.append(inline_text(child))
+    return " ".join("".join(parts).split())
+
+
+def heading_ids(state: StateCore) -> None:
+    """Set a unique `id` on every heading and fill `state.extra["toc"]`."""
+    used = set(RESERVED_IDS) | _figure_ids(state.tokens)
+    toc: list[TocEntry] = []
+    tokens = state.tokens
+    for i, token in enumerate(tokens):
+        if token.type != "heading_open" or i + 2 >= len(tokens):
+            continue
+        text = inline_text(tokens[i + 1])
+        heading_id = _unique(slug_for(text), used)
+        used.add(heading_id)
+        token.attrSet("id", heading_id)
+        tokens[i + 2].meta["anchor"] = (heading_id, text)
+        level = int(token.tag[1:])
+        if level in TOC_LEVELS:
+            toc.append(TocEntry(level, heading_id, text))
+    get_state(state.env).extra["toc"] = toc
+
+
+def slug_for(text: str) -> str:
+    """Return the id slug of a heading text: lower-case, Unicode letters kept, hyphens.
+
+    A slug that is reserved or starts with a reserved prefix gets "sec-" in front, so
+    headings never take the ids of notes, figures or the Notes section.
+    """
+    slug = slugify(text, allow_unicode=True) or FALLBACK_SLUG
+    if slug in RESERVED_IDS or slug.startswith(RESERVED_PREFIXES):
+        slug = f"sec-{slug}"
+    return slug
+
+
+def _unique(slug: str, used: set[str]) -> str:
+    """Return `slug`, or `slug-2`, `slug-3`, … — the first not in `used`."""
+    candidate, n = slug, 1
+    while candidate in used:
+        n += 1
+        candidate = f"{slug}-{n}"
+    return candidate
+
+
+def _figure_ids(tokens: list[Token]) -> set[str]:
+    """Return the ids of figures, widgets and captioned tables in a token stream."""
+    ids = set()
+    for token in tokens:
+        figure = token.meta.get("figure") if token.meta else None
+        if isinstance(figure, dict) and figure.get("id"):
+            ids.add(str(figure["id"]))
+    return ids
+
+
+def render_heading_close(
+    self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any
+) -> str:
+    """Close a heading, with an anchor link to it first (its `¶` comes from CSS)."""
+    anchor = tokens[idx].meta.get("anchor")
+    link = ""
+    if anchor:
+        heading_id, text = (escapeHtml(part) for part in anchor)
+        link = (
+            f'<a class="heading-anchor" href="#{heading_id}" '
+            f'aria-label="Link to section: {text}"></a>'
+        )
+    return link + self.renderToken(tokens, idx, options, env)

@@ -1,0 +1,372 @@
+"""Footnotes as sidenotes and margin notes, plus a "Notes" list at the end of the page.
+
+Parsing is mdit-py-plugins' footnote plugin (`[^id]` references, `[^id]: text` definitions,
+indented continuation paragraphs); this module replaces its tail rule and renderers.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
+from markdown_it.rules_core import StateCore
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+from mdit_py_plugins.footnote import footnote_plugin
+from mdit_py_plugins.footnote.index import footnote_ref
+
+from postil.markdown.state import get_state
+
+MARGIN_MARKER = "{-}"
+"""A note whose text starts with this is an unnumbered margin note (pandoc-sidenote's rule)."""
+
+BACKREF_GLYPH = "\u21a9\ufe0e"
+"""↩ with VS15 so iOS does not draw it as an emoji (as markdown-it-footnote does)."""
+
+
+@dataclass
+class Note:
+    """One footnote definition as the page shows it.
+
+    Attributes:
+        label: the `id` of `[^id]`.
+        kind: "numbered" (sidenote + Notes list), "margin" (`{-}`: margin only) or "missing"
+            (referenced, never defined).
+        number: 1-based number among numbered notes, or among margin notes; 0 when missing.
+        body: the definition's block tokens (paragraphs, lists, code), `{-}` removed.
+        references: how many `[^id]` references point at it.
+    """
+
+    label: str
+    kind: str
+    number: int = 0
+    body: list[Token] = field(default_factory=list)
+    references: int = 0
+
+
+def sidenote_plugin(md: MarkdownIt) -> None:
+    """Render footnotes as numbered sidenotes, `{-}` notes as margin notes, and a Notes list.
+
+    Syntax (Pandoc footnotes; pandoc-sidenote's `{-}` margin notes)::
+
+        The mask is applied as a large negative number.[^mask] It is cheap.[^aside]
+
+        [^mask]: Not true $-\\infty$, so fully masked rows give no NaNs.
+        [^aside]: {-} An unnumbered note, shown in the margin only.
+
+    Output, inside the paragraph (phrasing content only)::
+
+        <sup class="footnote-ref"><a href="#fn-1" id="fnref-1">1</a></sup>
+        <button type="button" class="sidenote-toggle" aria-expanded="false"
+                aria-controls="sn-1" aria-label="Note 1" hidden>⊕</button>
+        <span class="sidenote" id="sn-1" aria-hidden="true">
+          <span class="sidenote-number">1</span> <span class="sidenote-para">…</span></span>
+
+    and at the end `<section class="footnotes" aria-labelledby="notes"><h2 id="notes">Notes`
+    with `<li id="fn-N">` items ending in `<a class="footnote-backref">↩︎</a>`. Margin notes
+    render as a toggle plus `<span class="marginnote" id="mn-K">` (not aria-hidden: it is the
+    only copy) and are not listed under Notes. The margin copy of a numbered note is
+    aria-hidden (screen readers read the Notes list) and its links get `tabindex="-1"`.
+    The toggles start `hidden`; `static/js/article.js` reveals them and flips
+    `aria-expanded`. CSS classes: footnote-ref, footnote-missing, sidenote, sidenote-number,
+    sidenote-para, sidenote-code, sidenote-toggle, marginnote, footnotes, footnote-backref.
+
+    Problems (warnings): a reference to an undefined note (rendered as
+    `<sup class="footnote-missing">id</sup>`, never as literal `[^id]`), a duplicate definition
+    (the first one wins, as for CommonMark link references), and a definition that nothing
+    references (left out of the page). Inline notes `^[…]` are not enabled.
+    """
+    footnote_plugin(md, inline=False, move_to_end=False, always_match_refs=True)
+    md.inline.ruler.at("footnote_ref", footnote_ref_located)
+    md.core.ruler.after("inline", "sidenote_tail", sidenote_tail)
+    md.add_render_rule("footnote_ref", render_footnote_ref)
+    md.add_render_rule("sidenote_ref_plain", render_sidenote_ref_plain)
+    md.add_render_rule("footnote_block_open", render_footnote_block_open)
+    md.add_render_rule("footnote_block_close", render_footnote_block_close)
+    md.add_render_rule("footnote_open", render_footnote_open)
+    md.add_render_rule("footnote_close", render_footnote_close)
+    md.add_render_rule("footnote_anchor", render_footnote_anchor)
+
+
+def footnote_ref_located(state: StateInline, silent: bool) -> bool:
+    """Parse `[^id]` like mdit-py-plugins, recording the offset in the inline source in `meta`."""
+    start = state.pos
+    matched = footnote_ref(state, silent, always_match=True)
+    if matched and not silent:
+        state.tokens[-1].meta["pos"] = start
+    return matched
+
+
+# ## Core rule ##
+
+
+def sidenote_tail(state: StateCore) -> None:
+    """Collect definitions, number notes in reference order, report problems, add Notes."""
+    data = state.env.get("footnotes")
+    if not data or not (data.get("list") or data.get("refs")):
+        return
+    definitions = _take_definitions(state)
+    notes = _classify(data["list"], definitions)
+    _report_unreferenced(state, definitions, notes)
+    for tokens in [state.tokens, *(note.body for note in notes.values())]:
+        for token in tokens:
+            if token.type == "inline" and token.children:
+                _annotate_refs(state, token, notes)
+    state.tokens.extend(_notes_list(notes))
+
+
+def _take_definitions(state: StateCore) -> dict[str, tuple[list[Token], int]]:
+    """Remove `footnote_reference_*` sections from the stream; return label -> (body, line0)."""
+    definitions: dict[str, tuple[list[Token], int]] = {}
+    kept: list[Token] = []
+    current: list[Token] | None = None
+    for token in state.tokens:
+        if token.type == "footnote_reference_open":
+            current = []
+            label, line0 = token.meta["label"], (token.map or [0])[0]
+            if label in definitions:
+                _report_duplicate(state, label, line0, definitions[label][1])
+            else:
+                definitions[label] = (current, line0)
+        elif token.type == "footnote_reference_close":
+            current = None
+        elif current is not None:
+            current.append(token)
+        else:
+            kept.append(token)
+    state.tokens = kept
+    return definitions
+
+
+def _report_duplicate(state: StateCore, label: str, line0: int, first0: int) -> None:
+    render_state = get_state(state.env)
+    first_line = render_state.body_line + first0
+    render_state.warn(
+        line0,
+        _column_of(state.src, line0, f"[^{label}]:"),
+        f"note [^{label}] is defined twice (first on line {first_line}); the first definition "
+        "is used: rename one of the labels or delete the duplicate",
+    )
+
+
+def _classify(entries: dict[int, dict[str, Any]], definitions: dict) -> dict[int, Note]:
+    """Return footnote id -> Note, numbering numbered and margin notes separately."""
+    notes: dict[int, Note] = {}
+    counters = {"numbered": 0, "margin": 0}
+    for note_id, entry in sorted(entries.items()):
+        label = entry["label"]
+        if label not in definitions:
+            notes[note_id] = Note(label, "missing", references=entry["count"])
+            continue
+        body = definitions[label][0]
+        kind = "margin" if _strip_margin_marker(body) else "numbered"
+        counters[kind] += 1
+        notes[note_id] = Note(label, kind, counters[kind], body, entry["count"])
+    return notes
+
+
+def _strip_margin_marker(body: list[Token]) -> bool:
+    """Remove a leading `{-}` from a note's first paragraph; return whether there was one."""
+    if len(body) < 2 or body[0].type != "paragraph_open" or body[1].type != "inline":
+        return False
+    inline = body[1]
+    children = inline.children or []
+    if not children or children[0].type != "text":
+        return False
+    text = children[0].content.lstrip()
+    if not text.startswith(MARGIN_MARKER):
+        return False
+    children[0].content = text[len(MARGIN_MARKER) :].lstrip()
+    inline.content = inline.content.lstrip()[len(MARGIN_MARKER) :].lstrip()
+    return True
+
+
+def _report_unreferenced(state: StateCore, definitions: dict, notes: dict[int, Note]) -> None:
+    referenced = {note.label for note in notes.values()}
+    for label, (_, line0) in definitions.items():
+        if label not in referenced:
+            get_state(state.env).warn(
+                line0,
+                _column_of(state.src, line0, f"[^{label}]:"),
+                f"note [^{label}] is defined but never referenced, so it is left out of the "
+                f"page; add [^{label}] where it belongs or delete the definition",
+            )
+
+
+def _annotate_refs(state: StateCore, inline: Token, notes: dict[int, Note]) -> None:
+    """Attach each `footnote_ref` child's Note; warn about references to undefined notes."""
+    for child in inline.children or []:
+        if child.type != "footnote_ref" or "note" in child.meta:
+            continue
+        note = notes[child.meta["id"]]
+        child.meta["note"] = note
+        if note.kind == "missing":
+            line0, col = _locate(state.src, inline, child.meta.get("pos", 0))
+            get_state(state.env).warn(
+                line0,
+                col,
+                f"note [^{note.label}] is referenced but never defined; add a line "
+                f'"[^{note.label}]: text" below the paragraph, or write \\[^{note.label}] '
+                "for literal text",
+            )
+
+
+def _locate(src: str, inline: Token, pos: int) -> tuple[int, int]:
+    """Return (0-based body line, 1-based column) of offset `pos` in an inline token's content."""
+    before = inline.content[:pos]
+    line0 = (inline.map or [0])[0] + before.count("\n")
+    line_start = before.rfind("\n") + 1
+    content_line = inline.content[line_start:].split("\n", 1)[0]
+    lines = src.split("\n")
+    source_line = lines[line0] if 0 <= line0 < len(lines) else ""
+    indent = max(source_line.find(content_line), 0) if content_line else 0
+    return line0, indent + pos - line_start + 1
+
+
+def _column_of(src: str, line0: int, needle: str) -> int:
+    """Return the 1-based column of `needle` on body line `line0`, or 1 if it is not there."""
+    lines = src.split("\n")
+    line = lines[line0] if 0 <= line0 < len(lines) else ""
+    return max(line.find(needle), 0) + 1
+
+
+def _notes_list(notes: dict[int, Note]) -> list[Token]:
+    """Return the tokens of the Notes section: numbered notes only, with back-links."""
+    numbered = [note for note in notes.values() if note.kind == "numbered"]
+    if not numbered:
+        return []
+    tokens = [Token("footnote_block_open", "section", 1)]
+    for note in numbered:
+        tokens.append(Token("footnote_open", "li", 1, meta={"number": note.number}))
+        body = list(note.body)
+        tail = [body.pop()] if body and body[-1].type == "paragraph_close" else []
+        anchors = [
+            Token("footnote_anchor", "a", 0, meta={"number": note.number, "sub": sub})
+            for sub in range(max(note.references, 1))
+        ]
+        tokens.extend([*body, *anchors, *tail])
+        tokens.append(Token("footnote_close", "li", -1))
+    tokens.append(Token("footnote_block_close", "section", -1))
+    return tokens
+
+
+# ## Renderers ##
+
+
+def _suffix(sub: int) -> str:
+    """Return the id suffix of the `sub`-th (0-based) reference to one note: "", "-2", "-3"."""
+    return f"-{sub + 1}" if sub > 0 else ""
+
+
+def _toggle(target: str, name: str) -> str:
+    """Return the narrow-screen toggle button for the note with id `target`."""
+    return (
+        f'<button type="button" class="sidenote-toggle" aria-expanded="false" '
+        f'aria-controls="{target}" aria-label="{escapeHtml(name)}" hidden>\u2295</button>'
+    )
+
+
+def render_footnote_ref(
+    self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any
+) -> str:
+    """Render a reference: marker, toggle and margin copy (or a marked missing note)."""
+    note: Note = tokens[idx].meta["note"]
+    sub = tokens[idx].meta.get("subId", 0)
+    if note.kind == "missing":
+        return f'<sup class="footnote-missing">{escapeHtml(note.label)}</sup>'
+    if note.kind == "margin":
+        target = f"mn-{note.number}{_suffix(sub)}"
+        body = _render_margin_body(self, note, options, env, hidden=False)
+        return (
+            f'{_toggle(target, "Margin note")}<span class="marginnote" id="{target}">{body}</span>'
+        )
+    n, target = note.number, f"sn-{note.number}{_suffix(sub)}"
+    body = _render_margin_body(self, note, options, env, hidden=True)
+    return (
+        f'<sup class="footnote-ref"><a href="#fn-{n}" id="fnref-{n}{_suffix(sub)}">{n}</a></sup>'
+        f'{_toggle(target, f"Note {n}")}<span class="sidenote" id="{target}" aria-hidden="true">'
+        f'<span class="sidenote-number">{n}</span> {body}</span>'
+    )
+
+
+def _render_margin_body(self: Any, note: Note, options: Any, env: Any, *, hidden: bool) -> str:
+    """Render a note's body as phrasing content: paragraphs become spans, code becomes code."""
+    parts = []
+    for token in note.body:
+        if token.type == "inline":
+            children = [_margin_child(child, hidden) for child in token.children or []]
+            inner = self.renderInline(children, options, env)
+            parts.append(f'<span class="sidenote-para">{inner}</span>')
+        elif token.type in ("fence", "code_block"):
+            code = escapeHtml(token.content.rstrip("\n"))
+            parts.append(f'<code class="sidenote-code">{code}</code>')
+    return "".join(parts)
+
+
+def _margin_child(token: Token, hidden: bool) -> Token:
+    """Return a copy of an inline token fit for the margin copy (no ids, unfocusable links)."""
+    if token.type == "footnote_ref":
+        plain = copy.copy(token)
+        plain.type = "sidenote_ref_plain"
+        return plain
+    if hidden and token.type == "link_open":
+        link = copy.copy(token)
+        link.attrs = {**token.attrs, "tabindex": "-1"}
+        return link
+    return token
+
+
+def render_sidenote_ref_plain(
+    self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any
+) -> str:
+    """Render a reference inside a margin copy as a bare number (ids stay unique)."""
+    note: Note = tokens[idx].meta["note"]
+    if note.kind == "numbered":
+        return f'<sup class="footnote-ref">{note.number}</sup>'
+    if note.kind == "missing":
+        return f'<sup class="footnote-missing">{escapeHtml(note.label)}</sup>'
+    return ""
+
+
+def render_footnote_block_open(
+    self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any
+) -> str:
+    """Open the Notes section (its heading id "notes" is reserved by the heading plugin)."""
+    return '<section class="footnotes" aria-labelledby="notes">\n<h2 id="notes">Notes</h2>\n<ol>\n'
+
+
+def render_footnote_block_close(
+    self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any
+) -> str:
+    """Close the Notes section."""
+    return "</ol>\n</section>\n"
+
+
+def render_footnote_open(
+    self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any
+) -> str:
+    """Open one note of the Notes list, with the id the markers link to."""
+    return f'<li id="fn-{tokens[idx].meta["number"]}">\n'
+
+
+def render_footnote_close(
+    self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any
+) -> str:
+    """Close one note of the Notes list."""
+    return "</li>\n"
+
+
+def render_footnote_anchor(
+    self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any
+) -> str:
+    """Render the ↩︎ back-link to one reference of a note."""
+    n, sub = tokens[idx].meta["number"], tokens[idx].meta["sub"]
+    which = f" ({sub + 1})" if sub else ""
+    return (
+        f' <a href="#fnref-{n}{_suffix(sub)}" class="footnote-backref" '
+        f'aria-label="Back to reference {n}{which}">{BACKREF_GLYPH}</a>'
+    )

@@ -1,0 +1,157 @@
+"""Tables in a focusable horizontal-scroll wrapper; Pandoc-style numbered table captions."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+
+from postil.markdown.heading import inline_text
+
+CAPTION_PREFIX = "Table:"
+"""A paragraph right after a table starting with this is its caption (Pandoc's syntax)."""
+
+_ID_SUFFIX = re.compile(r"\s*\{#([^\s{}]+)\}\s*$")
+
+
+def table_plugin(md: MarkdownIt) -> None:
+    """Wrap every table in a scroll region; number tables that have a caption.
+
+    Syntax (Pandoc's table captions: the paragraph after the table, blank line between)::
+
+        | Variant | Memory |
+        | --- | --- |
+        | Flash attention | $O(n)$ |
+
+        Table: Memory of attention variants. {#tbl-memory}
+
+    Output::
+
+        <figure id="tbl-memory" class="table"><figcaption><span class="figure-label">Table 1
+        </span> Memory of attention variants.</figcaption>
+        <div class="table-wrap" role="region" tabindex="0" aria-label="Table 1"><table>…
+        </table></div></figure>
+
+    An uncaptioned table gets only the wrapper, labelled by its column headers
+    ("Table: Variant, Memory"). The region is focusable because axe-core's
+    scrollable-region-focusable rule requires keyboard access to scrolled content. Captioned
+    tables carry `meta["figure"] = {"id": …, "kind": "table"}` for the figure plugin to number;
+    `[](#tbl-memory)` then reads "Table 1". CSS classes: table, table-wrap, figure-label.
+    """
+    md.core.ruler.after("inline", "table_caption", table_caption)
+    md.add_render_rule("table_open", render_table_open)
+    md.add_render_rule("table_close", render_table_close)
+    md.add_render_rule("table_caption_open", render_table_caption_open)
+    md.add_render_rule("table_caption_close", render_table_caption_close)
+
+
+def table_caption(state: StateCore) -> None:
+    """Move a `Table: …` paragraph that follows a table before it, as a caption."""
+    tokens = state.tokens
+    i = 0
+    while i < len(tokens) - 3:
+        if tokens[i].type == "table_close" and _is_caption(tokens[i + 1 : i + 4]):
+            start = _table_start(tokens, i)
+            caption = tokens[i + 1 : i + 4]
+            _make_caption(caption, tokens[start], tokens[i])
+            tokens[start:start] = caption
+            del tokens[i + 4 : i + 7]
+            i += 3
+        i += 1
+
+
+def _is_caption(tokens: list[Token]) -> bool:
+    """Return whether three tokens are a paragraph whose text starts with `Table:`."""
+    if len(tokens) < 3 or tokens[0].type != "paragraph_open" or tokens[1].type != "inline":
+        return False
+    children = tokens[1].children or []
+    return (
+        bool(children)
+        and children[0].type == "text"
+        and (children[0].content.startswith(CAPTION_PREFIX))
+    )
+
+
+def _table_start(tokens: list[Token], close: int) -> int:
+    """Return the index of the `table_open` matching the `table_close` at `close`."""
+    for j in range(close, -1, -1):
+        if tokens[j].type == "table_open" and tokens[j].level == tokens[close].level:
+            return j
+    raise ValueError("table_close without table_open")  # markdown-it never produces this
+
+
+def _make_caption(caption: list[Token], table_open: Token, table_close: Token) -> None:
+    """Re-type a caption paragraph, strip `Table:` and `{#id}`, link it to its table."""
+    opening, inline, closing = caption
+    children = inline.children or []
+    children[0].content = children[0].content[len(CAPTION_PREFIX) :].lstrip()
+    figure_id = None
+    match = _ID_SUFFIX.search(children[-1].content) if children[-1].type == "text" else None
+    if match:
+        figure_id = match.group(1)
+        children[-1].content = children[-1].content[: match.start()]
+    opening.type, opening.tag = "table_caption_open", "figure"
+    opening.meta = {"figure": {"id": figure_id, "kind": "table"}}
+    opening.map = table_open.map
+    closing.type, closing.tag = "table_caption_close", "figure"
+    table_open.meta["caption"] = opening
+    table_close.meta["caption"] = opening
+
+
+def render_table_caption_open(
+    self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any
+) -> str:
+    """Open the table's figure and its numbered caption."""
+    meta = tokens[idx].meta
+    figure_id = meta["figure"]["id"]
+    id_attr = f' id="{escapeHtml(figure_id)}"' if figure_id else ""
+    return (
+        f'<figure{id_attr} class="table">\n'
+        f'<figcaption><span class="figure-label">{_label(tokens[idx])}</span> '
+    )
+
+
+def render_table_caption_close(
+    self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any
+) -> str:
+    """Close the table's caption (the figure closes after the table)."""
+    return "</figcaption>\n"
+
+
+def _label(caption_open: Token) -> str:
+    """Return "Table N" for a caption token numbered by the figure plugin, else "Table"."""
+    number = caption_open.meta.get("figure_number")
+    return f"Table {number}" if number else "Table"
+
+
+def render_table_open(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
+    """Open the scroll region and the table, naming the region for assistive technology."""
+    caption = tokens[idx].meta.get("caption")
+    name = _label(caption) if caption else _header_name(tokens, idx)
+    return (
+        f'<div class="table-wrap" role="region" tabindex="0" aria-label="{escapeHtml(name)}">\n'
+        + self.renderToken(tokens, idx, options, env)
+    )
+
+
+def _header_name(tokens: Sequence[Token], idx: int) -> str:
+    """Return "Table: A, B, C" from the header cells of the table opening at `idx`."""
+    headers: list[str] = []
+    for token in tokens[idx + 1 :]:
+        if token.type in ("thead_close", "table_close"):
+            break
+        if token.type == "inline":
+            headers.append(inline_text(token))
+    named = [header for header in headers if header]
+    return "Table: " + ", ".join(named) if named else "Table"
+
+
+def render_table_close(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
+    """Close the table, the scroll region and, for a captioned table, its figure."""
+    end = "</figure>\n" if tokens[idx].meta.get("caption") else ""
+    return self.renderToken(tokens, idx, options, env) + "</div>\n" + end

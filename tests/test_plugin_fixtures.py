@@ -1,0 +1,51 @@
+"""Fixture tests: each plugin's `tests/fixtures/<name>.md` rendered by a parser with that plugin."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import pytest
+from markdown_it import MarkdownIt
+from markdown_it.utils import read_fixture_file
+
+from postil.markdown.state import RenderState
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+# Plugins each fixture file needs: tables are numbered by the figure plugin.
+PLUGINS = {
+    "sidenote": ("sidenote",),
+    "code": ("code",),
+    "figure": ("figure",),
+    "heading": ("heading",),
+    "table": ("table", "figure"),
+}
+
+
+def make_parser(names: tuple[str, ...]) -> MarkdownIt:
+    """Return a CommonMark parser with GFM tables and the named postil plugins."""
+    md = MarkdownIt("commonmark").enable("table")
+    for name in names:
+        module = importlib.import_module(f"postil.markdown.{name}")
+        getattr(module, f"{name}_plugin")(md)
+    return md
+
+
+CASES = [
+    pytest.param(name, line, source, expected, id=f"{name}:{line}:{title}")
+    for name in PLUGINS
+    for line, title, source, expected in read_fixture_file(FIXTURES / f"{name}.md")
+]
+
+
+@pytest.mark.parametrize(("name", "line", "source", "expected"), CASES)
+def test_plugin_fixture_renders_expected_html(name, line, source, expected):
+    md = make_parser(PLUGINS[name])
+    html = md.render(source, {"postil": RenderState()})
+    assert html.rstrip() == expected.rstrip()
+
+
+def test_every_plugin_has_fixture_cases():
+    counts = {name: sum(1 for case in CASES if case.values[0] == name) for name in PLUGINS}
+    assert all(count >= 5 for count in counts.values()), counts
