@@ -7,8 +7,12 @@ from postil.citation import apa_reference, bibtex_entry, citation_key, escape_bi
 
 
 def test_reference_post_entry_matches_the_seed_exactly():
-    entry = bibtex_entry(("Surya Kant Sahu",), 2026, "Attention, from the softmax up",
-                         "https://ojus1.github.io/posts/attention-from-the-softmax-up/")
+    entry = bibtex_entry(
+        ("Surya Kant Sahu",),
+        2026,
+        "Attention, from the softmax up",
+        "https://ojus1.github.io/posts/attention-from-the-softmax-up/",
+    )
     assert entry == (
         "@article{sahu2026attention,\n"
         "  author = {Surya Kant Sahu},\n"

@@ -12,7 +12,9 @@ def write(tmp_path, text):
 
 
 def test_config_reads_fields_and_normalises_base_url(tmp_path):
-    config = load_config(write(tmp_path, "title: T\nauthor: A\nbase_url: https://u.github.io/repo\n"))
+    config = load_config(
+        write(tmp_path, "title: T\nauthor: A\nbase_url: https://u.github.io/repo\n")
+    )
     assert config.base_url == "https://u.github.io/repo/"
     assert config.base_path == "/repo/"
     assert config.paginate == 10
@@ -32,7 +34,10 @@ def test_missing_base_url_is_an_error(tmp_path):
 
 
 def test_base_url_override_wins(tmp_path):
-    config = load_config(write(tmp_path, "title: T\nauthor: A\nbase_url: https://x.org/\n"), "https://e.github.io/blog")
+    config = load_config(
+        write(tmp_path, "title: T\nauthor: A\nbase_url: https://x.org/\n"),
+        "https://e.github.io/blog",
+    )
     assert config.base_url == "https://e.github.io/blog/"
 
 
@@ -42,10 +47,18 @@ def test_relative_base_url_is_rejected(tmp_path):
 
 
 def test_math_macros_are_read_and_unknown_math_keys_rejected(tmp_path):
-    config = load_config(write(tmp_path, "title: T\nauthor: A\nbase_url: https://x.org/\nmath:\n  macros:\n    \\RR: \\mathbb{R}\n"))
+    config = load_config(
+        write(
+            tmp_path,
+            "title: T\nauthor: A\nbase_url: https://x.org/\n"
+            "math:\n  macros:\n    \\RR: \\mathbb{R}\n",
+        )
+    )
     assert config.math_macros == (("RR", "\\mathbb{R}"),)
     with pytest.raises(ConfigError, match="math.macro"):
-        load_config(write(tmp_path, "title: T\nauthor: A\nbase_url: https://x.org/\nmath:\n  macro: {}\n"))
+        load_config(
+            write(tmp_path, "title: T\nauthor: A\nbase_url: https://x.org/\nmath:\n  macro: {}\n")
+        )
 
 
 def test_paginate_must_be_a_positive_whole_number(tmp_path):

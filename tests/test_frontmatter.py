@@ -16,7 +16,8 @@ def source(text: str, rel: str = "content/posts/x.md") -> SourceFile:
 
 def test_front_matter_fields_are_typed():
     meta, body, body_line = parse(
-        source("---\ntitle: Hello\ndate: 2026-01-15\ntags: [a, b]\ndraft: false\n---\nBody\n"), "UTC"
+        source("---\ntitle: Hello\ndate: 2026-01-15\ntags: [a, b]\ndraft: false\n---\nBody\n"),
+        "UTC",
     )
     assert meta.title == "Hello"
     assert meta.date == datetime(2026, 1, 15, tzinfo=timezone.utc)
@@ -40,7 +41,10 @@ def test_yes_is_not_a_boolean():
 
 
 def test_date_without_offset_is_in_the_site_timezone_and_offsets_are_kept():
-    meta, _, _ = parse(source("---\ntitle: T\ndate: 2024-3-5 14:30\nupdated: 2024-03-06T10:00:00+02:00\n---\n"), "Europe/Berlin")
+    meta, _, _ = parse(
+        source("---\ntitle: T\ndate: 2024-3-5 14:30\nupdated: 2024-03-06T10:00:00+02:00\n---\n"),
+        "Europe/Berlin",
+    )
     assert meta.date.utcoffset() == timedelta(hours=1)
     assert (meta.date.hour, meta.date.minute, meta.date.month, meta.date.day) == (14, 30, 3, 5)
     assert meta.updated.utcoffset() == timedelta(hours=2)

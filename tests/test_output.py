@@ -1,4 +1,4 @@
-"""Atomic output: permissions, replacement, refusal of escaping paths, failure keeps the old site."""
+"""Atomic output: permissions, replacement, escaping paths refused, failure keeps the old site."""
 
 import os
 import stat
@@ -31,7 +31,11 @@ def test_second_write_replaces_the_whole_site_and_leaves_no_temporaries(tmp_path
 def test_generated_file_wins_over_static_file_of_the_same_path(tmp_path):
     static = tmp_path / "s.css"
     static.write_text("static")
-    write_site([OutputFile("css/s.css", b"generated")], [("css/s.css", static), ("x.css", static)], tmp_path / "o")
+    write_site(
+        [OutputFile("css/s.css", b"generated")],
+        [("css/s.css", static), ("x.css", static)],
+        tmp_path / "o",
+    )
     assert (tmp_path / "o/css/s.css").read_text() == "generated"
     assert (tmp_path / "o/x.css").read_text() == "static"
 

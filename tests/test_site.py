@@ -35,7 +35,10 @@ def test_posts_are_newest_first_with_ties_broken_by_slug():
 def test_drafts_and_future_posts_are_left_out_unless_asked():
     items = [post("draft", 2, draft=True), post("now", 2), post("future", 2, month=7)]
     assert slugs(collect(CONFIG, items, NOW).posts) == ["now"]
-    assert slugs(collect(CONFIG, items, NOW, drafts=True).posts) == ["draft", "now"]  # same day: by slug
+    assert slugs(collect(CONFIG, items, NOW, drafts=True).posts) == [
+        "draft",
+        "now",
+    ]  # same day: by slug
     assert slugs(collect(CONFIG, items, NOW, future=True).posts) == ["future", "now"]
 
 

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import math
 import time
+from collections.abc import MutableMapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+from postil import __version__
 from postil.config import load_config
 from postil.content import discover
 from postil.content.frontmatter import parse
 from postil.content.posts import check_unique_urls, make_post
 from postil.errors import BuildFailed, ContentError, Diagnostic, Location, PostilError, Severity
-from postil.markdown import create_markdown, render_markdown
+from postil.markdown import RenderedMarkdown, create_markdown, render_markdown
 from postil.markdown.state import RenderState
 from postil.model import OutputFile, Post, RenderedPost, SiteConfig
 from postil.output import write_site
@@ -73,11 +76,15 @@ def build(options: BuildOptions, now: datetime | None = None) -> BuildResult:
     env = create_template_env(config.root)
     rendered = render_posts(config, posts, env, diagnostics)
     _fail_on(diagnostics, options.strict)
-    site = collect(config, rendered, now or datetime.now(timezone.utc), options.drafts, options.future)
+    site = collect(
+        config, rendered, now or datetime.now(timezone.utc), options.drafts, options.future
+    )
     outputs = render_site(site, env, generated_assets())
     files = 0
     if options.write:
-        files = write_site(outputs, static_files(config.root), options.out_dir or config.root / "_site")
+        files = write_site(
+            outputs, static_files(config.root), options.out_dir or config.root / "_site"
+        )
     warnings = tuple(d for d in diagnostics if d.severity is Severity.WARNING)
     return BuildResult(files, len(site.posts), warnings, time.perf_counter() - started)
 
@@ -96,22 +103,59 @@ def load_posts(config: SiteConfig) -> tuple[list[Post], list[Diagnostic]]:
     return posts, [_as_diagnostic(e) for e in errors]
 
 
+def markdown_key(config: SiteConfig, post: Post, links: dict[str, str]) -> str:
+    """Return the cache key of a post's rendered Markdown.
+
+    It covers everything rendering reads: the body and where it starts in its file, the
+    macros in force, the URLs of the other posts (for links between posts) and postil's
+    version. Templates are not in the key: a change under templates/widgets/ must clear
+    the cache (the dev server does).
+    """
+    digest = hashlib.sha256()
+    for part in (
+        __version__,
+        post.source.rel,
+        str(post.body_line),
+        post.body,
+        repr(sorted(dict(config.math_macros).items())),
+        repr(post.meta.macros),
+        repr(sorted(links.items())),
+    ):
+        digest.update(part.encode("utf-8", "surrogatepass"))
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
 def render_posts(
-    config: SiteConfig, posts: list[Post], env: object, diagnostics: list[Diagnostic]
+    config: SiteConfig,
+    posts: list[Post],
+    env: object,
+    diagnostics: list[Diagnostic],
+    cache: MutableMapping[str, RenderedMarkdown] | None = None,
 ) -> list[RenderedPost]:
-    """Render every post's Markdown; append what the plugins report to `diagnostics`."""
-    md = create_markdown()
+    """Render every post's Markdown; append what the plugins report to `diagnostics`.
+
+    Args:
+        cache: rendered Markdown by `markdown_key`; hits skip rendering, misses are added.
+    """
+    md = None
     links = {p.source.rel: p.url for p in posts}
     rendered = []
     for post in posts:
-        state = RenderState(
-            path=post.source.rel,
-            body_line=post.body_line,
-            macros=dict(config.math_macros) | dict(post.meta.macros),
-            links=links,
-            templates=env,
-        )
-        content = render_markdown(md, post.body, state)
+        key = markdown_key(config, post, links)
+        content = cache.get(key) if cache is not None else None
+        if content is None:
+            md = md or create_markdown()
+            state = RenderState(
+                path=post.source.rel,
+                body_line=post.body_line,
+                macros=dict(config.math_macros) | dict(post.meta.macros),
+                links=links,
+                templates=env,
+            )
+            content = render_markdown(md, post.body, state)
+            if cache is not None:
+                cache[key] = content
         diagnostics.extend(content.diagnostics)
         minutes = max(1, math.ceil(content.word_count / config.words_per_minute))
         rendered.append(RenderedPost(post=post, content=content, reading_minutes=minutes))
@@ -126,7 +170,7 @@ def generated_assets() -> dict[str, object]:
 
 
 def static_files(root: Path) -> list[tuple[str, Path]]:
-    """Return (rel, path) of every static file; a site's file overrides the theme's of the same rel."""
+    """Return (rel, path) of every static file; a site file overrides the theme file of that rel."""
     found: dict[str, Path] = {}
     for directory in static_dirs(root):
         for path in sorted(directory.rglob("*")):

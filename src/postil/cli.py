@@ -16,9 +16,13 @@ from postil import __version__
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="postil", description="Build a technical blog from Markdown.")
+    parser = argparse.ArgumentParser(
+        prog="postil", description="Build a technical blog from Markdown."
+    )
     parser.add_argument("--version", action="version", version=f"postil {__version__}")
-    parser.add_argument("-C", "--root", type=Path, default=Path("."), help="site directory (default: .)")
+    parser.add_argument(
+        "-C", "--root", type=Path, default=Path("."), help="site directory (default: .)"
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     build = sub.add_parser("build", help="render content/ into _site/")
     build.add_argument("--drafts", action="store_true", help="include draft posts")
@@ -80,7 +84,10 @@ def _run(args: argparse.Namespace) -> int:
         )
         target = out or args.root / "_site"
         warned = f", {len(result.warnings)} warnings" if result.warnings else ""
-        print(f"built {result.posts} posts, {result.files} files in {result.seconds:.2f} s → {target}{warned}")
+        print(
+            f"built {result.posts} posts, {result.files} files in {result.seconds:.2f} s"
+            f" → {target}{warned}"
+        )
     return 0
 
 

@@ -90,7 +90,9 @@ def load_config(root: Path, base_url: str | None = None) -> SiteConfig:
     try:
         text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError as e:
-        raise ConfigError(f"no {CONFIG_NAME} in {root}; create one with title, author, base_url") from e
+        raise ConfigError(
+            f"no {CONFIG_NAME} in {root}; create one with title, author, base_url"
+        ) from e
     except (OSError, UnicodeDecodeError) as e:
         raise ConfigError(f"cannot read {CONFIG_NAME}: {e}", Location(CONFIG_NAME)) from e
     values = _parse(text)
@@ -111,7 +113,9 @@ def _parse(text: str) -> dict[str, Any]:
         for fld in fields:
             if fld.key not in _FIELDS:
                 known = ", ".join(sorted(_FIELDS))
-                raise YamlFieldError(f"unknown key `{fld.key}`; known keys: {known}", fld.line0, fld.col0)
+                raise YamlFieldError(
+                    f"unknown key `{fld.key}`; known keys: {known}", fld.line0, fld.col0
+                )
             name, convert = _FIELDS[fld.key]
             values[name] = convert(fld)
         return values

@@ -39,7 +39,9 @@ def safe_rel(rel: str) -> PurePosixPath:
     return path
 
 
-def write_site(outputs: Iterable[OutputFile], static: Iterable[tuple[str, Path]], out_dir: Path) -> int:
+def write_site(
+    outputs: Iterable[OutputFile], static: Iterable[tuple[str, Path]], out_dir: Path
+) -> int:
     """Write every output file and static file into `out_dir`, replacing it atomically.
 
     Args:
@@ -117,7 +119,7 @@ def _swap_in(new: Path, out_dir: Path) -> None:
 
 
 def _exchange(a: Path, b: Path) -> bool:
-    """Atomically swap two directories with Linux renameat2(RENAME_EXCHANGE); False if unsupported."""
+    """Swap two directories atomically via renameat2(RENAME_EXCHANGE); False if unsupported."""
     libc_name = ctypes.util.find_library("c")
     if libc_name is None:
         return False

@@ -110,14 +110,27 @@ def render_site(
     env.globals["stylesheets"] = STYLESHEETS
     outputs: list[OutputFile] = []
     for i, rendered in enumerate(site.posts):
-        outputs.append(_page(env, "post.html", rendered.post.output_rel, post_context(site, i, rendered)))
+        outputs.append(
+            _page(env, "post.html", rendered.post.output_rel, post_context(site, i, rendered))
+        )
     for rendered in site.pages:
-        ctx = post_context(site, -1, rendered) | {"bibtex": None, "apa": None, "newer": None, "older": None}
+        ctx = post_context(site, -1, rendered) | {
+            "bibtex": None,
+            "apa": None,
+            "newer": None,
+            "older": None,
+        }
         outputs.append(_page(env, "page.html", rendered.post.output_rel, ctx))
     for pager in paginate(site.posts, site.config.paginate):
-        ctx = {"page_title": "", "canonical": site.config.base_url + page_url(pager.number), "pager": pager}
+        ctx = {
+            "page_title": "",
+            "canonical": site.config.base_url + page_url(pager.number),
+            "pager": pager,
+        }
         outputs.append(_page(env, "index.html", page_url(pager.number) + "index.html", ctx))
-    outputs.append(_page(env, "404.html", "404.html", {"page_title": "Page not found", "canonical": ""}))
+    outputs.append(
+        _page(env, "404.html", "404.html", {"page_title": "Page not found", "canonical": ""})
+    )
     outputs.extend(OutputFile(rel, make().encode()) for rel, make in sorted(extra_assets.items()))
     outputs.append(OutputFile(".nojekyll", b""))
     if site.config.cname:

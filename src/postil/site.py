@@ -43,5 +43,7 @@ def collect(
     for r in posts:
         for tag in r.post.meta.tags:
             by_tag.setdefault(tag, []).append(r)
-    tags = tuple((tag, tuple(by_tag[tag])) for tag in sorted(by_tag, key=lambda t: (t.casefold(), t)))
+    tags = tuple(
+        (tag, tuple(by_tag[tag])) for tag in sorted(by_tag, key=lambda t: (t.casefold(), t))
+    )
     return Site(config=config, posts=tuple(posts), pages=tuple(pages), tags=tags)

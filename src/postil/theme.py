@@ -58,7 +58,9 @@ def create_template_env(site_root: Path | None) -> jinja2.Environment:
     Autoescaping is on for every template and undefined names raise (`StrictUndefined`),
     so a typo in a template fails the build instead of printing nothing.
     """
-    loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(d)) for d in template_dirs(site_root)])
+    loader = jinja2.ChoiceLoader(
+        [jinja2.FileSystemLoader(str(d)) for d in template_dirs(site_root)]
+    )
     return jinja2.Environment(
         loader=loader,
         autoescape=True,

@@ -133,7 +133,7 @@ def as_str_mapping(field: Field) -> dict[str, str]:
 
 
 def yaml_error_location(err: yaml.MarkedYAMLError, path: str, first_line: int) -> Location:
-    """Return the file location of a PyYAML error in a block that starts at file line `first_line`."""
+    """Return the file location of a PyYAML error in a block starting at file line `first_line`."""
     mark = err.problem_mark or err.context_mark
     if mark is None:
         return Location(path, first_line, 0)

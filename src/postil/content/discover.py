@@ -30,7 +30,9 @@ def discover(config: SiteConfig) -> tuple[list[SourceFile], list[ContentError]]:
     errors: list[ContentError] = []
     for path in sorted(content.rglob("*.md")):
         rel_parts = path.relative_to(content).parts
-        if any(part.startswith(".") or part.endswith("~") or part.startswith("#") for part in rel_parts):
+        if any(
+            part.startswith(".") or part.endswith("~") or part.startswith("#") for part in rel_parts
+        ):
             continue
         rel = path.relative_to(config.root).as_posix()
         if not path.resolve().is_relative_to(root_resolved):

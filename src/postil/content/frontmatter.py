@@ -78,7 +78,9 @@ def parse(source: SourceFile, timezone: str) -> tuple[FrontMatter, str, int]:
     except YamlFieldError as e:
         raise ContentError(e.message, Location(source.rel, e.line0 + 2, e.col0 + 1)) from e
     if "title" not in values:
-        raise ContentError("front matter has no `title`; add `title: …`", Location(source.rel, 1, 1))
+        raise ContentError(
+            "front matter has no `title`; add `title: …`", Location(source.rel, 1, 1)
+        )
     return FrontMatter(**values), body, body_line
 
 
@@ -87,7 +89,9 @@ def _convert(fields: list[Field], tz: ZoneInfo) -> dict[str, Any]:
     for fld in fields:
         if fld.key not in _FIELDS:
             known = ", ".join(sorted(_FIELDS))
-            raise YamlFieldError(f"unknown front matter key `{fld.key}`; known: {known}", fld.line0, fld.col0)
+            raise YamlFieldError(
+                f"unknown front matter key `{fld.key}`; known: {known}", fld.line0, fld.col0
+            )
         name, convert = _FIELDS[fld.key]
         if name in values:
             raise YamlFieldError(f"`{fld.key}` repeats another key; keep one", fld.line0, fld.col0)
@@ -116,7 +120,9 @@ def _date(fld: Field, tz: ZoneInfo) -> datetime:
         if not m:
             raise ValueError(text)
         y, mo, d, hh, mm, ss, off = m.groups()
-        moment = datetime.combine(date(int(y), int(mo), int(d)), time(int(hh or 0), int(mm or 0), int(ss or 0)))
+        moment = datetime.combine(
+            date(int(y), int(mo), int(d)), time(int(hh or 0), int(mm or 0), int(ss or 0))
+        )
     except ValueError as e:
         raise YamlFieldError(
             f"`{fld.key}: {text}` is not a date; write YYYY-MM-DD or YYYY-MM-DD HH:MM[+HH:MM]",

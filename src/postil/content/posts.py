@@ -35,7 +35,8 @@ def make_post(source: SourceFile, meta: FrontMatter, body: str, body_line: int) 
     slug = make_slug(meta.slug) or make_slug(stem) or make_slug(meta.title)
     if not slug:
         raise ContentError(
-            "cannot make a URL slug from the file name or title; add `slug: my-post` to the front matter",
+            "cannot make a URL slug from the file name or title;"
+            " add `slug: my-post` to the front matter",
             Location(source.rel, 1, 1),
         )
     if source.kind == "post":
