@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import jinja2
@@ -90,10 +91,95 @@ def post_context(site: Site, index: int, rendered: RenderedPost) -> dict[str, An
     }
 
 
+@dataclass(frozen=True)
+class PageJob:
+    """One page to render: which template, where, from what, and which posts it shows.
+
+    Attributes:
+        rel: output path relative to the output directory.
+        template: the Jinja2 template name.
+        context: builds the template context when called (so unchanged pages cost nothing).
+        deps: URLs of the posts whose content or metadata the page shows; the dev server
+            re-renders a page only when one of them (or a template or the config) changes.
+            `None` means the page depends on every post (feeds, sitemaps).
+    """
+
+    rel: str
+    template: str
+    context: Callable[[], dict[str, Any]]
+    deps: frozenset[str] | None
+
+
+def page_jobs(site: Site) -> list[PageJob]:
+    """Return every page of the site as a `PageJob`, in a deterministic order."""
+    jobs: list[PageJob] = []
+    posts = site.posts
+    for i, rendered in enumerate(posts):
+        neighbours = [p.post.url for p in posts[max(i - 1, 0) : i + 2]]
+        jobs.append(
+            PageJob(
+                rendered.post.output_rel,
+                "post.html",
+                partial(post_context, site, i, rendered),
+                frozenset(neighbours),
+            )
+        )
+    for rendered in site.pages:
+        jobs.append(
+            PageJob(
+                rendered.post.output_rel,
+                "page.html",
+                partial(_standalone_context, site, rendered),
+                frozenset([rendered.post.url]),
+            )
+        )
+    for pager in paginate(site.posts, site.config.paginate):
+        rel = page_url(pager.number) + "index.html"
+        ctx = {"page_title": "", "canonical": site.config.base_url + page_url(pager.number)}
+        jobs.append(PageJob(rel, "index.html", partial(dict, ctx, pager=pager), _urls(pager.items)))
+    not_found = {"page_title": "Page not found", "canonical": ""}
+    jobs.append(PageJob("404.html", "404.html", partial(dict, not_found), frozenset()))
+    return jobs
+
+
+def _urls(items: tuple[RenderedPost, ...]) -> frozenset[str]:
+    return frozenset(r.post.url for r in items)
+
+
+def _standalone_context(site: Site, rendered: RenderedPost) -> dict[str, Any]:
+    ctx = post_context(site, -1, rendered)
+    return ctx | {"bibtex": None, "apa": None, "newer": None, "older": None}
+
+
+def prepare_env(site: Site, env: jinja2.Environment) -> jinja2.Environment:
+    """Install the site's template globals (`site`, `url`, `abs_url`, `stylesheets`) into `env`."""
+    env.globals.update(site_context(site))
+    env.globals["stylesheets"] = STYLESHEETS
+    return env
+
+
+def render_job(env: jinja2.Environment, job: PageJob) -> OutputFile:
+    """Render one page job with an environment prepared by `prepare_env`.
+
+    Raises:
+        TemplateError: the template is missing, has a syntax error, or fails while rendering.
+    """
+    return _page(env, job.template, job.rel, job.context())
+
+
+def site_files(site: Site, extra_assets: dict[str, Callable[[], str]]) -> list[OutputFile]:
+    """Return the generated non-page files: assets such as the Pygments CSS, .nojekyll, CNAME."""
+    outputs = [OutputFile(rel, make().encode()) for rel, make in sorted(extra_assets.items())]
+    outputs.append(OutputFile(".nojekyll", b""))
+    if site.config.cname:
+        outputs.append(OutputFile("CNAME", site.config.cname.encode() + b"\n"))
+    return outputs
+
+
 def render_site(
     site: Site, env: jinja2.Environment, extra_assets: dict[str, Callable[[], str]]
 ) -> list[OutputFile]:
-    """Render every page of the site.
+    """Render every page of the site and the generated files.
 
     Args:
         site: the collected site.
@@ -106,36 +192,9 @@ def render_site(
     Raises:
         TemplateError: a template is missing or fails (names the template and line).
     """
-    env.globals.update(site_context(site))
-    env.globals["stylesheets"] = STYLESHEETS
-    outputs: list[OutputFile] = []
-    for i, rendered in enumerate(site.posts):
-        outputs.append(
-            _page(env, "post.html", rendered.post.output_rel, post_context(site, i, rendered))
-        )
-    for rendered in site.pages:
-        ctx = post_context(site, -1, rendered) | {
-            "bibtex": None,
-            "apa": None,
-            "newer": None,
-            "older": None,
-        }
-        outputs.append(_page(env, "page.html", rendered.post.output_rel, ctx))
-    for pager in paginate(site.posts, site.config.paginate):
-        ctx = {
-            "page_title": "",
-            "canonical": site.config.base_url + page_url(pager.number),
-            "pager": pager,
-        }
-        outputs.append(_page(env, "index.html", page_url(pager.number) + "index.html", ctx))
-    outputs.append(
-        _page(env, "404.html", "404.html", {"page_title": "Page not found", "canonical": ""})
-    )
-    outputs.extend(OutputFile(rel, make().encode()) for rel, make in sorted(extra_assets.items()))
-    outputs.append(OutputFile(".nojekyll", b""))
-    if site.config.cname:
-        outputs.append(OutputFile("CNAME", site.config.cname.encode() + b"\n"))
-    return outputs
+    prepare_env(site, env)
+    outputs = [render_job(env, job) for job in page_jobs(site)]
+    return outputs + site_files(site, extra_assets)
 
 
 def _page(env: jinja2.Environment, template: str, rel: str, ctx: dict[str, Any]) -> OutputFile:
