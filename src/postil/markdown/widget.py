@@ -21,7 +21,8 @@ Problems are reported, never raised: an unknown widget, YAML syntax (at the file
 mistake), a missing/unknown/wrong option (at the fence's line). The block then renders as
 its source in `<pre class="widget-error">`.
 
-CSS classes: `widget`, `widget-<name>`, `figure-number` (from the templates), `widget-error`.
+CSS classes: `figure`, `figure-label` (shared with the figure plugin), `widget`,
+`widget-<name>` (from the templates), `widget-error`.
 """
 
 from __future__ import annotations
@@ -101,10 +102,7 @@ def _load_yaml(token: Token, name: str, state: RenderState) -> dict[str, Any] | 
     try:
         raw = yaml.safe_load(token.content)
     except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        at = None if line0 is None or mark is None else line0 + 1 + mark.line
-        col = mark.column + 1 if mark is not None else 1
-        state.error(at, col, f"widget `{name}`: options are not valid YAML: {e.problem}")
+        _report_yaml_error(e, line0, name, state)
         return None
     except yaml.YAMLError as e:
         state.error(line0, 1, f"widget `{name}`: options are not valid YAML: {e}")
@@ -115,6 +113,22 @@ def _load_yaml(token: Token, name: str, state: RenderState) -> dict[str, Any] | 
         state.error(line0, 1, f"widget `{name}`: options must be `key: value` lines of YAML")
         return None
     return raw
+
+
+def _report_yaml_error(
+    error: yaml.MarkedYAMLError, fence0: int | None, name: str, state: RenderState
+) -> None:
+    """Report a YAML syntax error at its file line: the body starts after the fence line."""
+
+    def body_line0(mark: Any) -> int | None:
+        return None if fence0 is None or mark is None else fence0 + 1 + mark.line
+
+    mark = error.problem_mark or error.context_mark
+    message = f"widget `{name}`: options are not valid YAML: {error.problem}"
+    context_line = body_line0(error.context_mark)
+    if error.context and context_line is not None:
+        message += f" ({error.context} on line {state.location(context_line).line})"
+    state.error(body_line0(mark), mark.column + 1 if mark is not None else 1, message)
 
 
 def _parse(widget: Widget, raw: dict[Any, Any]) -> Any:
@@ -167,9 +181,10 @@ def render_widget(
     )
     templates = state.templates if state.templates is not None else _default_templates()
     try:
-        return templates.get_template(widget.template).render(context)
+        html = templates.get_template(widget.template).render(context)
     except jinja2.TemplateError as e:
         raise TemplateError(f"widget template `{widget.template}` failed: {e}") from e
+    return html if html.endswith("\n") else html + "\n"
 
 
 def _anonymous_id(state: RenderState) -> str:

@@ -19,7 +19,6 @@ import pkgutil
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cache
 from importlib.metadata import entry_points
 from typing import Any
 
@@ -70,11 +69,6 @@ def load_widget(name: str) -> Widget | None:
     """
     if not _NAME.match(name):
         return None
-    return _load(name)
-
-
-@cache
-def _load(name: str) -> Widget | None:
     module_name = f"{__name__}.{name}"
     try:
         module = importlib.import_module(module_name)

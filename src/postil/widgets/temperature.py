@@ -1,15 +1,14 @@
 """The temperature widget: one attention query's softmax weights as the temperature τ turns.
 
 Markdown (a fenced block; `scores` are the query's logits for the tokens *before* it, the
-tokens after it are shown masked, as a causal mask does):
+tokens after it are shown masked, as a causal mask does; `tau` gives the slider's smallest
+and largest temperature, its number of log-spaced points and the initial temperature):
 
     ```{temperature}
     tokens: [The, black, cat, that, chased, the, mouse, was, hungry, .]
     query: was            # the query token, by text or 0-based index
     scores: [1.0, 0.5, 3.4, 0.3, 1.2, 0.1, 2.0]
-    tau_range: [0.05, 20] # optional, the slider's ends
-    steps: 101            # optional, log-spaced points on the slider
-    tau: 1.0              # optional, the initial temperature
+    tau: {min: 0.05, max: 20, steps: 101, default: 1.0}   # optional; these are the defaults
     caption: Attention weights for the query “was” at temperature τ.
     name: fig-temperature # optional label, for `[](#fig-temperature)`
     ```
@@ -37,6 +36,8 @@ DEFAULT_STEPS = 101  # 101 log-spaced points over [0.05, 20] put τ = 1 exactly 
 DEFAULT_TAU = 1.0
 TAU_LIMITS = (0.001, 500.0)  # beyond these the display's rounding (3 significant figures) breaks
 STEP_LIMITS = (2, 1000)
+TAU_KEYS = ("min", "max", "steps", "default")
+_EXAMPLE = "{min: 0.05, max: 20, steps: 101, default: 1.0}"
 
 
 @dataclass(frozen=True)
@@ -138,9 +139,7 @@ def parse_options(raw: Mapping[str, Any]) -> TemperatureOptions:
             f"token{'s' if query != 1 else ''} come before the query `{tokens[query]}`; "
             "give one score per token before the query"
         )
-    tau_range = _tau_range(raw.get("tau_range", list(DEFAULT_TAU_RANGE)))
-    steps = _steps(raw.get("steps", DEFAULT_STEPS))
-    tau = _tau(raw.get("tau", DEFAULT_TAU), tau_range)
+    tau_range, steps, tau = _temperatures(raw.get("tau"))
     return TemperatureOptions(tokens, query, scores, tau_range, steps, tau)
 
 
@@ -177,53 +176,49 @@ def _query(value: Any, tokens: tuple[str, ...]) -> int:
 def _numbers(value: Any, key: str) -> tuple[float, ...]:
     if not isinstance(value, list):
         raise OptionError(f"`{key}` must be a list of numbers, e.g. [1.0, 0.5, 3.4]")
-    for i, number in enumerate(value):
-        if isinstance(number, bool) or not isinstance(number, (int, float)):
-            raise OptionError(f"`{key}[{i}]` is {number!r}, not a number; write a number like 1.5")
-        if not math.isfinite(number):
-            raise OptionError(f"`{key}[{i}]` is {number!r}; write a finite number")
-    return tuple(float(number) for number in value)
+    return tuple(_number(number, f"{key}[{i}]") for i, number in enumerate(value))
 
 
-def _tau_range(value: Any) -> tuple[float, float]:
-    pair = _numbers(value, "tau_range")
-    if len(pair) != 2:
-        raise OptionError(
-            "`tau_range` must be two temperatures [smallest, largest], e.g. [0.05, 20]"
-        )
-    low, high = pair
+def _number(value: Any, key: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise OptionError(f"`{key}` is {value!r}, not a number; write a number like 1.5")
+    if not math.isfinite(value):
+        raise OptionError(f"`{key}` is {value!r}; write a finite number")
+    return float(value)
+
+
+def _temperatures(value: Any) -> tuple[tuple[float, float], int, float]:
+    """Validate the `tau` mapping; return ((min, max), steps, default), defaults filled in."""
+    value = {} if value is None else value
+    if not isinstance(value, dict):
+        raise OptionError(f"`tau` must be a mapping, e.g. `tau: {_EXAMPLE}`")
+    for key in value:
+        if key not in TAU_KEYS:
+            raise OptionError(f"unknown option `tau.{key}`; `tau` takes {', '.join(TAU_KEYS)}")
+    low = _number(value.get("min", DEFAULT_TAU_RANGE[0]), "tau.min")
+    high = _number(value.get("max", DEFAULT_TAU_RANGE[1]), "tau.max")
     if low >= high:
-        example = _show(sorted(pair)) if low != high else "[0.05, 20]"
         raise OptionError(
-            f"`tau_range` {_show(pair)} is inverted; write the smaller temperature first, "
-            f"e.g. {example}"
+            f"`tau.min` {low:g} is not below `tau.max` {high:g}; the slider runs from min up "
+            f"to max, e.g. `tau: {_EXAMPLE}`"
         )
     if low < TAU_LIMITS[0] or high > TAU_LIMITS[1]:
         raise OptionError(
-            f"`tau_range` {_show(pair)} leaves {TAU_LIMITS[0]:g}..{TAU_LIMITS[1]:g}; "
-            "choose temperatures inside it, e.g. [0.05, 20]"
+            f"`tau` from {low:g} to {high:g} leaves {TAU_LIMITS[0]:g}..{TAU_LIMITS[1]:g}; "
+            f"choose temperatures inside it, e.g. `tau: {_EXAMPLE}`"
         )
-    return low, high
+    steps = _steps(value.get("steps", DEFAULT_STEPS))
+    tau = _number(value.get("default", DEFAULT_TAU), "tau.default")
+    if not low <= tau <= high:
+        raise OptionError(f"`tau.default` {tau:g} is not between {low:g} and {high:g}")
+    return (low, high), steps, tau
 
 
 def _steps(value: Any) -> int:
     low, high = STEP_LIMITS
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise OptionError(f"`steps` is {value!r}; give a whole number from {low} to {high}")
+        raise OptionError(f"`tau.steps` is {value!r}; give a whole number from {low} to {high}")
     return value
-
-
-def _tau(value: Any, tau_range: tuple[float, float]) -> float:
-    (tau,) = _numbers([value], "tau")
-    if not tau_range[0] <= tau <= tau_range[1]:
-        raise OptionError(
-            f"`tau` {tau:g} lies outside `tau_range` {_show(tau_range)}; set it inside"
-        )
-    return tau
-
-
-def _show(numbers: Sequence[float]) -> str:
-    return "[" + ", ".join(f"{n:g}" for n in numbers) + "]"
 
 
 def format_tau(tau: float) -> str:
@@ -276,7 +271,7 @@ def _rows(options: TemperatureOptions, percents: list[float]) -> list[dict[str, 
 
 WIDGET = Widget(
     name="temperature",
-    options=("tokens", "query", "scores", "tau_range", "steps", "tau"),
+    options=("tokens", "query", "scores", "tau"),
     parse_options=parse_options,
     template_context=template_context,
 )
