@@ -6,7 +6,7 @@ import hashlib
 import logging
 import math
 import time
-from collections.abc import MutableMapping
+from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -162,7 +162,7 @@ def render_posts(
     return rendered
 
 
-def generated_assets() -> dict[str, object]:
+def generated_assets() -> dict[str, Callable[[], str]]:
     """Return the assets generated at build time: the Pygments stylesheet."""
     from postil.markdown.code import pygments_css
 

@@ -7,7 +7,7 @@ read what other plugins found (figure numbers, equation labels, widgets used).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,7 +72,7 @@ class RenderState:
         self.report(Severity.ERROR, body_line0, col, message)
 
 
-def get_state(env: dict[str, Any]) -> RenderState:
+def get_state(env: MutableMapping[str, Any]) -> RenderState:
     """Return the document's `RenderState`, creating a default one for bare `md.render()` calls."""
     state = env.get("postil")
     if state is None:
