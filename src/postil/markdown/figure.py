@@ -112,7 +112,7 @@ def _resolve_references(state: StateCore, inline: Token, labels: dict[str, str])
             continue
         label = labels.get(href[1:])
         if label is None:
-            line0, col = _find_in_block(state.src, inline.map, f"]({href})")
+            line0, col = _find_in_block(state.src, inline.map, f"[]({href})")
             known = ", ".join(sorted(labels)) or "none"
             get_state(state.env).error(
                 line0,

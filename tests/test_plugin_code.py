@@ -1,0 +1,121 @@
+"""Code plugin: info-string parsing, warnings, caching and the Pygments stylesheet."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from markdown_it import MarkdownIt
+
+from postil.markdown import code
+from postil.markdown.code import FenceInfo, code_plugin, parse_info, pygments_css
+from postil.markdown.state import RenderState
+
+
+def render(source: str) -> tuple[str, RenderState]:
+    md = MarkdownIt("commonmark")
+    code_plugin(md)
+    state = RenderState(path="post.md", body_line=3)
+    return md.render(source, {"postil": state}), state
+
+
+def test_info_string_with_title_lines_and_numbers_is_parsed():
+    info = parse_info('python title="attention.py" hl_lines="3-5 8" linenos')
+    assert info == FenceInfo("python", "attention.py", (3, 4, 5, 8), True)
+
+
+@pytest.mark.parametrize(
+    ("info", "problem"),
+    [
+        ('python title="attention.py', 'unbalanced quote in title="attention.py; close the quote'),
+        ("python title='x", "unbalanced quote in title='x; close the quote"),
+        ("python color=red", "unknown code option 'color'; known: hl_lines, linenos, title"),
+        (
+            'python hl_lines="5-2"',
+            "hl_lines='5-2' is not a line list; write e.g. hl_lines=\"3-5 8\"",
+        ),
+    ],
+)
+def test_odd_info_strings_are_reported_not_raised(info, problem):
+    assert parse_info(info).problems == (problem,)
+
+
+def test_unknown_language_warns_with_its_name_and_line():
+    html, state = render('Intro\n\n```pythn title="a.py"\nx < 1\n```\n')
+    assert [str(d) for d in state.diagnostics] == [
+        "post.md:5:1: warning: unknown code language 'pythn', shown as plain text; use a "
+        "Pygments short name such as python, bash or text (https://pygments.org/languages/)"
+    ]
+    assert "x &lt; 1" in html and 'class="language-text"' in html
+
+
+def test_empty_language_is_plain_text_without_a_warning():
+    html, state = render("```\n<b>\n```\n")
+    assert state.diagnostics == []
+    assert "&lt;b&gt;" in html
+
+
+def test_unbalanced_quote_warns_at_the_fence_line():
+    _, state = render('```python title="oops\nx\n```\n')
+    assert [str(d) for d in state.diagnostics] == [
+        'post.md:3:1: warning: unbalanced quote in title="oops; close the quote'
+    ]
+
+
+def test_highlighting_uses_classes_not_inline_styles():
+    html, _ = render("```python\nimport math\n```\n")
+    assert '<span class="kn">import</span>' in html
+    assert "style=" not in html
+
+
+def test_highlighting_is_cached_by_code_lexer_and_options():
+    code._HIGHLIGHT_CACHE.clear()
+    render("```python\nx = 1\n```\n\n```python\nx = 1\n```\n")
+    assert len(code._HIGHLIGHT_CACHE) == 1
+    render('```python hl_lines="1"\nx = 1\n```\n')
+    assert len(code._HIGHLIGHT_CACHE) == 2
+
+
+def _luminance(hex_colour: str) -> float:
+    """Relative luminance of #rgb / #rrggbb (WCAG 2.1 definition)."""
+    value = hex_colour.lstrip("#")
+    if len(value) == 3:
+        value = "".join(c * 2 for c in value)
+    channels = [int(value[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def _contrast(a: str, b: str) -> float:
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.mark.parametrize("scope", ["", ':root[data-theme="dark"] '])
+def test_every_token_colour_meets_wcag_aa_on_plain_and_highlighted_lines(scope):
+    css = pygments_css()
+    rules = re.findall(r"^\s*(\S.*?) \{ (.*?) \}", css, flags=re.M)
+    ours = [(sel, body) for sel, body in rules if sel.startswith(scope + ".highlight")]
+    if not scope:
+        ours = [(sel, body) for sel, body in ours if not sel.startswith(":root")]
+    # The last rule for a selector wins the cascade (postil overrides github-dark's .hll).
+    background = [
+        re.search(r"background: (#\w+)", b)[1] for s, b in ours if s.endswith("highlight")
+    ][-1]
+    highlighted = [
+        re.search(r"background-color: (#\w+)", b)[1] for s, b in ours if s.endswith(".hll")
+    ][-1]
+    # Whitespace tokens (.w) draw no glyphs, so their colour is never read.
+    visible = [(sel, body) for sel, body in ours if not sel.endswith(" .w")]
+    colours = {m for _, body in visible for m in re.findall(r"(?<!-)color: (#\w+)", body)}
+    assert colours
+    worst = min(_contrast(c, bg) for c in colours for bg in (background, highlighted))
+    assert worst >= 4.5
+
+
+def test_pygments_css_has_a_media_block_and_a_manual_dark_scope():
+    css = pygments_css()
+    assert "@media (prefers-color-scheme: dark) {" in css
+    assert ':root:not([data-theme="light"]) .highlight .k {' in css
+    assert ':root[data-theme="dark"] .highlight .k {' in css
+    assert "\npre {" not in css and "span.linenos" not in css  # no unscoped rules leak out

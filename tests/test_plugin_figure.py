@@ -1,0 +1,72 @@
+"""Figure plugin: numbering across kinds, state.figures, and errors for unknown targets."""
+
+from __future__ import annotations
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from postil.errors import Severity
+from postil.markdown.figure import figure_plugin
+from postil.markdown.state import RenderState
+from postil.markdown.table import table_plugin
+
+
+def render(source: str, *extra_plugins) -> tuple[str, RenderState]:
+    md = MarkdownIt("commonmark").enable("table")
+    for plugin in (*extra_plugins, figure_plugin):
+        plugin(md)
+    state = RenderState(path="post.md", body_line=4)
+    return md.render(source, {"postil": state}), state
+
+
+def test_unknown_figure_reference_is_an_error_at_its_line_and_column():
+    _, state = render("![A](a.png){#fig-a}\n\nText\nsee [](#fig-x) now.\n")
+    assert [str(d) for d in state.diagnostics] == [
+        "post.md:7:5: empty link to #fig-x: no figure or table has the id 'fig-x' "
+        "(known: fig-a); fix the id or write the link text"
+    ]
+    assert state.diagnostics[0].severity is Severity.ERROR
+
+
+def test_duplicate_figure_id_is_an_error():
+    _, state = render("![A](a.png){#fig-a}\n\n![B](b.png){#fig-a}\n")
+    assert [str(d) for d in state.diagnostics] == [
+        "post.md:6:1: two figures have the id 'fig-a'; give each figure its own id"
+    ]
+
+
+def test_figures_and_tables_are_numbered_separately_in_state():
+    source = (
+        "![A](a.png){#fig-a}\n\n| x |\n|---|\n| 1 |\n\nTable: T. {#tbl-t}\n\n![B](b.png){#fig-b}\n"
+    )
+    _, state = render(source, table_plugin)
+    assert state.figures == {"fig-a": 1, "tbl-t": 1, "fig-b": 2}
+    assert state.extra["figure_labels"] == {
+        "fig-a": "Figure 1",
+        "tbl-t": "Table 1",
+        "fig-b": "Figure 2",
+    }
+
+
+def widget_like_plugin(md: MarkdownIt) -> None:
+    """Stand-in for the widget plugin: a core rule marking a block token as a figure."""
+
+    def mark(state) -> None:
+        token = Token("widget", "div", 0, map=[0, 1])
+        token.meta = {"figure": {"id": "fig-widget", "kind": "figure"}}
+        state.tokens.insert(0, token)
+
+    md.core.ruler.push("mark_widget", mark)
+    md.add_render_rule(
+        "widget",
+        lambda self, tokens, idx, options, env: (
+            f"<div>Figure {tokens[idx].meta['figure_number']}</div>\n"
+        ),
+    )
+
+
+def test_tokens_marked_by_other_plugins_share_the_figure_numbering():
+    html, state = render("![A](a.png){#fig-a}\n\nSee [](#fig-widget).\n", widget_like_plugin)
+    assert state.figures == {"fig-widget": 1, "fig-a": 2}
+    assert html.startswith("<div>Figure 1</div>")
+    assert '<a href="#fig-widget">Figure 1</a>' in html

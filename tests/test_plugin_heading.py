@@ -1,0 +1,50 @@
+"""Heading plugin: unique ids that never collide with notes or figures, and the toc."""
+
+from __future__ import annotations
+
+from markdown_it import MarkdownIt
+
+from postil.markdown import TocEntry
+from postil.markdown.figure import figure_plugin
+from postil.markdown.heading import heading_plugin, slug_for
+from postil.markdown.sidenote import sidenote_plugin
+from postil.markdown.state import RenderState
+
+
+def render(source: str) -> tuple[str, RenderState]:
+    md = MarkdownIt("commonmark")
+    for plugin in (sidenote_plugin, figure_plugin, heading_plugin):
+        plugin(md)
+    state = RenderState()
+    return md.render(source, {"postil": state}), state
+
+
+def test_toc_lists_h2_and_h3_with_plain_text_in_order():
+    _, state = render(
+        "# Title\n\n## The *one* line[^1]\n\n### Sub `code`\n\n#### Deep\n\n[^1]: N.\n"
+    )
+    assert state.extra["toc"] == [
+        TocEntry(2, "the-one-line", "The one line"),
+        TocEntry(3, "sub-code", "Sub code"),
+    ]
+
+
+def test_heading_ids_skip_figure_ids_and_the_notes_heading():
+    html, _ = render("![A](a.png){#results}\n\n## Results\n\n## Notes[^n]\n\n[^n]: N.\n")
+    assert '<h2 id="results-2">' in html
+    assert '<h2 id="sec-notes">' in html
+    assert html.count('id="notes"') == 1
+
+
+def test_slugs_keep_unicode_letters_and_never_start_with_a_note_prefix():
+    assert slug_for("Über σ-Algebren") == "über-σ-algebren"
+    assert slug_for("fn 2") == "sec-fn-2"
+    assert slug_for("Sn-1 norms") == "sec-sn-1-norms"
+    assert slug_for("!!!") == "section"
+
+
+def test_same_text_gives_same_id_across_builds():
+    first, _ = render("## Attention, from the softmax up\n")
+    second, _ = render("## Attention, from the softmax up\n")
+    assert first == second
+    assert 'id="attention-from-the-softmax-up"' in first
