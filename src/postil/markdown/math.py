@@ -1,0 +1,227 @@
+r"""Math in Markdown: `$…$`, `$$…$$`, `\(…\)`, `\[…\]`, ```` ```math ````, bare environments.
+
+    Inline $x^2$ and \(x^2\); it costs $5 and $10 (no math: Pandoc's rule for `$`).
+    A sentence, then display math right under it:
+    $$
+    \operatorname{Var}(X) = \mathbb{E}[X^2] - \mathbb{E}[X]^2 \label{eq:var}
+    $$
+    As \eqref{eq:var} shows, …
+
+Rules: `math_inline` (inline, before `escape`), `math_block` (block, may interrupt a
+paragraph), `math_fence` (core: re-types ```` ```math ```` fences), `math_table_pipes`
+(the `table` block rule wrapped so `|` inside `$…$` does not split a cell), and
+`math_resolve` (core, after inline: macros in document order, equation numbers,
+reference checks; see `postil.markdown.math_resolve`). Token types: `math_inline`,
+`math_inline_display`, `math_block`, `math_ref`.
+
+CSS classes: `math-display` (wrapper of display math), `math-error` (a formula that could
+not be converted; holds its TeX source in `<code>`), `eqref` (a reference in prose).
+"""
+
+from __future__ import annotations
+
+import re
+from html import escape
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
+from markdown_it.rules_block.table import table as table_rule
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+
+from postil.markdown.state import get_state
+from postil.math.document import PIPE, math_resolve, protect_pipes, render_formula
+
+BLOCK_ENVS = ("equation", "equation*", "align", "align*", "gather", "gather*")
+BLOCK_ENVS += ("multline", "multline*")
+BEGIN_ENV = re.compile(r"\\begin\{(" + "|".join(re.escape(e) for e in BLOCK_ENVS) + r")\}")
+REF = re.compile(r"\\(eqref|ref)\{([^{}\s]+)\}")
+CLOSERS = {"$$": "$$", "\\[": "\\]"}
+
+
+def math_plugin(md: MarkdownIt) -> None:
+    """Register postil's math syntax on `md` (see the module docstring)."""
+    md.inline.ruler.before("escape", "math_inline", math_inline)
+    md.block.ruler.before(
+        "fence", "math_block", math_block, {"alt": ["paragraph", "reference", "blockquote", "list"]}
+    )
+    md.block.ruler.at("table", math_table_pipes, {"alt": ["paragraph", "reference"]})
+    md.core.ruler.after("block", "math_fence", math_fence)
+    md.core.ruler.after("inline", "math_resolve", math_resolve)
+    for kind in ("math_inline", "math_inline_display", "math_block"):
+        md.add_render_rule(kind, render_math)
+    md.add_render_rule("math_ref", render_math_ref)
+
+
+def _closing_dollar(src: str, start: int, end: int) -> int:
+    """Return the index of the `$` closing inline math opened before `start`, or -1.
+
+    Pandoc's rule: the closing `$` has a non-space right before it and no digit right after
+    it, and is not escaped; the opening one (checked by the caller) has a non-space after it.
+    """
+    pos = start
+    while pos < end:
+        char = src[pos]
+        if char == "\\":
+            pos += 2
+            continue
+        if char == "$" and not src[pos - 1].isspace():
+            if pos + 1 < end and src[pos + 1].isdigit():
+                pos += 1
+                continue
+            return pos
+        pos += 1
+    return -1
+
+
+def math_inline(state: StateInline, silent: bool) -> bool:
+    r"""Parse `$…$`, `$$…$$`, `\(…\)`, `\[…\]` and `\eqref{…}`/`\ref{…}` at `state.pos`."""
+    src, pos, end = state.src, state.pos, state.posMax
+    if src.startswith("$$", pos):
+        close = src.find("$$", pos + 2, end)
+        if close < 0 or close == pos + 2:
+            return False
+        return _emit(state, silent, "math_inline_display", pos + 2, close, close + 2)
+    if src[pos] == "$":
+        if pos + 1 >= end or src[pos + 1].isspace():
+            return False
+        close = _closing_dollar(src, pos + 1, end)
+        if close < 0:
+            return False
+        return _emit(state, silent, "math_inline", pos + 1, close, close + 1)
+    if src.startswith("\\(", pos) or src.startswith("\\[", pos):
+        closer = "\\)" if src[pos + 1] == "(" else "\\]"
+        close = src.find(closer, pos + 2, end)
+        if close < 0:
+            return False
+        kind = "math_inline" if closer == "\\)" else "math_inline_display"
+        return _emit(state, silent, kind, pos + 2, close, close + 2)
+    ref = REF.match(src, pos) if src[pos] == "\\" else None
+    if ref is None:
+        return False
+    if not silent:
+        token = state.push("math_ref", "a", 0)
+        token.meta = {"kind": ref.group(1), "label": ref.group(2), "offset": pos}
+    state.pos = ref.end()
+    return True
+
+
+def _emit(state: StateInline, silent: bool, kind: str, start: int, stop: int, end: int) -> bool:
+    """Push a math token for `state.src[start:stop]` (unless silent); move to `end`."""
+    if not silent:
+        token = state.push(kind, "math", 0)
+        token.content = state.src[start:stop].replace(PIPE, "|")
+        token.meta = {"offset": start}
+    state.pos = end
+    return True
+
+
+def _block_opener(line: str) -> tuple[str, str] | None:
+    """Return (opening delimiter, closing delimiter) if `line` opens display math."""
+    for opener, closer in CLOSERS.items():
+        if line.startswith(opener):
+            return opener, closer
+    env = BEGIN_ENV.match(line)
+    if env:
+        return "", "\\end{" + env.group(1) + "}"
+    return None
+
+
+def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    r"""Parse display math starting a line: `$$…$$`, `\[…\]`, `\begin{align}…\end{align}`.
+
+    The closing delimiter must end its line (text after it would make this inline math
+    inside a paragraph). A `$$` that is never closed is left as text with a warning.
+    """
+    if state.is_code_block(start_line):
+        return False
+    begin = state.bMarks[start_line] + state.tShift[start_line]
+    first = state.src[begin : state.eMarks[start_line]]
+    delims = _block_opener(first)
+    if delims is None:
+        return False
+    opener, closer = delims
+    found = _find_closer(state, start_line, end_line, begin + len(opener), closer)
+    if found is None:
+        if opener == "$$" and not silent:
+            get_state(state.env).warn(
+                start_line,
+                state.sCount[start_line] + 1,
+                "`$$` opens display math that is never closed",
+            )
+        return False
+    last_line, close_pos = found
+    if silent:
+        return True
+    stop = close_pos + (len(closer) if not opener else 0)
+    token = state.push("math_block", "math", 0)
+    token.content = state.src[begin + len(opener) : stop]
+    token.map = [start_line, last_line + 1]
+    token.meta = {"col0": begin + len(opener) - state.bMarks[start_line]}
+    state.line = last_line + 1
+    return True
+
+
+def _find_closer(
+    state: StateBlock, start_line: int, end_line: int, pos: int, closer: str
+) -> tuple[int, int] | None:
+    """Find `closer` ending a line from `pos` on; return (line, its offset) or None.
+
+    Display math never spans a blank line (Pandoc's rule) or leaves its container.
+    """
+    for line in range(start_line, end_line):
+        line_start = max(pos, state.bMarks[line] + state.tShift[line])
+        text = state.src[line_start : state.eMarks[line]].rstrip()
+        if line > start_line and (not text or state.sCount[line] < state.blkIndent):
+            return None
+        if text.endswith(closer) and (line > start_line or len(text) >= len(closer)):
+            return line, line_start + len(text) - len(closer)
+    return None
+
+
+def math_table_pipes(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """Run markdown-it's GFM `table` rule with `|` inside `$…$` hidden from its cell split.
+
+    The pipes are swapped for a private-use character of the same length (so every offset
+    stays valid) while the table rule runs, and restored by the inline math rule.
+    """
+    original = state.src
+    state.src = protect_pipes(original, state.env)
+    try:
+        return table_rule(state, start_line, end_line, silent)
+    finally:
+        state.src = original
+
+
+def math_fence(state: Any) -> None:
+    """Re-type ```` ```math ```` fences as `math_block` tokens (the code plugin owns `fence`)."""
+    for token in state.tokens:
+        if token.type == "fence" and token.info.strip() == "math":
+            token.type = "math_block"
+            token.meta = {**(token.meta or {}), "col0": 0, "fence": True}
+            if token.map:
+                token.map = [token.map[0] + 1, token.map[1]]
+
+
+def render_math(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
+    """Render a math token as MathML (or a `math-error` span), wrapped for display math."""
+    token = tokens[idx]
+    display = token.type != "math_inline"
+    html = render_formula(token, display, get_state(env))
+    if token.type == "math_block":
+        return f'<div class="math-display">{html}</div>\n'
+    if display:
+        return f'<span class="math-display">{html}</span>'
+    return html
+
+
+def render_math_ref(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
+    r"""Render `\eqref{x}` / `\ref{x}` in prose as a link to the numbered equation."""
+    from postil.math import anchor_id
+
+    meta = tokens[idx].meta
+    number = get_state(env).equations.get(meta["label"], "??")
+    text = f"({number})" if meta["kind"] == "eqref" else number
+    href = escape("#" + anchor_id(meta["label"]))
+    return f'<a class="eqref" href="{href}">{escape(text)}</a>'

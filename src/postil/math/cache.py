@@ -1,0 +1,88 @@
+"""The conversion cache: repeated formulas and rebuilds cost a dictionary look-up.
+
+`CACHE` is one process-wide `MathCache`. Keys are strings built by `cache_key` from
+everything the output depends on (source, display, macros, referenced numbers), so a
+cache written by `export()` and read back by `load()` in a later build is still correct;
+the version of postil's math layer and of latex2mathml is part of each key, so an
+upgrade never serves stale MathML.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    ENGINE = f"latex2mathml {version('latex2mathml')}"
+except PackageNotFoundError:  # pragma: no cover - running from a checkout without metadata
+    ENGINE = "latex2mathml"
+LAYER_VERSION = "postil.math 1"
+
+
+def cache_key(
+    latex: str,
+    display: bool,
+    macros: Mapping[str, str] | None,
+    equations: Mapping[str, str] | None,
+    numbers: Sequence[str | None] | None,
+) -> str:
+    """Return the cache key of one conversion (a JSON string; stable across processes).
+
+    Only the equation numbers a formula can refer to matter, so `equations` is part of
+    the key only when the source mentions `ref` (`\\ref`, `\\eqref`).
+    """
+    refs = sorted(equations.items()) if equations is not None and "ref" in latex else None
+    return json.dumps(
+        [LAYER_VERSION, ENGINE, latex, display, sorted((macros or {}).items()), refs, numbers],
+        ensure_ascii=False,
+    )
+
+
+class MathCache:
+    """A bounded dictionary from `cache_key` strings to MathML strings.
+
+    Args:
+        limit: at most this many entries; the oldest are dropped first.
+    """
+
+    def __init__(self, limit: int = 50_000) -> None:
+        self.limit = limit
+        self._entries: dict[str, str] = {}
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: str) -> str | None:
+        """Return the MathML stored under `key`, or None (counted as a miss)."""
+        found = self._entries.get(key)
+        if found is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return found
+
+    def put(self, key: str, mathml: str) -> None:
+        """Store `mathml` under `key`, dropping the oldest entry when full."""
+        if len(self._entries) >= self.limit:
+            self._entries.pop(next(iter(self._entries)))
+        self._entries[key] = mathml
+
+    def export(self) -> dict[str, str]:
+        """Return every entry as a plain dict (JSON-serialisable) for saving to disk."""
+        return dict(self._entries)
+
+    def load(self, entries: Mapping[str, str]) -> None:
+        """Add entries from an earlier `export()`; entries of other versions never match."""
+        for key, mathml in entries.items():
+            self.put(key, mathml)
+
+    def clear(self) -> None:
+        """Forget every entry and reset the hit/miss counters."""
+        self._entries.clear()
+        self.hits = self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+CACHE = MathCache()

@@ -1,0 +1,144 @@
+"""`latex_to_mathml`: the one entry point from LaTeX to MathML Core, wrapping latex2mathml.
+
+Pipeline: safety checks → definitions taken out → macro expansion → LaTeX rewrites
+(`rewrite.py`) → latex2mathml's parser and converter → MathML tree passes (`tree.py`,
+`tables.py`, `numbering.py`) → `<math>` with `<semantics>` and the TeX source as an
+`application/x-tex` annotation, serialised with every text escaped.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Mapping, Sequence
+
+from latex2mathml.converter import Converter
+
+from postil.math import rewrite, tables, tree
+from postil.math.cache import CACHE, cache_key
+from postil.math.errors import MathError, MathSyntaxError, MathUnsupportedError
+from postil.math.macros import BUILTIN_MACROS, expand_macros, extract_definitions
+from postil.math.numbering import attach_numbers, resolve_refs
+from postil.math.safety import check_safety
+from postil.math.syntax import locate_syntax_error
+
+RAW_COMMAND = re.compile(r"\\(?:[A-Za-z]+\*?|[^\sA-Za-z0-9])")
+
+
+def latex_to_mathml(
+    latex: str,
+    *,
+    display: bool = False,
+    macros: Mapping[str, str] | None = None,
+    equations: Mapping[str, str] | None = None,
+    numbers: Sequence[str | None] | None = None,
+) -> str:
+    r"""Convert one formula to a `<math>` element (MathML Core) as an HTML string.
+
+    Args:
+        latex: the TeX source, without `$` delimiters.
+        display: True for display math (`<math display="block">`, limits under/over).
+        macros: name without backslash -> replacement (`{"RR": r"\mathbb{R}"}`, `#1` for
+            arguments), on top of KaTeX's built-in aliases.
+        equations: label -> number text of the whole document, for `\eqref`/`\ref`;
+            None for a lone formula (labels defined in it still resolve; others show "??").
+        numbers: the number text of each numbered row, in the order of
+            `numbering.equation_rows` (None entries for unnumbered rows); None numbers
+            this formula's rows from 1.
+
+    Returns:
+        `<math display="block|inline"><semantics>…<annotation
+        encoding="application/x-tex">source</annotation></semantics></math>`.
+
+    Raises:
+        MathSyntaxError: latex2mathml cannot parse the formula.
+        MathUnsupportedError: an unknown or refused command (named, with its offset).
+    """
+    key = cache_key(latex, display, macros, equations, numbers)
+    cached = CACHE.get(key)
+    if cached is None:
+        cached = _convert(latex, display, macros or {}, equations, numbers)
+        CACHE.put(key, cached)
+    return cached
+
+
+def _convert(
+    latex: str,
+    display: bool,
+    macros: Mapping[str, str],
+    equations: Mapping[str, str] | None,
+    numbers: Sequence[str | None] | None,
+) -> str:
+    """Run the pipeline on one formula (no cache); see `latex_to_mathml`."""
+    check_safety(latex)
+    definitions, body = extract_definitions(latex)
+    offset, problem = locate_syntax_error(body)
+    if problem:
+        raise MathSyntaxError(f"cannot parse the formula: {problem}", offset)
+    expanded = expand_macros(body, {**BUILTIN_MACROS, **macros, **definitions})
+    check_safety(expanded)
+    prepared = rewrite.prepare(expanded, display)
+    math = _parse(prepared.latex, latex, display)
+    content = _postprocess(math, display)
+    attach_numbers(content, prepared.rows, numbers)
+    resolve_refs(content, prepared.rows, numbers, equations)
+    _check_leftovers(content, latex)
+    return _serialise(content, latex, display)
+
+
+def _parse(latex: str, original: str, display: bool) -> ET.Element:
+    """Run latex2mathml's parser and converter; map its exceptions to `MathSyntaxError`."""
+    converter = Converter(display="block" if display else "inline")
+    try:
+        return converter.convert_to_element(latex)
+    except MathError:
+        raise
+    except Exception as exc:  # latex2mathml raises many unrelated types on bad input
+        offset, what = locate_syntax_error(original)
+        raise MathSyntaxError(
+            f"cannot parse the formula: {what or _describe(exc)}", offset
+        ) from exc
+
+
+def _describe(exc: Exception) -> str:
+    """Return a readable phrase for one of latex2mathml's exception classes."""
+    words = re.sub(r"(?<!^)(?=[A-Z])", " ", type(exc).__name__).lower().replace(" error", "")
+    return f"{words} {exc}".strip()
+
+
+def _postprocess(math: ET.Element, display: bool) -> ET.Element:
+    """Apply the tree passes; return the content `<mrow>` (the `<math>`'s only child)."""
+    content = math[0]
+    tree.decode_entities(content)
+    rewrite.expand_markers(content)
+    tree.apply_mathvariant(content)
+    tree.fix_lengths(content)
+    tree.apply_limits(content, display)
+    tree.apply_functions(content)
+    tables.style_tables(content)
+    return content
+
+
+def _check_leftovers(content: ET.Element, latex: str) -> None:
+    """Raise if a `\\command` survived as text: latex2mathml did not know it."""
+    for el in content.iter():
+        if tree.local(el) not in tree.TOKENS or not el.text:
+            continue
+        match = RAW_COMMAND.search(el.text)
+        if match:
+            command = match.group(0)
+            found = re.search(re.escape(command) + r"(?![A-Za-z])", latex)
+            raise MathUnsupportedError(
+                f"unsupported command {command}", found.start() if found else 0, command
+            )
+
+
+def _serialise(content: ET.Element, latex: str, display: bool) -> str:
+    """Wrap the content in `<math><semantics>` with the TeX annotation; return HTML text."""
+    tree.clean_markers(content)
+    math = ET.Element("math", display="block" if display else "inline")
+    semantics = ET.SubElement(math, "semantics")
+    semantics.append(content)
+    annotation = ET.SubElement(semantics, "annotation", encoding="application/x-tex")
+    annotation.text = latex
+    return ET.tostring(math, encoding="unicode", short_empty_elements=False)

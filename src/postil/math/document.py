@@ -1,0 +1,218 @@
+r"""Document-level math for the Markdown plugin: macro scope, numbering, references, positions.
+
+A post's formulas share one scope: `\newcommand`/`\def`/`\DeclareMathOperator` in one
+formula apply to it and every later formula of the same post (document order), on top of
+the site's `math.macros` and the front matter's `macros:` (`RenderState.macros`).
+Equations are numbered in document order before anything is rendered, so a reference
+may come before its equation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from html import escape
+from typing import Any
+
+from postil.markdown.state import RenderState, get_state
+from postil.math import rewrite
+from postil.math.convert import latex_to_mathml
+from postil.math.errors import MathError, MathSyntaxError
+from postil.math.macros import BUILTIN_MACROS, expand_macros, extract_definitions
+from postil.math.numbering import EquationRow
+
+PIPE = "\ue003"  # stands for `|` inside `$…$` while the table rule splits cells
+MATH_TYPES = ("math_inline", "math_inline_display", "math_block")
+
+
+def equation_rows(latex: str, macros: Mapping[str, str] | None = None) -> tuple[EquationRow, ...]:
+    r"""Return the equation rows of a display formula (labels, tags, which are numbered).
+
+    Raises:
+        MathError: the formula's definitions or macros are malformed.
+    """
+    definitions, body = extract_definitions(latex)
+    expanded = expand_macros(body, {**BUILTIN_MACROS, **(macros or {}), **definitions})
+    return rewrite.split_numbering(expanded, True)[1]
+
+
+def protect_pipes(src: str, env: dict[str, Any]) -> str:
+    """Return `src` with every `|` inside `$…$` on one line replaced by `PIPE` (same length).
+
+    Uses the same Pandoc rule as the inline math rule; cached per source in `env`.
+    """
+    cache = env.setdefault("_math_pipes", {})
+    if src not in cache:
+        cache.clear()
+        cache[src] = "\n".join(_protect_line(line) for line in src.split("\n"))
+    return cache[src]
+
+
+def _protect_line(line: str) -> str:
+    """Protect the pipes inside the `$…$` spans of one line."""
+    if "|" not in line or "$" not in line:
+        return line
+    out, pos = [], 0
+    while pos < len(line):
+        char = line[pos]
+        if char == "\\":
+            out.append(line[pos : pos + 2])
+            pos += 2
+            continue
+        close = _span_end(line, pos) if char == "$" else -1
+        if close > pos:
+            out.append(line[pos : close + 1].replace("|", PIPE))
+            pos = close + 1
+            continue
+        out.append(char)
+        pos += 1
+    return "".join(out)
+
+
+def _span_end(line: str, pos: int) -> int:
+    """Return the index of the `$` closing a `$…$` opened at `pos`, or -1 (Pandoc's rule)."""
+    if pos + 1 >= len(line) or line[pos + 1].isspace() or line[pos + 1] == "$":
+        return -1
+    i = pos + 1
+    while i < len(line):
+        if line[i] == "\\":
+            i += 2
+            continue
+        if line[i] == "$" and not line[i - 1].isspace():
+            if i + 1 < len(line) and line[i + 1].isdigit():
+                i += 1
+                continue
+            return i
+        i += 1
+    return -1
+
+
+def locate(state: RenderState, token: Any, offset: int) -> tuple[int, int]:
+    """Return (0-based body line, 1-based column) of `offset` inside a math token's LaTeX.
+
+    Block tokens know their first line and column (`meta["col0"]`); inline tokens know
+    where their LaTeX starts inside the parent inline token's content (`meta["offset"]`),
+    whose lines are found in the source lines to recover the indentation markdown-it
+    stripped (list items, block quotes, table cells).
+    """
+    meta = token.meta or {}
+    base_line, content, first_col = meta.get("where", (0, token.content, 0))
+    absolute = meta.get("offset", 0) + offset
+    before = content[:absolute]
+    line_delta = before.count("\n")
+    col = absolute - (before.rfind("\n") + 1)
+    line0 = base_line + line_delta
+    if line_delta == 0 and first_col:
+        return line0, first_col + col + 1
+    lines = content.split("\n")
+    source = state.source_lines[line0] if 0 <= line0 < len(state.source_lines) else ""
+    found = source.find(lines[line_delta].replace(PIPE, "|")) if line_delta < len(lines) else -1
+    return line0, max(found, 0) + col + 1
+
+
+def _formulas(tokens: list[Any]) -> list[tuple[Any, bool]]:
+    """Return every math token in document order with its display flag, setting `where`."""
+    found = []
+    for token in tokens:
+        if token.type == "math_block":
+            first = (token.meta or {}).get("col0", 0)
+            token.meta = {**(token.meta or {}), "where": (token.map[0], token.content, first)}
+            found.append((token, True))
+        elif token.type == "inline" and token.children:
+            where = ((token.map or [0])[0], token.content, 0)
+            for child in token.children:
+                if child.type in MATH_TYPES or child.type == "math_ref":
+                    child.meta = {**(child.meta or {}), "where": where}
+                    found.append((child, child.type != "math_inline"))
+    return found
+
+
+def math_resolve(state: Any) -> None:
+    """Core rule: scope macros, number equations, check references (before rendering)."""
+    doc = get_state(state.env)
+    formulas = _formulas(state.tokens)
+    macros: dict[str, str] = dict(doc.macros)
+    count = 0
+    for token, display in formulas:
+        if token.type == "math_ref":
+            continue
+        macros = _scope_macros(doc, token, macros)
+        token.meta["macros"] = macros
+        if display:
+            count = _number(doc, token, macros, count)
+    for token, _ in formulas:
+        _check_refs(doc, token)
+
+
+def _scope_macros(doc: RenderState, token: Any, macros: dict[str, str]) -> dict[str, str]:
+    """Return the macros in force after this formula's own definitions."""
+    try:
+        definitions, _ = extract_definitions(token.content)
+    except MathError:
+        return macros  # reported when the formula is rendered
+    return {**macros, **definitions} if definitions else macros
+
+
+def _number(doc: RenderState, token: Any, macros: dict[str, str], count: int) -> int:
+    """Number one display formula's rows; record labels in `doc.equations`."""
+    try:
+        rows = equation_rows(token.content, macros)
+    except MathError:
+        return count
+    numbers: list[str | None] = []
+    for row in rows:
+        text = None
+        if row.tag is not None:
+            text = row.tag
+        elif row.numbered:
+            count += 1
+            text = str(count)
+        numbers.append(text if row.tag is None else None)
+        if row.label and text is not None:
+            _record_label(doc, token, row.label, text)
+    token.meta["numbers"] = numbers
+    return count
+
+
+def _record_label(doc: RenderState, token: Any, label: str, text: str) -> None:
+    """Store `label` -> number text, reporting a duplicate at the formula's line."""
+    if label in doc.equations:
+        line0, col = locate(doc, token, max(token.content.find(label), 0))
+        doc.error(
+            line0, col, f"duplicate equation label {label!r}; a label must be unique in a post"
+        )
+        return
+    doc.equations[label] = text
+
+
+def _check_refs(doc: RenderState, token: Any) -> None:
+    r"""Report every `\eqref`/`\ref` to a label no equation of the post defines."""
+    if token.type == "math_ref":
+        refs = [(token.meta["label"], 0)]
+    else:
+        refs = [(m.group(2).strip(), m.start()) for m in rewrite.REF.finditer(token.content)]
+    for label, offset in refs:
+        if label not in doc.equations:
+            line0, col = locate(doc, token, offset)
+            doc.error(line0, col, f"unknown equation label {label!r} in \\eqref/\\ref")
+
+
+def render_formula(token: Any, display: bool, doc: RenderState) -> str:
+    """Convert one math token; on a math error report it and return a `math-error` span."""
+    meta = token.meta or {}
+    try:
+        return latex_to_mathml(
+            token.content,
+            display=display,
+            macros=meta.get("macros", doc.macros),
+            equations=doc.equations,
+            numbers=meta.get("numbers"),
+        )
+    except MathError as exc:
+        line0, col = locate(doc, token, exc.offset)
+        report = doc.error if isinstance(exc, MathSyntaxError) else doc.warn
+        excerpt = exc.excerpt(token.content).replace("\n", "\n    ")
+        report(line0, col, f"{exc.message}\n    {excerpt}")
+        return (
+            f'<span class="math-error" title="{escape(exc.message)}">'
+            f"<code>{escape(token.content)}</code></span>"
+        )

@@ -1,0 +1,206 @@
+r"""Math macros: KaTeX's built-in aliases, post-level definitions and their expansion.
+
+A macro maps a name without backslash to replacement LaTeX where `#1`…`#9` stand for
+arguments (KaTeX's `macros` option and TeX's `\newcommand` use the same convention).
+Expansion happens on the LaTeX string before conversion, so every later rewrite also
+applies to what a macro produced.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from postil.math.errors import MathSyntaxError
+
+# KaTeX's standard aliases (https://katex.org/docs/supported.html, src/macros.js) that
+# latex2mathml does not know; expanded before conversion.
+BUILTIN_MACROS: dict[str, str] = {
+    **dict.fromkeys(("R", "Reals", "reals"), r"\mathbb{R}"),
+    **dict.fromkeys(("N", "natnums"), r"\mathbb{N}"),
+    **dict.fromkeys(("Z",), r"\mathbb{Z}"),
+    **dict.fromkeys(("C", "Complex", "cnums"), r"\mathbb{C}"),
+    "Q": r"\mathbb{Q}",
+    "sdot": r"\cdot",
+    "argmax": r"\operatorname*{arg\,max}",
+    "argmin": r"\operatorname*{arg\,min}",
+    "rarr": r"\rightarrow",
+    "larr": r"\leftarrow",
+    "lrarr": r"\leftrightarrow",
+    "harr": r"\leftrightarrow",
+    "Rarr": r"\Rightarrow",
+    "rArr": r"\Rightarrow",
+    "Larr": r"\Leftarrow",
+    "lArr": r"\Leftarrow",
+    "Lrarr": r"\Leftrightarrow",
+    "lrArr": r"\Leftrightarrow",
+    "Harr": r"\Leftrightarrow",
+    "hArr": r"\Leftrightarrow",
+    "uarr": r"\uparrow",
+    "darr": r"\downarrow",
+    "Uarr": r"\Uparrow",
+    "uArr": r"\Uparrow",
+    "Darr": r"\Downarrow",
+    "dArr": r"\Downarrow",
+    "sub": r"\subset",
+    "sube": r"\subseteq",
+    "supe": r"\supseteq",
+    "alef": r"\aleph",
+    "alefsym": r"\aleph",
+    "bull": r"\bullet",
+    "clubs": r"\clubsuit",
+    "diamonds": r"\diamondsuit",
+    "hearts": r"\heartsuit",
+    "spades": r"\spadesuit",
+    "empty": r"\emptyset",
+    "exist": r"\exists",
+    "image": r"\Im",
+    "real": r"\Re",
+    "isin": r"\in",
+    "infin": r"\infty",
+    "lang": r"\langle",
+    "rang": r"\rangle",
+    "weierp": r"\wp",
+    "plusmn": r"\pm",
+    "thetasym": r"\vartheta",
+    "sect": r"\S",
+    "Dagger": r"\ddagger",
+    "dag": r"\dagger",
+    "ddag": r"\ddagger",
+    **{g: rf"\mathrm{{{g[0]}}}" for g in ("Alpha", "Beta", "Epsilon", "Zeta", "Eta", "Iota")},
+    **{g: rf"\mathrm{{{g[0]}}}" for g in ("Kappa", "Mu", "Nu", "Rho", "Tau")},
+    "Chi": r"\mathrm{X}",
+    "Omicron": r"\mathrm{O}",
+}
+
+_NAME = re.compile(r"\\([A-Za-z]+|.)", re.DOTALL)
+_DEFINERS = re.compile(
+    r"\\(?:(?P<cmd>newcommand|renewcommand|providecommand|DeclareMathOperator)(?P<star>\*?)"
+    r"|(?P<def>def|gdef))(?![A-Za-z])"
+)
+MAX_EXPANSIONS = 500
+
+
+def macro_arity(body: str) -> int:
+    """Return how many arguments a macro body uses: the highest `#n` in it (0 to 9)."""
+    return max((int(d) for d in re.findall(r"#([1-9])", body)), default=0)
+
+
+def read_group(latex: str, pos: int) -> tuple[str, int]:
+    """Read one TeX argument at `pos` (spaces skipped): a `{…}` group or a single token.
+
+    Returns:
+        (the argument without its outer braces, the offset just after it).
+
+    Raises:
+        MathSyntaxError: the group is not closed, or there is no argument at all.
+    """
+    while pos < len(latex) and latex[pos].isspace():
+        pos += 1
+    if pos >= len(latex):
+        raise MathSyntaxError("a command is missing its argument", pos)
+    if latex[pos] == "{":
+        depth = 0
+        for end in range(pos, len(latex)):
+            if latex[end] == "\\":
+                continue
+            if latex[end] == "{" and latex[end - 1 : end] != "\\":
+                depth += 1
+            elif latex[end] == "}" and latex[end - 1 : end] != "\\":
+                depth -= 1
+                if depth == 0:
+                    return latex[pos + 1 : end], end + 1
+        raise MathSyntaxError("unbalanced braces: `{` is never closed", pos, "{")
+    match = _NAME.match(latex, pos)
+    if match:
+        return match.group(0), match.end()
+    return latex[pos], pos + 1
+
+
+def _read_definition(latex: str, match: re.Match[str]) -> tuple[str, str, int]:
+    """Parse one definition starting at `match`; return (name, body, end offset)."""
+    pos = match.end()
+    if match.group("def"):
+        name_match = _NAME.match(latex, pos)
+        if not name_match:
+            raise MathSyntaxError("\\def needs a command name", pos, "\\def")
+        pos = name_match.end()
+        brace = latex.find("{", pos)
+        if brace < 0:
+            raise MathSyntaxError("\\def needs a `{…}` body", pos, "\\def")
+        body, end = read_group(latex, brace)
+        return name_match.group(1), body, end
+    raw_name, pos = read_group(latex, pos)
+    name = raw_name.strip().lstrip("\\")
+    nargs = re.match(r"\s*\[(\d)\]", latex[pos:])
+    if nargs:
+        pos += nargs.end()
+    body, end = read_group(latex, pos)
+    if match.group("cmd") == "DeclareMathOperator":
+        op = "operatorname*" if match.group("star") else "operatorname"
+        body = rf"\{op}{{{body}}}"
+    return name, body, end
+
+
+def extract_definitions(latex: str) -> tuple[dict[str, str], str]:
+    r"""Take `\newcommand`, `\renewcommand`, `\def`, `\DeclareMathOperator` out of a formula.
+
+    Args:
+        latex: a formula's source.
+
+    Returns:
+        (name -> body of each definition, in order; the source with each definition
+        replaced by as many spaces, so offsets into it still match the original).
+
+    Raises:
+        MathSyntaxError: a definition is malformed (missing name or body).
+    """
+    definitions: dict[str, str] = {}
+    out = latex
+    for match in _DEFINERS.finditer(latex):
+        if out[match.start()] == " ":  # inside an earlier definition's body
+            continue
+        name, body, end = _read_definition(latex, match)
+        definitions[name] = body
+        out = out[: match.start()] + " " * (end - match.start()) + out[end:]
+    return definitions, out
+
+
+def _expand_one(latex: str, match: re.Match[str], body: str) -> tuple[str, int]:
+    """Replace the macro call at `match` by its body with arguments substituted."""
+    pos = match.end()
+    args = []
+    for _ in range(macro_arity(body)):
+        arg, pos = read_group(latex, pos)
+        args.append(arg)
+    expanded = re.sub(r"#([1-9])", lambda m: args[int(m.group(1)) - 1], body)
+    if re.search(r"\\[A-Za-z]+$", expanded) and latex[pos : pos + 1].isalpha():
+        expanded += " "  # `\foo{x}y` with body `#1\cdot` must not become `x\cdoty`
+    return latex[: match.start()] + expanded + latex[pos:], match.start()
+
+
+def expand_macros(latex: str, macros: Mapping[str, str]) -> str:
+    """Expand every macro call in `latex`, re-scanning expansions (TeX's rule).
+
+    Args:
+        latex: the formula.
+        macros: name without backslash -> body with `#1`…`#9` parameters.
+
+    Raises:
+        MathSyntaxError: expansion does not terminate (a macro that calls itself).
+    """
+    pos = 0
+    for _ in range(MAX_EXPANSIONS):
+        match = _find_call(latex, pos, macros)
+        if match is None:
+            return latex
+        latex, pos = _expand_one(latex, match, macros[match.group(1)])
+    raise MathSyntaxError("macro expansion does not terminate (a macro calls itself?)", 0)
+
+
+def _find_call(latex: str, pos: int, macros: Mapping[str, str]) -> re.Match[str] | None:
+    """Return the next `\\name` at or after `pos` that is a macro, skipping `\\\\`."""
+    for match in _NAME.finditer(latex, pos):
+        if match.group(1) in macros:
+            return match
+    return None

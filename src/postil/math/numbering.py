@@ -1,0 +1,143 @@
+r"""Equation numbers and references inside MathML: `\label`, `\tag`, `\eqref`, `\ref`.
+
+A numbered display formula becomes a full-width `mtable` whose rows carry a 50 % spacer
+cell, the formula's cell(s) and a 50 % cell with the number at the right margin — the
+layout Temml uses, which Chromium honours (`mlabeledtr` is not in MathML Core). The row
+gets `id="eq-<label>"` so `\eqref` links (`<a href="#eq-x">(1)</a>`) scroll to it.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from postil.math.tables import add_style
+from postil.math.tree import local
+
+MARK = "\ue000"  # private-use sentinels of a marker `\text{MARK kind SEP payload}` (rewrite.py)
+SEP = "\ue001"
+REFS = ("ref", "eqref")
+
+
+@dataclass(frozen=True)
+class EquationRow:
+    r"""One row of a display formula as numbering sees it.
+
+    Attributes:
+        label: the `\label{…}` text ("eq:var") or None.
+        tag: the `\tag{…}` text or None; shown instead of an automatic number.
+        star_tag: True for `\tag*{…}` (shown without parentheses).
+        numbered: True when the row takes the next automatic number.
+    """
+
+    label: str | None = None
+    tag: str | None = None
+    star_tag: bool = False
+    numbered: bool = False
+
+    @property
+    def shows_number(self) -> bool:
+        """Tell whether the row displays a number (automatic or tag)."""
+        return self.numbered or self.tag is not None
+
+
+def anchor_id(label: str) -> str:
+    """Return the HTML id of an equation label: `eq:var` -> `eq-var` (ASCII letters, digits, -_)."""
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", label).strip("-") or "eq"
+
+
+def number_texts(rows: Sequence[EquationRow], numbers: Sequence[str | None] | None) -> list[str]:
+    """Return the text shown for each row ("" for none): "(3)", "(A.1)" or a `\tag*` as is.
+
+    Args:
+        rows: the formula's rows.
+        numbers: the automatic number of each row (from the document), or None to count
+            this formula's numbered rows from 1.
+    """
+    texts, count = [], 0
+    for i, row in enumerate(rows):
+        if row.tag is not None:
+            texts.append(row.tag if row.star_tag else f"({row.tag})")
+        elif row.numbered:
+            count += 1
+            given = numbers[i] if numbers is not None and i < len(numbers) else None
+            texts.append(f"({given if given is not None else count})")
+        else:
+            texts.append("")
+    return texts
+
+
+def _cell(row: ET.Element, css: str, at: int | None = None) -> ET.Element:
+    """Add an `mtd` with inline CSS to `row` (at the end, or at index `at`)."""
+    cell = ET.Element("mtd", style=css)
+    row.insert(len(row) if at is None else at, cell)
+    return cell
+
+
+def _number_row(row: ET.Element, text: str, label: str | None) -> None:
+    """Give one table row its spacer cell, number cell and anchor id."""
+    _cell(row, "padding:0;width:50%", 0)
+    number = _cell(row, "padding:0 0 0 1em;width:50%;text-align:right")
+    number.set("class", "eqno")
+    if text:
+        ET.SubElement(number, "mtext").text = text
+    if label:
+        row.set("id", anchor_id(label))
+
+
+def attach_numbers(
+    content: ET.Element, rows: Sequence[EquationRow], numbers: Sequence[str | None] | None
+) -> None:
+    """Put the rows' numbers at the right margin of a display formula, in place.
+
+    A one-row formula is wrapped in a new full-width table; a multi-row one (`align`,
+    `gather`) must be a single `mtable` in `content`, whose rows get the numbers.
+    """
+    if not any(r.shows_number for r in rows):
+        return
+    texts = number_texts(rows, numbers)
+    if len(rows) == 1:
+        table = ET.Element("mtable", displaystyle="true")
+        row = ET.SubElement(table, "mtr")
+        middle = ET.SubElement(row, "mtd")
+        middle.extend(list(content))
+        content[:] = [table]
+        _number_row(row, texts[0], rows[0].label)
+    else:
+        table = next(el for el in content.iter() if local(el) == "mtable")
+        for row_el, text, row in zip(
+            [r for r in table if local(r) == "mtr"], texts, rows, strict=False
+        ):
+            _number_row(row_el, text, row.label)
+    add_style(table, "width:100%")
+    table.set("class", "numbered")
+
+
+def resolve_refs(
+    content: ET.Element,
+    rows: Sequence[EquationRow],
+    numbers: Sequence[str | None] | None,
+    equations: Mapping[str, str] | None,
+) -> None:
+    r"""Turn `\eqref`/`\ref` markers into links: `<mtext><a href="#eq-x">(1)</a></mtext>`.
+
+    `mtext` is a MathML text integration point, so the HTML parser makes the `<a>` an HTML
+    link. Labels resolve from `equations` (the document's), then from this formula's own
+    rows; an unknown label shows "??" as LaTeX does (the Markdown plugin reports it).
+    """
+    local_numbers = {
+        row.label: text.strip("()")
+        for row, text in zip(rows, number_texts(rows, numbers), strict=True)
+        if row.label and text
+    }
+    for el in content.iter():
+        kind, _, label = (el.text or "")[len(MARK) :].partition(SEP)
+        if local(el) != "mtext" or not (el.text or "").startswith(MARK) or kind not in REFS:
+            continue
+        found = (equations or {}).get(label) or local_numbers.get(label) or "??"
+        link = ET.Element("a", href="#" + anchor_id(label))
+        link.text = f"({found})" if kind == "eqref" else found
+        el.text = None
+        el.append(link)

@@ -1,0 +1,43 @@
+"""Locating syntax errors latex2mathml reports without a position.
+
+latex2mathml raises exception classes (`ExtraLeftOrMissingRightError`, ...) that carry
+no offset; this module finds the first unbalanced brace, `\\left`/`\\right` or
+`\\begin`/`\\end` in the source so the error points at the right character.
+"""
+
+from __future__ import annotations
+
+import re
+
+TOKEN = re.compile(r"\\(?:(?:left|right)(?![A-Za-z])|begin\s*\{[^}]*\}|end\s*\{[^}]*\}|[^A-Za-z])|[{}]|%[^\n]*")
+
+
+def locate_syntax_error(latex: str) -> tuple[int, str]:
+    """Return (offset, description) of the first unbalanced construct, or (0, "")."""
+    stack: list[tuple[str, int]] = []
+    for match in TOKEN.finditer(latex):
+        token = match.group(0)
+        if token in ("{", "\\left") or token.startswith("\\begin"):
+            stack.append((token, match.start()))
+        elif token == "}" or token == "\\right" or token.startswith("\\end"):
+            problem = _closes(stack, token)
+            if problem:
+                return match.start(), problem
+    if stack:
+        opener, offset = stack[-1]
+        return offset, f"{opener} is never closed"
+    return 0, ""
+
+
+def _closes(stack: list[tuple[str, int]], token: str) -> str:
+    """Pop the opener `token` closes; return a description if it does not match."""
+    want = {"}": "{", "\\right": "\\left"}.get(token)
+    if want is None:
+        want = "\\begin" + re.sub(r"\s+", "", token)[4:]
+    if not stack:
+        return f"{token} has no matching opener"
+    opener, _ = stack[-1]
+    if re.sub(r"\s+", "", opener) != want:
+        return f"{token} closes {opener}"
+    stack.pop()
+    return ""

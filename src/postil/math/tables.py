@@ -1,0 +1,57 @@
+"""Tables (`mtable`) styled with CSS that Chromium honours.
+
+Chromium's MathML Core ignores `columnalign`, `columnlines`, `rowlines`, `columnspacing`
+and `rowspacing` (https://w3c.github.io/mathml-core/#table-or-matrix-mtable), so each is
+turned into inline `style` on the cells: `text-align`, `border-*` and `padding-*`.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from postil.math.tree import local
+
+RULE = "0.06em"
+ALIGN_WORDS = {"l": "left", "c": "center", "r": "right"}
+
+
+def add_style(el: ET.Element, css: str) -> None:
+    """Append CSS declarations (`"text-align:left"`) to the element's `style` attribute."""
+    old = el.get("style", "").rstrip("; ")
+    el.set("style", f"{old};{css}" if old else css)
+
+
+def _cells(table: ET.Element) -> list[list[ET.Element]]:
+    """Return the table's cells row by row."""
+    return [[c for c in row if local(c) == "mtd"] for row in table if local(row) == "mtr"]
+
+
+def _lines(value: str, count: int) -> list[str]:
+    """Expand a MathML line list (`"solid none"`) to `count` entries, repeating the last."""
+    words = value.split() or ["none"]
+    return [words[min(i, len(words) - 1)] for i in range(count)]
+
+
+def style_table(table: ET.Element) -> None:
+    """Move one mtable's alignment, rule and spacing attributes into cell styles."""
+    rows = _cells(table)
+    width = max((len(r) for r in rows), default=0)
+    col_lines = _lines(table.attrib.pop("columnlines", "none"), max(width - 1, 0))
+    row_lines = _lines(table.attrib.pop("rowlines", "none"), max(len(rows) - 1, 0))
+    table.attrib.pop("rowspacing", None)
+    table.attrib.pop("columnspacing", None)
+    for i, row in enumerate(rows):
+        for j, cell in enumerate(row):
+            align = cell.attrib.pop("columnalign", None)
+            if align and align != "center":
+                add_style(cell, f"text-align:{align}")
+            if j < len(col_lines) and col_lines[j] != "none":
+                add_style(cell, f"border-right:{RULE} {col_lines[j]}")
+            if i < len(row_lines) and row_lines[i] != "none":
+                add_style(cell, f"border-bottom:{RULE} {row_lines[i]}")
+
+
+def style_tables(root: ET.Element) -> None:
+    """Apply `style_table` to every mtable under `root`."""
+    for table in [el for el in root.iter() if local(el) == "mtable"]:
+        style_table(table)
