@@ -195,7 +195,7 @@ GOOD = "---\ntitle: Good\ndate: 2024-01-01\n---\n\nFine.\n"
 @pytest.mark.parametrize(
     "text, location, message",
     [
-        ("---\ntitle: T\ntags: [a\n---\n", "content/posts/bad.md:4:1", "YAML syntax error"),
+        ("---\ntitle: T\ntags: [a\n---\n", "content/posts/bad.md:3:9", "YAML syntax error"),
         ("---\ndate: 2024-01-01\n---\nx\n", "content/posts/bad.md:1:1", "no `title`"),
         ("---\ntitle: T\n---\n\nSee $\\frac{a}{$ here.\n", "content/posts/bad.md:5:", ""),
     ],

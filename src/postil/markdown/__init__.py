@@ -110,18 +110,22 @@ def render_markdown(md: MarkdownIt, body: str, state: RenderState) -> RenderedMa
 
 
 def count_words(tokens: list[Any]) -> int:
-    """Count the words of prose in a token stream: text in paragraphs, headings, lists, tables.
+    """Count the words a reader reads: prose, code, and each formula as one word.
 
-    Code, math and widget bodies are not counted (a reader looks at them, not reads them
-    word by word); each formula counts as one word.
+    Prose is the text of paragraphs, headings, lists and tables; code blocks count by their
+    whitespace-separated words, as Hugo's `.WordCount` does; each math formula counts as one
+    word however long its TeX. Widget bodies (YAML options) are not read and do not count.
     """
     words = 0
     for token in tokens:
-        if token.type != "inline" or not token.children:
-            continue
-        for child in token.children:
-            if child.type == "text":
-                words += len(child.content.split())
-            elif child.type.startswith("math"):
-                words += 1
+        if token.type in ("fence", "code_block"):
+            words += len(token.content.split())
+        elif token.type.startswith("math"):
+            words += 1
+        elif token.type == "inline" and token.children:
+            for child in token.children:
+                if child.type in ("text", "code_inline"):
+                    words += len(child.content.split())
+                elif child.type.startswith("math"):
+                    words += 1
     return words
