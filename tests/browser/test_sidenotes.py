@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from markdown_it import MarkdownIt
+from support.web import run_axe, run_vnu
 
 from postil.markdown.code import code_plugin
 from postil.markdown.heading import heading_plugin
@@ -183,3 +184,17 @@ def test_print_hides_margin_copies_and_toggles_and_keeps_the_notes_list(page, si
     assert page.locator(".sidenote:visible, .sidenote-toggle:visible").count() == 0
     assert page.locator("#mn-1").is_visible()
     assert page.locator(".footnotes li:visible").count() == 3
+
+
+def test_notes_page_passes_the_nu_html_checker(site):
+    assert run_vnu([site / "index.html"]) == []
+
+
+@pytest.mark.parametrize(("width", "theme"), [(1400, "light"), (400, "light"), (400, "dark")])
+def test_notes_page_has_no_axe_violations_with_a_note_open(page, site, serve_dir, width, theme):
+    open_page(page, serve_dir(site), width)
+    page.evaluate("(theme) => { document.documentElement.dataset.theme = theme; }", theme)
+    if width < 1100:
+        page.locator("button[aria-controls='sn-1']").click()
+        page.locator("button[aria-controls='mn-1']").click()
+    assert run_axe(page) == []
