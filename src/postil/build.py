@@ -107,9 +107,9 @@ def markdown_key(config: SiteConfig, post: Post, links: dict[str, str]) -> str:
     """Return the cache key of a post's rendered Markdown.
 
     It covers everything rendering reads: the body and where it starts in its file, the
-    macros in force, the URLs of the other posts (for links between posts) and postil's
-    version. Templates are not in the key: a change under templates/widgets/ must clear
-    the cache (the dev server does).
+    macros in force, the URLs of the other posts (for links between posts), the base path
+    (root-absolute links are put under it) and postil's version. Templates are not in the
+    key: a change under templates/widgets/ must clear the cache (the dev server does).
     """
     digest = hashlib.sha256()
     for part in (
@@ -120,6 +120,7 @@ def markdown_key(config: SiteConfig, post: Post, links: dict[str, str]) -> str:
         repr(sorted(dict(config.math_macros).items())),
         repr(post.meta.macros),
         repr(sorted(links.items())),
+        config.base_path,
     ):
         digest.update(part.encode("utf-8", "surrogatepass"))
         digest.update(b"\0")
@@ -151,6 +152,7 @@ def render_posts(
                 body_line=post.body_line,
                 macros=dict(config.math_macros) | dict(post.meta.macros),
                 links=links,
+                base_path=config.base_path,
                 templates=env,
             )
             content = render_markdown(md, post.body, state)

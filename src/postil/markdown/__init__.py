@@ -63,6 +63,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.code import code_plugin
     from postil.markdown.figure import figure_plugin
     from postil.markdown.heading import heading_plugin
+    from postil.markdown.links import links_plugin
     from postil.markdown.math import math_plugin
     from postil.markdown.sidenote import sidenote_plugin
     from postil.markdown.table import table_plugin
@@ -77,6 +78,7 @@ def create_markdown() -> MarkdownIt:
         figure_plugin,
         heading_plugin,
         table_plugin,
+        links_plugin,
     ):
         plugin(md)
     return md

@@ -32,6 +32,8 @@ class RenderState:
         widgets: names of the widgets used, so the page loads only their scripts.
         links: site-relative URL of every other post by its source path, for rewriting
             links between posts (`other.md#sec` -> `/posts/other/#sec`).
+        base_path: the site's base path ("/" or "/repo/", always ending in "/"); root-absolute
+            links in posts are put under it (`postil.markdown.links`).
         templates: the site's Jinja2 environment (`postil.theme.create_template_env`), for
             plugins that render templates (widgets); None means the default theme's.
         extra: free room for a plugin's own per-document data, keyed by plugin name.
@@ -46,6 +48,7 @@ class RenderState:
     equations: dict[str, str] = field(default_factory=dict)
     widgets: set[str] = field(default_factory=set)
     links: Mapping[str, str] = field(default_factory=dict)
+    base_path: str = "/"
     templates: Any = None
     extra: dict[str, Any] = field(default_factory=dict)
 

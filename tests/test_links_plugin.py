@@ -1,0 +1,60 @@
+"""The links plugin: root-absolute paths under the base path, links between posts' sources."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from markdown_it import MarkdownIt
+from markdown_it.utils import read_fixture_file
+
+from postil.markdown import create_markdown, render_markdown
+from postil.markdown.links import internal_url, links_plugin
+from postil.markdown.state import RenderState
+
+FIXTURES = Path(__file__).parent / "fixtures" / "links.md"
+LINKS = {
+    "content/posts/here.md": "posts/here/",
+    "content/posts/other.md": "posts/other/",
+    "content/posts/my notes.md": "posts/my-notes/",
+    "content/posts/bundle/index.md": "posts/bundle/",
+    "content/about.md": "about/",
+}
+
+
+def fixture_state() -> RenderState:
+    return RenderState(path="content/posts/here.md", links=LINKS, base_path="/blog/")
+
+
+@pytest.mark.parametrize(
+    ("line", "title", "source", "expected"),
+    read_fixture_file(FIXTURES),
+    ids=[f"{line}:{title}" for line, title, _, _ in read_fixture_file(FIXTURES)],
+)
+def test_links_fixture_renders_expected_html(line, title, source, expected):
+    md = MarkdownIt("commonmark")
+    links_plugin(md)
+    assert md.render(source, {"postil": fixture_state()}).rstrip() == expected.rstrip()
+
+
+def test_link_to_a_missing_post_warns_at_its_line_and_column():
+    state = RenderState(path="content/posts/here.md", body_line=5, links=LINKS)
+    render_markdown(create_markdown(), "Intro.\n\nSee [gone](missing.md#top) now.\n", state)
+    (warning,) = state.diagnostics
+    assert str(warning.location) == "content/posts/here.md:7:12"
+    assert "link to `missing.md#top`: no post or page has that source file" in warning.message
+
+
+def test_links_inside_notes_and_figure_images_are_rewritten_by_the_full_parser():
+    body = "Text.[^n]\n\n![Cap](/img/a.png){#fig-a}\n\n[^n]: See [o](other.md) and ![i](/i.png).\n"
+    state = RenderState(path="content/posts/here.md", links=LINKS, base_path="/blog/")
+    html = render_markdown(create_markdown(), body, state).html
+    assert '<img src="/blog/img/a.png" alt="Cap">' in html
+    assert html.count('href="/blog/posts/other/"') == 2  # margin copy and Notes list
+    assert 'src="/i.png"' not in html and 'src="/blog/i.png"' in html
+    assert not state.diagnostics
+
+
+def test_user_site_base_path_keeps_root_absolute_links_unchanged():
+    assert internal_url("/img/x.png", "content/posts/a.md", {}, "/") == "/img/x.png"
+    assert internal_url("b.md", "content/posts/a.md", LINKS, "/") is None
