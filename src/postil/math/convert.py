@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 
 from latex2mathml.converter import Converter
 
-from postil.math import rewrite, tables, tree
+from postil.math import rewrite, symbols, tables, tree
 from postil.math.cache import CACHE, cache_key
 from postil.math.errors import MathError, MathSyntaxError, MathUnsupportedError
 from postil.math.macros import BUILTIN_MACROS, expand_macros, extract_definitions
@@ -111,6 +111,8 @@ def _postprocess(math: ET.Element, display: bool) -> ET.Element:
     content = math[0]
     tree.decode_entities(content)
     rewrite.expand_markers(content)
+    symbols.resolve_symbols(content)
+    tree.merge_letters(content)
     tree.apply_mathvariant(content)
     tree.fix_lengths(content)
     tree.apply_limits(content, display)

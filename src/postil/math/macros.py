@@ -67,16 +67,48 @@ BUILTIN_MACROS: dict[str, str] = {
     "Dagger": r"\ddagger",
     "dag": r"\dagger",
     "ddag": r"\ddagger",
-    **{g: rf"\mathrm{{{g[0]}}}" for g in ("Alpha", "Beta", "Epsilon", "Zeta", "Eta", "Iota")},
-    **{g: rf"\mathrm{{{g[0]}}}" for g in ("Kappa", "Mu", "Nu", "Rho", "Tau")},
-    "Chi": r"\mathrm{X}",
-    "Omicron": r"\mathrm{O}",
+    # Greek capitals that look Latin: the Greek characters, upright as TeX sets them.
+    **{
+        name: rf"\mathrm{{{char}}}"
+        for name, char in zip(
+            "Alpha Beta Epsilon Zeta Eta Iota Kappa Mu Nu Omicron Rho Tau Chi".split(),
+            "ΑΒΕΖΗΙΚΜΝΟΡΤΧ",
+            strict=True,
+        )
+    },
+    "arg": r"\operatorname{arg}",
+    "mathellipsis": r"\ldots",
+    "set": r"\{#1\}",
+    "Set": r"\left\{\:#1\:\right\}",
+    "Bra": r"\left\langle #1\right|",
+    "Ket": r"\left|#1\right\rangle",
+    "Braket": r"\left\langle #1\right\rangle",
+    "begingroup": "{",
+    "endgroup": "}",
+    "relax": "",
+    "allowbreak": "",
+    "nobreak": "",
+    "noexpand": "",
+    "global": "",
+    "long": "",
+    "newline": r"\\",
+    "Overrightarrow": r"\overset{\Rightarrow}{#1}",
+    "overrightharpoon": r"\overset{\rightharpoonup}{#1}",
+    "overleftharpoon": r"\overset{\leftharpoonup}{#1}",
+    "overgroup": r"\overset{\text{⏠}}{#1}",
+    "undergroup": r"\underset{\text{⏡}}{#1}",
+    "raisebox": r"\raise{#1}{\text{#2}}",
+    "varliminf": r"\underline{\lim}",
+    "varlimsup": r"\overline{\lim}",
+    "varinjlim": r"\underrightarrow{\lim}",
+    "varprojlim": r"\underleftarrow{\lim}",
+    "KaTeX": r"\text{KaTeX}",
 }
 
 _NAME = re.compile(r"\\([A-Za-z]+|.)", re.DOTALL)
 _DEFINERS = re.compile(
     r"\\(?:(?P<cmd>newcommand|renewcommand|providecommand|DeclareMathOperator)(?P<star>\*?)"
-    r"|(?P<def>def|gdef))(?![A-Za-z])"
+    r"|(?P<def>def|gdef|edef|xdef)|(?P<let>let))(?![A-Za-z])"
 )
 MAX_EXPANSIONS = 500
 
@@ -120,6 +152,11 @@ def read_group(latex: str, pos: int) -> tuple[str, int]:
 def _read_definition(latex: str, match: re.Match[str]) -> tuple[str, str, int]:
     """Parse one definition starting at `match`; return (name, body, end offset)."""
     pos = match.end()
+    if match.group("let"):
+        names = re.match(r"\s*\\([A-Za-z]+|.)\s*=?\s*(\\[A-Za-z]+|\\.|[^\s\\])", latex[pos:])
+        if not names:
+            raise MathSyntaxError("\\let needs two command names", pos, "\\let")
+        return names.group(1), names.group(2), pos + names.end()
     if match.group("def"):
         name_match = _NAME.match(latex, pos)
         if not name_match:

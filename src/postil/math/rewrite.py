@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from postil.math.errors import MathUnsupportedError
 from postil.math.macros import read_group
 from postil.math.numbering import MARK, SEP, EquationRow
+from postil.math.symbols import text_mode
 from postil.math.tree import local
 
 # KaTeX environment -> (latex2mathml environment, style name for tables.py).
@@ -49,6 +50,14 @@ BEGIN = re.compile(r"\\(begin|end)\s*\{([A-Za-z]+\*?)\}")
 OPERATORNAME = re.compile(r"\\(operatorname\*?|operatornamewithlimits)(?![A-Za-z])")
 REF = re.compile(r"\\(eqref|ref)\s*\{([^{}]*)\}")
 ROW_COMMANDS = re.compile(r"\\(label|tag\*?)\s*\{([^{}]*)\}|\\(nonumber|notag)(?![A-Za-z])")
+TEXT_COMMANDS = re.compile(
+    r"\\(text|textrm|textnormal|textbf|textit|textsf|texttt|textup|textmd|mbox|hbox|emph)"
+    r"(?![A-Za-z])\s*(?=\{)"
+)
+TEXT_STAND_INS = {"{": "\ue004", "}": "\ue005", "\\": "\ue006"}
+UPRIGHT_LETTER = re.compile(r"\\(?:mathrm|mathup)\s*\{\s*([A-Za-z])\s*\}")
+CHAR = re.compile(r'\\char\s*(?:"([0-9A-Fa-f]+)|(\d+))')
+MATHOP = re.compile(r"\\mathop\s*\{\s*\\(?:mathrm|rm|text)\s*\{([A-Za-z]+)\}\s*\}")
 SPACES = re.compile(r"\\[,:;> ]|~|\\(?:thinspace|medspace|thickspace)(?![A-Za-z])")
 
 
@@ -175,11 +184,57 @@ def rewrite_operatornames(latex: str) -> str:
     return "".join(out) + latex[pos:]
 
 
+def _text_piece(command: str, content: str) -> str:
+    """Return one text command with its content made safe for latex2mathml's tokenizer."""
+    if not content:
+        return "{}"
+    resolved = text_mode(content)
+    for char, stand_in in TEXT_STAND_INS.items():
+        resolved = resolved.replace(char, stand_in)
+    return rf"\{command}{{{resolved}}}"
+
+
+def _split_text(command: str, content: str) -> str:
+    r"""Rewrite `\text{a $x$ b}` as `\text{a }x\text{ b}`: math inside text stays math."""
+    parts = re.split(r"(?<!\\)\$|\\[()]", content)
+    return "".join(
+        _text_piece(command, part) if i % 2 == 0 else "{" + part + "}"
+        for i, part in enumerate(parts)
+    )
+
+
+def rewrite_text(latex: str) -> str:
+    r"""Resolve text-mode commands inside `\text{…}`-like arguments before conversion.
+
+    latex2mathml reads a text argument up to the first `}` and keeps `\&` as is; postil
+    reads the real group, resolves `\&`, `\'{e}`, `\textless` to characters, keeps
+    `$…$` inside as math, and hides `{`, `}`, `\` behind stand-ins restored afterwards.
+    """
+    out, pos = [], 0
+    for match in TEXT_COMMANDS.finditer(latex):
+        if match.start() < pos:
+            continue
+        content, end = read_group(latex, match.end())
+        out += [latex[pos : match.start()], _split_text(match.group(1), content)]
+        pos = end
+    return "".join(out) + latex[pos:]
+
+
+def rewrite_specials(latex: str) -> str:
+    r"""Rewrite small constructs latex2mathml gets wrong: `\mathrm{d}`, `\char"41`, `*matrix*`."""
+    latex = UPRIGHT_LETTER.sub(r"\\mathrm{{\1}}", latex)
+    latex = CHAR.sub(lambda m: chr(int(m.group(1), 16) if m.group(1) else int(m.group(2))), latex)
+    latex = re.sub(r"\\(begin|end)\{([pbBvV]?matrix)\*\}", r"\\\1{\2}", latex)
+    return MATHOP.sub(r"\\operatorname{\1}", latex)
+
+
 def prepare(latex: str, display: bool) -> Prepared:
     """Rewrite a (macro-expanded) formula for latex2mathml; collect its equation rows."""
     body, rows = split_numbering(latex, display)
     body = REF.sub(lambda m: marker(m.group(1), m.group(2).strip()), body)
+    body = rewrite_specials(body)
     body = rewrite_operatornames(body)
+    body = rewrite_text(body)
     if display and len(top_level_rows(body)) > 1:
         body = rf"\begin{{gathered}}{body}\end{{gathered}}"
     body = re.sub(r"\\url\s*\{([^{}]*)\}", r"\\href{\1}{\\texttt{\1}}", body)
@@ -196,6 +251,9 @@ def expand_markers(root: ET.Element) -> None:
     for parent in list(root.iter()):
         for index, el in reversed(list(enumerate(parent))):
             text = el.text or ""
+            if local(el) == "mtext" and any(s in text for s in TEXT_STAND_INS.values()):
+                for char, stand_in in TEXT_STAND_INS.items():
+                    text = el.text = text.replace(stand_in, char)
             if local(el) != "mtext" or not text.startswith(MARK):
                 continue
             kind, _, payload = text[1:].partition(SEP)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 
-TOKEN = re.compile(r"\\(?:(?:left|right)(?![A-Za-z])|begin\s*\{[^}]*\}|end\s*\{[^}]*\}|[^A-Za-z])|[{}]|%[^\n]*")
+TOKEN = re.compile(
+    r"\\(?:(?:left|right)(?![A-Za-z])|begin\s*\{[^}]*\}|end\s*\{[^}]*\}|[^A-Za-z])|[{}]|%[^\n]*"
+)
 
 
 def locate_syntax_error(latex: str) -> tuple[int, str]:

@@ -53,6 +53,31 @@ def decode_entities(root: ET.Element) -> None:
             el.text = ENTITY.sub(lambda m: chr(int(m.group(1), 16)), el.text)
 
 
+def merge_letters(root: ET.Element) -> None:
+    """Join runs of one-letter `<mi>` set in roman or italic into one `<mi>` (`\\mathrm{KL}`).
+
+    TeX sets `\\mathrm{KL}` as one word; MathML Core draws a multi-letter `<mi>` upright,
+    so `KL` is one identifier, as Temml and KaTeX write it. Bold and other alphabets
+    keep one letter per `<mi>` (their characters carry the style).
+    """
+    for parent in root.iter():
+        kids = list(parent)
+        for prev, el in zip(kids, kids[1:], strict=False):
+            variant = el.get("mathvariant")
+            if (
+                variant in ("normal", "italic")
+                and local(el) == local(prev) == "mi"
+                and prev.get("mathvariant") == variant
+                and (prev.text or "").isalpha()
+                and (el.text or "").isalpha()
+                and len(el.text or "") == 1
+                and prev in list(parent)
+            ):
+                prev.text = (prev.text or "") + (el.text or "")
+                parent.remove(el)
+                kids[kids.index(el)] = prev
+
+
 def apply_mathvariant(root: ET.Element) -> None:
     """Replace `mathvariant` by Unicode math alphanumerics, which Chromium renders.
 

@@ -1,0 +1,195 @@
+r"""Symbols latex2mathml leaves as `\command` text, with the characters KaTeX and Temml use.
+
+Three tables: text-mode commands inside `\text{…}` (`\&`, `\textless`, `\ss`), text accents
+(`\'{e}` -> é, as combining marks then NFC), and math-mode commands latex2mathml lacks or
+draws with another glyph than KaTeX (`\doublecap`, the mathtools colon relations,
+`\bullet` as U+2219). `resolve_symbols` applies them to the converted tree; whatever
+`\command` is still left after it is reported as unsupported.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+import xml.etree.ElementTree as ET
+
+from latex2mathml.symbols_parser import convert_symbol
+
+from postil.math.tree import local
+
+TEXT_SYMBOLS: dict[str, str] = {
+    **{f"\\{c}": c for c in "&%$#_{} "},
+    "\\textbackslash": "\\",
+    "\\textless": "<",
+    "\\textgreater": ">",
+    "\\textbar": "|",
+    "\\textbardbl": "‖",
+    "\\textbraceleft": "{",
+    "\\textbraceright": "}",
+    "\\textdagger": "†",
+    "\\textdaggerdbl": "‡",
+    "\\textdegree": "°",
+    "\\textdollar": "$",
+    "\\textellipsis": "…",
+    "\\textemdash": "—",
+    "\\textendash": "–",
+    "\\textquotedblleft": "“",
+    "\\textquotedblright": "”",
+    "\\textquoteleft": "‘",
+    "\\textquoteright": "’",
+    "\\textregistered": "®",
+    "\\textsterling": "£",
+    "\\textunderscore": "_",
+    "\\textasciitilde": "~",
+    "\\textasciicircum": "^",
+    "\\ss": "ß",
+    "\\ae": "æ",
+    "\\AE": "Æ",
+    "\\oe": "œ",
+    "\\OE": "Œ",
+    "\\o": "ø",
+    "\\O": "Ø",
+    "\\aa": "å",
+    "\\AA": "Å",
+    "\\i": "ı",
+    "\\j": "ȷ",
+    "\\copyright": "©",
+    "\\P": "¶",
+    "\\S": "§",
+    "\\lq": "‘",
+    "\\rq": "’",
+    "\\dag": "†",
+    "\\ddag": "‡",
+    "\\KaTeX": "KaTeX",
+    "\\LaTeX": "LaTeX",
+    "\\TeX": "TeX",
+}
+# Text accents -> combining marks (LaTeX's \' \` \^ \" \~ \= \. \u \v \H \r \c \k).
+ACCENTS: dict[str, str] = {
+    "'": "\u0301",
+    "`": "\u0300",
+    "^": "\u0302",
+    '"': "\u0308",
+    "~": "\u0303",
+    "=": "\u0304",
+    ".": "\u0307",
+    "u": "\u0306",
+    "v": "\u030c",
+    "H": "\u030b",
+    "r": "\u030a",
+    "c": "\u0327",
+    "k": "\u0328",
+}
+ACCENT = re.compile(
+    r"\\([`'^\"~=.]|[uvHrck](?![A-Za-z]))\s*(?:\{\s*(\\?[A-Za-z])\s*\}|(\\?[A-Za-z]))"
+)
+TEXT_COMMAND = re.compile(r"\\(?:[A-Za-z]+|[&%$#_{} ])")
+
+# Math-mode commands latex2mathml does not know: command -> (tag, text); a text with
+# spaces is several operators in a row (`\colonapprox` is ":" then "≈").
+MATH_SYMBOLS: dict[str, tuple[str, str]] = {
+    "\\copyright": ("mi", "©"),
+    "\\P": ("mi", "¶"),
+    "\\lq": ("mi", "‘"),
+    "\\doublecap": ("mo", "⋒"),
+    "\\doublecup": ("mo", "⋓"),
+    "\\shortparallel": ("mo", "∥"),
+    "\\nleqq": ("mo", "≰"),
+    "\\nsupseteqq": ("mo", "⊉"),
+    "\\minuso": ("mo", "⦵"),
+    "\\coloncolon": ("mo", "∷"),
+    "\\dblcolon": ("mo", "∷"),
+    "\\colonequals": ("mo", "≔"),
+    "\\Colonapprox": ("mo", "∷≈"),
+    "\\coloncolonapprox": ("mo", "∷≈"),
+    "\\coloncolonequals": ("mo", "⩴"),
+    "\\coloncolonminus": ("mo", "∷−"),
+    "\\Eqcolon": ("mo", "−∷"),
+    "\\Eqqcolon": ("mo", "=∷"),
+    "\\equalscolon": ("mo", "≕"),
+    "\\equalscoloncolon": ("mo", "=∷"),
+    "\\minuscolon": ("mo", "∹"),
+    "\\minuscoloncolon": ("mo", "−∷"),
+    "\\approxcolon": ("mo", "≈ :"),
+    "\\approxcoloncolon": ("mo", "≈ ∷"),
+    "\\simcolon": ("mo", "∼ :"),
+    "\\simcoloncolon": ("mo", "∼ ∷"),
+    "\\colonapprox": ("mo", ": ≈"),
+    "\\colonsim": ("mo", ": ∼"),
+    "\\Colonsim": ("mo", ": ∼"),
+    "\\coloncolonsim": ("mo", ": ∼"),
+    "\\colonminus": ("mo", ": −"),
+    "\\ratio": ("mo", ":"),
+    "\\vcentcolon": ("mo", ":"),
+}
+# Where latex2mathml's Unicode table picks another glyph than KaTeX/Temml (and TeX fonts).
+GLYPHS: dict[str, str] = {
+    "~": "∼",  # \sim comes out as ASCII tilde
+    "*": "∗",  # TeX's math `*` is the asterisk operator
+    "•": "∙",  # \bullet
+    "◻": "□",  # \Box, \square
+    "∎": "■",  # \blacksquare
+    "▴": "▲",
+    "▾": "▼",
+    "▿": "▽",
+    "◇": "◊",  # \Diamond
+    "϶": "∍",  # \backepsilon
+    "⌆": "⩞",  # \doublebarwedge
+    "⨝": "⋈",  # \Join
+    "⤳": "⇝",  # \leadsto
+    "◁": "⊲",  # \lhd
+    "▷": "⊳",  # \rhd
+    "⊧": "⊨",  # \models
+    "≇": "≆",  # \ncong
+    "⧵": "∖",  # \setminus
+    "⬝": "⋅",  # \centerdot
+    "\u20db": "...",  # \dddot
+    "\u20dc": "....",  # \ddddot
+}
+
+
+def text_mode(text: str) -> str:
+    r"""Resolve text-mode commands and accents in the content of `\text{…}`."""
+    text = ACCENT.sub(_accent, text)
+    text = TEXT_COMMAND.sub(lambda m: TEXT_SYMBOLS.get(m.group(0), m.group(0)), text)
+    return text.replace("~", "\u00a0")
+
+
+def _accent(match: re.Match[str]) -> str:
+    """Compose one text accent with its letter (`\\'{e}` -> é)."""
+    letter = match.group(2) or match.group(3)
+    base = TEXT_SYMBOLS.get(letter, letter) if letter.startswith("\\") else letter
+    return unicodedata.normalize("NFC", base + ACCENTS[match.group(1)])
+
+
+def resolve_symbols(root: ET.Element) -> None:
+    """Replace `\\command` texts latex2mathml left in tokens, and fix its glyph choices."""
+    for parent in list(root.iter()):
+        for index, el in enumerate(list(parent)):
+            tag, text = local(el), el.text or ""
+            if tag == "mtext" and "\\" in text:
+                el.text = text_mode(text)
+            elif tag in ("mi", "mo") and text.startswith("\\"):
+                _replace_command(parent, index, el, text)
+            elif tag in ("mi", "mo") and text in GLYPHS:
+                el.tag = "mo" if text == "~" else tag  # latex2mathml makes \sim an <mi>
+                el.text = GLYPHS[text]
+
+
+def _replace_command(parent: ET.Element, index: int, el: ET.Element, text: str) -> None:
+    """Turn one `<mi>\\cmd</mi>` into the symbol(s) it stands for, if known."""
+    if text in MATH_SYMBOLS:
+        tag, chars = MATH_SYMBOLS[text]
+        parts = chars.split(" ")
+        el.tag, el.text = tag, parts[0]
+        for offset, part in enumerate(parts[1:], start=1):
+            extra = ET.Element(tag)
+            extra.text = part
+            parent.insert(index + offset, extra)
+        return
+    if text in TEXT_SYMBOLS and text not in ("\\ ",):
+        el.text = TEXT_SYMBOLS[text]
+        return
+    code = convert_symbol(text)
+    if code:
+        el.text = chr(int(code, 16))
