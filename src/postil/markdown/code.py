@@ -174,7 +174,7 @@ def render_fence(self: Any, tokens: Sequence[Token], idx: int, options: Any, env
     """Render a fenced code block as a `<figure class="code">`, reporting unusable options."""
     token = tokens[idx]
     info = parse_info(token.info)
-    line0 = (token.map or [None])[0]
+    line0 = token.map[0] if token.map else None
     state = get_state(env)
     for problem in info.problems:
         state.warn(line0, 1, problem)

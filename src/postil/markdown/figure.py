@@ -87,7 +87,7 @@ def figure_number(state: StateCore) -> None:
             continue
         if figure_id in labels:
             render_state.error(
-                (token.map or [None])[0],
+                token.map[0] if token.map else None,
                 1,
                 f"two figures have the id {figure_id!r}; give each figure its own id",
             )
