@@ -22,6 +22,7 @@ from postil.math.numbering import attach_numbers, resolve_refs
 from postil.math.safety import check_safety
 from postil.math.syntax import locate_syntax_error
 
+GLYPH_MACROS = symbols.glyph_macros()
 RAW_COMMAND = re.compile(r"\\(?:[A-Za-z]+\*?|[^\sA-Za-z0-9])")
 
 
@@ -75,9 +76,12 @@ def _convert(
     offset, problem = locate_syntax_error(body)
     if problem:
         raise MathSyntaxError(f"cannot parse the formula: {problem}", offset)
-    expanded = expand_macros(body, {**BUILTIN_MACROS, **macros, **definitions})
+    expanded = expand_macros(body, {**GLYPH_MACROS, **BUILTIN_MACROS, **macros, **definitions})
     check_safety(expanded)
-    prepared = rewrite.prepare(expanded, display)
+    try:
+        prepared = rewrite.prepare(expanded, display)
+    except MathUnsupportedError as exc:
+        raise MathUnsupportedError(exc.message, _locate(exc.command, latex), exc.command) from None
     math = _parse(prepared.latex, latex, display)
     content = _postprocess(math, display)
     attach_numbers(content, prepared.rows, numbers)
@@ -124,15 +128,20 @@ def _postprocess(math: ET.Element, display: bool) -> ET.Element:
 def _check_leftovers(content: ET.Element, latex: str) -> None:
     """Raise if a `\\command` survived as text: latex2mathml did not know it."""
     for el in content.iter():
-        if tree.local(el) not in tree.TOKENS or not el.text:
-            continue
+        if tree.local(el) not in ("mi", "mo", "mn") or not el.text:
+            continue  # mtext was checked when its text commands were resolved (rewrite.py)
         match = RAW_COMMAND.search(el.text)
         if match:
             command = match.group(0)
-            found = re.search(re.escape(command) + r"(?![A-Za-z])", latex)
             raise MathUnsupportedError(
-                f"unsupported command {command}", found.start() if found else 0, command
+                f"unsupported command {command}", _locate(command, latex), command
             )
+
+
+def _locate(command: str, latex: str) -> int:
+    """Return the offset of `command` in the source (0 when a macro produced it)."""
+    found = re.search(re.escape(command) + r"(?![A-Za-z])", latex) if command else None
+    return found.start() if found else 0
 
 
 def _serialise(content: ET.Element, latex: str, display: bool) -> str:

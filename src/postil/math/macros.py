@@ -103,6 +103,8 @@ BUILTIN_MACROS: dict[str, str] = {
     "varinjlim": r"\underrightarrow{\lim}",
     "varprojlim": r"\underleftarrow{\lim}",
     "KaTeX": r"\text{KaTeX}",
+    "mathnormal": "{#1}",
+    "utilde": r"\underset{\text{\textasciitilde}}{#1}",
 }
 
 _NAME = re.compile(r"\\([A-Za-z]+|.)", re.DOTALL)

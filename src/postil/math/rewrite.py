@@ -57,6 +57,7 @@ TEXT_COMMANDS = re.compile(
 TEXT_STAND_INS = {"{": "\ue004", "}": "\ue005", "\\": "\ue006"}
 UPRIGHT_LETTER = re.compile(r"\\(?:mathrm|mathup)\s*\{\s*([A-Za-z])\s*\}")
 CHAR = re.compile(r'\\char\s*(?:"([0-9A-Fa-f]+)|(\d+))')
+VERB = re.compile(r"\\verb\*?([^A-Za-z\s])(.*?)\1")
 MATHOP = re.compile(r"\\mathop\s*\{\s*\\(?:mathrm|rm|text)\s*\{([A-Za-z]+)\}\s*\}")
 SPACES = re.compile(r"\\[,:;> ]|~|\\(?:thinspace|medspace|thickspace)(?![A-Za-z])")
 
@@ -126,6 +127,8 @@ def split_numbering(latex: str, display: bool) -> tuple[str, tuple[EquationRow, 
         row, rest = _row(body, numbered)
         return rest, (row,) if display else ()
     env, star, body = top.groups()
+    if env == "alignat":
+        body = re.sub(r"^\s*\{\d+\}", "", body)
     parts = top_level_rows(body)
     if env in ("multline",):
         rows = [_row(p, False)[0] for p in parts]
@@ -154,6 +157,11 @@ def rewrite_environments(latex: str) -> str:
             )
         if name == "equation" or name == "equation*":
             return " "
+        if name in ("rcases", "drcases"):  # the brace on the right
+            style = "dcases" if name == "drcases" else "cases"
+            if which == "end":
+                return r"\end{array}\right\}"
+            return r"\left." + marker("env", style) + r"\begin{array}{ll}"
         if name not in ENVIRONMENTS:
             return match.group(0)
         target, style = ENVIRONMENTS[name]
@@ -189,6 +197,16 @@ def _text_piece(command: str, content: str) -> str:
     if not content:
         return "{}"
     resolved = text_mode(content)
+    unknown = re.search(r"\\(?:[A-Za-z]+|[^A-Za-z\s])", resolved)
+    if unknown:
+        raise MathUnsupportedError(
+            f"unsupported text-mode command {unknown.group(0)}", 0, unknown.group(0)
+        )
+    return _hide(command, resolved)
+
+
+def _hide(command: str, resolved: str) -> str:
+    """Return `\\command{text}` with `{`, `}`, `\\` in the text behind stand-ins."""
     for char, stand_in in TEXT_STAND_INS.items():
         resolved = resolved.replace(char, stand_in)
     return rf"\{command}{{{resolved}}}"
@@ -232,6 +250,7 @@ def prepare(latex: str, display: bool) -> Prepared:
     """Rewrite a (macro-expanded) formula for latex2mathml; collect its equation rows."""
     body, rows = split_numbering(latex, display)
     body = REF.sub(lambda m: marker(m.group(1), m.group(2).strip()), body)
+    body = VERB.sub(lambda m: _hide("texttt", m.group(2)), body)
     body = rewrite_specials(body)
     body = rewrite_operatornames(body)
     body = rewrite_text(body)
@@ -257,7 +276,9 @@ def expand_markers(root: ET.Element) -> None:
             if local(el) != "mtext" or not text.startswith(MARK):
                 continue
             kind, _, payload = text[1:].partition(SEP)
-            if kind in ("op", "opl"):
+            if kind in ("mi", "mo"):
+                el.tag, el.text = kind, payload
+            elif kind in ("op", "opl"):
                 el.tag, el.text = "mi", payload
                 el.attrib.clear()
                 el.set("data-op", "1")

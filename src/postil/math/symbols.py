@@ -15,6 +15,7 @@ import xml.etree.ElementTree as ET
 
 from latex2mathml.symbols_parser import convert_symbol
 
+from postil.math.numbering import MARK, SEP
 from postil.math.tree import local
 
 TEXT_SYMBOLS: dict[str, str] = {
@@ -110,10 +111,10 @@ MATH_SYMBOLS: dict[str, tuple[str, str]] = {
     "\\equalscoloncolon": ("mo", "=∷"),
     "\\minuscolon": ("mo", "∹"),
     "\\minuscoloncolon": ("mo", "−∷"),
-    "\\approxcolon": ("mo", "≈ :"),
-    "\\approxcoloncolon": ("mo", "≈ ∷"),
-    "\\simcolon": ("mo", "∼ :"),
-    "\\simcoloncolon": ("mo", "∼ ∷"),
+    "\\approxcolon": ("mo", "≈:"),
+    "\\approxcoloncolon": ("mo", "≈∷"),
+    "\\simcolon": ("mo", "∼:"),
+    "\\simcoloncolon": ("mo", "∼∷"),
     "\\colonapprox": ("mo", ": ≈"),
     "\\colonsim": ("mo", ": ∼"),
     "\\Colonsim": ("mo", ": ∼"),
@@ -122,37 +123,58 @@ MATH_SYMBOLS: dict[str, tuple[str, str]] = {
     "\\ratio": ("mo", ":"),
     "\\vcentcolon": ("mo", ":"),
 }
-# Where latex2mathml's Unicode table picks another glyph than KaTeX/Temml (and TeX fonts).
+# Commands latex2mathml draws with another glyph than KaTeX/Temml and TeX's fonts, or
+# without the variation selector of the variant glyph: command -> (tag, character).
+GLYPH_COMMANDS: dict[str, tuple[str, str]] = {
+    "sim": ("mo", "∼"),
+    "ast": ("mo", "∗"),
+    "bullet": ("mo", "∙"),
+    "bull": ("mo", "∙"),
+    "Box": ("mi", "□"),
+    "square": ("mi", "□"),
+    "blacksquare": ("mi", "■"),
+    "blacktriangle": ("mi", "▲"),
+    "blacktriangledown": ("mi", "▼"),
+    "triangledown": ("mi", "▽"),
+    "Diamond": ("mi", "◊"),
+    "backepsilon": ("mo", "∍"),
+    "doublebarwedge": ("mo", "⩞"),
+    "Join": ("mo", "⋈"),
+    "leadsto": ("mo", "⇝"),
+    "lhd": ("mo", "⊲"),
+    "rhd": ("mo", "⊳"),
+    "triangleleft": ("mo", "◃"),
+    "triangleright": ("mo", "▹"),
+    "models": ("mo", "⊨"),
+    "ncong": ("mo", "≆"),
+    "setminus": ("mo", "∖"),
+    "gvertneqq": ("mo", "≩\ufe00"),
+    "lvertneqq": ("mo", "≨\ufe00"),
+    "varsubsetneq": ("mo", "⊊\ufe00"),
+    "varsubsetneqq": ("mo", "⫋\ufe00"),
+    "Coloneq": ("mo", "∷−"),
+    "varsupsetneqq": ("mo", "⫌\ufe00"),
+}
+# Output characters to change wherever they come from.
 GLYPHS: dict[str, str] = {
-    "~": "∼",  # \sim comes out as ASCII tilde
     "*": "∗",  # TeX's math `*` is the asterisk operator
-    "•": "∙",  # \bullet
-    "◻": "□",  # \Box, \square
-    "∎": "■",  # \blacksquare
-    "▴": "▲",
-    "▾": "▼",
-    "▿": "▽",
-    "◇": "◊",  # \Diamond
-    "϶": "∍",  # \backepsilon
-    "⌆": "⩞",  # \doublebarwedge
-    "⨝": "⋈",  # \Join
-    "⤳": "⇝",  # \leadsto
-    "◁": "⊲",  # \lhd
-    "▷": "⊳",  # \rhd
-    "⊧": "⊨",  # \models
-    "≇": "≆",  # \ncong
-    "⧵": "∖",  # \setminus
-    "⬝": "⋅",  # \centerdot
-    "\u20db": "...",  # \dddot
+    "\u20db": "...",  # \dddot's combining mark: Temml and KaTeX stack three dots
     "\u20dc": "....",  # \ddddot
 }
 
 
+def glyph_macros() -> dict[str, str]:
+    """Return macros that turn `GLYPH_COMMANDS` into symbol markers (see rewrite.py)."""
+    return {
+        name: rf"\text{{{MARK}{tag}{SEP}{char}}}" for name, (tag, char) in GLYPH_COMMANDS.items()
+    }
+
+
 def text_mode(text: str) -> str:
     r"""Resolve text-mode commands and accents in the content of `\text{…}`."""
+    text = re.sub(r"(?<!\\)~", "\u00a0", text)  # a tie is a no-break space
     text = ACCENT.sub(_accent, text)
-    text = TEXT_COMMAND.sub(lambda m: TEXT_SYMBOLS.get(m.group(0), m.group(0)), text)
-    return text.replace("~", "\u00a0")
+    return TEXT_COMMAND.sub(lambda m: TEXT_SYMBOLS.get(m.group(0), m.group(0)), text)
 
 
 def _accent(match: re.Match[str]) -> str:
@@ -171,8 +193,7 @@ def resolve_symbols(root: ET.Element) -> None:
                 el.text = text_mode(text)
             elif tag in ("mi", "mo") and text.startswith("\\"):
                 _replace_command(parent, index, el, text)
-            elif tag in ("mi", "mo") and text in GLYPHS:
-                el.tag = "mo" if text == "~" else tag  # latex2mathml makes \sim an <mi>
+            elif tag == "mo" and text in GLYPHS:
                 el.text = GLYPHS[text]
 
 

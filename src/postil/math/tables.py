@@ -51,7 +51,35 @@ def style_table(table: ET.Element) -> None:
                 add_style(cell, f"border-bottom:{RULE} {row_lines[i]}")
 
 
+# Environment -> (display style, column padding per pair start, padding of other cells).
+PAIR_GAP = {"aligned": "2em", "alignat": "0"}
+DISPLAY_ENVS = frozenset(("aligned", "alignat", "gathered", "dcases", "darray"))
+
+
+def style_environment(table: ET.Element, env: str) -> None:
+    """Add the cell padding and display style of one environment (TeX's spacing).
+
+    `aligned`: right/left column pairs set flush with 2em between pairs (amsmath); `cases`:
+    1em before the condition column; `gathered`, `subarray`: no side padding. Every row
+    of a display environment gets TeX's `\\jot` (3pt) above and below.
+    """
+    if env in DISPLAY_ENVS:
+        table.set("displaystyle", "true")
+    for row in _cells(table):
+        for j, cell in enumerate(row):
+            if env in PAIR_GAP:
+                gap = PAIR_GAP[env] if j and j % 2 == 0 else "0"
+                add_style(cell, f"padding:0.15em 0 0.15em {gap}")
+            elif env in ("cases", "dcases"):
+                add_style(cell, f"padding:0.1em 0 0.1em {'1em' if j else '0'}")
+            elif env in ("gathered", "subarray"):
+                add_style(cell, "padding:0.15em 0" if env == "gathered" else "padding:0")
+
+
 def style_tables(root: ET.Element) -> None:
-    """Apply `style_table` to every mtable under `root`."""
+    """Apply `style_table` and the environment styles to every mtable under `root`."""
     for table in [el for el in root.iter() if local(el) == "mtable"]:
         style_table(table)
+        env = table.get("data-env")
+        if env:
+            style_environment(table, env)

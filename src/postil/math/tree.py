@@ -206,20 +206,35 @@ def _starts_with_relation_or_end(el: ET.Element) -> bool:
 def apply_limits(root: ET.Element, display: bool) -> None:
     """Stack the scripts of ∑, ∏, lim, max, `\\operatorname*` under/over in display style.
 
-    latex2mathml writes `\\lim_{x}` as `<msub>`, which Chromium draws beside the operator;
-    `<munder>` with `movablelimits` draws it under in display and beside inline.
+    latex2mathml writes `\\lim_{x}` as `<msub>`, which Chromium draws beside the operator.
+    TeX puts such limits under/over only in display style, which fractions, scripts and
+    (unless `displaystyle`) table cells leave (The TeXbook, ch. 17), so the style is
+    tracked down the tree; `\\displaystyle` (an `mstyle`) turns it back on.
     """
-    if not display:
-        return
-    for el in root.iter():
-        if local(el) not in SCRIPTED or not len(el):
-            continue
-        base = el[0]
-        if base.get("data-limits") == "0":
-            continue
-        text = (base.text or "").replace("\u2009", "").replace("\u2006", "")
-        if base.get("data-limits") == "1" or text in LIMIT_OPERATORS or text in LIMIT_NAMES:
-            el.tag = UNDER_OVER[local(el)]
+    _limits(root, display)
+
+
+def _limits(el: ET.Element, display: bool) -> None:
+    """Apply `apply_limits` to `el` in the given style, then to its children."""
+    tag = local(el)
+    if tag in ("mstyle", "mtable") and el.get("displaystyle") in ("true", "false"):
+        display = el.get("displaystyle") == "true"
+    elif tag == "mtable":
+        display = False
+    if display and tag in SCRIPTED and len(el) and _takes_limits(el[0]):
+        el.tag = UNDER_OVER[tag]
+        tag = el.tag
+    for index, child in enumerate(el):
+        keeps = tag not in POSITIONAL or (index == 0 and tag != "mfrac")
+        _limits(child, display and keeps)
+
+
+def _takes_limits(base: ET.Element) -> bool:
+    """Tell whether a script base is a big operator or a limit-taking name."""
+    if base.get("data-limits") == "0":
+        return False
+    text = (base.text or "").replace("\u2009", "").replace("\u2006", "")
+    return base.get("data-limits") == "1" or text in LIMIT_OPERATORS or text in LIMIT_NAMES
 
 
 def clean_markers(root: ET.Element) -> None:
