@@ -1,0 +1,114 @@
+"""The Markdown math plugin: syntax (fixture file), located diagnostics, numbering, macros."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from markdown_it import MarkdownIt
+from markdown_it.utils import read_fixture_file
+
+from postil.errors import Severity
+from postil.markdown import create_markdown, render_markdown
+from postil.markdown.math import math_plugin
+from postil.markdown.state import RenderState
+
+FIXTURES = Path(__file__).parent / "fixtures" / "math.md"
+
+
+def parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark").enable("table")
+    math_plugin(md)
+    return md
+
+
+def render(source: str, **state_args) -> tuple[str, RenderState]:
+    state = RenderState(path="post.md", **state_args)
+    state.source_lines = source.split("\n")
+    return parser().render(source, {"postil": state}), state
+
+
+@pytest.mark.parametrize(
+    ("line", "title", "source", "expected"),
+    read_fixture_file(FIXTURES),
+    ids=[case[1] for case in read_fixture_file(FIXTURES)],
+)
+def test_math_fixture(line, title, source, expected):
+    html, _ = render(source)
+    assert html == expected
+
+
+def test_math_unknown_command_reports_line_column_and_caret():
+    html, state = render("intro line\n\nsee $a + \\foo{x}$ here\n")
+    (diag,) = state.diagnostics
+    assert diag.severity is Severity.WARNING
+    assert (diag.location.line, diag.location.col) == (3, 10)
+    assert "\\foo" in diag.message and "    a + \\foo{x}\n        ^" in diag.message
+    assert 'class="math-error"' in html
+
+
+def test_math_syntax_error_is_an_error_at_the_unclosed_brace():
+    _, state = render("$$\nx = \\frac{a\n$$\n")
+    (diag,) = state.diagnostics
+    assert diag.severity is Severity.ERROR
+    assert (diag.location.line, diag.location.col) == (2, 10)
+
+
+def test_math_error_column_inside_a_table_cell_and_a_list_item():
+    source = "| a | b |\n| - | - |\n| x | $\\nope$ |\n\n- item $y \\bad$\n"
+    _, state = render(source)
+    spots = [(d.location.line, d.location.col) for d in state.diagnostics]
+    assert spots == [(3, 8), (5, 11)]
+
+
+def test_math_error_line_counts_newlines_inside_a_display_formula():
+    _, state = render("$$\na \\\\\nb + \\oops\n$$\n", body_line=5)
+    (diag,) = state.diagnostics
+    assert (diag.location.line, diag.location.col) == (5 + 2, 5)
+
+
+def test_math_unknown_and_duplicate_labels_are_errors_with_lines():
+    source = "$$ a \\label{eq:a} $$\n\n$$ b \\label{eq:a} $$\n\nsee \\eqref{eq:zz}\n"
+    _, state = render(source)
+    messages = [(d.severity, d.location.line, d.message) for d in state.diagnostics]
+    assert (
+        Severity.ERROR,
+        3,
+        "duplicate equation label 'eq:a'; a label must be unique in a post",
+    ) in messages
+    assert any(line == 5 and "unknown equation label 'eq:zz'" in m for _, line, m in messages)
+
+
+def test_math_equations_are_numbered_in_document_order_with_align_rows():
+    source = (
+        "$$ x \\label{eq:first} $$\n\n"
+        "\\begin{align}\na &= b \\label{eq:second} \\\\\nc &= d \\nonumber \\\\\ne &= f\n\\end{align}\n"
+    )
+    html, state = render(source)
+    assert state.equations == {"eq:first": "1", "eq:second": "2"}
+    assert html.count('class="eqno"><mtext>(') == 3
+    assert "<mtext>(3)</mtext>" in html and 'id="eq-second"' in html
+
+
+def test_math_eqref_inside_math_links_to_the_equation():
+    html, _ = render("$$ a = b \\label{eq:ab} $$\n\nso $c = \\eqref{eq:ab}$\n")
+    assert '<mtext><a href="#eq-ab">(1)</a></mtext>' in html
+
+
+def test_math_site_and_front_matter_macros_apply():
+    html, state = render("$\\RR^n \\to \\E$\n", macros={"RR": r"\mathbb{R}", "E": r"\mathbb{E}"})
+    assert not state.diagnostics
+    assert "<mi>ℝ</mi>" in html and "<mi>𝔼</mi>" in html
+
+
+def test_math_macro_defined_later_does_not_apply_earlier():
+    _, state = render("$\\Foo$ then $\\def\\Foo{x} \\Foo$\n")
+    assert [d.message.split("\n")[0] for d in state.diagnostics] == ["unsupported command \\Foo"]
+
+
+def test_math_plugin_works_in_postils_full_parser_with_a_table():
+    state = RenderState(path="post.md")
+    body = "| a | b |\n| --- | --- |\n| $|x|$ | $\\log_2 7$ |\n"
+    rendered = render_markdown(create_markdown(), body, state)
+    assert rendered.html.count("<math") == 2
+    assert "<td>" in rendered.html and not state.diagnostics
