@@ -82,7 +82,8 @@ def test_math_unknown_and_duplicate_labels_are_errors_with_lines():
 def test_math_equations_are_numbered_in_document_order_with_align_rows():
     source = (
         "$$ x \\label{eq:first} $$\n\n"
-        "\\begin{align}\na &= b \\label{eq:second} \\\\\nc &= d \\nonumber \\\\\ne &= f\n\\end{align}\n"
+        "\\begin{align}\na &= b \\label{eq:second} \\\\\n"
+        "c &= d \\nonumber \\\\\ne &= f\n\\end{align}\n"
     )
     html, state = render(source)
     assert state.equations == {"eq:first": "1", "eq:second": "2"}
