@@ -84,7 +84,8 @@ ACCENTS: dict[str, str] = {
 ACCENT = re.compile(
     r"\\([`'^\"~=.]|[uvHrck](?![A-Za-z]))\s*(?:\{\s*(\\?[A-Za-z])\s*\}|(\\?[A-Za-z]))"
 )
-TEXT_COMMAND = re.compile(r"\\(?:[A-Za-z]+|[&%$#_{} ])")
+# A control word eats the spaces after it (The TeXbook p. 47); a control symbol does not.
+TEXT_COMMAND = re.compile(r"(\\[A-Za-z]+)\s*|(\\[&%$#_{} ])")
 
 # Math-mode commands latex2mathml does not know: command -> (tag, text); a text with
 # spaces is several operators in a row (`\colonapprox` is ":" then "≈").
@@ -174,7 +175,13 @@ def text_mode(text: str) -> str:
     r"""Resolve text-mode commands and accents in the content of `\text{…}`."""
     text = re.sub(r"(?<!\\)~", "\u00a0", text)  # a tie is a no-break space
     text = ACCENT.sub(_accent, text)
-    return TEXT_COMMAND.sub(lambda m: TEXT_SYMBOLS.get(m.group(0), m.group(0)), text)
+    return TEXT_COMMAND.sub(_text_symbol, text)
+
+
+def _text_symbol(match: re.Match[str]) -> str:
+    """Return the character of one text-mode command, or the command as written."""
+    command = match.group(1) or match.group(2)
+    return TEXT_SYMBOLS.get(command, match.group(0))
 
 
 def _accent(match: re.Match[str]) -> str:
