@@ -1,57 +1,47 @@
-"""Render the site's pages with Jinja2: posts, index pages, 404, and generated assets."""
+"""Render the site: every page and generated file as a `PageJob`, then the jobs to files.
+
+Pages: posts, stand-alone pages, the paginated index, tag pages and the tag index, the
+archive, 404. Generated files: Atom and RSS feeds, sitemap.xml, robots.txt, assets,
+.nojekyll, CNAME. Template contexts are built in `postil.contexts`.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from functools import partial
 from typing import Any
 
 import jinja2
-from markupsafe import Markup
 
-from postil.citation import apa_reference, bibtex_entry
-from postil.errors import TemplateError
+from postil.contexts import (
+    archive_context,
+    index_context,
+    not_found_context,
+    post_context,
+    standalone_context,
+    tag_context,
+    tags_context,
+)
+from postil.errors import Location, TemplateError
+from postil.feeds import atom_feed, post_updated, rss_feed
 from postil.model import OutputFile, RenderedPost, Site
+from postil.site import Paginator, page_url, paginate, tag_slugs
+from postil.sitemap import robots_txt, sitemap_xml
+
+__all__ = ["PageJob", "Paginator", "page_jobs", "paginate", "render_job", "render_site"]
 
 STYLESHEETS = ("css/base.css", "css/article.css", "css/math.css", "css/pygments.css")
 WIDGET_STYLESHEET = "css/widgets.css"
 
 
-@dataclass(frozen=True)
-class Paginator:
-    """One index page: its posts, number (1-based), count, and the site-relative neighbours."""
-
-    items: tuple[RenderedPost, ...]
-    number: int
-    count: int
-    prev_url: str | None
-    next_url: str | None
-
-
-def page_url(number: int, prefix: str = "") -> str:
-    """Return the site-relative URL of index page `number`: "" for 1, "page/2/" for 2, …"""
-    return prefix if number == 1 else f"{prefix}page/{number}/"
-
-
-def paginate(posts: tuple[RenderedPost, ...], size: int, prefix: str = "") -> list[Paginator]:
-    """Split posts into pages of `size` (an empty site still has one, empty, page)."""
-    chunks = [posts[i : i + size] for i in range(0, len(posts), size)] or [()]
-    count = len(chunks)
-    return [
-        Paginator(
-            items=chunk,
-            number=n,
-            count=count,
-            prev_url=page_url(n - 1, prefix) if n > 1 else None,
-            next_url=page_url(n + 1, prefix) if n < count else None,
-        )
-        for n, chunk in enumerate(chunks, start=1)
-    ]
-
-
 def site_context(site: Site) -> dict[str, Any]:
-    """Return the template globals: `site`, `url(rel)`, `abs_url(rel)` and `stylesheets`."""
+    """Return the template globals: `site`, `url(rel)`, `abs_url(rel)` and `base`.
+
+    `url("posts/x/")` is root-absolute with the base path (`/blog/posts/x/`), so a link works
+    from a page at any depth, 404.html included; `abs_url` adds the scheme and host.
+    """
     config = site.config
     base = config.base_path
 
@@ -62,33 +52,6 @@ def site_context(site: Site) -> dict[str, Any]:
         return config.base_url + rel.lstrip("/")
 
     return {"site": config, "url": url, "abs_url": abs_url, "base": base}
-
-
-def post_context(site: Site, index: int, rendered: RenderedPost) -> dict[str, Any]:
-    """Return the context of one post page: the post, its neighbours and its citation."""
-    config = site.config
-    post, meta = rendered.post, rendered.post.meta
-    authors = meta.authors or (config.author,)
-    absolute = config.base_url + post.url
-    newer = site.posts[index - 1] if index > 0 else None
-    older = site.posts[index + 1] if 0 <= index < len(site.posts) - 1 else None
-    cite = meta.citation and meta.date is not None
-    year = meta.date.year if meta.date else 0
-    return {
-        "page_title": meta.title,
-        "canonical": absolute,
-        "description": meta.summary or meta.subtitle or config.description,
-        "post": rendered,
-        "meta": meta,
-        "authors": authors,
-        "content": Markup(rendered.content.html),
-        "toc": rendered.content.toc,
-        "widgets": sorted(rendered.content.widgets),
-        "newer": newer,
-        "older": older,
-        "bibtex": bibtex_entry(authors, year, meta.title, absolute) if cite else None,
-        "apa": apa_reference(authors, year, meta.title, config.title, absolute) if cite else None,
-    }
 
 
 @dataclass(frozen=True)
@@ -102,53 +65,88 @@ class PageJob:
         deps: URLs of the posts whose content or metadata the page shows; the dev server
             re-renders a page only when one of them (or a template or the config) changes.
             `None` means the page depends on every post (feeds, sitemaps).
+        produce: for files that are not templates (feeds, sitemap, robots.txt), makes the
+            file's bytes; `template` is then "" and `context` unused.
     """
 
     rel: str
     template: str
     context: Callable[[], dict[str, Any]]
     deps: frozenset[str] | None
+    produce: Callable[[], bytes] | None = None
 
 
 def page_jobs(site: Site) -> list[PageJob]:
-    """Return every page of the site as a `PageJob`, in a deterministic order."""
-    jobs: list[PageJob] = []
-    posts = site.posts
-    for i, rendered in enumerate(posts):
-        neighbours = [p.post.url for p in posts[max(i - 1, 0) : i + 2]]
-        jobs.append(
-            PageJob(
-                rendered.post.output_rel,
-                "post.html",
-                partial(post_context, site, i, rendered),
-                frozenset(neighbours),
-            )
-        )
-    for rendered in site.pages:
-        jobs.append(
-            PageJob(
-                rendered.post.output_rel,
-                "page.html",
-                partial(_standalone_context, site, rendered),
-                frozenset([rendered.post.url]),
-            )
-        )
-    for pager in paginate(site.posts, site.config.paginate):
-        rel = page_url(pager.number) + "index.html"
-        ctx = {"page_title": "", "canonical": site.config.base_url + page_url(pager.number)}
-        jobs.append(PageJob(rel, "index.html", partial(dict, ctx, pager=pager), _urls(pager.items)))
-    not_found = {"page_title": "Page not found", "canonical": ""}
-    jobs.append(PageJob("404.html", "404.html", partial(dict, not_found), frozenset()))
+    """Return every page and generated file of the site as a `PageJob`, in a fixed order.
+
+    List pages (index, tag pages) depend on the posts they show; the tag index, archive,
+    feeds and sitemap show every post (`deps=None`); 404 and robots.txt show none. Adding
+    or removing a post, or changing its date, tags or draft state, moves posts between
+    list pages: the dev server must then re-list the jobs, not only re-render by deps.
+    """
+    jobs = _post_jobs(site) + _list_jobs(site)
+    jobs.append(PageJob("archive/index.html", "archive.html", partial(archive_context, site), None))
+    jobs.append(PageJob("404.html", "404.html", partial(not_found_context, site), frozenset()))
+    sitemap = _sitemap_entries(site, [job.rel for job in jobs])
+    for rel, make, deps in (
+        ("feed.xml", partial(atom_feed, site), None),
+        ("rss.xml", partial(rss_feed, site), None),
+        ("sitemap.xml", partial(sitemap_xml, sitemap), None),
+        ("robots.txt", partial(robots_txt, site.config.base_url), frozenset()),
+    ):
+        jobs.append(PageJob(rel, "", partial(dict), deps, produce=make))
     return jobs
+
+
+def _post_jobs(site: Site) -> list[PageJob]:
+    posts = site.posts
+    jobs = []
+    for i, rendered in enumerate(posts):
+        neighbours = frozenset(p.post.url for p in posts[max(i - 1, 0) : i + 2])
+        context = partial(post_context, site, i, rendered)
+        jobs.append(PageJob(rendered.post.output_rel, "post.html", context, neighbours))
+    for rendered in site.pages:
+        context = partial(standalone_context, site, rendered)
+        deps = frozenset([rendered.post.url])
+        jobs.append(PageJob(rendered.post.output_rel, "page.html", context, deps))
+    return jobs
+
+
+def _list_jobs(site: Site) -> list[PageJob]:
+    size = site.config.paginate
+    jobs = [
+        PageJob(
+            page_url(p.number) + "index.html",
+            "index.html",
+            partial(index_context, site, p),
+            _urls(p.items),
+        )
+        for p in paginate(site.posts, size)
+    ]
+    slugs = tag_slugs(site.tags)
+    for tag, posts in site.tags:
+        prefix = f"tags/{slugs[tag]}/"
+        for pager in paginate(posts, size, prefix):
+            context = partial(tag_context, site, tag, slugs[tag], pager)
+            rel = page_url(pager.number, prefix) + "index.html"
+            jobs.append(PageJob(rel, "tag.html", context, _urls(pager.items)))
+    jobs.append(PageJob("tags/index.html", "tags.html", partial(tags_context, site), None))
+    return jobs
+
+
+def _sitemap_entries(site: Site, rels: list[str]) -> list[tuple[str, datetime | None]]:
+    """Return (absolute URL, lastmod) of every HTML page but 404.html, in job order."""
+    lastmod = {r.post.output_rel: post_updated(r) for r in site.posts}
+    lastmod |= {r.post.output_rel: r.post.meta.updated or r.post.meta.date for r in site.pages}
+    return [
+        (site.config.base_url + rel.removesuffix("index.html"), lastmod.get(rel))
+        for rel in rels
+        if rel.endswith("index.html")
+    ]
 
 
 def _urls(items: tuple[RenderedPost, ...]) -> frozenset[str]:
     return frozenset(r.post.url for r in items)
-
-
-def _standalone_context(site: Site, rendered: RenderedPost) -> dict[str, Any]:
-    ctx = post_context(site, -1, rendered)
-    return ctx | {"bibtex": None, "apa": None, "newer": None, "older": None}
 
 
 def prepare_env(site: Site, env: jinja2.Environment) -> jinja2.Environment:
@@ -164,6 +162,8 @@ def render_job(env: jinja2.Environment, job: PageJob) -> OutputFile:
     Raises:
         TemplateError: the template is missing, has a syntax error, or fails while rendering.
     """
+    if job.produce is not None:
+        return OutputFile(job.rel, job.produce())
     return _page(env, job.template, job.rel, job.context())
 
 
@@ -198,7 +198,8 @@ def render_site(
 
 
 def _page(env: jinja2.Environment, template: str, rel: str, ctx: dict[str, Any]) -> OutputFile:
-    ctx = {"description": "", "page_rel": rel.removesuffix("index.html"), **ctx}
+    defaults = {"description": "", "meta_tags": (), "json_ld": None, "canonical": ""}
+    ctx = defaults | {"page_rel": rel.removesuffix("index.html")} | ctx
     try:
         html = env.get_template(template).render(ctx)
     except jinja2.TemplateSyntaxError as e:
@@ -208,7 +209,5 @@ def _page(env: jinja2.Environment, template: str, rel: str, ctx: dict[str, Any])
     return OutputFile(rel, html.encode("utf-8"))
 
 
-def _template_location(e: jinja2.TemplateSyntaxError):  # type: ignore[no-untyped-def]
-    from postil.errors import Location
-
+def _template_location(e: jinja2.TemplateSyntaxError) -> Location:
     return Location(e.filename or e.name or "<template>", e.lineno or 0)

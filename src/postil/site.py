@@ -1,9 +1,14 @@
-"""Collect rendered posts into a `Site`: filter drafts and future posts, sort, build taxonomies."""
+"""Collect rendered posts into a `Site`: filter drafts and future posts, sort, build taxonomies.
+
+Also the shapes the list pages need from a site: pagination, unique tag slugs, years.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
+from postil.content.posts import make_slug
 from postil.model import RenderedPost, Site, SiteConfig
 
 _EPOCH = datetime(1970, 1, 1).astimezone()
@@ -47,3 +52,73 @@ def collect(
         (tag, tuple(by_tag[tag])) for tag in sorted(by_tag, key=lambda t: (t.casefold(), t))
     )
     return Site(config=config, posts=tuple(posts), pages=tuple(pages), tags=tags)
+
+
+@dataclass(frozen=True)
+class Paginator:
+    """One page of a paginated list: its posts, number (1-based), count, and neighbours.
+
+    Attributes:
+        items: the posts on this page, in site order.
+        number: this page's number, 1 for the first.
+        count: how many pages the list has (at least 1).
+        prev_url: site-relative URL of the previous (newer) page, or None on the first.
+        next_url: site-relative URL of the next (older) page, or None on the last.
+    """
+
+    items: tuple[RenderedPost, ...]
+    number: int
+    count: int
+    prev_url: str | None
+    next_url: str | None
+
+
+def page_url(number: int, prefix: str = "") -> str:
+    """Return the site-relative URL of list page `number`: `prefix` for 1, `prefix`page/2/ …"""
+    return prefix if number == 1 else f"{prefix}page/{number}/"
+
+
+def paginate(posts: tuple[RenderedPost, ...], size: int, prefix: str = "") -> list[Paginator]:
+    """Split posts into pages of `size` under `prefix` (an empty list still has one page)."""
+    chunks = [posts[i : i + size] for i in range(0, len(posts), size)] or [()]
+    count = len(chunks)
+    return [
+        Paginator(
+            items=chunk,
+            number=n,
+            count=count,
+            prev_url=page_url(n - 1, prefix) if n > 1 else None,
+            next_url=page_url(n + 1, prefix) if n < count else None,
+        )
+        for n, chunk in enumerate(chunks, start=1)
+    ]
+
+
+def tag_slugs(tags: tuple[tuple[str, tuple[RenderedPost, ...]], ...]) -> dict[str, str]:
+    """Return tag -> URL slug, unique: "C++" and "C" both slug to "c", so the later gets "c-2".
+
+    A tag with nothing usable for a slug (only emoji) gets "tag", numbered the same way.
+    Tags are taken in the site's order, so the result is deterministic.
+    """
+    slugs: dict[str, str] = {}
+    used: set[str] = set()
+    for tag, _ in tags:
+        base = make_slug(tag) or "tag"
+        slug, n = base, 1
+        while slug in used:
+            n += 1
+            slug = f"{base}-{n}"
+        used.add(slug)
+        slugs[tag] = slug
+    return slugs
+
+
+def archive_years(
+    posts: tuple[RenderedPost, ...],
+) -> list[tuple[int | None, tuple[RenderedPost, ...]]]:
+    """Group posts (newest first) by year of their date, newest year first; undated last."""
+    years: dict[int | None, list[RenderedPost]] = {}
+    for r in posts:
+        years.setdefault(r.post.meta.date.year if r.post.meta.date else None, []).append(r)
+    ordered = sorted(years, key=lambda y: (y is None, -(y or 0)))
+    return [(year, tuple(years[year])) for year in ordered]

@@ -13,6 +13,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 
 from postil.errors import Diagnostic
+from postil.htmlfilter import summary_html
 from postil.markdown.state import RenderState
 
 
@@ -43,6 +44,8 @@ class RenderedMarkdown:
         figures: figure id -> number.
         equations: equation label -> number text.
         diagnostics: warnings and errors, with file locations.
+        summary: the first top-level paragraph as HTML, notes and links removed
+            (`postil.htmlfilter.summary_html`), for lists of posts; "" if there is none.
     """
 
     html: str
@@ -52,6 +55,7 @@ class RenderedMarkdown:
     figures: tuple[tuple[str, int], ...]
     equations: tuple[tuple[str, str], ...]
     diagnostics: tuple[Diagnostic, ...]
+    summary: str = ""
 
 
 def create_markdown() -> MarkdownIt:
@@ -108,6 +112,7 @@ def render_markdown(md: MarkdownIt, body: str, state: RenderState) -> RenderedMa
         figures=tuple(state.figures.items()),
         equations=tuple(state.equations.items()),
         diagnostics=tuple(state.diagnostics),
+        summary=summary_html(html),
     )
 
 

@@ -1,0 +1,133 @@
+"""Template contexts of each kind of page: post, stand-alone page, lists, archive, 404.
+
+Every context carries the `<head>` data `base.html` reads: `page_title`, `canonical` (absolute
+URL, or "" for pages that must not be indexed), `description`, `meta_tags` (Open Graph,
+Twitter, Google Scholar) and `json_ld` (None or script-safe JSON).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+from markupsafe import Markup
+
+from postil.citation import apa_reference, bibtex_entry
+from postil.htmlfilter import plain_text
+from postil.metadata import (
+    MetaTag,
+    blog_posting,
+    page_meta,
+    post_meta,
+    scholar_meta,
+    script_json,
+)
+from postil.model import RenderedPost, Site
+from postil.site import Paginator, archive_years, page_url, tag_slugs
+
+DESCRIPTION_LIMIT = 300
+"""Longest meta description in characters; search engines show about 155–300."""
+
+
+def head(site: Site, title: str, rel: str, description: str = "") -> dict[str, Any]:
+    """Return the `<head>` context of a page at site-relative URL `rel` (no post metadata)."""
+    url = site.config.base_url + rel
+    return {
+        "page_title": title,
+        "canonical": url,
+        "description": description,
+        "meta_tags": page_meta(site.config, title, url, description),
+        "json_ld": None,
+    }
+
+
+def describe(site: Site, rendered: RenderedPost) -> str:
+    """Return a post's description: `summary:`, else `subtitle:`, else its first paragraph.
+
+    The first paragraph is plain text with math as TeX, shortened at a word boundary to
+    `DESCRIPTION_LIMIT` characters; a post with none of these gets the site's description.
+    """
+    meta = rendered.post.meta
+    text = meta.summary or meta.subtitle or plain_text(rendered.content.summary)
+    text = text or site.config.description
+    return textwrap.shorten(text, DESCRIPTION_LIMIT, placeholder=" …") if text else ""
+
+
+def tag_links(site: Site, tags: tuple[str, ...]) -> list[tuple[str, str | None]]:
+    """Return (tag, site-relative URL of its page or None) for each tag of a post or page."""
+    slugs = tag_slugs(site.tags)
+    return [(tag, f"tags/{slugs[tag]}/" if tag in slugs else None) for tag in tags]
+
+
+def post_context(site: Site, index: int, rendered: RenderedPost) -> dict[str, Any]:
+    """Return the context of post `index` of `site.posts`: body, neighbours, citation, metadata.
+
+    The citation block is left out for `citation: false` and for posts without a date.
+    """
+    config = site.config
+    post, meta = rendered.post, rendered.post.meta
+    authors = meta.authors or (config.author,)
+    absolute = config.base_url + post.url
+    description = describe(site, rendered)
+    cite = meta.citation and meta.date is not None
+    year = meta.date.year if meta.date else 0
+    tags: list[MetaTag] = post_meta(config, rendered, absolute, description)
+    if cite:
+        tags += scholar_meta(config, rendered, authors, absolute)
+    ld = blog_posting(config, rendered, authors, absolute, description)
+    return head(site, meta.title, post.url, description) | {
+        "meta_tags": tags,
+        "json_ld": script_json(ld),
+        "post": rendered,
+        "meta": meta,
+        "authors": authors,
+        "content": Markup(rendered.content.html),
+        "toc": rendered.content.toc,
+        "widgets": sorted(rendered.content.widgets),
+        "tag_links": tag_links(site, meta.tags),
+        "newer": site.posts[index - 1] if index > 0 else None,
+        "older": site.posts[index + 1] if 0 <= index < len(site.posts) - 1 else None,
+        "bibtex": bibtex_entry(authors, year, meta.title, absolute) if cite else None,
+        "apa": apa_reference(authors, year, meta.title, config.title, absolute) if cite else None,
+    }
+
+
+def standalone_context(site: Site, rendered: RenderedPost) -> dict[str, Any]:
+    """Return the context of a stand-alone page (about.md): no citation, neighbours or JSON-LD."""
+    ctx = post_context(site, -1, rendered)
+    url = site.config.base_url + rendered.post.url
+    meta_tags = page_meta(site.config, rendered.post.meta.title, url, ctx["description"])
+    return ctx | {"bibtex": None, "apa": None, "meta_tags": meta_tags, "json_ld": None}
+
+
+def index_context(site: Site, pager: Paginator) -> dict[str, Any]:
+    """Return the context of one page of the post list (the home page is page 1)."""
+    title = "" if pager.number == 1 else f"Posts, page {pager.number}"
+    return head(site, title, page_url(pager.number), site.config.description) | {"pager": pager}
+
+
+def tag_context(site: Site, tag: str, slug: str, pager: Paginator) -> dict[str, Any]:
+    """Return the context of one page of a tag's post list (`tags/<slug>/`)."""
+    prefix = f"tags/{slug}/"
+    title = f"Posts tagged “{tag}”"
+    if pager.number > 1:
+        title += f", page {pager.number}"
+    return head(site, title, page_url(pager.number, prefix)) | {"tag": tag, "pager": pager}
+
+
+def tags_context(site: Site) -> dict[str, Any]:
+    """Return the context of the tag index: (tag, URL, number of posts), by tag name."""
+    slugs = tag_slugs(site.tags)
+    tags = [(tag, f"tags/{slugs[tag]}/", len(posts)) for tag, posts in site.tags]
+    return head(site, "Tags", "tags/") | {"tags": tags}
+
+
+def archive_context(site: Site) -> dict[str, Any]:
+    """Return the context of the archive: posts grouped by year, newest first."""
+    return head(site, "Archive", "archive/") | {"years": archive_years(site.posts)}
+
+
+def not_found_context(site: Site) -> dict[str, Any]:
+    """Return the context of 404.html: no canonical URL, and `noindex` for crawlers."""
+    ctx = head(site, "Page not found", "")
+    return ctx | {"canonical": "", "meta_tags": [("name", "robots", "noindex")]}

@@ -1,0 +1,151 @@
+"""The site's feeds: Atom 1.0 (`feed.xml`, RFC 4287) and RSS 2.0 (`rss.xml`), full content.
+
+XML is built with the standard library's `xml.etree.ElementTree`, which escapes text and
+attributes itself (never string concatenation). No build time goes into a feed: the feed's
+`updated` is the newest post's, so two builds of the same posts are byte-identical.
+Each entry holds the post's whole body made for feed readers by `postil.htmlfilter.feed_html`:
+absolute URLs, math as MathML, notes as endnotes, widgets in their static state.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from datetime import datetime, timezone
+from email.utils import format_datetime
+
+from postil import __version__
+from postil.htmlfilter import feed_html
+from postil.model import RenderedPost, Site
+
+ATOM_NS = "http://www.w3.org/2005/Atom"
+DC_NS = "http://purl.org/dc/elements/1.1/"
+XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
+EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+"""The `updated` time of a feed with no dated posts (a fixed time keeps builds identical)."""
+
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def xml_text(text: str) -> str:
+    """Return `text` without the characters XML 1.0 forbids (C0 controls except tab/LF/CR)."""
+    return _XML_INVALID.sub("", text)
+
+
+def post_updated(rendered: RenderedPost) -> datetime:
+    """Return when a post last changed: `updated:`, else `date:`, else the epoch."""
+    meta = rendered.post.meta
+    return meta.updated or meta.date or EPOCH
+
+
+def feed_updated(site: Site) -> datetime:
+    """Return the newest `post_updated` of the site's posts (the epoch for an empty site)."""
+    return max((post_updated(r) for r in site.posts), default=EPOCH)
+
+
+def atom_feed(site: Site) -> bytes:
+    """Return the Atom 1.0 feed of every published post, newest first, as UTF-8 XML.
+
+    The feed's id and alternate link are the site's base URL, its self link is
+    `<base_url>feed.xml`; each entry's id is the post's absolute URL (stable as long as the
+    URL is). Content is `type="html"` with an `xml:base` of the post's URL.
+    """
+    config = site.config
+    # Unprefixed names plus an explicit xmlns: ElementTree's default_namespace option
+    # rejects the (correctly) unqualified attributes Atom uses.
+    feed = ET.Element("feed", {"xmlns": ATOM_NS, XML_LANG: config.language})
+    _sub(feed, "id", config.base_url)
+    _sub(feed, "title", config.title)
+    if config.description:
+        _sub(feed, "subtitle", config.description)
+    _sub(feed, "updated", feed_updated(site).isoformat())
+    _link(feed, "self", "application/atom+xml", config.base_url + "feed.xml")
+    _link(feed, "alternate", "text/html", config.base_url)
+    _sub(_sub(feed, "author"), "name", config.author)
+    _sub(feed, "generator", "postil").set("version", __version__)
+    for rendered in site.posts:
+        feed.append(_atom_entry(site, rendered))
+    return _serialize(feed)
+
+
+def _atom_entry(site: Site, rendered: RenderedPost) -> ET.Element:
+    meta, url = rendered.post.meta, site.config.base_url + rendered.post.url
+    entry = ET.Element("entry")
+    _sub(entry, "id", url)
+    _sub(entry, "title", meta.title).set("type", "text")
+    _link(entry, "alternate", "text/html", url)
+    if meta.date:
+        _sub(entry, "published", meta.date.isoformat())
+    _sub(entry, "updated", post_updated(rendered).isoformat())
+    for name in meta.authors or (site.config.author,):
+        _sub(_sub(entry, "author"), "name", name)
+    for tag in meta.tags:
+        ET.SubElement(entry, "category", {"term": xml_text(tag)})
+    if meta.summary:
+        _sub(entry, "summary", meta.summary).set("type", "text")
+    content = _sub(entry, "content", feed_html(rendered.content.html, url))
+    content.attrib.update({"type": "html", "{http://www.w3.org/XML/1998/namespace}base": url})
+    return entry
+
+
+def rss_feed(site: Site) -> bytes:
+    """Return the RSS 2.0 feed of every published post, newest first, as UTF-8 XML.
+
+    Follows the RSS 2.0 specification (https://www.rssboard.org/rss-specification): item
+    `description` holds the full HTML body, `guid` is the permalink, dates are RFC 822;
+    authors go in `dc:creator` (RSS's own `author` wants an e-mail address), and an
+    `atom:link rel="self"` names the feed's own URL (RSS Advisory Board's recommendation).
+    """
+    config = site.config
+    rss = ET.Element("rss", {"version": "2.0"})
+    channel = ET.SubElement(rss, "channel")
+    for tag, text in (
+        ("title", config.title),
+        ("link", config.base_url),
+        ("description", config.description or config.title),
+        ("language", config.language),
+        ("lastBuildDate", format_datetime(feed_updated(site))),
+        ("generator", f"postil {__version__}"),
+    ):
+        ET.SubElement(channel, tag).text = xml_text(text)
+    self_link = {"href": config.base_url + "rss.xml", "rel": "self", "type": "application/rss+xml"}
+    ET.SubElement(channel, f"{{{ATOM_NS}}}link", self_link)
+    for rendered in site.posts:
+        channel.append(_rss_item(site, rendered))
+    return _serialize(rss)
+
+
+def _rss_item(site: Site, rendered: RenderedPost) -> ET.Element:
+    meta, url = rendered.post.meta, site.config.base_url + rendered.post.url
+    item = ET.Element("item")
+    ET.SubElement(item, "title").text = xml_text(meta.title)
+    ET.SubElement(item, "link").text = url
+    ET.SubElement(item, "guid", {"isPermaLink": "true"}).text = url
+    if meta.date:
+        ET.SubElement(item, "pubDate").text = format_datetime(meta.date)
+    for name in meta.authors or (site.config.author,):
+        ET.SubElement(item, f"{{{DC_NS}}}creator").text = xml_text(name)
+    for tag in meta.tags:
+        ET.SubElement(item, "category").text = xml_text(tag)
+    ET.SubElement(item, "description").text = xml_text(feed_html(rendered.content.html, url))
+    return item
+
+
+def _sub(parent: ET.Element, tag: str, text: str | None = None) -> ET.Element:
+    element = ET.SubElement(parent, tag)
+    if text is not None:
+        element.text = xml_text(text)
+    return element
+
+
+def _link(parent: ET.Element, rel: str, media_type: str, href: str) -> None:
+    ET.SubElement(parent, "link", {"rel": rel, "type": media_type, "href": href})
+
+
+def _serialize(root: ET.Element) -> bytes:
+    """Return `root` as indented UTF-8 XML with a declaration; prefixes are fixed names."""
+    for prefix, uri in (("atom", ATOM_NS), ("dc", DC_NS)):
+        ET.register_namespace(prefix, uri)
+    ET.indent(root, space="  ")
+    body = ET.tostring(root, encoding="unicode")
+    return ('<?xml version="1.0" encoding="utf-8"?>\n' + body + "\n").encode("utf-8")

@@ -1,0 +1,222 @@
+"""Rewrite rendered post HTML for other places than the post page: feeds, summaries, meta text.
+
+A post's body is rendered once, for its page. Feeds need the same HTML with absolute URLs,
+without the margin copies of notes (the Notes list keeps them), and without scripts; the
+index needs the first paragraph; meta descriptions need plain text. These are done with the
+standard library's `html.parser` (a real tokenizer, not regular expressions): start tags
+that need no change are copied byte for byte, so MathML and SVG come through untouched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from html import escape
+from html.parser import HTMLParser
+from urllib.parse import urljoin
+
+VOID_ELEMENTS = frozenset("area base br col embed hr img input link meta source track wbr".split())
+"""Elements without an end tag (HTML Living Standard, "void elements")."""
+
+FEED_DROPPED_CLASSES = frozenset({"sidenote", "sidenote-toggle", "heading-anchor", "copy-code"})
+"""Classes of elements left out of feeds: the margin copy of each numbered note (the Notes
+list has the same text), the buttons that toggle notes and copy code, and the `¶` anchors
+(empty links). Margin notes (`marginnote`) are kept: they have no other copy."""
+
+FEED_DROPPED_TAGS = frozenset({"script", "button", "input", "template"})
+"""Elements left out of feeds: feed readers run no scripts, so widgets show their
+server-rendered initial state and controls that do nothing there are removed."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What a filter pass does to the HTML.
+
+    Attributes:
+        drop_tags: elements removed with everything inside them.
+        drop_classes: elements with any of these classes removed with their content.
+        unwrap_tags: elements whose tags are removed but whose content is kept.
+        drop_attrs: attributes removed from every element.
+        rewrite_url: maps each `href`/`src` value to a new one, or None to keep them.
+    """
+
+    drop_tags: frozenset[str] = frozenset()
+    drop_classes: frozenset[str] = frozenset()
+    unwrap_tags: frozenset[str] = frozenset()
+    drop_attrs: frozenset[str] = frozenset()
+    rewrite_url: Callable[[str], str] | None = None
+
+
+def feed_html(html: str, page_url: str) -> str:
+    """Return a post body made for feed readers.
+
+    Args:
+        html: the post body as rendered for its page.
+        page_url: the post's absolute URL; every `href` and `src` is resolved against it
+            (RFC 3986), so root-absolute (`/blog/img/a.png`), relative and fragment-only
+            links all become absolute.
+
+    Notes become endnotes (margin copies dropped, the Notes list kept), widgets keep their
+    static state (scripts and controls dropped), math stays MathML.
+    """
+    rules = Rules(
+        drop_tags=FEED_DROPPED_TAGS,
+        drop_classes=FEED_DROPPED_CLASSES,
+        rewrite_url=lambda url: urljoin(page_url, url),
+    )
+    return _Filter(rules).run(html)
+
+
+def summary_html(html: str) -> str:
+    """Return the inner HTML of the body's first top-level paragraph, for lists of posts.
+
+    Note markers and margin notes are removed, links are unwrapped (their text stays) and
+    `id` attributes dropped, so the summary can sit on an index page next to others without
+    broken fragments or duplicate ids. Returns "" when the body has no top-level paragraph.
+    """
+    rules = Rules(
+        drop_tags=FEED_DROPPED_TAGS | {"sup"},
+        drop_classes=FEED_DROPPED_CLASSES | {"marginnote"},
+        unwrap_tags=frozenset({"a"}),
+        drop_attrs=frozenset({"id"}),
+    )
+    return _Filter(rules, first_paragraph=True).run(html).strip()
+
+
+def plain_text(html: str) -> str:
+    """Return the text of an HTML fragment, whitespace collapsed, math as its TeX source.
+
+    Math is read from its `application/x-tex` annotation (the rendered glyphs and the source
+    would otherwise both appear). Use it on `summary_html`'s result to leave notes out.
+    """
+    collector = _TextCollector()
+    collector.feed(html)
+    collector.close()
+    return " ".join("".join(collector.parts).split())
+
+
+@dataclass
+class _Skip:
+    depth: int = 0
+    active: bool = False
+
+
+class _Filter(HTMLParser):
+    """Copy HTML through, applying `Rules`; optionally keep only the first top-level `<p>`."""
+
+    def __init__(self, rules: Rules, first_paragraph: bool = False) -> None:
+        super().__init__(convert_charrefs=False)
+        self.rules = rules
+        self.first_paragraph = first_paragraph
+        self.out: list[str] = []
+        self.skip = _Skip()
+        self.open: list[str] = []
+        self.capturing = not first_paragraph
+        self.done = False
+
+    def run(self, html: str) -> str:
+        self.feed(html)
+        self.close()
+        return "".join(self.out)
+
+    def _emit(self, text: str) -> None:
+        if self.capturing and not self.skip.active and not self.done:
+            self.out.append(text)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._start(tag, attrs, self.get_starttag_text() or "", closed=False)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._start(tag, attrs, self.get_starttag_text() or "", closed=True)
+
+    def _start(self, tag: str, attrs: list[tuple[str, str | None]], raw: str, closed: bool) -> None:
+        has_end = not closed and tag not in VOID_ELEMENTS
+        if self.skip.active:
+            self.skip.depth += has_end
+            return
+        if self._dropped(tag, attrs):
+            self.skip = _Skip(depth=1, active=True) if has_end else self.skip
+            return
+        if self.first_paragraph and tag == "p" and not self.open and not self.done:
+            self.capturing = True
+            self.open.append(tag)
+            return
+        if has_end:
+            self.open.append(tag)
+        if tag not in self.rules.unwrap_tags:
+            self._emit(self._tag_text(tag, attrs, raw, closed))
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.skip.active:
+            self.skip.depth -= 1
+            self.skip.active = self.skip.depth > 0
+            return
+        if self.open and self.open[-1] == tag:
+            self.open.pop()
+        if self.first_paragraph and tag == "p" and not self.open and self.capturing:
+            self.done = True
+            return
+        if tag not in self.rules.unwrap_tags and tag not in VOID_ELEMENTS:
+            self._emit(f"</{tag}>")
+
+    def _dropped(self, tag: str, attrs: list[tuple[str, str | None]]) -> bool:
+        if tag in self.rules.drop_tags:
+            return True
+        classes = set((dict(attrs).get("class") or "").split())
+        return bool(classes & self.rules.drop_classes)
+
+    def _tag_text(
+        self, tag: str, attrs: list[tuple[str, str | None]], raw: str, closed: bool
+    ) -> str:
+        """Return the start tag: the original text unless an attribute must change."""
+        kept = [(k, v) for k, v in attrs if k not in self.rules.drop_attrs]
+        rewrite = self.rules.rewrite_url
+        if rewrite is not None:
+            kept = [(k, rewrite(v) if k in ("href", "src") and v else v) for k, v in kept]
+        if kept == attrs:
+            return raw
+        parts = [tag] + [k if v is None else f'{k}="{escape(v, quote=True)}"' for k, v in kept]
+        return "<" + " ".join(parts) + (" />" if closed else ">")
+
+    def handle_data(self, data: str) -> None:
+        self._emit(data)
+
+    def handle_entityref(self, name: str) -> None:
+        self._emit(f"&{name};")
+
+    def handle_charref(self, name: str) -> None:
+        self._emit(f"&#{name};")
+
+    def handle_comment(self, data: str) -> None:
+        """Comments are left out: they are notes to the author, not content."""
+
+
+@dataclass
+class _TextState:
+    math: int = 0
+    annotation: int = 0
+
+
+class _TextCollector(HTMLParser):
+    """Collect text; inside `<math>`, only the TeX annotation's text."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.state = _TextState()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "math":
+            self.state.math += 1
+        elif tag == "annotation" and dict(attrs).get("encoding") == "application/x-tex":
+            self.state.annotation += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "math":
+            self.state.math -= 1
+        elif tag == "annotation" and self.state.annotation:
+            self.state.annotation -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self.state.math or self.state.annotation:
+            self.parts.append(data)

@@ -1,0 +1,134 @@
+"""Machine-readable metadata in a page's `<head>`: Open Graph, Twitter, JSON-LD, Google Scholar.
+
+Each function returns data, never markup: meta tags as `(attribute, name, content)` triples
+that the template writes with autoescaping on, and JSON-LD as text that is safe inside
+`<script type="application/ld+json">`.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from markupsafe import Markup
+
+from postil.model import RenderedPost, SiteConfig
+
+MetaTag = tuple[str, str, str]
+"""One `<meta>`: (attribute, name, content), e.g. ("property", "og:title", "Attention")."""
+
+_SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+
+
+def script_json(data: Any) -> Markup:
+    """Return `data` as JSON that can sit inside a `<script>` element unchanged.
+
+    `<`, `>` and `&` are written as JSON escapes (`\\u003c` …), so no `</script>` or `<!--`
+    can end the element early (HTML Living Standard, "Restrictions for contents of script
+    elements"); the JSON value is unchanged. Keys keep their order; output is deterministic.
+    """
+    text = json.dumps(data, ensure_ascii=False, indent=None, separators=(",", ":"))
+    return Markup(text.translate(_SCRIPT_SAFE))
+
+
+def page_meta(config: SiteConfig, title: str, url: str, description: str) -> list[MetaTag]:
+    """Return Open Graph and Twitter tags of a page that is not a post (og:type website).
+
+    Args:
+        config: the site (name for og:site_name).
+        title: the page's title, plain text.
+        url: the page's absolute URL.
+        description: one or two sentences, plain text ("" leaves the tags out).
+
+    See https://ogp.me/ and Twitter's "Cards markup" reference.
+    """
+    tags: list[MetaTag] = [
+        ("property", "og:type", "website"),
+        ("property", "og:site_name", config.title),
+        ("property", "og:title", title or config.title),
+        ("property", "og:url", url),
+        ("name", "twitter:card", "summary"),
+        ("name", "twitter:title", title or config.title),
+    ]
+    if description:
+        tags += [
+            ("property", "og:description", description),
+            ("name", "twitter:description", description),
+        ]
+    return tags
+
+
+def post_meta(
+    config: SiteConfig, rendered: RenderedPost, url: str, description: str
+) -> list[MetaTag]:
+    """Return Open Graph (og:type article, with times and tags) and Twitter tags of a post."""
+    meta = rendered.post.meta
+    tags = page_meta(config, meta.title, url, description)
+    tags[0] = ("property", "og:type", "article")
+    if meta.date:
+        tags.append(("property", "article:published_time", meta.date.isoformat()))
+    if meta.updated:
+        tags.append(("property", "article:modified_time", meta.updated.isoformat()))
+    tags += [("property", "article:tag", tag) for tag in meta.tags]
+    return tags
+
+
+def scholar_meta(
+    config: SiteConfig, rendered: RenderedPost, authors: tuple[str, ...], url: str
+) -> list[MetaTag]:
+    """Return Google Scholar's `citation_*` tags: title, each author, date, full-text URL.
+
+    Dates are `YYYY/MM/DD` and authors one tag each, in order, as Google Scholar's
+    inclusion guidelines ask (https://scholar.google.com/intl/en/scholar/inclusion.html).
+    A post without a date has no `citation_publication_date`.
+    """
+    meta = rendered.post.meta
+    tags: list[MetaTag] = [("name", "citation_title", meta.title)]
+    tags += [("name", "citation_author", author) for author in authors]
+    if meta.date:
+        tags.append(("name", "citation_publication_date", meta.date.strftime("%Y/%m/%d")))
+    tags += [
+        ("name", "citation_language", config.language),
+        ("name", "citation_fulltext_html_url", url),
+    ]
+    return tags
+
+
+def blog_posting(
+    config: SiteConfig,
+    rendered: RenderedPost,
+    authors: tuple[str, ...],
+    url: str,
+    description: str,
+) -> dict[str, Any]:
+    """Return the schema.org `BlogPosting` of a post as a JSON-ready dict.
+
+    Fields: headline, description, url, mainEntityOfPage, datePublished, dateModified
+    (the `updated:` date, else the publication date), author (one `Person` each),
+    keywords (tags), inLanguage, wordCount, isPartOf (the `Blog`). Dates are ISO 8601 with
+    offset. See https://schema.org/BlogPosting and Google's "Article" structured data.
+    """
+    meta = rendered.post.meta
+    data: dict[str, Any] = {
+        "@context": "https://schema.org",
+        "@type": "BlogPosting",
+        "headline": meta.title,
+        "description": description,
+        "url": url,
+        "mainEntityOfPage": {"@type": "WebPage", "@id": url},
+        "author": [{"@type": "Person", "name": name} for name in authors],
+        "inLanguage": config.language,
+        "wordCount": rendered.content.word_count,
+        "isPartOf": {"@type": "Blog", "name": config.title, "url": config.base_url},
+    }
+    data |= _dates(meta.date, meta.updated)
+    if meta.tags:
+        data["keywords"] = list(meta.tags)
+    return data
+
+
+def _dates(date: datetime | None, updated: datetime | None) -> dict[str, str]:
+    if date is None:
+        return {}
+    return {"datePublished": date.isoformat(), "dateModified": (updated or date).isoformat()}
