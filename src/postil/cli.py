@@ -30,6 +30,8 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--base-url", help="override base_url from postil.yaml")
     build.add_argument("--out", type=Path, help="output directory (default: _site)")
     build.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    new = sub.add_parser("new", help="start a draft post: content/posts/<slug>.md")
+    new.add_argument("title", help="the post's title, e.g. 'Attention, from the softmax up'")
     return parser
 
 
@@ -88,6 +90,11 @@ def _run(args: argparse.Namespace) -> int:
             f"built {result.posts} posts, {result.files} files in {result.seconds:.2f} s"
             f" → {target}{warned}"
         )
+    elif args.command == "new":
+        from postil.scaffold import new_post
+
+        path = new_post(args.root.absolute(), args.title)
+        print(f"wrote {path} (a draft: build with --drafts to see it)")
     return 0
 
 
