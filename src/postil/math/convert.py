@@ -149,6 +149,8 @@ def _serialise(content: ET.Element, latex: str, display: bool) -> str:
     tree.clean_markers(content)
     math = ET.Element("math", display="block" if display else "inline")
     semantics = ET.SubElement(math, "semantics")
+    if len(content) == 1 and content[0].get("class") == "numbered":
+        content = content[0]  # a full-width table must not sit in a shrink-wrapping mrow
     semantics.append(content)
     annotation = ET.SubElement(semantics, "annotation", encoding="application/x-tex")
     annotation.text = latex

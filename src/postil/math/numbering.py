@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from postil.math.tables import add_style
+from postil.math.tables import add_style, align_css
 from postil.math.tree import local
 
 MARK = "\ue000"  # private-use sentinels of a marker `\text{MARK kind SEP payload}` (rewrite.py)
@@ -79,7 +79,7 @@ def _cell(row: ET.Element, css: str, at: int | None = None) -> ET.Element:
 def _number_row(row: ET.Element, text: str, label: str | None) -> None:
     """Give one table row its spacer cell, number cell and anchor id."""
     _cell(row, "padding:0;width:50%", 0)
-    number = _cell(row, "padding:0 0 0 1em;width:50%;text-align:right")
+    number = _cell(row, "padding:0 0 0 1em;width:50%;" + align_css("right"))
     number.set("class", "eqno")
     if text:
         ET.SubElement(number, "mtext").text = text

@@ -15,6 +15,16 @@ RULE = "0.06em"
 ALIGN_WORDS = {"l": "left", "c": "center", "r": "right"}
 
 
+def align_css(align: str) -> str:
+    """Return CSS that aligns a cell's content `left` or `right` in Chromium and elsewhere.
+
+    Chromium lays out the children of `<mtd>` as block-level math boxes, which plain
+    `text-align` does not move; its UA stylesheet centres them with `-webkit-center`, so
+    `-webkit-left`/`-webkit-right` are needed (other browsers keep the standard value).
+    """
+    return f"text-align:{align};text-align:-webkit-{align}"
+
+
 def add_style(el: ET.Element, css: str) -> None:
     """Append CSS declarations (`"text-align:left"`) to the element's `style` attribute."""
     old = el.get("style", "").rstrip("; ")
@@ -44,7 +54,7 @@ def style_table(table: ET.Element) -> None:
         for j, cell in enumerate(row):
             align = cell.attrib.pop("columnalign", None)
             if align and align != "center":
-                add_style(cell, f"text-align:{align}")
+                add_style(cell, align_css(align))
             if j < len(col_lines) and col_lines[j] != "none":
                 add_style(cell, f"border-right:{RULE} {col_lines[j]}")
             if i < len(row_lines) and row_lines[i] != "none":

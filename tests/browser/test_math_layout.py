@@ -1,0 +1,116 @@
+"""Math layout in Chromium: aligned rows, cases, equation numbers, eqref links, fractions.
+
+The page is built from the math plugin's own output and `static/css/math.css`, served over
+127.0.0.1, and measured with real MathML Core layout (Debian Chromium via Playwright).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from markdown_it import MarkdownIt
+
+from postil.markdown.math import math_plugin
+from postil.markdown.state import RenderState
+
+POST = r"""
+See \eqref{eq:elbo} for the bound.
+
+$$
+\begin{aligned}
+\log p_\theta(x) &= \log \int p_\theta(x, z)\, dz \\
+&\geq \mathbb{E}_{q}\left[\log \frac{p_\theta(x, z)}{q(z)}\right] \\
+&= \operatorname{ELBO}(q)
+\end{aligned}
+\label{eq:elbo}
+$$
+
+$$
+\operatorname{ReLU}(x) = \begin{cases} x & \text{if } x > 0 \\ 0 & \text{otherwise} \end{cases}
+$$
+
+Inline: $\log p(x)$.
+"""
+FILLER = "<p>" + "Filler paragraph so that the page scrolls. " * 40 + "</p>\n"
+
+
+@pytest.fixture
+def math_page(tmp_path: Path, repo_root: Path, serve_dir, page):
+    """Render POST with the math plugin, serve it with math.css, open it; return the page."""
+    md = MarkdownIt("commonmark").enable("table")
+    math_plugin(md)
+    state = RenderState(path="post.md")
+    state.source_lines = POST.split("\n")
+    body = md.render(POST, {"postil": state})
+    assert not state.diagnostics
+    first, rest = body.split("</p>\n", 1)
+    html = (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>math</title>'
+        '<link rel="icon" href="data:,"><link rel="stylesheet" href="math.css"></head>'
+        f"<body style='width:800px'>{first}</p>{FILLER * 6}{rest}{FILLER * 6}</body></html>"
+    )
+    (tmp_path / "index.html").write_text(html, encoding="utf-8")
+    shutil.copy(repo_root / "static" / "css" / "math.css", tmp_path / "math.css")
+    page.set_viewport_size({"width": 900, "height": 600})
+    page.goto(serve_dir(tmp_path) + "index.html")
+    return page
+
+
+def boxes(page, selector: str) -> list[dict]:
+    """Return the bounding boxes of every element matching `selector`."""
+    return page.eval_on_selector_all(
+        selector,
+        "els => els.map(e => { const r = e.getBoundingClientRect();"
+        " return {x: r.x, y: r.y, right: r.right, bottom: r.bottom, text: e.textContent}; })",
+    )
+
+
+def test_aligned_equals_signs_share_an_x_and_rows_are_separate_lines(math_page):
+    aligned = "mtr#eq-elbo mtable > mtr"  # the aligned block inside the numbered row
+    relations = [b for b in boxes(math_page, f"{aligned} > mtd > mo") if b["text"] in "=≥"]
+    rows = boxes(math_page, aligned)
+    assert len(rows) == 3
+    assert rows[0]["bottom"] <= rows[1]["y"] + 1 and rows[1]["bottom"] <= rows[2]["y"] + 1
+    lefts = [b["x"] for b in relations]
+    assert len(lefts) == 3 and max(lefts) - min(lefts) <= 1
+
+
+def test_equation_number_sits_right_of_the_formula(math_page):
+    formula = boxes(math_page, "mtr#eq-elbo > mtd:nth-child(2)")[0]
+    number = boxes(math_page, "mtr#eq-elbo mtd.eqno mtext")[0]
+    assert number["text"] == "(1)"
+    assert number["x"] > formula["right"]
+    assert number["right"] > 700  # at the right margin of the 800px body
+
+
+def test_eqref_link_scrolls_to_the_equation(math_page):
+    link = math_page.locator("a.eqref")
+    assert link.text_content() == "(1)"
+    assert math_page.evaluate("window.scrollY") == 0
+    link.click()
+    math_page.wait_for_function("window.scrollY > 0")
+    top = math_page.evaluate("document.getElementById('eq-elbo').getBoundingClientRect().top")
+    assert -1 <= top < 600
+
+
+def test_fraction_numerator_is_above_its_denominator(math_page):
+    fraction = math_page.locator("mfrac").first
+    numerator, denominator = (
+        fraction.locator(":scope > *").nth(i).bounding_box() for i in range(2)
+    )
+    assert numerator["y"] + numerator["height"] <= denominator["y"] + 1
+
+
+def test_cases_rows_are_stacked_and_left_aligned(math_page):
+    cells = boxes(math_page, "math:not(:has(mtable.numbered)) mtable mtr > mtd:first-child")
+    assert len(cells) == 2
+    assert cells[0]["bottom"] <= cells[1]["y"] + 1
+    assert abs(cells[0]["x"] - cells[1]["x"]) <= 1
+
+
+def test_function_name_has_a_gap_before_its_argument(math_page):
+    log, p = (boxes(math_page, "p math mi")[i] for i in range(2))
+    assert (log["text"], p["text"]) == ("log", "p")
+    assert p["x"] - log["right"] >= 1.5  # the 0.1667em thin space, not "logp"
