@@ -1,0 +1,10 @@
+"""`postil serve`: the dev server (build into memory, watch, rebuild incrementally, reload).
+
+See `postil.serve.app` for how the parts fit: `watcher` (file events to batches of changes),
+`incremental` (the in-memory build), `hub` and `server` (HTTP, events, the error overlay),
+`livereload.js` (the browser side).
+"""
+
+from postil.serve.app import DevServer, ServeOptions, is_loopback, serve
+
+__all__ = ["DevServer", "ServeOptions", "is_loopback", "serve"]

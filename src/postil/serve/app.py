@@ -1,0 +1,176 @@
+"""`postil serve`: build into memory, serve over HTTP, rebuild on every save, reload browsers.
+
+`DevServer` ties the pieces together: an `IncrementalBuilder` (the site in memory), a
+`SiteWatcher` feeding a `ChangeBatcher` (debounced, coalesced batches of changes, built on
+one thread), a `SiteHub` (the served site and the event stream) and a `DevHTTPServer`.
+It never writes `_site/` or any other directory.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from postil.serve.hub import SiteHub
+from postil.serve.incremental import BuildReport, IncrementalBuilder
+from postil.serve.server import DevHTTPServer
+from postil.serve.watcher import DEBOUNCE_SECONDS, ChangeBatcher, ChangeSet, SiteLayout, SiteWatcher
+
+log = logging.getLogger("postil.serve")
+
+
+@dataclass(frozen=True)
+class ServeOptions:
+    """How to serve a site.
+
+    Attributes:
+        root: the site directory (holds postil.yaml).
+        host: the address to bind; loopback unless the user asks otherwise.
+        port: the TCP port; 0 picks a free one.
+        drafts: include draft posts (on by default: previewing drafts is what serve is for).
+        poll: watch by polling the file system (network drives, containers) instead of inotify.
+        debounce: seconds of quiet after a change before the rebuild starts.
+    """
+
+    root: Path
+    host: str = "127.0.0.1"
+    port: int = 8000
+    drafts: bool = True
+    poll: bool = False
+    debounce: float = DEBOUNCE_SECONDS
+
+
+def is_loopback(host: str) -> bool:
+    """Return whether `host` is a loopback address or `localhost` (binding it is private)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class DevServer:
+    """The running dev server; use as a context manager, or call `start()` and `stop()`.
+
+    Example:
+        with DevServer(ServeOptions(Path("site"), port=0)) as server:
+            print(server.url)       # http://127.0.0.1:41234/ (or .../repo/ under a base path)
+    """
+
+    def __init__(self, options: ServeOptions) -> None:
+        self.options = options
+        self.builder = IncrementalBuilder(options.root, drafts=options.drafts)
+        self.batcher: ChangeBatcher[BuildReport] = ChangeBatcher(
+            self.builder.build, options.debounce, after=self._publish
+        )
+        self.hub = SiteHub(lambda: self.batcher.busy)
+        self.layout = SiteLayout.of(options.root)
+        self.watcher: SiteWatcher | None = None
+        self.http: DevHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+        self.first_build: BuildReport | None = None
+
+    @property
+    def url(self) -> str:
+        """Return the URL of the site's home page (with the base path)."""
+        assert self.http is not None, "start() the server first"
+        host, port = self.http.server_address[:2]
+        shown = f"[{host}]" if ":" in str(host) else str(host)
+        return f"http://{shown}:{port}{self.hub.view(timeout=0).base_path}"
+
+    def start(self) -> BuildReport:
+        """Build the site, start serving and watching; return the first build's report.
+
+        Raises:
+            OSError: the address cannot be bound (port in use, bad host).
+        """
+        self.first_build = self.builder.build()
+        self._publish(self.first_build)
+        self.http = DevHTTPServer((self.options.host, self.options.port), self.hub)
+        self._thread = threading.Thread(
+            target=self.http.serve_forever, args=(0.05,), name="postil-http"
+        )
+        self._thread.start()
+        self.batcher.start()
+        self.watcher = SiteWatcher(self.layout, self.batcher, poll=self.options.poll)
+        self.watcher.start()
+        return self.first_build
+
+    def stop(self) -> None:
+        """Stop watching, building and serving; join every thread the server started."""
+        if self.watcher is not None:
+            self.watcher.stop()
+        self.batcher.stop()
+        self.hub.close()
+        if self.http is not None and self._thread is not None:
+            self.http.shutdown()
+            self.http.close_connections()
+            self.http.server_close()
+            self._thread.join()
+
+    def rebuild(self, changes: ChangeSet) -> None:
+        """Queue changes as if the watcher had seen them (for tools and tests)."""
+        self.batcher.add(changes)
+
+    def _publish(self, report: BuildReport) -> None:
+        config = self.builder.config
+        base = config.base_path if config is not None else "/"
+        self.hub.publish(report, self.builder.files, base)
+        _log_report(report)
+        if self.watcher is not None and report.ok:
+            self._follow_new_directories()
+
+    def _follow_new_directories(self) -> None:
+        """Watch source directories created since the start (a new templates/ or static/)."""
+        assert self.watcher is not None
+        layout = SiteLayout.of(self.options.root)
+        if layout != self.layout:
+            self.layout = self.watcher.handler.layout = layout
+        self.watcher.watch(layout.watched())
+
+    def __enter__(self) -> DevServer:
+        try:
+            self.start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+
+def _log_report(report: BuildReport) -> None:
+    ms = report.seconds * 1000
+    if report.ok:
+        log.info(
+            "rebuilt in %.0f ms: %d post(s) rendered, %d page(s), %d file(s) changed",
+            ms,
+            report.posts,
+            report.pages,
+            len(report.changed),
+        )
+        for warning in report.warnings:
+            log.warning("%s", warning)
+        return
+    log.error("build failed in %.0f ms; serving the last good site", ms)
+    for error in report.errors:
+        log.error("%s%s", error, f"\n    {error.source_line}" if error.source_line else "")
+
+
+def serve(options: ServeOptions, ready: Callable[[DevServer], None]) -> None:
+    """Run the dev server until interrupted (Ctrl-C); call `ready(server)` once it serves.
+
+    Raises:
+        OSError: the address cannot be bound.
+        KeyboardInterrupt: on Ctrl-C, after everything has been stopped.
+    """
+    with DevServer(options) as server:
+        ready(server)
+        threading.Event().wait()

@@ -1,0 +1,146 @@
+/* postil serve: live reload and the build error overlay.
+ *
+ * Served only by the dev server (injected into HTML responses), never part of the built site.
+ * Listens to /__postil/events (Server-Sent Events). After each build it:
+ *   - reloads the page if one of the files this page is made of changed (keeping the scroll
+ *     position in sessionStorage across the reload);
+ *   - swaps stylesheets in place, without a reload, when only CSS changed;
+ *   - reloads if a script, image or other file this page loads changed;
+ *   - shows every build error in an overlay (the page underneath is the last good build),
+ *     and removes the overlay once a build succeeds.
+ */
+(() => {
+  "use strict";
+  const script = document.currentScript;
+  const session = script.dataset.postilSession;
+  const base = script.dataset.postilBase || "/";
+  const pageRels = new Set((script.dataset.postilRels || "").split(" ").filter(Boolean));
+  let build = Number(script.dataset.postilBuild);
+  const scrollKey = "postil-serve:scroll:" + location.pathname;
+
+  function restoreScroll() {
+    const saved = sessionStorage.getItem(scrollKey);
+    if (saved === null) return;
+    const [x, y] = JSON.parse(saved);
+    window.scrollTo(x, y);
+    // Late layout (images, fonts) can move the page; scroll again once it has loaded.
+    window.addEventListener("load", () => {
+      window.scrollTo(x, y);
+      sessionStorage.removeItem(scrollKey);
+    }, { once: true });
+    if (document.readyState === "complete") sessionStorage.removeItem(scrollKey);
+  }
+
+  function reload() {
+    sessionStorage.setItem(scrollKey, JSON.stringify([window.scrollX, window.scrollY]));
+    location.reload();
+  }
+
+  /* The site-relative output file a URL names ("posts/x/index.html"), or null. */
+  function relOf(url) {
+    const u = new URL(url, location.href);
+    if (u.origin !== location.origin || !u.pathname.startsWith(base)) return null;
+    let rel = decodeURIComponent(u.pathname.slice(base.length));
+    if (rel === "" || rel.endsWith("/")) rel += "index.html";
+    return rel;
+  }
+
+  function loadedRels() {
+    const rels = new Set();
+    const selector = "script[src], img[src], source[src], video[src], audio[src], iframe[src], link[href]";
+    for (const el of document.querySelectorAll(selector)) {
+      const rel = relOf(el.getAttribute("src") || el.getAttribute("href"));
+      if (rel !== null && (el.tagName !== "LINK" || !/\bstylesheet\b/.test(el.rel))) rels.add(rel);
+    }
+    return rels;
+  }
+
+  /* Replace every same-site stylesheet link by a fresh copy; drop the old one once the new
+   * one has loaded, so the page never shows unstyled. */
+  function swapStylesheets() {
+    for (const link of document.querySelectorAll('link[rel~="stylesheet"]')) {
+      if (relOf(link.href) === null) continue;
+      const fresh = link.cloneNode();
+      const url = new URL(link.href);
+      url.searchParams.set("postil-reload", String(Date.now()));
+      fresh.href = url.href;
+      const drop = () => link.remove();
+      fresh.addEventListener("load", drop, { once: true });
+      fresh.addEventListener("error", drop, { once: true });
+      link.after(fresh);
+    }
+  }
+
+  function showErrors(errors) {
+    let host = document.getElementById("postil-serve-overlay");
+    if (!errors || errors.length === 0) {
+      if (host) host.remove();
+      return;
+    }
+    if (!host) {
+      host = document.createElement("div");
+      host.id = "postil-serve-overlay";
+      host.attachShadow({ mode: "open" });
+      document.body.append(host);
+    }
+    const root = host.shadowRoot;
+    const style = document.createElement("style");
+    style.textContent = `
+      section { position: fixed; inset: auto 1rem 1rem 1rem; max-height: 60vh; overflow: auto;
+        z-index: 2147483647; background: #fff8f6; color: #3b0a02; border: 2px solid #b3261e;
+        border-radius: 6px; padding: 0.75rem 1rem; font: 14px/1.4 system-ui, sans-serif;
+        box-shadow: 0 4px 24px rgb(0 0 0 / 25%); }
+      h2 { font-size: 1rem; margin: 0 0 0.5rem; }
+      ol { margin: 0; padding-left: 1.25rem; }
+      pre { margin: 0.25rem 0 0.5rem; white-space: pre-wrap; font: 13px/1.4 ui-monospace, monospace; }
+      button { float: right; font: inherit; }`;
+    const section = document.createElement("section");
+    section.setAttribute("role", "alert");
+    section.setAttribute("aria-label", "Build errors");
+    const close = document.createElement("button");
+    close.type = "button";
+    close.textContent = "Hide";
+    close.addEventListener("click", () => host.remove());
+    const title = document.createElement("h2");
+    const count = errors.length === 1 ? "1 error" : `${errors.length} errors`;
+    title.textContent = `Build failed with ${count}; this is the last good version of the page`;
+    const list = document.createElement("ol");
+    for (const error of errors) {
+      const item = document.createElement("li");
+      const text = document.createElement("pre");
+      text.textContent = `${error.location}: ${error.message}` +
+        (error.source_line ? `\n    ${error.source_line}` : "");
+      item.append(text);
+      list.append(item);
+    }
+    section.append(close, title, list);
+    root.replaceChildren(style, section);
+  }
+
+  function onBuild(event) {
+    if (event.reload) return reload();
+    build = event.build;
+    showErrors(event.errors);
+    if (!event.ok || event.changed.length === 0) return;
+    const changed = new Set(event.changed);
+    if ([...pageRels].some((rel) => changed.has(rel))) return reload();
+    const loaded = loadedRels();
+    if ([...changed].some((rel) => loaded.has(rel))) return reload();
+    if ([...changed].some((rel) => rel.endsWith(".css"))) swapStylesheets();
+  }
+
+  function connect() {
+    const events = new EventSource("/__postil/events");
+    events.addEventListener("hello", (message) => {
+      const hello = JSON.parse(message.data);
+      // A restarted server, or builds missed while disconnected: the page may be stale.
+      if (hello.session !== session || hello.build > build) return reload();
+      showErrors(hello.errors);
+    });
+    events.addEventListener("build", (message) => onBuild(JSON.parse(message.data)));
+    window.addEventListener("pagehide", () => events.close());
+  }
+
+  restoreScroll();
+  connect();
+})();

@@ -1,0 +1,300 @@
+"""Watch the site's sources and turn editor saves into batches of changes for the next build.
+
+Editors do not simply write a file: Vim writes a probe file `4913`, renames the original to
+`name~` and writes a new one; many editors write `name.tmp` and rename it over the original
+(an atomic save); Emacs leaves `.#name` lock links. Watchdog reports each step as created,
+modified, moved or deleted events. `SiteEvents` maps them onto the site's own files (temp
+and swap files are dropped, a rename counts as "the destination changed, the source is
+gone"), and `ChangeBatcher` debounces a burst (~50 ms of quiet) and coalesces everything
+that arrives while a build runs into one next build.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Generic, TypeVar
+
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.observers import Observer
+from watchdog.observers.api import BaseObserver
+from watchdog.observers.polling import PollingObserver
+
+from postil.config import CONFIG_NAME
+from postil.theme import static_dirs, template_dirs
+
+CONTENT_DIR = "content"
+DATA_DIR = "data"
+DATA_SUFFIXES = (".bib", ".yaml", ".yml", ".json", ".csv", ".toml")
+DEBOUNCE_SECONDS = 0.05
+T = TypeVar("T")
+
+# Editor temp, swap and backup names (Vim, Emacs, JetBrains, gedit, LibreOffice, rsync, sed -i).
+_TEMP_NAME = re.compile(
+    r"""^(?:
+        \..*                          # hidden: .name.swp, .#name (Emacs lock), .~lock.x#
+      | \#.*\#                        # Emacs auto-save
+      | 4913                          # Vim's probe for a writable directory
+      | .*~                           # backups
+      | .*\.(?:swp|swo|swx|swpx|tmp|temp|part|crdownload|bak|orig|rej)
+      | .*___jb_(?:tmp|old)___        # JetBrains safe write
+      | .*\.tmp\.\d+ | .*\.sb-[0-9a-f]+-\w+   # atomic writers with a numeric/random suffix
+      | sed[A-Za-z0-9]{6}             # sed -i
+      | \.goutputstream-.*
+    )$""",
+    re.VERBOSE,
+)
+
+
+def is_temp_name(name: str) -> bool:
+    """Return whether a file name is an editor's temp, swap, lock or backup file.
+
+    The patterns are the ones editors document or leave behind: Vim (`.x.swp`, `x~`, `4913`),
+    Emacs (`.#x`, `#x#`), JetBrains (`x___jb_tmp___`), gedit (`.goutputstream-*`), and
+    generic `.tmp`/`.part`/`.bak` names; every hidden file counts as temporary.
+    """
+    return bool(_TEMP_NAME.match(name))
+
+
+@dataclass
+class ChangeSet:
+    """The site files touched since the last build, by what they mean for the build.
+
+    Attributes:
+        content: changed, created or deleted `.md` files under content/ (absolute paths).
+        templates: changed template files (any template directory of the theme lookup).
+        static: changed static files (any static directory).
+        config: postil.yaml or a data file changed: everything is rebuilt.
+        rescan: a directory under content/ was created, moved or deleted: list content/ again.
+    """
+
+    content: set[Path] = field(default_factory=set)
+    templates: set[Path] = field(default_factory=set)
+    static: set[Path] = field(default_factory=set)
+    config: bool = False
+    rescan: bool = False
+
+    def __bool__(self) -> bool:
+        return bool(self.content or self.templates or self.static or self.config or self.rescan)
+
+    def merge(self, other: ChangeSet) -> None:
+        """Add every change of `other` to this set (coalescing two batches into one)."""
+        self.content |= other.content
+        self.templates |= other.templates
+        self.static |= other.static
+        self.config = self.config or other.config
+        self.rescan = self.rescan or other.rescan
+
+
+@dataclass(frozen=True)
+class SiteLayout:
+    """Where a site's watched files live.
+
+    Attributes:
+        root: the site directory (holds postil.yaml).
+        templates: template directories, the site's first (see `postil.theme.template_dirs`).
+        static: static directories (see `postil.theme.static_dirs`).
+    """
+
+    root: Path
+    templates: tuple[Path, ...]
+    static: tuple[Path, ...]
+
+    @classmethod
+    def of(cls, root: Path) -> SiteLayout:
+        """Return the layout of the site at `root`, including the default theme's directories."""
+        root = root.absolute()
+        return cls(root, tuple(template_dirs(root)), tuple(static_dirs(root)))
+
+    def watched(self) -> list[tuple[Path, bool]]:
+        """Return (directory, recursive) pairs to watch; missing directories are left out."""
+        dirs = [(self.root, False)]
+        for d in (self.root / CONTENT_DIR, self.root / DATA_DIR, *self.templates, *self.static):
+            if d.is_dir() and (d, True) not in dirs:
+                dirs.append((d, True))
+        return dirs
+
+    def classify(self, path: Path, is_dir: bool, into: ChangeSet) -> None:
+        """Record what a change of `path` means in `into`; ignore files the build never reads."""
+        if is_temp_name(path.name):
+            return
+        if path.parent == self.root:
+            if path.name == CONFIG_NAME or path.suffix in DATA_SUFFIXES:
+                into.config = True
+            elif is_dir and path.name in (CONTENT_DIR, DATA_DIR, "templates", "static"):
+                into.config = True  # a whole source directory appeared or vanished
+            return
+        content = self.root / CONTENT_DIR
+        if path.is_relative_to(content):
+            if is_dir:
+                into.rescan = True
+            elif path.suffix == ".md":
+                into.content.add(path)
+        elif path.is_relative_to(self.root / DATA_DIR):
+            into.config = True
+        elif not is_dir and any(path.is_relative_to(d) for d in self.templates):
+            into.templates.add(path)
+        elif not is_dir and any(path.is_relative_to(d) for d in self.static):
+            into.static.add(path)
+
+
+def classify_event(layout: SiteLayout, event: FileSystemEvent) -> ChangeSet:
+    """Return the changes one watchdog event stands for (possibly none).
+
+    A move counts twice: its source is gone and its destination changed, so an atomic save
+    (`x.md.tmp` renamed onto `x.md`) is a change of `x.md`. Directory "modified" events
+    (a child changed) and file "opened"/"closed" events carry no news and are ignored.
+    """
+    changes = ChangeSet()
+    if event.event_type in ("opened", "closed", "closed_no_write"):
+        return changes
+    if event.is_directory and event.event_type == "modified":
+        return changes
+    paths = [event.src_path, getattr(event, "dest_path", "") or ""]
+    for raw in paths:
+        if raw:
+            text = raw.decode() if isinstance(raw, bytes) else raw
+            layout.classify(Path(text), event.is_directory, changes)
+    return changes
+
+
+class ChangeBatcher(Generic[T]):
+    """Debounce changes and hand them to `build` in batches, one build at a time, on a thread.
+
+    A batch is built once no new change has arrived for `debounce` seconds. Changes that
+    arrive while a build runs are merged into one pending batch, built right after (so a
+    burst of saves during a slow build costs one more build, not one per save).
+
+    `busy` is true from the moment a change is added until the build that includes it has
+    finished, so the server can hold requests instead of serving a page about to change.
+
+    Args:
+        build: called on the batcher's thread with each batch; must not raise.
+        debounce: seconds of quiet before a batch is built (~50 ms absorbs an editor's
+            write-rename-chmod burst).
+        after: called with what `build` returned, once `busy` reflects that build.
+    """
+
+    def __init__(
+        self,
+        build: Callable[[ChangeSet], T],
+        debounce: float = DEBOUNCE_SECONDS,
+        after: Callable[[T], None] | None = None,
+    ) -> None:
+        self._build = build
+        self._after = after
+        self._debounce = debounce
+        self._cond = threading.Condition()
+        self._pending = ChangeSet()
+        self._last = 0.0
+        self._added = 0  # changes added so far
+        self._done = 0  # changes whose build has finished
+        self._stopped = False
+        self._thread = threading.Thread(target=self._run, name="postil-rebuild", daemon=True)
+
+    def start(self) -> None:
+        """Start the build thread."""
+        self._thread.start()
+
+    def add(self, changes: ChangeSet) -> None:
+        """Queue changes for the next build; an empty set is ignored."""
+        if not changes:
+            return
+        with self._cond:
+            self._pending.merge(changes)
+            self._last = time.monotonic()
+            self._added += 1
+            self._cond.notify_all()
+
+    @property
+    def busy(self) -> bool:
+        """Return whether a change has been added whose build has not finished yet."""
+        return self._added != self._done
+
+    def stop(self) -> None:
+        """Stop the thread after the build in progress, dropping changes not yet built."""
+        with self._cond:
+            self._stopped = True
+            self._cond.notify_all()
+        if self._thread.is_alive():
+            self._thread.join()
+
+    def _next_batch(self) -> tuple[ChangeSet, int] | None:
+        """Wait for changes, then for `debounce` seconds of quiet; return (batch, changes added
+        so far); None once stopped."""
+        with self._cond:
+            while not self._stopped:
+                if not self._pending:
+                    self._cond.wait()
+                    continue
+                quiet = time.monotonic() - self._last
+                if quiet >= self._debounce:
+                    batch, self._pending = self._pending, ChangeSet()
+                    return batch, self._added
+                self._cond.wait(self._debounce - quiet)
+            return None
+
+    def _run(self) -> None:
+        while (taken := self._next_batch()) is not None:
+            batch, added = taken
+            result = self._build(batch)
+            self._done = added
+            if self._after is not None:
+                self._after(result)
+
+
+class SiteEvents(FileSystemEventHandler):
+    """A watchdog handler that classifies every event and queues the changes in a batcher."""
+
+    def __init__(self, layout: SiteLayout, batcher: ChangeBatcher[object]) -> None:
+        super().__init__()
+        self.layout = layout
+        self.batcher = batcher
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        """Queue what `event` changed (see `classify_event`)."""
+        self.batcher.add(classify_event(self.layout, event))
+
+
+class SiteWatcher:
+    """Watch a site's sources (content/, data/, templates, static, postil.yaml) with watchdog.
+
+    Args:
+        layout: the site's directories.
+        batcher: receives the classified changes.
+        poll: use watchdog's `PollingObserver` (stat every `poll_interval` seconds) instead of
+            the OS's notifications: for network drives and containers where inotify is blind.
+    """
+
+    def __init__(
+        self,
+        layout: SiteLayout,
+        batcher: ChangeBatcher[object],
+        poll: bool = False,
+        poll_interval: float = 0.25,
+    ) -> None:
+        self.observer: BaseObserver = PollingObserver(poll_interval) if poll else Observer()
+        self.handler = SiteEvents(layout, batcher)
+        self._watched: set[tuple[Path, bool]] = set()
+        self.watch(layout.watched())
+
+    def watch(self, dirs: Iterable[tuple[Path, bool]]) -> None:
+        """Start watching more (directory, recursive) pairs; already watched ones are skipped."""
+        for directory, recursive in dirs:
+            if (directory, recursive) not in self._watched and directory.is_dir():
+                self.observer.schedule(self.handler, str(directory), recursive=recursive)
+                self._watched.add((directory, recursive))
+
+    def start(self) -> None:
+        """Start the observer thread."""
+        self.observer.start()
+
+    def stop(self) -> None:
+        """Stop the observer and join its threads."""
+        self.observer.stop()
+        if self.observer.is_alive():
+            self.observer.join()
