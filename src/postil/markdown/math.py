@@ -33,8 +33,7 @@ from markdown_it.token import Token
 from postil.markdown.state import get_state
 from postil.math.document import PIPE, math_resolve, protect_pipes, render_formula
 
-BLOCK_ENVS = ("equation", "equation*", "align", "align*", "gather", "gather*")
-BLOCK_ENVS += ("multline", "multline*")
+BLOCK_ENVS = "equation equation* align align* gather gather* multline multline*".split()
 BEGIN_ENV = re.compile(r"\\begin\{(" + "|".join(re.escape(e) for e in BLOCK_ENVS) + r")\}")
 REF = re.compile(r"\\(eqref|ref)\{([^{}\s]+)\}")
 CLOSERS = {"$$": "$$", "\\[": "\\]"}

@@ -9,7 +9,7 @@ may come before its equation.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from html import escape
 from typing import Any
 
@@ -35,7 +35,7 @@ def equation_rows(latex: str, macros: Mapping[str, str] | None = None) -> tuple[
     return rewrite.split_numbering(expanded, True)[1]
 
 
-def protect_pipes(src: str, env: dict[str, Any]) -> str:
+def protect_pipes(src: str, env: MutableMapping[str, Any]) -> str:
     """Return `src` with every `|` inside `$…$` on one line replaced by `PIPE` (same length).
 
     Uses the same Pandoc rule as the inline math rule; cached per source in `env`.

@@ -100,16 +100,15 @@ def attach_numbers(
     texts = number_texts(rows, numbers)
     if len(rows) == 1:
         table = ET.Element("mtable", displaystyle="true")
-        row = ET.SubElement(table, "mtr")
-        middle = ET.SubElement(row, "mtd")
+        only = ET.SubElement(table, "mtr")
+        middle = ET.SubElement(only, "mtd")
         middle.extend(list(content))
         content[:] = [table]
-        _number_row(row, texts[0], rows[0].label)
+        _number_row(only, texts[0], rows[0].label)
     else:
         table = next(el for el in content.iter() if local(el) == "mtable")
-        for row_el, text, row in zip(
-            [r for r in table if local(r) == "mtr"], texts, rows, strict=False
-        ):
+        table_rows = [r for r in table if local(r) == "mtr"]
+        for row_el, text, row in zip(table_rows, texts, rows, strict=False):
             _number_row(row_el, text, row.label)
     add_style(table, "width:100%")
     table.set("class", "numbered")

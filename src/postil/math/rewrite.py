@@ -121,21 +121,21 @@ def split_numbering(latex: str, display: bool) -> tuple[str, tuple[EquationRow, 
     `\label`; `\tag` always shows. Inline math has no rows.
     """
     top = NUMBERED_TOP.fullmatch(latex) if display else None
-    if top is None or top.group(1) == "equation":
-        body = top.group(3) if top else latex
-        numbered = bool(top) and not top.group(2)
-        row, rest = _row(body, numbered)
+    if top is None:
+        row, rest = _row(latex, False)
         return rest, (row,) if display else ()
+    if top.group(1) == "equation":
+        row, rest = _row(top.group(3), not top.group(2))
+        return rest, (row,)
     env, star, body = top.groups()
     if env == "alignat":
         body = re.sub(r"^\s*\{\d+\}", "", body)
     parts = top_level_rows(body)
     if env in ("multline",):
         rows = [_row(p, False)[0] for p in parts]
-        merged = EquationRow(
-            *next(((r.label, r.tag, r.star_tag) for r in rows if r.label), (None, None, False)),
-            numbered=not star,
-        )
+        label = next((r.label for r in rows if r.label), None)
+        tagged = next((r for r in rows if r.tag is not None), EquationRow())
+        merged = EquationRow(label, tagged.tag, tagged.star_tag, not star and tagged.tag is None)
         inner = r"\\".join(_row(p, False)[1] for p in parts)
         return rf"\begin{{gathered}}{inner}\end{{gathered}}", (merged,)
     pairs = [_row(p, not star) for p in parts]
