@@ -1,0 +1,249 @@
+"""The persistent build cache in `<site>/.postil-cache/`: what a rebuild need not redo.
+
+One SQLite database (the standard library's `sqlite3`: one file, transactions, and rows read
+or written one by one, so a build that changed one post rewrites one row, not the whole
+cache). Each row is `(kind, name) -> (fingerprint, checksum, pickled value)`:
+
+- a row is used only when its fingerprint equals what the build computes now (the hash of
+  everything the value depends on) and its CRC-32 matches its bytes; anything else (a
+  truncated or garbage file, a row from another version) is ignored and rebuilt;
+- the database carries an environment stamp (`environment_stamp`: postil's version and
+  source files, the versions of Python and of the libraries that shape the output); when it
+  differs, every row is dropped.
+
+Nothing here ever fails a build: a cache that cannot be opened, read or written behaves as
+an empty one (`BuildCache.disabled()`), and the build does all the work.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+import pickle
+import shutil
+import sqlite3
+import sys
+import zlib
+from collections.abc import Iterable, Iterator
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from postil import __version__
+
+CACHE_DIR = ".postil-cache"
+"""The cache directory's name, under the site root (git-ignored)."""
+
+DATABASE = "build.sqlite3"
+SCHEMA = 1
+"""Bumped whenever the layout of rows or the meaning of a kind changes."""
+
+LIBRARIES = ("markdown_it", "mdit_py_plugins", "pygments", "latex2mathml", "jinja2", "yaml")
+"""Libraries whose version shapes the output; a new version of any of them empties the cache."""
+
+log = logging.getLogger("postil.cache")
+_Row = tuple[str, str, str, int, bytes]
+
+
+def fingerprint(*parts: str | bytes) -> str:
+    """Return the SHA-256 hex digest of `parts`, each ended by NUL (("ab", "c") != ("a", "bc"))."""
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part if isinstance(part, bytes) else part.encode("utf-8", "surrogatepass"))
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def environment_stamp() -> str:
+    """Return the stamp of everything outside the site that shapes postil's output.
+
+    It covers the cache schema, postil's version and the size and modification time of each
+    of its source files (so editing postil in a checkout empties the cache), the Python
+    version (pickles), and the `__version__` of each library in `LIBRARIES`.
+    """
+    import importlib
+
+    package = Path(__file__).resolve().parent
+    parts = [f"schema {SCHEMA}", f"postil {__version__}", sys.version]
+    for name in LIBRARIES:
+        module = importlib.import_module(name)
+        parts.append(f"{name} {getattr(module, '__version__', '?')}")
+    for path in sorted(package.rglob("*.py")):
+        stat = path.stat()
+        parts.append(f"{path.relative_to(package)} {stat.st_size} {stat.st_mtime_ns}")
+    return fingerprint(*parts)
+
+
+def clean(root: Path) -> bool:
+    """Delete the site's cache directory; return whether there was one.
+
+    Raises:
+        OSError: the directory exists but cannot be removed.
+    """
+    directory = root / CACHE_DIR
+    if not directory.exists():
+        return False
+    shutil.rmtree(directory)
+    return True
+
+
+class BuildCache:
+    """Rows of earlier builds' work, read on demand and written in one transaction.
+
+    Use `BuildCache.open(root)`; `put` buffers, `commit` writes. Kinds in use: "post"
+    (parsed front matter by source path), "markdown" (rendered Markdown by source path),
+    "page" (page digests by output path), "output" (the manifest of the last output
+    directory), "math" and "highlight" (conversion caches), "asset" (generated assets).
+    """
+
+    def __init__(self, connection: sqlite3.Connection | None, path: Path | None = None) -> None:
+        self._db = connection
+        self._path = path
+        self._pending: dict[tuple[str, str], tuple[str, bytes] | None] = {}
+
+    @classmethod
+    def disabled(cls) -> BuildCache:
+        """Return a cache that finds nothing and keeps nothing (`--no-cache`)."""
+        return cls(None)
+
+    @classmethod
+    def open(cls, root: Path) -> BuildCache:
+        """Open (creating if needed) the cache of the site at `root`.
+
+        A database that is not readable (garbage, truncated, locked, another schema) is
+        deleted and created afresh; if even that fails the cache is disabled.
+        """
+        path = root / CACHE_DIR / DATABASE
+        for attempt in range(2):
+            try:
+                return cls(_connect(path), path)
+            except (sqlite3.Error, OSError) as e:
+                log.debug("build cache %s unusable (%s); starting afresh", path, e)
+                if attempt == 0:
+                    _remove_database(path)
+        return cls.disabled()
+
+    @property
+    def enabled(self) -> bool:
+        """Whether rows are read and written at all."""
+        return self._db is not None
+
+    def load(self, kind: str) -> dict[str, tuple[str, Any]]:
+        """Return every intact row of `kind` as name -> (fingerprint, value)."""
+        return {name: (fp, value) for name, fp, value in self._rows(kind, None)}
+
+    def get_many(self, kind: str, names: Iterable[str]) -> dict[str, tuple[str, Any]]:
+        """Return the intact rows of `kind` among `names`, as name -> (fingerprint, value)."""
+        wanted = list(names)
+        found: dict[str, tuple[str, Any]] = {}
+        for start in range(0, len(wanted), 500):  # SQLite's limit on host parameters
+            for name, fp, value in self._rows(kind, wanted[start : start + 500]):
+                found[name] = (fp, value)
+        return found
+
+    def get(self, kind: str, name: str, fingerprint: str) -> Any | None:
+        """Return the value of row (kind, name) if its fingerprint is `fingerprint`, else None."""
+        found = self.get_many(kind, [name]).get(name)
+        return found[1] if found is not None and found[0] == fingerprint else None
+
+    def put(self, kind: str, name: str, fingerprint: str, value: Any) -> None:
+        """Buffer a row for the next `commit` (a later put of the same row wins)."""
+        if self._db is not None:
+            self._pending[(kind, name)] = (fingerprint, pickle.dumps(value, protocol=5))
+
+    def forget(self, kind: str, names: Iterable[str]) -> None:
+        """Buffer the deletion of rows of `kind` (entries of deleted posts, stale manifests)."""
+        if self._db is not None:
+            for name in names:
+                self._pending[(kind, name)] = None
+
+    def commit(self) -> None:
+        """Write every buffered row in one transaction; on any error keep the cache as it was."""
+        if self._db is None or not self._pending:
+            return
+        rows = [
+            (kind, name, fp, zlib.crc32(data), data)
+            for (kind, name), row in self._pending.items()
+            if row is not None
+            for fp, data in [row]
+        ]
+        gone = [key for key, row in self._pending.items() if row is None]
+        self._pending.clear()
+        try:
+            with self._db:
+                self._db.executemany("DELETE FROM entries WHERE kind = ? AND name = ?", gone)
+                self._db.executemany("INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?)", rows)
+        except sqlite3.Error as e:
+            log.debug("build cache not written: %s", e)
+
+    def close(self) -> None:
+        """Commit what is buffered and close the database."""
+        self.commit()
+        if self._db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.close()
+            self._db = None
+
+    def _rows(self, kind: str, names: list[str] | None) -> Iterator[tuple[str, str, Any]]:
+        """Yield (name, fingerprint, value) of intact rows; a damaged row is skipped."""
+        if self._db is None:
+            return
+        query = "SELECT kind, name, fingerprint, crc, data FROM entries WHERE kind = ?"
+        args: list[str] = [kind]
+        if names is not None:
+            query += f" AND name IN ({', '.join('?' * len(names))})"
+            args += names
+        try:
+            rows: list[_Row] = self._db.execute(query, args).fetchall()
+        except sqlite3.Error as e:
+            log.debug("build cache unreadable (%s); ignoring it", e)
+            return
+        for _, name, fp, crc, data in rows:
+            value = _unpickle(data, crc)
+            if value is not _DAMAGED:
+                yield name, fp, value
+
+
+_DAMAGED = object()
+
+
+def _unpickle(data: bytes, crc: int) -> Any:
+    """Return the value pickled in `data`, or `_DAMAGED` if its checksum or pickle is bad."""
+    if not isinstance(data, bytes) or zlib.crc32(data) != crc:
+        return _DAMAGED
+    try:
+        return pickle.loads(data)
+    except Exception:  # noqa: BLE001 - any damage to a pickle is a cache miss, never an error
+        return _DAMAGED
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    """Open the database at `path`, creating it, and empty it if its stamp is another's."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(path, timeout=5)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        with db:
+            db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS entries (kind TEXT, name TEXT, fingerprint TEXT,"
+                " crc INTEGER, data BLOB, PRIMARY KEY (kind, name))"
+            )
+            row = db.execute("SELECT value FROM meta WHERE key = 'stamp'").fetchone()
+            if row is None or row[0] != environment_stamp():
+                db.execute("DELETE FROM entries")
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('stamp', ?)", [environment_stamp()])
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _remove_database(path: Path) -> None:
+    """Delete the database and its WAL side files, ignoring what is already gone."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with contextlib.suppress(OSError):
+            Path(f"{path}{suffix}").unlink()
