@@ -32,6 +32,12 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--strict", action="store_true", help="treat warnings as errors")
     new = sub.add_parser("new", help="start a draft post: content/posts/<slug>.md")
     new.add_argument("title", help="the post's title, e.g. 'Attention, from the softmax up'")
+    serve = sub.add_parser("serve", help="preview with live reload (never writes _site/)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default: 8000; 0: any free)")
+    serve.add_argument("--open", action="store_true", help="open the site in a web browser")
+    serve.add_argument("--no-drafts", action="store_true", help="leave draft posts out")
+    serve.add_argument("--poll", action="store_true", help="poll for changes (network drives)")
     return parser
 
 
@@ -95,6 +101,41 @@ def _run(args: argparse.Namespace) -> int:
 
         path = new_post(args.root.absolute(), args.title)
         print(f"wrote {path} (a draft: build with --drafts to see it)")
+    elif args.command == "serve":
+        return _serve(args)
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from postil.config import load_config
+    from postil.serve import DevServer, ServeOptions, is_loopback, serve
+
+    load_config(args.root.absolute())  # a missing or broken postil.yaml stops here (exit 2)
+    if not is_loopback(args.host):
+        print(
+            f"warning: {args.host} is not a loopback address: other machines can read your"
+            " drafts, and the dev server is not built to face a network",
+            file=sys.stderr,
+        )
+    logging.getLogger("postil.serve").setLevel(logging.INFO)
+    options = ServeOptions(
+        args.root.absolute(), args.host, args.port, drafts=not args.no_drafts, poll=args.poll
+    )
+
+    def ready(server: DevServer) -> None:
+        print(f"serving {server.url} (Ctrl-C to stop)", flush=True)
+        if args.open:
+            import webbrowser
+
+            webbrowser.open(server.url)
+
+    try:
+        serve(options, ready)
+    except OSError as e:
+        print(f"error: cannot serve on {args.host}:{args.port}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 0
     return 0
 
 
