@@ -253,14 +253,17 @@ class IncrementalBuilder:
             deps[job.rel] = job.deps
             if job.deps is None and not job.rel.endswith(".html"):
                 deferred[job.rel] = partial(self._render_late, site, env, job)
-            elif (
-                self._all_pages
-                or job.deps is None
-                or self._deps.get(job.rel, _MISSING) != job.deps
-                or not job.deps.isdisjoint(self._dirty_urls)
-            ):
+            elif self._stale(job):
                 pages[job.rel] = render_job(env, job).data
         return pages, deferred, deps
+
+    def _stale(self, job: PageJob) -> bool:
+        """Return whether a job's page may differ from the last good build's."""
+        if self._all_pages or self._deps.get(job.rel, _MISSING) != job.deps:
+            return True
+        if job.deps is None:
+            return bool(self._dirty_urls)
+        return not job.deps.isdisjoint(self._dirty_urls)
 
     def _render_late(self, site: Site, env: jinja2.Environment, job: PageJob) -> bytes:
         with self._lock:

@@ -1,0 +1,201 @@
+"""The dev server's in-memory build re-renders only what a change touches, and gets it right."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from postil.build import BuildOptions, build
+from postil.config import load_config
+from postil.content import discover
+from postil.serve.incremental import IncrementalBuilder
+from postil.serve.sources import discoverable
+from postil.serve.watcher import ChangeSet
+
+POST = """---
+title: Post {n}
+date: 2025-01-{day:02d}
+tags: [t{tag}]
+---
+
+Body of post {n} with $x^{n}$.
+
+Second paragraph of post {n}.
+"""
+
+
+def make_site(root: Path, posts: int = 6, base_url: str = "https://example.org/") -> Path:
+    (root / "content/posts").mkdir(parents=True)
+    (root / "postil.yaml").write_text(
+        f"title: Test site\nauthor: Ada\nbase_url: {base_url}\npaginate: 2\n", encoding="utf-8"
+    )
+    for n in range(1, posts + 1):
+        text = POST.format(n=n, day=n, tag=n % 2)
+        (root / f"content/posts/p{n}.md").write_text(text, encoding="utf-8")
+    (root / "content/about.md").write_text("---\ntitle: About\n---\n\nAbout me.\n")
+    return root
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    return make_site(tmp_path / "site")
+
+
+@pytest.fixture
+def builder(site: Path) -> IncrementalBuilder:
+    b = IncrementalBuilder(site)
+    assert b.build().ok
+    return b
+
+
+def edit(path: Path, old: str, new: str) -> ChangeSet:
+    path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+    return ChangeSet(content={path})
+
+
+def full_build_files(site: Path, out: Path) -> dict[str, bytes]:
+    build(BuildOptions(root=site, out_dir=out, drafts=True))
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+
+def test_editing_a_post_body_renders_one_post_and_changes_one_page(site, builder) -> None:
+    # The second paragraph: the first one is the summary that list pages show.
+    post = site / "content/posts/p3.md"
+    report = builder.build(edit(post, "Second paragraph of post 3", "Edited text"))
+    assert report.ok and report.posts == 1
+    assert report.changed == {"posts/p3/index.html"}
+    assert b"Edited text" in builder.files["posts/p3/index.html"]
+    assert report.pages < 10
+
+
+def test_editing_a_title_rerenders_the_neighbours_and_list_pages(site, builder) -> None:
+    report = builder.build(edit(site / "content/posts/p3.md", "title: Post 3", "title: Renamed"))
+    assert {"posts/p3/index.html", "posts/p2/index.html", "posts/p4/index.html"} <= report.changed
+    assert any(rel.startswith("tags/") for rel in report.changed)
+    assert "posts/p6/index.html" not in report.changed
+
+
+def test_a_template_change_rerenders_pages_but_no_markdown(site, builder) -> None:
+    (site / "templates").mkdir()
+    (site / "templates/404.html").write_text("<!DOCTYPE html><title>gone</title><p>Lost.</p>\n")
+    report = builder.build(ChangeSet(templates={site / "templates/404.html"}))
+    assert report.ok and report.posts == 0
+    assert report.changed == {"404.html"}
+    assert b"Lost." in builder.files["404.html"]
+
+
+def test_a_static_change_changes_only_that_file(site, builder) -> None:
+    (site / "static/css").mkdir(parents=True)
+    (site / "static/css/extra.css").write_text("p { color: red }\n")
+    report = builder.build(ChangeSet(static={site / "static/css/extra.css"}))
+    assert report.ok and report.changed == {"css/extra.css"} and report.pages == 0
+    assert builder.files["css/extra.css"] == b"p { color: red }\n"
+
+
+def test_a_broken_post_keeps_the_last_good_site_and_names_the_line(site, builder) -> None:
+    before = builder.files
+    post = site / "content/posts/p2.md"
+    post.write_text("---\ntitle: Post 2\ndate: not a date\n---\n\nBroken.\n")
+    report = builder.build(ChangeSet(content={post}))
+    assert not report.ok and not report.changed
+    assert [str(e.location) for e in report.errors] == ["content/posts/p2.md:3:7"]
+    assert report.errors[0].source_line == "date: not a date"
+    assert builder.files is before
+    fixed = builder.build(edit(post, "date: not a date", "date: 2025-01-02"))
+    assert fixed.ok and "posts/p2/index.html" in fixed.changed
+    assert b"Broken." in builder.files["posts/p2/index.html"]
+
+
+def test_every_error_of_the_site_is_listed_not_only_the_new_one(site, builder) -> None:
+    for n in (1, 4):
+        (site / f"content/posts/p{n}.md").write_text("---\ntitle: [unclosed\n---\n")
+    paths = {site / "content/posts/p1.md", site / "content/posts/p4.md"}
+    report = builder.build(ChangeSet(content=paths))
+    assert sorted(e.location.path for e in report.errors) == [
+        "content/posts/p1.md",
+        "content/posts/p4.md",
+    ]
+
+
+def test_deleting_and_adding_posts_updates_pages_and_lists(site, builder) -> None:
+    gone = site / "content/posts/p6.md"
+    gone.unlink()
+    report = builder.build(ChangeSet(content={gone}))
+    assert report.ok and "posts/p6/index.html" in report.changed
+    assert "posts/p6/index.html" not in builder.files
+    fresh = site / "content/posts/p9.md"
+    fresh.write_text(POST.format(n=9, day=9, tag=1))
+    report = builder.build(ChangeSet(content={fresh}))
+    assert "posts/p9/index.html" in builder.files and "index.html" in report.changed
+
+
+def test_a_config_change_rebuilds_everything(site, builder) -> None:
+    config = site / "postil.yaml"
+    config.write_text(config.read_text().replace("Test site", "Renamed site"))
+    report = builder.build(ChangeSet(config=True))
+    assert report.ok and b"Renamed site" in builder.files["posts/p1/index.html"]
+    assert "posts/p1/index.html" in report.changed and "index.html" in report.changed
+
+
+def test_feeds_are_rendered_on_first_request_and_follow_edits(site, builder) -> None:
+    assert "feed.xml" in builder.files and "feed.xml" in builder.files.deferred
+    assert b"Body of post 3" in builder.files["feed.xml"]
+    builder.build(edit(site / "content/posts/p3.md", "Body of post 3", "Edited text"))
+    assert b"Edited text" in builder.files["feed.xml"]
+
+
+def test_undoing_an_edit_is_a_markdown_cache_hit(site, builder) -> None:
+    post = site / "content/posts/p3.md"
+    builder.build(edit(post, "Second paragraph of post 3", "Edited text"))
+    report = builder.build(edit(post, "Edited text", "Second paragraph of post 3"))
+    assert report.posts == 0 and report.changed == {"posts/p3/index.html"}
+
+
+def test_incremental_output_equals_a_full_build_after_many_edits(site, builder, tmp_path) -> None:
+    posts = site / "content/posts"
+    builder.build(edit(posts / "p1.md", "date: 2025-01-01", "date: 2025-02-28"))
+    builder.build(edit(posts / "p4.md", "tags: [t0]", "tags: [t1, new]"))
+    (posts / "p5.md").unlink()
+    builder.build(ChangeSet(content={posts / "p5.md"}))
+    builder.build(edit(posts / "p2.md", "title: Post 2", "title: Second\ndraft: true"))
+    expected = full_build_files(site, tmp_path / "out")
+    assert {rel: builder.files[rel] for rel in builder.files} == expected
+
+
+def test_a_deleted_file_and_a_template_error_never_raise(site, builder) -> None:
+    (site / "templates").mkdir()
+    (site / "templates/post.html").write_text(
+        "{% block main %}{{ undefined_name.x }}{% endblock %}"
+    )
+    report = builder.build(ChangeSet(templates={site / "templates/post.html"}))
+    assert not report.ok and "post.html" in report.errors[0].message
+    (site / "templates/post.html").unlink()
+    (site / "postil.yaml").unlink()
+    report = builder.build(ChangeSet(config=True))
+    assert not report.ok and "postil.yaml" in report.errors[0].message
+
+
+@pytest.mark.parametrize(
+    "rel_parts",
+    [("posts", "a.md"), ("posts", ".hidden.md"), ("posts", "a.md~"), ("#a.md#",),
+     ("posts", "b", "index.md"), (".drafts", "x.md"), ("notes.txt",)],
+)  # fmt: skip
+def test_discoverable_agrees_with_discover(tmp_path: Path, rel_parts: tuple[str, ...]) -> None:
+    site = make_site(tmp_path / "s", posts=0)
+    path = site.joinpath("content", *rel_parts)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("---\ntitle: X\n---\n")
+    found = {s.path for s in discover(load_config(site))[0]}
+    assert (path in found) == discoverable(rel_parts)
+
+
+def test_the_tiny_site_serves_what_postil_build_writes(repo_root: Path, tmp_path: Path) -> None:
+    site = tmp_path / "tiny"
+    shutil.copytree(repo_root / "tests/sites/tiny", site)
+    builder = IncrementalBuilder(site)
+    assert builder.build().ok
+    assert {rel: builder.files[rel] for rel in builder.files} == full_build_files(
+        site, tmp_path / "out"
+    )

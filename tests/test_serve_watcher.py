@@ -1,0 +1,232 @@
+"""The dev server's event handling: editor saves become one change, bursts become one build."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from watchdog.events import (
+    DirCreatedEvent,
+    DirModifiedEvent,
+    DirMovedEvent,
+    FileClosedEvent,
+    FileCreatedEvent,
+    FileDeletedEvent,
+    FileModifiedEvent,
+    FileMovedEvent,
+)
+
+from postil.serve.watcher import (
+    ChangeBatcher,
+    ChangeSet,
+    SiteLayout,
+    SiteWatcher,
+    classify_event,
+    is_temp_name,
+)
+
+
+@pytest.fixture
+def layout(tmp_path: Path) -> SiteLayout:
+    for d in ("content/posts", "templates/widgets", "static/css"):
+        (tmp_path / d).mkdir(parents=True)
+    (tmp_path / "postil.yaml").write_text("title: T\nauthor: A\nbase_url: https://e.org/\n")
+    return SiteLayout(tmp_path, (tmp_path / "templates",), (tmp_path / "static",))
+
+
+@pytest.fixture
+def no_leaked_threads():
+    before = set(threading.enumerate())
+    yield
+    deadline = time.monotonic() + 2
+    while set(threading.enumerate()) - before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert set(threading.enumerate()) - before == set()
+
+
+def changes_of(layout: SiteLayout, *events) -> ChangeSet:
+    total = ChangeSet()
+    for event in events:
+        total.merge(classify_event(layout, event))
+    return total
+
+
+@pytest.mark.parametrize(
+    "name",
+    [".post.md.swp", ".post.md.swx", "post.md~", "4913", ".#post.md", "#post.md#",
+     "post.md.tmp", "post.md___jb_tmp___", ".goutputstream-AB12CD", "sedAb12Cd", "x.md.part"],
+)  # fmt: skip
+def test_editor_temp_and_swap_names_are_recognised(name: str) -> None:
+    assert is_temp_name(name)
+
+
+@pytest.mark.parametrize("name", ["post.md", "index.md", "base.css", "post.html", "4913.md"])
+def test_real_source_names_are_not_temp_names(name: str) -> None:
+    assert not is_temp_name(name)
+
+
+def test_an_atomic_rename_save_is_one_change_of_the_target(layout: SiteLayout) -> None:
+    post = layout.root / "content/posts/a.md"
+    tmp = layout.root / "content/posts/a.md.tmp"
+    changes = changes_of(
+        layout,
+        FileCreatedEvent(str(tmp)),
+        FileModifiedEvent(str(tmp)),
+        FileClosedEvent(str(tmp)),
+        FileMovedEvent(str(tmp), str(post)),
+    )
+    assert changes.content == {post}
+    assert not (changes.templates or changes.static or changes.config or changes.rescan)
+
+
+def test_a_vim_save_with_backup_and_probe_file_is_one_change(layout: SiteLayout) -> None:
+    post = layout.root / "content/posts/a.md"
+    probe = layout.root / "content/posts/4913"
+    backup = layout.root / "content/posts/a.md~"
+    changes = changes_of(
+        layout,
+        FileCreatedEvent(str(probe)),
+        FileDeletedEvent(str(probe)),
+        FileMovedEvent(str(post), str(backup)),
+        FileCreatedEvent(str(post)),
+        FileModifiedEvent(str(post)),
+        FileDeletedEvent(str(backup)),
+    )
+    assert changes.content == {post}
+
+
+def test_swap_file_churn_alone_changes_nothing(layout: SiteLayout) -> None:
+    swap = str(layout.root / "content/posts/.a.md.swp")
+    changes = changes_of(layout, FileCreatedEvent(swap), FileModifiedEvent(swap))
+    assert not changes
+
+
+def test_a_deleted_post_and_a_renamed_post_count_both_paths(layout: SiteLayout) -> None:
+    posts = layout.root / "content/posts"
+    deleted = changes_of(layout, FileDeletedEvent(str(posts / "gone.md")))
+    moved = changes_of(layout, FileMovedEvent(str(posts / "old.md"), str(posts / "new.md")))
+    assert deleted.content == {posts / "gone.md"}
+    assert moved.content == {posts / "old.md", posts / "new.md"}
+
+
+def test_each_kind_of_source_lands_in_its_own_bucket(layout: SiteLayout) -> None:
+    root = layout.root
+    changes = changes_of(
+        layout,
+        FileModifiedEvent(str(root / "templates/post.html")),
+        FileModifiedEvent(str(root / "static/css/base.css")),
+        FileModifiedEvent(str(root / "postil.yaml")),
+        FileModifiedEvent(str(root / "content/posts/notes.txt")),
+        FileModifiedEvent(str(root / "_site/index.html")),
+    )
+    assert changes.templates == {root / "templates/post.html"}
+    assert changes.static == {root / "static/css/base.css"}
+    assert changes.config and not changes.content
+
+
+def test_directory_moves_under_content_ask_for_a_rescan(layout: SiteLayout) -> None:
+    posts = layout.root / "content/posts"
+    moved = changes_of(layout, DirMovedEvent(str(posts / "bundle"), str(posts / "renamed")))
+    created = changes_of(layout, DirCreatedEvent(str(posts / "fresh")))
+    touched = changes_of(layout, DirModifiedEvent(str(posts)))
+    assert moved.rescan and created.rescan
+    assert not touched
+
+
+def test_the_batcher_builds_a_burst_once_after_the_quiet_period(no_leaked_threads) -> None:
+    builds: list[tuple[float, ChangeSet]] = []
+    done = threading.Event()
+
+    def build(batch: ChangeSet) -> None:
+        builds.append((time.monotonic(), batch))
+        done.set()
+
+    batcher = ChangeBatcher(build, debounce=0.1)
+    batcher.start()
+    try:
+        for name in ("a.md", "b.md", "c.md"):
+            batcher.add(ChangeSet(content={Path(name)}))
+            last = time.monotonic()
+            time.sleep(0.02)
+        assert done.wait(2)
+        time.sleep(0.15)
+    finally:
+        batcher.stop()
+    assert len(builds) == 1
+    started, batch = builds[0]
+    assert batch.content == {Path("a.md"), Path("b.md"), Path("c.md")}
+    assert started - last >= 0.1
+
+
+def test_changes_during_a_build_coalesce_into_one_next_build(no_leaked_threads) -> None:
+    batches: list[ChangeSet] = []
+    first_running, release, second_done = threading.Event(), threading.Event(), threading.Event()
+
+    def build(batch: ChangeSet) -> None:
+        batches.append(batch)
+        if len(batches) == 1:
+            first_running.set()
+            release.wait(2)
+        else:
+            second_done.set()
+
+    batcher = ChangeBatcher(build, debounce=0.01)
+    batcher.start()
+    try:
+        batcher.add(ChangeSet(content={Path("a.md")}))
+        assert first_running.wait(2)
+        for name in ("b.md", "c.md", "d.md"):
+            batcher.add(ChangeSet(content={Path(name)}))
+        assert batcher.busy
+        release.set()
+        assert second_done.wait(2)
+        time.sleep(0.05)
+    finally:
+        batcher.stop()
+    assert [b.content for b in batches] == [{Path("a.md")}, {Path(n + ".md") for n in "bcd"}]
+    assert not batcher.busy
+
+
+def test_the_batcher_is_busy_from_a_change_until_its_build_ends(no_leaked_threads) -> None:
+    seen: list[bool] = []
+    finished = threading.Event()
+
+    def build(batch: ChangeSet) -> None:
+        seen.append(batcher.busy)
+
+    batcher = ChangeBatcher(build, 0.05, after=lambda _: finished.set())
+    batcher.start()
+    try:
+        assert not batcher.busy
+        batcher.add(ChangeSet(config=True))
+        assert batcher.busy
+        assert finished.wait(2)
+    finally:
+        batcher.stop()
+    assert seen == [True]
+    assert not batcher.busy
+
+
+def test_a_real_atomic_save_reaches_the_batcher_as_one_change(
+    layout: SiteLayout, no_leaked_threads
+) -> None:
+    post = layout.root / "content/posts/a.md"
+    post.write_text("---\ntitle: A\n---\nold\n")
+    batches: list[ChangeSet] = []
+    built = threading.Event()
+    batcher = ChangeBatcher(lambda b: batches.append(b), 0.05, after=lambda _: built.set())
+    watcher = SiteWatcher(layout, batcher)
+    batcher.start()
+    watcher.start()
+    try:
+        tmp = post.with_name("a.md.tmp")
+        tmp.write_text("---\ntitle: A\n---\nnew\n")
+        tmp.replace(post)
+        assert built.wait(5)
+        time.sleep(0.1)
+    finally:
+        watcher.stop()
+        batcher.stop()
+    assert [b.content for b in batches] == [{post}]
