@@ -1,0 +1,217 @@
+"""The blog around the posts, built end to end from small generated sites.
+
+Drafts and future posts, pagination boundaries, tag pages, the archive, summaries, `updated:`,
+`citation: false`, several authors, 404.html and CNAME. `make_site` and `build_into` are
+shared with the other `test_publish_*` and `test_feeds` modules.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from lxml import html as lxml_html
+
+from postil.build import BuildOptions, build
+
+NOW = datetime(2026, 6, 1, 12, 0, tzinfo=timezone.utc)
+BASE = "https://example.github.io/blog/"
+
+
+def post_text(title: str, date: str | None, body: str = "Some text.\n", **fields: Any) -> str:
+    """Return a post file: YAML front matter (written by PyYAML) and `body`."""
+    meta: dict[str, Any] = {"title": title, **fields}
+    if date is not None:
+        meta["date"] = date
+    return "---\n" + yaml.safe_dump(meta, allow_unicode=True, sort_keys=False) + "---\n\n" + body
+
+
+def make_site(root: Path, posts: dict[str, str], config: str = "", pages=None) -> Path:
+    """Write a site: postil.yaml (base URL `BASE`, plus `config` lines), posts and pages."""
+    (root / "content/posts").mkdir(parents=True)
+    (root / "postil.yaml").write_text(
+        f"title: Test site\nauthor: Ada Lovelace\nbase_url: {BASE}\n{config}", encoding="utf-8"
+    )
+    for name, text in posts.items():
+        (root / "content/posts" / name).write_text(text, encoding="utf-8")
+    for name, text in (pages or {}).items():
+        (root / "content" / name).write_text(text, encoding="utf-8")
+    return root
+
+
+def build_into(root: Path, now: datetime = NOW, **options: Any) -> Path:
+    """Build the site at `root` in-process at time `now`; return the output directory."""
+    out = root / "_site"
+    build(BuildOptions(root=root, out_dir=out, **options), now=now)
+    return out
+
+
+def page(out: Path, rel: str) -> Any:
+    return lxml_html.fromstring((out / rel).read_bytes())
+
+
+def titles(doc: Any) -> list[str]:
+    return [a.text_content() for a in doc.xpath("//li[@class='post-item']/h2/a")]
+
+
+def numbered_posts(count: int) -> dict[str, str]:
+    """Posts p01… dated one day apart, p01 the oldest."""
+    return {
+        f"p{i:02}.md": post_text(f"Post {i:02}", f"2026-01-{i:02}") for i in range(1, count + 1)
+    }
+
+
+@pytest.mark.parametrize(
+    "count, pages",
+    [(0, 1), (1, 1), (3, 1), (4, 2), (7, 3)],
+    ids=["none", "one", "exactly-a-page", "a-page-plus-one", "three-pages"],
+)
+def test_index_pagination_boundaries(tmp_path, count, pages):
+    out = build_into(make_site(tmp_path, numbered_posts(count), "paginate: 3\n"))
+    listed = []
+    for n in range(1, pages + 1):
+        rel = "index.html" if n == 1 else f"page/{n}/index.html"
+        doc = page(out, rel)
+        listed += titles(doc)
+        prev = doc.xpath("//nav[@class='pagination']/a[@rel='prev']/@href")
+        after = doc.xpath("//nav[@class='pagination']/a[@rel='next']/@href")
+        assert prev == ([] if n == 1 else ["/blog/" if n == 2 else f"/blog/page/{n - 1}/"])
+        assert after == ([] if n == pages else [f"/blog/page/{n + 1}/"])
+    assert not (out / f"page/{pages + 1}").exists()
+    assert not (out / "page/1").exists()
+    assert listed == [f"Post {i:02}" for i in range(count, 0, -1)]
+    if count == 0:
+        assert "No posts yet." in page(out, "index.html").text_content()
+
+
+def test_drafts_and_future_posts_are_left_out_unless_asked(tmp_path):
+    root = make_site(
+        tmp_path,
+        {
+            "now.md": post_text("Published", "2026-05-01"),
+            "draft.md": post_text("Drafted", "2026-05-02", draft=True),
+            "later.md": post_text("Scheduled", "2026-07-01"),
+        },
+    )
+    everywhere = ["index.html", "archive/index.html", "feed.xml", "rss.xml", "sitemap.xml"]
+
+    def shown(out: Path) -> set[str]:
+        text = "".join((out / rel).read_text() for rel in everywhere)
+        return {t for t in ("Published", "Drafted", "Scheduled", "/draft/", "/later/") if t in text}
+
+    out = build_into(root)
+    assert shown(out) == {"Published"}
+    assert not (out / "posts/draft").exists() and not (out / "posts/later").exists()
+    assert shown(build_into(root, drafts=True)) == {"Published", "Drafted", "/draft/"}
+    assert shown(build_into(root, future=True)) == {"Published", "Scheduled", "/later/"}
+
+
+def test_tag_pages_list_their_posts_and_the_tag_index_counts_them(tmp_path):
+    posts = {
+        "a.md": post_text("Alpha", "2026-01-01", tags=["Machine Learning", "C++"]),
+        "b.md": post_text("Beta", "2026-01-02", tags=["Machine Learning", "C"]),
+    }
+    out = build_into(make_site(tmp_path, posts))
+    assert titles(page(out, "tags/machine-learning/index.html")) == ["Beta", "Alpha"]
+    assert titles(page(out, "tags/c/index.html")) == ["Beta"]
+    assert titles(page(out, "tags/c-2/index.html")) == ["Alpha"]  # "C++" also slugs to "c"
+    index = page(out, "tags/index.html")
+    entries = [li.text_content().split() for li in index.xpath("//ul[@class='tag-index']/li")]
+    assert entries == [
+        ["C", "(1", "post)"],
+        ["C++", "(1", "post)"],
+        ["Machine", "Learning", "(2", "posts)"],
+    ]
+    links = page(out, "posts/a/index.html").xpath("//p[@class='post-tags']/a/@href")
+    assert links == ["/blog/tags/machine-learning/", "/blog/tags/c-2/"]
+
+
+def test_tag_pages_paginate_like_the_index(tmp_path):
+    posts = {f"p{i}.md": post_text(f"P{i}", f"2026-02-0{i}", tags=["x"]) for i in range(1, 5)}
+    out = build_into(make_site(tmp_path, posts, "paginate: 3\n"))
+    assert titles(page(out, "tags/x/index.html")) == ["P4", "P3", "P2"]
+    second = page(out, "tags/x/page/2/index.html")
+    assert titles(second) == ["P1"]
+    assert second.xpath("//a[@rel='prev']/@href") == ["/blog/tags/x/"]
+
+
+def test_archive_groups_posts_by_year_newest_first(tmp_path):
+    posts = {
+        "old.md": post_text("Old", "2024-03-05"),
+        "mid.md": post_text("Mid", "2025-07-08"),
+        "new.md": post_text("New", "2025-12-31"),
+    }
+    doc = page(build_into(make_site(tmp_path, posts)), "archive/index.html")
+    years = doc.xpath("//section[@class='archive-year']")
+    assert [y.xpath("string(h2)") for y in years] == ["2025", "2024"]
+    assert [[a.text for a in y.xpath(".//a")] for y in years] == [["New", "Mid"], ["Old"]]
+
+
+def test_summary_is_the_front_matter_summary_or_the_first_paragraph(tmp_path):
+    body = "First $x^2$ paragraph.[^n] With [a link](https://e.org).\n\nSecond.\n\n[^n]: Note.\n"
+    posts = {
+        "given.md": post_text("Given", "2026-01-01", summary="Written <summary>."),
+        "first.md": post_text("First", "2026-01-02", body=body),
+    }
+    out = build_into(make_site(tmp_path, posts))
+    summaries = page(out, "index.html").xpath("//p[@class='summary']")
+    assert summaries[1].text_content() == "Written <summary>."
+    first = summaries[0]
+    assert first.xpath(".//math") and "First" in first.text_content()
+    assert "Second" not in first.text_content() and "Note." not in first.text_content()
+    assert not first.xpath(".//a") and not first.xpath(".//@id")
+    described = page(out, "posts/first/index.html").xpath("//meta[@name='description']/@content")
+    assert described == ["First x^2 paragraph. With a link."]
+
+
+def test_updated_date_is_shown_on_the_post(tmp_path):
+    posts = {"u.md": post_text("U", "2026-01-01", updated="2026-03-04")}
+    doc = page(build_into(make_site(tmp_path, posts)), "posts/u/index.html")
+    assert doc.xpath("//p[@class='byline']/time/@datetime") == ["2026-01-01", "2026-03-04"]
+    assert "updated" in doc.xpath("string(//p[@class='byline'])")
+
+
+def test_citation_false_drops_the_cite_block_and_scholar_meta(tmp_path):
+    posts = {
+        "c.md": post_text("Cited", "2026-01-01"),
+        "n.md": post_text("Not cited", "2026-01-02", citation=False),
+    }
+    out = build_into(make_site(tmp_path, posts))
+    cited, plain = page(out, "posts/c/index.html"), page(out, "posts/n/index.html")
+    assert cited.xpath("//section[@class='cite']") and cited.xpath("//meta[@name='citation_title']")
+    assert not plain.xpath("//section[@class='cite']")
+    assert not plain.xpath("//meta[starts-with(@name, 'citation_')]")
+    assert not plain.xpath("//script[contains(@src, 'cite.js')]")
+
+
+def test_several_authors_are_joined_with_and_in_bibtex(tmp_path):
+    posts = {"m.md": post_text("Many hands", "2026-01-01", authors=["Ada Lovelace", "Alan Turing"])}
+    doc = page(build_into(make_site(tmp_path, posts)), "posts/m/index.html")
+    bibtex = doc.get_element_by_id("bibtex-entry").text_content()
+    assert "author = {Ada Lovelace and Alan Turing}" in bibtex
+    assert "url    = {https://example.github.io/blog/posts/m/}" in bibtex
+    assert (
+        doc.get_element_by_id("apa-entry").text_content().startswith("Lovelace, A., & Turing, A.")
+    )
+    assert doc.xpath("//meta[@name='citation_author']/@content") == ["Ada Lovelace", "Alan Turing"]
+
+
+def test_404_page_has_root_absolute_links_and_is_not_indexed(tmp_path):
+    out = build_into(make_site(tmp_path, numbered_posts(1)))
+    doc = page(out, "404.html")
+    refs = doc.xpath("//a/@href | //link/@href | //script/@src")
+    internal = [r for r in refs if not r.startswith(("https://", "#"))]
+    assert internal and all(r.startswith("/blog/") for r in internal), internal
+    assert doc.xpath("//meta[@name='robots']/@content") == ["noindex"]
+    assert not doc.xpath("//link[@rel='canonical']")
+
+
+def test_cname_nojekyll_and_robots(tmp_path):
+    out = build_into(make_site(tmp_path, numbered_posts(1), "cname: blog.example.org\n"))
+    assert (out / "CNAME").read_text() == "blog.example.org\n"
+    assert (out / ".nojekyll").read_bytes() == b""
+    robots = (out / "robots.txt").read_text()
+    assert robots.splitlines()[-1] == f"Sitemap: {BASE}sitemap.xml"
