@@ -99,9 +99,20 @@ def test_control_characters_from_yaml_escapes_are_removed_from_titles():
     assert meta.title == "Bell and tab end"
 
 
-def test_unknown_key_names_the_key():
-    with pytest.raises(ContentError, match="unknown front matter key `tittle`"):
-        parse(source("---\ntittle: T\n---\n"), "UTC")
+def test_unknown_key_is_a_warning_naming_the_key_and_the_known_keys():
+    warnings: list = []
+    meta, _, _ = parse(source("---\ntitle: T\ncategories: [a]\n---\n"), "UTC", warnings)
+    assert meta.title == "T"
+    [warning] = warnings
+    assert str(warning).startswith(
+        "content/posts/x.md:3:1: warning: unknown front matter key `categories` is ignored;"
+        " known keys: author, authors, citation, date,"
+    )
+
+
+def test_misspelt_title_still_fails_because_the_title_is_missing():
+    with pytest.raises(ContentError, match="no `title`"):
+        parse(source("---\ntittle: T\n---\n"), "UTC", [])
 
 
 def test_file_without_front_matter_is_all_body_and_needs_a_title():

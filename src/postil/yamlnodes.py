@@ -10,16 +10,23 @@ changed value. The rules (documented in README, "Front matter"):
   the tag "no");
 - booleans accept only `true` / `false` (any case); `yes`, `no`, `on`, `off` are errors;
 - integers accept only decimal digits;
-- a mapping must not repeat a key.
+- a mapping must not repeat a key;
+- a tab after a line's indentation is read as a space (YAML 1.2 and libyaml allow tabs as
+  separators, PyYAML does not); a tab *in* the indentation stays an error, since its width is
+  ambiguous;
+- nesting deeper than PyYAML's recursion allows is an error, not a crash.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import yaml
 
 from postil.errors import Location
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class YamlFieldError(ValueError):
@@ -46,12 +53,38 @@ def compose_mapping(text: str) -> list[Field] | None:
     """Compose `text` as one YAML mapping and return its fields in written order.
 
     Returns None for an empty document. Raises `yaml.MarkedYAMLError` on a syntax error, and
-    `YamlFieldError` when the document is not a mapping, a key is not text, or a key repeats.
+    `YamlFieldError` for a character YAML forbids, when the document is not a mapping, a key is not text, a key repeats, or
+    the document nests too deeply to read. Tabs after the indentation are read as spaces
+    (columns are unchanged: one tab becomes one space).
     """
-    node = yaml.compose(text, Loader=yaml.SafeLoader)
+    try:
+        node = yaml.compose(spaces_for_tabs(text), Loader=yaml.SafeLoader)
+    except RecursionError:
+        raise YamlFieldError("YAML is nested too deeply to read; flatten it", 0, 0) from None
+    except yaml.reader.ReaderError as e:
+        line0 = text.count("\n", 0, e.position)
+        col0 = e.position - (text.rfind("\n", 0, e.position) + 1)
+        message = f"character U+{e.character:04X} is not allowed in YAML; delete it"
+        raise YamlFieldError(message, line0, col0) from None
     if node is None:
         return None
     return mapping_fields(node, "the document")
+
+
+def spaces_for_tabs(text: str) -> str:
+    """Return `text` with every tab after a line's leading whitespace replaced by one space.
+
+    PyYAML rejects tabs that YAML 1.2 allows as separators (`title:<TAB>Hello`, `a<TAB>b`);
+    postil's text fields collapse whitespace anyway, so a space means the same. Leading
+    whitespace is kept as written, so a tab used for indentation is still reported.
+    """
+    if "\t" not in text:
+        return text
+    lines = []
+    for line in text.split("\n"):
+        rest = line.lstrip(" \t")
+        lines.append(line[: len(line) - len(rest)] + rest.replace("\t", " "))
+    return "\n".join(lines)
 
 
 def mapping_fields(node: yaml.Node, what: str) -> list[Field]:
@@ -86,21 +119,29 @@ def as_text(field: Field) -> str:
         raise YamlFieldError(f"`{field.key}` must be text, not a list or mapping", *_pos(node))
     if node.tag == "tag:yaml.org,2002:null" and node.style is None and node.value in ("", "~"):
         raise YamlFieldError(f"`{field.key}` is empty; write a value or remove it", *_pos(node))
-    return node.value
+    return _text(node)
+
+
+def _text(node: yaml.ScalarNode) -> str:
+    """Return a scalar's value with lone surrogates (from `"\\ud800"` escapes) made U+FFFD.
+
+    A lone surrogate cannot be written as UTF-8, so it would fail the build at output time.
+    """
+    return _SURROGATE.sub("\ufffd", node.value)
 
 
 def as_text_list(field: Field) -> tuple[str, ...]:
     """Return a list of scalars as written texts; a single scalar is a one-item list."""
     node = field.node
     if isinstance(node, yaml.ScalarNode):
-        return (node.value,) if node.value.strip() else ()
+        return (_text(node),) if node.value.strip() else ()
     if not isinstance(node, yaml.SequenceNode):
         raise YamlFieldError(f"`{field.key}` must be a list of text", *_pos(node))
     items = []
     for item in node.value:
         if not isinstance(item, yaml.ScalarNode):
             raise YamlFieldError(f"each item of `{field.key}` must be text", *_pos(item))
-        items.append(item.value)
+        items.append(_text(item))
     return tuple(items)
 
 

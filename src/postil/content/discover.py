@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from postil.errors import ContentError, Location
@@ -49,8 +50,8 @@ def read_source(path: Path, rel: str, kind: str) -> SourceFile:
     """Read one file as UTF-8, strip a BOM and turn CRLF and lone CR line endings into LF.
 
     Raises:
-        ContentError: the file is not valid UTF-8 (names the byte offset and line) or cannot
-            be read.
+        ContentError: the file is not valid UTF-8 (names the byte offset, line and column),
+            holds a control character or noncharacter that HTML forbids, or cannot be read.
     """
     try:
         data = path.read_bytes()
@@ -59,10 +60,41 @@ def read_source(path: Path, rel: str, kind: str) -> SourceFile:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
+        line_start = data.rfind(b"\n", 0, e.start) + 1
         line = data.count(b"\n", 0, e.start) + 1
+        col = len(data[line_start : e.start].decode("utf-8", "replace")) + 1
         raise ContentError(
             f"not valid UTF-8 at byte {e.start} (0x{data[e.start]:02x}); save the file as UTF-8",
-            Location(rel, line),
+            Location(rel, line, col),
         ) from e
     text = text.replace("\r\n", "\n").replace("\r", "\n")
+    _check_characters(text, rel)
     return SourceFile(path=path, rel=rel, text=text, kind=kind)
+
+
+# Characters HTML forbids in a document (WHATWG HTML, "control-character-in-input-stream" and
+# "noncharacter-in-input-stream"): C0 controls but tab, LF, FF, CR; DEL and C1; NUL, which
+# CommonMark would turn into U+FFFD; and the noncharacters.
+_FORBIDDEN = re.compile(
+    "[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufdd0-\ufdef\ufffe\uffff"
+    + "".join(f"{chr(p << 16 | 0xFFFE)}{chr(p << 16 | 0xFFFF)}" for p in range(1, 17))
+    + "]"
+)
+
+
+def _check_characters(text: str, rel: str) -> None:
+    """Raise a located `ContentError` for the first character HTML forbids.
+
+    Such a character is corruption or a pasted terminal escape (`ESC[31m`), never prose;
+    writing it into a page would make the page invalid HTML.
+    """
+    found = _FORBIDDEN.search(text)
+    if found is None:
+        return
+    start = text.rfind("\n", 0, found.start()) + 1
+    line = text.count("\n", 0, found.start()) + 1
+    raise ContentError(
+        f"character U+{ord(found.group()):04X} is not allowed in HTML; delete it"
+        " (a pasted terminal colour code or a corrupt file?)",
+        Location(rel, line, found.start() - start + 1),
+    )

@@ -8,16 +8,17 @@ without an offset is in the site's timezone.
 
 from __future__ import annotations
 
+import logging
 import re
 import unicodedata
 from collections.abc import Callable
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta, timezone, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo
 
 import yaml
 
-from postil.errors import ContentError, Location
+from postil.errors import ContentError, Diagnostic, Location, Severity
 from postil.model import FrontMatter, SourceFile
 from postil.yamlnodes import (
     Field,
@@ -40,15 +41,16 @@ _DATE = re.compile(
 def split_front_matter(source: SourceFile) -> tuple[str, str, int]:
     """Return (yaml_text, body, body_line) of a source; `body_line` is 1-based.
 
-    A file that does not start with `---` has no front matter: ("", text, 1).
+    A file whose first line is not `---` (trailing spaces allowed) has no front matter:
+    ("", text, 1).
 
     Raises:
         ContentError: the opening `---` has no closing `---`.
     """
     text = source.text
-    if not text.startswith("---\n") and text.rstrip("\n") != "---":
-        return "", text, 1
     lines = text.split("\n")
+    if lines[0].rstrip() != "---":
+        return "", text, 1
     for i in range(1, len(lines)):
         if lines[i].rstrip() in ("---", "..."):
             return "\n".join(lines[1:i]), "\n".join(lines[i + 1 :]), i + 2
@@ -58,21 +60,32 @@ def split_front_matter(source: SourceFile) -> tuple[str, str, int]:
     )
 
 
-def parse(source: SourceFile, timezone: str) -> tuple[FrontMatter, str, int]:
+def parse(
+    source: SourceFile, timezone: str, warnings: list[Diagnostic] | None = None
+) -> tuple[FrontMatter, str, int]:
     """Parse a source's front matter and return (FrontMatter, body, body_line).
 
     Args:
         source: the file.
         timezone: IANA zone for dates written without an offset.
+        warnings: receives a warning for each unknown key (a key of Hugo or Jekyll such as
+            `categories` is skipped, not fatal: importing old posts must not need an edit of
+            every file first, and `--strict` still fails on it). None: log them instead.
 
     Raises:
         ContentError: YAML syntax errors (at the file's line and column), a block that is not a
             mapping, duplicate keys, a missing or non-text title, values of the wrong type.
     """
+    if not source.text.strip():
+        raise ContentError(
+            "the file is empty; write front matter with a `title:` or delete the file",
+            Location(source.rel, 1, 1),
+        )
     yaml_text, body, body_line = split_front_matter(source)
     try:
         fields = compose_mapping(yaml_text) or []
-        values = _convert(fields, ZoneInfo(timezone))
+        unknown = [f for f in fields if f.key not in _FIELDS]
+        values = _convert([f for f in fields if f.key in _FIELDS], ZoneInfo(timezone))
     except yaml.MarkedYAMLError as e:
         raise ContentError(yaml_error_message(e), yaml_error_location(e, source.rel, 2)) from e
     except YamlFieldError as e:
@@ -81,17 +94,27 @@ def parse(source: SourceFile, timezone: str) -> tuple[FrontMatter, str, int]:
         raise ContentError(
             "front matter has no `title`; add `title: …`", Location(source.rel, 1, 1)
         )
+    _warn_unknown(source.rel, unknown, warnings)
     return FrontMatter(**values), body, body_line
+
+
+def _warn_unknown(rel: str, unknown: list[Field], warnings: list[Diagnostic] | None) -> None:
+    known = ", ".join(sorted(_FIELDS))
+    for fld in unknown:
+        found = Diagnostic(
+            Severity.WARNING,
+            Location(rel, fld.line0 + 2, fld.col0 + 1),
+            f"unknown front matter key `{fld.key}` is ignored; known keys: {known}",
+        )
+        if warnings is None:
+            logging.getLogger("postil").warning("%s", found)
+        else:
+            warnings.append(found)
 
 
 def _convert(fields: list[Field], tz: ZoneInfo) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for fld in fields:
-        if fld.key not in _FIELDS:
-            known = ", ".join(sorted(_FIELDS))
-            raise YamlFieldError(
-                f"unknown front matter key `{fld.key}`; known: {known}", fld.line0, fld.col0
-            )
         name, convert = _FIELDS[fld.key]
         if name in values:
             raise YamlFieldError(f"`{fld.key}` repeats another key; keep one", fld.line0, fld.col0)
@@ -101,8 +124,23 @@ def _convert(fields: list[Field], tz: ZoneInfo) -> dict[str, Any]:
 
 def _clean_text(fld: Field, tz: ZoneInfo) -> str:
     """Return one-line text: control characters (from YAML escapes) removed, spaces collapsed."""
-    text = "".join(" " if unicodedata.category(c) == "Cc" else c for c in as_text(fld))
+    return _one_line(as_text(fld))
+
+
+def _one_line(text: str) -> str:
+    """Return `text` with control characters and noncharacters as spaces, spaces collapsed.
+
+    These are what HTML forbids in a document ("control-character-in-input-stream",
+    "noncharacter-in-input-stream", WHATWG HTML §13.2.3.5); YAML's `"\\a"`, `"\\x1b"` or
+    `"\\uFFFE"` escapes can put them in a title.
+    """
+    text = "".join(" " if _forbidden(c) else c for c in text)
     return " ".join(text.split())
+
+
+def _forbidden(c: str) -> bool:
+    code = ord(c)
+    return unicodedata.category(c) == "Cc" or 0xFDD0 <= code <= 0xFDEF or (code & 0xFFFE) == 0xFFFE
 
 
 def _title(fld: Field, tz: ZoneInfo) -> str:
@@ -131,15 +169,28 @@ def _date(fld: Field, tz: ZoneInfo) -> datetime:
         ) from e
     if off is None:
         return moment.replace(tzinfo=tz)
-    return datetime.fromisoformat(moment.isoformat() + ("+00:00" if off == "Z" else _offset(off)))
+    return moment.replace(tzinfo=_offset(fld, off))
 
 
-def _offset(off: str) -> str:
-    return off if ":" in off else off[:3] + ":" + off[3:]
+def _offset(fld: Field, off: str) -> tzinfo:
+    """Return the fixed zone of `Z`, `+HH:MM` or `+HHMM`; hours above 23 or minutes above 59
+    are an error at the value."""
+    if off == "Z":
+        return timezone.utc
+    digits = off[1:].replace(":", "")
+    hours, minutes = int(digits[:2]), int(digits[2:])
+    if hours > 23 or minutes > 59:
+        raise YamlFieldError(
+            f"`{fld.key}`: offset `{off}` is out of range; write -23:59 to +23:59",
+            fld.node.start_mark.line,
+            fld.node.start_mark.column,
+        )
+    sign = -1 if off[0] == "-" else 1
+    return timezone(sign * timedelta(hours=hours, minutes=minutes))
 
 
 def _text_list(fld: Field, tz: ZoneInfo) -> tuple[str, ...]:
-    items = tuple(" ".join(t.split()) for t in as_text_list(fld))
+    items = tuple(_one_line(t) for t in as_text_list(fld))
     return tuple(dict.fromkeys(t for t in items if t))
 
 
