@@ -53,9 +53,9 @@ def compose_mapping(text: str) -> list[Field] | None:
     """Compose `text` as one YAML mapping and return its fields in written order.
 
     Returns None for an empty document. Raises `yaml.MarkedYAMLError` on a syntax error, and
-    `YamlFieldError` for a character YAML forbids, when the document is not a mapping, a key is not text, a key repeats, or
-    the document nests too deeply to read. Tabs after the indentation are read as spaces
-    (columns are unchanged: one tab becomes one space).
+    `YamlFieldError` for a character YAML forbids, when the document is not a mapping, a key
+    is not text, a key repeats, or the document nests too deeply to read. Tabs after the
+    indentation are read as spaces (columns are unchanged: one tab becomes one space).
     """
     try:
         node = yaml.compose(spaces_for_tabs(text), Loader=yaml.SafeLoader)
