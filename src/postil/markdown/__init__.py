@@ -69,6 +69,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.heading import heading_plugin
     from postil.markdown.links import links_plugin
     from postil.markdown.math import math_plugin
+    from postil.markdown.nesting import nesting_plugin
     from postil.markdown.sidenote import sidenote_plugin
     from postil.markdown.table import table_plugin
     from postil.markdown.widget import widget_plugin
@@ -83,6 +84,7 @@ def create_markdown() -> MarkdownIt:
         heading_plugin,
         table_plugin,
         links_plugin,
+        nesting_plugin,
     ):
         plugin(md)
     return md
