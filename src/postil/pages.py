@@ -25,7 +25,7 @@ from postil.contexts import (
     tags_context,
 )
 from postil.errors import Location, TemplateError
-from postil.feeds import atom_feed, post_updated, rss_feed
+from postil.feeds import atom_feed, rss_feed
 from postil.model import OutputFile, RenderedPost, Site
 from postil.site import Paginator, page_url, paginate, tag_slugs
 from postil.sitemap import robots_txt, sitemap_xml
@@ -136,8 +136,9 @@ def _list_jobs(site: Site) -> list[PageJob]:
 
 def _sitemap_entries(site: Site, rels: list[str]) -> list[tuple[str, datetime | None]]:
     """Return (absolute URL, lastmod) of every HTML page but 404.html, in job order."""
-    lastmod = {r.post.output_rel: post_updated(r) for r in site.posts}
-    lastmod |= {r.post.output_rel: r.post.meta.updated or r.post.meta.date for r in site.pages}
+    lastmod: dict[str, datetime | None] = {
+        r.post.output_rel: r.post.meta.updated or r.post.meta.date for r in site.posts + site.pages
+    }
     return [
         (site.config.base_url + rel.removesuffix("index.html"), lastmod.get(rel))
         for rel in rels
