@@ -30,6 +30,13 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--base-url", help="override base_url from postil.yaml")
     build.add_argument("--out", type=Path, help="output directory (default: _site)")
     build.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    check = sub.add_parser(
+        "check", help="build without writing; list every error and warning (for CI)"
+    )
+    check.add_argument("--drafts", action="store_true", help="check draft posts too")
+    check.add_argument("--future", action="store_true", help="check future posts too")
+    check.add_argument("--base-url", help="override base_url from postil.yaml")
+    check.add_argument("--strict", action="store_true", help="fail on warnings too")
     new = sub.add_parser("new", help="start a draft post: content/posts/<slug>.md")
     new.add_argument("title", help="the post's title, e.g. 'Attention, from the softmax up'")
     serve = sub.add_parser("serve", help="preview with live reload (never writes _site/)")
@@ -96,6 +103,8 @@ def _run(args: argparse.Namespace) -> int:
             f"built {result.posts} posts, {result.files} files in {result.seconds:.2f} s"
             f" → {target}{warned}"
         )
+    elif args.command == "check":
+        return _check(args)
     elif args.command == "new":
         from postil.scaffold import new_post
 
@@ -136,6 +145,23 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     except KeyboardInterrupt:
         return 0
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    """Build in memory (nothing written); warnings print as found, errors via BuildFailed."""
+    from postil.build import BuildOptions, build
+
+    options = BuildOptions(
+        root=args.root.absolute(),
+        drafts=args.drafts,
+        future=args.future,
+        base_url=args.base_url,
+        strict=args.strict,
+        write=False,
+    )
+    result = build(options)
+    print(f"checked {result.posts} posts: no errors, {len(result.warnings)} warnings")
     return 0
 
 
