@@ -123,7 +123,7 @@ class DevServer:
         base = config.base_path if config is not None else "/"
         self.hub.publish(report, self.builder.files, base)
         _log_report(report)
-        if self.watcher is not None and report.ok:
+        if self.watcher is not None:
             self._follow_new_directories()
 
     def _follow_new_directories(self) -> None:

@@ -128,7 +128,7 @@ class IncrementalBuilder:
         except BuildFailed as e:
             return self._failed(e.diagnostics, started)
         except PostilError as e:
-            location = e.location or Location("<site>")
+            location = _relative(self.root, e.location or Location("<site>"))
             error = Diagnostic(Severity.ERROR, location, e.message, _excerpt(self.root, location))
             return self._failed([error], started)
         except Exception as e:  # a bug must not stop the server; show it like an error
@@ -345,3 +345,11 @@ def _excerpt(root: Path, location: Location) -> str:
     except (OSError, UnicodeDecodeError):
         return ""
     return lines[location.line - 1] if location.line <= len(lines) else ""
+
+
+def _relative(root: Path, location: Location) -> Location:
+    """Return `location` with its path relative to `root` when it is a file under it."""
+    path = Path(location.path)
+    if path.is_absolute() and path.is_relative_to(root):
+        return Location(path.relative_to(root).as_posix(), location.line, location.col)
+    return location

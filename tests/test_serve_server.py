@@ -1,0 +1,275 @@
+"""`postil serve` over real HTTP on 127.0.0.1: safe paths, live-reload events, the overlay."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from postil.build import BuildOptions, build
+from postil.serve import DevServer, ServeOptions, is_loopback
+from postil.serve.server import resolve
+from postil.serve.watcher import ChangeSet
+
+POST = """---
+title: Post {n}
+date: 2025-01-{n:02d}
+---
+
+Body of post {n}.
+
+Second paragraph of post {n}.
+"""
+
+
+def make_site(root: Path, base_url: str = "https://example.org/") -> Path:
+    (root / "content/posts").mkdir(parents=True)
+    (root / "postil.yaml").write_text(f"title: Served\nauthor: Ada\nbase_url: {base_url}\n")
+    for n in (1, 2, 3):
+        (root / f"content/posts/p{n}.md").write_text(POST.format(n=n), encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def no_leaked_threads() -> Iterator[None]:
+    before = set(threading.enumerate())
+    yield
+    deadline = time.monotonic() + 3
+    while set(threading.enumerate()) - before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert set(threading.enumerate()) - before == set()
+
+
+@pytest.fixture
+def start(tmp_path: Path, no_leaked_threads: None) -> Iterator[Callable[..., DevServer]]:
+    """Yield `start(site, **options) -> DevServer` on a free port; every server is stopped."""
+    servers: list[DevServer] = []
+
+    def run(site: Path, **options: object) -> DevServer:
+        server = DevServer(ServeOptions(site, port=0, **options))  # type: ignore[arg-type]
+        servers.append(server)
+        server.start()
+        return server
+
+    yield run
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    return make_site(tmp_path / "site")
+
+
+def request(server: DevServer, path: str, method: str = "GET") -> tuple[int, dict, bytes]:
+    """Send `path` as written (no client-side normalisation); return status, headers, body."""
+    parts = urlsplit(server.url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
+    try:
+        conn.request(method, path)
+        response = conn.getresponse()
+        return response.status, dict(response.getheaders()), response.read()
+    finally:
+        conn.close()
+
+
+class EventStream:
+    """A minimal Server-Sent Events reader that keeps every raw field it saw."""
+
+    def __init__(self, server: DevServer) -> None:
+        parts = urlsplit(server.url)
+        self.conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
+        self.conn.request("GET", "/__postil/events")
+        self.response = self.conn.getresponse()
+
+    def next(self) -> dict[str, str]:
+        fields: dict[str, str] = {}
+        while True:
+            line = self.response.fp.readline().decode("utf-8")
+            assert line.endswith("\n"), "the stream ended"
+            if line == "\n" and fields:
+                return fields
+            if line.startswith(":") or line == "\n":
+                continue
+            name, _, value = line.rstrip("\n").partition(": ")
+            fields[name] = value
+
+    def next_build(self) -> dict:
+        while (event := self.next())["event"] != "build":
+            pass
+        return json.loads(event["data"])
+
+    def close(self) -> None:
+        self.response.close()
+        self.conn.close()
+
+
+def wait_for(predicate: Callable[[], bool], timeout: float = 5) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/../postil.yaml", "/%2e%2e/postil.yaml", "/posts/%2E%2E/%2e%2e/postil.yaml",
+     "/..%2fpostil.yaml", "/%2e%2e%2f%2e%2e%2fetc/passwd", "/..\\postil.yaml",
+     "/%5c..%5cpostil.yaml", "/content/posts/p1.md", "/postil.yaml", "/posts/p1/%00",
+     "/%252e%252e/postil.yaml", "/posts/./p1/", "/outside/secret.txt",
+     "/outside/secret/", "/posts/secret/"],
+)  # fmt: skip
+def test_paths_that_leave_the_site_get_404(start, site: Path, path: str) -> None:
+    outside = site.parent / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("TOP-SECRET")
+    (outside / "secret.md").write_text("---\ntitle: Leak\n---\nTOP-SECRET\n")
+    (site / "content/outside").symlink_to(outside, target_is_directory=True)
+    server = start(site)
+    status, _, body = request(server, path)
+    assert status == 404
+    assert b"TOP-SECRET" not in body and b"title: Served" not in body
+
+
+def test_resolve_follows_github_pages_rules() -> None:
+    files = {"index.html": b"", "posts/a/index.html": b"", "css/a.css": b""}
+    assert resolve("/blog/posts/a/", "/blog/", files).rel == "posts/a/index.html"
+    assert resolve("/blog/posts/a", "/blog/", files).location == "/blog/posts/a/"
+    assert resolve("/blog", "/blog/", files).status == 301
+    assert resolve("/", "/blog/", files).location == "/blog/"
+    assert resolve("/posts/a/", "/blog/", files).status == 404
+    assert resolve("/blog/css/a.css", "/blog/", files).status == 200
+
+
+def test_only_get_and_head_are_allowed(start, site: Path) -> None:
+    server = start(site)
+    for method in ("POST", "PUT", "DELETE", "PATCH", "OPTIONS"):
+        status, headers, _ = request(server, "/", method)
+        assert (status, headers["Allow"]) == (405, "GET, HEAD")
+    status, headers, body = request(server, "/posts/p1/", "HEAD")
+    assert status == 200 and body == b"" and int(headers["Content-Length"]) > 0
+
+
+def test_the_event_stream_is_framed_as_server_sent_events(start, site: Path) -> None:
+    server = start(site)
+    stream = EventStream(server)
+    try:
+        assert stream.response.getheader("Content-Type") == "text/event-stream; charset=utf-8"
+        hello = stream.next()
+        assert set(hello) == {"retry", "id", "event", "data"} and hello["event"] == "hello"
+        assert json.loads(hello["data"])["build"] == int(hello["id"])
+        post = site / "content/posts/p2.md"
+        post.write_text(post.read_text().replace("Second paragraph", "Changed paragraph"))
+        event = stream.next_build()
+        assert event["ok"] and "posts/p2/index.html" in event["changed"]
+        assert event["build"] == int(hello["id"]) + 1
+    finally:
+        stream.close()
+
+
+def test_the_reload_script_is_injected_only_into_served_html(start, site, tmp_path) -> None:
+    server = start(site)
+    _, headers, html = request(server, "/posts/p1/")
+    assert html.count(b"/__postil/livereload.js") == 1
+    assert html.index(b"/__postil/livereload.js") < html.rindex(b"</body>")
+    _, _, css = request(server, "/css/base.css")
+    assert b"__postil" not in css
+    status, headers, script = request(server, "/__postil/livereload.js")
+    assert status == 200 and headers["Content-Type"].startswith("text/javascript")
+    assert b"EventSource" in script
+    out = tmp_path / "built"
+    build(BuildOptions(root=site, out_dir=out, drafts=True))
+    assert not [p for p in out.rglob("*") if p.is_file() and b"__postil" in p.read_bytes()]
+    assert not (site / "_site").exists()
+
+
+def test_a_broken_post_shows_the_overlay_and_a_fix_clears_it(start, site: Path) -> None:
+    server = start(site)
+    stream = EventStream(server)
+    post = site / "content/posts/p2.md"
+    good = post.read_text()
+    try:
+        post.write_text(good.replace("date: 2025-01-02", "date: someday"))
+        event = stream.next_build()
+        assert not event["ok"] and event["changed"] == []
+        assert event["errors"] == [
+            {
+                "location": "content/posts/p2.md:3:7",
+                "message": event["errors"][0]["message"],
+                "source_line": "date: someday",
+            }
+        ]
+        assert b"Body of post 2" in request(server, "/posts/p2/")[2]  # the last good page
+        late = EventStream(server)
+        assert json.loads(late.next()["data"])["errors"][0]["source_line"] == "date: someday"
+        late.close()
+        post.write_text(good.replace("Body of post 2", "Fixed body"))
+        event = stream.next_build()
+        assert event["ok"] and event["errors"] == []
+        assert b"Fixed body" in request(server, "/posts/p2/")[2]
+    finally:
+        stream.close()
+
+
+def test_deleted_files_and_template_errors_never_stop_the_server(start, site: Path) -> None:
+    server = start(site)
+    (site / "content/posts/p3.md").unlink()
+    wait_for(lambda: request(server, "/posts/p3/")[0] == 404)
+    (site / "templates").mkdir()
+    (site / "templates/post.html").write_text("{% extends 'base.html' %}{% block main %}")
+    wait_for(lambda: bool(server.hub.view().errors))
+    assert request(server, "/posts/p1/")[0] == 200
+    (site / "templates/post.html").unlink()
+    wait_for(lambda: not server.hub.view().errors)
+    assert b"Body of post 1" in request(server, "/posts/p1/")[2]
+
+
+def test_a_site_that_never_built_answers_with_its_errors_then_recovers(start, site) -> None:
+    post = site / "content/posts/p1.md"
+    post.write_text("---\ntitle: [oops\n---\n")
+    server = start(site)
+    status, _, body = request(server, "/")
+    assert status == 500 and b"content/posts/p1.md:2" in body and b"livereload.js" in body
+    post.write_text(POST.format(n=1))
+    wait_for(lambda: request(server, "/")[0] == 200)
+
+
+def test_requests_wait_for_the_pending_build(start, site: Path) -> None:
+    server = start(site, debounce=0.3)
+    post = site / "content/posts/p1.md"
+    post.write_text(post.read_text().replace("Second paragraph", "Waited-for paragraph"))
+    server.rebuild(ChangeSet(content={post}))
+    started = time.monotonic()
+    body = request(server, "/posts/p1/")[2]
+    assert b"Waited-for paragraph" in body
+    assert time.monotonic() - started >= 0.2
+
+
+def test_a_base_path_site_is_served_under_its_path(start, tmp_path: Path) -> None:
+    site = make_site(tmp_path / "project", "https://user.github.io/repo/")
+    server = start(site)
+    assert server.url.endswith("/repo/")
+    assert request(server, "/")[:2][0] == 302 and request(server, "/")[1]["Location"] == "/repo/"
+    assert request(server, "/repo")[1]["Location"] == "/repo/"
+    assert request(server, "/repo/posts/p1")[1]["Location"] == "/repo/posts/p1/"
+    status, _, html = request(server, "/repo/")
+    assert status == 200 and b'href="/repo/posts/p1/"' in html
+    assert request(server, "/posts/p1/")[0] == 404
+    assert request(server, "/repo/css/base.css")[0] == 200
+
+
+def test_a_missing_page_is_the_site_404_page_watching_for_that_page(start, site) -> None:
+    server = start(site)
+    status, _, body = request(server, "/posts/p9/")
+    assert status == 404 and b'data-postil-rels="posts/p9/index.html 404.html"' in body
+
+
+def test_only_loopback_addresses_count_as_private() -> None:
+    assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
+    assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.5")
