@@ -1,29 +1,38 @@
-"""The build: run the pipeline stages of DESIGN.md from `postil.yaml` to the written site."""
+"""The build: run the pipeline stages of DESIGN.md from `postil.yaml` to the written site.
+
+Each stage skips the work an earlier build already did (`postil.cache`, in `.postil-cache/`):
+front matter is parsed again only for changed sources, Markdown rendered again only for
+posts whose `markdown_key` changed (in worker processes when there are many,
+`postil.parallel`), pages rendered again only when a post they show or a template changed,
+and output files whose bytes did not change are hard-linked from the previous output
+(`postil.output.SiteWriter`). A warm build with nothing changed renders nothing.
+"""
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import math
 import time
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 from postil import __version__
+from postil.cache import BuildCache, CachedRows, fingerprint
 from postil.config import load_config
 from postil.content import discover
 from postil.content.frontmatter import parse
 from postil.content.posts import check_unique_urls, make_post
 from postil.errors import BuildFailed, ContentError, Diagnostic, Location, PostilError, Severity
-from postil.markdown import RenderedMarkdown, create_markdown, render_markdown
-from postil.markdown.state import RenderState
+from postil.markdown import RenderedMarkdown
 from postil.model import OutputFile, Post, RenderedPost, SiteConfig
-from postil.output import write_site
-from postil.pages import render_site
+from postil.output import SiteWriter, content_token
+from postil.pages import page_jobs, prepare_env, render_job, site_files
+from postil.parallel import Conversions, render_many
 from postil.site import collect
-from postil.theme import create_template_env, static_dirs
+from postil.theme import create_template_env, static_dirs, template_dirs
 
 log = logging.getLogger("postil")
 
@@ -40,6 +49,8 @@ class BuildOptions:
         base_url: override the config's base_url.
         strict: treat warnings as errors.
         write: write the output (False: check only).
+        cache: read and write the build cache in `root/.postil-cache` (`--no-cache`: False).
+        workers: processes for rendering Markdown; None means one per CPU.
     """
 
     root: Path
@@ -49,16 +60,25 @@ class BuildOptions:
     base_url: str | None = None
     strict: bool = False
     write: bool = True
+    cache: bool = True
+    workers: int | None = None
 
 
 @dataclass(frozen=True)
 class BuildResult:
-    """What a build did: files written, posts built, warnings, seconds taken."""
+    """What a build did: files in the output, posts built, warnings, seconds taken.
+
+    Attributes:
+        rendered: posts whose Markdown was rendered (not taken from the cache).
+        written: output files written (the others were linked unchanged from the last output).
+    """
 
     files: int
     posts: int
     warnings: tuple[Diagnostic, ...]
     seconds: float
+    rendered: int = 0
+    written: int = 0
 
 
 def build(options: BuildOptions, now: datetime | None = None) -> BuildResult:
@@ -72,59 +92,100 @@ def build(options: BuildOptions, now: datetime | None = None) -> BuildResult:
     """
     started = time.perf_counter()
     config = load_config(options.root, options.base_url)
-    posts, diagnostics = load_posts(config)
-    env = create_template_env(config.root)
-    rendered = render_posts(config, posts, env, diagnostics)
-    _fail_on(diagnostics, options.strict)
-    site = collect(
-        config, rendered, now or datetime.now(timezone.utc), options.drafts, options.future
-    )
-    outputs = render_site(site, env, generated_assets())
-    files = 0
-    if options.write:
-        files = write_site(
-            outputs, static_files(config.root), options.out_dir or config.root / "_site"
+    cache = BuildCache.open(config.root) if options.cache else BuildCache.disabled()
+    try:
+        posts, diagnostics = load_posts(config, cache)
+        env = create_template_env(config.root)
+        store: CachedRows[RenderedMarkdown] = CachedRows(cache, "markdown")
+        keys = markdown_keys(config, posts)
+        rendered = render_posts(
+            config, posts, env, diagnostics, store, options.workers, cache, keys
         )
+        store.prune()
+        _fail_on(diagnostics, options.strict)
+        when = now or datetime.now(timezone.utc)
+        site = collect(config, rendered, when, options.drafts, options.future)
+        out_dir = (options.out_dir or config.root / "_site").absolute()
+        by_rel = {post.source.rel: key for post, key in zip(posts, keys, strict=True)}
+        files, written = write_output(site, env, out_dir, cache, options.write, by_rel)
+    finally:
+        cache.close()
     warnings = tuple(d for d in diagnostics if d.severity is Severity.WARNING)
-    return BuildResult(files, len(site.posts), warnings, time.perf_counter() - started)
+    seconds = time.perf_counter() - started
+    return BuildResult(files, len(site.posts), warnings, seconds, store.added, written)
 
 
-def load_posts(config: SiteConfig) -> tuple[list[Post], list[Diagnostic]]:
-    """Discover and parse every source into a `Post`; return them and the errors found."""
+def load_posts(
+    config: SiteConfig, cache: BuildCache | None = None
+) -> tuple[list[Post], list[Diagnostic]]:
+    """Discover and parse every source into a `Post`; return them and the errors found.
+
+    Args:
+        cache: parsed posts of earlier builds by source path, reused when the source's text,
+            kind, path and the site's time zone are the same.
+    """
     sources, errors = discover(config)
+    known = cache.load("post") if cache is not None else {}
     posts: list[Post] = []
     for source in sources:
+        key = fingerprint(str(source.path), source.kind, config.timezone, source.text)
+        hit = known.get(source.rel)
+        if hit is not None and hit[0] == key:
+            posts.append(hit[1])
+            continue
         try:
             meta, body, body_line = parse(source, config.timezone)
             posts.append(make_post(source, meta, body, body_line))
         except ContentError as e:
             errors.append(e)
+            continue
+        if cache is not None:
+            cache.put("post", source.rel, key, posts[-1])
+    if cache is not None:
+        cache.forget("post", known.keys() - {s.rel for s in sources})
     errors.extend(check_unique_urls(posts))
     return posts, [_as_diagnostic(e) for e in errors]
 
 
-def markdown_key(config: SiteConfig, post: Post, links: dict[str, str]) -> str:
+def markdown_key(
+    config: SiteConfig, post: Post, links: dict[str, str], context: str | None = None
+) -> str:
     """Return the cache key of a post's rendered Markdown.
 
-    It covers everything rendering reads: the body and where it starts in its file, the
-    macros in force, the URLs of the other posts (for links between posts), the base path
-    (root-absolute links are put under it) and postil's version. Templates are not in the
-    key: a change under templates/widgets/ must clear the cache (the dev server does).
+    It covers everything rendering reads: the post's source path, the body and where it
+    starts in its file, its macros, and the `render_context` (the site's configuration,
+    the URLs of all posts, the widget templates, postil's version).
+
+    Args:
+        context: `render_context(config, links)`, computed once for many posts.
     """
-    digest = hashlib.sha256()
-    for part in (
-        __version__,
-        post.source.rel,
-        str(post.body_line),
-        post.body,
-        repr(sorted(dict(config.math_macros).items())),
-        repr(post.meta.macros),
-        repr(sorted(links.items())),
-        config.base_path,
-    ):
-        digest.update(part.encode("utf-8", "surrogatepass"))
-        digest.update(b"\0")
-    return digest.hexdigest()
+    if context is None:
+        context = render_context(config, links)
+    meta = post.meta
+    return fingerprint(context, post.source.rel, str(post.body_line), repr(meta.macros), post.body)
+
+
+def markdown_keys(config: SiteConfig, posts: list[Post]) -> list[str]:
+    """Return the `markdown_key` of every post, in order (the context is hashed once)."""
+    links = {p.source.rel: p.url for p in posts}
+    context = render_context(config, links)
+    return [markdown_key(config, post, links, context) for post in posts]
+
+
+def render_context(config: SiteConfig, links: dict[str, str]) -> str:
+    """Return the digest of what rendering reads besides the post itself.
+
+    That is postil's version, the whole site configuration (macros, base path, ...), every
+    post's URL by source path (links between posts), and the text of the widget templates
+    (`templates/widgets/*`, which widgets render during Markdown rendering).
+    """
+    widgets = []
+    for directory in template_dirs(config.root):
+        for path in sorted((directory / "widgets").glob("**/*")):
+            if path.is_file():
+                widgets += [path.as_posix(), path.read_text("utf-8", "replace")]
+    links_part = repr(sorted(links.items()))
+    return fingerprint(__version__, repr(config), links_part, *widgets)
 
 
 def render_posts(
@@ -133,42 +194,167 @@ def render_posts(
     env: object,
     diagnostics: list[Diagnostic],
     cache: MutableMapping[str, RenderedMarkdown] | None = None,
+    workers: int | None = None,
+    conversions_cache: BuildCache | None = None,
+    keys: list[str] | None = None,
 ) -> list[RenderedPost]:
     """Render every post's Markdown; append what the plugins report to `diagnostics`.
 
+    The result (and the diagnostics, in post order) does not depend on `workers`.
+
     Args:
         cache: rendered Markdown by `markdown_key`; hits skip rendering, misses are added.
+        workers: processes to render in (`postil.parallel.render_many`); None: one per CPU.
+        conversions_cache: where math and highlighting results of earlier builds are kept;
+            read only when some post must be rendered.
+        keys: `markdown_keys(config, posts)`, if already computed.
     """
-    md = None
     links = {p.source.rel: p.url for p in posts}
+    keys = keys if keys is not None else markdown_keys(config, posts)
+    found = {k: c for k in keys if cache is not None and (c := cache.get(k)) is not None}
+    todo = [(post, key) for post, key in zip(posts, keys, strict=True) if key not in found]
+    if todo:
+        conversions = Conversions.from_cache(conversions_cache)
+        contents = render_many(config, [p for p, _ in todo], links, env, conversions, workers)
+        new = dict(zip([k for _, k in todo], contents, strict=True))
+        conversions.save(conversions_cache)
+        found.update(new)
+        if cache is not None:
+            cache.update(new)
     rendered = []
-    for post in posts:
-        key = markdown_key(config, post, links)
-        content = cache.get(key) if cache is not None else None
-        if content is None:
-            md = md or create_markdown()
-            state = RenderState(
-                path=post.source.rel,
-                body_line=post.body_line,
-                macros=dict(config.math_macros) | dict(post.meta.macros),
-                links=links,
-                base_path=config.base_path,
-                templates=env,
-            )
-            content = render_markdown(md, post.body, state)
-            if cache is not None:
-                cache[key] = content
+    for post, key in zip(posts, keys, strict=True):
+        content = found[key]
         diagnostics.extend(content.diagnostics)
         minutes = max(1, math.ceil(content.word_count / config.words_per_minute))
         rendered.append(RenderedPost(post=post, content=content, reading_minutes=minutes))
     return rendered
 
 
-def generated_assets() -> dict[str, Callable[[], str]]:
-    """Return the assets generated at build time: the Pygments stylesheet."""
+def write_output(
+    site: Any,
+    env: Any,
+    out_dir: Path,
+    cache: BuildCache,
+    write: bool = True,
+    keys: Mapping[str, str] | None = None,
+) -> tuple[int, int]:
+    """Render the site's pages and write them with the static files into `out_dir`.
+
+    A page whose key (`_PageKeys`) is the one of the previous build, and whose file in the
+    previous output is untouched, is neither rendered nor written: it is linked.
+
+    Args:
+        keys: the `markdown_key` of each post by source path (else its HTML is hashed).
+
+    Returns:
+        (files in the output, files written rather than linked); (pages, pages) when
+        `write` is False (pages are rendered to check the templates, nothing is written).
+
+    Raises:
+        TemplateError: a template is missing or fails.
+        OutputError: the disk refused a write.
+    """
+    prepare_env(site, env)
+    jobs = page_jobs(site)
+    if not write:
+        return len([render_job(env, job) for job in jobs]), len(jobs)
+    name = str(out_dir)
+    previous = cache.get("output", name, "") or {}
+    cache.forget("output", [name])
+    cache.commit()  # a build killed after the swap must not leave a stale manifest behind
+    pages = cache.load("page")
+    page_keys = _PageKeys(site, keys or {})
+    with SiteWriter(out_dir, previous) as writer:
+        for job in jobs:
+            key = page_keys.key(job)
+            old = pages.get(job.rel)
+            if old is not None and old[0] == key and writer.reuse(job.rel, old[1]):
+                continue
+            out = render_job(env, job)
+            writer.write(out.rel, out.data)
+            cache.put("page", job.rel, key, writer.manifest[out.rel].token)
+        _write_files(writer, site_files(site, generated_assets(cache)))
+        for rel, source in static_files(site.config.root):
+            writer.copy(rel, source)
+        manifest = writer.commit()
+    cache.forget("page", pages.keys() - {job.rel for job in jobs})
+    cache.put("output", name, "", manifest)
+    return len(manifest), len(manifest) - writer.reused
+
+
+def _write_files(writer: SiteWriter, outputs: Iterable[OutputFile]) -> None:
+    for out in outputs:
+        if not writer.reuse(out.rel, content_token(out.data)):
+            writer.write(out.rel, out.data)
+
+
+class _PageKeys:
+    """The cache keys of a site's pages: what each page's bytes are a function of.
+
+    A page's key covers the templates' text, the site configuration, the page's path and
+    template, the site's shape (every post's URL and front matter, in order: lists and
+    neighbours), and the fingerprint of every post the page shows (`PageJob.deps`; all
+    posts when None), which covers its rendered Markdown and reading time.
+    """
+
+    def __init__(self, site: Any, keys: Mapping[str, str]) -> None:
+        self.posts: dict[str, str] = {}
+        shape = []
+        for r in (*site.posts, *site.pages):
+            post = r.post
+            content = keys.get(post.source.rel) or fingerprint(repr(r.content))
+            self.posts[post.url] = fingerprint(
+                post.source.rel, post.output_rel, repr(post.meta), content, str(r.reading_minutes)
+            )
+            shape.append(f"{post.url} {post.meta!r}")
+        templates = _templates_text(site.config.root)
+        self.site = fingerprint(__version__, repr(site.config), templates, *shape)
+        self.every_post = fingerprint(*self.posts.values())
+
+    def key(self, job: Any) -> str:
+        """Return the key of one `PageJob`."""
+        deps = (
+            self.every_post
+            if job.deps is None
+            else " ".join(sorted(self.posts.get(url, url) for url in job.deps))
+        )
+        return fingerprint(self.site, job.rel, job.template, deps)
+
+
+def _templates_text(root: Path) -> str:
+    """Return one digest of every template file's path and text (site and theme)."""
+    parts = []
+    for directory in template_dirs(root):
+        for path in sorted(directory.rglob("*")):
+            if path.is_file():
+                parts += [path.as_posix(), path.read_text("utf-8", "replace")]
+    return fingerprint(*parts)
+
+
+def generated_assets(cache: BuildCache | None = None) -> dict[str, Callable[[], str]]:
+    """Return the assets generated at build time: the Pygments stylesheet.
+
+    Args:
+        cache: keeps the stylesheet between builds (it changes only with Pygments or
+            postil, which empty the cache), so a build that renders no code need not
+            import Pygments.
+    """
+    return {"css/pygments.css": lambda: _cached_asset(cache, "css/pygments.css", _pygments_css)}
+
+
+def _pygments_css() -> str:
     from postil.markdown.code import pygments_css
 
-    return {"css/pygments.css": pygments_css}
+    return pygments_css()
+
+
+def _cached_asset(cache: BuildCache | None, rel: str, make: Callable[[], str]) -> str:
+    text = cache.get("asset", rel, "") if cache is not None else None
+    if not isinstance(text, str):
+        text = make()
+        if cache is not None:
+            cache.put("asset", rel, "", text)
+    return text
 
 
 def static_files(root: Path) -> list[tuple[str, Path]]:

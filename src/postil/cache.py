@@ -25,10 +25,10 @@ import shutil
 import sqlite3
 import sys
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, MutableMapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from postil import __version__
 
@@ -43,6 +43,7 @@ LIBRARIES = ("markdown_it", "mdit_py_plugins", "pygments", "latex2mathml", "jinj
 """Libraries whose version shapes the output; a new version of any of them empties the cache."""
 
 log = logging.getLogger("postil.cache")
+V = TypeVar("V")
 _Row = tuple[str, str, str, int, bytes]
 
 
@@ -206,6 +207,57 @@ class BuildCache:
                 yield name, fp, value
 
 
+class CachedRows(MutableMapping[str, V]):
+    """The rows of one kind as a mapping from row name to value (fingerprints unused).
+
+    For values keyed by their own fingerprint (rendered Markdown by `markdown_key`). Rows
+    are read on first use; `prune` forgets the rows this build did not use (the old
+    versions of edited posts), so the cache does not grow with every edit.
+
+    Args:
+        cache: the build cache.
+        kind: the row kind, e.g. "markdown".
+    """
+
+    def __init__(self, cache: BuildCache, kind: str) -> None:
+        self._cache = cache
+        self._kind = kind
+        self._rows: dict[str, V] | None = None
+        self._used: set[str] = set()
+        self.added = 0
+        """Rows set by this build (rendered, not found)."""
+
+    def _all(self) -> dict[str, V]:
+        if self._rows is None:
+            self._rows = {k: v for k, (_, v) in self._cache.load(self._kind).items()}
+        return self._rows
+
+    def __getitem__(self, key: str) -> V:
+        value = self._all()[key]
+        self._used.add(key)
+        return value
+
+    def __setitem__(self, key: str, value: V) -> None:
+        self.added += 1
+        self._cache.put(self._kind, key, "", value)
+        self._all()[key] = value
+        self._used.add(key)
+
+    def __delitem__(self, key: str) -> None:
+        del self._all()[key]
+        self._cache.forget(self._kind, [key])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def prune(self) -> None:
+        """Forget the rows no lookup or store of this build touched."""
+        self._cache.forget(self._kind, self._all().keys() - self._used)
+
+
 _DAMAGED = object()
 
 
@@ -225,7 +277,9 @@ def _connect(path: Path) -> sqlite3.Connection:
     db = sqlite3.connect(path, timeout=5)
     try:
         db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=NORMAL")
+        # No fsync: a cache damaged by a power cut is detected (CRC, SQLite's own checks)
+        # and rebuilt, and fsyncs cost more than the rest of a warm build on slow disks.
+        db.execute("PRAGMA synchronous=OFF")
         with db:
             db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
             db.execute(

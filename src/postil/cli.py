@@ -30,6 +30,13 @@ def _parser() -> argparse.ArgumentParser:
     build.add_argument("--base-url", help="override base_url from postil.yaml")
     build.add_argument("--out", type=Path, help="output directory (default: _site)")
     build.add_argument("--strict", action="store_true", help="treat warnings as errors")
+    build.add_argument(
+        "--no-cache", action="store_true", help="ignore and do not update .postil-cache/"
+    )
+    build.add_argument(
+        "-j", "--jobs", type=int, help="processes for rendering (default: one per CPU)"
+    )
+    sub.add_parser("clean", help="delete the build cache (.postil-cache/) and _site/")
     check = sub.add_parser(
         "check", help="build without writing; list every error and warning (for CI)"
     )
@@ -95,6 +102,8 @@ def _run(args: argparse.Namespace) -> int:
                 future=args.future,
                 base_url=args.base_url,
                 strict=args.strict,
+                cache=not args.no_cache,
+                workers=args.jobs,
             )
         )
         target = out or args.root / "_site"
@@ -112,6 +121,21 @@ def _run(args: argparse.Namespace) -> int:
         print(f"wrote {path} (a draft: build with --drafts to see it)")
     elif args.command == "serve":
         return _serve(args)
+    elif args.command == "clean":
+        return _clean(args.root.absolute())
+    return 0
+
+
+def _clean(root: Path) -> int:
+    import shutil
+
+    from postil.cache import CACHE_DIR, clean
+
+    removed = [CACHE_DIR] if clean(root) else []
+    if (root / "_site").is_dir():
+        shutil.rmtree(root / "_site")
+        removed.append("_site")
+    print(f"removed {', '.join(removed)}" if removed else "nothing to clean")
     return 0
 
 

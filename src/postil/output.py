@@ -127,48 +127,63 @@ class SiteWriter:
         self.previous = previous or {}
         self.manifest: dict[str, Stamp] = {}
         self.reused = 0
-        try:
-            self.out_dir.parent.mkdir(parents=True, exist_ok=True)
-            self.tmp = Path(
-                tempfile.mkdtemp(prefix=f".{self.out_dir.name}.new-", dir=self.out_dir.parent)
-            )
-        except OSError as e:
-            raise OutputError(f"cannot create the output directory next to {out_dir}: {e}") from e
-        self._dirs: set[Path] = {self.tmp}
+        self._tmp: Path | None = None
+        self._dirs: set[Path] = set()
+        self._links: list[str] = []
         self._committed = False
 
     def __enter__(self) -> SiteWriter:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if not self._committed:
-            shutil.rmtree(self.tmp, ignore_errors=True)
+        if not self._committed and self._tmp is not None:
+            shutil.rmtree(self._tmp, ignore_errors=True)
 
     def __contains__(self, rel: str) -> bool:
         return rel in self.manifest
 
+    @property
+    def tmp(self) -> Path:
+        """The temporary directory being filled, created on first use.
+
+        Raises:
+            OutputError: it cannot be created.
+        """
+        if self._tmp is None:
+            try:
+                self.out_dir.parent.mkdir(parents=True, exist_ok=True)
+                prefix = f".{self.out_dir.name}.new-"
+                self._tmp = Path(tempfile.mkdtemp(prefix=prefix, dir=self.out_dir.parent))
+            except OSError as e:
+                raise OutputError(
+                    f"cannot create the output directory next to {self.out_dir}: {e}"
+                ) from e
+            self._dirs.add(self._tmp)
+        return self._tmp
+
     def reuse(self, rel: str, token: str) -> bool:
-        """Hard-link `rel` from the previous output if it holds `token` untouched; say if done.
+        """Reuse `rel` of the previous output if it holds `token` untouched; say if done.
+
+        The file is hard-linked into the new output at `commit` (or, if nothing changed at
+        all, the previous output is kept as it is).
 
         Raises:
             OutputError: `rel` escapes the output directory.
         """
-        target = self._target(rel)
+        safe_rel(rel)
         old = self.previous.get(rel)
         if rel in self.manifest or old is None or old.token != token:
             return rel in self.manifest
-        source = self.out_dir / rel
         try:
-            st = os.lstat(source)
-            if (st.st_ino, st.st_size, st.st_mtime_ns) != (old.ino, old.size, old.mtime_ns):
-                return False
-            if not stat.S_ISREG(st.st_mode) or stat.S_IMODE(st.st_mode) != FILE_MODE:
-                return False
-            self._mkdirs(target.parent)
-            os.link(source, target)
+            st = os.lstat(self.out_dir / rel)
         except OSError:
-            return False  # gone, unreadable, or a file system without hard links: write it
+            return False
+        if (st.st_ino, st.st_size, st.st_mtime_ns) != (old.ino, old.size, old.mtime_ns):
+            return False
+        if not stat.S_ISREG(st.st_mode) or stat.S_IMODE(st.st_mode) != FILE_MODE:
+            return False
         self.manifest[rel] = old
+        self._links.append(rel)
         self.reused += 1
         return True
 
@@ -218,16 +233,37 @@ class SiteWriter:
     def commit(self) -> dict[str, Stamp]:
         """Swap the new output in for the old one; return the manifest of the new output.
 
+        When every file was reused and the output directory holds exactly those files, the
+        previous output already is the new one and stays in place.
+
         Raises:
             OutputError: the output path exists and is not a directory, or a rename failed.
         """
+        if self.reused == len(self.manifest) == len(self.previous) and _holds_only(
+            self.out_dir, self.manifest.keys()
+        ):
+            self._committed = True
+            if self._tmp is not None:
+                shutil.rmtree(self._tmp, ignore_errors=True)
+            return self.manifest
         try:
+            for rel in self._links:
+                self._link(rel)
             os.chmod(self.tmp, DIR_MODE)
             _swap_in(self.tmp, self.out_dir)
             self._committed = True
         except OSError as e:
             raise OutputError(f"cannot replace {self.out_dir}: {e.strerror}") from e
         return self.manifest
+
+    def _link(self, rel: str) -> None:
+        """Hard-link `rel` from the previous output (copy it where links are not possible)."""
+        target = self._target(rel)
+        self._mkdirs(target.parent)
+        try:
+            os.link(self.out_dir / rel, target)
+        except OSError:
+            shutil.copy2(self.out_dir / rel, target)
 
     def _target(self, rel: str) -> Path:
         return self.tmp / safe_rel(rel)
@@ -240,6 +276,29 @@ class SiteWriter:
             directory.mkdir(mode=DIR_MODE)
             os.chmod(directory, DIR_MODE)
         self._dirs.add(directory)
+
+
+def _holds_only(directory: Path, rels: Iterable[str]) -> bool:
+    """Return whether `directory` holds exactly the files `rels` and no other entry."""
+    expected = set(rels)
+    found: set[str] = set()
+    pending = [("", directory)]
+    try:
+        while pending:
+            prefix, path = pending.pop()
+            entries = list(os.scandir(path))
+            if not entries and prefix:
+                return False  # an empty directory a clean build would not make
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append((f"{prefix}{entry.name}/", Path(entry.path)))
+                elif entry.is_file(follow_symlinks=False):
+                    found.add(prefix + entry.name)
+                else:
+                    return False
+    except OSError:
+        return False
+    return found == expected
 
 
 def _swap_in(new: Path, out_dir: Path) -> None:

@@ -1,0 +1,242 @@
+"""Render many posts' Markdown, in worker processes when that pays: the render stage's engine.
+
+Each worker process builds one `MarkdownIt` (`create_markdown`) and one template
+environment in its initializer and renders small chunks of posts; results come back in
+input order, so the output and the diagnostics are the same whatever the number of workers
+(`render_many` with `workers=1` is the sequential path, in this process). Below
+`SEQUENTIAL_BELOW` posts to render, starting processes costs more than it saves (measured
+by `benchmarks/crossover.py`) and rendering stays in this process.
+
+The conversion caches of the math layer (`postil.math.cache.CACHE`) and of code
+highlighting travel with the work: `Conversions` seeds every worker with the entries of
+earlier builds and collects the entries each chunk adds, for the persistent build cache.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from postil.cache import BuildCache, fingerprint
+from postil.markdown import RenderedMarkdown
+from postil.markdown.state import RenderState
+from postil.model import Post, SiteConfig
+
+SEQUENTIAL_BELOW = 24
+"""Render fewer posts than this in-process: a 2-CPU pool needs ≈ 0.1 s to start and warm up,
+which ≈ 24 posts take to render (`benchmarks/crossover.py`, see docs/performance.md)."""
+
+CHUNK_POSTS = 4
+"""Posts per work unit: small enough to balance 2-8 workers, large enough that the ≈ 0.2 ms
+of pickling and queueing per unit stays under 1 % of the unit's work."""
+
+
+@dataclass
+class Conversions:
+    """Math and highlighting results to seed workers with, and those they add.
+
+    Attributes:
+        math: `postil.math.cache` key -> MathML.
+        highlight: code-plugin cache key (code, lexer, hl_lines, linenos) -> HTML.
+        new_math: entries added while rendering, for the persistent cache.
+        new_highlight: likewise for highlighting.
+    """
+
+    math: Mapping[str, str] = field(default_factory=dict)
+    highlight: Mapping[tuple[Any, ...], str] = field(default_factory=dict)
+    new_math: dict[str, str] = field(default_factory=dict)
+    new_highlight: dict[tuple[Any, ...], str] = field(default_factory=dict)
+
+    @classmethod
+    def from_cache(cls, cache: BuildCache | None) -> Conversions:
+        """Return the conversions earlier builds kept in `cache` (none if it is None)."""
+        if cache is None:
+            return cls()
+        math = {key: mathml for key, (_, mathml) in cache.load("math").items()}
+        highlight = dict(value for _, value in cache.load("highlight").values())
+        return cls(math, highlight)
+
+    def save(self, cache: BuildCache | None) -> None:
+        """Keep the conversions this build added in `cache`."""
+        if cache is None:
+            return
+        for key, mathml in self.new_math.items():
+            cache.put("math", key, "", mathml)
+        for code_key, html in self.new_highlight.items():
+            cache.put("highlight", fingerprint(repr(code_key)), "", (code_key, html))
+
+
+@dataclass
+class _Worker:
+    """What one process needs to render posts: the parser, templates, site facts."""
+
+    config: SiteConfig
+    links: Mapping[str, str]
+    md: Any
+    templates: Any
+
+
+_WORKER: _Worker | None = None
+
+
+def render_many(
+    config: SiteConfig,
+    posts: Sequence[Post],
+    links: Mapping[str, str],
+    templates: Any,
+    conversions: Conversions,
+    workers: int | None = None,
+) -> list[RenderedMarkdown]:
+    """Render the Markdown of `posts`, in order; diagnostics are inside each result.
+
+    Args:
+        config: the site configuration (macros).
+        posts: the posts to render.
+        links: every post's URL by its source path (for links between posts).
+        templates: the Jinja2 environment for widgets, used in this process; workers make
+            their own from `config.root`.
+        conversions: seeds for the math and highlighting caches; `new_*` are filled in.
+        workers: processes to use; None means one per CPU; 1 renders in this process.
+    """
+    count = workers if workers is not None else (os.cpu_count() or 1)
+    if count <= 1 or len(posts) < SEQUENTIAL_BELOW:
+        return _render_here(config, posts, links, templates, conversions)
+    return _render_in_pool(config, posts, links, conversions, count)
+
+
+def _render_here(
+    config: SiteConfig,
+    posts: Sequence[Post],
+    links: Mapping[str, str],
+    templates: Any,
+    conversions: Conversions,
+) -> list[RenderedMarkdown]:
+    """Render `posts` one after the other in this process."""
+    from postil.markdown import create_markdown
+
+    global _WORKER
+    _load_conversions(conversions.math, conversions.highlight)
+    _WORKER = _Worker(config, links, create_markdown(), templates)
+    results, math, highlight = _render_chunk(list(posts))
+    conversions.new_math.update(math)
+    conversions.new_highlight.update(highlight)
+    return results
+
+
+def _render_in_pool(
+    config: SiteConfig,
+    posts: Sequence[Post],
+    links: Mapping[str, str],
+    conversions: Conversions,
+    count: int,
+) -> list[RenderedMarkdown]:
+    """Render `posts` in `count` worker processes, chunk by chunk, keeping input order."""
+    import postil.markdown.code  # noqa: F401 - imported once here, inherited by forked workers
+    import postil.math  # noqa: F401
+
+    chunks = [list(posts[i : i + CHUNK_POSTS]) for i in range(0, len(posts), CHUNK_POSTS)]
+    args = (config, links, conversions.math, conversions.highlight)
+    with ProcessPoolExecutor(
+        min(count, len(chunks)), _pool_context(), initializer=_start_worker, initargs=args
+    ) as pool:
+        results: list[RenderedMarkdown] = []
+        for rendered, math, highlight in pool.map(_render_chunk, chunks):
+            results += rendered
+            conversions.new_math.update(math)
+            conversions.new_highlight.update(highlight)
+    return results
+
+
+def _pool_context() -> multiprocessing.context.BaseContext:
+    """Return `fork` when it is safe (no other threads: the workers inherit the imports);
+    otherwise `spawn` (the dev server runs threads, and forking them can deadlock)."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
+def _start_worker(
+    config: SiteConfig,
+    links: Mapping[str, str],
+    math: Mapping[str, str],
+    highlight: Mapping[tuple[Any, ...], str],
+) -> None:
+    """Initialise a worker: one MarkdownIt, one template environment, seeded caches."""
+    from postil.markdown import create_markdown
+    from postil.theme import create_template_env
+
+    global _WORKER
+    _load_conversions(math, highlight)
+    _WORKER = _Worker(config, links, create_markdown(), create_template_env(config.root))
+
+
+def _render_chunk(
+    posts: list[Post],
+) -> tuple[list[RenderedMarkdown], dict[str, str], dict[tuple[Any, ...], str]]:
+    """Render a chunk with this process's `_WORKER`; return results and new cache entries."""
+    from postil.markdown import render_markdown
+
+    assert _WORKER is not None, "_start_worker or _render_here sets it"
+    worker, marks = _WORKER, _conversion_marks()
+    results = []
+    for post in posts:
+        state = render_state(worker.config, post, worker.links, worker.templates)
+        results.append(render_markdown(worker.md, post.body, state))
+    return (results, *_conversions_since(marks))
+
+
+def render_state(
+    config: SiteConfig, post: Post, links: Mapping[str, str], templates: Any
+) -> RenderState:
+    """Return the fresh `RenderState` a post is rendered with (everything it may read).
+
+    Whatever is added here must be covered by `postil.build.render_context` (the cache key).
+    """
+    return RenderState(
+        path=post.source.rel,
+        body_line=post.body_line,
+        macros=dict(config.math_macros) | dict(post.meta.macros),
+        links=links,
+        base_path=config.base_path,
+        templates=templates,
+    )
+
+
+def _load_conversions(math: Mapping[str, str], highlight: Mapping[tuple[Any, ...], str]) -> None:
+    """Seed this process's math and highlighting caches."""
+    from postil.markdown import code
+    from postil.math import CACHE
+
+    CACHE.load(math)
+    code._HIGHLIGHT_CACHE.update(highlight)  # the code plugin's per-process cache
+
+
+def _conversion_marks() -> tuple[int, int]:
+    """Return where the math and highlighting caches stand: (math misses, highlight size)."""
+    from postil.markdown import code
+    from postil.math import CACHE
+
+    return CACHE.misses, len(code._HIGHLIGHT_CACHE)
+
+
+def _conversions_since(
+    marks: tuple[int, int],
+) -> tuple[dict[str, str], dict[tuple[Any, ...], str]]:
+    """Return the math and highlighting entries added since `marks`.
+
+    Each math miss adds at most one entry, at the end (the oldest are dropped when full), so
+    the newest `misses` entries hold every new one; the highlighting cache only grows.
+    """
+    from postil.markdown import code
+    from postil.math import CACHE
+
+    added = CACHE.misses - marks[0]
+    math = dict(list(CACHE.export().items())[-added:]) if added > 0 else {}
+    highlight = dict(list(code._HIGHLIGHT_CACHE.items())[marks[1] :])
+    return math, highlight
