@@ -1,4 +1,8 @@
-"""Report Markdown nested too deeply instead of dropping it silently.
+"""Report Markdown whose text would be lost or swallowed silently.
+
+Two cases: blocks nested too deeply (an error: the text is dropped) and a code fence that is
+never closed (a warning: CommonMark runs it to the end of its container, so the rest of the
+post shows as code).
 
 markdown-it stops parsing blocks at `maxNesting` levels and skips the rest of the nested
 range without a trace ("That's not ordinary situation and we should not care about content",
@@ -21,6 +25,7 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
+from markdown_it.rules_core import StateCore
 
 from postil.markdown.state import get_state
 
@@ -36,6 +41,29 @@ def nesting_plugin(md: MarkdownIt, max_nesting: int = MAX_NESTING) -> None:
     """
     md.options["maxNesting"] = max_nesting
     md.block.tokenize = _guarded(md.block.tokenize)  # type: ignore[method-assign]
+    md.core.ruler.after("block", "unclosed_fence", unclosed_fence)
+
+
+def unclosed_fence(state: StateCore) -> None:
+    """Warn at every code fence whose closing line is missing (before plugins re-type fences).
+
+    A fence's `map` ends after its closing line when it has one (markdown-it's fence rule);
+    that line, without blockquote markers and indentation, is the opening markup or longer.
+    """
+    lines = state.src.split("\n")
+    for token in state.tokens:
+        if token.type != "fence" or token.map is None:
+            continue
+        start, end = token.map
+        last = lines[end - 1].lstrip("> \t").rstrip() if start < end - 1 < len(lines) else ""
+        marker = token.markup
+        if not (last.startswith(marker) and set(last) == {marker[0]}):
+            get_state(state.env).warn(
+                start,
+                1,
+                f"code fence {marker} is never closed, so everything after it shows as code;"
+                f" add a line {marker} where the code ends",
+            )
 
 
 def _guarded(tokenize: Callable[..., None]) -> Callable[..., None]:
