@@ -242,6 +242,8 @@ def test_a_site_that_never_built_answers_with_its_errors_then_recovers(start, si
 
 def test_requests_wait_for_the_pending_build(start, site: Path) -> None:
     server = start(site, debounce=0.3)
+    assert server.watcher is not None
+    server.watcher.stop()  # only the change queued below, with its full debounce
     post = site / "content/posts/p1.md"
     post.write_text(post.read_text().replace("Second paragraph", "Waited-for paragraph"))
     server.rebuild(ChangeSet(content={post}))

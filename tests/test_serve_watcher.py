@@ -77,7 +77,7 @@ def test_an_atomic_rename_save_is_one_change_of_the_target(layout: SiteLayout) -
         FileClosedEvent(str(tmp)),
         FileMovedEvent(str(tmp), str(post)),
     )
-    assert changes.content == {post}
+    assert changes.content == {post} and changes.settled == {post}
     assert not (changes.templates or changes.static or changes.config or changes.rescan)
 
 
@@ -92,9 +92,19 @@ def test_a_vim_save_with_backup_and_probe_file_is_one_change(layout: SiteLayout)
         FileMovedEvent(str(post), str(backup)),
         FileCreatedEvent(str(post)),
         FileModifiedEvent(str(post)),
+        FileClosedEvent(str(post)),
         FileDeletedEvent(str(backup)),
     )
-    assert changes.content == {post}
+    assert changes.content == {post} and changes.settled == {post}
+
+
+def test_a_post_moved_away_stays_unsettled_until_rewritten(layout: SiteLayout) -> None:
+    post = layout.root / "content/posts/a.md"
+    moved_away = changes_of(layout, FileMovedEvent(str(post), str(post) + "~"))
+    rewritten = changes_of(layout, FileMovedEvent(str(post), str(post) + "~"),
+                           FileModifiedEvent(str(post)), FileClosedEvent(str(post)))  # fmt: skip
+    assert moved_away.content == {post} and moved_away.settled == set()
+    assert rewritten.settled == {post}
 
 
 def test_swap_file_churn_alone_changes_nothing(layout: SiteLayout) -> None:
@@ -187,6 +197,22 @@ def test_changes_during_a_build_coalesce_into_one_next_build(no_leaked_threads) 
         batcher.stop()
     assert [b.content for b in batches] == [{Path("a.md")}, {Path(n + ".md") for n in "bcd"}]
     assert not batcher.busy
+
+
+def test_a_settled_save_is_built_without_the_full_debounce(no_leaked_threads) -> None:
+    built: list[float] = []
+    done = threading.Event()
+    batcher = ChangeBatcher(lambda b: built.append(time.monotonic()), 0.5,
+                            after=lambda _: done.set(), settle=0.01)  # fmt: skip
+    batcher.start()
+    try:
+        path = Path("a.md")
+        added = time.monotonic()
+        batcher.add(ChangeSet(content={path}, settled={path}))
+        assert done.wait(2)
+    finally:
+        batcher.stop()
+    assert 0.01 <= built[0] - added < 0.3
 
 
 def test_the_batcher_is_busy_from_a_change_until_its_build_ends(no_leaked_threads) -> None:

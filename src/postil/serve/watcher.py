@@ -7,6 +7,13 @@ modified, moved or deleted events. `SiteEvents` maps them onto the site's own fi
 and swap files are dropped, a rename counts as "the destination changed, the source is
 gone"), and `ChangeBatcher` debounces a burst (~50 ms of quiet) and coalesces everything
 that arrives while a build runs into one next build.
+
+A save that is visibly complete needs no long wait: a file closed after writing
+(inotify's IN_CLOSE_WRITE) or renamed into place is "settled", and once every file of a
+batch is settled the batcher waits only `SETTLE_SECONDS` for stragglers (an editor's chmod
+after the rename) instead of the whole debounce. Deleted, moved-away and half-written files
+keep the full debounce, so Vim's "rename the original away, write a new one" never builds
+the moment in between, when the post does not exist.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ CONTENT_DIR = "content"
 DATA_DIR = "data"
 DATA_SUFFIXES = (".bib", ".yaml", ".yml", ".json", ".csv", ".toml")
 DEBOUNCE_SECONDS = 0.05
+SETTLE_SECONDS = 0.01
 T = TypeVar("T")
 
 # Editor temp, swap and backup names (Vim, Emacs, JetBrains, gedit, LibreOffice, rsync, sed -i).
@@ -70,6 +78,8 @@ class ChangeSet:
         static: changed static files (any static directory).
         config: postil.yaml or a data file changed: everything is rebuilt.
         rescan: a directory under content/ was created, moved or deleted: list content/ again.
+        settled: the paths whose write the events completed (closed after writing, or
+            renamed into place); the batcher need not wait the full debounce for them.
     """
 
     content: set[Path] = field(default_factory=set)
@@ -77,6 +87,7 @@ class ChangeSet:
     static: set[Path] = field(default_factory=set)
     config: bool = False
     rescan: bool = False
+    settled: set[Path] = field(default_factory=set)
 
     def __bool__(self) -> bool:
         return bool(self.content or self.templates or self.static or self.config or self.rescan)
@@ -88,6 +99,11 @@ class ChangeSet:
         self.static |= other.static
         self.config = self.config or other.config
         self.rescan = self.rescan or other.rescan
+        self.settled = (self.settled - other.files()) | other.settled
+
+    def files(self) -> set[Path]:
+        """Return every changed content, template and static file."""
+        return self.content | self.templates | self.static
 
 
 @dataclass(frozen=True)
@@ -146,20 +162,29 @@ def classify_event(layout: SiteLayout, event: FileSystemEvent) -> ChangeSet:
     """Return the changes one watchdog event stands for (possibly none).
 
     A move counts twice: its source is gone and its destination changed, so an atomic save
-    (`x.md.tmp` renamed onto `x.md`) is a change of `x.md`. Directory "modified" events
-    (a child changed) and file "opened"/"closed" events carry no news and are ignored.
+    (`x.md.tmp` renamed onto `x.md`) is a change of `x.md`. A file closed after writing, or
+    the destination of a move, is also `settled`. Directory "modified" events (a child
+    changed) and "opened"/"closed without writing" events carry no news and are ignored.
     """
     changes = ChangeSet()
-    if event.event_type in ("opened", "closed", "closed_no_write"):
+    if event.event_type in ("opened", "closed_no_write"):
         return changes
     if event.is_directory and event.event_type == "modified":
         return changes
-    paths = [event.src_path, getattr(event, "dest_path", "") or ""]
-    for raw in paths:
-        if raw:
-            text = raw.decode() if isinstance(raw, bytes) else raw
-            layout.classify(Path(text), event.is_directory, changes)
+    src, dest = (_text(p) for p in (event.src_path, getattr(event, "dest_path", "")))
+    for path in (src, dest):
+        if path:
+            layout.classify(Path(path), event.is_directory, changes)
+    done = dest if event.event_type == "moved" else src if event.event_type == "closed" else ""
+    if done and Path(done) in changes.files():
+        changes.settled.add(Path(done))
     return changes
+
+
+def _text(path: bytes | str | None) -> str:
+    if isinstance(path, bytes):
+        return path.decode()
+    return path or ""
 
 
 class ChangeBatcher(Generic[T]):
@@ -177,6 +202,7 @@ class ChangeBatcher(Generic[T]):
         debounce: seconds of quiet before a batch is built (~50 ms absorbs an editor's
             write-rename-chmod burst).
         after: called with what `build` returned, once `busy` reflects that build.
+        settle: seconds of quiet before a batch whose every path is settled is built.
     """
 
     def __init__(
@@ -184,10 +210,12 @@ class ChangeBatcher(Generic[T]):
         build: Callable[[ChangeSet], T],
         debounce: float = DEBOUNCE_SECONDS,
         after: Callable[[T], None] | None = None,
+        settle: float = SETTLE_SECONDS,
     ) -> None:
         self._build = build
         self._after = after
         self._debounce = debounce
+        self._settle = min(settle, debounce)
         self._cond = threading.Condition()
         self._pending = ChangeSet()
         self._last = 0.0
@@ -231,12 +259,17 @@ class ChangeBatcher(Generic[T]):
                 if not self._pending:
                     self._cond.wait()
                     continue
+                wait = self._debounce if self._unsettled() else self._settle
                 quiet = time.monotonic() - self._last
-                if quiet >= self._debounce:
+                if quiet >= wait:
                     batch, self._pending = self._pending, ChangeSet()
                     return batch, self._added
-                self._cond.wait(self._debounce - quiet)
+                self._cond.wait(wait - quiet)
             return None
+
+    def _unsettled(self) -> bool:
+        pending = self._pending
+        return pending.config or pending.rescan or not pending.files() <= pending.settled
 
     def _run(self) -> None:
         while (taken := self._next_batch()) is not None:
