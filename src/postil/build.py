@@ -118,33 +118,38 @@ def build(options: BuildOptions, now: datetime | None = None) -> BuildResult:
 def load_posts(
     config: SiteConfig, cache: BuildCache | None = None
 ) -> tuple[list[Post], list[Diagnostic]]:
-    """Discover and parse every source into a `Post`; return them and the errors found.
+    """Discover and parse every source into a `Post`; return them and the errors and
+    warnings (unknown front matter keys) found.
 
     Args:
         cache: parsed posts of earlier builds by source path, reused when the source's text,
-            kind, path and the site's time zone are the same.
+            kind, path and the site's time zone are the same (a post with warnings is not
+            cached, so its warnings are reported by every build).
     """
     sources, errors = discover(config)
     known = cache.load("post") if cache is not None else {}
     posts: list[Post] = []
+    warnings: list[Diagnostic] = []
     for source in sources:
         key = fingerprint(str(source.path), source.kind, config.timezone, source.text)
         hit = known.get(source.rel)
         if hit is not None and hit[0] == key:
             posts.append(hit[1])
             continue
+        found: list[Diagnostic] = []
         try:
-            meta, body, body_line = parse(source, config.timezone)
+            meta, body, body_line = parse(source, config.timezone, found)
             posts.append(make_post(source, meta, body, body_line))
         except ContentError as e:
             errors.append(e)
             continue
-        if cache is not None:
+        warnings.extend(found)
+        if cache is not None and not found:
             cache.put("post", source.rel, key, posts[-1])
     if cache is not None:
         cache.forget("post", known.keys() - {s.rel for s in sources})
     errors.extend(check_unique_urls(posts))
-    return posts, [_as_diagnostic(e) for e in errors]
+    return posts, [_as_diagnostic(e) for e in errors] + warnings
 
 
 def markdown_key(
