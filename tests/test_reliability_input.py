@@ -1,0 +1,294 @@
+"""Messy and hostile input, each kind end to end: the build succeeds with the right output or
+fails with located errors — never a traceback, never a changed value, never injected markup.
+
+Byte-level cases (BOM, CRLF, Latin-1) are written into `tmp_path` here, since git may rewrite
+line endings; the plain-text invalid sites live in `tests/sites/invalid/<case>/`, each with an
+`expected.txt` holding the exact first error lines the build must print.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from lxml import html as lxml_html
+
+from postil.build import BuildOptions, build
+from postil.errors import BuildFailed
+
+INVALID = Path(__file__).parent / "sites" / "invalid"
+CONFIG = "title: T\nauthor: A\nbase_url: https://x.org/blog/\n"
+HEAD = "---\ntitle: T\ndate: 2024-01-01\n---\n"
+
+
+def make_site(tmp_path: Path, files: dict[str, bytes | str]) -> Path:
+    """Write a site with `postil.yaml` and `files` (paths under content/posts/) into tmp_path."""
+    root = tmp_path / "site"
+    (root / "content/posts").mkdir(parents=True, exist_ok=True)
+    (root / "postil.yaml").write_text(CONFIG)
+    for rel, data in files.items():
+        path = root / "content/posts" / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data.encode() if isinstance(data, str) else data)
+    return root
+
+
+def build_ok(root: Path, **options: object) -> Path:
+    """Build `root` into root/_site and return the output directory."""
+    build(BuildOptions(root=root, **options))  # type: ignore[arg-type]
+    return root / "_site"
+
+
+def build_errors(root: Path, **options: object) -> list[str]:
+    """Build `root`, which must fail, and return its diagnostics as printed lines."""
+    with pytest.raises(BuildFailed) as failed:
+        build(BuildOptions(root=root, **options))  # type: ignore[arg-type]
+    assert not (root / "_site").exists()
+    return [str(d) for d in failed.value.diagnostics]
+
+
+def page(out: Path, slug: str = "p") -> lxml_html.HtmlElement:
+    return lxml_html.fromstring((out / f"posts/{slug}/index.html").read_bytes())
+
+
+def body_text(out: Path, slug: str = "p") -> str:
+    return page(out, slug).find_class("post-body")[0].text_content()
+
+
+# --- encodings and line endings -----------------------------------------------------------
+
+
+def test_utf8_with_a_bom_builds_and_the_bom_is_gone(tmp_path):
+    out = build_ok(make_site(tmp_path, {"p.md": b"\xef\xbb\xbf" + HEAD.encode() + b"Hi\n"}))
+    assert page(out).findtext(".//h1").strip() == "T"
+    assert "\ufeff" not in (out / "posts/p/index.html").read_text()
+
+
+@pytest.mark.parametrize("newline", ["\r\n", "\r"], ids=["crlf", "lone-cr"])
+def test_crlf_and_lone_cr_build_and_errors_keep_their_line_numbers(tmp_path, newline):
+    text = HEAD + "one\n\ntwo $\\frac{a}{$ three\n"
+    root = make_site(tmp_path, {"p.md": text.replace("\n", newline)})
+    [error] = build_errors(root)
+    assert error.startswith("content/posts/p.md:7:"), error
+    (root / "content/posts/p.md").write_text((HEAD + "a\nb\n").replace("\n", newline))
+    assert "\r" not in body_text(build_ok(root))
+
+
+def test_latin1_file_is_an_error_naming_the_file_byte_line_and_column(tmp_path):
+    data = HEAD.encode() + "caf\xe9\n".encode("latin-1")
+    [error] = build_errors(make_site(tmp_path, {"p.md": data}))
+    assert error == (
+        "content/posts/p.md:5:4: not valid UTF-8 at byte 37 (0xe9); save the file as UTF-8"
+    )
+
+
+def test_a_non_utf8_file_does_not_hide_the_errors_of_other_files(tmp_path):
+    root = make_site(tmp_path, {"a.md": b"\xff\xfe", "b.md": HEAD + "x[^n]\n", "c.md": "---\n"})
+    errors = build_errors(root, strict=True)
+    assert [e.split(":")[0] for e in errors] == [
+        "content/posts/a.md",
+        "content/posts/b.md",
+        "content/posts/c.md",
+    ]
+
+
+# --- front matter shapes ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("", "content/posts/p.md:1:1: the file is empty; write front matter with a `title:`"),
+        ("\ufeff\n\n", "content/posts/p.md:1:1: the file is empty"),
+        ("---\ntitle: T\nbody\n", "content/posts/p.md:1:1: front matter has no closing `---`"),
+        ("---\n- a\n- b\n---\n", "content/posts/p.md:2:1: the document must be a mapping"),
+        ("---\njust words\n---\n", "content/posts/p.md:2:1: the document must be a mapping"),
+        ("---\ntitle: A\ntitle: B\n---\n", "content/posts/p.md:3:1: duplicate key `title`"),
+        ("---\n\ttitle: T\n---\n", "content/posts/p.md:2:1: YAML syntax error"),
+        ("---\ntitle: T\ndraft: no\n---\n", "content/posts/p.md:3:8: `draft` must be true or false"),
+        ("---\ntitle: T\ndate: 2024-3-5T10:00+25:00\n---\n", "content/posts/p.md:3:7: `date`:"),
+        ("---\ntitle: " + "[" * 3000 + "\n---\n", "content/posts/p.md:2:1: YAML is nested too"),
+        ("---\ntitle: a\fb\n---\n", "content/posts/p.md:2:9: character U+000C is not allowed"),
+        (HEAD + "ls \x1b[31mred\n", "content/posts/p.md:5:4: character U+001B is not allowed"),
+        (HEAD + "bad \ufffe\n", "content/posts/p.md:5:5: character U+FFFE is not allowed"),
+    ],
+    ids=[
+        "empty",
+        "bom-and-blank-lines",
+        "no-closing-fence",
+        "yaml-list",
+        "yaml-scalar",
+        "duplicate-key",
+        "tab-indentation",
+        "draft-no",
+        "offset-out-of-range",
+        "yaml-nested-3000",
+        "form-feed-in-yaml",
+        "terminal-escape-in-body",
+        "noncharacter-in-body",
+    ],
+)
+def test_broken_front_matter_and_forbidden_characters_are_located_errors(tmp_path, text, expected):
+    [error] = build_errors(make_site(tmp_path, {"p.md": text}))
+    assert error.startswith(expected), error
+
+
+def test_tabs_after_the_indentation_are_read_as_spaces(tmp_path):
+    text = "---\ntitle:\tTabbed\there\t\ntags:\n  -\tone\n  - [two,\tthree]\n---\nx\n"
+    root = make_site(tmp_path, {"p.md": text.replace("  - [two,\tthree]\n", "")})
+    out = build_ok(root)
+    assert page(out).findtext(".//h1").strip() == "Tabbed here"
+    assert [t.text for t in page(out).find_class("tag")] == ["one"]
+
+
+def test_implicit_yaml_typing_keeps_text_as_written_and_dates_by_iso_8601(tmp_path):
+    text = (
+        "---\ntitle: no\ntags: [on, 1.10, no, null, 2024-01-01]\n"
+        "date: 2024-3-5\nupdated: 2024-03-06 23:30:00-05:00\n---\nx\n"
+    )
+    out = build_ok(make_site(tmp_path, {"p.md": text}))
+    doc = page(out)
+    assert doc.findtext(".//h1").strip() == "no"
+    assert [t.text_content() for t in doc.find_class("tag")] == [
+        "on",
+        "1.10",
+        "no",
+        "null",
+        "2024-01-01",
+    ]
+    times = {t.get("datetime") for t in doc.iter("time")}
+    assert "2024-03-05T00:00:00+00:00" in times or "2024-03-05" in times, times
+
+
+def test_control_characters_and_lone_surrogates_from_yaml_escapes_never_reach_the_page(tmp_path):
+    text = '---\ntitle: "a\\x00b\\a\\x1bc\\u2028d \\ud800 e"\ntags: ["x\\x07y"]\n---\nz\n'
+    out = build_ok(make_site(tmp_path, {"p.md": text}))
+    assert page(out).findtext(".//h1").strip() == "a b c d \ufffd e"
+    assert [t.text_content() for t in page(out).find_class("tag")] == ["x y"]
+    for path in out.rglob("*.html"):
+        assert not re.search("[\x00-\x08\x0b\x0e-\x1f\x7f]", path.read_text()), path
+
+
+def test_unknown_front_matter_keys_warn_with_the_known_keys_and_fail_only_under_strict(tmp_path):
+    text = "---\ntitle: T\ncategories: [a]\nweight: 3\n---\nx\n"
+    root = make_site(tmp_path, {"p.md": text})
+    result = build(BuildOptions(root=root))
+    assert [str(w) for w in result.warnings] == [
+        "content/posts/p.md:3:1: warning: unknown front matter key `categories` is ignored;"
+        " known keys: author, authors, citation, date, draft, label, lede, macros, slug,"
+        " subtitle, summary, tags, title, updated",
+        "content/posts/p.md:4:1: warning: unknown front matter key `weight` is ignored;"
+        " known keys: author, authors, citation, date, draft, label, lede, macros, slug,"
+        " subtitle, summary, tags, title, updated",
+    ]
+    again = build(BuildOptions(root=root))  # parsed posts come from the cache now
+    assert again.warnings == result.warnings
+    shutil.rmtree(root / "_site")
+    assert len(build_errors(root, strict=True)) == 2
+
+
+@pytest.mark.xfail(strict=True, reason="links.py checks source files, not anchors (publishing)")
+def test_links_to_missing_anchors_warn_at_their_line(tmp_path):
+    text = "---\ntitle: A\n---\n## Real\n\n[x](b.md#nope) [z](#nowhere)\n"
+    root = make_site(tmp_path, {"a.md": text, "b.md": "---\ntitle: B\n---\n## Real B\n"})
+    warnings = [str(w) for w in build(BuildOptions(root=root)).warnings]
+    assert [w.split(": ")[0] for w in warnings] == ["content/posts/a.md:6:1"] * 2, warnings
+
+
+# --- escaping -------------------------------------------------------------------------------
+
+HOSTILE = "</script><script>alert(1)</script> & \"q\" 'a' }{\\"
+
+
+def test_titles_and_tags_with_html_are_escaped_in_every_output_file(tmp_path):
+    title = json.dumps(HOSTILE)
+    text = f"---\ntitle: {title}\nsubtitle: {title}\nsummary: {title}\ntags: [{title}]\n"
+    text += "date: 2024-01-01\n---\nBody.\n"
+    out = build_ok(make_site(tmp_path, {"p.md": text}))
+    raw = "<script>alert(1)"
+    for path in sorted(p for p in out.rglob("*") if p.is_file()):
+        assert raw not in path.read_bytes().decode("utf-8", "replace"), path
+    doc = page(out)
+    assert doc.findtext(".//title").startswith(HOSTILE)
+    assert doc.findtext(".//h1").strip() == HOSTILE
+    [script] = doc.xpath("//script[@type='application/ld+json']")
+    assert json.loads(script.text)["headline"] == HOSTILE
+    [og_title] = doc.xpath("//meta[@property='og:title']/@content")
+    assert og_title == HOSTILE
+    feedparser = pytest.importorskip("feedparser")
+    for feed in ("feed.xml", "rss.xml"):
+        parsed = feedparser.parse((out / feed).read_bytes())
+        assert not parsed.bozo, (feed, parsed.bozo_exception)
+        assert parsed.entries[0].title == HOSTILE
+        assert [t.term for t in parsed.entries[0].get("tags", [])] in ([], [HOSTILE])
+
+
+def test_the_bibtex_entry_of_a_hostile_title_stays_one_well_formed_entry(tmp_path):
+    bibtexparser = pytest.importorskip("bibtexparser")
+    text = f"---\ntitle: {json.dumps(HOSTILE)}\ndate: 2024-01-01\n---\nBody.\n"
+    out = build_ok(make_site(tmp_path, {"p.md": text}))
+    entry = page(out).get_element_by_id("bibtex-entry").text_content()
+    library = bibtexparser.parse_string(entry)
+    assert len(library.entries) == 1 and not library.failed_blocks
+    assert set(library.entries[0].fields_dict) == {"author", "title", "year", "url"}
+
+
+# --- slugs ------------------------------------------------------------------------------------
+
+
+def test_cjk_and_accented_names_give_ascii_slugs(tmp_path):
+    root = make_site(
+        tmp_path,
+        {
+            "中文标题.md": "---\ntitle: 中文标题\n---\nx\n",
+            "x.md": "---\ntitle: Ünïcödé\nslug: Ünïcödé Straße\n---\ny\n",
+        },
+    )
+    out = build_ok(root)
+    assert (out / "posts/zhong-wen-biao-ti/index.html").is_file()
+    assert (out / "posts/unicode-strasse/index.html").is_file()
+    assert page(out, "zhong-wen-biao-ti").findtext(".//h1").strip() == "中文标题"
+
+
+def test_a_name_and_title_of_only_emoji_ask_for_a_slug(tmp_path):
+    [error] = build_errors(make_site(tmp_path, {"🎉.md": "---\ntitle: 🎉🎉\n---\nx\n"}))
+    assert error.startswith("content/posts/🎉.md:1:1: cannot make a URL slug")
+    assert "add `slug: my-post`" in error
+
+
+def test_two_posts_with_the_same_slug_are_an_error_naming_both_files(tmp_path):
+    root = make_site(
+        tmp_path,
+        {"hello.md": HEAD + "a\n", "other.md": "---\ntitle: T\nslug: Hello\n---\nb\n"},
+    )
+    [error] = build_errors(root)
+    assert error.startswith("content/posts/other.md:1:1: slug `hello` is also used by")
+    assert "content/posts/hello.md" in error
+
+
+# --- the invalid sites ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "case", sorted(p.name for p in INVALID.iterdir() if p.is_dir()) if INVALID.is_dir() else []
+)
+def test_invalid_site_prints_exactly_its_expected_errors_and_exits_1(tmp_path, case):
+    site = tmp_path / case
+    shutil.copytree(INVALID / case, site)
+    expected = (site / "expected.txt").read_text().splitlines()
+    done = subprocess.run(
+        [sys.executable, "-m", "postil", "-C", str(site), "build", "--strict"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    located = [line for line in done.stderr.splitlines() if line.startswith("content/")]
+    assert located == expected
+    assert not (site / "_site").exists()
