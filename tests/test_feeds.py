@@ -72,6 +72,15 @@ def test_atom_feed_dates_self_link_and_updated_come_from_the_posts(tmp_path):
     assert [e.id for e in feed.entries] == [f"{BASE}posts/b/", f"{BASE}posts/a/"]
 
 
+@pytest.mark.parametrize("limit, expected", [("2", ["P3", "P2"]), ("0", ["P3", "P2", "P1"])])
+def test_feed_limit_keeps_the_newest_posts(tmp_path, limit, expected):
+    posts = {f"p{i}.md": post_text(f"P{i}", f"2025-01-0{i}") for i in (1, 2, 3)}
+    out = build_into(make_site(tmp_path, posts, f"feed_limit: {limit}\n"))
+    for name in ("feed.xml", "rss.xml"):
+        assert [e.title for e in feedparser.parse((out / name).read_bytes()).entries] == expected
+    assert "P1" in (out / "archive/index.html").read_text()
+
+
 def test_feeds_of_an_empty_site_are_valid_and_fixed_in_time(tmp_path):
     out = build_into(make_site(tmp_path, {}))
     for name in ("feed.xml", "rss.xml"):

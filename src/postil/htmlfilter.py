@@ -28,6 +28,11 @@ FEED_DROPPED_TAGS = frozenset({"script", "button", "input", "template"})
 server-rendered initial state and controls that do nothing there are removed."""
 
 
+FEED_CHUNK = 2048
+"""Characters handed to the parser at a time when only the first paragraph is wanted, so a
+long post is not parsed to its end for its summary."""
+
+
 @dataclass(frozen=True)
 class Rules:
     """What a filter pass does to the HTML.
@@ -115,7 +120,12 @@ class _Filter(HTMLParser):
         self.done = False
 
     def run(self, html: str) -> str:
-        self.feed(html)
+        """Return the filtered HTML; with `first_paragraph`, stop reading once it is found."""
+        step = FEED_CHUNK if self.first_paragraph else max(len(html), 1)
+        for start in range(0, len(html), step):
+            self.feed(html[start : start + step])  # HTMLParser buffers split tags itself
+            if self.done:
+                return "".join(self.out)
         self.close()
         return "".join(self.out)
 

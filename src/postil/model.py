@@ -32,6 +32,8 @@ class SiteConfig:
         nav: header links as (label, url) pairs; urls without a scheme are site-relative.
         footer: footer text (plain text).
         words_per_minute: reading speed for "N min read".
+        feed_limit: how many of the newest posts the Atom and RSS feeds hold, in full; 0
+            means every post (a feed is re-read by every reader on every poll: keep it small).
     """
 
     root: Path
@@ -47,6 +49,7 @@ class SiteConfig:
     nav: tuple[tuple[str, str], ...] = ()
     footer: str = ""
     words_per_minute: int = 200
+    feed_limit: int = 20
 
     @property
     def base_path(self) -> str:
