@@ -114,3 +114,56 @@ def test_function_name_has_a_gap_before_its_argument(math_page):
     log, p = (boxes(math_page, "p math mi")[i] for i in range(2))
     assert (log["text"], p["text"]) == ("log", "p")
     assert p["x"] - log["right"] >= 1.5  # the 0.1667em thin space, not "logp"
+
+
+SIGNS = r"""
+Unary: $-\infty$ and $M_{ij} = -\infty$; binary: $a - b$.
+"""
+
+
+def serve_post(source: str, tmp_path: Path, repo_root: Path, serve_dir, page, width: int = 900):
+    """Render `source` with the math plugin and math.css, open it at `width` px; return page."""
+    md = MarkdownIt("commonmark").enable("table")
+    math_plugin(md)
+    state = RenderState(path="post.md")
+    state.source_lines = source.split("\n")
+    body = md.render(source, {"postil": state})
+    assert not state.diagnostics
+    html = (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>math</title>'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<link rel="icon" href="data:,"><link rel="stylesheet" href="math.css"></head>'
+        f"<body><main><h1>Math</h1>{body}</main></body></html>"
+    )
+    (tmp_path / "index.html").write_text(html, encoding="utf-8")
+    shutil.copy(repo_root / "static" / "css" / "math.css", tmp_path / "math.css")
+    page.set_viewport_size({"width": width, "height": 700})
+    page.goto(serve_dir(tmp_path) + "index.html")
+    return page
+
+
+def gaps_around(page, index: int, sign: str) -> tuple[float, float]:
+    """Return the gaps (in em of the formula) before and after `sign` in formula `index`."""
+    return page.evaluate(
+        """([index, sign]) => {
+            const math = document.querySelectorAll("math")[index];
+            const em = parseFloat(getComputedStyle(math).fontSize);
+            const leaves = [...math.querySelectorAll("mi, mo, mn, msub")]
+                .filter(e => e.tagName !== "mo" || e.textContent.trim());
+            const at = leaves.findIndex(e => e.textContent === sign);
+            const box = e => e.getBoundingClientRect();
+            const before = at > 0 ? box(leaves[at]).left - box(leaves[at - 1]).right : NaN;
+            return [before / em, (box(leaves[at + 1]).left - box(leaves[at]).right) / em];
+        }""",
+        [index, sign],
+    )
+
+
+def test_unary_minus_sits_against_its_operand_and_binary_minus_is_spaced(
+    tmp_path, repo_root, serve_dir, page
+):
+    serve_post(SIGNS, tmp_path, repo_root, serve_dir, page)
+    assert gaps_around(page, 0, "−")[1] < 0.1  # -\infty
+    assert gaps_around(page, 1, "−")[1] < 0.1  # M_{ij} = -\infty
+    before, after = gaps_around(page, 2, "−")  # a - b
+    assert before >= 0.15 and after >= 0.15

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 
 from latex2mathml.converter import Converter
 
-from postil.math import rewrite, symbols, tables, tree
+from postil.math import classes, rewrite, symbols, tables, tree
 from postil.math.cache import CACHE, cache_key
 from postil.math.errors import MathError, MathSyntaxError, MathUnsupportedError
 from postil.math.macros import BUILTIN_MACROS, expand_macros, extract_definitions
@@ -116,12 +116,14 @@ def _postprocess(math: ET.Element, display: bool) -> ET.Element:
     tree.decode_entities(content)
     rewrite.expand_markers(content)
     symbols.resolve_symbols(content)
+    classes.classify_tokens(content)
     tree.merge_letters(content)
     tree.apply_mathvariant(content)
     tree.fix_lengths(content)
     tree.apply_limits(content, display)
     tree.apply_functions(content)
     tables.style_tables(content)
+    classes.mark_prefix_operators(content)
     return content
 
 

@@ -13,6 +13,7 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
+from postil.math.classes import FIXED
 from postil.math.errors import MathUnsupportedError
 from postil.math.macros import read_group
 from postil.math.numbering import MARK, SEP, EquationRow
@@ -278,6 +279,7 @@ def expand_markers(root: ET.Element) -> None:
             kind, _, payload = text[1:].partition(SEP)
             if kind in ("mi", "mo"):
                 el.tag, el.text = kind, payload
+                el.set(FIXED, "1")  # the marker chose the kind (symbols.GLYPH_COMMANDS)
             elif kind in ("op", "opl"):
                 el.tag, el.text = "mi", payload
                 el.attrib.clear()

@@ -15,6 +15,7 @@ import xml.etree.ElementTree as ET
 
 from latex2mathml.symbols_parser import convert_symbol
 
+from postil.math.classes import FIXED
 from postil.math.numbering import MARK, SEP
 from postil.math.tree import local
 
@@ -125,13 +126,18 @@ MATH_SYMBOLS: dict[str, tuple[str, str]] = {
     "\\vcentcolon": ("mo", ":"),
 }
 # Commands latex2mathml draws with another glyph than KaTeX/Temml and TeX's fonts, or
-# without the variation selector of the variant glyph: command -> (tag, character).
+# without the variation selector of the variant glyph, or whose TeX class differs from
+# that of their character (classes.py): command -> (tag, character).
 GLYPH_COMMANDS: dict[str, tuple[str, str]] = {
     "sim": ("mo", "∼"),
     "ast": ("mo", "∗"),
     "bullet": ("mo", "∙"),
     "bull": ("mo", "∙"),
     "Box": ("mi", "□"),
+    "triangle": ("mi", "△"),  # Ord in TeX; the same character as \bigtriangleup (Bin)
+    "colon": ("mo", ":"),  # Punct: Chromium's dictionary spaces `:` as TeX's \colon
+    "ldotp": ("mo", "."),  # Punct in TeX; a bare `.` is Ord
+    "And": ("mo", "&"),  # amsmath: \mathbin{\&}; `\&` is Ord
     "square": ("mi", "□"),
     "blacksquare": ("mi", "■"),
     "blacktriangle": ("mi", "▲"),
@@ -210,9 +216,11 @@ def _replace_command(parent: ET.Element, index: int, el: ET.Element, text: str) 
         tag, chars = MATH_SYMBOLS[text]
         parts = chars.split(" ")
         el.tag, el.text = tag, parts[0]
+        el.set(FIXED, "1")
         for offset, part in enumerate(parts[1:], start=1):
             extra = ET.Element(tag)
             extra.text = part
+            extra.set(FIXED, "1")
             parent.insert(index + offset, extra)
         return
     if text in TEXT_SYMBOLS and text not in ("\\ ",):

@@ -1,0 +1,180 @@
+"""Token kinds by TeX math class (`postil.math.classes`): `<mi>` for Ord, `<mo>` for operators,
+`form="prefix"` for unary signs. The corpus score compares token texts only, so these
+assert the tags and attributes themselves."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from postil.math import latex_to_mathml
+from postil.math.classes import symbol_class, tex_classes
+
+
+def tokens(latex: str, display: bool = False) -> list[ET.Element]:
+    root = ET.fromstring(latex_to_mathml(latex, display=display))
+    return [el for el in root.iter() if el.tag in ("mi", "mo", "mn") and el.text != "\u2061"]
+
+
+def token(latex: str, text: str) -> ET.Element:
+    return next(el for el in tokens(latex) if el.text == text)
+
+
+ORD_SYMBOLS = [
+    (r"\infty", "∞"),
+    (r"\emptyset", "∅"),
+    (r"\varnothing", "∅"),
+    (r"\partial", "∂"),
+    (r"\nabla", "∇"),
+    (r"\ell", "ℓ"),
+    (r"\hbar", "ℏ"),
+    (r"\hslash", "ℏ"),
+    (r"\aleph", "ℵ"),
+    (r"\beth", "ℶ"),
+    (r"\Re", "ℜ"),
+    (r"\Im", "ℑ"),
+    (r"\wp", "℘"),
+    (r"\top", "⊤"),
+    (r"\bot", "⊥"),
+    (r"\angle", "∠"),
+    (r"\triangle", "△"),
+    (r"\forall", "∀"),
+    (r"\exists", "∃"),
+    (r"\S", "§"),
+    (r"\vdots", "⋮"),
+    (r"\cdots", "⋯"),
+    (r"|", "|"),
+    (r"\|", "‖"),
+    (r"\vert", "|"),
+    (r"/", "/"),
+]
+
+
+@pytest.mark.parametrize(("latex", "text"), ORD_SYMBOLS)
+def test_ordinary_symbols_are_identifiers_not_operators(latex, text):
+    (el,) = [el for el in tokens(f"a {latex} b") if el.text == text]
+    assert el.tag == "mi" and not el.attrib
+
+
+@pytest.mark.parametrize(
+    ("latex", "text"),
+    [
+        (r"\pm", "±"),
+        (r"\mp", "∓"),
+        (r"\implies", "⟹"),
+        (r"\iff", "⟺"),
+        (r"\amalg", "⨿"),
+        (r"\leqslant", "⩽"),
+        (r"\perp", "⟂"),
+        (r"\bigtriangleup", "△"),
+        (r"\therefore", "∴"),
+        (r"\And", "&"),
+    ],
+)
+def test_binary_and_relation_symbols_are_operators(latex, text):
+    assert token(f"a {latex} b", text).tag == "mo"
+
+
+def test_big_operators_are_operators_with_limits_under_in_display():
+    root = ET.fromstring(latex_to_mathml(r"\bigoplus_{i=1}^n V_i", display=True))
+    base = root.find(".//munderover")[0]
+    assert (base.tag, base.text) == ("mo", "⨁")
+
+
+def test_angle_brackets_without_left_are_operators_that_do_not_stretch():
+    for text in "⟨⟩":
+        el = token(r"\langle \frac{a}{b} \rangle", text)
+        assert el.tag == "mo" and el.get("stretchy") == "false"
+
+
+def test_lvert_stays_an_operator_that_does_not_stretch_and_left_bar_stretches():
+    bars = [el for el in tokens(r"\lvert \frac{a}{b} \rvert") if el.text == "|"]
+    assert [(b.tag, b.get("stretchy")) for b in bars] == [("mo", "false")] * 2
+    bars = [el for el in tokens(r"\left| \frac{a}{b} \right|") if el.text == "|"]
+    assert [(b.tag, b.get("stretchy")) for b in bars] == [("mo", "true")] * 2
+
+
+def test_big_delimiter_keeps_its_size_and_is_not_made_unstretchy():
+    bar = token(r"\big| x \big|", "|")
+    assert bar.tag == "mo" and bar.get("minsize") and bar.get("stretchy") is None
+
+
+def test_primes_are_operators_without_side_space():
+    prime = token("f'(x)", "′")
+    assert prime.tag == "mo"
+    assert (prime.get("lspace"), prime.get("rspace")) == ("0em", "0em")
+
+
+def test_colon_is_a_relation_and_backslash_colon_is_punctuation():
+    relation = token(r"\{x : x > 0\}", ":")
+    assert relation.tag == "mo" and relation.get("lspace") == relation.get("rspace") == "0.2778em"
+    punct = token(r"f \colon A \to B", ":")
+    assert punct.tag == "mo" and punct.get("lspace") is None
+
+
+def test_accents_and_letters_keep_their_kind():
+    hat = ET.fromstring(latex_to_mathml(r"\hat{x}")).find(".//mover")
+    assert hat[1].tag == "mo"
+    assert token(r"\omicron", "ο").tag == "mi"
+
+
+def test_class_table_comes_from_unicode_math_with_tex_ascii_codes():
+    assert len(tex_classes()) > 2000
+    assert [symbol_class(c) for c in "∞±⟨/:"] == [
+        "mathord",
+        "mathbin",
+        "mathopen",
+        "mathord",
+        "mathrel",
+    ]
+    assert symbol_class("x") is None and symbol_class("≩\ufe00") == "mathrel"
+
+
+def form_of_first_sign(latex: str) -> str | None:
+    return next(el for el in tokens(latex) if el.text and el.text in "−+±∓").get("form")
+
+
+@pytest.mark.parametrize(
+    "latex",
+    [
+        r"-x",
+        r"-\infty",
+        r"M_{ij} = -\infty",
+        r"(-a)",
+        r"[-1, 1]",
+        r"x^{-1}",
+        r"e^{-x}",
+        r"x \le -2",
+        r"x = \pm 1",
+        r"a, -b",
+        r"\log -x",
+        r"\sum_i -x_i",
+        r"\left(-x\right)",
+        r"x^+",
+        r"\begin{cases} -x & x < 0 \end{cases}",
+    ],
+)
+def test_unary_signs_are_prefix_operators(latex):
+    assert form_of_first_sign(latex) == "prefix"
+
+
+@pytest.mark.parametrize(
+    "latex",
+    [
+        r"a - b",
+        r"(a) - b",
+        r"x^2 - 1",
+        r"f' - g",
+        r"\frac{a}{b} + c",
+        r"\text{if } - x",
+        r"\begin{aligned} a &= b \\ &- c \end{aligned}",
+    ],
+)
+def test_binary_signs_keep_the_infix_form(latex):
+    assert form_of_first_sign(latex) is None
+
+
+def test_a_sign_after_a_prefix_sign_is_prefix_too():
+    signs = [el.get("form") for el in tokens("--x")]
+    assert signs[:2] == ["prefix", "prefix"]
