@@ -152,3 +152,7 @@ def test_summary_is_the_first_top_level_paragraph_without_notes_links_or_ids():
     )
     assert plain_text(summary) == "Lead linkx^2."
     assert summary_html("<h2>Only a heading</h2>") == ""
+    assert (
+        summary_html('<p><img src="a.png" alt="x"></p>\n<p>Text <img src="b.png">.</p>') == "Text ."
+    )
+    assert summary_html("<p> </p>") == ""

@@ -75,12 +75,13 @@ def feed_html(html: str, page_url: str) -> str:
 def summary_html(html: str) -> str:
     """Return the inner HTML of the body's first top-level paragraph, for lists of posts.
 
-    Note markers and margin notes are removed, links are unwrapped (their text stays) and
-    `id` attributes dropped, so the summary can sit on an index page next to others without
-    broken fragments or duplicate ids. Returns "" when the body has no top-level paragraph.
+    Note markers, margin notes and images are removed, links are unwrapped (their text
+    stays) and `id` attributes dropped, so the summary can sit on an index page next to
+    others without broken fragments, relative image paths or duplicate ids. A paragraph left
+    empty (an image alone) is skipped. Returns "" when no top-level paragraph has content.
     """
     rules = Rules(
-        drop_tags=FEED_DROPPED_TAGS | {"sup"},
+        drop_tags=FEED_DROPPED_TAGS | {"sup", "img", "picture"},
         drop_classes=FEED_DROPPED_CLASSES | {"marginnote"},
         unwrap_tags=frozenset({"a"}),
         drop_attrs=frozenset({"id"}),
@@ -164,7 +165,9 @@ class _Filter(HTMLParser):
         if self.open and self.open[-1] == tag:
             self.open.pop()
         if self.first_paragraph and tag == "p" and not self.open and self.capturing:
-            self.done = True
+            # A paragraph with nothing left (an image alone) is skipped for the next one.
+            self.done = bool("".join(self.out).strip())
+            self.capturing = False
             return
         if tag not in self.rules.unwrap_tags and tag not in VOID_ELEMENTS:
             self._emit(f"</{tag}>")
