@@ -81,16 +81,27 @@ def test_unsupported_formulas_raise_math_errors_naming_the_command(scored):
         assert info.value.command or "parse" in info.value.message
 
 
+def convert_uncached(row: dict) -> float:
+    """Convert one corpus row with an empty cache; return the seconds it took."""
+    CACHE.clear()
+    start = time.perf_counter()
+    try:
+        latex_to_mathml(row["latex"], display=row["display"] == "1")
+    except MathError:
+        pass
+    return time.perf_counter() - start
+
+
 def test_corpus_conversion_is_fast(scored):
     CACHE.clear()
-    slowest, start = 0.0, time.perf_counter()
+    start = time.perf_counter()
     for row in scored:
-        one = time.perf_counter()
         try:
             latex_to_mathml(row["latex"], display=row["display"] == "1")
         except MathError:
             pass
-        slowest = max(slowest, time.perf_counter() - one)
     total = time.perf_counter() - start
+    # Best of three per row: a busy machine's scheduling pauses are not the converter's.
+    slowest = max(min(convert_uncached(row) for _ in range(3)) for row in scored)
     assert slowest < 0.005 * 3  # the target is 5 ms; slack for a loaded CI machine
     assert total < 1.0

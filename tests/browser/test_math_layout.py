@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from markdown_it import MarkdownIt
+from support.web import run_axe, run_vnu
 
 from postil.markdown.math import math_plugin
 from postil.markdown.state import RenderState
@@ -167,3 +168,29 @@ def test_unary_minus_sits_against_its_operand_and_binary_minus_is_spaced(
     assert gaps_around(page, 1, "−")[1] < 0.1  # M_{ij} = -\infty
     before, after = gaps_around(page, 2, "−")  # a - b
     assert before >= 0.15 and after >= 0.15
+
+
+LONG = r"""
+A wide derivation:
+
+$$
+\mathcal{L}(\theta) = \sum_{i=1}^{N} \Big( \log p_\theta(x_i \mid z_i) + \log p(z_i)
+- \log q_\phi(z_i \mid x_i) \Big) + \lambda_1 \lVert \theta \rVert_2^2 + \lambda_2
+\lVert \phi \rVert_1 + \frac{\beta}{2} \sum_{j=1}^{M} \operatorname{KL}(q_j \,\|\, p_j)
+$$
+"""
+
+
+def test_wide_display_math_scrolls_in_a_focusable_named_region_valid_for_axe_and_vnu(
+    tmp_path, repo_root, serve_dir, page
+):
+    serve_post(LONG, tmp_path, repo_root, serve_dir, page, width=400)
+    wrapper = page.locator(".math-display")
+    sizes = wrapper.evaluate("e => [e.scrollWidth, e.clientWidth]")
+    assert sizes[0] > sizes[1]  # it does overflow at 400 px, so it must scroll
+    assert run_axe(page) == []
+    wrapper.focus()
+    assert page.evaluate("document.activeElement.className") == "math-display"
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.querySelector('.math-display').scrollLeft > 0")
+    assert run_vnu([tmp_path / "index.html"]) == []

@@ -14,7 +14,8 @@ paragraph), `math_fence` (core: re-types ```` ```math ```` fences), `math_table_
 reference checks; see `postil.markdown.math_resolve`). Token types: `math_inline`,
 `math_inline_display`, `math_block`, `math_ref`.
 
-CSS classes: `math-display` (wrapper of display math), `math-error` (a formula that could
+CSS classes: `math-display` (wrapper of display math: a focusable, labelled group, since a
+wide formula scrolls), `math-error` (a formula that could
 not be converted; holds its TeX source in `<code>`), `eqref` (a reference in prose).
 """
 
@@ -37,6 +38,10 @@ BLOCK_ENVS = "equation equation* align align* gather gather* multline multline*"
 BEGIN_ENV = re.compile(r"\\begin\{(" + "|".join(re.escape(e) for e in BLOCK_ENVS) + r")\}")
 REF = re.compile(r"\\(eqref|ref)\{([^{}\s]+)\}")
 CLOSERS = {"$$": "$$", "\\[": "\\]"}
+# A wide formula scrolls sideways (math.css), so its wrapper must take keyboard focus
+# (axe's scrollable-region-focusable) and then needs a role and a name: `group`, not the
+# `region` landmark, so a post with many equations does not fill the landmark list.
+DISPLAY_ATTRS = 'class="math-display" tabindex="0" role="group" aria-label="Equation"'
 
 
 def math_plugin(md: MarkdownIt) -> None:
@@ -209,9 +214,9 @@ def render_math(self: Any, tokens: list[Token], idx: int, options: Any, env: Any
     display = token.type != "math_inline"
     html = render_formula(token, display, get_state(env))
     if token.type == "math_block":
-        return f'<div class="math-display">{html}</div>\n'
+        return f"<div {DISPLAY_ATTRS}>{html}</div>\n"
     if display:
-        return f'<span class="math-display">{html}</span>'
+        return f"<span {DISPLAY_ATTRS}>{html}</span>"
     return html
 
 
