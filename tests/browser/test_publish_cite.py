@@ -5,34 +5,25 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.web import CHROMIUM, CHROMIUM_ARGS, run_axe, serve_dir, unavailable
+from support.web import run_axe, serve_dir
 from test_publish_site import BASE, build_into, make_site, post_text
-
-pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def chromium_page():
-    if not CHROMIUM.is_file():
-        unavailable(f"{CHROMIUM} is missing; install Debian's `chromium` package")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=list(CHROMIUM_ARGS)
-        )
-        context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
-        page = context.new_page()
-        errors: list[str] = []
-        page.on(
-            "console",
-            lambda m: (
-                errors.append(f"{m.location.get('url')}: {m.text}") if m.type == "error" else None
-            ),
-        )
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        yield page, errors
-        browser.close()
+def chromium_page(browser):
+    """Yield (page, errors): a page allowed to use the clipboard, and its console errors."""
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on(
+        "console",
+        lambda m: (
+            errors.append(f"{m.location.get('url')}: {m.text}") if m.type == "error" else None
+        ),
+    )
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    yield page, errors
+    context.close()
 
 
 @pytest.fixture
