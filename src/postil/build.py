@@ -26,11 +26,10 @@ from postil.content import discover
 from postil.content.frontmatter import parse
 from postil.content.posts import check_unique_urls, make_post
 from postil.errors import BuildFailed, ContentError, Diagnostic, Location, PostilError, Severity
-from postil.markdown import RenderedMarkdown
 from postil.model import OutputFile, Post, RenderedPost, SiteConfig
 from postil.output import SiteWriter, content_token
 from postil.pages import page_jobs, prepare_env, render_job, site_files
-from postil.parallel import Conversions, render_many
+from postil.parallel import Conversions, Rendered, render_many
 from postil.site import collect
 from postil.theme import create_template_env, static_dirs, template_dirs
 
@@ -96,7 +95,7 @@ def build(options: BuildOptions, now: datetime | None = None) -> BuildResult:
     try:
         posts, diagnostics = load_posts(config, cache)
         env = create_template_env(config.root)
-        store: CachedRows[RenderedMarkdown] = CachedRows(cache, "markdown")
+        store: CachedRows[Rendered] = CachedRows(cache, "markdown")
         keys = markdown_keys(config, posts)
         rendered = render_posts(
             config, posts, env, diagnostics, store, options.workers, cache, keys
@@ -157,40 +156,41 @@ def markdown_key(
 ) -> str:
     """Return the cache key of a post's rendered Markdown.
 
-    It covers everything rendering reads: the post's source path, the body and where it
-    starts in its file, its macros, and the `render_context` (the site's configuration,
-    the URLs of all posts, the widget templates, postil's version).
+    It covers everything rendering reads but the links map: the post's source path, the
+    body and where it starts in its file, its macros, and the `render_context` (the site's
+    configuration, the widget templates, postil's version). Links to other posts are
+    checked separately: a cached post is valid while every link it looked up resolves the
+    same way (`postil.parallel.Rendered.valid_for`), so adding a post re-renders nothing.
 
     Args:
-        context: `render_context(config, links)`, computed once for many posts.
+        links: unused (kept for callers that pass it).
+        context: `render_context(config)`, computed once for many posts.
     """
     if context is None:
-        context = render_context(config, links)
+        context = render_context(config)
     meta = post.meta
     return fingerprint(context, post.source.rel, str(post.body_line), repr(meta.macros), post.body)
 
 
 def markdown_keys(config: SiteConfig, posts: list[Post]) -> list[str]:
     """Return the `markdown_key` of every post, in order (the context is hashed once)."""
-    links = {p.source.rel: p.url for p in posts}
-    context = render_context(config, links)
-    return [markdown_key(config, post, links, context) for post in posts]
+    context = render_context(config)
+    return [markdown_key(config, post, {}, context) for post in posts]
 
 
-def render_context(config: SiteConfig, links: dict[str, str]) -> str:
-    """Return the digest of what rendering reads besides the post itself.
+def render_context(config: SiteConfig) -> str:
+    """Return the digest of what rendering reads besides the post itself and the links.
 
-    That is postil's version, the whole site configuration (macros, base path, ...), every
-    post's URL by source path (links between posts), and the text of the widget templates
-    (`templates/widgets/*`, which widgets render during Markdown rendering).
+    That is postil's version, the whole site configuration (macros, base path, ...) and
+    the text of the widget templates (`templates/widgets/*`, which widgets render during
+    Markdown rendering).
     """
     widgets = []
     for directory in template_dirs(config.root):
         for path in sorted((directory / "widgets").glob("**/*")):
             if path.is_file():
                 widgets += [path.as_posix(), path.read_text("utf-8", "replace")]
-    links_part = repr(sorted(links.items()))
-    return fingerprint(__version__, repr(config), links_part, *widgets)
+    return fingerprint(__version__, repr(config), *widgets)
 
 
 def render_posts(
@@ -198,7 +198,7 @@ def render_posts(
     posts: list[Post],
     env: object,
     diagnostics: list[Diagnostic],
-    cache: MutableMapping[str, RenderedMarkdown] | None = None,
+    cache: MutableMapping[str, Rendered] | None = None,
     workers: int | None = None,
     conversions_cache: BuildCache | None = None,
     keys: list[str] | None = None,
@@ -208,7 +208,8 @@ def render_posts(
     The result (and the diagnostics, in post order) does not depend on `workers`.
 
     Args:
-        cache: rendered Markdown by `markdown_key`; hits skip rendering, misses are added.
+        cache: rendered Markdown by `markdown_key`; hits whose links still resolve the same
+            way skip rendering, the others are rendered and stored.
         workers: processes to render in (`postil.parallel.render_many`); None: one per CPU.
         conversions_cache: where math and highlighting results of earlier builds are kept;
             read only when some post must be rendered.
@@ -216,7 +217,11 @@ def render_posts(
     """
     links = {p.source.rel: p.url for p in posts}
     keys = keys if keys is not None else markdown_keys(config, posts)
-    found = {k: c for k in keys if cache is not None and (c := cache.get(k)) is not None}
+    found = {}
+    for key in keys:
+        hit = cache.get(key) if cache is not None else None
+        if hit is not None and hit.valid_for(links):
+            found[key] = hit
     todo = [(post, key) for post, key in zip(posts, keys, strict=True) if key not in found]
     if todo:
         conversions = Conversions.from_cache(conversions_cache)
@@ -228,7 +233,7 @@ def render_posts(
             cache.update(new)
     rendered = []
     for post, key in zip(posts, keys, strict=True):
-        content = found[key]
+        content = found[key].content
         diagnostics.extend(content.diagnostics)
         minutes = max(1, math.ceil(content.word_count / config.words_per_minute))
         rendered.append(RenderedPost(post=post, content=content, reading_minutes=minutes))

@@ -103,6 +103,7 @@ class BuildCache:
         self._db = connection
         self._path = path
         self._pending: dict[tuple[str, str], tuple[str, bytes] | None] = {}
+        self._broken = False
 
     @classmethod
     def disabled(cls) -> BuildCache:
@@ -180,18 +181,23 @@ class BuildCache:
             log.debug("build cache not written: %s", e)
 
     def close(self) -> None:
-        """Commit what is buffered and close the database."""
-        self.commit()
+        """Commit what is buffered and close the database (deleting it if it proved damaged)."""
+        if not self._broken:
+            self.commit()
         if self._db is not None:
             with contextlib.suppress(sqlite3.Error):
                 self._db.close()
             self._db = None
+        if self._broken and self._path is not None:
+            _remove_database(self._path)  # the next build starts a fresh one
 
     def _rows(self, kind: str, names: list[str] | None) -> Iterator[tuple[str, str, Any]]:
         """Yield (name, fingerprint, value) of intact rows; a damaged row is skipped."""
         if self._db is None:
             return
-        query = "SELECT kind, name, fingerprint, crc, data FROM entries WHERE kind = ?"
+        query = (
+            "SELECT kind, name, fingerprint, crc, CAST(data AS BLOB) FROM entries WHERE kind = ?"
+        )
         args: list[str] = [kind]
         if names is not None:
             query += f" AND name IN ({', '.join('?' * len(names))})"
@@ -200,6 +206,7 @@ class BuildCache:
             rows: list[_Row] = self._db.execute(query, args).fetchall()
         except sqlite3.Error as e:
             log.debug("build cache unreadable (%s); ignoring it", e)
+            self._broken = True
             return
         for _, name, fp, crc, data in rows:
             value = _unpickle(data, crc)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -71,6 +71,53 @@ class Conversions:
             cache.put("highlight", fingerprint(repr(code_key)), "", (code_key, html))
 
 
+@dataclass(frozen=True)
+class Rendered:
+    """A post's rendered Markdown and the links it looked up, as the cache keeps it.
+
+    Attributes:
+        content: what rendering produced.
+        links_read: (source path, URL or None) of every entry of the links map that
+            rendering looked up; the content stays valid while each gives the same answer.
+    """
+
+    content: RenderedMarkdown
+    links_read: tuple[tuple[str, str | None], ...]
+
+    def valid_for(self, links: Mapping[str, str]) -> bool:
+        """Return whether every link this post looked up still resolves the same way."""
+        return all(links.get(rel) == url for rel, url in self.links_read)
+
+
+class LinkReads(Mapping[str, str]):
+    """A read-only view of the links map that records which entries were looked up.
+
+    Iterating over it or asking its length records the whole map as read.
+    """
+
+    def __init__(self, links: Mapping[str, str]) -> None:
+        self._links = links
+        self._reads: dict[str, str | None] = {}
+
+    def __getitem__(self, rel: str) -> str:
+        url = self._reads[rel] = self._links.get(rel)
+        if url is None:
+            raise KeyError(rel)
+        return url
+
+    def __iter__(self) -> Iterator[str]:
+        self._reads.update(self._links)
+        return iter(self._links)
+
+    def __len__(self) -> int:
+        self._reads.update(self._links)
+        return len(self._links)
+
+    def reads(self) -> tuple[tuple[str, str | None], ...]:
+        """Return the entries looked up so far, sorted."""
+        return tuple(sorted(self._reads.items()))
+
+
 @dataclass
 class _Worker:
     """What one process needs to render posts: the parser, templates, site facts."""
@@ -91,7 +138,7 @@ def render_many(
     templates: Any,
     conversions: Conversions,
     workers: int | None = None,
-) -> list[RenderedMarkdown]:
+) -> list[Rendered]:
     """Render the Markdown of `posts`, in order; diagnostics are inside each result.
 
     Args:
@@ -115,7 +162,7 @@ def _render_here(
     links: Mapping[str, str],
     templates: Any,
     conversions: Conversions,
-) -> list[RenderedMarkdown]:
+) -> list[Rendered]:
     """Render `posts` one after the other in this process."""
     from postil.markdown import create_markdown
 
@@ -134,7 +181,7 @@ def _render_in_pool(
     links: Mapping[str, str],
     conversions: Conversions,
     count: int,
-) -> list[RenderedMarkdown]:
+) -> list[Rendered]:
     """Render `posts` in `count` worker processes, chunk by chunk, keeping input order."""
     import postil.markdown.code  # noqa: F401 - imported once here, inherited by forked workers
     import postil.math  # noqa: F401
@@ -144,7 +191,7 @@ def _render_in_pool(
     with ProcessPoolExecutor(
         min(count, len(chunks)), _pool_context(), initializer=_start_worker, initargs=args
     ) as pool:
-        results: list[RenderedMarkdown] = []
+        results: list[Rendered] = []
         for rendered, math, highlight in pool.map(_render_chunk, chunks):
             results += rendered
             conversions.new_math.update(math)
@@ -178,7 +225,7 @@ def _start_worker(
 
 def _render_chunk(
     posts: list[Post],
-) -> tuple[list[RenderedMarkdown], dict[str, str], dict[tuple[Any, ...], str]]:
+) -> tuple[list[Rendered], dict[str, str], dict[tuple[Any, ...], str]]:
     """Render a chunk with this process's `_WORKER`; return results and new cache entries."""
     from postil.markdown import render_markdown
 
@@ -186,8 +233,9 @@ def _render_chunk(
     worker, marks = _WORKER, _conversion_marks()
     results = []
     for post in posts:
-        state = render_state(worker.config, post, worker.links, worker.templates)
-        results.append(render_markdown(worker.md, post.body, state))
+        links = LinkReads(worker.links)
+        state = render_state(worker.config, post, links, worker.templates)
+        results.append(Rendered(render_markdown(worker.md, post.body, state), links.reads()))
     return (results, *_conversions_since(marks))
 
 

@@ -1,0 +1,103 @@
+"""The build cache in .postil-cache/: used when intact, ignored and rebuilt when not."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+from test_parallel import corpus, tree
+from test_publish_site import NOW, make_site
+
+from postil.build import BuildOptions, build
+from postil.cache import CACHE_DIR, DATABASE, BuildCache
+from postil.cli import main
+
+
+def build_site(root, **options):
+    return build(BuildOptions(root=root, **options), now=NOW)
+
+
+@pytest.fixture
+def site(tmp_path):
+    return make_site(tmp_path / "site", corpus(4))
+
+
+def database(root):
+    return root / CACHE_DIR / DATABASE
+
+
+def test_a_warm_build_renders_nothing_and_writes_nothing(site):
+    cold = build_site(site)
+    before = tree(site / "_site")
+    warm = build_site(site)
+    assert (cold.rendered, warm.rendered, warm.written) == (4, 0, 0)
+    assert warm.files == cold.files and tree(site / "_site") == before
+    assert [str(w) for w in warm.warnings] == [str(w) for w in cold.warnings]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda path: path.write_bytes(b"this is not a database" * 100),
+        lambda path: path.write_bytes(path.read_bytes()[: path.stat().st_size // 2]),
+        lambda path: path.write_bytes(b""),
+    ],
+    ids=["garbage", "truncated", "empty"],
+)
+def test_a_damaged_cache_file_is_ignored_and_rebuilt(site, damage):
+    build_site(site)
+    clean = tree(site / "_site")
+    build_cache = BuildCache.open(site)
+    build_cache.close()  # checkpoints the WAL into the main file, so damage hits real rows
+    for side in ("-wal", "-shm"):
+        database(site).with_name(DATABASE + side).unlink(missing_ok=True)
+    damage(database(site))
+    result = build_site(site)
+    assert result.rendered == 4
+    assert tree(site / "_site") == clean
+    assert build_site(site).rendered == 0  # and the cache works again
+
+
+def test_a_row_whose_checksum_fails_is_rendered_again(site):
+    build_site(site)
+    with sqlite3.connect(database(site)) as db:
+        db.execute(
+            "UPDATE entries SET data = substr(data, 1, length(data) - 1) || x'00'"
+            " WHERE kind = 'markdown' AND rowid = (SELECT min(rowid) FROM entries"
+            " WHERE kind = 'markdown')"
+        )
+    assert build_site(site).rendered == 1
+
+
+def test_a_cache_of_another_version_is_emptied(site):
+    build_site(site)
+    with sqlite3.connect(database(site)) as db:
+        db.execute("UPDATE meta SET value = 'another version' WHERE key = 'stamp'")
+    assert build_site(site).rendered == 4
+
+
+def test_no_cache_neither_reads_nor_writes_the_cache(site):
+    assert build_site(site, cache=False).rendered == 4
+    assert not (site / CACHE_DIR).exists()
+    build_site(site)
+    assert build_site(site, cache=False).rendered == 4
+
+
+def test_clean_removes_the_cache_and_the_output(site, capsys):
+    build_site(site)
+    assert main(["-C", str(site), "clean"]) == 0
+    assert not (site / CACHE_DIR).exists() and not (site / "_site").exists()
+    assert "removed .postil-cache, _site" in capsys.readouterr().out
+    assert main(["-C", str(site), "clean"]) == 0
+    assert "nothing to clean" in capsys.readouterr().out
+
+
+def test_rows_are_used_only_with_their_fingerprint(tmp_path):
+    cache = BuildCache.open(tmp_path)
+    cache.put("post", "a.md", "fp1", {"x": 1})
+    cache.commit()
+    assert cache.get("post", "a.md", "fp1") == {"x": 1}
+    assert cache.get("post", "a.md", "fp2") is None
+    cache.forget("post", ["a.md"])
+    cache.close()
+    assert BuildCache.open(tmp_path).load("post") == {}

@@ -1,0 +1,95 @@
+"""Rebuilding after a change: only what changed is redone, and the output equals a clean build."""
+
+from __future__ import annotations
+
+import os
+
+from test_cache import build_site
+from test_parallel import corpus, tree
+from test_publish_site import make_site, post_text
+
+
+def edit(root, name, text):
+    (root / "content/posts" / name).write_text(text, encoding="utf-8")
+
+
+def clean_build(tmp_path, root):
+    """Build `root` without the cache into a fresh directory; return its files."""
+    out = tmp_path / "clean_out"
+    build_site(root, cache=False, out_dir=out)
+    return tree(out)
+
+
+def test_one_edited_post_renders_once_and_matches_a_clean_build(tmp_path):
+    root = make_site(tmp_path / "site", corpus(6))
+    build_site(root)
+    edit(root, "p02.md", post_text("Post 2, edited", "2026-01-03", "New $y^3$ body.\n"))
+    result = build_site(root)
+    assert result.rendered == 1
+    assert tree(root / "_site") == clean_build(tmp_path, root)
+
+
+def test_unchanged_files_keep_their_inode_and_changed_ones_are_new(tmp_path):
+    root = make_site(tmp_path / "site", corpus(30))
+    build_site(root)
+    site = root / "_site"
+    before = {rel: os.stat(site / rel).st_ino for rel in tree(site)}
+    edit(root, "p10.md", post_text("Post 10", "2026-01-11", "Only this changed.\n"))
+    result = build_site(root)
+    after = {rel: os.stat(site / rel).st_ino for rel in tree(site)}
+    changed = {rel for rel in after if after[rel] != before.get(rel)}
+    assert "posts/p10/index.html" in changed
+    assert "posts/p20/index.html" not in changed and "css/base.css" not in changed
+    assert result.written == len(changed) < len(after) // 2
+
+
+def test_an_output_file_edited_by_hand_is_written_again(tmp_path):
+    root = make_site(tmp_path / "site", corpus(3))
+    build_site(root)
+    page = root / "_site/posts/p01/index.html"
+    good = page.read_bytes()
+    page.write_bytes(b"vandalised")
+    assert build_site(root).written == 1
+    assert page.read_bytes() == good
+
+
+def test_a_stray_file_in_the_output_goes_even_when_nothing_changed(tmp_path):
+    root = make_site(tmp_path / "site", corpus(3))
+    build_site(root)
+    (root / "_site/stray.txt").write_text("left over")
+    (root / "_site/empty").mkdir()
+    build_site(root)
+    assert tree(root / "_site") == clean_build(tmp_path, root)
+    assert not (root / "_site/empty").exists()
+
+
+def test_a_deleted_post_disappears_from_the_output(tmp_path):
+    root = make_site(tmp_path / "site", corpus(4))
+    build_site(root)
+    (root / "content/posts/p03.md").unlink()
+    assert build_site(root).rendered == 0
+    assert not (root / "_site/posts/p03").exists()
+    assert tree(root / "_site") == clean_build(tmp_path, root)
+
+
+def test_a_changed_static_file_and_template_reach_the_output(tmp_path):
+    root = make_site(tmp_path / "site", corpus(3))
+    build_site(root)
+    (root / "static/css").mkdir(parents=True)
+    (root / "static/css/extra.css").write_text("p { color: red }")
+    (root / "templates").mkdir()
+    (root / "templates/404.html").write_text("<p>custom 404</p>\n")
+    result = build_site(root)
+    assert result.rendered == 0
+    assert (root / "_site/css/extra.css").read_text() == "p { color: red }"
+    assert (root / "_site/404.html").read_text() == "<p>custom 404</p>\n"
+    assert tree(root / "_site") == clean_build(tmp_path, root)
+
+
+def test_a_new_post_shows_on_the_index_like_in_a_clean_build(tmp_path):
+    root = make_site(tmp_path / "site", corpus(3))
+    build_site(root)
+    edit(root, "new.md", post_text("Brand new", "2026-02-01", "Fresh.\n"))
+    build_site(root)
+    assert b"Brand new" in (root / "_site/index.html").read_bytes()
+    assert tree(root / "_site") == clean_build(tmp_path, root)

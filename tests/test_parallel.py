@@ -1,0 +1,87 @@
+"""Parallel rendering gives exactly what the sequential path gives: results, diagnostics, bytes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_publish_site import build_into, make_site, post_text
+
+from postil import parallel
+from postil.build import load_posts, render_posts
+from postil.config import load_config
+from postil.markdown import code
+from postil.math import CACHE
+from postil.theme import create_template_env
+
+
+def corpus(count: int) -> dict[str, str]:
+    """Return `count` posts with math, code, a note, and one warning each (unknown language)."""
+    posts = {}
+    for i in range(count):
+        body = (
+            f"Intro $x_{{{i}}}^2$ with a note[^1].\n\n```python\nprint({i})\n```\n\n"
+            f"```nosuchlang\nx = {i}\n```\n\n$$\n\\sum_{{k=1}}^{{{i}}} k\n$$\n\n[^1]: Note {i}.\n"
+        )
+        posts[f"p{i:02d}.md"] = post_text(f"Post {i}", f"2026-01-{i % 28 + 1:02d}", body)
+    return posts
+
+
+def tree(directory: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(directory).as_posix(): p.read_bytes()
+        for p in sorted(directory.rglob("*"))
+        if p.is_file()
+    }
+
+
+@pytest.fixture
+def pool_always(monkeypatch):
+    """Use the process pool however few posts there are (the tests stay small)."""
+    monkeypatch.setattr(parallel, "SEQUENTIAL_BELOW", 0)
+    monkeypatch.setattr(parallel, "CHUNK_POSTS", 2)
+
+
+def test_pool_and_sequential_rendering_give_equal_posts_and_diagnostics(tmp_path, pool_always):
+    root = make_site(tmp_path, corpus(7))
+    config = load_config(root)
+    posts, _ = load_posts(config)
+    env = create_template_env(root)
+    runs = []
+    for workers in (1, 2, 3):
+        diagnostics: list = []
+        rendered = render_posts(config, posts, env, diagnostics, workers=workers)
+        runs.append((rendered, diagnostics))
+    assert runs[0] == runs[1] == runs[2]
+    assert len(runs[0][1]) == 7 and all("nosuchlang" in d.message for d in runs[0][1])
+    assert [d.location.path for d in runs[1][1]] == sorted(d.location.path for d in runs[1][1])
+
+
+def test_output_is_byte_identical_whatever_the_worker_count(tmp_path, pool_always):
+    outputs = []
+    for workers in (1, 2):
+        root = make_site(tmp_path / f"w{workers}", corpus(5))
+        outputs.append(tree(build_into(root, workers=workers, cache=False)))
+    assert outputs[0] == outputs[1]
+    assert "posts/p03/index.html" in outputs[0]
+
+
+def test_small_batches_render_in_this_process_without_a_pool(tmp_path, monkeypatch):
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a pool was started for a small batch")
+
+    monkeypatch.setattr(parallel, "_render_in_pool", no_pool)
+    root = make_site(tmp_path, corpus(parallel.SEQUENTIAL_BELOW - 1))
+    assert (build_into(root, workers=2, cache=False) / "posts/p00/index.html").is_file()
+
+
+def test_conversions_made_in_workers_come_back_for_the_cache(tmp_path, pool_always):
+    CACHE.clear()  # forked workers inherit this process's caches: start them empty
+    code._HIGHLIGHT_CACHE.clear()
+    root = make_site(tmp_path, corpus(4))
+    config = load_config(root)
+    posts, _ = load_posts(config)
+    conversions = parallel.Conversions()
+    parallel.render_many(config, posts, {}, create_template_env(root), conversions, workers=2)
+    assert any("x_{2}^2" in key for key in conversions.new_math)
+    assert any(key[0] == "print(3)\n" for key in conversions.new_highlight)
