@@ -253,3 +253,12 @@ def test_reference_post_formulas_have_exactly_these_symbols(latex, tokens):
     root = tree(latex)
     got = [el.text for el in root.iter() if el.tag in ("mi", "mo", "mn") and el.text]
     assert [t for t in got if t != "\u2061"] == tokens
+
+
+@pytest.mark.parametrize("env", ["multline", "multline*"])
+def test_multline_first_line_left_last_right_middle_centred(env):
+    root = tree(rf"\begin{{{env}}} a \\ b \\ c \end{{{env}}}", display=True)
+    table = next(t for t in root.iter("mtable") if t.get("class") != "numbered")
+    aligns = [row.find("mtd").get("style").split(";text-align:")[-1] for row in table]
+    assert aligns == ["-webkit-left", "-webkit-center", "-webkit-right"]
+    assert (root.find(".//mtd[@class='eqno']") is not None) == (env == "multline")

@@ -194,3 +194,27 @@ def test_wide_display_math_scrolls_in_a_focusable_named_region_valid_for_axe_and
     page.keyboard.press("ArrowRight")
     page.wait_for_function("document.querySelector('.math-display').scrollLeft > 0")
     assert run_vnu([tmp_path / "index.html"]) == []
+
+
+MULTLINE = r"""
+\begin{multline*}
+a + b + c \\
+d + e + f + g + h + i + j + k + l + m \\
+p + q \\
+x + y
+\end{multline*}
+"""
+
+
+def test_multline_sets_the_first_line_left_the_last_right_and_the_others_centred(
+    tmp_path, repo_root, serve_dir, page
+):
+    serve_post(MULTLINE, tmp_path, repo_root, serve_dir, page)
+    table = boxes(page, "mtable")[0]
+    starts = boxes(page, "mtable > mtr > mtd > mi:first-child")
+    ends = boxes(page, "mtable > mtr > mtd > mi:last-child")
+    assert abs(starts[0]["x"] - table["x"]) <= 1  # first line flush left
+    assert abs(ends[3]["right"] - table["right"]) <= 1  # last line flush right
+    assert starts[3]["x"] > starts[0]["x"] + 20 and ends[0]["right"] < ends[3]["right"] - 20
+    centre = (table["x"] + table["right"]) / 2
+    assert abs((starts[2]["x"] + ends[2]["right"]) / 2 - centre) <= 2  # a middle line centred

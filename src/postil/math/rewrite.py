@@ -34,8 +34,8 @@ ENVIRONMENTS: dict[str, tuple[str, str]] = {
     "gathered": ("matrix", "gathered"),
     "gather": ("matrix", "gathered"),
     "gather*": ("matrix", "gathered"),
-    "multline": ("matrix", "gathered"),
-    "multline*": ("matrix", "gathered"),
+    "multline": ("matrix", "multline"),
+    "multline*": ("matrix", "multline"),
     "cases": ("cases", "cases"),
     "dcases": ("cases", "dcases"),
     "darray": ("array", "darray"),
@@ -138,7 +138,7 @@ def split_numbering(latex: str, display: bool) -> tuple[str, tuple[EquationRow, 
         tagged = next((r for r in rows if r.tag is not None), EquationRow())
         merged = EquationRow(label, tagged.tag, tagged.star_tag, not star and tagged.tag is None)
         inner = r"\\".join(_row(p, False)[1] for p in parts)
-        return rf"\begin{{gathered}}{inner}\end{{gathered}}", (merged,)
+        return rf"\begin{{multline*}}{inner}\end{{multline*}}", (merged,)
     pairs = [_row(p, not star) for p in parts]
     if len(pairs) > 1 and not pairs[-1][1].strip():
         pairs.pop()  # a trailing `\\` makes no row

@@ -63,21 +63,38 @@ def style_table(table: ET.Element) -> None:
 
 # Environment -> (display style, column padding per pair start, padding of other cells).
 PAIR_GAP = {"aligned": "2em", "alignat": "0"}
-DISPLAY_ENVS = frozenset(("aligned", "alignat", "gathered", "dcases", "darray"))
+DISPLAY_ENVS = frozenset(("aligned", "alignat", "gathered", "multline", "dcases", "darray"))
+
+
+def multline_align(row: int, rows: int) -> str:
+    """Return the alignment of row `row` of `rows` in `multline`: first left, last right.
+
+    amsmath (`amsldoc`, §3.2): the first line is set flush left, the last flush right and
+    the ones between centred; a single line is centred.
+    """
+    if rows > 1 and row == 0:
+        return align_css("left")
+    if rows > 1 and row == rows - 1:
+        return align_css("right")
+    return align_css("center")
 
 
 def style_environment(table: ET.Element, env: str) -> None:
     """Add the cell padding and display style of one environment (TeX's spacing).
 
     `aligned`: right/left column pairs set flush with 2em between pairs (amsmath); `cases`:
-    1em before the condition column; `gathered`, `subarray`: no side padding. Every row
+    1em before the condition column; `gathered`, `subarray`: no side padding; `multline`:
+    first line left, last right (`multline_align`). Every row
     of a display environment gets TeX's `\\jot` (3pt) above and below.
     """
     if env in DISPLAY_ENVS:
         table.set("displaystyle", "true")
-    for row in _cells(table):
+    rows = _cells(table)
+    for i, row in enumerate(rows):
         for j, cell in enumerate(row):
-            if env in PAIR_GAP:
+            if env == "multline":
+                add_style(cell, f"padding:0.15em 0;{multline_align(i, len(rows))}")
+            elif env in PAIR_GAP:
                 gap = PAIR_GAP[env] if j and j % 2 == 0 else "0"
                 add_style(cell, f"padding:0.15em 0 0.15em {gap}")
             elif env in ("cases", "dcases"):
