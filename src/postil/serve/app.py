@@ -127,12 +127,15 @@ class DevServer:
             self._follow_new_directories()
 
     def _follow_new_directories(self) -> None:
-        """Watch source directories created since the start (a new templates/ or static/)."""
+        """Watch source directories created since the start (a new templates/ or static/),
+        and build once more to pick up what was written there before the watch began."""
         assert self.watcher is not None
         layout = SiteLayout.of(self.options.root)
         if layout != self.layout:
             self.layout = self.watcher.handler.layout = layout
-        self.watcher.watch(layout.watched())
+        if self.watcher.watch(layout.watched()):
+            # Files written into the new directory before its watch began sent no event.
+            self.batcher.add(ChangeSet(config=True))
 
     def __enter__(self) -> DevServer:
         try:

@@ -24,7 +24,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import partial
 from pathlib import Path
@@ -46,8 +46,16 @@ from postil.theme import create_template_env, template_dirs
 
 log = logging.getLogger("postil.serve")
 _MISSING = object()
-Deferred = Callable[[], bytes]
-Deps = dict[str, "frozenset[str] | None"]
+
+
+@dataclass
+class _Pages:
+    """What `_render_pages` produced: rendered pages, deferred ones, every job's deps."""
+
+    rendered: dict[str, bytes] = field(default_factory=dict)
+    deferred: dict[str, Callable[[], bytes]] = field(default_factory=dict)
+    late: set[str] = field(default_factory=set)  # deferred pages that may have changed
+    deps: dict[str, frozenset[str] | None] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -57,7 +65,8 @@ class BuildReport:
     Attributes:
         ok: the build succeeded and its output is now served.
         changed: output rels ("posts/x/index.html", "css/base.css") whose bytes changed,
-            appeared or disappeared; empty when the build failed.
+            appeared or disappeared, plus the deferred pages that may have changed (those
+            showing every post: they are rendered on request); empty when the build failed.
         errors: every error found (the build failed if there is one), in file order.
         warnings: warnings of the posts rendered in this build.
         posts: posts whose Markdown was rendered (cache misses).
@@ -84,9 +93,9 @@ class IncrementalBuilder:
 
     Attributes:
         files: the last good site, output rel -> bytes. A build replaces the whole mapping at
-            once (never mutates it), so a reader holding it sees one consistent site. Files
-            that are not HTML and show every post (feeds, sitemap) are rendered when first
-            read (see `postil.serve.sitefiles`).
+            once (never mutates it), so a reader holding it sees one consistent site. Pages
+            that show every post (archive, feeds, sitemap) are rendered when first read
+            (see `postil.serve.sitefiles`).
     """
 
     def __init__(self, root: Path, drafts: bool = True, future: bool = False) -> None:
@@ -144,11 +153,11 @@ class IncrementalBuilder:
         else:
             self._apply(changes)
         site, warnings = self._collect()
-        pages, deferred, deps = self._render_pages(site)
-        changed = self._commit(pages, deferred, deps)
+        pages = self._render_pages(site)
+        changed = self._commit(pages)
         posts = self._cache.misses - self._counts[0]
         seconds = time.perf_counter() - started
-        return BuildReport(True, changed, (), warnings, posts, len(pages), seconds)
+        return BuildReport(True, changed, (), warnings, posts, len(pages.rendered), seconds)
 
     def _failed(
         self, errors: tuple[Diagnostic, ...] | list[Diagnostic], started: float
@@ -233,11 +242,12 @@ class IncrementalBuilder:
         self._cache.trim(len(rendered))
         return list(rendered.values()), tuple(warnings)
 
-    def _render_pages(self, site: Site) -> tuple[dict[str, bytes], dict[str, Deferred], Deps]:
+    def _render_pages(self, site: Site) -> _Pages:
         """Render the page jobs whose posts changed (all of them after a template change).
 
-        Returns:
-            (rendered pages rel -> bytes, deferred files rel -> renderer, every job's deps).
+        Pages that show every post (`deps=None`: archive, tag index, feeds, sitemap) are
+        deferred: rendered when first requested (`SiteFiles`), since their cost grows with
+        the site and most edits are looked at on the post's own page.
 
         Raises:
             TemplateError: a template is missing or fails.
@@ -246,16 +256,18 @@ class IncrementalBuilder:
         env = prepare_env(site, self._env)
         if self._all_pages:
             self._set_generated(site)
-        pages: dict[str, bytes] = {}
-        deferred: dict[str, Deferred] = {}
-        deps: Deps = {}
+        out = _Pages()
         for job in page_jobs(site):
-            deps[job.rel] = job.deps
-            if job.deps is None and not job.rel.endswith(".html"):
-                deferred[job.rel] = partial(self._render_late, site, env, job)
-            elif self._stale(job):
-                pages[job.rel] = render_job(env, job).data
-        return pages, deferred, deps
+            out.deps[job.rel] = job.deps
+            stale = self._stale(job)
+            if job.deps is None and stale:
+                out.deferred[job.rel] = partial(self._render_late, site, env, job)
+                out.late.add(job.rel)
+            elif job.deps is None:
+                out.deferred[job.rel] = self.files.maker(job.rel)
+            elif stale:
+                out.rendered[job.rel] = render_job(env, job).data
+        return out
 
     def _stale(self, job: PageJob) -> bool:
         """Return whether a job's page may differ from the last good build's."""
@@ -274,31 +286,29 @@ class IncrementalBuilder:
         self._touched |= generated.keys() | self._generated.keys()
         self._generated = generated
 
-    def _commit(
-        self, rendered: dict[str, bytes], deferred: dict[str, Deferred], deps: Deps
-    ) -> frozenset[str]:
+    def _commit(self, new: _Pages) -> frozenset[str]:
         """Make the new site the served one; return the output rels whose bytes changed.
 
-        Deferred files are not reported: nothing in a browser listens for them.
+        A deferred page that may have changed counts as changed (it is rendered later).
         """
-        removed = self._deps.keys() - deps.keys()
-        pages = self._pages | rendered
-        for rel in removed | deferred.keys():
+        removed = self._deps.keys() - new.deps.keys()
+        pages = self._pages | new.rendered
+        for rel in removed:
             pages.pop(rel, None)
         ready = dict(self.files.ready)
-        changed = set()
-        for rel in self._touched | rendered.keys() | removed | deferred.keys():
-            data = None if rel in deferred else pages.get(rel, self._generated.get(rel))
-            if data is None and rel in self._static and rel not in deferred:
+        changed = set(new.late)
+        for rel in self._touched | new.rendered.keys() | removed:
+            data = pages.get(rel, self._generated.get(rel))
+            if data is None and rel in self._static:
                 data = self._static[rel][2]
-            if data is None:
-                if ready.pop(rel, None) is not None and rel not in deferred:
+            if rel in new.deferred or data is None:
+                if ready.pop(rel, None) is not None and rel not in new.deferred:
                     changed.add(rel)
             elif ready.get(rel) != data:
                 ready[rel] = data
                 changed.add(rel)
-        self.files = SiteFiles(ready, deferred, self._lock)
-        self._pages, self._deps = pages, deps
+        self.files = SiteFiles(ready, new.deferred, self._lock)
+        self._pages, self._deps = pages, new.deps
         self._dirty_urls.clear()
         self._touched.clear()
         self._all_pages = False

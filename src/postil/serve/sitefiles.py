@@ -1,10 +1,11 @@
 """The served site as a mapping: files already rendered, and files rendered on first request.
 
-Feeds and the sitemap show every post, so every edit changes them, and rendering them costs
-time proportional to the whole site (a full-content feed of 5,000 posts takes seconds).
-They are not HTML, so no browser page carries the live-reload script for them and no one
-waits for their change: the dev server renders them when they are first requested after a
-change, and keeps the result for later requests.
+The archive, the tag index, the feeds and the sitemap show every post, so every edit may
+change them, and rendering them costs time proportional to the whole site (a full-content
+feed of 5,000 posts takes seconds). Rendering them after every save would delay the page
+the author is looking at; the dev server instead renders them when they are first
+requested after a change (a browser showing one reloads, and so requests it), and keeps
+the result for later requests.
 """
 
 from __future__ import annotations
@@ -54,6 +55,18 @@ class SiteFiles(Mapping[str, bytes]):
 
     def __len__(self) -> int:
         return len(self._ready) + sum(1 for rel in self._deferred if rel not in self._ready)
+
+    def maker(self, rel: str) -> Callable[[], bytes]:
+        """Return a function giving `rel`'s bytes: the ones made already, or its renderer.
+
+        Raises:
+            KeyError: `rel` is not a file of this site.
+        """
+        made = self._ready if rel in self._ready else self._made
+        if rel in made:
+            data = made[rel]
+            return lambda: data
+        return self._deferred[rel]
 
     @property
     def ready(self) -> dict[str, bytes]:

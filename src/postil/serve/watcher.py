@@ -315,12 +315,15 @@ class SiteWatcher:
         self._watched: set[tuple[Path, bool]] = set()
         self.watch(layout.watched())
 
-    def watch(self, dirs: Iterable[tuple[Path, bool]]) -> None:
-        """Start watching more (directory, recursive) pairs; already watched ones are skipped."""
+    def watch(self, dirs: Iterable[tuple[Path, bool]]) -> int:
+        """Start watching more (directory, recursive) pairs; return how many were new."""
+        added = 0
         for directory, recursive in dirs:
             if (directory, recursive) not in self._watched and directory.is_dir():
                 self.observer.schedule(self.handler, str(directory), recursive=recursive)
                 self._watched.add((directory, recursive))
+                added += 1
+        return added
 
     def start(self) -> None:
         """Start the observer thread."""
