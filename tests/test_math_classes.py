@@ -178,3 +178,9 @@ def test_binary_signs_keep_the_infix_form(latex):
 def test_a_sign_after_a_prefix_sign_is_prefix_too():
     signs = [el.get("form") for el in tokens("--x")]
     assert signs[:2] == ["prefix", "prefix"]
+
+
+def test_bmod_is_a_binary_operator_word_with_medium_spaces_not_a_function():
+    mod = token(r"a \bmod b", "mod")
+    assert mod.tag == "mo" and mod.get("lspace") == mod.get("rspace") == "0.2222em"
+    assert "\u2061" not in latex_to_mathml(r"a \bmod b")

@@ -55,6 +55,7 @@ TEXT_COMMANDS = re.compile(
     r"\\(text|textrm|textnormal|textbf|textit|textsf|texttt|textup|textmd|mbox|hbox|emph)"
     r"(?![A-Za-z])\s*(?=\{)"
 )
+BIN_SPACE = "0.2222em"  # \medmuskip, 4mu (The TeXbook p. 170)
 TEXT_STAND_INS = {"{": "\ue004", "}": "\ue005", "\\": "\ue006"}
 UPRIGHT_LETTER = re.compile(r"\\(?:mathrm|mathup)\s*\{\s*([A-Za-z])\s*\}")
 CHAR = re.compile(r'\\char\s*(?:"([0-9A-Fa-f]+)|(\d+))')
@@ -280,6 +281,9 @@ def expand_markers(root: ET.Element) -> None:
             if kind in ("mi", "mo"):
                 el.tag, el.text = kind, payload
                 el.set(FIXED, "1")  # the marker chose the kind (symbols.GLYPH_COMMANDS)
+            elif kind == "mbin":  # a binary operator word, `\bmod`: TeX's medium spaces
+                el.tag, el.text = "mo", payload
+                el.attrib.update({FIXED: "1", "lspace": BIN_SPACE, "rspace": BIN_SPACE})
             elif kind in ("op", "opl"):
                 el.tag, el.text = "mi", payload
                 el.attrib.clear()

@@ -138,6 +138,7 @@ GLYPH_COMMANDS: dict[str, tuple[str, str]] = {
     "colon": ("mo", ":"),  # Punct: Chromium's dictionary spaces `:` as TeX's \colon
     "ldotp": ("mo", "."),  # Punct in TeX; a bare `.` is Ord
     "And": ("mo", "&"),  # amsmath: \mathbin{\&}; `\&` is Ord
+    "bmod": ("mbin", "mod"),  # \mathbin{mod}: a word set as a binary operator
     "square": ("mi", "□"),
     "blacksquare": ("mi", "■"),
     "blacktriangle": ("mi", "▲"),

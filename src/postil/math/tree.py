@@ -130,7 +130,7 @@ def _is_function_name(el: ET.Element) -> bool:
     text = (el.text or "").replace("\u2009", "").replace("\u2006", "").replace(" ", "")
     if local(el) == "mi":
         return text in FUNCTION_NAMES or el.get("data-op") == "1"
-    return local(el) == "mo" and len(text) > 1 and text.isalpha()
+    return local(el) == "mo" and len(text) > 1 and text.isalpha() and "lspace" not in el.attrib
 
 
 def _first_leaf_text(el: ET.Element) -> str:
