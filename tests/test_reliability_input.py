@@ -192,12 +192,25 @@ def test_unknown_front_matter_keys_warn_with_the_known_keys_and_fail_only_under_
     assert len(build_errors(root, strict=True)) == 2
 
 
-@pytest.mark.xfail(strict=True, reason="links.py checks source files, not anchors (publishing)")
 def test_links_to_missing_anchors_warn_at_their_line(tmp_path):
     text = "---\ntitle: A\n---\n## Real\n\n[x](b.md#nope) [z](#nowhere)\n"
     root = make_site(tmp_path, {"a.md": text, "b.md": "---\ntitle: B\n---\n## Real B\n"})
     warnings = [str(w) for w in build(BuildOptions(root=root)).warnings]
-    assert [w.split(": ")[0] for w in warnings] == ["content/posts/a.md:6:1"] * 2, warnings
+    # columns point at the URL inside `[x](b.md#nope)` and `[z](#nowhere)`
+    assert [w.split(": ")[0] for w in warnings] == [
+        "content/posts/a.md:6:5",
+        "content/posts/a.md:6:20",
+    ]
+    assert "content/posts/b.md has no such anchor" in warnings[0]
+    assert "`#nowhere`: this page has no such anchor" in warnings[1]
+
+
+def test_links_to_existing_anchors_in_other_posts_and_the_same_page_pass(tmp_path):
+    text = (
+        "---\ntitle: A\n---\n## Real\n\n[x](b.md#real-b) [y](#real) [n](#notes)[^1]\n\n[^1]: N.\n"
+    )
+    root = make_site(tmp_path, {"a.md": text, "b.md": "---\ntitle: B\n---\n## Real B\n"})
+    assert build(BuildOptions(root=root)).warnings == ()
 
 
 # --- escaping -------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
-from postil.errors import Diagnostic
+from postil.errors import Diagnostic, Location
 from postil.htmlfilter import summary_html
 from postil.markdown.state import RenderState
 
@@ -33,6 +33,21 @@ class TocEntry:
 
 
 @dataclass(frozen=True)
+class AnchorLink:
+    """A link with a `#fragment` to this page or another post, checked after rendering.
+
+    Attributes:
+        target: the source rel of the linked post (`content/posts/b.md`), "" for this page.
+        fragment: the anchor id, percent-decoded.
+        location: where the link is written.
+    """
+
+    target: str
+    fragment: str
+    location: Location
+
+
+@dataclass(frozen=True)
 class RenderedMarkdown:
     """The HTML of one Markdown body and what rendering found in it.
 
@@ -44,6 +59,7 @@ class RenderedMarkdown:
         figures: figure id -> number.
         equations: equation label -> number text.
         diagnostics: warnings and errors, with file locations.
+        anchor_links: links with a fragment, for `postil.anchors.check_anchors`.
         summary: the first top-level paragraph as HTML, notes and links removed
             (`postil.htmlfilter.summary_html`), for lists of posts; "" if there is none.
     """
@@ -56,6 +72,7 @@ class RenderedMarkdown:
     equations: tuple[tuple[str, str], ...]
     diagnostics: tuple[Diagnostic, ...]
     summary: str = ""
+    anchor_links: tuple[AnchorLink, ...] = ()
 
 
 def create_markdown() -> MarkdownIt:
@@ -115,6 +132,7 @@ def render_markdown(md: MarkdownIt, body: str, state: RenderState) -> RenderedMa
         equations=tuple(state.equations.items()),
         diagnostics=tuple(state.diagnostics),
         summary=summary_html(html),
+        anchor_links=tuple(state.extra.get("anchor_links", ())),
     )
 
 

@@ -15,6 +15,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
+from postil.markdown import AnchorLink
 from postil.markdown.state import RenderState, get_state
 
 SOURCE_SUFFIX = ".md"
@@ -58,8 +59,14 @@ def rewrite_links(state: StateCore) -> None:
     render_state = get_state(state.env)
     for block in state.tokens:
         if block.type == "inline" and block.children:
-            for token in _walk(block.children):
-                _rewrite(render_state, block, token)
+            children = block.children
+            crossrefs = {
+                id(token)
+                for token, after in zip(children, children[1:], strict=False)
+                if token.type == "link_open" and after.type == "link_close"
+            }
+            for token in _walk(children):
+                _rewrite(render_state, block, token, id(token) in crossrefs)
 
 
 def _walk(tokens: list[Token]) -> list[Token]:
@@ -72,12 +79,14 @@ def _walk(tokens: list[Token]) -> list[Token]:
     return found
 
 
-def _rewrite(render_state: RenderState, block: Token, token: Token) -> None:
+def _rewrite(render_state: RenderState, block: Token, token: Token, crossref: bool) -> None:
     name = "href" if token.type == "link_open" else "src" if token.type == "image" else ""
     value = token.attrs.get(name) if name else None
     if not isinstance(value, str):
         return
     target = internal_url(value, render_state.path, render_state.links, render_state.base_path)
+    if name == "href" and target is not None and not crossref:
+        _record_fragment(render_state, block, value)
     if target is None:
         line0, col = _locate(render_state, block, value)
         render_state.warn(
@@ -88,6 +97,23 @@ def _rewrite(render_state: RenderState, block: Token, token: Token) -> None:
         )
         return
     token.attrs[name] = target
+
+
+def _record_fragment(render_state: RenderState, block: Token, url: str) -> None:
+    """Remember a link's `#fragment` so `postil.anchors` can check it once all pages exist.
+
+    Links to this page (`#x`) and to other posts' files (`b.md#x`) are recorded; empty link
+    text cross-references (`[](#fig-x)`) are checked by the figure plugin instead.
+    """
+    parts = urlsplit(url)
+    if not parts.fragment or parts.scheme or parts.netloc:
+        return
+    if parts.path and not parts.path.endswith(SOURCE_SUFFIX):
+        return
+    target = _resolve(render_state.path, unquote(parts.path)) if parts.path else ""
+    line0, col = _locate(render_state, block, url)
+    anchors = render_state.extra.setdefault("anchor_links", [])
+    anchors.append(AnchorLink(target, unquote(parts.fragment), render_state.location(line0, col)))
 
 
 def internal_url(url: str, source_rel: str, links: Mapping[str, str], base_path: str) -> str | None:
