@@ -21,6 +21,7 @@ from typing import Any
 
 from postil import __version__
 from postil.cache import BuildCache, CachedRows, fingerprint
+from postil.anchors import check_anchors
 from postil.config import load_config
 from postil.content import discover
 from postil.content.frontmatter import parse
@@ -101,6 +102,7 @@ def build(options: BuildOptions, now: datetime | None = None) -> BuildResult:
             config, posts, env, diagnostics, store, options.workers, cache, keys
         )
         store.prune()
+        diagnostics.extend(check_anchors(rendered))
         _fail_on(diagnostics, options.strict)
         when = now or datetime.now(timezone.utc)
         site = collect(config, rendered, when, options.drafts, options.future)
