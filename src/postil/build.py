@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from postil import __version__
-from postil.cache import BuildCache, CachedRows, fingerprint
 from postil.anchors import check_anchors
+from postil.cache import BuildCache, CachedRows, fingerprint
 from postil.config import load_config
 from postil.content import discover
 from postil.content.frontmatter import parse
