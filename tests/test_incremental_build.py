@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from test_cache import build_site
 from test_parallel import corpus, tree
 from test_publish_site import make_site, post_text
@@ -92,4 +93,52 @@ def test_a_new_post_shows_on_the_index_like_in_a_clean_build(tmp_path):
     edit(root, "new.md", post_text("Brand new", "2026-02-01", "Fresh.\n"))
     build_site(root)
     assert b"Brand new" in (root / "_site/index.html").read_bytes()
+    assert tree(root / "_site") == clean_build(tmp_path, root)
+
+
+def test_successive_edits_through_the_spare_output_each_match_a_clean_build(tmp_path):
+    root = make_site(tmp_path / "site", corpus(6))
+    build_site(root)
+    changes = [
+        lambda: edit(root, "p01.md", post_text("Post 1", "2026-01-02", "First edit.\n")),
+        lambda: edit(root, "p04.md", post_text("Post 4", "2026-01-05", "Second edit.\n")),
+        lambda: (root / "content/posts/p05.md").unlink(),
+        lambda: edit(root, "p01.md", post_text("Post 1 again", "2026-01-02", "Third.\n")),
+        lambda: (root / "_site/stray.html").write_text("stray"),
+    ]
+    for number, change in enumerate(changes):
+        change()
+        build_site(root)
+        assert tree(root / "_site") == clean_build(tmp_path / str(number), root), number
+    assert list((root / ".postil-cache/spare").iterdir())
+
+
+def test_a_build_failing_while_updating_the_spare_keeps_the_site_and_recovers(
+    tmp_path, monkeypatch
+):
+    from postil import build as build_module
+    from postil.errors import TemplateError
+
+    root = make_site(tmp_path / "site", corpus(5))
+    build_site(root)
+    edit(root, "p00.md", post_text("Post 0", "2026-01-01", "Edit one.\n"))
+    build_site(root)  # the first output is now the spare
+    before = tree(root / "_site")
+    calls = []
+
+    def failing_render(env, job):
+        calls.append(job.rel)
+        if len(calls) == 3:
+            raise TemplateError("the theme broke")
+        return real_render(env, job)
+
+    real_render = build_module.render_job
+    monkeypatch.setattr(build_module, "render_job", failing_render)
+    edit(root, "p02.md", post_text("Post 2", "2026-01-03", "Edit two.\n"))
+    edit(root, "p03.md", post_text("Post 3", "2026-01-04", "Edit three.\n"))
+    with pytest.raises(TemplateError):
+        build_site(root)
+    assert tree(root / "_site") == before
+    monkeypatch.setattr(build_module, "render_job", real_render)
+    build_site(root)
     assert tree(root / "_site") == clean_build(tmp_path, root)

@@ -270,13 +270,14 @@ def write_output(
     jobs = page_jobs(site)
     if not write:
         return len([render_job(env, job) for job in jobs]), len(jobs)
-    name = str(out_dir)
-    previous = cache.get("output", name, "") or {}
-    cache.forget("output", [name])
-    cache.commit()  # a build killed after the swap must not leave a stale manifest behind
+    name, spare_name = str(out_dir), f"spare {out_dir}"
+    previous = cache.get("output", name, "")
+    spare = cache.get("output", spare_name, "")
+    cache.forget("output", [name, spare_name])
+    cache.commit()  # a killed build must leave no manifest of a directory it changed
     pages = cache.load("page")
     page_keys = _PageKeys(site, keys or {})
-    with SiteWriter(out_dir, previous) as writer:
+    with SiteWriter(out_dir, previous, cache.spare_dir(out_dir), spare) as writer:
         for job in jobs:
             key = page_keys.key(job)
             old = pages.get(job.rel)
@@ -291,6 +292,8 @@ def write_output(
         manifest = writer.commit()
     cache.forget("page", pages.keys() - {job.rel for job in jobs})
     cache.put("output", name, "", manifest)
+    if writer.retired is not None:
+        cache.put("output", spare_name, "", writer.retired)
     return len(manifest), len(manifest) - writer.reused
 
 

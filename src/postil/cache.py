@@ -127,6 +127,16 @@ class BuildCache:
                     _remove_database(path)
         return cls.disabled()
 
+    def spare_dir(self, out_dir: Path) -> Path | None:
+        """Return where the output before the last one of `out_dir` is kept (None: disabled).
+
+        See `postil.output.SiteWriter`: updating that spare copy in place and swapping it in
+        is much cheaper than making a new directory tree for each build.
+        """
+        if self._path is None or self._db is None:
+            return None
+        return self._path.parent / "spare" / fingerprint(str(out_dir))[:16]
+
     @property
     def enabled(self) -> bool:
         """Whether rows are read and written at all."""

@@ -108,35 +108,57 @@ def write_site(
 
 
 class SiteWriter:
-    """Fill a temporary sibling of the output directory, then swap it in (`commit`).
+    """Fill a directory with the new output, then swap it in for the old one (`commit`).
 
-    Use as a context manager: leaving it without `commit` (an error, a kill) removes the
-    temporary directory and leaves the previous output as it was. The first file written
-    to a path wins; later ones of the same path are ignored (generated files go first).
+    The directory filled is a fresh temporary sibling of the output directory or, when the
+    caller keeps one, the *spare*: the output before the previous one, retired by the last
+    swap. In the spare only the files that differ are replaced, so a build that changed one
+    post costs a few file writes, not a new directory tree. Either way the live output is
+    only read until the atomic swap, and after it the retired output becomes the new spare
+    (`retired` is its manifest) or is deleted.
+
+    Use as a context manager: leaving it without `commit` (an error, a kill) leaves the
+    previous output as it was (a fresh temporary directory is removed; a half-updated spare
+    must be forgotten by the caller, who drops its manifest before filling it). The first
+    file put at a path wins; later ones are ignored (generated files go first).
 
     Args:
         out_dir: the output directory.
-        previous: the previous build's manifest of `out_dir` (`manifest` after its `commit`).
-
-    Raises:
-        OutputError: the temporary directory cannot be created.
+        previous: the manifest of `out_dir` from the build that wrote it, if known.
+        spare: where the retired output is kept between builds (on the same file system as
+            `out_dir`), or None to delete it after the swap.
+        spare_manifest: the manifest of the directory at `spare`; without it a directory
+            there is deleted and not used.
     """
 
-    def __init__(self, out_dir: Path, previous: Mapping[str, Stamp] | None = None) -> None:
+    def __init__(
+        self,
+        out_dir: Path,
+        previous: Mapping[str, Stamp] | None = None,
+        spare: Path | None = None,
+        spare_manifest: Mapping[str, Stamp] | None = None,
+    ) -> None:
         self.out_dir = out_dir.absolute()
         self.previous = previous or {}
+        self.spare = spare if spare is not None and _same_device(spare, self.out_dir) else None
+        self.kept = spare_manifest or {} if self.spare is not None else {}
+        if self.spare is not None and spare_manifest is None:
+            shutil.rmtree(self.spare, ignore_errors=True)
         self.manifest: dict[str, Stamp] = {}
         self.reused = 0
+        self.retired: dict[str, Stamp] | None = None
+        """After `commit`: the manifest of the directory now at `spare` (None: none there)."""
         self._tmp: Path | None = None
         self._dirs: set[Path] = set()
         self._links: list[str] = []
+        self._same_as_live = 0
         self._committed = False
 
     def __enter__(self) -> SiteWriter:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if not self._committed and self._tmp is not None:
+        if not self._committed and self._tmp is not None and self._tmp != self.spare:
             shutil.rmtree(self._tmp, ignore_errors=True)
 
     def __contains__(self, rel: str) -> bool:
@@ -144,46 +166,41 @@ class SiteWriter:
 
     @property
     def tmp(self) -> Path:
-        """The temporary directory being filled, created on first use.
+        """The directory being filled (the spare, or a temporary one made on first use).
 
         Raises:
             OutputError: it cannot be created.
         """
         if self._tmp is None:
-            try:
-                self.out_dir.parent.mkdir(parents=True, exist_ok=True)
-                prefix = f".{self.out_dir.name}.new-"
-                self._tmp = Path(tempfile.mkdtemp(prefix=prefix, dir=self.out_dir.parent))
-            except OSError as e:
-                raise OutputError(
-                    f"cannot create the output directory next to {self.out_dir}: {e}"
-                ) from e
+            if self.spare is not None and self.spare.is_dir():
+                self._tmp = self.spare
+            else:
+                self._tmp = _make_temporary(self.out_dir)
             self._dirs.add(self._tmp)
         return self._tmp
 
     def reuse(self, rel: str, token: str) -> bool:
-        """Reuse `rel` of the previous output if it holds `token` untouched; say if done.
+        """Put the file holding `token` at `rel` without its bytes, if one exists; say if done.
 
-        The file is hard-linked into the new output at `commit` (or, if nothing changed at
-        all, the previous output is kept as it is).
+        It is the spare's file if that holds `token` untouched, else the live output's file
+        (hard-linked at `commit`); if nothing changed at all, the live output stays as is.
 
         Raises:
             OutputError: `rel` escapes the output directory.
         """
         safe_rel(rel)
-        old = self.previous.get(rel)
-        if rel in self.manifest or old is None or old.token != token:
-            return rel in self.manifest
-        try:
-            st = os.lstat(self.out_dir / rel)
-        except OSError:
+        if rel in self.manifest:
+            return True
+        live, kept = self.previous.get(rel), self.kept.get(rel)
+        live_ok = live is not None and live.token == token and _untouched(self.out_dir, rel, live)
+        if kept is not None and kept.token == token and _untouched(self.spare, rel, kept):
+            self.manifest[rel] = kept
+        elif live_ok and live is not None:
+            self.manifest[rel] = live
+            self._links.append(rel)
+        else:
             return False
-        if (st.st_ino, st.st_size, st.st_mtime_ns) != (old.ino, old.size, old.mtime_ns):
-            return False
-        if not stat.S_ISREG(st.st_mode) or stat.S_IMODE(st.st_mode) != FILE_MODE:
-            return False
-        self.manifest[rel] = old
-        self._links.append(rel)
+        self._same_as_live += live_ok
         self.reused += 1
         return True
 
@@ -197,7 +214,7 @@ class SiteWriter:
         if rel in self.manifest:
             return
         try:
-            self._mkdirs(target.parent)
+            self._clear(target)
             fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
             try:
                 os.fchmod(fd, FILE_MODE)  # whatever the umask
@@ -212,7 +229,7 @@ class SiteWriter:
         self.manifest[rel] = Stamp(content_token(data), st.st_ino, st.st_size, st.st_mtime_ns)
 
     def copy(self, rel: str, source: Path) -> None:
-        """Copy the static file `source` to `rel`, or link it from the previous output if unchanged.
+        """Copy the static file `source` to `rel`, unless an unchanged copy can be reused.
 
         Raises:
             OutputError: `rel` escapes the output directory, or a read or write failed.
@@ -222,7 +239,7 @@ class SiteWriter:
             if self.reuse(rel, token):
                 return
             target = self._target(rel)
-            self._mkdirs(target.parent)
+            self._clear(target)
             shutil.copyfile(source, target)
             os.chmod(target, FILE_MODE)
             st = os.stat(target)
@@ -233,33 +250,47 @@ class SiteWriter:
     def commit(self) -> dict[str, Stamp]:
         """Swap the new output in for the old one; return the manifest of the new output.
 
-        When every file was reused and the output directory holds exactly those files, the
-        previous output already is the new one and stays in place.
+        When every file is the live output's own and it holds nothing else, the live
+        output already is the new one and stays in place (the spare is not touched).
 
         Raises:
             OutputError: the output path exists and is not a directory, or a rename failed.
         """
-        if self.reused == len(self.manifest) == len(self.previous) and _holds_only(
-            self.out_dir, self.manifest.keys()
-        ):
-            self._committed = True
-            if self._tmp is not None:
-                shutil.rmtree(self._tmp, ignore_errors=True)
-            return self.manifest
+        if self._same_as_live == len(self.manifest) == len(self.previous) == self.reused:
+            if _holds_only(self.out_dir, self.manifest.keys()):
+                self._committed = True
+                self.retired = dict(self.kept) if self.spare is not None else None
+                return self.manifest
         try:
             for rel in self._links:
                 self._link(rel)
+            if self.tmp == self.spare:
+                _prune(self.tmp, set(self.manifest))
             os.chmod(self.tmp, DIR_MODE)
-            _swap_in(self.tmp, self.out_dir)
+            old = _swap_in(self.tmp, self.out_dir)
             self._committed = True
+            self.retired = self._retire(old)
         except OSError as e:
             raise OutputError(f"cannot replace {self.out_dir}: {e.strerror}") from e
         return self.manifest
 
+    def _retire(self, old: Path | None) -> dict[str, Stamp] | None:
+        """Keep the previous output at `spare` if its manifest is known, else delete it."""
+        if old is None:
+            return None
+        if self.spare is None or not self.previous:
+            shutil.rmtree(old, ignore_errors=True)
+            return None
+        if old != self.spare:
+            shutil.rmtree(self.spare, ignore_errors=True)
+            self.spare.parent.mkdir(parents=True, exist_ok=True)
+            os.rename(old, self.spare)
+        return dict(self.previous)
+
     def _link(self, rel: str) -> None:
-        """Hard-link `rel` from the previous output (copy it where links are not possible)."""
+        """Hard-link `rel` from the live output (copy it where links are not possible)."""
         target = self._target(rel)
-        self._mkdirs(target.parent)
+        self._clear(target)
         try:
             os.link(self.out_dir / rel, target)
         except OSError:
@@ -268,14 +299,74 @@ class SiteWriter:
     def _target(self, rel: str) -> Path:
         return self.tmp / safe_rel(rel)
 
+    def _clear(self, target: Path) -> None:
+        """Make way for a new file at `target`: parent directories, nothing in its place."""
+        self._mkdirs(target.parent)
+        if self.tmp == self.spare and os.path.lexists(target):
+            if target.is_dir() and not target.is_symlink():
+                shutil.rmtree(target)
+            else:
+                target.unlink()
+
     def _mkdirs(self, directory: Path) -> None:
         if directory in self._dirs:
             return
         self._mkdirs(directory.parent)
-        if not directory.is_dir():
+        if not directory.is_dir() or directory.is_symlink():
+            if os.path.lexists(directory):
+                directory.unlink()  # a file where the new output has a directory
             directory.mkdir(mode=DIR_MODE)
             os.chmod(directory, DIR_MODE)
         self._dirs.add(directory)
+
+
+def _make_temporary(out_dir: Path) -> Path:
+    """Create a fresh temporary sibling of `out_dir` (hidden, removed by the writer)."""
+    try:
+        out_dir.parent.mkdir(parents=True, exist_ok=True)
+        return Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-", dir=out_dir.parent))
+    except OSError as e:
+        raise OutputError(f"cannot create the output directory next to {out_dir}: {e}") from e
+
+
+def _same_device(spare: Path, out_dir: Path) -> bool:
+    """Return whether a directory at `spare` can be renamed to `out_dir` (same file system)."""
+    try:
+        spare.parent.mkdir(parents=True, exist_ok=True)
+        out_dir.parent.mkdir(parents=True, exist_ok=True)
+        return os.stat(spare.parent).st_dev == os.stat(out_dir.parent).st_dev
+    except OSError:
+        return False
+
+
+def _untouched(directory: Path | None, rel: str, stamp: Stamp) -> bool:
+    """Return whether `directory/rel` is still the regular 0644 file `stamp` recorded."""
+    if directory is None:
+        return False
+    try:
+        st = os.lstat(directory / rel)
+    except OSError:
+        return False
+    if (st.st_ino, st.st_size, st.st_mtime_ns) != (stamp.ino, stamp.size, stamp.mtime_ns):
+        return False
+    return stat.S_ISREG(st.st_mode) and stat.S_IMODE(st.st_mode) == FILE_MODE
+
+
+def _prune(directory: Path, keep: set[str], prefix: str = "") -> bool:
+    """Delete what is under `directory` but not in `keep`; return whether anything is left."""
+    left = False
+    for entry in list(os.scandir(directory)):
+        rel = prefix + entry.name
+        if entry.is_dir(follow_symlinks=False):
+            if _prune(Path(entry.path), keep, rel + "/"):
+                left = True
+            else:
+                os.rmdir(entry.path)
+        elif rel in keep and entry.is_file(follow_symlinks=False):
+            left = True
+        else:
+            os.unlink(entry.path)
+    return left
 
 
 def _holds_only(directory: Path, rels: Iterable[str]) -> bool:
@@ -301,20 +392,20 @@ def _holds_only(directory: Path, rels: Iterable[str]) -> bool:
     return found == expected
 
 
-def _swap_in(new: Path, out_dir: Path) -> None:
+def _swap_in(new: Path, out_dir: Path) -> Path | None:
+    """Put `new` at `out_dir`; return where the previous output now is (None: there was none)."""
     if not out_dir.exists():
         os.rename(new, out_dir)
-        return
+        return None
     if not out_dir.is_dir() or out_dir.is_symlink():
         raise OutputError(f"{out_dir} exists and is not a directory; move it away")
     if _exchange(new, out_dir):
-        shutil.rmtree(new, ignore_errors=True)  # `new` now holds the previous site
-        return
+        return new  # `new` now holds the previous site
     old = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.old-", dir=out_dir.parent))
     os.rmdir(old)
     os.rename(out_dir, old)
     os.rename(new, out_dir)
-    shutil.rmtree(old, ignore_errors=True)
+    return old
 
 
 def _exchange(a: Path, b: Path) -> bool:

