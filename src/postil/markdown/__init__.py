@@ -136,6 +136,10 @@ def render_markdown(md: MarkdownIt, body: str, state: RenderState) -> RenderedMa
     )
 
 
+FORMULA_TOKENS = frozenset({"math_inline", "math_inline_display", "math_block", "math_ref"})
+"""Token types of the math plugin that a reader reads as one word each."""
+
+
 def count_words(tokens: list[Any]) -> int:
     """Count the words a reader reads: prose, code, and each formula as one word.
 
@@ -147,12 +151,12 @@ def count_words(tokens: list[Any]) -> int:
     for token in tokens:
         if token.type in ("fence", "code_block"):
             words += len(token.content.split())
-        elif token.type.startswith("math"):
+        elif token.type in FORMULA_TOKENS:
             words += 1
         elif token.type == "inline" and token.children:
             for child in token.children:
                 if child.type in ("text", "code_inline"):
                     words += len(child.content.split())
-                elif child.type.startswith("math"):
+                elif child.type in FORMULA_TOKENS:
                     words += 1
     return words

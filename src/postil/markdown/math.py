@@ -38,6 +38,7 @@ BLOCK_ENVS = "equation equation* align align* gather gather* multline multline*"
 BEGIN_ENV = re.compile(r"\\begin\{(" + "|".join(re.escape(e) for e in BLOCK_ENVS) + r")\}")
 REF = re.compile(r"\\(eqref|ref)\{([^{}\s]+)\}")
 CLOSERS = {"$$": "$$", "\\[": "\\]"}
+TRAILING_PUNCT = re.compile(r"[.,;:!?)\]}’”'\"…]+")
 # A wide formula scrolls sideways (math.css), so its wrapper must take keyboard focus
 # (axe's scrollable-region-focusable) and then needs a role and a name: `group`, not the
 # `region` landmark, so a post with many equations does not fill the landmark list.
@@ -53,6 +54,9 @@ def math_plugin(md: MarkdownIt) -> None:
     md.block.ruler.at("table", math_table_pipes, {"alt": ["paragraph", "reference"]})
     md.core.ruler.after("block", "math_fence", math_fence)
     md.core.ruler.after("inline", "math_resolve", math_resolve)
+    md.core.ruler.after("math_resolve", "math_nobreak", math_nobreak)
+    md.add_render_rule("math_nobreak_open", lambda *args: '<span class="math-nobreak">')
+    md.add_render_rule("math_nobreak_close", lambda *args: "</span>")
     for kind in ("math_inline", "math_inline_display", "math_block"):
         md.add_render_rule(kind, render_math)
     md.add_render_rule("math_ref", render_math_ref)
@@ -206,6 +210,43 @@ def math_fence(state: Any) -> None:
             token.meta = {**(token.meta or {}), "col0": 0, "fence": True}
             if token.map:
                 token.map = [token.map[0] + 1, token.map[1]]
+
+
+def math_nobreak(state: Any) -> None:
+    """Keep inline math together with the punctuation right after it ("$x$," never breaks).
+
+    Chromium may break a line between a `<math>` element and a following comma, leaving the
+    comma at the start of the next line; a `math-nobreak` span (`white-space: nowrap`)
+    around the formula and the punctuation prevents it.
+    """
+    for block in state.tokens:
+        if block.type == "inline" and block.children:
+            block.children = _glue_punctuation(block.children)
+
+
+def _glue_punctuation(children: list[Token]) -> list[Token]:
+    out: list[Token] = []
+    i = 0
+    while i < len(children):
+        token = children[i]
+        after = children[i + 1] if i + 1 < len(children) else None
+        glue = TRAILING_PUNCT.match(after.content) if after and after.type == "text" else None
+        if token.type != "math_inline" or after is None or glue is None:
+            out.append(token)
+            i += 1
+            continue
+        punct = Token("text", "", 0)
+        punct.content = glue.group(0)
+        after.content = after.content[glue.end() :]
+        out += [
+            Token("math_nobreak_open", "span", 1),
+            token,
+            punct,
+            Token("math_nobreak_close", "span", -1),
+        ]
+        out += [after] if after.content else []
+        i += 2
+    return out
 
 
 def render_math(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
