@@ -1,0 +1,111 @@
+"""`postil serve` in Chromium: edits show up by themselves, CSS swaps in place, errors overlay."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from postil.serve import DevServer, ServeOptions
+
+LONG_BODY = "\n\n".join(
+    f"Paragraph {i} of the long post, to have somewhere to scroll." for i in range(80)
+)
+POST = """---
+title: Post {n}
+date: 2025-01-0{n}
+---
+
+Opening words of post {n}.
+
+{body}
+"""
+
+
+@pytest.fixture
+def served(repo_root: Path, tmp_path: Path) -> Iterator[tuple[DevServer, Path]]:
+    """Serve a three-post site (post 2 is long) with its own copy of base.css; stop it after."""
+    site = tmp_path / "site"
+    (site / "content/posts").mkdir(parents=True)
+    (site / "postil.yaml").write_text("title: Live\nauthor: Ada\nbase_url: https://e.org/blog/\n")
+    for n in (1, 2, 3):
+        body = LONG_BODY if n == 2 else ""
+        (site / f"content/posts/p{n}.md").write_text(POST.format(n=n, body=body))
+    (site / "static/css").mkdir(parents=True)
+    (site / "static/css/base.css").write_bytes((repo_root / "static/css/base.css").read_bytes())
+    before = set(threading.enumerate())
+    server = DevServer(ServeOptions(site, port=0))
+    server.start()
+    yield server, site
+    server.stop()
+    assert set(threading.enumerate()) - before == set()
+
+
+def open_live(page: Any, url: str) -> None:
+    """Open `url` and wait until its live-reload event stream is connected."""
+    with page.expect_response(lambda r: r.url.endswith("/__postil/events")):
+        page.goto(url)
+
+
+def replace_in(path: Path, old: str, new: str, atomic: bool = False) -> None:
+    text = path.read_text().replace(old, new)
+    if atomic:
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(text)
+        os.replace(tmp, path)
+    else:
+        path.write_text(text)
+
+
+# `served` comes before `page`: the page closes first, so its event stream never sees the
+# server go away (which Chromium would log as a console error).
+def test_a_saved_edit_appears_without_a_manual_reload(served, page) -> None:
+    server, site = served
+    open_live(page, server.url + "posts/p2/")
+    post = site / "content/posts/p2.md"
+    started = time.monotonic()
+    replace_in(post, "Opening words of post 2.", "Words written in the editor.")
+    page.locator("main", has_text="Words written in the editor.").wait_for(timeout=2000)
+    assert time.monotonic() - started < 2
+
+
+def test_an_atomic_rename_save_appears_and_keeps_the_scroll_position(served, page) -> None:
+    server, site = served
+    open_live(page, server.url + "posts/p2/")
+    page.evaluate("window.scrollTo(0, 1500)")
+    page.wait_for_function("window.scrollY >= 1400")
+    replace_in(site / "content/posts/p2.md", "Paragraph 3 of", "Renamed-in paragraph 3 of", True)
+    page.locator("main", has_text="Renamed-in paragraph 3").wait_for(timeout=2000)
+    page.wait_for_load_state("load")
+    assert abs(page.evaluate("window.scrollY") - 1500) < 100
+
+
+def test_a_css_edit_restyles_the_page_without_a_navigation(served, page) -> None:
+    server, site = served
+    open_live(page, server.url + "posts/p1/")
+    page.evaluate("window.survivesSwap = 'still here'")
+    css = site / "static/css/base.css"
+    css.write_text(css.read_text() + "\nmain p { color: rgb(1, 2, 3) !important; }\n")
+    page.wait_for_function(
+        "getComputedStyle(document.querySelector('main p')).color === 'rgb(1, 2, 3)'",
+        timeout=2000,
+    )
+    assert page.evaluate("window.survivesSwap") == "still here"
+
+
+def test_a_broken_post_shows_an_overlay_that_a_fix_clears(served, page) -> None:
+    server, site = served
+    open_live(page, server.url + "posts/p1/")
+    post = site / "content/posts/p1.md"
+    replace_in(post, "date: 2025-01-01", "date: whenever")
+    overlay = page.locator("#postil-serve-overlay section")
+    overlay.wait_for(timeout=2000)
+    assert "content/posts/p1.md:3:7" in overlay.inner_text()
+    assert "date: whenever" in overlay.inner_text()
+    replace_in(post, "date: whenever", "date: 2025-01-01")
+    overlay.wait_for(state="detached", timeout=2000)
