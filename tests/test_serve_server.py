@@ -230,6 +230,13 @@ def test_deleted_files_and_template_errors_never_stop_the_server(start, site: Pa
     assert b"Body of post 1" in request(server, "/posts/p1/")[2]
 
 
+def test_the_polling_watcher_sees_a_saved_edit(start, site: Path) -> None:
+    server = start(site, poll=True)
+    post = site / "content/posts/p3.md"
+    post.write_text(post.read_text().replace("Second paragraph", "Polled paragraph"))
+    wait_for(lambda: b"Polled paragraph" in request(server, "/posts/p3/")[2])
+
+
 def test_a_site_that_never_built_answers_with_its_errors_then_recovers(start, site) -> None:
     post = site / "content/posts/p1.md"
     post.write_text("---\ntitle: [oops\n---\n")

@@ -81,7 +81,8 @@ class DevServer:
         """Return the URL of the site's home page (with the base path)."""
         assert self.http is not None, "start() the server first"
         host, port = self.http.server_address[:2]
-        shown = f"[{host}]" if ":" in str(host) else str(host)
+        host = host.decode() if isinstance(host, bytes) else host
+        shown = f"[{host}]" if ":" in host else host
         return f"http://{shown}:{port}{self.hub.view(timeout=0).base_path}"
 
     def start(self) -> BuildReport:

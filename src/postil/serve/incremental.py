@@ -322,8 +322,7 @@ class IncrementalBuilder:
             try:
                 stat = path.stat()
                 signature = (stat.st_mtime_ns, stat.st_size)
-                same = old is not None and old[0] == path and old[1] == signature
-                if paths is None or not same or path in paths:
+                if paths is None or old is None or old[:2] != (path, signature) or path in paths:
                     old = (path, signature, path.read_bytes())
             except OSError:  # deleted between listing and reading; the next event tells
                 continue

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
@@ -283,7 +283,7 @@ class ChangeBatcher(Generic[T]):
 class SiteEvents(FileSystemEventHandler):
     """A watchdog handler that classifies every event and queues the changes in a batcher."""
 
-    def __init__(self, layout: SiteLayout, batcher: ChangeBatcher[object]) -> None:
+    def __init__(self, layout: SiteLayout, batcher: ChangeBatcher[Any]) -> None:
         super().__init__()
         self.layout = layout
         self.batcher = batcher
@@ -306,11 +306,11 @@ class SiteWatcher:
     def __init__(
         self,
         layout: SiteLayout,
-        batcher: ChangeBatcher[object],
+        batcher: ChangeBatcher[Any],
         poll: bool = False,
         poll_interval: float = 0.25,
     ) -> None:
-        self.observer: BaseObserver = PollingObserver(poll_interval) if poll else Observer()
+        self.observer: BaseObserver = PollingObserver(timeout=poll_interval) if poll else Observer()
         self.handler = SiteEvents(layout, batcher)
         self._watched: set[tuple[Path, bool]] = set()
         self.watch(layout.watched())
