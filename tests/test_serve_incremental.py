@@ -86,6 +86,35 @@ def test_a_template_change_rerenders_pages_but_no_markdown(site, builder) -> Non
     assert b"Lost." in builder.files["404.html"]
 
 
+WIDGET_POST = """---
+title: Widget post
+date: 2025-01-20
+---
+
+```{temperature}
+tokens: [The, cat, sat]
+query: sat
+scores: [1.0, 0]
+tau: {min: 0.5, max: 2, steps: 3}
+caption: Weights.
+```
+"""
+
+
+def test_a_widget_template_change_rerenders_only_posts_with_widgets(site, repo_root) -> None:
+    (site / "content/posts/widget.md").write_text(WIDGET_POST, encoding="utf-8")
+    builder = IncrementalBuilder(site)
+    assert builder.build().ok
+    theme = (repo_root / "templates/widgets/temperature.html").read_text(encoding="utf-8")
+    override = site / "templates/widgets/temperature.html"
+    override.parent.mkdir(parents=True)
+    override.write_text(theme + "<p>Overridden widget</p>\n", encoding="utf-8")
+    report = builder.build(ChangeSet(templates={override}))
+    assert report.ok and report.posts == 1
+    assert b"Overridden widget" in builder.files["posts/widget/index.html"]
+    assert b"Overridden widget" not in builder.files["posts/p1/index.html"]
+
+
 def test_a_static_change_changes_only_that_file(site, builder) -> None:
     (site / "static/css").mkdir(parents=True)
     (site / "static/css/extra.css").write_text("p { color: red }\n")
