@@ -173,7 +173,8 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    """Build in memory (nothing written); warnings print as found, errors via BuildFailed."""
+    """Build in memory (nothing written, not even the cache); warnings print as found, errors
+    via BuildFailed."""
     from postil.build import BuildOptions, build
 
     options = BuildOptions(
@@ -183,6 +184,7 @@ def _check(args: argparse.Namespace) -> int:
         base_url=args.base_url,
         strict=args.strict,
         write=False,
+        cache=False,
     )
     result = build(options)
     print(f"checked {result.posts} posts: no errors, {len(result.warnings)} warnings")
