@@ -27,7 +27,7 @@ from postil.content import discover
 from postil.content.frontmatter import parse
 from postil.content.posts import check_unique_urls, make_post
 from postil.errors import BuildFailed, ContentError, Diagnostic, Location, PostilError, Severity
-from postil.model import OutputFile, Post, RenderedPost, SiteConfig
+from postil.model import OutputFile, Post, RenderedPost, SiteConfig, SourceFile
 from postil.output import SiteWriter, content_token
 from postil.pages import page_jobs, prepare_env, render_job, site_files
 from postil.parallel import Conversions, Rendered, render_many
@@ -135,7 +135,7 @@ def load_posts(
         key = fingerprint(str(source.path), source.kind, config.timezone, source.text)
         hit = known.get(source.rel)
         if hit is not None and hit[0] == key:
-            posts.append(hit[1])
+            posts.append(_post_from_row(source, hit[1]))
             continue
         found: list[Diagnostic] = []
         try:
@@ -146,11 +146,26 @@ def load_posts(
             continue
         warnings.extend(found)
         if cache is not None and not found:
-            cache.put("post", source.rel, key, posts[-1])
+            cache.put("post", source.rel, key, _post_row(posts[-1]))
     if cache is not None:
         cache.forget("post", known.keys() - {s.rel for s in sources})
     errors.extend(check_unique_urls(posts))
     return posts, [_as_diagnostic(e) for e in errors] + warnings
+
+
+def _post_row(post: Post) -> tuple[Any, ...]:
+    """Return what the cache keeps of a parsed post: all but its source (read anyway), and
+    its body as an offset into the source text when it is a plain suffix of it."""
+    text, body = post.source.text, post.body
+    kept: str | int = len(text) - len(body) if text.endswith(body) else body
+    return (post.meta, post.body_line, post.slug, post.url, post.output_rel, kept)
+
+
+def _post_from_row(source: SourceFile, row: tuple[Any, ...]) -> Post:
+    """Return the `Post` of `source` from its cache row (`_post_row`)."""
+    meta, body_line, slug, url, output_rel, kept = row
+    body = source.text[kept:] if isinstance(kept, int) else kept
+    return Post(source, meta, body, body_line, slug, url, output_rel)
 
 
 def markdown_key(

@@ -39,6 +39,9 @@ DATABASE = "build.sqlite3"
 SCHEMA = 1
 """Bumped whenever the layout of rows or the meaning of a kind changes."""
 
+FLUSH_BYTES = 8 << 20
+"""Buffered rows are written once they hold this many bytes, to bound the memory they take."""
+
 LIBRARIES = ("markdown_it", "mdit_py_plugins", "pygments", "latex2mathml", "jinja2", "yaml")
 """Libraries whose version shapes the output; a new version of any of them empties the cache."""
 
@@ -62,15 +65,19 @@ def environment_stamp() -> str:
 
     It covers the cache schema, postil's version and the size and modification time of each
     of its source files (so editing postil in a checkout empties the cache), the Python
-    version (pickles), and the `__version__` of each library in `LIBRARIES`.
+    version (pickles), and the installed files of each library in `LIBRARIES`.
     """
-    import importlib
+    from importlib.util import find_spec
 
     package = Path(__file__).resolve().parent
     parts = [f"schema {SCHEMA}", f"postil {__version__}", sys.version]
     for name in LIBRARIES:
-        module = importlib.import_module(name)
-        parts.append(f"{name} {getattr(module, '__version__', '?')}")
+        # An installed library's files are replaced on upgrade: the size and time of its
+        # `__init__.py` change with its version, and reading them imports nothing.
+        spec = find_spec(name)
+        origin = Path(spec.origin) if spec is not None and spec.origin else None
+        stat = origin.stat() if origin is not None and origin.exists() else None
+        parts.append(f"{name} {origin} {stat and (stat.st_size, stat.st_mtime_ns)}")
     for path in sorted(package.rglob("*.py")):
         stat = path.stat()
         parts.append(f"{path.relative_to(package)} {stat.st_size} {stat.st_mtime_ns}")
@@ -103,6 +110,7 @@ class BuildCache:
         self._db = connection
         self._path = path
         self._pending: dict[tuple[str, str], tuple[str, bytes] | None] = {}
+        self._pending_bytes = 0
         self._broken = False
 
     @classmethod
@@ -163,7 +171,11 @@ class BuildCache:
     def put(self, kind: str, name: str, fingerprint: str, value: Any) -> None:
         """Buffer a row for the next `commit` (a later put of the same row wins)."""
         if self._db is not None:
-            self._pending[(kind, name)] = (fingerprint, pickle.dumps(value, protocol=5))
+            data = pickle.dumps(value, protocol=5)
+            self._pending[(kind, name)] = (fingerprint, data)
+            self._pending_bytes += len(data)
+            if self._pending_bytes > FLUSH_BYTES:
+                self.commit()
 
     def forget(self, kind: str, names: Iterable[str]) -> None:
         """Buffer the deletion of rows of `kind` (entries of deleted posts, stale manifests)."""
@@ -183,6 +195,7 @@ class BuildCache:
         ]
         gone = [key for key, row in self._pending.items() if row is None]
         self._pending.clear()
+        self._pending_bytes = 0
         try:
             with self._db:
                 self._db.executemany("DELETE FROM entries WHERE kind = ? AND name = ?", gone)
@@ -213,15 +226,14 @@ class BuildCache:
             query += f" AND name IN ({', '.join('?' * len(names))})"
             args += names
         try:
-            rows: list[_Row] = self._db.execute(query, args).fetchall()
+            rows: Iterator[_Row] = self._db.execute(query, args)
+            for _, name, fp, crc, data in rows:  # one row at a time: a low peak of memory
+                value = _unpickle(data, crc)
+                if value is not _DAMAGED:
+                    yield name, fp, value
         except sqlite3.Error as e:
             log.debug("build cache unreadable (%s); ignoring it", e)
             self._broken = True
-            return
-        for _, name, fp, crc, data in rows:
-            value = _unpickle(data, crc)
-            if value is not _DAMAGED:
-                yield name, fp, value
 
 
 class CachedRows(MutableMapping[str, V]):

@@ -344,7 +344,7 @@ def _untouched(directory: Path | None, rel: str, stamp: Stamp) -> bool:
     if directory is None:
         return False
     try:
-        st = os.lstat(directory / rel)
+        st = os.lstat(f"{directory}/{rel}")
     except OSError:
         return False
     if (st.st_ino, st.st_size, st.st_mtime_ns) != (stamp.ino, stamp.size, stamp.mtime_ns):
@@ -372,24 +372,25 @@ def _prune(directory: Path, keep: set[str], prefix: str = "") -> bool:
 def _holds_only(directory: Path, rels: Iterable[str]) -> bool:
     """Return whether `directory` holds exactly the files `rels` and no other entry."""
     expected = set(rels)
-    found: set[str] = set()
-    pending = [("", directory)]
+    found = 0
+    pending = [("", str(directory))]
     try:
         while pending:
             prefix, path = pending.pop()
-            entries = list(os.scandir(path))
+            with os.scandir(path) as scan:
+                entries = list(scan)
             if not entries and prefix:
                 return False  # an empty directory a clean build would not make
             for entry in entries:
                 if entry.is_dir(follow_symlinks=False):
-                    pending.append((f"{prefix}{entry.name}/", Path(entry.path)))
-                elif entry.is_file(follow_symlinks=False):
-                    found.add(prefix + entry.name)
+                    pending.append((f"{prefix}{entry.name}/", entry.path))
+                elif entry.is_file(follow_symlinks=False) and prefix + entry.name in expected:
+                    found += 1
                 else:
                     return False
     except OSError:
         return False
-    return found == expected
+    return found == len(expected)
 
 
 def _swap_in(new: Path, out_dir: Path) -> Path | None:
