@@ -83,5 +83,6 @@ def test_conversions_made_in_workers_come_back_for_the_cache(tmp_path, pool_alwa
     posts, _ = load_posts(config)
     conversions = parallel.Conversions()
     parallel.render_many(config, posts, {}, create_template_env(root), conversions, workers=2)
-    assert any("x_{2}^2" in key for key in conversions.new_math)
-    assert any(key[0] == "print(3)\n" for key in conversions.new_highlight)
+    math, highlight = conversions.added["content/posts/p02.md"]
+    assert any("x_{2}^2" in key for key in math) and not any("x_{3}^2" in key for key in math)
+    assert [key[0] for key in highlight] == ["print(2)\n"]

@@ -234,6 +234,8 @@ def render_posts(
     """
     links = {p.source.rel: p.url for p in posts}
     keys = keys if keys is not None else markdown_keys(config, posts)
+    if conversions_cache is not None:  # results of deleted posts go with them
+        conversions_cache.forget("conversions", conversions_cache.names("conversions") - set(links))
     found = {}
     for key in keys:
         hit = cache.get(key) if cache is not None else None
@@ -241,7 +243,7 @@ def render_posts(
             found[key] = hit
     todo = [(post, key) for post, key in zip(posts, keys, strict=True) if key not in found]
     if todo:
-        conversions = Conversions.from_cache(conversions_cache)
+        conversions = Conversions.from_cache(conversions_cache, [p.source.rel for p, _ in todo])
         contents = render_many(config, [p for p, _ in todo], links, env, conversions, workers)
         new = dict(zip([k for _, k in todo], contents, strict=True))
         conversions.save(conversions_cache)

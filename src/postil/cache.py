@@ -101,9 +101,10 @@ class BuildCache:
     """Rows of earlier builds' work, read on demand and written in one transaction.
 
     Use `BuildCache.open(root)`; `put` buffers, `commit` writes. Kinds in use: "post"
-    (parsed front matter by source path), "markdown" (rendered Markdown by source path),
-    "page" (page digests by output path), "output" (the manifest of the last output
-    directory), "math" and "highlight" (conversion caches), "asset" (generated assets).
+    (parsed front matter by source path), "markdown" (rendered Markdown by `markdown_key`),
+    "conversions" (math and highlighting results by source path), "page" (page digests by
+    output path), "output" (manifests of the output and spare directories), "asset"
+    (generated assets).
     """
 
     def __init__(self, connection: sqlite3.Connection | None, path: Path | None = None) -> None:
@@ -162,6 +163,17 @@ class BuildCache:
             for name, fp, value in self._rows(kind, wanted[start : start + 500]):
                 found[name] = (fp, value)
         return found
+
+    def names(self, kind: str) -> set[str]:
+        """Return the names of the rows of `kind` (without reading their values)."""
+        if self._db is None:
+            return set()
+        try:
+            query = "SELECT name FROM entries WHERE kind = ?"
+            return {name for (name,) in self._db.execute(query, [kind])}
+        except sqlite3.Error:
+            self._broken = True
+            return set()
 
     def get(self, kind: str, name: str, fingerprint: str) -> Any | None:
         """Return the value of row (kind, name) if its fingerprint is `fingerprint`, else None."""

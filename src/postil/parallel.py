@@ -9,7 +9,7 @@ by `benchmarks/crossover.py`) and rendering stays in this process.
 
 The conversion caches of the math layer (`postil.math.cache.CACHE`) and of code
 highlighting travel with the work: `Conversions` seeds every worker with the entries of
-earlier builds and collects the entries each chunk adds, for the persistent build cache.
+earlier builds and collects the entries each post's rendering adds, for the build cache.
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ import threading
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
-from postil.cache import BuildCache, fingerprint
+from postil.cache import BuildCache
 from postil.markdown import RenderedMarkdown
 from postil.markdown.state import RenderState
 from postil.model import Post, SiteConfig
@@ -36,39 +37,54 @@ CHUNK_POSTS = 4
 of pickling and queueing per unit stays under 1 % of the unit's work."""
 
 
+_Pair = tuple[dict[str, str], dict[tuple[Any, ...], str]]
+"""(math cache key -> MathML, highlighting cache key -> HTML) of one post."""
+
+KEEP_CONVERSIONS = 2_000
+"""Entries kept per post across edits; beyond it only the last rendering's are kept."""
+
+
 @dataclass
 class Conversions:
-    """Math and highlighting results to seed workers with, and those they add.
+    """Math and highlighting results by post: seeds for rendering, and what rendering adds.
+
+    Kept per post (the rows are named by source path), so re-rendering one edited post
+    reads only its own earlier results, and a deleted post's results go with it. A formula
+    a post shares with a post rendered before it in the same process is found in memory
+    and so is not among its own entries: after an edit it is converted again.
 
     Attributes:
-        math: `postil.math.cache` key -> MathML.
-        highlight: code-plugin cache key (code, lexer, hl_lines, linenos) -> HTML.
-        new_math: entries added while rendering, for the persistent cache.
-        new_highlight: likewise for highlighting.
+        known: source path -> (math, highlight) entries kept from its earlier renderings.
+        added: source path -> the entries its rendering in this build added.
     """
 
-    math: Mapping[str, str] = field(default_factory=dict)
-    highlight: Mapping[tuple[Any, ...], str] = field(default_factory=dict)
-    new_math: dict[str, str] = field(default_factory=dict)
-    new_highlight: dict[tuple[Any, ...], str] = field(default_factory=dict)
+    known: dict[str, _Pair] = field(default_factory=dict)
+    added: dict[str, _Pair] = field(default_factory=dict)
 
     @classmethod
-    def from_cache(cls, cache: BuildCache | None) -> Conversions:
-        """Return the conversions earlier builds kept in `cache` (none if it is None)."""
-        if cache is None:
-            return cls()
-        math = {key: mathml for key, (_, mathml) in cache.load("math").items()}
-        highlight = dict(value for _, value in cache.load("highlight").values())
-        return cls(math, highlight)
+    def from_cache(cls, cache: BuildCache | None, rels: Sequence[str]) -> Conversions:
+        """Return the conversions `cache` keeps for the posts `rels` (none if it is None)."""
+        rows = cache.get_many("conversions", rels) if cache is not None else {}
+        return cls({rel: value for rel, (_, value) in rows.items()})
+
+    def seeds(self) -> _Pair:
+        """Return every known entry, merged, to seed the caches of a renderer."""
+        math: dict[str, str] = {}
+        highlight: dict[tuple[Any, ...], str] = {}
+        for known_math, known_highlight in self.known.values():
+            math.update(known_math)
+            highlight.update(known_highlight)
+        return math, highlight
 
     def save(self, cache: BuildCache | None) -> None:
-        """Keep the conversions this build added in `cache`."""
+        """Keep, for each post rendered, its earlier entries and those it added."""
         if cache is None:
             return
-        for key, mathml in self.new_math.items():
-            cache.put("math", key, "", mathml)
-        for code_key, html in self.new_highlight.items():
-            cache.put("highlight", fingerprint(repr(code_key)), "", (code_key, html))
+        for rel, (math, highlight) in self.added.items():
+            old_math, old_highlight = self.known.get(rel, ({}, {}))
+            if len(old_math) + len(old_highlight) < KEEP_CONVERSIONS:
+                math, highlight = old_math | math, old_highlight | highlight
+            cache.put("conversions", rel, "", (math, highlight))
 
 
 @dataclass(frozen=True)
@@ -167,11 +183,10 @@ def _render_here(
     from postil.markdown import create_markdown
 
     global _WORKER
-    _load_conversions(conversions.math, conversions.highlight)
+    _load_conversions(*conversions.seeds())
     _WORKER = _Worker(config, links, create_markdown(), templates)
-    results, math, highlight = _render_chunk(list(posts))
-    conversions.new_math.update(math)
-    conversions.new_highlight.update(highlight)
+    results, added = _render_chunk(list(posts))
+    conversions.added.update(zip([p.source.rel for p in posts], added, strict=True))
     return results
 
 
@@ -187,15 +202,14 @@ def _render_in_pool(
     import postil.math  # noqa: F401
 
     chunks = [list(posts[i : i + CHUNK_POSTS]) for i in range(0, len(posts), CHUNK_POSTS)]
-    args = (config, links, conversions.math, conversions.highlight)
+    args = (config, links, *conversions.seeds())
     with ProcessPoolExecutor(
         min(count, len(chunks)), _pool_context(), initializer=_start_worker, initargs=args
     ) as pool:
         results: list[Rendered] = []
-        for rendered, math, highlight in pool.map(_render_chunk, chunks):
+        for chunk, (rendered, added) in zip(chunks, pool.map(_render_chunk, chunks), strict=True):
             results += rendered
-            conversions.new_math.update(math)
-            conversions.new_highlight.update(highlight)
+            conversions.added.update(zip([p.source.rel for p in chunk], added, strict=True))
     return results
 
 
@@ -223,20 +237,21 @@ def _start_worker(
     _WORKER = _Worker(config, links, create_markdown(), create_template_env(config.root))
 
 
-def _render_chunk(
-    posts: list[Post],
-) -> tuple[list[Rendered], dict[str, str], dict[tuple[Any, ...], str]]:
-    """Render a chunk with this process's `_WORKER`; return results and new cache entries."""
+def _render_chunk(posts: list[Post]) -> tuple[list[Rendered], list[_Pair]]:
+    """Render a chunk with this process's `_WORKER`; return the results and, per post, the
+    math and highlighting entries its rendering added."""
     from postil.markdown import render_markdown
 
     assert _WORKER is not None, "_start_worker or _render_here sets it"
-    worker, marks = _WORKER, _conversion_marks()
-    results = []
+    worker = _WORKER
+    results, added = [], []
     for post in posts:
+        marks = _conversion_marks()
         links = LinkReads(worker.links)
         state = render_state(worker.config, post, links, worker.templates)
         results.append(Rendered(render_markdown(worker.md, post.body, state), links.reads()))
-    return (results, *_conversions_since(marks))
+        added.append(_conversions_since(marks))
+    return results, added
 
 
 def render_state(
@@ -285,6 +300,7 @@ def _conversions_since(
     from postil.math import CACHE
 
     added = CACHE.misses - marks[0]
-    math = dict(list(CACHE.export().items())[-added:]) if added > 0 else {}
-    highlight = dict(list(code._HIGHLIGHT_CACHE.items())[marks[1] :])
+    math = dict(islice(reversed(CACHE.export().items()), added)) if added > 0 else {}
+    entries = code._HIGHLIGHT_CACHE
+    highlight = dict(islice(reversed(entries.items()), len(entries) - marks[1]))
     return math, highlight
