@@ -8,7 +8,6 @@ Exit codes: 0 success, 1 content errors (every one listed as `path:line:col: mes
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 from pathlib import Path
 
@@ -55,21 +54,18 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-class _WarningHandler(logging.Handler):
-    """Print postil's warnings as `path:line:col: warning: message` lines on stderr."""
-
-    def emit(self, record: logging.LogRecord) -> None:
-        print(record.getMessage(), file=sys.stderr)
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit code (0, 1 content errors, 2 usage/config)."""
     try:
         args = _parser().parse_args(argv)
     except SystemExit as e:
         return int(e.code or 0)
+    import logging  # here, not at the top: `postil --version` never needs it
+
+    handler = logging.StreamHandler(sys.stderr)  # warnings as `path:line:col: warning: …`
+    handler.setFormatter(logging.Formatter("%(message)s"))
     logger = logging.getLogger("postil")
-    logger.addHandler(_WarningHandler())
+    logger.addHandler(handler)
     logger.propagate = False
     from postil.errors import BuildFailed, PostilError
 
@@ -150,6 +146,8 @@ def _serve(args: argparse.Namespace) -> int:
             " drafts, and the dev server is not built to face a network",
             file=sys.stderr,
         )
+    import logging
+
     logging.getLogger("postil.serve").setLevel(logging.INFO)
     options = ServeOptions(
         args.root.absolute(), args.host, args.port, drafts=not args.no_drafts, poll=args.poll
