@@ -39,6 +39,7 @@ def tree(directory: Path) -> dict[str, bytes]:
 def pool_always(monkeypatch):
     """Use the process pool however few posts there are (the tests stay small)."""
     monkeypatch.setattr(parallel, "SEQUENTIAL_BELOW", 0)
+    monkeypatch.setattr(parallel, "SPAWNED_SEQUENTIAL_BELOW", 0)
     monkeypatch.setattr(parallel, "CHUNK_POSTS", 2)
 
 
@@ -86,3 +87,22 @@ def test_conversions_made_in_workers_come_back_for_the_cache(tmp_path, pool_alwa
     math, highlight = conversions.added["content/posts/p02.md"]
     assert any("x_{2}^2" in key for key in math) and not any("x_{3}^2" in key for key in math)
     assert [key[0] for key in highlight] == ["print(2)\n"]
+
+
+def test_workers_are_spawned_when_this_process_runs_threads(tmp_path, pool_always):
+    import threading
+
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert parallel._pool_context().get_start_method() == "spawn"
+        root = make_site(tmp_path, corpus(3))
+        config = load_config(root)
+        posts, _ = load_posts(config)
+        env = create_template_env(root)
+        pooled = render_posts(config, posts, env, [], workers=2)
+    finally:
+        stop.set()
+        thread.join()
+    assert pooled == render_posts(config, posts, env, [], workers=1)

@@ -28,9 +28,15 @@ from postil.markdown import RenderedMarkdown
 from postil.markdown.state import RenderState
 from postil.model import Post, SiteConfig
 
-SEQUENTIAL_BELOW = 24
-"""Render fewer posts than this in-process: a 2-CPU pool needs ≈ 0.1 s to start and warm up,
-which ≈ 24 posts take to render (`benchmarks/crossover.py`, see docs/performance.md)."""
+SEQUENTIAL_BELOW = 8
+"""Render fewer posts than this in-process. Forked workers inherit the imports, so a 2-CPU
+pool costs ≈ 40 ms to start; `benchmarks/crossover.py` measured the pool slower at 4 posts
+(0.43 s against 0.41 s), even at 8 and 12, and faster from 16 on (0.59 s against 0.68 s)."""
+
+SPAWNED_SEQUENTIAL_BELOW = 32
+"""The same when workers must be spawned (a process with threads, e.g. the dev server):
+each then imports postil and builds its parser (≈ 0.2 s of CPU, `python -X importtime`),
+which ≈ 10 posts per worker take to render; an estimate, not a measurement."""
 
 CHUNK_POSTS = 4
 """Posts per work unit: small enough to balance 2-8 workers, large enough that the ≈ 0.2 ms
@@ -167,9 +173,11 @@ def render_many(
         workers: processes to use; None means one per CPU; 1 renders in this process.
     """
     count = workers if workers is not None else (os.cpu_count() or 1)
-    if count <= 1 or len(posts) < SEQUENTIAL_BELOW:
+    context = _pool_context()
+    small = SEQUENTIAL_BELOW if context.get_start_method() == "fork" else SPAWNED_SEQUENTIAL_BELOW
+    if count <= 1 or len(posts) < small:
         return _render_here(config, posts, links, templates, conversions)
-    return _render_in_pool(config, posts, links, conversions, count)
+    return _render_in_pool(config, posts, links, conversions, count, context)
 
 
 def _render_here(
@@ -196,6 +204,7 @@ def _render_in_pool(
     links: Mapping[str, str],
     conversions: Conversions,
     count: int,
+    context: multiprocessing.context.BaseContext,
 ) -> list[Rendered]:
     """Render `posts` in `count` worker processes, chunk by chunk, keeping input order."""
     import postil.markdown.code  # noqa: F401 - imported once here, inherited by forked workers
@@ -204,7 +213,7 @@ def _render_in_pool(
     chunks = [list(posts[i : i + CHUNK_POSTS]) for i in range(0, len(posts), CHUNK_POSTS)]
     args = (config, links, *conversions.seeds())
     with ProcessPoolExecutor(
-        min(count, len(chunks)), _pool_context(), initializer=_start_worker, initargs=args
+        min(count, len(chunks)), context, initializer=_start_worker, initargs=args
     ) as pool:
         results: list[Rendered] = []
         for chunk, (rendered, added) in zip(chunks, pool.map(_render_chunk, chunks), strict=True):
