@@ -142,3 +142,23 @@ def test_a_build_failing_while_updating_the_spare_keeps_the_site_and_recovers(
     monkeypatch.setattr(build_module, "render_job", real_render)
     build_site(root)
     assert tree(root / "_site") == clean_build(tmp_path, root)
+
+
+def test_benchmark_corpus_cold_warm_and_one_edit_match_clean_builds(tmp_path, shared_dir):
+    """The 100-post smoke run of `benchmarks/run.py`: no timings asserted, only outcomes."""
+    import subprocess
+    import sys
+
+    gen = shared_dir / "bench" / "gen_corpus.py"
+    corpus_dir = tmp_path / "corpus"
+    command = [sys.executable, str(gen), str(corpus_dir), "--posts", "100", "--unique-math"]
+    subprocess.run(command, check=True)
+    root = make_site(tmp_path / "site", {})
+    for path in (corpus_dir / "posts").iterdir():
+        path.rename(root / "content/posts" / path.name)
+    cold, warm = build_site(root), build_site(root)
+    assert (cold.rendered, cold.posts, warm.rendered, warm.written) == (100, 100, 0, 0)
+    post = root / "content/posts/00050.md"
+    post.write_text(post.read_text() + "\nOne more sentence.\n")
+    assert build_site(root).rendered == 1
+    assert tree(root / "_site") == clean_build(tmp_path, root)

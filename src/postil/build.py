@@ -246,7 +246,6 @@ def render_posts(
         conversions = Conversions.from_cache(conversions_cache, [p.source.rel for p, _ in todo])
         contents = render_many(config, [p for p, _ in todo], links, env, conversions, workers)
         new = dict(zip([k for _, k in todo], contents, strict=True))
-        conversions.save(conversions_cache)
         found.update(new)
         if cache is not None:
             cache.update(new)

@@ -61,17 +61,20 @@ class Conversions:
 
     Attributes:
         known: source path -> (math, highlight) entries kept from its earlier renderings.
-        added: source path -> the entries its rendering in this build added.
+        cache: where `record` keeps what rendering adds (written as results arrive, so
+            they need not all be held in memory), or None.
+        added: what `record` was given, by source path, when there is no `cache`.
     """
 
     known: dict[str, _Pair] = field(default_factory=dict)
+    cache: BuildCache | None = None
     added: dict[str, _Pair] = field(default_factory=dict)
 
     @classmethod
     def from_cache(cls, cache: BuildCache | None, rels: Sequence[str]) -> Conversions:
         """Return the conversions `cache` keeps for the posts `rels` (none if it is None)."""
         rows = cache.get_many("conversions", rels) if cache is not None else {}
-        return cls({rel: value for rel, (_, value) in rows.items()})
+        return cls({rel: value for rel, (_, value) in rows.items()}, cache)
 
     def seeds(self) -> _Pair:
         """Return every known entry, merged, to seed the caches of a renderer."""
@@ -82,15 +85,16 @@ class Conversions:
             highlight.update(known_highlight)
         return math, highlight
 
-    def save(self, cache: BuildCache | None) -> None:
+    def record(self, rels: Sequence[str], added: Sequence[_Pair]) -> None:
         """Keep, for each post rendered, its earlier entries and those it added."""
-        if cache is None:
-            return
-        for rel, (math, highlight) in self.added.items():
+        for rel, (math, highlight) in zip(rels, added, strict=True):
+            if self.cache is None:
+                self.added[rel] = (math, highlight)
+                continue
             old_math, old_highlight = self.known.get(rel, ({}, {}))
             if len(old_math) + len(old_highlight) < KEEP_CONVERSIONS:
                 math, highlight = old_math | math, old_highlight | highlight
-            cache.put("conversions", rel, "", (math, highlight))
+            self.cache.put("conversions", rel, "", (math, highlight))
 
 
 @dataclass(frozen=True)
@@ -194,7 +198,7 @@ def _render_here(
     _load_conversions(*conversions.seeds())
     _WORKER = _Worker(config, links, create_markdown(), templates)
     results, added = _render_chunk(list(posts))
-    conversions.added.update(zip([p.source.rel for p in posts], added, strict=True))
+    conversions.record([p.source.rel for p in posts], added)
     return results
 
 
@@ -218,7 +222,7 @@ def _render_in_pool(
         results: list[Rendered] = []
         for chunk, (rendered, added) in zip(chunks, pool.map(_render_chunk, chunks), strict=True):
             results += rendered
-            conversions.added.update(zip([p.source.rel for p in chunk], added, strict=True))
+            conversions.record([p.source.rel for p in chunk], added)
     return results
 
 
