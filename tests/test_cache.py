@@ -116,3 +116,13 @@ def test_an_edited_post_reuses_its_own_conversions(site, monkeypatch):
     convert.CACHE.clear()  # as in a new process: only the build cache can help
     assert build_site(site).rendered == 1
     assert converted == []
+
+
+def test_only_one_build_at_a_time_updates_the_spare_output(tmp_path):
+    first, second = BuildCache.open(tmp_path), BuildCache.open(tmp_path)
+    out = tmp_path / "_site"
+    assert first.spare_dir(out) is not None
+    assert second.spare_dir(out) is None  # it writes a fresh temporary directory instead
+    first.close()
+    assert second.spare_dir(out) is not None
+    second.close()

@@ -28,7 +28,7 @@ import zlib
 from collections.abc import Iterable, Iterator, MutableMapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 from postil import __version__
 
@@ -113,6 +113,7 @@ class BuildCache:
         self._pending: dict[tuple[str, str], tuple[str, bytes] | None] = {}
         self._pending_bytes = 0
         self._broken = False
+        self._lock: IO[str] | None = None
 
     @classmethod
     def disabled(cls) -> BuildCache:
@@ -140,11 +141,32 @@ class BuildCache:
         """Return where the output before the last one of `out_dir` is kept (None: disabled).
 
         See `postil.output.SiteWriter`: updating that spare copy in place and swapping it in
-        is much cheaper than making a new directory tree for each build.
+        is much cheaper than making a new directory tree for each build. Only one build at a
+        time may use it: it is None while another process holds the spare lock (held from
+        this call until `close`).
         """
-        if self._path is None or self._db is None:
+        if self._path is None or self._db is None or not self._lock_spares():
             return None
         return self._path.parent / "spare" / fingerprint(str(out_dir))[:16]
+
+    def _lock_spares(self) -> bool:
+        """Take the exclusive, non-blocking lock on the spare directories; say if taken."""
+        if self._lock is not None:
+            return True
+        try:
+            import fcntl
+
+            assert self._path is not None
+            lock = open(self._path.parent / "spare.lock", "a")  # noqa: SIM115 - held until close
+        except (ImportError, OSError):
+            return False
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            lock.close()
+            return False
+        self._lock = lock
+        return True
 
     @property
     def enabled(self) -> bool:
@@ -225,6 +247,9 @@ class BuildCache:
             self._db = None
         if self._broken and self._path is not None:
             _remove_database(self._path)  # the next build starts a fresh one
+        if self._lock is not None:
+            self._lock.close()  # releases the spare lock
+            self._lock = None
 
     def _rows(self, kind: str, names: list[str] | None) -> Iterator[tuple[str, str, Any]]:
         """Yield (name, fingerprint, value) of intact rows; a damaged row is skipped."""

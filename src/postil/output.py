@@ -334,7 +334,7 @@ def _swap_in(new: Path, out_dir: Path) -> Path | None:
 
 def _exchange(a: Path, b: Path) -> bool:
     """Swap two directories atomically via renameat2(RENAME_EXCHANGE); False if unsupported."""
-    with contextlib.suppress(OSError, AttributeError):
+    with contextlib.suppress(OSError, AttributeError, TypeError):  # TypeError: no CDLL(None)
         # The process's own symbols include libc's on Linux; `ctypes.util.find_library`
         # would run `ldconfig` in a subprocess (milliseconds) to find the same library.
         libc = ctypes.CDLL(None, use_errno=True)
