@@ -222,11 +222,11 @@ def test_symlinks_in_content_pointing_outside_are_refused_or_not_followed(tmp_pa
     with pytest.raises(BuildFailed) as failed:
         build(BuildOptions(root=root, cache=False))
     messages = sorted(str(d) for d in failed.value.diagnostics)
-    assert messages == ["content/posts/link.md: symlink points outside content/; remove it"]
+    assert messages == [
+        "content/posts/dir: symlink points outside content/; remove it",
+        "content/posts/link.md: symlink points outside content/; remove it",
+    ]
     assert not (root / "_site").exists()
-    (root / "content/posts/link.md").unlink()
-    build(BuildOptions(root=root, cache=False))  # a linked directory is not walked into
-    assert not any("leak" in p.read_text() for p in (root / "_site").rglob("*.html"))
 
 
 def test_a_symlink_inside_content_is_followed(tmp_path):
@@ -248,9 +248,6 @@ def test_an_output_directory_that_is_a_symlink_or_a_file_is_refused(tmp_path):
     assert sorted(p.name for p in elsewhere.iterdir()) == ["keep.txt"]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="output.py never removes ._site.new-* left by a killed build (perf)"
-)
 def test_the_next_build_removes_what_a_killed_build_left_beside_the_site(tmp_path):
     root = write_site(tmp_path / "site", 150)
     subprocess.run([sys.executable, "-m", "postil", "-C", str(root), "build"], check=True)

@@ -16,8 +16,9 @@ def discover(config: SiteConfig) -> tuple[list[SourceFile], list[ContentError]]:
 
     Posts are the files under `content/posts/` (a page bundle `posts/<slug>/index.md` counts
     as one post); every other `.md` is a page. Hidden files and directories (`.name`) and
-    editor backups (`name~`, `#name#`) are skipped. Symlinks that point outside `content/`
-    are refused, so a crafted link cannot pull files from elsewhere into the site.
+    editor backups (`name~`, `#name#`) are skipped. Symlinks (files or directories) are
+    followed when they point inside `content/`; one pointing outside is refused, so a crafted
+    link cannot pull files from elsewhere into the site.
 
     Returns:
         (sources, errors): a file that is not UTF-8 gives a `ContentError` naming the byte
@@ -26,24 +27,55 @@ def discover(config: SiteConfig) -> tuple[list[SourceFile], list[ContentError]]:
     content = config.root / CONTENT_DIR
     if not content.is_dir():
         return [], []
-    root_resolved = content.resolve()
     sources: list[SourceFile] = []
     errors: list[ContentError] = []
-    for path in sorted(content.rglob("*.md")):
+    paths, link_errors = _markdown_files(content, config.root)
+    errors.extend(link_errors)
+    for path in paths:
         rel_parts = path.relative_to(content).parts
-        if any(
-            part.startswith(".") or part.endswith("~") or part.startswith("#") for part in rel_parts
-        ):
-            continue
         rel = path.relative_to(config.root).as_posix()
-        if not path.resolve().is_relative_to(root_resolved):
-            errors.append(ContentError("symlink points outside content/; remove it", Location(rel)))
-            continue
         try:
             sources.append(read_source(path, rel, "post" if rel_parts[0] == "posts" else "page"))
         except ContentError as e:
             errors.append(e)
     return sources, errors
+
+
+def _hidden(name: str) -> bool:
+    return name.startswith((".", "#")) or name.endswith("~")
+
+
+def _markdown_files(content: Path, root: Path) -> tuple[list[Path], list[ContentError]]:
+    """Return the `.md` files under `content`, following symlinks that stay inside it.
+
+    A symlinked file or directory is followed when its target is inside `content/` (a series
+    kept in one folder and linked from another); one pointing outside is an error, and a
+    directory reached twice (a link cycle or a second link) is read once.
+    """
+    inside = content.resolve()
+    found: list[Path] = []
+    errors: list[ContentError] = []
+    seen: set[Path] = set()
+    stack = [content]
+    while stack:
+        directory = stack.pop()
+        real = directory.resolve()
+        if real in seen:
+            continue
+        seen.add(real)
+        for entry in sorted(directory.iterdir()):
+            if _hidden(entry.name):
+                continue
+            if entry.is_symlink() and not entry.resolve().is_relative_to(inside):
+                rel = entry.relative_to(root).as_posix()
+                errors.append(
+                    ContentError("symlink points outside content/; remove it", Location(rel))
+                )
+            elif entry.is_dir():
+                stack.append(entry)
+            elif entry.suffix == ".md" and entry.is_file():
+                found.append(entry)
+    return sorted(found), errors
 
 
 def read_source(path: Path, rel: str, kind: str) -> SourceFile:
