@@ -28,7 +28,7 @@ from postil.content.frontmatter import parse
 from postil.content.posts import check_unique_urls, make_post
 from postil.errors import BuildFailed, ContentError, Diagnostic, Location, PostilError, Severity
 from postil.model import OutputFile, Post, RenderedPost, SiteConfig, SourceFile
-from postil.output import SiteWriter, content_token
+from postil.output import SiteWriter, content_token, remove_leftovers
 from postil.pages import page_jobs, prepare_env, render_job, site_files
 from postil.parallel import Conversions, Rendered, render_many
 from postil.site import collect
@@ -293,7 +293,10 @@ def write_output(
     cache.commit()  # a killed build must leave no manifest of a directory it changed
     pages = cache.load("page")
     page_keys = _PageKeys(site, keys or {})
-    with SiteWriter(out_dir, previous, cache.spare_dir(out_dir), spare) as writer:
+    spare_dir = cache.spare_dir(out_dir)
+    if spare_dir is not None:  # this build holds the spare lock: no other one is writing
+        remove_leftovers(out_dir)
+    with SiteWriter(out_dir, previous, spare_dir, spare) as writer:
         for job in jobs:
             key = page_keys.key(job)
             old = pages.get(job.rel)

@@ -297,6 +297,17 @@ class SiteWriter:
         self._dirs.add(directory)
 
 
+def remove_leftovers(out_dir: Path) -> None:
+    """Delete the temporary siblings of `out_dir` that killed builds left behind.
+
+    Call it only when no other build can be writing into `out_dir` (the build holds the
+    cache's spare lock): a running build's temporary directory looks the same.
+    """
+    for pattern in (f".{out_dir.name}.new-*", f".{out_dir.name}.old-*"):
+        for path in out_dir.parent.glob(pattern):
+            shutil.rmtree(path, ignore_errors=True)
+
+
 def _make_temporary(out_dir: Path) -> Path:
     """Create a fresh temporary sibling of `out_dir` (hidden, removed by the writer)."""
     try:
