@@ -47,9 +47,9 @@ def served(repo_root: Path, tmp_path: Path) -> Iterator[tuple[DevServer, Path]]:
 
 
 def open_live(page: Any, url: str) -> None:
-    """Open `url` and wait until its live-reload event stream is connected."""
-    with page.expect_response(lambda r: r.url.endswith("/__postil/events")):
-        page.goto(url)
+    """Open `url` and wait until its live-reload script has heard from the server."""
+    page.goto(url)
+    page.locator('script[data-postil-state="live"]').wait_for(state="attached", timeout=5000)
 
 
 def replace_in(path: Path, old: str, new: str, atomic: bool = False) -> None:
@@ -109,3 +109,13 @@ def test_a_broken_post_shows_an_overlay_that_a_fix_clears(served, page) -> None:
     assert "date: whenever" in overlay.inner_text()
     replace_in(post, "date: whenever", "date: 2025-01-01")
     overlay.wait_for(state="detached", timeout=2000)
+
+
+def test_more_tabs_than_the_connection_limit_all_load_and_reload(served, page) -> None:
+    server, site = served
+    tabs = [page] + [page.context.new_page() for _ in range(7)]
+    for n, tab in enumerate(tabs):  # with one event stream per tab, the 7th would hang
+        open_live(tab, server.url + f"posts/p{n % 3 + 1}/")
+    replace_in(site / "content/posts/p1.md", "Opening words of post 1.", "Seen in every tab.")
+    for tab in tabs[::3]:
+        tab.locator("main", has_text="Seen in every tab.").wait_for(timeout=2000)

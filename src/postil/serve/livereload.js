@@ -1,7 +1,8 @@
 /* postil serve: live reload and the build error overlay.
  *
  * Served only by the dev server (injected into HTML responses), never part of the built site.
- * Listens to /__postil/events (Server-Sent Events). After each build it:
+ * Listens to /__postil/events (Server-Sent Events), through one SharedWorker for all tabs
+ * (worker.js says why) where the browser has one. After each build it:
  *   - reloads the page if one of the files this page is made of changed (keeping the scroll
  *     position in sessionStorage across the reload);
  *   - swaps stylesheets in place, without a reload, when only CSS changed;
@@ -129,15 +130,26 @@
     if ([...changed].some((rel) => rel.endsWith(".css"))) swapStylesheets();
   }
 
+  function onHello(hello) {
+    // A restarted server, or builds missed while disconnected: the page may be stale.
+    if (hello.session !== session || hello.build > build) return reload();
+    script.dataset.postilState = "live";
+    showErrors(hello.errors);
+  }
+
   function connect() {
+    const handlers = { hello: onHello, build: onBuild };
+    if (typeof SharedWorker === "function") {
+      const worker = new SharedWorker("/__postil/worker.js", { name: "postil-serve" });
+      worker.port.onmessage = (message) => handlers[message.data.name](message.data.data);
+      worker.port.start();
+      window.addEventListener("pagehide", () => worker.port.postMessage("close"));
+      return;
+    }
     const events = new EventSource("/__postil/events");
-    events.addEventListener("hello", (message) => {
-      const hello = JSON.parse(message.data);
-      // A restarted server, or builds missed while disconnected: the page may be stale.
-      if (hello.session !== session || hello.build > build) return reload();
-      showErrors(hello.errors);
-    });
-    events.addEventListener("build", (message) => onBuild(JSON.parse(message.data)));
+    for (const name of Object.keys(handlers)) {
+      events.addEventListener(name, (message) => handlers[name](JSON.parse(message.data)));
+    }
     window.addEventListener("pagehide", () => events.close());
   }
 

@@ -25,7 +25,11 @@ from postil.serve.hub import SiteHub, SiteView, diagnostic_json
 DEV_PREFIX = "/__postil/"
 EVENTS_PATH = DEV_PREFIX + "events"
 SCRIPT_PATH = DEV_PREFIX + "livereload.js"
-SCRIPT = (Path(__file__).with_name("livereload.js")).read_bytes()
+WORKER_PATH = DEV_PREFIX + "worker.js"
+SCRIPTS = {
+    SCRIPT_PATH: Path(__file__).with_name("livereload.js").read_bytes(),
+    WORKER_PATH: Path(__file__).with_name("worker.js").read_bytes(),
+}
 HEARTBEAT_SECONDS = 15.0
 RETRY_MS = 300
 
@@ -180,8 +184,8 @@ class DevRequestHandler(BaseHTTPRequestHandler):
         if url_path == EVENTS_PATH and not head:
             self._stream_events()
             return
-        if url_path == SCRIPT_PATH:
-            self._send(200, SCRIPT, "text/javascript", head)
+        if url_path in SCRIPTS:
+            self._send(200, SCRIPTS[url_path], "text/javascript", head)
             return
         hub = self.server.hub
         view = hub.view()
