@@ -115,6 +115,13 @@ def test_a_widget_template_change_rerenders_only_posts_with_widgets(site, repo_r
     assert b"Overridden widget" not in builder.files["posts/p1/index.html"]
 
 
+def test_a_template_error_in_a_page_of_every_post_is_reported(site, builder) -> None:
+    (site / "templates").mkdir()
+    (site / "templates/archive.html").write_text("{% extends 'base.html' %}{% block main %}")
+    report = builder.build(ChangeSet(templates={site / "templates/archive.html"}))
+    assert not report.ok and report.errors[0].location.path == "templates/archive.html"
+
+
 def test_a_static_change_changes_only_that_file(site, builder) -> None:
     (site / "static/css").mkdir(parents=True)
     (site / "static/css/extra.css").write_text("p { color: red }\n")
@@ -169,11 +176,10 @@ def test_a_config_change_rebuilds_everything(site, builder) -> None:
 
 
 def test_pages_of_every_post_render_on_request_and_follow_edits(site, builder) -> None:
-    assert {"feed.xml", "archive/index.html"} <= builder.files.deferred
-    assert "feed.xml" in builder.files
+    assert "feed.xml" in builder.files.deferred and "feed.xml" in builder.files
     assert b"Body of post 3" in builder.files["feed.xml"]
     report = builder.build(edit(site / "content/posts/p3.md", "Body of post 3", "Edited text"))
-    assert {"feed.xml", "archive/index.html"} <= report.changed
+    assert {"feed.xml", "archive/index.html"} <= report.changed & builder.files.deferred
     assert b"Edited text" in builder.files["feed.xml"]
 
 

@@ -104,7 +104,7 @@ class IncrementalBuilder:
         self.future = future
         self.files = SiteFiles({})
         self._lock = threading.RLock()
-        self._counts = [0, 0]
+        self._misses_before = 0  # Markdown cache misses when the build started
         self.config: SiteConfig | None = None
         self._env: jinja2.Environment | None = None
         self._sources = SourceTable(self.root)
@@ -131,7 +131,7 @@ class IncrementalBuilder:
             return self._guarded(changes or ChangeSet(config=True), time.perf_counter())
 
     def _guarded(self, changes: ChangeSet, started: float) -> BuildReport:
-        self._counts = [self._cache.misses, 0]
+        self._misses_before = self._cache.misses
         try:
             return self._build(changes, started)
         except BuildFailed as e:
@@ -155,14 +155,14 @@ class IncrementalBuilder:
         site, warnings = self._collect()
         pages = self._render_pages(site)
         changed = self._commit(pages)
-        posts = self._cache.misses - self._counts[0]
+        posts = self._cache.misses - self._misses_before
         seconds = time.perf_counter() - started
         return BuildReport(True, changed, (), warnings, posts, len(pages.rendered), seconds)
 
     def _failed(
         self, errors: tuple[Diagnostic, ...] | list[Diagnostic], started: float
     ) -> BuildReport:
-        posts = self._cache.misses - self._counts[0]
+        posts = self._cache.misses - self._misses_before
         seconds = time.perf_counter() - started
         return BuildReport(False, frozenset(), tuple(errors), (), posts, 0, seconds)
 
@@ -247,7 +247,9 @@ class IncrementalBuilder:
 
         Pages that show every post (`deps=None`: archive, tag index, feeds, sitemap) are
         deferred: rendered when first requested (`SiteFiles`), since their cost grows with
-        the site and most edits are looked at on the post's own page.
+        the site and most edits are looked at on the post's own page. After a template or
+        config change the HTML ones are rendered at once, so a template error in them is
+        reported with the others.
 
         Raises:
             TemplateError: a template is missing or fails.
@@ -260,10 +262,11 @@ class IncrementalBuilder:
         for job in page_jobs(site):
             out.deps[job.rel] = job.deps
             stale = self._stale(job)
-            if job.deps is None and stale:
+            defer = job.deps is None and not (self._all_pages and job.rel.endswith(".html"))
+            if defer and stale:
                 out.deferred[job.rel] = partial(self._render_late, site, env, job)
                 out.late.add(job.rel)
-            elif job.deps is None:
+            elif defer:
                 out.deferred[job.rel] = self.files.maker(job.rel)
             elif stale:
                 out.rendered[job.rel] = render_job(env, job).data
@@ -293,9 +296,11 @@ class IncrementalBuilder:
         """
         removed = self._deps.keys() - new.deps.keys()
         pages = self._pages | new.rendered
-        for rel in removed:
-            pages.pop(rel, None)
         ready = dict(self.files.ready)
+        for rel in removed | new.deferred.keys():
+            pages.pop(rel, None)
+        for rel in new.deferred:
+            ready.pop(rel, None)
         changed = set(new.late)
         for rel in self._touched | new.rendered.keys() | removed:
             data = pages.get(rel, self._generated.get(rel))

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from postil.errors import Diagnostic
+from postil.errors import Diagnostic, PostilError
 from postil.serve.hub import SiteHub, SiteView, diagnostic_json
 
 DEV_PREFIX = "/__postil/"
@@ -208,7 +208,11 @@ class DevRequestHandler(BaseHTTPRequestHandler):
     def _send_file(
         self, view: SiteView, rel: str, status: int, rels: list[str], head: bool
     ) -> None:
-        data = view.files[rel]
+        try:
+            data = view.files[rel]  # a deferred page renders now, and may fail
+        except PostilError as e:
+            self._send(500, f"{e}\n".encode(), "text/plain", head)
+            return
         kind = mimetypes.guess_type(rel)[0] or "application/octet-stream"
         if kind == "text/html":
             data = inject(data, self.server.hub, view, [r for r in rels if r])
