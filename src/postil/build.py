@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import Callable, Iterable, Mapping, MutableMapping
+from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -28,8 +28,7 @@ from postil.content.frontmatter import parse
 from postil.content.posts import check_unique_urls, make_post
 from postil.errors import BuildFailed, ContentError, Diagnostic, Location, PostilError, Severity
 from postil.model import OutputFile, Post, RenderedPost, SiteConfig, SourceFile
-from postil.output import SiteWriter, content_token, remove_leftovers
-from postil.pages import page_jobs, prepare_env, render_job, site_files
+from postil.pagecache import check_pages, write_output
 from postil.parallel import Conversions, Rendered, render_many
 from postil.site import collect
 from postil.theme import create_template_env, static_dirs, template_dirs
@@ -108,7 +107,11 @@ def build(options: BuildOptions, now: datetime | None = None) -> BuildResult:
         site = collect(config, rendered, when, options.drafts, options.future)
         out_dir = (options.out_dir or config.root / "_site").absolute()
         by_rel = {post.source.rel: key for post, key in zip(posts, keys, strict=True)}
-        files, written = write_output(site, env, out_dir, cache, options.write, by_rel)
+        assets, static = generated_assets(cache), static_files(config.root)
+        if options.write:
+            files, written = write_output(site, env, out_dir, cache, assets, static, by_rel)
+        else:
+            files = written = check_pages(site, env)
     finally:
         cache.close()
     warnings = tuple(d for d in diagnostics if d.severity is Severity.WARNING)
@@ -256,113 +259,6 @@ def render_posts(
         minutes = max(1, math.ceil(content.word_count / config.words_per_minute))
         rendered.append(RenderedPost(post=post, content=content, reading_minutes=minutes))
     return rendered
-
-
-def write_output(
-    site: Any,
-    env: Any,
-    out_dir: Path,
-    cache: BuildCache,
-    write: bool = True,
-    keys: Mapping[str, str] | None = None,
-) -> tuple[int, int]:
-    """Render the site's pages and write them with the static files into `out_dir`.
-
-    A page whose key (`_PageKeys`) is the one of the previous build, and whose file in the
-    previous output is untouched, is neither rendered nor written: it is linked.
-
-    Args:
-        keys: the `markdown_key` of each post by source path (else its HTML is hashed).
-
-    Returns:
-        (files in the output, files written rather than linked); (pages, pages) when
-        `write` is False (pages are rendered to check the templates, nothing is written).
-
-    Raises:
-        TemplateError: a template is missing or fails.
-        OutputError: the disk refused a write.
-    """
-    prepare_env(site, env)
-    jobs = page_jobs(site)
-    if not write:
-        return len([render_job(env, job) for job in jobs]), len(jobs)
-    name, spare_name = str(out_dir), f"spare {out_dir}"
-    previous = cache.get("output", name, "")
-    spare = cache.get("output", spare_name, "")
-    cache.forget("output", [name, spare_name])
-    cache.commit()  # a killed build must leave no manifest of a directory it changed
-    pages = cache.load("page")
-    page_keys = _PageKeys(site, keys or {})
-    spare_dir = cache.spare_dir(out_dir)
-    if spare_dir is not None:  # this build holds the spare lock: no other one is writing
-        remove_leftovers(out_dir)
-    with SiteWriter(out_dir, previous, spare_dir, spare) as writer:
-        for job in jobs:
-            key = page_keys.key(job)
-            old = pages.get(job.rel)
-            if old is not None and old[0] == key and writer.reuse(job.rel, old[1]):
-                continue
-            out = render_job(env, job)
-            writer.write(out.rel, out.data)
-            cache.put("page", job.rel, key, writer.manifest[out.rel].token)
-        _write_files(writer, site_files(site, generated_assets(cache)))
-        for rel, source in static_files(site.config.root):
-            writer.copy(rel, source)
-        manifest = writer.commit()
-    cache.forget("page", pages.keys() - {job.rel for job in jobs})
-    cache.put("output", name, "", manifest)
-    if writer.retired is not None:
-        cache.put("output", spare_name, "", writer.retired)
-    return len(manifest), len(manifest) - writer.reused
-
-
-def _write_files(writer: SiteWriter, outputs: Iterable[OutputFile]) -> None:
-    for out in outputs:
-        if not writer.reuse(out.rel, content_token(out.data)):
-            writer.write(out.rel, out.data)
-
-
-class _PageKeys:
-    """The cache keys of a site's pages: what each page's bytes are a function of.
-
-    A page's key covers the templates' text, the site configuration, the page's path and
-    template, the site's shape (every post's URL and front matter, in order: lists and
-    neighbours), and the fingerprint of every post the page shows (`PageJob.deps`; all
-    posts when None), which covers its rendered Markdown and reading time.
-    """
-
-    def __init__(self, site: Any, keys: Mapping[str, str]) -> None:
-        self.posts: dict[str, str] = {}
-        shape = []
-        for r in (*site.posts, *site.pages):
-            post = r.post
-            content = keys.get(post.source.rel) or fingerprint(repr(r.content))
-            self.posts[post.url] = fingerprint(
-                post.source.rel, post.output_rel, repr(post.meta), content, str(r.reading_minutes)
-            )
-            shape.append(f"{post.url} {post.meta!r}")
-        templates = _templates_text(site.config.root)
-        self.site = fingerprint(__version__, repr(site.config), templates, *shape)
-        self.every_post = fingerprint(*self.posts.values())
-
-    def key(self, job: Any) -> str:
-        """Return the key of one `PageJob`."""
-        deps = (
-            self.every_post
-            if job.deps is None
-            else " ".join(sorted(self.posts.get(url, url) for url in job.deps))
-        )
-        return fingerprint(self.site, job.rel, job.template, deps)
-
-
-def _templates_text(root: Path) -> str:
-    """Return one digest of every template file's path and text (site and theme)."""
-    parts = []
-    for directory in template_dirs(root):
-        for path in sorted(directory.rglob("*")):
-            if path.is_file():
-                parts += [path.as_posix(), path.read_text("utf-8", "replace")]
-    return fingerprint(*parts)
 
 
 def generated_assets(cache: BuildCache | None = None) -> dict[str, Callable[[], str]]:
