@@ -120,6 +120,7 @@
 
   function onBuild(event) {
     if (event.reload) return reload();
+    if (event.build <= build) return; // this page already shows that build
     build = event.build;
     showErrors(event.errors);
     if (!event.ok || event.changed.length === 0) return;
