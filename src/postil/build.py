@@ -28,6 +28,7 @@ from postil.content.frontmatter import parse
 from postil.content.posts import check_unique_urls, make_post
 from postil.errors import BuildFailed, ContentError, Diagnostic, Location, PostilError, Severity
 from postil.model import OutputFile, Post, RenderedPost, SiteConfig, SourceFile
+from postil.output import check_output_dir
 from postil.pagecache import check_pages, write_output
 from postil.parallel import Conversions, Rendered, render_many
 from postil.site import collect
@@ -91,6 +92,9 @@ def build(options: BuildOptions, now: datetime | None = None) -> BuildResult:
     """
     started = time.perf_counter()
     config = load_config(options.root, options.base_url)
+    out_dir = (options.out_dir or config.root / "_site").absolute()
+    if options.write:
+        check_output_dir(out_dir, config.root)
     cache = BuildCache.open(config.root) if options.cache else BuildCache.disabled()
     try:
         posts, diagnostics = load_posts(config, cache)
@@ -105,7 +109,6 @@ def build(options: BuildOptions, now: datetime | None = None) -> BuildResult:
         _fail_on(diagnostics, options.strict)
         when = now or datetime.now(timezone.utc)
         site = collect(config, rendered, when, options.drafts, options.future)
-        out_dir = (options.out_dir or config.root / "_site").absolute()
         by_rel = {post.source.rel: key for post, key in zip(posts, keys, strict=True)}
         assets, static = generated_assets(cache), static_files(config.root)
         if options.write:

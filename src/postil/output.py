@@ -41,6 +41,46 @@ _AT_FDCWD = -100
 DIR_MODE = 0o755
 
 
+PROTECTED = ("content", "templates", "static", "src", ".git", ".postil-cache")
+"""Directories of a site (relative to its root) that the output may never be or be inside."""
+
+OUTPUT_MARKER = ".nojekyll"
+"""A file every postil output holds: an existing non-empty directory without it is not ours."""
+
+
+def check_output_dir(out_dir: Path, root: Path) -> None:
+    """Refuse an output directory whose replacement would destroy files postil did not write.
+
+    Every build replaces the whole output directory, so it must be safe to delete: it may not
+    be the site root or hold it, lie inside the site's sources (`content/`, `templates/`,
+    `static/`, …), hold a `.git` or `postil.yaml`, or be a non-empty directory that a postil
+    build did not write (it has no `.nojekyll`). Zola refuses a foreign output directory the
+    same way; Hugo only cleans one on request.
+
+    Raises:
+        ConfigError: the directory is not safe to replace; the message says why.
+    """
+    from postil.errors import ConfigError
+
+    out = out_dir.resolve()
+    site = root.resolve()
+    if out == site or site.is_relative_to(out):
+        raise ConfigError(f"output directory {out_dir} holds the site itself; use e.g. _site")
+    for name in PROTECTED:
+        if out.is_relative_to(site / name):
+            raise ConfigError(f"output directory {out_dir} is inside the site's {name}/")
+    if not out.is_dir() or not any(out.iterdir()):
+        return
+    for name in (".git", "postil.yaml"):
+        if (out / name).exists():
+            raise ConfigError(f"output directory {out_dir} holds {name}; it is not a build output")
+    if not (out / OUTPUT_MARKER).exists():
+        raise ConfigError(
+            f"output directory {out_dir} is not empty and was not written by postil; "
+            "choose a new or empty directory, or delete it yourself first"
+        )
+
+
 def safe_rel(rel: str) -> PurePosixPath:
     """Return `rel` as a relative POSIX path inside the output directory.
 
