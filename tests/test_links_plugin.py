@@ -42,7 +42,10 @@ def test_link_to_a_missing_post_warns_at_its_line_and_column():
     render_markdown(create_markdown(), "Intro.\n\nSee [gone](missing.md#top) now.\n", state)
     (warning,) = state.diagnostics
     assert str(warning.location) == "content/posts/here.md:7:12"
-    assert "link to `missing.md#top`: no post or page has that source file" in warning.message
+    assert (
+        "link to `missing.md#top`: no published post or page has that source file"
+        in warning.message
+    )
 
 
 def test_links_inside_notes_and_figure_images_are_rewritten_by_the_full_parser():
@@ -58,3 +61,17 @@ def test_links_inside_notes_and_figure_images_are_rewritten_by_the_full_parser()
 def test_user_site_base_path_keeps_root_absolute_links_unchanged():
     assert internal_url("/img/x.png", "content/posts/a.md", {}, "/") == "/img/x.png"
     assert internal_url("b.md", "content/posts/a.md", LINKS, "/") is None
+
+
+def test_a_link_to_a_draft_warns_unless_drafts_are_built(tmp_path):
+    from postil.build import BuildOptions, build
+
+    root = tmp_path / "site"
+    (root / "content/posts").mkdir(parents=True)
+    (root / "postil.yaml").write_text("title: T\nauthor: A\nbase_url: https://x.org/\n")
+    (root / "content/posts/a.md").write_text("---\ntitle: A\ndate: 2024-01-01\n---\n[d](d.md)\n")
+    (root / "content/posts/d.md").write_text("---\ntitle: D\ndate: 2024-01-01\ndraft: true\n---\n")
+    (warning,) = build(BuildOptions(root=root, cache=False)).warnings
+    assert str(warning.location) == "content/posts/a.md:5:5"
+    assert "a draft or future post is left out" in warning.message
+    assert build(BuildOptions(root=root, cache=False, drafts=True)).warnings == ()

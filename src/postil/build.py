@@ -31,7 +31,7 @@ from postil.model import OutputFile, Post, RenderedPost, SiteConfig, SourceFile
 from postil.output import check_output_dir
 from postil.pagecache import check_pages, write_output
 from postil.parallel import Conversions, Rendered, render_many
-from postil.site import collect
+from postil.site import collect, is_published
 from postil.theme import create_template_env, static_dirs, template_dirs
 
 log = logging.getLogger("postil")
@@ -98,6 +98,10 @@ def build(options: BuildOptions, now: datetime | None = None) -> BuildResult:
     cache = BuildCache.open(config.root) if options.cache else BuildCache.disabled()
     try:
         posts, diagnostics = load_posts(config, cache)
+        when = now or datetime.now(timezone.utc)
+        # Drafts and future posts left out are not rendered at all, so a link to one is
+        # reported like a link to a missing post instead of becoming a 404 on the site.
+        posts = [p for p in posts if is_published(p.meta, when, options.drafts, options.future)]
         env = create_template_env(config.root)
         store: CachedRows[Rendered] = CachedRows(cache, "markdown")
         keys = markdown_keys(config, posts)
@@ -107,7 +111,6 @@ def build(options: BuildOptions, now: datetime | None = None) -> BuildResult:
         store.prune()
         diagnostics.extend(check_anchors(rendered))
         _fail_on(diagnostics, options.strict)
-        when = now or datetime.now(timezone.utc)
         site = collect(config, rendered, when, options.drafts, options.future)
         by_rel = {post.source.rel: key for post, key in zip(posts, keys, strict=True)}
         assets, static = generated_assets(cache), static_files(config.root)

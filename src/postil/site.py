@@ -9,14 +9,13 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from postil.content.posts import make_slug
-from postil.model import RenderedPost, Site, SiteConfig
+from postil.model import FrontMatter, RenderedPost, Site, SiteConfig
 
 _EPOCH = datetime(1970, 1, 1).astimezone()
 
 
-def is_published(post: RenderedPost, now: datetime, drafts: bool, future: bool) -> bool:
+def is_published(meta: FrontMatter, now: datetime, drafts: bool, future: bool) -> bool:
     """Return whether a post goes into the site: drafts need `drafts`, future dates `future`."""
-    meta = post.post.meta
     if meta.draft and not drafts:
         return False
     return future or meta.date is None or meta.date <= now
@@ -38,7 +37,7 @@ def collect(
         drafts: include `draft: true` posts.
         future: include posts dated after `now`.
     """
-    kept = [r for r in rendered if is_published(r, now, drafts, future)]
+    kept = [r for r in rendered if is_published(r.post.meta, now, drafts, future)]
     posts = sorted(
         (r for r in kept if r.post.source.kind == "post"),
         key=lambda r: (-(r.post.meta.date or _EPOCH).timestamp(), r.post.slug),

@@ -92,8 +92,9 @@ def _rewrite(render_state: RenderState, block: Token, token: Token, crossref: bo
         render_state.warn(
             line0,
             col,
-            f"link to `{value}`: no post or page has that source file; "
-            "fix the path (it is relative to this file) or link to the URL",
+            f"link to `{value}`: no published post or page has that source file "
+            "(a draft or future post is left out); fix the path (it is relative to this "
+            "file) or link to the URL",
         )
         return
     token.attrs[name] = target
