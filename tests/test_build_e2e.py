@@ -41,7 +41,7 @@ def repo_site(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("repo") / "_site"
     result = run_postil(REPO, "build", "--out", str(out))
     assert result.returncode == 0, result.stderr
-    assert re.fullmatch(r"built 1 posts, \d+ files in \d+\.\d\d s → .*\n", result.stdout)
+    assert re.fullmatch(r"built 1 post, \d+ files in \d+\.\d\d s → .*\n", result.stdout)
     return out
 
 
@@ -262,3 +262,24 @@ def test_same_slug_in_two_files_is_an_error_naming_both(tmp_path):
     assert result.returncode == 1
     assert "content/posts/a.md" in result.stderr and "content/posts/a/index.md" in result.stderr
     shutil.rmtree(root)
+
+
+def test_warnings_print_in_file_order_with_their_source_lines(tmp_path):
+    body = "Late $\\unknowncmd$ here.\n\nEarly note[^nope] here.\n"
+    root = make_site(
+        tmp_path, {"b.md": f"---\ntitle: B\n---\n\n{body}", "a.md": f"---\ntitle: A\n---\n\n{body}"}
+    )
+    result = run_postil(root, "build")
+    assert result.returncode == 0, result.stderr
+    lines = result.stderr.splitlines()
+    locations = [line.split(": ")[0] for line in lines if line.startswith("content/")]
+    assert locations == sorted(
+        locations, key=lambda loc: (loc.split(":")[0], int(loc.split(":")[1]))
+    )
+    assert len(locations) == 4
+    first = lines.index(next(line for line in lines if line.startswith("content/posts/a.md:5:")))
+    assert lines[first + 1] == "    Late $\\unknowncmd$ here."
+    strict = run_postil(root, "build", "--strict", "--out", str(tmp_path / "s"))
+    assert strict.stderr.splitlines()[-1] == (
+        "error: build; nothing was written failed with 4 warnings (errors under --strict)"
+    )

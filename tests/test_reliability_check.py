@@ -64,7 +64,7 @@ def test_check_passes_with_warnings_and_fails_on_them_under_strict(tmp_path):
     root = make_site(tmp_path, {"a.md": POSTS["a.md"]})
     done = check(root)
     assert done.returncode == 0, done.stderr
-    assert done.stdout == "checked 1 posts: no errors, 3 warnings\n"
+    assert done.stdout == "checked 1 post: no errors, 3 warnings\n"
     assert len(located(done.stderr)) == 3
     strict = check(root, "--strict")
     assert strict.returncode == 1
@@ -81,7 +81,7 @@ def test_check_of_a_clean_site_exits_0_and_writes_nothing(tmp_path):
     done = check(root, "--strict")
     assert (done.returncode, done.stdout, done.stderr) == (
         0,
-        "checked 1 posts: no errors, 0 warnings\n",
+        "checked 1 post: no errors, 0 warnings\n",
         "",
     )
     assert not (root / "_site").exists()

@@ -306,9 +306,9 @@ def static_files(root: Path) -> list[tuple[str, Path]]:
 
 def _fail_on(diagnostics: list[Diagnostic], strict: bool) -> None:
     failing = [d for d in diagnostics if d.severity is Severity.ERROR or strict]
-    for d in diagnostics:
+    for d in sorted(diagnostics, key=lambda d: d.location):
         if d not in failing:
-            log.warning("%s", d)
+            log.warning("%s", d.report())
     if failing:
         raise BuildFailed(sorted(failing, key=lambda d: d.location))
 

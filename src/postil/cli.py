@@ -73,10 +73,9 @@ def main(argv: list[str] | None = None) -> int:
         return _run(args)
     except BuildFailed as e:
         for d in e.diagnostics:
-            print(str(d), file=sys.stderr)
-            if d.source_line:
-                print(f"    {d.source_line}", file=sys.stderr)
-        print(f"error: {e.message}; nothing was written", file=sys.stderr)
+            print(d.report(), file=sys.stderr)
+        done = "check" if args.command == "check" else "build; nothing was written"
+        print(f"error: {done} {e.message}", file=sys.stderr)
         return e.exit_code
     except PostilError as e:
         print(f"error: {e}", file=sys.stderr)
@@ -86,6 +85,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from postil.errors import plural
+
     if args.command == "build":
         from postil.build import BuildOptions, build
 
@@ -103,10 +104,10 @@ def _run(args: argparse.Namespace) -> int:
             )
         )
         target = out or args.root / "_site"
-        warned = f", {len(result.warnings)} warnings" if result.warnings else ""
+        warned = f", {plural(len(result.warnings), 'warning')}" if result.warnings else ""
         print(
-            f"built {result.posts} posts, {result.files} files in {result.seconds:.2f} s"
-            f" → {target}{warned}"
+            f"built {plural(result.posts, 'post')}, {plural(result.files, 'file')}"
+            f" in {result.seconds:.2f} s → {target}{warned}"
         )
     elif args.command == "check":
         return _check(args)
@@ -174,6 +175,7 @@ def _check(args: argparse.Namespace) -> int:
     """Build in memory (nothing written, not even the cache); warnings print as found, errors
     via BuildFailed."""
     from postil.build import BuildOptions, build
+    from postil.errors import plural
 
     options = BuildOptions(
         root=args.root.absolute(),
@@ -185,7 +187,8 @@ def _check(args: argparse.Namespace) -> int:
         cache=False,
     )
     result = build(options)
-    print(f"checked {result.posts} posts: no errors, {len(result.warnings)} warnings")
+    warnings = plural(len(result.warnings), "warning")
+    print(f"checked {plural(result.posts, 'post')}: no errors, {warnings}")
     return 0
 
 

@@ -60,6 +60,22 @@ class Diagnostic:
         prefix = "warning: " if self.severity is Severity.WARNING else ""
         return f"{self.location}: {prefix}{self.message}"
 
+    def report(self) -> str:
+        """Return the message, then the source line and a caret under the column (as GCC does).
+
+        The excerpt lines are indented by four spaces; tabs before the column are kept so the
+        caret lines up in a terminal.
+        """
+        line = self.source_line
+        if not line.strip():
+            return str(self)
+        text = f"{self}\n    {line}"
+        col = self.location.col
+        if 0 < col <= len(line) + 1:
+            pad = "".join("\t" if c == "\t" else " " for c in line[: col - 1])
+            text += f"\n    {pad}^"
+        return text
+
 
 class PostilError(Exception):
     """Base of every error postil reports to the user without a traceback.
@@ -107,5 +123,14 @@ class BuildFailed(PostilError):
 
     def __init__(self, diagnostics: list[Diagnostic]) -> None:
         self.diagnostics = tuple(diagnostics)
-        count = len(self.diagnostics)
-        super().__init__(f"build failed with {count} error{'s' if count != 1 else ''}")
+        errors = sum(d.severity is Severity.ERROR for d in self.diagnostics)
+        warnings = len(self.diagnostics) - errors
+        parts = [plural(errors, "error")] if errors else []
+        if warnings:
+            parts.append(f"{plural(warnings, 'warning')} (errors under --strict)")
+        super().__init__(f"failed with {' and '.join(parts)}")
+
+
+def plural(count: int, noun: str) -> str:
+    """Return "1 post", "2 posts": `count` and `noun`, with an "s" unless count is 1."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
