@@ -69,3 +69,37 @@ def test_paginate_must_be_a_positive_whole_number(tmp_path):
 def test_missing_config_file_is_a_config_error(tmp_path):
     with pytest.raises(ConfigError, match="no postil.yaml"):
         load_config(tmp_path)
+
+
+def test_every_unknown_key_is_named_with_a_suggestion(tmp_path):
+    text = "title: T\nauthor: A\nbase_url: https://x.org/\npagnate: 3\ntitel: X\nzzz: 1\n"
+    with pytest.raises(ConfigError) as err:
+        load_config(write(tmp_path, text))
+    assert err.value.location.line == 4
+    assert err.value.message.startswith(
+        "unknown keys `pagnate` on line 4 (did you mean `paginate`?), "
+        "`titel` on line 5 (did you mean `title`?), `zzz` on line 6; known keys: "
+    )
+
+
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("base_url: ojus1.github.io", "must be an absolute http(s) URL"),
+        ("timezone: Mars/Olympus", "unknown timezone `Mars/Olympus`"),
+    ],
+)
+def test_invalid_values_are_reported_at_their_line_and_column(tmp_path, line, message):
+    text = "title: T\nauthor: A\n" + (
+        "" if line.startswith("base_url") else "base_url: https://x.org/\n"
+    )
+    with pytest.raises(ConfigError) as err:
+        load_config(write(tmp_path, text + line + "\n"))
+    assert message in err.value.message
+    row = text.count("\n") + 1
+    assert (err.value.location.line, err.value.location.col) == (row, line.index(":") + 3)
+
+
+def test_a_bad_base_url_override_names_the_flag(tmp_path):
+    with pytest.raises(ConfigError, match="^--base-url: base_url `blog` must be"):
+        load_config(write(tmp_path, "title: T\nauthor: A\nbase_url: https://x.org/\n"), "blog")

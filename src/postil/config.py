@@ -6,6 +6,7 @@ ignored), and each value is converted by the explicit rules of `postil.yamlnodes
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -50,7 +51,9 @@ def _math(field: Field) -> tuple[tuple[str, str], ...]:
     unknown = set(sub) - {"macros"}
     if unknown:
         key = sorted(unknown)[0]
-        raise YamlFieldError(f"unknown key `math.{key}`; known: macros", sub[key].line0, 0)
+        raise YamlFieldError(
+            f"unknown key `math.{key}`; known: macros", sub[key].line0, sub[key].col0
+        )
     if "macros" not in sub:
         return ()
     macros = as_str_mapping(sub["macros"])
@@ -60,10 +63,10 @@ def _math(field: Field) -> tuple[tuple[str, str], ...]:
 _FIELDS: dict[str, tuple[str, Callable[[Field], Any]]] = {
     "title": ("title", as_text),
     "author": ("author", as_text),
-    "base_url": ("base_url", as_text),
+    "base_url": ("base_url", lambda f: _at(f, _check_base_url)),
     "language": ("language", as_text),
     "description": ("description", as_text),
-    "timezone": ("timezone", as_text),
+    "timezone": ("timezone", lambda f: _at(f, _check_timezone)),
     "paginate": ("paginate", lambda f: as_int(f, minimum=1)),
     "math": ("math_macros", _math),
     "cname": ("cname", as_text),
@@ -102,21 +105,22 @@ def load_config(root: Path, base_url: str | None = None) -> SiteConfig:
     missing = [key for key in _REQUIRED if key not in values]
     if missing:
         raise ConfigError(f"missing key `{missing[0]}`; add it", Location(CONFIG_NAME, 1, 1))
-    values["base_url"] = _check_base_url(values["base_url"])
-    _check_timezone(values.get("timezone", "UTC"))
+    if base_url is not None:
+        try:
+            values["base_url"] = _check_base_url(base_url)
+        except ConfigError as e:
+            raise ConfigError(f"--base-url: {e.message}") from e
     return SiteConfig(root=root, **values)
 
 
 def _parse(text: str) -> dict[str, Any]:
     try:
         fields = compose_mapping(text.replace("\r\n", "\n")) or []
+        unknown = [fld for fld in fields if fld.key not in _FIELDS]
+        if unknown:
+            raise YamlFieldError(_unknown_keys(unknown), unknown[0].line0, unknown[0].col0)
         values: dict[str, Any] = {}
         for fld in fields:
-            if fld.key not in _FIELDS:
-                known = ", ".join(sorted(_FIELDS))
-                raise YamlFieldError(
-                    f"unknown key `{fld.key}`; known keys: {known}", fld.line0, fld.col0
-                )
             name, convert = _FIELDS[fld.key]
             values[name] = convert(fld)
         return values
@@ -124,6 +128,25 @@ def _parse(text: str) -> dict[str, Any]:
         raise ConfigError(yaml_error_message(e), yaml_error_location(e, CONFIG_NAME, 1)) from e
     except YamlFieldError as e:
         raise ConfigError(e.message, Location(CONFIG_NAME, e.line0 + 1, e.col0 + 1)) from e
+
+
+def _unknown_keys(fields: list[Field]) -> str:
+    """Name every unknown key, with the nearest known key as a suggestion (difflib)."""
+    named = []
+    for fld in fields:
+        close = difflib.get_close_matches(fld.key, _FIELDS, n=1)
+        hint = f" (did you mean `{close[0]}`?)" if close else ""
+        named.append(f"`{fld.key}` on line {fld.line0 + 1}{hint}")
+    noun = "key" if len(named) == 1 else "keys"
+    return f"unknown {noun} {', '.join(named)}; known keys: {', '.join(sorted(_FIELDS))}"
+
+
+def _at(fld: Field, check: Callable[[str], str]) -> str:
+    """Run a value check on a field's text; its error is reported at the value's position."""
+    try:
+        return check(as_text(fld))
+    except ConfigError as e:
+        raise YamlFieldError(e.message, fld.node.start_mark.line, fld.node.start_mark.column) from e
 
 
 def _check_base_url(url: str) -> str:
@@ -135,8 +158,9 @@ def _check_base_url(url: str) -> str:
     return url if url.endswith("/") else url + "/"
 
 
-def _check_timezone(name: str) -> None:
+def _check_timezone(name: str) -> str:
     try:
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError) as e:
         raise ConfigError(f"unknown timezone `{name}`; use an IANA name like Europe/Berlin") from e
+    return name

@@ -99,8 +99,7 @@ def mapping_fields(node: yaml.Node, what: str) -> list[Field]:
         key = key_node.value
         if key in seen:
             raise YamlFieldError(
-                f"duplicate key `{key}` (first written on line {seen[key] + 1} of the block);"
-                " keep one",
+                f"duplicate key `{key}`: it is already set above; keep one",
                 *_pos(key_node),
             )
         seen[key] = key_node.start_mark.line
