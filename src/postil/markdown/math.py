@@ -32,6 +32,7 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 from postil.markdown.state import get_state
+from postil.math.delimiters import closers_for
 from postil.math.document import PIPE, math_resolve, protect_pipes, render_formula
 
 BLOCK_ENVS = "equation equation* align align* gather gather* multline multline*".split()
@@ -62,45 +63,27 @@ def math_plugin(md: MarkdownIt) -> None:
     md.add_render_rule("math_ref", render_math_ref)
 
 
-def _closing_dollar(src: str, start: int, end: int) -> int:
-    """Return the index of the `$` closing inline math opened before `start`, or -1.
-
-    Pandoc's rule: the closing `$` has a non-space right before it and no digit right after
-    it, and is not escaped; the opening one (checked by the caller) has a non-space after it.
-    """
-    pos = start
-    while pos < end:
-        char = src[pos]
-        if char == "\\":
-            pos += 2
-            continue
-        if char == "$" and not src[pos - 1].isspace():
-            if pos + 1 < end and src[pos + 1].isdigit():
-                pos += 1
-                continue
-            return pos
-        pos += 1
-    return -1
-
-
 def math_inline(state: StateInline, silent: bool) -> bool:
     r"""Parse `$…$`, `$$…$$`, `\(…\)`, `\[…\]` and `\eqref{…}`/`\ref{…}` at `state.pos`."""
     src, pos, end = state.src, state.pos, state.posMax
+    if src[pos] not in "$\\":
+        return False
+    closers = closers_for(src, state.env)  # one scan per paragraph: linear, not O(n²)
     if src.startswith("$$", pos):
-        close = src.find("$$", pos + 2, end)
+        close = closers.find("$$", pos + 2, end)
         if close < 0 or close == pos + 2:
             return False
         return _emit(state, silent, "math_inline_display", pos + 2, close, close + 2)
     if src[pos] == "$":
         if pos + 1 >= end or src[pos + 1].isspace():
             return False
-        close = _closing_dollar(src, pos + 1, end)
+        close = closers.dollar(pos + 1, end)
         if close < 0:
             return False
         return _emit(state, silent, "math_inline", pos + 1, close, close + 1)
     if src.startswith("\\(", pos) or src.startswith("\\[", pos):
         closer = "\\)" if src[pos + 1] == "(" else "\\]"
-        close = src.find(closer, pos + 2, end)
+        close = closers.find(closer, pos + 2, end)
         if close < 0:
             return False
         kind = "math_inline" if closer == "\\)" else "math_inline_display"

@@ -16,6 +16,7 @@ from typing import Any
 from postil.markdown.state import RenderState, get_state
 from postil.math import rewrite
 from postil.math.convert import latex_to_mathml
+from postil.math.delimiters import Closers
 from postil.math.errors import MathError, MathSyntaxError
 from postil.math.macros import BUILTIN_MACROS, expand_macros, extract_definitions
 from postil.math.numbering import EquationRow
@@ -48,42 +49,20 @@ def protect_pipes(src: str, env: MutableMapping[str, Any]) -> str:
 
 
 def _protect_line(line: str) -> str:
-    """Protect the pipes inside the `$…$` spans of one line."""
+    """Protect the pipes inside the `$…$` spans of one line (linear: see `Closers`)."""
     if "|" not in line or "$" not in line:
         return line
+    closers = Closers(line)
     out, pos = [], 0
-    while pos < len(line):
-        char = line[pos]
-        if char == "\\":
-            out.append(line[pos : pos + 2])
-            pos += 2
-            continue
-        close = _span_end(line, pos) if char == "$" else -1
-        if close > pos:
-            out.append(line[pos : close + 1].replace("|", PIPE))
+    for opener in closers.unescaped_dollars():
+        after = line[opener + 1 : opener + 2]
+        if opener < pos or not after or after.isspace() or after == "$":
+            continue  # Pandoc's rule: an opening `$` has a non-space after it
+        close = closers.dollar(opener + 1, len(line))
+        if close > opener:
+            out += [line[pos:opener], line[opener : close + 1].replace("|", PIPE)]
             pos = close + 1
-            continue
-        out.append(char)
-        pos += 1
-    return "".join(out)
-
-
-def _span_end(line: str, pos: int) -> int:
-    """Return the index of the `$` closing a `$…$` opened at `pos`, or -1 (Pandoc's rule)."""
-    if pos + 1 >= len(line) or line[pos + 1].isspace() or line[pos + 1] == "$":
-        return -1
-    i = pos + 1
-    while i < len(line):
-        if line[i] == "\\":
-            i += 2
-            continue
-        if line[i] == "$" and not line[i - 1].isspace():
-            if i + 1 < len(line) and line[i + 1].isdigit():
-                i += 1
-                continue
-            return i
-        i += 1
-    return -1
+    return "".join(out) + line[pos:]
 
 
 def locate(state: RenderState, token: Any, offset: int) -> tuple[int, int]:
@@ -210,8 +189,7 @@ def render_formula(token: Any, display: bool, doc: RenderState) -> str:
     except MathError as exc:
         line0, col = locate(doc, token, exc.offset)
         report = doc.error if isinstance(exc, MathSyntaxError) else doc.warn
-        excerpt = exc.excerpt(token.content).replace("\n", "\n    ")
-        report(line0, col, f"{exc.message}\n    {excerpt}")
+        report(line0, col, exc.message)  # Diagnostic.report() shows the line and a caret
         return (
             f'<span class="math-error" title="{escape(exc.message)}">'
             f"<code>{escape(token.content)}</code></span>"
