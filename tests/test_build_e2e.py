@@ -197,7 +197,11 @@ GOOD = "---\ntitle: Good\ndate: 2024-01-01\n---\n\nFine.\n"
     [
         ("---\ntitle: T\ntags: [a\n---\n", "content/posts/bad.md:3:9", "YAML syntax error"),
         ("---\ndate: 2024-01-01\n---\nx\n", "content/posts/bad.md:1:1", "no `title`"),
-        ("---\ntitle: T\n---\n\nSee $\\frac{a}{$ here.\n", "content/posts/bad.md:5:", ""),
+        (
+            "---\ntitle: T\ndate: 2024-01-01\n---\n\nSee $\\frac{a}{$ here.\n",
+            "content/posts/bad.md:6:",
+            "",
+        ),
     ],
     ids=["bad-yaml", "missing-title", "unparseable-latex"],
 )
@@ -219,13 +223,13 @@ def test_content_errors_exit_1_with_location_and_keep_the_old_site(
 @pytest.mark.parametrize(
     "body, location, message",
     [
-        ("Text with a note.[^nope]\n", "content/posts/w.md:5:", "nope"),
-        ("Math $\\unknowncmd{x}$ here.\n", "content/posts/w.md:5:", "\\unknowncmd"),
+        ("Text with a note.[^nope]\n", "content/posts/w.md:6:", "nope"),
+        ("Math $\\unknowncmd{x}$ here.\n", "content/posts/w.md:6:", "\\unknowncmd"),
     ],
     ids=["undefined-note", "unknown-command"],
 )
 def test_warnings_exit_0_and_fail_under_strict(tmp_path, body, location, message):
-    root = make_site(tmp_path, {"w.md": f"---\ntitle: W\n---\n\n{body}"})
+    root = make_site(tmp_path, {"w.md": f"---\ntitle: W\ndate: 2024-01-01\n---\n\n{body}"})
     result = run_postil(root, "build")
     assert result.returncode == 0, result.stderr
     assert any(
@@ -267,7 +271,11 @@ def test_same_slug_in_two_files_is_an_error_naming_both(tmp_path):
 def test_warnings_print_in_file_order_with_their_source_lines(tmp_path):
     body = "Late $\\unknowncmd$ here.\n\nEarly note[^nope] here.\n"
     root = make_site(
-        tmp_path, {"b.md": f"---\ntitle: B\n---\n\n{body}", "a.md": f"---\ntitle: A\n---\n\n{body}"}
+        tmp_path,
+        {
+            "b.md": f"---\ntitle: B\ndate: 2024-01-01\n---\n\n{body}",
+            "a.md": f"---\ntitle: A\ndate: 2024-01-01\n---\n\n{body}",
+        },
     )
     result = run_postil(root, "build")
     assert result.returncode == 0, result.stderr
@@ -277,9 +285,9 @@ def test_warnings_print_in_file_order_with_their_source_lines(tmp_path):
         locations, key=lambda loc: (loc.split(":")[0], int(loc.split(":")[1]))
     )
     assert len(locations) == 4
-    first = lines.index(next(line for line in lines if line.startswith("content/posts/a.md:5:")))
+    first = lines.index(next(line for line in lines if line.startswith("content/posts/a.md:6:")))
     assert lines[first + 1] == "    Late $\\unknowncmd$ here."
     strict = run_postil(root, "build", "--strict", "--out", str(tmp_path / "s"))
     assert strict.stderr.splitlines()[-1] == (
-        "error: build; nothing was written failed with 4 warnings (errors under --strict)"
+        "error: build failed with 4 warnings (errors under --strict); nothing was written"
     )

@@ -101,7 +101,9 @@ def test_control_characters_from_yaml_escapes_are_removed_from_titles():
 
 def test_unknown_key_is_a_warning_naming_the_key_and_the_known_keys():
     warnings: list = []
-    meta, _, _ = parse(source("---\ntitle: T\ncategories: [a]\n---\n"), "UTC", warnings)
+    meta, _, _ = parse(
+        source("---\ntitle: T\ncategories: [a]\ndate: 2024-01-01\n---\n"), "UTC", warnings
+    )
     assert meta.title == "T"
     [warning] = warnings
     assert str(warning).startswith(
@@ -119,3 +121,26 @@ def test_file_without_front_matter_is_all_body_and_needs_a_title():
     assert split_front_matter(source("# Just text\n")) == ("", "# Just text\n", 1)
     with pytest.raises(ContentError):
         parse(source("# Just text\n"), "UTC")
+
+
+def test_a_post_without_a_date_is_a_warning_and_a_page_is_not():
+    warnings: list = []
+    parse(source("---\ntitle: T\n---\n"), "UTC", warnings)
+    assert [str(w) for w in warnings] == [
+        "content/posts/x.md:1:1: warning: post has no `date:`; it sorts last and has no"
+        " citation or feed date; add `date: YYYY-MM-DD`"
+    ]
+    page = SourceFile(
+        path=Path("content/about.md"),
+        rel="content/about.md",
+        text="---\ntitle: A\n---\n",
+        kind="page",
+    )
+    warnings.clear()
+    parse(page, "UTC", warnings)
+    assert warnings == []
+
+
+def test_toml_front_matter_says_to_convert_it_to_yaml():
+    with pytest.raises(ContentError, match="TOML front matter"):
+        parse(source('+++\ntitle = "T"\n+++\n'), "UTC")

@@ -48,12 +48,15 @@ def test_check_lists_every_error_and_warning_with_its_line_and_exits_1(tmp_path)
     done = check(root)
     assert done.returncode == 1
     assert sorted(located(done.stderr)) == [
+        "content/posts/a.md:1:1: warning",  # post without a date
         "content/posts/a.md:3:1: warning",  # unknown front matter key
         "content/posts/a.md:6:15: warning",  # unsupported math command
         "content/posts/a.md:6:5: warning",  # undefined note
         "content/posts/b.md:3:7: error",  # impossible date
+        "content/posts/c.md:1:1: warning",  # post without a date
         "content/posts/c.md:4:5: warning",  # link to a missing post
         "content/posts/c.md:6:10: error",  # broken formula
+        "content/posts/d.md:1:1: warning",  # post without a date
         "content/posts/d.md:6:1: error",  # duplicate figure id
     ]
     assert "Traceback" not in done.stderr
@@ -64,11 +67,12 @@ def test_check_passes_with_warnings_and_fails_on_them_under_strict(tmp_path):
     root = make_site(tmp_path, {"a.md": POSTS["a.md"]})
     done = check(root)
     assert done.returncode == 0, done.stderr
-    assert done.stdout == "checked 1 post: no errors, 3 warnings\n"
-    assert len(located(done.stderr)) == 3
+    assert done.stdout == "checked 1 post: no errors, 4 warnings\n"
+    assert len(located(done.stderr)) == 4
     strict = check(root, "--strict")
     assert strict.returncode == 1
     assert located(strict.stderr) == [
+        "content/posts/a.md:1:1: warning",
         "content/posts/a.md:3:1: warning",
         "content/posts/a.md:6:5: warning",
         "content/posts/a.md:6:15: warning",

@@ -175,7 +175,7 @@ def test_control_characters_and_lone_surrogates_from_yaml_escapes_never_reach_th
 
 
 def test_unknown_front_matter_keys_warn_with_the_known_keys_and_fail_only_under_strict(tmp_path):
-    text = "---\ntitle: T\ncategories: [a]\nweight: 3\n---\nx\n"
+    text = "---\ntitle: T\ncategories: [a]\nweight: 3\ndate: 2024-01-01\n---\nx\n"
     root = make_site(tmp_path, {"p.md": text})
     result = build(BuildOptions(root=root))
     assert [str(w) for w in result.warnings] == [
@@ -193,23 +193,23 @@ def test_unknown_front_matter_keys_warn_with_the_known_keys_and_fail_only_under_
 
 
 def test_links_to_missing_anchors_warn_at_their_line(tmp_path):
-    text = "---\ntitle: A\n---\n## Real\n\n[x](b.md#nope) [z](#nowhere)\n"
-    root = make_site(tmp_path, {"a.md": text, "b.md": "---\ntitle: B\n---\n## Real B\n"})
+    text = "---\ntitle: A\ndate: 2024-01-01\n---\n## Real\n\n[x](b.md#nope) [z](#nowhere)\n"
+    b = "---\ntitle: B\ndate: 2024-01-01\n---\n## Real B\n"
+    root = make_site(tmp_path, {"a.md": text, "b.md": b})
     warnings = [str(w) for w in build(BuildOptions(root=root)).warnings]
     # columns point at the URL inside `[x](b.md#nope)` and `[z](#nowhere)`
     assert [w.split(": ")[0] for w in warnings] == [
-        "content/posts/a.md:6:5",
-        "content/posts/a.md:6:20",
+        "content/posts/a.md:7:5",
+        "content/posts/a.md:7:20",
     ]
     assert "content/posts/b.md has no such anchor" in warnings[0]
     assert "`#nowhere`: this page has no such anchor" in warnings[1]
 
 
 def test_links_to_existing_anchors_in_other_posts_and_the_same_page_pass(tmp_path):
-    text = (
-        "---\ntitle: A\n---\n## Real\n\n[x](b.md#real-b) [y](#real) [n](#notes)[^1]\n\n[^1]: N.\n"
-    )
-    root = make_site(tmp_path, {"a.md": text, "b.md": "---\ntitle: B\n---\n## Real B\n"})
+    head = "---\ntitle: {}\ndate: 2024-01-01\n---\n"
+    text = head.format("A") + "## Real\n\n[x](b.md#real-b) [y](#real) [n](#notes)[^1]\n\n[^1]: N.\n"
+    root = make_site(tmp_path, {"a.md": text, "b.md": head.format("B") + "## Real B\n"})
     assert build(BuildOptions(root=root)).warnings == ()
 
 

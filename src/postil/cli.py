@@ -14,13 +14,24 @@ from pathlib import Path
 from postil import __version__
 
 
+def _positive(text: str) -> int:
+    """Parse a whole number ≥ 1 for argparse (`--jobs 0` is a usage error, exit 2)."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number ≥ 1, not {text!r}")
+    return int(text)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="postil", description="Build a technical blog from Markdown."
     )
     parser.add_argument("--version", action="version", version=f"postil {__version__}")
     parser.add_argument(
-        "-C", "--root", type=Path, default=Path("."), help="site directory (default: .)"
+        "-C",
+        "--root",
+        type=Path,
+        default=Path("."),
+        help="run as if started in this site directory; relative paths are relative to it",
     )
     sub = parser.add_subparsers(dest="command", required=True)
     build = sub.add_parser("build", help="render content/ into _site/")
@@ -33,7 +44,7 @@ def _parser() -> argparse.ArgumentParser:
         "--no-cache", action="store_true", help="ignore and do not update .postil-cache/"
     )
     build.add_argument(
-        "-j", "--jobs", type=int, help="processes for rendering (default: one per CPU)"
+        "-j", "--jobs", type=_positive, help="processes for rendering (default: one per CPU)"
     )
     sub.add_parser("clean", help="delete the build cache (.postil-cache/) and _site/")
     check = sub.add_parser(
@@ -74,8 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     except BuildFailed as e:
         for d in e.diagnostics:
             print(d.report(), file=sys.stderr)
-        done = "check" if args.command == "check" else "build; nothing was written"
-        print(f"error: {done} {e.message}", file=sys.stderr)
+        written = "" if args.command == "check" else "; nothing was written"
+        print(f"error: {args.command} {e.message}{written}", file=sys.stderr)
         return e.exit_code
     except PostilError as e:
         print(f"error: {e}", file=sys.stderr)
@@ -90,7 +101,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "build":
         from postil.build import BuildOptions, build
 
-        out = args.out if args.out is None or args.out.is_absolute() else Path.cwd() / args.out
+        out = None if args.out is None else (args.root / args.out).absolute()
         result = build(
             BuildOptions(
                 root=args.root.absolute(),

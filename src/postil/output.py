@@ -62,6 +62,11 @@ def check_output_dir(out_dir: Path, root: Path) -> None:
     """
     from postil.errors import ConfigError
 
+    if out_dir.is_symlink() or (out_dir.exists() and not out_dir.is_dir()):
+        raise ConfigError(
+            f"output path {out_dir} is a symlink or a file, not a directory postil can replace;"
+            " move it away"
+        )
     out = out_dir.resolve()
     site = root.resolve()
     if out == site or site.is_relative_to(out):

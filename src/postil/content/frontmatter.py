@@ -49,6 +49,12 @@ def split_front_matter(source: SourceFile) -> tuple[str, str, int]:
     """
     text = source.text
     lines = text.split("\n")
+    if lines[0].rstrip() == "+++":
+        raise ContentError(
+            "TOML front matter (`+++`, Hugo's) is not supported; write it as YAML between "
+            '`---` lines (`title = "x"` becomes `title: x`)',
+            Location(source.rel, 1, 1),
+        )
     if lines[0].rstrip() != "---":
         return "", text, 1
     for i in range(1, len(lines)):
@@ -95,21 +101,32 @@ def parse(
             "front matter has no `title`; add `title: …`", Location(source.rel, 1, 1)
         )
     _warn_unknown(source.rel, unknown, warnings)
+    if source.kind == "post" and "date" not in values:
+        _warn(
+            warnings,
+            Location(source.rel, 1, 1),
+            "post has no `date:`; it sorts last and has no citation or feed date; "
+            "add `date: YYYY-MM-DD`",
+        )
     return FrontMatter(**values), body, body_line
 
 
 def _warn_unknown(rel: str, unknown: list[Field], warnings: list[Diagnostic] | None) -> None:
     known = ", ".join(sorted(_FIELDS))
     for fld in unknown:
-        found = Diagnostic(
-            Severity.WARNING,
+        _warn(
+            warnings,
             Location(rel, fld.line0 + 2, fld.col0 + 1),
             f"unknown front matter key `{fld.key}` is ignored; known keys: {known}",
         )
-        if warnings is None:
-            logging.getLogger("postil").warning("%s", found)
-        else:
-            warnings.append(found)
+
+
+def _warn(warnings: list[Diagnostic] | None, location: Location, message: str) -> None:
+    found = Diagnostic(Severity.WARNING, location, message)
+    if warnings is None:
+        logging.getLogger("postil").warning("%s", found)
+    else:
+        warnings.append(found)
 
 
 def _convert(fields: list[Field], tz: ZoneInfo) -> dict[str, Any]:
