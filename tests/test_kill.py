@@ -266,3 +266,44 @@ def test_the_next_build_removes_what_a_killed_build_left_beside_the_site(tmp_pat
         "content",
         "postil.yaml",
     ]
+
+
+def _children(pid: int) -> set[int]:
+    """Return the pids whose parent is `pid` (from /proc, Linux)."""
+    found = set()
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(
+                line.split(":\t", 1) for line in status.read_text().splitlines() if ":\t" in line
+            )
+        except OSError:
+            continue
+        if fields.get("PPid", "").strip() == str(pid):
+            found.add(int(status.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1][0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux /proc")
+def test_killing_a_parallel_build_kills_its_worker_processes(tmp_path):
+    root = write_site(tmp_path / "site", 300)
+    process = postil(root, "build", "--no-cache", "-j", "2")
+    deadline = time.monotonic() + 60
+    workers: set[int] = set()
+    while len(workers) < 2 and time.monotonic() < deadline and process.poll() is None:
+        workers = _children(process.pid)
+        time.sleep(0.02)
+    assert len(workers) >= 2, "the build never started its workers"
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=30)
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(_alive(pid) for pid in workers), "workers outlived the killed build"

@@ -14,8 +14,12 @@ earlier builds and collects the entries each post's rendering adds, for the buil
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import ctypes.util
 import multiprocessing
 import os
+import signal
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -27,6 +31,8 @@ from postil.cache import BuildCache
 from postil.markdown import RenderedMarkdown
 from postil.markdown.state import RenderState
 from postil.model import Post, SiteConfig
+
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 SEQUENTIAL_BELOW = 8
 """Render fewer posts than this in-process. Forked workers inherit the imports, so a 2-CPU
@@ -246,8 +252,25 @@ def _start_worker(
     from postil.theme import create_template_env
 
     global _WORKER
+    _exit_with_parent()
     _load_conversions(math, highlight)
     _WORKER = _Worker(config, links, create_markdown(), create_template_env(config.root))
+
+
+def _exit_with_parent() -> None:
+    """Make this worker die with the build process, even when that is killed with SIGKILL.
+
+    On Linux, prctl(PR_SET_PDEATHSIG, SIGKILL) (prctl(2)) has the kernel kill the worker when
+    its parent exits; without it a killed `postil build` leaves its workers running under
+    init. If the parent is already gone when this runs, the worker exits at once.
+    """
+    parent = multiprocessing.parent_process()
+    libc_name = ctypes.util.find_library("c")
+    if libc_name is not None:
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(libc_name, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if parent is not None and os.getppid() != parent.pid:
+        os._exit(1)
 
 
 def _render_chunk(posts: list[Post]) -> tuple[list[Rendered], list[_Pair]]:
