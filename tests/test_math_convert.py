@@ -262,3 +262,9 @@ def test_multline_first_line_left_last_right_middle_centred(env):
     aligns = [row.find("mtd").get("style").split(";text-align:")[-1] for row in table]
     assert aligns == ["-webkit-left", "-webkit-center", "-webkit-right"]
     assert (root.find(".//mtd[@class='eqno']") is not None) == (env == "multline")
+
+
+@pytest.mark.parametrize("latex", ["", "  ", "% only a comment", "\\def\\x{1}"])
+def test_math_empty_formula_converts_to_an_empty_math_element(latex):
+    html = latex_to_mathml(latex, display=True)
+    assert html.startswith('<math display="block"><semantics><mrow><mrow></mrow></mrow>')

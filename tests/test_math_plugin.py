@@ -116,3 +116,49 @@ def test_math_plugin_works_in_postils_full_parser_with_a_table():
     rendered = render_markdown(create_markdown(), body, state)
     assert rendered.html.count("<math") == 2
     assert "<td>" in rendered.html and not state.diagnostics
+
+
+@pytest.mark.parametrize(
+    ("source", "spot", "message"),
+    [
+        ("$$$$\n", (1, 1), "empty display math `$$…$$`: write a formula in it or delete it"),
+        ("text\n\n$$ $$\n", (3, 1), "empty display math `$$…$$`"),
+        ("\\[\\]\n", (1, 1), "empty display math `\\[…\\]`"),
+        ("a \\( \\) b\n", (1, 3), "empty inline math `\\(…\\)`"),
+        ("a $$ % nothing\n$$ b\n", (1, 3), "empty display math `$$…$$`"),
+        ("- item\n\n  ```math\n  ```\n", (3, 3), "empty display math ```math fence"),
+        ("\\begin{equation*}\n\\end{equation*}\n", (1, 1), "empty display math `\\begin{eq"),
+    ],
+)
+def test_math_empty_formula_is_a_warning_at_its_opening_delimiter(source, spot, message):
+    html, state = render(source)
+    (diag,) = state.diagnostics
+    assert diag.severity is Severity.WARNING
+    assert (diag.location.line, diag.location.col) == spot
+    assert diag.message.startswith(message)
+    assert "<math" not in html and "math-display" not in html and "no available" not in html
+
+
+@pytest.mark.parametrize("source", ["$$\\tag{1}$$\n", "$$ \\label{eq:x} $$\n"])
+def test_math_equation_with_only_a_number_warns_and_still_shows_the_number(source):
+    html, state = render(source + "\nsee \\eqref{eq:x}\n" if "label" in source else source)
+    (diag,) = state.diagnostics
+    assert diag.severity is Severity.WARNING and (diag.location.line, diag.location.col) == (1, 1)
+    assert diag.message == (
+        "`$$…$$` has an equation number but no formula: write one or delete the equation"
+    )
+    assert 'class="eqno"><mtext>(1)</mtext>' in html
+
+
+def test_math_inline_label_alone_warns_and_renders_nothing():
+    html, state = render("x $\\label{eq:y}$ y\n")
+    assert [d.message for d in state.diagnostics] == [
+        "`$…$` holds only \\label/\\tag, which inline math ignores: delete it"
+    ]
+    assert html == "<p>x  y</p>\n"
+
+
+def test_math_definitions_only_formula_is_silent():
+    html, state = render("$$\\def\\x{1}$$\n\n$\\x$\n")
+    assert not state.diagnostics
+    assert html.count("<math") == 1 and "math-display" not in html

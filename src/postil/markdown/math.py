@@ -103,7 +103,8 @@ def _emit(state: StateInline, silent: bool, kind: str, start: int, stop: int, en
     if not silent:
         token = state.push(kind, "math", 0)
         token.content = state.src[start:stop].replace(PIPE, "|")
-        token.meta = {"offset": start}
+        delims = (state.src[state.pos : start], state.src[stop:end])
+        token.meta = {"offset": start, "delims": delims}
     state.pos = end
     return True
 
@@ -149,7 +150,7 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     token = state.push("math_block", "math", 0)
     token.content = state.src[begin + len(opener) : stop]
     token.map = [start_line, last_line + 1]
-    token.meta = {"col0": begin + len(opener) - state.bMarks[start_line]}
+    token.meta = {"col0": begin + len(opener) - state.bMarks[start_line], "delims": delims}
     state.line = last_line + 1
     return True
 
@@ -190,7 +191,8 @@ def math_fence(state: Any) -> None:
     for token in state.tokens:
         if token.type == "fence" and token.info.strip() == "math":
             token.type = "math_block"
-            token.meta = {**(token.meta or {}), "col0": 0, "fence": True}
+            delims = (token.markup + token.info, token.markup)
+            token.meta = {**(token.meta or {}), "col0": 0, "fence": True, "delims": delims}
             if token.map:
                 token.map = [token.map[0] + 1, token.map[1]]
 
@@ -237,6 +239,8 @@ def render_math(self: Any, tokens: list[Token], idx: int, options: Any, env: Any
     token = tokens[idx]
     display = token.type != "math_inline"
     html = render_formula(token, display, get_state(env))
+    if not html:  # an empty formula (warned about) or one holding only definitions
+        return ""
     if token.type == "math_block":
         return f"<div {DISPLAY_ATTRS}>{html}</div>\n"
     if display:

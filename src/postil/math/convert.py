@@ -24,6 +24,17 @@ from postil.math.syntax import locate_syntax_error
 
 GLYPH_MACROS = symbols.glyph_macros()
 RAW_COMMAND = re.compile(r"\\(?:[A-Za-z]+\*?|[^\sA-Za-z0-9])")
+COMMENT = re.compile(r"(?<!\\)%[^\n]*")
+# latex2mathml's exceptions carry no message; say what each means and how to fix it.
+ENGINE_ERRORS = {
+    "NoAvailableTokensError": "a group or argument is empty where something is required",
+    "MissingSuperScriptOrSubscriptError": "`^` or `_` has nothing after it",
+    "ExtraLeftOrMissingRightError": "\\left, \\middle and \\right do not pair up",
+    "DoubleSubscriptsError": "double subscript: write x_{a b} or {x_a}_b",
+    "DoubleSuperscriptsError": "double superscript: write x^{a b} or {x^a}^b",
+    "MissingEndError": "\\begin{…} has no matching \\end{…}",
+    "StopIteration": "the formula ends where a command still needs its argument",
+}
 
 
 def latex_to_mathml(
@@ -90,9 +101,20 @@ def _convert(
     return _serialise(content, latex, display)
 
 
+def is_blank(latex: str) -> bool:
+    """Tell whether `latex` holds nothing but spaces and `%` comments."""
+    return not COMMENT.sub("", latex).strip()
+
+
 def _parse(latex: str, original: str, display: bool) -> ET.Element:
-    """Run latex2mathml's parser and converter; map its exceptions to `MathSyntaxError`."""
+    """Run latex2mathml's parser and converter; map its exceptions to `MathSyntaxError`.
+
+    An empty formula (latex2mathml refuses it: "no available tokens") converts to an
+    empty `<mrow>`: whether that deserves a warning is the caller's choice.
+    """
     converter = Converter(display="block" if display else "inline")
+    if is_blank(latex):
+        latex = "{}"
     try:
         return converter.convert_to_element(latex)
     except MathError:
@@ -106,6 +128,8 @@ def _parse(latex: str, original: str, display: bool) -> ET.Element:
 
 def _describe(exc: Exception) -> str:
     """Return a readable phrase for one of latex2mathml's exception classes."""
+    if type(exc).__name__ in ENGINE_ERRORS:
+        return ENGINE_ERRORS[type(exc).__name__]
     words = re.sub(r"(?<!^)(?=[A-Z])", " ", type(exc).__name__).lower().replace(" error", "")
     return f"{words} {exc}".strip()
 

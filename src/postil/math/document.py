@@ -9,13 +9,14 @@ may come before its equation.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, MutableMapping
 from html import escape
 from typing import Any
 
 from postil.markdown.state import RenderState, get_state
 from postil.math import rewrite
-from postil.math.convert import latex_to_mathml
+from postil.math.convert import is_blank, latex_to_mathml
 from postil.math.delimiters import Closers
 from postil.math.errors import MathError, MathSyntaxError
 from postil.math.macros import BUILTIN_MACROS, expand_macros, extract_definitions
@@ -23,6 +24,7 @@ from postil.math.numbering import EquationRow
 
 PIPE = "\ue003"  # stands for `|` inside `$…$` while the table rule splits cells
 MATH_TYPES = ("math_inline", "math_inline_display", "math_block")
+NUMBERING = re.compile(r"\\(?:label|tag|nonumber|notag|begin)(?![A-Za-z])")
 
 
 def equation_rows(latex: str, macros: Mapping[str, str] | None = None) -> tuple[EquationRow, ...]:
@@ -175,8 +177,74 @@ def _check_refs(doc: RenderState, token: Any) -> None:
             doc.error(line0, col, f"unknown equation label {label!r} in \\eqref/\\ref")
 
 
+def emptiness(latex: str) -> str:
+    r"""Tell what an empty-looking formula holds: "" (math), "blank", "definitions", "numbering".
+
+    "blank": only spaces and comments (`$$ $$`, `\(\)`, an empty ```` ```math ```` fence);
+    "definitions": only `\newcommand`/`\def`/… (a post's macro preamble);
+    "numbering": only `\label`/`\tag`/`\nonumber`, so the equation has no formula.
+    """
+    if is_blank(latex):
+        return "blank"
+    try:
+        definitions, body = extract_definitions(latex)
+        if is_blank(body):
+            return "definitions" if definitions else "blank"
+        if not NUMBERING.search(body):
+            return ""
+        rest, rows = rewrite.split_numbering(body, True)
+    except MathError:
+        return ""  # reported when the formula is converted
+    if not is_blank(rest):
+        return ""
+    return "numbering" if any(row.numbered or row.tag is not None for row in rows) else "blank"
+
+
+def _delimiter_spot(doc: RenderState, token: Any) -> tuple[int, int]:
+    """Return (0-based body line, 1-based column) of a math token's opening delimiter."""
+    meta = token.meta or {}
+    if meta.get("fence"):  # the map starts at the fence's first content line
+        line0 = token.map[0] - 1
+        source = doc.source_lines[line0] if 0 <= line0 < len(doc.source_lines) else ""
+        return line0, max(source.find(token.markup), 0) + 1
+    line0, col = locate(doc, token, 0)
+    return line0, max(col - len(meta.get("delims", ("",))[0]), 1)
+
+
+def _empty_message(token: Any, kind: str) -> str:
+    """Return the warning for an empty formula of `kind` (see `emptiness`)."""
+    opener, closer = (token.meta or {}).get("delims", ("", ""))
+    if (token.meta or {}).get("fence"):
+        name = "```math fence"
+    else:
+        opener = opener or closer.replace("\\end", "\\begin", 1)  # a bare environment
+        name = f"`{opener}…{closer}`"
+    if kind == "blank":
+        what = "display math" if token.type != "math_inline" else "inline math"
+        return f"empty {what} {name}: write a formula in it or delete it"
+    if token.type == "math_inline":
+        return f"{name} holds only \\label/\\tag, which inline math ignores: delete it"
+    return f"{name} has an equation number but no formula: write one or delete the equation"
+
+
 def render_formula(token: Any, display: bool, doc: RenderState) -> str:
-    """Convert one math token; on a math error report it and return a `math-error` span."""
+    r"""Convert one math token; on a math error report it and return a `math-error` span.
+
+    An empty formula is a warning at its opening delimiter and renders as nothing, as
+    does a formula holding only macro definitions (silently: that is a macro preamble);
+    one holding only `\label`/`\tag` is a warning and, in display math, shows its number
+    so that references to it still land somewhere.
+    """
+    kind = emptiness(token.content)
+    if kind in ("blank", "numbering"):
+        doc.warn(*_delimiter_spot(doc, token), _empty_message(token, kind))
+    if kind in ("blank", "definitions") or (kind == "numbering" and not display):
+        return ""
+    return _convert_token(token, display, doc)
+
+
+def _convert_token(token: Any, display: bool, doc: RenderState) -> str:
+    """Convert one math token, reporting a math error at its place (see `render_formula`)."""
     meta = token.meta or {}
     try:
         return latex_to_mathml(
