@@ -15,14 +15,16 @@ from collections.abc import Mapping, Sequence
 from latex2mathml.converter import Converter
 
 from postil.math import classes, rewrite, symbols, tables, tree
+from postil.math.arity import check_arguments
 from postil.math.cache import CACHE, cache_key
 from postil.math.errors import MathError, MathSyntaxError, MathUnsupportedError
-from postil.math.macros import BUILTIN_MACROS, expand_macros, extract_definitions
+from postil.math.macros import BUILTIN_MACROS, expand_macros, extract_definitions, macro_arity
 from postil.math.numbering import attach_numbers, resolve_refs
 from postil.math.safety import check_safety
 from postil.math.syntax import locate_syntax_error
 
 GLYPH_MACROS = symbols.glyph_macros()
+STATIC_ARITIES = {name: macro_arity(body) for name, body in (GLYPH_MACROS | BUILTIN_MACROS).items()}
 RAW_COMMAND = re.compile(r"\\(?:[A-Za-z]+\*?|[^\sA-Za-z0-9])")
 COMMENT = re.compile(r"(?<!\\)%[^\n]*")
 # latex2mathml's exceptions carry no message; say what each means and how to fix it.
@@ -87,8 +89,11 @@ def _convert(
     offset, problem = locate_syntax_error(body)
     if problem:
         raise MathSyntaxError(f"cannot parse the formula: {problem}", offset)
+    arities = STATIC_ARITIES | _arities(macros) | _arities(definitions)
+    check_arguments(body, arities)
     expanded = expand_macros(body, {**GLYPH_MACROS, **BUILTIN_MACROS, **macros, **definitions})
     check_safety(expanded)
+    _check_expanded_arguments(expanded, arities, latex)
     try:
         prepared = rewrite.prepare(expanded, display)
     except MathUnsupportedError as exc:
@@ -99,6 +104,25 @@ def _convert(
     resolve_refs(content, prepared.rows, numbers, equations)
     _check_leftovers(content, latex)
     return _serialise(content, latex, display)
+
+
+def _arities(macros: Mapping[str, str]) -> dict[str, int]:
+    """Return macro name -> number of arguments."""
+    return {name: macro_arity(body) for name, body in macros.items()}
+
+
+def _check_expanded_arguments(expanded: str, arities: Mapping[str, int], latex: str) -> None:
+    """Check argument counts in what macros produced (`\\half` -> `\\frac{1}`), at the source.
+
+    The error points at the command in the source when it is there, else at 0 (a macro's
+    body); the macros themselves are expanded already, so only engine commands count.
+    """
+    if expanded == latex:
+        return
+    try:
+        check_arguments(expanded, {})
+    except MathSyntaxError as exc:
+        raise MathSyntaxError(exc.message, _locate(exc.command, latex), exc.command) from None
 
 
 def is_blank(latex: str) -> bool:

@@ -1,0 +1,96 @@
+r"""A command with too few arguments is a math syntax error at the command, never a silent guess."""
+
+from __future__ import annotations
+
+import pytest
+from latex2mathml import commands as engine
+
+from postil.errors import Severity
+from postil.markdown import create_markdown, render_markdown
+from postil.markdown.state import RenderState
+from postil.math import MathSyntaxError, latex_to_mathml
+from postil.math.arity import SPECS, check_arguments
+
+
+@pytest.mark.parametrize(
+    ("latex", "offset", "message"),
+    [
+        (r"\frac{a}", 0, r"\frac needs 2 arguments, found 1: write \frac{…}{…}"),
+        (r"x + \frac1", 4, r"\frac needs 2 arguments, found 1"),
+        (r"\sqrt", 0, r"\sqrt needs 1 argument, found 0: write \sqrt{…}"),
+        (r"\sqrt[3]", 0, r"\sqrt needs 1 argument, found 0"),
+        (r"\binom{n}", 0, r"\binom needs 2 arguments, found 1"),
+        (r"\overset{a}", 0, r"\overset needs 2 arguments, found 1"),
+        ("a + x^", 5, "`^` needs a superscript after it: write x^{…}"),
+        ("x_", 1, "`_` needs a subscript after it"),
+        (r"\underbrace{a+b}_", 16, "`_` needs a subscript"),
+        (r"x^\frac{a}", 2, r"\frac needs 2 arguments, found 1"),
+        (r"{\frac{a}} + 1", 1, r"\frac needs 2 arguments"),  # the group ends first
+        (r"\left(\frac{a}\right)", 6, r"\frac needs 2 arguments"),
+        (r"\begin{matrix} \hat & b \end{matrix}", 15, r"\hat needs 1 argument, found 0"),
+        (r"\begin{matrix} \vec \end{matrix}", 15, r"\vec needs 1 argument"),
+        (r"a \\ \mathbb \\ b", 5, r"\mathbb needs 1 argument"),
+        (r"\xrightarrow[f]", 0, r"\xrightarrow needs 1 argument"),
+        (r"\href{https://x.org}", 0, r"\href needs 2 arguments, found 1"),
+        (r"\text", 0, r"\text needs 1 argument"),
+        (r"\big", 0, r"\big needs a delimiter after it"),
+        (r"\left", 0, "\\left is never closed"),
+        (r"\left( x", 0, "\\left is never closed"),
+        (r"\begin{pmatrix} x", 0, "\\begin{pmatrix} is never closed"),
+        (r"a + {b", 4, "{ is never closed"),
+        (r"a + b}", 5, "} has no matching opener"),
+        (r"\set", 0, r"\set needs 1 argument"),  # a KaTeX macro taking an argument
+        (r"\def\half#1{\frac{#1}} \half{x}", 12, r"\frac needs 2 arguments"),
+    ],
+)
+def test_math_command_missing_an_argument_is_a_syntax_error_at_its_offset(latex, offset, message):
+    with pytest.raises(MathSyntaxError) as info:
+        latex_to_mathml(latex)
+    assert info.value.offset == offset
+    assert message in info.value.message
+
+
+@pytest.mark.parametrize(
+    "latex",
+    [
+        r"\frac12 + \frac a b + \tfrac{1}{2}",
+        r"\sqrt[3]{x} + \sqrt\frac12",
+        r"x^\prime + x' + {}^{14}C + x^{} + \hat{}",
+        r"\text{a_b^ & }",  # text arguments are text: their content is not math
+        r"\href{https://x.org/a_b}{x} + \url{https://x.org/#^}",
+        r"\left.\frac{a}{b}\right| + \bigl( x \bigr)",
+        r"\underbrace{a+b}_{n} + \overset{!}{=}",
+        r"\begin{array}{c|c} a & b \\ c & d \end{array}",
+        r"\binom n k + \mathsterling + \not= + \operatorname*{arg\,max}_x",
+        r"\newcommand{\f}[2]{\frac{#1}{#2}} \f{a}{b}",
+    ],
+)
+def test_math_commands_with_all_their_arguments_convert(latex):
+    assert latex_to_mathml(latex).startswith("<math")
+
+
+def test_math_argument_counts_come_from_latex2mathmls_tables():
+    for command in engine.COMMANDS_WITH_TWO_PARAMETERS:
+        assert SPECS[command] == "mm"
+    for command in engine.COMMANDS_WITH_ONE_PARAMETER:
+        with pytest.raises(MathSyntaxError):
+            check_arguments(f"{{{command}}}", {})
+
+
+def test_math_missing_argument_checks_cost_linear_time():
+    check_arguments(r"\sqrt" * 50_000 + "x", {})  # no recursion: 50,000 nested arguments
+    with pytest.raises(MathSyntaxError) as info:
+        check_arguments(r"\sqrt" * 50_000, {})
+    assert info.value.offset == 5 * 49_999
+
+
+def test_math_missing_argument_fails_the_build_at_path_line_col():
+    state = RenderState(path="post.md")
+    body = "Intro.\n\nThe ratio $a = \\frac{b}$ is wrong.\n"
+    state.source_lines = body.split("\n")
+    rendered = render_markdown(create_markdown(), body, state)
+    (diag,) = state.diagnostics
+    assert diag.severity is Severity.ERROR
+    assert (diag.location.line, diag.location.col) == (3, 16)
+    assert diag.message.startswith("\\frac needs 2 arguments, found 1: write \\frac{…}{…}")
+    assert 'class="math-error"' in rendered.html
