@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import pytest
 from latex2mathml import commands as engine
+from latex2mathml import exceptions
 
 from postil.errors import Severity
 from postil.markdown import create_markdown, render_markdown
 from postil.markdown.state import RenderState
 from postil.math import MathSyntaxError, latex_to_mathml
 from postil.math.arity import SPECS, check_arguments
+from postil.math.convert import ENGINE_ERRORS
 
 
 @pytest.mark.parametrize(
@@ -41,6 +43,10 @@ from postil.math.arity import SPECS, check_arguments
         (r"a + b}", 5, "} has no matching opener"),
         (r"\set", 0, r"\set needs 1 argument"),  # a KaTeX macro taking an argument
         (r"\def\half#1{\frac{#1}} \half{x}", 12, r"\frac needs 2 arguments"),
+        (r"\sqrt[3 x", 0, r"\sqrt[ has no closing ]: write \sqrt[…]{…}"),
+        (r"{\color{red}}", 1, r"\color needs 2 arguments, found 1"),
+        (r"\begin x", 0, r"\begin needs an environment name in braces"),
+        (r"\set\begin{matrix} a \end{matrix}", 4, r"\begin needs an environment name"),
     ],
 )
 def test_math_command_missing_an_argument_is_a_syntax_error_at_its_offset(latex, offset, message):
@@ -63,6 +69,8 @@ def test_math_command_missing_an_argument_is_a_syntax_error_at_its_offset(latex,
         r"\begin{array}{c|c} a & b \\ c & d \end{array}",
         r"\binom n k + \mathsterling + \not= + \operatorname*{arg\,max}_x",
         r"\newcommand{\f}[2]{\frac{#1}{#2}} \f{a}{b}",
+        r"\color{red} x + y + \text\frac",  # a text argument is one token
+        r"\frac\begin{matrix} a \end{matrix}{b}",
     ],
 )
 def test_math_commands_with_all_their_arguments_convert(latex):
@@ -94,3 +102,8 @@ def test_math_missing_argument_fails_the_build_at_path_line_col():
     assert (diag.location.line, diag.location.col) == (3, 16)
     assert diag.message.startswith("\\frac needs 2 arguments, found 1: write \\frac{…}{…}")
     assert 'class="math-error"' in rendered.html
+
+
+def test_math_every_latex2mathml_exception_has_a_readable_message():
+    names = [name for name in dir(exceptions) if name.endswith("Error")]
+    assert names and all(name in ENGINE_ERRORS for name in names)

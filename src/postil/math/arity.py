@@ -9,7 +9,8 @@ Argument counts come from latex2mathml's own tables (`latex2mathml.commands`: th
 two-parameter lists, fonts, extensible arrows, big delimiters) plus the commands its walker
 reads by hand and the ones postil rewrites itself (`\operatorname`, `\label`, macros).
 A spec is a string with one letter per argument: `m` math, `t` text (its content is not
-checked: `\text{a_b}` is fine), `d` one delimiter token, `o` an optional `[…]`.
+checked: `\text{a_b}` is fine), `d` one delimiter token, `o` an optional `[…]`, `e` an
+environment name (only a bare `\begin` reaches the check: `\begin{x}` is one token).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ TEXT_COMMANDS = (
     *(engine.TEXT, engine.TEXTBF, engine.TEXTIT, engine.TEXTMD, engine.TEXTNORMAL),
     *(engine.TEXTRM, engine.TEXTSF, engine.TEXTTT, engine.TEXTUP, engine.EMPH),
     *(engine.CLAP, engine.LLAP, engine.RLAP, engine.FBOX, engine.HBOX, engine.MBOX),
-    *(engine.TAG, engine.TAGSTAR, engine.COLOR, engine.LEFTROOT, engine.UPROOT),
+    *(engine.TAG, engine.TAGSTAR, engine.LEFTROOT, engine.UPROOT),
     *(engine.HSKIP, engine.HSPACE, engine.KERN, engine.MKERN, engine.MSKIP, engine.MSPACE),
 )
 DELIMITED = (*engine.BIG, *engine.BIG_OPEN_CLOSE, engine.LEFT, engine.RIGHT, engine.MIDDLE)
@@ -39,6 +40,7 @@ SPECS: dict[str, str] = {
     **dict.fromkeys(TEXT_COMMANDS, "t"),
     **dict.fromkeys((engine.RAISE, engine.LOWER, engine.MOVELEFT, engine.MOVERIGHT), "tm"),
     **dict.fromkeys((engine.TEXTCOLOR, engine.HREF, engine.SKEW, engine.CLASS, engine.STYLE), "tm"),
+    engine.COLOR: "tm",  # a switch in TeX, but latex2mathml fails when nothing follows it
     **{engine.SQRT: "om", engine.SMASH: "om", engine.SUBSTACK: "m", engine.SIDESET: "mmm"},
     **{engine.RULE: "ott", engine.COLORBOX: "tt", engine.FCOLORBOX: "ttt"},
     **{engine.MATHCHOICE: "mmmm", engine.GENFRAC: "ttttmm"},
@@ -49,6 +51,9 @@ SPECS: dict[str, str] = {
     ),
     "^": "m",
     "_": "m",
+    # `\begin{name}` is one token (TOKEN); a bare `\begin` lacks its name: "e" never matches
+    "\\begin": "e",
+    "\\end": "e",
 }
 TOKEN = re.compile(
     r"%[^\n]*|\\verb\*?([^A-Za-z\s*]).*?\1|\\(?:begin|end)\s*\{[^{}]*\}"
@@ -112,8 +117,12 @@ def _message(token: str, spec: str, found: int) -> str:
     """Return what is missing after `token` and how to write it."""
     if token in SCRIPTS:
         return f"`{token}` needs a {SCRIPTS[token]} after it: write x{token}{{…}}"
+    if spec == "e":
+        return f"{token} needs an environment name in braces: write {token}{{matrix}}"
     if spec == "d":
         return f"{token} needs a delimiter after it, such as ( [ \\{{ | or ."
+    if found < 0:
+        return f"{token}[ has no closing ]: write {token}[…]{{…}}"
     wanted = len(spec.replace("o", ""))
     plural = "s" if wanted > 1 else ""
     return f"{token} needs {wanted} argument{plural}, found {found}: write {token}{'{…}' * wanted}"
@@ -163,12 +172,16 @@ def _read_arguments(
     spans: list[tuple[int, int]] = []
     for kind in spec:
         if kind == "o":
-            if at < len(tokens) and tokens[at][1] == "[" and at in bracket:
+            if at < len(tokens) and tokens[at][1] == "[":
+                if at not in bracket:
+                    return at, -1, spans  # latex2mathml would read to the end for a `]`
                 at = bracket[at] + 1
             continue
-        if not _is_argument(tokens, at):
+        if kind == "e" or not _is_argument(tokens, at):
             return at, found, spans
-        after = at + 1 if kind == "d" else ends[at]
+        # latex2mathml reads a math argument as a whole item (`\sqrt\frac12` is √½) but
+        # a text argument or a delimiter as one token (`\text\frac` is the text "\frac")
+        after = ends[at] if kind == "m" or tokens[at][1] == "{" else at + 1
         if kind == "t":
             spans.append((at, after))
         at, found = after, found + 1

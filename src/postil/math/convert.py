@@ -36,6 +36,12 @@ ENGINE_ERRORS = {
     "DoubleSuperscriptsError": "double superscript: write x^{a b} or {x^a}^b",
     "MissingEndError": "\\begin{…} has no matching \\end{…}",
     "StopIteration": "the formula ends where a command still needs its argument",
+    "NumeratorNotFoundError": "\\over, \\atop or \\choose has nothing before it in its group",
+    "DenominatorNotFoundError": "\\over, \\atop or \\choose has nothing after it in its group",
+    "LimitsMustFollowMathOperatorError": "\\limits or \\nolimits must follow an operator",
+    "InvalidAlignmentError": "an array's column letters may only be l, c, r and |",
+    "InvalidStyleForGenfracError": "\\genfrac's fourth argument must be 0, 1, 2 or 3",
+    "InvalidWidthError": "a width must be a TeX length such as 2em or 3pt",
 }
 
 
