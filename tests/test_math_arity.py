@@ -2,6 +2,9 @@ r"""A command with too few arguments is a math syntax error at the command, neve
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 from latex2mathml import commands as engine
 from latex2mathml import exceptions
@@ -107,3 +110,20 @@ def test_math_missing_argument_fails_the_build_at_path_line_col():
 def test_math_every_latex2mathml_exception_has_a_readable_message():
     names = [name for name in dir(exceptions) if name.endswith("Error")]
     assert names and all(name in ENGINE_ERRORS for name in names)
+
+
+def test_math_missing_argument_fails_the_cli_build_with_path_line_col(tmp_path):
+    root = tmp_path / "site"
+    (root / "content/posts").mkdir(parents=True)
+    (root / "postil.yaml").write_text("title: T\nauthor: A\nbase_url: https://x.org/\n")
+    post = "---\ntitle: P\ndate: 2024-01-01\n---\nText.\n\n$$\nx = \\binom{n}\n$$\n"
+    (root / "content/posts/p.md").write_text(post, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "postil", "-C", str(root), "build", "--no-cache"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert "content/posts/p.md:8:5: \\binom needs 2 arguments, found 1" in done.stderr
+    assert "Traceback" not in done.stderr
