@@ -21,6 +21,7 @@ from postil.math.errors import MathError, MathSyntaxError, MathUnsupportedError
 from postil.math.macros import BUILTIN_MACROS, expand_macros, extract_definitions, macro_arity
 from postil.math.numbering import attach_numbers, resolve_refs
 from postil.math.safety import check_safety
+from postil.math.serialise import to_html
 from postil.math.syntax import locate_syntax_error
 
 GLYPH_MACROS = symbols.glyph_macros()
@@ -210,4 +211,4 @@ def _serialise(content: ET.Element, latex: str, display: bool) -> str:
     semantics.append(content)
     annotation = ET.SubElement(semantics, "annotation", encoding="application/x-tex")
     annotation.text = latex
-    return ET.tostring(math, encoding="unicode", short_empty_elements=False)
+    return to_html(math)

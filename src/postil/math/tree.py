@@ -38,12 +38,14 @@ NAMED_SPACES = {
 TEX_UNITS_PT = {"bp": 72.27 / 72, "dd": 1238 / 1157, "cc": 12 * 1238 / 1157, "sp": 1 / 65536}
 SCRIPTED = ("msub", "msup", "msubsup")
 UNDER_OVER = {"msub": "munder", "msup": "mover", "msubsup": "munderover"}
+SCRIPTED_OR_STACKED = frozenset(SCRIPTED + tuple(UNDER_OVER.values()))
 THIN = "0.1667em"
 
 
 def local(el: ET.Element) -> str:
     """Return an element's tag without namespace."""
-    return el.tag.rsplit("}", 1)[-1]
+    tag = el.tag
+    return tag if "}" not in tag else tag.rsplit("}", 1)[-1]
 
 
 def decode_entities(root: ET.Element) -> None:
@@ -125,7 +127,7 @@ def fix_lengths(root: ET.Element) -> None:
 
 def _is_function_name(el: ET.Element) -> bool:
     """Tell whether `el` (maybe scripted) is a function name like `log` or `softmax`."""
-    while local(el) in SCRIPTED + tuple(UNDER_OVER.values()) and len(el):
+    while local(el) in SCRIPTED_OR_STACKED and len(el):
         el = el[0]
     text = (el.text or "").replace("\u2009", "").replace("\u2006", "").replace(" ", "")
     if local(el) == "mi":
@@ -143,7 +145,7 @@ def _first_leaf_text(el: ET.Element) -> str:
 
 def _name_to_mi(el: ET.Element) -> None:
     """Make the base of a function name an `<mi>` (an `<mo>` word gets operator padding)."""
-    while local(el) in SCRIPTED + tuple(UNDER_OVER.values()) and len(el):
+    while local(el) in SCRIPTED_OR_STACKED and len(el):
         el = el[0]
     if local(el) == "mo":
         el.tag = "mi"
