@@ -9,8 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from postil.markdown import RenderedMarkdown
+if TYPE_CHECKING:  # only for annotations: `postil new` should not import markdown-it
+    from postil.markdown import RenderedMarkdown
 
 
 @dataclass(frozen=True)
