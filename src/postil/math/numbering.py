@@ -132,8 +132,10 @@ def resolve_refs(
         if row.label and text
     }
     for el in content.iter():
+        if local(el) != "mtext" or not (el.text or "").startswith(MARK):
+            continue
         kind, _, label = (el.text or "")[len(MARK) :].partition(SEP)
-        if local(el) != "mtext" or not (el.text or "").startswith(MARK) or kind not in REFS:
+        if kind not in REFS:
             continue
         found = (equations or {}).get(label) or local_numbers.get(label) or "??"
         link = ET.Element("a", href="#" + anchor_id(label))

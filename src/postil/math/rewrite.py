@@ -256,7 +256,7 @@ def prepare(latex: str, display: bool) -> Prepared:
     body = rewrite_specials(body)
     body = rewrite_operatornames(body)
     body = rewrite_text(body)
-    if display and len(top_level_rows(body)) > 1:
+    if display and "\\\\" in body and len(top_level_rows(body)) > 1:
         body = rf"\begin{{gathered}}{body}\end{{gathered}}"
     body = re.sub(r"\\url\s*\{([^{}]*)\}", r"\\href{\1}{\\texttt{\1}}", body)
     return Prepared(rewrite_environments(body), rows)
@@ -271,11 +271,13 @@ def expand_markers(root: ET.Element) -> None:
     """Replace operator-name and environment markers left by `prepare` (refs stay)."""
     for parent in list(root.iter()):
         for index, el in reversed(list(enumerate(parent))):
+            if local(el) != "mtext":
+                continue
             text = el.text or ""
-            if local(el) == "mtext" and any(s in text for s in TEXT_STAND_INS.values()):
+            if any(s in text for s in TEXT_STAND_INS.values()):
                 for char, stand_in in TEXT_STAND_INS.items():
                     text = el.text = text.replace(stand_in, char)
-            if local(el) != "mtext" or not text.startswith(MARK):
+            if not text.startswith(MARK):
                 continue
             kind, _, payload = text[1:].partition(SEP)
             if kind in ("mi", "mo"):

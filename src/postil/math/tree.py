@@ -63,6 +63,8 @@ def merge_letters(root: ET.Element) -> None:
     keep one letter per `<mi>` (their characters carry the style).
     """
     for parent in root.iter():
+        if len(parent) < 2:
+            continue
         kids = list(parent)
         for prev, el in zip(kids, kids[1:], strict=False):
             variant = el.get("mathvariant")
