@@ -13,7 +13,7 @@ atom with no operand before it is unary (Appendix G, rule 5) as `form="prefix"`.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import latex2mathml.symbols_parser
@@ -74,8 +74,12 @@ def tex_classes() -> dict[str, str]:
     return {**classes, **ASCII_CLASSES, **OVERRIDES}
 
 
+@lru_cache(maxsize=4096)
 def symbol_class(text: str) -> str | None:
-    """Return the TeX class of a one-symbol token text (variation selectors ignored), or None."""
+    """Return the TeX class of a one-symbol token text (variation selectors ignored), or None.
+
+    Memoised: a formula's tokens are mostly the same few symbols.
+    """
     bare = text.translate(VARIATION_SELECTORS)
     if len(bare) != 1 or bare.isalnum():
         return None
@@ -134,6 +138,8 @@ def classify_tokens(root: ET.Element) -> None:
     are left alone.
     """
     for parent in root.iter():
+        if not len(parent):
+            continue
         accents = local(parent) in ACCENT_PARENTS
         for index, el in enumerate(parent):
             if local(el) in ("mi", "mo") and not (accents and index) and FIXED not in el.attrib:

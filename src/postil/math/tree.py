@@ -122,6 +122,8 @@ def _css_length(value: str) -> str:
 def fix_lengths(root: ET.Element) -> None:
     """Rewrite named and TeX-only lengths on spaces and operators as CSS lengths (em, pt)."""
     for el in root.iter():
+        if not el.attrib:
+            continue
         for attr in ("width", "height", "depth", "lspace", "rspace", "voffset"):
             if attr in el.attrib:
                 el.attrib[attr] = _css_length(el.attrib[attr])
@@ -164,7 +166,7 @@ def apply_functions(root: ET.Element) -> None:
     thin space is an explicit `<mspace>`.
     """
     for parent in list(root.iter()):
-        if local(parent) in POSITIONAL:
+        if not len(parent) or local(parent) in POSITIONAL:
             continue
         kids = list(parent)
         for i in range(len(kids) - 1, -1, -1):
