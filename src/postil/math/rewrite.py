@@ -175,7 +175,7 @@ def rewrite_environments(latex: str) -> str:
         return marker("env", style) + rf"\begin{{{target}}}" + skip
 
     out = BEGIN.sub(replace, latex)
-    return re.sub("\ue002\\s*\\{\\d+\\}", "", out)
+    return re.sub("\ue002\\s*\\{\\d+\\}", "", out) if "\ue002" in out else out
 
 
 def rewrite_operatornames(latex: str) -> str:
@@ -241,11 +241,21 @@ def rewrite_text(latex: str) -> str:
 
 
 def rewrite_specials(latex: str) -> str:
-    r"""Rewrite small constructs latex2mathml gets wrong: `\mathrm{d}`, `\char"41`, `*matrix*`."""
-    latex = UPRIGHT_LETTER.sub(r"\\mathrm{{\1}}", latex)
-    latex = CHAR.sub(lambda m: chr(int(m.group(1), 16) if m.group(1) else int(m.group(2))), latex)
-    latex = re.sub(r"\\(begin|end)\{([pbBvV]?matrix)\*\}", r"\\\1{\2}", latex)
-    return MATHOP.sub(r"\\operatorname{\1}", latex)
+    r"""Rewrite small constructs latex2mathml gets wrong: `\mathrm{d}`, `\char"41`, `*matrix*`.
+
+    Each rewrite runs only when its command is in the text (most formulas have none).
+    """
+    if "\\math" in latex:
+        latex = UPRIGHT_LETTER.sub(r"\\mathrm{{\1}}", latex)
+    if "\\char" in latex:
+        latex = CHAR.sub(
+            lambda m: chr(int(m.group(1), 16) if m.group(1) else int(m.group(2))), latex
+        )
+    if "matrix*" in latex:
+        latex = re.sub(r"\\(begin|end)\{([pbBvV]?matrix)\*\}", r"\\\1{\2}", latex)
+    if "\\mathop" in latex:
+        latex = MATHOP.sub(r"\\operatorname{\1}", latex)
+    return latex
 
 
 def prepare(latex: str, display: bool) -> Prepared:
@@ -258,7 +268,8 @@ def prepare(latex: str, display: bool) -> Prepared:
     body = rewrite_text(body)
     if display and "\\\\" in body and len(top_level_rows(body)) > 1:
         body = rf"\begin{{gathered}}{body}\end{{gathered}}"
-    body = re.sub(r"\\url\s*\{([^{}]*)\}", r"\\href{\1}{\\texttt{\1}}", body)
+    if "\\url" in body:
+        body = re.sub(r"\\url\s*\{([^{}]*)\}", r"\\href{\1}{\\texttt{\1}}", body)
     return Prepared(rewrite_environments(body), rows)
 
 

@@ -9,7 +9,10 @@ strings gives the same text, byte for byte (escaping as CPython's `_escape_cdata
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
+
+NEEDS_ESCAPE = re.compile(r'[&<>"\r\n\t]')  # the characters `escape_attribute` replaces
 
 
 def escape_text(text: str) -> str:
@@ -57,8 +60,11 @@ def _write(el: ET.Element, parts: list[str]) -> None:
     """Append `el` (start tag, text, children with their tails, end tag) to `parts`."""
     tag = el.tag
     if el.attrib:
-        attrs = "".join(f' {k}="{escape_attribute(v)}"' for k, v in el.attrib.items())
-        parts.append(f"<{tag}{attrs}>")
+        attrs = [
+            f' {k}="{escape_attribute(v) if NEEDS_ESCAPE.search(v) else v}"'
+            for k, v in el.attrib.items()
+        ]
+        parts.append(f"<{tag}{''.join(attrs)}>")
     else:
         parts.append(f"<{tag}>")
     if el.text:
