@@ -43,7 +43,8 @@ def escape_attribute(value: str) -> str:
 def to_html(root: ET.Element) -> str:
     """Return `root` as text, equal to `ET.tostring(root, "unicode", short_empty_elements=False)`.
 
-    Attributes keep their insertion order; `root`'s own tail is not written (as `tostring`).
+    Attributes keep their insertion order. `root`'s own tail is not written (`tostring` would
+    write it; a `<math>` root never has one).
 
     Raises:
         TypeError: an element's tag is not a string (a comment or processing instruction),
