@@ -285,3 +285,20 @@ def test_a_missing_page_is_the_site_404_page_watching_for_that_page(start, site)
 def test_only_loopback_addresses_count_as_private() -> None:
     assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
     assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.5")
+
+
+def test_a_taken_port_fails_before_the_site_is_built(site: Path, no_leaked_threads: None) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        server = DevServer(ServeOptions(root=site, port=port))
+        builds: list[object] = []
+        original = server.builder.build
+        server.builder.build = lambda *a, **k: builds.append(1) or original(*a, **k)  # type: ignore[method-assign]
+        with pytest.raises(OSError):
+            server.start()
+        server.stop()
+    assert builds == []

@@ -91,9 +91,15 @@ class DevServer:
         Raises:
             OSError: the address cannot be bound (port in use, bad host).
         """
-        self.first_build = self.builder.build()
-        self._publish(self.first_build)
+        # Bind first: a taken port is reported at once, not after a build of the whole site.
         self.http = DevHTTPServer((self.options.host, self.options.port), self.hub)
+        try:
+            self.first_build = self.builder.build()
+        except BaseException:
+            self.http.server_close()
+            self.http = None
+            raise
+        self._publish(self.first_build)
         self._thread = threading.Thread(
             target=self.http.serve_forever, args=(0.05,), name="postil-http"
         )
