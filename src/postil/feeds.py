@@ -40,9 +40,14 @@ def post_updated(rendered: RenderedPost) -> datetime:
 
 
 def feed_posts(site: Site) -> tuple[RenderedPost, ...]:
-    """Return the posts a feed holds: the newest `feed_limit` (all when it is 0)."""
+    """Return the posts a feed holds: the newest `feed_limit` dated posts (all when it is 0).
+
+    A post without a date has no place in a dated feed (a reader would file it under 1970);
+    the build warns about it.
+    """
     limit = site.config.feed_limit
-    return site.posts[:limit] if limit else site.posts
+    dated = tuple(r for r in site.posts if r.post.meta.date is not None)
+    return dated[:limit] if limit else dated
 
 
 def entry_html(rendered: RenderedPost, url: str) -> str:
