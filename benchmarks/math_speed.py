@@ -3,7 +3,7 @@
 Usage:
     python benchmarks/math_speed.py [--corpus DIR] [--out outputs.json] [--repeat N]
 
-Formulas: every row of `/work/shared/math/math_corpus.tsv` plus the `$…$`/`$$…$$` of the
+Formulas: every row of `../shared/math/math_corpus.tsv` plus the `$…$`/`$$…$$` of the
 Markdown posts under `--corpus` (made by `gen_corpus.py DIR --posts 100 --unique-math
 --flavor neutral`; a simple regex, good enough for a benchmark). The conversion cache is
 cleared before every call. Prints total and per-formula times (best of `--repeat` runs)
@@ -25,7 +25,7 @@ from latex2mathml.converter import convert as raw_convert
 
 from postil.math import CACHE, MathError, latex_to_mathml
 
-TSV = Path("/work/shared/math/math_corpus.tsv")
+TSV = Path(__file__).resolve().parents[2] / "shared" / "math" / "math_corpus.tsv"
 DISPLAY_MATH = re.compile(r"\$\$(.+?)\$\$", re.DOTALL)
 INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\s)([^$\n]+?)(?<!\s)\$(?!\$)")
 PER_POST = 13
