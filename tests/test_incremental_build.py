@@ -162,3 +162,28 @@ def test_benchmark_corpus_cold_warm_and_one_edit_match_clean_builds(tmp_path, sh
     post.write_text(post.read_text() + "\nOne more sentence.\n")
     assert build_site(root).rendered == 1
     assert tree(root / "_site") == clean_build(tmp_path, root)
+
+
+def test_editing_a_post_outside_the_feeds_leaves_the_feeds_unrendered(tmp_path, monkeypatch):
+    import postil.pages
+    from postil.build import BuildOptions, build
+
+    root = tmp_path / "site"
+    (root / "content/posts").mkdir(parents=True)
+    config = "title: T\nauthor: A\nbase_url: https://x.org/\nfeed_limit: 1\n"
+    (root / "postil.yaml").write_text(config)
+    for day in (1, 2):
+        post = f"---\ntitle: P{day}\ndate: 2024-01-0{day}\n---\nx\n"
+        (root / f"content/posts/p{day}.md").write_text(post)
+    build(BuildOptions(root=root))
+    made: list[str] = []
+    real = postil.pages.atom_feed
+    monkeypatch.setattr(postil.pages, "atom_feed", lambda site: made.append("atom") or real(site))
+    (root / "content/posts/p1.md").write_text("---\ntitle: P1\ndate: 2024-01-01\n---\nedited\n")
+    build(BuildOptions(root=root))  # p1 is not in the one-post feed
+    assert "edited" in (root / "_site/posts/p1/index.html").read_text()
+    assert made == []
+    (root / "content/posts/p2.md").write_text("---\ntitle: P2\ndate: 2024-01-02\n---\nnew\n")
+    build(BuildOptions(root=root))  # p2 is: the feed is made again
+    assert made == ["atom"]
+    assert "new" in (root / "_site/feed.xml").read_text()

@@ -25,7 +25,7 @@ from postil.contexts import (
     tags_context,
 )
 from postil.errors import Location, TemplateError
-from postil.feeds import atom_feed, rss_feed
+from postil.feeds import atom_feed, feed_posts, rss_feed
 from postil.model import OutputFile, RenderedPost, Site
 from postil.site import Paginator, page_url, paginate, tag_slugs
 from postil.sitemap import robots_txt, sitemap_xml
@@ -64,9 +64,11 @@ class PageJob:
         context: builds the template context when called (so unchanged pages cost nothing).
         deps: URLs of the posts whose content or metadata the page shows; the dev server
             re-renders a page only when one of them (or a template or the config) changes.
-            `None` means the page depends on every post (feeds, sitemaps).
+            `None` means the page depends on every post (sitemap, archive, tag index).
         produce: for files that are not templates (feeds, sitemap, robots.txt), makes the
             file's bytes; `template` is then "" and `context` unused.
+        lazy: costly to make and rarely looked at while writing (feeds): the dev server makes
+            it on its first request instead of on every save.
     """
 
     rel: str
@@ -74,6 +76,7 @@ class PageJob:
     context: Callable[[], dict[str, Any]]
     deps: frozenset[str] | None
     produce: Callable[[], bytes] | None = None
+    lazy: bool = False
 
 
 def page_jobs(site: Site) -> list[PageJob]:
@@ -88,13 +91,14 @@ def page_jobs(site: Site) -> list[PageJob]:
     jobs.append(PageJob("archive/index.html", "archive.html", partial(archive_context, site), None))
     jobs.append(PageJob("404.html", "404.html", partial(not_found_context, site), frozenset()))
     sitemap = _sitemap_entries(site, [job.rel for job in jobs])
-    for rel, make, deps in (
-        ("feed.xml", partial(atom_feed, site), None),
-        ("rss.xml", partial(rss_feed, site), None),
-        ("sitemap.xml", partial(sitemap_xml, sitemap), None),
-        ("robots.txt", partial(robots_txt, site.config.base_url), frozenset()),
+    in_feeds = _urls(feed_posts(site))  # an edit to an older post leaves the feeds alone
+    for rel, make, deps, lazy in (
+        ("feed.xml", partial(atom_feed, site), in_feeds, True),
+        ("rss.xml", partial(rss_feed, site), in_feeds, True),
+        ("sitemap.xml", partial(sitemap_xml, sitemap), None, False),
+        ("robots.txt", partial(robots_txt, site.config.base_url), frozenset(), False),
     ):
-        jobs.append(PageJob(rel, "", partial(dict), deps, produce=make))
+        jobs.append(PageJob(rel, "", partial(dict), deps, produce=make, lazy=lazy))
     return jobs
 
 

@@ -262,7 +262,8 @@ class IncrementalBuilder:
         for job in page_jobs(site):
             out.deps[job.rel] = job.deps
             stale = self._stale(job)
-            defer = job.deps is None and not (self._all_pages and job.rel.endswith(".html"))
+            costly = job.deps is None or job.lazy
+            defer = costly and not (self._all_pages and job.rel.endswith(".html"))
             if defer and stale:
                 out.deferred[job.rel] = partial(self._render_late, site, env, job)
                 out.late.add(job.rel)
