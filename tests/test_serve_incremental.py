@@ -10,8 +10,8 @@ import pytest
 from postil.build import BuildOptions, build
 from postil.config import load_config
 from postil.content import discover
+from postil.content.discover import discoverable
 from postil.serve.incremental import IncrementalBuilder
-from postil.serve.sources import discoverable
 from postil.serve.watcher import ChangeSet
 
 POST = """---

@@ -125,6 +125,12 @@ def build(options: BuildOptions, now: datetime | None = None) -> BuildResult:
     return BuildResult(files, len(site.posts), warnings, seconds, store.added, written)
 
 
+def reading_minutes(word_count: int, words_per_minute: int) -> int:
+    """Return whole minutes to read `word_count` words: rounded up, at least 1 (README,
+    "Reading time": prose and code words, each formula one word, at the site's speed)."""
+    return max(1, math.ceil(word_count / words_per_minute))
+
+
 def load_posts(
     config: SiteConfig, cache: BuildCache | None = None
 ) -> tuple[list[Post], list[Diagnostic]]:
@@ -262,7 +268,7 @@ def render_posts(
     for post, key in zip(posts, keys, strict=True):
         content = found[key].content
         diagnostics.extend(content.diagnostics)
-        minutes = max(1, math.ceil(content.word_count / config.words_per_minute))
+        minutes = reading_minutes(content.word_count, config.words_per_minute)
         rendered.append(RenderedPost(post=post, content=content, reading_minutes=minutes))
     return rendered
 

@@ -41,8 +41,16 @@ def discover(config: SiteConfig) -> tuple[list[SourceFile], list[ContentError]]:
     return sources, errors
 
 
-def _hidden(name: str) -> bool:
+def is_hidden(name: str) -> bool:
+    """Return whether a file or directory name is skipped: hidden (`.name`) or an editor
+    backup or lock (`name~`, `#name#`)."""
     return name.startswith((".", "#")) or name.endswith("~")
+
+
+def discoverable(rel_parts: tuple[str, ...]) -> bool:
+    """Return whether a path under content/ (its parts) is a source `discover` reads: a `.md`
+    file with no hidden part (`is_hidden`)."""
+    return bool(rel_parts) and rel_parts[-1].endswith(".md") and not any(map(is_hidden, rel_parts))
 
 
 def _markdown_files(content: Path, root: Path) -> tuple[list[Path], list[ContentError]]:
@@ -64,7 +72,7 @@ def _markdown_files(content: Path, root: Path) -> tuple[list[Path], list[Content
             continue
         seen.add(real)
         for entry in sorted(directory.iterdir()):
-            if _hidden(entry.name):
+            if is_hidden(entry.name):
                 continue
             if entry.is_symlink() and not entry.resolve().is_relative_to(inside):
                 rel = entry.relative_to(root).as_posix()

@@ -11,7 +11,6 @@ while those look-ups give the same answers.
 from __future__ import annotations
 
 import hashlib
-import math
 import re
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping
@@ -19,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from postil import __version__
+from postil.build import reading_minutes
 from postil.markdown import RenderedMarkdown, create_markdown, render_markdown
 from postil.markdown.state import RenderState
 from postil.model import Post, RenderedPost, SiteConfig
@@ -120,7 +120,7 @@ class MarkdownCache:
             entry = self._render(config, post, links, templates)
             self._entries[key] = entry
         self._entries.move_to_end(key)
-        minutes = max(1, math.ceil(entry.content.word_count / config.words_per_minute))
+        minutes = reading_minutes(entry.content.word_count, config.words_per_minute)
         return RenderedPost(post=post, content=entry.content, reading_minutes=minutes)
 
     def _render(

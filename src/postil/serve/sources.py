@@ -1,7 +1,7 @@
 """The dev server's table of parsed sources: re-read only the files an editor touched.
 
 `postil.content.discover` reads every file under content/; on a save the dev server re-reads
-just that file through the same `read_source` and `parse`, applying discover's rules for
+just that file through the same `read_source` and `parse`, applying discover's own rule for
 which files count (`discoverable`), so a watched save and a full scan agree.
 """
 
@@ -10,22 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from postil.content import discover
-from postil.content.discover import CONTENT_DIR, read_source
+from postil.content.discover import CONTENT_DIR, discoverable, read_source
 from postil.content.frontmatter import parse
 from postil.content.posts import make_post
 from postil.errors import ContentError, Diagnostic, Location, Severity
 from postil.model import Post, SiteConfig, SourceFile
-
-
-def discoverable(rel_parts: tuple[str, ...]) -> bool:
-    """Return whether a path under content/ (its parts) is a source `discover` would read.
-
-    The rules of `postil.content.discover`: a `.md` file, with no hidden part (`.name`) and
-    no editor backup part (`name~`, `#name#`).
-    """
-    if not rel_parts or not rel_parts[-1].endswith(".md"):
-        return False
-    return not any(p.startswith(".") or p.endswith("~") or p.startswith("#") for p in rel_parts)
 
 
 def content_error(error: ContentError, text: str = "") -> Diagnostic:
