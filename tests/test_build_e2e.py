@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from lxml import html as lxml_html
+from support.sites import make_site
 
 REPO = Path(__file__).resolve().parents[1]
 TINY = REPO / "tests" / "sites" / "tiny"
@@ -174,15 +175,6 @@ def test_reference_page_ids_are_unique(reference):
 # --- errors -----------------------------------------------------------------------------
 
 
-def make_site(tmp_path: Path, posts: dict[str, str]) -> Path:
-    root = tmp_path / "site"
-    (root / "content/posts").mkdir(parents=True)
-    (root / "postil.yaml").write_text("title: T\nauthor: A\nbase_url: https://x.org/\n")
-    for name, text in posts.items():
-        (root / "content/posts" / name).write_text(text, encoding="utf-8")
-    return root
-
-
 def built_once(root: Path) -> dict[str, bytes]:
     result = run_postil(root, "build")
     assert result.returncode == 0, result.stderr
@@ -208,7 +200,7 @@ GOOD = "---\ntitle: Good\ndate: 2024-01-01\n---\n\nFine.\n"
 def test_content_errors_exit_1_with_location_and_keep_the_old_site(
     tmp_path, text, location, message
 ):
-    root = make_site(tmp_path, {"good.md": GOOD})
+    root = make_site(tmp_path / "site", {"good.md": GOOD})
     before = built_once(root)
     (root / "content/posts/bad.md").write_text(text)
     result = run_postil(root, "build")
@@ -229,7 +221,7 @@ def test_content_errors_exit_1_with_location_and_keep_the_old_site(
     ids=["undefined-note", "unknown-command"],
 )
 def test_warnings_exit_0_and_fail_under_strict(tmp_path, body, location, message):
-    root = make_site(tmp_path, {"w.md": f"---\ntitle: W\ndate: 2024-01-01\n---\n\n{body}"})
+    root = make_site(tmp_path / "site", {"w.md": f"---\ntitle: W\ndate: 2024-01-01\n---\n\n{body}"})
     result = run_postil(root, "build")
     assert result.returncode == 0, result.stderr
     assert any(
@@ -241,7 +233,7 @@ def test_warnings_exit_0_and_fail_under_strict(tmp_path, body, location, message
 
 
 def test_unknown_config_key_exits_2(tmp_path):
-    root = make_site(tmp_path, {"good.md": GOOD})
+    root = make_site(tmp_path / "site", {"good.md": GOOD})
     (root / "postil.yaml").write_text(
         "title: T\nauthor: A\nbase_url: https://x.org/\ncolour: red\n"
     )
@@ -259,7 +251,7 @@ def test_version_flag_prints_the_version():
 
 
 def test_same_slug_in_two_files_is_an_error_naming_both(tmp_path):
-    root = make_site(tmp_path, {"a.md": GOOD})
+    root = make_site(tmp_path / "site", {"a.md": GOOD})
     (root / "content/posts/a").mkdir()
     (root / "content/posts/a/index.md").write_text(GOOD)
     result = run_postil(root, "build")

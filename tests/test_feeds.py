@@ -160,14 +160,14 @@ def test_summary_is_the_first_top_level_paragraph_without_notes_links_or_ids():
 
 def test_posts_without_a_date_are_left_out_of_the_feeds(tmp_path):
     import feedparser
+    from support.sites import make_site
 
     from postil.build import BuildOptions, build
 
-    root = tmp_path / "site"
-    (root / "content/posts").mkdir(parents=True)
-    (root / "postil.yaml").write_text("title: T\nauthor: A\nbase_url: https://x.org/\n")
-    (root / "content/posts/dated.md").write_text("---\ntitle: Dated\ndate: 2024-05-01\n---\nx\n")
-    (root / "content/posts/undated.md").write_text("---\ntitle: Undated\n---\ny\n")
+    dated = "---\ntitle: Dated\ndate: 2024-05-01\n---\nx\n"
+    root = make_site(
+        tmp_path / "site", {"dated.md": dated, "undated.md": "---\ntitle: Undated\n---\n"}
+    )
     build(BuildOptions(root=root, cache=False))
     for name in ("feed.xml", "rss.xml"):
         parsed = feedparser.parse((root / "_site" / name).read_bytes())

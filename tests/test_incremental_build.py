@@ -165,16 +165,13 @@ def test_benchmark_corpus_cold_warm_and_one_edit_match_clean_builds(tmp_path, sh
 
 
 def test_editing_a_post_outside_the_feeds_leaves_the_feeds_unrendered(tmp_path, monkeypatch):
+    from support.sites import CONFIG, make_site
+
     import postil.pages
     from postil.build import BuildOptions, build
 
-    root = tmp_path / "site"
-    (root / "content/posts").mkdir(parents=True)
-    config = "title: T\nauthor: A\nbase_url: https://x.org/\nfeed_limit: 1\n"
-    (root / "postil.yaml").write_text(config)
-    for day in (1, 2):
-        post = f"---\ntitle: P{day}\ndate: 2024-01-0{day}\n---\nx\n"
-        (root / f"content/posts/p{day}.md").write_text(post)
+    posts = {f"p{d}.md": f"---\ntitle: P{d}\ndate: 2024-01-0{d}\n---\nx\n" for d in (1, 2)}
+    root = make_site(tmp_path / "site", posts, CONFIG + "feed_limit: 1\n")
     build(BuildOptions(root=root))
     made: list[str] = []
     real = postil.pages.atom_feed

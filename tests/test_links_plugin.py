@@ -64,13 +64,13 @@ def test_user_site_base_path_keeps_root_absolute_links_unchanged():
 
 
 def test_a_link_to_a_draft_warns_unless_drafts_are_built(tmp_path):
+    from support.sites import make_site
+
     from postil.build import BuildOptions, build
 
-    root = tmp_path / "site"
-    (root / "content/posts").mkdir(parents=True)
-    (root / "postil.yaml").write_text("title: T\nauthor: A\nbase_url: https://x.org/\n")
-    (root / "content/posts/a.md").write_text("---\ntitle: A\ndate: 2024-01-01\n---\n[d](d.md)\n")
-    (root / "content/posts/d.md").write_text("---\ntitle: D\ndate: 2024-01-01\ndraft: true\n---\n")
+    a = "---\ntitle: A\ndate: 2024-01-01\n---\n[d](d.md)\n"
+    d = "---\ntitle: D\ndate: 2024-01-01\ndraft: true\n---\n"
+    root = make_site(tmp_path / "site", {"a.md": a, "d.md": d})
     (warning,) = build(BuildOptions(root=root, cache=False)).warnings
     assert str(warning.location) == "content/posts/a.md:5:5"
     assert "a draft or future post is left out" in warning.message

@@ -3,17 +3,14 @@
 from pathlib import Path
 
 import pytest
+from support import sites
 
 from postil.build import BuildOptions, build
 from postil.errors import ConfigError
 
 
 def make_site(tmp_path: Path) -> Path:
-    root = tmp_path / "site"
-    (root / "content/posts").mkdir(parents=True)
-    (root / "postil.yaml").write_text("title: T\nauthor: A\nbase_url: https://x.org/\n")
-    (root / "content/posts/p.md").write_text("---\ntitle: P\ndate: 2024-01-01\n---\nx\n")
-    return root
+    return sites.make_site(tmp_path / "site", {"p.md": "---\ntitle: P\ndate: 2024-01-01\n---\nx\n"})
 
 
 @pytest.mark.parametrize(

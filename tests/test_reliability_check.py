@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
+from support import sites
+
 CONFIG = "title: C\nauthor: A\nbase_url: https://x.org/\n"
+make_site = partial(sites.make_site, config=CONFIG)
 POSTS = {
     "a.md": "---\ntitle: A\ncategories: [x]\n---\n\nNote[^n] and $\\unknowncmd{x}$.\n",
     "b.md": "---\ntitle: B\ndate: 2024-13-01\n---\nx\n",
@@ -25,15 +29,6 @@ def check(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def make_site(tmp_path: Path, posts: dict[str, str]) -> Path:
-    root = tmp_path / "site"
-    (root / "content/posts").mkdir(parents=True)
-    (root / "postil.yaml").write_text(CONFIG)
-    for name, text in posts.items():
-        (root / "content/posts" / name).write_text(text)
-    return root
-
-
 def located(stderr: str) -> list[str]:
     """Return the `path:line:col: …` lines of the output, the position and kind only."""
     return [
@@ -44,7 +39,7 @@ def located(stderr: str) -> list[str]:
 
 
 def test_check_lists_every_error_and_warning_with_its_line_and_exits_1(tmp_path):
-    root = make_site(tmp_path, POSTS)
+    root = make_site(tmp_path / "site", POSTS)
     done = check(root)
     assert done.returncode == 1
     assert sorted(located(done.stderr)) == [
@@ -64,7 +59,7 @@ def test_check_lists_every_error_and_warning_with_its_line_and_exits_1(tmp_path)
 
 
 def test_check_passes_with_warnings_and_fails_on_them_under_strict(tmp_path):
-    root = make_site(tmp_path, {"a.md": POSTS["a.md"]})
+    root = make_site(tmp_path / "site", {"a.md": POSTS["a.md"]})
     done = check(root)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "checked 1 post: no errors, 4 warnings\n"
@@ -81,7 +76,9 @@ def test_check_passes_with_warnings_and_fails_on_them_under_strict(tmp_path):
 
 
 def test_check_of_a_clean_site_exits_0_and_writes_nothing(tmp_path):
-    root = make_site(tmp_path, {"ok.md": "---\ntitle: Ok\ndate: 2024-01-01\n---\nFine $x$.\n"})
+    root = make_site(
+        tmp_path / "site", {"ok.md": "---\ntitle: Ok\ndate: 2024-01-01\n---\nFine $x$.\n"}
+    )
     done = check(root, "--strict")
     assert (done.returncode, done.stdout, done.stderr) == (
         0,
@@ -92,7 +89,7 @@ def test_check_of_a_clean_site_exits_0_and_writes_nothing(tmp_path):
 
 
 def test_check_reports_config_errors_with_exit_2(tmp_path):
-    root = make_site(tmp_path, {})
+    root = make_site(tmp_path / "site", {})
     (root / "postil.yaml").write_text(CONFIG + "colour: red\n")
     done = check(root)
     assert done.returncode == 2

@@ -13,29 +13,20 @@ import re
 import shutil
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
 from lxml import html as lxml_html
+from support import sites
 
 from postil.build import BuildOptions, build
 from postil.errors import BuildFailed
 
 INVALID = Path(__file__).parent / "sites" / "invalid"
 CONFIG = "title: T\nauthor: A\nbase_url: https://x.org/blog/\n"
+make_site = partial(sites.make_site, config=CONFIG)
 HEAD = "---\ntitle: T\ndate: 2024-01-01\n---\n"
-
-
-def make_site(tmp_path: Path, files: dict[str, bytes | str]) -> Path:
-    """Write a site with `postil.yaml` and `files` (paths under content/posts/) into tmp_path."""
-    root = tmp_path / "site"
-    (root / "content/posts").mkdir(parents=True, exist_ok=True)
-    (root / "postil.yaml").write_text(CONFIG)
-    for rel, data in files.items():
-        path = root / "content/posts" / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data.encode() if isinstance(data, str) else data)
-    return root
 
 
 def build_ok(root: Path, **options: object) -> Path:
@@ -64,7 +55,9 @@ def body_text(out: Path, slug: str = "p") -> str:
 
 
 def test_utf8_with_a_bom_builds_and_the_bom_is_gone(tmp_path):
-    out = build_ok(make_site(tmp_path, {"p.md": b"\xef\xbb\xbf" + HEAD.encode() + b"Hi\n"}))
+    out = build_ok(
+        make_site(tmp_path / "site", {"p.md": b"\xef\xbb\xbf" + HEAD.encode() + b"Hi\n"})
+    )
     assert page(out).findtext(".//h1").strip() == "T"
     assert "\ufeff" not in (out / "posts/p/index.html").read_text()
 
@@ -72,7 +65,7 @@ def test_utf8_with_a_bom_builds_and_the_bom_is_gone(tmp_path):
 @pytest.mark.parametrize("newline", ["\r\n", "\r"], ids=["crlf", "lone-cr"])
 def test_crlf_and_lone_cr_build_and_errors_keep_their_line_numbers(tmp_path, newline):
     text = HEAD + "one\n\ntwo $\\frac{a}{$ three\n"
-    root = make_site(tmp_path, {"p.md": text.replace("\n", newline)})
+    root = make_site(tmp_path / "site", {"p.md": text.replace("\n", newline)})
     [error] = build_errors(root)
     assert error.startswith("content/posts/p.md:7:"), error
     (root / "content/posts/p.md").write_text((HEAD + "a\nb\n").replace("\n", newline))
@@ -81,14 +74,16 @@ def test_crlf_and_lone_cr_build_and_errors_keep_their_line_numbers(tmp_path, new
 
 def test_latin1_file_is_an_error_naming_the_file_byte_line_and_column(tmp_path):
     data = HEAD.encode() + "caf\xe9\n".encode("latin-1")
-    [error] = build_errors(make_site(tmp_path, {"p.md": data}))
+    [error] = build_errors(make_site(tmp_path / "site", {"p.md": data}))
     assert error == (
         "content/posts/p.md:5:4: not valid UTF-8 at byte 37 (0xe9); save the file as UTF-8"
     )
 
 
 def test_a_non_utf8_file_does_not_hide_the_errors_of_other_files(tmp_path):
-    root = make_site(tmp_path, {"a.md": b"\xff\xfe", "b.md": HEAD + "x[^n]\n", "c.md": "---\n"})
+    root = make_site(
+        tmp_path / "site", {"a.md": b"\xff\xfe", "b.md": HEAD + "x[^n]\n", "c.md": "---\n"}
+    )
     errors = build_errors(root, strict=True)
     assert [e.split(":")[0] for e in errors] == [
         "content/posts/a.md",
@@ -134,13 +129,13 @@ def test_a_non_utf8_file_does_not_hide_the_errors_of_other_files(tmp_path):
     ],
 )
 def test_broken_front_matter_and_forbidden_characters_are_located_errors(tmp_path, text, expected):
-    [error] = build_errors(make_site(tmp_path, {"p.md": text}))
+    [error] = build_errors(make_site(tmp_path / "site", {"p.md": text}))
     assert error.startswith(expected), error
 
 
 def test_tabs_after_the_indentation_are_read_as_spaces(tmp_path):
     text = "---\ntitle:\tTabbed\there\t\ntags:\n  -\tone\n  - [two,\tthree]\n---\nx\n"
-    root = make_site(tmp_path, {"p.md": text.replace("  - [two,\tthree]\n", "")})
+    root = make_site(tmp_path / "site", {"p.md": text.replace("  - [two,\tthree]\n", "")})
     out = build_ok(root)
     assert page(out).findtext(".//h1").strip() == "Tabbed here"
     assert [t.text for t in page(out).find_class("tag")] == ["one"]
@@ -151,7 +146,7 @@ def test_implicit_yaml_typing_keeps_text_as_written_and_dates_by_iso_8601(tmp_pa
         "---\ntitle: no\ntags: [on, 1.10, no, null, 2024-01-01]\n"
         "date: 2024-3-5\nupdated: 2024-03-06 23:30:00-05:00\n---\nx\n"
     )
-    out = build_ok(make_site(tmp_path, {"p.md": text}))
+    out = build_ok(make_site(tmp_path / "site", {"p.md": text}))
     doc = page(out)
     assert doc.findtext(".//h1").strip() == "no"
     assert [t.text_content() for t in doc.find_class("tag")] == [
@@ -167,7 +162,7 @@ def test_implicit_yaml_typing_keeps_text_as_written_and_dates_by_iso_8601(tmp_pa
 
 def test_control_characters_and_lone_surrogates_from_yaml_escapes_never_reach_the_page(tmp_path):
     text = '---\ntitle: "a\\x00b\\a\\x1bc\\u2028d \\ud800 e"\ntags: ["x\\x07y"]\n---\nz\n'
-    out = build_ok(make_site(tmp_path, {"p.md": text}))
+    out = build_ok(make_site(tmp_path / "site", {"p.md": text}))
     assert page(out).findtext(".//h1").strip() == "a b c d \ufffd e"
     assert [t.text_content() for t in page(out).find_class("tag")] == ["x y"]
     for path in out.rglob("*.html"):
@@ -176,7 +171,7 @@ def test_control_characters_and_lone_surrogates_from_yaml_escapes_never_reach_th
 
 def test_unknown_front_matter_keys_warn_with_the_known_keys_and_fail_only_under_strict(tmp_path):
     text = "---\ntitle: T\ncategories: [a]\nweight: 3\ndate: 2024-01-01\n---\nx\n"
-    root = make_site(tmp_path, {"p.md": text})
+    root = make_site(tmp_path / "site", {"p.md": text})
     result = build(BuildOptions(root=root))
     assert [str(w) for w in result.warnings] == [
         "content/posts/p.md:3:1: warning: unknown front matter key `categories` is ignored;"
@@ -195,7 +190,7 @@ def test_unknown_front_matter_keys_warn_with_the_known_keys_and_fail_only_under_
 def test_links_to_missing_anchors_warn_at_their_line(tmp_path):
     text = "---\ntitle: A\ndate: 2024-01-01\n---\n## Real\n\n[x](b.md#nope) [z](#nowhere)\n"
     b = "---\ntitle: B\ndate: 2024-01-01\n---\n## Real B\n"
-    root = make_site(tmp_path, {"a.md": text, "b.md": b})
+    root = make_site(tmp_path / "site", {"a.md": text, "b.md": b})
     warnings = [str(w) for w in build(BuildOptions(root=root)).warnings]
     # columns point at the URL inside `[x](b.md#nope)` and `[z](#nowhere)`
     assert [w.split(": ")[0] for w in warnings] == [
@@ -209,7 +204,7 @@ def test_links_to_missing_anchors_warn_at_their_line(tmp_path):
 def test_links_to_existing_anchors_in_other_posts_and_the_same_page_pass(tmp_path):
     head = "---\ntitle: {}\ndate: 2024-01-01\n---\n"
     text = head.format("A") + "## Real\n\n[x](b.md#real-b) [y](#real) [n](#notes)[^1]\n\n[^1]: N.\n"
-    root = make_site(tmp_path, {"a.md": text, "b.md": head.format("B") + "## Real B\n"})
+    root = make_site(tmp_path / "site", {"a.md": text, "b.md": head.format("B") + "## Real B\n"})
     assert build(BuildOptions(root=root)).warnings == ()
 
 
@@ -222,7 +217,7 @@ def test_titles_and_tags_with_html_are_escaped_in_every_output_file(tmp_path):
     title = json.dumps(HOSTILE)
     text = f"---\ntitle: {title}\nsubtitle: {title}\nsummary: {title}\ntags: [{title}]\n"
     text += "date: 2024-01-01\n---\nBody.\n"
-    out = build_ok(make_site(tmp_path, {"p.md": text}))
+    out = build_ok(make_site(tmp_path / "site", {"p.md": text}))
     raw = "<script>alert(1)"
     for path in sorted(p for p in out.rglob("*") if p.is_file()):
         assert raw not in path.read_bytes().decode("utf-8", "replace"), path
@@ -244,7 +239,7 @@ def test_titles_and_tags_with_html_are_escaped_in_every_output_file(tmp_path):
 def test_the_bibtex_entry_of_a_hostile_title_stays_one_well_formed_entry(tmp_path):
     bibtexparser = pytest.importorskip("bibtexparser")
     text = f"---\ntitle: {json.dumps(HOSTILE)}\ndate: 2024-01-01\n---\nBody.\n"
-    out = build_ok(make_site(tmp_path, {"p.md": text}))
+    out = build_ok(make_site(tmp_path / "site", {"p.md": text}))
     entry = page(out).get_element_by_id("bibtex-entry").text_content()
     library = bibtexparser.parse_string(entry)
     assert len(library.entries) == 1 and not library.failed_blocks
@@ -269,7 +264,7 @@ def test_cjk_and_accented_names_give_ascii_slugs(tmp_path):
 
 
 def test_a_name_and_title_of_only_emoji_ask_for_a_slug(tmp_path):
-    [error] = build_errors(make_site(tmp_path, {"🎉.md": "---\ntitle: 🎉🎉\n---\nx\n"}))
+    [error] = build_errors(make_site(tmp_path / "site", {"🎉.md": "---\ntitle: 🎉🎉\n---\nx\n"}))
     assert error.startswith("content/posts/🎉.md:1:1: cannot make a URL slug")
     assert "add `slug: my-post`" in error
 
