@@ -312,8 +312,9 @@ def static_files(root: Path) -> list[tuple[str, Path]]:
 
 def _fail_on(diagnostics: list[Diagnostic], strict: bool) -> None:
     failing = [d for d in diagnostics if d.severity is Severity.ERROR or strict]
-    for d in sorted(diagnostics, key=lambda d: d.location):
-        if d not in failing:
+    if not strict:  # under --strict every warning is in `failing` and printed with the errors
+        warnings = (d for d in diagnostics if d.severity is Severity.WARNING)
+        for d in sorted(warnings, key=lambda d: d.location):
             log.warning("%s", d.report())
     if failing:
         raise BuildFailed(sorted(failing, key=lambda d: d.location))
