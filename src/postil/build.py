@@ -183,9 +183,7 @@ def _post_from_row(source: SourceFile, row: tuple[Any, ...]) -> Post:
     return Post(source, meta, body, body_line, slug, url, output_rel)
 
 
-def markdown_key(
-    config: SiteConfig, post: Post, links: dict[str, str], context: str | None = None
-) -> str:
+def markdown_key(config: SiteConfig, post: Post, context: str | None = None) -> str:
     """Return the cache key of a post's rendered Markdown.
 
     It covers everything rendering reads but the links map: the post's source path, the
@@ -195,7 +193,6 @@ def markdown_key(
     same way (`postil.parallel.Rendered.valid_for`), so adding a post re-renders nothing.
 
     Args:
-        links: unused (kept for callers that pass it).
         context: `render_context(config)`, computed once for many posts.
     """
     if context is None:
@@ -207,7 +204,7 @@ def markdown_key(
 def markdown_keys(config: SiteConfig, posts: list[Post]) -> list[str]:
     """Return the `markdown_key` of every post, in order (the context is hashed once)."""
     context = render_context(config)
-    return [markdown_key(config, post, {}, context) for post in posts]
+    return [markdown_key(config, post, context) for post in posts]
 
 
 def render_context(config: SiteConfig) -> str:
