@@ -237,3 +237,16 @@ def test_the_tiny_site_serves_what_postil_build_writes(repo_root: Path, tmp_path
     assert {rel: builder.files[rel] for rel in builder.files} == full_build_files(
         site, tmp_path / "out"
     )
+
+
+def test_under_a_base_path_served_links_match_the_built_site(tmp_path: Path) -> None:
+    site = make_site(tmp_path / "site", posts=2, base_url="https://u.github.io/repo/")
+    post = site / "content/posts/p1.md"
+    post.write_text(post.read_text() + "\n![plot](/img/plot.png) and [two](p2.md).\n")
+    builder = IncrementalBuilder(site)
+    assert builder.build().ok
+    served = builder.files["posts/p1/index.html"]
+    assert b'src="/repo/img/plot.png"' in served and b'href="/repo/posts/p2/"' in served
+    out = tmp_path / "out"
+    build(BuildOptions(root=site, out_dir=out, drafts=True, cache=False))
+    assert (out / "posts/p1/index.html").read_bytes() == served
