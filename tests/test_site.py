@@ -12,14 +12,14 @@ from postil.site import collect
 
 NOW = datetime(2026, 6, 1, tzinfo=timezone.utc)
 CONFIG = SiteConfig(root=Path("."), title="T", author="A", base_url="https://x.org/")
-EMPTY = RenderedMarkdown("", (), 0, frozenset(), (), (), ())
+EMPTY = RenderedMarkdown(b"", (), 0, frozenset(), (), (), ())
 
 
 def post(slug, day, draft=False, tags=(), kind="post", month=5):
     when = datetime(2026, month, day, tzinfo=timezone.utc)
     meta = FrontMatter(title=slug, date=when, draft=draft, tags=tags)
     src = SourceFile(Path(f"{slug}.md"), f"content/posts/{slug}.md", "", kind)
-    p = Post(src, meta, "", 1, slug, f"posts/{slug}/", f"posts/{slug}/index.html")
+    p = Post(src, meta, 0, 1, slug, f"posts/{slug}/", f"posts/{slug}/index.html")
     return RenderedPost(p, EMPTY, 1)
 
 

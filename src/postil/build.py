@@ -169,18 +169,13 @@ def load_posts(
 
 
 def _post_row(post: Post) -> tuple[Any, ...]:
-    """Return what the cache keeps of a parsed post: all but its source (read anyway), and
-    its body as an offset into the source text when it is a plain suffix of it."""
-    text, body = post.source.text, post.body
-    kept: str | int = len(text) - len(body) if text.endswith(body) else body
-    return (post.meta, post.body_line, post.slug, post.url, post.output_rel, kept)
+    """Return what the cache keeps of a parsed post: all but its source (read anyway)."""
+    return (post.meta, post.body_start, post.body_line, post.slug, post.url, post.output_rel)
 
 
 def _post_from_row(source: SourceFile, row: tuple[Any, ...]) -> Post:
     """Return the `Post` of `source` from its cache row (`_post_row`)."""
-    meta, body_line, slug, url, output_rel, kept = row
-    body = source.text[kept:] if isinstance(kept, int) else kept
-    return Post(source, meta, body, body_line, slug, url, output_rel)
+    return Post(source, *row)
 
 
 def markdown_key(config: SiteConfig, post: Post, context: str | None = None) -> str:

@@ -119,7 +119,9 @@ class Post:
     Attributes:
         source: the file it comes from.
         meta: its front matter.
-        body: the Markdown after the front matter.
+        body_start: where the body (the Markdown after the front matter) starts in
+            `source.text`, in characters; read the body as `body`. An offset rather than a
+            copy of the text: the build holds every post at once.
         body_line: the 1-based file line where `body` starts.
         slug: the URL-safe name.
         url: the site-relative URL without the base path, e.g. "posts/my-post/".
@@ -128,11 +130,16 @@ class Post:
 
     source: SourceFile
     meta: FrontMatter
-    body: str
+    body_start: int
     body_line: int
     slug: str
     url: str
     output_rel: str
+
+    @property
+    def body(self) -> str:
+        """The Markdown after the front matter (a fresh slice of `source.text`)."""
+        return self.source.text[self.body_start :]
 
 
 @dataclass(frozen=True)

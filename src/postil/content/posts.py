@@ -27,9 +27,15 @@ def make_post(source: SourceFile, meta: FrontMatter, body: str, body_line: int) 
     directory of a page bundle `posts/my-post/index.md`), else the title — Hugo's and
     Jekyll's order, so renaming a title does not break links.
 
+    Args:
+        body: the end of `source.text` after the front matter (as `parse` returns it).
+
     Raises:
         ContentError: no usable slug can be made (name and title are all punctuation/emoji).
+        ValueError: `body` is not the end of `source.text`.
     """
+    if not source.text.endswith(body):
+        raise ValueError(f"{source.rel}: the body must be the end of the source text")
     rel = PurePosixPath(source.rel)
     stem = rel.parent.name if rel.stem == "index" else rel.stem
     slug = make_slug(meta.slug) or make_slug(stem) or make_slug(meta.title)
@@ -47,7 +53,7 @@ def make_post(source: SourceFile, meta: FrontMatter, body: str, body_line: int) 
     return Post(
         source=source,
         meta=meta,
-        body=body,
+        body_start=len(source.text) - len(body),
         body_line=body_line,
         slug=slug,
         url=url,
