@@ -116,7 +116,7 @@ def test_successive_edits_through_the_spare_output_each_match_a_clean_build(tmp_
 def test_a_build_failing_while_updating_the_spare_keeps_the_site_and_recovers(
     tmp_path, monkeypatch
 ):
-    from postil import pagecache
+    from postil import pages
     from postil.errors import TemplateError
 
     root = make_site(tmp_path / "site", corpus(5))
@@ -132,14 +132,14 @@ def test_a_build_failing_while_updating_the_spare_keeps_the_site_and_recovers(
             raise TemplateError("the theme broke")
         return real_render(env, job)
 
-    real_render = pagecache.render_job
-    monkeypatch.setattr(pagecache, "render_job", failing_render)
+    real_render = pages.render_job
+    monkeypatch.setattr(pages, "render_job", failing_render)
     edit(root, "p02.md", post_text("Post 2", "2026-01-03", "Edit two.\n"))
     edit(root, "p03.md", post_text("Post 3", "2026-01-04", "Edit three.\n"))
     with pytest.raises(TemplateError):
         build_site(root)
     assert tree(root / "_site") == before
-    monkeypatch.setattr(pagecache, "render_job", real_render)
+    monkeypatch.setattr(pages, "render_job", real_render)
     build_site(root)
     assert tree(root / "_site") == clean_build(tmp_path, root)
 

@@ -5,14 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_publish_site import build_into, make_site, post_text
+from test_publish_site import NOW, build_into, make_site, post_text
 
 from postil import parallel
-from postil.build import load_posts, render_posts
+from postil.build import BuildOptions, build, load_posts, render_posts
 from postil.config import load_config
+from postil.errors import TemplateError
 from postil.markdown import code
 from postil.math import CACHE
-from postil.theme import create_template_env
+from postil.theme import create_template_env, default_theme_dir
 
 
 def corpus(count: int) -> dict[str, str]:
@@ -41,6 +42,23 @@ def pool_always(monkeypatch):
     monkeypatch.setattr(parallel, "SEQUENTIAL_BELOW", 0)
     monkeypatch.setattr(parallel, "SPAWNED_SEQUENTIAL_BELOW", 0)
     monkeypatch.setattr(parallel, "CHUNK_POSTS", 2)
+    monkeypatch.setattr(parallel, "PAGES_SEQUENTIAL_BELOW", 0)
+    monkeypatch.setattr(parallel, "CHUNK_PAGES", 3)
+
+
+@pytest.fixture
+def pools(monkeypatch):
+    """Count the process pools started, by what they run (Markdown or pages)."""
+    started: list[str] = []
+    real = parallel.ProcessPoolExecutor
+
+    class Counting(real):  # type: ignore[misc, valid-type]
+        def map(self, fn, *iterables, **kwargs):
+            started.append(fn.__name__)
+            return super().map(fn, *iterables, **kwargs)
+
+    monkeypatch.setattr(parallel, "ProcessPoolExecutor", Counting)
+    return started
 
 
 def test_pool_and_sequential_rendering_give_equal_posts_and_diagnostics(tmp_path, pool_always):
@@ -106,3 +124,48 @@ def test_workers_are_spawned_when_this_process_runs_threads(tmp_path, pool_alway
         stop.set()
         thread.join()
     assert pooled == render_posts(config, posts, env, [], workers=1)
+
+
+def test_pages_rendered_in_the_pool_are_the_sequential_bytes_also_into_the_spare(
+    tmp_path, pool_always, pools
+):
+    """Pages written by forked workers, into a fresh directory and then into the spare
+    (after a template change re-renders every page), equal a one-process build byte for
+    byte, and the next build still reuses them (their stamps were recorded)."""
+    sequential = tree(build_into(make_site(tmp_path / "one", corpus(6)), workers=1))
+    root = make_site(tmp_path / "two", corpus(6))
+    out = build_into(root, workers=2)
+    assert "_render_pages_chunk" in pools
+    assert tree(out) == sequential
+    base = root / "templates" / "base.html"
+    original = (default_theme_dir() / "templates" / "base.html").read_text()
+    base.parent.mkdir(exist_ok=True)
+    base.write_text(original.replace("</body>", "<!-- a -->\n</body>"))
+    build_into(root, workers=2)
+    build_into(root, workers=2)  # now filling the spare: every page replaced in place
+    changed = tree(out)
+    assert changed.keys() == sequential.keys()
+    assert b"<!-- a -->\n</body>" in changed["posts/p04/index.html"]
+    base.unlink()
+    build_into(root, workers=2)
+    assert tree(out) == sequential
+    before = len(pools)
+    result = build(BuildOptions(root=root, out_dir=out, workers=2), now=NOW)
+    assert result.written == 0 and len(pools) == before  # nothing rendered, no pool
+
+
+def test_a_template_error_in_a_page_worker_fails_the_build_with_its_location(
+    tmp_path, pool_always, pools
+):
+    root = make_site(tmp_path, corpus(4))
+    out = build_into(root, workers=2)
+    before = tree(out)
+    (root / "templates").mkdir(exist_ok=True)
+    (root / "templates" / "post.html").write_text(
+        '{% extends "base.html" %}\n{% block main %}\n{{ no_such_value.title }}\n{% endblock %}\n'
+    )
+    with pytest.raises(TemplateError) as failure:
+        build_into(root, workers=2)
+    assert "_render_pages_chunk" in pools
+    assert "post.html" in str(failure.value) and "no_such_value" in str(failure.value)
+    assert tree(out) == before

@@ -115,7 +115,9 @@ def build(options: BuildOptions, now: datetime | None = None) -> BuildResult:
         by_rel = {post.source.rel: key for post, key in zip(posts, keys, strict=True)}
         assets, static = generated_assets(cache), static_files(config.root)
         if options.write:
-            files, written = write_output(site, env, out_dir, cache, assets, static, by_rel)
+            files, written = write_output(
+                site, env, out_dir, cache, assets, static, by_rel, options.workers
+            )
         else:
             files = written = check_pages(site, env)
     finally:

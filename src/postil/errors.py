@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 
 @dataclass(frozen=True, order=True)
@@ -95,6 +96,10 @@ class PostilError(Exception):
     def __str__(self) -> str:
         return f"{self.location}: {self.message}" if self.location else self.message
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle with the location (an error raised in a worker process keeps it)."""
+        return (type(self), (self.message, self.location))
+
 
 class ConfigError(PostilError):
     """The site configuration (postil.yaml) or the command line is wrong; exit code 2."""
@@ -129,6 +134,9 @@ class BuildFailed(PostilError):
         if warnings:
             parts.append(f"{plural(warnings, 'warning')} (errors under --strict)")
         super().__init__(f"failed with {' and '.join(parts)}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (list(self.diagnostics),))
 
 
 def plural(count: int, noun: str) -> str:

@@ -237,18 +237,18 @@ class SiteWriter:
             return
         try:
             self._clear(target)
-            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
-            try:
-                os.fchmod(fd, FILE_MODE)  # whatever the umask
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view) :]
-                st = os.fstat(fd)
-            finally:
-                os.close(fd)
         except OSError as e:
             raise OutputError(f"cannot write {e.filename or target}: {e.strerror}") from e
-        self.manifest[rel] = Stamp(content_token(data), st.st_ino, st.st_size, st.st_mtime_ns)
+        self.manifest[rel] = write_new_file(target, data)
+
+    @property
+    def replacing(self) -> bool:
+        """Whether files already in `tmp` must be removed before writing (it is the spare)."""
+        return self.tmp == self.spare
+
+    def add(self, rel: str, stamp: Stamp) -> None:
+        """Record a file that another process put into `tmp` at `rel` (with `put_file`)."""
+        self.manifest.setdefault(rel, stamp)
 
     def copy(self, rel: str, source: Path) -> None:
         """Copy the static file `source` to `rel`, unless an unchanged copy can be reused.
@@ -340,6 +340,77 @@ class SiteWriter:
             directory.mkdir(mode=DIR_MODE)
             os.chmod(directory, DIR_MODE)
         self._dirs.add(directory)
+
+
+def write_new_file(target: Path | str, data: bytes) -> Stamp:
+    """Create the file `target` (it must not exist) holding `data`, mode 0644; return its stamp.
+
+    Raises:
+        OutputError: the disk refused the write.
+    """
+    try:
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+        try:
+            os.fchmod(fd, FILE_MODE)  # whatever the umask
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            st = os.fstat(fd)
+        finally:
+            os.close(fd)
+    except OSError as e:
+        raise OutputError(f"cannot write {e.filename or target}: {e.strerror}") from e
+    return Stamp(content_token(data), st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def put_file(directory: Path, rel: str, data: bytes, replace: bool, made: set[str]) -> Stamp:
+    """Write `data` at `directory/rel`, making its parent directories; return its stamp.
+
+    For worker processes filling `SiteWriter.tmp` side by side (`postil.parallel`): two of
+    them may make the same parent directory at once, which is not an error. With `replace`
+    (the directory is the spare), whatever is in the way is removed first: a file or
+    symbolic link where a parent directory must be, anything at `rel` itself.
+
+    Args:
+        made: parent directories (absolute, as strings) this process already made or found;
+            updated.
+
+    Raises:
+        OutputError: `rel` escapes the directory, or the disk refused a change.
+    """
+    parts = safe_rel(rel).parts
+    path = str(directory)
+    try:
+        for part in parts[:-1]:
+            path = f"{path}/{part}"
+            if path not in made:
+                _make_directory(path, replace)
+                made.add(path)
+        target = f"{path}/{parts[-1]}"
+        if replace and os.path.lexists(target):
+            if os.path.isdir(target) and not os.path.islink(target):
+                shutil.rmtree(target)
+            else:
+                os.unlink(target)
+    except OSError as e:
+        raise OutputError(f"cannot write {e.filename or rel}: {e.strerror}") from e
+    return write_new_file(target, data)
+
+
+def _make_directory(path: str, replace: bool) -> None:
+    """Make the directory `path` (mode 0755) unless there is one; with `replace`, first
+    remove a file or symbolic link in its place. Another process making it too is fine."""
+    if replace and os.path.lexists(path) and (os.path.islink(path) or not os.path.isdir(path)):
+        # Another worker may have removed it already, or even made the directory since.
+        with contextlib.suppress(FileNotFoundError, IsADirectoryError):
+            os.unlink(path)
+    try:
+        os.mkdir(path, DIR_MODE)
+    except FileExistsError:
+        if os.path.islink(path) or not os.path.isdir(path):
+            raise
+        return
+    os.chmod(path, DIR_MODE)
 
 
 def remove_leftovers(out_dir: Path) -> None:

@@ -18,6 +18,7 @@ from postil.cache import BuildCache, fingerprint
 from postil.model import OutputFile, Site
 from postil.output import SiteWriter, content_token, remove_leftovers
 from postil.pages import PageJob, page_jobs, prepare_env, render_job, site_files
+from postil.parallel import render_pages
 from postil.theme import template_dirs
 
 
@@ -39,6 +40,7 @@ def write_output(
     assets: dict[str, Callable[[], str]],
     static: Iterable[tuple[str, Path]],
     keys: Mapping[str, str] | None = None,
+    workers: int | None = None,
 ) -> tuple[int, int]:
     """Render the site's pages that changed and write the output into `out_dir`.
 
@@ -50,6 +52,7 @@ def write_output(
         assets: generated assets by output path (`postil.build.generated_assets`).
         static: (rel, path) of the static files.
         keys: the `markdown_key` of each post by source path (else its HTML is hashed).
+        workers: processes to render pages in; None means one per CPU.
 
     Returns:
         (files in the output, files written rather than reused).
@@ -68,7 +71,7 @@ def write_output(
     if spare_dir is not None:  # this build holds the spare lock: no other one is writing
         remove_leftovers(out_dir)
     with SiteWriter(out_dir, previous, spare_dir, spare) as writer:
-        _write_pages(writer, env, jobs, PageKeys(site, keys or {}), cache)
+        _write_pages(writer, env, jobs, PageKeys(site, keys or {}), cache, workers)
         _write_files(writer, site_files(site, assets))
         for rel, source in static:
             writer.copy(rel, source)
@@ -85,17 +88,23 @@ def _write_pages(
     jobs: list[PageJob],
     page_keys: PageKeys,
     cache: BuildCache,
+    workers: int | None = None,
 ) -> None:
-    """Reuse each page whose key is unchanged and file untouched; render and write the rest."""
+    """Reuse each page whose key is unchanged and file untouched; render and write the rest
+    (`postil.parallel.render_pages`: in worker processes when there are many)."""
     pages = cache.load("page")
+    todo: list[PageJob] = []
+    keys: dict[str, str] = {}
     for job in jobs:
         key = page_keys.key(job)
         old = pages.get(job.rel)
         if old is not None and old[0] == key and writer.reuse(job.rel, old[1]):
             continue
-        out = render_job(env, job)
-        writer.write(out.rel, out.data)
-        cache.put("page", job.rel, key, writer.manifest[out.rel].token)
+        if job.rel not in keys and job.rel not in writer:  # the first job at a path wins
+            keys[job.rel] = key
+            todo.append(job)
+    for rel, stamp in render_pages(env, todo, writer, workers):
+        cache.put("page", rel, keys[rel], stamp.token)
     cache.forget("page", pages.keys() - {job.rel for job in jobs})
 
 

@@ -7,6 +7,10 @@ input order, so the output and the diagnostics are the same whatever the number 
 `SEQUENTIAL_BELOW` posts to render, starting processes costs more than it saves (measured
 by `benchmarks/crossover.py`) and rendering stays in this process.
 
+`render_pages` does the same for the page stage: forked workers render page jobs and write
+their files straight into the new output directory (`postil.output.put_file`), so
+templates, feeds and file system calls also run side by side.
+
 The conversion caches of the math layer (`postil.math.cache.CACHE`) and of code
 highlighting travel with the work: `Conversions` seeds every worker with the entries of
 earlier builds and collects the entries each post's rendering adds, for the build cache.
@@ -22,15 +26,18 @@ import os
 import signal
 import threading
 from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from itertools import islice
+from pathlib import Path
 from typing import Any
 
 from postil.cache import BuildCache
+from postil.manifest import Stamp
 from postil.markdown import RenderedMarkdown
 from postil.markdown.state import RenderState
 from postil.model import Post, SiteConfig
+from postil.output import SiteWriter, put_file
 
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
@@ -48,6 +55,15 @@ CHUNK_POSTS = 4
 """Posts per work unit: small enough to balance 2-8 workers, large enough that the ≈ 0.2 ms
 of pickling and queueing per unit stays under 1 % of the unit's work."""
 
+
+PAGES_SEQUENTIAL_BELOW = 64
+"""Render and write fewer pages than this in this process. `benchmarks/crossover.py --pages`
+(2 CPUs, medians of 5, whole builds): the page pool was slower at 40 and 49 output files
+(0.52 s against 0.50 s), faster from 69 files (≈ 50 pages) on: 0.81 s against 0.84 s, and
+2.13 s against 2.20 s at 303 files; a page takes ≈ 1-2 ms, a forked pool ≈ 40 ms to start."""
+
+CHUNK_PAGES = 8
+"""Pages per work unit of `render_pages` (a unit returns only paths and stamps)."""
 
 _Pair = tuple[dict[str, str], dict[tuple[Any, ...], str]]
 """(math cache key -> MathML, highlighting cache key -> HTML) of one post."""
@@ -340,3 +356,102 @@ def _conversions_since(
     entries = code._HIGHLIGHT_CACHE
     highlight = dict(islice(reversed(entries.items()), len(entries) - marks[1]))
     return math, highlight
+
+
+@dataclass
+class _PageWork:
+    """What the page workers render (inherited through fork, never pickled)."""
+
+    env: Any
+    jobs: Sequence[Any]
+    directory: Path
+    replace: bool
+    made: set[str] = field(default_factory=set)
+
+
+_PAGES: _PageWork | None = None
+
+
+def render_pages(
+    env: Any, jobs: Sequence[Any], writer: SiteWriter, workers: int | None = None
+) -> list[tuple[str, Stamp]]:
+    """Render the page jobs (`postil.pages.PageJob`) and write their files through `writer`.
+
+    With enough jobs, a CPU to spare and `fork` available, forked workers render chunks of
+    jobs and write each file straight into `writer.tmp` (`postil.output.put_file`); the
+    workers inherit the site, the jobs and the prepared template environment, so nothing
+    but paths and stamps crosses between processes. Otherwise the jobs run here, in order.
+    Either way the files and their bytes are the same.
+
+    Args:
+        env: the template environment, prepared (`postil.pages.prepare_env`).
+        jobs: the jobs to render, each at a different path not yet in `writer`.
+        writer: the writer of the new output; every file is recorded in it.
+        workers: processes to use; None means one per CPU.
+
+    Returns:
+        (output path, stamp) of each file, in job order.
+
+    Raises:
+        TemplateError: a template failed (raised from a worker with its location).
+        OutputError: the disk refused a write.
+    """
+    from postil.pages import render_job
+
+    count = workers if workers is not None else (os.cpu_count() or 1)
+    context = _pool_context()
+    if not jobs:
+        return []
+    if count <= 1 or len(jobs) < PAGES_SEQUENTIAL_BELOW or context.get_start_method() != "fork":
+        for job in jobs:
+            out = render_job(env, job)
+            writer.write(out.rel, out.data)
+        return [(job.rel, writer.manifest[job.rel]) for job in jobs]
+    for name in sorted({job.template for job in jobs if job.template}):
+        env.get_template(name)  # compiled once here, inherited by every worker
+    global _PAGES
+    _PAGES = _PageWork(env, jobs, writer.tmp, writer.replacing)
+    chunks = [range(i, min(i + CHUNK_PAGES, len(jobs))) for i in range(0, len(jobs), CHUNK_PAGES)]
+    try:
+        with ProcessPoolExecutor(
+            min(count, len(chunks)), context, initializer=_exit_with_parent
+        ) as pool:
+            done = [pair for part in pool.map(_render_pages_chunk, chunks) for pair in part]
+    finally:
+        _PAGES = None
+    for rel, stamp in done:
+        writer.add(rel, stamp)
+    return done
+
+
+def _render_pages_chunk(indices: range) -> list[tuple[str, Stamp]]:
+    """Render and write the jobs at `indices` of `_PAGES`; return their paths and stamps.
+
+    Files are written by a few threads while the next page renders: file system calls
+    release the GIL, and on a busy disk (just after a large deletion, say) creating a file
+    can wait a millisecond or more.
+    """
+    from postil.pages import render_job
+
+    assert _PAGES is not None, "render_pages sets it before forking"
+    work = _PAGES
+    writes = []
+    for i in indices:
+        out = render_job(work.env, work.jobs[i])
+        args = (work.directory, out.rel, out.data, work.replace, work.made)
+        writes.append((out.rel, _writer_threads().submit(put_file, *args)))
+    return [(rel, future.result()) for rel, future in writes]
+
+
+_THREADS: ThreadPoolExecutor | None = None
+
+WRITER_THREADS = 4
+"""Threads per page worker that write files (`_render_pages_chunk`)."""
+
+
+def _writer_threads() -> ThreadPoolExecutor:
+    """Return this worker's pool of file-writing threads (made on first use, after fork)."""
+    global _THREADS
+    if _THREADS is None:
+        _THREADS = ThreadPoolExecutor(WRITER_THREADS, thread_name_prefix="postil-write")
+    return _THREADS
