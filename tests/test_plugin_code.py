@@ -119,3 +119,18 @@ def test_pygments_css_has_a_media_block_and_a_manual_dark_scope():
     assert ':root:not([data-theme="light"]) .highlight .k {' in css
     assert ':root[data-theme="dark"] .highlight .k {' in css
     assert "\npre {" not in css and "span.linenos" not in css  # no unscoped rules leak out
+
+
+def test_cached_highlighting_needs_no_lexer_and_keeps_the_language_class(monkeypatch):
+    code._HIGHLIGHT_CACHE.clear()
+    first, _ = render("```py\nx = 1\n```\n")
+    assert '<code class="language-python">' in first  # the lexer's name, not the fence's
+
+    def no_lookup(language):
+        raise AssertionError(f"looked up a lexer for {language!r}")
+
+    monkeypatch.setattr(code, "_lexer_for", no_lookup)
+    again, _ = render("```py\nx = 1\n```\n")
+    assert again == first
+    with pytest.raises(AssertionError, match="looked up"):
+        render("```py\nx = 2\n```\n")

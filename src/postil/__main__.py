@@ -1,7 +1,5 @@
 """Run postil as `python -m postil`."""
 
-import sys
+from postil.cli import entry
 
-from postil.cli import main
-
-sys.exit(main())
+entry()
