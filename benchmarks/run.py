@@ -8,8 +8,10 @@
 The corpus comes from `../shared/bench/gen_corpus.py --unique-math` (no formula repeats, so
 caches cannot flatter a cold build). Per size and run, in interleaved order, it times:
 
-- postil cold (no `.postil-cache/`, no `_site/`), warm (again, nothing changed) and
-  one-edit (a sentence appended to one post, then `postil build`);
+- postil cold (no `.postil-cache/`, no `_site/`), warm (again, nothing changed),
+  one-edit (a sentence appended to one post, then `postil build`) and edit again (the
+  same once more: the steady state of a writer rebuilding, where the output before the
+  last one is kept as a spare and only changed files are replaced in it);
 - Hugo with math passed through untouched (the corpus's own hugo.toml) and Hugo rendering
   every formula to MathML at build time (a passthrough render hook calling `transform.ToMath`,
   Hugo's embedded KaTeX; its file cache emptied before each run), if `hugo` is installed
@@ -119,11 +121,12 @@ class Bench:
         shutil.rmtree(site / "_site", ignore_errors=True)
         self.record(size, "postil cold", run(command, site, self.env))
         self.record(size, "postil warm", run(command, site, self.env))
-        self.edits += 1
         post = site / "content" / "posts" / f"{size // 2:05d}.md"
-        with post.open("a", encoding="utf-8") as f:
-            f.write(f"\nEdit number {self.edits}: one more sentence.\n")
-        self.record(size, "postil one-edit", run(command, site, self.env))
+        for name in ("postil one-edit", "postil edit again"):
+            self.edits += 1
+            with post.open("a", encoding="utf-8") as f:
+                f.write(f"\nEdit number {self.edits}: one more sentence.\n")
+            self.record(size, name, run(command, site, self.env))
 
     def hugo(self, size: int, mathml: bool) -> None:
         site = hugo_mathml_site(self.work, size) if mathml else generate(self.work, size, "hugo")
