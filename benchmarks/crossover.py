@@ -25,7 +25,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from run import REPO, generate, run
+from run import REPO, generate, precompile, run
 
 PRELUDE = "import sys, runpy; import postil.parallel as p; p.SEQUENTIAL_BELOW = 0; "
 RUN = "sys.argv = ['postil'] + sys.argv[1:]; runpy.run_module('postil', run_name='__main__')"
@@ -53,6 +53,7 @@ def main() -> None:
     parser.add_argument("--src", type=Path, default=REPO / "src")
     parser.add_argument("--pages", action="store_true", help="time the page pool instead")
     args = parser.parse_args()
+    precompile(args.src)
     if args.pages:
         pages_crossover(args)
         return

@@ -87,6 +87,15 @@ def generate(work: Path, size: int, flavor: str) -> Path:
     return site
 
 
+def precompile(src: Path) -> None:
+    """Write the bytecode of postil's modules under `src`, as `pip install` does for a wheel.
+
+    Without it, a machine with PYTHONDONTWRITEBYTECODE set (this one) compiles postil's
+    57 modules from source on every run: ≈ 60 ms no installed copy pays.
+    """
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(src)], check=True)
+
+
 def hugo_mathml_site(work: Path, size: int) -> Path:
     """Return a copy of the Hugo corpus whose passthrough math is rendered to MathML."""
     site = work / f"hugo-mathml-{size}"
@@ -222,6 +231,7 @@ def main() -> None:
     tools = args.tools.split(",")
     tools = [t for t in tools if not (t.startswith("hugo") and not args.hugo)]
     tools = [t for t in tools if not (t == "pelican" and not args.pelican)]
+    precompile(args.src)
     bench = Bench(args)
     for size in sizes:
         for run_number in range(args.runs):

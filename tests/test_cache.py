@@ -126,3 +126,22 @@ def test_only_one_build_at_a_time_updates_the_spare_output(tmp_path):
     first.close()
     assert second.spare_dir(out) is not None
     second.close()
+
+
+def test_compiled_templates_are_kept_and_a_template_edit_still_shows(site):
+    """Jinja2's bytecode cache lives in a directory named by the environment stamp; an
+    edited template is compiled again (Jinja2 checks the source), a stale directory goes."""
+    cache_dir = site / CACHE_DIR
+    stale = cache_dir / "jinja-0000000000000000"
+    stale.mkdir(parents=True)
+    out = site / "_site"
+    build(BuildOptions(root=site, out_dir=out), now=NOW)
+    kept = list(cache_dir.glob("jinja-*"))
+    assert len(kept) == 1 and kept[0] != stale
+    assert any(p.name.endswith(".cache") for p in kept[0].iterdir())
+    templates = site / "templates"
+    templates.mkdir(exist_ok=True)
+    (templates / "404.html").write_text("<!doctype html><title>gone</title><p>Edited 404")
+    build(BuildOptions(root=site, out_dir=out), now=NOW)
+    assert (out / "404.html").read_text().endswith("<p>Edited 404")
+    assert BuildCache.disabled().bytecode_dir() is None  # --no-cache compiles afresh

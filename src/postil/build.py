@@ -102,7 +102,7 @@ def build(options: BuildOptions, now: datetime | None = None) -> BuildResult:
         # Drafts and future posts left out are not rendered at all, so a link to one is
         # reported like a link to a missing post instead of becoming a 404 on the site.
         posts = [p for p in posts if is_published(p.meta, when, options.drafts, options.future)]
-        env = create_template_env(config.root)
+        env = create_template_env(config.root, cache.bytecode_dir())
         store: CachedRows[Rendered] = CachedRows(cache, "markdown")
         keys = markdown_keys(config, posts)
         rendered = render_posts(

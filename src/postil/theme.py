@@ -52,11 +52,18 @@ def static_dirs(site_root: Path | None) -> list[Path]:
     return dirs
 
 
-def create_template_env(site_root: Path | None) -> jinja2.Environment:
+def create_template_env(
+    site_root: Path | None, bytecode_dir: Path | None = None
+) -> jinja2.Environment:
     """Return a Jinja2 environment over the site's and the default theme's templates.
 
     Autoescaping is on for every template and undefined names raise (`StrictUndefined`),
     so a typo in a template fails the build instead of printing nothing.
+
+    Args:
+        bytecode_dir: where compiled templates are kept between builds
+            (`postil.cache.BuildCache.bytecode_dir`; Jinja2 checks each against its
+            template's source), or None to compile every template afresh.
     """
     loader = jinja2.ChoiceLoader(
         [jinja2.FileSystemLoader(str(d)) for d in template_dirs(site_root)]
@@ -68,4 +75,5 @@ def create_template_env(site_root: Path | None) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        bytecode_cache=jinja2.FileSystemBytecodeCache(str(bytecode_dir)) if bytecode_dir else None,
     )
