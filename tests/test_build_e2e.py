@@ -283,3 +283,25 @@ def test_warnings_print_in_file_order_with_their_source_lines(tmp_path):
     assert strict.stderr.splitlines()[-1] == (
         "error: build failed with 4 warnings (errors under --strict); nothing was written"
     )
+
+
+def test_the_command_exits_with_its_code_and_flushed_output_also_under_a_profiler(tmp_path):
+    """`postil` ends with os._exit (no teardown): the output must still arrive in full, the
+    exit code must be kept, and a profiler wrapping it must still write its results."""
+    import shutil
+
+    root = shutil.copytree(TINY, tmp_path / "tiny", ignore=shutil.ignore_patterns(".postil-cache"))
+    out = root / "_site"
+    done = run_postil(root, "build")
+    assert (
+        done.returncode == 0
+        and done.stdout.startswith("built 2 posts")
+        and done.stdout.endswith(f"{out}\n")
+    )
+    missing = run_postil(tmp_path / "nowhere", "build")
+    assert missing.returncode == 2 and "postil.yaml" in missing.stderr
+    profile = tmp_path / "build.prof"
+    command = [sys.executable, "-m", "cProfile", "-o", str(profile), "-m", "postil", "--version"]
+    profiled = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert profiled.returncode == 0 and profiled.stdout.startswith("postil ")
+    assert profile.stat().st_size > 0
