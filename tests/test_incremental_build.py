@@ -184,3 +184,99 @@ def test_editing_a_post_outside_the_feeds_leaves_the_feeds_unrendered(tmp_path, 
     build(BuildOptions(root=root))  # p2 is: the feed is made again
     assert made == ["atom"]
     assert "new" in (root / "_site/feed.xml").read_text()
+
+
+def age_sources(root, seconds=3600):
+    """Set every source's modification time `seconds` into the past (as a checkout is)."""
+    old = os.stat(root / "postil.yaml").st_mtime_ns - seconds * 10**9
+    for path in (root / "content").rglob("*.md"):
+        os.utime(path, ns=(old, old))
+
+
+@pytest.fixture
+def reads(monkeypatch):
+    """Record the sources the build reads (through `read_source`, wherever it is called)."""
+    import importlib
+
+    from postil import build
+
+    discover = importlib.import_module("postil.content.discover")
+
+    done: list[str] = []
+    real = discover.read_source
+
+    def counting(path, rel, kind):
+        done.append(rel)
+        return real(path, rel, kind)
+
+    monkeypatch.setattr(discover, "read_source", counting)
+    monkeypatch.setattr(build, "read_source", counting)
+    return done
+
+
+def test_sources_the_cache_vouches_for_are_not_read_and_the_output_is_the_same(tmp_path, reads):
+    root = make_site(tmp_path / "site", corpus(5))
+    age_sources(root)
+    build_site(root)
+    reads.clear()
+    warm = build_site(root)
+    assert reads == [] and warm.rendered == 0
+    edit(root, "p03.md", post_text("Post 3", "2026-01-04", "Edited.\n"))
+    assert build_site(root).rendered == 1
+    assert reads == ["content/posts/p03.md"]
+    reads.clear()
+    build_site(root)  # p03 was written just now: its signature alone does not vouch for it
+    assert reads == ["content/posts/p03.md"]
+    assert tree(root / "_site") == clean_build(tmp_path, root)
+
+
+def test_a_same_size_rewrite_with_the_old_modification_time_is_still_seen(tmp_path, reads):
+    """A tool that restores the modification time (cp -p, rsync -t) cannot restore the
+    change time: the file is read again and its new text shows."""
+    root = make_site(tmp_path / "site", corpus(3))
+    age_sources(root)
+    build_site(root)
+    path = root / "content/posts/p01.md"
+    text = path.read_text()
+    st = os.stat(path)
+    path.write_text(text.replace("Intro", "Outro"))
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert os.stat(path).st_size == st.st_size and os.stat(path).st_mtime_ns == st.st_mtime_ns
+    reads.clear()
+    build_site(root)
+    assert reads == ["content/posts/p01.md"]
+    assert "Outro" in (root / "_site/posts/p01/index.html").read_text()
+
+
+def test_unread_sources_are_read_when_their_posts_must_be_rendered_again(tmp_path, reads):
+    """A configuration change re-renders every post, in worker processes too: their sources
+    were vouched for and not read, so rendering reads them then."""
+    from test_parallel import parallel
+
+    root = make_site(tmp_path / "site", corpus(9))
+    age_sources(root)
+    build_site(root)
+    config = root / "postil.yaml"
+    config.write_text(config.read_text() + "math:\n  macros:\n    RR: '\\\\mathbb{R}'\n")
+    reads.clear()
+    pool = pytest.MonkeyPatch()
+    pool.setattr(parallel, "SEQUENTIAL_BELOW", 0)
+    try:
+        result = build_site(root, workers=2)
+    finally:
+        pool.undo()
+    assert result.rendered == 9 and reads == []  # read by the workers, not through load_posts
+    assert tree(root / "_site") == clean_build(tmp_path, root)
+
+
+def test_a_source_edited_during_the_build_is_reported_not_mixed(tmp_path):
+    from postil.content.discover import read_unchanged, stat_signature
+    from postil.errors import ContentError
+
+    root = make_site(tmp_path / "site", corpus(1))
+    path = root / "content/posts/p00.md"
+    signature = stat_signature(path)
+    assert read_unchanged(path, "content/posts/p00.md", "post", signature) == path.read_text()
+    path.write_text(path.read_text() + "more\n")
+    with pytest.raises(ContentError, match="changed while the site was being built"):
+        read_unchanged(path, "content/posts/p00.md", "post", signature)

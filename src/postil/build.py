@@ -14,7 +14,7 @@ import logging
 import math
 import time
 from collections.abc import Callable, MutableMapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -23,11 +23,11 @@ from postil import __version__
 from postil.anchors import check_anchors
 from postil.cache import BuildCache, CachedRows, fingerprint
 from postil.config import load_config
-from postil.content import discover
+from postil.content.discover import read_source, source_paths, stat_signature
 from postil.content.frontmatter import parse
 from postil.content.posts import check_unique_urls, make_post
 from postil.errors import BuildFailed, ContentError, Diagnostic, Location, PostilError, Severity
-from postil.model import OutputFile, Post, RenderedPost, SiteConfig, SourceFile
+from postil.model import OutputFile, Post, RenderedPost, SiteConfig, UnreadSource
 from postil.output import check_output_dir
 from postil.pagecache import check_pages, write_output
 from postil.parallel import Conversions, Rendered, render_many
@@ -133,6 +133,13 @@ def reading_minutes(word_count: int, words_per_minute: int) -> int:
     return max(1, math.ceil(word_count / words_per_minute))
 
 
+RACY_NS = 2_000_000_000
+"""How much older than the build that recorded it a file's modification time must be for
+its stat signature alone to vouch for its text (git's "racily clean" rule): a file written
+again within the file system's timestamp granularity (2 s on FAT, 1 ns on ext4) can keep
+its signature. A younger file is read and compared by its text."""
+
+
 def load_posts(
     config: SiteConfig, cache: BuildCache | None = None
 ) -> tuple[list[Post], list[Diagnostic]]:
@@ -140,44 +147,92 @@ def load_posts(
     warnings (unknown front matter keys) found.
 
     Args:
-        cache: parsed posts of earlier builds by source path, reused when the source's text,
-            kind, path and the site's time zone are the same (a post with warnings is not
-            cached, so its warnings are reported by every build).
+        cache: parsed posts of earlier builds by source path (a post with warnings is not
+            kept, so its warnings are reported by every build). A kept post is reused when
+            the source's path, kind and the site's time zone are the same, and either the
+            file's stat signature is the recorded one and older than `RACY_NS` before the
+            build that recorded it (the file is then not read at all: `UnreadSource`) or its
+            text is the same.
     """
-    sources, errors = discover(config)
+    paths, errors = source_paths(config)
     known = cache.load("post") if cache is not None else {}
+    started = time.time_ns()
     posts: list[Post] = []
     warnings: list[Diagnostic] = []
-    for source in sources:
-        key = fingerprint(str(source.path), source.kind, config.timezone, source.text)
-        hit = known.get(source.rel)
-        if hit is not None and hit[0] == key:
-            posts.append(_post_from_row(source, hit[1]))
-            continue
-        found: list[Diagnostic] = []
+    for path, rel, kind in paths:
+        settings = fingerprint(str(path), kind, config.timezone)
+        hit = known.get(rel)
+        kept: _PostRow | None = hit[1] if hit is not None and hit[0] == settings else None
         try:
-            meta, body, body_line = parse(source, config.timezone, found)
-            posts.append(make_post(source, meta, body, body_line))
+            signature = stat_signature(path)
+        except OSError:
+            signature = None  # read_source reports it
+        if kept is not None and signature == kept.signature and kept.vouches():
+            posts.append(Post(UnreadSource(path, rel, kind, signature), *kept.post))
+            continue
+        try:
+            source = read_source(path, rel, kind)
         except ContentError as e:
             errors.append(e)
             continue
-        warnings.extend(found)
-        if cache is not None and not found:
-            cache.put("post", source.rel, key, _post_row(posts[-1]))
+        text_digest = fingerprint(source.text)
+        if kept is not None and kept.text_digest == text_digest:
+            posts.append(Post(source, *kept.post))
+        else:
+            found: list[Diagnostic] = []
+            try:
+                meta, body, body_line = parse(source, config.timezone, found)
+                post = make_post(source, meta, body, body_line)
+            except ContentError as e:
+                errors.append(e)
+                continue
+            posts.append(replace(post, body_digest=fingerprint(post.body)))
+            warnings.extend(found)
+            if found:
+                continue
+        if cache is not None and signature is not None:
+            row = _PostRow(text_digest, signature, started, _post_fields(posts[-1]))
+            if row != kept:
+                cache.put("post", rel, settings, row)
     if cache is not None:
-        cache.forget("post", known.keys() - {s.rel for s in sources})
+        cache.forget("post", known.keys() - {rel for _, rel, _ in paths})
     errors.extend(check_unique_urls(posts))
     return posts, [_as_diagnostic(e) for e in errors] + warnings
 
 
-def _post_row(post: Post) -> tuple[Any, ...]:
-    """Return what the cache keeps of a parsed post: all but its source (read anyway)."""
-    return (post.meta, post.body_start, post.body_line, post.slug, post.url, post.output_rel)
+@dataclass(frozen=True)
+class _PostRow:
+    """What the build cache keeps of a parsed source (kind "post", by source path).
+
+    Attributes:
+        text_digest: `fingerprint` of the source's text.
+        signature: its `stat_signature` when it was read.
+        recorded_ns: when the build that read it started (ns since the epoch).
+        post: the `Post`'s fields after its source (`_post_fields`).
+    """
+
+    text_digest: str
+    signature: tuple[int, int, int, int]
+    recorded_ns: int
+    post: tuple[Any, ...]
+
+    def vouches(self) -> bool:
+        """Whether the signature alone vouches for the text: the file was last modified at
+        least `RACY_NS` before it was recorded."""
+        return self.signature[2] < self.recorded_ns - RACY_NS
 
 
-def _post_from_row(source: SourceFile, row: tuple[Any, ...]) -> Post:
-    """Return the `Post` of `source` from its cache row (`_post_row`)."""
-    return Post(source, *row)
+def _post_fields(post: Post) -> tuple[Any, ...]:
+    """Return a post's fields after its source, as `Post(source, *fields)` takes them."""
+    return (
+        post.meta,
+        post.body_start,
+        post.body_line,
+        post.slug,
+        post.url,
+        post.output_rel,
+        post.body_digest,
+    )
 
 
 def markdown_key(config: SiteConfig, post: Post, context: str | None = None) -> str:
@@ -194,8 +249,8 @@ def markdown_key(config: SiteConfig, post: Post, context: str | None = None) -> 
     """
     if context is None:
         context = render_context(config)
-    meta = post.meta
-    return fingerprint(context, post.source.rel, str(post.body_line), repr(meta.macros), post.body)
+    body = post.body_digest or fingerprint(post.body)
+    return fingerprint(context, post.source.rel, str(post.body_line), repr(post.meta.macros), body)
 
 
 def markdown_keys(config: SiteConfig, posts: list[Post]) -> list[str]:

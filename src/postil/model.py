@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # only for annotations: `postil new` should not import markdown-it
     from postil.markdown import RenderedMarkdown
@@ -79,6 +79,37 @@ class SourceFile:
     kind: str
 
 
+class UnreadSource(SourceFile):
+    """A `SourceFile` the build cache vouches for: its text is read only when used.
+
+    `postil.build.load_posts` makes one for a file whose stat signature (inode, size,
+    modification and change times) is the one recorded with its parsed post, so a build
+    need not read the sources it will not render again.
+
+    Args:
+        signature: the `postil.content.discover.stat_signature` the cache trusted.
+
+    Raises (on reading `text`):
+        ContentError: the file changed or went away since it was checked (edited during the
+            build); building again picks the change up.
+    """
+
+    def __init__(self, path: Path, rel: str, kind: str, signature: tuple[int, ...]) -> None:
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "rel", rel)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "signature", signature)
+
+    def __getattr__(self, name: str) -> Any:
+        if name != "text":
+            raise AttributeError(name)
+        from postil.content.discover import read_unchanged
+
+        text = read_unchanged(self.path, self.rel, self.kind, self.__dict__["signature"])
+        object.__setattr__(self, "text", text)
+        return text
+
+
 @dataclass(frozen=True)
 class FrontMatter:
     """Typed front matter of a post or page.
@@ -126,6 +157,8 @@ class Post:
         slug: the URL-safe name.
         url: the site-relative URL without the base path, e.g. "posts/my-post/".
         output_rel: the output file, relative to the output directory ("posts/my-post/index.html").
+        body_digest: `postil.cache.fingerprint` of the body, when known ("": not computed),
+            so the Markdown cache key of an unread source needs no read.
     """
 
     source: SourceFile
@@ -135,6 +168,7 @@ class Post:
     slug: str
     url: str
     output_rel: str
+    body_digest: str = ""
 
     @property
     def body(self) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -24,21 +25,64 @@ def discover(config: SiteConfig) -> tuple[list[SourceFile], list[ContentError]]:
         (sources, errors): a file that is not UTF-8 gives a `ContentError` naming the byte
         offset instead of a `SourceFile`; the others are still read.
     """
-    content = config.root / CONTENT_DIR
-    if not content.is_dir():
-        return [], []
+    paths, errors = source_paths(config)
     sources: list[SourceFile] = []
-    errors: list[ContentError] = []
-    paths, link_errors = _markdown_files(content, config.root)
-    errors.extend(link_errors)
-    for path in paths:
-        rel_parts = path.relative_to(content).parts
-        rel = path.relative_to(config.root).as_posix()
+    for path, rel, kind in paths:
         try:
-            sources.append(read_source(path, rel, "post" if rel_parts[0] == "posts" else "page"))
+            sources.append(read_source(path, rel, kind))
         except ContentError as e:
             errors.append(e)
     return sources, errors
+
+
+def source_paths(config: SiteConfig) -> tuple[list[tuple[Path, str, str]], list[ContentError]]:
+    """Return (path, rel, kind) of every source `discover` reads, in its order, without
+    reading them; and the errors of symlinks pointing outside `content/`."""
+    content = config.root / CONTENT_DIR
+    if not content.is_dir():
+        return [], []
+    paths, errors = _markdown_files(content, config.root)
+    found = []
+    for path in paths:
+        rel_parts = path.relative_to(content).parts
+        rel = path.relative_to(config.root).as_posix()
+        found.append((path, rel, "post" if rel_parts[0] == "posts" else "page"))
+    return found, errors
+
+
+def stat_signature(path: Path) -> tuple[int, int, int, int]:
+    """Return (inode, size, modification time, change time) of a file, times in ns.
+
+    Writing a file changes its modification and change times, replacing it changes its
+    inode, and no program can set the change time: a file with the signature an earlier
+    build recorded holds what it held then (but see `postil.build.RACY_NS`).
+
+    Raises:
+        OSError: the file cannot be examined.
+    """
+    st = os.stat(path)
+    return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def read_unchanged(path: Path, rel: str, kind: str, signature: tuple[int, ...]) -> str:
+    """Read a source the cache vouched for with `signature`; return its text.
+
+    Raises:
+        ContentError: the file no longer has that signature (it was edited or removed
+            during the build) or cannot be read; building again picks the change up.
+    """
+    problem = ContentError(
+        "the file changed while the site was being built; build again", Location(rel)
+    )
+    try:
+        before = stat_signature(path)
+        text = read_source(path, rel, kind).text
+        after = stat_signature(path)
+    except OSError as e:
+        raise problem from e
+    if not before == after == tuple(signature):
+        raise problem
+    return text
 
 
 def is_hidden(name: str) -> bool:
