@@ -145,3 +145,67 @@ def test_compiled_templates_are_kept_and_a_template_edit_still_shows(site):
     build(BuildOptions(root=site, out_dir=out), now=NOW)
     assert (out / "404.html").read_text().endswith("<p>Edited 404")
     assert BuildCache.disabled().bytecode_dir() is None  # --no-cache compiles afresh
+
+
+@pytest.fixture
+def html_reads(monkeypatch):
+    """Record the bodies whose HTML is read from the build cache (by markdown key)."""
+    from postil.cache import RowReader
+
+    done: list[str] = []
+    real = RowReader.__call__
+
+    def counting(self, name):
+        done.append(name)
+        return real(self, name)
+
+    monkeypatch.setattr(RowReader, "__call__", counting)
+    return done
+
+
+def test_html_stays_in_the_cache_until_a_page_that_shows_it_is_rendered(tmp_path, html_reads):
+    from postil.build import load_posts, markdown_keys
+    from postil.config import load_config
+
+    root = make_site(tmp_path / "site", corpus(8), "feed_limit: 2\n")
+    build_site(root)
+    assert build_site(root).rendered == 0 and html_reads == []  # warm: no page rendered
+    page = root / "content/posts/p03.md"  # an older post: not in the feeds
+    page.write_text(page.read_text().replace("Intro", "Changed intro"))
+    assert build_site(root).rendered == 1
+    config = load_config(root)
+    posts, _ = load_posts(config)
+    keys = dict(zip([p.source.rel for p in posts], markdown_keys(config, posts), strict=True))
+    # the pages of p03's neighbours show its title and are rendered again: their bodies are
+    # read; p03's own is in memory, just rendered; lists show summaries, kept in the rows
+    neighbours = {keys["content/posts/p02.md"], keys["content/posts/p04.md"]}
+    assert sorted(html_reads) == sorted(neighbours)
+    clean = tmp_path / "clean"
+    build(BuildOptions(root=root, out_dir=clean, cache=False), now=NOW)
+    assert tree(root / "_site") == tree(clean)
+
+
+def test_a_body_whose_html_row_is_gone_is_rendered_again(site):
+    build_site(site)
+    with sqlite3.connect(database(site)) as db:
+        db.execute(
+            "DELETE FROM entries WHERE kind = 'html' AND rowid IN"
+            " (SELECT rowid FROM entries WHERE kind = 'html' LIMIT 2)"
+        )
+    assert build_site(site).rendered == 2
+
+
+def test_a_damaged_html_row_fails_the_build_with_advice_and_keeps_the_site(site):
+    from postil.errors import PostilError
+
+    build_site(site)
+    before = tree(site / "_site")
+    with sqlite3.connect(database(site)) as db:
+        db.execute("UPDATE entries SET crc = crc + 1 WHERE kind = 'html'")
+    (site / "templates").mkdir(exist_ok=True)  # a template change re-renders every page
+    (site / "templates" / "404.html").write_text("<!doctype html><title>x</title><p>404")
+    with pytest.raises(PostilError, match="damaged its html row .*postil clean"):
+        build_site(site)
+    assert tree(site / "_site") == before
+    assert main(["-C", str(site), "clean"]) == 0
+    assert build_site(site).rendered == 4

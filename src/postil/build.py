@@ -27,6 +27,7 @@ from postil.content.discover import read_source, source_paths, stat_signature
 from postil.content.frontmatter import parse
 from postil.content.posts import check_unique_urls, make_post
 from postil.errors import BuildFailed, ContentError, Diagnostic, Location, PostilError, Severity
+from postil.markdown import set_html_loader
 from postil.model import OutputFile, Post, RenderedPost, SiteConfig, UnreadSource
 from postil.output import check_output_dir
 from postil.pagecache import check_pages, write_output
@@ -96,6 +97,8 @@ def build(options: BuildOptions, now: datetime | None = None) -> BuildResult:
     if options.write:
         check_output_dir(out_dir, config.root)
     cache = BuildCache.open(config.root) if options.cache else BuildCache.disabled()
+    reader = cache.reader("html")
+    set_html_loader(reader)  # for the bodies RenderedRows leaves in the cache
     try:
         posts, diagnostics = load_posts(config, cache)
         when = now or datetime.now(timezone.utc)
@@ -103,7 +106,7 @@ def build(options: BuildOptions, now: datetime | None = None) -> BuildResult:
         # reported like a link to a missing post instead of becoming a 404 on the site.
         posts = [p for p in posts if is_published(p.meta, when, options.drafts, options.future)]
         env = create_template_env(config.root, cache.bytecode_dir())
-        store: CachedRows[Rendered] = CachedRows(cache, "markdown")
+        store = RenderedRows(cache)
         keys = markdown_keys(config, posts)
         rendered = render_posts(
             config, posts, env, diagnostics, store, options.workers, cache, keys
@@ -121,10 +124,52 @@ def build(options: BuildOptions, now: datetime | None = None) -> BuildResult:
         else:
             files = written = check_pages(site, env)
     finally:
+        set_html_loader(None)
+        if reader is not None:
+            reader.close()
         cache.close()
     warnings = tuple(d for d in diagnostics if d.severity is Severity.WARNING)
     seconds = time.perf_counter() - started
     return BuildResult(files, len(site.posts), warnings, seconds, store.added, written)
+
+
+class RenderedRows(CachedRows[Rendered]):
+    """Rendered Markdown by `markdown_key` in the build cache, the HTML apart.
+
+    Two row kinds: "markdown" holds each `Rendered` without its HTML (`html_utf8` None,
+    `html_key` its key) and "html" the HTML bytes, which `RenderedMarkdown.html` reads only
+    when a page that shows the body is rendered. A warm build of 1,000 posts thus reads
+    1 MB of rows instead of 30, and an edit reads the HTML of the few pages it renders. A
+    row whose HTML is missing (a build killed between two writes) is not used.
+    """
+
+    def __init__(self, cache: BuildCache) -> None:
+        super().__init__(cache, "markdown")
+
+    def _all(self) -> dict[str, Rendered]:
+        if self._rows is None:
+            stored = self._cache.names("html")
+            rows = self._cache.load("markdown").items()
+            self._rows = {key: value for key, (_, value) in rows if key in stored}
+        return self._rows
+
+    def __setitem__(self, key: str, value: Rendered) -> None:
+        self.added += 1
+        content = value.content
+        self._cache.put("html", key, "", content.html_utf8)
+        kept = replace(content, html_utf8=None, html_key=key)
+        self._cache.put("markdown", key, "", replace(value, content=kept))
+        self._all()[key] = value  # this build keeps the HTML it rendered in memory
+        self._used.add(key)
+
+    def __delitem__(self, key: str) -> None:
+        super().__delitem__(key)
+        self._cache.forget("html", [key])
+
+    def prune(self) -> None:
+        """Forget the rows (and HTML) no lookup or store of this build touched."""
+        super().prune()
+        self._cache.forget("html", self._cache.names("html") - self._used)
 
 
 def reading_minutes(word_count: int, words_per_minute: int) -> int:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
+import os
 import pickle
 import shutil
 import sqlite3
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import IO, Any, TypeVar
 
 from postil import __version__
+from postil.errors import PostilError
 
 CACHE_DIR = ".postil-cache"
 """The cache directory's name, under the site root (git-ignored)."""
@@ -168,6 +170,13 @@ class BuildCache:
         self._lock = lock
         return True
 
+    def reader(self, kind: str) -> RowReader | None:
+        """Return a reader of this cache's committed rows of `kind` that works in forked
+        worker processes too (None when the cache is disabled)."""
+        if self._path is None or self._db is None:
+            return None
+        return RowReader(self._path, kind)
+
     def bytecode_dir(self) -> Path | None:
         """Return the directory for Jinja2's compiled templates (None: the cache is disabled).
 
@@ -291,6 +300,56 @@ class BuildCache:
         except sqlite3.Error as e:
             log.debug("build cache unreadable (%s); ignoring it", e)
             self._broken = True
+
+
+class RowReader:
+    """Reads committed rows of one kind by name from a cache database, in any process.
+
+    A SQLite connection must not cross `fork` (https://www.sqlite.org/howtocorrupt.html,
+    2.6): the reader opens its own read-only connection in each process that uses it.
+
+    Args:
+        path: the database file.
+        kind: the row kind.
+    """
+
+    def __init__(self, path: Path, kind: str) -> None:
+        self._path = path
+        self._kind = kind
+        self._db: sqlite3.Connection | None = None
+        self._pid = 0
+
+    def __call__(self, name: str) -> Any:
+        """Return the value of row `name`.
+
+        Raises:
+            CacheError: the row is missing or damaged (the cache changed under the build).
+        """
+        try:
+            if self._db is None or self._pid != os.getpid():
+                self._db = sqlite3.connect(f"file:{self._path}?mode=ro", uri=True, timeout=5)
+                self._pid = os.getpid()
+            query = "SELECT crc, CAST(data AS BLOB) FROM entries WHERE kind = ? AND name = ?"
+            row = self._db.execute(query, [self._kind, name]).fetchone()
+        except sqlite3.Error as e:
+            raise CacheError(f"cannot read the build cache ({e}){_AGAIN}") from e
+        value = _unpickle(row[1], row[0]) if row is not None else _DAMAGED
+        if value is _DAMAGED:
+            raise CacheError(f"the build cache lost or damaged its {self._kind} row {name}{_AGAIN}")
+        return value
+
+    def close(self) -> None:
+        """Close this process's connection, if it opened one."""
+        if self._db is not None and self._pid == os.getpid():
+            self._db.close()
+        self._db = None
+
+
+class CacheError(PostilError):
+    """The build cache changed or broke while a build was reading it; exit code 1."""
+
+
+_AGAIN = "; run `postil clean` (or build with --no-cache) and build again"
 
 
 class CachedRows(MutableMapping[str, V]):

@@ -7,6 +7,7 @@ registers rules and renderers only and keeps per-document state in `env["postil"
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +58,9 @@ class RenderedMarkdown:
             Python `str` with one character beyond U+FFFF (MathML's italic letters, e.g.
             U+1D465 𝑥, in most posts with math) stores every character in 4 bytes (PEP 393):
             at 1,000 posts the bodies took 90 MiB of the build process as `str`, 27 as UTF-8.
+            None when it is left in the build cache under `html_key` (`html` loads it there
+            through the loader `set_html_loader` installed), so a build that renders few
+            pages does not read every post's HTML.
         toc: the headings, in order.
         word_count: words of prose (code and math excluded), for the reading time.
         widgets: names of the widgets the body uses, so the page loads their scripts only.
@@ -68,7 +72,7 @@ class RenderedMarkdown:
             (`postil.htmlfilter.summary_html`), for lists of posts; "" if there is none.
     """
 
-    html_utf8: bytes
+    html_utf8: bytes | None
     toc: tuple[TocEntry, ...]
     word_count: int
     widgets: frozenset[str]
@@ -77,11 +81,32 @@ class RenderedMarkdown:
     diagnostics: tuple[Diagnostic, ...]
     summary: str = ""
     anchor_links: tuple[AnchorLink, ...] = ()
+    html_key: str = ""
 
     @property
     def html(self) -> str:
-        """The body as an HTML fragment (decoded from `html_utf8` on each access)."""
-        return self.html_utf8.decode("utf-8")
+        """The body as an HTML fragment (decoded from `html_utf8`, or loaded, on each access).
+
+        Raises:
+            LookupError: the HTML is in the build cache but no loader is installed.
+            PostilError: the loader found the cache damaged.
+        """
+        data = self.html_utf8
+        if data is None:
+            if _HTML_LOADER is None:
+                raise LookupError(f"the HTML of {self.html_key} is in the build cache, closed")
+            data = _HTML_LOADER(self.html_key)
+        return data.decode("utf-8")
+
+
+_HTML_LOADER: Callable[[str], bytes] | None = None
+
+
+def set_html_loader(loader: Callable[[str], bytes] | None) -> None:
+    """Install (None: remove) what `RenderedMarkdown.html` calls with `html_key` to get the
+    UTF-8 HTML of a body left in the build cache. Forked processes inherit it."""
+    global _HTML_LOADER
+    _HTML_LOADER = loader
 
 
 def create_markdown() -> MarkdownIt:
