@@ -173,3 +173,43 @@ def test_posts_without_a_date_are_left_out_of_the_feeds(tmp_path):
         parsed = feedparser.parse((root / "_site" / name).read_bytes())
         assert [e.title for e in parsed.entries] == ["Dated"], name
     assert b"1970" not in (root / "_site/feed.xml").read_bytes()
+
+
+def _parsed_throughout(html: str, url: str) -> str:
+    """feed_html's result with every element parsed (no element copied unparsed)."""
+    from urllib.parse import urljoin
+
+    from postil.htmlfilter import FEED_DROPPED_CLASSES, FEED_DROPPED_TAGS, Rules, _Filter
+
+    rules = Rules(FEED_DROPPED_TAGS, FEED_DROPPED_CLASSES, rewrite_url=lambda u: urljoin(url, u))
+    parser = _Filter(rules)
+    parser.feed(html)
+    parser.close()
+    return "".join(parser.out)
+
+
+MATH = '<math display="inline"><semantics><mi>x</mi><annotation>x</annotation></semantics></math>'
+CODE = '<div class="highlight"><pre><code><span class="k">def</span></code></pre></div>'
+
+
+@pytest.mark.parametrize(
+    "html, kept, gone",
+    [
+        (f"<p>a {MATH} b</p>{CODE}", [MATH, CODE], []),
+        # a link inside math is made absolute, so that element is parsed
+        ('<p><math><mtext href="/x">t</mtext></math></p>', ['href="https://e.org/x"'], []),
+        # math inside a dropped margin copy goes with it
+        (f'<p>a<span class="sidenote">n {MATH}</span> b {MATH}</p>', [MATH], ["n <math"]),
+        # code whose text names a dropped class is parsed, and kept
+        (CODE.replace("def", "sidenote"), ["sidenote"], []),
+        # raw HTML with "<math" inside an attribute value
+        (f"<p><img alt='{MATH}' src='a.png'> {MATH}</p>", ['src="https://e.org/p/a.png"'], []),
+        # an element still open before the math: a dropped script around it
+        (f"<script>var s = '{MATH}';</script><p>{MATH}</p>", [f"<p>{MATH}</p>"], ["var s"]),
+    ],
+    ids=["plain", "href-in-math", "math-in-sidenote", "code-naming-a-class", "attr", "script"],
+)
+def test_feed_html_copies_untouched_math_and_code_as_parsing_them_would(html, kept, gone):
+    out = feed_html(html, "https://e.org/p/")
+    assert out == _parsed_throughout(html, "https://e.org/p/")
+    assert all(k in out for k in kept) and not any(g in out for g in gone)

@@ -411,20 +411,28 @@ def render_pages(
         env.get_template(name)  # compiled once here, inherited by every worker
     global _PAGES
     _PAGES = _PageWork(env, jobs, writer.tmp, writer.replacing)
-    chunks = [range(i, min(i + CHUNK_PAGES, len(jobs))) for i in range(0, len(jobs), CHUNK_PAGES)]
+    # The costly jobs (the feeds: every entry goes through an HTML filter, ≈ 0.15 s for 20)
+    # go first, together (the feeds share their filtered entries), so the other workers
+    # render the pages meanwhile instead of waiting for them at the end.
+    costly = [i for i, job in enumerate(jobs) if job.lazy]
+    rest = [i for i, job in enumerate(jobs) if not job.lazy]
+    chunks = ([costly] if costly else []) + [
+        rest[i : i + CHUNK_PAGES] for i in range(0, len(rest), CHUNK_PAGES)
+    ]
     try:
         with ProcessPoolExecutor(
             min(count, len(chunks)), context, initializer=_exit_with_parent
         ) as pool:
-            done = [pair for part in pool.map(_render_pages_chunk, chunks) for pair in part]
+            stamps = dict(pair for part in pool.map(_render_pages_chunk, chunks) for pair in part)
     finally:
         _PAGES = None
+    done = [(job.rel, stamps[job.rel]) for job in jobs]
     for rel, stamp in done:
         writer.add(rel, stamp)
     return done
 
 
-def _render_pages_chunk(indices: range) -> list[tuple[str, Stamp]]:
+def _render_pages_chunk(indices: Sequence[int]) -> list[tuple[str, Stamp]]:
     """Render and write the jobs at `indices` of `_PAGES`; return their paths and stamps.
 
     Files are written by a few threads while the next page renders: file system calls
