@@ -248,24 +248,29 @@ def test_a_same_size_rewrite_with_the_old_modification_time_is_still_seen(tmp_pa
     assert "Outro" in (root / "_site/posts/p01/index.html").read_text()
 
 
-def test_unread_sources_are_read_when_their_posts_must_be_rendered_again(tmp_path, reads):
-    """A configuration change re-renders every post, in worker processes too: their sources
-    were vouched for and not read, so rendering reads them then."""
-    from test_parallel import parallel
+def test_unread_sources_are_read_when_their_posts_must_be_rendered_again(tmp_path):
+    """A configuration change re-renders every post, in worker processes: their sources were
+    vouched for by the cache and not read, so the workers read them then."""
+    from test_parallel import build_probed
+
+    from postil.build import load_posts
+    from postil.cache import BuildCache
+    from postil.config import load_config
+    from postil.model import UnreadSource
 
     root = make_site(tmp_path / "site", corpus(9))
     age_sources(root)
     build_site(root)
+    cache = BuildCache.open(root)
+    try:
+        posts, _ = load_posts(load_config(root), cache)
+    finally:
+        cache.close()
+    assert all(type(p.source) is UnreadSource and "text" not in vars(p.source) for p in posts)
     config = root / "postil.yaml"
     config.write_text(config.read_text() + "math:\n  macros:\n    RR: '\\\\mathbb{R}'\n")
-    reads.clear()
-    pool = pytest.MonkeyPatch()
-    pool.setattr(parallel, "SEQUENTIAL_BELOW", 0)
-    try:
-        result = build_site(root, workers=2)
-    finally:
-        pool.undo()
-    assert result.rendered == 9 and reads == []  # read by the workers, not through load_posts
+    code, used, errors = build_probed(root, "-j", "2")
+    assert (code, used[0]) == (0, "_render_chunk"), errors
     assert tree(root / "_site") == clean_build(tmp_path, root)
 
 

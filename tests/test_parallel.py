@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from test_publish_site import NOW, build_into, make_site, post_text
+from test_publish_site import build_into, make_site, post_text
 
 from postil import parallel
-from postil.build import BuildOptions, build, load_posts, render_posts
+from postil.build import load_posts, render_posts
 from postil.config import load_config
-from postil.errors import TemplateError
 from postil.markdown import code
 from postil.math import CACHE
 from postil.theme import create_template_env, default_theme_dir
@@ -46,19 +48,31 @@ def pool_always(monkeypatch):
     monkeypatch.setattr(parallel, "CHUNK_PAGES", 3)
 
 
-@pytest.fixture
-def pools(monkeypatch):
-    """Count the process pools started, by what they run (Markdown or pages)."""
-    started: list[str] = []
-    real = parallel.ProcessPoolExecutor
+POOL_PROBE = """
+import json, sys
+import postil.parallel as p
+p.SEQUENTIAL_BELOW = p.PAGES_SEQUENTIAL_BELOW = 0
+p.CHUNK_POSTS, p.CHUNK_PAGES = 2, 3
+used = []
+class Counting(p.ProcessPoolExecutor):
+    def map(self, fn, *iterables, **kwargs):
+        used.append(fn.__name__)
+        return super().map(fn, *iterables, **kwargs)
+p.ProcessPoolExecutor = Counting
+from postil.cli import main
+code = main(sys.argv[1:])
+print(json.dumps(used))
+sys.exit(code)
+"""
 
-    class Counting(real):  # type: ignore[misc, valid-type]
-        def map(self, fn, *iterables, **kwargs):
-            started.append(fn.__name__)
-            return super().map(fn, *iterables, **kwargs)
 
-    monkeypatch.setattr(parallel, "ProcessPoolExecutor", Counting)
-    return started
+def build_probed(root: Path, *args: str) -> tuple[int, list[str], str]:
+    """Build `root` in a fresh process with both pools forced on (whatever threads this one
+    runs: the page pool needs `fork`, which a process with threads does not use); return
+    the exit code, the functions the pools ran, and stderr."""
+    command = [sys.executable, "-c", POOL_PROBE, "-C", str(root), "build", *args]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    return done.returncode, json.loads(done.stdout.strip().splitlines()[-1]), done.stderr
 
 
 def test_pool_and_sequential_rendering_give_equal_posts_and_diagnostics(tmp_path, pool_always):
@@ -126,46 +140,44 @@ def test_workers_are_spawned_when_this_process_runs_threads(tmp_path, pool_alway
     assert pooled == render_posts(config, posts, env, [], workers=1)
 
 
-def test_pages_rendered_in_the_pool_are_the_sequential_bytes_also_into_the_spare(
-    tmp_path, pool_always, pools
-):
+def test_pages_rendered_in_the_pool_are_the_sequential_bytes_also_into_the_spare(tmp_path):
     """Pages written by forked workers, into a fresh directory and then into the spare
     (after a template change re-renders every page), equal a one-process build byte for
     byte, and the next build still reuses them (their stamps were recorded)."""
-    sequential = tree(build_into(make_site(tmp_path / "one", corpus(6)), workers=1))
+    one = make_site(tmp_path / "one", corpus(6))
+    assert build_probed(one, "-j", "1")[:2] == (0, [])
+    sequential = tree(one / "_site")
     root = make_site(tmp_path / "two", corpus(6))
-    out = build_into(root, workers=2)
-    assert "_render_pages_chunk" in pools
+    out = root / "_site"
+    assert build_probed(root, "-j", "2")[:2] == (0, ["_render_chunk", "_render_pages_chunk"])
     assert tree(out) == sequential
     base = root / "templates" / "base.html"
     original = (default_theme_dir() / "templates" / "base.html").read_text()
     base.parent.mkdir(exist_ok=True)
     base.write_text(original.replace("</body>", "<!-- a -->\n</body>"))
-    build_into(root, workers=2)
-    build_into(root, workers=2)  # now filling the spare: every page replaced in place
+    assert build_probed(root, "-j", "2")[:2] == (0, ["_render_pages_chunk"])  # a fresh tree
+    base.write_text(original.replace("</body>", "<!-- b -->\n</body>"))
+    code, used, _ = build_probed(root, "-j", "2")  # the first output is the spare now
+    assert (code, used) == (0, ["_render_pages_chunk"])
+    assert any((root / ".postil-cache" / "spare").iterdir())
     changed = tree(out)
     assert changed.keys() == sequential.keys()
-    assert b"<!-- a -->\n</body>" in changed["posts/p04/index.html"]
+    assert b"<!-- b -->\n</body>" in changed["posts/p04/index.html"]
     base.unlink()
-    build_into(root, workers=2)
+    build_probed(root, "-j", "2")
     assert tree(out) == sequential
-    before = len(pools)
-    result = build(BuildOptions(root=root, out_dir=out, workers=2), now=NOW)
-    assert result.written == 0 and len(pools) == before  # nothing rendered, no pool
+    assert build_probed(root, "-j", "2")[:2] == (0, [])  # nothing to render: no pool
 
 
-def test_a_template_error_in_a_page_worker_fails_the_build_with_its_location(
-    tmp_path, pool_always, pools
-):
+def test_a_template_error_in_a_page_worker_fails_the_build_with_its_location(tmp_path):
     root = make_site(tmp_path, corpus(4))
-    out = build_into(root, workers=2)
-    before = tree(out)
+    assert build_probed(root, "-j", "2")[0] == 0
+    before = tree(root / "_site")
     (root / "templates").mkdir(exist_ok=True)
     (root / "templates" / "post.html").write_text(
         '{% extends "base.html" %}\n{% block main %}\n{{ no_such_value.title }}\n{% endblock %}\n'
     )
-    with pytest.raises(TemplateError) as failure:
-        build_into(root, workers=2)
-    assert "_render_pages_chunk" in pools
-    assert "post.html" in str(failure.value) and "no_such_value" in str(failure.value)
-    assert tree(out) == before
+    code, used, errors = build_probed(root, "-j", "2")
+    assert (code, used) == (1, ["_render_pages_chunk"])
+    assert "post.html" in errors and "no_such_value" in errors and "Traceback" not in errors
+    assert tree(root / "_site") == before
