@@ -300,6 +300,15 @@ def test_the_command_exits_with_its_code_and_flushed_output_also_under_a_profile
     )
     missing = run_postil(tmp_path / "nowhere", "build")
     assert missing.returncode == 2 and "postil.yaml" in missing.stderr
+    # a reader that went away, or a full disk, loses the report of a build that succeeded
+    command = [sys.executable, "-m", "postil", "-C", str(root), "build"]
+    with open("/dev/full", "w") as full:
+        to_full = subprocess.run(command, stdout=full, stderr=subprocess.PIPE, text=True)
+    assert (to_full.returncode, to_full.stderr) == (0, "")
+    piped = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert piped.stdout is not None
+    piped.stdout.close()  # as `postil build | true` does
+    assert piped.wait(timeout=60) == 0 and b"Traceback" not in piped.stderr.read()
     profile = tmp_path / "build.prof"
     command = [sys.executable, "-m", "cProfile", "-o", str(profile), "-m", "postil", "--version"]
     profiled = subprocess.run(command, capture_output=True, text=True, timeout=60)

@@ -181,3 +181,13 @@ def test_a_template_error_in_a_page_worker_fails_the_build_with_its_location(tmp
     assert (code, used) == (1, ["_render_pages_chunk"])
     assert "post.html" in errors and "no_such_value" in errors and "Traceback" not in errors
     assert tree(root / "_site") == before
+    for broken, expected in (
+        ("{% if %}", "post.html:2: template syntax error"),  # found before forking
+        ("{{ 1 // 0 }}", "ZeroDivisionError"),  # raised in a worker
+    ):
+        (root / "templates" / "post.html").write_text(
+            '{% extends "base.html" %}\n{% block main %}' + broken + "{% endblock %}\n"
+        )
+        code, _, errors = build_probed(root, "-j", "2")
+        assert code == 1 and expected in errors and "Traceback" not in errors, errors
+        assert tree(root / "_site") == before

@@ -21,7 +21,7 @@ from typing import Any
 
 from postil import __version__
 from postil.anchors import check_anchors
-from postil.cache import BuildCache, CachedRows, fingerprint
+from postil.cache import BuildCache, CachedRows, CacheError, fingerprint
 from postil.config import load_config
 from postil.content.discover import read_source, source_paths, stat_signature
 from postil.content.frontmatter import parse
@@ -85,12 +85,30 @@ class BuildResult:
 def build(options: BuildOptions, now: datetime | None = None) -> BuildResult:
     """Build the site described by `options`.
 
+    A cache row found damaged or missing while pages are rendered (`CacheError`: bit rot,
+    another build pruning it) does not fail the build: it is built once more with every
+    post rendered afresh, which rewrites the rows, and a warning says so.
+
     Raises:
         ConfigError: postil.yaml is missing or invalid.
         BuildFailed: content errors (and warnings under `strict`), all of them, in file order;
             nothing is written and the previous output stays as it was.
         TemplateError, OutputError: the theme or the disk failed.
     """
+    try:
+        return _build(options, now, trust_cached_html=True)
+    except CacheError as e:
+        if not options.cache:
+            raise
+        log.warning("warning: %s; rendering every post again", e.message)
+    try:
+        return _build(options, now, trust_cached_html=False)
+    except CacheError as e:
+        raise CacheError(f"{e.message}; run `postil clean` and build again") from e
+
+
+def _build(options: BuildOptions, now: datetime | None, trust_cached_html: bool) -> BuildResult:
+    """Run the pipeline once (see `build`); `trust_cached_html` False renders every post."""
     started = time.perf_counter()
     config = load_config(options.root, options.base_url)
     out_dir = (options.out_dir or config.root / "_site").absolute()
@@ -106,7 +124,7 @@ def build(options: BuildOptions, now: datetime | None = None) -> BuildResult:
         # reported like a link to a missing post instead of becoming a 404 on the site.
         posts = [p for p in posts if is_published(p.meta, when, options.drafts, options.future)]
         env = create_template_env(config.root, cache.bytecode_dir())
-        store = RenderedRows(cache)
+        store = RenderedRows(cache, trust_cached_html)
         keys = markdown_keys(config, posts)
         rendered = render_posts(
             config, posts, env, diagnostics, store, options.workers, cache, keys
@@ -141,12 +159,20 @@ class RenderedRows(CachedRows[Rendered]):
     when a page that shows the body is rendered. A warm build of 1,000 posts thus reads
     1 MB of rows instead of 30, and an edit reads the HTML of the few pages it renders. A
     row whose HTML is missing (a build killed between two writes) is not used.
+
+    Args:
+        cache: the build cache.
+        trusted: False to use no row at all (every post is rendered and its rows rewritten:
+            `build` does so after a row proved damaged).
     """
 
-    def __init__(self, cache: BuildCache) -> None:
+    def __init__(self, cache: BuildCache, trusted: bool = True) -> None:
         super().__init__(cache, "markdown")
+        self._trusted = trusted
 
     def _all(self) -> dict[str, Rendered]:
+        if self._rows is None and not self._trusted:
+            self._rows = {}  # every post is rendered again and its rows rewritten
         if self._rows is None:
             stored = self._cache.names("html")
             rows = self._cache.load("markdown").items()
@@ -262,9 +288,10 @@ class _PostRow:
     post: tuple[Any, ...]
 
     def vouches(self) -> bool:
-        """Whether the signature alone vouches for the text: the file was last modified at
-        least `RACY_NS` before it was recorded."""
-        return self.signature[2] < self.recorded_ns - RACY_NS
+        """Whether the signature alone vouches for the text: the file was last modified and
+        last changed at least `RACY_NS` before it was recorded (the change time counts too:
+        `touch -d`, `cp -p` and rsync restore the modification time, never the change time)."""
+        return max(self.signature[2], self.signature[3]) < self.recorded_ns - RACY_NS
 
 
 def _post_fields(post: Post) -> tuple[Any, ...]:

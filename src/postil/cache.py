@@ -327,15 +327,18 @@ class RowReader:
         """
         try:
             if self._db is None or self._pid != os.getpid():
-                self._db = sqlite3.connect(f"file:{self._path}?mode=ro", uri=True, timeout=5)
+                # as_uri percent-encodes the path: a `#`, `?` or `%` in a folder name
+                # would otherwise end the file name or start a query
+                uri = f"{self._path.absolute().as_uri()}?mode=ro"
+                self._db = sqlite3.connect(uri, uri=True, timeout=5)
                 self._pid = os.getpid()
             query = "SELECT crc, CAST(data AS BLOB) FROM entries WHERE kind = ? AND name = ?"
             row = self._db.execute(query, [self._kind, name]).fetchone()
         except sqlite3.Error as e:
-            raise CacheError(f"cannot read the build cache ({e}){_AGAIN}") from e
+            raise CacheError(f"cannot read the build cache ({e})") from e
         value = _unpickle(row[1], row[0]) if row is not None else _DAMAGED
         if value is _DAMAGED:
-            raise CacheError(f"the build cache lost or damaged its {self._kind} row {name}{_AGAIN}")
+            raise CacheError(f"the build cache lost or damaged its {self._kind} row {name}")
         return value
 
     def close(self) -> None:
@@ -346,10 +349,8 @@ class RowReader:
 
 
 class CacheError(PostilError):
-    """The build cache changed or broke while a build was reading it; exit code 1."""
-
-
-_AGAIN = "; run `postil clean` (or build with --no-cache) and build again"
+    """The build cache changed or broke while a build was reading it (`postil.build.build`
+    then builds once more without trusting the rows that broke)."""
 
 
 class CachedRows(MutableMapping[str, V]):

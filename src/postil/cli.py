@@ -8,6 +8,7 @@ Exit codes: 0 success, 1 content errors (every one listed as `path:line:col: mes
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -113,8 +114,22 @@ def main(argv: list[str] | None = None) -> int:
     except PostilError as e:
         print(f"error: {e}", file=sys.stderr)
         return e.exit_code
+    except OSError as e:  # the disk or the file system, not postil: say what, no traceback
+        where = f": {e.filename}" if e.filename else ""
+        print(f"error: {e.strerror or e}{where}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
+
+
+def _say(line: str) -> None:
+    """Print a result line; a reader that went away (`postil build | true`, a full disk)
+    loses it, but the work it reports is done, so that is not an error."""
+    try:
+        print(line, flush=True)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -138,7 +153,7 @@ def _run(args: argparse.Namespace) -> int:
         )
         target = out or args.root / "_site"
         warned = f", {plural(len(result.warnings), 'warning')}" if result.warnings else ""
-        print(
+        _say(
             f"built {plural(result.posts, 'post')}, {plural(result.files, 'file')}"
             f" in {result.seconds:.2f} s → {target}{warned}"
         )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,10 +40,20 @@ def content_token(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
+RACY_NS = 2_000_000_000
+"""A file changed less than this long ago may change again without its times moving on a
+file system with coarse timestamps (2 s on FAT): its content is hashed instead."""
+
+
 def static_token(source: Path) -> str:
-    """Return the token of a static file: its path, size and modification time (not read)."""
+    """Return the token of a static file: its path and stat signature (inode, size,
+    modification and change times; a rewrite changes the change time even when a tool
+    restores the modification time), or, for a file changed within `RACY_NS`, its path and
+    content digest (git's "racily clean" rule)."""
     st = source.stat()
-    return f"file {source} {st.st_size} {st.st_mtime_ns}"
+    if max(st.st_mtime_ns, st.st_ctime_ns) > time.time_ns() - RACY_NS:
+        return f"hash {source} {content_token(source.read_bytes())}"
+    return f"file {source} {st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns}"
 
 
 def untouched(directory: Path | None, rel: str, stamp: Stamp) -> bool:

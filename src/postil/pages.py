@@ -202,15 +202,33 @@ def render_site(
     return outputs + site_files(site, extra_assets)
 
 
-def _page(env: jinja2.Environment, template: str, rel: str, ctx: dict[str, Any]) -> OutputFile:
-    defaults = {"description": "", "meta_tags": (), "json_ld": None, "canonical": ""}
-    ctx = defaults | {"page_rel": rel.removesuffix("index.html")} | ctx
+def load_template(env: jinja2.Environment, name: str) -> jinja2.Template:
+    """Return the compiled template `name`.
+
+    Raises:
+        TemplateError: it is missing or has a syntax error (names the file and line).
+    """
     try:
-        html = env.get_template(template).render(ctx)
+        return env.get_template(name)
     except jinja2.TemplateSyntaxError as e:
         raise TemplateError(f"template syntax error: {e.message}", _template_location(e)) from e
     except jinja2.TemplateError as e:
-        raise TemplateError(f"rendering {rel} with {template} failed: {e}") from e
+        raise TemplateError(f"cannot load template {name}: {e}") from e
+
+
+def _page(env: jinja2.Environment, template: str, rel: str, ctx: dict[str, Any]) -> OutputFile:
+    defaults = {"description": "", "meta_tags": (), "json_ld": None, "canonical": ""}
+    ctx = defaults | {"page_rel": rel.removesuffix("index.html")} | ctx
+    compiled = load_template(env, template)
+    try:
+        html = compiled.render(ctx)
+    except jinja2.TemplateSyntaxError as e:  # an included or extended template
+        raise TemplateError(f"template syntax error: {e.message}", _template_location(e)) from e
+    except (jinja2.TemplateError, ArithmeticError, LookupError, TypeError, ValueError) as e:
+        # an undefined name, or an expression of the template failing (`{{ 1 // 0 }}`)
+        raise TemplateError(
+            f"rendering {rel} with {template} failed: {type(e).__name__}: {e}"
+        ) from e
     return OutputFile(rel, html.encode("utf-8"))
 
 

@@ -407,8 +407,10 @@ def render_pages(
             out = render_job(env, job)
             writer.write(out.rel, out.data)
         return [(job.rel, writer.manifest[job.rel]) for job in jobs]
+    from postil.pages import load_template
+
     for name in sorted({job.template for job in jobs if job.template}):
-        env.get_template(name)  # compiled once here, inherited by every worker
+        load_template(env, name)  # compiled once here, inherited by every worker
     global _PAGES
     _PAGES = _PageWork(env, jobs, writer.tmp, writer.replacing)
     # The costly jobs (the feeds: every entry goes through an HTML filter, ≈ 0.15 s for 20)

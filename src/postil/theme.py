@@ -11,6 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import jinja2
+import jinja2.bccache
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -75,5 +76,24 @@ def create_template_env(
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        bytecode_cache=jinja2.FileSystemBytecodeCache(str(bytecode_dir)) if bytecode_dir else None,
+        bytecode_cache=_BytecodeCache(str(bytecode_dir)) if bytecode_dir else None,
     )
+
+
+class _BytecodeCache(jinja2.FileSystemBytecodeCache):
+    """Jinja2's file bytecode cache that treats a directory it cannot use (made read-only,
+    deleted during the build) as a miss: compiled templates are an optimisation only."""
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        """Load the bucket's code if the file can be read; otherwise leave it empty."""
+        try:
+            super().load_bytecode(bucket)
+        except OSError:
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        """Write the bucket's code if the directory takes it; otherwise skip it."""
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
