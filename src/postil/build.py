@@ -27,6 +27,7 @@ from postil.content.discover import read_source, source_paths, stat_signature
 from postil.content.frontmatter import parse
 from postil.content.posts import check_unique_urls, make_post
 from postil.errors import BuildFailed, ContentError, Diagnostic, Location, PostilError, Severity
+from postil.manifest import RACY_NS
 from postil.markdown import set_html_loader
 from postil.model import OutputFile, Post, RenderedPost, SiteConfig, UnreadSource
 from postil.output import check_output_dir
@@ -202,13 +203,6 @@ def reading_minutes(word_count: int, words_per_minute: int) -> int:
     """Return whole minutes to read `word_count` words: rounded up, at least 1 (README,
     "Reading time": prose and code words, each formula one word, at the site's speed)."""
     return max(1, math.ceil(word_count / words_per_minute))
-
-
-RACY_NS = 2_000_000_000
-"""How much older than the build that recorded it a file's modification time must be for
-its stat signature alone to vouch for its text (git's "racily clean" rule): a file written
-again within the file system's timestamp granularity (2 s on FAT, 1 ns on ext4) can keep
-its signature. A younger file is read and compared by its text."""
 
 
 def load_posts(

@@ -41,8 +41,11 @@ def content_token(data: bytes) -> str:
 
 
 RACY_NS = 2_000_000_000
-"""A file changed less than this long ago may change again without its times moving on a
-file system with coarse timestamps (2 s on FAT): its content is hashed instead."""
+"""How long ago a file must have been last modified and changed for its stat signature
+alone to vouch for its content (git's "racily clean" rule): a file written again within
+the file system's timestamp granularity (2 s on FAT, 1 ns on ext4) can keep its times.
+A younger static file is hashed (`static_token`); a younger source is read and compared
+by its text (`postil.build.load_posts`)."""
 
 
 def static_token(source: Path) -> str:
