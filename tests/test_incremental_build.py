@@ -203,7 +203,7 @@ def no_racy_window(monkeypatch):
     monkeypatch.setattr(build, "RACY_NS", 0)
 
 
-def test_a_file_changed_within_the_racy_window_is_read_again(monkeypatch):
+def test_a_signature_younger_than_the_racy_window_does_not_vouch(monkeypatch):
     from postil import build
 
     monkeypatch.setattr(build, "RACY_NS", 2_000_000_000)  # the real window, not the fixture's

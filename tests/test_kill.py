@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from support.build import build_site
 
 from postil.build import BuildOptions, build
 from postil.errors import BuildFailed
@@ -60,12 +61,7 @@ def postil(root: Path, *args: str, **kwargs: object) -> subprocess.Popen[bytes]:
 @pytest.fixture(scope="module")
 def big_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = write_site(tmp_path_factory.mktemp("kill") / "site", POSTS)
-    done = subprocess.run(
-        [sys.executable, "-m", "postil", "-C", str(root), "build", "--no-cache"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = build_site(root, root / "_site", "--no-cache", timeout=300)
     assert done.returncode == 0, done.stderr
     return root
 
@@ -111,12 +107,7 @@ def test_a_build_killed_mid_way_leaves_the_previous_site_complete_and_unchanged(
     # No half-built directory is left where a reader would look.
     assert sorted(p.name for p in big_site.iterdir() if p.name.startswith("_site")) == ["_site"]
     # The next build succeeds and replaces the site as a whole.
-    rebuilt = subprocess.run(
-        [sys.executable, "-m", "postil", "-C", str(big_site), "build", "--no-cache"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    rebuilt = build_site(big_site, big_site / "_site", "--no-cache", timeout=300)
     assert rebuilt.returncode == 0, rebuilt.stderr
     page = (big_site / "_site/posts/post-0000/index.html").read_text()
     assert f"changed-{after_ms}" in page

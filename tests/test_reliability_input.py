@@ -11,14 +11,13 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
-import sys
 from functools import partial
 from pathlib import Path
 
 import pytest
 from lxml import html as lxml_html
 from support import sites
+from support.build import build_site
 
 from postil.build import BuildOptions, build
 from postil.errors import BuildFailed
@@ -289,12 +288,7 @@ def test_invalid_site_prints_exactly_its_expected_errors_and_exits_1(tmp_path, c
     site = tmp_path / case
     shutil.copytree(INVALID / case, site)
     expected = (site / "expected.txt").read_text().splitlines()
-    done = subprocess.run(
-        [sys.executable, "-m", "postil", "-C", str(site), "build", "--strict"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = build_site(site, site / "_site", "--strict", timeout=60)
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr
     located = [line for line in done.stderr.splitlines() if line.startswith("content/")]
