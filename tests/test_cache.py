@@ -9,7 +9,8 @@ from test_parallel import corpus, tree
 from test_publish_site import NOW, make_site
 
 from postil.build import BuildOptions, build
-from postil.cache import CACHE_DIR, DATABASE, BuildCache
+from postil.cache import CACHE_DIR, BuildCache
+from postil.cache.store import DATABASE
 from postil.cli import main
 
 
@@ -150,7 +151,7 @@ def test_compiled_templates_are_kept_and_a_template_edit_still_shows(site):
 @pytest.fixture
 def html_reads(monkeypatch):
     """Record the bodies whose HTML is read from the build cache (by markdown key)."""
-    from postil.cache import RowReader
+    from postil.cache.store import RowReader
 
     done: list[str] = []
     real = RowReader.__call__
@@ -164,8 +165,9 @@ def html_reads(monkeypatch):
 
 
 def test_html_stays_in_the_cache_until_a_page_that_shows_it_is_rendered(tmp_path, html_reads):
-    from postil.build import load_posts, markdown_keys
+    from postil.cache.keys import markdown_keys
     from postil.config import load_config
+    from postil.content.load import load_posts
 
     root = make_site(tmp_path / "site", corpus(8), "feed_limit: 2\n")
     build_site(root)
@@ -174,7 +176,7 @@ def test_html_stays_in_the_cache_until_a_page_that_shows_it_is_rendered(tmp_path
     page.write_text(page.read_text().replace("Intro", "Changed intro"))
     assert build_site(root).rendered == 1
     config = load_config(root)
-    posts, _ = load_posts(config)
+    posts, _ = load_posts(config, BuildCache.disabled())
     keys = dict(zip([p.source.rel for p in posts], markdown_keys(config, posts), strict=True))
     # the pages of p03's neighbours show its title and are rendered again: their bodies are
     # read; p03's own is in memory, just rendered; lists show summaries, kept in the rows

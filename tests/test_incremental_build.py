@@ -198,20 +198,20 @@ def age_sources(root, seconds=3600):
 def no_racy_window(monkeypatch):
     """Let the stat signature vouch for files written just before a build (their change
     time is now and cannot be set back): the 2 s window is tested on its own."""
-    from postil import build
+    from postil.cache import rows
 
-    monkeypatch.setattr(build, "RACY_NS", 0)
+    monkeypatch.setattr(rows, "RACY_NS", 0)
 
 
 def test_a_signature_younger_than_the_racy_window_does_not_vouch(monkeypatch):
-    from postil import build
+    from postil.cache import rows
 
-    monkeypatch.setattr(build, "RACY_NS", 2_000_000_000)  # the real window, not the fixture's
+    monkeypatch.setattr(rows, "RACY_NS", 2_000_000_000)  # the real window, not the fixture's
     now = 10**18
-    row = build._PostRow("digest", (1, 100, now - 10**10, now - 10**10), now, ())
+    row = rows.PostRow("digest", (1, 100, now - 10**10, now - 10**10), now, ())
     assert row.vouches()
-    assert not build._PostRow("d", (1, 100, now - 10**10, now - 10**8), now, ()).vouches()
-    assert not build._PostRow("d", (1, 100, now - 10**8, now - 10**10), now, ()).vouches()
+    assert not rows.PostRow("d", (1, 100, now - 10**10, now - 10**8), now, ()).vouches()
+    assert not rows.PostRow("d", (1, 100, now - 10**8, now - 10**10), now, ()).vouches()
 
 
 def test_a_static_file_rewritten_with_its_old_times_is_copied_again(tmp_path):
@@ -232,9 +232,8 @@ def reads(monkeypatch):
     """Record the sources the build reads (through `read_source`, wherever it is called)."""
     import importlib
 
-    from postil import build
-
     discover = importlib.import_module("postil.content.discover")
+    load = importlib.import_module("postil.content.load")
 
     done: list[str] = []
     real = discover.read_source
@@ -244,7 +243,7 @@ def reads(monkeypatch):
         return real(path, rel, kind)
 
     monkeypatch.setattr(discover, "read_source", counting)
-    monkeypatch.setattr(build, "read_source", counting)
+    monkeypatch.setattr(load, "read_source", counting)
     return done
 
 
@@ -287,10 +286,10 @@ def test_unread_sources_are_read_when_their_posts_must_be_rendered_again(tmp_pat
     vouched for by the cache and not read, so the workers read them then."""
     from test_parallel import build_probed
 
-    from postil.build import load_posts
     from postil.cache import BuildCache
     from postil.config import load_config
-    from postil.model import UnreadSource
+    from postil.content.discover import UnreadSource
+    from postil.content.load import load_posts
 
     root = make_site(tmp_path / "site", corpus(9))
     age_sources(root)

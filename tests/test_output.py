@@ -5,9 +5,21 @@ import stat
 
 import pytest
 
+from postil.cache.manifest import content_token
 from postil.errors import OutputError
 from postil.model import OutputFile
-from postil.output import write_site
+from postil.output import SiteWriter
+
+
+def write_site(outputs, static, out_dir) -> int:
+    """Write generated files, then static ones, into `out_dir` with one `SiteWriter`."""
+    with SiteWriter(out_dir) as writer:
+        for out in outputs:
+            if not writer.reuse(out.rel, content_token(out.data)):
+                writer.write(out.rel, out.data)
+        for rel, source in static:
+            writer.copy(rel, source)
+        return len(writer.commit())
 
 
 def test_write_site_writes_files_with_0644_and_dirs_0755(tmp_path):
@@ -51,7 +63,6 @@ def test_paths_escaping_the_output_directory_are_refused_and_old_site_kept(tmp_p
 
 
 def test_put_file_makes_parents_and_returns_the_stamp_of_what_it_wrote(tmp_path):
-    from postil.manifest import content_token
     from postil.output import put_file
 
     made: set[str] = set()

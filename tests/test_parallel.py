@@ -10,12 +10,17 @@ from pathlib import Path
 import pytest
 from test_publish_site import build_into, make_site, post_text
 
-from postil import parallel
-from postil.build import load_posts, render_posts
+from postil import parallel, render
+from postil.cache import BuildCache
 from postil.config import load_config
-from postil.markdown import code
-from postil.math import CACHE
+from postil.content.load import load_posts
+from postil.render import render_posts
 from postil.theme import create_template_env, default_theme_dir
+
+
+def render_all(config, posts, env, workers):
+    """Render every post afresh (no cache); return (rendered posts, diagnostics)."""
+    return render_posts(config, posts, env, BuildCache.disabled(), {}, workers)
 
 
 def corpus(count: int) -> dict[str, str]:
@@ -78,13 +83,9 @@ def build_probed(root: Path, *args: str) -> tuple[int, list[str], str]:
 def test_pool_and_sequential_rendering_give_equal_posts_and_diagnostics(tmp_path, pool_always):
     root = make_site(tmp_path, corpus(7))
     config = load_config(root)
-    posts, _ = load_posts(config)
+    posts, _ = load_posts(config, BuildCache.disabled())
     env = create_template_env(root)
-    runs = []
-    for workers in (1, 2, 3):
-        diagnostics: list = []
-        rendered = render_posts(config, posts, env, diagnostics, workers=workers)
-        runs.append((rendered, diagnostics))
+    runs = [render_all(config, posts, env, workers) for workers in (1, 2, 3)]
     assert runs[0] == runs[1] == runs[2]
     assert len(runs[0][1]) == 7 and all("nosuchlang" in d.message for d in runs[0][1])
     assert [d.location.path for d in runs[1][1]] == sorted(d.location.path for d in runs[1][1])
@@ -103,19 +104,17 @@ def test_small_batches_render_in_this_process_without_a_pool(tmp_path, monkeypat
     def no_pool(*args, **kwargs):
         raise AssertionError("a pool was started for a small batch")
 
-    monkeypatch.setattr(parallel, "_render_in_pool", no_pool)
+    monkeypatch.setattr(render, "_render_in_pool", no_pool)
     root = make_site(tmp_path, corpus(parallel.SEQUENTIAL_BELOW - 1))
     assert (build_into(root, workers=2, cache=False) / "posts/p00/index.html").is_file()
 
 
 def test_conversions_made_in_workers_come_back_for_the_cache(tmp_path, pool_always):
-    CACHE.clear()  # forked workers inherit this process's caches: start them empty
-    code._HIGHLIGHT_CACHE.clear()
     root = make_site(tmp_path, corpus(4))
     config = load_config(root)
-    posts, _ = load_posts(config)
-    conversions = parallel.Conversions()
-    parallel.render_many(config, posts, {}, create_template_env(root), conversions, workers=2)
+    posts, _ = load_posts(config, BuildCache.disabled())
+    conversions = render.Conversions()
+    render.render_many(config, posts, {}, create_template_env(root), conversions, workers=2)
     math, highlight = conversions.added["content/posts/p02.md"]
     assert any("x_{2}^2" in key for key in math) and not any("x_{3}^2" in key for key in math)
     assert [key[0] for key in highlight] == ["print(2)\n"]
@@ -128,16 +127,16 @@ def test_workers_are_spawned_when_this_process_runs_threads(tmp_path, pool_alway
     thread = threading.Thread(target=stop.wait)
     thread.start()
     try:
-        assert parallel._pool_context().get_start_method() == "spawn"
+        assert parallel.pool_context().get_start_method() == "spawn"
         root = make_site(tmp_path, corpus(3))
         config = load_config(root)
-        posts, _ = load_posts(config)
+        posts, _ = load_posts(config, BuildCache.disabled())
         env = create_template_env(root)
-        pooled = render_posts(config, posts, env, [], workers=2)
+        pooled = render_all(config, posts, env, 2)
     finally:
         stop.set()
         thread.join()
-    assert pooled == render_posts(config, posts, env, [], workers=1)
+    assert pooled == render_all(config, posts, env, 1)
 
 
 def test_pages_rendered_in_the_pool_are_the_sequential_bytes_also_into_the_spare(tmp_path):

@@ -12,10 +12,12 @@ from postil.markdown.code import FenceInfo, code_plugin, parse_info, pygments_cs
 from postil.markdown.state import RenderState
 
 
-def render(source: str) -> tuple[str, RenderState]:
+def render(source: str, cache: dict | None = None) -> tuple[str, RenderState]:
     md = MarkdownIt("commonmark")
     code_plugin(md)
     state = RenderState(path="post.md", body_line=3)
+    if cache is not None:
+        state.highlight_cache = cache
     return md.render(source, {"postil": state}), state
 
 
@@ -69,11 +71,11 @@ def test_highlighting_uses_classes_not_inline_styles():
 
 
 def test_highlighting_is_cached_by_code_lexer_and_options():
-    code._HIGHLIGHT_CACHE.clear()
-    render("```python\nx = 1\n```\n\n```python\nx = 1\n```\n")
-    assert len(code._HIGHLIGHT_CACHE) == 1
-    render('```python hl_lines="1"\nx = 1\n```\n')
-    assert len(code._HIGHLIGHT_CACHE) == 2
+    cache: dict = {}
+    render("```python\nx = 1\n```\n\n```python\nx = 1\n```\n", cache)
+    assert list(cache) == [("x = 1\n", "python", (), False)]
+    render('```python hl_lines="1"\nx = 1\n```\n', cache)
+    assert len(cache) == 2
 
 
 def _luminance(hex_colour: str) -> float:
@@ -122,15 +124,15 @@ def test_pygments_css_has_a_media_block_and_a_manual_dark_scope():
 
 
 def test_cached_highlighting_needs_no_lexer_and_keeps_the_language_class(monkeypatch):
-    code._HIGHLIGHT_CACHE.clear()
-    first, _ = render("```py\nx = 1\n```\n")
+    cache: dict = {}
+    first, _ = render("```py\nx = 1\n```\n", cache)
     assert '<code class="language-python">' in first  # the lexer's name, not the fence's
 
     def no_lookup(language):
         raise AssertionError(f"looked up a lexer for {language!r}")
 
     monkeypatch.setattr(code, "_lexer_for", no_lookup)
-    again, _ = render("```py\nx = 1\n```\n")
+    again, _ = render("```py\nx = 1\n```\n", cache)
     assert again == first
     with pytest.raises(AssertionError, match="looked up"):
-        render("```py\nx = 2\n```\n")
+        render("```py\nx = 2\n```\n", cache)

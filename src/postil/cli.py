@@ -63,6 +63,7 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000, help="port (default: 8000; 0: any free)")
     serve.add_argument("--open", action="store_true", help="open the site in a web browser")
     serve.add_argument("--no-drafts", action="store_true", help="leave draft posts out")
+    serve.add_argument("--future", action="store_true", help="include posts dated in the future")
     serve.add_argument("--poll", action="store_true", help="poll for changes (network drives)")
     return parser
 
@@ -199,7 +200,12 @@ def _serve(args: argparse.Namespace) -> int:
 
     logging.getLogger("postil.serve").setLevel(logging.INFO)
     options = ServeOptions(
-        args.root.absolute(), args.host, args.port, drafts=not args.no_drafts, poll=args.poll
+        args.root.absolute(),
+        args.host,
+        args.port,
+        drafts=not args.no_drafts,
+        future=args.future,
+        poll=args.poll,
     )
 
     def ready(server: DevServer) -> None:

@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # only for annotations: `postil new` should not import markdown-it
-    from postil.markdown import RenderedMarkdown
+    from postil.markdown.rendered import RenderedMarkdown
 
 
 @dataclass(frozen=True)
@@ -77,37 +77,6 @@ class SourceFile:
     rel: str
     text: str
     kind: str
-
-
-class UnreadSource(SourceFile):
-    """A `SourceFile` the build cache vouches for: its text is read only when used.
-
-    `postil.build.load_posts` makes one for a file whose stat signature (inode, size,
-    modification and change times) is the one recorded with its parsed post, so a build
-    need not read the sources it will not render again.
-
-    Args:
-        signature: the `postil.content.discover.stat_signature` the cache trusted.
-
-    Raises (on reading `text`):
-        ContentError: the file changed or went away since it was checked (edited during the
-            build); building again picks the change up.
-    """
-
-    def __init__(self, path: Path, rel: str, kind: str, signature: tuple[int, ...]) -> None:
-        object.__setattr__(self, "path", path)
-        object.__setattr__(self, "rel", rel)
-        object.__setattr__(self, "kind", kind)
-        object.__setattr__(self, "signature", signature)
-
-    def __getattr__(self, name: str) -> Any:
-        if name != "text":
-            raise AttributeError(name)
-        from postil.content.discover import read_unchanged
-
-        text = read_unchanged(self.path, self.rel, self.kind, self.__dict__["signature"])
-        object.__setattr__(self, "text", text)
-        return text
 
 
 @dataclass(frozen=True)

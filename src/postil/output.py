@@ -21,11 +21,10 @@ import ctypes
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 
-from postil.errors import OutputError
-from postil.manifest import (
+from postil.cache.manifest import (
     FILE_MODE,
     Stamp,
     content_token,
@@ -34,7 +33,7 @@ from postil.manifest import (
     static_token,
     untouched,
 )
-from postil.model import OutputFile
+from postil.errors import OutputError
 
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
@@ -96,37 +95,6 @@ def safe_rel(rel: str) -> PurePosixPath:
     if not rel or path.is_absolute() or ".." in path.parts or "\\" in rel or "\0" in rel:
         raise OutputError(f"refusing to write outside the output directory: {rel!r}")
     return path
-
-
-def write_site(
-    outputs: Iterable[OutputFile],
-    static: Iterable[tuple[str, Path]],
-    out_dir: Path,
-    previous: Mapping[str, Stamp] | None = None,
-) -> int:
-    """Write every output file and static file into `out_dir`, replacing it atomically.
-
-    Args:
-        outputs: generated files (pages, feeds, CSS).
-        static: (rel, source path) pairs copied byte for byte; a generated file of the same
-            `rel` wins over a static one.
-        out_dir: the output directory (created if missing; its parent must exist or be creatable).
-        previous: the manifest of the previous write to `out_dir`, to reuse unchanged files.
-
-    Returns:
-        The number of files in the new output.
-
-    Raises:
-        OutputError: a path escapes the output directory, or the disk refused a write.
-    """
-    with SiteWriter(out_dir, previous) as writer:
-        for out in outputs:
-            if not writer.reuse(out.rel, content_token(out.data)):
-                writer.write(out.rel, out.data)
-        for rel, source in static:
-            writer.copy(rel, source)
-        writer.commit()
-    return len(writer.manifest)
 
 
 class SiteWriter:

@@ -30,7 +30,7 @@ from postil.model import OutputFile, RenderedPost, Site
 from postil.site import Paginator, page_url, paginate, tag_slugs
 from postil.sitemap import robots_txt, sitemap_xml
 
-__all__ = ["PageJob", "Paginator", "page_jobs", "paginate", "render_job", "render_site"]
+__all__ = ["PageJob", "Paginator", "page_jobs", "paginate", "render_job"]
 
 STYLESHEETS = ("css/base.css", "css/article.css", "css/math.css", "css/pygments.css")
 WIDGET_STYLESHEET = "css/widgets.css"
@@ -179,27 +179,6 @@ def site_files(site: Site, extra_assets: dict[str, Callable[[], str]]) -> list[O
     if site.config.cname:
         outputs.append(OutputFile("CNAME", site.config.cname.encode() + b"\n"))
     return outputs
-
-
-def render_site(
-    site: Site, env: jinja2.Environment, extra_assets: dict[str, Callable[[], str]]
-) -> list[OutputFile]:
-    """Render every page of the site and the generated files.
-
-    Args:
-        site: the collected site.
-        env: the template environment (`postil.theme.create_template_env`).
-        extra_assets: generated text assets by output path (e.g. "css/pygments.css").
-
-    Returns:
-        The output files, in a deterministic order.
-
-    Raises:
-        TemplateError: a template is missing or fails (names the template and line).
-    """
-    prepare_env(site, env)
-    outputs = [render_job(env, job) for job in page_jobs(site)]
-    return outputs + site_files(site, extra_assets)
 
 
 def load_template(env: jinja2.Environment, name: str) -> jinja2.Template:

@@ -1,19 +1,15 @@
-"""Render many posts' Markdown, in worker processes when that pays: the render stage's engine.
+"""Process pools for the build's two costly stages: plumbing only, no knowledge of posts.
 
-Each worker process builds one `MarkdownIt` (`create_markdown`) and one template
-environment in its initializer and renders small chunks of posts; results come back in
-input order, so the output and the diagnostics are the same whatever the number of workers
-(`render_many` with `workers=1` is the sequential path, in this process). Below
-`SEQUENTIAL_BELOW` posts to render, starting processes costs more than it saves (measured
-by `benchmarks/crossover.py`) and rendering stays in this process.
+`pool_context` picks how workers start (`fork` when safe), `exit_with_parent` makes each
+worker die with the build, and `map_chunks` runs a function over chunks of work in a pool,
+results in input order. The Markdown stage (`postil.render.render_many`) uses it with its
+own worker initializer; `render_pages` renders page jobs in forked workers that write their
+files straight into the new output directory (`postil.output.put_file`), so templates,
+feeds and file system calls also run side by side.
 
-`render_pages` does the same for the page stage: forked workers render page jobs and write
-their files straight into the new output directory (`postil.output.put_file`), so
-templates, feeds and file system calls also run side by side.
-
-The conversion caches of the math layer (`postil.math.cache.CACHE`) and of code
-highlighting travel with the work: `Conversions` seeds every worker with the entries of
-earlier builds and collects the entries each post's rendering adds, for the build cache.
+Worker processes keep what they need in one per-process value set by their initializer
+(`postil.render._WORKER`, `_PAGES` here): the standard way to give a `ProcessPoolExecutor`
+worker state that costs too much to send with every chunk (a parser, templates, caches).
 """
 
 from __future__ import annotations
@@ -25,19 +21,17 @@ import multiprocessing
 import os
 import signal
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from postil.cache import BuildCache
-from postil.manifest import Stamp
-from postil.markdown import RenderedMarkdown
-from postil.markdown.state import RenderState
-from postil.model import Post, SiteConfig
+from postil.cache.manifest import Stamp
 from postil.output import SiteWriter, put_file
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
@@ -65,190 +59,8 @@ PAGES_SEQUENTIAL_BELOW = 64
 CHUNK_PAGES = 8
 """Pages per work unit of `render_pages` (a unit returns only paths and stamps)."""
 
-_Pair = tuple[dict[str, str], dict[tuple[Any, ...], str]]
-"""(math cache key -> MathML, highlighting cache key -> HTML) of one post."""
 
-KEEP_CONVERSIONS = 2_000
-"""Entries kept per post across edits; beyond it only the last rendering's are kept."""
-
-
-@dataclass
-class Conversions:
-    """Math and highlighting results by post: seeds for rendering, and what rendering adds.
-
-    Kept per post (the rows are named by source path), so re-rendering one edited post
-    reads only its own earlier results, and a deleted post's results go with it. A formula
-    a post shares with a post rendered before it in the same process is found in memory
-    and so is not among its own entries: after an edit it is converted again.
-
-    Attributes:
-        known: source path -> (math, highlight) entries kept from its earlier renderings.
-        cache: where `record` keeps what rendering adds (written as results arrive, so
-            they need not all be held in memory), or None.
-        added: what `record` was given, by source path, when there is no `cache`.
-    """
-
-    known: dict[str, _Pair] = field(default_factory=dict)
-    cache: BuildCache | None = None
-    added: dict[str, _Pair] = field(default_factory=dict)
-
-    @classmethod
-    def from_cache(cls, cache: BuildCache | None, rels: Sequence[str]) -> Conversions:
-        """Return the conversions `cache` keeps for the posts `rels` (none if it is None)."""
-        rows = cache.get_many("conversions", rels) if cache is not None else {}
-        return cls({rel: value for rel, (_, value) in rows.items()}, cache)
-
-    def seeds(self) -> _Pair:
-        """Return every known entry, merged, to seed the caches of a renderer."""
-        math: dict[str, str] = {}
-        highlight: dict[tuple[Any, ...], str] = {}
-        for known_math, known_highlight in self.known.values():
-            math.update(known_math)
-            highlight.update(known_highlight)
-        return math, highlight
-
-    def record(self, rels: Sequence[str], added: Sequence[_Pair]) -> None:
-        """Keep, for each post rendered, its earlier entries and those it added."""
-        for rel, (math, highlight) in zip(rels, added, strict=True):
-            if self.cache is None:
-                self.added[rel] = (math, highlight)
-                continue
-            old_math, old_highlight = self.known.get(rel, ({}, {}))
-            if len(old_math) + len(old_highlight) < KEEP_CONVERSIONS:
-                math, highlight = old_math | math, old_highlight | highlight
-            self.cache.put("conversions", rel, "", (math, highlight))
-
-
-@dataclass(frozen=True)
-class Rendered:
-    """A post's rendered Markdown and the links it looked up, as the cache keeps it.
-
-    Attributes:
-        content: what rendering produced.
-        links_read: (source path, URL or None) of every entry of the links map that
-            rendering looked up; the content stays valid while each gives the same answer.
-    """
-
-    content: RenderedMarkdown
-    links_read: tuple[tuple[str, str | None], ...]
-
-    def valid_for(self, links: Mapping[str, str]) -> bool:
-        """Return whether every link this post looked up still resolves the same way."""
-        return all(links.get(rel) == url for rel, url in self.links_read)
-
-
-class LinkReads(Mapping[str, str]):
-    """A read-only view of the links map that records which entries were looked up.
-
-    Iterating over it or asking its length records the whole map as read.
-    """
-
-    def __init__(self, links: Mapping[str, str]) -> None:
-        self._links = links
-        self._reads: dict[str, str | None] = {}
-
-    def __getitem__(self, rel: str) -> str:
-        url = self._reads[rel] = self._links.get(rel)
-        if url is None:
-            raise KeyError(rel)
-        return url
-
-    def __iter__(self) -> Iterator[str]:
-        self._reads.update(self._links)
-        return iter(self._links)
-
-    def __len__(self) -> int:
-        self._reads.update(self._links)
-        return len(self._links)
-
-    def reads(self) -> tuple[tuple[str, str | None], ...]:
-        """Return the entries looked up so far, sorted."""
-        return tuple(sorted(self._reads.items()))
-
-
-@dataclass
-class _Worker:
-    """What one process needs to render posts: the parser, templates, site facts."""
-
-    config: SiteConfig
-    links: Mapping[str, str]
-    md: Any
-    templates: Any
-
-
-_WORKER: _Worker | None = None
-
-
-def render_many(
-    config: SiteConfig,
-    posts: Sequence[Post],
-    links: Mapping[str, str],
-    templates: Any,
-    conversions: Conversions,
-    workers: int | None = None,
-) -> list[Rendered]:
-    """Render the Markdown of `posts`, in order; diagnostics are inside each result.
-
-    Args:
-        config: the site configuration (macros).
-        posts: the posts to render.
-        links: every post's URL by its source path (for links between posts).
-        templates: the Jinja2 environment for widgets, used in this process; workers make
-            their own from `config.root`.
-        conversions: seeds for the math and highlighting caches; `new_*` are filled in.
-        workers: processes to use; None means one per CPU; 1 renders in this process.
-    """
-    count = workers if workers is not None else (os.cpu_count() or 1)
-    context = _pool_context()
-    small = SEQUENTIAL_BELOW if context.get_start_method() == "fork" else SPAWNED_SEQUENTIAL_BELOW
-    if count <= 1 or len(posts) < small:
-        return _render_here(config, posts, links, templates, conversions)
-    return _render_in_pool(config, posts, links, conversions, count, context)
-
-
-def _render_here(
-    config: SiteConfig,
-    posts: Sequence[Post],
-    links: Mapping[str, str],
-    templates: Any,
-    conversions: Conversions,
-) -> list[Rendered]:
-    """Render `posts` one after the other in this process."""
-    from postil.markdown import create_markdown
-
-    global _WORKER
-    _load_conversions(*conversions.seeds())
-    _WORKER = _Worker(config, links, create_markdown(), templates)
-    results, added = _render_chunk(list(posts))
-    conversions.record([p.source.rel for p in posts], added)
-    return results
-
-
-def _render_in_pool(
-    config: SiteConfig,
-    posts: Sequence[Post],
-    links: Mapping[str, str],
-    conversions: Conversions,
-    count: int,
-    context: multiprocessing.context.BaseContext,
-) -> list[Rendered]:
-    """Render `posts` in `count` worker processes, chunk by chunk, keeping input order."""
-    import postil.markdown.code  # noqa: F401 - imported once here, inherited by forked workers
-    import postil.math  # noqa: F401
-
-    chunks = [list(posts[i : i + CHUNK_POSTS]) for i in range(0, len(posts), CHUNK_POSTS)]
-    args = (config, links, *conversions.seeds())
-    with ProcessPoolExecutor(
-        min(count, len(chunks)), context, initializer=_start_worker, initargs=args
-    ) as pool:
-        results: list[Rendered] = []
-        for chunk, (rendered, added) in zip(chunks, pool.map(_render_chunk, chunks), strict=True):
-            results += rendered
-            conversions.record([p.source.rel for p in chunk], added)
-    return results
-
-
-def _pool_context() -> multiprocessing.context.BaseContext:
+def pool_context() -> multiprocessing.context.BaseContext:
     """Return `fork` when it is safe (no other threads: the workers inherit the imports);
     otherwise `spawn` (the dev server runs threads, and forking them can deadlock)."""
     methods = multiprocessing.get_all_start_methods()
@@ -257,23 +69,7 @@ def _pool_context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _start_worker(
-    config: SiteConfig,
-    links: Mapping[str, str],
-    math: Mapping[str, str],
-    highlight: Mapping[tuple[Any, ...], str],
-) -> None:
-    """Initialise a worker: one MarkdownIt, one template environment, seeded caches."""
-    from postil.markdown import create_markdown
-    from postil.theme import create_template_env
-
-    global _WORKER
-    _exit_with_parent()
-    _load_conversions(math, highlight)
-    _WORKER = _Worker(config, links, create_markdown(), create_template_env(config.root))
-
-
-def _exit_with_parent() -> None:
+def exit_with_parent() -> None:
     """Make this worker die with the build process, even when that is killed with SIGKILL.
 
     On Linux, prctl(PR_SET_PDEATHSIG, SIGKILL) (prctl(2)) has the kernel kill the worker when
@@ -289,75 +85,6 @@ def _exit_with_parent() -> None:
         os._exit(1)
 
 
-def _render_chunk(posts: list[Post]) -> tuple[list[Rendered], list[_Pair]]:
-    """Render a chunk with this process's `_WORKER`; return the results and, per post, the
-    math and highlighting entries its rendering added."""
-    from postil.markdown import render_markdown
-
-    assert _WORKER is not None, "_start_worker or _render_here sets it"
-    worker = _WORKER
-    results, added = [], []
-    for post in posts:
-        marks = _conversion_marks()
-        links = LinkReads(worker.links)
-        state = render_state(worker.config, post, links, worker.templates)
-        results.append(Rendered(render_markdown(worker.md, post.body, state), links.reads()))
-        added.append(_conversions_since(marks))
-    return results, added
-
-
-def render_state(
-    config: SiteConfig, post: Post, links: Mapping[str, str], templates: Any
-) -> RenderState:
-    """Return the fresh `RenderState` a post is rendered with (everything it may read).
-
-    Whatever is added here must be covered by `postil.build.render_context` (the cache key).
-    """
-    return RenderState(
-        path=post.source.rel,
-        body_line=post.body_line,
-        macros=dict(config.math_macros) | dict(post.meta.macros),
-        links=links,
-        base_path=config.base_path,
-        templates=templates,
-    )
-
-
-def _load_conversions(math: Mapping[str, str], highlight: Mapping[tuple[Any, ...], str]) -> None:
-    """Seed this process's math and highlighting caches."""
-    from postil.markdown import code
-    from postil.math import CACHE
-
-    CACHE.load(math)
-    code._HIGHLIGHT_CACHE.update(highlight)  # the code plugin's per-process cache
-
-
-def _conversion_marks() -> tuple[int, int]:
-    """Return where the math and highlighting caches stand: (math misses, highlight size)."""
-    from postil.markdown import code
-    from postil.math import CACHE
-
-    return CACHE.misses, len(code._HIGHLIGHT_CACHE)
-
-
-def _conversions_since(
-    marks: tuple[int, int],
-) -> tuple[dict[str, str], dict[tuple[Any, ...], str]]:
-    """Return the math and highlighting entries added since `marks`.
-
-    Each math miss adds at most one entry, at the end (the oldest are dropped when full), so
-    the newest `misses` entries hold every new one; the highlighting cache only grows.
-    """
-    from postil.markdown import code
-    from postil.math import CACHE
-
-    added = CACHE.misses - marks[0]
-    math = dict(islice(reversed(CACHE.export().items()), added)) if added > 0 else {}
-    entries = code._HIGHLIGHT_CACHE
-    highlight = dict(islice(reversed(entries.items()), len(entries) - marks[1]))
-    return math, highlight
-
-
 @dataclass
 class _PageWork:
     """What the page workers render (inherited through fork, never pickled)."""
@@ -370,6 +97,26 @@ class _PageWork:
 
 
 _PAGES: _PageWork | None = None
+
+
+def map_chunks(
+    function: Callable[[T], R],
+    chunks: Sequence[T],
+    count: int,
+    context: multiprocessing.context.BaseContext,
+    initializer: Callable[..., None],
+    initargs: tuple[Any, ...] = (),
+) -> list[R]:
+    """Return `[function(chunk) for chunk in chunks]`, computed in up to `count` processes.
+
+    Each worker runs `initializer(*initargs)` first (it should call `exit_with_parent`).
+
+    Raises:
+        Whatever `function` raised in a worker (pickled back with its arguments).
+    """
+    workers = min(count, len(chunks))
+    with ProcessPoolExecutor(workers, context, initializer=initializer, initargs=initargs) as pool:
+        return list(pool.map(function, chunks))
 
 
 def render_pages(
@@ -399,7 +146,7 @@ def render_pages(
     from postil.pages import render_job
 
     count = workers if workers is not None else (os.cpu_count() or 1)
-    context = _pool_context()
+    context = pool_context()
     if not jobs:
         return []
     if count <= 1 or len(jobs) < PAGES_SEQUENTIAL_BELOW or context.get_start_method() != "fork":
@@ -423,7 +170,7 @@ def render_pages(
     ]
     try:
         with ProcessPoolExecutor(
-            min(count, len(chunks)), context, initializer=_exit_with_parent
+            min(count, len(chunks)), context, initializer=exit_with_parent
         ) as pool:
             stamps = dict(pair for part in pool.map(_render_pages_chunk, chunks) for pair in part)
     finally:

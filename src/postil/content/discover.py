@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 from postil.errors import ContentError, Location
 from postil.model import SiteConfig, SourceFile
@@ -55,7 +56,7 @@ def stat_signature(path: Path) -> tuple[int, int, int, int]:
 
     Writing a file changes its modification and change times, replacing it changes its
     inode, and no program can set the change time: a file with the signature an earlier
-    build recorded holds what it held then (but see `postil.build.RACY_NS`).
+    build recorded holds what it held then (but see `postil.cache.manifest.RACY_NS`).
 
     Raises:
         OSError: the file cannot be examined.
@@ -184,3 +185,32 @@ def _check_characters(text: str, rel: str) -> None:
         " (a pasted terminal colour code or a corrupt file?)",
         Location(rel, line, found.start() - start + 1),
     )
+
+
+class UnreadSource(SourceFile):
+    """A `SourceFile` the build cache vouches for: its text is read only when used.
+
+    `postil.content.posts.load_posts` makes one for a file whose stat signature (inode, size,
+    modification and change times) is the one recorded with its parsed post, so a build
+    need not read the sources it will not render again.
+
+    Args:
+        signature: the `stat_signature` the cache trusted.
+
+    Raises (on reading `text`):
+        ContentError: the file changed or went away since it was checked (edited during the
+            build); building again picks the change up.
+    """
+
+    def __init__(self, path: Path, rel: str, kind: str, signature: tuple[int, ...]) -> None:
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "rel", rel)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "signature", signature)
+
+    def __getattr__(self, name: str) -> Any:
+        if name != "text":
+            raise AttributeError(name)
+        text = read_unchanged(self.path, self.rel, self.kind, self.__dict__["signature"])
+        object.__setattr__(self, "text", text)
+        return text

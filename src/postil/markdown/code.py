@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -35,7 +35,8 @@ github-dark's own (#6e7681) is too light for its text; this one keeps every toke
 KNOWN_OPTIONS = ("hl_lines", "linenos", "title")
 
 _OPTION = re.compile(r"""([A-Za-z_][\w-]*)(?:=("[^"]*"|'[^']*'|\S*))?""")
-_HIGHLIGHT_CACHE: dict[tuple[str, str, tuple[int, ...], bool], str] = {}
+HighlightKey = tuple[str, str, tuple[int, ...], bool]
+"""(code, fence language, highlighted lines, line numbers): what highlighted HTML depends on."""
 
 
 @dataclass(frozen=True)
@@ -141,31 +142,29 @@ class _CodeFormatter(HtmlFormatter):  # type: ignore[type-arg]
 
 
 def highlight_code(
-    code: str, lexer: Lexer, hl_lines: tuple[int, ...], linenos: bool, language: str = ""
+    code: str,
+    lexer: Lexer,
+    hl_lines: tuple[int, ...],
+    linenos: bool,
+    language: str = "",
+    cache: MutableMapping[HighlightKey, str] | None = None,
 ) -> str:
-    """Return `<div class="highlight"><pre …><code …>` HTML for `code`, cached per process.
+    """Return `<div class="highlight"><pre …><code …>` HTML for `code`, kept in `cache`.
 
     Args:
+        cache: highlighted HTML by `HighlightKey` (`RenderState.highlight_cache`), or None.
         language: the fence's language as written (`py`), the cache key's part for the
             lexer (`cached_highlight` finds it without looking the lexer up); "" means the
             lexer's first alias.
     """
     alias = lexer.aliases[0] if lexer.aliases else lexer.name
     key = (code, language or alias, hl_lines, linenos)
-    cached = _HIGHLIGHT_CACHE.get(key)
+    cached = cache.get(key) if cache is not None else None
     if cached is None:
-        formatter = _formatter(alias, hl_lines, linenos)
-        cached = _HIGHLIGHT_CACHE[key] = highlight(code, lexer, formatter)
+        cached = highlight(code, lexer, _formatter(alias, hl_lines, linenos))
+        if cache is not None:
+            cache[key] = cached
     return cached
-
-
-def cached_highlight(code: str, language: str, hl_lines: tuple[int, ...], linenos: bool) -> str:
-    """Return the HTML `highlight_code` made for this code and fence language, or "".
-
-    A hit needs no lexer: looking one up costs ≈ 30 ms the first time in a process (its
-    regular expressions are compiled), more than re-rendering a post whose code is cached.
-    """
-    return _HIGHLIGHT_CACHE.get((code, language, hl_lines, linenos), "")
 
 
 @lru_cache(maxsize=256)
@@ -209,7 +208,10 @@ def render_fence(self: Any, tokens: Sequence[Token], idx: int, options: Any, env
     for problem in info.problems:
         state.warn(line0, 1, problem)
     if info.language:  # only a known language was highlighted and cached
-        known = cached_highlight(token.content, info.language, info.hl_lines, info.linenos)
+        # A hit needs no lexer: looking one up costs ≈ 30 ms the first time in a process
+        # (its regular expressions are compiled), more than re-rendering a post.
+        key = (token.content, info.language, info.hl_lines, info.linenos)
+        known = state.highlight_cache.get(key)
         if known:
             return _code_figure(known, info.title)
     lexer = _lexer_for(info.language) if info.language else None
@@ -223,7 +225,14 @@ def render_fence(self: Any, tokens: Sequence[Token], idx: int, options: Any, env
     if lexer is None:
         body = _plain_code(token.content)
     else:
-        body = highlight_code(token.content, lexer, info.hl_lines, info.linenos, info.language)
+        body = highlight_code(
+            token.content,
+            lexer,
+            info.hl_lines,
+            info.linenos,
+            info.language,
+            state.highlight_cache,
+        )
     return _code_figure(body, info.title)
 
 

@@ -11,7 +11,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from slugify import slugify
 
-from postil.markdown import TocEntry
+from postil.markdown.rendered import TocEntry
 from postil.markdown.state import get_state
 
 TOC_LEVELS = (2, 3)

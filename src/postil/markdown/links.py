@@ -15,7 +15,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from postil.markdown import AnchorLink
+from postil.markdown.rendered import AnchorLink
 from postil.markdown.state import RenderState, get_state
 
 SOURCE_SUFFIX = ".md"

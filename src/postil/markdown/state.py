@@ -36,6 +36,9 @@ class RenderState:
             links in posts are put under it (`postil.markdown.links`).
         templates: the site's Jinja2 environment (`postil.theme.create_template_env`), for
             plugins that render templates (widgets); None means the default theme's.
+        highlight_cache: highlighted code by (code, language, lines, line numbers)
+            (`postil.markdown.code.HighlightKey`); the build passes one shared by the posts
+            a process renders, seeded from the build cache.
         extra: free room for a plugin's own per-document data, keyed by plugin name.
     """
 
@@ -50,6 +53,8 @@ class RenderState:
     links: Mapping[str, str] = field(default_factory=dict)
     base_path: str = "/"
     templates: Any = None
+    math_cache: Any = None
+    highlight_cache: MutableMapping[tuple[Any, ...], str] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def location(self, body_line0: int | None, col: int = 0) -> Location:

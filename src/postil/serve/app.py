@@ -1,6 +1,6 @@
 """`postil serve`: build into memory, serve over HTTP, rebuild on every save, reload browsers.
 
-`DevServer` ties the pieces together: an `IncrementalBuilder` (the site in memory), a
+`DevServer` ties the pieces together: a `DevBuild` (the build's pipeline into memory), a
 `SiteWatcher` feeding a `ChangeBatcher` (debounced, coalesced batches of changes, built on
 one thread), a `SiteHub` (the served site and the event stream) and a `DevHTTPServer`.
 It never writes `_site/` or any other directory.
@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from postil.serve.engine import BuildReport, DevBuild
 from postil.serve.hub import SiteHub
-from postil.serve.incremental import BuildReport, IncrementalBuilder
 from postil.serve.server import DevHTTPServer
 from postil.serve.watcher import DEBOUNCE_SECONDS, ChangeBatcher, ChangeSet, SiteLayout, SiteWatcher
 
@@ -33,6 +33,7 @@ class ServeOptions:
         host: the address to bind; loopback unless the user asks otherwise.
         port: the TCP port; 0 picks a free one.
         drafts: include draft posts (on by default: previewing drafts is what serve is for).
+        future: include posts dated in the future.
         poll: watch by polling the file system (network drives, containers) instead of inotify.
         debounce: seconds of quiet after a change before the rebuild starts.
     """
@@ -41,6 +42,7 @@ class ServeOptions:
     host: str = "127.0.0.1"
     port: int = 8000
     drafts: bool = True
+    future: bool = False
     poll: bool = False
     debounce: float = DEBOUNCE_SECONDS
 
@@ -65,7 +67,7 @@ class DevServer:
 
     def __init__(self, options: ServeOptions) -> None:
         self.options = options
-        self.builder = IncrementalBuilder(options.root, drafts=options.drafts)
+        self.builder = DevBuild(options.root, drafts=options.drafts, future=options.future)
         self.batcher: ChangeBatcher[BuildReport] = ChangeBatcher(
             self.builder.build, options.debounce, after=self._publish
         )
@@ -120,6 +122,7 @@ class DevServer:
             self.http.close_connections()
             self.http.server_close()
             self._thread.join()
+        self.builder.close()
 
     def rebuild(self, changes: ChangeSet) -> None:
         """Queue changes as if the watcher had seen them (for tools and tests)."""

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from postil.errors import Diagnostic
-from postil.serve.incremental import BuildReport
+from postil.serve.engine import BuildReport
 
 HISTORY = 64
 WAIT_SECONDS = 30.0
@@ -35,12 +35,14 @@ class SiteView:
         build: the number of the last build (0 before the first).
         errors: the errors of the last build, if it failed (the overlay lists them).
         base_path: the URL path the site is served under ("/" or "/repo/").
+        warnings: the warnings of the last build (the overlay lists them too).
     """
 
     files: Mapping[str, bytes]
     build: int
     errors: tuple[Diagnostic, ...]
     base_path: str
+    warnings: tuple[Diagnostic, ...] = ()
 
 
 class SiteHub:
@@ -70,13 +72,18 @@ class SiteHub:
             view = self._view
             number = view.build + 1
             self._view = SiteView(
-                files if report.ok else view.files, number, report.errors, base_path
+                files if report.ok else view.files,
+                number,
+                report.errors,
+                base_path,
+                report.warnings,
             )
             event = {
                 "build": number,
                 "ok": report.ok,
                 "changed": sorted(report.changed),
                 "errors": [diagnostic_json(d) for d in report.errors],
+                "warnings": [diagnostic_json(d) for d in report.warnings],
             }
             self._events.append((number, json.dumps(event, ensure_ascii=False)))
             self._cond.notify_all()

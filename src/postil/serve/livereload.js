@@ -18,6 +18,7 @@
   const pageRels = new Set((script.dataset.postilRels || "").split(" ").filter(Boolean));
   let build = Number(script.dataset.postilBuild);
   const scrollKey = "postil-serve:scroll:" + location.pathname;
+  const hiddenKey = "postil-serve:hidden-warnings"; // the warnings the author hid
 
   function restoreScroll() {
     const saved = sessionStorage.getItem(scrollKey);
@@ -72,9 +73,14 @@
     }
   }
 
-  function showErrors(errors) {
+  /* The overlay: a failed build's errors (the page shown is the last good one), or the
+   * warnings of a good build, the same that `postil build` prints. */
+  function showProblems(errors, warnings) {
     let host = document.getElementById("postil-serve-overlay");
-    if (!errors || errors.length === 0) {
+    const failed = errors && errors.length > 0;
+    const problems = failed ? errors : warnings || [];
+    const key = JSON.stringify(problems);
+    if (problems.length === 0 || (!failed && sessionStorage.getItem(hiddenKey) === key)) {
       if (host) host.remove();
       return;
     }
@@ -86,9 +92,12 @@
     }
     const root = host.shadowRoot;
     const style = document.createElement("style");
+    const [paper, ink, rule] = failed
+      ? ["#fff8f6", "#3b0a02", "#b3261e"]
+      : ["#fffbea", "#2e2400", "#8a6d00"];
     style.textContent = `
       section { position: fixed; inset: auto 1rem 1rem 1rem; max-height: 60vh; overflow: auto;
-        z-index: 2147483647; background: #fff8f6; color: #3b0a02; border: 2px solid #b3261e;
+        z-index: 2147483647; background: ${paper}; color: ${ink}; border: 2px solid ${rule};
         border-radius: 6px; padding: 0.75rem 1rem; font: 14px/1.4 system-ui, sans-serif;
         box-shadow: 0 4px 24px rgb(0 0 0 / 25%); }
       h2 { font-size: 1rem; margin: 0 0 0.5rem; }
@@ -96,21 +105,26 @@
       pre { margin: 0.25rem 0 0.5rem; white-space: pre-wrap; font: 13px/1.4 ui-monospace, monospace; }
       button { float: right; font: inherit; }`;
     const section = document.createElement("section");
-    section.setAttribute("role", "alert");
-    section.setAttribute("aria-label", "Build errors");
+    section.setAttribute("role", failed ? "alert" : "status");
+    section.setAttribute("aria-label", failed ? "Build errors" : "Build warnings");
     const close = document.createElement("button");
     close.type = "button";
     close.textContent = "Hide";
-    close.addEventListener("click", () => host.remove());
+    close.addEventListener("click", () => {
+      if (!failed) sessionStorage.setItem(hiddenKey, key); // until the warnings change
+      host.remove();
+    });
     const title = document.createElement("h2");
-    const count = errors.length === 1 ? "1 error" : `${errors.length} errors`;
-    title.textContent = `Build failed with ${count}; this is the last good version of the page`;
+    const n = problems.length;
+    title.textContent = failed
+      ? `Build failed with ${n === 1 ? "1 error" : `${n} errors`}; this is the last good version of the page`
+      : `The build has ${n === 1 ? "1 warning" : `${n} warnings`}`;
     const list = document.createElement("ol");
-    for (const error of errors) {
+    for (const problem of problems) {
       const item = document.createElement("li");
       const text = document.createElement("pre");
-      text.textContent = `${error.location}: ${error.message}` +
-        (error.source_line ? `\n    ${error.source_line}` : "");
+      text.textContent = `${problem.location}: ${problem.message}` +
+        (problem.source_line ? `\n    ${problem.source_line}` : "");
       item.append(text);
       list.append(item);
     }
@@ -122,7 +136,7 @@
     if (event.reload) return reload();
     if (event.build <= build) return; // this page already shows that build
     build = event.build;
-    showErrors(event.errors);
+    showProblems(event.errors, event.warnings);
     if (!event.ok || event.changed.length === 0) return;
     const changed = new Set(event.changed);
     if ([...pageRels].some((rel) => changed.has(rel))) return reload();
@@ -135,7 +149,7 @@
     // A restarted server, or builds missed while disconnected: the page may be stale.
     if (hello.session !== session || hello.build > build) return reload();
     script.dataset.postilState = "live";
-    showErrors(hello.errors);
+    showProblems(hello.errors, hello.warnings);
   }
 
   function connect() {

@@ -246,6 +246,7 @@ class DevRequestHandler(BaseHTTPRequestHandler):
             "session": hub.session,
             "build": view.build,
             "errors": [diagnostic_json(d) for d in view.errors],
+            "warnings": [diagnostic_json(d) for d in view.warnings],
         }
         try:
             self._write_event("hello", view.build, json.dumps(hello), retry=True)

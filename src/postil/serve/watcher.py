@@ -18,7 +18,9 @@ the moment in between, when the post does not exist.
 
 from __future__ import annotations
 
+import contextlib
 import re
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -28,7 +30,7 @@ from typing import Any, Generic, TypeVar
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
-from watchdog.observers.api import BaseObserver
+from watchdog.observers.api import BaseObserver, ObservedWatch
 from watchdog.observers.polling import PollingObserver
 
 from postil.config import CONFIG_NAME
@@ -312,16 +314,26 @@ class SiteWatcher:
     ) -> None:
         self.observer: BaseObserver = PollingObserver(timeout=poll_interval) if poll else Observer()
         self.handler = SiteEvents(layout, batcher)
-        self._watched: set[tuple[Path, bool]] = set()
+        self._watched: dict[tuple[Path, bool], tuple[ObservedWatch, tuple[int, int]]] = {}
         self.watch(layout.watched())
 
     def watch(self, dirs: Iterable[tuple[Path, bool]]) -> int:
-        """Start watching more (directory, recursive) pairs; return how many were new."""
+        """Start watching more (directory, recursive) pairs; return how many were new.
+
+        A directory that was deleted, or deleted and made again (a new inode: its old watch
+        sees nothing), is watched afresh; the watch of one that is gone is dropped.
+        """
+        for key, (watch, known) in list(self._watched.items()):
+            if _inode(key[0]) != known:
+                with contextlib.suppress(KeyError, OSError):
+                    self.observer.unschedule(watch)
+                del self._watched[key]
         added = 0
         for directory, recursive in dirs:
-            if (directory, recursive) not in self._watched and directory.is_dir():
-                self.observer.schedule(self.handler, str(directory), recursive=recursive)
-                self._watched.add((directory, recursive))
+            inode = _inode(directory)
+            if (directory, recursive) not in self._watched and inode is not None:
+                watch = self.observer.schedule(self.handler, str(directory), recursive=recursive)
+                self._watched[(directory, recursive)] = (watch, inode)
                 added += 1
         return added
 
@@ -334,3 +346,12 @@ class SiteWatcher:
         self.observer.stop()
         if self.observer.is_alive():
             self.observer.join()
+
+
+def _inode(directory: Path) -> tuple[int, int] | None:
+    """Return (device, inode) of a directory, or None if it is not one (any more)."""
+    try:
+        st = directory.stat()
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino) if stat.S_ISDIR(st.st_mode) else None

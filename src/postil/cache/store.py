@@ -1,89 +1,55 @@
-"""The persistent build cache in `<site>/.postil-cache/`: what a rebuild need not redo.
+"""Where the build cache keeps its rows: on disk (SQLite), in memory (the dev server), or nowhere.
 
-One SQLite database (the standard library's `sqlite3`: one file, transactions, and rows read
-or written one by one, so a build that changed one post rewrites one row, not the whole
-cache). Each row is `(kind, name) -> (fingerprint, checksum, pickled value)`:
+Every implementation offers the same row interface, `BuildCache`: each row is
+`(kind, name) -> (fingerprint, value)`, read on demand and written on `commit`. The stages
+never see which one they use:
 
-- a row is used only when its fingerprint equals what the build computes now (the hash of
-  everything the value depends on) and its CRC-32 matches its bytes; anything else (a
-  truncated or garbage file, a row from another version) is ignored and rebuilt;
-- the database carries an environment stamp (`environment_stamp`: postil's version and
-  source files, the versions of Python and of the libraries that shape the output); when it
-  differs, every row is dropped.
+- `SqliteCache` (`BuildCache.open(root)`): one SQLite database in `<site>/.postil-cache/`
+  (the standard library's `sqlite3`: one file, transactions, rows read or written one by
+  one, so a build that changed one post rewrites one row). Each row also holds a CRC-32 of
+  its pickled value; a row whose checksum or pickle is bad is ignored and rebuilt, and the
+  database carries the `environment_stamp`: when it differs, every row is dropped.
+- `MemoryCache`: rows as Python objects in a dictionary, kept by the dev server between
+  builds; the kinds it is told to persist are read from and written through to another
+  cache (the site's `SqliteCache`), so `postil serve` starts warm and leaves the cache warm.
+- `NullCache` (`BuildCache.disabled()`, `--no-cache`): finds nothing, keeps nothing.
 
-Nothing here ever fails a build: a cache that cannot be opened, read or written behaves as
-an empty one (`BuildCache.disabled()`), and the build does all the work.
+Nothing here ever fails a build: a database that cannot be opened, read or written behaves
+as an empty one, and the build does all the work.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import logging
 import os
 import pickle
 import shutil
 import sqlite3
-import sys
 import zlib
-from collections.abc import Iterable, Iterator, MutableMapping
-from functools import lru_cache
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, Any
 
-from postil import __version__
+from postil.cache.keys import environment_stamp, fingerprint
 from postil.errors import PostilError
 
 CACHE_DIR = ".postil-cache"
 """The cache directory's name, under the site root (git-ignored)."""
 
 DATABASE = "build.sqlite3"
-SCHEMA = 1
-"""Bumped whenever the layout of rows or the meaning of a kind changes."""
 
 FLUSH_BYTES = 8 << 20
 """Buffered rows are written once they hold this many bytes, to bound the memory they take."""
 
-LIBRARIES = ("markdown_it", "mdit_py_plugins", "pygments", "latex2mathml", "jinja2", "yaml")
-"""Libraries whose version shapes the output; a new version of any of them empties the cache."""
+KINDS = ("post", "markdown", "html", "conversions", "page", "output", "asset")
+"""The row kinds: parsed front matter by source path ("post"), rendered Markdown by
+`markdown_key` without its HTML ("markdown") and the HTML ("html"), math and highlighting
+results by source path ("conversions"), page keys by output path ("page"), manifests of the
+output and spare directories ("output"), generated assets ("asset")."""
 
 log = logging.getLogger("postil.cache")
-V = TypeVar("V")
 _Row = tuple[str, str, str, int, bytes]
-
-
-def fingerprint(*parts: str | bytes) -> str:
-    """Return the SHA-256 hex digest of `parts`, each ended by NUL (("ab", "c") != ("a", "bc"))."""
-    digest = hashlib.sha256()
-    for part in parts:
-        digest.update(part if isinstance(part, bytes) else part.encode("utf-8", "surrogatepass"))
-        digest.update(b"\0")
-    return digest.hexdigest()
-
-
-@lru_cache(maxsize=1)
-def environment_stamp() -> str:
-    """Return the stamp of everything outside the site that shapes postil's output.
-
-    It covers the cache schema, postil's version and the size and modification time of each
-    of its source files (so editing postil in a checkout empties the cache), the Python
-    version (pickles), and the installed files of each library in `LIBRARIES`.
-    """
-    from importlib.util import find_spec
-
-    package = Path(__file__).resolve().parent
-    parts = [f"schema {SCHEMA}", f"postil {__version__}", sys.version]
-    for name in LIBRARIES:
-        # An installed library's files are replaced on upgrade: the size and time of its
-        # `__init__.py` change with its version, and reading them imports nothing.
-        spec = find_spec(name)
-        origin = Path(spec.origin) if spec is not None and spec.origin else None
-        stat = origin.stat() if origin is not None and origin.exists() else None
-        parts.append(f"{name} {origin} {stat and (stat.st_size, stat.st_mtime_ns)}")
-    for path in sorted(package.rglob("*.py")):
-        stat = path.stat()
-        parts.append(f"{path.relative_to(package)} {stat.st_size} {stat.st_mtime_ns}")
-    return fingerprint(*parts)
 
 
 def clean(root: Path) -> bool:
@@ -100,13 +66,103 @@ def clean(root: Path) -> bool:
 
 
 class BuildCache:
-    """Rows of earlier builds' work, read on demand and written in one transaction.
+    """The build cache's row interface; this base class finds nothing and keeps nothing.
 
-    Use `BuildCache.open(root)`; `put` buffers, `commit` writes. Kinds in use: "post"
-    (parsed front matter by source path), "markdown" (rendered Markdown by `markdown_key`),
-    "conversions" (math and highlighting results by source path), "page" (page digests by
-    output path), "output" (manifests of the output and spare directories), "asset"
-    (generated assets).
+    `put` and `forget` buffer, `commit` writes, `close` commits and releases. `BuildCache.open`
+    returns the site's on-disk cache, `BuildCache.disabled` the null one.
+    """
+
+    @staticmethod
+    def open(root: Path) -> BuildCache:
+        """Open (creating if needed) the on-disk cache of the site at `root`.
+
+        A database that is not readable (garbage, truncated, locked, another schema) is
+        deleted and created afresh; if even that fails the cache is disabled.
+        """
+        path = root / CACHE_DIR / DATABASE
+        for attempt in range(2):
+            try:
+                return SqliteCache(_connect(path), path)
+            except (sqlite3.Error, OSError) as e:
+                log.debug("build cache %s unusable (%s); starting afresh", path, e)
+                if attempt == 0:
+                    _remove_database(path)
+        return NullCache()
+
+    @staticmethod
+    def disabled() -> BuildCache:
+        """Return a cache that finds nothing and keeps nothing (`--no-cache`)."""
+        return NullCache()
+
+    spare_rows = 0
+    """Unused rows of rendered Markdown kept beyond those a build used (`MemoryCache`: so
+    that undoing an edit in the dev server finds the old rendering)."""
+
+    @property
+    def enabled(self) -> bool:
+        """Whether rows are read and written at all."""
+        return False
+
+    def load(self, kind: str) -> dict[str, tuple[str, Any]]:
+        """Return every intact row of `kind` as name -> (fingerprint, value)."""
+        return {}
+
+    def get_many(self, kind: str, names: Iterable[str]) -> dict[str, tuple[str, Any]]:
+        """Return the intact rows of `kind` among `names`, as name -> (fingerprint, value)."""
+        return {}
+
+    def names(self, kind: str) -> set[str]:
+        """Return the names of the rows of `kind` (without reading their values)."""
+        return set()
+
+    def get(self, kind: str, name: str, fingerprint: str) -> Any | None:
+        """Return the value of row (kind, name) if its fingerprint is `fingerprint`, else None."""
+        found = self.get_many(kind, [name]).get(name)
+        return found[1] if found is not None and found[0] == fingerprint else None
+
+    def put(self, kind: str, name: str, fingerprint: str, value: Any) -> None:
+        """Buffer a row for the next `commit` (a later put of the same row wins)."""
+
+    def forget(self, kind: str, names: Iterable[str]) -> None:
+        """Buffer the deletion of rows of `kind` (entries of deleted posts, stale manifests)."""
+
+    def commit(self) -> None:
+        """Write every buffered row; on any error keep the cache as it was."""
+
+    def close(self) -> None:
+        """Commit what is buffered and release what the cache holds."""
+
+    def reader(self, kind: str) -> Callable[[str], Any] | None:
+        """Return a function from a row name of `kind` to its committed value, usable in
+        forked worker processes too (None: rows are not kept). It raises `CacheError` when
+        the row is missing or damaged."""
+        return None
+
+    def spare_dir(self, out_dir: Path) -> Path | None:
+        """Return where the output before the last one of `out_dir` is kept (None: nowhere).
+
+        See `postil.output.SiteWriter`: updating that spare copy in place and swapping it in
+        is much cheaper than making a new directory tree for each build. Only one build at a
+        time may use it: it is None while another process holds the spare lock (held from
+        this call until `close`).
+        """
+        return None
+
+    def bytecode_dir(self) -> Path | None:
+        """Return the directory for Jinja2's compiled templates (None: compile afresh)."""
+        return None
+
+
+class NullCache(BuildCache):
+    """The cache of `--no-cache`: every look-up misses, nothing is kept."""
+
+
+class SqliteCache(BuildCache):
+    """Rows of earlier builds' work in the site's SQLite database (see the module docstring).
+
+    Args:
+        connection: the open database (`_connect`).
+        path: its file.
     """
 
     def __init__(self, connection: sqlite3.Connection | None, path: Path | None = None) -> None:
@@ -116,37 +172,10 @@ class BuildCache:
         self._pending_bytes = 0
         self._broken = False
         self._lock: IO[str] | None = None
-
-    @classmethod
-    def disabled(cls) -> BuildCache:
-        """Return a cache that finds nothing and keeps nothing (`--no-cache`)."""
-        return cls(None)
-
-    @classmethod
-    def open(cls, root: Path) -> BuildCache:
-        """Open (creating if needed) the cache of the site at `root`.
-
-        A database that is not readable (garbage, truncated, locked, another schema) is
-        deleted and created afresh; if even that fails the cache is disabled.
-        """
-        path = root / CACHE_DIR / DATABASE
-        for attempt in range(2):
-            try:
-                return cls(_connect(path), path)
-            except (sqlite3.Error, OSError) as e:
-                log.debug("build cache %s unusable (%s); starting afresh", path, e)
-                if attempt == 0:
-                    _remove_database(path)
-        return cls.disabled()
+        self._readers: dict[str, RowReader] = {}
 
     def spare_dir(self, out_dir: Path) -> Path | None:
-        """Return where the output before the last one of `out_dir` is kept (None: disabled).
-
-        See `postil.output.SiteWriter`: updating that spare copy in place and swapping it in
-        is much cheaper than making a new directory tree for each build. Only one build at a
-        time may use it: it is None while another process holds the spare lock (held from
-        this call until `close`).
-        """
+        """See `BuildCache.spare_dir`: `spare/<hash of out_dir>` beside the database."""
         if self._path is None or self._db is None or not self._lock_spares():
             return None
         return self._path.parent / "spare" / fingerprint(str(out_dir))[:16]
@@ -171,14 +200,15 @@ class BuildCache:
         return True
 
     def reader(self, kind: str) -> RowReader | None:
-        """Return a reader of this cache's committed rows of `kind` that works in forked
-        worker processes too (None when the cache is disabled)."""
+        """See `BuildCache.reader` (a `RowReader`, closed with the cache)."""
         if self._path is None or self._db is None:
             return None
-        return RowReader(self._path, kind)
+        if kind not in self._readers:
+            self._readers[kind] = RowReader(self._path, kind)
+        return self._readers[kind]
 
     def bytecode_dir(self) -> Path | None:
-        """Return the directory for Jinja2's compiled templates (None: the cache is disabled).
+        """Return the directory for Jinja2's compiled templates (None: it cannot be made).
 
         Jinja2's `FileSystemBytecodeCache` keys a template by name and source checksum but
         not by the environment's options, which postil may change between versions: the
@@ -226,11 +256,6 @@ class BuildCache:
             self._broken = True
             return set()
 
-    def get(self, kind: str, name: str, fingerprint: str) -> Any | None:
-        """Return the value of row (kind, name) if its fingerprint is `fingerprint`, else None."""
-        found = self.get_many(kind, [name]).get(name)
-        return found[1] if found is not None and found[0] == fingerprint else None
-
     def put(self, kind: str, name: str, fingerprint: str, value: Any) -> None:
         """Buffer a row for the next `commit` (a later put of the same row wins)."""
         if self._db is not None:
@@ -270,6 +295,8 @@ class BuildCache:
         """Commit what is buffered and close the database (deleting it if it proved damaged)."""
         if not self._broken:
             self.commit()
+        for reader in self._readers.values():
+            reader.close()
         if self._db is not None:
             with contextlib.suppress(sqlite3.Error):
                 self._db.close()
@@ -300,6 +327,102 @@ class BuildCache:
         except sqlite3.Error as e:
             log.debug("build cache unreadable (%s); ignoring it", e)
             self._broken = True
+
+
+class MemoryCache(BuildCache):
+    """Rows kept in memory as Python objects (never pickled), for builds in one process.
+
+    The dev server keeps one for as long as it runs, so each rebuild finds the work of the
+    one before. Rows of the kinds in `persist` are first read from `backing` and every
+    change to them is passed on to it (committed with each `commit`), so the dev server's
+    first build is as warm as `postil build`'s and leaves the on-disk cache warm too; the
+    other kinds (the served pages and their keys) stay in memory.
+
+    Args:
+        backing: the cache to read through to and write through to, or None.
+        persist: the kinds shared with `backing`.
+        spare_rows: see `BuildCache.spare_rows`.
+    """
+
+    def __init__(
+        self,
+        backing: BuildCache | None = None,
+        persist: Iterable[str] = (),
+        spare_rows: int = 0,
+    ) -> None:
+        self.spare_rows = spare_rows
+        self._backing = backing if backing is not None and backing.enabled else None
+        self._persist = frozenset(persist) if self._backing is not None else frozenset()
+        self._rows: dict[str, dict[str, tuple[str, Any]]] = {}
+
+    @property
+    def enabled(self) -> bool:
+        """Always True: rows are kept."""
+        return True
+
+    def _kind(self, kind: str) -> dict[str, tuple[str, Any]]:
+        rows = self._rows.get(kind)
+        if rows is None:
+            backing = self._backing
+            rows = backing.load(kind) if backing is not None and kind in self._persist else {}
+            self._rows[kind] = rows
+        return rows
+
+    def load(self, kind: str) -> dict[str, tuple[str, Any]]:
+        """Return every row of `kind` as name -> (fingerprint, value) (a copy)."""
+        return dict(self._kind(kind))
+
+    def get_many(self, kind: str, names: Iterable[str]) -> dict[str, tuple[str, Any]]:
+        """Return the rows of `kind` among `names`."""
+        rows = self._kind(kind)
+        return {name: rows[name] for name in names if name in rows}
+
+    def names(self, kind: str) -> set[str]:
+        """Return the names of the rows of `kind`."""
+        return set(self._kind(kind))
+
+    def put(self, kind: str, name: str, fingerprint: str, value: Any) -> None:
+        """Keep a row (and pass it on to the backing cache if its kind persists)."""
+        self._kind(kind)[name] = (fingerprint, value)
+        if self._backing is not None and kind in self._persist:
+            self._backing.put(kind, name, fingerprint, value)
+
+    def forget(self, kind: str, names: Iterable[str]) -> None:
+        """Drop rows (and pass the deletion on to the backing cache if the kind persists)."""
+        rows = self._kind(kind)
+        gone = [name for name in names if rows.pop(name, None) is not None]
+        if self._backing is not None and kind in self._persist:
+            self._backing.forget(kind, gone)
+
+    def commit(self) -> None:
+        """Commit the backing cache."""
+        if self._backing is not None:
+            self._backing.commit()
+
+    def close(self) -> None:
+        """Commit the backing cache (the rows in memory stay, for the next build)."""
+        self.commit()
+
+    def shutdown(self) -> None:
+        """Close the backing cache; the memory cache must not be used afterwards."""
+        if self._backing is not None:
+            self._backing.close()
+
+    def reader(self, kind: str) -> Callable[[str], Any]:
+        """Return a function from a row name of `kind` to its value (`CacheError` if absent)."""
+        rows = self._kind(kind)
+
+        def read(name: str) -> Any:
+            found = rows.get(name)
+            if found is None:
+                raise CacheError(f"the build cache lost its {kind} row {name}")
+            return found[1]
+
+        return read
+
+    def bytecode_dir(self) -> Path | None:
+        """Return the backing cache's directory for compiled templates."""
+        return self._backing.bytecode_dir() if self._backing is not None else None
 
 
 class RowReader:
@@ -341,6 +464,10 @@ class RowReader:
             raise CacheError(f"the build cache lost or damaged its {self._kind} row {name}")
         return value
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle the path and kind only: a connection is per process."""
+        return {"_path": self._path, "_kind": self._kind, "_db": None, "_pid": 0}
+
     def close(self) -> None:
         """Close this process's connection, if it opened one."""
         if self._db is not None and self._pid == os.getpid():
@@ -351,57 +478,6 @@ class RowReader:
 class CacheError(PostilError):
     """The build cache changed or broke while a build was reading it (`postil.build.build`
     then builds once more without trusting the rows that broke)."""
-
-
-class CachedRows(MutableMapping[str, V]):
-    """The rows of one kind as a mapping from row name to value (fingerprints unused).
-
-    For values keyed by their own fingerprint (rendered Markdown by `markdown_key`). Rows
-    are read on first use; `prune` forgets the rows this build did not use (the old
-    versions of edited posts), so the cache does not grow with every edit.
-
-    Args:
-        cache: the build cache.
-        kind: the row kind, e.g. "markdown".
-    """
-
-    def __init__(self, cache: BuildCache, kind: str) -> None:
-        self._cache = cache
-        self._kind = kind
-        self._rows: dict[str, V] | None = None
-        self._used: set[str] = set()
-        self.added = 0
-        """Rows set by this build (rendered, not found)."""
-
-    def _all(self) -> dict[str, V]:
-        if self._rows is None:
-            self._rows = {k: v for k, (_, v) in self._cache.load(self._kind).items()}
-        return self._rows
-
-    def __getitem__(self, key: str) -> V:
-        value = self._all()[key]
-        self._used.add(key)
-        return value
-
-    def __setitem__(self, key: str, value: V) -> None:
-        self.added += 1
-        self._cache.put(self._kind, key, "", value)
-        self._all()[key] = value
-        self._used.add(key)
-
-    def __delitem__(self, key: str) -> None:
-        del self._all()[key]
-        self._cache.forget(self._kind, [key])
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._all())
-
-    def __len__(self) -> int:
-        return len(self._all())
-
-    def prune(self) -> None:
-        """Forget the rows no lookup or store of this build touched."""
-        self._cache.forget(self._kind, self._all().keys() - self._used)
 
 
 _DAMAGED = object()

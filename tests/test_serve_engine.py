@@ -1,4 +1,5 @@
-"""The dev server's in-memory build re-renders only what a change touches, and gets it right."""
+"""The dev server's build (the build's pipeline into memory) re-renders only what a change
+touches, and gets it right."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from postil.build import BuildOptions, build
 from postil.config import load_config
 from postil.content import discover
 from postil.content.discover import discoverable
-from postil.serve.incremental import IncrementalBuilder
+from postil.serve.engine import DevBuild
 from postil.serve.watcher import ChangeSet
 
 POST = """---
@@ -44,8 +45,8 @@ def site(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def builder(site: Path) -> IncrementalBuilder:
-    b = IncrementalBuilder(site)
+def builder(site: Path) -> DevBuild:
+    b = DevBuild(site)
     assert b.build().ok
     return b
 
@@ -103,7 +104,7 @@ caption: Weights.
 
 def test_a_widget_template_change_rerenders_only_posts_with_widgets(site, repo_root) -> None:
     (site / "content/posts/widget.md").write_text(WIDGET_POST, encoding="utf-8")
-    builder = IncrementalBuilder(site)
+    builder = DevBuild(site)
     assert builder.build().ok
     theme = (repo_root / "templates/widgets/temperature.html").read_text(encoding="utf-8")
     override = site / "templates/widgets/temperature.html"
@@ -232,7 +233,7 @@ def test_discoverable_agrees_with_discover(tmp_path: Path, rel_parts: tuple[str,
 def test_the_tiny_site_serves_what_postil_build_writes(repo_root: Path, tmp_path: Path) -> None:
     site = tmp_path / "tiny"
     shutil.copytree(repo_root / "tests/sites/tiny", site)
-    builder = IncrementalBuilder(site)
+    builder = DevBuild(site)
     assert builder.build().ok
     assert {rel: builder.files[rel] for rel in builder.files} == full_build_files(
         site, tmp_path / "out"
@@ -243,7 +244,7 @@ def test_under_a_base_path_served_links_match_the_built_site(tmp_path: Path) -> 
     site = make_site(tmp_path / "site", posts=2, base_url="https://u.github.io/repo/")
     post = site / "content/posts/p1.md"
     post.write_text(post.read_text() + "\n![plot](/img/plot.png) and [two](p2.md).\n")
-    builder = IncrementalBuilder(site)
+    builder = DevBuild(site)
     assert builder.build().ok
     served = builder.files["posts/p1/index.html"]
     assert b'src="/repo/img/plot.png"' in served and b'href="/repo/posts/p2/"' in served

@@ -1,0 +1,157 @@
+"""The keys of the build cache: what each cached value is a function of.
+
+A cached value is used only when its key equals the key computed now, so each key must
+cover everything its value depends on:
+
+- `environment_stamp`: postil and the libraries that shape the output (a new stamp empties
+  the whole cache);
+- `markdown_key`: a post's rendered Markdown (links to other posts and, for posts with
+  widgets, the widget templates are checked apart, by `postil.render.Rendered.valid_for`);
+- `PageKeys.key`: a page's bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from postil import __version__
+from postil.theme import template_dirs
+
+if TYPE_CHECKING:
+    from postil.model import Post, Site, SiteConfig
+    from postil.pages import PageJob
+
+SCHEMA = 2
+"""Bumped whenever the layout of rows or the meaning of a kind changes."""
+
+LIBRARIES = ("markdown_it", "mdit_py_plugins", "pygments", "latex2mathml", "jinja2", "yaml")
+"""Libraries whose version shapes the output; a new version of any of them empties the cache."""
+
+
+def fingerprint(*parts: str | bytes) -> str:
+    """Return the SHA-256 hex digest of `parts`, each ended by NUL (("ab", "c") != ("a", "bc"))."""
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part if isinstance(part, bytes) else part.encode("utf-8", "surrogatepass"))
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def environment_stamp() -> str:
+    """Return the stamp of everything outside the site that shapes postil's output.
+
+    It covers the cache schema, postil's version and the size and modification time of each
+    of its source files (so editing postil in a checkout empties the cache), the Python
+    version (pickles), and the installed files of each library in `LIBRARIES`.
+    """
+    from importlib.util import find_spec
+
+    package = Path(__file__).resolve().parents[1]
+    parts = [f"schema {SCHEMA}", f"postil {__version__}", sys.version]
+    for name in LIBRARIES:
+        # An installed library's files are replaced on upgrade: the size and time of its
+        # `__init__.py` change with its version, and reading them imports nothing.
+        spec = find_spec(name)
+        origin = Path(spec.origin) if spec is not None and spec.origin else None
+        stat = origin.stat() if origin is not None and origin.exists() else None
+        parts.append(f"{name} {origin} {stat and (stat.st_size, stat.st_mtime_ns)}")
+    for path in sorted(package.rglob("*.py")):
+        stat = path.stat()
+        parts.append(f"{path.relative_to(package)} {stat.st_size} {stat.st_mtime_ns}")
+    return fingerprint(*parts)
+
+
+def render_context(config: SiteConfig) -> str:
+    """Return the digest of what rendering reads besides the post itself, the links and
+    the widget templates: postil's version and the whole site configuration (macros, base
+    path, ...)."""
+    return fingerprint(__version__, repr(config))
+
+
+def widget_templates(root: Path) -> str:
+    """Return the digest of the widget templates (`templates/widgets/*`, site and theme),
+    which widgets render during Markdown rendering."""
+    widgets = []
+    for directory in template_dirs(root):
+        for path in sorted((directory / "widgets").glob("**/*")):
+            if path.is_file():
+                widgets += [path.as_posix(), path.read_text("utf-8", "replace")]
+    return fingerprint(*widgets)
+
+
+def markdown_key(post: Post, context: str) -> str:
+    """Return the cache key of a post's rendered Markdown.
+
+    It covers everything rendering reads but the links map and the widget templates: the
+    post's source path, the body and where it starts in its file, its macros, and the
+    `render_context` (the site's configuration, postil's version). Links to other posts
+    and widget templates are checked separately (`postil.render.Rendered.valid_for`): a
+    cached post is valid while every link it looked up resolves the same way and, if it
+    has widgets, the widget templates are the ones it was rendered with; so adding a post,
+    or changing a widget's template, re-renders only the posts that it concerns.
+
+    Args:
+        post: the post.
+        context: `render_context(config)`, computed once for many posts.
+    """
+    body = post.body_digest or fingerprint(post.body)
+    return fingerprint(context, post.source.rel, str(post.body_line), repr(post.meta.macros), body)
+
+
+def markdown_keys(config: SiteConfig, posts: Sequence[Post]) -> list[str]:
+    """Return the `markdown_key` of every post, in order (the context is hashed once)."""
+    context = render_context(config)
+    return [markdown_key(post, context) for post in posts]
+
+
+def templates_text(root: Path) -> str:
+    """Return one digest of every template file's path and text (site and theme)."""
+    parts = []
+    for directory in template_dirs(root):
+        for path in sorted(directory.rglob("*")):
+            if path.is_file():
+                parts += [path.as_posix(), path.read_text("utf-8", "replace")]
+    return fingerprint(*parts)
+
+
+class PageKeys:
+    """The cache keys of a site's pages: what each page's bytes are a function of.
+
+    A page's key covers the templates' text, the site configuration, the page's path and
+    template, the site's shape (every post's URL and front matter, in order: lists and
+    neighbours), and the fingerprint of every post the page shows (`PageJob.deps`; all
+    posts when None), which covers its rendered Markdown and reading time.
+
+    Args:
+        site: the collected site.
+        keys: the `markdown_key` of each post by source path (else its HTML is hashed).
+    """
+
+    def __init__(self, site: Site, keys: Mapping[str, str]) -> None:
+        self.posts: dict[str, str] = {}
+        shape = []
+        for r in (*site.posts, *site.pages):
+            post = r.post
+            content = keys.get(post.source.rel) or fingerprint(repr(r.content))
+            self.posts[post.url] = fingerprint(
+                post.source.rel, post.output_rel, repr(post.meta), content, str(r.reading_minutes)
+            )
+            shape.append(f"{post.url} {post.meta!r}")
+        templates = templates_text(site.config.root)
+        self.site = fingerprint(__version__, repr(site.config), templates, *shape)
+        self.every_post = fingerprint(*self.posts.values())
+
+    def key(self, job: PageJob) -> str:
+        """Return the key of one `PageJob`."""
+        deps = (
+            self.every_post
+            if job.deps is None
+            else " ".join(sorted(self.posts.get(url, url) for url in job.deps))
+        )
+        return fingerprint(self.site, job.rel, job.template, deps)

@@ -1,0 +1,93 @@
+"""What rendering one Markdown body produces: `RenderedMarkdown` and its parts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from postil.errors import Diagnostic, Location
+
+
+@dataclass(frozen=True)
+class TocEntry:
+    """One heading in a post's table of contents.
+
+    Attributes:
+        level: heading level, 2 for `##`.
+        id: the heading's anchor id (unique in the page).
+        text: the heading's plain text.
+    """
+
+    level: int
+    id: str
+    text: str
+
+
+@dataclass(frozen=True)
+class AnchorLink:
+    """A link with a `#fragment` to this page or another post, checked after rendering.
+
+    Attributes:
+        target: the source rel of the linked post (`content/posts/b.md`), "" for this page.
+        fragment: the anchor id, percent-decoded.
+        location: where the link is written.
+    """
+
+    target: str
+    fragment: str
+    location: Location
+
+
+@dataclass(frozen=True)
+class RenderedMarkdown:
+    """The HTML of one Markdown body and what rendering found in it.
+
+    Attributes:
+        html_utf8: the body as an HTML fragment (math as MathML, notes as sidenotes + Notes
+            list), UTF-8 encoded; read it as text through `html`. Kept as bytes because a
+            Python `str` with one character beyond U+FFFF (MathML's italic letters, e.g.
+            U+1D465 𝑥, in most posts with math) stores every character in 4 bytes (PEP 393):
+            at 1,000 posts the bodies took 90 MiB of the build process as `str`, 27 as UTF-8.
+            None when it is left in the build cache under `html_key` (`html` loads it
+            through `load_html`), so a build that renders few pages does not read every
+            post's HTML.
+        toc: the headings, in order.
+        word_count: words of prose (code and math excluded), for the reading time.
+        widgets: names of the widgets the body uses, so the page loads their scripts only.
+        figures: figure id -> number.
+        equations: equation label -> number text.
+        diagnostics: warnings and errors, with file locations.
+        anchor_links: links with a fragment, for `postil.anchors.check_anchors`.
+        summary: the first top-level paragraph as HTML, notes and links removed
+            (`postil.htmlfilter.summary_html`), for lists of posts; "" if there is none.
+        html_key: the build cache's name of the HTML when `html_utf8` is None.
+        load_html: reads the HTML named `html_key` from the build cache (the cache's
+            `reader("html")`, attached by `postil.cache.rows.RenderedRows`); not stored.
+    """
+
+    html_utf8: bytes | None
+    toc: tuple[TocEntry, ...]
+    word_count: int
+    widgets: frozenset[str]
+    figures: tuple[tuple[str, int], ...]
+    equations: tuple[tuple[str, str], ...]
+    diagnostics: tuple[Diagnostic, ...]
+    summary: str = ""
+    anchor_links: tuple[AnchorLink, ...] = ()
+    html_key: str = ""
+    load_html: Callable[[str], bytes] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def html(self) -> str:
+        """The body as an HTML fragment (decoded from `html_utf8`, or loaded, on each access).
+
+        Raises:
+            LookupError: the HTML is in the build cache but nothing can read it.
+            CacheError: the cache lost or damaged it.
+        """
+        data = self.html_utf8
+        if data is None:
+            if self.load_html is None:
+                raise LookupError(f"the HTML of {self.html_key} is in the build cache, closed")
+            data = self.load_html(self.html_key)
+        return data.decode("utf-8")

@@ -1,0 +1,383 @@
+"""The Markdown stage: render every post's body, reusing what the build cache still vouches for.
+
+A post is rendered again only when its `markdown_key` changed, a link it looked up now
+resolves differently, or it has a widget whose template changed (`Rendered.valid_for`);
+the rest come from the cache. The posts to
+render go to `render_many` (worker processes when there are many, through
+`postil.parallel`), each with a fresh `RenderState` (`render_state`) that carries
+everything rendering may read.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping, MutableMapping, Sequence
+from dataclasses import dataclass, field, replace
+from itertools import islice
+from math import ceil
+from typing import Any
+
+from postil import parallel
+from postil.cache.keys import markdown_keys, widget_templates
+from postil.cache.store import BuildCache
+from postil.errors import Diagnostic
+from postil.markdown.rendered import RenderedMarkdown
+from postil.markdown.state import RenderState
+from postil.model import Post, RenderedPost, SiteConfig
+
+_Pair = tuple[dict[str, str], dict[tuple[Any, ...], str]]
+"""(math cache key -> MathML, highlighting cache key -> HTML) of one post."""
+
+KEEP_CONVERSIONS = 2_000
+"""Entries kept per post across edits; beyond it only the last rendering's are kept."""
+
+
+def reading_minutes(word_count: int, words_per_minute: int) -> int:
+    """Return whole minutes to read `word_count` words: rounded up, at least 1 (README,
+    "Reading time": prose and code words, each formula one word, at the site's speed)."""
+    return max(1, ceil(word_count / words_per_minute))
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A post's rendered Markdown and what else it read, as the cache keeps it.
+
+    Attributes:
+        content: what rendering produced.
+        links_read: (source path, URL or None) of every entry of the links map that
+            rendering looked up; the content stays valid while each gives the same answer.
+        widgets: `postil.cache.keys.widget_templates` when the post was rendered, if it
+            has widgets ("" otherwise).
+    """
+
+    content: RenderedMarkdown
+    links_read: tuple[tuple[str, str | None], ...]
+    widgets: str = ""
+
+    def valid_for(self, links: Mapping[str, str], widgets: str) -> bool:
+        """Return whether every link this post looked up still resolves the same way and,
+        if it has widgets, `widgets` (the widget templates' digest now) is the one it was
+        rendered with."""
+        if self.content.widgets and self.widgets != widgets:
+            return False
+        return all(links.get(rel) == url for rel, url in self.links_read)
+
+
+class LinkReads(Mapping[str, str]):
+    """A read-only view of the links map that records which entries were looked up.
+
+    Iterating over it or asking its length records the whole map as read.
+    """
+
+    def __init__(self, links: Mapping[str, str]) -> None:
+        self._links = links
+        self._reads: dict[str, str | None] = {}
+
+    def __getitem__(self, rel: str) -> str:
+        url = self._reads[rel] = self._links.get(rel)
+        if url is None:
+            raise KeyError(rel)
+        return url
+
+    def __iter__(self) -> Iterator[str]:
+        self._reads.update(self._links)
+        return iter(self._links)
+
+    def __len__(self) -> int:
+        self._reads.update(self._links)
+        return len(self._links)
+
+    def reads(self) -> tuple[tuple[str, str | None], ...]:
+        """Return the entries looked up so far, sorted."""
+        return tuple(sorted(self._reads.items()))
+
+
+@dataclass
+class Conversions:
+    """Math and highlighting results by post: seeds for rendering, and what rendering adds.
+
+    Kept per post (the rows are named by source path), so re-rendering one edited post
+    reads only its own earlier results, and a deleted post's results go with it. A formula
+    a post shares with a post rendered before it in the same process is found in memory
+    and so is not among its own entries: after an edit it is converted again.
+
+    Attributes:
+        known: source path -> (math, highlight) entries kept from its earlier renderings.
+        cache: where `record` keeps what rendering adds (written as results arrive, so
+            they need not all be held in memory), or None.
+        added: what `record` was given, by source path, when there is no `cache`.
+    """
+
+    known: dict[str, _Pair] = field(default_factory=dict)
+    cache: BuildCache | None = None
+    added: dict[str, _Pair] = field(default_factory=dict)
+
+    @classmethod
+    def from_cache(cls, cache: BuildCache | None, rels: Sequence[str]) -> Conversions:
+        """Return the conversions `cache` keeps for the posts `rels` (none if it is None)."""
+        if cache is None or not cache.enabled:
+            return cls()
+        rows = cache.get_many("conversions", rels)
+        return cls({rel: value for rel, (_, value) in rows.items()}, cache)
+
+    def seeds(self) -> _Pair:
+        """Return every known entry, merged, to seed the caches of a renderer."""
+        math: dict[str, str] = {}
+        highlight: dict[tuple[Any, ...], str] = {}
+        for known_math, known_highlight in self.known.values():
+            math.update(known_math)
+            highlight.update(known_highlight)
+        return math, highlight
+
+    def record(self, rels: Sequence[str], added: Sequence[_Pair]) -> None:
+        """Keep, for each post rendered, its earlier entries and those it added."""
+        for rel, (math, highlight) in zip(rels, added, strict=True):
+            if self.cache is None:
+                self.added[rel] = (math, highlight)
+                continue
+            old_math, old_highlight = self.known.get(rel, ({}, {}))
+            if len(old_math) + len(old_highlight) < KEEP_CONVERSIONS:
+                math, highlight = old_math | math, old_highlight | highlight
+            self.cache.put("conversions", rel, "", (math, highlight))
+
+
+def render_state(
+    config: SiteConfig,
+    post: Post,
+    links: Mapping[str, str],
+    templates: Any,
+    math_cache: Any = None,
+    highlight_cache: MutableMapping[tuple[Any, ...], str] | None = None,
+) -> RenderState:
+    """Return the fresh `RenderState` a post is rendered with (everything it may read).
+
+    Whatever is added here must be covered by `postil.cache.keys.render_context` (the
+    cache key). The conversion caches only make rendering faster, never different.
+
+    Args:
+        math_cache: a `postil.math.MathCache` shared by the posts one process renders.
+        highlight_cache: likewise for highlighted code.
+    """
+    state = RenderState(
+        path=post.source.rel,
+        body_line=post.body_line,
+        macros=dict(config.math_macros) | dict(post.meta.macros),
+        links=links,
+        base_path=config.base_path,
+        templates=templates,
+        math_cache=math_cache,
+    )
+    if highlight_cache is not None:
+        state.highlight_cache = highlight_cache
+    return state
+
+
+def render_posts(
+    config: SiteConfig,
+    posts: Sequence[Post],
+    templates: Any,
+    cache: BuildCache,
+    rendered_rows: MutableMapping[str, Rendered],
+    workers: int | None = None,
+    keys: Sequence[str] | None = None,
+) -> tuple[list[RenderedPost], list[Diagnostic]]:
+    """Render every post's Markdown, reusing the cached results still valid.
+
+    The result (and the diagnostics, in post order) does not depend on `workers`.
+
+    Args:
+        config: the site configuration.
+        posts: every post and page to render.
+        templates: the Jinja2 environment widgets render with (this process's).
+        cache: where math and highlighting results of earlier builds are kept (read only
+            when some post must be rendered).
+        rendered_rows: rendered Markdown by `markdown_key` (`RenderedRows`); hits whose
+            links still resolve the same way skip rendering, the others are rendered and
+            stored.
+        workers: processes to render in (`render_many`); None: one per CPU.
+        keys: `markdown_keys(config, posts)`, if already computed.
+
+    Returns:
+        (the rendered posts in input order, what the plugins reported).
+    """
+    links = {p.source.rel: p.url for p in posts}
+    keys = keys if keys is not None else markdown_keys(config, posts)
+    cache.forget("conversions", cache.names("conversions") - set(links))  # deleted posts'
+    widgets = widget_templates(config.root)
+    found = {}
+    for key in keys:
+        hit = rendered_rows.get(key)
+        if hit is not None and hit.valid_for(links, widgets):
+            found[key] = hit
+    todo = [(post, key) for post, key in zip(posts, keys, strict=True) if key not in found]
+    if todo:
+        conversions = Conversions.from_cache(cache, [p.source.rel for p, _ in todo])
+        contents = render_many(config, [p for p, _ in todo], links, templates, conversions, workers)
+        contents = [replace(r, widgets=widgets) if r.content.widgets else r for r in contents]
+        new = dict(zip([k for _, k in todo], contents, strict=True))
+        found.update(new)
+        rendered_rows.update(new)
+    rendered: list[RenderedPost] = []
+    diagnostics: list[Diagnostic] = []
+    for post, key in zip(posts, keys, strict=True):
+        content = found[key].content
+        diagnostics.extend(content.diagnostics)
+        minutes = reading_minutes(content.word_count, config.words_per_minute)
+        rendered.append(RenderedPost(post=post, content=content, reading_minutes=minutes))
+    return rendered, diagnostics
+
+
+@dataclass
+class _Worker:
+    """What one process needs to render posts: the parser, templates, site facts, and the
+    conversion caches shared by the posts it renders."""
+
+    config: SiteConfig
+    links: Mapping[str, str]
+    md: Any
+    templates: Any
+    math_cache: Any
+    highlight_cache: dict[tuple[Any, ...], str]
+
+
+_WORKER: _Worker | None = None
+"""This process's `_Worker`, set by `_start_worker` (a pool worker) or `_render_here`."""
+
+
+def render_many(
+    config: SiteConfig,
+    posts: Sequence[Post],
+    links: Mapping[str, str],
+    templates: Any,
+    conversions: Conversions,
+    workers: int | None = None,
+) -> list[Rendered]:
+    """Render the Markdown of `posts`, in order; diagnostics are inside each result.
+
+    Below `postil.parallel.SEQUENTIAL_BELOW` posts (more when workers must be spawned),
+    or with one worker, the posts are rendered in this process; otherwise in a pool, in
+    chunks of `CHUNK_POSTS`. The results are the same either way.
+
+    Args:
+        config: the site configuration (macros).
+        posts: the posts to render.
+        links: every post's URL by its source path (for links between posts).
+        templates: the Jinja2 environment for widgets, used in this process; workers make
+            their own from `config.root`.
+        conversions: seeds for the math and highlighting caches; what rendering adds is
+            recorded in it.
+        workers: processes to use; None means one per CPU; 1 renders in this process.
+    """
+    count = workers if workers is not None else (os.cpu_count() or 1)
+    context = parallel.pool_context()
+    forked = context.get_start_method() == "fork"
+    small = parallel.SEQUENTIAL_BELOW if forked else parallel.SPAWNED_SEQUENTIAL_BELOW
+    if count <= 1 or len(posts) < small:
+        return _render_here(config, posts, links, templates, conversions)
+    return _render_in_pool(config, posts, links, conversions, count, context)
+
+
+def _render_here(
+    config: SiteConfig,
+    posts: Sequence[Post],
+    links: Mapping[str, str],
+    templates: Any,
+    conversions: Conversions,
+) -> list[Rendered]:
+    """Render `posts` one after the other in this process."""
+    global _WORKER
+    _WORKER = _new_worker(config, links, templates, *conversions.seeds())
+    try:
+        results, added = _render_chunk(list(posts))
+    finally:
+        _WORKER = None
+    conversions.record([p.source.rel for p in posts], added)
+    return results
+
+
+def _render_in_pool(
+    config: SiteConfig,
+    posts: Sequence[Post],
+    links: Mapping[str, str],
+    conversions: Conversions,
+    count: int,
+    context: Any,
+) -> list[Rendered]:
+    """Render `posts` in `count` worker processes, chunk by chunk, keeping input order."""
+    import postil.markdown.code  # noqa: F401 - imported once here, inherited by forked workers
+    import postil.math  # noqa: F401
+
+    size = parallel.CHUNK_POSTS
+    chunks = [list(posts[i : i + size]) for i in range(0, len(posts), size)]
+    args = (config, links, *conversions.seeds())
+    done = parallel.map_chunks(_render_chunk, chunks, count, context, _start_worker, args)
+    results: list[Rendered] = []
+    for chunk, (rendered, added) in zip(chunks, done, strict=True):
+        results += rendered
+        conversions.record([p.source.rel for p in chunk], added)
+    return results
+
+
+def _new_worker(
+    config: SiteConfig,
+    links: Mapping[str, str],
+    templates: Any,
+    math: Mapping[str, str],
+    highlight: Mapping[tuple[Any, ...], str],
+) -> _Worker:
+    """Return a `_Worker` with a fresh parser and conversion caches seeded with `math` and
+    `highlight`."""
+    from postil.markdown import create_markdown
+    from postil.math import MathCache
+
+    math_cache = MathCache()
+    math_cache.load(math)
+    md = create_markdown()
+    return _Worker(config, links, md, templates, math_cache, dict(highlight))
+
+
+def _start_worker(
+    config: SiteConfig,
+    links: Mapping[str, str],
+    math: Mapping[str, str],
+    highlight: Mapping[tuple[Any, ...], str],
+) -> None:
+    """Initialise a pool worker: one parser, one template environment, seeded caches."""
+    from postil.theme import create_template_env
+
+    global _WORKER
+    parallel.exit_with_parent()
+    templates = create_template_env(config.root)
+    _WORKER = _new_worker(config, links, templates, math, highlight)
+
+
+def _render_chunk(posts: list[Post]) -> tuple[list[Rendered], list[_Pair]]:
+    """Render a chunk with this process's `_WORKER`; return the results and, per post, the
+    math and highlighting entries its rendering added."""
+    from postil.markdown import render_markdown
+
+    assert _WORKER is not None, "_start_worker or _render_here sets it"
+    worker = _WORKER
+    results, added = [], []
+    for post in posts:
+        marks = (worker.math_cache.misses, len(worker.highlight_cache))
+        links = LinkReads(worker.links)
+        state = render_state(
+            worker.config, post, links, worker.templates, worker.math_cache, worker.highlight_cache
+        )
+        results.append(Rendered(render_markdown(worker.md, post.body, state), links.reads()))
+        added.append(_conversions_since(worker, marks))
+    return results, added
+
+
+def _conversions_since(worker: _Worker, marks: tuple[int, int]) -> _Pair:
+    """Return the math and highlighting entries `worker`'s caches gained since `marks`.
+
+    Each math miss adds at most one entry, at the end (the oldest are dropped when full), so
+    the newest `misses` entries hold every new one; the highlighting cache only grows.
+    """
+    added = worker.math_cache.misses - marks[0]
+    entries = worker.math_cache.export()
+    math = dict(islice(reversed(entries.items()), added)) if added > 0 else {}
+    highlight = worker.highlight_cache
+    return math, dict(islice(reversed(highlight.items()), len(highlight) - marks[1]))

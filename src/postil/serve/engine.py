@@ -1,0 +1,210 @@
+"""The dev server's build: `postil.build.run`, the build's own pipeline, into memory.
+
+On every batch of saves the dev server runs the same stages as `postil build --drafts`,
+over a `MemoryCache` that keeps the work of the last build (and reads through to, and
+writes through to, the site's `.postil-cache/`), and with a `MemoryWriter` as the write
+stage. The cache makes a rebuild cost what changed: a post's Markdown is rendered again
+only when its text, its links or a widget template changed, a page only when its key did
+(`postil.cache.keys.PageKeys`). So whatever `postil build` writes and reports, the dev
+server serves and reports, after every save.
+
+A failed build changes nothing that is served: `files` stays the last good site.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+
+from postil.build import BuildOptions, Output, generated_assets, run, static_files
+from postil.cache.keys import templates_text
+from postil.cache.store import BuildCache, MemoryCache
+from postil.errors import BuildFailed, Diagnostic, Location, PostilError, Severity
+from postil.model import Site, SiteConfig
+from postil.serve.memory import Entry, MemoryWriter
+from postil.serve.sitefiles import SiteFiles
+from postil.serve.watcher import ChangeSet
+from postil.write import write_site
+
+log = logging.getLogger("postil.serve")
+
+PERSISTED = ("post", "markdown", "html", "conversions", "asset")
+"""Row kinds shared with the site's `.postil-cache/`: what `postil build` can reuse too.
+Pages and output manifests describe what the dev server holds in memory, so they stay there."""
+
+SPARE_ROWS = 256
+"""Renderings of posts that no longer match their files kept in memory, so that undoing an
+edit finds the old rendering (`BuildCache.spare_rows`)."""
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    """What one build of the dev server did.
+
+    Attributes:
+        ok: the build succeeded and its output is now served.
+        changed: output rels ("posts/x/index.html", "css/base.css") whose bytes changed,
+            appeared or disappeared, plus the deferred pages that may have changed;
+            empty when the build failed.
+        errors: every error found (the build failed if there is one), in file order.
+        warnings: every warning of the site, in file order (those `postil build` prints).
+        posts: posts whose Markdown was rendered (not taken from the cache).
+        pages: pages rendered.
+        seconds: wall time of the build.
+    """
+
+    ok: bool
+    changed: frozenset[str]
+    errors: tuple[Diagnostic, ...]
+    warnings: tuple[Diagnostic, ...]
+    posts: int
+    pages: int
+    seconds: float
+
+
+class DevBuild:
+    """Build a site into memory with the build's pipeline, again after every change.
+
+    Args:
+        root: the site directory (holds postil.yaml).
+        drafts: include draft posts (the dev server's default).
+        future: include posts dated in the future.
+        workers: processes for rendering Markdown (None: one per CPU), as `postil build -j`.
+
+    Attributes:
+        files: the last good site, output rel -> bytes; replaced whole by each successful
+            build (never mutated), so a reader holding it sees one consistent site.
+        config: the site configuration of the last successful build, or None.
+    """
+
+    def __init__(
+        self, root: Path, drafts: bool = True, future: bool = False, workers: int | None = None
+    ) -> None:
+        self.root = root.absolute()
+        self.options = BuildOptions(self.root, drafts=drafts, future=future, workers=workers)
+        self.files = SiteFiles({})
+        self.config: SiteConfig | None = None
+        self._lock = threading.RLock()
+        self._cache: MemoryCache | None = None
+        self._entries: dict[str, Entry] = {}
+        self._templates = ""
+        self._templates_ok: set[str] = set()
+
+    def build(self, changes: ChangeSet | None = None) -> BuildReport:
+        """Build the site again and return what the build did.
+
+        `changes` (what the watcher saw) only triggers the build: the stages find what
+        changed themselves, as `postil build` does.
+
+        Never raises for a problem in the site: content, template and configuration errors
+        (and, logged with a traceback, bugs) come back as a failed `BuildReport`.
+        """
+        with self._lock:
+            started = time.perf_counter()
+            warnings: list[Diagnostic] = []
+            writer: list[MemoryWriter] = []
+            try:
+                output = self._output(writer)
+                cache = self._open_cache()
+                result = run(self.options, cache, output, on_warning=warnings.append)
+            except BuildFailed as e:
+                return self._failed(e.diagnostics, warnings, started)
+            except PostilError as e:
+                error = Diagnostic(Severity.ERROR, e.location or Location("<site>"), e.message)
+                return self._failed([error], warnings, started)
+            except Exception as e:  # a bug must not stop the server; show it like an error
+                log.exception("postil serve: the build crashed")
+                message = f"internal error: {type(e).__name__}: {e} (see the terminal)"
+                error = Diagnostic(Severity.ERROR, Location("<postil>"), message)
+                return self._failed([error], warnings, started)
+            finally:
+                if self._cache is not None:
+                    self._cache.close()
+            changed = self._commit(writer[0])
+            seconds = time.perf_counter() - started
+            shown = tuple(self._excerpt(d) for d in warnings)
+            pages = writer[0].rendered
+            return BuildReport(True, changed, (), shown, result.rendered, pages, seconds)
+
+    def close(self) -> None:
+        """Close the on-disk cache behind the memory cache."""
+        with self._lock:
+            if self._cache is not None:
+                self._cache.shutdown()
+                self._cache = None
+
+    def _open_cache(self) -> MemoryCache:
+        if self._cache is None:
+            self._cache = MemoryCache(BuildCache.open(self.root), PERSISTED, SPARE_ROWS)
+        return self._cache
+
+    def _output(self, made: list[MemoryWriter]) -> Output:
+        """Return the write stage for `run`: the site into a new `MemoryWriter` (in `made`)."""
+
+        def output(
+            site: Site, env: jinja2.Environment, cache: BuildCache, keys: dict[str, str]
+        ) -> tuple[int, int]:
+            templates = templates_text(self.root)
+            if templates != self._templates:
+                self._templates, self._templates_ok = templates, set()
+            writer = MemoryWriter(self._entries, self._lock, self._templates_ok)
+            assets, static = generated_assets(cache), static_files(self.root)
+            write_site(site, env, writer, cache, assets, static, keys, 1)
+            self.config = site.config
+            made.append(writer)
+            return len(writer.entries), writer.written + writer.rendered
+
+        return output
+
+    def _commit(self, writer: MemoryWriter) -> frozenset[str]:
+        """Serve what `writer` holds; return the output rels whose bytes (may have) changed."""
+        new, old = writer.entries, self._entries
+        changed = {rel for rel in new.keys() | old.keys() if rel not in new or rel not in old} | {
+            rel for rel in new.keys() & old.keys() if new[rel].token != old[rel].token
+        }
+        ready = {rel: e.data for rel, e in new.items() if e.data is not None}
+        deferred = {rel: e.lazy for rel, e in new.items() if e.lazy is not None}
+        self.files = SiteFiles(ready, deferred, self._lock)
+        self._entries = new
+        return frozenset(changed)
+
+    def _failed(
+        self,
+        errors: list[Diagnostic] | tuple[Diagnostic, ...],
+        warnings: list[Diagnostic],
+        started: float,
+    ) -> BuildReport:
+        seconds = time.perf_counter() - started
+        shown = tuple(self._excerpt(d) for d in errors)
+        found = tuple(self._excerpt(d) for d in warnings)
+        return BuildReport(False, frozenset(), shown, found, 0, 0, seconds)
+
+    def _excerpt(self, diagnostic: Diagnostic) -> Diagnostic:
+        """Return `diagnostic` with a path relative to the site and its source line."""
+        location = _relative(self.root, diagnostic.location)
+        line = diagnostic.source_line or _line(self.root, location)
+        return Diagnostic(diagnostic.severity, location, diagnostic.message, line)
+
+
+def _line(root: Path, location: Location) -> str:
+    """Return line `location.line` of the file `location.path` (relative to `root`), or ""."""
+    if location.line <= 0:
+        return ""
+    try:
+        lines = (root / location.path).read_text(encoding="utf-8").split("\n")
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return lines[location.line - 1] if location.line <= len(lines) else ""
+
+
+def _relative(root: Path, location: Location) -> Location:
+    """Return `location` with its path relative to `root` when it is a file under it."""
+    path = Path(location.path)
+    if path.is_absolute() and path.is_relative_to(root):
+        return Location(path.relative_to(root).as_posix(), location.line, location.col)
+    return location

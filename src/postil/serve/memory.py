@@ -1,0 +1,152 @@
+"""The dev server's writer: the write stage (`postil.write.write_site`) into memory.
+
+A `MemoryWriter` holds each output file as bytes, or, for the costly pages that show every
+post (archive, tag index, feeds, sitemap), as a `Lazy` that renders the page when it is
+first requested: their cost grows with the site, most edits are looked at on the post's
+own page, and a browser that shows one of them reloads it, and so requests it. A page is
+deferred only once its template has rendered without error in this server since the
+templates last changed, so a template error is reported at once, as `postil build`
+reports it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+
+from postil.cache.manifest import content_token, static_token
+from postil.errors import OutputError
+from postil.output import safe_rel
+from postil.pages import PageJob, render_job
+
+
+class Lazy:
+    """Bytes made on first use, once, under a lock (the builder's: rendering a deferred
+    page must not overlap a build).
+
+    Args:
+        make: returns the bytes; may raise (e.g. `TemplateError`), which reaches the reader.
+        lock: held while making.
+    """
+
+    def __init__(self, make: Callable[[], bytes], lock: threading.RLock) -> None:
+        self._make: Callable[[], bytes] | None = make
+        self._lock = lock
+        self._data: bytes | None = None
+
+    def __call__(self) -> bytes:
+        with self._lock:
+            if self._data is None:
+                assert self._make is not None
+                self._data = self._make()
+                self._make = None  # drop the site it rendered from
+            return self._data
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One file of the served site.
+
+    Attributes:
+        token: identifies the bytes: `content_token`, `static_token`, or "deferred " and
+            the page key for a deferred page.
+        data: the bytes, or None while deferred.
+        lazy: makes the bytes of a deferred page.
+    """
+
+    token: str
+    data: bytes | None = None
+    lazy: Lazy | None = None
+
+
+class MemoryWriter:
+    """A `postil.write.Writer` that keeps the site in memory.
+
+    Args:
+        previous: the entries of the last good build, by output path.
+        lock: the lock deferred pages render under.
+        templates_ok: templates that rendered without error since the templates last
+            changed; pages of these may be deferred. Updated as pages render.
+    """
+
+    def __init__(
+        self, previous: Mapping[str, Entry], lock: threading.RLock, templates_ok: set[str]
+    ) -> None:
+        self.previous = previous
+        self.entries: dict[str, Entry] = {}
+        self.rendered = 0
+        self.written = 0
+        self._lock = lock
+        self._templates_ok = templates_ok
+
+    def __contains__(self, rel: str) -> bool:
+        return rel in self.entries
+
+    def reuse(self, rel: str, token: str) -> bool:
+        """Keep the previous build's file at `rel` if its token is `token`; say if kept."""
+        safe_rel(rel)
+        if rel in self.entries:
+            return True
+        old = self.previous.get(rel)
+        if old is None or old.token != token:
+            return False
+        self.entries[rel] = old
+        return True
+
+    def write(self, rel: str, data: bytes) -> None:
+        """Put `data` at `rel` unless a file was already put there."""
+        safe_rel(rel)
+        if rel not in self.entries:
+            self.entries[rel] = Entry(content_token(data), data)
+            self.written += 1
+
+    def copy(self, rel: str, source: Path) -> None:
+        """Put the bytes of the static file `source` at `rel` (kept if unchanged).
+
+        Raises:
+            OutputError: the file cannot be read.
+        """
+        try:
+            token = static_token(source)
+            if not self.reuse(rel, token):
+                self.entries[rel] = Entry(token, source.read_bytes())
+                self.written += 1
+        except OSError as e:
+            raise OutputError(f"cannot read {source}: {e.strerror}") from e
+
+    def render(
+        self,
+        env: jinja2.Environment,
+        jobs: Sequence[tuple[PageJob, str]],
+        workers: int | None = None,
+    ) -> list[tuple[str, str]]:
+        """Render (or defer) each (job, key); return (rel, token) of each, in order.
+
+        Raises:
+            TemplateError: a page rendered now failed.
+        """
+        done = []
+        for job, key in jobs:
+            if self._deferrable(job):
+                entry = Entry(f"deferred {key}", None, Lazy(_maker(env, job), self._lock))
+            else:
+                data = render_job(env, job).data
+                self._templates_ok.add(job.template)
+                entry = Entry(content_token(data), data)
+                self.rendered += 1
+            self.entries[job.rel] = entry
+            done.append((job.rel, entry.token))
+        return done
+
+    def _deferrable(self, job: PageJob) -> bool:
+        if job.lazy:
+            return True
+        return job.deps is None and (not job.template or job.template in self._templates_ok)
+
+
+def _maker(env: jinja2.Environment, job: PageJob) -> Callable[[], bytes]:
+    return lambda: render_job(env, job).data

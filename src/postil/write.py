@@ -1,0 +1,160 @@
+"""The write stage: render the pages whose inputs changed and put every file of the site
+through a writer: `postil.output.SiteWriter` (a directory, swapped in atomically) for
+`postil build`, `postil.serve.memory.MemoryWriter` (memory) for `postil serve`.
+
+A page's bytes are a function of its key (`postil.cache.keys.PageKeys`); the key and the
+writer's token of the bytes are kept in the build cache ("page" rows, by output path). A
+page whose key is the one of the previous build, and whose file the writer still holds
+unchanged (`reuse`), is neither rendered nor written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Protocol
+
+import jinja2
+
+from postil.cache.keys import PageKeys
+from postil.cache.manifest import content_token
+from postil.cache.store import BuildCache
+from postil.model import Site
+from postil.output import SiteWriter, remove_leftovers
+from postil.pages import PageJob, page_jobs, prepare_env, render_job, site_files
+from postil.parallel import render_pages
+
+
+class Writer(Protocol):
+    """Where the write stage puts the site's files (`SiteWriter`, `MemoryWriter`)."""
+
+    def reuse(self, rel: str, token: str) -> bool:
+        """Keep the previous output's file at `rel` if it holds `token`; say if kept."""
+
+    def write(self, rel: str, data: bytes) -> None:
+        """Put `data` at `rel` (the first file put at a path wins)."""
+
+    def copy(self, rel: str, source: Path) -> None:
+        """Put a copy of the static file `source` at `rel`."""
+
+    def render(
+        self, env: jinja2.Environment, jobs: Sequence[tuple[PageJob, str]], workers: int | None
+    ) -> list[tuple[str, str]]:
+        """Render each (job, page key) and put its file; return (rel, token) of each."""
+
+    def __contains__(self, rel: str) -> bool: ...
+
+
+def write_site(
+    site: Site,
+    env: jinja2.Environment,
+    writer: Writer,
+    cache: BuildCache,
+    assets: dict[str, Callable[[], str]],
+    static: Iterable[tuple[str, Path]],
+    keys: Mapping[str, str],
+    workers: int | None = None,
+) -> None:
+    """Put every page, generated file and static file of `site` through `writer`.
+
+    Args:
+        site: the collected site.
+        env: the template environment.
+        writer: where the files go.
+        cache: the build cache ("page" rows).
+        assets: generated assets by output path (`postil.build.generated_assets`).
+        static: (rel, path) of the static files.
+        keys: the `markdown_key` of each post by source path.
+        workers: processes to render pages in; None means one per CPU.
+
+    Raises:
+        TemplateError: a template is missing or fails.
+        OutputError: the disk refused a write.
+    """
+    prepare_env(site, env)
+    jobs = page_jobs(site)
+    pages = cache.load("page")
+    page_keys = PageKeys(site, keys)
+    todo: dict[str, tuple[PageJob, str]] = {}
+    for job in jobs:
+        key = page_keys.key(job)
+        old = pages.get(job.rel)
+        if old is not None and old[0] == key and writer.reuse(job.rel, old[1]):
+            continue
+        if job.rel not in todo and job.rel not in writer:  # the first job at a path wins
+            todo[job.rel] = (job, key)
+    for rel, token in writer.render(env, list(todo.values()), workers):
+        cache.put("page", rel, todo[rel][1], token)
+    cache.forget("page", pages.keys() - {job.rel for job in jobs})
+    for out in site_files(site, assets):
+        if not writer.reuse(out.rel, content_token(out.data)):
+            writer.write(out.rel, out.data)
+    for rel, source in static:
+        writer.copy(rel, source)
+
+
+def write_directory(
+    site: Site,
+    env: jinja2.Environment,
+    out_dir: Path,
+    cache: BuildCache,
+    assets: dict[str, Callable[[], str]],
+    static: Iterable[tuple[str, Path]],
+    keys: Mapping[str, str],
+    workers: int | None = None,
+) -> tuple[int, int]:
+    """Write the site into `out_dir` with `write_site`, swapping it in atomically.
+
+    The manifests of the output and of the spare directory (`SiteWriter`) are kept in the
+    build cache ("output" rows); they are dropped before the directories change, so a
+    killed build leaves no manifest of a directory it changed.
+
+    Returns:
+        (files in the output, files written rather than reused).
+
+    Raises:
+        TemplateError, OutputError: as `write_site`.
+    """
+    name, spare_name = str(out_dir), f"spare {out_dir}"
+    previous, spare = cache.get("output", name, ""), cache.get("output", spare_name, "")
+    cache.forget("output", [name, spare_name])
+    cache.commit()
+    spare_dir = cache.spare_dir(out_dir)
+    if spare_dir is not None:  # this build holds the spare lock: no other one is writing
+        remove_leftovers(out_dir)
+    with SiteWriter(out_dir, previous, spare_dir, spare) as writer:
+        write_site(site, env, _Directory(writer), cache, assets, static, keys, workers)
+        manifest = writer.commit()
+    cache.put("output", name, "", manifest)
+    if writer.retired is not None:
+        cache.put("output", spare_name, "", writer.retired)
+    return len(manifest), len(manifest) - writer.reused
+
+
+def check_pages(site: Site, env: jinja2.Environment) -> int:
+    """Render every page to check the templates, writing nothing; return the page count.
+
+    Raises:
+        TemplateError: a template is missing or fails.
+    """
+    prepare_env(site, env)
+    return len([render_job(env, job) for job in page_jobs(site)])
+
+
+class _Directory:
+    """A `SiteWriter` as a `Writer`: pages rendered by `postil.parallel.render_pages`."""
+
+    def __init__(self, writer: SiteWriter) -> None:
+        self._writer = writer
+        self.reuse = writer.reuse
+        self.write = writer.write
+        self.copy = writer.copy
+
+    def __contains__(self, rel: str) -> bool:
+        return rel in self._writer
+
+    def render(
+        self, env: jinja2.Environment, jobs: Sequence[tuple[PageJob, str]], workers: int | None
+    ) -> list[tuple[str, str]]:
+        done = render_pages(env, [job for job, _ in jobs], self._writer, workers)
+        return [(rel, stamp.token) for rel, stamp in done]
