@@ -14,7 +14,6 @@ from postil import parallel
 from postil.build import load_posts, render_posts
 from postil.config import load_config
 from postil.markdown import code
-from postil.math import CACHE
 from postil.theme import create_template_env, default_theme_dir
 
 
@@ -109,7 +108,7 @@ def test_small_batches_render_in_this_process_without_a_pool(tmp_path, monkeypat
 
 
 def test_conversions_made_in_workers_come_back_for_the_cache(tmp_path, pool_always):
-    CACHE.clear()  # forked workers inherit this process's caches: start them empty
+    parallel.MATH_CACHE.clear()  # forked workers inherit this process's caches: start them empty
     code._HIGHLIGHT_CACHE.clear()
     root = make_site(tmp_path, corpus(4))
     config = load_config(root)

@@ -11,8 +11,8 @@ by `benchmarks/crossover.py`) and rendering stays in this process.
 their files straight into the new output directory (`postil.output.put_file`), so
 templates, feeds and file system calls also run side by side.
 
-The conversion caches of the math layer (`postil.math.cache.CACHE`) and of code
-highlighting travel with the work: `Conversions` seeds every worker with the entries of
+The conversion caches of the math layer (`MATH_CACHE`, in each post's `RenderState`) and
+of code highlighting travel with the work: `Conversions` seeds every worker with the entries of
 earlier builds and collects the entries each post's rendering adds, for the build cache.
 """
 
@@ -36,6 +36,7 @@ from postil.cache import BuildCache
 from postil.manifest import Stamp
 from postil.markdown import RenderedMarkdown
 from postil.markdown.state import RenderState
+from postil.math import MathCache
 from postil.model import Post, SiteConfig
 from postil.output import SiteWriter, put_file
 
@@ -70,6 +71,10 @@ _Pair = tuple[dict[str, str], dict[tuple[Any, ...], str]]
 
 KEEP_CONVERSIONS = 2_000
 """Entries kept per post across edits; beyond it only the last rendering's are kept."""
+
+MATH_CACHE = MathCache()
+"""This process's math conversion cache, given to every post's `RenderState` (a forked
+worker inherits it; `_load_conversions` seeds it with earlier builds' entries)."""
 
 
 @dataclass
@@ -320,24 +325,23 @@ def render_state(
         links=links,
         base_path=config.base_path,
         templates=templates,
+        math_cache=MATH_CACHE,
     )
 
 
 def _load_conversions(math: Mapping[str, str], highlight: Mapping[tuple[Any, ...], str]) -> None:
     """Seed this process's math and highlighting caches."""
     from postil.markdown import code
-    from postil.math import CACHE
 
-    CACHE.load(math)
+    MATH_CACHE.load(math)
     code._HIGHLIGHT_CACHE.update(highlight)  # the code plugin's per-process cache
 
 
 def _conversion_marks() -> tuple[int, int]:
     """Return where the math and highlighting caches stand: (math misses, highlight size)."""
     from postil.markdown import code
-    from postil.math import CACHE
 
-    return CACHE.misses, len(code._HIGHLIGHT_CACHE)
+    return MATH_CACHE.misses, len(code._HIGHLIGHT_CACHE)
 
 
 def _conversions_since(
@@ -349,10 +353,9 @@ def _conversions_since(
     the newest `misses` entries hold every new one; the highlighting cache only grows.
     """
     from postil.markdown import code
-    from postil.math import CACHE
 
-    added = CACHE.misses - marks[0]
-    math = dict(islice(reversed(CACHE.export().items()), added)) if added > 0 else {}
+    added = MATH_CACHE.misses - marks[0]
+    math = dict(islice(reversed(MATH_CACHE.export().items()), added)) if added > 0 else {}
     entries = code._HIGHLIGHT_CACHE
     highlight = dict(islice(reversed(entries.items()), len(entries) - marks[1]))
     return math, highlight

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from postil.errors import Diagnostic, Location, Severity
+from postil.math.cache import MathCache
 
 
 @dataclass
@@ -37,6 +38,8 @@ class RenderState:
         templates: the site's Jinja2 environment (`postil.theme.create_template_env`), for
             plugins that render templates (widgets); None means the default theme's.
         extra: free room for a plugin's own per-document data, keyed by plugin name.
+        math_cache: the math conversion cache to use (`postil.math.MathCache`, usually one
+            per build worker, shared by its documents); None converts every formula anew.
     """
 
     path: str = "<string>"
@@ -51,6 +54,7 @@ class RenderState:
     base_path: str = "/"
     templates: Any = None
     extra: dict[str, Any] = field(default_factory=dict)
+    math_cache: MathCache | None = None
 
     def location(self, body_line0: int | None, col: int = 0) -> Location:
         """Return the file location of a 0-based body line (a token's `map[0]`) and 1-based col."""
