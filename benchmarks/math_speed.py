@@ -5,8 +5,8 @@ Usage:
 
 Formulas: every row of `../shared/math/math_corpus.tsv` plus the `$…$`/`$$…$$` of the
 Markdown posts under `--corpus` (made by `gen_corpus.py DIR --posts 100 --unique-math
---flavor neutral`; a simple regex, good enough for a benchmark). The conversion cache is
-cleared before every call. Prints total and per-formula times (best of `--repeat` runs)
+--flavor neutral`; a simple regex, good enough for a benchmark). No conversion cache is
+used. Prints total and per-formula times (best of `--repeat` runs)
 and ms per post-equivalent (13 formulas); writes each output (or the error) to `--out`
 so that two runs can be diffed byte for byte.
 """
@@ -23,7 +23,7 @@ from pathlib import Path
 
 from latex2mathml.converter import convert as raw_convert
 
-from postil.math import CACHE, MathError, latex_to_mathml
+from postil.math import MathError, latex_to_mathml
 
 TSV = Path(__file__).resolve().parents[2] / "shared" / "math" / "math_corpus.tsv"
 DISPLAY_MATH = re.compile(r"\$\$(.+?)\$\$", re.DOTALL)
@@ -47,11 +47,10 @@ def load_formulas(corpus: Path | None) -> list[tuple[str, bool]]:
 
 
 def run_postil(formulas: list[tuple[str, bool]]) -> tuple[float, list[str]]:
-    """Convert every formula with the cache cleared; return (seconds, outputs)."""
+    """Convert every formula without a cache; return (seconds, outputs)."""
     outputs = []
     start = time.perf_counter()
     for latex, display in formulas:
-        CACHE.clear()
         try:
             outputs.append(latex_to_mathml(latex, display=display))
         except MathError as exc:

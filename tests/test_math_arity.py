@@ -14,7 +14,7 @@ from postil.markdown import create_markdown, render_markdown
 from postil.markdown.state import RenderState
 from postil.math import MathSyntaxError, latex_to_mathml
 from postil.math.arity import SPECS, check_arguments
-from postil.math.convert import ENGINE_ERRORS
+from postil.math.engine import ENGINE_ERRORS
 
 
 @pytest.mark.parametrize(

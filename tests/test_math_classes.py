@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from postil.math import latex_to_mathml
-from postil.math.classes import symbol_class, tex_classes
+from postil.math.symbols import symbol_class, tex_classes
 
 
 def tokens(latex: str, display: bool = False) -> list[ET.Element]:

@@ -7,7 +7,6 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from postil.math import (
-    CACHE,
     MathCache,
     MathSyntaxError,
     MathUnsupportedError,
@@ -226,16 +225,25 @@ def test_eqref_links_to_the_label_with_the_documents_number():
 
 
 def test_cache_returns_the_same_result_and_round_trips_through_export():
-    CACHE.clear()
-    first = latex_to_mathml(r"\alpha + \beta")
-    assert latex_to_mathml(r"\alpha + \beta") == first and CACHE.hits == 1
+    cache = MathCache()
+    first = latex_to_mathml(r"\alpha + \beta", cache=cache)
+    assert latex_to_mathml(r"\alpha + \beta", cache=cache) == first and cache.hits == 1
     other = MathCache()
-    other.load(CACHE.export())
-    assert len(other) == len(CACHE) and first in other.export().values()
+    other.load(cache.export())
+    assert len(other) == len(cache) and first in other.export().values()
 
 
 def test_cache_key_depends_on_macros():
-    assert latex_to_mathml(r"\X", macros={"X": "a"}) != latex_to_mathml(r"\X", macros={"X": "b"})
+    cache = MathCache()
+    a = latex_to_mathml(r"\X", macros={"X": "a"}, cache=cache)
+    assert a != latex_to_mathml(r"\X", macros={"X": "b"}, cache=cache)
+    assert cache.misses == 2
+
+
+def test_without_a_cache_nothing_is_stored_anywhere():
+    cache = MathCache()
+    assert latex_to_mathml(r"\gamma") == latex_to_mathml(r"\gamma", cache=cache)
+    assert len(cache) == 1 and cache.hits == 0
 
 
 @pytest.mark.parametrize(

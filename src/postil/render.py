@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice
 from math import ceil
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from postil import parallel
 from postil.cache.keys import markdown_keys, widget_templates
@@ -24,6 +24,9 @@ from postil.errors import Diagnostic
 from postil.markdown.rendered import RenderedMarkdown
 from postil.markdown.state import RenderState
 from postil.model import Post, RenderedPost, SiteConfig
+
+if TYPE_CHECKING:  # the math layer is imported only where posts are rendered
+    from postil.math import MathCache
 
 _Pair = tuple[dict[str, str], dict[tuple[Any, ...], str]]
 """(math cache key -> MathML, highlighting cache key -> HTML) of one post."""
@@ -146,7 +149,7 @@ def render_state(
     post: Post,
     links: Mapping[str, str],
     templates: Any,
-    math_cache: Any = None,
+    math_cache: MathCache | None = None,
     highlight_cache: MutableMapping[tuple[Any, ...], str] | None = None,
 ) -> RenderState:
     """Return the fresh `RenderState` a post is rendered with (everything it may read).
@@ -236,7 +239,7 @@ class _Worker:
     links: Mapping[str, str]
     md: Any
     templates: Any
-    math_cache: Any
+    math_cache: MathCache
     highlight_cache: dict[tuple[Any, ...], str]
 
 

@@ -11,7 +11,7 @@ Rules: `math_inline` (inline, before `escape`), `math_block` (block, may interru
 paragraph), `math_fence` (core: re-types ```` ```math ```` fences), `math_table_pipes`
 (the `table` block rule wrapped so `|` inside `$…$` does not split a cell), and
 `math_resolve` (core, after inline: macros in document order, equation numbers,
-reference checks; see `postil.markdown.math_resolve`). Token types: `math_inline`,
+reference checks; see `postil.markdown.mathdoc.math_resolve`). Token types: `math_inline`,
 `math_inline_display`, `math_block`, `math_ref`.
 
 CSS classes: `math-display` (wrapper of display math: a focusable, labelled group, since a
@@ -31,9 +31,10 @@ from markdown_it.rules_block.table import table as table_rule
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
+from postil.markdown.mathdoc import PIPE, math_resolve, protect_pipes, render_formula
 from postil.markdown.state import get_state
+from postil.math import anchor_id
 from postil.math.delimiters import closers_for
-from postil.math.document import PIPE, math_resolve, protect_pipes, render_formula
 
 BLOCK_ENVS = "equation equation* align align* gather gather* multline multline*".split()
 BEGIN_ENV = re.compile(r"\\begin\{(" + "|".join(re.escape(e) for e in BLOCK_ENVS) + r")\}")
@@ -250,8 +251,6 @@ def render_math(self: Any, tokens: list[Token], idx: int, options: Any, env: Any
 
 def render_math_ref(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
     r"""Render `\eqref{x}` / `\ref{x}` in prose as a link to the numbered equation."""
-    from postil.math import anchor_id
-
     meta = tokens[idx].meta
     number = get_state(env).equations.get(meta["label"], "??")
     text = f"({number})" if meta["kind"] == "eqref" else number

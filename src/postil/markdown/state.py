@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from postil.errors import Diagnostic, Location, Severity
+from postil.math.cache import MathCache
 
 
 @dataclass
@@ -39,6 +40,8 @@ class RenderState:
         highlight_cache: highlighted code by (code, language, lines, line numbers)
             (`postil.markdown.code.HighlightKey`); the build passes one shared by the posts
             a process renders, seeded from the build cache.
+        math_cache: the math conversion cache to use (`postil.math.MathCache`, usually one
+            per build worker, shared by its documents); None converts every formula anew.
         extra: free room for a plugin's own per-document data, keyed by plugin name.
     """
 
@@ -53,8 +56,8 @@ class RenderState:
     links: Mapping[str, str] = field(default_factory=dict)
     base_path: str = "/"
     templates: Any = None
-    math_cache: Any = None
     highlight_cache: MutableMapping[tuple[Any, ...], str] = field(default_factory=dict)
+    math_cache: MathCache | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     def location(self, body_line0: int | None, col: int = 0) -> Location:

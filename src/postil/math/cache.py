@@ -1,6 +1,8 @@
 """The conversion cache: repeated formulas and rebuilds cost a dictionary look-up.
 
-`CACHE` is one process-wide `MathCache`. Keys are strings built by `cache_key` from
+The caller owns a `MathCache` and passes it to `latex_to_mathml(..., cache=…)` (the
+Markdown side keeps one per build worker in `RenderState.math_cache`); there is no
+process-wide cache. Keys are strings built by `cache_key` from
 everything the output depends on (source, display, macros, referenced numbers), so a
 cache written by `export()` and read back by `load()` in a later build is still correct;
 the version of postil's math layer and of latex2mathml is part of each key, so an
@@ -83,6 +85,3 @@ class MathCache:
 
     def __len__(self) -> int:
         return len(self._entries)
-
-
-CACHE = MathCache()

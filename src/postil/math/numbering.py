@@ -13,12 +13,9 @@ import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from postil.math.markers import REF_KINDS, read_marker
+from postil.math.mathml import local
 from postil.math.tables import add_style, align_css
-from postil.math.tree import local
-
-MARK = "\ue000"  # private-use sentinels of a marker `\text{MARK kind SEP payload}` (rewrite.py)
-SEP = "\ue001"
-REFS = ("ref", "eqref")
 
 
 @dataclass(frozen=True)
@@ -49,7 +46,7 @@ def anchor_id(label: str) -> str:
 
 
 def number_texts(rows: Sequence[EquationRow], numbers: Sequence[str | None] | None) -> list[str]:
-    """Return the text shown for each row ("" for none): "(3)", "(A.1)" or a `\tag*` as is.
+    r"""Return the text shown for each row ("" for none): "(3)", "(A.1)" or a `\tag*` as is.
 
     Args:
         rows: the formula's rows.
@@ -122,9 +119,10 @@ def resolve_refs(
 ) -> None:
     r"""Turn `\eqref`/`\ref` markers into links: `<mtext><a href="#eq-x">(1)</a></mtext>`.
 
-    `mtext` is a MathML text integration point, so the HTML parser makes the `<a>` an HTML
-    link. Labels resolve from `equations` (the document's), then from this formula's own
-    rows; an unknown label shows "??" as LaTeX does (the Markdown plugin reports it).
+    The references are markers left by `rewrite.rewrite_refs`. `mtext` is a MathML text
+    integration point, so the HTML parser makes the `<a>` an HTML link. Labels resolve from
+    `equations` (the document's), then from this formula's own rows; an unknown label
+    shows "??" as LaTeX does (the Markdown plugin reports it).
     """
     local_numbers = {
         row.label: text.strip("()")
@@ -132,11 +130,10 @@ def resolve_refs(
         if row.label and text
     }
     for el in content.iter():
-        if local(el) != "mtext" or not (el.text or "").startswith(MARK):
+        found_marker = read_marker(el)
+        if found_marker is None or found_marker[0] not in REF_KINDS:
             continue
-        kind, _, label = (el.text or "")[len(MARK) :].partition(SEP)
-        if kind not in REFS:
-            continue
+        kind, label = found_marker
         found = (equations or {}).get(label) or local_numbers.get(label) or "??"
         link = ET.Element("a", href="#" + anchor_id(label))
         link.text = f"({found})" if kind == "eqref" else found

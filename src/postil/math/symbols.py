@@ -1,23 +1,27 @@
-r"""Symbols latex2mathml leaves as `\command` text, with the characters KaTeX and Temml use.
+r"""What each symbol is: the tables every pass looks characters and commands up in.
 
-Three tables: text-mode commands inside `\text{…}` (`\&`, `\textless`, `\ss`), text accents
-(`\'{e}` -> é, as combining marks then NFC), and math-mode commands latex2mathml lacks or
-draws with another glyph than KaTeX (`\doublecap`, the mathtools colon relations,
-`\bullet` as U+2219). `resolve_symbols` applies them to the converted tree; whatever
-`\command` is still left after it is reported as unsupported.
+- Commands latex2mathml leaves as `\command` text or draws with another glyph than KaTeX
+  and Temml: text-mode commands inside `\text{…}` (`TEXT_SYMBOLS`: `\&`, `\textless`,
+  `\ss`), text accents (`ACCENTS`: `\'{e}` -> é), math-mode commands latex2mathml lacks
+  (`MATH_SYMBOLS`: `\doublecap`, the mathtools colon relations), commands whose glyph or
+  class differs (`GLYPH_COMMANDS`: `\bullet` as U+2219), output characters (`GLYPHS`).
+- TeX math classes (`tex_classes`, `symbol_class`): Ord symbols are identifiers,
+  Bin/Rel/Op/Open/Close/Punct operators (MathML Core §3.2.4, The TeXbook ch. 17), from the
+  unicode-math table latex2mathml ships and plain TeX's `\mathcode`s for ASCII.
+- Names: TeX's `\log`-like function names, limit-taking operators and names, fences.
+
+The passes that use them: `tokens.resolve_symbols`, `tokens.classify_tokens`,
+`spacing.apply_functions`, `limits.apply_limits`, `textmode.text_mode`.
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
-import xml.etree.ElementTree as ET
+from functools import cache, lru_cache
+from pathlib import Path
 
-from latex2mathml.symbols_parser import convert_symbol
+import latex2mathml.symbols_parser
 
-from postil.math.classes import FIXED
-from postil.math.numbering import MARK, SEP
-from postil.math.tree import local
+from postil.math.markers import marker
 
 TEXT_SYMBOLS: dict[str, str] = {
     **{f"\\{c}": c for c in "&%$#_{} "},
@@ -82,12 +86,6 @@ ACCENTS: dict[str, str] = {
     "c": "\u0327",
     "k": "\u0328",
 }
-ACCENT = re.compile(
-    r"\\([`'^\"~=.]|[uvHrck](?![A-Za-z]))\s*(?:\{\s*(\\?[A-Za-z])\s*\}|(\\?[A-Za-z]))"
-)
-# A control word eats the spaces after it (The TeXbook p. 47); a control symbol does not.
-TEXT_COMMAND = re.compile(r"(\\[A-Za-z]+)\s*|(\\[&%$#_{} ])")
-
 # Math-mode commands latex2mathml does not know: command -> (tag, text); a text with
 # spaces is several operators in a row (`\colonapprox` is ":" then "≈").
 MATH_SYMBOLS: dict[str, tuple[str, str]] = {
@@ -171,62 +169,81 @@ GLYPHS: dict[str, str] = {
 }
 
 
+# TeX's \log-like operators (The TeXbook p. 162) and amsmath's additions.
+FUNCTION_NAMES = frozenset(
+    """arccos arcsin arctan arctg arcctg arg argmax argmin ch cos cosh cot cotg coth csc ctg cth
+    cosec deg det dim exp gcd hom inf ker lg lim liminf limsup ln log max min Pr sec sh sin
+    sinh sup tan tanh tg th injlim projlim plim""".split()
+)
+# Operators whose scripts go under/over in display style (TeX's \displaylimits default).
+LIMIT_OPERATORS = frozenset("∑∏∐⋀⋁⋂⋃⨀⨁⨂⨄⨆")
+LIMIT_NAMES = frozenset("lim liminf limsup max min sup inf det gcd Pr injlim projlim plim".split())
+OPEN_FENCES = frozenset("([{|‖⟨⌈⌊〈")
+RELATIONS_AND_PUNCT = frozenset("=<>≤≥≈≠∈∉⊂⊆→←↦,;:.)]}|∼≡≔∝⟩⌉⌋+−±∓×⋅·")
+OPERATOR_CLASSES = frozenset("mathbin mathrel mathop mathopen mathclose mathpunct".split())
+ORD_CLASSES = frozenset(("mathord", "mathalpha"))
+# Plain TeX's \mathcode classes of the ASCII symbols (plain.tex; The TeXbook p. 344).
+ASCII_CLASSES = {
+    **dict.fromkeys("./", "mathord"),
+    **dict.fromkeys("+-*", "mathbin"),
+    **dict.fromkeys(":=<>", "mathrel"),
+    **dict.fromkeys("([{", "mathopen"),
+    **dict.fromkeys(")]}!?", "mathclose"),
+    **dict.fromkeys(",;", "mathpunct"),
+    "|": "mathfence",
+}
+# Where TeX's command differs from unicode-math's class for the character: `\vdots` is a
+# box and `\ddots` an Inner atom in plain TeX, never a relation; `\ldots`, `\cdots` are
+# Inner (no relation/operator padding, which Chromium's dictionary would add); amssymb
+# makes `\therefore`, `\because` and the dashed and circle arrows relations, `\bigcirc` a
+# binary operator, `\blacklozenge` ordinary; the moustaches are delimiters.
+OVERRIDES = {
+    **dict.fromkeys("⋮⋱⋰…⋯⧫", "mathord"),
+    **dict.fromkeys("∴∵⇠⇢↺↻", "mathrel"),
+    "◯": "mathbin",
+    "⎰": "mathopen",
+    "⎱": "mathclose",
+}
+PRIMES = frozenset("′″‴⁗‵‶‷")
+VARIATION_SELECTORS = str.maketrans("", "", "\ufe00\ufe0e\ufe0f")
+PREFIX_SIGNS = frozenset("−+±∓")
+# A relation written `:` gets TeX's thick spaces; Chromium's dictionary spaces it as
+# punctuation (0 before, thin after), which is `\colon` (symbols.GLYPH_COMMANDS).
+REL_SPACE = "0.2778em"
+
+
 def glyph_macros() -> dict[str, str]:
-    """Return macros that turn `GLYPH_COMMANDS` into symbol markers (see rewrite.py)."""
-    return {
-        name: rf"\text{{{MARK}{tag}{SEP}{char}}}" for name, (tag, char) in GLYPH_COMMANDS.items()
-    }
+    """Return macros that turn `GLYPH_COMMANDS` into token markers (`markers.marker`)."""
+    return {name: marker(tag, char) for name, (tag, char) in GLYPH_COMMANDS.items()}
 
 
-def text_mode(text: str) -> str:
-    r"""Resolve text-mode commands and accents in the content of `\text{…}`."""
-    text = re.sub(r"(?<!\\)~", "\u00a0", text)  # a tie is a no-break space
-    text = ACCENT.sub(_accent, text)
-    return TEXT_COMMAND.sub(_text_symbol, text)
+@cache
+def tex_classes() -> dict[str, str]:
+    """Return character -> unicode-math category (`mathord`, `mathbin`, …) for math symbols.
+
+    Read from latex2mathml's copy of unimathsymbols.txt (fields separated by `^`: code
+    point, character, LaTeX, unicode-math name, Unicode class, category, …); every code
+    point has one category there. ASCII entries come from `ASCII_CLASSES` instead.
+    """
+    classes: dict[str, str] = {}
+    table = Path(latex2mathml.symbols_parser.SYMBOLS_FILE).read_text(encoding="utf-8")
+    for line in table.splitlines():
+        fields = line.split("^")
+        if line.startswith("#") or len(fields) < 6 or not fields[5]:
+            continue
+        char = chr(int(fields[0], 16))
+        if not char.isascii():
+            classes.setdefault(char, fields[5])
+    return {**classes, **ASCII_CLASSES, **OVERRIDES}
 
 
-def _text_symbol(match: re.Match[str]) -> str:
-    """Return the character of one text-mode command, or the command as written."""
-    command = match.group(1) or match.group(2)
-    return TEXT_SYMBOLS.get(command, match.group(0))
+@lru_cache(maxsize=4096)
+def symbol_class(text: str) -> str | None:
+    """Return the TeX class of a one-symbol token text (variation selectors ignored), or None.
 
-
-def _accent(match: re.Match[str]) -> str:
-    """Compose one text accent with its letter (`\\'{e}` -> é)."""
-    letter = match.group(2) or match.group(3)
-    base = TEXT_SYMBOLS.get(letter, letter) if letter.startswith("\\") else letter
-    return unicodedata.normalize("NFC", base + ACCENTS[match.group(1)])
-
-
-def resolve_symbols(root: ET.Element) -> None:
-    """Replace `\\command` texts latex2mathml left in tokens, and fix its glyph choices."""
-    for parent in list(root.iter()):
-        for index, el in enumerate(list(parent)):
-            tag, text = local(el), el.text or ""
-            if tag == "mtext" and "\\" in text:
-                el.text = text_mode(text)
-            elif tag in ("mi", "mo") and text.startswith("\\"):
-                _replace_command(parent, index, el, text)
-            elif tag == "mo" and text in GLYPHS:
-                el.text = GLYPHS[text]
-
-
-def _replace_command(parent: ET.Element, index: int, el: ET.Element, text: str) -> None:
-    """Turn one `<mi>\\cmd</mi>` into the symbol(s) it stands for, if known."""
-    if text in MATH_SYMBOLS:
-        tag, chars = MATH_SYMBOLS[text]
-        parts = chars.split(" ")
-        el.tag, el.text = tag, parts[0]
-        el.set(FIXED, "1")
-        for offset, part in enumerate(parts[1:], start=1):
-            extra = ET.Element(tag)
-            extra.text = part
-            extra.set(FIXED, "1")
-            parent.insert(index + offset, extra)
-        return
-    if text in TEXT_SYMBOLS and text not in ("\\ ",):
-        el.text = TEXT_SYMBOLS[text]
-        return
-    code = convert_symbol(text)
-    if code:
-        el.text = chr(int(code, 16))
+    Memoised: a formula's tokens are mostly the same few symbols.
+    """
+    bare = text.translate(VARIATION_SELECTORS)
+    if len(bare) != 1 or bare.isalnum():
+        return None
+    return tex_classes().get(bare)

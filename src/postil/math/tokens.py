@@ -1,89 +1,74 @@
-r"""Token kinds by TeX math class: ordinary symbols as `<mi>`, operators as `<mo>`, prefix signs.
+r"""Token passes: the character each token shows and its kind by TeX math class.
 
-latex2mathml picks `<mo>` for every character in U+2190–U+22FF and `<mi>` for the rest, so
-`\infty` is `<mo>∞</mo>` (Chromium pads it like an operator: "− ∞") and `\pm` is
-`<mi>±</mi>` (no space: "x±y"). The kind of a symbol is its TeX math class instead:
-Ord symbols are identifiers, Bin/Rel/Op/Open/Close/Punct are operators (MathML Core
-§3.2.4, The TeXbook ch. 17). The classes come from the unicode-math table latex2mathml
-ships (`unimathsymbols.txt`, column "category") and, for ASCII, plain TeX's `\mathcode`s
-(The TeXbook, Appendix B). `mark_prefix_operators` then applies TeX's rule that a Bin
-atom with no operand before it is unary (Appendix G, rule 5) as `form="prefix"`.
+1. `resolve_symbols`: `\command` texts latex2mathml left in tokens become their characters
+   (`symbols.MATH_SYMBOLS`, `TEXT_SYMBOLS`), and its glyph choices are fixed (`GLYPHS`).
+2. `classify_tokens`: latex2mathml picks `<mo>` for every character in U+2190–U+22FF and
+   `<mi>` for the rest, so `\infty` is `<mo>∞</mo>` (Chromium pads it like an operator:
+   "− ∞") and `\pm` is `<mi>±</mi>` (no space: "x±y"). The kind of a symbol is its TeX
+   math class instead (`symbols.symbol_class`): Ord -> `<mi>`, the others -> `<mo>`.
+3. `mark_prefix_operators`: TeX's rule that a Bin atom with no operand before it is unary
+   (The TeXbook, Appendix G, rule 5), as `form="prefix"`.
 """
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from functools import cache, lru_cache
-from pathlib import Path
 
-import latex2mathml.symbols_parser
+from latex2mathml.symbols_parser import convert_symbol
 
-from postil.math.tree import FUNCTION_NAMES, local
+from postil.math.markers import FIXED
+from postil.math.mathml import is_space, local
+from postil.math.symbols import (
+    FUNCTION_NAMES,
+    GLYPHS,
+    MATH_SYMBOLS,
+    OPERATOR_CLASSES,
+    ORD_CLASSES,
+    PREFIX_SIGNS,
+    PRIMES,
+    REL_SPACE,
+    TEXT_SYMBOLS,
+    symbol_class,
+)
+from postil.math.textmode import text_mode
 
-FIXED = "data-fixed"  # set on tokens whose kind a marker chose (symbols.GLYPH_COMMANDS)
-OPERATOR_CLASSES = frozenset("mathbin mathrel mathop mathopen mathclose mathpunct".split())
-ORD_CLASSES = frozenset(("mathord", "mathalpha"))
-# Plain TeX's \mathcode classes of the ASCII symbols (plain.tex; The TeXbook p. 344).
-ASCII_CLASSES = {
-    **dict.fromkeys("./", "mathord"),
-    **dict.fromkeys("+-*", "mathbin"),
-    **dict.fromkeys(":=<>", "mathrel"),
-    **dict.fromkeys("([{", "mathopen"),
-    **dict.fromkeys(")]}!?", "mathclose"),
-    **dict.fromkeys(",;", "mathpunct"),
-    "|": "mathfence",
-}
-# Where TeX's command differs from unicode-math's class for the character: `\vdots` is a
-# box and `\ddots` an Inner atom in plain TeX, never a relation; `\ldots`, `\cdots` are
-# Inner (no relation/operator padding, which Chromium's dictionary would add); amssymb
-# makes `\therefore`, `\because` and the dashed and circle arrows relations, `\bigcirc` a
-# binary operator, `\blacklozenge` ordinary; the moustaches are delimiters.
-OVERRIDES = {
-    **dict.fromkeys("⋮⋱⋰…⋯⧫", "mathord"),
-    **dict.fromkeys("∴∵⇠⇢↺↻", "mathrel"),
-    "◯": "mathbin",
-    "⎰": "mathopen",
-    "⎱": "mathclose",
-}
-PRIMES = frozenset("′″‴⁗‵‶‷")
-VARIATION_SELECTORS = str.maketrans("", "", "\ufe00\ufe0e\ufe0f")
 ACCENT_PARENTS = ("mover", "munder", "munderover")
-PREFIX_SIGNS = frozenset("−+±∓")
-# A relation written `:` gets TeX's thick spaces; Chromium's dictionary spaces it as
-# punctuation (0 before, thin after), which is `\colon` (symbols.GLYPH_COMMANDS).
-REL_SPACE = "0.2778em"
+SCRIPTS = frozenset(("msub", "msup", "msubsup"))
+ROW_TAGS = frozenset(("math", "mrow", "mtd", "msqrt", "mstyle", "mpadded", "mphantom", "menclose"))
 
 
-@cache
-def tex_classes() -> dict[str, str]:
-    """Return character -> unicode-math category (`mathord`, `mathbin`, …) for math symbols.
-
-    Read from latex2mathml's copy of unimathsymbols.txt (fields separated by `^`: code
-    point, character, LaTeX, unicode-math name, Unicode class, category, …); every code
-    point has one category there. ASCII entries come from `ASCII_CLASSES` instead.
-    """
-    classes: dict[str, str] = {}
-    table = Path(latex2mathml.symbols_parser.SYMBOLS_FILE).read_text(encoding="utf-8")
-    for line in table.splitlines():
-        fields = line.split("^")
-        if line.startswith("#") or len(fields) < 6 or not fields[5]:
-            continue
-        char = chr(int(fields[0], 16))
-        if not char.isascii():
-            classes.setdefault(char, fields[5])
-    return {**classes, **ASCII_CLASSES, **OVERRIDES}
+def resolve_symbols(root: ET.Element) -> None:
+    """Replace `\\command` texts latex2mathml left in tokens, and fix its glyph choices."""
+    for parent in list(root.iter()):
+        for index, el in enumerate(list(parent)):
+            tag, text = local(el), el.text or ""
+            if tag == "mtext" and "\\" in text:
+                el.text = text_mode(text)
+            elif tag in ("mi", "mo") and text.startswith("\\"):
+                _replace_command(parent, index, el, text)
+            elif tag == "mo" and text in GLYPHS:
+                el.text = GLYPHS[text]
 
 
-@lru_cache(maxsize=4096)
-def symbol_class(text: str) -> str | None:
-    """Return the TeX class of a one-symbol token text (variation selectors ignored), or None.
-
-    Memoised: a formula's tokens are mostly the same few symbols.
-    """
-    bare = text.translate(VARIATION_SELECTORS)
-    if len(bare) != 1 or bare.isalnum():
-        return None
-    return tex_classes().get(bare)
+def _replace_command(parent: ET.Element, index: int, el: ET.Element, text: str) -> None:
+    """Turn one `<mi>\\cmd</mi>` into the symbol(s) it stands for, if known."""
+    if text in MATH_SYMBOLS:
+        tag, chars = MATH_SYMBOLS[text]
+        parts = chars.split(" ")
+        el.tag, el.text = tag, parts[0]
+        el.set(FIXED, "1")
+        for offset, part in enumerate(parts[1:], start=1):
+            extra = ET.Element(tag)
+            extra.text = part
+            extra.set(FIXED, "1")
+            parent.insert(index + offset, extra)
+        return
+    if text in TEXT_SYMBOLS and text not in ("\\ ",):
+        el.text = TEXT_SYMBOLS[text]
+        return
+    code = convert_symbol(text)
+    if code:
+        el.text = chr(int(code, 16))
 
 
 def _is_bare_fence(el: ET.Element) -> bool:
@@ -176,15 +161,6 @@ def _expects_operand(prev: ET.Element | None) -> bool:
     )
 
 
-def _is_space(el: ET.Element) -> bool:
-    """Tell whether `el` is only spacing (TeX's rule 5 looks past glue)."""
-    return local(el) == "mspace" or (local(el) == "mtext" and not (el.text or "").strip())
-
-
-SCRIPTS = frozenset(("msub", "msup", "msubsup"))
-ROW_TAGS = frozenset(("math", "mrow", "mtd", "msqrt", "mstyle", "mpadded", "mphantom", "menclose"))
-
-
 def mark_prefix_operators(root: ET.Element) -> None:
     """Set `form="prefix"` on every unary `−`, `+`, `±`, `∓`: `-x`, `= -1`, `(-a)`, `e^{-x}`.
 
@@ -201,7 +177,7 @@ def mark_prefix_operators(root: ET.Element) -> None:
             continue
         prev: ET.Element | None = None
         for el in parent:
-            if _is_space(el):
+            if is_space(el):
                 continue
             if _is_sign(el) and _expects_operand(prev):
                 el.set("form", "prefix")

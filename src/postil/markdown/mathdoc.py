@@ -1,5 +1,8 @@
 r"""Document-level math for the Markdown plugin: macro scope, numbering, references, positions.
 
+The Markdown-token half of `postil.markdown.math` (the rules and renderers are there);
+`postil.math` converts single formulas and never imports `postil.markdown`.
+
 A post's formulas share one scope: `\newcommand`/`\def`/`\DeclareMathOperator` in one
 formula apply to it and every later formula of the same post (document order), on top of
 the site's `math.macros` and the front matter's `macros:` (`RenderState.macros`).
@@ -15,12 +18,14 @@ from html import escape
 from typing import Any
 
 from postil.markdown.state import RenderState, get_state
-from postil.math import rewrite
-from postil.math.convert import is_blank, latex_to_mathml
+from postil.math import latex_to_mathml
 from postil.math.delimiters import Closers
+from postil.math.engine import is_blank
+from postil.math.environments import split_numbering
 from postil.math.errors import MathError, MathSyntaxError
 from postil.math.macros import BUILTIN_MACROS, expand_macros, extract_definitions
 from postil.math.numbering import EquationRow
+from postil.math.rewrite import REF
 
 PIPE = "\ue003"  # stands for `|` inside `$…$` while the table rule splits cells
 MATH_TYPES = ("math_inline", "math_inline_display", "math_block")
@@ -35,7 +40,7 @@ def equation_rows(latex: str, macros: Mapping[str, str] | None = None) -> tuple[
     """
     definitions, body = extract_definitions(latex)
     expanded = expand_macros(body, {**BUILTIN_MACROS, **(macros or {}), **definitions})
-    return rewrite.split_numbering(expanded, True)[1]
+    return split_numbering(expanded, True)[1]
 
 
 def protect_pipes(src: str, env: MutableMapping[str, Any]) -> str:
@@ -170,7 +175,7 @@ def _check_refs(doc: RenderState, token: Any) -> None:
     if token.type == "math_ref":
         refs = [(token.meta["label"], 0)]
     else:
-        refs = [(m.group(2).strip(), m.start()) for m in rewrite.REF.finditer(token.content)]
+        refs = [(m.group(2).strip(), m.start()) for m in REF.finditer(token.content)]
     for label, offset in refs:
         if label not in doc.equations:
             line0, col = locate(doc, token, offset)
@@ -192,7 +197,7 @@ def emptiness(latex: str) -> str:
             return "definitions" if definitions else "blank"
         if not NUMBERING.search(body):
             return ""
-        rest, rows = rewrite.split_numbering(body, True)
+        rest, rows = split_numbering(body, True)
     except MathError:
         return ""  # reported when the formula is converted
     if not is_blank(rest):
@@ -253,6 +258,7 @@ def _convert_token(token: Any, display: bool, doc: RenderState) -> str:
             macros=meta.get("macros", doc.macros),
             equations=doc.equations,
             numbers=meta.get("numbers"),
+            cache=doc.math_cache,
         )
     except MathError as exc:
         line0, col = locate(doc, token, exc.offset)

@@ -1,0 +1,97 @@
+"""The engine: latex2mathml's parser and converter, and what postil checks around it.
+
+`parse` runs latex2mathml on TeX the rewrite passes prepared and maps its exceptions
+(which carry no message) to `MathSyntaxError` with a readable phrase and the source
+offset (`syntax.locate_syntax_error`); `decode_entities` undoes its `&#x…;` strings;
+`check_leftovers` reports a `\\command` that survived as text: latex2mathml did not know it.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+from latex2mathml.converter import Converter
+
+from postil.math.errors import MathError, MathSyntaxError, MathUnsupportedError
+from postil.math.mathml import local
+from postil.math.syntax import locate_syntax_error
+
+ENTITY = re.compile(r"&#x([0-9A-Fa-f]+);")
+RAW_COMMAND = re.compile(r"\\(?:[A-Za-z]+\*?|[^\sA-Za-z0-9])")
+COMMENT = re.compile(r"(?<!\\)%[^\n]*")
+# latex2mathml's exceptions carry no message; say what each means and how to fix it.
+ENGINE_ERRORS = {
+    "NoAvailableTokensError": "a group or argument is empty where something is required",
+    "MissingSuperScriptOrSubscriptError": "`^` or `_` has nothing after it",
+    "ExtraLeftOrMissingRightError": "\\left, \\middle and \\right do not pair up",
+    "DoubleSubscriptsError": "double subscript: write x_{a b} or {x_a}_b",
+    "DoubleSuperscriptsError": "double superscript: write x^{a b} or {x^a}^b",
+    "MissingEndError": "\\begin{…} has no matching \\end{…}",
+    "StopIteration": "the formula ends where a command still needs its argument",
+    "NumeratorNotFoundError": "\\over, \\atop or \\choose has nothing before it in its group",
+    "DenominatorNotFoundError": "\\over, \\atop or \\choose has nothing after it in its group",
+    "LimitsMustFollowMathOperatorError": "\\limits or \\nolimits must follow an operator",
+    "InvalidAlignmentError": "an array's column letters may only be l, c, r and |",
+    "InvalidStyleForGenfracError": "\\genfrac's fourth argument must be 0, 1, 2 or 3",
+    "InvalidWidthError": "a width must be a TeX length such as 2em or 3pt",
+}
+
+
+def is_blank(latex: str) -> bool:
+    """Tell whether `latex` holds nothing but spaces and `%` comments."""
+    return not COMMENT.sub("", latex).strip()
+
+
+def parse(latex: str, original: str, display: bool) -> ET.Element:
+    """Run latex2mathml's parser and converter; map its exceptions to `MathSyntaxError`.
+
+    An empty formula (latex2mathml refuses it: "no available tokens") converts to an
+    empty `<mrow>`: whether that deserves a warning is the caller's choice.
+    """
+    converter = Converter(display="block" if display else "inline")
+    if is_blank(latex):
+        latex = "{}"
+    try:
+        return converter.convert_to_element(latex)
+    except MathError:
+        raise
+    except Exception as exc:  # latex2mathml raises many unrelated types on bad input
+        offset, what = locate_syntax_error(original)
+        raise MathSyntaxError(
+            f"cannot parse the formula: {what or _describe(exc)}", offset
+        ) from exc
+
+
+def _describe(exc: Exception) -> str:
+    """Return a readable phrase for one of latex2mathml's exception classes."""
+    if type(exc).__name__ in ENGINE_ERRORS:
+        return ENGINE_ERRORS[type(exc).__name__]
+    words = re.sub(r"(?<!^)(?=[A-Z])", " ", type(exc).__name__).lower().replace(" error", "")
+    return f"{words} {exc}".strip()
+
+
+def decode_entities(root: ET.Element) -> None:
+    """Turn latex2mathml's `&#x…;` strings into characters (it serialises with unescape())."""
+    for el in root.iter():
+        if el.text and "&#x" in el.text:
+            el.text = ENTITY.sub(lambda m: chr(int(m.group(1), 16)), el.text)
+
+
+def check_leftovers(content: ET.Element, latex: str) -> None:
+    """Raise if a `\\command` survived as text: latex2mathml did not know it."""
+    for el in content.iter():
+        if local(el) not in ("mi", "mo", "mn") or not el.text:
+            continue  # mtext was checked when its text commands were resolved (textmode.py)
+        match = RAW_COMMAND.search(el.text)
+        if match:
+            command = match.group(0)
+            raise MathUnsupportedError(
+                f"unsupported command {command}", locate_command(command, latex), command
+            )
+
+
+def locate_command(command: str, latex: str) -> int:
+    """Return the offset of `command` in the source (0 when a macro produced it)."""
+    found = re.search(re.escape(command) + r"(?![A-Za-z])", latex) if command else None
+    return found.start() if found else 0

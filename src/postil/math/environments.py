@@ -1,0 +1,220 @@
+r"""Environments: everything postil knows about `\begin{…}…\end{…}`, in one place.
+
+For each KaTeX environment:
+
+- **Table structure**: `ENVIRONMENTS` maps it onto the latex2mathml environment that builds
+  the same rows and columns (`align` -> `split`, `gather` -> `matrix`, `cases` -> `cases`)
+  and names its *style*; `rewrite_environments` does the mapping, leaving a style marker
+  (`markers.marker("env", style)`) that becomes `data-env` on the `mtable`.
+- **Fences**: `rcases`/`drcases` become `\left.` + `array` + `\right\}`; the matrices'
+  fences (`pmatrix`, `bmatrix`, …) are latex2mathml's; `*matrix*` loses its star
+  (`unstar_matrices`: the `[r]` column option is not supported).
+- **Rows**: `top_level_rows` splits at `\\`; display math with several top-level rows is
+  set as `gathered` (`wrap_rows`). A row gap `\\[6pt]` is not read yet: latex2mathml shows
+  `[6pt]` as text (pinned in `tests/fixtures/math/environments.txt`).
+- **Styling**: `style_environment` adds each style's cell padding, alignment and display
+  style (TeX's spacing); `STYLES` lists them.
+- **Numbering hooks**: `NUMBERED_TOP` says which whole-formula environments number their
+  rows (`equation` and `multline` once, `align`, `gather` every row), `split_numbering`
+  reads `\label`/`\tag`/`\nonumber` out of each row (`numbering.py` draws the numbers).
+- **Unsupported**: `UNSUPPORTED_ENVS` (`CD`, `tikzcd`, …) are refused with their name.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+from postil.math.errors import MathUnsupportedError
+from postil.math.markers import DATA_ENV, marker
+from postil.math.mathml import local
+from postil.math.numbering import EquationRow
+from postil.math.tables import add_style, align_css, cells
+
+# KaTeX environment -> (latex2mathml environment, style name for `style_environment`).
+ENVIRONMENTS: dict[str, tuple[str, str]] = {
+    "aligned": ("split", "aligned"),
+    "split": ("split", "aligned"),
+    "align": ("split", "aligned"),
+    "align*": ("split", "aligned"),
+    "flalign": ("split", "aligned"),
+    "flalign*": ("split", "aligned"),
+    "alignat": ("split", "alignat"),
+    "alignat*": ("split", "alignat"),
+    "alignedat": ("split", "alignat"),
+    "gathered": ("matrix", "gathered"),
+    "gather": ("matrix", "gathered"),
+    "gather*": ("matrix", "gathered"),
+    "multline": ("matrix", "multline"),
+    "multline*": ("matrix", "multline"),
+    "cases": ("cases", "cases"),
+    "dcases": ("cases", "dcases"),
+    "darray": ("array", "darray"),
+    "subarray": ("array", "subarray"),
+}
+NUMBERED_TOP = re.compile(
+    r"\s*\\begin\{(equation|align|flalign|alignat|gather|multline)(\*?)\}(.*)"
+    r"\\end\{\1\2\}\s*",
+    re.DOTALL,
+)
+UNSUPPORTED_ENVS = frozenset("CD tikzcd xy picture tabular".split())
+BEGIN = re.compile(r"\\(begin|end)\s*\{([A-Za-z]+\*?)\}")
+ROW_COMMANDS = re.compile(r"\\(label|tag\*?)\s*\{([^{}]*)\}|\\(nonumber|notag)(?![A-Za-z])")
+# Style -> padding of the cell that starts a column pair, in `aligned`-like styles.
+PAIR_GAP = {"aligned": "2em", "alignat": "0"}
+DISPLAY_ENVS = frozenset(("aligned", "alignat", "gathered", "multline", "dcases", "darray"))
+STYLES = frozenset(style for _, style in ENVIRONMENTS.values())
+
+
+def top_level_rows(latex: str) -> list[str]:
+    r"""Split `latex` at the `\\` that are not inside braces or an environment."""
+    rows, depth, start, i = [], 0, 0, 0
+    while i < len(latex):
+        if latex.startswith("\\begin", i) or latex[i] == "{" and latex[i - 1 : i] != "\\":
+            depth += 1
+        elif latex.startswith("\\end", i) or latex[i] == "}" and latex[i - 1 : i] != "\\":
+            depth -= 1
+        elif latex.startswith("\\\\", i) and depth == 0:
+            rows.append(latex[start:i])
+            start, i = i + 2, i + 2
+            continue
+        i += 2 if latex[i] == "\\" else 1
+    rows.append(latex[start:])
+    return rows
+
+
+def _row(latex: str, numbered: bool) -> tuple[EquationRow, str]:
+    r"""Read `\label`, `\tag`, `\nonumber` out of one row; return the row and the rest."""
+    label = tag = None
+    star = False
+    for match in ROW_COMMANDS.finditer(latex):
+        if match.group(1) == "label":
+            label = match.group(2).strip()
+        elif match.group(1):
+            tag, star = match.group(2).strip(), match.group(1) == "tag*"
+        else:
+            numbered = False
+    rest = ROW_COMMANDS.sub(" ", latex)
+    return EquationRow(label, tag, star, numbered or (label is not None and tag is None)), rest
+
+
+def split_numbering(latex: str, display: bool) -> tuple[str, tuple[EquationRow, ...]]:
+    r"""Find the equation rows of a formula and take `\label`/`\tag`/`\nonumber` out.
+
+    A whole-formula `equation`/`align`/`gather`/`multline` (not starred) numbers its rows
+    (`multline` and `equation` once); other display math is numbered when it has a
+    `\label`; `\tag` always shows. Inline math has no rows.
+    """
+    top = NUMBERED_TOP.fullmatch(latex) if display else None
+    if top is None:
+        row, rest = _row(latex, False)
+        return rest, (row,) if display else ()
+    if top.group(1) == "equation":
+        row, rest = _row(top.group(3), not top.group(2))
+        return rest, (row,)
+    env, star, body = top.groups()
+    if env == "alignat":
+        body = re.sub(r"^\s*\{\d+\}", "", body)
+    parts = top_level_rows(body)
+    if env in ("multline",):
+        rows = [_row(p, False)[0] for p in parts]
+        label = next((r.label for r in rows if r.label), None)
+        tagged = next((r for r in rows if r.tag is not None), EquationRow())
+        merged = EquationRow(label, tagged.tag, tagged.star_tag, not star and tagged.tag is None)
+        inner = r"\\".join(_row(p, False)[1] for p in parts)
+        return rf"\begin{{multline*}}{inner}\end{{multline*}}", (merged,)
+    pairs = [_row(p, not star) for p in parts]
+    if len(pairs) > 1 and not pairs[-1][1].strip():
+        pairs.pop()  # a trailing `\\` makes no row
+    inner = r"\\".join(rest for _, rest in pairs)
+    target = "gathered" if env == "gather" else "aligned"
+    return rf"\begin{{{target}}}{inner}\end{{{target}}}", tuple(r for r, _ in pairs)
+
+
+def rewrite_environments(latex: str) -> str:
+    """Map KaTeX environments onto latex2mathml's, leaving a style marker before each."""
+
+    def replace(match: re.Match[str]) -> str:
+        which, name = match.groups()
+        if name in UNSUPPORTED_ENVS:
+            raise MathUnsupportedError(
+                f"environment {name} is not supported", match.start(), f"\\begin{{{name}}}"
+            )
+        if name == "equation" or name == "equation*":
+            return " "
+        if name in ("rcases", "drcases"):  # the brace on the right
+            style = "dcases" if name == "drcases" else "cases"
+            if which == "end":
+                return r"\end{array}\right\}"
+            return r"\left." + marker("env", style) + r"\begin{array}{ll}"
+        if name not in ENVIRONMENTS:
+            return match.group(0)
+        target, style = ENVIRONMENTS[name]
+        if which == "end":
+            return rf"\end{{{target}}}"
+        skip = ""
+        if name.startswith("alignat") or name == "alignedat":
+            skip = "\ue002"  # the column count argument, removed below
+        return marker("env", style) + rf"\begin{{{target}}}" + skip
+
+    out = BEGIN.sub(replace, latex)
+    return re.sub("\ue002\\s*\\{\\d+\\}", "", out) if "\ue002" in out else out
+
+
+def unstar_matrices(latex: str) -> str:
+    r"""Rewrite `pmatrix*` and its kin as `pmatrix` (latex2mathml has no starred matrices)."""
+    if "matrix*" in latex:
+        latex = re.sub(r"\\(begin|end)\{([pbBvV]?matrix)\*\}", r"\\\1{\2}", latex)
+    return latex
+
+
+def wrap_rows(latex: str, display: bool) -> str:
+    r"""Set display math with several top-level rows (`a \\ b`) as a `gathered` environment."""
+    if display and "\\\\" in latex and len(top_level_rows(latex)) > 1:
+        return rf"\begin{{gathered}}{latex}\end{{gathered}}"
+    return latex
+
+
+def multline_align(row: int, rows: int) -> str:
+    """Return the alignment of row `row` of `rows` in `multline`: first left, last right.
+
+    amsmath (`amsldoc`, §3.2): the first line is set flush left, the last flush right and
+    the ones between centred; a single line is centred.
+    """
+    if rows > 1 and row == 0:
+        return align_css("left")
+    if rows > 1 and row == rows - 1:
+        return align_css("right")
+    return align_css("center")
+
+
+def style_environment(table: ET.Element, env: str) -> None:
+    """Add the cell padding and display style of one environment (TeX's spacing).
+
+    `aligned`: right/left column pairs set flush with 2em between pairs (amsmath); `cases`:
+    1em before the condition column; `gathered`, `subarray`: no side padding; `multline`:
+    first line left, last right (`multline_align`). Every row
+    of a display environment gets TeX's `\\jot` (3pt) above and below.
+    """
+    if env in DISPLAY_ENVS:
+        table.set("displaystyle", "true")
+    rows = cells(table)
+    for i, row in enumerate(rows):
+        for j, cell in enumerate(row):
+            if env == "multline":
+                add_style(cell, f"padding:0.15em 0;{multline_align(i, len(rows))}")
+            elif env in PAIR_GAP:
+                gap = PAIR_GAP[env] if j and j % 2 == 0 else "0"
+                add_style(cell, f"padding:0.15em 0 0.15em {gap}")
+            elif env in ("cases", "dcases"):
+                add_style(cell, f"padding:0.1em 0 0.1em {'1em' if j else '0'}")
+            elif env in ("gathered", "subarray"):
+                add_style(cell, "padding:0.15em 0" if env == "gathered" else "padding:0")
+
+
+def style_environments(root: ET.Element) -> None:
+    """Apply `style_environment` to every mtable under `root` that an environment marked."""
+    for table in [el for el in root.iter() if local(el) == "mtable"]:
+        env = table.get(DATA_ENV)
+        if env:
+            style_environment(table, env)

@@ -1,0 +1,61 @@
+r"""Font passes: math alphabets as Unicode characters, roman words as one identifier.
+
+MathML Core renders `mathvariant` only as `normal` on a one-letter `<mi>`; every other
+style (`\mathbf`, `\mathbb`, `\mathcal`, …) is drawn by using the Unicode math
+alphanumeric characters (`alphabets.styled_text`), as Temml does.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from postil.math.alphabets import styled_text
+from postil.math.mathml import TOKENS, local
+
+
+def merge_letters(root: ET.Element) -> None:
+    """Join runs of one-letter `<mi>` set in roman or italic into one `<mi>` (`\\mathrm{KL}`).
+
+    TeX sets `\\mathrm{KL}` as one word; MathML Core draws a multi-letter `<mi>` upright,
+    so `KL` is one identifier, as Temml and KaTeX write it. Bold and other alphabets
+    keep one letter per `<mi>` (their characters carry the style).
+    """
+    for parent in root.iter():
+        if len(parent) < 2:
+            continue
+        kids = list(parent)
+        for prev, el in zip(kids, kids[1:], strict=False):
+            variant = el.get("mathvariant")
+            if (
+                variant in ("normal", "italic")
+                and local(el) == local(prev) == "mi"
+                and prev.get("mathvariant") == variant
+                and (prev.text or "").isalpha()
+                and (el.text or "").isalpha()
+                and len(el.text or "") == 1
+                and prev in list(parent)
+            ):
+                prev.text = (prev.text or "") + (el.text or "")
+                parent.remove(el)
+                kids[kids.index(el)] = prev
+
+
+def apply_mathvariant(root: ET.Element) -> None:
+    """Replace `mathvariant` by Unicode math alphanumerics, which Chromium renders.
+
+    `normal` stays on one-letter `<mi>` (MathML Core supports exactly that), and on `mtext`
+    the styled characters are used as well (they survive copy-paste as math letters).
+    """
+    for el in root.iter():
+        variant = el.attrib.get("mathvariant")
+        if variant is None or local(el) not in TOKENS:
+            continue
+        if variant == "normal":
+            if not (local(el) == "mi" and len(el.text or "") == 1):
+                del el.attrib["mathvariant"]
+            continue
+        if variant == "italic" and local(el) == "mi" and len(el.text or "") == 1:
+            del el.attrib["mathvariant"]
+            continue
+        el.text = styled_text(variant, el.text or "")
+        del el.attrib["mathvariant"]

@@ -1,0 +1,121 @@
+r"""Markers: how the passes talk to each other, in the TeX and in the MathML tree.
+
+latex2mathml knows a fixed set of commands. Rather than patch it, a TeX pass rewrites
+what it cannot do into a *marker*, `\text{<U+E000>kind<U+E001>payload}`, which
+latex2mathml carries through untouched as an `<mtext>`; a tree pass then turns each
+marker into the right MathML. The kinds:
+
+| kind | left by | payload | becomes (`expand_markers`, or the pass named) |
+| --- | --- | --- | --- |
+| `mi`, `mo` | `symbols.glyph_macros` | a character | that token, its kind fixed (`FIXED`) |
+| `mbin` | `symbols.glyph_macros` (`\bmod`) | a word | an `<mo>` with TeX's medium spaces |
+| `op`, `opl` | `rewrite.rewrite_operatornames` | a name | `<mi data-op>` (`opl`: `data-limits`) |
+| `env` | `environments.rewrite_environments` | a style | `data-env` on the next `mtable` |
+| `ref`, `eqref` | `rewrite.rewrite_refs` | a label | a link (`numbering.resolve_refs`) |
+
+Besides markers, text inside `\text{…}` hides `{`, `}`, `\` behind `TEXT_STAND_INS` (restored
+by `expand_markers`), and tree passes leave private `data-*` attributes on elements
+(`FIXED`, `DATA_OP`, `DATA_LIMITS`, `DATA_ENV`) that `clean_markers` drops before output.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from postil.math.mathml import local
+
+MARK = "\ue000"  # private-use sentinels of a marker `\text{MARK kind SEP payload}`
+SEP = "\ue001"
+TEXT_STAND_INS = {"{": "\ue004", "}": "\ue005", "\\": "\ue006"}
+FIXED = "data-fixed"  # a token whose kind a marker chose: classes must not change it
+DATA_OP = "data-op"  # an operator name (`\operatorname`): a function name for spacing
+DATA_LIMITS = "data-limits"  # "1": takes limits in display style (`\operatorname*`)
+DATA_ENV = "data-env"  # the environment style of an `mtable` (environments.STYLES)
+REF_KINDS = ("ref", "eqref")
+BIN_SPACE = "0.2222em"  # \medmuskip, 4mu (The TeXbook p. 170)
+
+
+def marker(kind: str, payload: str) -> str:
+    """Return the LaTeX of a marker (`\\text{…}`) that a tree pass replaces after conversion."""
+    return rf"\text{{{MARK}{kind}{SEP}{payload}}}"
+
+
+def read_marker(el: ET.Element) -> tuple[str, str] | None:
+    """Return (kind, payload) if `el` is a marker's `<mtext>`, else None."""
+    text = el.text or ""
+    if local(el) != "mtext" or not text.startswith(MARK):
+        return None
+    kind, _, payload = text[len(MARK) :].partition(SEP)
+    return kind, payload
+
+
+def hide_text(command: str, text: str) -> str:
+    """Return `\\command{text}` with `{`, `}`, `\\` in the text behind `TEXT_STAND_INS`."""
+    for char, stand_in in TEXT_STAND_INS.items():
+        text = text.replace(char, stand_in)
+    return rf"\{command}{{{text}}}"
+
+
+def visible(text: str) -> str:
+    """Return `text` with markers and stand-ins readable: `⟦op⟧name`, `⟦{⟧` (for tracing)."""
+    text = text.replace(MARK, "⟦").replace(SEP, "⟧")
+    for char, stand_in in TEXT_STAND_INS.items():
+        text = text.replace(stand_in, f"⟦{char}⟧")
+    return text
+
+
+def _next_sibling(parent: ET.Element, index: int) -> ET.Element | None:
+    """Return the element after `parent[index]`, or None."""
+    return parent[index + 1] if index + 1 < len(parent) else None
+
+
+def expand_markers(root: ET.Element) -> None:
+    """Replace the token, operator-name and environment markers (refs stay for numbering).
+
+    Also restores the characters `hide_text` put behind stand-ins.
+    """
+    for parent in list(root.iter()):
+        for index, el in reversed(list(enumerate(parent))):
+            if local(el) != "mtext":
+                continue
+            text = el.text or ""
+            if any(s in text for s in TEXT_STAND_INS.values()):
+                for char, stand_in in TEXT_STAND_INS.items():
+                    text = el.text = text.replace(stand_in, char)
+            if not text.startswith(MARK):
+                continue
+            kind, _, payload = text[1:].partition(SEP)
+            _expand(parent, index, el, kind, payload)
+
+
+def _expand(parent: ET.Element, index: int, el: ET.Element, kind: str, payload: str) -> None:
+    """Turn one marker `<mtext>` into what its kind stands for (see the module table)."""
+    if kind in ("mi", "mo"):
+        el.tag, el.text = kind, payload
+        el.set(FIXED, "1")  # the marker chose the kind (symbols.GLYPH_COMMANDS)
+    elif kind == "mbin":  # a binary operator word, `\bmod`: TeX's medium spaces
+        el.tag, el.text = "mo", payload
+        el.attrib.update({FIXED: "1", "lspace": BIN_SPACE, "rspace": BIN_SPACE})
+    elif kind in ("op", "opl"):
+        el.tag, el.text = "mi", payload
+        el.attrib.clear()
+        el.set(DATA_OP, "1")
+        if kind == "opl":
+            el.set(DATA_LIMITS, "1")
+    elif kind == "env":
+        target = _next_sibling(parent, index)
+        table = (
+            next((t for t in target.iter() if local(t) == "mtable"), None)
+            if target is not None
+            else None
+        )
+        if table is not None:
+            table.set(DATA_ENV, payload)
+        parent.remove(el)
+
+
+def clean_markers(root: ET.Element) -> None:
+    """Drop the private `data-*` attributes the passes used to talk to each other."""
+    for el in root.iter():
+        for attr in [a for a in el.attrib if a.startswith("data-")]:
+            del el.attrib[attr]

@@ -1,0 +1,30 @@
+"""MathML element helpers the tree passes share: tag names and element groups.
+
+latex2mathml builds `xml.etree.ElementTree` elements without namespaces; `local` still
+strips one, so a pass works on any MathML tree. The groups follow MathML Core
+(https://w3c.github.io/mathml-core/): token elements, scripted elements, and the
+elements whose children have fixed positions (a base, a script, a numerator, ...).
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+TOKENS = ("mi", "mn", "mo", "mtext", "ms")
+SCRIPTED = ("msub", "msup", "msubsup")
+UNDER_OVER = {"msub": "munder", "msup": "mover", "msubsup": "munderover"}
+SCRIPTED_OR_STACKED = frozenset(SCRIPTED + tuple(UNDER_OVER.values()))
+POSITIONAL = frozenset(
+    ("msub", "msup", "msubsup", "munder", "mover", "munderover", "mfrac", "mroot", "mmultiscripts")
+)
+
+
+def local(el: ET.Element) -> str:
+    """Return an element's tag without namespace."""
+    tag = el.tag
+    return tag if "}" not in tag else tag.rsplit("}", 1)[-1]
+
+
+def is_space(el: ET.Element) -> bool:
+    """Tell whether `el` is only spacing: an `mspace`, or an `mtext` of spaces."""
+    return local(el) == "mspace" or (local(el) == "mtext" and not (el.text or "").strip())

@@ -1,0 +1,246 @@
+r"""The math pipeline: every pass from TeX to MathML, in order, in one list.
+
+Like markdown-it's rule chains, a pass is a named function of the formula's state
+(`Formula`); `PASSES` runs them in order: the TeX passes (`TEX_PASSES`: checks, then
+rewrites of the TeX string), `parse` (latex2mathml), the tree passes (`TREE_PASSES`:
+changes to the MathML tree in place). `to_mathml` runs the list and serialises the result;
+`python -m postil.math --trace 'TeX'` shows the formula after each pass.
+
+Passes talk to later ones only through `Formula`'s fields and the markers of `markers.py`.
+To add a pass: write it in the module of its concept as a function of TeX (`str -> str`) or
+of the tree (`Element -> None`), add it here with `_tex`/`_rewrite`/`_tree` (or a small
+adapter when it needs more of the state), and pin what it does in `tests/fixtures/math/`.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from postil.math import (
+    engine,
+    environments,
+    fonts,
+    limits,
+    markers,
+    numbering,
+    rewrite,
+    spacing,
+    tables,
+    textmode,
+    tokens,
+)
+from postil.math.arity import check_arguments
+from postil.math.errors import MathSyntaxError, MathUnsupportedError
+from postil.math.macros import BUILTIN_MACROS, expand_macros, extract_definitions, macro_arity
+from postil.math.safety import check_safety
+from postil.math.serialise import math_html
+from postil.math.symbols import glyph_macros
+from postil.math.syntax import locate_syntax_error
+
+GLYPH_MACROS = glyph_macros()
+STATIC_ARITIES = {name: macro_arity(body) for name, body in (GLYPH_MACROS | BUILTIN_MACROS).items()}
+
+
+@dataclass
+class Formula:
+    r"""One formula on its way through the passes: the state they share and change.
+
+    Attributes:
+        source: the TeX as the caller gave it; error offsets refer to it.
+        display: True for display math.
+        macros: the caller's macros, name without backslash -> body (`#1` for arguments).
+        equations: label -> number text of the document, or None (see `latex_to_mathml`).
+        numbers: the number text of each numbered row, or None to count from 1.
+        latex: the TeX as the passes have left it so far (starts as `source`).
+        definitions: the macros the formula defines itself (`\newcommand`, `\def`, …).
+        arities: macro name -> number of arguments, for the argument checks.
+        rows: the equation rows found by the `numbering` pass (none for inline math).
+        tree: the content `<mrow>` once `parse` has run; the tree passes change it in place.
+    """
+
+    source: str
+    display: bool = False
+    macros: Mapping[str, str] = field(default_factory=dict)
+    equations: Mapping[str, str] | None = None
+    numbers: Sequence[str | None] | None = None
+    latex: str = ""
+    definitions: dict[str, str] = field(default_factory=dict)
+    arities: dict[str, int] = field(default_factory=dict)
+    rows: tuple[numbering.EquationRow, ...] = ()
+    tree: ET.Element | None = None
+
+    def __post_init__(self) -> None:
+        self.latex = self.source
+
+    @property
+    def root(self) -> ET.Element:
+        """Return the MathML tree (the tree passes run after `parse`, which sets it)."""
+        if self.tree is None:
+            raise RuntimeError("a tree pass ran before `parse`")
+        return self.tree
+
+
+Pass = Callable[[Formula], None]
+Trace = Callable[[str, Formula], None]
+
+
+def _tex(check: Callable[[str], None]) -> Pass:
+    """Make a pass of a check on the current TeX (it raises on a problem)."""
+
+    def run(formula: Formula) -> None:
+        check(formula.latex)
+
+    return run
+
+
+def _rewrite(step: Callable[[str], str]) -> Pass:
+    """Make a pass of a TeX rewrite; an unsupported command it finds points at the source."""
+
+    def run(formula: Formula) -> None:
+        try:
+            formula.latex = step(formula.latex)
+        except MathUnsupportedError as exc:
+            offset = engine.locate_command(exc.command, formula.source)
+            raise MathUnsupportedError(exc.message, offset, exc.command) from None
+
+    return run
+
+
+def _tree(step: Callable[[ET.Element], None]) -> Pass:
+    """Make a pass of a change to the MathML tree."""
+    return lambda formula: step(formula.root)
+
+
+def _definitions(formula: Formula) -> None:
+    """Take `\\newcommand`, `\\def`, … out of the TeX (blanked, so offsets still match)."""
+    formula.definitions, formula.latex = extract_definitions(formula.latex)
+
+
+def _syntax(formula: Formula) -> None:
+    """Raise at the first unbalanced brace, `\\left`/`\\right` or `\\begin`/`\\end`."""
+    offset, problem = locate_syntax_error(formula.latex)
+    if problem:
+        raise MathSyntaxError(f"cannot parse the formula: {problem}", offset)
+
+
+def _arguments(formula: Formula) -> None:
+    """Raise at the first command with too few arguments (macros count with their arity)."""
+    defined = formula.macros, formula.definitions
+    arities = [{name: macro_arity(body) for name, body in m.items()} for m in defined]
+    formula.arities = STATIC_ARITIES | arities[0] | arities[1]
+    check_arguments(formula.latex, formula.arities)
+
+
+def _macros(formula: Formula) -> None:
+    """Expand glyph macros, KaTeX's aliases, the caller's macros and the formula's own."""
+    table = {**GLYPH_MACROS, **BUILTIN_MACROS, **formula.macros, **formula.definitions}
+    formula.latex = expand_macros(formula.latex, table)
+
+
+def _expanded_arguments(formula: Formula) -> None:
+    """Check argument counts in what macros produced (`\\half` -> `\\frac{1}`), at the source.
+
+    The error points at the command in the source when it is there, else at 0 (a macro's
+    body); the macros themselves are expanded already, so only engine commands count.
+    """
+    if formula.latex == formula.source:
+        return
+    try:
+        check_arguments(formula.latex, {})
+    except MathSyntaxError as exc:
+        offset = engine.locate_command(exc.command, formula.source)
+        raise MathSyntaxError(exc.message, offset, exc.command) from None
+
+
+def _numbering(formula: Formula) -> None:
+    """Read the equation rows (`\\label`, `\\tag`, `\\nonumber`) out of the TeX."""
+    formula.latex, formula.rows = environments.split_numbering(formula.latex, formula.display)
+
+
+def _rows(formula: Formula) -> None:
+    """Set display math with several top-level rows as `gathered`."""
+    formula.latex = environments.wrap_rows(formula.latex, formula.display)
+
+
+def _parse(formula: Formula) -> None:
+    """Run latex2mathml; keep the content `<mrow>` (the `<math>`'s only child)."""
+    formula.tree = engine.parse(formula.latex, formula.source, formula.display)[0]
+
+
+def _limits(formula: Formula) -> None:
+    """Stack limits under/over where the style is display style."""
+    limits.apply_limits(formula.root, formula.display)
+
+
+def _numbers(formula: Formula) -> None:
+    """Put the rows' equation numbers at the right margin."""
+    numbering.attach_numbers(formula.root, formula.rows, formula.numbers)
+
+
+def _refs(formula: Formula) -> None:
+    """Turn `\\eqref`/`\\ref` markers into links to the numbered rows."""
+    numbering.resolve_refs(formula.root, formula.rows, formula.numbers, formula.equations)
+
+
+def _leftovers(formula: Formula) -> None:
+    """Raise if a `\\command` survived as text (latex2mathml did not know it)."""
+    engine.check_leftovers(formula.root, formula.source)
+
+
+TEX_PASSES: list[tuple[str, Pass]] = [
+    ("safety", _tex(check_safety)),
+    ("definitions", _definitions),
+    ("syntax", _syntax),
+    ("arguments", _arguments),
+    ("macros", _macros),
+    ("expanded-safety", _tex(check_safety)),
+    ("expanded-arguments", _expanded_arguments),
+    ("numbering", _numbering),
+    ("ref-markers", _rewrite(rewrite.rewrite_refs)),
+    ("verb", _rewrite(textmode.rewrite_verb)),
+    ("specials", _rewrite(rewrite.rewrite_specials)),
+    ("operatornames", _rewrite(rewrite.rewrite_operatornames)),
+    ("text", _rewrite(textmode.rewrite_text)),
+    ("rows", _rows),
+    ("urls", _rewrite(rewrite.rewrite_urls)),
+    ("environments", _rewrite(environments.rewrite_environments)),
+]
+TREE_PASSES: list[tuple[str, Pass]] = [
+    ("entities", _tree(engine.decode_entities)),
+    ("markers", _tree(markers.expand_markers)),
+    ("symbols", _tree(tokens.resolve_symbols)),
+    ("classes", _tree(tokens.classify_tokens)),
+    ("letters", _tree(fonts.merge_letters)),
+    ("mathvariant", _tree(fonts.apply_mathvariant)),
+    ("lengths", _tree(spacing.fix_lengths)),
+    ("limits", _limits),
+    ("functions", _tree(spacing.apply_functions)),
+    ("tables", _tree(tables.style_tables)),
+    ("environment-styles", _tree(environments.style_environments)),
+    ("prefix", _tree(tokens.mark_prefix_operators)),
+    ("numbers", _numbers),
+    ("refs", _refs),
+    ("leftovers", _leftovers),
+    ("clean", _tree(markers.clean_markers)),
+]
+PASSES: list[tuple[str, Pass]] = [*TEX_PASSES, ("parse", _parse), *TREE_PASSES]
+
+
+def run(formula: Formula, trace: Trace | None = None) -> None:
+    """Run every pass of `PASSES` on `formula`, in order; call `trace(name, formula)` after each.
+
+    Raises:
+        MathSyntaxError, MathUnsupportedError: from the pass that found the problem.
+    """
+    for name, step in PASSES:
+        step(formula)
+        if trace is not None:
+            trace(name, formula)
+
+
+def to_mathml(formula: Formula, trace: Trace | None = None) -> str:
+    """Run the passes on `formula` and return its `<math>` element as HTML text."""
+    run(formula, trace)
+    return math_html(formula.root, formula.source, formula.display)
