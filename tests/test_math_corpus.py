@@ -119,6 +119,7 @@ def convert_uncached(row: dict) -> float:
     return time.perf_counter() - start
 
 
+@pytest.mark.slow
 def test_corpus_conversion_is_fast(scored):
     CACHE.clear()
     start = time.perf_counter()
