@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/run.py                       # 100 and 1,000 posts, 3 runs
     .venv/bin/python benchmarks/run.py --sizes 100,1000,5000 --runs 5
     .venv/bin/python benchmarks/run.py --sizes 100 --runs 1 --tools postil   # smoke run
+    .venv/bin/python benchmarks/run.py --sizes 1000 --runs 3 --tools postil --compare main
 
 The corpus comes from `../shared/bench/gen_corpus.py --unique-math` (no formula repeats, so
 caches cannot flatter a cold build). Per size and run, in interleaved order, it times:
@@ -19,6 +20,11 @@ caches cannot flatter a cold build). Per size and run, in interleaved order, it 
 - Pelican with its default Markdown reader, if a `pelican` command is found (its pinned
   Pygments may clash with postil's: install it in its own venv and pass `--pelican`).
 
+With `--compare REV`, postil at REV (checked out into a temporary `git worktree`, removed
+afterwards, and run from its own `src/` with this venv's libraries) is timed as well, on its
+own copy of the corpus: each measure runs for both versions back to back, the one going first
+alternating between runs, and a second table gives both medians and the ratio head/base.
+
 Each command runs as a child process; its wall time is measured around it and its peak
 resident memory read from `os.wait4` (the largest of the process and its waited-for
 children: per process, not summed). Medians, ranges and ratios to Hugo-passthrough go to
@@ -30,14 +36,22 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from checkouts import HarnessError, checkout, verify
+
 REPO = Path(__file__).resolve().parents[1]
+POSTIL_STEPS = ("cold", "warm", "one-edit", "edit again")
+"""The postil measures, in the order they run on one corpus copy."""
 GEN = REPO.parent / "shared" / "bench" / "gen_corpus.py"
 POSTIL_YAML = "title: Bench\nauthor: Bench\nbase_url: https://example.org/\n"
 HUGO_MATHML_HOOK = (
@@ -54,6 +68,18 @@ class Sample:
 
     seconds: list[float] = field(default_factory=list)
     rss_mib: list[float] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One postil under test: the current one, or the `--compare` revision."""
+
+    name: str
+    """The row name prefix: `postil`, or `postil@REV` for the revision compared against."""
+    src: Path
+    """The `src/` directory it runs from (put first on PYTHONPATH)."""
+    suffix: str = ""
+    """Appended to the corpus directory name, so each variant has its own copy and cache."""
 
 
 def run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[float, float]:
@@ -87,6 +113,21 @@ def generate(work: Path, size: int, flavor: str) -> Path:
     return site
 
 
+def corpus_copy(work: Path, size: int, variant: Variant) -> Path:
+    """Return the postil corpus `variant` builds: the generated one, or its own copy."""
+    return generate(work, size, "postil").with_name(f"postil-{size}{variant.suffix}")
+
+
+def copy_corpora(work: Path, sizes: list[int], variant: Variant) -> None:
+    """Copy the postil corpus of each size afresh for `variant` (its edits so far included),
+    so both versions start from the same posts."""
+    for size in sizes:
+        site = corpus_copy(work, size, variant)
+        shutil.rmtree(site, ignore_errors=True)
+        ignored = shutil.ignore_patterns(".postil-cache", "_site")
+        shutil.copytree(generate(work, size, "postil"), site, ignore=ignored)
+
+
 def precompile(src: Path) -> None:
     """Write the bytecode of postil's modules under `src`, as `pip install` does for a wheel.
 
@@ -114,8 +155,7 @@ class Bench:
         self.args = args
         self.work: Path = args.work
         self.samples: dict[tuple[int, str], Sample] = {}
-        self.env = dict(os.environ, PYTHONPATH=str(args.src))
-        self.edits = 0
+        self.edits: dict[str, int] = {}
 
     def record(self, size: int, tool: str, measured: tuple[float, float]) -> None:
         sample = self.samples.setdefault((size, tool), Sample())
@@ -123,19 +163,27 @@ class Bench:
         sample.rss_mib.append(measured[1])
         print(f"  {size:>5} {tool:<18} {measured[0]:8.2f} s {measured[1]:7.0f} MiB", flush=True)
 
-    def postil(self, size: int) -> None:
-        site = generate(self.work, size, "postil")
+    def postil(self, size: int, variants: list[Variant]) -> None:
+        """Time every measure of POSTIL_STEPS, each for all `variants` in turn."""
+        for step in POSTIL_STEPS:
+            for variant in variants:
+                self.postil_step(size, variant, step)
+
+    def postil_step(self, size: int, variant: Variant, step: str) -> None:
+        """Time one build of `variant` on its copy of the corpus: `step` is a POSTIL_STEPS
+        item (cold empties the cache and output first; the edits append a sentence)."""
+        site = corpus_copy(self.work, size, variant)
         command = [sys.executable, "-m", "postil", "-C", str(site), "build"]
-        shutil.rmtree(site / ".postil-cache", ignore_errors=True)
-        shutil.rmtree(site / "_site", ignore_errors=True)
-        self.record(size, "postil cold", run(command, site, self.env))
-        self.record(size, "postil warm", run(command, site, self.env))
-        post = site / "content" / "posts" / f"{size // 2:05d}.md"
-        for name in ("postil one-edit", "postil edit again"):
-            self.edits += 1
+        if step == "cold":
+            shutil.rmtree(site / ".postil-cache", ignore_errors=True)
+            shutil.rmtree(site / "_site", ignore_errors=True)
+        elif step != "warm":
+            self.edits[variant.name] = self.edits.get(variant.name, 0) + 1
+            post = site / "content" / "posts" / f"{size // 2:05d}.md"
             with post.open("a", encoding="utf-8") as f:
-                f.write(f"\nEdit number {self.edits}: one more sentence.\n")
-            self.record(size, name, run(command, site, self.env))
+                f.write(f"\nEdit number {self.edits[variant.name]}: one more sentence.\n")
+        env = dict(os.environ, PYTHONPATH=str(variant.src))
+        self.record(size, f"{variant.name} {step}", run(command, site, env))
 
     def hugo(self, size: int, mathml: bool) -> None:
         site = hugo_mathml_site(self.work, size) if mathml else generate(self.work, size, "hugo")
@@ -203,6 +251,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--hugo", default=_hugo_binary())
     parser.add_argument("--pelican", default=shutil.which("pelican") or _beside_python("pelican"))
     parser.add_argument("--no-startup", action="store_true", help="skip the start-up timings")
+    parser.add_argument("--compare", metavar="REV", help="also time postil at revision REV")
     return parser.parse_args()
 
 
@@ -224,6 +273,57 @@ def _beside_python(name: str) -> str | None:
     return str(path) if path.exists() else None
 
 
+@contextmanager
+def compared(args: argparse.Namespace, parent: Path) -> Iterator[Variant | None]:
+    """Yield the `--compare` revision as a Variant, checked out under `parent` and removed
+    afterwards (None without `--compare`). Raises HarnessError if it cannot be used."""
+    if not args.compare:
+        yield None
+        return
+    with checkout(args.compare, "base", parent) as base:
+        verify(base)
+        print(f"comparing with {base.described}", flush=True)
+        precompile(base.root / "src")
+        yield Variant(f"postil@{args.compare}", base.root / "src", "-base")
+
+
+def compare_table(bench: Bench, sizes: list[int], head: Variant, base: Variant) -> str:
+    """Return the Markdown table of both versions' medians (min-max) and head/base ratios."""
+    lines = [
+        f"| posts | measure | {head.name} median s | {base.name} median s | head/base |",
+        "|---:|---|---:|---:|---:|",
+    ]
+    for size in sizes:
+        for step in POSTIL_STEPS:
+            ours = bench.samples.get((size, f"{head.name} {step}"))
+            theirs = bench.samples.get((size, f"{base.name} {step}"))
+            if ours and theirs:
+                ratio = statistics.median(ours.seconds) / statistics.median(theirs.seconds)
+                lines.append(f"| {size} | {step} | {_cell(ours)} | {_cell(theirs)} | {ratio:.2f} |")
+    return "\n".join(lines)
+
+
+def _cell(sample: Sample) -> str:
+    """Return `median (min–max)` of the sample's seconds."""
+    seconds = sample.seconds
+    return f"{statistics.median(seconds):.2f} ({min(seconds):.2f}–{max(seconds):.2f})"
+
+
+def measure(bench: Bench, sizes: list[int], tools: list[str], variants: list[Variant]) -> None:
+    """Run every tool `bench.args.runs` times per size; postil versions alternate who is
+    first."""
+    for size in sizes:
+        for run_number in range(bench.args.runs):
+            print(f"size {size}, run {run_number + 1}/{bench.args.runs}", flush=True)
+            for tool in tools:
+                if tool == "postil":
+                    bench.postil(size, variants if run_number % 2 == 0 else variants[::-1])
+                elif tool in ("hugo", "hugo-mathml"):
+                    bench.hugo(size, tool == "hugo-mathml")
+                elif tool == "pelican":
+                    bench.pelican(size)
+
+
 def main() -> None:
     args = parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
@@ -231,20 +331,24 @@ def main() -> None:
     tools = args.tools.split(",")
     tools = [t for t in tools if not (t.startswith("hugo") and not args.hugo)]
     tools = [t for t in tools if not (t == "pelican" and not args.pelican)]
+    # SIGTERM unwinds like Ctrl-C, so a `--compare` worktree is removed on every way out.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     precompile(args.src)
     bench = Bench(args)
-    for size in sizes:
-        for run_number in range(args.runs):
-            print(f"size {size}, run {run_number + 1}/{args.runs}", flush=True)
-            for tool in tools:
-                if tool == "postil":
-                    bench.postil(size)
-                elif tool in ("hugo", "hugo-mathml"):
-                    bench.hugo(size, tool == "hugo-mathml")
-                elif tool == "pelican":
-                    bench.pelican(size)
+    head = Variant("postil", args.src)
+    try:
+        with tempfile.TemporaryDirectory(prefix="postil-compare-") as parent:
+            with compared(args, Path(parent)) as base:
+                if base and "postil" in tools:
+                    copy_corpora(args.work, sizes, base)
+                measure(bench, sizes, tools, [head, base] if base else [head])
+    except HarnessError as e:
+        sys.exit(f"error: {e}")
     print(f"\n{os.cpu_count()} CPUs, Python {sys.version.split()[0]}\n")
     print(table(bench, sizes))
+    if base:
+        print(f"\n{head.name}: {args.src}; head/base < 1 means the head is faster\n")
+        print(compare_table(bench, sizes, head, base))
     if not args.no_startup:
         for name, ms in startup(args).items():
             print(f"\nstart-up, median of 15: {name}: {ms:.0f} ms", end="")

@@ -94,6 +94,7 @@ def test_internal_links_carry_the_base_path(tmp_path):
     assert internal and all(h.startswith("/tiny/") for h in internal), internal
 
 
+@pytest.mark.slow
 def test_two_builds_are_byte_identical(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     env = dict(os.environ, PYTHONHASHSEED="1")
@@ -112,6 +113,7 @@ def test_two_builds_are_byte_identical(tmp_path):
     assert tree_bytes(a) == tree_bytes(b)
 
 
+@pytest.mark.slow
 def test_reference_page_has_both_display_equations_and_all_inline_math(reference):
     body = reference.find_class("post-body")[0]
     blocks = body.xpath(".//math[@display='block']")
@@ -197,6 +199,7 @@ GOOD = "---\ntitle: Good\ndate: 2024-01-01\n---\n\nFine.\n"
     ],
     ids=["bad-yaml", "missing-title", "unparseable-latex"],
 )
+@pytest.mark.slow
 def test_content_errors_exit_1_with_location_and_keep_the_old_site(
     tmp_path, text, location, message
 ):
@@ -220,6 +223,7 @@ def test_content_errors_exit_1_with_location_and_keep_the_old_site(
     ],
     ids=["undefined-note", "unknown-command"],
 )
+@pytest.mark.slow
 def test_warnings_exit_0_and_fail_under_strict(tmp_path, body, location, message):
     root = make_site(tmp_path / "site", {"w.md": f"---\ntitle: W\ndate: 2024-01-01\n---\n\n{body}"})
     result = run_postil(root, "build")
@@ -260,6 +264,7 @@ def test_same_slug_in_two_files_is_an_error_naming_both(tmp_path):
     shutil.rmtree(root)
 
 
+@pytest.mark.slow
 def test_warnings_print_in_file_order_with_their_source_lines(tmp_path):
     body = "Late $\\unknowncmd$ here.\n\nEarly note[^nope] here.\n"
     root = make_site(
@@ -285,6 +290,7 @@ def test_warnings_print_in_file_order_with_their_source_lines(tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_the_command_exits_with_its_code_and_flushed_output_also_under_a_profiler(tmp_path):
     """`postil` ends with os._exit (no teardown): the output must still arrive in full, the
     exit code must be kept, and a profiler wrapping it must still write its results."""

@@ -162,6 +162,7 @@ def html_reads(monkeypatch):
     return done
 
 
+@pytest.mark.slow
 def test_html_stays_in_the_cache_until_a_page_that_shows_it_is_rendered(tmp_path, html_reads):
     from postil.cache.keys import markdown_keys
     from postil.config import load_config

@@ -194,6 +194,7 @@ def crawled(request, tmp_path_factory) -> Iterator[Crawl]:
         yield crawl_site(local, public)
 
 
+@pytest.mark.slow
 def test_every_internal_link_and_asset_returns_200(crawled):
     broken = sorted(
         {

@@ -18,11 +18,14 @@ import tempfile
 from pathlib import Path
 
 import html5lib
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from postil.build import BuildOptions, build
 from postil.errors import PostilError
+
+pytestmark = pytest.mark.slow  # EXAMPLES whole-site builds
 
 EXAMPLES = int(os.environ.get("POSTIL_FUZZ_EXAMPLES", "60"))
 

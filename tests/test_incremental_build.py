@@ -97,6 +97,7 @@ def test_a_new_post_shows_on_the_index_like_in_a_clean_build(tmp_path):
     assert tree(root / "_site") == clean_build(tmp_path, root)
 
 
+@pytest.mark.slow
 def test_successive_edits_through_the_spare_output_each_match_a_clean_build(tmp_path):
     root = make_site(tmp_path / "site", corpus(6))
     build_site(root)
@@ -145,6 +146,7 @@ def test_a_build_failing_while_updating_the_spare_keeps_the_site_and_recovers(
     assert tree(root / "_site") == clean_build(tmp_path, root)
 
 
+@pytest.mark.slow
 def test_benchmark_corpus_cold_warm_and_one_edit_match_clean_builds(tmp_path, shared_dir):
     """The 100-post smoke run of `benchmarks/run.py`: no timings asserted, only outcomes."""
     import subprocess
@@ -281,6 +283,7 @@ def test_a_same_size_rewrite_with_the_old_modification_time_is_still_seen(tmp_pa
     assert "Outro" in (root / "_site/posts/p01/index.html").read_text()
 
 
+@pytest.mark.slow
 def test_unread_sources_are_read_when_their_posts_must_be_rendered_again(tmp_path):
     """A configuration change re-renders every post, in worker processes: their sources were
     vouched for by the cache and not read, so the workers read them then."""

@@ -75,6 +75,7 @@ def build_ms(big_site: Path) -> float:
 
 
 @pytest.mark.parametrize("fraction", KILL_AT_FRACTION)
+@pytest.mark.slow
 def test_a_build_killed_late_leaves_the_old_or_the_new_site_never_a_mix(
     big_site, build_ms, fraction
 ):
@@ -95,6 +96,7 @@ def test_a_build_killed_late_leaves_the_old_or_the_new_site_never_a_mix(
 
 
 @pytest.mark.parametrize("after_ms", KILL_AFTER_MS)
+@pytest.mark.slow
 def test_a_build_killed_mid_way_leaves_the_previous_site_complete_and_unchanged(big_site, after_ms):
     before = tree_digest(big_site / "_site")
     write_site(big_site, POSTS, marker=f"changed-{after_ms}")
@@ -118,6 +120,7 @@ def test_a_build_killed_mid_way_leaves_the_previous_site_complete_and_unchanged(
         print("the kill came after the swap")
 
 
+@pytest.mark.slow
 def test_a_cached_build_killed_mid_way_leaves_the_site_and_a_usable_cache(tmp_path):
     root = write_site(tmp_path / "site", 120)
     assert (
@@ -143,6 +146,7 @@ def test_a_cached_build_killed_mid_way_leaves_the_site_and_a_usable_cache(tmp_pa
     assert "m300" in (root / "_site/posts/post-0000/index.html").read_text()
 
 
+@pytest.mark.slow
 def test_builds_are_byte_identical_across_hash_seeds_and_working_directories(tmp_path):
     root = write_site(tmp_path / "site", 12)
     outputs = []
@@ -241,6 +245,7 @@ def test_an_output_directory_that_is_a_symlink_or_a_file_is_refused(tmp_path):
     assert sorted(p.name for p in elsewhere.iterdir()) == ["keep.txt"]
 
 
+@pytest.mark.slow
 def test_the_next_build_removes_what_a_killed_build_left_beside_the_site(tmp_path):
     root = write_site(tmp_path / "site", 150)
     subprocess.run([sys.executable, "-m", "postil", "-C", str(root), "build"], check=True)
@@ -285,6 +290,7 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux /proc")
+@pytest.mark.slow
 def test_killing_a_parallel_build_kills_its_worker_processes(tmp_path):
     root = write_site(tmp_path / "site", 300)
     process = postil(root, "build", "--no-cache", "-j", "2")

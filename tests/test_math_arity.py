@@ -88,6 +88,7 @@ def test_math_argument_counts_come_from_latex2mathmls_tables():
             check_arguments(f"{{{command}}}", {})
 
 
+@pytest.mark.slow
 def test_math_missing_argument_checks_cost_linear_time():
     check_arguments(r"\sqrt" * 50_000 + "x", {})  # no recursion: 50,000 nested arguments
     with pytest.raises(MathSyntaxError) as info:

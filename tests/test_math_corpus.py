@@ -117,6 +117,7 @@ def convert_uncached(row: dict) -> float:
     return time.perf_counter() - start
 
 
+@pytest.mark.slow
 def test_corpus_conversion_is_fast(scored):
     start = time.perf_counter()
     for row in scored:

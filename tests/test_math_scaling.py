@@ -49,6 +49,7 @@ def best_time(md: MarkdownIt, source: str) -> float:
 
 
 @pytest.mark.parametrize("shape", list(SHAPES))
+@pytest.mark.slow
 def test_math_unclosed_delimiters_cost_linear_time(shape):
     md = parser()
     best_time(md, SHAPES[shape](N // 4))  # warm-up: imports, regex compilation, caches

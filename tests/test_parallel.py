@@ -80,6 +80,7 @@ def build_probed(root: Path, *args: str) -> tuple[int, list[str], str]:
     return done.returncode, json.loads(done.stdout.strip().splitlines()[-1]), done.stderr
 
 
+@pytest.mark.slow
 def test_pool_and_sequential_rendering_give_equal_posts_and_diagnostics(tmp_path, pool_always):
     root = make_site(tmp_path, corpus(7))
     config = load_config(root)
@@ -91,6 +92,7 @@ def test_pool_and_sequential_rendering_give_equal_posts_and_diagnostics(tmp_path
     assert [d.location.path for d in runs[1][1]] == sorted(d.location.path for d in runs[1][1])
 
 
+@pytest.mark.slow
 def test_output_is_byte_identical_whatever_the_worker_count(tmp_path, pool_always):
     outputs = []
     for workers in (1, 2):
@@ -109,6 +111,7 @@ def test_small_batches_render_in_this_process_without_a_pool(tmp_path, monkeypat
     assert (build_into(root, workers=2, cache=False) / "posts/p00/index.html").is_file()
 
 
+@pytest.mark.slow
 def test_conversions_made_in_workers_come_back_for_the_cache(tmp_path, pool_always):
     root = make_site(tmp_path, corpus(4))
     config = load_config(root)
@@ -120,6 +123,7 @@ def test_conversions_made_in_workers_come_back_for_the_cache(tmp_path, pool_alwa
     assert [key[0] for key in highlight] == ["print(2)\n"]
 
 
+@pytest.mark.slow
 def test_workers_are_spawned_when_this_process_runs_threads(tmp_path, pool_always):
     import threading
 
@@ -139,6 +143,7 @@ def test_workers_are_spawned_when_this_process_runs_threads(tmp_path, pool_alway
     assert pooled == render_all(config, posts, env, 1)
 
 
+@pytest.mark.slow
 def test_pages_rendered_in_the_pool_are_the_sequential_bytes_also_into_the_spare(tmp_path):
     """Pages written by forked workers, into a fresh directory and then into the spare
     (after a template change re-renders every page), equal a one-process build byte for
@@ -168,6 +173,7 @@ def test_pages_rendered_in_the_pool_are_the_sequential_bytes_also_into_the_spare
     assert build_probed(root, "-j", "2")[:2] == (0, [])  # nothing to render: no pool
 
 
+@pytest.mark.slow
 def test_a_template_error_in_a_page_worker_fails_the_build_with_its_location(tmp_path):
     root = make_site(tmp_path, corpus(4))
     assert build_probed(root, "-j", "2")[0] == 0

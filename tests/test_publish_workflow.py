@@ -82,6 +82,7 @@ def test_deploy_job_deploys_the_artifact_to_the_pages_environment(workflow):
     [("https://example.github.io/blog", "/blog/"), ("https://example.github.io", "/")],
     ids=["project-site", "user-site"],
 )
+@pytest.mark.slow
 def test_the_workflow_build_command_builds_the_site_for_that_base_url(
     tmp_path, workflow, pages_base_url, base_path
 ):

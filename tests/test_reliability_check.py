@@ -8,6 +8,7 @@ import sys
 from functools import partial
 from pathlib import Path
 
+import pytest
 from support import sites
 
 CONFIG = "title: C\nauthor: A\nbase_url: https://x.org/\n"
@@ -58,6 +59,7 @@ def test_check_lists_every_error_and_warning_with_its_line_and_exits_1(tmp_path)
     assert sorted(p.name for p in root.iterdir()) == ["content", "postil.yaml"]
 
 
+@pytest.mark.slow
 def test_check_passes_with_warnings_and_fails_on_them_under_strict(tmp_path):
     root = make_site(tmp_path / "site", {"a.md": POSTS["a.md"]})
     done = check(root)

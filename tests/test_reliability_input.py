@@ -106,7 +106,11 @@ def test_a_non_utf8_file_does_not_hide_the_errors_of_other_files(tmp_path):
         ("---\n\ttitle: T\n---\n", "content/posts/p.md:2:1: YAML syntax error"),
         ("---\ntitle: T\ndraft: no\n---\n", "content/posts/p.md:3:8: `draft` must be true"),
         ("---\ntitle: T\ndate: 2024-3-5T10:00+25:00\n---\n", "content/posts/p.md:3:7: `date`:"),
-        ("---\ntitle: " + "[" * 3000 + "\n---\n", "content/posts/p.md:2:1: YAML is nested too"),
+        pytest.param(
+            "---\ntitle: " + "[" * 3000 + "\n---\n",
+            "content/posts/p.md:2:1: YAML is nested too",
+            marks=pytest.mark.slow,
+        ),
         ("---\ntitle: a\fb\n---\n", "content/posts/p.md:2:9: character U+000C is not allowed"),
         (HEAD + "ls \x1b[31mred\n", "content/posts/p.md:5:4: character U+001B is not allowed"),
         (HEAD + "bad \ufffe\n", "content/posts/p.md:5:5: character U+FFFE is not allowed"),

@@ -124,6 +124,7 @@ def save(path: Path, text: str) -> None:
     tmp.replace(path)
 
 
+@pytest.mark.slow
 def test_fifty_clients_while_twenty_rebuilds_run_get_only_complete_pages(served):
     server, root = served
     stop = threading.Event()
@@ -215,6 +216,7 @@ def test_faults_never_stop_the_server_and_it_recovers(served):
     assert server.process.poll() is None
 
 
+@pytest.mark.slow
 def test_memory_stays_flat_over_many_rebuilds(served):
     server, root = served
     warm = 20

@@ -14,6 +14,8 @@ import time
 
 import pytest
 
+pytestmark = pytest.mark.slow  # each case is a subprocess build of a huge input
+
 HEAD = "---\ntitle: Stress\ndate: 2024-01-01\n---\n"
 LOCATED = re.compile(r"^content/posts/p\.md:\d+:\d+: ")
 

@@ -30,6 +30,7 @@ INVALID = """<!DOCTYPE html>
 UNLABELED = VALID.replace('<label for="q">Search</label> ', "")
 
 
+@pytest.mark.slow
 def test_run_vnu_flags_only_the_invalid_file(tmp_path: Path) -> None:
     valid, invalid, notes = tmp_path / "valid.html", tmp_path / "invalid.html", tmp_path / "n.txt"
     valid.write_text(VALID, encoding="utf-8")
@@ -42,12 +43,14 @@ def test_run_vnu_flags_only_the_invalid_file(tmp_path: Path) -> None:
     assert "title" in messages and "Duplicate ID" in messages
 
 
+@pytest.mark.slow
 def test_run_vnu_passes_a_valid_file(tmp_path: Path) -> None:
     valid = tmp_path / "valid.html"
     valid.write_text(VALID, encoding="utf-8")
     assert run_vnu([valid]) == []
 
 
+@pytest.mark.slow
 def test_run_axe_reports_an_unlabeled_input(page, serve_dir, tmp_path: Path) -> None:
     (tmp_path / "index.html").write_text(UNLABELED, encoding="utf-8")
     page.goto(serve_dir(tmp_path, "/blog/"))
@@ -55,6 +58,7 @@ def test_run_axe_reports_an_unlabeled_input(page, serve_dir, tmp_path: Path) -> 
     assert "label" in {v["id"] for v in violations}
 
 
+@pytest.mark.slow
 def test_run_axe_finds_nothing_on_a_clean_page(page, serve_dir, tmp_path: Path) -> None:
     (tmp_path / "index.html").write_text(VALID, encoding="utf-8")
     page.goto(serve_dir(tmp_path, "/blog/"))

@@ -41,13 +41,16 @@ def base_url(tmp_path_factory):
         yield url
 
 
+@pytest.mark.slow
 def test_body_measure_is_between_60_and_75_characters_on_a_wide_screen(page, base_url):
     page.set_viewport_size({"width": 1400, "height": 900})
     page.goto(base_url + REFERENCE)
     assert 60 <= page.evaluate(MEASURE_JS) <= 75
 
 
-@pytest.mark.parametrize("width", [360, 400, 768, 1100, 1600])
+@pytest.mark.parametrize(
+    "width", [400, *(pytest.param(w, marks=pytest.mark.slow) for w in (360, 768, 1100, 1600))]
+)
 def test_page_never_scrolls_sideways(page, base_url, width):
     page.set_viewport_size({"width": width, "height": 900})
     page.goto(base_url + REFERENCE)
@@ -55,6 +58,7 @@ def test_page_never_scrolls_sideways(page, base_url, width):
     assert overflow <= 0, f"page is {overflow}px wider than a {width}px viewport"
 
 
+@pytest.mark.slow
 def test_dark_mode_toggle_switches_colours_and_is_remembered(page, base_url):
     page.emulate_media(color_scheme="light")
     page.goto(base_url + REFERENCE)
@@ -79,6 +83,7 @@ def test_system_dark_preference_applies_without_a_stored_choice(page, base_url):
     assert max(channels) < 64, rgb
 
 
+@pytest.mark.slow
 def test_no_request_leaves_the_site(page, base_url):
     hosts: list[str] = []
     page.on("request", lambda request: hosts.append(urlsplit(request.url).netloc))

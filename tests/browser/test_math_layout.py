@@ -68,6 +68,7 @@ def boxes(page, selector: str) -> list[dict]:
     )
 
 
+@pytest.mark.slow
 def test_aligned_equals_signs_share_an_x_and_rows_are_separate_lines(math_page):
     aligned = "mtr#eq-elbo mtable > mtr"  # the aligned block inside the numbered row
     relations = [b for b in boxes(math_page, f"{aligned} > mtd > mo") if b["text"] in "=≥"]
@@ -86,6 +87,7 @@ def test_equation_number_sits_right_of_the_formula(math_page):
     assert number["right"] > 700  # at the right margin of the 800px body
 
 
+@pytest.mark.slow
 def test_eqref_link_scrolls_to_the_equation(math_page):
     link = math_page.locator("a.eqref")
     assert link.text_content() == "(1)"
@@ -96,6 +98,7 @@ def test_eqref_link_scrolls_to_the_equation(math_page):
     assert -1 <= top < 600
 
 
+@pytest.mark.slow
 def test_fraction_numerator_is_above_its_denominator(math_page):
     fraction = math_page.locator("mfrac").first
     numerator, denominator = (
@@ -160,6 +163,7 @@ def gaps_around(page, index: int, sign: str) -> tuple[float, float]:
     )
 
 
+@pytest.mark.slow
 def test_unary_minus_sits_against_its_operand_and_binary_minus_is_spaced(
     tmp_path, repo_root, serve_dir, page
 ):
@@ -181,6 +185,7 @@ $$
 """
 
 
+@pytest.mark.slow
 def test_wide_display_math_scrolls_in_a_focusable_named_region_valid_for_axe_and_vnu(
     tmp_path, repo_root, serve_dir, page
 ):

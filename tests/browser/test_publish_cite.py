@@ -55,6 +55,7 @@ def test_copy_buttons_copy_the_citation_with_the_base_path_url(
     assert errors == []
 
 
+@pytest.mark.slow
 def test_list_pages_and_404_have_no_axe_violations(chromium_page, site):
     page, errors = chromium_page
     with serve_dir(site, "/blog/") as local:
@@ -64,6 +65,7 @@ def test_list_pages_and_404_have_no_axe_violations(chromium_page, site):
     assert errors == []
 
 
+@pytest.mark.slow
 def test_404_page_served_at_a_deep_missing_url_loads_its_styles_and_scripts(chromium_page, site):
     """GitHub Pages answers any missing URL with 404.html; its assets must still load."""
     page, errors = chromium_page

@@ -55,6 +55,7 @@ def test_reference_page_loads_without_console_errors_and_lays_out_fractions(
     page.screenshot(path=str(screenshot_dir / "reference-400.png"), full_page=True)
 
 
+@pytest.mark.slow
 def test_every_page_passes_the_nu_html_checker(site):
     pages = sorted(site.rglob("*.html"))
     assert len(pages) >= 4
@@ -65,6 +66,7 @@ def test_every_page_passes_the_nu_html_checker(site):
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.slow
 def test_every_page_has_no_axe_violations(page, site, base_url, scheme):
     page.emulate_media(color_scheme=scheme)
     for html_file in sorted(site.rglob("*.html")):

@@ -74,6 +74,7 @@ def test_a_saved_edit_appears_without_a_manual_reload(served, page) -> None:
     assert time.monotonic() - started < 2
 
 
+@pytest.mark.slow
 def test_an_atomic_rename_save_appears_and_keeps_the_scroll_position(served, page) -> None:
     server, site = served
     open_live(page, server.url + "posts/p2/")
@@ -98,6 +99,7 @@ def test_a_css_edit_restyles_the_page_without_a_navigation(served, page) -> None
     assert page.evaluate("window.survivesSwap") == "still here"
 
 
+@pytest.mark.slow
 def test_a_broken_post_shows_an_overlay_that_a_fix_clears(served, page) -> None:
     server, site = served
     open_live(page, server.url + "posts/p1/")
@@ -111,6 +113,7 @@ def test_a_broken_post_shows_an_overlay_that_a_fix_clears(served, page) -> None:
     overlay.wait_for(state="detached", timeout=2000)
 
 
+@pytest.mark.slow
 def test_more_tabs_than_the_connection_limit_all_load_and_reload(served, page) -> None:
     server, site = served
     tabs = [page] + [page.context.new_page() for _ in range(7)]

@@ -132,6 +132,7 @@ def test_wide_sidenotes_sit_beside_their_markers_without_overlapping(
     page.screenshot(path=str(screenshot_dir / "sidenotes-1400.png"), full_page=True)
 
 
+@pytest.mark.slow
 def test_narrow_toggle_opens_a_note_from_the_keyboard(page, site, serve_dir, screenshot_dir):
     open_page(page, serve_dir(site), 400)
     assert page.locator(".sidenote:visible, .marginnote:visible").count() == 0
@@ -154,6 +155,7 @@ def test_narrow_toggle_opens_a_note_from_the_keyboard(page, site, serve_dir, scr
     assert page.locator("#sn-1").get_attribute("aria-hidden") == "true"
 
 
+@pytest.mark.slow
 def test_narrow_margin_note_toggle_opens_with_space(page, site, serve_dir):
     open_page(page, serve_dir(site), 400)
     toggle = page.locator("button[aria-controls='mn-1']")
@@ -178,6 +180,7 @@ def test_without_javascript_margin_notes_show_inline_and_toggles_stay_hidden(
         context.close()
 
 
+@pytest.mark.slow
 def test_print_hides_margin_copies_and_toggles_and_keeps_the_notes_list(page, site, serve_dir):
     open_page(page, serve_dir(site), 1400)
     page.emulate_media(media="print")
@@ -186,11 +189,13 @@ def test_print_hides_margin_copies_and_toggles_and_keeps_the_notes_list(page, si
     assert page.locator(".footnotes li:visible").count() == 3
 
 
+@pytest.mark.slow
 def test_notes_page_passes_the_nu_html_checker(site):
     assert run_vnu([site / "index.html"]) == []
 
 
 @pytest.mark.parametrize(("width", "theme"), [(1400, "light"), (400, "light"), (400, "dark")])
+@pytest.mark.slow
 def test_notes_page_has_no_axe_violations_with_a_note_open(page, site, serve_dir, width, theme):
     open_page(page, serve_dir(site), width)
     page.evaluate("(theme) => { document.documentElement.dataset.theme = theme; }", theme)

@@ -99,6 +99,7 @@ def open_page(page: Any, serve_dir: Any, site: Path) -> Any:
     return page.locator(SLIDER)
 
 
+@pytest.mark.slow
 def test_slider_ends_show_pythons_entropy_and_cat_wins_at_low_tau(
     page: Any, serve_dir: Any, site: Path, table: TemperatureTable, screenshot_dir: Path
 ) -> None:
@@ -125,6 +126,7 @@ def test_slider_ends_show_pythons_entropy_and_cat_wins_at_low_tau(
     page.locator("figure.widget").screenshot(path=str(screenshot_dir / "widget-high-tau.png"))
 
 
+@pytest.mark.slow
 def test_keyboard_arrows_move_the_slider_one_temperature_at_a_time(
     page: Any, serve_dir: Any, site: Path, table: TemperatureTable
 ) -> None:
@@ -155,6 +157,7 @@ def test_percentages_follow_the_slider(
     assert masked == ["–masked", "–masked"]
 
 
+@pytest.mark.slow
 def test_without_javascript_the_initial_bars_and_entropy_are_visible(
     browser: Any, serve_dir: Any, site: Path, table: TemperatureTable
 ) -> None:
@@ -183,6 +186,7 @@ def bar_widths_static(page: Any) -> dict[str, float]:
     return widths
 
 
+@pytest.mark.slow
 def test_dark_mode_colours_the_bars_with_the_themes_accent(
     page: Any, serve_dir: Any, site: Path
 ) -> None:
@@ -194,6 +198,7 @@ def test_dark_mode_colours_the_bars_with_the_themes_accent(
     assert (light, dark) == ("rgb(138, 59, 18)", "rgb(240, 162, 111)")
 
 
+@pytest.mark.slow
 def test_widget_page_passes_axe_and_the_nu_html_checker(
     page: Any, serve_dir: Any, site: Path
 ) -> None:
