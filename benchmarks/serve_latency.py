@@ -9,7 +9,9 @@ writes a new paragraph into one post (in place, or by writing a temp file and re
 over the post, alternately, as editors do) and measures from the write to
 (a) the `build` event that lists the post's page as changed, and
 (b) the first GET of the post's URL (polled every 2 ms) whose body has the new paragraph.
-It prints p50 and p95 per site, in milliseconds. Sites are generated once under --work.
+It prints p50 and p95 per site, in milliseconds, and the time to the first served page with
+no build cache ("first build", cold) and again with the `.postil-cache/` the first session
+left (warm). Sites are generated once under --work.
 
     .venv/bin/python benchmarks/serve_latency.py                   # example, 100, 1000, 5000
     .venv/bin/python benchmarks/serve_latency.py --sizes 100 1000 --edits 20
@@ -147,8 +149,10 @@ def edit(post: Path, text: str, marker: str, atomic: bool) -> float:
 
 
 def measure(root: Path, post: Path, edits: int, rng: random.Random) -> dict[str, object]:
-    """Serve `root`, edit `post` `edits` times; return startup time and both latency lists."""
+    """Serve `root` with no build cache, edit `post` `edits` times; serve it again with the
+    cache the first session left; return both startup times and both latency lists."""
     original = post.read_text(encoding="utf-8")
+    shutil.rmtree(root / ".postil-cache", ignore_errors=True)
     server = Server(root)
     events = Events(server.url)
     parts = urlsplit(server.url)
@@ -170,7 +174,9 @@ def measure(root: Path, post: Path, edits: int, rng: random.Random) -> dict[str,
         post.write_text(original, encoding="utf-8")
         conn.close()
         server.stop()
-    return {"startup": server.startup, "event": event_ms, "served": served_ms}
+    warm = Server(root)
+    warm.stop()
+    return {"startup": server.startup, "warm": warm.startup, "event": event_ms, "served": served_ms}
 
 
 def percentiles(values: list[float]) -> tuple[float, float]:
@@ -188,14 +194,15 @@ def main() -> None:
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
     rng = random.Random(args.seed)
-    print(f"{'site':>8} {'first build':>12} {'event p50':>10} {'p95':>7}", end="")
+    print(f"{'site':>8} {'first build':>12} {'warm':>8} {'event p50':>10} {'p95':>7}", end="")
     print(f" {'served p50':>11} {'p95':>7}")
     for label, root, post in make_sites(args.work, args.sizes):
         result = measure(root, post, args.edits, rng)
         e50, e95 = percentiles(result["event"])  # type: ignore[arg-type]
         s50, s95 = percentiles(result["served"])  # type: ignore[arg-type]
         print(
-            f"{label:>8} {result['startup']:>10.1f} s {e50:>7.0f} ms {e95:>4.0f} ms"
+            f"{label:>8} {result['startup']:>10.2f} s {result['warm']:>6.2f} s"
+            f" {e50:>7.0f} ms {e95:>4.0f} ms"
             f" {s50:>8.0f} ms {s95:>4.0f} ms",
             flush=True,
         )

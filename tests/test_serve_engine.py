@@ -9,9 +9,6 @@ from pathlib import Path
 import pytest
 
 from postil.build import BuildOptions, build
-from postil.config import load_config
-from postil.content import discover
-from postil.content.discover import discoverable
 from postil.serve.engine import DevBuild
 from postil.serve.watcher import ChangeSet
 
@@ -214,20 +211,6 @@ def test_a_deleted_file_and_a_template_error_never_raise(site, builder) -> None:
     (site / "postil.yaml").unlink()
     report = builder.build(ChangeSet(config=True))
     assert not report.ok and "postil.yaml" in report.errors[0].message
-
-
-@pytest.mark.parametrize(
-    "rel_parts",
-    [("posts", "a.md"), ("posts", ".hidden.md"), ("posts", "a.md~"), ("#a.md#",),
-     ("posts", "b", "index.md"), (".drafts", "x.md"), ("notes.txt",)],
-)  # fmt: skip
-def test_discoverable_agrees_with_discover(tmp_path: Path, rel_parts: tuple[str, ...]) -> None:
-    site = make_site(tmp_path / "s", posts=0)
-    path = site.joinpath("content", *rel_parts)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("---\ntitle: X\n---\n")
-    found = {s.path for s in discover(load_config(site))[0]}
-    assert (path in found) == discoverable(rel_parts)
 
 
 def test_the_tiny_site_serves_what_postil_build_writes(repo_root: Path, tmp_path: Path) -> None:

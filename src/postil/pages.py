@@ -33,7 +33,6 @@ from postil.sitemap import robots_txt, sitemap_xml
 __all__ = ["PageJob", "Paginator", "page_jobs", "paginate", "render_job"]
 
 STYLESHEETS = ("css/base.css", "css/article.css", "css/math.css", "css/pygments.css")
-WIDGET_STYLESHEET = "css/widgets.css"
 
 
 def site_context(site: Site) -> dict[str, Any]:

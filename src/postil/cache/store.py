@@ -42,12 +42,6 @@ DATABASE = "build.sqlite3"
 FLUSH_BYTES = 8 << 20
 """Buffered rows are written once they hold this many bytes, to bound the memory they take."""
 
-KINDS = ("post", "markdown", "html", "conversions", "page", "output", "asset")
-"""The row kinds: parsed front matter by source path ("post"), rendered Markdown by
-`markdown_key` without its HTML ("markdown") and the HTML ("html"), math and highlighting
-results by source path ("conversions"), page keys by output path ("page"), manifests of the
-output and spare directories ("output"), generated assets ("asset")."""
-
 log = logging.getLogger("postil.cache")
 _Row = tuple[str, str, str, int, bytes]
 
@@ -67,6 +61,11 @@ def clean(root: Path) -> bool:
 
 class BuildCache:
     """The build cache's row interface; this base class finds nothing and keeps nothing.
+
+    The row kinds: parsed front matter by source path ("post"), rendered Markdown by
+    `markdown_key` without its HTML ("markdown") and the HTML ("html"), math and
+    highlighting results by source path ("conversions"), page keys by output path ("page"),
+    manifests of the output and spare directories ("output"), generated assets ("asset").
 
     `put` and `forget` buffer, `commit` writes, `close` commits and releases. `BuildCache.open`
     returns the site's on-disk cache, `BuildCache.disabled` the null one.

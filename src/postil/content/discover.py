@@ -92,12 +92,6 @@ def is_hidden(name: str) -> bool:
     return name.startswith((".", "#")) or name.endswith("~")
 
 
-def discoverable(rel_parts: tuple[str, ...]) -> bool:
-    """Return whether a path under content/ (its parts) is a source `discover` reads: a `.md`
-    file with no hidden part (`is_hidden`)."""
-    return bool(rel_parts) and rel_parts[-1].endswith(".md") and not any(map(is_hidden, rel_parts))
-
-
 def _markdown_files(content: Path, root: Path) -> tuple[list[Path], list[ContentError]]:
     """Return the `.md` files under `content`, following symlinks that stay inside it.
 

@@ -13,7 +13,6 @@ import xml.etree.ElementTree as ET
 from postil.math.mathml import local
 
 RULE = "0.06em"
-ALIGN_WORDS = {"l": "left", "c": "center", "r": "right"}
 
 
 def align_css(align: str) -> str:

@@ -26,8 +26,7 @@ from postil.cache.keys import templates_text
 from postil.cache.store import BuildCache, MemoryCache
 from postil.errors import BuildFailed, Diagnostic, Location, PostilError, Severity
 from postil.model import Site, SiteConfig
-from postil.serve.memory import Entry, MemoryWriter
-from postil.serve.sitefiles import SiteFiles
+from postil.serve.memory import Entry, MemoryWriter, SiteFiles
 from postil.serve.watcher import ChangeSet
 from postil.write import write_site
 
@@ -169,7 +168,7 @@ class DevBuild:
         }
         ready = {rel: e.data for rel, e in new.items() if e.data is not None}
         deferred = {rel: e.lazy for rel, e in new.items() if e.lazy is not None}
-        self.files = SiteFiles(ready, deferred, self._lock)
+        self.files = SiteFiles(ready, deferred)
         self._entries = new
         return frozenset(changed)
 

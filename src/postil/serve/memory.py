@@ -6,13 +6,13 @@ first requested: their cost grows with the site, most edits are looked at on the
 own page, and a browser that shows one of them reloads it, and so requests it. A page is
 deferred only once its template has rendered without error in this server since the
 templates last changed, so a template error is reported at once, as `postil build`
-reports it.
+reports it. `SiteFiles` is the site the HTTP server reads: the bytes, and the `Lazy`s.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -150,3 +150,36 @@ class MemoryWriter:
 
 def _maker(env: jinja2.Environment, job: PageJob) -> Callable[[], bytes]:
     return lambda: render_job(env, job).data
+
+
+class SiteFiles(Mapping[str, bytes]):
+    """The served site: output rel -> bytes; a deferred file is made when first read.
+
+    Args:
+        ready: the rendered files (not mutated afterwards).
+        deferred: the files made on first read (`Lazy`: once, under the builder's lock);
+            making one may raise (e.g. `TemplateError`), which then reaches the reader.
+    """
+
+    def __init__(self, ready: dict[str, bytes], deferred: Mapping[str, Lazy] | None = None):
+        self._ready = ready
+        self._deferred = dict(deferred or {})
+
+    def __getitem__(self, rel: str) -> bytes:
+        data = self._ready.get(rel)
+        return data if data is not None else self._deferred[rel]()
+
+    def __contains__(self, rel: object) -> bool:
+        return rel in self._ready or rel in self._deferred
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._ready
+        yield from self._deferred
+
+    def __len__(self) -> int:
+        return len(self._ready) + len(self._deferred)
+
+    @property
+    def deferred(self) -> frozenset[str]:
+        """Return the rels made on first read."""
+        return frozenset(self._deferred)

@@ -1,0 +1,93 @@
+"""postil's import graph has no cycle, counting imports inside functions too, and the
+stages import downstream only: the build core never imports the dev server or the command
+line. The graph is read from the source with `ast`, not by importing it.
+
+An edge is an explicit import: `from postil.a.b import x` names `postil.a.b` (or the
+submodule `postil.a.b.x` when there is one). Importing a submodule also runs its package's
+`__init__`, which is not counted: a package that imports its own submodules is Python's
+ordinary layout, not a cycle.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import postil
+
+ROOT = Path(postil.__file__).parent
+
+
+def _module_name(path: Path) -> str:
+    parts = ["postil", *path.relative_to(ROOT).with_suffix("").parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {_module_name(path): path for path in sorted(ROOT.rglob("*.py"))}
+
+
+def _imports(path: Path) -> set[str]:
+    """Return every postil module `path` imports, at any depth of its code."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                child = f"{node.module}.{alias.name}"
+                found.add(child if child in MODULES else node.module)
+    return {name for name in found if name in MODULES}
+
+
+GRAPH = {name: _imports(path) - {name} for name, path in MODULES.items()}
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str]:
+    """Return one import cycle of `graph` as a list of modules (first = last), or []."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt) :], nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        path.pop()
+        state[node] = 2
+        return []
+
+    for start in sorted(graph):
+        if start not in state and (found := visit(start)):
+            return found
+    return []
+
+
+def _reachable(start: str) -> set[str]:
+    seen, todo = set(), [start]
+    while todo:
+        for nxt in GRAPH[todo.pop()] - seen:
+            seen.add(nxt)
+            todo.append(nxt)
+    return seen
+
+
+def test_every_module_was_found():
+    assert {"postil.build", "postil.cache.store", "postil.serve.engine", "postil.math"} <= set(
+        GRAPH
+    )
+
+
+def test_postil_has_no_import_cycle():
+    assert _cycle(GRAPH) == []
+
+
+def test_the_build_never_imports_the_dev_server_or_the_command_line():
+    reached = _reachable("postil.build")
+    assert not {m for m in reached if m.startswith("postil.serve") or m == "postil.cli"}
+
+
+def test_a_cycle_is_found_when_there_is_one():
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
