@@ -234,3 +234,31 @@ def test_under_a_base_path_served_links_match_the_built_site(tmp_path: Path) -> 
     out = tmp_path / "out"
     build(BuildOptions(root=site, out_dir=out, drafts=True, cache=False))
     assert (out / "posts/p1/index.html").read_bytes() == served
+
+
+def test_the_first_build_renders_in_the_pool_and_leaves_the_cache_warm(tmp_path, monkeypatch):
+    """serve's first build runs before its threads start, so posts render in the same forked
+    pool as `postil build`; its rows reach .postil-cache/, so the next start renders nothing
+    and `postil build` after it neither."""
+    from postil import render
+    from postil.serve.app import DevServer, ServeOptions
+
+    site = make_site(tmp_path / "site", posts=render.parallel.SEQUENTIAL_BELOW + 4)
+    pooled: list[int] = []
+    real = render._render_in_pool
+
+    def counting(config, posts, *args):
+        pooled.append(len(posts))
+        return real(config, posts, *args)
+
+    monkeypatch.setattr(render, "_render_in_pool", counting)
+    with DevServer(ServeOptions(site, port=0)) as server:
+        assert server.first_build is not None and server.first_build.ok
+        assert server.first_build.posts == 13
+    assert pooled == [13]  # 12 posts and the about page, rendered in the pool
+    again = DevBuild(site)
+    try:
+        assert again.build().posts == 0  # from .postil-cache, no post rendered
+    finally:
+        again.close()
+    assert build(BuildOptions(root=site, out_dir=tmp_path / "out", drafts=True)).rendered == 0
