@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from postil.errors import Diagnostic, Location, Severity
-from postil.math.cache import MathCache
+
+if TYPE_CHECKING:  # importing the math layer costs ≈ 0.15 s; a warm build needs none of it
+    from postil.math.cache import MathCache
 
 
 @dataclass
