@@ -10,7 +10,7 @@ import feedparser
 import pytest
 from lxml import etree
 from lxml import html as lxml_html
-from test_publish_site import BASE, build_into, make_site, post_text
+from support.blog import BASE, build_into, make_site, post_text
 
 from postil.htmlfilter import feed_html, plain_text, summary_html
 
