@@ -1,7 +1,10 @@
 """Repository-wide fixtures: where the repo and shared/ are, a local HTTP server, the build.
 
 Helpers live in `tests/support/` (importable as `support.*` because pytest puts `tests/` on
-sys.path for this conftest); the fixtures here hand them to tests.
+sys.path for this conftest); the fixtures here hand them to tests. Test modules never import
+each other: what two of them share belongs in `support/`.
+Test folders (`pipeline/`, `math/`, …) have no `__init__.py` (a package `math` would shadow the
+standard library's), so test module names must be unique across `tests/`; pytest stops at a clash.
 """
 
 from __future__ import annotations

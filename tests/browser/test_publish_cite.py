@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.blog import BASE, build_into, make_site, post_text
 from support.web import run_axe, serve_dir
-from test_publish_site import BASE, build_into, make_site, post_text
 
 
 @pytest.fixture

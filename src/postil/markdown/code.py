@@ -29,7 +29,7 @@ DARK_HIGHLIGHT = "#1c2636"
 """Background of `hl_lines` in dark mode.
 
 github-dark's own (#6e7681) is too light for its text; this one keeps every token colour at
-≥ 4.5:1 (tests/test_plugin_code.py measures it).
+≥ 4.5:1 (tests/markdown/test_plugin_code.py measures it).
 """
 
 KNOWN_OPTIONS = ("hl_lines", "linenos", "title")

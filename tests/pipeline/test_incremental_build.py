@@ -6,9 +6,8 @@ import os
 import time
 
 import pytest
-from test_cache import build_site
-from test_parallel import corpus, tree
-from test_publish_site import make_site, post_text
+from support.blog import build_site, make_site, post_text
+from support.corpus import build_probed, corpus, tree
 
 
 def edit(root, name, text):
@@ -287,8 +286,6 @@ def test_a_same_size_rewrite_with_the_old_modification_time_is_still_seen(tmp_pa
 def test_unread_sources_are_read_when_their_posts_must_be_rendered_again(tmp_path):
     """A configuration change re-renders every post, in worker processes: their sources were
     vouched for by the cache and not read, so the workers read them then."""
-    from test_parallel import build_probed
-
     from postil.cache import BuildCache
     from postil.config import load_config
     from postil.content.discover import UnreadSource

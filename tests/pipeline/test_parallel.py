@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
-from test_publish_site import build_into, make_site, post_text
+from support.blog import build_into, make_site
+from support.corpus import build_probed, corpus, tree
 
 from postil import parallel, render
 from postil.cache import BuildCache
@@ -23,26 +19,6 @@ def render_all(config, posts, env, workers):
     return render_posts(config, posts, env, BuildCache.disabled(), {}, workers)
 
 
-def corpus(count: int) -> dict[str, str]:
-    """Return `count` posts with math, code, a note, and one warning each (unknown language)."""
-    posts = {}
-    for i in range(count):
-        body = (
-            f"Intro $x_{{{i}}}^2$ with a note[^1].\n\n```python\nprint({i})\n```\n\n"
-            f"```nosuchlang\nx = {i}\n```\n\n$$\n\\sum_{{k=1}}^{{{i}}} k\n$$\n\n[^1]: Note {i}.\n"
-        )
-        posts[f"p{i:02d}.md"] = post_text(f"Post {i}", f"2026-01-{i % 28 + 1:02d}", body)
-    return posts
-
-
-def tree(directory: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(directory).as_posix(): p.read_bytes()
-        for p in sorted(directory.rglob("*"))
-        if p.is_file()
-    }
-
-
 @pytest.fixture
 def pool_always(monkeypatch):
     """Use the process pool however few posts there are (the tests stay small)."""
@@ -51,33 +27,6 @@ def pool_always(monkeypatch):
     monkeypatch.setattr(parallel, "CHUNK_POSTS", 2)
     monkeypatch.setattr(parallel, "PAGES_SEQUENTIAL_BELOW", 0)
     monkeypatch.setattr(parallel, "CHUNK_PAGES", 3)
-
-
-POOL_PROBE = """
-import json, sys
-import postil.parallel as p
-p.SEQUENTIAL_BELOW = p.PAGES_SEQUENTIAL_BELOW = 0
-p.CHUNK_POSTS, p.CHUNK_PAGES = 2, 3
-used = []
-class Counting(p.ProcessPoolExecutor):
-    def map(self, fn, *iterables, **kwargs):
-        used.append(fn.__name__)
-        return super().map(fn, *iterables, **kwargs)
-p.ProcessPoolExecutor = Counting
-from postil.cli import main
-code = main(sys.argv[1:])
-print(json.dumps(used))
-sys.exit(code)
-"""
-
-
-def build_probed(root: Path, *args: str) -> tuple[int, list[str], str]:
-    """Build `root` in a fresh process with both pools forced on (whatever threads this one
-    runs: the page pool needs `fork`, which a process with threads does not use); return
-    the exit code, the functions the pools ran, and stderr."""
-    command = [sys.executable, "-c", POOL_PROBE, "-C", str(root), "build", *args]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
-    return done.returncode, json.loads(done.stdout.strip().splitlines()[-1]), done.stderr
 
 
 @pytest.mark.slow

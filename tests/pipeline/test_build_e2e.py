@@ -14,7 +14,7 @@ import pytest
 from lxml import html as lxml_html
 from support.sites import make_site
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 TINY = REPO / "tests" / "sites" / "tiny"
 REFERENCE = "posts/attention-from-the-softmax-up/index.html"
 

@@ -12,7 +12,7 @@ import pytest
 import yaml
 from lxml import html as lxml_html
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 WORKFLOW = REPO / ".github/workflows/pages.yml"
 PAGES_BASE_URL = "${{ steps.pages.outputs.base_url }}"
 

@@ -190,7 +190,7 @@ def test_faults_never_stop_the_server_and_it_recovers(served):
         server.next_build()
     # a template syntax error: the overlay reports it, the last good pages stay
     (root / "templates").mkdir(exist_ok=True)
-    shutil.copy(Path(__file__).parents[1] / "templates/post.html", root / "templates/post.html")
+    shutil.copy(Path(__file__).parents[2] / "templates/post.html", root / "templates/post.html")
     assert server.next_build()["ok"]
     save(root / "templates/post.html", "{% if %}broken")
     report = server.next_build()

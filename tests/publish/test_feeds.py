@@ -10,11 +10,11 @@ import feedparser
 import pytest
 from lxml import etree
 from lxml import html as lxml_html
-from test_publish_site import BASE, build_into, make_site, post_text
+from support.blog import BASE, build_into, make_site, post_text
 
 from postil.htmlfilter import feed_html, plain_text, summary_html
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 POST = f"{BASE}posts/attention-from-the-softmax-up/"
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 

@@ -23,7 +23,7 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 import pytest
 from support.web import serve_dir
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 ATOM = "{http://www.w3.org/2005/Atom}"
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 LINK_ATTRS = {"a": "href", "link": "href", "script": "src", "img": "src", "source": "src"}

@@ -12,7 +12,7 @@ from postil.markdown import create_markdown, render_markdown
 from postil.markdown.links import internal_url, links_plugin
 from postil.markdown.state import RenderState
 
-FIXTURES = Path(__file__).parent / "fixtures" / "links.md"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "links.md"
 LINKS = {
     "content/posts/here.md": "posts/here/",
     "content/posts/other.md": "posts/other/",

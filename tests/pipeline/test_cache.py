@@ -5,17 +5,13 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from test_parallel import corpus, tree
-from test_publish_site import NOW, make_site
+from support.blog import NOW, build_site, make_site
+from support.corpus import corpus, tree
 
 from postil.build import BuildOptions, build
 from postil.cache import CACHE_DIR, BuildCache
 from postil.cache.store import DATABASE
 from postil.cli import main
-
-
-def build_site(root, **options):
-    return build(BuildOptions(root=root, **options), now=NOW)
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from postil.markdown import create_markdown, render_markdown
 from postil.markdown.math import math_plugin
 from postil.markdown.state import RenderState
 
-FIXTURES = Path(__file__).parent / "fixtures" / "math.md"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "math.md"
 
 
 def parser() -> MarkdownIt:

@@ -22,7 +22,7 @@ from support.build import build_site
 from postil.build import BuildOptions, build
 from postil.errors import BuildFailed
 
-INVALID = Path(__file__).parent / "sites" / "invalid"
+INVALID = Path(__file__).parents[1] / "sites" / "invalid"
 CONFIG = "title: T\nauthor: A\nbase_url: https://x.org/blog/\n"
 make_site = partial(sites.make_site, config=CONFIG)
 HEAD = "---\ntitle: T\ndate: 2024-01-01\n---\n"

@@ -1,56 +1,17 @@
 """The blog around the posts, built end to end from small generated sites.
 
 Drafts and future posts, pagination boundaries, tag pages, the archive, summaries, `updated:`,
-`citation: false`, several authors, 404.html and CNAME. `make_site` and `build_into` are
-shared with the other `test_publish_*` and `test_feeds` modules.
+`citation: false`, several authors, 404.html and CNAME. The sites are written and built by
+`support.blog` (shared with the other publishing, feed and build tests).
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
-from lxml import html as lxml_html
-
-from postil.build import BuildOptions, build
-
-NOW = datetime(2026, 6, 1, 12, 0, tzinfo=timezone.utc)
-BASE = "https://example.github.io/blog/"
-
-
-def post_text(title: str, date: str | None, body: str = "Some text.\n", **fields: Any) -> str:
-    """Return a post file: YAML front matter (written by PyYAML) and `body`."""
-    meta: dict[str, Any] = {"title": title, **fields}
-    if date is not None:
-        meta["date"] = date
-    return "---\n" + yaml.safe_dump(meta, allow_unicode=True, sort_keys=False) + "---\n\n" + body
-
-
-def make_site(root: Path, posts: dict[str, str], config: str = "", pages=None) -> Path:
-    """Write a site: postil.yaml (base URL `BASE`, plus `config` lines), posts and pages."""
-    (root / "content/posts").mkdir(parents=True)
-    (root / "postil.yaml").write_text(
-        f"title: Test site\nauthor: Ada Lovelace\nbase_url: {BASE}\n{config}", encoding="utf-8"
-    )
-    for name, text in posts.items():
-        (root / "content/posts" / name).write_text(text, encoding="utf-8")
-    for name, text in (pages or {}).items():
-        (root / "content" / name).write_text(text, encoding="utf-8")
-    return root
-
-
-def build_into(root: Path, now: datetime = NOW, **options: Any) -> Path:
-    """Build the site at `root` in-process at time `now`; return the output directory."""
-    out = root / "_site"
-    build(BuildOptions(root=root, out_dir=out, **options), now=now)
-    return out
-
-
-def page(out: Path, rel: str) -> Any:
-    return lxml_html.fromstring((out / rel).read_bytes())
+from support.blog import BASE, build_into, make_site, page, post_text
 
 
 def titles(doc: Any) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from test_publish_site import BASE, build_into, make_site, page, post_text
+from support.blog import BASE, build_into, make_site, page, post_text
 
 from postil.metadata import script_json
 

@@ -15,7 +15,7 @@ from markdown_it.utils import read_fixture_file
 
 from postil.math import MathError, latex_to_mathml
 
-FIXTURES = Path(__file__).parent / "fixtures" / "math"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "math"
 BETWEEN_TAGS = re.compile(r">\n *<")
 
 

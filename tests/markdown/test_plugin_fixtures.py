@@ -11,7 +11,7 @@ from markdown_it.utils import read_fixture_file
 
 from postil.markdown.state import RenderState
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 
 # Plugins each fixture file needs: tables are numbered by the figure plugin.
 PLUGINS = {

@@ -19,7 +19,7 @@ from postil.markdown.state import RenderState
 from postil.markdown.widget import widget_plugin
 from postil.widgets import OptionError, Widget, known_widgets, load_widget
 
-FIXTURES = Path(__file__).parent / "fixtures" / "widget.md"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "widget.md"
 
 SEED = """\
 Intro paragraph.

@@ -16,7 +16,7 @@ import pytest
 
 from postil.math import MathError, latex_to_mathml
 
-SHARED_MATH = Path(__file__).resolve().parents[1].parent / "shared" / "math"
+SHARED_MATH = Path(__file__).resolve().parents[2].parent / "shared" / "math"
 # `\eqref` to an equation of ANOTHER formula: a lone formula cannot know its number and
 # prints "(??)" as LaTeX does (never an invented number); in a post the Markdown plugin
 # passes the document's numbers. Such a row is scored with the labels a post would define,

@@ -33,7 +33,7 @@ from postil.widgets.temperature import (
 # the subject "cat" scores highest, the nearer distractor noun "mouse" second.
 SENTENCE = ["The", "black", "cat", "that", "chased", "the", "mouse", "was", "hungry", "."]
 SCORES = [1.0, 0.5, 3.4, 0.3, 1.2, 0.1, 2.0]
-POST = Path(__file__).resolve().parents[1] / "content/posts/attention-from-the-softmax-up.md"
+POST = Path(__file__).resolve().parents[2] / "content/posts/attention-from-the-softmax-up.md"
 
 
 def seed_options(**changes: object) -> TemperatureOptions:
