@@ -3,7 +3,10 @@ touches, and gets it right."""
 
 from __future__ import annotations
 
+import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -236,27 +239,34 @@ def test_under_a_base_path_served_links_match_the_built_site(tmp_path: Path) -> 
     assert (out / "posts/p1/index.html").read_bytes() == served
 
 
-def test_the_first_build_renders_in_the_pool_and_leaves_the_cache_warm(tmp_path, monkeypatch):
+SERVE_PROBE = """
+import json, sys
+from pathlib import Path
+from postil import render
+from postil.serve.app import DevServer, ServeOptions
+pooled = []
+real = render._render_in_pool
+def counting(config, posts, *args):
+    pooled.append(len(posts))
+    return real(config, posts, *args)
+render._render_in_pool = counting
+with DevServer(ServeOptions(Path(sys.argv[1]), port=0)) as server:
+    print(json.dumps([server.first_build.ok, server.first_build.posts, pooled]))
+"""
+
+
+def test_the_first_build_renders_in_the_pool_and_leaves_the_cache_warm(tmp_path):
     """serve's first build runs before its threads start, so posts render in the same forked
     pool as `postil build`; its rows reach .postil-cache/, so the next start renders nothing
-    and `postil build` after it neither."""
-    from postil import render
-    from postil.serve.app import DevServer, ServeOptions
+    and `postil build` after it neither. (In a fresh process: with threads alive, as in a
+    test session with servers, the pool rightly spawns instead and small batches stay here.)"""
+    from postil import parallel
 
-    site = make_site(tmp_path / "site", posts=render.parallel.SEQUENTIAL_BELOW + 4)
-    pooled: list[int] = []
-    real = render._render_in_pool
-
-    def counting(config, posts, *args):
-        pooled.append(len(posts))
-        return real(config, posts, *args)
-
-    monkeypatch.setattr(render, "_render_in_pool", counting)
-    with DevServer(ServeOptions(site, port=0)) as server:
-        assert server.first_build is not None and server.first_build.ok
-        assert server.first_build.posts == 13
-    assert pooled == [13]  # 12 posts and the about page, rendered in the pool
-    again = DevBuild(site)
+    site = make_site(tmp_path / "site", posts=parallel.SEQUENTIAL_BELOW + 4)
+    command = [sys.executable, "-c", SERVE_PROBE, str(site)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert json.loads(done.stdout.splitlines()[-1]) == [True, 13, [13]], done.stderr
+    again = DevBuild(site)  # 12 posts and the about page were rendered in the pool
     try:
         assert again.build().posts == 0  # from .postil-cache, no post rendered
     finally:
