@@ -6,7 +6,7 @@ file edits, configuration changes and broken front matter. After each step, once
 server is idle again, every file it serves (the live-reload script taken out) and its list
 of warnings (or, for a broken site, errors) are compared with a fresh `postil build
 --drafts --no-cache` of the same files. `POSTIL_SERVE_STEPS` sets the number of steps
-(default 20; the slow variant runs 200).
+(default 15; the slow variant runs 200).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from postil.build import BuildOptions, build
 from postil.errors import BuildFailed
 from postil.serve.app import DevServer, ServeOptions
 
-STEPS = int(os.environ.get("POSTIL_SERVE_STEPS", "20"))
+STEPS = int(os.environ.get("POSTIL_SERVE_STEPS", "15"))
 LIVE_RELOAD = re.compile(rb'<script src="/__postil/livereload\.js" defer [^>]*></script>\n')
 
 POST = """---
@@ -194,12 +194,12 @@ def served(tmp_path: Path) -> Iterator[tuple[Site, DevServer]]:
 
 def wait_idle(server: DevServer, after: int, timeout: float = 20.0) -> None:
     """Wait for a build numbered above `after`, then until no build runs or follows for
-    0.4 s (late file events of the same step start one more build)."""
+    0.25 s (late file events of the same step start one more build)."""
     deadline = time.monotonic() + timeout
     while server.hub.view(timeout=0).build <= after and time.monotonic() < deadline:
         time.sleep(0.02)
     quiet_since, seen = time.monotonic(), server.hub.view(timeout=0).build
-    while time.monotonic() - quiet_since < 0.4 and time.monotonic() < deadline:
+    while time.monotonic() - quiet_since < 0.25 and time.monotonic() < deadline:
         time.sleep(0.05)
         now = server.hub.view(timeout=0).build
         if server.batcher.busy or now != seen:
