@@ -85,16 +85,25 @@ def check_output_dir(out_dir: Path, root: Path) -> None:
         )
 
 
-def safe_rel(rel: str) -> PurePosixPath:
-    """Return `rel` as a relative POSIX path inside the output directory.
+def check_rel(rel: str) -> None:
+    """Check that `rel` is a relative POSIX path inside the output directory.
 
     Raises:
-        OutputError: the path is absolute, empty, or climbs out with `..`.
+        OutputError: the path is empty or absolute, climbs out with `..`, or holds a
+            backslash or a NUL.
     """
-    path = PurePosixPath(rel)
-    if not rel or path.is_absolute() or ".." in path.parts or "\\" in rel or "\0" in rel:
+    if not rel or rel[0] == "/" or "\\" in rel or "\0" in rel or ".." in rel.split("/"):
         raise OutputError(f"refusing to write outside the output directory: {rel!r}")
-    return path
+
+
+def safe_rel(rel: str) -> PurePosixPath:
+    """Return `rel` as a relative POSIX path inside the output directory (`check_rel`).
+
+    Raises:
+        OutputError: as `check_rel`.
+    """
+    check_rel(rel)
+    return PurePosixPath(rel)
 
 
 class SiteWriter:
@@ -178,7 +187,7 @@ class SiteWriter:
         Raises:
             OutputError: `rel` escapes the output directory.
         """
-        safe_rel(rel)
+        check_rel(rel)
         if rel in self.manifest:
             return True
         live, kept = self.previous.get(rel), self.kept.get(rel)

@@ -95,17 +95,24 @@ class RenderedRows(CachedRows["Rendered"]):
             stored = self._cache.names("html")
             rows = self._cache.load("markdown").items()
             self._rows = {
-                key: replace(value, content=replace(value.content, load_html=self._html))
-                for key, (_, value) in rows
-                if key in stored
+                key: self._readable(key, value) for key, (_, value) in rows if key in stored
             }
         return self._rows
+
+    def _readable(self, key: str, value: Rendered) -> Rendered:
+        """Return a row whose HTML can be read: with this cache's reader attached (a row
+        unpickled from disk has none; a `MemoryCache` keeps the one with it)."""
+        if value.content.load_html is not None or self._html is None:
+            return value
+        value = replace(value, content=replace(value.content, load_html=self._html))
+        self._cache.keep(self._kind, key, "", value)
+        return value
 
     def __setitem__(self, key: str, value: Rendered) -> None:
         self.added += 1
         content = value.content
         self._cache.put("html", key, "", content.html_utf8)
-        kept = replace(content, html_utf8=None, html_key=key, load_html=None)
+        kept = replace(content, html_utf8=None, html_key=key, load_html=self._html)
         self._cache.put("markdown", key, "", replace(value, content=kept))
         self._all()[key] = value  # this build keeps the HTML it rendered in memory
         self._used.add(key)

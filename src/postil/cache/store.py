@@ -125,6 +125,10 @@ class BuildCache:
     def forget(self, kind: str, names: Iterable[str]) -> None:
         """Buffer the deletion of rows of `kind` (entries of deleted posts, stale manifests)."""
 
+    def keep(self, kind: str, name: str, fingerprint: str, value: Any) -> None:
+        """Replace a row's value by an equal one that is quicker to use next time, where the
+        cache holds values in memory (`MemoryCache`); a no-op elsewhere."""
+
     def commit(self) -> None:
         """Write every buffered row; on any error keep the cache as it was."""
 
@@ -385,6 +389,12 @@ class MemoryCache(BuildCache):
         self._kind(kind)[name] = (fingerprint, value)
         if self._backing is not None and kind in self._persist:
             self._backing.put(kind, name, fingerprint, value)
+
+    def keep(self, kind: str, name: str, fingerprint: str, value: Any) -> None:
+        """Replace a row's value in memory only (see `BuildCache.keep`)."""
+        rows = self._kind(kind)
+        if name in rows:
+            rows[name] = (fingerprint, value)
 
     def forget(self, kind: str, names: Iterable[str]) -> None:
         """Drop rows (and pass the deletion on to the backing cache if the kind persists)."""

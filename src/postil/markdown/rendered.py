@@ -77,6 +77,10 @@ class RenderedMarkdown:
     html_key: str = ""
     load_html: Callable[[str], bytes] | None = field(default=None, compare=False, repr=False)
 
+    def __getstate__(self) -> dict[str, object]:
+        """Pickle everything but `load_html`: a reader belongs to one cache and process."""
+        return {**self.__dict__, "load_html": None}
+
     @property
     def html(self) -> str:
         """The body as an HTML fragment (decoded from `html_utf8`, or loaded, on each access).

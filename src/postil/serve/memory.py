@@ -20,7 +20,7 @@ import jinja2
 
 from postil.cache.manifest import content_token, static_token
 from postil.errors import OutputError
-from postil.output import safe_rel
+from postil.output import check_rel
 from postil.pages import PageJob, render_job
 
 
@@ -88,7 +88,7 @@ class MemoryWriter:
 
     def reuse(self, rel: str, token: str) -> bool:
         """Keep the previous build's file at `rel` if its token is `token`; say if kept."""
-        safe_rel(rel)
+        check_rel(rel)
         if rel in self.entries:
             return True
         old = self.previous.get(rel)
@@ -99,7 +99,7 @@ class MemoryWriter:
 
     def write(self, rel: str, data: bytes) -> None:
         """Put `data` at `rel` unless a file was already put there."""
-        safe_rel(rel)
+        check_rel(rel)
         if rel not in self.entries:
             self.entries[rel] = Entry(content_token(data), data)
             self.written += 1
