@@ -272,3 +272,25 @@ def test_the_first_build_renders_in_the_pool_and_leaves_the_cache_warm(tmp_path)
     finally:
         again.close()
     assert build(BuildOptions(root=site, out_dir=tmp_path / "out", drafts=True)).rendered == 0
+
+
+def test_a_cache_error_is_built_again_not_reported(site, builder, monkeypatch) -> None:
+    """As `postil build` does, a cached row that proves unreadable (`CacheError`) makes the
+    build run once more with every post rendered afresh, instead of failing."""
+    from postil.cache import CacheError
+    from postil.serve import engine
+
+    calls: list[bool] = []
+    real = engine.run
+
+    def flaky_run(options, cache, output, now=None, trusted=True, on_warning=None):
+        calls.append(trusted)
+        if trusted:
+            raise CacheError("the build cache lost its html row x")
+        return real(options, cache, output, now, trusted, on_warning)
+
+    monkeypatch.setattr(engine, "run", flaky_run)
+    report = builder.build(edit(site / "content/posts/p3.md", "title: Post 3", "title: Renamed"))
+    assert calls == [True, False]
+    assert report.ok and report.posts == 7  # every post and the about page, afresh
+    assert b"Renamed" in builder.files["posts/p2/index.html"]

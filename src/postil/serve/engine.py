@@ -21,9 +21,9 @@ from pathlib import Path
 
 import jinja2
 
-from postil.build import BuildOptions, Output, generated_assets, run, static_files
+from postil.build import BuildOptions, BuildResult, Output, generated_assets, run, static_files
 from postil.cache.keys import templates_text
-from postil.cache.store import BuildCache, MemoryCache
+from postil.cache.store import BuildCache, CacheError, MemoryCache
 from postil.errors import BuildFailed, Diagnostic, Location, PostilError, Severity
 from postil.model import Site, SiteConfig
 from postil.serve.memory import Entry, MemoryWriter, SiteFiles
@@ -108,9 +108,7 @@ class DevBuild:
             warnings: list[Diagnostic] = []
             writer: list[MemoryWriter] = []
             try:
-                output = self._output(writer)
-                cache = self._open_cache()
-                result = run(self.options, cache, output, on_warning=warnings.append)
+                result = self._run(warnings, writer)
             except BuildFailed as e:
                 return self._failed(e.diagnostics, warnings, started)
             except PostilError as e:
@@ -129,6 +127,19 @@ class DevBuild:
             shown = tuple(self._excerpt(d) for d in warnings)
             pages = writer[0].rendered
             return BuildReport(True, changed, (), shown, result.rendered, pages, seconds)
+
+    def _run(self, warnings: list[Diagnostic], writer: list[MemoryWriter]) -> BuildResult:
+        """Run the pipeline; as `postil build` does, run it once more with every post
+        rendered afresh if a cached row proved damaged or missing (`CacheError`)."""
+        cache = self._open_cache()
+        try:
+            return run(self.options, cache, self._output(writer), on_warning=warnings.append)
+        except CacheError as e:
+            log.warning("warning: %s; rendering every post again", e.message)
+            warnings.clear()
+            writer.clear()
+            output = self._output(writer)
+            return run(self.options, cache, output, None, False, warnings.append)
 
     def close(self) -> None:
         """Close the on-disk cache behind the memory cache."""
