@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -32,8 +32,8 @@ from postil.cache.rows import RenderedRows
 from postil.cache.store import BuildCache, CacheError
 from postil.config import load_config
 from postil.content.load import load_posts
-from postil.errors import BuildFailed, Diagnostic, Severity
-from postil.model import OutputFile, Site
+from postil.errors import BuildFailed, Diagnostic, Severity, located
+from postil.model import FrontMatter, OutputFile, Site
 from postil.output import check_output_dir
 from postil.render import render_posts
 from postil.site import collect, is_published
@@ -78,6 +78,8 @@ class BuildResult:
         warnings: every warning of the site, in file order.
         rendered: posts whose Markdown was rendered (not taken from the cache).
         written: output files written (the others were linked unchanged from the last output).
+        next_publication: the earliest date of a post left out because it is dated in the
+            future (the dev server builds again then), or None.
     """
 
     files: int
@@ -86,6 +88,7 @@ class BuildResult:
     seconds: float
     rendered: int = 0
     written: int = 0
+    next_publication: datetime | None = None
 
 
 def build(options: BuildOptions, now: datetime | None = None) -> BuildResult:
@@ -155,6 +158,7 @@ def run(
     when = now or datetime.now(timezone.utc)
     # Drafts and future posts left out are not rendered at all, so a link to one is
     # reported like a link to a missing post instead of becoming a 404 on the site.
+    upcoming = [d for p in posts if (d := p.meta.date) and _upcoming(p.meta, when, options)]
     posts = [p for p in posts if is_published(p.meta, when, options.drafts, options.future)]
     env = create_template_env(config.root, cache.bytecode_dir())
     rows = RenderedRows(cache, trusted)
@@ -162,13 +166,15 @@ def run(
     rendered, found = render_posts(config, posts, env, cache, rows, options.workers, keys)
     rows.prune()
     diagnostics += found + check_anchors(rendered)
+    diagnostics = [located(d, config.root) for d in diagnostics]
     _fail_on(diagnostics, options.strict, on_warning)
     site = collect(config, rendered, when, options.drafts, options.future)
     by_rel = {post.source.rel: key for post, key in zip(posts, keys, strict=True)}
     files, written = output(site, env, cache, by_rel)
     warnings = tuple(_warnings(diagnostics))
     seconds = time.perf_counter() - started
-    return BuildResult(files, len(site.posts), warnings, seconds, rows.added, written)
+    result = BuildResult(files, len(site.posts), warnings, seconds, rows.added, written)
+    return replace(result, next_publication=min(upcoming, default=None))
 
 
 def _to_directory(options: BuildOptions) -> Output:
@@ -185,6 +191,12 @@ def _to_directory(options: BuildOptions) -> Output:
         return write_directory(site, env, out_dir, cache, assets, static, keys, options.workers)
 
     return output
+
+
+def _upcoming(meta: FrontMatter, now: datetime, options: BuildOptions) -> bool:
+    """Return whether a post is left out only because its date is still to come."""
+    dated = meta.date is not None and meta.date > now
+    return dated and not options.future and (options.drafts or not meta.draft)
 
 
 def _out_dir(options: BuildOptions) -> Path:

@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     logger = logging.getLogger("postil")
     logger.addHandler(handler)
     logger.propagate = False
-    from postil.errors import BuildFailed, PostilError
+    from postil.errors import BuildFailed, PostilError, as_diagnostic, located
 
     try:
         return _run(args)
@@ -113,7 +113,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {args.command} {e.message}{written}", file=sys.stderr)
         return e.exit_code
     except PostilError as e:
-        print(f"error: {e}", file=sys.stderr)
+        shown = located(as_diagnostic(e), args.root.absolute()).report() if e.location else e
+        print(f"error: {shown}", file=sys.stderr)
         return e.exit_code
     except OSError as e:  # the disk or the file system, not postil: say what, no traceback
         where = f": {e.filename}" if e.filename else ""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from pathlib import Path
 from typing import Any
 
 
@@ -142,3 +143,39 @@ class BuildFailed(PostilError):
 def plural(count: int, noun: str) -> str:
     """Return "1 post", "2 posts": `count` and `noun`, with an "s" unless count is 1."""
     return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def located(diagnostic: Diagnostic, root: Path) -> Diagnostic:
+    """Return `diagnostic` as every command reports it: its path relative to the site root
+    `root` when the file is under it, and the source line it points at when it has none.
+
+    `postil build`, `check` and `serve` all print (and serve shows) diagnostics through this,
+    so they read the same everywhere.
+    """
+    location = diagnostic.location
+    path = Path(location.path)
+    if path.is_absolute() and path.is_relative_to(root):
+        location = Location(path.relative_to(root).as_posix(), location.line, location.col)
+    line = diagnostic.source_line or _source_line(root, location)
+    if location == diagnostic.location and line == diagnostic.source_line:
+        return diagnostic
+    return Diagnostic(diagnostic.severity, location, diagnostic.message, line)
+
+
+def as_diagnostic(error: PostilError) -> Diagnostic:
+    """Return an error as an error `Diagnostic` (at `<site>` when it has no location)."""
+    return Diagnostic(Severity.ERROR, error.location or Location("<site>"), error.message)
+
+
+def _source_line(root: Path, location: Location) -> str:
+    """Return line `location.line` of the file `location.path` (relative to `root`), or ""."""
+    if location.line <= 0 or location.path.startswith("<"):
+        return ""
+    try:
+        with open(root / location.path, encoding="utf-8-sig", newline="") as file:
+            for number, text in enumerate(file, start=1):
+                if number == location.line:
+                    return text.rstrip("\r\n")
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return ""

@@ -7,6 +7,7 @@ import json
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -294,3 +295,45 @@ def test_a_cache_error_is_built_again_not_reported(site, builder, monkeypatch) -
     assert calls == [True, False]
     assert report.ok and report.posts == 7  # every post and the about page, afresh
     assert b"Renamed" in builder.files["posts/p2/index.html"]
+
+
+def test_a_post_dated_a_moment_ahead_is_served_once_it_is_due(tmp_path) -> None:
+    """`postil build` includes a future-dated post once its date has passed; the dev server
+    builds again at that moment instead of waiting for an unrelated save."""
+    from datetime import datetime, timedelta, timezone
+
+    from postil.serve.app import DevServer, ServeOptions
+
+    site = make_site(tmp_path / "site", posts=2)
+    due = datetime.now(timezone.utc) + timedelta(seconds=2)
+    (site / "content/posts/soon.md").write_text(
+        f"---\ntitle: Soon\ndate: {due:%Y-%m-%d %H:%M:%S}+00:00\n---\n\nAlmost there.\n"
+    )
+    with DevServer(ServeOptions(site, port=0)) as server:
+        assert server.first_build is not None
+        assert server.first_build.next_publication == due.replace(microsecond=0)
+        assert "posts/soon/index.html" not in server.hub.view(timeout=0).files
+        deadline = time.monotonic() + 10
+        while "posts/soon/index.html" not in server.hub.view(timeout=0).files:
+            assert time.monotonic() < deadline, "the post never appeared"
+            time.sleep(0.05)
+    assert datetime.now(timezone.utc) >= due.replace(microsecond=0)
+
+
+def test_the_terminal_shows_warnings_and_errors_as_postil_build_prints_them(site, caplog):
+    """Warnings are printed after a failed build too, each with its source line and caret,
+    exactly as `postil build` reports them."""
+    import logging
+
+    from postil.serve.app import _log_report
+
+    post = site / "content/posts/p2.md"
+    post.write_text(post.read_text() + "\n```nosuchlang\nx\n```\n\n$\\frac{1}{$ broken\n")
+    report = DevBuild(site).build()
+    assert not report.ok and report.warnings and report.errors
+    with caplog.at_level(logging.INFO, logger="postil.serve"):
+        _log_report(report)
+    printed = [r.getMessage() for r in caplog.records]
+    assert printed[: len(report.warnings)] == [w.report() for w in report.warnings]
+    assert any("nosuchlang" in line and "\n    ```nosuchlang\n    ^" in line for line in printed)
+    assert printed[-1].startswith("build failed in")

@@ -16,7 +16,7 @@ from postil.cache.store import BuildCache
 from postil.content.discover import UnreadSource, read_source, source_paths, stat_signature
 from postil.content.frontmatter import parse
 from postil.content.posts import check_unique_urls, make_post
-from postil.errors import ContentError, Diagnostic, Location, PostilError, Severity
+from postil.errors import ContentError, Diagnostic, as_diagnostic
 from postil.model import Post, SiteConfig
 
 
@@ -74,7 +74,7 @@ def load_posts(config: SiteConfig, cache: BuildCache) -> tuple[list[Post], list[
                 cache.put("post", rel, settings, row)
     cache.forget("post", known.keys() - {rel for _, rel, _ in paths})
     errors.extend(check_unique_urls(posts))
-    return posts, [_as_diagnostic(e) for e in errors] + warnings
+    return posts, [as_diagnostic(e) for e in errors] + warnings
 
 
 def post_fields(post: Post) -> tuple[Any, ...]:
@@ -88,7 +88,3 @@ def post_fields(post: Post) -> tuple[Any, ...]:
         post.output_rel,
         post.body_digest,
     )
-
-
-def _as_diagnostic(error: PostilError) -> Diagnostic:
-    return Diagnostic(Severity.ERROR, error.location or Location("<site>"), error.message)

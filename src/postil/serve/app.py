@@ -13,6 +13,7 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +77,7 @@ class DevServer:
         self.watcher: SiteWatcher | None = None
         self.http: DevHTTPServer | None = None
         self._thread: threading.Thread | None = None
+        self._due: threading.Timer | None = None
         self.first_build: BuildReport | None = None
 
     @property
@@ -113,6 +115,8 @@ class DevServer:
 
     def stop(self) -> None:
         """Stop watching, building and serving; join every thread the server started."""
+        if self._due is not None:
+            self._due.cancel()
         if self.watcher is not None:
             self.watcher.stop()
         self.batcher.stop()
@@ -133,8 +137,23 @@ class DevServer:
         base = config.base_path if config is not None else "/"
         self.hub.publish(report, self.builder.files, base)
         _log_report(report)
+        if report.ok:
+            self._build_when_due(report.next_publication)
         if self.watcher is not None:
             self._follow_new_directories()
+
+    def _build_when_due(self, when: datetime | None) -> None:
+        """Build again when the next future-dated post becomes due, as a `postil build`
+        run then would include it (one timer at a time, replaced by each build)."""
+        if self._due is not None:
+            self._due.cancel()
+            self._due = None
+        if when is None:
+            return
+        delay = max(0.0, (when - datetime.now(timezone.utc)).total_seconds()) + 0.05
+        self._due = threading.Timer(delay, self.batcher.add, [ChangeSet(config=True)])
+        self._due.daemon = True
+        self._due.start()
 
     def _follow_new_directories(self) -> None:
         """Watch source directories created since the start (a new templates/ or static/),
@@ -160,21 +179,22 @@ class DevServer:
 
 
 def _log_report(report: BuildReport) -> None:
-    ms = report.seconds * 1000
-    if report.ok:
-        log.info(
-            "rebuilt in %.0f ms: %d post(s) rendered, %d page(s), %d file(s) changed",
-            ms,
-            report.posts,
-            report.pages,
-            len(report.changed),
-        )
-        for warning in report.warnings:
-            log.warning("%s", warning)
-        return
-    log.error("build failed in %.0f ms; serving the last good site", ms)
+    """Print a build's warnings and errors as `postil build` prints them, then its outcome."""
+    for warning in report.warnings:
+        log.warning("%s", warning.report())
     for error in report.errors:
-        log.error("%s%s", error, f"\n    {error.source_line}" if error.source_line else "")
+        log.error("%s", error.report())
+    ms = report.seconds * 1000
+    if not report.ok:
+        log.error("build failed in %.0f ms; serving the last good site", ms)
+        return
+    log.info(
+        "rebuilt in %.0f ms: %d post(s) rendered, %d page(s), %d file(s) changed",
+        ms,
+        report.posts,
+        report.pages,
+        len(report.changed),
+    )
 
 
 def serve(options: ServeOptions, ready: Callable[[DevServer], None]) -> None:

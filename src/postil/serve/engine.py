@@ -17,6 +17,7 @@ import logging
 import threading
 import time
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 import jinja2
@@ -24,7 +25,15 @@ import jinja2
 from postil.build import BuildOptions, BuildResult, Output, generated_assets, run, static_files
 from postil.cache.keys import templates_text
 from postil.cache.store import BuildCache, CacheError, MemoryCache
-from postil.errors import BuildFailed, Diagnostic, Location, PostilError, Severity
+from postil.errors import (
+    BuildFailed,
+    Diagnostic,
+    Location,
+    PostilError,
+    Severity,
+    as_diagnostic,
+    located,
+)
 from postil.model import Site, SiteConfig
 from postil.serve.memory import Entry, MemoryWriter, SiteFiles
 from postil.serve.watcher import ChangeSet
@@ -55,6 +64,8 @@ class BuildReport:
         posts: posts whose Markdown was rendered (not taken from the cache).
         pages: pages rendered.
         seconds: wall time of the build.
+        next_publication: when the next future-dated post becomes due (the dev server
+            builds again then, as a `postil build` then would include it), or None.
     """
 
     ok: bool
@@ -64,6 +75,7 @@ class BuildReport:
     posts: int
     pages: int
     seconds: float
+    next_publication: datetime | None = None
 
 
 class DevBuild:
@@ -112,7 +124,7 @@ class DevBuild:
             except BuildFailed as e:
                 return self._failed(e.diagnostics, warnings, started)
             except PostilError as e:
-                error = Diagnostic(Severity.ERROR, e.location or Location("<site>"), e.message)
+                error = located(as_diagnostic(e), self.root)
                 return self._failed([error], warnings, started)
             except Exception as e:  # a bug must not stop the server; show it like an error
                 log.exception("postil serve: the build crashed")
@@ -124,9 +136,17 @@ class DevBuild:
                     self._cache.close()
             changed = self._commit(writer[0])
             seconds = time.perf_counter() - started
-            shown = tuple(self._excerpt(d) for d in warnings)
             pages = writer[0].rendered
-            return BuildReport(True, changed, (), shown, result.rendered, pages, seconds)
+            return BuildReport(
+                True,
+                changed,
+                (),
+                tuple(warnings),
+                result.rendered,
+                pages,
+                seconds,
+                result.next_publication,
+            )
 
     def _run(self, warnings: list[Diagnostic], writer: list[MemoryWriter]) -> BuildResult:
         """Run the pipeline; as `postil build` does, run it once more with every post
@@ -190,31 +210,4 @@ class DevBuild:
         started: float,
     ) -> BuildReport:
         seconds = time.perf_counter() - started
-        shown = tuple(self._excerpt(d) for d in errors)
-        found = tuple(self._excerpt(d) for d in warnings)
-        return BuildReport(False, frozenset(), shown, found, 0, 0, seconds)
-
-    def _excerpt(self, diagnostic: Diagnostic) -> Diagnostic:
-        """Return `diagnostic` with a path relative to the site and its source line."""
-        location = _relative(self.root, diagnostic.location)
-        line = diagnostic.source_line or _line(self.root, location)
-        return Diagnostic(diagnostic.severity, location, diagnostic.message, line)
-
-
-def _line(root: Path, location: Location) -> str:
-    """Return line `location.line` of the file `location.path` (relative to `root`), or ""."""
-    if location.line <= 0:
-        return ""
-    try:
-        lines = (root / location.path).read_text(encoding="utf-8").split("\n")
-    except (OSError, UnicodeDecodeError):
-        return ""
-    return lines[location.line - 1] if location.line <= len(lines) else ""
-
-
-def _relative(root: Path, location: Location) -> Location:
-    """Return `location` with its path relative to `root` when it is a file under it."""
-    path = Path(location.path)
-    if path.is_absolute() and path.is_relative_to(root):
-        return Location(path.relative_to(root).as_posix(), location.line, location.col)
-    return location
+        return BuildReport(False, frozenset(), tuple(errors), tuple(warnings), 0, 0, seconds)

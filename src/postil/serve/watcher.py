@@ -23,6 +23,7 @@ import re
 import stat
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -312,6 +313,11 @@ class SiteWatcher:
         poll: bool = False,
         poll_interval: float = 0.25,
     ) -> None:
+        # A directory moved out of a watched tree and back makes watchdog's inotify emitter
+        # add a callback it already has, with a multi-line RuntimeWarning; the watch is right.
+        warnings.filterwarnings(
+            "ignore", "Callback with id .* already exists", RuntimeWarning, r"watchdog\."
+        )
         self.observer: BaseObserver = PollingObserver(timeout=poll_interval) if poll else Observer()
         self.handler = SiteEvents(layout, batcher)
         self._watched: dict[tuple[Path, bool], tuple[ObservedWatch, tuple[int, int]]] = {}
