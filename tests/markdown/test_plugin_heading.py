@@ -24,8 +24,8 @@ def test_toc_lists_h2_and_h3_with_plain_text_in_order():
         "# Title\n\n## The *one* line[^1]\n\n### Sub `code`\n\n#### Deep\n\n[^1]: N.\n"
     )
     assert state.extra["toc"] == [
-        TocEntry(2, "the-one-line", "The one line"),
-        TocEntry(3, "sub-code", "Sub code"),
+        TocEntry(2, "the-one-line", "The one line", "The one line"),
+        TocEntry(3, "sub-code", "Sub code", "Sub code"),
     ]
 
 

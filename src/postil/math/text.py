@@ -120,6 +120,20 @@ def to_plain_text(
     return tex_source(latex) if text is None else text
 
 
+TEX_WORD = re.compile(r"\\(?:begin|end)\s*\{[^{}]*\}|\\[A-Za-z]+\*?|\\.|[{}^_&$]")
+"""TeX that never goes into an id or a slug: control words and symbols, environment
+names, braces, script, alignment and math marks."""
+
+
+def without_tex(text: str) -> str:
+    r"""Return `text` with its TeX markup (`TEX_WORD`) as spaces, for ids and slugs.
+
+    Applied to a formula's plain text, it matters only when the text fell back to TeX:
+    `\begin{pmatrix}a & b\end{pmatrix}` gives "a b".
+    """
+    return " ".join(TEX_WORD.sub(" ", text).split())
+
+
 def tex_source(latex: str) -> str:
     """Return TeX source as a one-line fallback text: whitespace runs become one space."""
     return " ".join(latex.split())
