@@ -24,15 +24,19 @@ What becomes what:
   those Unicode decomposes as `<super>`/`<sub>`), else `^`/`_` before the script, in
   parentheses when it is longer than one character (`e^{i\pi}` e^(iπ)); primes stay
   primes (`f'` f′); limits under and over an operator are scripts too;
-- `\frac{a}{b}` a/b, each part in parentheses unless it is one character or a run of
-  letters and digits; `\sqrt{x}` √x (√(x + 1)); `\sqrt[3]{x}` ∛x (4: ∜; others: ⁿ√x
+- function names (`\log`, `\operatorname{…}`) and big operators (`∑`, `∫`, `\lim`) get a
+  space on each side (none before an opening bracket: `softmax(x)`, `∑ᵢ xᵢ`);
+- `\frac{a}{b}` a/b, each part in parentheses when it has a space or a `/` outside brackets
+  (`(a + b)/2`, `∂f/∂x`); `\sqrt{x}` √x, in parentheses unless one character, a number or
+  one character with scripts (`√dₖ`, `√(x + 1)`); `\sqrt[3]{x}` ∛x (4: ∜; others: ⁿ√x
   through the superscripts);
-- an accent over one letter or a run of letters is Unicode's combining mark after each
-  (`\hat{x}` x̂, `\vec{v}` v⃗, `\bar{z}` z̄, `\tilde`, `\dot`, `\ddot`, `\acute`, `\grave`,
-  `\breve`, `\check`, `\overline`);
-- anything else (tables and matrices, `\binom`, stretched arrows, multiscripts, roots with
-  another index, a formula that does not convert) makes the whole formula fall back to its
-  TeX source, whitespace collapsed: `\begin{pmatrix}a & b\end{pmatrix}`.
+- an accent over one letter or a run of letters is Unicode's combining mark after each,
+  composed where Unicode has the accented letter (NFC): `\hat{x}` x̂, `\vec{v}` v⃗,
+  `\bar{z}` z̄, `\grave{a}` à; also `\tilde`, `\dot`, `\ddot`, `\acute`, `\breve`,
+  `\check`, `\overline`, `\underline`;
+- anything else (tables and matrices, `\binom`, multiscripts, a formula that does not
+  convert) makes the whole formula fall back to its TeX source, whitespace collapsed:
+  `\begin{pmatrix}a & b\end{pmatrix}`.
 """
 
 from __future__ import annotations
@@ -423,4 +427,4 @@ def _accented(base: str, mark: str) -> str:
     """Return `base` with `mark` after each character; `_NoText` unless letters/digits."""
     if not base or not base.isalnum():
         raise _NoText(base)
-    return "".join(c + mark for c in base)
+    return "".join(unicodedata.normalize("NFC", c + mark) for c in base)
