@@ -51,6 +51,15 @@ def test_title_math_lays_out_inline_in_the_heading(page, base_url):
     assert h1.evaluate("h => getComputedStyle(h.querySelector('math')).display") == "math"
 
 
+def test_math_in_links_and_the_lede_has_the_colour_of_their_words(page, base_url):
+    page.goto(base_url + "posts/alpha/")
+    for owner in (".toc a[href='#bounds-on-o-n2']", "p.lede"):
+        colours = page.locator(owner).evaluate(
+            "e => [getComputedStyle(e).color, getComputedStyle(e.querySelector('math')).color]"
+        )
+        assert colours[0] == colours[1], owner
+
+
 @pytest.mark.slow
 def test_pages_with_math_titles_pass_the_nu_html_checker(site):
     pages = [site / rel for rel in ("posts/alpha/index.html", "index.html", "archive/index.html")]
