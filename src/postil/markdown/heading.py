@@ -11,9 +11,11 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from slugify import slugify
 
+from postil.markdown.mathdoc import emptiness, error_span
 from postil.markdown.rendered import TocEntry
 from postil.markdown.state import RenderState, get_state
-from postil.math.text import without_tex
+from postil.math import MathError, latex_to_mathml
+from postil.math.text import tex_source, text_of, without_tex
 
 TOC_LEVELS = (2, 3)
 """Heading levels listed in the table of contents."""
@@ -97,10 +99,6 @@ def _formula(token: Token, doc: RenderState | None) -> tuple[str, str]:
 
     Errors are not reported here: the body's rendering of the same formula reports them.
     """
-    from postil.markdown.mathdoc import emptiness, error_span
-    from postil.math import MathError, latex_to_mathml
-    from postil.math.text import mathml_to_text, tex_source
-
     if emptiness(token.content):
         return "", ""
     meta = token.meta or {}
@@ -113,8 +111,7 @@ def _formula(token: Token, doc: RenderState | None) -> tuple[str, str]:
         )
     except MathError as exc:
         return tex_source(token.content), error_span(token.content, exc)
-    text = mathml_to_text(mathml)
-    return (tex_source(token.content) if text is None else text), mathml
+    return text_of(mathml, token.content), mathml
 
 
 def heading_ids(state: StateCore) -> None:

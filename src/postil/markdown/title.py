@@ -27,7 +27,7 @@ from postil.markdown.state import RenderState
 from postil.math import latex_to_mathml
 from postil.math.engine import is_blank
 from postil.math.errors import MathError, MathSyntaxError
-from postil.math.text import mathml_to_text, tex_source, to_plain_text, without_tex
+from postil.math.text import tex_source, text_of, to_plain_text, without_tex
 from postil.model import TextAt
 
 MATH_TOKENS = ("math_inline", "math_inline_display")
@@ -103,8 +103,7 @@ def _formula(latex: str, state: RenderState, at: TextAt, offset: int, line: str)
         where = Location(state.path, at.line, col)
         state.diagnostics.append(Diagnostic(severity, where, exc.message, line))
         return error_span(latex, exc), tex_source(latex)
-    text = mathml_to_text(mathml)
-    return mathml, tex_source(latex) if text is None else text
+    return mathml, text_of(mathml, latex)
 
 
 def slug_text(text: str, macros: Mapping[str, str] | None = None) -> str:

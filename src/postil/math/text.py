@@ -120,6 +120,15 @@ def to_plain_text(
         mathml = latex_to_mathml(latex, macros=macros, cache=cache)
     except MathError:
         return tex_source(latex)
+    return text_of(mathml, latex)
+
+
+def text_of(mathml: str, latex: str) -> str:
+    """Return the readable text of `mathml`, converted from `latex`, else `latex` on one line.
+
+    For callers that already hold the MathML (a title, a heading) so the formula is
+    converted once for the page and its text.
+    """
     text = mathml_to_text(mathml)
     return tex_source(latex) if text is None else text
 
