@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 from slugify import slugify
 
@@ -64,24 +65,46 @@ def citation_key(authors: tuple[str, ...], year: int, title: str) -> str:
     return f"{family or 'anon'}{year}{significant[0] if significant else ''}"
 
 
-def bibtex_entry(authors: tuple[str, ...], year: int, title: str, url: str) -> str:
+def bibtex_title(parts: Sequence[tuple[str, str]]) -> str:
+    r"""Return a title's BibTeX field value from its ("text", …)/("math", TeX) pieces.
+
+    Text is escaped (`escape_bibtex`); math stays TeX math in braces, `{$\alpha$}`, so
+    BibTeX styles that change a title's case leave it alone (the BibTeX manual's advice
+    for letters whose case matters: a brace group at the top level is never changed).
+    """
+    return "".join(
+        f"{{${content}$}}" if kind == "math" else escape_bibtex(content) for kind, content in parts
+    )
+
+
+def bibtex_entry(
+    authors: tuple[str, ...],
+    year: int,
+    title: str,
+    url: str,
+    parts: Sequence[tuple[str, str]] = (),
+) -> str:
     """Return a BibTeX `@article` entry with author, title, year and url, fields aligned.
 
     Args:
         authors: author names in order ("Given Family" or "Family, Given").
         year: publication year.
-        title: the post's title (plain text; TeX specials are escaped).
+        title: the post's title as plain text (TeX specials are escaped).
         url: the absolute URL of the post, including the site's base path.
+        parts: the title's text and math pieces (`postil.markdown.title.split_math`);
+            when given, the title field keeps its math as `{$…$}` (`bibtex_title`) and the
+            citation key is made from its text pieces.
     """
+    text = "".join(content for kind, content in parts if kind == "text").strip()
     fields = [
         ("author", " and ".join(escape_bibtex(a) for a in authors)),
-        ("title", escape_bibtex(title)),
+        ("title", bibtex_title(parts) if parts else escape_bibtex(title)),
         ("year", str(year)),
         ("url", url.replace("%", r"\%")),
     ]
     width = max(len(name) for name, _ in fields)
     body = ",\n".join(f"  {name.ljust(width)} = {{{value}}}" for name, value in fields)
-    return f"@article{{{citation_key(authors, year, title)},\n{body}\n}}"
+    return f"@article{{{citation_key(authors, year, text or title)},\n{body}\n}}"
 
 
 def _initials(given: str) -> str:

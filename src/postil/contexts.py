@@ -44,11 +44,12 @@ def head(site: Site, title: str, rel: str, description: str = "") -> dict[str, A
 def describe(site: Site, rendered: RenderedPost) -> str:
     """Return a post's description: `summary:`, else `subtitle:`, else its first paragraph.
 
-    The first paragraph is plain text with math as TeX, shortened at a word boundary to
-    `DESCRIPTION_LIMIT` characters; a post with none of these gets the site's description.
+    The subtitle's math is readable text (`RenderedPost.subtitle_text`); the first paragraph
+    is plain text with math as TeX, shortened at a word boundary to `DESCRIPTION_LIMIT`
+    characters; a post with none of these gets the site's description.
     """
     meta = rendered.post.meta
-    text = meta.summary or meta.subtitle or plain_text(rendered.content.summary)
+    text = meta.summary or rendered.subtitle_text or plain_text(rendered.content.summary)
     text = text or site.config.description
     return textwrap.shorten(text, DESCRIPTION_LIMIT, placeholder=" …") if text else ""
 
@@ -63,6 +64,8 @@ def post_context(site: Site, index: int, rendered: RenderedPost) -> dict[str, An
     """Return the context of post `index` of `site.posts`: body, neighbours, citation, metadata.
 
     The citation block is left out for `citation: false` and for posts without a date.
+    Titles are plain text in `page_title`, metadata and the APA reference, and keep their
+    math as `$…$` in BibTeX.
     """
     config = site.config
     post, meta = rendered.post, rendered.post.meta
@@ -75,7 +78,11 @@ def post_context(site: Site, index: int, rendered: RenderedPost) -> dict[str, An
     if cite:
         tags += scholar_meta(config, rendered, authors, absolute)
     ld = blog_posting(config, rendered, authors, absolute, description)
-    return head(site, meta.title, post.url, description) | {
+    title, parts = (
+        rendered.title_text,
+        rendered.content.title.parts if rendered.content.title else (),
+    )
+    return head(site, title, post.url, description) | {
         "meta_tags": tags,
         "json_ld": script_json(ld),
         "post": rendered,
@@ -87,8 +94,8 @@ def post_context(site: Site, index: int, rendered: RenderedPost) -> dict[str, An
         "tag_links": tag_links(site, meta.tags),
         "newer": site.posts[index - 1] if index > 0 else None,
         "older": site.posts[index + 1] if 0 <= index < len(site.posts) - 1 else None,
-        "bibtex": bibtex_entry(authors, year, meta.title, absolute) if cite else None,
-        "apa": apa_reference(authors, year, meta.title, config.title, absolute) if cite else None,
+        "bibtex": bibtex_entry(authors, year, title, absolute, parts) if cite else None,
+        "apa": apa_reference(authors, year, title, config.title, absolute) if cite else None,
     }
 
 
@@ -96,7 +103,7 @@ def standalone_context(site: Site, rendered: RenderedPost) -> dict[str, Any]:
     """Return the context of a stand-alone page (about.md): no citation, neighbours or JSON-LD."""
     ctx = post_context(site, -1, rendered)
     url = site.config.base_url + rendered.post.url
-    meta_tags = page_meta(site.config, rendered.post.meta.title, url, ctx["description"])
+    meta_tags = page_meta(site.config, rendered.title_text, url, ctx["description"])
     return ctx | {"bibtex": None, "apa": None, "meta_tags": meta_tags, "json_ld": None}
 
 

@@ -3,8 +3,10 @@
 XML is built with the standard library's `xml.etree.ElementTree`, which escapes text and
 attributes itself (never string concatenation). No build time goes into a feed: the feed's
 `updated` is the newest post's, so two builds of the same posts are byte-identical.
-Each entry holds the post's whole body made for feed readers by `postil.htmlfilter.feed_html`:
-absolute URLs, math as MathML, notes as endnotes, widgets in their static state.
+Entry titles are plain text (Atom's `type="text"`; RSS titles are text), math as readable
+text (`RenderedPost.title_text`). Each entry holds the post's whole body made for feed
+readers by `postil.htmlfilter.feed_html`: absolute URLs, math as MathML, notes as endnotes,
+widgets in their static state.
 """
 
 from __future__ import annotations
@@ -98,7 +100,7 @@ def _atom_entry(site: Site, rendered: RenderedPost) -> ET.Element:
     meta, url = rendered.post.meta, site.config.base_url + rendered.post.url
     entry = ET.Element("entry")
     _sub(entry, "id", url)
-    _sub(entry, "title", meta.title).set("type", "text")
+    _sub(entry, "title", rendered.title_text).set("type", "text")
     _link(entry, "alternate", "text/html", url)
     if meta.date:
         _sub(entry, "published", meta.date.isoformat())
@@ -144,7 +146,7 @@ def rss_feed(site: Site) -> bytes:
 def _rss_item(site: Site, rendered: RenderedPost) -> ET.Element:
     meta, url = rendered.post.meta, site.config.base_url + rendered.post.url
     item = ET.Element("item")
-    ET.SubElement(item, "title").text = xml_text(meta.title)
+    ET.SubElement(item, "title").text = xml_text(rendered.title_text)
     ET.SubElement(item, "link").text = url
     ET.SubElement(item, "guid", {"isPermaLink": "true"}).text = url
     if meta.date:

@@ -62,9 +62,10 @@ def page_meta(config: SiteConfig, title: str, url: str, description: str) -> lis
 def post_meta(
     config: SiteConfig, rendered: RenderedPost, url: str, description: str
 ) -> list[MetaTag]:
-    """Return Open Graph (og:type article, with times and tags) and Twitter tags of a post."""
+    """Return Open Graph (og:type article, with times and tags) and Twitter tags of a post
+    (its title as plain text: `RenderedPost.title_text`)."""
     meta = rendered.post.meta
-    tags = page_meta(config, meta.title, url, description)
+    tags = page_meta(config, rendered.title_text, url, description)
     tags[0] = ("property", "og:type", "article")
     if meta.date:
         tags.append(("property", "article:published_time", meta.date.isoformat()))
@@ -84,7 +85,7 @@ def scholar_meta(
     A post without a date has no `citation_publication_date`.
     """
     meta = rendered.post.meta
-    tags: list[MetaTag] = [("name", "citation_title", meta.title)]
+    tags: list[MetaTag] = [("name", "citation_title", rendered.title_text)]
     tags += [("name", "citation_author", author) for author in authors]
     if meta.date:
         tags.append(("name", "citation_publication_date", meta.date.strftime("%Y/%m/%d")))
@@ -113,7 +114,7 @@ def blog_posting(
     data: dict[str, Any] = {
         "@context": "https://schema.org",
         "@type": "BlogPosting",
-        "headline": meta.title,
+        "headline": rendered.title_text,
         "description": description,
         "url": url,
         "mainEntityOfPage": {"@type": "WebPage", "@id": url},

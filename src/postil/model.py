@@ -11,6 +11,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from markupsafe import Markup, escape
+
 if TYPE_CHECKING:  # only for annotations: `postil new` should not import markdown-it
     from postil.markdown.rendered import RenderedMarkdown
 
@@ -80,14 +82,33 @@ class SourceFile:
 
 
 @dataclass(frozen=True)
+class TextAt:
+    """Where a front matter text value is written, so a message can point into it.
+
+    Attributes:
+        line: 1-based file line of the value's first character.
+        col: 1-based column of the value's first character (after an opening quote).
+        verbatim: the value is the file's characters one for one from there (a plain or
+            quoted scalar on one line, without escapes or collapsed spaces), so its
+            character `i` is at column `col + i`; otherwise messages point at `col`.
+    """
+
+    line: int = 1
+    col: int = 1
+    verbatim: bool = False
+
+
+@dataclass(frozen=True)
 class FrontMatter:
     """Typed front matter of a post or page.
 
     Attributes:
-        title: the title (plain text).
+        title: the title as the author wrote it: text, with math in `$…$` or `\\(…\\)`
+            (rendered as MathML on the page, as readable text elsewhere: see
+            `RenderedPost.title_html` and `title_text`).
         date: publication time, timezone-aware (None for pages without a date).
         updated: time of the last significant update, timezone-aware, or None.
-        subtitle: the lede under the title, or "".
+        subtitle: the lede under the title, or "" (math as in `title`).
         label: a small label above the title ("Placeholder post"), or "".
         authors: the authors in order (defaults to the site author).
         tags: the post's tags (taxonomy terms), as written.
@@ -96,6 +117,8 @@ class FrontMatter:
         slug: an explicit slug, or "" to derive one from the file name.
         macros: per-post math macros.
         citation: whether to show the "Cite this post" block.
+        title_at: where `title` is written in the file (for math errors in it).
+        subtitle_at: where `subtitle` is written.
     """
 
     title: str
@@ -110,6 +133,8 @@ class FrontMatter:
     slug: str = ""
     macros: tuple[tuple[str, str], ...] = ()
     citation: bool = True
+    title_at: TextAt = TextAt()
+    subtitle_at: TextAt = TextAt()
 
 
 @dataclass(frozen=True)
@@ -158,6 +183,30 @@ class RenderedPost:
     post: Post
     content: RenderedMarkdown
     reading_minutes: int
+
+    @property
+    def title_html(self) -> Markup:
+        """The title as HTML, its math as MathML (for `<h1>` and lists of posts)."""
+        title = self.content.title
+        return Markup(title.html) if title else escape(self.post.meta.title)
+
+    @property
+    def title_text(self) -> str:
+        """The title as readable plain text (`<title>`, feeds, metadata, citations)."""
+        title = self.content.title
+        return title.text if title else self.post.meta.title
+
+    @property
+    def subtitle_html(self) -> Markup:
+        """The subtitle as HTML, its math as MathML ("" when there is none)."""
+        subtitle = self.content.subtitle
+        return Markup(subtitle.html) if subtitle else escape(self.post.meta.subtitle)
+
+    @property
+    def subtitle_text(self) -> str:
+        """The subtitle as readable plain text ("" when there is none)."""
+        subtitle = self.content.subtitle
+        return subtitle.text if subtitle else self.post.meta.subtitle
 
 
 @dataclass(frozen=True)

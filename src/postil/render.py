@@ -357,7 +357,7 @@ def _start_worker(
 def _render_chunk(posts: list[Post]) -> tuple[list[Rendered], list[_Pair]]:
     """Render a chunk with this process's `_WORKER`; return the results and, per post, the
     math and highlighting entries its rendering added."""
-    from postil.markdown import render_markdown
+    from postil.markdown import render_post
 
     assert _WORKER is not None, "_start_worker or _render_here sets it"
     worker = _WORKER
@@ -368,7 +368,7 @@ def _render_chunk(posts: list[Post]) -> tuple[list[Rendered], list[_Pair]]:
         state = render_state(
             worker.config, post, links, worker.templates, worker.math_cache, worker.highlight_cache
         )
-        results.append(Rendered(render_markdown(worker.md, post.body, state), links.reads()))
+        results.append(Rendered(render_post(worker.md, post, state), links.reads()))
         added.append(_conversions_since(worker, marks))
     return results, added
 

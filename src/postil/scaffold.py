@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 import yaml
 
 from postil.config import load_config
-from postil.content.posts import make_slug
+from postil.content.posts import title_slug
 from postil.errors import ContentError, Location, OutputError
 
 POSTS_DIR = Path("content") / "posts"
@@ -32,7 +32,8 @@ def new_post(root: Path, title: str, now: datetime | None = None) -> Path:
 
     Args:
         root: the site directory (holds postil.yaml; its `timezone` dates the post).
-        title: the post's title; the slug is made from it (`postil.content.posts.make_slug`).
+        title: the post's title; the slug is made from it (`postil.content.posts.title_slug`:
+            math as readable text, no TeX).
         now: the post's date (timezone-aware); default: the current time in the site's zone.
 
     Raises:
@@ -42,7 +43,7 @@ def new_post(root: Path, title: str, now: datetime | None = None) -> Path:
         OutputError: the file cannot be written.
     """
     config = load_config(root)
-    slug = make_slug(title)
+    slug = title_slug(title)
     if not slug:
         raise ContentError(f"cannot make a file name from the title {title!r}; use letters")
     when = now or datetime.now(ZoneInfo(config.timezone))

@@ -55,3 +55,12 @@ def test_symlinks_pointing_outside_content_are_errors(tmp_path):
         "content/posts/dir: symlink points outside content/; remove it",
         "content/posts/file.md: symlink points outside content/; remove it",
     ]
+
+
+def test_a_slug_made_from_a_title_with_math_has_no_tex():
+    from postil.content.posts import title_slug
+
+    assert title_slug(r"The $\displaystyle S$ matrix") == "the-s-matrix"
+    assert title_slug(r"$O(n^2)$ sorting") == "o-n2-sorting"
+    assert title_slug(r"\(\RR^n\) spaces", (("RR", r"\mathbb{R}"),)) == "rn-spaces"
+    assert title_slug("It costs $5") == "it-costs-5"

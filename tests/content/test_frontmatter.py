@@ -7,7 +7,7 @@ import pytest
 
 from postil.content.frontmatter import parse, split_front_matter
 from postil.errors import ContentError, Location
-from postil.model import SourceFile
+from postil.model import SourceFile, TextAt
 
 
 def source(text: str, rel: str = "content/posts/x.md") -> SourceFile:
@@ -144,3 +144,18 @@ def test_a_post_without_a_date_is_a_warning_and_a_page_is_not():
 def test_toml_front_matter_says_to_convert_it_to_yaml():
     with pytest.raises(ContentError, match="TOML front matter"):
         parse(source('+++\ntitle = "T"\n+++\n'), "UTC")
+
+
+def test_title_and_subtitle_positions_point_at_their_first_character():
+    meta, _, _ = parse(
+        source("---\ndate: 2026-01-15\ntitle: The $x$\nlede: 'A  $y$'\n---\n"), "UTC"
+    )
+    assert meta.title == "The $x$"
+    assert meta.title_at == TextAt(line=3, col=8, verbatim=True)
+    # spaces collapsed: the value is no longer the file's text one for one
+    assert meta.subtitle_at == TextAt(line=4, col=8, verbatim=False)
+
+
+def test_a_quoted_title_is_verbatim_after_its_quote():
+    meta, _, _ = parse(source('---\ntitle: "The $x$"\n---\n'), "UTC")
+    assert meta.title_at == TextAt(line=2, col=9, verbatim=True)

@@ -18,7 +18,7 @@ PLUGINS = {
     "sidenote": ("sidenote",),
     "code": ("code",),
     "figure": ("figure",),
-    "heading": ("heading",),
+    "heading": ("math", "heading"),  # math in headings: ids and labels from its text
     "table": ("table", "figure"),
 }
 

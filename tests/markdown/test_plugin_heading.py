@@ -7,6 +7,7 @@ from markdown_it import MarkdownIt
 from postil.markdown import TocEntry
 from postil.markdown.figure import figure_plugin
 from postil.markdown.heading import heading_plugin, slug_for
+from postil.markdown.math import math_plugin
 from postil.markdown.sidenote import sidenote_plugin
 from postil.markdown.state import RenderState
 
@@ -24,8 +25,8 @@ def test_toc_lists_h2_and_h3_with_plain_text_in_order():
         "# Title\n\n## The *one* line[^1]\n\n### Sub `code`\n\n#### Deep\n\n[^1]: N.\n"
     )
     assert state.extra["toc"] == [
-        TocEntry(2, "the-one-line", "The one line"),
-        TocEntry(3, "sub-code", "Sub code"),
+        TocEntry(2, "the-one-line", "The one line", "The one line"),
+        TocEntry(3, "sub-code", "Sub code", "Sub code"),
     ]
 
 
@@ -48,3 +49,25 @@ def test_same_text_gives_same_id_across_builds():
     second, _ = render("## Attention, from the softmax up\n")
     assert first == second
     assert 'id="attention-from-the-softmax-up"' in first
+
+
+def test_math_without_a_text_form_leaves_its_tex_out_of_the_id():
+    md = MarkdownIt("commonmark")
+    for plugin in (math_plugin, heading_plugin):
+        plugin(md)
+    state = RenderState()
+    html = md.render("## A $\\begin{matrix}a & b\\end{matrix}$ bound\n", {"postil": state})
+    assert '<h2 id="a-a-b-bound">' in html
+    (entry,) = state.extra["toc"]
+    assert entry.text == "A \\begin{matrix}a & b\\end{matrix} bound"
+    assert entry.html.startswith("A <math") and entry.html.endswith("</math> bound")
+
+
+def test_math_in_a_heading_uses_the_macros_in_force():
+    md = MarkdownIt("commonmark")
+    for plugin in (math_plugin, heading_plugin):
+        plugin(md)
+    state = RenderState(macros={"RR": r"\mathbb{R}"})
+    md.render("$\\newcommand{\\E}{\\mathbb{E}}$\n\n## $\\E$ over $\\RR^n$\n", {"postil": state})
+    (entry,) = state.extra["toc"]
+    assert (entry.id, entry.text) == ("e-over-rn", "𝔼 over ℝⁿ")

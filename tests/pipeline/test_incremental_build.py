@@ -30,6 +30,17 @@ def test_one_edited_post_renders_once_and_matches_a_clean_build(tmp_path):
     assert tree(root / "_site") == clean_build(tmp_path, root)
 
 
+def test_an_edited_title_with_math_renders_the_post_again(tmp_path):
+    root = make_site(tmp_path / "site", corpus(3))
+    build_site(root)
+    text = (root / "content/posts/p01.md").read_text("utf-8")
+    edit(root, "p01.md", text.replace("title: Post 1\n", "title: Post $\\alpha$\n"))  # body kept
+    result = build_site(root)
+    assert result.rendered == 1
+    assert "<math" in (root / "_site/posts/p01/index.html").read_text("utf-8").split("<h1")[1]
+    assert tree(root / "_site") == clean_build(tmp_path, root)
+
+
 def test_unchanged_files_keep_their_inode_and_changed_ones_are_new(tmp_path):
     root = make_site(tmp_path / "site", corpus(30))
     build_site(root)

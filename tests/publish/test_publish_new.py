@@ -81,3 +81,8 @@ def test_new_refuses_a_title_that_clashes_with_a_page_bundle(tmp_path):
 def test_new_without_a_config_exits_2(tmp_path):
     result = run_new(tmp_path, "Anything")
     assert result.returncode == 2 and "postil.yaml" in result.stderr
+
+
+def test_new_makes_the_file_name_from_the_titles_readable_text(tmp_path):
+    path = new_post(make_root(tmp_path), r"The $\displaystyle S$ matrix")
+    assert path.name == "the-s-matrix.md"

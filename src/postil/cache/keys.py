@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from postil.model import Post, Site, SiteConfig
     from postil.pages import PageJob
 
-SCHEMA = 2
+SCHEMA = 3
 """Bumped whenever the layout of rows or the meaning of a kind changes."""
 
 LIBRARIES = ("markdown_it", "mdit_py_plugins", "pygments", "latex2mathml", "jinja2", "yaml")
@@ -89,7 +89,8 @@ def markdown_key(post: Post, context: str) -> str:
     """Return the cache key of a post's rendered Markdown.
 
     It covers everything rendering reads but the links map and the widget templates: the
-    post's source path, the body and where it starts in its file, its macros, and the
+    post's source path, the body and where it starts in its file, its macros, its title
+    and subtitle and where they are written (their math is rendered too), and the
     `render_context` (the site's configuration, postil's version). Links to other posts
     and widget templates are checked separately (`postil.render.Rendered.valid_for`): a
     cached post is valid while every link it looked up resolves the same way and, if it
@@ -101,7 +102,11 @@ def markdown_key(post: Post, context: str) -> str:
         context: `render_context(config)`, computed once for many posts.
     """
     body = post.body_digest or fingerprint(post.body)
-    return fingerprint(context, post.source.rel, str(post.body_line), repr(post.meta.macros), body)
+    meta = post.meta
+    titles = repr((meta.title, meta.title_at, meta.subtitle, meta.subtitle_at))
+    return fingerprint(
+        context, post.source.rel, str(post.body_line), repr(meta.macros), titles, body
+    )
 
 
 def markdown_keys(config: SiteConfig, posts: Sequence[Post]) -> list[str]:

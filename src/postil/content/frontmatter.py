@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo
 import yaml
 
 from postil.errors import ContentError, Diagnostic, Location, Severity
-from postil.model import FrontMatter, SourceFile
+from postil.model import FrontMatter, SourceFile, TextAt
 from postil.yamlnodes import (
     Field,
     YamlFieldError,
@@ -91,7 +91,9 @@ def parse(
     try:
         fields = compose_mapping(yaml_text) or []
         unknown = [f for f in fields if f.key not in _FIELDS]
-        values = _convert([f for f in fields if f.key in _FIELDS], ZoneInfo(timezone))
+        known = [f for f in fields if f.key in _FIELDS]
+        values = _convert(known, ZoneInfo(timezone))
+        values |= _positions(known, values, yaml_text)
     except yaml.MarkedYAMLError as e:
         raise ContentError(yaml_error_message(e), yaml_error_location(e, source.rel, 2)) from e
     except YamlFieldError as e:
@@ -137,6 +139,33 @@ def _convert(fields: list[Field], tz: ZoneInfo) -> dict[str, Any]:
             raise YamlFieldError(f"`{fld.key}` repeats another key; keep one", fld.line0, fld.col0)
         values[name] = convert(fld, tz)
     return values
+
+
+POSITIONED = {"title": "title_at", "subtitle": "subtitle_at"}
+"""Text fields whose position is kept, for messages about math inside them."""
+
+
+def _positions(fields: list[Field], values: dict[str, Any], yaml_text: str) -> dict[str, TextAt]:
+    """Return `FrontMatter`'s `title_at`/`subtitle_at` for the fields among `fields`."""
+    lines = yaml_text.split("\n")
+    found = {}
+    for fld in fields:
+        name = _FIELDS[fld.key][0]
+        if name in POSITIONED:
+            found[POSITIONED[name]] = text_at(fld.node, values[name], lines)
+    return found
+
+
+def text_at(node: yaml.Node, value: str, lines: list[str]) -> TextAt:
+    """Return where a scalar's text starts in the file (front matter starts on line 2).
+
+    The value is verbatim when the YAML line holds it character for character from its
+    first character on (after the opening quote of a quoted scalar).
+    """
+    mark = node.start_mark
+    col0 = mark.column + (1 if getattr(node, "style", None) in ("'", '"') else 0)
+    line = lines[mark.line] if mark.line < len(lines) else ""
+    return TextAt(mark.line + 2, col0 + 1, line[col0 : col0 + len(value)] == value)
 
 
 def _clean_text(fld: Field, tz: ZoneInfo) -> str:

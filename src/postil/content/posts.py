@@ -20,12 +20,28 @@ def make_slug(text: str) -> str:
     return slugify(text, max_length=80, word_boundary=True)
 
 
+def title_slug(title: str, macros: tuple[tuple[str, str], ...] = ()) -> str:
+    r"""Return the slug of a title: `make_slug` of its readable text.
+
+    Math in it (`$…$`, `\(…\)`) counts by its plain text without TeX control words
+    (`postil.markdown.title.slug_text`): "The $\displaystyle S$ matrix" gives
+    "the-s-matrix", never "the-displaystyle-s-matrix". A title without `$` or `\(` costs
+    no import of the math layer.
+    """
+    if "$" not in title and "\\(" not in title:
+        return make_slug(title)
+    from postil.markdown.title import slug_text
+
+    return make_slug(slug_text(title, dict(macros)))
+
+
 def make_post(source: SourceFile, meta: FrontMatter, body: str, body_line: int) -> Post:
     """Return the `Post` for a parsed source: its slug, URL and output file.
 
     The slug comes from front matter `slug:`, else the file name (`posts/my-post.md`, or the
-    directory of a page bundle `posts/my-post/index.md`), else the title — Hugo's and
-    Jekyll's order, so renaming a title does not break links.
+    directory of a page bundle `posts/my-post/index.md`), else the title (`title_slug`:
+    its math as readable text) — Hugo's and Jekyll's order, so renaming a title does not
+    break links.
 
     Args:
         body: the end of `source.text` after the front matter (as `parse` returns it).
@@ -38,7 +54,7 @@ def make_post(source: SourceFile, meta: FrontMatter, body: str, body_line: int) 
         raise ValueError(f"{source.rel}: the body must be the end of the source text")
     rel = PurePosixPath(source.rel)
     stem = rel.parent.name if rel.stem == "index" else rel.stem
-    slug = make_slug(meta.slug) or make_slug(stem) or make_slug(meta.title)
+    slug = make_slug(meta.slug) or make_slug(stem) or title_slug(meta.title, meta.macros)
     if not slug:
         raise ContentError(
             "cannot make a URL slug from the file name or title;"

@@ -12,8 +12,9 @@ from typing import Any
 from markdown_it import MarkdownIt
 
 from postil.htmlfilter import summary_html
-from postil.markdown.rendered import AnchorLink, RenderedMarkdown, TocEntry
+from postil.markdown.rendered import AnchorLink, RenderedMarkdown, TitleText, TocEntry
 from postil.markdown.state import RenderState
+from postil.model import Post
 
 __all__ = [
     "AnchorLink",
@@ -22,6 +23,7 @@ __all__ = [
     "count_words",
     "create_markdown",
     "render_markdown",
+    "render_post",
 ]
 
 
@@ -57,13 +59,43 @@ def create_markdown() -> MarkdownIt:
     return md
 
 
-def render_markdown(md: MarkdownIt, body: str, state: RenderState) -> RenderedMarkdown:
+def render_post(md: MarkdownIt, post: Post, state: RenderState) -> RenderedMarkdown:
+    """Render a post: its title and subtitle (math in front matter), then its body.
+
+    The title comes first, so its diagnostics come before the body's (file order); both use
+    the same `state` (the post's macros and math cache).
+    """
+    from postil.markdown.title import render_title
+
+    meta = post.meta
+    head = post.source.text[: post.body_start].split("\n")
+
+    def line(at: int) -> str:
+        return head[at - 1] if 0 < at <= len(head) else ""
+
+    title = render_title(meta.title, meta.title_at, state, line(meta.title_at.line))
+    subtitle = None
+    if meta.subtitle:
+        at = meta.subtitle_at
+        subtitle = render_title(meta.subtitle, at, state, line(at.line))
+    return render_markdown(md, post.body, state, title=title, subtitle=subtitle)
+
+
+def render_markdown(
+    md: MarkdownIt,
+    body: str,
+    state: RenderState,
+    title: TitleText | None = None,
+    subtitle: TitleText | None = None,
+) -> RenderedMarkdown:
     """Render one Markdown body with `md`, collecting what the plugins report in `state`.
 
     Args:
         md: a parser from `create_markdown`.
         body: the Markdown text after the front matter (LF line endings).
         state: the document's state (path, body_line, macros, links); filled in place.
+        title: the post's rendered title, kept in the result (`render_post`).
+        subtitle: its rendered subtitle.
 
     Returns:
         The HTML and everything the plugins found; problems are in `diagnostics`, never raised.
@@ -83,6 +115,8 @@ def render_markdown(md: MarkdownIt, body: str, state: RenderState) -> RenderedMa
         diagnostics=tuple(state.diagnostics),
         summary=summary_html(html),
         anchor_links=tuple(state.extra.get("anchor_links", ())),
+        title=title,
+        subtitle=subtitle,
     )
 
 

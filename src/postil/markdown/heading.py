@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -11,8 +11,11 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from slugify import slugify
 
+from postil.markdown.mathdoc import emptiness, error_span
 from postil.markdown.rendered import TocEntry
-from postil.markdown.state import get_state
+from postil.markdown.state import RenderState, get_state
+from postil.math import MathError, latex_to_mathml
+from postil.math.text import tex_source, text_of, without_tex
 
 TOC_LEVELS = (2, 3)
 """Heading levels listed in the table of contents."""
@@ -40,30 +43,75 @@ def heading_plugin(md: MarkdownIt) -> None:
         aria-label="Link to section: The one line"></a></h2>
 
     The id is the Unicode-aware slug of the heading's text (python-slugify with
-    `allow_unicode`, so "Über σ" → "über-σ"); a repeat gets "-2", "-3"; a slug that is
-    reserved ("notes") or starts with a note/figure prefix ("fn-") gets "sec-" in front; an
-    id already used by a figure or table is skipped the same way. The anchor's `¶` glyph is
-    drawn by CSS (`::after`), so copied text stays clean. `state.extra["toc"]` receives
-    `TocEntry(level, id, text)` for h2 and h3, in order. CSS class: heading-anchor.
+    `allow_unicode`, so "Über σ" → "über-σ"), math read as text and never its TeX control
+    words (`## The $\\displaystyle S$ matrix` → "the-s-matrix"); a repeat gets "-2",
+    "-3"; a slug that is reserved ("notes") or starts with a note/figure prefix ("fn-")
+    gets "sec-" in front; an id already used by a figure or table is skipped the same
+    way. The anchor's `¶` glyph is drawn by CSS (`::after`), so copied text stays clean.
+    `state.extra["toc"]` receives `TocEntry(level, id, text, html)` for h2 and h3, in
+    order (html: the text escaped, math as MathML). CSS class: heading-anchor.
     """
     md.core.ruler.push("heading_ids", heading_ids)
     md.add_render_rule("heading_close", render_heading_close)
 
 
-def inline_text(inline: Token) -> str:
-    """Return the plain text of an inline token: text, code and math source, no markup.
+MATH_TOKENS = frozenset({"math_inline", "math_inline_display"})
+"""The math plugin's formulas inside a paragraph or heading."""
 
-    Footnote markers and HTML are left out. Whitespace runs collapse to one space.
+
+def inline_text(inline: Token, doc: RenderState | None = None) -> str:
+    """Return the plain text of an inline token: text, code and math as text, no markup.
+
+    Math is readable text (`postil.math.text`: `$\\alpha$` is "α"), with the macros in
+    force at the formula (set by the math plugin's `math_resolve`). Footnote markers and
+    HTML are left out. Whitespace runs collapse to one space.
     """
-    parts: list[str] = []
-    for child in inline.children or []:
-        if child.type in ("text", "code_inline", "text_special") or child.type.startswith("math"):
-            parts.append(child.content)
-        elif child.type in ("softbreak", "hardbreak"):
-            parts.append(" ")
-        elif child.type == "image":
-            parts.append(inline_text(child))
+    return _collapse(part[0] for part in _parts(inline, doc))
+
+
+def _collapse(parts: Iterable[str]) -> str:
     return " ".join("".join(parts).split())
+
+
+def _parts(inline: Token, doc: RenderState | None) -> list[tuple[str, str, str]]:
+    """Return (text, HTML, id text) pieces of an inline token's content.
+
+    HTML is the escaped text, and each formula's MathML (from the same conversion the body
+    makes, so the math cache holds it once); the id text of a formula is its text without
+    TeX control words, for the TeX it may fall back to.
+    """
+    parts: list[tuple[str, str, str]] = []
+    for child in inline.children or []:
+        if child.type in MATH_TOKENS:
+            text, html = _formula(child, doc)
+            parts.append((text, html, without_tex(text)))
+        elif child.type in ("text", "code_inline", "text_special") or child.type == "math_ref":
+            parts.append((child.content, escapeHtml(child.content), child.content))
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append((" ", " ", " "))
+        elif child.type == "image":
+            parts += _parts(child, doc)
+    return parts
+
+
+def _formula(token: Token, doc: RenderState | None) -> tuple[str, str]:
+    """Return (plain text, MathML) of a formula in a heading; ("", "") for empty math.
+
+    Errors are not reported here: the body's rendering of the same formula reports them.
+    """
+    if emptiness(token.content):
+        return "", ""
+    meta = token.meta or {}
+    try:
+        mathml = latex_to_mathml(
+            token.content,
+            macros=meta.get("macros", doc.macros if doc else None),
+            equations=doc.equations if doc else None,
+            cache=doc.math_cache if doc else None,
+        )
+    except MathError as exc:
+        return tex_source(token.content), error_span(token.content, exc)
+    return text_of(mathml, token.content), mathml
 
 
 def heading_ids(state: StateCore) -> None:
@@ -72,18 +120,21 @@ def heading_ids(state: StateCore) -> None:
     last: dict[str, int] = {}
     toc: list[TocEntry] = []
     tokens = state.tokens
+    doc = get_state(state.env)
     for i, token in enumerate(tokens):
         if token.type != "heading_open" or i + 2 >= len(tokens):
             continue
-        text = inline_text(tokens[i + 1])
-        heading_id = _unique(slug_for(text), used, last)
+        parts = _parts(tokens[i + 1], doc)
+        text = _collapse(part[0] for part in parts)
+        heading_id = _unique(slug_for(_collapse(part[2] for part in parts)), used, last)
         used.add(heading_id)
         token.attrSet("id", heading_id)
         tokens[i + 2].meta["anchor"] = (heading_id, text)
         level = int(token.tag[1:])
         if level in TOC_LEVELS:
-            toc.append(TocEntry(level, heading_id, text))
-    get_state(state.env).extra["toc"] = toc
+            html = "".join(part[1] for part in parts).strip()
+            toc.append(TocEntry(level, heading_id, text, html))
+    doc.extra["toc"] = toc
 
 
 def slug_for(text: str) -> str:

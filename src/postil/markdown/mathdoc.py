@@ -264,7 +264,12 @@ def _convert_token(token: Any, display: bool, doc: RenderState) -> str:
         line0, col = locate(doc, token, exc.offset)
         report = doc.error if isinstance(exc, MathSyntaxError) else doc.warn
         report(line0, col, exc.message)  # Diagnostic.report() shows the line and a caret
-        return (
-            f'<span class="math-error" title="{escape(exc.message)}">'
-            f"<code>{escape(token.content)}</code></span>"
-        )
+        return error_span(token.content, exc)
+
+
+def error_span(latex: str, exc: MathError) -> str:
+    """Return what the page shows for a formula that failed: its TeX in a `math-error` span."""
+    return (
+        f'<span class="math-error" title="{escape(exc.message)}">'
+        f"<code>{escape(latex)}</code></span>"
+    )

@@ -15,12 +15,31 @@ class TocEntry:
     Attributes:
         level: heading level, 2 for `##`.
         id: the heading's anchor id (unique in the page).
-        text: the heading's plain text.
+        text: the heading's plain text (math as readable text: `postil.math.text`).
+        html: the heading's text as HTML for the table of contents: its math as MathML,
+            the rest as escaped text ("": use `text`).
     """
 
     level: int
     id: str
     text: str
+    html: str = ""
+
+
+@dataclass(frozen=True)
+class TitleText:
+    """A front matter text with math (title, subtitle), rendered for each use.
+
+    Attributes:
+        html: HTML: text escaped, math as inline MathML (or a `math-error` span).
+        text: readable plain text: math through `postil.math.text.to_plain_text`'s rules.
+        parts: ("text", text) and ("math", TeX source) pieces in order, for formats with
+            math of their own (BibTeX keeps `$…$`).
+    """
+
+    html: str
+    text: str
+    parts: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -60,6 +79,8 @@ class RenderedMarkdown:
         anchor_links: links with a fragment, for `postil.anchors.check_anchors`.
         summary: the first top-level paragraph as HTML, notes and links removed
             (`postil.htmlfilter.summary_html`), for lists of posts; "" if there is none.
+        title: the post's title rendered (`TitleText`), or None when not rendered here.
+        subtitle: its subtitle rendered, or None when it has none.
         html_key: the build cache's name of the HTML when `html_utf8` is None.
         load_html: reads the HTML named `html_key` from the build cache (the cache's
             `reader("html")`, attached by `postil.cache.rows.RenderedRows`); not stored.
@@ -74,6 +95,8 @@ class RenderedMarkdown:
     diagnostics: tuple[Diagnostic, ...]
     summary: str = ""
     anchor_links: tuple[AnchorLink, ...] = ()
+    title: TitleText | None = None
+    subtitle: TitleText | None = None
     html_key: str = ""
     load_html: Callable[[str], bytes] | None = field(default=None, compare=False, repr=False)
 

@@ -12,6 +12,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 from postil.markdown.heading import inline_text
+from postil.markdown.state import get_state
 
 CAPTION_PREFIX = "Table:"
 """A paragraph right after a table starting with this is its caption (Pandoc's syntax)."""
@@ -132,21 +133,22 @@ def _label(caption_open: Token) -> str:
 def render_table_open(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
     """Open the scroll region and the table, naming the region for assistive technology."""
     caption = tokens[idx].meta.get("caption")
-    name = _label(caption) if caption else _header_name(tokens, idx)
+    name = _label(caption) if caption else _header_name(tokens, idx, env)
     return (
         f'<div class="table-wrap" role="region" tabindex="0" aria-label="{escapeHtml(name)}">\n'
         + self.renderToken(tokens, idx, options, env)
     )
 
 
-def _header_name(tokens: Sequence[Token], idx: int) -> str:
-    """Return "Table: A, B, C" from the header cells of the table opening at `idx`."""
+def _header_name(tokens: Sequence[Token], idx: int, env: Any) -> str:
+    """Return "Table: A, B, C" from the header cells of the table opening at `idx` (math
+    as readable text)."""
     headers: list[str] = []
     for token in tokens[idx + 1 :]:
         if token.type in ("thead_close", "table_close"):
             break
         if token.type == "inline":
-            headers.append(inline_text(token))
+            headers.append(inline_text(token, get_state(env)))
     named = [header for header in headers if header]
     return "Table: " + ", ".join(named) if named else "Table"
 
