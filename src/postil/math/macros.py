@@ -77,6 +77,10 @@ BUILTIN_MACROS: dict[str, str] = {
         )
     },
     "arg": r"\operatorname{arg}",
+    # amsmath: `\implies` is `\;\Longrightarrow\;`, a relation with thick spaces added.
+    "implies": r"\;\Longrightarrow\;",
+    "impliedby": r"\;\Longleftarrow\;",
+    "iff": r"\;\Longleftrightarrow\;",
     "mathellipsis": r"\ldots",
     "set": r"\{#1\}",
     "Set": r"\left\{\:#1\:\right\}",

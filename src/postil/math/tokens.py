@@ -56,14 +56,14 @@ def _replace_command(parent: ET.Element, index: int, el: ET.Element, text: str) 
     """Turn one `<mi>\\cmd</mi>` into the symbol(s) it stands for, if known."""
     if text in MATH_SYMBOLS:
         tag, chars = MATH_SYMBOLS[text]
-        parts = chars.split(" ")
-        el.tag, el.text = tag, parts[0]
-        el.set(FIXED, "1")
-        for offset, part in enumerate(parts[1:], start=1):
-            extra = ET.Element(tag)
-            extra.text = part
-            extra.set(FIXED, "1")
-            parent.insert(index + offset, extra)
+        for offset, part in enumerate(chars.split(" ")):
+            token = el if offset == 0 else ET.Element(tag)
+            if offset:
+                parent.insert(index + offset, token)
+            token.tag, token.text = tag, part
+            token.set(FIXED, "1")
+            if part == ":":  # mathtools' colons are relations (`\vcentcolon`, `\colonapprox`)
+                token.attrib.update(lspace=REL_SPACE, rspace=REL_SPACE)
         return
     if text in TEXT_SYMBOLS and text not in ("\\ ",):
         el.text = TEXT_SYMBOLS[text]
