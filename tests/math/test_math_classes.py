@@ -44,9 +44,6 @@ ORD_SYMBOLS = [
     (r"\S", "§"),
     (r"\vdots", "⋮"),
     (r"\cdots", "⋯"),
-    (r"|", "|"),
-    (r"\|", "‖"),
-    (r"\vert", "|"),
     (r"/", "/"),
 ]
 
@@ -55,6 +52,23 @@ ORD_SYMBOLS = [
 def test_ordinary_symbols_are_identifiers_not_operators(latex, text):
     (el,) = [el for el in tokens(f"a {latex} b") if el.text == text]
     assert el.tag == "mi" and not el.attrib
+
+
+@pytest.mark.parametrize(
+    ("latex", "text"),
+    [
+        ("|", "|"),
+        (r"\|", "‖"),
+        (r"\vert", "|"),
+        (r"\Vert", "‖"),
+        (r"\lvert", "|"),
+        (r"\rVert", "‖"),
+    ],
+)
+def test_bars_are_unstretched_operators_without_side_space(latex, text):
+    el = token(f"a {latex} b", text)
+    assert el.tag == "mo"
+    assert (el.get("stretchy"), el.get("lspace"), el.get("rspace")) == ("false", "0em", "0em")
 
 
 @pytest.mark.parametrize(

@@ -35,7 +35,11 @@ def test_math_trace_shows_what_a_pass_changed(capsys):
 def test_math_cli_reports_an_unknown_command_in_one_line(capsys):
     assert main([r"x + \foo"]) == 1
     captured = capsys.readouterr()
-    assert captured.err == "error: unsupported command \\foo (at offset 4)\n"
+    assert captured.err == (
+        "error: unsupported command \\foo; define it with \\newcommand{\\foo}{…} in the post, "
+        "or as `foo: '…'` under `math: macros:` in postil.yaml or `macros:` in the front matter"
+        " (at offset 4)\n"
+    )
 
 
 def test_math_cli_bad_input_exits_1_without_traceback():

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping
 
 from latex2mathml.converter import Converter
 
@@ -20,6 +21,16 @@ from postil.math.syntax import locate_syntax_error
 ENTITY = re.compile(r"&#x([0-9A-Fa-f]+);")
 RAW_COMMAND = re.compile(r"\\(?:[A-Za-z]+\*?|[^\sA-Za-z0-9])")
 COMMENT = re.compile(r"(?<!\\)%[^\n]*")
+HOW_TO_DEFINE = (
+    "define it with \\newcommand{{\\{name}}}{{…}} in the post, or as `{name}: '…'` under "
+    "`math: macros:` in postil.yaml or `macros:` in the front matter"
+)
+# TeX primitives and package commands postil does not support (docs/math.md, "Not
+# supported"): defining them as macros is not the fix, so the error does not suggest it.
+NOT_MACROS = frozenset(
+    "expandafter futurelet afterassignment csname endcsname ce pu angl angln phase "
+    "overlinesegment underlinesegment textcircled sixptsize xymatrix".split()
+)
 # latex2mathml's exceptions carry no message; say what each means and how to fix it.
 ENGINE_ERRORS = {
     "NoAvailableTokensError": "a group or argument is empty where something is required",
@@ -78,20 +89,60 @@ def decode_entities(root: ET.Element) -> None:
             el.text = ENTITY.sub(lambda m: chr(int(m.group(1), 16)), el.text)
 
 
-def check_leftovers(content: ET.Element, latex: str) -> None:
-    """Raise if a `\\command` survived as text: latex2mathml did not know it."""
+def check_leftovers(content: ET.Element, latex: str, macros: Mapping[str, str]) -> None:
+    """Raise if a `\\command` survived as text: latex2mathml did not know it.
+
+    The error names the command and, when a macro of `macros` produced it, that macro, at
+    the place the author wrote it (`locate_command`); it says how to define the command.
+    """
     for el in content.iter():
         if local(el) not in ("mi", "mo", "mn") or not el.text:
             continue  # mtext was checked when its text commands were resolved (textmode.py)
         match = RAW_COMMAND.search(el.text)
         if match:
-            command = match.group(0)
-            raise MathUnsupportedError(
-                f"unsupported command {command}", locate_command(command, latex), command
+            raise unsupported(
+                f"unsupported command {match.group(0)}", match.group(0), latex, macros
             )
 
 
-def locate_command(command: str, latex: str) -> int:
-    """Return the offset of `command` in the source (0 when a macro produced it)."""
-    found = re.search(re.escape(command) + r"(?![A-Za-z])", latex) if command else None
-    return found.start() if found else 0
+def unsupported(
+    message: str, command: str, latex: str, macros: Mapping[str, str]
+) -> MathUnsupportedError:
+    r"""Return the error for an unsupported `command`, located and with how to fix it.
+
+    Args:
+        message: what is wrong, naming `command` as the author wrote it.
+        command: the command (`\foo`).
+        latex: the formula's source.
+        macros: the macros in force (name -> body), to find the one that produced it.
+    """
+    offset, via = locate_command(command, latex, macros)
+    if via:
+        message += f" (in the expansion of {via})"
+    if command.lstrip("\\").rstrip("*") not in NOT_MACROS and re.fullmatch(r"\\[A-Za-z]+", command):
+        message += "; " + HOW_TO_DEFINE.format(name=command[1:])
+    return MathUnsupportedError(message, offset, command)
+
+
+def locate_command(
+    command: str, latex: str, macros: Mapping[str, str] | None = None
+) -> tuple[int, str]:
+    """Return (offset of `command` in the source, the macro call it came from or "").
+
+    A command a macro produced is not in the source: it is located at the first call of
+    a macro whose expansion contains it (through macros calling macros), else at 0.
+    """
+    wanted, seen = [command], set()
+    while wanted:
+        name = wanted.pop(0)
+        found = re.search(re.escape(name) + r"(?![A-Za-z])", latex) if name else None
+        if found:
+            return found.start(), "" if name == command else name
+        seen.add(name)
+        pattern = re.compile(re.escape(name) + r"(?![A-Za-z])")
+        wanted += [
+            "\\" + macro
+            for macro, body in (macros or {}).items()
+            if pattern.search(body) and "\\" + macro not in seen
+        ]
+    return 0, ""

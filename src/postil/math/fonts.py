@@ -1,6 +1,7 @@
 r"""Font passes: math alphabets as Unicode characters, roman words as one identifier.
 
-MathML Core renders `mathvariant` only as `normal` on a one-letter `<mi>`; every other
+MathML Core renders `mathvariant` only as `normal` on a one-letter `<mi>` (which is how
+capital Greek letters stand upright, as in TeX: `upright_greek_capitals`); every other
 style (`\mathbf`, `\mathbb`, `\mathcal`, …) is drawn by using the Unicode math
 alphanumeric characters (`alphabets.styled_text`), as Temml does.
 """
@@ -11,6 +12,8 @@ import xml.etree.ElementTree as ET
 
 from postil.math.alphabets import styled_text
 from postil.math.mathml import TOKENS, local
+
+GREEK_CAPITALS = frozenset(chr(c) for c in range(0x391, 0x3AA) if c != 0x3A2) | {"ϴ", "ϒ"}
 
 
 def merge_letters(root: ET.Element) -> None:
@@ -38,6 +41,20 @@ def merge_letters(root: ET.Element) -> None:
                 prev.text = (prev.text or "") + (el.text or "")
                 parent.remove(el)
                 kids[kids.index(el)] = prev
+
+
+def upright_greek_capitals(root: ET.Element) -> None:
+    """Set every capital Greek letter upright (`mathvariant="normal"`): `\\Sigma` is Σ.
+
+    TeX takes `\\Gamma` … `\\Omega` from the roman font (plain.tex gives them
+    `\\mathcode"7000`, class 7: variable family, upright by default; The TeXbook p. 434),
+    whereas MathML Core draws a one-letter `<mi>` italic. `\\varSigma` & co. come as the
+    italic characters (`𝛴`) and stay so; `\\mathit{\\Sigma}` keeps its `mathvariant`.
+    """
+    for el in root.iter():
+        text = el.text or ""
+        if local(el) == "mi" and len(text) == 1 and text in GREEK_CAPITALS:
+            el.attrib.setdefault("mathvariant", "normal")
 
 
 def apply_mathvariant(root: ET.Element) -> None:

@@ -1,48 +1,126 @@
-r"""Limits: the scripts of `\sum`, `\lim`, `\max`, `\operatorname*` under/over in display style.
+r"""Limits: the scripts of `\sum`, `\lim`, `\max`, `\operatorname*` under/over or beside.
 
-Which operators take limits: `symbols.LIMIT_OPERATORS`, `symbols.LIMIT_NAMES`, and names
-marked `markers.DATA_LIMITS` (`\operatorname*`, `\DeclareMathOperator*`). latex2mathml
-writes `\sum\nolimits_i` as `msub` with no mark, so its scripts stay beside.
+TeX puts an operator's scripts under/over it in display style and beside it otherwise
+(`\displaylimits`, the default); `\limits` puts them under/over in every style, `\nolimits`
+beside in every style (The TeXbook, ch. 17, p. 144). Which operators take limits by
+default: `symbols.LIMIT_OPERATORS`, `symbols.LIMIT_NAMES`, and names marked
+`markers.DATA_LIMITS` (`\operatorname*`, `\DeclareMathOperator*`).
+
+latex2mathml decides on its own (`\limits` always under, `\sum`/`\prod` under whenever
+the formula is display math, even inside a fraction or after `\textstyle`) and Chromium
+moves the limits of an `<mo>` back beside in compact style unless it says
+`movablelimits="false"`. So `rewrite_limits` takes the choice away from latex2mathml: it
+wraps the operator in a group that starts with a `limits` marker saying what the author
+wrote, and `apply_limits` reads the marker and decides by the style (`styles.py`).
 """
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
-from postil.math.markers import DATA_LIMITS
-from postil.math.mathml import POSITIONAL, SCRIPTED, UNDER_OVER, local
+from postil.math.markers import DATA_LIMITS, marker, read_marker
+from postil.math.mathml import SCRIPTED, UNDER_OVER, core, local
+from postil.math.styles import DISPLAY, walk_styles
 from postil.math.symbols import LIMIT_NAMES, LIMIT_OPERATORS
+
+LIMITS = re.compile(r"\s*\\(no)?limits(?![A-Za-z])")
+# latex2mathml stacks these two itself in display math (its `block` rule): take them out.
+STACKED_BY_ENGINE = re.compile(r"\\(?:sum|prod)(?![A-Za-z])(?=\s*[_^])")
+ALWAYS, NEVER, DISPLAY_ONLY = "always", "0", "1"  # values of `DATA_LIMITS`
+MARKER_KIND = "limits"
+SCRIPTS_OF = {stacked: scripted for scripted, stacked in UNDER_OVER.items()}
+
+
+def rewrite_limits(latex: str) -> str:
+    r"""Wrap each operator with `\limits`/`\nolimits`, and `\sum`/`\prod` with scripts.
+
+    `\sum\limits_i` -> `{⟦limits⟧always\sum}_i`, `\int\nolimits_0` -> `{⟦limits⟧0\int}_0`,
+    `\sum_i` -> `{⟦limits⟧1\sum}_i`. The operator before `\limits` is a control word or a
+    `{…}` group with the command it belongs to (`\operatorname*{ess}`, a marker); a
+    `\limits` after anything else is left for latex2mathml to refuse.
+    """
+    if "\\sum" in latex or "\\prod" in latex:
+        latex = STACKED_BY_ENGINE.sub(
+            lambda m: "{" + marker(MARKER_KIND, DISPLAY_ONLY) + m.group(0) + "}", latex
+        )
+    if "limits" not in latex:
+        return latex
+    out, pos = [], 0
+    for match in LIMITS.finditer(latex):
+        start = _operator_start(latex, match.start())
+        if start is None or start < pos:
+            continue
+        mode = NEVER if match.group(1) else ALWAYS
+        wrapped = "{" + marker(MARKER_KIND, mode) + latex[start : match.start()] + "}"
+        out += [latex[pos:start], wrapped]
+        pos = match.end()
+    return "".join(out) + latex[pos:]
+
+
+def _operator_start(latex: str, end: int) -> int | None:
+    """Return where the operator ending at `end` starts: `\\sum`, `\\mathop{…}`, `{…}`."""
+    if end and latex[end - 1] == "}":
+        depth = 0
+        for start in range(end - 1, -1, -1):
+            if latex[start] == "}" and latex[start - 1 : start] != "\\":
+                depth += 1
+            elif latex[start] == "{" and latex[start - 1 : start] != "\\":
+                depth -= 1
+                if depth == 0:
+                    command = re.search(r"\\[A-Za-z]+\*?\s*$", latex[:start])
+                    return command.start() if command else start
+        return None
+    word = re.search(r"\\[A-Za-z]+$", latex[:end])
+    return word.start() if word else None
+
+
+def unwrap_limit_groups(root: ET.Element) -> None:
+    """Replace each `limits` marker's group by its operator, marked with `DATA_LIMITS`."""
+    for parent in list(root.iter()):
+        for index, group in enumerate(list(parent)):
+            found = read_marker(group[0]) if local(group) == "mrow" and len(group) else None
+            if not found or found[0] != MARKER_KIND:
+                continue
+            group.remove(group[0])
+            operator = group[0] if len(group) == 1 else group
+            if operator is not group:
+                parent.remove(group)
+                parent.insert(index, operator)
+            operator.set(DATA_LIMITS, found[1])
 
 
 def apply_limits(root: ET.Element, display: bool) -> None:
-    """Stack the scripts of ∑, ∏, lim, max, `\\operatorname*` under/over in display style.
+    r"""Put each operator's scripts under/over or beside it, as TeX's style rules say.
 
-    latex2mathml writes `\\lim_{x}` as `<msub>`, which Chromium draws beside the operator.
-    TeX puts such limits under/over only in display style, which fractions, scripts and
-    (unless `displaystyle`) table cells leave (The TeXbook, ch. 17), so the style is
-    tracked down the tree; `\\displaystyle` (an `mstyle`) turns it back on.
+    latex2mathml writes `\lim_{x}` as `<msub>`, which Chromium draws beside the operator;
+    in display style (which fractions, scripts and, unless `displaystyle`, table cells
+    leave: `styles.walk_styles`) it becomes `<munder>`. `\limits` stacks in every style
+    (`movablelimits="false"`, else Chromium moves them beside in compact style), and
+    `\nolimits` never does.
     """
-    _limits(root, display)
+    unwrap_limit_groups(root)
+    for el, style in walk_styles(root, display):
+        tag = local(el)
+        if tag not in SCRIPTED and tag not in SCRIPTS_OF or not len(el):
+            continue
+        mode = _limits_mode(el[0])
+        if mode is None:
+            continue
+        if tag in SCRIPTED and (mode == ALWAYS or mode == DISPLAY_ONLY and style == DISPLAY):
+            el.tag = UNDER_OVER[tag]
+        elif tag in SCRIPTS_OF and mode == NEVER:
+            el.tag = SCRIPTS_OF[tag]
+        base = core(el[0])
+        if local(el) in SCRIPTS_OF and local(base) == "mo" and style != DISPLAY:
+            base.set("movablelimits", "false")
 
 
-def _limits(el: ET.Element, display: bool) -> None:
-    """Apply `apply_limits` to `el` in the given style, then to its children."""
-    tag = local(el)
-    if tag in ("mstyle", "mtable") and el.get("displaystyle") in ("true", "false"):
-        display = el.get("displaystyle") == "true"
-    elif tag == "mtable":
-        display = False
-    if display and tag in SCRIPTED and len(el) and _takes_limits(el[0]):
-        el.tag = UNDER_OVER[tag]
-        tag = el.tag
-    for index, child in enumerate(el):
-        keeps = tag not in POSITIONAL or (index == 0 and tag != "mfrac")
-        _limits(child, display and keeps)
-
-
-def _takes_limits(base: ET.Element) -> bool:
-    """Tell whether a script base is a big operator or a limit-taking name."""
-    if base.get(DATA_LIMITS) == "0":
-        return False
+def _limits_mode(base: ET.Element) -> str | None:
+    """Return how an operator takes limits (`ALWAYS`, `NEVER`, `DISPLAY_ONLY`), or None."""
+    if DATA_LIMITS in base.attrib:
+        return base.get(DATA_LIMITS)
     text = (base.text or "").replace("\u2009", "").replace("\u2006", "")
-    return base.get(DATA_LIMITS) == "1" or text in LIMIT_OPERATORS or text in LIMIT_NAMES
+    if local(base) in ("mi", "mo") and (text in LIMIT_OPERATORS or text in LIMIT_NAMES):
+        return DISPLAY_ONLY
+    return None

@@ -77,9 +77,18 @@ BUILTIN_MACROS: dict[str, str] = {
         )
     },
     "arg": r"\operatorname{arg}",
+    # amsmath: `\implies` is `\;\Longrightarrow\;`, a relation with thick spaces added.
+    "implies": r"\;\Longrightarrow\;",
+    "impliedby": r"\;\Longleftarrow\;",
+    "iff": r"\;\Longleftrightarrow\;",
     "mathellipsis": r"\ldots",
     "set": r"\{#1\}",
     "Set": r"\left\{\:#1\:\right\}",
+    # KaTeX's braket macros: `\mathinner{\langle{#1}|}`; the bars are ordinary `|`, not
+    # latex2mathml's relation `∣` (which put relation gaps inside the bracket).
+    "bra": r"{\langle{#1}\rvert}",
+    "ket": r"{\lvert{#1}\rangle}",
+    "braket": r"{\langle{#1}\rangle}",
     "Bra": r"\left\langle #1\right|",
     "Ket": r"\left|#1\right\rangle",
     "Braket": r"\left\langle #1\right\rangle",
@@ -104,6 +113,10 @@ BUILTIN_MACROS: dict[str, str] = {
     "varprojlim": r"\underleftarrow{\lim}",
     "KaTeX": r"\text{KaTeX}",
     "mathnormal": "{#1}",
+    # dsfont's and bbm's double-struck alphabets (`\mathds{1}`, the indicator function):
+    # the Unicode double-struck letters and digits (U+1D538…, U+1D7D8–U+1D7E1).
+    "mathds": r"\mathbb{#1}",
+    "mathbbm": r"\mathbb{#1}",
     "utilde": r"\underset{\text{\textasciitilde}}{#1}",
 }
 
@@ -215,6 +228,8 @@ def _expand_one(latex: str, match: re.Match[str], body: str) -> tuple[str, int]:
     expanded = re.sub(r"#([1-9])", lambda m: args[int(m.group(1)) - 1], body)
     if re.search(r"\\[A-Za-z]+$", expanded) and latex[pos : pos + 1].isalpha():
         expanded += " "  # `\foo{x}y` with body `#1\cdot` must not become `x\cdoty`
+    if expanded[:1].isalpha() and re.search(r"\\[A-Za-z]+$", latex[: match.start()]):
+        expanded = " " + expanded  # `\expandafter\a` with body `x` is not `\expandafterx`
     return latex[: match.start()] + expanded + latex[pos:], match.start()
 
 

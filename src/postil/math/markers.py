@@ -10,6 +10,8 @@ marker into the right MathML. The kinds:
 | `mi`, `mo` | `symbols.glyph_macros` | a character | that token, its kind fixed (`FIXED`) |
 | `mbin` | `symbols.glyph_macros` (`\bmod`) | a word | an `<mo>` with TeX's medium spaces |
 | `op`, `opl` | `rewrite.rewrite_operatornames` | a name | `<mi data-op>` (`opl`: `data-limits`) |
+| `opgroup` | `rewrite.rewrite_operatornames` | `op`/`opl` | `data-op` on its group (math name) |
+| `limits` | `limits.rewrite_limits` | `always`/`0`/`1` | `data-limits` on its operator |
 | `env` | `environments.rewrite_environments` | a style | `data-env` on the next `mtable` |
 | `ref`, `eqref` | `rewrite.rewrite_refs` | a label | a link (`numbering.resolve_refs`) |
 
@@ -29,7 +31,7 @@ SEP = "\ue001"
 TEXT_STAND_INS = {"{": "\ue004", "}": "\ue005", "\\": "\ue006"}
 FIXED = "data-fixed"  # a token whose kind a marker chose: classes must not change it
 DATA_OP = "data-op"  # an operator name (`\operatorname`): a function name for spacing
-DATA_LIMITS = "data-limits"  # "1": takes limits in display style (`\operatorname*`)
+DATA_LIMITS = "data-limits"  # "1": limits in display style (`\operatorname*`); "always", "0"
 DATA_ENV = "data-env"  # the environment style of an `mtable` (environments.STYLES)
 REF_KINDS = ("ref", "eqref")
 BIN_SPACE = "0.2222em"  # \medmuskip, 4mu (The TeXbook p. 170)
@@ -102,6 +104,11 @@ def _expand(parent: ET.Element, index: int, el: ET.Element, kind: str, payload: 
         el.set(DATA_OP, "1")
         if kind == "opl":
             el.set(DATA_LIMITS, "1")
+    elif kind == "opgroup":  # the marker opens the group that is the operator's name
+        parent.set(DATA_OP, "1")
+        if payload == "opl":
+            parent.set(DATA_LIMITS, "1")
+        parent.remove(el)
     elif kind == "env":
         target = _next_sibling(parent, index)
         table = (

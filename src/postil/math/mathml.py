@@ -28,3 +28,13 @@ def local(el: ET.Element) -> str:
 def is_space(el: ET.Element) -> bool:
     """Tell whether `el` is only spacing: an `mspace`, or an `mtext` of spaces."""
     return local(el) == "mspace" or (local(el) == "mtext" and not (el.text or "").strip())
+
+
+def core(el: ET.Element) -> ET.Element:
+    """Return the token an embellished operator is built on (`∑` of `\\sum_i`), else `el`.
+
+    MathML Core §3.2.4.1: a scripted or stacked element is embellished by its base.
+    """
+    while local(el) in SCRIPTED_OR_STACKED and len(el):
+        el = el[0]
+    return el

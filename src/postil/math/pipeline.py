@@ -27,6 +27,7 @@ from postil.math import (
     numbering,
     rewrite,
     spacing,
+    styles,
     tables,
     textmode,
     tokens,
@@ -75,6 +76,11 @@ class Formula:
         self.latex = self.source
 
     @property
+    def macro_table(self) -> dict[str, str]:
+        """Return every macro in force: glyphs, KaTeX's aliases, the caller's, the formula's."""
+        return {**GLYPH_MACROS, **BUILTIN_MACROS, **self.macros, **self.definitions}
+
+    @property
     def root(self) -> ET.Element:
         """Return the MathML tree (the tree passes run after `parse`, which sets it)."""
         if self.tree is None:
@@ -102,8 +108,8 @@ def _rewrite(step: Callable[[str], str]) -> Pass:
         try:
             formula.latex = step(formula.latex)
         except MathUnsupportedError as exc:
-            offset = engine.locate_command(exc.command, formula.source)
-            raise MathUnsupportedError(exc.message, offset, exc.command) from None
+            source, table = formula.source, formula.macro_table
+            raise engine.unsupported(exc.message, exc.command, source, table) from None
 
     return run
 
@@ -135,8 +141,7 @@ def _arguments(formula: Formula) -> None:
 
 def _macros(formula: Formula) -> None:
     """Expand glyph macros, KaTeX's aliases, the caller's macros and the formula's own."""
-    table = {**GLYPH_MACROS, **BUILTIN_MACROS, **formula.macros, **formula.definitions}
-    formula.latex = expand_macros(formula.latex, table)
+    formula.latex = expand_macros(formula.latex, formula.macro_table)
 
 
 def _expanded_arguments(formula: Formula) -> None:
@@ -150,7 +155,7 @@ def _expanded_arguments(formula: Formula) -> None:
     try:
         check_arguments(formula.latex, {})
     except MathSyntaxError as exc:
-        offset = engine.locate_command(exc.command, formula.source)
+        offset, _ = engine.locate_command(exc.command, formula.source, formula.macro_table)
         raise MathSyntaxError(exc.message, offset, exc.command) from None
 
 
@@ -174,6 +179,16 @@ def _limits(formula: Formula) -> None:
     limits.apply_limits(formula.root, formula.display)
 
 
+def _atom_spacing(formula: Formula) -> None:
+    """Remove TeX's spaces between adjacent relations and around operators in scripts."""
+    spacing.fix_atom_spacing(formula.root, formula.display)
+
+
+def _fraction_delimiters(formula: Formula) -> None:
+    """Give `\\binom`'s parentheses text size outside display style."""
+    styles.fix_fraction_delimiters(formula.root, formula.display)
+
+
 def _numbers(formula: Formula) -> None:
     """Put the rows' equation numbers at the right margin."""
     numbering.attach_numbers(formula.root, formula.rows, formula.numbers)
@@ -186,7 +201,7 @@ def _refs(formula: Formula) -> None:
 
 def _leftovers(formula: Formula) -> None:
     """Raise if a `\\command` survived as text (latex2mathml did not know it)."""
-    engine.check_leftovers(formula.root, formula.source)
+    engine.check_leftovers(formula.root, formula.source, formula.macro_table)
 
 
 TEX_PASSES: list[tuple[str, Pass]] = [
@@ -203,6 +218,7 @@ TEX_PASSES: list[tuple[str, Pass]] = [
     ("specials", _rewrite(rewrite.rewrite_specials)),
     ("operatornames", _rewrite(rewrite.rewrite_operatornames)),
     ("text", _rewrite(textmode.rewrite_text)),
+    ("limits-markers", _rewrite(limits.rewrite_limits)),
     ("rows", _rows),
     ("urls", _rewrite(rewrite.rewrite_urls)),
     ("environments", _rewrite(environments.rewrite_environments)),
@@ -213,6 +229,7 @@ TREE_PASSES: list[tuple[str, Pass]] = [
     ("symbols", _tree(tokens.resolve_symbols)),
     ("classes", _tree(tokens.classify_tokens)),
     ("letters", _tree(fonts.merge_letters)),
+    ("greek-capitals", _tree(fonts.upright_greek_capitals)),
     ("mathvariant", _tree(fonts.apply_mathvariant)),
     ("lengths", _tree(spacing.fix_lengths)),
     ("limits", _limits),
@@ -220,6 +237,8 @@ TREE_PASSES: list[tuple[str, Pass]] = [
     ("tables", _tree(tables.style_tables)),
     ("environment-styles", _tree(environments.style_environments)),
     ("prefix", _tree(tokens.mark_prefix_operators)),
+    ("atom-spacing", _atom_spacing),
+    ("fraction-delimiters", _fraction_delimiters),
     ("numbers", _numbers),
     ("refs", _refs),
     ("leftovers", _leftovers),

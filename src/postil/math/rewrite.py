@@ -21,6 +21,7 @@ CHAR = re.compile(r'\\char\s*(?:"([0-9A-Fa-f]+)|(\d+))')
 MATHOP = re.compile(r"\\mathop\s*\{\s*\\(?:mathrm|rm|text)\s*\{([A-Za-z]+)\}\s*\}")
 SPACES = re.compile(r"\\[,:;> ]|~|\\(?:thinspace|medspace|thickspace)(?![A-Za-z])")
 URL = re.compile(r"\\url\s*\{([^{}]*)\}")
+MATH_IN_NAME = re.compile(r"[\\^_$&#%]")  # an operator name that is not a plain word
 
 
 def rewrite_refs(latex: str) -> str:
@@ -29,7 +30,13 @@ def rewrite_refs(latex: str) -> str:
 
 
 def rewrite_operatornames(latex: str) -> str:
-    r"""Turn `\operatorname{arg\,max}` (any content) into an operator-name marker."""
+    r"""Turn `\operatorname{arg\,max}` (any content) into an operator-name marker.
+
+    A name that is a word (letters, digits, `\,`, `-`, `\text{…}`) becomes one `<mi>`; a
+    name with math in it (`\operatorname*{\mathbb{E}}`, from `\DeclareMathOperator*`)
+    is set as a group in `\mathrm` (TeX's `\operatorfont`) after an `opgroup` marker, which
+    makes the group the operator (`markers.expand_markers`).
+    """
     out, pos = [], 0
     for match in OPERATORNAME.finditer(latex):
         if match.start() < pos:
@@ -39,7 +46,11 @@ def rewrite_operatornames(latex: str) -> str:
         text = re.sub(r"\\(?:mathrm|text|textrm|mathit)\s*\{([^{}]*)\}", r"\1", text)
         text = text.replace("{", "").replace("}", "").strip()
         kind = "op" if match.group(1) == "operatorname" else "opl"
-        out += [latex[pos : match.start()], marker(kind, text)]
+        if MATH_IN_NAME.search(text):
+            operator = "{" + marker("opgroup", kind) + rf"\mathrm{{{name}}}}}"
+        else:
+            operator = marker(kind, text)
+        out += [latex[pos : match.start()], operator]
         pos = end
     return "".join(out) + latex[pos:]
 

@@ -1,8 +1,11 @@
-"""Spacing passes: lengths Chromium understands, and TeX's space after function names.
+"""Spacing passes: lengths Chromium understands, and TeX's spaces between atoms.
 
 `fix_lengths` turns MathML's named spaces and TeX-only units into em and pt (Chromium
 drops the others); `apply_functions` gives every function name (`\\log`, `\\operatorname`)
-U+2061 and TeX's thin space before its argument (The TeXbook, ch. 18).
+U+2061 and TeX's thin space before its argument (The TeXbook, ch. 18); `fix_atom_spacing`
+applies the two rules of TeX's spacing table that Chromium's operator dictionary lacks: no
+space between adjacent relations (`:=`), and none around relations, binary operators and
+punctuation in script styles (`j=1` under a sum).
 """
 
 from __future__ import annotations
@@ -10,9 +13,16 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from postil.math.markers import DATA_OP
-from postil.math.mathml import POSITIONAL, SCRIPTED_OR_STACKED, is_space, local
-from postil.math.symbols import FUNCTION_NAMES, OPEN_FENCES, RELATIONS_AND_PUNCT
+from postil.math.markers import BIN_SPACE, DATA_OP, FIXED
+from postil.math.mathml import POSITIONAL, SCRIPTED_OR_STACKED, core, is_space, local
+from postil.math.styles import SCRIPT, walk_styles
+from postil.math.symbols import (
+    FUNCTION_NAMES,
+    OPEN_FENCES,
+    REL_SPACE,
+    RELATIONS_AND_PUNCT,
+    symbol_class,
+)
 
 # MathML's named space widths (MathML 3 §2.1.5.2) in em; Chromium drops named lengths.
 NAMED_SPACES = {
@@ -27,6 +37,9 @@ NAMED_SPACES = {
 # TeX units CSS lacks, in pt (The TeXbook p. 57).
 TEX_UNITS_PT = {"bp": 72.27 / 72, "dd": 1238 / 1157, "cc": 12 * 1238 / 1157, "sp": 1 / 65536}
 THIN = "0.1667em"
+ZERO = "0em"
+ROWS = frozenset(("math", "mrow", "mtd", "msqrt", "mstyle", "mpadded", "mphantom", "menclose"))
+SPACED_CLASSES = frozenset(("mathbin", "mathrel", "mathpunct"))
 
 
 def _css_length(value: str) -> str:
@@ -59,6 +72,8 @@ def _is_function_name(el: ET.Element) -> bool:
     """Tell whether `el` (maybe scripted) is a function name like `log` or `softmax`."""
     while local(el) in SCRIPTED_OR_STACKED and len(el):
         el = el[0]
+    if el.get(DATA_OP) == "1":
+        return True
     text = (el.text or "").replace("\u2009", "").replace("\u2006", "").replace(" ", "")
     if local(el) == "mi":
         return text in FUNCTION_NAMES or el.get(DATA_OP) == "1"
@@ -71,7 +86,7 @@ def _name_to_mi(el: ET.Element) -> None:
         el = el[0]
     if local(el) == "mo":
         el.tag = "mi"
-        for attr in ("stretchy", "fence", "form", "lspace", "rspace"):
+        for attr in ("stretchy", "fence", "form", "lspace", "rspace", "movablelimits"):
             el.attrib.pop(attr, None)
     el.attrib.pop(DATA_OP, None)
 
@@ -114,3 +129,54 @@ def _starts_with_relation_or_end(el: ET.Element) -> bool:
     if local(el) == "mo":
         return (el.text or "") in RELATIONS_AND_PUNCT
     return False
+
+
+def atom_class(el: ET.Element) -> str | None:
+    """Return the TeX class of an operator token (`mathrel`, `mathbin`, …), or None.
+
+    A compound of symbols with a relation in it (`≈:`, `∷≈`) is a relation; `\\colon`'s
+    `:` (a marker fixed it, without the relation's spaces) is punctuation; a word with
+    TeX's medium spaces (`\\bmod`) a binary operator.
+    """
+    if local(el) != "mo":
+        return None
+    text = el.text or ""
+    if text == ":" and FIXED in el.attrib and el.get("lspace") != REL_SPACE:
+        return "mathpunct"
+    if el.get("lspace") == BIN_SPACE:
+        return "mathbin"
+    if len(text) > 1 and not text.isalpha():
+        classes = {symbol_class(char) for char in text}
+        return "mathrel" if "mathrel" in classes else None
+    return symbol_class(text)
+
+
+def fix_atom_spacing(root: ET.Element, display: bool) -> None:
+    """Give relations, binary operators and punctuation the spaces TeX gives them.
+
+    The TeXbook, ch. 18, p. 170 (Appendix G, rule 20): between two relations there is no
+    space (`:=`, `=:`, `\\leq\\leq`, `:\\Leftrightarrow`); in script and scriptscript style
+    the thin, medium and thick spaces in parentheses in the table are left out, that is
+    every space around a relation, a binary operator and after punctuation (`j=1` under
+    a sum, `x^{n-1}`, `a_{i,j}`). Chromium scales its dictionary's spaces in scripts but
+    keeps them (WPT `mo-lspace-rspace-with-positive-scriptlevel`), so both are explicit.
+    """
+    for el, style in walk_styles(root, display):
+        if local(el) in ROWS:
+            _join_relations(el)
+        if style >= SCRIPT and atom_class(el) in SPACED_CLASSES and el.get("form") != "prefix":
+            el.set("lspace", ZERO)
+            el.set("rspace", ZERO)
+
+
+def _join_relations(row: ET.Element) -> None:
+    """Remove the space between adjacent relation atoms of one row (spaces between kept)."""
+    prev: ET.Element | None = None
+    for el in row:
+        if is_space(el):
+            continue
+        here = core(el)
+        if prev is not None and atom_class(prev) == atom_class(here) == "mathrel":
+            prev.set("rspace", ZERO)
+            here.set("lspace", ZERO)
+        prev = here

@@ -17,6 +17,7 @@ import xml.etree.ElementTree as ET
 from latex2mathml.symbols_parser import convert_symbol
 
 from postil.math.markers import FIXED
+from postil.math.mathml import core as embellished_core
 from postil.math.mathml import is_space, local
 from postil.math.symbols import (
     FUNCTION_NAMES,
@@ -34,6 +35,7 @@ from postil.math.textmode import text_mode
 
 ACCENT_PARENTS = ("mover", "munder", "munderover")
 SCRIPTS = frozenset(("msub", "msup", "msubsup"))
+BARS = frozenset("|‖")
 ROW_TAGS = frozenset(("math", "mrow", "mtd", "msqrt", "mstyle", "mpadded", "mphantom", "menclose"))
 
 
@@ -54,14 +56,14 @@ def _replace_command(parent: ET.Element, index: int, el: ET.Element, text: str) 
     """Turn one `<mi>\\cmd</mi>` into the symbol(s) it stands for, if known."""
     if text in MATH_SYMBOLS:
         tag, chars = MATH_SYMBOLS[text]
-        parts = chars.split(" ")
-        el.tag, el.text = tag, parts[0]
-        el.set(FIXED, "1")
-        for offset, part in enumerate(parts[1:], start=1):
-            extra = ET.Element(tag)
-            extra.text = part
-            extra.set(FIXED, "1")
-            parent.insert(index + offset, extra)
+        for offset, part in enumerate(chars.split(" ")):
+            token = el if offset == 0 else ET.Element(tag)
+            if offset:
+                parent.insert(index + offset, token)
+            token.tag, token.text = tag, part
+            token.set(FIXED, "1")
+            if part == ":":  # mathtools' colons are relations (`\vcentcolon`, `\colonapprox`)
+                token.attrib.update(lspace=REL_SPACE, rspace=REL_SPACE)
         return
     if text in TEXT_SYMBOLS and text not in ("\\ ",):
         el.text = TEXT_SYMBOLS[text]
@@ -71,11 +73,16 @@ def _replace_command(parent: ET.Element, index: int, el: ET.Element, text: str) 
         el.text = chr(int(code, 16))
 
 
-def _is_bare_fence(el: ET.Element) -> bool:
-    """Tell whether a `|`/`‖` token is a plain symbol, not a `\\left`, `\\big` or `\\lvert` one."""
-    if local(el) == "mi":
-        return True
-    return el.get("stretchy") == "false" and set(el.attrib) <= {"stretchy", "fence"}
+def _classify_bar(el: ET.Element) -> None:
+    """Make a `|`/`‖` that is not a `\\left`/`\\big` delimiter an unstretched operator.
+
+    TeX's `|`, `\\vert`, `\\|`, `\\Vert` are ordinary symbols, `\\lvert`/`\\rvert` opening
+    and closing ones: no space on either side against letters (`<mo lspace="0em"
+    rspace="0em">`; as an `<mi>` it is not read as a fence, as an `<mo>` without them it
+    gets the dictionary's infix spaces). Its side is set by `mark_prefix_operators`.
+    """
+    _make(el, "mo")
+    el.attrib.update(stretchy="false", lspace="0em", rspace="0em")
 
 
 def _make(el: ET.Element, tag: str) -> None:
@@ -104,21 +111,24 @@ def _classify(el: ET.Element) -> None:
     cls = symbol_class(text)
     if len(text) == 1 and text.isalpha():
         cls = "mathalpha"  # a letter is an identifier (`\omicron` comes as `<mo>ο</mo>`)
-    if cls in ORD_CLASSES or cls == "mathfence" and _is_bare_fence(el):
+    if cls == "mathfence":
+        _classify_bar(el)
+    elif cls in ORD_CLASSES:
         _make(el, "mi")
-    elif cls in OPERATOR_CLASSES or cls == "mathfence":
+    elif cls in OPERATOR_CLASSES:
         if local(el) == "mi" and text == ":":
             el.attrib.update(lspace=REL_SPACE, rspace=REL_SPACE)
         _make(el, "mo")
-        if cls in ("mathopen", "mathclose", "mathfence") and "stretchy" not in el.attrib:
+        if cls in ("mathopen", "mathclose") and "stretchy" not in el.attrib:
             el.set("stretchy", "false")  # TeX never stretches a delimiter without \left
 
 
 def classify_tokens(root: ET.Element) -> None:
     """Make every one-symbol `<mi>`/`<mo>` under `root` the kind its TeX class says.
 
-    Ord (`∞ ∂ ∇ ∀ ∃ ∅ ⊤ ⊥ ∠ ℏ | ‖ /`) -> `<mi>`; Bin, Rel, Op, Open, Close, Punct (`± ⟹ ⟨ ⨁`)
-    -> `<mo>`; primes -> `<mo>` without side space (as MathML and Temml write them).
+    Ord (`∞ ∂ ∇ ∀ ∃ ∅ ⊤ ⊥ ∠ ℏ /`) -> `<mi>`; Bin, Rel, Op, Open, Close, Punct (`± ⟹ ⟨ ⨁`)
+    -> `<mo>`; `|` and `‖` -> unstretched `<mo>` without side space (`_classify_bar`);
+    primes -> `<mo>` without side space (as MathML and Temml write them).
     Accents (the script of `mover`/`munder`), letters, digits and tokens a marker fixed
     are left alone.
     """
@@ -131,13 +141,6 @@ def classify_tokens(root: ET.Element) -> None:
                 _classify(el)
 
 
-def _core(el: ET.Element) -> ET.Element:
-    """Return the token an embellished operator is built on (`∑` of `\\sum_i`), else `el`."""
-    while local(el) in ("msub", "msup", "msubsup", *ACCENT_PARENTS) and len(el):
-        el = el[0]
-    return el
-
-
 def _expects_operand(prev: ET.Element | None) -> bool:
     """Tell whether a sign after `prev` is unary: nothing, or Bin/Op/Rel/Open/Punct before it.
 
@@ -146,7 +149,7 @@ def _expects_operand(prev: ET.Element | None) -> bool:
     """
     if prev is None:
         return True
-    core = _core(prev)
+    core = embellished_core(prev)
     if local(core) == "mi":
         return (core.text or "") in FUNCTION_NAMES  # `\log -x`: no U+2061 before a sign
     if local(core) != "mo":
@@ -163,6 +166,9 @@ def _expects_operand(prev: ET.Element | None) -> bool:
 
 def mark_prefix_operators(root: ET.Element) -> None:
     """Set `form="prefix"` on every unary `−`, `+`, `±`, `∓`: `-x`, `= -1`, `(-a)`, `e^{-x}`.
+
+    A `|` or `‖` gets the side its place says: `prefix` where an operand is expected
+    (`|x|`'s first bar, so `|-x|` has a unary minus), `postfix` after one.
 
     Chromium chooses an operator's form from its place in the row (MathML Core §3.2.4.2):
     a sign in the middle gets binary spacing even after `=` or `(`. With the prefix form it
@@ -181,7 +187,20 @@ def mark_prefix_operators(root: ET.Element) -> None:
                 continue
             if _is_sign(el) and _expects_operand(prev):
                 el.set("form", "prefix")
+            elif _is_bar(embellished_core(el)):
+                form = "prefix" if _expects_operand(prev) else "postfix"
+                embellished_core(el).set("form", form)
             prev = el
+
+
+def _is_bar(el: ET.Element) -> bool:
+    """Tell whether `el` is an unstretched `|`/`‖` with no side chosen (`_classify_bar`)."""
+    return (
+        local(el) == "mo"
+        and (el.text or "") in BARS
+        and el.get("stretchy") == "false"
+        and "form" not in el.attrib
+    )
 
 
 def _is_sign(el: ET.Element) -> bool:

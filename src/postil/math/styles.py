@@ -1,0 +1,100 @@
+r"""TeX's math styles (display, text, script, scriptscript) down a MathML tree.
+
+TeX sets every part of a formula in one of four styles (The TeXbook, ch. 17): display (D)
+for display math, text (T) for inline math, script (S) and scriptscript (SS) for what is
+written smaller. Several rules depend on the style: limits go under/over only in display
+style (`limits.py`), the medium and thick spaces around binary operators and relations
+are left out in script styles (`spacing.fix_atom_spacing`), and an automatically sized
+`\binom` takes display-size or text-size parentheses (`fix_fraction_delimiters` below).
+
+`walk_styles` yields every element with the style it is set in, as an int: `DISPLAY` (0),
+`TEXT` (1), `SCRIPT` (2), `SCRIPTSCRIPT` (3).
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+
+from postil.math.mathml import SCRIPTED_OR_STACKED, local
+
+DISPLAY, TEXT, SCRIPT, SCRIPTSCRIPT = 0, 1, 2, 3
+# latex2mathml's delimiters of an auto-sized `\binom`/`\choose`/`\genfrac`: display size
+# always; text style takes the size of `\big` (KaTeX's size 1, what `\tbinom` gets).
+DISPLAY_DELIMITER = "2.047em"
+TEXT_DELIMITER = "1.2em"
+
+
+def walk_styles(root: ET.Element, display: bool) -> Iterator[tuple[ET.Element, int]]:
+    r"""Yield (element, style) for `root` and every element under it, parents first.
+
+    The style changes as TeX's does (The TeXbook, ch. 17, p. 141): a fraction sets its
+    numerator and denominator one style smaller (D -> T -> S -> SS), scripts and limits are
+    script style (scriptscript inside scripts), a root's index scriptscript, a table's cells
+    text style; `mstyle displaystyle`/`scriptlevel` (`\displaystyle`, `\scriptstyle`) set it.
+    """
+    stack = [(root, DISPLAY if display else TEXT)]
+    while stack:
+        el, style = stack.pop()
+        style = _own_style(el, style)
+        yield el, style
+        tag = local(el)
+        for index, child in reversed(list(enumerate(el))):
+            stack.append((child, _child_style(tag, index, style)))
+
+
+def _own_style(el: ET.Element, style: int) -> int:
+    """Return the style `el` sets for itself and its content (`mstyle`, `mtable`)."""
+    tag = local(el)
+    if tag not in ("mstyle", "mtable"):
+        return style
+    if el.get("displaystyle") == "true":
+        return DISPLAY
+    level = el.get("scriptlevel", "")
+    if tag == "mstyle" and level.isdigit() and int(level) > 0:
+        return min(SCRIPTSCRIPT, SCRIPT + int(level) - 1)
+    if el.get("displaystyle") == "false" or tag == "mtable":
+        return max(style, TEXT)
+    return style
+
+
+def _child_style(tag: str, index: int, style: int) -> int:
+    """Return the style of child `index` of a `tag` element set in `style`."""
+    if tag == "mfrac":
+        return min(style + 1, SCRIPTSCRIPT)
+    if tag in SCRIPTED_OR_STACKED and index > 0:
+        return SCRIPT if style < SCRIPT else SCRIPTSCRIPT
+    if tag == "mroot" and index == 1:
+        return SCRIPTSCRIPT
+    return style
+
+
+def fix_fraction_delimiters(root: ET.Element, display: bool) -> None:
+    r"""Size the parentheses of `\binom`, `\choose`, `\genfrac` by the style they are in.
+
+    TeX's `\binom` is a generalised fraction whose delimiters are display size in display
+    style and text size otherwise (The TeXbook, Appendix G, rule 15e: `\delim1`/`\delim2`);
+    latex2mathml gives them display size everywhere, so an inline `\binom{n}{k}` stood
+    twice as tall as the line. `\dbinom`/`\tbinom` set their own style and size already.
+    """
+    if not any(local(el) == "mfrac" for el in root.iter()):
+        return
+    for parent, style in walk_styles(root, display):
+        if style == DISPLAY:
+            continue
+        kids = list(parent)
+        for index, kid in enumerate(kids):
+            if local(kid) == "mfrac":
+                for side in (index - 1, index + 1):
+                    if 0 <= side < len(kids) and _auto_sized(kids[side]):
+                        kids[side].set("minsize", TEXT_DELIMITER)
+                        kids[side].set("maxsize", TEXT_DELIMITER)
+
+
+def _auto_sized(el: ET.Element) -> bool:
+    """Tell whether `el` is a generalised fraction's display-size delimiter (latex2mathml's)."""
+    return (
+        local(el) == "mo"
+        and set(el.attrib) == {"minsize", "maxsize"}
+        and el.get("minsize") == DISPLAY_DELIMITER
+    )
