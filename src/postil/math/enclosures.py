@@ -19,6 +19,8 @@ can draw with borders and backgrounds in `currentColor`:
   exactly as wide as the base; the stylesheet paints the accent's shape into that box. The
   accent's character is there too, in a zero-width `<mo class="wide-glyph">` the stylesheet
   makes transparent, so screen readers and copied text still have it.
+- **Braces over and under** (`\overbrace`, `\underbracket`, …): the brace `<mo>` gets
+  `stretchy="true"` so it spans its base in every browser.
 - **Extensible arrows** (`\xrightarrow[b]{a}` …): latex2mathml's labels are `<mpadded>`s with
   relative lengths MathML Core ignores; they become plain padding and the arrow
   `stretchy="true"`, so it stretches under its labels.
@@ -109,6 +111,7 @@ BOX_COMMANDS = re.compile(
     + r")(?![A-Za-z])"
 )
 COLOUR = re.compile(r"#?[A-Za-z0-9]+")
+BRACES = frozenset("⏞⏟⎴⎵⏜⏝⏠⏡")  # horizontal braces, brackets, parentheses, shells
 FRAME_RULE = "max(1px,0.04em)"  # \fboxrule, 0.4pt
 ARROW_LABEL_PAD = "0.3889em"  # amsmath's \ext@arrow: 5mu and 9mu around a label, averaged
 
@@ -238,6 +241,13 @@ def _fix_wide_accent(el: ET.Element) -> None:
     el.set("accent" if local(el) == "mover" else "accentunder", "true")
 
 
+def _fix_brace(el: ET.Element) -> None:
+    """Make a brace or bracket over/under a base (`\\overbrace`, `\\underbracket`) stretchy."""
+    script = el[1] if len(el) == 2 else None
+    if script is not None and local(script) == "mo" and (script.text or "") in BRACES:
+        script.set("stretchy", "true")
+
+
 def _fix_arrow(el: ET.Element) -> None:
     """Make an extensible arrow's `<mo>` stretch and its labels plain padded rows."""
     base = el[0] if len(el) else None
@@ -265,4 +275,5 @@ def fix_enclosures(root: ET.Element) -> None:
             _fix_box(el)
         elif tag in ("mover", "munder", "munderover"):
             _fix_wide_accent(el)
+            _fix_brace(el)
             _fix_arrow(el)

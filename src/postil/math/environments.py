@@ -6,12 +6,13 @@ For each KaTeX environment:
   the same rows and columns (`align` -> `split`, `gather` -> `matrix`, `cases` -> `cases`)
   and names its *style*; `rewrite_environments` does the mapping, leaving a style marker
   (`markers.marker("env", style)`) that becomes `data-env` on the `mtable`.
-- **Fences**: `rcases`/`drcases` become `\left.` + `array` + `\right\}`; the matrices'
-  fences (`pmatrix`, `bmatrix`, …) are latex2mathml's; `*matrix*` loses its star
-  (`unstar_matrices`: the `[r]` column option is not supported).
+- **Fences**: `rcases`/`drcases` become `\left.` + `array` + `\right\}`; `pmatrix`,
+  `bmatrix`, … become `\left(` + `matrix` + `\right)` (`MATRIX_FENCES`, as amsmath defines
+  them), so the fences stretch; `*matrix*` loses its star (`unstar_matrices`).
 - **Rows**: `top_level_rows` splits at `\\`; display math with several top-level rows is
-  set as `gathered` (`wrap_rows`). A row gap `\\[6pt]` is not read yet: latex2mathml shows
-  `[6pt]` as text (pinned in `tests/fixtures/math/environments.txt`).
+  set as `gathered` (`wrap_rows`). A row gap `\\[6pt]` becomes a `gap` marker
+  (`rewrite_row_gaps`) and then bottom padding on its row (`apply_row_gaps`).
+- **Cells as groups**: `scope_switches` ends a `\color` switch at the end of its cell.
 - **Styling**: `style_environment` adds each style's cell padding, alignment and display
   style (TeX's spacing); `STYLES` lists them.
 - **Numbering hooks**: `NUMBERED_TOP` says which whole-formula environments number their
@@ -75,10 +76,13 @@ ROW_COMMANDS = re.compile(r"\\(label|tag\*?)\s*\{([^{}]*)\}|\\(nonumber|notag)(?
 # Style -> padding of the cell that starts a column pair, in `aligned`-like styles.
 PAIR_GAP = {"aligned": "2em", "alignat": "0"}
 # Style -> half the space between matrix columns; none outside the first and last column.
-# amsmath's `matrix` is an array with `\arraycolsep` (5pt = 0.5em) on each side of a column
-# and `\hskip -\arraycolsep` at both ends; `smallmatrix` puts `\thickspace` (5mu) between
-# columns (amsmath.sty).
-COLUMN_HALF_GAP = {"matrix": "0.5em", "smallmatrix": "0.1389em"}
+# amsmath's `matrix` is an array with `\arraycolsep` (5pt, a fixed length in TeX too) on
+# each side of a column and `\hskip -\arraycolsep` at both ends; `smallmatrix` puts
+# `\thickspace` (5mu) between columns (amsmath.sty).
+COLUMN_HALF_GAP = {"matrix": "5pt", "smallmatrix": "0.1389em"}
+# Vertical padding of a row of a display environment: MathML Core's own cell padding (0.5ex,
+# about 0.22em) plus half of TeX's `\jot` (3pt = 0.3em at 10pt) above and below.
+JOT_PADDING = "0.37em"
 DISPLAY_ENVS = frozenset(("aligned", "alignat", "gathered", "multline", "dcases", "darray"))
 STYLES = frozenset(style for _, style in ENVIRONMENTS.values())
 
@@ -224,7 +228,7 @@ def style_environment(table: ET.Element, env: str) -> None:
     1em before the condition column; `matrix`, `smallmatrix`: `COLUMN_HALF_GAP` between
     columns, none at the ends; `gathered`, `subarray`: no side padding; `multline`:
     first line left, last right (`multline_align`). Every row
-    of a display environment gets TeX's `\\jot` (3pt) above and below.
+    of a display environment gets `JOT_PADDING` above and below.
     """
     if env in DISPLAY_ENVS:
         table.set("displaystyle", "true")
@@ -232,16 +236,16 @@ def style_environment(table: ET.Element, env: str) -> None:
     for i, row in enumerate(rows):
         for j, cell in enumerate(row):
             if env == "multline":
-                add_style(cell, f"padding:0.15em 0;{multline_align(i, len(rows))}")
+                add_style(cell, f"padding:{JOT_PADDING} 0;{multline_align(i, len(rows))}")
             elif env in PAIR_GAP:
                 gap = PAIR_GAP[env] if j and j % 2 == 0 else "0"
-                add_style(cell, f"padding:0.15em 0 0.15em {gap}")
+                add_style(cell, f"padding:{JOT_PADDING} 0 {JOT_PADDING} {gap}")
             elif env in ("cases", "dcases"):
                 add_style(cell, f"padding:0.1em 0 0.1em {'1em' if j else '0'}")
             elif env in COLUMN_HALF_GAP:
                 add_style(cell, _column_padding(COLUMN_HALF_GAP[env], j, len(row)))
             elif env in ("gathered", "subarray"):
-                add_style(cell, "padding:0.15em 0" if env == "gathered" else "padding:0")
+                add_style(cell, f"padding:{JOT_PADDING} 0" if env == "gathered" else "padding:0")
 
 
 def style_environments(root: ET.Element) -> None:

@@ -223,7 +223,7 @@ TREE_PASSES: list[tuple[str, Pass]] = [
     ("functions", _tree(spacing.apply_functions)),
     ("tables", _tree(tables.style_tables)),
     ("environment-styles", _tree(environments.style_environments)),
-    ("row-gaps", _tree(environments.apply_row_gaps)),
+    ("row-gap-padding", _tree(environments.apply_row_gaps)),
     ("enclosures", _tree(enclosures.fix_enclosures)),
     ("prefix", _tree(tokens.mark_prefix_operators)),
     ("numbers", _numbers),
