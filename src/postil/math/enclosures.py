@@ -112,7 +112,7 @@ BOX_COMMANDS = re.compile(
 )
 COLOUR = re.compile(r"#?[A-Za-z0-9]+")
 BRACES = frozenset("⏞⏟⎴⎵⏜⏝⏠⏡")  # horizontal braces, brackets, parentheses, shells
-FRAME_RULE = "max(1px,0.04em)"  # \fboxrule, 0.4pt
+FRAME_RULE = "max(1px,0.4pt)"  # \fboxrule
 ARROW_LABEL_PAD = "0.3889em"  # amsmath's \ext@arrow: 5mu and 9mu around a label, averaged
 
 
