@@ -6,12 +6,13 @@ For each KaTeX environment:
   the same rows and columns (`align` -> `split`, `gather` -> `matrix`, `cases` -> `cases`)
   and names its *style*; `rewrite_environments` does the mapping, leaving a style marker
   (`markers.marker("env", style)`) that becomes `data-env` on the `mtable`.
-- **Fences**: `rcases`/`drcases` become `\left.` + `array` + `\right\}`; the matrices'
-  fences (`pmatrix`, `bmatrix`, …) are latex2mathml's; `*matrix*` loses its star
-  (`unstar_matrices`: the `[r]` column option is not supported).
+- **Fences**: `rcases`/`drcases` become `\left.` + `array` + `\right\}`; `pmatrix`,
+  `bmatrix`, … become `\left(` + `matrix` + `\right)` (`MATRIX_FENCES`, as amsmath defines
+  them), so the fences stretch; `*matrix*` loses its star (`unstar_matrices`).
 - **Rows**: `top_level_rows` splits at `\\`; display math with several top-level rows is
-  set as `gathered` (`wrap_rows`). A row gap `\\[6pt]` is not read yet: latex2mathml shows
-  `[6pt]` as text (pinned in `tests/fixtures/math/environments.txt`).
+  set as `gathered` (`wrap_rows`). A row gap `\\[6pt]` becomes a `gap` marker
+  (`rewrite_row_gaps`) and then bottom padding on its row (`apply_row_gaps`).
+- **Cells as groups**: `scope_switches` ends a `\color` switch at the end of its cell.
 - **Styling**: `style_environment` adds each style's cell padding, alignment and display
   style (TeX's spacing); `STYLES` lists them.
 - **Numbering hooks**: `NUMBERED_TOP` says which whole-formula environments number their
@@ -26,7 +27,8 @@ import re
 import xml.etree.ElementTree as ET
 
 from postil.math.errors import MathUnsupportedError
-from postil.math.markers import DATA_ENV, marker
+from postil.math.macros import read_group
+from postil.math.markers import DATA_ENV, marker, read_marker
 from postil.math.mathml import local
 from postil.math.numbering import EquationRow
 from postil.math.tables import add_style, align_css, cells
@@ -51,6 +53,17 @@ ENVIRONMENTS: dict[str, tuple[str, str]] = {
     "dcases": ("cases", "dcases"),
     "darray": ("array", "darray"),
     "subarray": ("array", "subarray"),
+    "matrix": ("matrix", "matrix"),
+    "smallmatrix": ("smallmatrix", "smallmatrix"),
+}
+# A fenced matrix -> the `\left`/`\right` delimiters amsmath puts around its `matrix`
+# (amsmath.sty: `\def\pmatrix{\left(\matrix}`…): they stretch to the table's height.
+MATRIX_FENCES: dict[str, tuple[str, str]] = {
+    "pmatrix": ("(", ")"),
+    "bmatrix": ("[", "]"),
+    "Bmatrix": (r"\{", r"\}"),
+    "vmatrix": ("|", "|"),
+    "Vmatrix": (r"\|", r"\|"),
 }
 NUMBERED_TOP = re.compile(
     r"\s*\\begin\{(equation|align|flalign|alignat|gather|multline)(\*?)\}(.*)"
@@ -62,6 +75,14 @@ BEGIN = re.compile(r"\\(begin|end)\s*\{([A-Za-z]+\*?)\}")
 ROW_COMMANDS = re.compile(r"\\(label|tag\*?)\s*\{([^{}]*)\}|\\(nonumber|notag)(?![A-Za-z])")
 # Style -> padding of the cell that starts a column pair, in `aligned`-like styles.
 PAIR_GAP = {"aligned": "2em", "alignat": "0"}
+# Style -> half the space between matrix columns; none outside the first and last column.
+# amsmath's `matrix` is an array with `\arraycolsep` (5pt, a fixed length in TeX too) on
+# each side of a column and `\hskip -\arraycolsep` at both ends; `smallmatrix` puts
+# `\thickspace` (5mu) between columns (amsmath.sty).
+COLUMN_HALF_GAP = {"matrix": "5pt", "smallmatrix": "0.1389em"}
+# Vertical padding of a row of a display environment: MathML Core's own cell padding (0.5ex,
+# about 0.22em) plus half of TeX's `\jot` (3pt = 0.3em at 10pt) above and below.
+JOT_PADDING = "0.37em"
 DISPLAY_ENVS = frozenset(("aligned", "alignat", "gathered", "multline", "dcases", "darray"))
 STYLES = frozenset(style for _, style in ENVIRONMENTS.values())
 
@@ -147,6 +168,11 @@ def rewrite_environments(latex: str) -> str:
             if which == "end":
                 return r"\end{array}\right\}"
             return r"\left." + marker("env", style) + r"\begin{array}{ll}"
+        if name in MATRIX_FENCES:
+            left, right = MATRIX_FENCES[name]
+            if which == "end":
+                return rf"\end{{matrix}}\right{right}"
+            return rf"\left{left}" + marker("env", "matrix") + r"\begin{matrix}"
         if name not in ENVIRONMENTS:
             return match.group(0)
         target, style = ENVIRONMENTS[name]
@@ -188,13 +214,21 @@ def multline_align(row: int, rows: int) -> str:
     return align_css("center")
 
 
+def _column_padding(half_gap: str, column: int, columns: int) -> str:
+    """Return the side padding of a matrix cell: `half_gap` inside, 0 at the table's ends."""
+    left = "0" if column == 0 else half_gap
+    right = "0" if column == columns - 1 else half_gap
+    return f"padding-left:{left};padding-right:{right}"
+
+
 def style_environment(table: ET.Element, env: str) -> None:
     """Add the cell padding and display style of one environment (TeX's spacing).
 
     `aligned`: right/left column pairs set flush with 2em between pairs (amsmath); `cases`:
-    1em before the condition column; `gathered`, `subarray`: no side padding; `multline`:
+    1em before the condition column; `matrix`, `smallmatrix`: `COLUMN_HALF_GAP` between
+    columns, none at the ends; `gathered`, `subarray`: no side padding; `multline`:
     first line left, last right (`multline_align`). Every row
-    of a display environment gets TeX's `\\jot` (3pt) above and below.
+    of a display environment gets `JOT_PADDING` above and below.
     """
     if env in DISPLAY_ENVS:
         table.set("displaystyle", "true")
@@ -202,14 +236,16 @@ def style_environment(table: ET.Element, env: str) -> None:
     for i, row in enumerate(rows):
         for j, cell in enumerate(row):
             if env == "multline":
-                add_style(cell, f"padding:0.15em 0;{multline_align(i, len(rows))}")
+                add_style(cell, f"padding:{JOT_PADDING} 0;{multline_align(i, len(rows))}")
             elif env in PAIR_GAP:
                 gap = PAIR_GAP[env] if j and j % 2 == 0 else "0"
-                add_style(cell, f"padding:0.15em 0 0.15em {gap}")
+                add_style(cell, f"padding:{JOT_PADDING} 0 {JOT_PADDING} {gap}")
             elif env in ("cases", "dcases"):
                 add_style(cell, f"padding:0.1em 0 0.1em {'1em' if j else '0'}")
+            elif env in COLUMN_HALF_GAP:
+                add_style(cell, _column_padding(COLUMN_HALF_GAP[env], j, len(row)))
             elif env in ("gathered", "subarray"):
-                add_style(cell, "padding:0.15em 0" if env == "gathered" else "padding:0")
+                add_style(cell, f"padding:{JOT_PADDING} 0" if env == "gathered" else "padding:0")
 
 
 def style_environments(root: ET.Element) -> None:
@@ -218,3 +254,121 @@ def style_environments(root: ET.Element) -> None:
         env = table.get(DATA_ENV)
         if env:
             style_environment(table, env)
+
+
+ROW_GAP = re.compile(
+    r"\\\\\*?\[\s*(-?(?:\d+\.?\d*|\.\d+)\s*(?:pt|em|ex|mm|cm|in|bp|pc|dd|cc|sp|px|mu))\s*\]"
+)
+GAP_UNITS = {"mu": "em"}  # 18mu = 1em; converted in `_gap_length`
+UA_CELL_PADDING = "0.5ex"  # MathML Core's user-agent `mtd { padding: 0.5ex 0.4em }`
+
+
+def rewrite_row_gaps(latex: str) -> str:
+    r"""Turn `\\[6pt]` into `\\` after a `gap` marker that `apply_row_gaps` reads.
+
+    The optional argument of `\\` must follow it directly (amsmath reads it with
+    `\new@ifnextchar`, which does not skip spaces), so `a \\ [x, y]` keeps its interval.
+    """
+    if "\\\\" not in latex:
+        return latex
+    return ROW_GAP.sub(lambda m: marker("gap", m.group(1).replace(" ", "")) + r"\\", latex)
+
+
+def _gap_length(length: str) -> str:
+    """Return a TeX length as CSS: `6pt` stays, `9mu` becomes `0.5em` (18mu = 1em)."""
+    if length.endswith("mu"):
+        return f"{float(length[:-2]) / 18:.4g}em"
+    return length
+
+
+def _bottom_padding(cell: ET.Element) -> str:
+    """Return the bottom padding a cell's inline style gives it (else the UA's 0.5ex)."""
+    bottom = UA_CELL_PADDING
+    for declaration in cell.get("style", "").split(";"):
+        prop, _, value = declaration.partition(":")
+        if prop.strip() == "padding":
+            values = value.split()
+            bottom = values[2] if len(values) > 2 else values[0]
+        elif prop.strip() == "padding-bottom":
+            bottom = value.strip()
+    return bottom
+
+
+def _take_gap(row: ET.Element) -> str | None:
+    """Remove the `gap` markers inside a table row; return the last one's length."""
+    length = None
+    for parent in list(row.iter()):
+        for child in list(parent):
+            found = read_marker(child)
+            if found is not None and found[0] == "gap":
+                length = found[1]
+                parent.remove(child)
+    return length
+
+
+def apply_row_gaps(root: ET.Element) -> None:
+    r"""Add each `\\[len]` below its row: `len` more bottom padding on every cell of the row.
+
+    TeX adds the length to the depth of the row it ends (The TeXbook, ch. 22, `\noalign`
+    after `\cr`; amsmath's `\\[len]`). A negative length shrinks the padding, down to 0
+    (CSS clamps `calc()` in a property that takes no negative values). A marker outside a
+    table (inline `a \\[2pt] b`) is dropped.
+    """
+    for row in [el for el in root.iter() if local(el) == "mtr"]:
+        length = _take_gap(row)
+        if length is None:
+            continue
+        for cell in row:
+            if local(cell) == "mtd":
+                base = _bottom_padding(cell)
+                extra = _gap_length(length)
+                sign = "-" if extra.startswith("-") else "+"
+                add_style(cell, f"padding-bottom:calc({base} {sign} {extra.lstrip('-')})")
+    _take_gap(root)
+
+
+# Switches that colour or style "the rest of the group": in TeX they end at the end of the
+# cell too (`&`, `\\`: each cell is its own group), which latex2mathml does not know.
+SWITCH = re.compile(r"\\(color)\s*(?=\{)")
+SCOPE_TOKEN = re.compile(r"\\begin|\\end|\\left|\\right|\\middle|\\\\|\\cr(?![A-Za-z])|\\.|[{}&]")
+
+
+def _scope_end(latex: str, pos: int) -> int:
+    r"""Return where a switch at `pos` stops: the end of its group or cell (`&`, `\\`)."""
+    depth = 0
+    for token in SCOPE_TOKEN.finditer(latex, pos):
+        text = token.group(0)
+        if text in ("{", "\\begin", "\\left"):
+            depth += 1
+        elif text in ("}", "\\end", "\\right"):
+            depth -= 1
+            if depth < 0:
+                return token.start()
+        elif depth == 0 and text in ("&", "\\\\", "\\cr", "\\middle"):
+            return token.start()
+    return len(latex)
+
+
+def scope_switches(latex: str) -> str:
+    r"""Brace each `\color{c}` switch with the rest of its cell: `{\color{c} …}`.
+
+    In TeX `\color` colours to the end of the enclosing group, and every cell of an
+    alignment is a group, so `a &= \color{red} b \\ c &= d` colours only `b`; latex2mathml
+    instead swallows the rest of the table (`&`, `\\`) into the colour. A switch whose
+    scope already ends at a group's end is left alone.
+    """
+    if "\\color" not in latex:
+        return latex
+    out, pos = [], 0
+    for match in SWITCH.finditer(latex):
+        if match.start() < pos:
+            continue
+        _, after_colour = read_group(latex, match.end())
+        end = _scope_end(latex, after_colour)
+        rest = latex[end : end + 1]
+        if end == len(latex) or rest == "}":
+            continue
+        out.append(latex[pos : match.start()] + "{" + latex[match.start() : end] + "}")
+        pos = end
+    out.append(latex[pos:])
+    return "".join(out)

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from postil.math import (
+    enclosures,
     engine,
     environments,
     fonts,
@@ -212,11 +213,14 @@ TEX_PASSES: list[tuple[str, Pass]] = [
     ("macros", _macros),
     ("expanded-safety", _tex(check_safety)),
     ("expanded-arguments", _expanded_arguments),
+    ("row-gaps", _rewrite(environments.rewrite_row_gaps)),
+    ("switches", _rewrite(environments.scope_switches)),
     ("numbering", _numbering),
     ("ref-markers", _rewrite(rewrite.rewrite_refs)),
     ("verb", _rewrite(textmode.rewrite_verb)),
     ("specials", _rewrite(rewrite.rewrite_specials)),
     ("operatornames", _rewrite(rewrite.rewrite_operatornames)),
+    ("enclosures", _rewrite(enclosures.rewrite_enclosures)),
     ("text", _rewrite(textmode.rewrite_text)),
     ("limits-markers", _rewrite(limits.rewrite_limits)),
     ("rows", _rows),
@@ -236,6 +240,8 @@ TREE_PASSES: list[tuple[str, Pass]] = [
     ("functions", _tree(spacing.apply_functions)),
     ("tables", _tree(tables.style_tables)),
     ("environment-styles", _tree(environments.style_environments)),
+    ("row-gap-padding", _tree(environments.apply_row_gaps)),
+    ("enclosures", _tree(enclosures.fix_enclosures)),
     ("prefix", _tree(tokens.mark_prefix_operators)),
     ("atom-spacing", _atom_spacing),
     ("fraction-delimiters", _fraction_delimiters),

@@ -1,0 +1,279 @@
+r"""Enclosures, negations and stretchy marks: what MathML Core does not draw by itself.
+
+Chromium draws no `<menclose>` notation and stretches few accents, so postil gives each
+construct a form that `static/css/math.css` ("Enclosures, strikes and stretchy marks")
+can draw with borders and backgrounds in `currentColor`:
+
+- **Boxes and strikes** (`\boxed`, `\fbox`, `\framebox`, `\cancel`, `\bcancel`,
+  `\xcancel`, `\sout`, `\phase`, `\angl`): a `<menclose notation="…">`; the stylesheet draws
+  each notation. `\phase`/`\angl` are rewritten to `\boxed` with a `box` marker naming the
+  notation (`phasorangle`, `actuarial`, the names of MathML 3's `menclose`).
+- **Colour boxes** (`\colorbox`, `\fcolorbox`): an `<mpadded class="colorbox">` with
+  `mathbackground` and, for `\fcolorbox`, a border in the frame colour; their argument is
+  text, with `$…$` as math inside it (as in LaTeX).
+- **Negations** (`\not=`, `\not\in`): the precomposed Unicode character where one exists
+  (≠ ∉ ⊄ …, `NEGATED`), else the symbol followed by U+0338 COMBINING LONG SOLIDUS OVERLAY
+  (Unicode's way to negate a relation, as in its own decompositions of ≠ and ∉).
+- **Wide accents** (`\widehat`, `\widetilde`, `\widecheck`): the accent is an
+  `<mpadded class="wide-…">` over an invisible `<mphantom>` copy of the base, so it is
+  exactly as wide as the base; the stylesheet paints the accent's shape into that box. The
+  accent's character is there too, in a zero-width `<mo class="wide-glyph">` the stylesheet
+  makes transparent, so screen readers and copied text still have it.
+- **Braces over and under** (`\overbrace`, `\underbracket`, …): the brace `<mo>` gets
+  `stretchy="true"` so it spans its base in every browser.
+- **Extensible arrows** (`\xrightarrow[b]{a}` …): latex2mathml's labels are `<mpadded>`s with
+  relative lengths MathML Core ignores; they become plain padding and the arrow
+  `stretchy="true"`, so it stretches under its labels.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+import xml.etree.ElementTree as ET
+
+from latex2mathml.symbols_parser import convert_symbol
+
+from postil.math.macros import read_group
+from postil.math.markers import marker, read_marker
+from postil.math.mathml import local
+from postil.math.tables import add_style
+
+# `\not X` -> the precomposed negated character (Unicode's "negated" relations).
+NEGATED: dict[str, str] = {
+    "=": "≠",
+    "<": "≮",
+    ">": "≯",
+    r"\in": "∉",
+    r"\ni": "∌",
+    r"\owns": "∌",
+    r"\subset": "⊄",
+    r"\supset": "⊅",
+    r"\subseteq": "⊈",
+    r"\supseteq": "⊉",
+    r"\le": "≰",
+    r"\leq": "≰",
+    r"\ge": "≱",
+    r"\geq": "≱",
+    r"\equiv": "≢",
+    r"\sim": "≁",
+    r"\simeq": "≄",
+    r"\approx": "≉",
+    r"\cong": "≇",
+    r"\asymp": "≭",
+    r"\mid": "∤",
+    r"\parallel": "∦",
+    r"\exists": "∄",
+    r"\prec": "⊀",
+    r"\succ": "⊁",
+    r"\preceq": "⋠",
+    r"\succeq": "⋡",
+    r"\sqsubseteq": "⋢",
+    r"\sqsupseteq": "⋣",
+    r"\vdash": "⊬",
+    r"\vDash": "⊭",
+    r"\Vdash": "⊮",
+    r"\lhd": "⋪",
+    r"\rhd": "⋫",
+    r"\unlhd": "⋬",
+    r"\unrhd": "⋭",
+    r"\triangleleft": "⋪",
+    r"\triangleright": "⋫",
+    r"\trianglelefteq": "⋬",
+    r"\trianglerighteq": "⋭",
+    r"\lesssim": "≴",
+    r"\gtrsim": "≵",
+    r"\lessgtr": "≸",
+    r"\gtrless": "≹",
+    r"\leftarrow": "↚",
+    r"\rightarrow": "↛",
+    r"\to": "↛",
+    r"\leftrightarrow": "↮",
+    r"\Leftarrow": "⇍",
+    r"\Rightarrow": "⇏",
+    r"\Leftrightarrow": "⇎",
+}
+OVERLAY = "\u0338"  # COMBINING LONG SOLIDUS OVERLAY
+NOT = re.compile(r"\\not(?![A-Za-z])\s*(\\[A-Za-z]+|[^\s\\{}])")
+# Commands rewritten into a `\boxed` with a `box` marker -> the marker's payload (notation).
+NOTATIONS = {"phase": "phasorangle", "angl": "actuarial"}
+# Wide accents -> (the `\overset`/`\underset` that holds them, the shape's CSS class).
+WIDE_ACCENTS = {
+    "widehat": ("overset", "wide-hat"),
+    "widetilde": ("overset", "wide-tilde"),
+    "widecheck": ("overset", "wide-check"),
+}
+# The character each wide accent stands for (read by screen readers and copied as text).
+WIDE_CHARACTERS = {"wide-hat": "^", "wide-tilde": "~", "wide-check": "ˇ"}
+BOX_COMMANDS = re.compile(
+    r"\\(fbox|framebox|colorbox|fcolorbox|phase|angln|angl|"
+    + "|".join(WIDE_ACCENTS)
+    + r")(?![A-Za-z])"
+)
+COLOUR = re.compile(r"#?[A-Za-z0-9]+")
+BRACES = frozenset("⏞⏟⎴⎵⏜⏝⏠⏡")  # horizontal braces, brackets, parentheses, shells
+FRAME_RULE = "max(1px,0.4pt)"  # \fboxrule
+ARROW_LABEL_PAD = "0.3889em"  # amsmath's \ext@arrow: 5mu and 9mu around a label, averaged
+
+
+def _negate(match: re.Match[str]) -> str:
+    """Return the marker of the negated relation `\\not X` (precomposed, or X + U+0338)."""
+    symbol = match.group(1)
+    if symbol in NEGATED:
+        return marker("mo", NEGATED[symbol])
+    code = convert_symbol(symbol) if symbol.startswith("\\") else None
+    if code is None and not symbol.startswith("\\"):
+        return marker("mo", symbol + OVERLAY)
+    if code is None:
+        return match.group(0)
+    return marker("mo", chr(int(code, 16)) + OVERLAY)
+
+
+def _skip_optional(latex: str, pos: int) -> int:
+    """Return the offset after any `[…]` optional arguments at `pos` (`\\framebox[2cm][l]`)."""
+    while True:
+        rest = latex[pos:].lstrip()
+        if not rest.startswith("["):
+            return pos
+        close = rest.find("]")
+        if close < 0:
+            return pos
+        pos = len(latex) - len(rest) + close + 1
+
+
+def _box(latex: str, match: re.Match[str]) -> tuple[str, int]:
+    """Return the rewrite of one box command at `match` and the offset after its arguments."""
+    name, pos = match.group(1), match.end()
+    if name == "angln":
+        return r"\boxed{" + marker("box", "actuarial") + "n}", pos
+    if name in WIDE_ACCENTS:
+        holder, shape = WIDE_ACCENTS[name]
+        base, pos = read_group(latex, pos)
+        return rf"\{holder}{{{marker('wide', shape)}}}{{{base}}}", pos
+    if name in NOTATIONS:
+        body, pos = read_group(latex, pos)
+        return r"\boxed{" + marker("box", NOTATIONS[name]) + body + "}", pos
+    if name == "framebox":
+        pos = _skip_optional(latex, pos)
+    colours = []
+    for _ in range({"colorbox": 1, "fcolorbox": 2}.get(name, 0)):
+        colour, pos = read_group(latex, pos)
+        colours.append(colour.strip())
+    text, pos = read_group(latex, pos)
+    payload = marker("box", " ".join([name, *colours])) if colours else ""
+    return r"\boxed{" + payload + r"\text{" + text + "}}", pos
+
+
+def rewrite_enclosures(latex: str) -> str:
+    r"""Rewrite `\not X`, boxes of text, `\phase`, `\angl` and wide accents (module docstring).
+
+    Raises:
+        MathSyntaxError: a command is missing its argument (see `macros.read_group`).
+    """
+    if "\\not" in latex:
+        latex = NOT.sub(_negate, latex)
+    out, pos = [], 0
+    for match in BOX_COMMANDS.finditer(latex):
+        if match.start() < pos:
+            continue  # inside an argument already rewritten
+        out.append(latex[pos : match.start()])
+        replacement, pos = _box(latex, match)
+        out.append(rewrite_enclosures(replacement))  # a box or accent inside the arguments
+    out.append(latex[pos:])
+    return "".join(out)
+
+
+def _first_marker(el: ET.Element, kind: str) -> tuple[ET.Element, ET.Element, str] | None:
+    """Find a `kind` marker among the first tokens of `el`: (its parent, it, its payload)."""
+    parent = el
+    while len(parent):
+        first = parent[0]
+        found = read_marker(first)
+        if found is not None and found[0] == kind:
+            return parent, first, found[1]
+        parent = first
+    return None
+
+
+def _colour(value: str) -> str | None:
+    """Return a colour name or `#hex` safe to write into a style, or None."""
+    return value if COLOUR.fullmatch(value) else None
+
+
+def _fix_box(el: ET.Element) -> None:
+    """Apply a `box` marker: a notation for `<menclose>`, or a colour box."""
+    found = _first_marker(el, "box")
+    if found is None:
+        return
+    parent, mark, payload = found
+    parent.remove(mark)
+    words = payload.split()
+    if words[0] not in ("colorbox", "fcolorbox"):
+        el.set("notation", payload)
+        return
+    el.tag = "mpadded"
+    el.attrib.clear()
+    el.set("class", "colorbox")
+    background = _colour(words[-1])
+    if background:
+        el.set("mathbackground", background)
+    frame = _colour(words[1]) if len(words) == 3 else None
+    if frame:
+        add_style(el, f"border:{FRAME_RULE} solid {frame}")
+
+
+def _fix_wide_accent(el: ET.Element) -> None:
+    """Replace a `wide` marker script by a box as wide as the base, for CSS to paint."""
+    if len(el) != 2:
+        return
+    found = read_marker(el[1]) or (read_marker(el[1][0]) if len(el[1]) == 1 else None)
+    if found is None or found[0] != "wide":
+        return
+    shape = ET.Element("mpadded", {"class": found[1], "height": "0.3em", "depth": "0"})
+    glyph = ET.SubElement(shape, "mpadded", {"width": "0", "height": "0", "depth": "0"})
+    ET.SubElement(glyph, "mo", {"class": "wide-glyph", "stretchy": "false"}).text = WIDE_CHARACTERS[
+        found[1]
+    ]
+    phantom = ET.SubElement(shape, "mphantom")
+    phantom.append(copy.deepcopy(el[0]))
+    el.remove(el[1])
+    el.append(shape)
+    el.set("accent" if local(el) == "mover" else "accentunder", "true")
+
+
+def _fix_brace(el: ET.Element) -> None:
+    """Make a brace or bracket over/under a base (`\\overbrace`, `\\underbracket`) stretchy."""
+    script = el[1] if len(el) == 2 else None
+    if script is not None and local(script) == "mo" and (script.text or "") in BRACES:
+        script.set("stretchy", "true")
+
+
+def _fix_arrow(el: ET.Element) -> None:
+    """Make an extensible arrow's `<mo>` stretch and its labels plain padded rows."""
+    base = el[0] if len(el) else None
+    if base is None or local(base) != "mstyle" or len(base) != 1 or local(base[0]) != "mo":
+        return
+    labels = [c for c in el[1:] if local(c) == "mpadded" and c.get("width", "").startswith("+")]
+    if not labels:
+        return
+    arrow = base[0]
+    el.remove(base)
+    el.insert(0, arrow)
+    arrow.set("stretchy", "true")
+    for label in labels:
+        label.attrib.clear()
+        add_style(label, f"padding:0 {ARROW_LABEL_PAD}")
+        for space in [c for c in label if local(c) == "mspace" and "depth" in c.attrib]:
+            label.remove(space)
+
+
+def fix_enclosures(root: ET.Element) -> None:
+    """Apply the tree side of this module to every element under `root` (module docstring)."""
+    for el in list(root.iter()):
+        tag = local(el)
+        if tag == "menclose":
+            _fix_box(el)
+        elif tag in ("mover", "munder", "munderover"):
+            _fix_wide_accent(el)
+            _fix_brace(el)
+            _fix_arrow(el)
