@@ -225,12 +225,18 @@ def _spaces(node: ET.Element, text: str) -> tuple[bool, bool]:
     r"""Return whether a space goes before and after an operator.
 
     The math layer's own `lspace`/`rspace` win (a relation `:` gets thick spaces, `\bmod`
-    medium ones); a bare `:` is `\colon`, punctuation (`symbols.REL_SPACE`); otherwise
-    the TeX class of the character decides, and a prefix sign gets none.
+    medium ones, `:=` none between its two relations), except where it drops both spaces of
+    a spaced operator because the formula sets it in script style (the numerator of an
+    inline fraction): plain text is read at text size. A bare `:` is `\colon`,
+    punctuation (`symbols.REL_SPACE`); otherwise the TeX class of the character decides,
+    and a prefix sign gets none.
     """
-    if node.get("lspace") or node.get("rspace"):
-        return _em(node.get("lspace", "0")) > 0, _em(node.get("rspace", "0")) > 0
     kind = "mathpunct" if text == ":" else symbol_class(text)
+    lspace, rspace = node.get("lspace"), node.get("rspace")
+    if lspace or rspace:
+        before, after = _em(lspace or "0") > 0, _em(rspace or "0") > 0
+        if before or after or kind not in SPACED_CLASSES:
+            return before, after
     if kind in SPACED_CLASSES and node.get("form") != "prefix":
         return True, True
     return False, kind == "mathpunct"
