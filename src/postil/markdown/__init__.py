@@ -83,6 +83,7 @@ def render_markdown(md: MarkdownIt, body: str, state: RenderState) -> RenderedMa
         diagnostics=tuple(state.diagnostics),
         summary=summary_html(html),
         anchor_links=tuple(state.extra.get("anchor_links", ())),
+        math_chars="".join(sorted(state.math_chars)),
     )
 
 
