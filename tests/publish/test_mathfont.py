@@ -110,7 +110,7 @@ def test_site_without_math_gets_no_font_and_its_pages_load_no_math_script(tmp_pa
     out = root / "_site"
     assert not (out / "fonts").exists()
     page = (out / "posts/p0/index.html").read_text(encoding="utf-8")
-    assert "math-copy.js" not in page and "stix-two-math.woff2" not in page
+    assert "math.js" not in page and "stix-two-math.woff2" not in page
 
 
 def test_page_with_math_preloads_the_font_and_loads_the_copy_module(tmp_path):
@@ -118,12 +118,12 @@ def test_page_with_math_preloads_the_font_and_loads_the_copy_module(tmp_path):
     build(BuildOptions(root=root))
     with_math = (root / "_site/posts/p0/index.html").read_text(encoding="utf-8")
     without = (root / "_site/posts/p1/index.html").read_text(encoding="utf-8")
-    assert '<script type="module" src="/js/math-copy.js"></script>' in with_math
+    assert '<script type="module" src="/js/math.js"></script>' in with_math
     assert (
         '<link rel="preload" href="/fonts/stix-two-math.woff2" as="font" type="font/woff2"'
         " crossorigin>"
     ) in with_math
-    assert "math-copy.js" not in without and "stix-two-math" not in without
+    assert "math.js" not in without and "stix-two-math" not in without
 
 
 def test_two_builds_of_one_site_write_the_same_font_and_a_warm_one_reuses_it(tmp_path, monkeypatch):
