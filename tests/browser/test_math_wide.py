@@ -190,3 +190,19 @@ def test_inline_math_sits_where_it_would_without_its_scroll_box(page, wide_url):
         for p, q in zip(boxed, plain, strict=True)
         for a, b in zip(p, q, strict=True)
     )
+
+
+def test_math_takes_the_text_colour_in_light_and_dark_mode(page, wide_url):
+    colours = []
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        open_at(page, wide_url, 1100)
+        colours.append(
+            page.evaluate(
+                """() => [...document.querySelectorAll("p math, .math-display math")].map(
+                  m => [getComputedStyle(m).color, getComputedStyle(m.closest("p, div")).color])"""
+            )
+        )
+    for pairs in colours:
+        assert pairs and all(math == text for math, text in pairs)
+    assert colours[0][0][0] != colours[1][0][0]  # dark mode did change it

@@ -58,7 +58,9 @@ def test_subset_font_is_woff2_and_maps_every_character(subset_font):
 def test_subset_font_keeps_the_stretchy_variants_of_the_math_table(subset_font):
     variants = subset_font["MATH"].table.MathVariants
     paren = subset_font.getBestCmap()[ord("(")]
-    vertical = dict(zip(variants.VertGlyphCoverage.glyphs, variants.VertGlyphConstruction))
+    vertical = dict(
+        zip(variants.VertGlyphCoverage.glyphs, variants.VertGlyphConstruction, strict=True)
+    )
     sizes = [r.VariantGlyph for r in vertical[paren].MathGlyphVariantRecord]
     assert len(sizes) >= 4 and set(sizes) <= set(subset_font.getGlyphOrder())
     assert vertical[paren].GlyphAssembly is not None  # a tall enough paren is built of parts
