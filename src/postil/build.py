@@ -27,7 +27,7 @@ from pathlib import Path
 import jinja2
 
 from postil.anchors import check_anchors
-from postil.cache.keys import markdown_keys
+from postil.cache.keys import fingerprint, markdown_keys
 from postil.cache.rows import RenderedRows
 from postil.cache.store import BuildCache, CacheError
 from postil.config import load_config
@@ -186,7 +186,7 @@ def _to_directory(options: BuildOptions) -> Output:
         if not options.write:
             pages = check_pages(site, env)
             return pages, pages
-        assets, static = generated_assets(cache), static_files(site.config.root)
+        assets, static = generated_assets(cache, site), static_files(site.config.root)
         out_dir = _out_dir(options)
         return write_directory(site, env, out_dir, cache, assets, static, keys, options.workers)
 
@@ -207,30 +207,61 @@ def _log_warning(warning: Diagnostic) -> None:
     log.warning("%s", warning.report())
 
 
-def generated_assets(cache: BuildCache | None = None) -> dict[str, Callable[[], str]]:
-    """Return the assets generated at build time: the Pygments stylesheet.
+def generated_assets(
+    cache: BuildCache | None = None, site: Site | None = None
+) -> dict[str, Callable[[], bytes]]:
+    """Return the assets generated at build time by output path, each made when called.
+
+    The Pygments stylesheet, and for a site with math the math font subset to the
+    characters of its formulas with the font's licence (`postil.mathfont`).
 
     Args:
-        cache: keeps the stylesheet between builds (it changes only with Pygments or
-            postil, which empty the cache), so a build that renders no code need not
-            import Pygments.
+        cache: keeps the stylesheet (which changes only with Pygments or postil, which
+            empty the cache, so a build that renders no code need not import Pygments) and
+            the font, by the fingerprint of its character set.
+        site: the site whose formulas the font must draw; None for no font.
     """
-    return {"css/pygments.css": lambda: _cached_asset(cache, "css/pygments.css", _pygments_css)}
+    assets = {
+        "css/pygments.css": lambda: _cached_asset(cache, "css/pygments.css", "", _pygments_css)
+    }
+    chars = _math_chars(site) if site is not None else ""
+    if chars:
+        from postil import mathfont
+
+        def font() -> bytes:
+            return mathfont.subset_woff2(chars)
+
+        assets[mathfont.FONT_REL] = lambda: _cached_asset(
+            cache, mathfont.FONT_REL, fingerprint(chars), font
+        )
+        assets[mathfont.LICENSE_REL] = mathfont.license_text
+    return assets
 
 
-def _pygments_css() -> str:
+def _math_chars(site: Site) -> str:
+    """Return the characters the math font must hold for every formula of `site`."""
+    used = {c for r in site.posts + site.pages for c in r.content.math_chars}
+    if not used:
+        return ""
+    from postil.mathfont import subset_chars
+
+    return subset_chars(used)
+
+
+def _pygments_css() -> bytes:
     from postil.markdown.code import pygments_css
 
-    return pygments_css()
+    return pygments_css().encode()
 
 
-def _cached_asset(cache: BuildCache | None, rel: str, make: Callable[[], str]) -> str:
-    text = cache.get("asset", rel, "") if cache is not None else None
-    if not isinstance(text, str):
-        text = make()
+def _cached_asset(cache: BuildCache | None, rel: str, key: str, make: Callable[[], bytes]) -> bytes:
+    """Return the asset at `rel` from the cache if it was made from `key`, else make it."""
+    data = cache.get("asset", rel, key) if cache is not None else None
+    if not isinstance(data, bytes):
+        data = make()
         if cache is not None:
-            cache.put("asset", rel, "", text)
-    return text
+            cache.put("asset", rel, key, data)
+    return data
 
 
 def static_files(root: Path) -> list[tuple[str, Path]]:

@@ -91,6 +91,7 @@ def post_context(site: Site, index: int, rendered: RenderedPost) -> dict[str, An
         "content": Markup(rendered.content.html),
         "toc": rendered.content.toc,
         "widgets": sorted(rendered.content.widgets),
+        "math": bool(rendered.content.math_chars),
         "tag_links": tag_links(site, meta.tags),
         "newer": site.posts[index - 1] if index > 0 else None,
         "older": site.posts[index + 1] if 0 <= index < len(site.posts) - 1 else None,

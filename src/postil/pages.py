@@ -171,9 +171,10 @@ def render_job(env: jinja2.Environment, job: PageJob) -> OutputFile:
     return _page(env, job.template, job.rel, job.context())
 
 
-def site_files(site: Site, extra_assets: dict[str, Callable[[], str]]) -> list[OutputFile]:
-    """Return the generated non-page files: assets such as the Pygments CSS, .nojekyll, CNAME."""
-    outputs = [OutputFile(rel, make().encode()) for rel, make in sorted(extra_assets.items())]
+def site_files(site: Site, extra_assets: dict[str, Callable[[], bytes]]) -> list[OutputFile]:
+    """Return the generated non-page files: assets (the Pygments CSS, the math font), .nojekyll,
+    CNAME."""
+    outputs = [OutputFile(rel, make()) for rel, make in sorted(extra_assets.items())]
     outputs.append(OutputFile(".nojekyll", b""))
     if site.config.cname:
         outputs.append(OutputFile("CNAME", site.config.cname.encode() + b"\n"))
@@ -195,7 +196,7 @@ def load_template(env: jinja2.Environment, name: str) -> jinja2.Template:
 
 
 def _page(env: jinja2.Environment, template: str, rel: str, ctx: dict[str, Any]) -> OutputFile:
-    defaults = {"description": "", "meta_tags": (), "json_ld": None, "canonical": ""}
+    defaults = {"description": "", "meta_tags": (), "json_ld": None, "canonical": "", "math": False}
     ctx = defaults | {"page_rel": rel.removesuffix("index.html")} | ctx
     compiled = load_template(env, template)
     try:

@@ -92,3 +92,25 @@ def test_no_request_leaves_the_site(page, base_url):
         page.wait_for_load_state("networkidle")
     site_host = urlsplit(base_url).netloc
     assert hosts and set(hosts) == {site_host}
+
+
+def test_every_formula_is_drawn_in_the_site_math_font_and_nothing_falls_back(page, base_url):
+    fonts: list[str] = []
+    page.on("response", lambda r: fonts.append(urlsplit(r.url).path) if ".woff2" in r.url else 0)
+    page.goto(base_url + REFERENCE)
+    page.evaluate("document.fonts.ready")
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    tokens = cdp.send(
+        "DOM.querySelectorAll", {"nodeId": root, "selector": "math :is(mi, mo, mn, mtext)"}
+    )
+    used = {
+        (font["familyName"], font["isCustomFont"])
+        for node in tokens["nodeIds"]
+        for font in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+    }
+    assert len(tokens["nodeIds"]) > 100
+    assert used == {("STIX Two Math", True)}  # the subset holds every glyph the post draws
+    assert fonts == ["/fonts/stix-two-math.woff2"]  # preloaded once, used by @font-face

@@ -90,8 +90,10 @@ class Crawl:
         try:
             with urllib.request.urlopen(url, timeout=10) as response:
                 self.status[url] = response.status
-                self.types[url] = response.headers.get_content_type()
-                self.bodies[url] = response.read().decode("utf-8")
+                self.types[url] = kind = response.headers.get_content_type()
+                data = response.read()
+                binary = kind.startswith(("font/", "image/")) and kind != "image/svg+xml"
+                self.bodies[url] = "" if binary else data.decode("utf-8")  # fonts are bytes
         except urllib.error.HTTPError as e:
             self.status[url] = e.code
 

@@ -29,7 +29,16 @@ if TYPE_CHECKING:
 SCHEMA = 3
 """Bumped whenever the layout of rows or the meaning of a kind changes."""
 
-LIBRARIES = ("markdown_it", "mdit_py_plugins", "pygments", "latex2mathml", "jinja2", "yaml")
+LIBRARIES = (
+    "markdown_it",
+    "mdit_py_plugins",
+    "pygments",
+    "latex2mathml",
+    "jinja2",
+    "yaml",
+    "fontTools",  # subsets the math font
+    "ziamath",  # ships the math font
+)
 """Libraries whose version shapes the output; a new version of any of them empties the cache."""
 
 

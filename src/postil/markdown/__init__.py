@@ -117,6 +117,7 @@ def render_markdown(
         anchor_links=tuple(state.extra.get("anchor_links", ())),
         title=title,
         subtitle=subtitle,
+        math_chars="".join(sorted(state.math_chars)),
     )
 
 

@@ -35,6 +35,7 @@ from postil.markdown.mathdoc import PIPE, math_resolve, protect_pipes, render_fo
 from postil.markdown.state import get_state
 from postil.math import anchor_id
 from postil.math.delimiters import closers_for
+from postil.mathfont import formula_chars
 
 BLOCK_ENVS = "equation equation* align align* gather gather* multline multline*".split()
 BEGIN_ENV = re.compile(r"\\begin\{(" + "|".join(re.escape(e) for e in BLOCK_ENVS) + r")\}")
@@ -239,9 +240,12 @@ def render_math(self: Any, tokens: list[Token], idx: int, options: Any, env: Any
     """Render a math token as MathML (or a `math-error` span), wrapped for display math."""
     token = tokens[idx]
     display = token.type != "math_inline"
-    html = render_formula(token, display, get_state(env))
+    state = get_state(env)
+    html = render_formula(token, display, state)
     if not html:  # an empty formula (warned about) or one holding only definitions
         return ""
+    if html.startswith("<math"):  # not a `math-error` span
+        state.math_chars |= formula_chars(html)
     if token.type == "math_block":
         return f"<div {DISPLAY_ATTRS}>{html}</div>\n"
     if display:

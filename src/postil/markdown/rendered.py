@@ -73,6 +73,9 @@ class RenderedMarkdown:
         toc: the headings, in order.
         word_count: words of prose (code and math excluded), for the reading time.
         widgets: names of the widgets the body uses, so the page loads their scripts only.
+        math_chars: the characters the body's formulas draw, sorted, for the math font's
+            subset (`postil.mathfont`); "" when the body has no formula, so the page loads
+            no math script.
         figures: figure id -> number.
         equations: equation label -> number text.
         diagnostics: warnings and errors, with file locations.
@@ -97,6 +100,7 @@ class RenderedMarkdown:
     anchor_links: tuple[AnchorLink, ...] = ()
     title: TitleText | None = None
     subtitle: TitleText | None = None
+    math_chars: str = ""
     html_key: str = ""
     load_html: Callable[[str], bytes] | None = field(default=None, compare=False, repr=False)
 

@@ -33,6 +33,8 @@ class RenderState:
         figures: figure id -> number ("fig-x" -> 1), filled before rendering.
         equations: equation label -> number text ("eq:var" -> "2"), filled before rendering.
         widgets: names of the widgets used, so the page loads only their scripts.
+        math_chars: the characters the formulas draw, for the math font's subset
+            (`postil.mathfont.formula_chars`).
         links: site-relative URL of every other post by its source path, for rewriting
             links between posts (`other.md#sec` -> `/posts/other/#sec`).
         base_path: the site's base path ("/" or "/repo/", always ending in "/"); root-absolute
@@ -55,6 +57,7 @@ class RenderState:
     figures: dict[str, int] = field(default_factory=dict)
     equations: dict[str, str] = field(default_factory=dict)
     widgets: set[str] = field(default_factory=set)
+    math_chars: set[str] = field(default_factory=set)
     links: Mapping[str, str] = field(default_factory=dict)
     base_path: str = "/"
     templates: Any = None

@@ -28,6 +28,7 @@ from postil.math import latex_to_mathml
 from postil.math.engine import is_blank
 from postil.math.errors import MathError, MathSyntaxError
 from postil.math.text import tex_source, text_of, to_plain_text, without_tex
+from postil.mathfont import formula_chars
 from postil.model import TextAt
 
 MATH_TOKENS = ("math_inline", "math_inline_display")
@@ -103,6 +104,7 @@ def _formula(latex: str, state: RenderState, at: TextAt, offset: int, line: str)
         where = Location(state.path, at.line, col)
         state.diagnostics.append(Diagnostic(severity, where, exc.message, line))
         return error_span(latex, exc), tex_source(latex)
+    state.math_chars |= formula_chars(mathml)  # the math font's subset draws titles too
     return mathml, text_of(mathml, latex)
 
 

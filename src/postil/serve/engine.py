@@ -183,7 +183,7 @@ class DevBuild:
             if templates != self._templates:
                 self._templates, self._templates_ok = templates, set()
             writer = MemoryWriter(self._entries, self._lock, self._templates_ok)
-            assets, static = generated_assets(cache), static_files(self.root)
+            assets, static = generated_assets(cache, site), static_files(self.root)
             write_site(site, env, writer, cache, assets, static, keys, 1)
             self.config = site.config
             made.append(writer)

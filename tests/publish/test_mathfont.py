@@ -1,0 +1,148 @@
+"""The theme's math font: the characters a site's formulas draw, the STIX Two Math subset
+made for them (glyphs, MATH table, licence), and how a build writes and caches it."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from fontTools.ttLib import TTFont
+from support.sites import make_site
+
+from postil import mathfont
+from postil.build import BuildOptions, build
+from postil.mathfont import FONT_REL, LICENSE_REL, formula_chars, subset_chars, subset_woff2
+
+MATHML = (
+    '<math display="block"><semantics><mrow><mi>x</mi><mo>&lt;</mo><msqrt><mn>2</mn></msqrt>'
+    "<mtext>&#x2192;</mtext></mrow>"
+    '<annotation encoding="application/x-tex">x &lt; \\sqrt{2} \\to Q</annotation>'
+    "</semantics></math>"
+)
+
+
+def test_formula_chars_are_the_text_with_the_radical_and_without_tags_or_tex():
+    assert formula_chars(MATHML) == {"x", "<", "2", "→", "√"}
+
+
+def test_formula_chars_of_a_formula_without_radical_has_no_radical_sign():
+    assert formula_chars("<math><mi>y</mi></math>") == {"y"}
+
+
+def test_subset_chars_add_the_italic_forms_mathml_draws_letters_in_and_sort():
+    # x -> U+1D465, h -> U+210E (the hole in the block), Γ -> U+1D6E4, ∂ -> U+1D715
+    assert subset_chars("x∂hΓ+") == "".join(sorted(" +hx∂Γ𝑥ℎ𝛤𝜕"))
+
+
+def test_subset_chars_are_the_same_for_any_order_or_repetition():
+    assert subset_chars("ba(a)") == subset_chars(")(ab")
+
+
+def font_of(data: bytes) -> TTFont:
+    return TTFont(io.BytesIO(data))
+
+
+@pytest.fixture(scope="module")
+def subset_font() -> TTFont:
+    return font_of(subset_woff2(subset_chars("(x)=∑√")))
+
+
+def test_subset_font_is_woff2_and_maps_every_character(subset_font):
+    assert subset_font.flavor == "woff2"
+    cmap = subset_font.getBestCmap()
+    assert set(map(ord, "(x)=∑√𝑥 ")) <= set(cmap)
+    assert ord("y") not in cmap and ord("Q") not in cmap
+
+
+def test_subset_font_keeps_the_stretchy_variants_of_the_math_table(subset_font):
+    variants = subset_font["MATH"].table.MathVariants
+    paren = subset_font.getBestCmap()[ord("(")]
+    vertical = dict(
+        zip(variants.VertGlyphCoverage.glyphs, variants.VertGlyphConstruction, strict=True)
+    )
+    sizes = [r.VariantGlyph for r in vertical[paren].MathGlyphVariantRecord]
+    assert len(sizes) >= 4 and set(sizes) <= set(subset_font.getGlyphOrder())
+    assert vertical[paren].GlyphAssembly is not None  # a tall enough paren is built of parts
+
+
+def test_subset_font_carries_its_copyright_and_licence(subset_font):
+    names = subset_font["name"]
+    assert "The STIX Fonts Project Authors" in names.getDebugName(0)
+    assert "SIL Open Font License, Version 1.1" in names.getDebugName(13)
+    assert names.getDebugName(1) == "STIX Two Math"
+
+
+def test_subset_is_the_same_bytes_every_time():
+    chars = subset_chars("αβ∫")
+    assert subset_woff2.__wrapped__(chars) == subset_woff2.__wrapped__(chars)
+
+
+def test_licence_file_has_the_notices_then_the_whole_ofl():
+    text = mathfont.license_text().decode()
+    assert text.startswith("STIX Two Math Regular\nCopyright 2001-2020 The STIX Fonts")
+    assert "SIL OPEN FONT LICENSE\n\nVersion 1.1 - 26 February 2007" in text
+    assert text.rstrip().endswith("OTHER DEALINGS IN THE FONT SOFTWARE.")
+
+
+POST = "---\ntitle: {title}\ndate: 2026-01-0{day}\n---\n\n{body}\n"
+
+
+def write_posts(root: Path, bodies: list[str]) -> Path:
+    posts = {
+        f"p{i}.md": POST.format(title=f"P{i}", day=i + 1, body=body)
+        for i, body in enumerate(bodies)
+    }
+    return make_site(root, posts)
+
+
+def test_build_writes_a_font_for_the_characters_of_every_post_and_its_licence(tmp_path):
+    root = write_posts(tmp_path / "site", ["Inline $\\alpha$.", "$$\\int_0^1 f$$", "No math."])
+    build(BuildOptions(root=root))
+    out = root / "_site"
+    cmap = font_of((out / FONT_REL).read_bytes()).getBestCmap()
+    assert set(map(ord, "α∫01f𝛼𝑓")) <= set(cmap)
+    assert ord("β") not in cmap
+    assert (out / LICENSE_REL).read_bytes() == mathfont.license_text()
+
+
+def test_site_without_math_gets_no_font_and_its_pages_load_no_math_script(tmp_path):
+    root = write_posts(tmp_path / "site", ["Costs $5 and $10."])
+    build(BuildOptions(root=root))
+    out = root / "_site"
+    assert not (out / "fonts").exists()
+    page = (out / "posts/p0/index.html").read_text(encoding="utf-8")
+    assert "math.js" not in page and "stix-two-math.woff2" not in page
+
+
+def test_page_with_math_preloads_the_font_and_loads_the_copy_module(tmp_path):
+    root = write_posts(tmp_path / "site", ["Inline $x$.", "No math."])
+    build(BuildOptions(root=root))
+    with_math = (root / "_site/posts/p0/index.html").read_text(encoding="utf-8")
+    without = (root / "_site/posts/p1/index.html").read_text(encoding="utf-8")
+    assert '<script type="module" src="/js/math.js"></script>' in with_math
+    assert (
+        '<link rel="preload" href="/fonts/stix-two-math.woff2" as="font" type="font/woff2"'
+        " crossorigin>"
+    ) in with_math
+    assert "math.js" not in without and "stix-two-math" not in without
+
+
+def test_two_builds_of_one_site_write_the_same_font_and_a_warm_one_reuses_it(tmp_path, monkeypatch):
+    bodies = ["$a^2 + b^2 = c^2$", "$$\\sum_{i=1}^n i$$"]
+    first = write_posts(tmp_path / "one", bodies)
+    second = write_posts(tmp_path / "two", bodies)
+    build(BuildOptions(root=first))
+    build(BuildOptions(root=second, cache=False))
+    font = (first / "_site" / FONT_REL).read_bytes()
+    assert (second / "_site" / FONT_REL).read_bytes() == font
+    made: list[str] = []
+    monkeypatch.setattr(mathfont, "subset_woff2", lambda chars: made.append(chars) or b"")
+    (first / "content/posts/p0.md").write_text(
+        POST.format(title="P", day=1, body="$b^2 + a^2 = c^2$")
+    )
+    build(BuildOptions(root=first))  # the same characters: the cached font, not a new one
+    assert made == [] and (first / "_site" / FONT_REL).read_bytes() == font
+    (first / "content/posts/p0.md").write_text(POST.format(title="P", day=1, body="$\\Omega$"))
+    build(BuildOptions(root=first))  # a new character: a new subset
+    assert len(made) == 1 and "Ω" in made[0]
