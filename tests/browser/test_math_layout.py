@@ -13,6 +13,7 @@ import pytest
 from markdown_it import MarkdownIt
 from support.web import run_axe, run_vnu
 
+from postil import mathfont
 from postil.markdown.math import math_plugin
 from postil.markdown.state import RenderState
 
@@ -37,6 +38,15 @@ Inline: $\log p(x)$.
 FILLER = "<p>" + "Filler paragraph so that the page scrolls. " * 40 + "</p>\n"
 
 
+def copy_math_css(repo_root: Path, directory: Path, html: str) -> None:
+    """Put math.css in `directory` and, where it looks for it, the math font subset to the
+    page's formulas, as a build would."""
+    shutil.copy(repo_root / "static" / "css" / "math.css", directory / "math.css")
+    font = directory / mathfont.FONT_REL  # math.css says ../fonts/…, which is /fonts/ here
+    font.parent.mkdir(exist_ok=True)
+    font.write_bytes(mathfont.subset_woff2(mathfont.subset_chars(mathfont.formula_chars(html))))
+
+
 @pytest.fixture
 def math_page(tmp_path: Path, repo_root: Path, serve_dir, page):
     """Render POST with the math plugin, serve it with math.css, open it; return the page."""
@@ -53,7 +63,7 @@ def math_page(tmp_path: Path, repo_root: Path, serve_dir, page):
         f"<body style='width:800px'>{first}</p>{FILLER * 6}{rest}{FILLER * 6}</body></html>"
     )
     (tmp_path / "index.html").write_text(html, encoding="utf-8")
-    shutil.copy(repo_root / "static" / "css" / "math.css", tmp_path / "math.css")
+    copy_math_css(repo_root, tmp_path, html)
     page.set_viewport_size({"width": 900, "height": 600})
     page.goto(serve_dir(tmp_path) + "index.html")
     return page
@@ -140,7 +150,7 @@ def serve_post(source: str, tmp_path: Path, repo_root: Path, serve_dir, page, wi
         f"<body><main><h1>Math</h1>{body}</main></body></html>"
     )
     (tmp_path / "index.html").write_text(html, encoding="utf-8")
-    shutil.copy(repo_root / "static" / "css" / "math.css", tmp_path / "math.css")
+    copy_math_css(repo_root, tmp_path, html)
     page.set_viewport_size({"width": width, "height": 700})
     page.goto(serve_dir(tmp_path) + "index.html")
     return page
