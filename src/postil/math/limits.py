@@ -77,16 +77,17 @@ def _operator_start(latex: str, end: int) -> int | None:
 
 def unwrap_limit_groups(root: ET.Element) -> None:
     """Replace each `limits` marker's group by its operator, marked with `DATA_LIMITS`."""
-    for parent in list(root.iter()):
-        for index, group in enumerate(list(parent)):
-            found = read_marker(group[0]) if local(group) == "mrow" and len(group) else None
+    for parent in root.iter():
+        for index, group in enumerate(parent):
+            if not len(group) or local(group[0]) != "mtext" or local(group) != "mrow":
+                continue
+            found = read_marker(group[0])
             if not found or found[0] != MARKER_KIND:
                 continue
             group.remove(group[0])
             operator = group[0] if len(group) == 1 else group
             if operator is not group:
-                parent.remove(group)
-                parent.insert(index, operator)
+                parent[index] = operator
             operator.set(DATA_LIMITS, found[1])
 
 

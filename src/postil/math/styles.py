@@ -23,6 +23,7 @@ DISPLAY, TEXT, SCRIPT, SCRIPTSCRIPT = 0, 1, 2, 3
 # always; text style takes the size of `\big` (KaTeX's size 1, what `\tbinom` gets).
 DISPLAY_DELIMITER = "2.047em"
 TEXT_DELIMITER = "1.2em"
+STYLE_SETTERS = frozenset(("mstyle", "mtable"))
 
 
 def walk_styles(root: ET.Element, display: bool) -> Iterator[tuple[ET.Element, int]]:
@@ -36,18 +37,25 @@ def walk_styles(root: ET.Element, display: bool) -> Iterator[tuple[ET.Element, i
     stack = [(root, DISPLAY if display else TEXT)]
     while stack:
         el, style = stack.pop()
-        style = _own_style(el, style)
-        yield el, style
         tag = local(el)
-        for index, child in reversed(list(enumerate(el))):
-            stack.append((child, _child_style(tag, index, style)))
+        if tag in STYLE_SETTERS:
+            style = _own_style(el, tag, style)
+        yield el, style
+        if not len(el):
+            continue
+        if tag == "mfrac":
+            inner = min(style + 1, SCRIPTSCRIPT)
+            stack.extend((child, inner) for child in reversed(el))
+        elif tag in SCRIPTED_OR_STACKED or tag == "mroot":
+            script = SCRIPTSCRIPT if tag == "mroot" or style >= SCRIPT else SCRIPT
+            stack.extend((child, script) for child in reversed(el[1:]))
+            stack.append((el[0], style))
+        else:
+            stack.extend((child, style) for child in reversed(el))
 
 
-def _own_style(el: ET.Element, style: int) -> int:
+def _own_style(el: ET.Element, tag: str, style: int) -> int:
     """Return the style `el` sets for itself and its content (`mstyle`, `mtable`)."""
-    tag = local(el)
-    if tag not in ("mstyle", "mtable"):
-        return style
     if el.get("displaystyle") == "true":
         return DISPLAY
     level = el.get("scriptlevel", "")
@@ -55,17 +63,6 @@ def _own_style(el: ET.Element, style: int) -> int:
         return min(SCRIPTSCRIPT, SCRIPT + int(level) - 1)
     if el.get("displaystyle") == "false" or tag == "mtable":
         return max(style, TEXT)
-    return style
-
-
-def _child_style(tag: str, index: int, style: int) -> int:
-    """Return the style of child `index` of a `tag` element set in `style`."""
-    if tag == "mfrac":
-        return min(style + 1, SCRIPTSCRIPT)
-    if tag in SCRIPTED_OR_STACKED and index > 0:
-        return SCRIPT if style < SCRIPT else SCRIPTSCRIPT
-    if tag == "mroot" and index == 1:
-        return SCRIPTSCRIPT
     return style
 
 
