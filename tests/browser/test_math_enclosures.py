@@ -10,10 +10,10 @@ needed).
 from __future__ import annotations
 
 import base64
-import shutil
 from pathlib import Path
 
 import pytest
+from support.web import copy_math_css
 
 from postil.math import latex_to_mathml
 
@@ -43,7 +43,7 @@ def formulas_dir(tmp_path_factory: pytest.TempPathFactory, repo_root: Path) -> P
         f'<body style="font-size:24px;color:#222;background:#fff">{cells}</body></html>'
     )
     (directory / "index.html").write_text(html, encoding="utf-8")
-    shutil.copy(repo_root / "static" / "css" / "math.css", directory / "math.css")
+    copy_math_css(repo_root, directory, html)
     return directory
 
 

@@ -6,14 +6,12 @@ The page is built from the math plugin's own output and `static/css/math.css`, s
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 from markdown_it import MarkdownIt
-from support.web import run_axe, run_vnu
+from support.web import copy_math_css, run_axe, run_vnu
 
-from postil import mathfont
 from postil.markdown.math import math_plugin
 from postil.markdown.state import RenderState
 
@@ -36,15 +34,6 @@ $$
 Inline: $\log p(x)$.
 """
 FILLER = "<p>" + "Filler paragraph so that the page scrolls. " * 40 + "</p>\n"
-
-
-def copy_math_css(repo_root: Path, directory: Path, html: str) -> None:
-    """Put math.css in `directory` and, where it looks for it, the math font subset to the
-    page's formulas, as a build would."""
-    shutil.copy(repo_root / "static" / "css" / "math.css", directory / "math.css")
-    font = directory / mathfont.FONT_REL  # math.css says ../fonts/…, which is /fonts/ here
-    font.parent.mkdir(exist_ok=True)
-    font.write_bytes(mathfont.subset_woff2(mathfont.subset_chars(mathfont.formula_chars(html))))
 
 
 @pytest.fixture

@@ -8,10 +8,10 @@ letter is drawn italic.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+from support.web import copy_math_css
 
 from postil.math import latex_to_mathml
 
@@ -43,7 +43,7 @@ def tokens_page(tmp_path: Path, repo_root: Path, serve_dir, page):
         f"<body style='font-size:{FONT_PX}px'>{body}</body></html>"
     )
     (tmp_path / "index.html").write_text(html, encoding="utf-8")
-    shutil.copy(repo_root / "static" / "css" / "math.css", tmp_path / "math.css")
+    copy_math_css(repo_root, tmp_path, html)
     page.goto(serve_dir(tmp_path) + "index.html")
     return page
 

@@ -22,6 +22,8 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
+from postil import mathfont
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/lib/chromium/chromium")
 CHROMIUM_ARGS = (
@@ -162,3 +164,12 @@ def run_axe(page: Any) -> list[dict[str, Any]]:
         return results.violations;
     }"""
     return list(page.evaluate(script, list(AXE_TAGS)))
+
+
+def copy_math_css(repo_root: Path, directory: Path, html: str) -> None:
+    """Put math.css in `directory` and, where it looks for it, the math font subset to the
+    page's formulas, as a build would."""
+    shutil.copy(repo_root / "static" / "css" / "math.css", directory / "math.css")
+    font = directory / mathfont.FONT_REL  # math.css says ../fonts/…, which is /fonts/ here
+    font.parent.mkdir(exist_ok=True)
+    font.write_bytes(mathfont.subset_woff2(mathfont.subset_chars(mathfont.formula_chars(html))))
