@@ -1,6 +1,6 @@
-"""postil's import graph has no cycle, counting imports inside functions too, and the
-stages import downstream only: the build core never imports the dev server or the command
-line. The graph is read from the source with `ast`, not by importing it.
+"""postil's import graph has no cycle, counting imports inside functions too; the math layer
+imports nothing else of postil; and the build core never imports the dev server or the
+command line. The graph is read from the source with `ast`, not by importing it.
 
 An edge is an explicit import: `from postil.a.b import x` names `postil.a.b` (or the
 submodule `postil.a.b.x` when there is one). Importing a submodule also runs its package's
@@ -91,3 +91,12 @@ def test_the_build_never_imports_the_dev_server_or_the_command_line():
 
 def test_a_cycle_is_found_when_there_is_one():
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+
+
+def test_the_math_layer_imports_nothing_else_of_postil():
+    """`postil.math` is TeX -> MathML only: never Markdown, the build or anything else."""
+    math = {m for m in GRAPH if m == "postil.math" or m.startswith("postil.math.")}
+    assert {"postil.math.pipeline", "postil.math.convert", "postil.math.markers"} <= math
+    assert {
+        (name, target) for name in math for target in GRAPH[name] if target not in math
+    } == set()
