@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -173,8 +173,10 @@ def run(
     files, written = output(site, env, cache, by_rel)
     warnings = tuple(_warnings(diagnostics))
     seconds = time.perf_counter() - started
-    result = BuildResult(files, len(site.posts), warnings, seconds, rows.added, written)
-    return replace(result, next_publication=min(upcoming, default=None))
+    upcoming_first = min(upcoming, default=None)
+    return BuildResult(
+        files, len(site.posts), warnings, seconds, rows.added, written, upcoming_first
+    )
 
 
 def _to_directory(options: BuildOptions) -> Output:
