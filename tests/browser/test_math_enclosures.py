@@ -13,9 +13,7 @@ import base64
 from pathlib import Path
 
 import pytest
-from support.web import copy_math_css
-
-from postil.math import latex_to_mathml
+from support.web import write_formula_page
 
 FORMULAS = {
     "pmatrix": (r"\begin{pmatrix} a & b \\ c & d \\ e & f \end{pmatrix}", False),
@@ -33,17 +31,7 @@ INK = 160  # a pixel darker than this (0-255 grey) is ink
 def formulas_dir(tmp_path_factory: pytest.TempPathFactory, repo_root: Path) -> Path:
     """Write a page with one `<p id=…>` per formula of FORMULAS, and math.css beside it."""
     directory = tmp_path_factory.mktemp("enclosures")
-    cells = "".join(
-        f'<p id="{name}">{latex_to_mathml(tex, display=display)}</p>'
-        for name, (tex, display) in FORMULAS.items()
-    )
-    html = (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>enclosures</title>'
-        '<link rel="icon" href="data:,"><link rel="stylesheet" href="math.css"></head>'
-        f'<body style="font-size:24px;color:#222;background:#fff">{cells}</body></html>'
-    )
-    (directory / "index.html").write_text(html, encoding="utf-8")
-    copy_math_css(repo_root, directory, html)
+    write_formula_page(directory, repo_root, FORMULAS, "font-size:24px;color:#222;background:#fff")
     return directory
 
 

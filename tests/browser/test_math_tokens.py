@@ -11,9 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.web import copy_math_css
-
-from postil.math import latex_to_mathml
+from support.web import write_formula_page
 
 FONT_PX = 20
 FORMULAS = {
@@ -33,17 +31,7 @@ FORMULAS = {
 @pytest.fixture
 def tokens_page(tmp_path: Path, repo_root: Path, serve_dir, page):
     """Serve every formula of FORMULAS in its own paragraph (`id` = its key); open it."""
-    body = "".join(
-        f'<p id="{key}">{latex_to_mathml(tex, display=display)}</p>'
-        for key, (tex, display) in FORMULAS.items()
-    )
-    html = (
-        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>tokens</title>'
-        '<link rel="icon" href="data:,"><link rel="stylesheet" href="math.css"></head>'
-        f"<body style='font-size:{FONT_PX}px'>{body}</body></html>"
-    )
-    (tmp_path / "index.html").write_text(html, encoding="utf-8")
-    copy_math_css(repo_root, tmp_path, html)
+    write_formula_page(tmp_path, repo_root, FORMULAS, f"font-size:{FONT_PX}px")
     page.goto(serve_dir(tmp_path) + "index.html")
     return page
 

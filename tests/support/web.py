@@ -173,3 +173,24 @@ def copy_math_css(repo_root: Path, directory: Path, html: str) -> None:
     font = directory / mathfont.FONT_REL  # math.css says ../fonts/…, which is /fonts/ here
     font.parent.mkdir(exist_ok=True)
     font.write_bytes(mathfont.subset_woff2(mathfont.subset_chars(mathfont.formula_chars(html))))
+
+
+def write_formula_page(
+    directory: Path, repo_root: Path, formulas: dict[str, tuple[str, bool]], style: str
+) -> None:
+    """Write `directory/index.html` with one `<p id=key>` per formula (`formulas`: key ->
+    (TeX, display)) converted by postil, the body styled `style`, with math.css and the
+    math font beside it (`copy_math_css`)."""
+    from postil.math import latex_to_mathml
+
+    cells = "".join(
+        f'<p id="{key}">{latex_to_mathml(tex, display=display)}</p>'
+        for key, (tex, display) in formulas.items()
+    )
+    html = (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>formulas</title>'
+        '<link rel="icon" href="data:,"><link rel="stylesheet" href="math.css"></head>'
+        f'<body style="{style}">{cells}</body></html>'
+    )
+    (directory / "index.html").write_text(html, encoding="utf-8")
+    copy_math_css(repo_root, directory, html)
