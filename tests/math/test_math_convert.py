@@ -105,7 +105,11 @@ def test_cases_is_a_brace_and_a_left_aligned_table():
     assert "{" in texts(root, "mo")
     cells = root.findall(".//mtd")
     assert all("text-align:left" in c.get("style") for c in cells)
-    assert "padding:0.1em 0 0.1em 1em" in cells[1].get("style")
+    assert "padding:0 0 0.1em 1em" in cells[1].get("style")  # a quad before the condition
+    # LaTeX's cases sets \arraystretch to 1.2: every row has a strut 1.2 times the array's
+    # (0.84em high, 0.36em deep, less the 0.1em of \lineskip below the row).
+    struts = [s for s in root.iter() if s.tag.endswith("mspace") and s.get("height")]
+    assert [(s.get("height"), s.get("depth")) for s in struts] == [("1.008em", "0.332em")] * 2
 
 
 def test_array_rules_become_cell_borders():

@@ -241,6 +241,31 @@ def _fix_wide_accent(el: ET.Element) -> None:
     el.set("accent" if local(el) == "mover" else "accentunder", "true")
 
 
+# The accents TeX sets at one fixed size (`\hat`, `\tilde`, `\check`, `\breve`, `\acute`,
+# `\grave`, `\dot`, `\ddot`, `\mathring`) -> the spacing accent character of that size:
+# latex2mathml writes `\hat`'s and `\tilde`'s as ASCII `^` and `~`, which fonts draw wide
+# (Chromium even stretched the caret over `\hat{f}` like `\widehat`).
+FIXED_ACCENTS = {"^": "ˆ", "~": "˜", **{c: c for c in "ˆ˜ˇ˘´`˙¨˚"}}
+
+
+def _fix_accent(el: ET.Element) -> None:
+    """Set a fixed-size accent over a base at text size, never stretched (TeX's `\\accent`).
+
+    Chromium sets an over-script one size smaller; TeX's accent is the base's size
+    (`math-depth:0`, as Temml writes it). The mover stays an over-script: as
+    `accent="true"` Chromium lowers the spacing accents onto the letter.
+    """
+    script = el[1] if local(el) == "mover" and len(el) == 2 else None
+    if script is None or local(script) != "mo" or "class" in script.attrib:
+        return
+    char = FIXED_ACCENTS.get(script.text or "")
+    if char is not None:
+        script.text = char
+        script.set("stretchy", "false")
+        add_style(script, "math-depth:0")
+        el.attrib.pop("accent", None)
+
+
 def _fix_brace(el: ET.Element) -> None:
     """Make a brace or bracket over/under a base (`\\overbrace`, `\\underbracket`) stretchy."""
     script = el[1] if len(el) == 2 else None
@@ -275,5 +300,6 @@ def fix_enclosures(root: ET.Element) -> None:
             _fix_box(el)
         elif tag in ("mover", "munder", "munderover"):
             _fix_wide_accent(el)
+            _fix_accent(el)
             _fix_brace(el)
             _fix_arrow(el)

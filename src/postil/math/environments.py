@@ -51,6 +51,7 @@ ENVIRONMENTS: dict[str, tuple[str, str]] = {
     "multline*": ("matrix", "multline"),
     "cases": ("cases", "cases"),
     "dcases": ("cases", "dcases"),
+    "array": ("array", "array"),
     "darray": ("array", "darray"),
     "subarray": ("array", "subarray"),
     "matrix": ("matrix", "matrix"),
@@ -80,6 +81,19 @@ PAIR_GAP = {"aligned": "2em", "alignat": "0"}
 # each side of a column and `\hskip -\arraycolsep` at both ends; `smallmatrix` puts
 # `\thickspace` (5mu) between columns (amsmath.sty).
 COLUMN_HALF_GAP = {"matrix": "5pt", "smallmatrix": "0.1389em"}
+# Array-like styles -> their `\arraystretch` (LaTeX: 1; `cases` sets 1.2, latex.ltx and
+# amsmath.sty). Their rows are TeX's: no padding, an invisible strut in every row instead.
+ARRAY_STRETCH = {"array": 1.0, "darray": 1.0, "matrix": 1.0, "cases": 1.2, "dcases": 1.2}
+# LaTeX's array strut (`\@arstrut`): 0.7 and 0.3 of `\baselineskip` (12pt at 10pt, 1.2em)
+# above and below the baseline, times `\arraystretch`; rows are never closer than that.
+# Where a row's ink is deeper or taller than the strut, TeX keeps `\lineskip` (1pt) between
+# rows: that is bottom padding here, taken from the strut's depth so that rows of letters
+# keep their 1.2em.
+STRUT_HEIGHT_EM = 0.84
+STRUT_DEPTH_EM = 0.36
+LINESKIP_EM = 0.1
+# `array`: `\arraycolsep` (5pt) on both sides of every column, the table's ends included.
+ARRAY_COLUMN_PADDING = "padding-left:5pt;padding-right:5pt"
 # Vertical padding of a row of a display environment: MathML Core's own cell padding (0.5ex,
 # about 0.22em) plus half of TeX's `\jot` (3pt = 0.3em at 10pt) above and below.
 JOT_PADDING = "0.37em"
@@ -221,14 +235,17 @@ def _column_padding(half_gap: str, column: int, columns: int) -> str:
     return f"padding-left:{left};padding-right:{right}"
 
 
-def style_environment(table: ET.Element, env: str) -> None:
+def style_environment(table: ET.Element, env: str, stretch: float | None = None) -> None:
     """Add the cell padding and display style of one environment (TeX's spacing).
 
     `aligned`: right/left column pairs set flush with 2em between pairs (amsmath); `cases`:
     1em before the condition column; `matrix`, `smallmatrix`: `COLUMN_HALF_GAP` between
-    columns, none at the ends; `gathered`, `subarray`: no side padding; `multline`:
-    first line left, last right (`multline_align`). Every row
-    of a display environment gets `JOT_PADDING` above and below.
+    columns, none at the ends; `array`: 5pt on both sides of every column; `gathered`,
+    `subarray`: no side padding; `multline`: first line left, last right
+    (`multline_align`). Every row of a display environment gets `JOT_PADDING` above and
+    below; the rows of an array-like style (`ARRAY_STRETCH`) get LaTeX's strut
+    (`add_strut`) scaled by `stretch` (a `\\arraystretch` the formula set; `cases` keeps
+    its own 1.2, as in LaTeX, where `cases` sets it inside its group).
     """
     if env in DISPLAY_ENVS:
         table.set("displaystyle", "true")
@@ -241,19 +258,53 @@ def style_environment(table: ET.Element, env: str) -> None:
                 gap = PAIR_GAP[env] if j and j % 2 == 0 else "0"
                 add_style(cell, f"padding:{JOT_PADDING} 0 {JOT_PADDING} {gap}")
             elif env in ("cases", "dcases"):
-                add_style(cell, f"padding:0.1em 0 0.1em {'1em' if j else '0'}")
+                add_style(cell, f"padding:0 0 {LINESKIP_EM}em {'1em' if j else '0'}")
             elif env in COLUMN_HALF_GAP:
                 add_style(cell, _column_padding(COLUMN_HALF_GAP[env], j, len(row)))
+                if env in ARRAY_STRETCH:
+                    add_style(cell, f"padding-top:0;padding-bottom:{LINESKIP_EM}em")
+            elif env in ("array", "darray"):
+                add_style(cell, ARRAY_COLUMN_PADDING)
+                add_style(cell, f"padding-top:0;padding-bottom:{LINESKIP_EM}em")
             elif env in ("gathered", "subarray"):
                 add_style(cell, f"padding:{JOT_PADDING} 0" if env == "gathered" else "padding:0")
+        if env in ARRAY_STRETCH and row:
+            own = ARRAY_STRETCH[env]
+            add_strut(row[0], own if env in ("cases", "dcases") or stretch is None else stretch)
 
 
-def style_environments(root: ET.Element) -> None:
+def add_strut(cell: ET.Element, stretch: float) -> None:
+    """Give a table row LaTeX's array strut: an invisible `<mspace>` in its first cell.
+
+    `\\@arstrut` (latex.ltx) is 0.7 `\\baselineskip` high and 0.3 deep, times
+    `\\arraystretch`; a row is at least that tall, so rows of single letters sit 1.2em apart
+    (1.44em in `cases`) and taller rows push their neighbours away, as in TeX.
+    """
+    strut = ET.SubElement(cell, "mspace")
+    strut.set("height", f"{STRUT_HEIGHT_EM * stretch:.4g}em")
+    strut.set("depth", f"{max(0.0, STRUT_DEPTH_EM * stretch - LINESKIP_EM):.4g}em")
+
+
+def array_stretch(definitions: dict[str, str]) -> float | None:
+    """Return the `\\arraystretch` a formula's or post's macros set (`\\def\\arraystretch{1.4}`).
+
+    None when unset or not a positive number (LaTeX would stop at such a value; the
+    table keeps its own spacing instead).
+    """
+    value = definitions.get("arraystretch", "").strip()
+    try:
+        number = float(value)
+    except ValueError:
+        return None
+    return number if 0 < number <= 10 else None
+
+
+def style_environments(root: ET.Element, stretch: float | None = None) -> None:
     """Apply `style_environment` to every mtable under `root` that an environment marked."""
     for table in [el for el in root.iter() if local(el) == "mtable"]:
         env = table.get(DATA_ENV)
         if env:
-            style_environment(table, env)
+            style_environment(table, env, stretch)
 
 
 ROW_GAP = re.compile(
@@ -294,6 +345,12 @@ def _bottom_padding(cell: ET.Element) -> str:
     return bottom
 
 
+def _drop_declaration(cell: ET.Element, prop: str) -> None:
+    """Remove the declarations of one CSS property from a cell's `style`."""
+    kept = [d for d in cell.get("style", "").split(";") if d and d.split(":")[0].strip() != prop]
+    cell.set("style", ";".join(kept))
+
+
 def _take_gap(row: ET.Element) -> str | None:
     """Remove the `gap` markers inside a table row; return the last one's length."""
     length = None
@@ -321,6 +378,7 @@ def apply_row_gaps(root: ET.Element) -> None:
         for cell in row:
             if local(cell) == "mtd":
                 base = _bottom_padding(cell)
+                _drop_declaration(cell, "padding-bottom")
                 extra = _gap_length(length)
                 sign = "-" if extra.startswith("-") else "+"
                 add_style(cell, f"padding-bottom:calc({base} {sign} {extra.lstrip('-')})")

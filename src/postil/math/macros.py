@@ -258,3 +258,57 @@ def _find_call(latex: str, pos: int, macros: Mapping[str, str]) -> re.Match[str]
         if match.group(1) in macros:
             return match
     return None
+
+
+# braket.sty: inside `\Braket{…}` every bar is a `\middle` bar between thin spaces
+# (`\egroup\,\mid@vertical\,\bgroup`), so `\Braket{\phi | A | \psi}` has bars as tall as its
+# angle brackets; `||` or `\|` is a double bar. In `\Set{…}` the first bar is such a bar
+# between thick spaces (`\Set{x | x > 0}`). Bars inside braces are the author's own.
+BRAKET_BARS = {"Braket": (r"\,", None), "Set": (r"\;", 1)}
+_BRAKET = re.compile(r"\\(Braket|Set)(?![A-Za-z])")
+
+
+def rewrite_braket_bars(latex: str) -> str:
+    r"""Turn the top-level bars of `\Braket{…}` and `\Set{…}` into `\middle` bars (braket.sty).
+
+    Raises:
+        MathSyntaxError: an argument's braces are not closed.
+    """
+    if "Braket" not in latex and "Set" not in latex:
+        return latex
+    out, pos = [], 0
+    for match in _BRAKET.finditer(latex):
+        if match.start() < pos:
+            continue  # inside an argument already rewritten
+        start = match.end()
+        while start < len(latex) and latex[start].isspace():
+            start += 1
+        if start >= len(latex) or latex[start] != "{":
+            continue
+        body, end = read_group(latex, start)
+        space, limit = BRAKET_BARS[match.group(1)]
+        out.append(latex[pos:start] + "{" + _middle_bars(body, space, limit) + "}")
+        pos = end
+    out.append(latex[pos:])
+    return "".join(out)
+
+
+def _middle_bars(body: str, space: str, limit: int | None) -> str:
+    """Replace `|`, `||` and `\\|` at brace depth 0 of `body` by `\\middle` bars."""
+    out, depth, i, done = [], 0, 0, 0
+    while i < len(body):
+        char = body[i]
+        if char == "\\" and body[i + 1 : i + 2] != "|":
+            out.append(body[i : i + 2])
+            i += 2
+            continue
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        bar = r"\|" if body.startswith(r"\|", i) or body.startswith("||", i) else "|"
+        if depth == 0 and (char == "|" or bar == r"\|") and (limit is None or done < limit):
+            out.append(rf"{space}\middle{bar}{space}")
+            i += 2 if bar == r"\|" else 1
+            done += 1
+            continue
+        out.append(char)
+        i += 1
+    return "".join(out)

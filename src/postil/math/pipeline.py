@@ -35,7 +35,13 @@ from postil.math import (
 )
 from postil.math.arity import check_arguments
 from postil.math.errors import MathSyntaxError, MathUnsupportedError
-from postil.math.macros import BUILTIN_MACROS, expand_macros, extract_definitions, macro_arity
+from postil.math.macros import (
+    BUILTIN_MACROS,
+    expand_macros,
+    extract_definitions,
+    macro_arity,
+    rewrite_braket_bars,
+)
 from postil.math.safety import check_safety
 from postil.math.serialise import math_html
 from postil.math.symbols import glyph_macros
@@ -185,6 +191,12 @@ def _atom_spacing(formula: Formula) -> None:
     spacing.fix_atom_spacing(formula.root, formula.display)
 
 
+def _environment_styles(formula: Formula) -> None:
+    """Give environments TeX's cell padding, row struts (with `\\arraystretch`) and style."""
+    stretch = environments.array_stretch({**formula.macros, **formula.definitions})
+    environments.style_environments(formula.root, stretch)
+
+
 def _fraction_delimiters(formula: Formula) -> None:
     """Give `\\binom`'s parentheses text size outside display style."""
     styles.fix_fraction_delimiters(formula.root, formula.display)
@@ -210,6 +222,7 @@ TEX_PASSES: list[tuple[str, Pass]] = [
     ("definitions", _definitions),
     ("syntax", _syntax),
     ("arguments", _arguments),
+    ("braket-bars", _rewrite(rewrite_braket_bars)),
     ("macros", _macros),
     ("expanded-safety", _tex(check_safety)),
     ("expanded-arguments", _expanded_arguments),
@@ -239,12 +252,13 @@ TREE_PASSES: list[tuple[str, Pass]] = [
     ("limits", _limits),
     ("functions", _tree(spacing.apply_functions)),
     ("tables", _tree(tables.style_tables)),
-    ("environment-styles", _tree(environments.style_environments)),
+    ("environment-styles", _environment_styles),
     ("row-gap-padding", _tree(environments.apply_row_gaps)),
     ("enclosures", _tree(enclosures.fix_enclosures)),
     ("prefix", _tree(tokens.mark_prefix_operators)),
     ("atom-spacing", _atom_spacing),
     ("fraction-delimiters", _fraction_delimiters),
+    ("delimiter-sizes", _tree(styles.fix_delimiter_sizes)),
     ("numbers", _numbers),
     ("refs", _refs),
     ("leftovers", _leftovers),

@@ -5,7 +5,8 @@ drops the others); `apply_functions` gives every function name (`\\log`, `\\oper
 U+2061 and TeX's thin space before its argument (The TeXbook, ch. 18); `fix_atom_spacing`
 applies the two rules of TeX's spacing table that Chromium's operator dictionary lacks: no
 space between adjacent relations (`:=`), and none around relations, binary operators and
-punctuation in script styles (`j=1` under a sum).
+punctuation in script styles (`j=1` under a sum); and `space_inner_dots` gives `\\ldots`,
+`\\cdots`, `\\ddots` the thin spaces of TeX's Inner atoms.
 """
 
 from __future__ import annotations
@@ -40,6 +41,13 @@ THIN = "0.1667em"
 ZERO = "0em"
 ROWS = frozenset(("math", "mrow", "mtd", "msqrt", "mstyle", "mpadded", "mphantom", "menclose"))
 SPACED_CLASSES = frozenset(("mathbin", "mathrel", "mathpunct"))
+# plain.tex and amsmath define `\ldots`, `\cdots` and `\ddots` as `\mathinner{…}`.
+INNER_DOTS = frozenset("…⋯⋱")
+# Neighbours that leave no space to an Inner atom on that side, or bring their own
+# (The TeXbook p. 170: Bin and Rel supply theirs, none after Open or before Close;
+# punctuation's thin space after it is Chromium's dictionary's `rspace`).
+NO_SPACE_BEFORE_INNER = frozenset(("mathbin", "mathrel", "mathopen", "mathpunct"))
+NO_SPACE_AFTER_INNER = frozenset(("mathbin", "mathrel", "mathclose"))
 
 
 def _css_length(value: str) -> str:
@@ -164,6 +172,8 @@ def fix_atom_spacing(root: ET.Element, display: bool) -> None:
     for el, style in walk_styles(root, display):
         if local(el) in ROWS:
             _join_relations(el)
+            if style < SCRIPT:
+                space_inner_dots(el)
         if style >= SCRIPT and atom_class(el) in SPACED_CLASSES and el.get("form") != "prefix":
             el.set("lspace", ZERO)
             el.set("rspace", ZERO)
@@ -180,3 +190,52 @@ def _join_relations(row: ET.Element) -> None:
             prev.set("rspace", ZERO)
             here.set("lspace", ZERO)
         prev = here
+
+
+def _is_inner_dots(el: ET.Element) -> bool:
+    """Tell whether `el` is `\\ldots`, `\\cdots` or `\\ddots` (an `<mi>` of `INNER_DOTS`)."""
+    return local(el) == "mi" and (el.text or "") in INNER_DOTS
+
+
+def _neighbour_class(el: ET.Element | None) -> str | None:
+    """Return the TeX class of an Inner atom's neighbour that decides the space to it.
+
+    None for no neighbour; `inner` for dots; a unary sign (`form="prefix"`) is Ord; a
+    stretched fence is Open or Close by its form; anything not an operator is Ord.
+    """
+    if el is None:
+        return None
+    if _is_inner_dots(el):
+        return "inner"
+    token = core(el)
+    if local(token) != "mo":
+        return "mathord"
+    form = token.get("form")
+    if token.get("fence") == "true" and form in ("prefix", "postfix"):
+        return "mathopen" if form == "prefix" else "mathclose"
+    kind = atom_class(token)
+    if kind == "mathbin" and form == "prefix":
+        return "mathord"
+    return kind or "mathord"
+
+
+def space_inner_dots(row: ET.Element) -> None:
+    """Put TeX's thin spaces around the Inner dots of one row (text or display style).
+
+    The TeXbook p. 170: an Inner atom has a thin space on each side, except after Open
+    and before Close; next to Bin and Rel theirs is the only space, and after Punct its
+    own thin space (so `x_1, \\ldots, x_n` has one thin space on each side of the dots and
+    `a + \\cdots + z` only the medium spaces of `+`). Spaces the author wrote are kept and
+    not counted as atoms. In script styles TeX adds none (the caller skips them).
+    """
+    kids = [k for k in row if not is_space(k) and (k.text or "") != "\u2061"]
+    for index, el in enumerate(kids):
+        if not _is_inner_dots(el):
+            continue
+        before = _neighbour_class(kids[index - 1] if index else None)
+        after = _neighbour_class(kids[index + 1] if index + 1 < len(kids) else None)
+        position = list(row).index(el)
+        if after is not None and after not in NO_SPACE_AFTER_INNER:
+            row.insert(position + 1, ET.Element("mspace", width=THIN))
+        if before not in (None, "inner") and before not in NO_SPACE_BEFORE_INNER:
+            row.insert(position, ET.Element("mspace", width=THIN))

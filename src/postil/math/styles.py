@@ -23,6 +23,11 @@ DISPLAY, TEXT, SCRIPT, SCRIPTSCRIPT = 0, 1, 2, 3
 # always; text style takes the size of `\big` (KaTeX's size 1, what `\tbinom` gets).
 DISPLAY_DELIMITER = "2.047em"
 TEXT_DELIMITER = "1.2em"
+# latex2mathml sizes `\big`, `\Big`, `\bigg`, `\Bigg` as MathJax does (1.2, 1.623, 2.047,
+# 2.470em); TeX takes the first glyph of Computer Modern's cmex chain at least as tall as
+# plain.tex's boxes ask for, which is 1.2, 1.8, 2.4 and 3.0em (KaTeX's Size1-4 fonts, Temml):
+# what a reader of a LaTeX paper sees. A display `\binom`'s `\delim1` (2.39em) is 2.4em too.
+CM_DELIMITER_SIZES = {"1.623em": "1.8em", "2.047em": "2.4em", "2.470em": "3em"}
 STYLE_SETTERS = frozenset(("mstyle", "mtable"))
 
 
@@ -95,3 +100,16 @@ def _auto_sized(el: ET.Element) -> bool:
         and set(el.attrib) == {"minsize", "maxsize"}
         and el.get("minsize") == DISPLAY_DELIMITER
     )
+
+
+def fix_delimiter_sizes(root: ET.Element) -> None:
+    r"""Give `\Big`, `\bigg`, `\Bigg` (and a display `\binom`) Computer Modern's sizes.
+
+    See `CM_DELIMITER_SIZES`; runs after `fix_fraction_delimiters`, which reads
+    latex2mathml's display size to find a generalised fraction's delimiters.
+    """
+    for el in root.iter():
+        size = el.get("minsize")
+        if size in CM_DELIMITER_SIZES and el.get("maxsize") == size:
+            el.set("minsize", CM_DELIMITER_SIZES[size])
+            el.set("maxsize", CM_DELIMITER_SIZES[size])

@@ -137,6 +137,7 @@ GLYPH_COMMANDS: dict[str, tuple[str, str]] = {
     "ldotp": ("mo", "."),  # Punct in TeX; a bare `.` is Ord
     "And": ("mo", "&"),  # amsmath: \mathbin{\&}; `\&` is Ord
     "bmod": ("mbin", "mod"),  # \mathbin{mod}: a word set as a binary operator
+    "centerdot": ("mbin", "⬝"),  # amssymb: \mathbin; unicode-math's U+2B1D is Ord
     "square": ("mi", "□"),
     "blacksquare": ("mi", "■"),
     "blacktriangle": ("mi", "▲"),

@@ -157,6 +157,8 @@ def _expects_operand(prev: ET.Element | None) -> bool:
     text = core.text or ""
     if text == "\u2061" or core.get("form") == "prefix":
         return True
+    if core.get("fence") == "true" and core.get("stretchy") == "true" and not core.get("form"):
+        return True  # a `\\middle` bar separates, like `\\mid`: an operand follows
     if core.get("form") == "postfix" or core.get("lspace") == "0em" == core.get("rspace"):
         return False  # a `\right` delimiter or a prime closes an operand
     return symbol_class(text) in ("mathbin", "mathop", "mathrel", "mathopen", "mathpunct") or (
