@@ -1,0 +1,95 @@
+"""TeX's measures, measured in Chromium: array rows, delimiter sizes, Inner dots, braket bars.
+
+Each formula is converted by postil, served with `static/css/math.css` and the math font on
+127.0.0.1 (Debian Chromium via Playwright), and measured in em of the page's font size:
+- array rows are LaTeX's strut apart: 1.2em (`\\arraystretch` 1), 1.44em in `cases` (1.2),
+  1.8em with `\\def\\arraystretch{1.5}` (latex.ltx `\\@arstrut`: 0.7 + 0.3 `\\baselineskip`);
+- `\\big` ... `\\Bigg` are Computer Modern's 1.2, 1.8, 2.4 and 3.0em tall (at least);
+- `\\ldots` between commas has a thin space (1/6 em) on each side, as an Inner atom;
+- the bars of `\\Braket{\\phi | A | \\psi}` are as tall as its angle brackets.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from support.web import write_formula_page
+
+FONT_PX = 40
+FORMULAS = {
+    "matrix": (r"\begin{matrix} x \\ x \\ x \end{matrix}", True),
+    "cases": (r"\begin{cases} x & a \\ x & b \end{cases}", True),
+    "stretch": (r"\def\arraystretch{1.5}\begin{array}{c} x \\ x \end{array}", True),
+    "big": (r"\big(", False),
+    "Big": (r"\Big(", False),
+    "bigg": (r"\bigg(", False),
+    "Bigg": (r"\Bigg(", False),
+    "ldots": (r"x, \ldots, y", False),
+    "braket": (r"\Braket{\phi | \frac{a}{b} | \psi}", False),
+}
+
+
+@pytest.fixture(scope="module")
+def metrics_dir(tmp_path_factory: pytest.TempPathFactory, repo_root: Path) -> Path:
+    """Write one `<p id=…>` per formula of FORMULAS with math.css and the font beside it."""
+    directory = tmp_path_factory.mktemp("tex-metrics")
+    write_formula_page(directory, repo_root, FORMULAS, f"font-size:{FONT_PX}px")
+    return directory
+
+
+@pytest.fixture
+def metrics(metrics_dir: Path, serve_dir, page):
+    """Open the formulas page once the fonts are ready; return the Playwright page."""
+    page.set_viewport_size({"width": 900, "height": 900})
+    page.goto(serve_dir(metrics_dir) + "index.html")
+    page.evaluate("document.fonts.ready")
+    return page
+
+
+def em_boxes(page, selector: str) -> list[dict]:
+    """Return the boxes of every element matching `selector`, in em of the page font."""
+    return page.eval_on_selector_all(
+        selector,
+        f"els => els.map(e => {{ const r = e.getBoundingClientRect(); return {{"
+        f" top: r.top / {FONT_PX}, height: r.height / {FONT_PX}, left: r.left / {FONT_PX},"
+        f" right: r.right / {FONT_PX}, text: e.textContent }}; }})",
+    )
+
+
+def row_pitches(page, key: str) -> list[float]:
+    """Return the distances between the tops of consecutive rows of a formula's table."""
+    tops = [b["top"] for b in em_boxes(page, f"#{key} mtr")]
+    return [round(b - a, 3) for a, b in zip(tops, tops[1:], strict=False)]
+
+
+def test_array_rows_are_latex_struts_apart(metrics):
+    assert row_pitches(metrics, "matrix") == pytest.approx([1.2, 1.2], abs=0.01)
+    assert row_pitches(metrics, "cases") == pytest.approx([1.44], abs=0.01)
+    assert row_pitches(metrics, "stretch") == pytest.approx([1.8], abs=0.01)
+
+
+def test_big_delimiters_have_computer_moderns_sizes(metrics):
+    heights = {key: em_boxes(metrics, f"#{key} mo")[0]["height"] for key in FORMULAS if "ig" in key}
+    for key, size in {"big": 1.2, "Big": 1.8, "bigg": 2.4, "Bigg": 3.0}.items():
+        assert size - 0.05 <= heights[key] <= size + 0.6, (key, heights[key])
+    assert heights["big"] < heights["Big"] < heights["bigg"] < heights["Bigg"]
+
+
+def test_ldots_between_commas_has_a_thin_space_on_each_side(metrics):
+    dots = em_boxes(metrics, "#ldots mi, #ldots mo")
+    commas = [b for b in dots if b["text"] == ","]
+    ellipsis = next(b for b in dots if b["text"] == "…")
+    # The comma's own thin space after it, the Inner atom's thin space before the next comma.
+    gap_before = ellipsis["left"] - commas[0]["right"]
+    gap_after = commas[1]["left"] - ellipsis["right"]
+    assert gap_before == pytest.approx(1 / 6, abs=0.04)
+    assert gap_after == pytest.approx(1 / 6, abs=0.04)
+
+
+def test_braket_bars_are_as_tall_as_its_angle_brackets(metrics):
+    operators = em_boxes(metrics, "#braket mo")
+    angles = [b for b in operators if b["text"] in "⟨⟩"]
+    bars = [b for b in operators if b["text"] == "|"]
+    assert len(angles) == 2 and len(bars) == 2
+    assert min(b["height"] for b in bars) >= 0.9 * max(a["height"] for a in angles)
