@@ -21,6 +21,11 @@ CHAR = re.compile(r'\\char\s*(?:"([0-9A-Fa-f]+)|(\d+))')
 MATHOP = re.compile(r"\\mathop\s*\{\s*\\(?:mathrm|rm|text)\s*\{([A-Za-z]+)\}\s*\}")
 SPACES = re.compile(r"\\[,:;> ]|~|\\(?:thinspace|medspace|thickspace)(?![A-Za-z])")
 URL = re.compile(r"\\url\s*\{([^{}]*)\}")
+# A length with no digit before its point (`\kern-.5em`, `\hspace{.2em}`): TeX reads it,
+# latex2mathml reads `-` or `.5` alone (a width of "-").
+BARE_POINT = re.compile(
+    r"(\\(?:kern|mkern|mskip|hskip|hspace\*?\s*\{|mspace\s*\{)\s*[+-]?)\.(?=\d)"
+)
 MATH_IN_NAME = re.compile(r"[\\^_$&#%]")  # an operator name that is not a plain word
 
 
@@ -56,7 +61,8 @@ def rewrite_operatornames(latex: str) -> str:
 
 
 def rewrite_specials(latex: str) -> str:
-    r"""Rewrite small constructs latex2mathml gets wrong: `\mathrm{d}`, `\char"41`, `*matrix*`.
+    r"""Rewrite small constructs latex2mathml gets wrong: `\mathrm{d}`, `\char"41`, `*matrix*`,
+    lengths written `-.5em`.
 
     Each rewrite runs only when its command is in the text (most formulas have none).
     """
@@ -67,6 +73,8 @@ def rewrite_specials(latex: str) -> str:
             lambda m: chr(int(m.group(1), 16) if m.group(1) else int(m.group(2))), latex
         )
     latex = unstar_matrices(latex)
+    if "." in latex:
+        latex = BARE_POINT.sub(r"\g<1>0.", latex)
     if "\\mathop" in latex:
         latex = MATHOP.sub(r"\\operatorname{\1}", latex)
     return latex

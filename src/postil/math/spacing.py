@@ -17,6 +17,7 @@ import xml.etree.ElementTree as ET
 from postil.math.markers import BIN_SPACE, DATA_OP, FIXED
 from postil.math.mathml import POSITIONAL, SCRIPTED_OR_STACKED, core, is_space, local
 from postil.math.styles import SCRIPT, walk_styles
+from postil.math.tables import add_style
 from postil.math.symbols import (
     FUNCTION_NAMES,
     OPEN_FENCES,
@@ -67,13 +68,28 @@ def _css_length(value: str) -> str:
 
 
 def fix_lengths(root: ET.Element) -> None:
-    """Rewrite named and TeX-only lengths on spaces and operators as CSS lengths (em, pt)."""
+    """Rewrite named and TeX-only lengths on spaces and operators as CSS lengths (em, pt).
+
+    A negative space (`\\!`, `\\negthinspace`, `\\mkern-3mu`, `\\hspace{-1em}`) becomes a
+    negative left margin: MathML Core's `<mspace width>` takes no negative length, and
+    Chromium sets `<mspace width="-0.1667em">` as no space at all.
+    """
     for el in root.iter():
         if not el.attrib:
             continue
         for attr in ("width", "height", "depth", "lspace", "rspace", "voffset"):
             if attr in el.attrib:
                 el.attrib[attr] = _css_length(el.attrib[attr])
+        width = el.get("width", "")
+        if local(el) == "mspace" and width.startswith("-") and _is_nonzero(width):
+            del el.attrib["width"]
+            add_style(el, f"margin-left:{width}")
+
+
+def _is_nonzero(length: str) -> bool:
+    """Tell whether a CSS length (`-0.1667em`, `-0pt`) is other than zero."""
+    number = re.match(r"[+-]?(?:\d+\.?\d*|\.\d+)", length)
+    return number is not None and float(number.group(0)) != 0
 
 
 def _is_function_name(el: ET.Element) -> bool:
