@@ -7,6 +7,7 @@ Each formula is converted by postil, served with `static/css/math.css` and the m
 - `\\big` ... `\\Bigg` are Computer Modern's 1.2, 1.8, 2.4 and 3.0em tall (at least);
 - `\\ldots` between commas has a thin space (1/6 em) on each side, as an Inner atom;
 - `\\!` takes a thin space away (Chromium ignores a negative `<mspace width>`);
+- `\\mathllap{b}` ends where it stands, over what came before; `\\mathclap` is centred there;
 - the bars of `\\Braket{\\phi | A | \\psi}` are as tall as its angle brackets.
 """
 
@@ -30,6 +31,8 @@ FORMULAS = {
     "braket": (r"\Braket{\phi | \frac{a}{b} | \psi}", False),
     "negative": (r"a \! b", False),
     "plain": (r"a b", False),
+    "llap": (r"a\mathllap{b}", False),
+    "clap": (r"a\mathclap{b}", False),
 }
 
 
@@ -104,3 +107,10 @@ def test_negative_thin_space_pulls_letters_together(metrics):
         return b["left"] - a["right"]
 
     assert gap("negative") == pytest.approx(gap("plain") - 1 / 6, abs=0.02)
+
+
+def test_left_and_centred_overlaps_hang_from_where_they_stand(metrics):
+    a, b = em_boxes(metrics, "#llap mi")[0], em_boxes(metrics, "#llap .lap mi")[0]
+    assert b["right"] == pytest.approx(a["right"], abs=0.03)
+    a, b = em_boxes(metrics, "#clap mi")[0], em_boxes(metrics, "#clap .lap mi")[0]
+    assert (b["left"] + b["right"]) / 2 == pytest.approx(a["right"], abs=0.03)

@@ -266,6 +266,31 @@ def _fix_accent(el: ET.Element) -> None:
         el.attrib.pop("accent", None)
 
 
+# `\llap`, `\mathllap` and `\clap`, `\mathclap`: latex2mathml writes MathML 3's pseudo-unit
+# (`lspace="-1width"`), which MathML Core and Chromium drop, so the overlap went right.
+LAP_CLASSES = {"-1width": "llap", "-0.5width": "clap"}
+
+
+def _fix_lap(el: ET.Element) -> None:
+    """Make a left or centred overlap a zero-width box the stylesheet hangs its content from.
+
+    The box holds an `<mphantom>` copy of the content (its height and depth, no ink) and the
+    content itself, which `math.css` positions out of the flow: ending at the box
+    (`.llap`) or centred on it (`.clap`), as TeX's `\\hss` boxes put it.
+    """
+    kind = LAP_CLASSES.get(el.get("lspace", ""))
+    if kind is None or el.get("width") not in ("0", "0px"):
+        return
+    content = list(el)
+    for child in content:
+        el.remove(child)
+    el.attrib.clear()
+    el.attrib.update({"width": "0", "class": kind})
+    phantom = ET.SubElement(ET.SubElement(el, "mpadded", {"width": "0"}), "mphantom")
+    phantom.extend(copy.deepcopy(content))
+    ET.SubElement(el, "mrow", {"class": "lap"}).extend(content)
+
+
 def _fix_brace(el: ET.Element) -> None:
     """Make a brace or bracket over/under a base (`\\overbrace`, `\\underbracket`) stretchy."""
     script = el[1] if len(el) == 2 else None
@@ -298,6 +323,8 @@ def fix_enclosures(root: ET.Element) -> None:
         tag = local(el)
         if tag == "menclose":
             _fix_box(el)
+        elif tag == "mpadded":
+            _fix_lap(el)
         elif tag in ("mover", "munder", "munderover"):
             _fix_wide_accent(el)
             _fix_accent(el)

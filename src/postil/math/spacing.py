@@ -17,7 +17,6 @@ import xml.etree.ElementTree as ET
 from postil.math.markers import BIN_SPACE, DATA_OP, FIXED
 from postil.math.mathml import POSITIONAL, SCRIPTED_OR_STACKED, core, is_space, local
 from postil.math.styles import SCRIPT, walk_styles
-from postil.math.tables import add_style
 from postil.math.symbols import (
     FUNCTION_NAMES,
     OPEN_FENCES,
@@ -25,6 +24,7 @@ from postil.math.symbols import (
     RELATIONS_AND_PUNCT,
     symbol_class,
 )
+from postil.math.tables import add_style
 
 # MathML's named space widths (MathML 3 §2.1.5.2) in em; Chromium drops named lengths.
 NAMED_SPACES = {
