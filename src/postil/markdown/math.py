@@ -181,7 +181,7 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     opener, closer = delims
     scan = _find_closer(state, start_line, end_line, begin + len(opener), closer)
     if scan.pos < 0 and opener == "$$" and not (silent and _closes_inline(state, begin)):
-        _warn_unclosed(state, start_line, scan.blank)
+        _warn_unclosed(state, start_line, begin, scan.blank)
     if scan.pos < 0 or not scan.ends_line:
         return False
     if silent:
@@ -247,20 +247,36 @@ def _closes_inline(state: StateBlock, begin: int) -> bool:
     return state.src.count("$$", state.bMarks[state.line], begin) % 2 == 1
 
 
-def _warn_unclosed(state: StateBlock, line: int, blank: int) -> None:
-    """Warn once that the `$$` starting `line` is never closed (silent calls too)."""
+def _warn_unclosed(state: StateBlock, line: int, begin: int, blank: int) -> None:
+    """Warn once that the `$$` starting `line` is never closed (silent calls too).
+
+    When a blank line stopped the search, the `$$` after it that would have closed the
+    formula is named in the message and not warned about again.
+    """
     warned = state.env.setdefault("_math_unclosed", set())
     if line in warned:
         return
     warned.add(line)
+    doc = get_state(state.env)
     message = "`$$` opens display math that is never closed"
     if blank >= 0:
-        where = get_state(state.env).body_line + blank
         message = (
-            f"`$$` opens display math that is not closed before the blank line {where}: "
-            "a formula cannot hold a blank line; delete the blank line or close it with `$$`"
+            f"`$$` opens display math that is not closed before the blank line on line "
+            f"{doc.body_line + blank}: a formula cannot hold a blank line; delete it"
         )
-    get_state(state.env).warn(line, state.sCount[line] + 1, message)
+        closing = _next_dollars_line(state, blank)
+        if closing >= 0:
+            warned.add(closing)
+            message += f" (the `$$` on line {doc.body_line + closing} closes it)"
+    doc.warn(line, begin - state.src.rfind("\n", 0, begin), message)  # 1-based column
+
+
+def _next_dollars_line(state: StateBlock, start: int) -> int:
+    """Return the first line from `start` on that holds `$$` (-1: none)."""
+    for line in range(start, state.lineMax):
+        if "$$" in state.src[state.bMarks[line] : state.eMarks[line]]:
+            return line
+    return -1
 
 
 def math_table_pipes(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
