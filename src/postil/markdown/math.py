@@ -250,8 +250,8 @@ def _closes_inline(state: StateBlock, begin: int) -> bool:
 def _warn_unclosed(state: StateBlock, line: int, begin: int, blank: int) -> None:
     """Warn once that the `$$` starting `line` is never closed (silent calls too).
 
-    When a blank line stopped the search, the `$$` after it that would have closed the
-    formula is named in the message and not warned about again.
+    When a blank line stopped the search and a `$$` after it would have closed the
+    formula, both lines are named in the message and that `$$` is not warned about again.
     """
     warned = state.env.setdefault("_math_unclosed", set())
     if line in warned:
@@ -259,23 +259,30 @@ def _warn_unclosed(state: StateBlock, line: int, begin: int, blank: int) -> None
     warned.add(line)
     doc = get_state(state.env)
     message = "`$$` opens display math that is never closed"
-    if blank >= 0:
+    closing = _next_dollars_line(state, blank) if blank >= 0 else -1
+    if closing >= 0:
+        warned.add(closing)
         message = (
             f"`$$` opens display math that is not closed before the blank line on line "
-            f"{doc.body_line + blank}: a formula cannot hold a blank line; delete it"
+            f"{doc.body_line + blank}: a formula cannot hold a blank line; delete it "
+            f"(the `$$` on line {doc.body_line + closing} closes it)"
         )
-        closing = _next_dollars_line(state, blank)
-        if closing >= 0:
-            warned.add(closing)
-            message += f" (the `$$` on line {doc.body_line + closing} closes it)"
     doc.warn(line, begin - state.src.rfind("\n", 0, begin), message)  # 1-based column
 
 
-def _next_dollars_line(state: StateBlock, start: int) -> int:
-    """Return the first line from `start` on that holds `$$` (-1: none)."""
-    for line in range(start, state.lineMax):
+def _next_dollars_line(state: StateBlock, blank: int) -> int:
+    """Return the line holding `$$` in the text right after the blank line `blank` (-1: none).
+
+    Only the next run of non-blank lines is searched: a `$$` after more prose opens the
+    next formula rather than closing this one.
+    """
+    line = blank
+    while line < state.lineMax and state.isEmpty(line):
+        line += 1
+    while line < state.lineMax and not state.isEmpty(line):
         if "$$" in state.src[state.bMarks[line] : state.eMarks[line]]:
             return line
+        line += 1
     return -1
 
 
