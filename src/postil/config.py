@@ -46,20 +46,45 @@ def _nav(field: Field) -> tuple[tuple[str, str], ...]:
     return tuple(items)
 
 
-def _math(field: Field) -> tuple[tuple[str, str], ...]:
+MATH_KEYS = ("macros", "double_dollar_in_text")
+DOUBLE_DOLLAR_READINGS = ("inline", "display")
+
+
+def _math(field: Field) -> dict[str, Any]:
+    """Read `math:`: `macros` and `double_dollar_in_text` (docs/math.md, "Syntax")."""
     sub = {f.key: f for f in mapping_fields(field.node, "`math`")}
-    unknown = set(sub) - {"macros"}
+    unknown = set(sub) - set(MATH_KEYS)
     if unknown:
         key = sorted(unknown)[0]
         raise YamlFieldError(
-            f"unknown key `math.{key}`; known: macros", sub[key].line0, sub[key].col0
+            f"unknown key `math.{key}`; known: {', '.join(MATH_KEYS)}",
+            sub[key].line0,
+            sub[key].col0,
         )
-    if "macros" not in sub:
-        return ()
-    macros = as_str_mapping(sub["macros"])
-    return tuple(sorted((name.lstrip("\\"), body) for name, body in macros.items()))
+    values: dict[str, Any] = {}
+    if "macros" in sub:
+        macros = as_str_mapping(sub["macros"])
+        values["math_macros"] = tuple(
+            sorted((name.lstrip("\\"), body) for name, body in macros.items())
+        )
+    if "double_dollar_in_text" in sub:
+        values["math_double_dollar_in_text"] = _double_dollar(sub["double_dollar_in_text"])
+    return values
 
 
+def _double_dollar(fld: Field) -> str:
+    reading = as_text(fld)
+    if reading not in DOUBLE_DOLLAR_READINGS:
+        raise YamlFieldError(
+            f"`math.double_dollar_in_text` is `inline` (kramdown, Jekyll) or `display` "
+            f"(Pandoc), not `{reading}`",
+            fld.node.start_mark.line,
+            fld.node.start_mark.column,
+        )
+    return reading
+
+
+# key -> (SiteConfig attribute, converter); "" when the converter returns several attributes.
 _FIELDS: dict[str, tuple[str, Callable[[Field], Any]]] = {
     "title": ("title", as_text),
     "author": ("author", as_text),
@@ -68,7 +93,7 @@ _FIELDS: dict[str, tuple[str, Callable[[Field], Any]]] = {
     "description": ("description", as_text),
     "timezone": ("timezone", lambda f: _at(f, _check_timezone)),
     "paginate": ("paginate", lambda f: as_int(f, minimum=1)),
-    "math": ("math_macros", _math),
+    "math": ("", _math),
     "cname": ("cname", as_text),
     "nav": ("nav", _nav),
     "footer": ("footer", as_text),
@@ -122,7 +147,10 @@ def _parse(text: str) -> dict[str, Any]:
         values: dict[str, Any] = {}
         for fld in fields:
             name, convert = _FIELDS[fld.key]
-            values[name] = convert(fld)
+            if name:
+                values[name] = convert(fld)
+            else:
+                values.update(convert(fld))
         return values
     except yaml.MarkedYAMLError as e:
         raise ConfigError(yaml_error_message(e), yaml_error_location(e, CONFIG_NAME, 1)) from e

@@ -32,6 +32,8 @@ class SiteConfig:
         timezone: IANA zone name for dates written without an offset.
         paginate: posts per index page.
         math_macros: site-wide math macros, name (no backslash) -> replacement LaTeX.
+        math_double_dollar_in_text: how `$$…$$` inside a line of text reads, "inline"
+            (kramdown's reading) or "display" (Pandoc's); `math: double_dollar_in_text:`.
         cname: custom domain for GitHub Pages (written to CNAME), or "".
         nav: header links as (label, url) pairs; urls without a scheme are site-relative.
         footer: footer text (plain text).
@@ -49,6 +51,7 @@ class SiteConfig:
     timezone: str = "UTC"
     paginate: int = 10
     math_macros: tuple[tuple[str, str], ...] = ()
+    math_double_dollar_in_text: str = "inline"
     cname: str = ""
     nav: tuple[tuple[str, str], ...] = ()
     footer: str = ""

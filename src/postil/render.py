@@ -165,6 +165,7 @@ def render_state(
         path=post.source.rel,
         body_line=post.body_line,
         macros=dict(config.math_macros) | dict(post.meta.macros),
+        double_dollar_in_text=config.math_double_dollar_in_text,
         links=links,
         base_path=config.base_path,
         templates=templates,

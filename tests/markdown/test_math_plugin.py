@@ -163,3 +163,44 @@ def test_math_definitions_only_formula_is_silent():
     html, state = render("$$\\def\\x{1}$$\n\n$\\x$\n")
     assert not state.diagnostics
     assert html.count("<math") == 1 and "math-display" not in html
+
+
+def test_math_double_dollar_in_text_display_reads_pandocs_way_but_headings_stay_inline():
+    html, state = render("## A $$x$$ b\n\ntext $$y$$ more\n", double_dollar_in_text="display")
+    heading, paragraph = html.split("\n", 1)
+    assert '<math display="inline">' in heading and "math-display" not in heading
+    assert paragraph.startswith('<p>text <span class="math-display"')
+    assert '<math display="block">' in paragraph and not state.diagnostics
+
+
+def test_math_dollars_blank_line_after_finished_tex_warns_once_naming_both_lines():
+    html, state = render("text\n$$\na = b\n\nc\n$$\n", body_line=3)
+    (diag,) = state.diagnostics
+    assert diag.severity is Severity.WARNING
+    assert (diag.location.line, diag.location.col) == (4, 1)
+    assert diag.message == (
+        "`$$` opens display math that is not closed before the blank line on line 6: a "
+        "formula cannot hold a blank line; delete it (the `$$` on line 8 closes it)"
+    )
+    assert "<math" not in html
+
+
+def test_math_dollars_closing_an_inline_formula_at_a_line_start_is_no_unclosed_opener():
+    html, state = render("where $$\nx\n$$ is the mean, and $$a +\n$$ too\n")
+    assert not state.diagnostics
+    assert html.count('<math display="block">') == 2
+
+
+def test_math_unclosed_dollars_inside_a_paragraph_warn_at_their_column_in_a_quote():
+    _, state = render("> text\n> $$\n> x\n")
+    assert [(d.location.line, d.location.col, d.message) for d in state.diagnostics] == [
+        (2, 3, "`$$` opens display math that is never closed")
+    ]
+
+
+def test_math_error_column_inside_kramdown_escaped_math_points_at_the_source():
+    source = "see \\\\(a\\_1 + b\\_2 + \\foo\\\\) here\n"
+    _, state = render(source)
+    (diag,) = state.diagnostics
+    assert "\\foo" in diag.message
+    assert (diag.location.line, diag.location.col) == (1, source.index("\\foo") + 1)

@@ -61,6 +61,25 @@ def test_math_macros_are_read_and_unknown_math_keys_rejected(tmp_path):
         )
 
 
+def test_math_double_dollar_in_text_defaults_to_inline_and_accepts_display(tmp_path):
+    head = "title: T\nauthor: A\nbase_url: https://x.org/\n"
+    assert load_config(write(tmp_path, head)).math_double_dollar_in_text == "inline"
+    config = load_config(write(tmp_path, head + "math:\n  double_dollar_in_text: display\n"))
+    assert config.math_double_dollar_in_text == "display"
+    assert config.math_macros == ()
+
+
+def test_math_double_dollar_in_text_rejects_other_readings_at_the_value(tmp_path):
+    head = "title: T\nauthor: A\nbase_url: https://x.org/\n"
+    with pytest.raises(ConfigError) as err:
+        load_config(write(tmp_path, head + "math:\n  double_dollar_in_text: block\n"))
+    assert err.value.message == (
+        "`math.double_dollar_in_text` is `inline` (kramdown, Jekyll) or `display` (Pandoc), "
+        "not `block`"
+    )
+    assert (err.value.location.line, err.value.location.col) == (5, 26)
+
+
 def test_paginate_must_be_a_positive_whole_number(tmp_path):
     with pytest.raises(ConfigError, match="whole number"):
         load_config(write(tmp_path, "title: T\nauthor: A\nbase_url: https://x.org/\npaginate: 0\n"))

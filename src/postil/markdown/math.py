@@ -1,17 +1,24 @@
 r"""Math in Markdown: `$…$`, `$$…$$`, `\(…\)`, `\[…\]`, ```` ```math ````, bare environments.
 
-    Inline $x^2$ and \(x^2\); it costs $5 and $10 (no math: Pandoc's rule for `$`).
-    A sentence, then display math right under it:
+    Inline $x^2$, \(x^2\) and $$x^2$$ (kramdown's); it costs $5 and $10 (no math: Pandoc's
+    rule for `$`). A sentence, then display math right under it:
     $$
     \operatorname{Var}(X) = \mathbb{E}[X^2] - \mathbb{E}[X]^2 \label{eq:var}
     $$
-    As \eqref{eq:var} shows, …
+    As \eqref{eq:var} shows, and \\(x\_i\\) as kramdown posts write it for MathJax, …
+
+`$$…$$` is display math on lines of its own and inline math inside a line of text, as
+kramdown (Jekyll) reads it; a site that writes `$$` mid-sentence for display math, as
+Pandoc reads it, sets `math: double_dollar_in_text: display`. In a heading all math is
+inline. `\\(…\\)` and `\\[…\\]` lose Markdown's escapes (`\_`, `\*`, `\\`, `\{`) as
+kramdown removed them before MathJax saw the TeX (`postil.markdown.mathescape`).
 
 Rules: `math_inline` (inline, before `escape`), `math_block` (block, may interrupt a
 paragraph), `math_fence` (core: re-types ```` ```math ```` fences), `math_table_pipes`
-(the `table` block rule wrapped so `|` inside `$…$` does not split a cell), and
-`math_resolve` (core, after inline: macros in document order, equation numbers,
-reference checks; see `postil.markdown.mathdoc.math_resolve`). Token types: `math_inline`,
+(the `table` block rule wrapped so `|` inside `$…$` does not split a cell), `math_heading`
+(core: display math in a heading becomes inline) and `math_resolve` (core, after inline:
+macros in document order, equation numbers, reference checks; see
+`postil.markdown.mathdoc.math_resolve`). Token types: `math_inline`,
 `math_inline_display`, `math_block`, `math_ref`.
 
 CSS classes: `math-display` (wrapper of display math: a focusable, labelled group, since a
@@ -23,7 +30,7 @@ from __future__ import annotations
 
 import re
 from html import escape
-from typing import Any
+from typing import Any, NamedTuple
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
@@ -32,15 +39,25 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 from postil.markdown.mathdoc import PIPE, math_resolve, protect_pipes, render_formula
+from postil.markdown.mathescape import DOLLAR_ESCAPES, KRAMDOWN_ESCAPES, unescape
 from postil.markdown.state import get_state
 from postil.math import anchor_id
 from postil.math.delimiters import closers_for
+from postil.math.engine import is_blank
 from postil.mathfont import formula_chars
 
 BLOCK_ENVS = "equation equation* align align* gather gather* multline multline*".split()
 BEGIN_ENV = re.compile(r"\\begin\{(" + "|".join(re.escape(e) for e in BLOCK_ENVS) + r")\}")
+TEX_GROUPING = re.compile(r"\\.|[{}]", re.S)  # `\{` is no group
 REF = re.compile(r"\\(eqref|ref)\{([^{}\s]+)\}")
-CLOSERS = {"$$": "$$", "\\[": "\\]"}
+CLOSERS = {"$$": "$$", "\\\\[": "\\\\]", "\\[": "\\]"}
+# The backslash delimiters of inline math: kramdown-escaped ones first (`\\(` holds `\(`).
+BACKSLASH_DELIMITERS = {
+    "\\\\(": ("\\\\)", "math_inline"),
+    "\\\\[": ("\\\\]", "math_inline_display"),
+    "\\(": ("\\)", "math_inline"),
+    "\\[": ("\\]", "math_inline_display"),
+}
 TRAILING_PUNCT = re.compile(r"[.,;:!?)\]}’”'\"…]+")
 # A wide formula scrolls sideways (math.css), so its wrapper must take keyboard focus
 # (axe's scrollable-region-focusable) and then needs a role and a name: `group`, not the
@@ -57,6 +74,7 @@ def math_plugin(md: MarkdownIt) -> None:
     md.block.ruler.at("table", math_table_pipes, {"alt": ["paragraph", "reference"]})
     md.core.ruler.after("block", "math_fence", math_fence)
     md.core.ruler.after("inline", "math_resolve", math_resolve)
+    md.core.ruler.after("inline", "math_heading", math_heading)  # so: before math_resolve
     md.core.ruler.after("math_resolve", "math_nobreak", math_nobreak)
     md.add_render_rule("math_nobreak_open", lambda *args: '<span class="math-nobreak">')
     md.add_render_rule("math_nobreak_close", lambda *args: "</span>")
@@ -66,7 +84,7 @@ def math_plugin(md: MarkdownIt) -> None:
 
 
 def math_inline(state: StateInline, silent: bool) -> bool:
-    r"""Parse `$…$`, `$$…$$`, `\(…\)`, `\[…\]` and `\eqref{…}`/`\ref{…}` at `state.pos`."""
+    r"""Parse `$…$`, `$$…$$`, `\(…\)`, `\[…\]`, `\\(…\\)`, `\\[…\\]`, `\eqref{…}` at `state.pos`."""
     src, pos, end = state.src, state.pos, state.posMax
     if src[pos] not in "$\\":
         return False
@@ -75,7 +93,8 @@ def math_inline(state: StateInline, silent: bool) -> bool:
         close = closers.find("$$", pos + 2, end)
         if close < 0 or close == pos + 2:
             return False
-        return _emit(state, silent, "math_inline_display", pos + 2, close, close + 2)
+        kind = _double_dollar_kind(state, src[pos + 2 : close])
+        return _emit(state, silent, kind, pos + 2, close, close + 2)
     if src[pos] == "$":
         if pos + 1 >= end or src[pos + 1].isspace():
             return False
@@ -83,19 +102,36 @@ def math_inline(state: StateInline, silent: bool) -> bool:
         if close < 0:
             return False
         return _emit(state, silent, "math_inline", pos + 1, close, close + 1)
-    if src.startswith("\\(", pos) or src.startswith("\\[", pos):
-        closer = "\\)" if src[pos + 1] == "(" else "\\]"
-        close = closers.find(closer, pos + 2, end)
-        if close < 0:
-            return False
-        kind = "math_inline" if closer == "\\)" else "math_inline_display"
-        return _emit(state, silent, kind, pos + 2, close, close + 2)
-    ref = REF.match(src, pos) if src[pos] == "\\" else None
+    for opener, (closer, kind) in BACKSLASH_DELIMITERS.items():
+        if src.startswith(opener, pos):
+            close = closers.find(closer, pos + len(opener), end)
+            if close < 0:
+                return False
+            return _emit(state, silent, kind, pos + len(opener), close, close + len(closer))
+    return _math_ref(state, silent)
+
+
+def _double_dollar_kind(state: StateInline, latex: str) -> str:
+    r"""Return the token type of `$$…$$` inside a paragraph or heading (see the module doc).
+
+    Inline when it shares its line with text (kramdown's reading: `where $$x$$ is`);
+    display when its TeX starts or ends a line (`where⏎$$⏎x⏎$$⏎is`, as Pandoc and MathJax
+    read it), or everywhere when the site sets `math: double_dollar_in_text: display`.
+    """
+    on_own_lines = latex.lstrip(" \t").startswith("\n") or latex.rstrip(" \t").endswith("\n")
+    if on_own_lines or get_state(state.env).double_dollar_in_text == "display":
+        return "math_inline_display"
+    return "math_inline"
+
+
+def _math_ref(state: StateInline, silent: bool) -> bool:
+    r"""Parse `\eqref{…}`/`\ref{…}` in prose as a `math_ref` token."""
+    ref = REF.match(state.src, state.pos) if state.src[state.pos] == "\\" else None
     if ref is None:
         return False
     if not silent:
         token = state.push("math_ref", "a", 0)
-        token.meta = {"kind": ref.group(1), "label": ref.group(2), "offset": pos}
+        token.meta = {"kind": ref.group(1), "label": ref.group(2), "offset": state.pos}
     state.pos = ref.end()
     return True
 
@@ -104,11 +140,17 @@ def _emit(state: StateInline, silent: bool, kind: str, start: int, stop: int, en
     """Push a math token for `state.src[start:stop]` (unless silent); move to `end`."""
     if not silent:
         token = state.push(kind, "math", 0)
-        token.content = state.src[start:stop].replace(PIPE, "|")
         delims = (state.src[state.pos : start], state.src[stop:end])
-        token.meta = {"offset": start, "delims": delims}
+        token.content, removed = _unescaped(state.src[start:stop].replace(PIPE, "|"), delims[0])
+        token.meta = {"offset": start, "delims": delims, "removed": removed}
     state.pos = end
     return True
+
+
+def _unescaped(latex: str, opener: str) -> tuple[str, tuple[int, ...]]:
+    r"""Return the TeX the author meant: Markdown's escapes removed as `mathescape` says."""
+    escapable = KRAMDOWN_ESCAPES if opener.startswith("\\\\") else DOLLAR_ESCAPES
+    return unescape(latex, escapable)
 
 
 def _block_opener(line: str) -> tuple[str, str] | None:
@@ -123,55 +165,125 @@ def _block_opener(line: str) -> tuple[str, str] | None:
 
 
 def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
-    r"""Parse display math starting a line: `$$…$$`, `\[…\]`, `\begin{align}…\end{align}`.
+    r"""Parse display math starting a line: `$$…$$`, `\[…\]`, `\\[…\\]`, `\begin{align}…`.
 
-    The closing delimiter must end its line (text after it would make this inline math
-    inside a paragraph). A `$$` that is never closed is left as text with a warning.
+    The first closing delimiter after the opener must end its line: `$$a$$ is` starts a
+    paragraph with inline math. A blank line inside is allowed only while the formula is
+    clearly unfinished (`_unfinished`); a `$$` that is never closed is left as text with
+    a warning at its line.
     """
     if state.is_code_block(start_line):
         return False
     begin = state.bMarks[start_line] + state.tShift[start_line]
-    first = state.src[begin : state.eMarks[start_line]]
-    delims = _block_opener(first)
+    delims = _block_opener(state.src[begin : state.eMarks[start_line]])
     if delims is None:
         return False
     opener, closer = delims
-    found = _find_closer(state, start_line, end_line, begin + len(opener), closer)
-    if found is None:
-        if opener == "$$" and not silent:
-            get_state(state.env).warn(
-                start_line,
-                state.sCount[start_line] + 1,
-                "`$$` opens display math that is never closed",
-            )
+    scan = _find_closer(state, start_line, end_line, begin + len(opener), closer)
+    if scan.pos < 0 and opener == "$$" and not (silent and _closes_inline(state, begin)):
+        _warn_unclosed(state, start_line, begin, scan.blank)
+    if scan.pos < 0 or not scan.ends_line:
         return False
-    last_line, close_pos = found
     if silent:
         return True
-    stop = close_pos + (len(closer) if not opener else 0)
+    stop = scan.pos + (len(closer) if not opener else 0)
     token = state.push("math_block", "math", 0)
-    token.content = state.src[begin + len(opener) : stop]
-    token.map = [start_line, last_line + 1]
-    token.meta = {"col0": begin + len(opener) - state.bMarks[start_line], "delims": delims}
-    state.line = last_line + 1
+    source = state.src[begin + len(opener) : stop]
+    token.content, removed = _unescaped(source, opener)
+    token.map = [start_line, scan.line + 1]
+    col0 = begin + len(opener) - state.bMarks[start_line]
+    token.meta = {"col0": col0, "delims": delims, "removed": removed, "source": source}
+    state.line = scan.line + 1
     return True
 
 
-def _find_closer(
-    state: StateBlock, start_line: int, end_line: int, pos: int, closer: str
-) -> tuple[int, int] | None:
-    """Find `closer` ending a line from `pos` on; return (line, its offset) or None.
+class _Scan(NamedTuple):
+    """Where a display formula's closing delimiter is (`pos` -1: nowhere)."""
 
-    Display math never spans a blank line (Pandoc's rule) or leaves its container.
+    line: int
+    pos: int
+    ends_line: bool
+    blank: int  # the blank line that ended the search, or -1
+
+
+def _find_closer(state: StateBlock, start_line: int, end_line: int, pos: int, closer: str) -> _Scan:
+    """Find the first `closer` from `pos` on, inside the container; say if it ends its line.
+
+    A blank line ends the search (Pandoc's rule) unless the TeX before it is unfinished:
+    `$$⏎⏎\boxed{…}⏎$$` is one formula, as MathJax reads it in a Hugo `rawhtml` shortcode.
     """
     for line in range(start_line, end_line):
         line_start = max(pos, state.bMarks[line] + state.tShift[line])
-        text = state.src[line_start : state.eMarks[line]].rstrip()
-        if line > start_line and (not text or state.sCount[line] < state.blkIndent):
-            return None
-        if text.endswith(closer) and (line > start_line or len(text) >= len(closer)):
-            return line, line_start + len(text) - len(closer)
-    return None
+        text = state.src[line_start : state.eMarks[line]]
+        if line > start_line and not text.strip():
+            if _unfinished(state.src[pos:line_start]):
+                continue
+            return _Scan(line, -1, False, line)
+        if line > start_line and state.sCount[line] < state.blkIndent:
+            break
+        found = text.find(closer)
+        if found >= 0:
+            ends_line = not text[found + len(closer) :].strip()
+            return _Scan(line, line_start + found, ends_line, -1)
+    return _Scan(end_line, -1, False, -1)
+
+
+def _unfinished(latex: str) -> bool:
+    """Tell if display math read so far clearly goes on: empty, an open `{` or environment."""
+    if is_blank(latex):
+        return True
+    depth = 0
+    for match in TEX_GROUPING.finditer(latex):
+        depth += {"{": 1, "}": -1}.get(match.group(0), 0)
+    return depth > 0 or latex.count("\\begin{") > latex.count("\\end{")
+
+
+def _closes_inline(state: StateBlock, begin: int) -> bool:
+    """Tell if the `$$` at `begin`, inside a paragraph, closes a `$$` opened before it.
+
+    While a paragraph asks whether a line ends it (a silent call), `state.line` is the
+    paragraph's first line; an odd count of `$$` before this one leaves one open.
+    """
+    return state.src.count("$$", state.bMarks[state.line], begin) % 2 == 1
+
+
+def _warn_unclosed(state: StateBlock, line: int, begin: int, blank: int) -> None:
+    """Warn once that the `$$` starting `line` is never closed (silent calls too).
+
+    When a blank line stopped the search and a `$$` after it would have closed the
+    formula, both lines are named in the message and that `$$` is not warned about again.
+    """
+    warned = state.env.setdefault("_math_unclosed", set())
+    if line in warned:
+        return
+    warned.add(line)
+    doc = get_state(state.env)
+    message = "`$$` opens display math that is never closed"
+    closing = _next_dollars_line(state, blank) if blank >= 0 else -1
+    if closing >= 0:
+        warned.add(closing)
+        message = (
+            f"`$$` opens display math that is not closed before the blank line on line "
+            f"{doc.body_line + blank}: a formula cannot hold a blank line; delete it "
+            f"(the `$$` on line {doc.body_line + closing} closes it)"
+        )
+    doc.warn(line, begin - state.src.rfind("\n", 0, begin), message)  # 1-based column
+
+
+def _next_dollars_line(state: StateBlock, blank: int) -> int:
+    """Return the line holding `$$` in the text right after the blank line `blank` (-1: none).
+
+    Only the next run of non-blank lines is searched: a `$$` after more prose opens the
+    next formula rather than closing this one.
+    """
+    line = blank
+    while line < state.lineMax and state.isEmpty(line):
+        line += 1
+    while line < state.lineMax and not state.isEmpty(line):
+        if "$$" in state.src[state.bMarks[line] : state.eMarks[line]]:
+            return line
+        line += 1
+    return -1
 
 
 def math_table_pipes(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
@@ -197,6 +309,18 @@ def math_fence(state: Any) -> None:
             token.meta = {**(token.meta or {}), "col0": 0, "fence": True, "delims": delims}
             if token.map:
                 token.map = [token.map[0] + 1, token.map[1]]
+
+
+def math_heading(state: Any) -> None:
+    r"""Make display math inside a heading inline (`## The $$\beta_t$$ schedule`).
+
+    A heading is one line of text: a centred block inside it would split it in three.
+    """
+    for before, token in zip(state.tokens, state.tokens[1:], strict=False):
+        if before.type == "heading_open" and token.type == "inline" and token.children:
+            for child in token.children:
+                if child.type == "math_inline_display":
+                    child.type = "math_inline"
 
 
 def math_nobreak(state: Any) -> None:

@@ -17,6 +17,7 @@ from collections.abc import Mapping, MutableMapping
 from html import escape
 from typing import Any
 
+from postil.markdown.mathescape import source_offset
 from postil.markdown.state import RenderState, get_state
 from postil.math import latex_to_mathml
 from postil.math.delimiters import Closers
@@ -75,6 +76,8 @@ def _protect_line(line: str) -> str:
 def locate(state: RenderState, token: Any, offset: int) -> tuple[int, int]:
     """Return (0-based body line, 1-based column) of `offset` inside a math token's LaTeX.
 
+    Offsets into TeX whose Markdown escapes were removed are mapped back to the TeX as
+    written (`meta["removed"]`, `postil.markdown.mathescape`).
     Block tokens know their first line and column (`meta["col0"]`); inline tokens know
     where their LaTeX starts inside the parent inline token's content (`meta["offset"]`),
     whose lines are found in the source lines to recover the indentation markdown-it
@@ -82,7 +85,7 @@ def locate(state: RenderState, token: Any, offset: int) -> tuple[int, int]:
     """
     meta = token.meta or {}
     base_line, content, first_col = meta.get("where", (0, token.content, 0))
-    absolute = meta.get("offset", 0) + offset
+    absolute = meta.get("offset", 0) + source_offset(offset, meta.get("removed", ()))
     before = content[:absolute]
     line_delta = before.count("\n")
     col = absolute - (before.rfind("\n") + 1)
@@ -101,7 +104,8 @@ def _formulas(tokens: list[Any]) -> list[tuple[Any, bool]]:
     for token in tokens:
         if token.type == "math_block":
             first = (token.meta or {}).get("col0", 0)
-            token.meta = {**(token.meta or {}), "where": (token.map[0], token.content, first)}
+            source = (token.meta or {}).get("source", token.content)
+            token.meta = {**(token.meta or {}), "where": (token.map[0], source, first)}
             found.append((token, True))
         elif token.type == "inline" and token.children:
             where = ((token.map or [0])[0], token.content, 0)

@@ -46,6 +46,9 @@ class RenderState:
             a process renders, seeded from the build cache.
         math_cache: the math conversion cache to use (`postil.math.MathCache`, usually one
             per build worker, shared by its documents); None converts every formula anew.
+        double_dollar_in_text: how `$$…$$` inside a line of text reads: "inline" (kramdown's
+            reading, the default) or "display" (Pandoc's); the site's
+            `math: double_dollar_in_text:` (`postil.markdown.math`).
         extra: free room for a plugin's own per-document data, keyed by plugin name.
     """
 
@@ -63,6 +66,7 @@ class RenderState:
     templates: Any = None
     highlight_cache: MutableMapping[tuple[Any, ...], str] = field(default_factory=dict)
     math_cache: MathCache | None = None
+    double_dollar_in_text: str = "inline"
     extra: dict[str, Any] = field(default_factory=dict)
 
     def location(self, body_line0: int | None, col: int = 0) -> Location:

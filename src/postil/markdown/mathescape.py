@@ -1,0 +1,69 @@
+r"""Markdown's backslash escapes inside math, removed as the Markdown processor removed them.
+
+Posts written for Jekyll (kramdown) and MathJax put inline math between `\\(` and `\\)`:
+kramdown turns `\\` into `\`, so MathJax sees `\(…\)`. The Markdown processor also removed
+the backslash of every other escape inside (`\_` → `_`, `\*` → `*`, `\\` → `\`, `\{` → `{`),
+which authors wrote to keep `_` and `*` from becoming emphasis. `unescape` removes them
+the same way, before the TeX reaches the converter:
+
+    >>> unescape(r"\sum\_i \log p(y\_i \mid x\_i)", KRAMDOWN_ESCAPES)[0]
+    '\\sum_i \\log p(y_i \\mid x_i)'
+
+In `$…$`, `$$…$$`, `\(…\)` and `\[…\]` the TeX is raw (Pandoc's reading, and kramdown's for
+`$$`): only `\*` is removed there (`DOLLAR_ESCAPES`), because TeX's `\*` (a discretionary
+multiplication sign, drawn only at a line break) never shows in a page, while Hugo posts
+write `W^{\*\top}` to keep Goldmark from reading `*` as emphasis.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+
+KRAMDOWN_ESCAPES = frozenset("\\.*_+`<>()[]{}#!:|\"'$=-")
+r"""The characters kramdown unescapes (`Kramdown::Parser::Kramdown::ESCAPED_CHARS`).
+
+CommonMark escapes every ASCII punctuation character; kramdown's set leaves TeX's `\,`,
+`\;`, `\%`, `\&` alone, so posts whose math MathJax read after kramdown keep them, and a
+post written for a CommonMark processor (where `\,` would have lost its backslash) wrote
+`\\,`, which this set turns into `\,` as well.
+"""
+
+DOLLAR_ESCAPES = frozenset("*")
+"""The escapes removed from raw-TeX math (`$…$`, `$$…$$`, `\\(…\\)`, `\\[…\\]`)."""
+
+
+def unescape(tex: str, escapable: frozenset[str]) -> tuple[str, tuple[int, ...]]:
+    r"""Return `tex` without the backslash of each escape `\c` with `c` in `escapable`.
+
+    Reads left to right as Markdown does: `\\` is one escape (of `\` when `\` is
+    escapable, else a TeX control symbol kept whole), so `\\_` is `\_` or stays `\\_`.
+
+    Returns:
+        The text, and the offsets in it where a backslash was removed before the character
+        at that offset (ascending), for `source_offset`.
+    """
+    if "\\" not in tex:
+        return tex, ()
+    out: list[str] = []
+    removed: list[int] = []
+    pos, size = 0, len(tex)
+    while pos < size:
+        char = tex[pos]
+        if char != "\\" or pos + 1 == size:
+            out.append(char)
+            pos += 1
+            continue
+        follower = tex[pos + 1]
+        if follower in escapable:
+            removed.append(len(out))
+            out.append(follower)
+        else:
+            out += [char, follower]
+        pos += 2
+    return "".join(out), tuple(removed)
+
+
+def source_offset(offset: int, removed: Sequence[int]) -> int:
+    """Map an offset in unescaped TeX back to the TeX as written (see `unescape`)."""
+    return offset + bisect_right(removed, offset) if removed else offset
