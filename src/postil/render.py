@@ -167,6 +167,7 @@ def render_state(
         macros=dict(config.math_macros) | dict(post.meta.macros),
         links=links,
         base_path=config.base_path,
+        base_url=config.base_url,
         templates=templates,
         math_cache=math_cache,
     )
