@@ -23,6 +23,9 @@ CHUNK_INFO = re.compile(r"\{\s*([A-Za-z][\w+-]*)(?=[\s,}])(.*)\}\s*\Z", re.S)
 PANDOC_INFO = re.compile(r"\{\s*\.([A-Za-z][\w+-]*)[^{}]*\}\s*\Z")
 """A Pandoc attribute fence (`{.python .numberLines}`): not run, the first class is the language."""
 
+NUMBER_LINES = re.compile(r"\.number-?lines\b", re.I)
+"""Pandoc's class for line numbers (`.numberLines`), postil's `linenos`."""
+
 ENGINES = {
     "r": "r",
     "python": "python",
@@ -74,7 +77,8 @@ def chunk(state: StateCore) -> None:
         info = token.info.strip()
         pandoc = PANDOC_INFO.match(info)
         if pandoc:
-            token.info = pandoc.group(1)
+            numbered = NUMBER_LINES.search(info)
+            token.info = pandoc.group(1) + (" linenos" if numbered else "")
             continue
         match = CHUNK_INFO.match(info)
         engine = match.group(1).lower() if match else ""

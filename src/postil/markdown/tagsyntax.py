@@ -69,9 +69,9 @@ def scan_tag(src: str, pos: int, end: int | None = None) -> Tag | None:
         return None
     closer = OPENERS[opener]
     close = src.find(closer, pos + len(opener), end)
-    if close < 0 or "\n\n" in src[pos:close]:
-        return None
     body = src[pos + len(opener) : close]
+    if close < 0 or "\n\n" in body or "{{" in body or "{%" in body:
+        return None  # tags do not nest: `{{ a {{ b }}` is text, then a tag
     stop = close + len(closer)
     if opener in ("{{<", "{{%") and body.startswith("/*") and body.endswith("*/"):
         shown = f"{opener}{body[2:-2]}{closer}"

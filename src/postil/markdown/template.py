@@ -12,6 +12,7 @@ for braces meant as text.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -124,7 +125,9 @@ def template_eval(state: StateCore) -> None:
     for token in state.tokens:
         raw += {"liquid_raw_open": 1, "liquid_raw_close": -1}.get(token.type, 0)
         if token.type == "inline" and token.children:
-            token.children = _inline(doc, token, raw > 0, state.md.normalizeLink)
+            # markdown-it's own normalizer: the instance's keeps destinations with tags as is
+            normalize = partial(MarkdownIt.normalizeLink, state.md)
+            token.children = _inline(doc, token, raw > 0, normalize)
         elif token.type == "html_block" and not raw and _has_tag(token.content):
             token.content = _substitute(doc, token.content, token.map[0] if token.map else 0)
     state.tokens = _without_empty_paragraphs(state.tokens)
@@ -159,6 +162,10 @@ def _inline(
         elif child.type == "link_close" and unlinked:
             child.type, unlinked = "template_unlinked", False
         children.append(child)
+    while children and children[0].type == "softbreak":  # after a tag that gave nothing
+        children.pop(0)
+    while children and children[-1].type == "softbreak":
+        children.pop()
     return children
 
 

@@ -65,19 +65,21 @@ def render_kramdown_toc(
     entries: list[TocEntry] = list(get_state(env).extra.get("toc", ()))
     if not entries:
         return ""
-    parts = ['<nav class="toc toc-inline" aria-label="Contents">\n<ol>\n']
-    depth = 0
+    top = min(entry.level for entry in entries)
+    groups: list[tuple[TocEntry, list[TocEntry]]] = []
     for entry in entries:
-        level = 1 if entry.level > min(e.level for e in entries) else 0
-        if level > depth:
-            parts.append("<ol>\n")
-        elif level < depth:
-            parts.append("</li>\n</ol>\n</li>\n")
-        elif parts[-1] != "<ol>\n" and not parts[-1].endswith("<ol>\n"):
-            parts.append("</li>\n")
-        depth = level
-        text = entry.html or escapeHtml(entry.text)
-        parts.append(f'<li><a href="#{escapeHtml(entry.id)}">{text}</a>')
-    parts.append("</li>\n" + "</ol>\n</li>\n" * depth)
-    parts.append("</ol>\n</nav>\n")
-    return "".join(parts)
+        if entry.level > top and groups:
+            groups[-1][1].append(entry)
+        else:
+            groups.append((entry, []))
+    items = []
+    for entry, children in groups:
+        inner = "".join(f"<li>{_link(child)}</li>\n" for child in children)
+        items.append(f"<li>{_link(entry)}" + (f"<ol>\n{inner}</ol>\n" if inner else "") + "</li>\n")
+    return (
+        f'<nav class="toc toc-inline" aria-label="Contents">\n<ol>\n{"".join(items)}</ol>\n</nav>\n'
+    )
+
+
+def _link(entry: TocEntry) -> str:
+    return f'<a href="#{escapeHtml(entry.id)}">{entry.html or escapeHtml(entry.text)}</a>'
