@@ -70,38 +70,36 @@ def chunk_plugin(md: MarkdownIt) -> None:
 def chunk(state: StateCore) -> None:
     """Core rule: re-type chunk fences as plain code fences; warn once per post."""
     widgets = set(known_widgets())
-    chunks: list[Token] = []
-    for token in state.tokens:
-        if token.type != "fence":
-            continue
-        info = token.info.strip()
-        pandoc = PANDOC_INFO.match(info)
-        if pandoc:
-            numbered = NUMBER_LINES.search(info)
-            token.info = pandoc.group(1) + (" linenos" if numbered else "")
-            continue
-        match = CHUNK_INFO.match(info)
-        engine = match.group(1).lower() if match else ""
-        if engine not in ENGINES or engine in widgets:
-            continue
-        token.info = ENGINES[engine]
-        token.content = _without_options(token.content)
-        token.meta["chunk"] = {
-            "engine": engine,
-            "options": match.group(2).strip(" ,") if match else "",
-        }
-        chunks.append(token)
-    if chunks:
-        first = chunks[0]
-        engines = sorted({token.meta["chunk"]["engine"] for token in chunks})
-        get_state(state.env).warn(
-            first.map[0] if first.map else None,
-            1,
-            f"{len(chunks)} executable code chunk(s) ({', '.join(f'{{{e}}}' for e in engines)})"
-            " are shown as code, not run, and their options are ignored: postil does not "
-            "execute code; paste the output (an image, a table) after the chunk, and write "
-            f"```{ENGINES[engines[0]]} to show code without this warning",
-        )
+    chunks = [token for token in state.tokens if token.type == "fence" and _retype(token, widgets)]
+    if not chunks:
+        return
+    engines = sorted({token.meta["chunk"]["engine"] for token in chunks})
+    get_state(state.env).warn(
+        chunks[0].map[0] if chunks[0].map else None,
+        1,
+        f"{len(chunks)} executable code chunk(s) ({', '.join(f'{{{e}}}' for e in engines)})"
+        " are shown as code, not run, and their options are ignored: postil does not "
+        "execute code; paste the output (an image, a table) after the chunk, and write "
+        f"```{ENGINES[engines[0]]} to show code without this warning",
+    )
+
+
+def _retype(token: Token, widgets: set[str]) -> bool:
+    """Give a chunk or Pandoc fence its plain language; return whether it is a chunk."""
+    info = token.info.strip()
+    pandoc = PANDOC_INFO.match(info)
+    if pandoc:
+        numbered = NUMBER_LINES.search(info)
+        token.info = pandoc.group(1) + (" linenos" if numbered else "")
+        return False
+    match = CHUNK_INFO.match(info)
+    engine = match.group(1).lower() if match else ""
+    if match is None or engine not in ENGINES or engine in widgets:
+        return False
+    token.info = ENGINES[engine]
+    token.content = _without_options(token.content)
+    token.meta["chunk"] = {"engine": engine, "options": match.group(2).strip(" ,")}
+    return True
 
 
 def _without_options(code: str) -> str:
