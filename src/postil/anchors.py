@@ -19,20 +19,24 @@ PAGE_IDS = frozenset({"main", "notes", "cite-this-post", "bibtex-entry", "apa-en
 
 
 class _IdCollector(HTMLParser):
-    """Collect the value of every `id` attribute in an HTML fragment."""
+    """Collect the value of every `id` attribute in an HTML fragment, and of every `name`
+    attribute on an `<a>` (a fragment's target too, in HTML's "indicated part of the
+    document" rules: https://html.spec.whatwg.org/#find-a-potential-indicated-element)."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.ids: set[str] = set()
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.ids.update(value for name, value in attrs if name == "id" and value)
+        names = ("id", "name") if tag == "a" else ("id",)
+        self.ids.update(value for name, value in attrs if name in names and value)
 
     handle_startendtag = handle_starttag
 
 
 def element_ids(html: str) -> frozenset[str]:
-    """Return every `id` in an HTML fragment (HTML's tokenizer, entities decoded)."""
+    """Return every `id` (and `<a name>`) in an HTML fragment (HTML's tokenizer, entities
+    decoded)."""
     collector = _IdCollector()
     collector.feed(html)
     collector.close()

@@ -89,7 +89,7 @@ def post_context(site: Site, index: int, rendered: RenderedPost) -> dict[str, An
         "meta": meta,
         "authors": authors,
         "content": Markup(rendered.content.html),
-        "toc": rendered.content.toc,
+        "toc": () if rendered.content.toc_placed else rendered.content.toc,
         "widgets": sorted(rendered.content.widgets),
         "math": bool(rendered.content.math_chars),
         "tag_links": tag_links(site, meta.tags),

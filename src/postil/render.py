@@ -168,6 +168,7 @@ def render_state(
         double_dollar_in_text=config.math_double_dollar_in_text,
         links=links,
         base_path=config.base_path,
+        base_url=config.base_url,
         templates=templates,
         math_cache=math_cache,
     )

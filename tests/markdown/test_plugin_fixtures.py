@@ -20,6 +20,11 @@ PLUGINS = {
     "figure": ("figure",),
     "heading": ("math", "heading"),  # math in headings: ids and labels from its text
     "table": ("table", "figure"),
+    # Liquid and shortcodes are evaluated by the template plugin, before the links rule
+    "liquid": ("math", "code", "links", "liquid", "shortcode", "template"),
+    "shortcode": ("code", "figure", "links", "liquid", "shortcode", "template"),
+    "chunk": ("code", "widget", "chunk"),  # chunks are read before widget fences
+    "toc": ("math", "heading", "toc"),
 }
 
 

@@ -33,14 +33,19 @@ def create_markdown() -> MarkdownIt:
     One instance is made per process and reused for every post (it holds no per-document
     state). Raw HTML in posts is allowed: the author owns the content.
     """
+    from postil.markdown.chunk import chunk_plugin
     from postil.markdown.code import code_plugin
     from postil.markdown.figure import figure_plugin
     from postil.markdown.heading import heading_plugin
     from postil.markdown.links import links_plugin
+    from postil.markdown.liquid import liquid_plugin
     from postil.markdown.math import math_plugin
     from postil.markdown.nesting import nesting_plugin
+    from postil.markdown.shortcode import shortcode_plugin
     from postil.markdown.sidenote import sidenote_plugin
     from postil.markdown.table import table_plugin
+    from postil.markdown.template import template_plugin
+    from postil.markdown.toc import toc_plugin
     from postil.markdown.widget import widget_plugin
 
     md = MarkdownIt("commonmark", {"typographer": False}).enable(["table", "strikethrough"])
@@ -54,6 +59,11 @@ def create_markdown() -> MarkdownIt:
         table_plugin,
         links_plugin,
         nesting_plugin,
+        chunk_plugin,  # before the widget rule: `{r}` is a chunk, not a widget
+        liquid_plugin,
+        shortcode_plugin,
+        template_plugin,  # before the links rule, which it hands evaluated links to
+        toc_plugin,
     ):
         plugin(md)
     return md
@@ -118,6 +128,7 @@ def render_markdown(
         title=title,
         subtitle=subtitle,
         math_chars="".join(sorted(state.math_chars)),
+        toc_placed=bool(state.extra.get("toc_placed")),
     )
 
 

@@ -138,7 +138,11 @@ def _find_in_block(src: str, line_map: list[int] | None, needle: str) -> tuple[i
 
 
 def render_figure_open(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
-    """Open `<figure>` with the image and the start of its numbered caption."""
+    """Open `<figure>` with the image and the start of its numbered caption.
+
+    Blocks made by other plugins (a Hugo `figure` shortcode) may have no id, extra classes
+    (`meta["classes"]`) and an image `width` and `height`.
+    """
     token = tokens[idx]
     image: Token = token.meta["image"]
     figure_id = token.meta["figure"]["id"]
@@ -146,10 +150,17 @@ def render_figure_open(self: Any, tokens: Sequence[Token], idx: int, options: An
     title = image.attrs.get("title")
     title_attr = f' title="{escapeHtml(str(title))}"' if title else ""
     number = token.meta.get("figure_number", "")
+    id_attr = f' id="{escapeHtml(figure_id)}"' if figure_id else ""
+    classes = escapeHtml(" ".join(["figure", *token.meta.get("classes", ())]))
+    size = "".join(
+        f' {name}="{escapeHtml(str(image.attrs[name]))}"'
+        for name in ("width", "height")
+        if name in image.attrs
+    )
     return (
-        f'<figure id="{escapeHtml(figure_id)}" class="figure">\n'
+        f'<figure{id_attr} class="{classes}">\n'
         f'<img src="{escapeHtml(str(image.attrs.get("src", "")))}" alt="{escapeHtml(alt)}"'
-        f"{title_attr}>\n"
+        f"{title_attr}{size}>\n"
         f'<figcaption><span class="figure-label">Figure {number}</span> '
     )
 

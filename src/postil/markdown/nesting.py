@@ -57,6 +57,8 @@ def unclosed_fence(state: StateCore) -> None:
         start, end = token.map
         last = lines[end - 1].lstrip("> \t").rstrip() if start < end - 1 < len(lines) else ""
         marker = token.markup
+        if not marker.startswith(("`", "~")):
+            continue  # a code block of another syntax ({% highlight %}), closed by its rule
         if not (last.startswith(marker) and set(last) == {marker[0]}):
             get_state(state.env).warn(
                 start,

@@ -71,6 +71,8 @@ class RenderedMarkdown:
             through `load_html`), so a build that renders few pages does not read every
             post's HTML.
         toc: the headings, in order.
+        toc_placed: whether the body shows the table of contents itself (kramdown's
+            `{:toc}` marker, `postil.markdown.toc`), so the page does not add it again.
         word_count: words of prose (code and math excluded), for the reading time.
         widgets: names of the widgets the body uses, so the page loads their scripts only.
         math_chars: the characters the body's formulas draw, sorted, for the math font's
@@ -101,6 +103,7 @@ class RenderedMarkdown:
     title: TitleText | None = None
     subtitle: TitleText | None = None
     math_chars: str = ""
+    toc_placed: bool = False
     html_key: str = ""
     load_html: Callable[[str], bytes] | None = field(default=None, compare=False, repr=False)
 

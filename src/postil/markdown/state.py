@@ -39,6 +39,8 @@ class RenderState:
             links between posts (`other.md#sec` -> `/posts/other/#sec`).
         base_path: the site's base path ("/" or "/repo/", always ending in "/"); root-absolute
             links in posts are put under it (`postil.markdown.links`).
+        base_url: the site's base URL ("https://example.org/blog/"), for the template tags
+            of other generators that give it (`postil.markdown.liquid`, `.shortcode`).
         templates: the site's Jinja2 environment (`postil.theme.create_template_env`), for
             plugins that render templates (widgets); None means the default theme's.
         highlight_cache: highlighted code by (code, language, lines, line numbers)
@@ -63,6 +65,7 @@ class RenderState:
     math_chars: set[str] = field(default_factory=set)
     links: Mapping[str, str] = field(default_factory=dict)
     base_path: str = "/"
+    base_url: str = ""
     templates: Any = None
     highlight_cache: MutableMapping[tuple[Any, ...], str] = field(default_factory=dict)
     math_cache: MathCache | None = None

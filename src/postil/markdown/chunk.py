@@ -1,0 +1,112 @@
+"""Executable code chunks of Quarto and R Markdown, shown as code (postil runs no code).
+
+Quarto and knitr run fences like ```` ```{r} ```` or ```` ```{python} ```` and show their
+output; the chunk's options are in the header (`{r, echo=FALSE, out.width="50%"}`) or in
+`#|` lines at the top of the code. A post moved to postil keeps the code: it is shown as a
+code block in its language, without the options, and the post gets one warning saying so.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+
+from postil.markdown.state import get_state
+from postil.widgets import known_widgets
+
+CHUNK_INFO = re.compile(r"\{\s*([A-Za-z][\w+-]*)(?=[\s,}])(.*)\}\s*\Z", re.S)
+"""A chunk's fence info string: `{engine …}`; group 1 the engine, group 2 the options."""
+
+PANDOC_INFO = re.compile(r"\{\s*\.([A-Za-z][\w+-]*)[^{}]*\}\s*\Z")
+"""A Pandoc attribute fence (`{.python .numberLines}`): not run, the first class is the language."""
+
+NUMBER_LINES = re.compile(r"\.number-?lines\b", re.I)
+"""Pandoc's class for line numbers (`.numberLines`), postil's `linenos`."""
+
+ENGINES = {
+    "r": "r",
+    "python": "python",
+    "julia": "julia",
+    "ojs": "javascript",
+    "js": "javascript",
+    "bash": "bash",
+    "sh": "bash",
+    "sql": "sql",
+    "rcpp": "cpp",
+    "stan": "stan",
+    "octave": "octave",
+    "mermaid": "text",
+    "dot": "dot",
+}
+"""Quarto and knitr engines (lower case) and the Pygments language their code is shown in."""
+
+OPTION_LINE = re.compile(r"[ \t]*(#|//|--)\|.*(\n|\Z)")
+"""An option line at the top of a chunk: `#| echo: false` (`//|` or `--|` in some languages)."""
+
+
+def chunk_plugin(md: MarkdownIt) -> None:
+    """Show executable chunks as code blocks in their language, options stripped.
+
+    Syntax::
+
+        ```{r, fig.width=6, out.width="50%"}
+        #| label: fig-scatter
+        #| echo: false
+        plot(x, y)
+        ```
+
+    becomes the code block ```` ```r ```` holding `plot(x, y)`, rendered by the code plugin.
+    An engine is a knitr/Quarto one (`ENGINES`) that is not a postil widget's name; a
+    Pandoc attribute fence (`{.python}`) is plain code in that language. The post gets one
+    warning, at its first chunk, counting them (chunks are shown, not run); a widget fence
+    (`{name}` naming a widget) is left to the widget plugin. No CSS classes.
+    """
+    md.core.ruler.before("widget", "chunk", chunk)
+
+
+def chunk(state: StateCore) -> None:
+    """Core rule: re-type chunk fences as plain code fences; warn once per post."""
+    widgets = set(known_widgets())
+    chunks = [token for token in state.tokens if token.type == "fence" and _retype(token, widgets)]
+    if not chunks:
+        return
+    engines = sorted({token.meta["chunk"]["engine"] for token in chunks})
+    get_state(state.env).warn(
+        chunks[0].map[0] if chunks[0].map else None,
+        1,
+        f"{len(chunks)} executable code chunk(s) ({', '.join(f'{{{e}}}' for e in engines)})"
+        " are shown as code, not run, and their options are ignored: postil does not "
+        "execute code; paste the output (an image, a table) after the chunk, and write "
+        f"```{ENGINES[engines[0]]} to show code without this warning",
+    )
+
+
+def _retype(token: Token, widgets: set[str]) -> bool:
+    """Give a chunk or Pandoc fence its plain language; return whether it is a chunk."""
+    info = token.info.strip()
+    pandoc = PANDOC_INFO.match(info)
+    if pandoc:
+        numbered = NUMBER_LINES.search(info)
+        token.info = pandoc.group(1) + (" linenos" if numbered else "")
+        return False
+    match = CHUNK_INFO.match(info)
+    engine = match.group(1).lower() if match else ""
+    if match is None or engine not in ENGINES or engine in widgets:
+        return False
+    token.info = ENGINES[engine]
+    token.content = _without_options(token.content)
+    token.meta["chunk"] = {"engine": engine, "options": match.group(2).strip(" ,")}
+    return True
+
+
+def _without_options(code: str) -> str:
+    """Return chunk code without its leading option lines (`#| echo: false`)."""
+    at = 0
+    while True:
+        match = OPTION_LINE.match(code, at)
+        if match is None:
+            return code[at:]
+        at = match.end()

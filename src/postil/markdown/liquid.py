@@ -1,0 +1,202 @@
+"""Liquid in Jekyll posts: the tags postil can honour, and a warning for the rest.
+
+Jekyll runs Liquid over a post before kramdown sees it; postil has no template language in
+posts, so a post moved from Jekyll keeps its tags. This module gives them meaning:
+
+- block tags on their own lines (`liquid_plugin`): `{% highlight %}` becomes a code
+  block, `{% raw %}` shows what it wraps as written, `{% comment %}` hides it;
+- tags and outputs inside text, link destinations and raw HTML (`evaluate_liquid`, used by
+  the `template` plugin): `{{ site.baseurl }}`, `{{ site.url }}`, `{{ "/x" | relative_url }}`,
+  `{% post_url 2020-01-01-slug %}` and `{% link _posts/x.md %}` resolve; any other tag or
+  variable is left out with a warning naming it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
+
+from postil.markdown.state import RenderState
+from postil.markdown.tagsyntax import (
+    Tag,
+    code_block,
+    find_closer,
+    line_tag,
+    shortcode_params,
+    wrap_block,
+)
+
+BLOCK_TAGS = ("highlight", "raw", "comment")
+"""Paired tags read as blocks when each of their tags stands on a line of its own."""
+
+_STRING = re.compile(r"""\s*("[^"]*"|'[^']*')\s*""")
+
+
+@dataclass(frozen=True)
+class Value:
+    """What a template tag evaluates to.
+
+    Attributes:
+        text: the text it outputs; None when it outputs nothing postil can give.
+        problem: a warning to report at the tag ("" when there is none).
+        source: for a link to another post, that post's source (`content/posts/x.md`).
+    """
+
+    text: str | None
+    problem: str = ""
+    source: str = ""
+
+
+def liquid_plugin(md: MarkdownIt) -> None:
+    """Read Liquid's block tags `highlight`, `raw` and `comment` written on lines of their own.
+
+    Syntax::
+
+        {% highlight python linenos %}
+        def f(x): return x
+        {% endhighlight %}
+
+        {% raw %}
+        Shown as written: {{ not evaluated }}
+        {% endraw %}
+
+    The code becomes a code block (as a ```` ``` ```` fence with `linenos` and `hl_lines`;
+    Jekyll's `mark_lines` is `hl_lines`); `raw` wraps Markdown that is rendered with its
+    template tags shown as written; `comment` hides its lines. A tag whose end tag is
+    missing is read inline (and reported) by the `template` plugin. No CSS classes.
+    """
+    md.block.ruler.before(
+        "fence", "liquid_block", liquid_block, {"alt": ["paragraph", "reference", "blockquote"]}
+    )
+    md.add_render_rule("liquid_raw_open", lambda *args: "")
+    md.add_render_rule("liquid_raw_close", lambda *args: "")
+
+
+def liquid_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """Block rule: a `highlight`, `raw` or `comment` tag and its end tag, each on its own line."""
+    tag = line_tag(state, start)
+    if tag is None or tag.kind != "tag" or tag.name not in BLOCK_TAGS:
+        return False
+    close = find_closer(state, start, end, f"end{tag.name}")
+    if close is None:
+        return False
+    if silent:
+        return True
+    if tag.name == "highlight":
+        language, _, rest = tag.args.partition(" ")
+        positional, named = shortcode_params(rest)
+        code_block(
+            state, start, close, tag, {"": language, **dict.fromkeys(positional, ""), **named}
+        )
+    elif tag.name == "raw":
+        wrap_block(state, start, close, "liquid_raw")
+    state.line = close + 1
+    return True
+
+
+def evaluate_liquid(tag: Tag, doc: RenderState, in_url: bool) -> Value:
+    """Return what a Liquid output or tag evaluates to in a post.
+
+    Values are Jekyll's: `site.url` is the site's origin (`https://example.org`),
+    `site.baseurl` its base path without the last slash (`/blog`, or ""), `post_url` the
+    post's path without the base path (`/posts/x/`). In a link destination (`in_url`),
+    `post_url` and `link` give the post's source (`/posts/x.md`), which the links plugin
+    resolves and whose `#fragment` it checks.
+    """
+    if tag.kind == "output":
+        return _output(tag, doc)
+    if tag.name in ("post_url", "link"):
+        return _post_link(tag, doc, in_url)
+    if tag.name in ("raw", "endraw", "comment", "endcomment"):
+        return Value("")  # an inline raw/comment is undone by the template plugin
+    return Value(
+        None,
+        f"Liquid tag `{tag.raw}` is not supported and is left out (postil has no "
+        "template language in posts); write its result as Markdown",
+    )
+
+
+def _output(tag: Tag, doc: RenderState) -> Value:
+    """Evaluate `{{ value | filter: arg | … }}` with postil's site values."""
+    first, *filters = _split_filters(tag.inner)
+    value = _primary(first, doc)
+    if value is None:
+        return Value(None, _unknown(tag, f"variable `{first.strip()}`"))
+    for item in filters:
+        name, _, arg = item.partition(":")
+        name = name.strip()
+        argument = _primary(arg, doc) if arg.strip() else ""
+        if name in ("relative_url", "absolute_url") and not urlsplit(value).scheme:
+            origin = _origin(doc) if name == "absolute_url" else ""
+            value = origin + _base(doc) + "/" + value.lstrip("/")
+        elif name in ("prepend", "append") and argument is not None:
+            value = argument + value if name == "prepend" else value + argument
+        else:
+            return Value(None, _unknown(tag, f"filter `{name}`"))
+    return Value(value)
+
+
+def _unknown(tag: Tag, what: str) -> str:
+    return (
+        f"Liquid `{tag.raw}`: {what} is not supported and the output is left out; write "
+        "the value itself (to show the braces as text, write `\\{{`)"
+    )
+
+
+def _split_filters(expression: str) -> list[str]:
+    """Split `"a|b" | f: x` at the pipes outside quotes."""
+    parts, current, quote = [], "", ""
+    for char in expression:
+        if char in "\"'" and (not quote or quote == char):
+            quote = "" if quote else char
+        if char == "|" and not quote:
+            parts.append(current)
+            current = ""
+        else:
+            current += char
+    return [*parts, current]
+
+
+def _primary(text: str, doc: RenderState) -> str | None:
+    """Return a quoted string's text or a known variable's value, else None."""
+    literal = _STRING.fullmatch(text)
+    if literal:
+        return literal.group(1)[1:-1]
+    return {"site.baseurl": _base(doc), "site.url": _origin(doc)}.get(text.strip())
+
+
+def _base(doc: RenderState) -> str:
+    """Return Jekyll's `site.baseurl`: the base path without its last slash ("" at the root)."""
+    return doc.base_path.rstrip("/")
+
+
+def _origin(doc: RenderState) -> str:
+    """Return Jekyll's `site.url`: the scheme and host of the site's base URL."""
+    parts = urlsplit(doc.base_url)
+    return f"{parts.scheme}://{parts.netloc}" if parts.netloc else ""
+
+
+def _post_link(tag: Tag, doc: RenderState, in_url: bool) -> Value:
+    """Resolve `{% post_url [dir/]2020-01-01-slug %}` or `{% link _posts/x.md %}`."""
+    name = tag.args.strip().strip("\"'")
+    if tag.name == "post_url":
+        candidates = [f"content/posts/{name}.md", f"content/posts/{name}/index.md"]
+    else:
+        path = name.removeprefix("/").removeprefix("_posts/")
+        prefix = "content/posts/" if name.lstrip("/").startswith("_posts/") else "content/"
+        candidates = [prefix + path]
+    for rel in candidates:
+        url = doc.links.get(rel)
+        if url is not None:
+            if in_url:
+                return Value("/" + rel.removeprefix("content/"), source=rel)
+            return Value("/" + url, source=rel)
+    return Value(
+        None,
+        f"`{tag.raw}`: no post has the source file {candidates[0]} (a draft or future "
+        "post is left out); fix the name or link to the post's file, e.g. `[text](other.md)`",
+    )

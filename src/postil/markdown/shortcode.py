@@ -1,0 +1,206 @@
+"""Hugo shortcodes in posts moved from Hugo: the ones postil has a feature for, and a warning.
+
+Hugo expands `{{< name args >}}` (and `{{% name args %}}`, whose output is Markdown) before
+rendering; postil reads the shortcodes it has an equivalent for:
+
+- `figure` → a numbered postil figure (`src`, `alt`, `caption`, `title`, `class`, `width`,
+  `height`; the others are reported);
+- `highlight` → a code block (`linenos`, `hl_lines`);
+- `rawhtml`, `raw`, `html` → their content, parsed as the rest of the post (the wrapper goes);
+- `ref`, `relref` → the URL of the post or page they name (`postil.markdown.template`);
+- `{{</* name */>}}` → the shortcode shown as text (Hugo's escape).
+
+Any other shortcode is left out with a warning naming it; the content between a paired
+shortcode's tags stays.
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
+from markdown_it.token import Token
+
+from postil.markdown.links import internal_url
+from postil.markdown.liquid import Value
+from postil.markdown.state import RenderState, get_state
+from postil.markdown.tagsyntax import Tag, code_block, find_closer, line_tag, shortcode_params
+
+WRAPPERS = frozenset({"rawhtml", "raw", "html"})
+"""Paired shortcodes that only pass their content through (themes define them so)."""
+
+FIGURE_PARAMS = frozenset({"src", "alt", "caption", "title", "class", "width", "height"})
+"""Parameters of Hugo's `figure` that postil's figures have."""
+
+
+def shortcode_plugin(md: MarkdownIt) -> None:
+    """Read Hugo shortcodes written on a line of their own as blocks.
+
+    Syntax::
+
+        {{< figure src="loss.png" alt="Loss" caption="Training *loss*." >}}
+
+        {{< highlight python "linenos=table,hl_lines=2" >}}
+        print(1)
+        {{< /highlight >}}
+
+        {{< rawhtml >}}
+        $$ x^2 $$
+        {{< /rawhtml >}}
+
+    A figure is the figure plugin's `figure_open` (id-less, numbered like the others), its
+    caption an `inline` token; a highlight is a `fence`; a wrapper's tags produce nothing.
+    A shortcode inside a line is read by the `template` plugin. CSS classes: those of
+    figures (`figure`, `figure-label`) and the figure's own `class`.
+    """
+    md.block.ruler.before(
+        "fence",
+        "shortcode_block",
+        shortcode_block,
+        {"alt": ["paragraph", "reference", "blockquote", "list"]},
+    )
+    md.add_render_rule("shortcode_marker", lambda *args: "")
+
+
+def shortcode_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """Block rule: one shortcode alone on a line (a figure, a highlight, a wrapper's tag)."""
+    tag = line_tag(state, start)
+    if tag is None or tag.kind != "shortcode" or tag.name in ("ref", "relref"):
+        return False
+    if silent:
+        return True
+    line = start
+    if tag.name == "highlight" and not tag.closing:
+        close = find_closer(state, start, end, "highlight")
+        if close is not None:
+            code_block(state, start, close, tag, _highlight_options(tag.args))
+            line = close
+    if line == start:
+        _one_line(state, start, end, tag)
+    state.line = line + 1
+    return True
+
+
+def _one_line(state: StateBlock, start: int, end: int, tag: Tag) -> None:
+    """Handle a shortcode line that is not a whole code block."""
+    doc = get_state(state.env)
+    opened: list[str] = doc.extra.setdefault("shortcode", [])
+    if tag.name == "figure" and not tag.closing:
+        figure(state, start, tag)
+        return
+    marker = state.push("shortcode_marker", "", 0)
+    marker.map = [start, start + 1]
+    if tag.closing:
+        if tag.name in opened:
+            opened.remove(tag.name)
+        else:
+            doc.warn(start, 1, f"`{tag.raw}` closes no shortcode opened before it; remove it")
+        return
+    if find_closer(state, start, end, tag.name) is not None:
+        opened.append(tag.name)
+    if tag.name not in WRAPPERS:
+        doc.warn(start, 1, unsupported(tag))
+
+
+def _highlight_options(args: str) -> dict[str, str]:
+    """Return a highlight shortcode's options: `go "linenos=table,hl_lines=8 15-17"`."""
+    positional, named = shortcode_params(args)
+    options = {"": positional[0] if positional else ""}
+    texts = positional[1:] + [f"{key}={value}" for key, value in named.items()]
+    for text in texts:  # a quoted "k=v,k=v" list, or k=v words
+        for item in text.split(","):
+            key, _, value = item.partition("=")
+            options[key.strip()] = value.strip()
+    return options
+
+
+def figure(state: StateBlock, line: int, tag: Tag) -> None:
+    """Push a numbered figure for `{{< figure src=… >}}` and report what it cannot show."""
+    doc = get_state(state.env)
+    _, params = shortcode_params(tag.args)
+    src = internal_url(params.get("src", ""), doc.path, doc.links, doc.base_path) or ""
+    caption = params.get("caption", "")
+    if params.get("title"):
+        caption = f"**{params['title']}** {caption}".strip()
+    image = Token("image", "img", 0, attrs={"src": src})
+    for name in ("width", "height"):
+        if params.get(name):
+            image.attrs[name] = params[name]
+    alt = Token("text", "", 0, content=params.get("alt", params.get("caption", "")))
+    image.children = [alt]
+    opening = state.push("figure_open", "figure", 1)
+    opening.map = [line, line + 1]
+    classes = params.get("class", "").split()
+    opening.meta = {"figure": {"id": None, "kind": "figure"}, "image": image, "classes": classes}
+    inline = state.push("inline", "", 0)
+    inline.content, inline.map, inline.children = caption, [line, line + 1], []
+    state.push("figure_close", "figure", -1)
+    ignored = sorted(set(params) - FIGURE_PARAMS)
+    if not params.get("src"):
+        doc.warn(line, 1, f"`{tag.raw}` has no `src`; add the image's path")
+    if ignored:
+        doc.warn(
+            line,
+            1,
+            f"`{tag.raw}`: parameter {', '.join(ignored)} is not supported and is ignored; "
+            f"figures take {', '.join(sorted(FIGURE_PARAMS))}",
+        )
+
+
+def unsupported(tag: Tag) -> str:
+    """Return the warning for a shortcode postil does not have."""
+    return (
+        f"Hugo shortcode `{tag.raw}` is not supported and is left out (content between "
+        "its tags stays); write its result as Markdown or HTML"
+    )
+
+
+def evaluate_shortcode(tag: Tag, doc: RenderState, in_url: bool) -> Value:
+    """Return what a shortcode inside a line (or a link destination) evaluates to.
+
+    `ref`/`relref` give the URL of the post or page they name (in a link destination, its
+    source path for the links plugin, which checks the `#fragment`); wrapper tags give
+    nothing; `{{</* x */>}}` gives `{{< x >}}`; others give nothing and a warning.
+    """
+    if tag.kind == "literal":
+        return Value(tag.inner)
+    if tag.name in ("ref", "relref") and not tag.closing:
+        return _reference(tag, doc, in_url)
+    if tag.closing or tag.name in WRAPPERS:
+        return Value("")
+    if tag.name == "figure":
+        return Value(None, f"`{tag.raw}` makes a figure only on a line of its own; move it there")
+    return Value(None, unsupported(tag))
+
+
+def _reference(tag: Tag, doc: RenderState, in_url: bool) -> Value:
+    """Resolve `{{< ref "x.md#frag" >}}` against this file's folder, then `content/`."""
+    positional, named = shortcode_params(tag.args)
+    target = named.get("path", positional[0] if positional else "")
+    path, _, fragment = target.partition("#")
+    for rel in _candidates(doc.path, path):
+        url = doc.links.get(rel)
+        if url is not None:
+            suffix = f"#{fragment}" if fragment else ""
+            if in_url:
+                return Value("/" + rel.removeprefix("content/") + suffix, source=rel)
+            base = doc.base_url.rstrip("/") + "/" if tag.name == "ref" else doc.base_path
+            return Value(base + url + suffix, source=rel)
+    return Value(
+        None,
+        f"`{tag.raw}`: no post or page has the source file `{path}` (a draft or future "
+        "post is left out); fix the path (relative to this file or to content/)",
+    )
+
+
+def _candidates(source_rel: str, path: str) -> list[str]:
+    """Return the source files `ref` may mean by `path`, in Hugo's order of preference."""
+    bases = [] if path.startswith("/") else [posixpath.dirname(source_rel)]
+    names = [path] if path.endswith(".md") else [f"{path}.md", f"{path}/index.md"]
+    names += [] if path.endswith(".md") else [f"{path}/_index.md"]
+    found = []
+    for base in [*bases, "content"]:
+        for name in names:
+            found.append(posixpath.normpath(posixpath.join(base, name.lstrip("/"))))
+    return found

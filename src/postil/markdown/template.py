@@ -1,0 +1,247 @@
+"""Template tags of other generators inside text, links and raw HTML: evaluated or reported.
+
+Liquid outputs and tags (Jekyll) and Hugo shortcodes written inside a paragraph, in a link
+destination (`[GAN]({{ site.baseurl }}{% post_url 2017-08-20-gan %})`), or in raw HTML
+(`<img src="{{ site.baseurl }}/x.png">`) are evaluated by `postil.markdown.liquid` and
+`postil.markdown.shortcode`; what they cannot give is left out with a warning at the tag's
+`path:line:col`. Template syntax never reaches the page: code spans, code blocks and math
+are not read at all, `{% raw %}…{% endraw %}` is shown as written, and `\\{{` is the escape
+for braces meant as text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.helpers.parse_link_destination import _Result
+from markdown_it.rules_core import StateCore
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+
+from postil.markdown.liquid import Value, evaluate_liquid
+from postil.markdown.shortcode import evaluate_shortcode
+from postil.markdown.state import RenderState, get_state
+from postil.markdown.tagsyntax import Tag, locate, scan_tag
+
+TAG_START = ("{{", "{%")
+
+
+def template_plugin(md: MarkdownIt) -> None:
+    """Evaluate Liquid and Hugo tags in inline text, link destinations and raw HTML.
+
+    Syntax::
+
+        See [GAN]({{ site.baseurl }}{% post_url 2017-08-20-gan %}#loss) and
+        [the intro]({{< ref "intro.md" >}}). Shown as is: {% raw %}{{ x }}{% endraw %}.
+
+    With base path `/blog/` the links become `/blog/posts/2017-08-20-gan/#loss` and the
+    intro's URL (through the links plugin, which checks the fragment). Markdown link
+    destinations may hold tags with spaces (markdown-it's destination parser is extended on
+    this instance, and such destinations are not percent-encoded until evaluated); inline
+    tags become `template_tag` tokens, evaluated by a core rule before the links plugin. A
+    paragraph left empty by tags that output nothing is removed. No CSS classes.
+    """
+    md.helpers = _Helpers(md.helpers)  # type: ignore[assignment]
+    normalize = md.normalizeLink
+    md.normalizeLink = lambda url: url if _has_tag(url) else normalize(url)  # type: ignore[method-assign]
+    md.inline.ruler.before("escape", "template_tag", template_tag)
+    md.core.ruler.before("links", "template_eval", template_eval)
+    md.add_render_rule("template_unlinked", lambda *args: "")
+
+
+def _has_tag(text: str) -> bool:
+    return any(start in text for start in TAG_START)
+
+
+class _Helpers:
+    """markdown-it's link helpers, with a destination parser that reads template tags whole."""
+
+    def __init__(self, helpers: Any) -> None:
+        self._helpers = helpers
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._helpers, name)
+
+    def parseLinkDestination(self, src: str, pos: int, maximum: int) -> _Result:  # noqa: N802
+        """Parse a destination like markdown-it, reading `{{ … }}`/`{% … %}` tags as one piece.
+
+        A destination without a tag is parsed by markdown-it's own function (so CommonMark
+        is unchanged); one with a tag is kept raw (unescaped) for `template_eval`.
+        """
+        result = self._helpers.parseLinkDestination(src, pos, maximum)
+        if src.startswith("<", pos):
+            return result
+        level, at, found = 0, pos, False
+        while at < maximum:
+            tag = scan_tag(src, at, maximum) if src.startswith(TAG_START, at) else None
+            if tag is not None:
+                found, at = True, tag.end
+                continue
+            char = src[at]
+            if char <= " " or char == "\x7f" or char == ")" and level == 0:
+                break
+            level += {"(": 1, ")": -1}.get(char, 0)
+            at += 2 if char == "\\" and at + 1 < maximum else 1
+        if not found or level != 0:
+            return result
+        result.ok, result.pos, result.str = True, at, src[pos:at]
+        return result
+
+
+def template_tag(state: StateInline, silent: bool) -> bool:
+    """Inline rule: a template tag at `state.pos` becomes a `template_tag` token.
+
+    `{% raw %}…{% endraw %}` becomes text as written (no Markdown inside, as a code span);
+    `{% comment %}…{% endcomment %}` becomes nothing.
+    """
+    if not state.src.startswith(TAG_START, state.pos):
+        return False
+    tag = scan_tag(state.src, state.pos, state.posMax)
+    if tag is None:
+        return False
+    if tag.kind == "tag" and tag.name in ("raw", "comment"):
+        closer = f"{{% end{tag.name} %}}"
+        close = state.src.find(closer, tag.end, state.posMax)
+        if close >= 0:
+            if not silent and tag.name == "raw":
+                state.push("text", "", 0).content = state.src[tag.end : close]
+            state.pos = close + len(closer)
+            return True
+    if not silent:
+        token = state.push("template_tag", "", 0)
+        token.content = tag.raw
+        token.meta = {"tag": tag}
+    state.pos = tag.end
+    return True
+
+
+def template_eval(state: StateCore) -> None:
+    """Core rule: evaluate every tag in inline text, link destinations and raw HTML."""
+    doc = get_state(state.env)
+    raw = 0
+    for token in state.tokens:
+        raw += {"liquid_raw_open": 1, "liquid_raw_close": -1}.get(token.type, 0)
+        if token.type == "inline" and token.children:
+            # markdown-it's own normalizer: the instance's keeps destinations with tags as is
+            normalize = partial(MarkdownIt.normalizeLink, state.md)
+            token.children = _inline(doc, token, raw > 0, normalize)
+        elif token.type == "html_block" and not raw and _has_tag(token.content):
+            token.content = _substitute(doc, token.content, token.map[0] if token.map else 0)
+    state.tokens = _without_empty_paragraphs(state.tokens)
+
+
+def _inline(
+    doc: RenderState, block: Token, raw: bool, normalize: Callable[[str], str]
+) -> list[Token]:
+    """Return an inline token's children with their tags evaluated (or shown, in raw)."""
+    children: list[Token] = []
+    line0 = block.map[0] if block.map else 0
+    unlinked = False
+    for child in block.children or []:
+        if child.type == "template_tag":
+            tag: Tag = child.meta["tag"]
+            value = Value(child.content) if raw else _evaluate(doc, tag, False)
+            if value.problem:
+                doc.warn(*locate(doc, line0, block.content, tag.start), value.problem)
+            if value.text:
+                children.append(Token("text", "", 0, content=value.text))
+            continue
+        if child.type == "html_inline" and not raw and _has_tag(child.content):
+            child.content = _substitute(doc, child.content, line0, block.content)
+        name = "href" if child.type == "link_open" else "src" if child.type == "image" else ""
+        url = child.attrs.get(name) if name else None
+        if isinstance(url, str) and _has_tag(url):
+            resolved = raw or _link(doc, block, child, name, url)
+            child.attrs[name] = normalize(str(child.attrs[name]))
+            unlinked = not resolved and child.type == "link_open"
+            if unlinked:  # a link to a post that is not there: its text stays, unlinked
+                child.type, child.attrs = "template_unlinked", {}
+        elif child.type == "link_close" and unlinked:
+            child.type, unlinked = "template_unlinked", False
+        children.append(child)
+    while children and children[0].type == "softbreak":  # after a tag that gave nothing
+        children.pop(0)
+    while children and children[-1].type == "softbreak":
+        children.pop()
+    return children
+
+
+def _evaluate(doc: RenderState, tag: Tag, in_url: bool) -> Value:
+    if tag.kind in ("output", "tag"):
+        return evaluate_liquid(tag, doc, in_url)
+    return evaluate_shortcode(tag, doc, in_url)
+
+
+def _link(doc: RenderState, block: Token, child: Token, name: str, url: str) -> bool:
+    """Evaluate the tags of a link destination in place; return False if one gave nothing."""
+    text, ok, at = "", True, 0
+    where = block.content.find(url)
+    while at < len(url):
+        tag = scan_tag(url, at) if url.startswith(TAG_START, at) else None
+        if tag is None:
+            text, at = text + url[at], at + 1
+            continue
+        value = _evaluate(doc, tag, True)
+        if value.problem:
+            offset = where + tag.start if where >= 0 else 0
+            line0 = block.map[0] if block.map else 0
+            doc.warn(*locate(doc, line0, block.content, offset), value.problem)
+        ok = ok and value.text is not None
+        text, at = text + (value.text or ""), tag.end
+    child.attrs[name] = _site_relative(text, doc)
+    return ok
+
+
+def _site_relative(url: str, doc: RenderState) -> str:
+    """Return `url` without the site's base URL or base path, so the links plugin adds it once.
+
+    Liquid writes `{{ site.baseurl }}/x`; the links plugin puts every root-absolute path
+    under the base path, so the evaluated `/blog/x` is handed to it as `/x`.
+    """
+    for prefix in (doc.base_url, doc.base_path):
+        if prefix and prefix != "/" and url.startswith(prefix):
+            return "/" + url[len(prefix) :]
+    return url
+
+
+def _substitute(doc: RenderState, html: str, line0: int, content: str | None = None) -> str:
+    """Return raw HTML with its tags evaluated (HTML comments are left as they are)."""
+    out, at = [], 0
+    while at < len(html):
+        if html.startswith("<!--", at):
+            close = html.find("-->", at)
+            stop = len(html) if close < 0 else close + 3
+            out.append(html[at:stop])
+            at = stop
+            continue
+        tag = scan_tag(html, at) if html.startswith(TAG_START, at) else None
+        if tag is None:
+            out.append(html[at])
+            at += 1
+            continue
+        value = _evaluate(doc, tag, False)
+        if value.problem:
+            text = content if content is not None else html
+            offset = text.find(tag.raw) if content is not None else tag.start
+            doc.warn(*locate(doc, line0, text, max(offset, 0)), value.problem)
+        out.append(value.text or "")
+        at = tag.end
+    return "".join(out)
+
+
+def _without_empty_paragraphs(tokens: list[Token]) -> list[Token]:
+    """Drop paragraphs left empty: a line of tags that output nothing is not a paragraph."""
+    kept: list[Token] = []
+    for token in tokens:
+        if token.type == "paragraph_close" and len(kept) >= 2 and kept[-2].type == "paragraph_open":
+            if all(
+                child.type == "softbreak" or child.type == "text" and not child.content.strip()
+                for child in kept[-1].children or []
+            ):
+                del kept[-2:]
+                continue
+        kept.append(token)
+    return kept

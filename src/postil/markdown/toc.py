@@ -1,0 +1,85 @@
+"""kramdown's table of contents marker (`* TOC` + `{:toc}`) as postil's table of contents."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
+from markdown_it.rules_block import StateBlock
+from markdown_it.token import Token
+
+from postil.markdown.rendered import TocEntry
+from postil.markdown.state import get_state
+
+ITEM = re.compile(r" {0,3}(?:[*+-]|\d{1,9}[.)])[ \t]+\S.*")
+"""The one-item list kramdown replaces: `* TOC`, `1. Contents`."""
+
+MARKER = re.compile(r" {0,3}\{:\s*toc\s*\}[ \t]*")
+"""kramdown's reference to its table of contents, on the line after the list item."""
+
+
+def toc_plugin(md: MarkdownIt) -> None:
+    """Put the table of contents where kramdown's `{:toc}` marker asks for it.
+
+    Syntax (kramdown's)::
+
+        * TOC
+        {:toc}
+
+    Output: `<nav class="toc toc-inline" aria-label="Contents"><ol>` with a link per
+    `##` heading and a nested `<ol>` for its `###` headings (the heading plugin's
+    `state.extra["toc"]`). `state.extra["toc_placed"]` is set, so the page template does
+    not show the table of contents a second time. CSS classes: toc, toc-inline.
+    """
+    md.block.ruler.before(
+        "list", "kramdown_toc", kramdown_toc, {"alt": ["paragraph", "reference", "blockquote"]}
+    )
+    md.add_render_rule("kramdown_toc", render_kramdown_toc)
+
+
+def kramdown_toc(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """Block rule: a one-item list line followed by a `{:toc}` line."""
+    if start + 1 >= end or state.sCount[start] - state.blkIndent >= 4:
+        return False
+    if not ITEM.fullmatch(_line(state, start)) or not MARKER.fullmatch(_line(state, start + 1)):
+        return False
+    if not silent:
+        token = state.push("kramdown_toc", "nav", 0)
+        token.map = [start, start + 2]
+        get_state(state.env).extra["toc_placed"] = True
+    state.line = start + 2
+    return True
+
+
+def _line(state: StateBlock, line: int) -> str:
+    return state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
+
+
+def render_kramdown_toc(
+    self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any
+) -> str:
+    """Render the post's table of contents: `##` headings, each with its `###` headings."""
+    entries: list[TocEntry] = list(get_state(env).extra.get("toc", ()))
+    if not entries:
+        return ""
+    top = min(entry.level for entry in entries)
+    groups: list[tuple[TocEntry, list[TocEntry]]] = []
+    for entry in entries:
+        if entry.level > top and groups:
+            groups[-1][1].append(entry)
+        else:
+            groups.append((entry, []))
+    items = []
+    for entry, children in groups:
+        inner = "".join(f"<li>{_link(child)}</li>\n" for child in children)
+        items.append(f"<li>{_link(entry)}" + (f"<ol>\n{inner}</ol>\n" if inner else "") + "</li>\n")
+    return (
+        f'<nav class="toc toc-inline" aria-label="Contents">\n<ol>\n{"".join(items)}</ol>\n</nav>\n'
+    )
+
+
+def _link(entry: TocEntry) -> str:
+    return f'<a href="#{escapeHtml(entry.id)}">{entry.html or escapeHtml(entry.text)}</a>'

@@ -1,0 +1,59 @@
+"""Quarto and R Markdown chunks: shown as code, options stripped, one warning per post."""
+
+from __future__ import annotations
+
+from postil.markdown import create_markdown, render_markdown
+from postil.markdown.state import RenderState
+
+CHUNKS = """Intro.
+
+```{r, out.width="50%", fig.cap="A"}
+#| echo: false
+plot(x)
+```
+
+```{python}
+#| label: fig-a
+#| fig-cap: "B"
+print(1)
+```
+
+```{r}
+#| out.width: 50%
+summary(x)
+```
+"""
+
+
+def render(body: str) -> tuple[str, RenderState]:
+    state = RenderState(path="content/posts/q.md", body_line=4)
+    return render_markdown(create_markdown(), body, state).html, state
+
+
+def test_chunks_give_one_warning_per_post_at_the_first_chunk_and_never_an_error():
+    _, state = render(CHUNKS)
+    assert [(str(d.location), d.severity.value) for d in state.diagnostics] == [
+        ("content/posts/q.md:6:1", "warning")
+    ]
+    message = state.diagnostics[0].message
+    assert message.startswith("3 executable code chunk(s) ({python}, {r}) are shown as code")
+    assert "postil does not execute code" in message
+
+
+def test_chunk_code_is_highlighted_in_its_language_without_options():
+    html, _ = render(CHUNKS)
+    assert html.count('<figure class="code">') == 3
+    assert "#|" not in html and "out.width" not in html and "fig-cap" not in html
+    assert '<code class="language-python">' in html
+    assert '<span class="nf">plot</span>' in html
+
+
+def test_a_widget_fence_is_still_a_widget_and_an_unknown_name_still_an_error():
+    _, state = render("```{nosuchwidget}\na: 1\n```\n")
+    (error,) = state.diagnostics
+    assert error.severity.value == "error" and "unknown widget" in error.message
+
+
+def test_a_post_without_chunks_gets_no_warning():
+    _, state = render("```python\n#| kept\nx = 1\n```\n")
+    assert state.diagnostics == []

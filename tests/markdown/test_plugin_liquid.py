@@ -1,0 +1,139 @@
+"""Liquid in Jekyll posts: site values, links to posts, block tags, and warnings for the rest."""
+
+from __future__ import annotations
+
+import pytest
+
+from postil.markdown import create_markdown, render_markdown
+from postil.markdown.state import RenderState
+
+LINKS = {
+    "content/posts/here.md": "posts/here/",
+    "content/posts/2017-08-20-gan.md": "posts/gan/",
+    "content/posts/2018-01-01-bundle/index.md": "posts/bundle/",
+    "content/about.md": "about/",
+}
+
+
+def render(body: str, base_url: str = "https://x.org/blog/") -> tuple[str, RenderState]:
+    path = "/" + base_url.split("/", 3)[3]
+    where = {"path": "content/posts/here.md", "links": LINKS}
+    state = RenderState(**where, base_path=path, base_url=base_url)
+    return render_markdown(create_markdown(), body, state).html, state
+
+
+def messages(state: RenderState) -> list[str]:
+    return [f"{d.location}: {d.message}" for d in state.diagnostics]
+
+
+def test_post_url_after_baseurl_links_to_the_post_under_the_base_path_with_its_fragment():
+    html, state = render("[GAN]({{ site.baseurl }}{% post_url 2017-08-20-gan %}#loss)\n")
+    assert '<a href="/blog/posts/gan/#loss">GAN</a>' in html
+    assert state.diagnostics == []
+    (anchor,) = state.extra["anchor_links"]  # the links plugin checks the fragment later
+    assert (anchor.target, anchor.fragment) == ("content/posts/2017-08-20-gan.md", "loss")
+
+
+def test_post_url_finds_a_page_bundle_and_works_without_baseurl_at_the_site_root():
+    html, _ = render("[B]({% post_url 2018-01-01-bundle %})\n", base_url="https://x.org/")
+    assert '<a href="/posts/bundle/">B</a>' in html
+
+
+def test_post_url_in_text_is_the_path_without_the_base_path_as_in_jekyll():
+    html, _ = render("At {{ site.baseurl }}{% post_url 2017-08-20-gan %}.\n")
+    assert "<p>At /blog/posts/gan/.</p>" in html
+
+
+def test_link_tag_names_the_post_file():
+    html, _ = render("[G]({{ site.baseurl }}{% link _posts/2017-08-20-gan.md %})\n")
+    assert '<a href="/blog/posts/gan/">G</a>' in html
+
+
+def test_post_url_to_a_missing_post_warns_at_its_column_and_keeps_the_text_unlinked():
+    html, state = render("Intro.\n\nSee [old]({{ site.baseurl }}{% post_url 2001-gone %}) now.\n")
+    assert "<p>See old now.</p>" in html
+    assert messages(state) == [
+        "content/posts/here.md:3:29: `{% post_url 2001-gone %}`: no post has the source file "
+        "content/posts/2001-gone.md (a draft or future post is left out); fix the name or "
+        "link to the post's file, e.g. `[text](other.md)`"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("{{ site.baseurl }}", "/blog"),
+        ("{{ site.url }}", "https://x.org"),
+        ("{{ site.url }}{{ site.baseurl }}/x", "https://x.org/blog/x"),
+        ("{{ '/a.png' | relative_url }}", "/blog/a.png"),
+        ('{{ "a.png" | relative_url }}', "/blog/a.png"),
+        ('{{ "/a.png" | absolute_url }}', "https://x.org/blog/a.png"),
+        ('{{ "/a.png" | prepend: site.baseurl }}', "/blog/a.png"),
+        ("{{- site.baseurl -}}", "/blog"),
+    ],
+)
+def test_site_values_and_url_filters_are_jekylls(source, expected):
+    html, state = render(f"{source}\n")
+    assert html == f"<p>{expected}</p>\n"
+    assert state.diagnostics == []
+
+
+def test_relative_url_in_an_image_destination_is_put_under_the_base_path_once():
+    html, _ = render("![Overview]({{ '/assets/o.png' | relative_url }})\n")
+    assert '<img src="/blog/assets/o.png" alt="Overview" />' in html
+
+
+def test_liquid_in_raw_html_is_evaluated_and_html_comments_are_left_alone():
+    html, _ = render('<img src="{{ site.baseurl }}/a.png">\n<!-- {{ site.baseurl }} -->\n')
+    assert html == '<img src="/blog/a.png">\n<!-- {{ site.baseurl }} -->\n'
+
+
+def test_inline_html_with_liquid_is_evaluated():
+    html, _ = render('An <a href="{{ site.baseurl }}/x">x</a>.\n')
+    assert html == '<p>An <a href="/blog/x">x</a>.</p>\n'
+
+
+def test_unknown_tags_and_variables_are_left_out_with_a_warning_naming_them():
+    html, state = render("A {{ page.title }} b.\n\n{% include figure.html path=x %}\n\nEnd.\n")
+    assert html == "<p>A  b.</p>\n<p>End.</p>\n"
+    assert messages(state) == [
+        "content/posts/here.md:1:3: Liquid `{{ page.title }}`: variable `page.title` is not "
+        "supported and the output is left out; write the value itself (to show the braces "
+        "as text, write `\\{{`)",
+        "content/posts/here.md:3:1: Liquid tag `{% include figure.html path=x %}` is not "
+        "supported and is left out (postil has no template language in posts); write its "
+        "result as Markdown",
+    ]
+
+
+def test_an_unknown_filter_is_named():
+    _, state = render("{{ 'x' | upcase }}\n")
+    (warning,) = state.diagnostics
+    assert "filter `upcase` is not supported" in warning.message
+
+
+def test_highlight_options_postil_lacks_are_reported_and_the_code_is_still_shown():
+    html, state = render("{% highlight ruby cssclass=x %}\nputs 1\n{% endhighlight %}\n")
+    assert 'class="language-ruby"' in html
+    assert messages(state) == [
+        "content/posts/here.md:1:1: `{% highlight ruby cssclass=x %}`: option cssclass is not "
+        "supported and is ignored; code blocks take linenos and hl_lines"
+    ]
+
+
+def test_a_highlight_block_is_not_reported_as_an_unclosed_fence():
+    _, state = render("{% highlight python %}\nx = 1\n{% endhighlight %}\n\nText.\n")
+    assert state.diagnostics == []
+
+
+def test_tags_inside_a_raw_block_are_neither_evaluated_nor_reported():
+    body = "{% raw %}\nSee {{ page.x }} and [l]({{ site.baseurl }}/x).\n{% endraw %}\n"
+    html, state = render(body)
+    assert "{{ page.x }}" in html and 'href="%7B%7B%20site.baseurl%20%7D%7D/x"' in html
+    assert state.diagnostics == []
+
+
+def test_a_highlight_tag_inside_a_list_item_ends_with_the_item():
+    html, _ = render("- item\n\n  {% highlight python %}\n  x = 1\n  {% endhighlight %}\n")
+    assert '<li>\n<p>item</p>\n<figure class="code">' in html
+    assert "x</span> <span" in html

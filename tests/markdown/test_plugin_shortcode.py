@@ -1,0 +1,110 @@
+"""Hugo shortcodes: figures, code, wrappers and references, and a warning for the rest."""
+
+from __future__ import annotations
+
+from postil.markdown import create_markdown, render_markdown
+from postil.markdown.state import RenderState
+
+LINKS = {
+    "content/posts/here.md": "posts/here/",
+    "content/posts/other.md": "posts/other/",
+    "content/posts/bundle/index.md": "posts/bundle/",
+    "content/about.md": "about/",
+}
+
+
+def render(body: str) -> tuple[str, RenderState]:
+    state = RenderState(
+        path="content/posts/here.md",
+        links=LINKS,
+        base_path="/blog/",
+        base_url="https://x.org/blog/",
+    )
+    return render_markdown(create_markdown(), body, state).html, state
+
+
+def messages(state: RenderState) -> list[str]:
+    return [f"{d.location}: {d.message}" for d in state.diagnostics]
+
+
+def test_ref_in_a_link_destination_resolves_through_the_links_plugin_with_its_fragment():
+    body = 'See [it]({{< ref "other.md#part" >}}) and [b]({{< relref "bundle" >}}).\n'
+    html, state = render(body)
+    assert '<a href="/blog/posts/other/#part">it</a>' in html
+    assert '<a href="/blog/posts/bundle/">b</a>' in html
+    assert state.diagnostics == []
+    assert [a.fragment for a in state.extra["anchor_links"]] == ["part"]
+
+
+def test_ref_from_content_root_and_in_text():
+    html, _ = render('{{< ref "/about.md" >}} and {{< relref "/about.md" >}}\n')
+    assert html == "<p>https://x.org/blog/about/ and /blog/about/</p>\n"
+
+
+def test_ref_to_a_missing_file_warns_and_unlinks():
+    html, state = render('Go [there]({{< ref "nope.md" >}}).\n')
+    assert html == "<p>Go there.</p>\n"
+    assert messages(state) == [
+        'content/posts/here.md:1:12: `{{< ref "nope.md" >}}`: no post or page has the source '
+        "file `nope.md` (a draft or future post is left out); fix the path (relative to this "
+        "file or to content/)"
+    ]
+
+
+def test_figures_are_numbered_with_the_other_figures_and_take_the_base_path():
+    figure = '{{< figure src="/img/b.png" caption="B." >}}'
+    body = f"![A.](a.png){{#fig-a}}\n\n{figure}\n\nSee [](#fig-a).\n"
+    html, state = render(body)
+    assert '<img src="/blog/img/b.png" alt="B.">' in html
+    assert '<span class="figure-label">Figure 2</span> B.' in html
+    assert state.diagnostics == []
+
+
+def test_figure_parameters_postil_lacks_are_named():
+    _, state = render('{{< figure src="a.png" link="https://x" attr="By me" >}}\n')
+    assert messages(state) == [
+        'content/posts/here.md:1:1: `{{< figure src="a.png" link="https://x" attr="By me" >}}`: '
+        "parameter attr, link is not supported and is ignored; figures take alt, caption, "
+        "class, height, src, title, width"
+    ]
+
+
+def test_a_figure_inside_a_line_asks_to_be_on_its_own_line():
+    html, state = render('Text {{< figure src="a.png" >}} more.\n')
+    assert html == "<p>Text  more.</p>\n"
+    (warning,) = state.diagnostics
+    assert "makes a figure only on a line of its own" in warning.message
+
+
+def test_rawhtml_wrappers_leave_no_litter_and_their_math_is_typeset():
+    body = "Given $N$ points,\n{{<rawhtml>}}\n$$\nx^2\n$$\n{{</rawhtml>}}\nthe log.\n"
+    html, state = render(body)
+    assert "{{" not in html and "}}" not in html and "rawhtml" not in html
+    assert '<div class="math-display"' in html
+    assert state.diagnostics == []
+
+
+def test_unknown_shortcodes_warn_once_for_a_pair_and_keep_their_content():
+    html, state = render("{{< details summary=x >}}\nInside.\n{{< /details >}}\n")
+    assert html == "<p>Inside.</p>\n"
+    assert messages(state) == [
+        "content/posts/here.md:1:1: Hugo shortcode `{{< details summary=x >}}` is not "
+        "supported and is left out (content between its tags stays); write its result as "
+        "Markdown or HTML"
+    ]
+
+
+def test_a_closing_shortcode_without_an_opening_one_is_reported():
+    html, state = render("Text.\n\n{{< /rawhtml >}}\n")
+    assert html == "<p>Text.</p>\n"
+    assert messages(state) == [
+        "content/posts/here.md:3:1: `{{< /rawhtml >}}` closes no shortcode opened before it; "
+        "remove it"
+    ]
+
+
+def test_highlight_shortcode_with_hugos_option_string():
+    body = '{{< highlight go "linenos=table,hl_lines=2" >}}\na\nb\n{{< /highlight >}}\n'
+    html, state = render(body)
+    assert 'class="language-go"' in html and '<span class="hll"><span class="linenos">2' in html
+    assert state.diagnostics == []

@@ -1,0 +1,60 @@
+"""A site moved from Jekyll or Hugo builds: template syntax is rendered or reported, never shown."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from lxml import html as lxml_html
+from support import sites
+
+from postil.build import BuildOptions, build
+from postil.errors import BuildFailed
+
+CONFIG = "title: T\nauthor: A\nbase_url: https://x.org/blog/\n"
+make_site = partial(sites.make_site, config=CONFIG)
+HEAD = "---\ntitle: {}\ndate: 2024-01-01\n---\n"
+
+JEKYLL = HEAD.format("Diffusion") + (
+    "* TOC\n{:toc}\n\n"
+    "## Forward\n\n"
+    '<a name="nice"></a>A nice property.\n\n'
+    "## Reverse\n\n"
+    "By the [nice property](#nice), see [GAN]({{ site.baseurl }}{% post_url 2017-gan %}#loss).\n\n"
+    "![Overview]({{ '/assets/o.png' | relative_url }})\n\n"
+    "## Training\n\n"
+    "{% include disqus.html %}\n"
+)
+GAN = HEAD.format("GAN") + "## Loss\n\nText.\n"
+
+
+def page(root, slug):
+    return lxml_html.fromstring((root / f"_site/posts/{slug}/index.html").read_bytes())
+
+
+def test_a_jekyll_post_builds_with_its_links_toc_and_one_warning(tmp_path):
+    root = make_site(tmp_path / "site", {"2021-diffusion.md": JEKYLL, "2017-gan.md": GAN})
+    result = build(BuildOptions(root=root))
+    assert [str(w).split(": warning: ")[0] for w in result.warnings] == [
+        "content/posts/2021-diffusion.md:20:1"  # the include; `#nice` is an anchor
+    ]
+    assert "`{% include disqus.html %}` is not supported" in str(result.warnings[0])
+    doc = page(root, "2021-diffusion")
+    body = doc.find_class("post-body")[0]
+    assert "{{" not in body.text_content() and "{%" not in body.text_content()
+    assert body.xpath("//a[text()='GAN']/@href") == ["/blog/posts/2017-gan/#loss"]
+    assert body.xpath("//img/@src") == ["/blog/assets/o.png"]
+    assert len(doc.find_class("toc")) == 1  # in the body, where {:toc} put it
+
+
+def test_a_wrong_fragment_after_post_url_is_checked_and_strict_fails_on_the_warnings(tmp_path):
+    text = HEAD.format("A") + "[G]({% post_url 2017-gan %}#nope) {{ page.title }}\n"
+    root = make_site(tmp_path / "site", {"a.md": text, "2017-gan.md": GAN})
+    warnings = [str(w) for w in build(BuildOptions(root=root)).warnings]
+    assert "content/posts/2017-gan.md has no such anchor" in warnings[0]
+    assert "variable `page.title` is not supported" in warnings[1]
+    try:
+        build(BuildOptions(root=root, strict=True))
+    except BuildFailed as failed:
+        assert len(failed.diagnostics) == 2
+    else:
+        raise AssertionError("--strict must fail on the warnings")
