@@ -148,12 +148,6 @@ def test_widehat_covers_its_whole_base(formulas):
     assert drawn["right"] - drawn["left"] >= 0.8 * base["width"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Chromium paints a horizontally stretched ⏟ from its unstretched box: in DejaVu "
-    "Math TeX Gyre the brace falls short of its base by about a tenth (postil emits "
-    '<mo stretchy="true">⏟</mo>, as Temml does); a CSS-drawn brace would fix it',
-)
 def test_underbrace_is_as_wide_as_its_base_and_taller_than_a_rule(formulas):
     base = rect(formulas, "#underbrace munder munder > mrow")
     label = rect(formulas, "#underbrace munder > mrow:last-child")
