@@ -48,6 +48,7 @@ class Rules:
         unwrap_tags: elements whose tags are removed but whose content is kept.
         drop_attrs: attributes removed from every element.
         rewrite_url: maps each `href`/`src` value to a new one, or None to keep them.
+        rename_tags: elements written as another element, attributes kept (less `open`).
     """
 
     drop_tags: frozenset[str] = frozenset()
@@ -55,6 +56,13 @@ class Rules:
     unwrap_tags: frozenset[str] = frozenset()
     drop_attrs: frozenset[str] = frozenset()
     rewrite_url: Callable[[str], str] | None = None
+    rename_tags: tuple[tuple[str, str], ...] = ()
+
+
+FEED_RENAMED_TAGS = (("details", "div"), ("summary", "p"))
+"""Collapsible callouts open in feeds: a feed reader may drop `<details>` or keep it closed
+with no way to open it, so its content would be lost; as a `<div>` with a `<p>` title (bold
+already: `postil.markdown.callout`) it reads as the callout it is."""
 
 
 def feed_html(html: str, page_url: str) -> str:
@@ -67,12 +75,14 @@ def feed_html(html: str, page_url: str) -> str:
             links all become absolute.
 
     Notes become endnotes (margin copies dropped, the Notes list kept), widgets keep their
-    static state (scripts and controls dropped), math stays MathML.
+    static state (scripts and controls dropped), math stays MathML, collapsible callouts
+    are shown open (`FEED_RENAMED_TAGS`).
     """
     rules = Rules(
         drop_tags=FEED_DROPPED_TAGS,
         drop_classes=FEED_DROPPED_CLASSES,
         rewrite_url=lambda url: urljoin(page_url, url),
+        rename_tags=FEED_RENAMED_TAGS,
     )
     return _Filter(rules).run(html)
 
@@ -170,6 +180,7 @@ class _Filter(HTMLParser):
         rules = self.rules
         found = [f"<{tag}" for tag in rules.drop_tags | rules.unwrap_tags]
         found += [*rules.drop_classes, *(f" {attr}=" for attr in rules.drop_attrs)]
+        found += [f"<{tag}" for tag, _ in rules.rename_tags]
         if rules.rewrite_url is not None:
             found += [" href=", " src="]
         return tuple(found)
@@ -216,7 +227,7 @@ class _Filter(HTMLParser):
                 self.out.append(" ")
             return
         if tag not in self.rules.unwrap_tags and tag not in VOID_ELEMENTS:
-            self._emit(f"</{tag}>")
+            self._emit(f"</{dict(self.rules.rename_tags).get(tag, tag)}>")
 
     def _dropped(self, tag: str, attrs: list[tuple[str, str | None]]) -> bool:
         if tag in self.rules.drop_tags:
@@ -232,7 +243,10 @@ class _Filter(HTMLParser):
         rewrite = self.rules.rewrite_url
         if rewrite is not None:
             kept = [(k, rewrite(v) if k in ("href", "src") and v else v) for k, v in kept]
-        if kept == attrs:
+        renamed = dict(self.rules.rename_tags).get(tag)
+        if renamed:
+            tag, kept = renamed, [(k, v) for k, v in kept if k != "open"]
+        elif kept == attrs:
             return raw
         parts = [tag] + [k if v is None else f'{k}="{escape(v, quote=True)}"' for k, v in kept]
         return "<" + " ".join(parts) + (" />" if closed else ">")

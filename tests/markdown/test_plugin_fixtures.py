@@ -21,6 +21,7 @@ PLUGINS = {
     "heading": ("math", "heading"),  # math in headings: ids and labels from its text
     "table": ("table", "figure"),
     "attrs": ("attrs", "figure", "heading"),  # figures and heading ids take attributes
+    "callout": ("math", "callout", "sidenote", "code"),  # math, notes and code inside
 }
 
 

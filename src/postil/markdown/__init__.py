@@ -34,6 +34,7 @@ def create_markdown() -> MarkdownIt:
     state). Raw HTML in posts is allowed: the author owns the content.
     """
     from postil.markdown.attrs import attrs_plugin
+    from postil.markdown.callout import callout_plugin
     from postil.markdown.code import code_plugin
     from postil.markdown.figure import figure_plugin
     from postil.markdown.heading import heading_plugin
@@ -56,6 +57,7 @@ def create_markdown() -> MarkdownIt:
         links_plugin,
         nesting_plugin,
         attrs_plugin,
+        callout_plugin,
     ):
         plugin(md)
     return md

@@ -25,7 +25,9 @@ _ITEM = re.compile(
     re.X,
 )
 
-_ESCAPE = re.compile(r"\\(.)")
+_UNESCAPE = re.compile(r'\\([_*"])')
+_BRACES_AWAY = str.maketrans("{}", "\ue000\ue001")
+_BRACES_BACK = str.maketrans("\ue000\ue001", "{}")
 
 EVENT_HANDLER = re.compile(r"on[a-z]+\Z")
 """Attribute names that run script (`onclick`, `onerror`, …): always dropped."""
@@ -112,8 +114,14 @@ def read_attributes(text: str) -> dict[str, str] | None:
         _, attrs = parse("{" + " ".join(parts) + "}")
     except ParseError:
         return None
-    # Djot keeps the backslash of `\"` in a value; Pandoc and kramdown do not.
-    return {key: _ESCAPE.sub(r"\1", value) for key, value in attrs.items()} or None
+    return {key: _restore(value) for key, value in attrs.items()} or None
+
+
+def _restore(value: str) -> str:
+    r"""Undo `_djot_item`'s stand-ins for braces; drop the backslash of `\"` (Djot keeps it,
+    Pandoc and kramdown do not) and of Markdown's `\_` and `\*` (kramdown posts write
+    `{:target="\_blank"}`). Other backslashes stay: a title may hold TeX."""
+    return _UNESCAPE.sub(r"\1", value).translate(_BRACES_BACK)
 
 
 def _djot_item(match: re.Match[str]) -> str:
@@ -125,7 +133,8 @@ def _djot_item(match: re.Match[str]) -> str:
     value = match["dq"] if match["dq"] is not None else match["sq"] or match["bare"] or ""
     if match["sq"] is not None:
         value = value.replace('"', '\\"')
-    return f'{match["key"]}="{value}"'
+    # Djot's grammar refuses braces in values; TeX in a title (`title="$\sqrt{d}$"`) has them.
+    return f'{match["key"]}="{value.translate(_BRACES_AWAY)}"'
 
 
 def clean_attributes(attrs: dict[str, str]) -> Cleaned:
