@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
@@ -10,6 +12,9 @@ from markdown_it.token import Token
 
 from postil.markdown.attrlist import attribute_end, clean_attributes, read_attributes
 from postil.markdown.state import RenderState, get_state
+
+KRAMDOWN_TOC = re.compile(r"\{:\s*toc\s*\}")
+"""kramdown's table of contents marker, after a one-item list (`* TOC`) that it replaces."""
 
 INLINE_TARGETS = ("image", "link_close", "code_inline")
 """Inline tokens an attribute list written right after them (no space) applies to."""
@@ -32,7 +37,8 @@ def attrs_plugin(md: MarkdownIt) -> None:
     An attribute list must touch what it follows (`![a](b.png) {.x}` stays text, except the
     figure plugin's `{#fig-id}`). A line holding only an attribute list applies to the block
     right before it when written kramdown's way (`{: …}`, no blank line between), otherwise
-    to the next block; with neither it is a warning. Attributes pass
+    to the next block; with neither it is a warning. kramdown's `* TOC` + `{:toc}` is
+    dropped (the page shows its own table of contents). Attributes pass
     `postil.markdown.attrlist.clean_attributes` (the allow-list); each dropped one is a
     warning at its line. Heading ids given this way replace the slug (heading plugin); the
     attributes as written are kept in `token.meta["attrs"]` (image sizing reads `width`).
@@ -82,7 +88,8 @@ def attrs_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     line = state.src[pos : state.eMarks[start]].rstrip()
     if not line.startswith("{") or attribute_end(line, 0) != len(line):
         return False
-    attrs = read_attributes(line)
+    toc = KRAMDOWN_TOC.fullmatch(line) is not None
+    attrs = {} if toc else read_attributes(line)
     if attrs is None:
         return False
     if silent:
@@ -91,7 +98,7 @@ def attrs_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         return line.startswith("{:")
     token = state.push("attrs_block", "", 0)
     token.map = [start, start + 1]
-    token.meta = {"attrs": attrs, "kramdown": line.startswith("{:"), "text": line}
+    token.meta = {"attrs": attrs, "kramdown": line.startswith("{:"), "text": line, "toc": toc}
     state.line = start + 1
     return True
 
@@ -108,6 +115,8 @@ def attrs_attach(state: StateCore) -> None:
         after = tokens[i + 1] if i + 1 < len(tokens) else None
         if after is not None and after.type == "attrs_block" and not token.meta["kramdown"]:
             after.meta["attrs"] = _merged(token.meta["attrs"], after.meta["attrs"])
+        elif token.meta["toc"]:
+            i = _drop_toc_placeholder(tokens, i)
         else:
             target = _block_target(tokens, i)
             if target is None:
@@ -121,6 +130,22 @@ def attrs_attach(state: StateCore) -> None:
                 apply_attributes(target, token.meta["attrs"])
                 report_dropped(doc, target, token.map[0] if token.map else None)
         del tokens[i]
+
+
+def _drop_toc_placeholder(tokens: list[Token], index: int) -> int:
+    """Remove the list a kramdown `{:toc}` line (at `index`) stands under, and return the
+    line's new index: the page has its own table of contents. Anything but a list right
+    before it is left alone."""
+    if index == 0 or tokens[index - 1].type not in ("bullet_list_close", "ordered_list_close"):
+        return index
+    depth, start = 0, index - 1
+    while start >= 0:
+        depth += tokens[start].nesting
+        if depth == 0:
+            break
+        start -= 1
+    del tokens[start:index]
+    return start
 
 
 def _merged(first: dict[str, str], second: dict[str, str]) -> dict[str, str]:
