@@ -48,6 +48,7 @@ class Rules:
         unwrap_tags: elements whose tags are removed but whose content is kept.
         drop_attrs: attributes removed from every element.
         rewrite_url: maps each `href`/`src` value to a new one, or None to keep them.
+        rename_tags: elements written as another element, attributes kept (less `open`).
     """
 
     drop_tags: frozenset[str] = frozenset()
@@ -55,6 +56,13 @@ class Rules:
     unwrap_tags: frozenset[str] = frozenset()
     drop_attrs: frozenset[str] = frozenset()
     rewrite_url: Callable[[str], str] | None = None
+    rename_tags: tuple[tuple[str, str], ...] = ()
+
+
+FEED_RENAMED_TAGS = (("details", "div"), ("summary", "p"))
+"""Collapsible callouts open in feeds: a feed reader may drop `<details>` or keep it closed
+with no way to open it, so its content would be lost; as a `<div>` with a `<p>` title (bold
+already: `postil.markdown.callout`) it reads as the callout it is."""
 
 
 def feed_html(html: str, page_url: str) -> str:
@@ -67,23 +75,32 @@ def feed_html(html: str, page_url: str) -> str:
             links all become absolute.
 
     Notes become endnotes (margin copies dropped, the Notes list kept), widgets keep their
-    static state (scripts and controls dropped), math stays MathML.
+    static state (scripts and controls dropped), math stays MathML, collapsible callouts
+    are shown open (`FEED_RENAMED_TAGS`).
     """
     rules = Rules(
         drop_tags=FEED_DROPPED_TAGS,
         drop_classes=FEED_DROPPED_CLASSES,
         rewrite_url=lambda url: urljoin(page_url, url),
+        rename_tags=FEED_RENAMED_TAGS,
     )
     return _Filter(rules).run(html)
+
+
+MORE_MARKER = "<!--more-->"
+"""The excerpt marker of Jekyll, Hugo and Pelican: the summary is the text before it."""
 
 
 def summary_html(html: str) -> str:
     """Return the inner HTML of the body's first top-level paragraph, for lists of posts.
 
-    Note markers, margin notes and images are removed, links are unwrapped (their text
-    stays) and `id` attributes dropped, so the summary can sit on an index page next to
-    others without broken fragments, relative image paths or duplicate ids. A paragraph left
-    empty (an image alone) is skipped. Returns "" when no top-level paragraph has content.
+    With an excerpt marker `<!--more-->` in the body (Jekyll's, Hugo's and Pelican's manual
+    summary), the summary is the inner HTML of every top-level paragraph before it instead,
+    joined by a space. Note markers, margin notes and images are removed, links are
+    unwrapped (their text stays) and `id` attributes dropped, so the summary can sit on an
+    index page next to others without broken fragments, relative image paths or duplicate
+    ids. A paragraph left empty (an image alone) is skipped. Returns "" when no top-level
+    paragraph has content.
     """
     rules = Rules(
         drop_tags=FEED_DROPPED_TAGS | {"sup", "img", "picture"},
@@ -91,7 +108,8 @@ def summary_html(html: str) -> str:
         unwrap_tags=frozenset({"a"}),
         drop_attrs=frozenset({"id"}),
     )
-    return _Filter(rules, first_paragraph=True).run(html).strip()
+    until_more = MORE_MARKER in html
+    return _Filter(rules, first_paragraph=True, until_more=until_more).run(html).strip()
 
 
 def plain_text(html: str) -> str:
@@ -115,10 +133,11 @@ class _Skip:
 class _Filter(HTMLParser):
     """Copy HTML through, applying `Rules`; optionally keep only the first top-level `<p>`."""
 
-    def __init__(self, rules: Rules, first_paragraph: bool = False) -> None:
+    def __init__(self, rules: Rules, first_paragraph: bool = False, until_more: bool = False):
         super().__init__(convert_charrefs=False)
         self.rules = rules
         self.first_paragraph = first_paragraph
+        self.until_more = until_more
         self.out: list[str] = []
         self.skip = _Skip()
         self.open: list[str] = []
@@ -161,6 +180,7 @@ class _Filter(HTMLParser):
         rules = self.rules
         found = [f"<{tag}" for tag in rules.drop_tags | rules.unwrap_tags]
         found += [*rules.drop_classes, *(f" {attr}=" for attr in rules.drop_attrs)]
+        found += [f"<{tag}" for tag, _ in rules.rename_tags]
         if rules.rewrite_url is not None:
             found += [" href=", " src="]
         return tuple(found)
@@ -201,11 +221,13 @@ class _Filter(HTMLParser):
             self.open.pop()
         if self.first_paragraph and tag == "p" and not self.open and self.capturing:
             # A paragraph with nothing left (an image alone) is skipped for the next one.
-            self.done = bool("".join(self.out).strip())
+            self.done = self.done or (bool("".join(self.out).strip()) and not self.until_more)
             self.capturing = False
+            if self.until_more and self.out and not self.out[-1].isspace():
+                self.out.append(" ")
             return
         if tag not in self.rules.unwrap_tags and tag not in VOID_ELEMENTS:
-            self._emit(f"</{tag}>")
+            self._emit(f"</{dict(self.rules.rename_tags).get(tag, tag)}>")
 
     def _dropped(self, tag: str, attrs: list[tuple[str, str | None]]) -> bool:
         if tag in self.rules.drop_tags:
@@ -221,7 +243,10 @@ class _Filter(HTMLParser):
         rewrite = self.rules.rewrite_url
         if rewrite is not None:
             kept = [(k, rewrite(v) if k in ("href", "src") and v else v) for k, v in kept]
-        if kept == attrs:
+        renamed = dict(self.rules.rename_tags).get(tag)
+        if renamed:
+            tag, kept = renamed, [(k, v) for k, v in kept if k != "open"]
+        elif kept == attrs:
             return raw
         parts = [tag] + [k if v is None else f'{k}="{escape(v, quote=True)}"' for k, v in kept]
         return "<" + " ".join(parts) + (" />" if closed else ">")
@@ -236,7 +261,10 @@ class _Filter(HTMLParser):
         self._emit(f"&#{name};")
 
     def handle_comment(self, data: str) -> None:
-        """Comments are left out: they are notes to the author, not content."""
+        """Comments are left out: they are notes to the author, not content; the excerpt
+        marker ends a summary that runs until it."""
+        if self.until_more and data.strip() == "more":
+            self.done = True
 
 
 @dataclass

@@ -12,9 +12,13 @@ from postil.model import SiteConfig, SourceFile
 
 CONTENT_DIR = "content"
 
+SOURCE_SUFFIXES = (".md", ".markdown", ".qmd")
+"""File name endings of sources: Markdown (`.markdown` is Jekyll's other ending) and Quarto."""
+
 
 def discover(config: SiteConfig) -> tuple[list[SourceFile], list[ContentError]]:
-    """Return every `.md` file under `content/`, sorted by path, and the files that failed.
+    """Return every source (`SOURCE_SUFFIXES`) under `content/`, sorted by path, and the files
+    that failed.
 
     Posts are the files under `content/posts/` (a page bundle `posts/<slug>/index.md` counts
     as one post); every other `.md` is a page. Hidden files and directories (`.name`) and
@@ -124,7 +128,7 @@ def _markdown_files(content: Path, root: Path) -> tuple[list[tuple[Path, str]], 
                 )
             elif entry.is_dir():
                 stack.append((path, rel + "/"))
-            elif entry.name.endswith(".md") and entry.is_file():
+            elif entry.name.endswith(SOURCE_SUFFIXES) and entry.is_file():
                 found.append((path, rel))
     return sorted(found, key=lambda pair: pair[0].parts), errors
 

@@ -34,6 +34,8 @@ def create_markdown() -> MarkdownIt:
     state). Raw HTML in posts is allowed: the author owns the content.
     """
     from postil.markdown.chunk import chunk_plugin
+    from postil.markdown.attrs import attrs_plugin
+    from postil.markdown.callout import callout_plugin
     from postil.markdown.code import code_plugin
     from postil.markdown.figure import figure_plugin
     from postil.markdown.heading import heading_plugin
@@ -64,6 +66,8 @@ def create_markdown() -> MarkdownIt:
         shortcode_plugin,
         template_plugin,  # before the links rule, which it hands evaluated links to
         toc_plugin,
+        attrs_plugin,
+        callout_plugin,
     ):
         plugin(md)
     return md

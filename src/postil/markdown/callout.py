@@ -1,0 +1,259 @@
+"""Callouts (admonitions) as Quarto/Pandoc, GitHub and MkDocs write them, as one HTML structure."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+from mdit_py_plugins.admon import admon_plugin
+from mdit_py_plugins.container import container_plugin
+
+from postil.markdown.attrlist import clean_attributes, read_attributes
+from postil.markdown.state import RenderState, get_state
+
+KINDS = ("note", "tip", "important", "warning", "caution")
+"""The callout kinds of Quarto and GitHub; each has its colour and default title."""
+
+ALIASES = {
+    **dict.fromkeys(("info", "abstract", "summary", "tldr", "todo", "seealso"), "note"),
+    **dict.fromkeys(("example", "question", "help", "faq", "quote", "cite"), "note"),
+    **dict.fromkeys(("hint", "success", "check", "done"), "tip"),
+    **dict.fromkeys(("attention",), "important"),
+    **dict.fromkeys(("warn",), "warning"),
+    **dict.fromkeys(("danger", "error", "bug", "failure", "fail", "missing"), "caution"),
+}
+"""Other names for the kinds (MkDocs Material's and reStructuredText's admonitions)."""
+
+_ALERT = re.compile(r"\[!([A-Za-z][\w-]*)\]([+-]?)[ \t]*(.*)")
+"""GitHub's alert marker line `[!NOTE]`, with a title after it and Obsidian's fold sign."""
+
+_CALLOUT_CLASS = re.compile(r"callout-([a-z]+)\Z")
+_WORD = re.compile(r"([A-Za-z][\w-]*)(?:\s+(.*))?\Z")
+
+
+def callout_plugin(md: MarkdownIt) -> None:
+    """Render callouts written in the three common syntaxes as one accessible structure.
+
+    Syntax::
+
+        ::: {.callout-tip title="Why $\\sqrt{d}$?" collapse="true"}
+        The dot product grows with $d$.
+        :::
+
+        > [!WARNING] Numerics
+        > Subtract the maximum first.
+
+        !!! note "Custom title"
+            An indented body is Markdown: $x^2$, code, notes[^1].
+
+        ??? caution
+            Collapsed until opened (`???+`: open).
+
+    Output, `<details>` (`open` or not) and `<summary>` when collapsible::
+
+        <aside class="callout callout-tip" role="note">
+        <p class="callout-title"><strong>Why …?</strong></p>
+        <p>The dot product …</p>
+        </aside>
+
+    Kinds: note, tip, important, warning, caution, and the names in `ALIASES` (`danger` is a
+    caution titled "Danger"). An unknown kind is shown as a note titled with its name, and
+    is a warning at its line. Without a title, the kind's name is the title; Quarto's
+    first heading inside the callout is its title when there is no `title=`; MkDocs'
+    `!!! note ""` has none. `::: note` works as `::: {.callout-note}`; another fenced div
+    (`::: {.column-margin}`) is a `<div>` with its allowed attributes (the attrs plugin's
+    allow-list). GitHub alerts: `> [!KIND]`, a title after it on the marker line, Obsidian's
+    `[!KIND]-` (collapsed) and `[!KIND]+` (open). mdit-py-plugins parses fenced divs
+    (`container`) and MkDocs blocks (`admon`: the indented body is Markdown, not code); a
+    core rule turns their tokens and alert block quotes into `callout_*` tokens.
+    CSS classes: callout, callout-<kind>, callout-title.
+    """
+    container_plugin(md, "div", validate=_is_div)
+    admon_plugin(md)
+    md.core.ruler.after("block", "callout_tokens", callout_tokens)
+    md.add_render_rule("callout_open", render_callout_open)
+    md.add_render_rule("callout_close", render_callout_close)
+    md.add_render_rule("callout_title_open", render_callout_title_open)
+    md.add_render_rule("callout_title_close", render_callout_title_close)
+
+
+def kind_of(name: str) -> tuple[str, bool]:
+    """Return (kind, known) for a callout name: `("caution", True)` for "danger"."""
+    lowered = name.lower()
+    if lowered in KINDS:
+        return lowered, True
+    return ALIASES.get(lowered, "note"), lowered in ALIASES
+
+
+def _is_div(params: str, markup: str) -> bool:
+    """Accept `::: {attributes}` and `::: word [title]` (Pandoc's and Docusaurus' divs)."""
+    text = params.strip()
+    if text.startswith("{"):
+        return read_attributes(text) is not None
+    return bool(_WORD.match(text))
+
+
+def callout_tokens(state: StateCore) -> None:
+    """Turn fenced divs, MkDocs admonitions and alert block quotes into callout tokens."""
+    doc = get_state(state.env)
+    source, tokens = state.tokens, []
+    openers: dict[tuple[str, int], Token] = {}
+    for i, token in enumerate(source):
+        if token.type == "callout_drop":
+            continue
+        key = (token.type.rsplit("_", 1)[0], token.level)
+        if token.type in ("container_div_open", "admonition_open") or (
+            token.type == "blockquote_open" and _alert(source, i, doc)
+        ):
+            if token.type == "container_div_open":
+                _fenced_div(token, source, i, doc)
+            elif token.type == "admonition_open":
+                _admonition(token, doc)
+            openers[key] = token
+        elif token.type in ("container_div_close", "admonition_close", "blockquote_close"):
+            opener = openers.pop((token.type.rsplit("_", 1)[0], token.level), None)
+            if opener is not None:
+                token.type = "callout_close" if opener.type == "callout_open" else "div_close"
+                token.meta = opener.meta
+        elif token.type in ("admonition_title_open", "admonition_title_close"):
+            token.type = token.type.replace("admonition", "callout")
+            opener = openers.get(("admonition", token.level - 1))
+            token.meta = opener.meta if opener is not None else {}
+        tokens.append(token)
+        if token.type == "callout_open" and not token.meta.get("has_title_tokens"):
+            tokens += _title_tokens(token)
+    state.tokens = tokens
+
+
+def _title_tokens(opening: Token) -> list[Token]:
+    """Return the title of a callout as `callout_title_open`, `inline`, `callout_title_close`."""
+    meta = opening.meta
+    title = meta["title"] or meta["default_title"]
+    tokens = [
+        Token("callout_title_open", "p", 1),
+        Token("inline", "", 0),
+        Token("callout_title_close", "p", -1),
+    ]
+    for token in tokens:
+        token.level, token.meta, token.map, token.block = opening.level + 1, meta, opening.map, True
+    tokens[1].content, tokens[1].children = title, []
+    tokens[1].level += 1
+    return tokens
+
+
+def _fenced_div(opening: Token, tokens: list[Token], i: int, doc: RenderState) -> None:
+    """Re-type a fenced div's opening token: a `callout_open`, or a `div_open`."""
+    params = opening.info.strip()
+    attrs = (read_attributes(params) or {}) if params.startswith("{") else {}
+    names = [m.group(1) for c in attrs.get("class", "").split() if (m := _CALLOUT_CLASS.match(c))]
+    word = None if params.startswith("{") else _WORD.match(params)
+    if word and word.group(1).lower() in (*KINDS, *ALIASES):
+        _retype(opening, word.group(1), word.group(2) or "", None, doc)
+    elif names:
+        _retype(opening, names[0], attrs.get("title", ""), attrs.get("collapse"), doc)
+        opening.attrs = {"id": attrs["id"]} if attrs.get("id") else {}
+        if not attrs.get("title"):
+            _heading_title(tokens, i)
+    else:
+        opening.type = "div_open"
+        opening.attrs = dict(
+            clean_attributes(attrs or {"class": word.group(1) if word else ""}).kept
+        )
+
+
+def _retype(opening: Token, name: str, title: str, collapse: str | None, doc: RenderState) -> None:
+    """Make `opening` a `callout_open` of the kind `name` with its title and folding."""
+    kind, known = kind_of(name)
+    if not known:
+        doc.warn(
+            opening.map[0] if opening.map else None,
+            1,
+            f"unknown callout kind `{name}`, shown as a note; use one of {', '.join(KINDS)}",
+        )
+    opening.type, opening.tag, opening.attrs = "callout_open", "aside", {}
+    opening.meta = {
+        "kind": kind,
+        "title": title,
+        "default_title": name.replace("-", " ").capitalize(),
+        "collapsible": collapse is not None,  # Quarto: collapse="false" folds, starts open
+        "open": collapse in ("false", "+"),
+    }
+
+
+def _heading_title(tokens: list[Token], i: int) -> None:
+    """Use a heading right inside a Quarto callout as its title (Quarto's rule)."""
+    if i + 3 < len(tokens) and tokens[i + 1].type == "heading_open":
+        tokens[i].meta["title"] = tokens[i + 2].content
+        for j in (i + 1, i + 2, i + 3):
+            tokens[j].type = "callout_drop"
+
+
+def _admonition(token: Token, doc: RenderState) -> None:
+    """Re-type mdit-py-plugins' admonition opening as a callout (its title tokens follow)."""
+    collapse = None
+    if token.markup.startswith("?"):
+        collapse = "+" if token.markup.endswith("+") else "true"
+    _retype(token, token.meta.get("tag") or "note", "", collapse, doc)
+    token.meta["has_title_tokens"] = True
+
+
+def _alert(tokens: list[Token], i: int, doc: RenderState) -> bool:
+    """Turn `> [!KIND] title` into a callout: re-type the quote, cut the marker line."""
+    if i + 2 >= len(tokens) or tokens[i + 1].type != "paragraph_open":
+        return False
+    inline = tokens[i + 2]
+    first, _, rest = inline.content.partition("\n")
+    match = _ALERT.fullmatch(first.strip())
+    if not match:
+        return False
+    fold = {"": None, "-": "true", "+": "+"}[match.group(2)]
+    _retype(tokens[i], match.group(1), match.group(3).strip(), fold, doc)
+    inline.content = rest
+    if not rest.strip():
+        for j in (i + 1, i + 2, i + 3):
+            tokens[j].type = "callout_drop"
+    return True
+
+
+def render_callout_open(
+    self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any
+) -> str:
+    """Open `<aside role="note">`, or `<details>` for a collapsible callout."""
+    token = tokens[idx]
+    meta = token.meta
+    classes = f'class="callout callout-{meta["kind"]}"'
+    given = token.attrs.get("id")
+    id_attr = f' id="{escapeHtml(str(given))}"' if given else ""
+    if meta["collapsible"]:
+        return f"<details {classes}{id_attr}{' open' if meta['open'] else ''}>\n"
+    return f'<aside {classes}{id_attr} role="note">\n'
+
+
+def render_callout_close(
+    self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any
+) -> str:
+    """Close the callout."""
+    return "</details>\n" if tokens[idx].meta.get("collapsible") else "</aside>\n"
+
+
+def render_callout_title_open(
+    self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any
+) -> str:
+    """Open the title: `<summary>` of a collapsible callout, else a paragraph; in bold, so it
+    reads as a title where the theme's CSS is absent (feed readers)."""
+    collapsible = (tokens[idx].meta or {}).get("collapsible")
+    tag = "summary" if collapsible else "p"
+    return f'<{tag} class="callout-title"><strong>'
+
+
+def render_callout_title_close(
+    self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any
+) -> str:
+    """Close the title."""
+    collapsible = (tokens[idx].meta or {}).get("collapsible")
+    return f"</strong></{'summary' if collapsible else 'p'}>\n"
