@@ -218,12 +218,15 @@ class Site:
         posts: the published posts, newest first (ties broken by slug).
         pages: stand-alone pages (about.md) by slug.
         tags: tag -> posts with that tag, newest first, tags sorted case-insensitively.
+        files: (output rel, file) of every file published as it is: static files and the
+            content assets (`postil.assets`), sorted by rel.
     """
 
     config: SiteConfig
     posts: tuple[RenderedPost, ...]
     pages: tuple[RenderedPost, ...] = ()
     tags: tuple[tuple[str, tuple[RenderedPost, ...]], ...] = field(default=())
+    files: tuple[tuple[str, Path], ...] = ()
 
 
 @dataclass(frozen=True)

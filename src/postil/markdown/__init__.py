@@ -39,6 +39,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.links import links_plugin
     from postil.markdown.math import math_plugin
     from postil.markdown.nesting import nesting_plugin
+    from postil.markdown.rawhtml import rawhtml_plugin
     from postil.markdown.sidenote import sidenote_plugin
     from postil.markdown.table import table_plugin
     from postil.markdown.widget import widget_plugin
@@ -53,6 +54,7 @@ def create_markdown() -> MarkdownIt:
         heading_plugin,
         table_plugin,
         links_plugin,
+        rawhtml_plugin,
         nesting_plugin,
     ):
         plugin(md)
@@ -115,6 +117,8 @@ def render_markdown(
         diagnostics=tuple(state.diagnostics),
         summary=summary_html(html),
         anchor_links=tuple(state.extra.get("anchor_links", ())),
+        references=tuple(state.extra.get("references", ())),
+        images=tuple(state.extra.get("images", ())),
         title=title,
         subtitle=subtitle,
         math_chars="".join(sorted(state.math_chars)),

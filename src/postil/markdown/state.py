@@ -37,6 +37,9 @@ class RenderState:
             (`postil.mathfont.formula_chars`).
         links: site-relative URL of every other post by its source path, for rewriting
             links between posts (`other.md#sec` -> `/posts/other/#sec`).
+        assets: output rel of every published content asset by its source path
+            (`content/posts/p/plot.png` -> `posts/p/plot.png`: `postil.assets`), for
+            references written relative to the post's file.
         base_path: the site's base path ("/" or "/repo/", always ending in "/"); root-absolute
             links in posts are put under it (`postil.markdown.links`).
         templates: the site's Jinja2 environment (`postil.theme.create_template_env`), for
@@ -59,6 +62,7 @@ class RenderState:
     widgets: set[str] = field(default_factory=set)
     math_chars: set[str] = field(default_factory=set)
     links: Mapping[str, str] = field(default_factory=dict)
+    assets: Mapping[str, str] = field(default_factory=dict)
     base_path: str = "/"
     templates: Any = None
     highlight_cache: MutableMapping[tuple[Any, ...], str] = field(default_factory=dict)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import jinja2
 
-from postil.build import BuildOptions, BuildResult, Output, generated_assets, run, static_files
+from postil.build import BuildOptions, BuildResult, Output, generated_assets, run
 from postil.cache.keys import templates_text
 from postil.cache.store import BuildCache, CacheError, MemoryCache
 from postil.errors import (
@@ -183,7 +183,7 @@ class DevBuild:
             if templates != self._templates:
                 self._templates, self._templates_ok = templates, set()
             writer = MemoryWriter(self._entries, self._lock, self._templates_ok)
-            assets, static = generated_assets(cache, site), static_files(self.root)
+            assets, static = generated_assets(cache, site), site.files
             write_site(site, env, writer, cache, assets, static, keys, 1)
             self.config = site.config
             made.append(writer)
