@@ -40,6 +40,7 @@ from postil.outputs import check_references, site_outputs
 from postil.pages import page_jobs
 from postil.render import render_posts
 from postil.site import collect, is_published
+from postil.sitemap import robots_note
 from postil.theme import create_template_env
 from postil.write import check_pages, write_directory
 
@@ -83,6 +84,8 @@ class BuildResult:
         written: output files written (the others were linked unchanged from the last output).
         next_publication: the earliest date of a post left out because it is dated in the
             future (the dev server builds again then), or None.
+        notes: lines for the build's output about what was left out on purpose and why
+            (no robots.txt on a project site: `postil.sitemap.robots_note`).
     """
 
     files: int
@@ -92,6 +95,7 @@ class BuildResult:
     rendered: int = 0
     written: int = 0
     next_publication: datetime | None = None
+    notes: tuple[str, ...] = ()
 
 
 def build(options: BuildOptions, now: datetime | None = None) -> BuildResult:
@@ -182,8 +186,9 @@ def run(
     warnings = tuple(_warnings(diagnostics))
     seconds = time.perf_counter() - started
     upcoming_first = min(upcoming, default=None)
+    notes = tuple(n for n in [robots_note(config.base_url)] if n)
     return BuildResult(
-        files, len(site.posts), warnings, seconds, rows.added, written, upcoming_first
+        files, len(site.posts), warnings, seconds, rows.added, written, upcoming_first, notes
     )
 
 

@@ -39,8 +39,9 @@ def rawhtml_plugin(md: MarkdownIt) -> None:
     post's file that name a content asset become its published URL, links to `.md` files
     become the page's URL, and every file the page needs is checked once the site is known
     (a missing one is a warning at its line). A tag none of this changes is written exactly
-    as it was. The ids raw HTML defines are recorded (`state.extra["html_ids"]`: id ->
-    0-based body line) so headings avoid them. No CSS classes.
+    as it was. The ids raw HTML defines are recorded (`state.extra["html_ids"]`: (id,
+    0-based body line, 1-based column)) so headings avoid them and `postil.markdown.ids`
+    checks them. No CSS classes.
     """
     md.core.ruler.after("links", "rawhtml", rewrite_raw_html)
 
@@ -75,8 +76,8 @@ def _rewrite_token(render_state: RenderState, token: Token, block_map: list[int]
         return new
 
     def found_id(value: str) -> None:
-        line0, _ = locate(render_state, block_map, value)
-        render_state.extra.setdefault("html_ids", {}).setdefault(value, line0)
+        line0, col = locate(render_state, block_map, f'"{value}"')
+        render_state.extra.setdefault("html_ids", []).append((value, line0, col + 1))
 
     token.content = rewrite_html(token.content, rewrite, found_id)
 
