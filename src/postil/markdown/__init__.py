@@ -33,6 +33,7 @@ def create_markdown() -> MarkdownIt:
     One instance is made per process and reused for every post (it holds no per-document
     state). Raw HTML in posts is allowed: the author owns the content.
     """
+    from postil.markdown.attrs import attrs_plugin
     from postil.markdown.code import code_plugin
     from postil.markdown.figure import figure_plugin
     from postil.markdown.heading import heading_plugin
@@ -58,6 +59,7 @@ def create_markdown() -> MarkdownIt:
         rawhtml_plugin,
         ids_plugin,
         nesting_plugin,
+        attrs_plugin,
     ):
         plugin(md)
     return md

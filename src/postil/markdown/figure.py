@@ -56,18 +56,31 @@ def figure_block(state: StateCore) -> None:
         opening, inline, closing = tokens[i : i + 3]
         if opening.type != "paragraph_open" or inline.type != "inline":
             continue
-        children = inline.children or []
-        if len(children) != 2 or children[0].type != "image" or children[1].type != "text":
+        figure_id = _figure_id(inline.children or [])
+        if not figure_id:
             continue
-        match = _ID_BLOCK.fullmatch(children[1].content)
-        if not match:
-            continue
-        image = children[0]
+        image = (inline.children or [])[0]
+        image.attrs.pop("id", None)
         opening.type, opening.tag = "figure_open", "figure"
-        opening.meta = {"figure": {"id": match.group(1), "kind": "figure"}, "image": image}
+        opening.meta = {"figure": {"id": figure_id, "kind": "figure"}, "image": image}
         closing.type, closing.tag = "figure_close", "figure"
         inline.children = image.children or []
         inline.content = image.content
+
+
+def _figure_id(children: list[Token]) -> str | None:
+    """Return the figure id of a paragraph's inline children, if they are one image with an id.
+
+    The id is the image's attribute (`![C](a.png){#fig-a width=50%}`, attrs plugin) or, with
+    a space before it, a trailing `{#fig-a}` text.
+    """
+    if not children or children[0].type != "image":
+        return None
+    if len(children) == 1:
+        given = children[0].attrs.get("id")
+        return str(given) if given else None
+    match = _ID_BLOCK.fullmatch(children[1].content) if len(children) == 2 else None
+    return match.group(1) if match and children[1].type == "text" else None
 
 
 def figure_number(state: StateCore) -> None:
@@ -143,13 +156,16 @@ def render_figure_open(self: Any, tokens: Sequence[Token], idx: int, options: An
     image: Token = token.meta["image"]
     figure_id = token.meta["figure"]["id"]
     alt = self.renderInlineAsText(image.children or [], options, env)
-    title = image.attrs.get("title")
-    title_attr = f' title="{escapeHtml(str(title))}"' if title else ""
+    extra = "".join(
+        f' {name}="{escapeHtml(str(value))}"'
+        for name, value in image.attrs.items()
+        if name not in ("src", "alt", "id")
+    )
     number = token.meta.get("figure_number", "")
     return (
         f'<figure id="{escapeHtml(figure_id)}" class="figure">\n'
         f'<img src="{escapeHtml(str(image.attrs.get("src", "")))}" alt="{escapeHtml(alt)}"'
-        f"{title_attr}>\n"
+        f"{extra}>\n"
         f'<figcaption><span class="figure-label">Figure {number}</span> '
     )
 

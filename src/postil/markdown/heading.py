@@ -28,6 +28,9 @@ RESERVED_IDS = frozenset({"notes", "content", "toc", "top"}) | frozenset(PAGE_ID
 RESERVED_PREFIXES = ("fn-", "fnref-", "sn-", "mn-", "fig-", "tbl-", "eq-")
 """Id prefixes of notes, figures, tables and equations; a heading slug never starts with one."""
 
+UNLISTED = "unlisted"
+"""Pandoc's class for a heading left out of the table of contents (`## Aside {.unlisted}`)."""
+
 FALLBACK_SLUG = "section"
 """The id of a heading whose text has no letters or digits."""
 
@@ -49,7 +52,9 @@ def heading_plugin(md: MarkdownIt) -> None:
     words (`## The $\\displaystyle S$ matrix` → "the-s-matrix"); a repeat gets "-2",
     "-3"; a slug that is reserved ("notes") or starts with a note/figure prefix ("fn-")
     gets "sec-" in front; an id already used by a figure or table is skipped the same
-    way. The anchor's `¶` glyph is drawn by CSS (`::after`), so copied text stays clean.
+    way. An id written after the text (`## Results {#results}`, attrs plugin) is kept as
+    given, and a heading with the class `unlisted` stays out of the toc. The anchor's `¶`
+    glyph is drawn by CSS (`::after`), so copied text stays clean.
     `state.extra["toc"]` receives `TocEntry(level, id, text, html)` for h2 and h3, in
     order (html: the text escaped, math as MathML). CSS class: heading-anchor.
     """
@@ -129,15 +134,39 @@ def heading_ids(state: StateCore) -> None:
             continue
         parts = _parts(tokens[i + 1], doc)
         text = _collapse(part[0] for part in parts)
-        heading_id = _unique(slug_for(_collapse(part[2] for part in parts)), used, last)
+        heading_id = _heading_id(token, parts, used, last, doc)
         used.add(heading_id)
         token.attrSet("id", heading_id)
         tokens[i + 2].meta["anchor"] = (heading_id, text)
         level = int(token.tag[1:])
-        if level in TOC_LEVELS:
+        if level in TOC_LEVELS and UNLISTED not in str(token.attrs.get("class", "")).split():
             html = "".join(part[1] for part in parts).strip()
             toc.append(TocEntry(level, heading_id, text, html))
     doc.extra["toc"] = toc
+
+
+def _heading_id(
+    token: Token,
+    parts: list[tuple[str, str, str]],
+    used: set[str],
+    last: dict[str, int],
+    doc: RenderState,
+) -> str:
+    """Return the id a heading was given (`## Title {#id}`), else a unique slug of its text.
+
+    A given id that another heading, figure or note already has is a warning; the heading
+    keeps it (the author chose it, and links may use it).
+    """
+    given = token.attrs.get("id")
+    if not given:
+        return _unique(slug_for(_collapse(part[2] for part in parts)), used, last)
+    if str(given) in used:
+        doc.warn(
+            token.map[0] if token.map else None,
+            1,
+            f"heading id {given!r} is already used on this page; give this heading its own id",
+        )
+    return str(given)
 
 
 def slug_for(text: str) -> str:

@@ -1,0 +1,208 @@
+"""Attributes on images, links, code, headings and blocks (Pandoc, Quarto and kramdown)."""
+
+from __future__ import annotations
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
+from markdown_it.rules_core import StateCore
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+
+from postil.markdown.attrlist import attribute_end, clean_attributes, read_attributes
+from postil.markdown.state import RenderState, get_state
+
+INLINE_TARGETS = ("image", "link_close", "code_inline")
+"""Inline tokens an attribute list written right after them (no space) applies to."""
+
+
+def attrs_plugin(md: MarkdownIt) -> None:
+    """Read attribute lists after images, links, code spans and headings, and around blocks.
+
+    Syntax (Pandoc/Quarto, then kramdown's inline attribute lists)::
+
+        ![Loss](loss.png){width=60% .bordered}      → <img … class="bordered" style="width:60%">
+        [the paper](https://x.org){target="_blank"} → <a … target="_blank" rel="noopener">
+        ## Results {#results .unlisted}             → <h2 id="results" class="unlisted">
+        A paragraph.
+        {: .lead}                                   → <p class="lead">  (kramdown: the block before)
+
+        {.note}
+        A paragraph.                                → <p class="note">  (Djot: the block after)
+
+    An attribute list must touch what it follows (`![a](b.png) {.x}` stays text, except the
+    figure plugin's `{#fig-id}`). A line holding only an attribute list applies to the block
+    right before it when written kramdown's way (`{: …}`, no blank line between), otherwise
+    to the next block; with neither it is a warning. Attributes pass
+    `postil.markdown.attrlist.clean_attributes` (the allow-list); each dropped one is a
+    warning at its line. Heading ids given this way replace the slug (heading plugin); the
+    attributes as written are kept in `token.meta["attrs"]` (image sizing reads `width`).
+    No CSS classes of its own.
+    """
+    md.inline.ruler.push("attrs_inline", attrs_inline)
+    md.block.ruler.before(
+        "paragraph", "attrs_block", attrs_block, {"alt": ["paragraph", "blockquote", "list"]}
+    )
+    md.core.ruler.after("block", "attrs_attach", attrs_attach)
+    md.core.ruler.after("inline", "attrs_heading", attrs_heading)
+
+
+def attrs_inline(state: StateInline, silent: bool) -> bool:
+    """Read `{…}` right after an image, a link or a code span and set it on that token."""
+    if state.src[state.pos] != "{" or state.pending or not state.tokens:
+        return False
+    last = state.tokens[-1]
+    if last.type not in INLINE_TARGETS:
+        return False
+    end = attribute_end(state.src, state.pos, state.posMax)
+    attrs = read_attributes(state.src[state.pos : end]) if end > 0 else None
+    if attrs is None:
+        return False
+    if not silent:
+        target = _opening(state.tokens, len(state.tokens) - 1)
+        apply_attributes(target, attrs)
+    state.pos = end
+    return True
+
+
+def _opening(tokens: list[Token], index: int) -> Token:
+    """Return the token that opens the element closed by `tokens[index]` (or that token)."""
+    depth = 0
+    for i in range(index, -1, -1):
+        depth += tokens[i].nesting
+        if depth >= 0:
+            return tokens[i]
+    return tokens[index]
+
+
+def attrs_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """Read a line holding only an attribute list as an `attrs_block` token."""
+    if state.sCount[start] - state.blkIndent >= 4:
+        return False
+    pos = state.bMarks[start] + state.tShift[start]
+    line = state.src[pos : state.eMarks[start]].rstrip()
+    if not line.startswith("{") or attribute_end(line, 0) != len(line):
+        return False
+    attrs = read_attributes(line)
+    if attrs is None:
+        return False
+    if silent:
+        # Only kramdown's `{: …}` ends the paragraph above it (its block IAL): a Djot line
+        # `{k=v}` inside a paragraph may be TeX of a `$$` formula spanning lines.
+        return line.startswith("{:")
+    token = state.push("attrs_block", "", 0)
+    token.map = [start, start + 1]
+    token.meta = {"attrs": attrs, "kramdown": line.startswith("{:"), "text": line}
+    state.line = start + 1
+    return True
+
+
+def attrs_attach(state: StateCore) -> None:
+    """Move every `attrs_block`'s attributes onto its block and drop the token."""
+    tokens, doc = state.tokens, get_state(state.env)
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if token.type != "attrs_block":
+            i += 1
+            continue
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        if after is not None and after.type == "attrs_block" and not token.meta["kramdown"]:
+            after.meta["attrs"] = _merged(token.meta["attrs"], after.meta["attrs"])
+        else:
+            target = _block_target(tokens, i)
+            if target is None:
+                doc.warn(
+                    token.map[0] if token.map else None,
+                    1,
+                    f"attribute list `{token.meta['text']}` belongs to no block; write it "
+                    "on the line right after the block (kramdown) or right before it",
+                )
+            else:
+                apply_attributes(target, token.meta["attrs"])
+                report_dropped(doc, target, token.map[0] if token.map else None)
+        del tokens[i]
+
+
+def _merged(first: dict[str, str], second: dict[str, str]) -> dict[str, str]:
+    """Return two stacked attribute lists as one: classes add up, later values win."""
+    merged = {**first, **second}
+    if "class" in first and "class" in second:
+        merged["class"] = f"{first['class']} {second['class']}"
+    return merged
+
+
+def _block_target(tokens: list[Token], index: int) -> Token | None:
+    """Return the opening token of the block an attribute line at `tokens[index]` is for."""
+    token = tokens[index]
+    before = _opening(tokens, index - 1) if index > 0 else None
+    adjacent = (
+        before is not None
+        and tokens[index - 1].nesting <= 0
+        and before.level == token.level
+        and before.map is not None
+        and token.map is not None
+        and before.map[1] == token.map[0]
+    )
+    after = tokens[index + 1] if index + 1 < len(tokens) else None
+    follows = after is not None and after.nesting >= 0 and after.level == token.level
+    if adjacent and (token.meta["kramdown"] or not follows):
+        return before
+    return after if follows else None
+
+
+def attrs_heading(state: StateCore) -> None:
+    """Move a trailing `{…}` of a heading's text onto the heading; report dropped attributes."""
+    tokens, doc = state.tokens, get_state(state.env)
+    for i, token in enumerate(tokens):
+        if token.type == "heading_open" and i + 1 < len(tokens):
+            _heading_attributes(token, tokens[i + 1])
+        if token.type == "inline" and token.children:
+            line0 = token.map[0] if token.map else None
+            for child in token.children:
+                report_dropped(doc, child, line0)
+        if token.meta and token.meta.get("dropped_attrs"):
+            report_dropped(doc, token, token.map[0] if token.map else None)
+
+
+def _heading_attributes(heading: Token, inline: Token) -> None:
+    """Read `## Title {#id .class}`: strip the list from the text, set it on the heading."""
+    children = inline.children or []
+    if not children or children[-1].type != "text":
+        return
+    text = children[-1].content.rstrip()
+    start = text.rfind("{")
+    while start >= 0 and attribute_end(text, start) != len(text):
+        start = text.rfind("{", 0, start)
+    attrs = read_attributes(text[start:]) if start >= 0 else None
+    if attrs is None:
+        return
+    children[-1].content = text[:start].rstrip()
+    if not children[-1].content:
+        children.pop()
+    inline.content = inline.content.rstrip()[: -(len(text) - start)].rstrip()
+    apply_attributes(heading, attrs)
+
+
+def apply_attributes(token: Token, attrs: dict[str, str]) -> None:
+    """Set the allowed `attrs` on `token` (classes add up); remember the dropped ones.
+
+    `token.meta["attrs"]` receives the attributes as written; `token.meta["dropped_attrs"]`
+    the refused ones with their reasons, for `report_dropped`.
+    """
+    cleaned = clean_attributes(attrs)
+    kept = dict(cleaned.kept)
+    if "class" in kept and token.attrs.get("class"):
+        kept["class"] = f"{token.attrs['class']} {kept['class']}"
+    if "style" in kept and token.attrs.get("style"):
+        kept["style"] = f"{token.attrs['style']};{kept['style']}"
+    token.attrs.update(kept)
+    token.meta = {**(token.meta or {}), "attrs": {**(token.meta or {}).get("attrs", {}), **attrs}}
+    if cleaned.dropped:
+        token.meta["dropped_attrs"] = cleaned.dropped
+
+
+def report_dropped(doc: RenderState, token: Token, line0: int | None) -> None:
+    """Warn once about each attribute the allow-list refused on `token`."""
+    dropped = token.meta.pop("dropped_attrs", ()) if token.meta else ()
+    for name, reason in dropped:
+        doc.warn(line0, 1, f"attribute `{name}` is left out: {reason}; remove it")
