@@ -34,11 +34,12 @@ from postil.cache.store import BuildCache, CacheError
 from postil.config import load_config
 from postil.content.load import load_posts
 from postil.errors import BuildFailed, Diagnostic, Severity, as_diagnostic, located
+from postil.images import image_sizes
 from postil.model import FrontMatter, OutputFile, Site
 from postil.output import check_output_dir
 from postil.outputs import check_references, site_outputs
 from postil.pages import page_jobs
-from postil.render import render_posts
+from postil.render import AssetMaps, render_posts
 from postil.site import collect, is_published
 from postil.sitemap import robots_note
 from postil.theme import create_template_env
@@ -173,9 +174,8 @@ def run(
     env = create_template_env(config.root, cache.bytecode_dir())
     rows = RenderedRows(cache, trusted)
     keys = markdown_keys(config, posts)
-    rendered, found = render_posts(
-        config, posts, env, cache, rows, options.workers, keys, assets.by_source
-    )
+    maps = AssetMaps(assets.by_source, image_sizes(assets.files, cache))
+    rendered, found = render_posts(config, posts, env, cache, rows, options.workers, keys, maps)
     rows.prune()
     site = collect(config, rendered, when, options.drafts, options.future, assets.files)
     diagnostics += found + check_anchors(rendered) + check_site(site, assets)

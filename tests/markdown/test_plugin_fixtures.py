@@ -20,6 +20,7 @@ PLUGINS = {
     "figure": ("figure",),
     "heading": ("math", "heading"),  # math in headings: ids and labels from its text
     "table": ("table", "figure"),
+    "images": ("links", "rawhtml", "images"),
     "attrs": ("attrs", "figure", "heading"),  # figures and heading ids take attributes
 }
 

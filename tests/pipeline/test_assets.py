@@ -129,3 +129,18 @@ def test_a_content_asset_and_a_static_file_at_one_path_is_an_error_naming_both(t
     (error,) = failed.value.diagnostics
     assert str(error.location) == "content/img/x.png"
     assert "where static/img/x.png is published too" in error.message
+
+
+def test_an_image_replaced_by_one_of_another_size_updates_the_page(tmp_path):
+    from PIL import Image
+
+    root = make_site(tmp_path / "site", {})
+    bundle(root, "p", post_text("P", "2026-01-01", "![A](a.png)\n"), {})
+    Image.new("RGB", (40, 30)).save(root / "content/posts/p/a.png")
+    build_site(root)
+    page = root / "_site/posts/p/index.html"
+    assert 'width="40" height="30"' in page.read_text()
+    Image.new("RGB", (20, 30)).save(root / "content/posts/p/a.png")
+    result = build_site(root)
+    assert result.rendered == 1
+    assert 'width="20" height="30"' in page.read_text()

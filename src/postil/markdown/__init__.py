@@ -38,6 +38,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.figure import figure_plugin
     from postil.markdown.heading import heading_plugin
     from postil.markdown.ids import ids_plugin
+    from postil.markdown.images import images_plugin
     from postil.markdown.links import links_plugin
     from postil.markdown.math import math_plugin
     from postil.markdown.nesting import nesting_plugin
@@ -57,6 +58,7 @@ def create_markdown() -> MarkdownIt:
         table_plugin,
         links_plugin,
         rawhtml_plugin,
+        images_plugin,
         ids_plugin,
         nesting_plugin,
         attrs_plugin,

@@ -101,6 +101,8 @@ def _rewrite(render_state: RenderState, block: Token, token: Token, crossref: bo
         return
     record(render_state, value, check, line0, col)
     token.attrs[name] = target
+    if token.type == "image" and check:
+        token.meta["file"] = check  # the image's output rel, for its size
 
 
 def _record_fragment(render_state: RenderState, block: Token, url: str) -> None:

@@ -63,7 +63,7 @@ def resolve(url: str, state: RenderState) -> Resolved:
         return Resolved(state.base_path + url.lstrip("/"), path.lstrip("/"))
     asset = state.assets.get(source_path(state.path, path))
     if asset is not None:
-        return Resolved(state.base_path + quote(asset, safe=_URL_SAFE) + tail)
+        return Resolved(state.base_path + quote(asset, safe=_URL_SAFE) + tail, asset)
     page_url = state.links.get(state.path, "")
     return Resolved(url, posixpath.normpath(posixpath.join(page_url, path)))
 

@@ -40,6 +40,7 @@ class RenderState:
         assets: output rel of every published content asset by its source path
             (`content/posts/p/plot.png` -> `posts/p/plot.png`: `postil.assets`), for
             references written relative to the post's file.
+        sizes: (width, height) of the site's images by output rel (`postil.images`).
         base_path: the site's base path ("/" or "/repo/", always ending in "/"); root-absolute
             links in posts are put under it (`postil.markdown.links`).
         templates: the site's Jinja2 environment (`postil.theme.create_template_env`), for
@@ -63,6 +64,7 @@ class RenderState:
     math_chars: set[str] = field(default_factory=set)
     links: Mapping[str, str] = field(default_factory=dict)
     assets: Mapping[str, str] = field(default_factory=dict)
+    sizes: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     base_path: str = "/"
     templates: Any = None
     highlight_cache: MutableMapping[tuple[Any, ...], str] = field(default_factory=dict)
