@@ -29,8 +29,9 @@ from postil.errors import ContentError, Location
 from postil.model import SiteConfig
 from postil.theme import static_dirs
 
-BUNDLE_INDEX = "index.md"
-"""The file that makes its directory a page bundle."""
+BUNDLE_INDEX = "index"
+"""The name (without its suffix: `index.md`, `index.qmd`) of the source that makes its
+directory a page bundle."""
 
 
 @dataclass(frozen=True)
@@ -106,14 +107,20 @@ def content_assets(
     return found
 
 
-def bundle_dirs(sources: Iterable[str]) -> frozenset[str]:
-    """Return the page bundles among `sources`: the directories holding an `index.md`
-    (`content/posts/p`), but `content/` and `content/posts/` themselves."""
-    dirs = (posixpath.dirname(rel) for rel in sources if posixpath.basename(rel) == BUNDLE_INDEX)
-    return frozenset(d for d in dirs if d not in (CONTENT_DIR, f"{CONTENT_DIR}/posts"))
+def bundle_dirs(sources: Iterable[str]) -> dict[str, str]:
+    """Return the page bundles among `sources`: each directory holding an `index.md` (or
+    `.markdown`, `.qmd`) -> that source, but `content/` and `content/posts/` themselves."""
+    found = {}
+    for rel in sources:
+        directory, name = posixpath.split(rel)
+        if posixpath.splitext(name)[0] == BUNDLE_INDEX:
+            found.setdefault(directory, rel)
+    return {d: rel for d, rel in found.items() if d not in (CONTENT_DIR, f"{CONTENT_DIR}/posts")}
 
 
-def asset_output(source: str, bundles: frozenset[str], published: Mapping[str, str]) -> str | None:
+def asset_output(
+    source: str, bundles: Mapping[str, str], published: Mapping[str, str]
+) -> str | None:
     """Return the output rel of the content asset `source`, or None if it is not published.
 
     The innermost bundle holding it decides: under its post's URL, if that is published
@@ -122,7 +129,7 @@ def asset_output(source: str, bundles: frozenset[str], published: Mapping[str, s
     directory = posixpath.dirname(source)
     while directory.startswith(CONTENT_DIR + "/"):
         if directory in bundles:
-            url = published.get(f"{directory}/{BUNDLE_INDEX}")
+            url = published.get(bundles[directory])
             return None if url is None else url + source[len(directory) + 1 :]
         directory = posixpath.dirname(directory)
     return source[len(CONTENT_DIR) + 1 :]

@@ -22,7 +22,7 @@ from postil.metadata import (
     scholar_meta,
     script_json,
 )
-from postil.model import RenderedPost, Site
+from postil.model import Author, RenderedPost, Site
 from postil.site import Paginator, archive_years, page_url, tag_slugs
 
 DESCRIPTION_LIMIT = 300
@@ -60,6 +60,25 @@ def tag_links(site: Site, tags: tuple[str, ...]) -> list[tuple[str, str | None]]
     return [(tag, f"tags/{slugs[tag]}/" if tag in slugs else None) for tag in tags]
 
 
+def author_byline(people: tuple[Author, ...]) -> dict[str, Any]:
+    """Return `byline` (name, url, affiliation numbers per author) and `affiliations`.
+
+    Affiliations are numbered in order of first mention, as papers do; with one affiliation
+    in all, authors carry no number. Empty when front matter gave names only.
+    """
+    places = list(dict.fromkeys(place for person in people for place in person.affiliations))
+    numbered = len(places) > 1
+    byline = [
+        {
+            "name": person.name,
+            "url": person.url,
+            "marks": [places.index(p) + 1 for p in person.affiliations] if numbered else [],
+        }
+        for person in people
+    ]
+    return {"byline": byline, "affiliations": places}
+
+
 def post_context(site: Site, index: int, rendered: RenderedPost) -> dict[str, Any]:
     """Return the context of post `index` of `site.posts`: body, neighbours, citation, metadata.
 
@@ -88,6 +107,7 @@ def post_context(site: Site, index: int, rendered: RenderedPost) -> dict[str, An
         "post": rendered,
         "meta": meta,
         "authors": authors,
+        **author_byline(meta.author_details),
         "content": Markup(rendered.content.html),
         "toc": rendered.content.toc,
         "widgets": sorted(rendered.content.widgets),

@@ -77,13 +77,20 @@ def feed_html(html: str, page_url: str) -> str:
     return _Filter(rules).run(html)
 
 
+MORE_MARKER = "<!--more-->"
+"""The excerpt marker of Jekyll, Hugo and Pelican: the summary is the text before it."""
+
+
 def summary_html(html: str) -> str:
     """Return the inner HTML of the body's first top-level paragraph, for lists of posts.
 
-    Note markers, margin notes and images are removed, links are unwrapped (their text
-    stays) and `id` attributes dropped, so the summary can sit on an index page next to
-    others without broken fragments, relative image paths or duplicate ids. A paragraph left
-    empty (an image alone) is skipped. Returns "" when no top-level paragraph has content.
+    With an excerpt marker `<!--more-->` in the body (Jekyll's, Hugo's and Pelican's manual
+    summary), the summary is the inner HTML of every top-level paragraph before it instead,
+    joined by a space. Note markers, margin notes and images are removed, links are
+    unwrapped (their text stays) and `id` attributes dropped, so the summary can sit on an
+    index page next to others without broken fragments, relative image paths or duplicate
+    ids. A paragraph left empty (an image alone) is skipped. Returns "" when no top-level
+    paragraph has content.
     """
     rules = Rules(
         drop_tags=FEED_DROPPED_TAGS | {"sup", "img", "picture"},
@@ -91,7 +98,8 @@ def summary_html(html: str) -> str:
         unwrap_tags=frozenset({"a"}),
         drop_attrs=frozenset({"id"}),
     )
-    return _Filter(rules, first_paragraph=True).run(html).strip()
+    until_more = MORE_MARKER in html
+    return _Filter(rules, first_paragraph=True, until_more=until_more).run(html).strip()
 
 
 def plain_text(html: str) -> str:
@@ -115,10 +123,11 @@ class _Skip:
 class _Filter(HTMLParser):
     """Copy HTML through, applying `Rules`; optionally keep only the first top-level `<p>`."""
 
-    def __init__(self, rules: Rules, first_paragraph: bool = False) -> None:
+    def __init__(self, rules: Rules, first_paragraph: bool = False, until_more: bool = False):
         super().__init__(convert_charrefs=False)
         self.rules = rules
         self.first_paragraph = first_paragraph
+        self.until_more = until_more
         self.out: list[str] = []
         self.skip = _Skip()
         self.open: list[str] = []
@@ -201,8 +210,10 @@ class _Filter(HTMLParser):
             self.open.pop()
         if self.first_paragraph and tag == "p" and not self.open and self.capturing:
             # A paragraph with nothing left (an image alone) is skipped for the next one.
-            self.done = bool("".join(self.out).strip())
+            self.done = self.done or (bool("".join(self.out).strip()) and not self.until_more)
             self.capturing = False
+            if self.until_more and self.out and not self.out[-1].isspace():
+                self.out.append(" ")
             return
         if tag not in self.rules.unwrap_tags and tag not in VOID_ELEMENTS:
             self._emit(f"</{tag}>")
@@ -236,7 +247,10 @@ class _Filter(HTMLParser):
         self._emit(f"&#{name};")
 
     def handle_comment(self, data: str) -> None:
-        """Comments are left out: they are notes to the author, not content."""
+        """Comments are left out: they are notes to the author, not content; the excerpt
+        marker ends a summary that runs until it."""
+        if self.until_more and data.strip() == "more":
+            self.done = True
 
 
 @dataclass

@@ -99,6 +99,21 @@ class TextAt:
 
 
 @dataclass(frozen=True)
+class Author:
+    """One author of a post, as Distill, al-folio and Quarto front matter describe them.
+
+    Attributes:
+        name: the name as written.
+        url: a link for the name (a home page), or "".
+        affiliations: the author's institutions, in order (shown on the page under the title).
+    """
+
+    name: str
+    url: str = ""
+    affiliations: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class FrontMatter:
     """Typed front matter of a post or page.
 
@@ -110,13 +125,17 @@ class FrontMatter:
         updated: time of the last significant update, timezone-aware, or None.
         subtitle: the lede under the title, or "" (math as in `title`).
         label: a small label above the title ("Placeholder post"), or "".
-        authors: the authors in order (defaults to the site author).
-        tags: the post's tags (taxonomy terms), as written.
+        authors: the authors' names in order (defaults to the site author).
+        author_details: the authors with their links and affiliations, when front matter
+            gives them as mappings (`authors: [{name: …, affiliations: …}]`); else ().
+        tags: the post's tags (taxonomy terms), as written; `categories` join them.
         draft: drafts are built only with --drafts.
         summary: the summary for lists and feeds, or "" (then the first paragraph is used).
         slug: an explicit slug, or "" to derive one from the file name.
         macros: per-post math macros.
         citation: whether to show the "Cite this post" block.
+        image: the post's social image (a URL or a site path as written, `image:`), or "".
+        toc: whether the page shows a table of contents; None: when it has 3 or more h2.
         title_at: where `title` is written in the file (for math errors in it).
         subtitle_at: where `subtitle` is written.
     """
@@ -133,6 +152,9 @@ class FrontMatter:
     slug: str = ""
     macros: tuple[tuple[str, str], ...] = ()
     citation: bool = True
+    image: str = ""
+    toc: bool | None = None
+    author_details: tuple[Author, ...] = ()
     title_at: TextAt = TextAt()
     subtitle_at: TextAt = TextAt()
 

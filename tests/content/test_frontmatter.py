@@ -102,13 +102,13 @@ def test_control_characters_from_yaml_escapes_are_removed_from_titles():
 def test_unknown_key_is_a_warning_naming_the_key_and_the_known_keys():
     warnings: list = []
     meta, _, _ = parse(
-        source("---\ntitle: T\ncategories: [a]\ndate: 2024-01-01\n---\n"), "UTC", warnings
+        source("---\ntitle: T\naliases: [/old/]\ndate: 2024-01-01\n---\n"), "UTC", warnings
     )
     assert meta.title == "T"
     [warning] = warnings
     assert str(warning).startswith(
-        "content/posts/x.md:3:1: warning: unknown front matter key `categories` is ignored;"
-        " known keys: author, authors, citation, date,"
+        "content/posts/x.md:3:1: warning: unknown front matter key `aliases` is ignored;"
+        " known keys: author, authors, citation, date, draft, image,"
     )
 
 
@@ -139,11 +139,6 @@ def test_a_post_without_a_date_is_a_warning_and_a_page_is_not():
     warnings.clear()
     parse(page, "UTC", warnings)
     assert warnings == []
-
-
-def test_toml_front_matter_says_to_convert_it_to_yaml():
-    with pytest.raises(ContentError, match="TOML front matter"):
-        parse(source('+++\ntitle = "T"\n+++\n'), "UTC")
 
 
 def test_title_and_subtitle_positions_point_at_their_first_character():

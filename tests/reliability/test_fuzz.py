@@ -213,6 +213,10 @@ KEYS = st.sampled_from(
         "authors",
         "label",
         "categories",
+        "image",
+        "toc",
+        "description",
+        "published",
     ]
 )
 

@@ -14,7 +14,7 @@ from support import sites
 CONFIG = "title: C\nauthor: A\nbase_url: https://x.org/\n"
 make_site = partial(sites.make_site, config=CONFIG)
 POSTS = {
-    "a.md": "---\ntitle: A\ncategories: [x]\n---\n\nNote[^n] and $\\unknowncmd{x}$.\n",
+    "a.md": "---\ntitle: A\nweight: [x]\n---\n\nNote[^n] and $\\unknowncmd{x}$.\n",
     "b.md": "---\ntitle: B\ndate: 2024-13-01\n---\nx\n",
     "c.md": "---\ntitle: C\n---\n[x](missing.md)\n\n$\\frac{a}{$\n\n![f](f.png){#fig-f}\n",
     "d.md": "---\ntitle: D\n---\n![one](a.png){#fig-x}\n\n![two](b.png){#fig-x}\n",

@@ -12,9 +12,13 @@ from postil.model import SiteConfig, SourceFile
 
 CONTENT_DIR = "content"
 
+SOURCE_SUFFIXES = (".md", ".markdown", ".qmd")
+"""File name endings of sources: Markdown (`.markdown` is Jekyll's other ending) and Quarto."""
+
 
 def discover(config: SiteConfig) -> tuple[list[SourceFile], list[ContentError]]:
-    """Return every `.md` file under `content/`, sorted by path, and the files that failed.
+    """Return every source (`SOURCE_SUFFIXES`) under `content/`, sorted by path, and the files
+    that failed.
 
     Posts are the files under `content/posts/` (a page bundle `posts/<slug>/index.md` counts
     as one post); every other `.md` is a page. Hidden files and directories (`.name`) and
@@ -136,7 +140,8 @@ def walk_content(
             elif entry.is_dir():
                 stack.append((path, rel + "/"))
             elif entry.is_file():
-                (markdown if entry.name.endswith(".md") else other).append((path, rel))
+                sources = entry.name.endswith(SOURCE_SUFFIXES)
+                (markdown if sources else other).append((path, rel))
     markdown.sort(key=lambda pair: pair[0].parts)
     other.sort(key=lambda pair: pair[0].parts)
     return markdown, other, errors

@@ -1,7 +1,11 @@
 """Split a source file into front matter and body, and validate the front matter.
 
 Front matter is a YAML block between a first line `---` and the next line `---` (Jekyll's and
-Hugo's convention). Values are converted by the explicit rules of `postil.yamlnodes`; dates
+Hugo's convention), Hugo's TOML between `+++` lines, or Pelican's and MkDocs' `Key: value` lines
+(`postil.content.headers`). Keys other generators write are read as they mean there
+(`FIELDS`, converters in `postil.content.fieldtypes`), keys with nothing for postil to do are
+accepted quietly (`QUIET_KEYS`), and any other key is a warning. Values are converted by the
+explicit rules of `postil.yamlnodes`; dates
 follow ISO 8601 (`2026-03-05`, `2026-03-05 14:30`, `2026-03-05T14:30:00+01:00`), and a date
 without an offset is in the site's timezone.
 """
@@ -10,7 +14,6 @@ from __future__ import annotations
 
 import logging
 import re
-import unicodedata
 from collections.abc import Callable
 from datetime import date, datetime, time, timedelta, timezone, tzinfo
 from typing import Any
@@ -18,15 +21,16 @@ from zoneinfo import ZoneInfo
 
 import yaml
 
+from postil.content import fieldtypes as ft
+from postil.content.headers import Header, closing_line, read_meta_lines, read_toml
 from postil.errors import ContentError, Diagnostic, Location, Severity
-from postil.model import FrontMatter, SourceFile, TextAt
+from postil.model import Author, FrontMatter, SourceFile, TextAt
 from postil.yamlnodes import (
     Field,
     YamlFieldError,
     as_bool,
     as_str_mapping,
     as_text,
-    as_text_list,
     compose_mapping,
     yaml_error_location,
     yaml_error_message,
@@ -41,7 +45,7 @@ _DATE = re.compile(
 def split_front_matter(source: SourceFile) -> tuple[str, str, int]:
     """Return (yaml_text, body, body_line) of a source; `body_line` is 1-based.
 
-    A file whose first line is not `---` (trailing spaces allowed) has no front matter:
+    A file whose first line is not `---` (trailing spaces allowed) has no YAML front matter:
     ("", text, 1).
 
     Raises:
@@ -49,21 +53,30 @@ def split_front_matter(source: SourceFile) -> tuple[str, str, int]:
     """
     text = source.text
     lines = text.split("\n")
-    if lines[0].rstrip() == "+++":
-        raise ContentError(
-            "TOML front matter (`+++`, Hugo's) is not supported; write it as YAML between "
-            '`---` lines (`title = "x"` becomes `title: x`)',
-            Location(source.rel, 1, 1),
-        )
     if lines[0].rstrip() != "---":
         return "", text, 1
-    for i in range(1, len(lines)):
-        if lines[i].rstrip() in ("---", "..."):
-            return "\n".join(lines[1:i]), "\n".join(lines[i + 1 :]), i + 2
-    raise ContentError(
-        "front matter has no closing `---`; add a line `---` after the last front matter line",
-        Location(source.rel, 1, 1),
-    )
+    end = closing_line(lines, ("---", "..."), source.rel, "front matter")
+    return "\n".join(lines[1:end]), "\n".join(lines[end + 1 :]), end + 2
+
+
+def read_header(source: SourceFile) -> Header:
+    """Read a source's front matter in any of the syntaxes postil knows (module docstring).
+
+    Raises:
+        ContentError: an unclosed block or TOML that does not parse.
+        yaml.MarkedYAMLError, YamlFieldError: YAML that does not parse or is not a mapping
+            (positions relative to the line after the opening `---`).
+    """
+    first = source.text.split("\n", 1)[0].rstrip()
+    if first == "+++":
+        return read_toml(source)
+    if first != "---":
+        meta = read_meta_lines(source)
+        if meta is not None:
+            return meta
+    yaml_text, body, body_line = split_front_matter(source)
+    fields = compose_mapping(yaml_text) if yaml_text else None
+    return Header(fields, body, body_line, 2, "yaml" if yaml_text else "")
 
 
 def parse(
@@ -74,12 +87,12 @@ def parse(
     Args:
         source: the file.
         timezone: IANA zone for dates written without an offset.
-        warnings: receives a warning for each unknown key (a key of Hugo or Jekyll such as
-            `categories` is skipped, not fatal: importing old posts must not need an edit of
-            every file first, and `--strict` still fails on it). None: log them instead.
+        warnings: receives a warning for each unknown key (a key postil does not know, such
+            as Hugo's `weight`, is skipped, not fatal: importing old posts must not need an
+            edit of every file first, and `--strict` still fails on it). None: log them.
 
     Raises:
-        ContentError: YAML syntax errors (at the file's line and column), a block that is not a
+        ContentError: syntax errors (at the file's line and column), a block that is not a
             mapping, duplicate keys, a missing or non-text title, values of the wrong type.
     """
     if not source.text.strip():
@@ -87,22 +100,24 @@ def parse(
             "the file is empty; write front matter with a `title:` or delete the file",
             Location(source.rel, 1, 1),
         )
-    yaml_text, body, body_line = split_front_matter(source)
+    header = Header(None, "", 1, 2, "")
     try:
-        fields = compose_mapping(yaml_text) or []
-        unknown = [f for f in fields if f.key not in _FIELDS]
-        known = [f for f in fields if f.key in _FIELDS]
+        header = read_header(source)
+        fields = header.fields or []
+        unknown = [f for f in fields if f.key.lower() not in FIELDS and not _quiet(f.key)]
+        known = [f for f in fields if f.key.lower() in FIELDS]
         values = _convert(known, ZoneInfo(timezone))
-        values |= _positions(known, values, yaml_text)
+        values |= _positions(known, values, source.text.split("\n"), header.first_line)
     except yaml.MarkedYAMLError as e:
         raise ContentError(yaml_error_message(e), yaml_error_location(e, source.rel, 2)) from e
     except YamlFieldError as e:
-        raise ContentError(e.message, Location(source.rel, e.line0 + 2, e.col0 + 1)) from e
+        where = Location(source.rel, e.line0 + header.first_line, e.col0 + 1)
+        raise ContentError(e.message, where) from e
     if "title" not in values:
         raise ContentError(
             "front matter has no `title`; add `title: …`", Location(source.rel, 1, 1)
         )
-    _warn_unknown(source.rel, unknown, warnings)
+    _warn_unknown(source.rel, unknown, header.first_line, warnings)
     if source.kind == "post" and "date" not in values:
         _warn(
             warnings,
@@ -110,15 +125,22 @@ def parse(
             "post has no `date:`; it sorts last and has no citation or feed date; "
             "add `date: YYYY-MM-DD`",
         )
-    return FrontMatter(**values), body, body_line
+    return FrontMatter(**values), header.body, header.body_line
 
 
-def _warn_unknown(rel: str, unknown: list[Field], warnings: list[Diagnostic] | None) -> None:
-    known = ", ".join(sorted(_FIELDS))
+def _quiet(key: str) -> bool:
+    """Return whether `key` is accepted without a word (`QUIET_KEYS`)."""
+    return key.lower() in QUIET_KEYS
+
+
+def _warn_unknown(
+    rel: str, unknown: list[Field], first_line: int, warnings: list[Diagnostic] | None
+) -> None:
+    known = ", ".join(sorted(PRIMARY_KEYS))
     for fld in unknown:
         _warn(
             warnings,
-            Location(rel, fld.line0 + 2, fld.col0 + 1),
+            Location(rel, fld.line0 + first_line, fld.col0 + 1),
             f"unknown front matter key `{fld.key}` is ignored; known keys: {known}",
         )
 
@@ -132,12 +154,29 @@ def _warn(warnings: list[Diagnostic] | None, location: Location, message: str) -
 
 
 def _convert(fields: list[Field], tz: ZoneInfo) -> dict[str, Any]:
+    """Convert the known fields into `FrontMatter` keyword arguments.
+
+    Two keys for one value (`author`/`authors`, `summary`/`description`) are an error when
+    both are postil's own names or aliases of the same rank; otherwise the better-ranked one
+    wins (`summary` over `description` over `excerpt`). `categories` join `tags`.
+    """
     values: dict[str, Any] = {}
+    ranks: dict[str, int] = {}
     for fld in fields:
-        name, convert = _FIELDS[fld.key]
-        if name in values:
+        name, convert, rank = FIELDS[fld.key.lower()]
+        if name in values and ranks[name] == rank:
             raise YamlFieldError(f"`{fld.key}` repeats another key; keep one", fld.line0, fld.col0)
-        values[name] = convert(fld, tz)
+        if name in values and ranks[name] < rank:
+            continue
+        values[name], ranks[name] = convert(fld, tz), rank
+    categories = values.pop("categories", ())
+    if categories:
+        values["tags"] = tuple(dict.fromkeys((*values.get("tags", ()), *categories)))
+    people: tuple[Author, ...] = values.pop("authors", ())
+    if people:
+        values["authors"] = tuple(dict.fromkeys(author.name for author in people))
+        if any(author.url or author.affiliations for author in people):
+            values["author_details"] = people
     return values
 
 
@@ -145,48 +184,35 @@ POSITIONED = {"title": "title_at", "subtitle": "subtitle_at"}
 """Text fields whose position is kept, for messages about math inside them."""
 
 
-def _positions(fields: list[Field], values: dict[str, Any], yaml_text: str) -> dict[str, TextAt]:
+def _positions(
+    fields: list[Field], values: dict[str, Any], file_lines: list[str], first_line: int
+) -> dict[str, TextAt]:
     """Return `FrontMatter`'s `title_at`/`subtitle_at` for the fields among `fields`."""
-    lines = yaml_text.split("\n")
     found = {}
     for fld in fields:
-        name = _FIELDS[fld.key][0]
-        if name in POSITIONED:
-            found[POSITIONED[name]] = text_at(fld.node, values[name], lines)
+        name = FIELDS[fld.key.lower()][0]
+        if name in POSITIONED and POSITIONED[name] not in found:
+            found[POSITIONED[name]] = text_at(fld.node, values[name], file_lines, first_line)
     return found
 
 
-def text_at(node: yaml.Node, value: str, lines: list[str]) -> TextAt:
-    """Return where a scalar's text starts in the file (front matter starts on line 2).
+def text_at(node: yaml.Node, value: str, file_lines: list[str], first_line: int = 2) -> TextAt:
+    """Return where a scalar's text starts in the file.
 
-    The value is verbatim when the YAML line holds it character for character from its
-    first character on (after the opening quote of a quoted scalar).
+    `first_line` is the file line of the front matter's first line (2 after `---`/`+++`, 1
+    for `Key: value` metadata). The value is verbatim when the line holds it character for
+    character from its first character on (after the opening quote of a quoted scalar).
     """
     mark = node.start_mark
     col0 = mark.column + (1 if getattr(node, "style", None) in ("'", '"') else 0)
-    line = lines[mark.line] if mark.line < len(lines) else ""
-    return TextAt(mark.line + 2, col0 + 1, line[col0 : col0 + len(value)] == value)
+    at = first_line - 1 + mark.line
+    line = file_lines[at] if at < len(file_lines) else ""
+    return TextAt(at + 1, col0 + 1, line[col0 : col0 + len(value)] == value)
 
 
 def _clean_text(fld: Field, tz: ZoneInfo) -> str:
     """Return one-line text: control characters (from YAML escapes) removed, spaces collapsed."""
-    return _one_line(as_text(fld))
-
-
-def _one_line(text: str) -> str:
-    """Return `text` with control characters and noncharacters as spaces, spaces collapsed.
-
-    These are what HTML forbids in a document ("control-character-in-input-stream",
-    "noncharacter-in-input-stream", WHATWG HTML §13.2.3.5); YAML's `"\\a"`, `"\\x1b"` or
-    `"\\uFFFE"` escapes can put them in a title.
-    """
-    text = "".join(" " if _forbidden(c) else c for c in text)
-    return " ".join(text.split())
-
-
-def _forbidden(c: str) -> bool:
-    code = ord(c)
-    return unicodedata.category(c) == "Cc" or 0xFDD0 <= code <= 0xFDEF or (code & 0xFFFE) == 0xFFFE
+    return ft.one_line(as_text(fld))
 
 
 def _title(fld: Field, tz: ZoneInfo) -> str:
@@ -235,11 +261,6 @@ def _offset(fld: Field, off: str) -> tzinfo:
     return timezone(sign * timedelta(hours=hours, minutes=minutes))
 
 
-def _text_list(fld: Field, tz: ZoneInfo) -> tuple[str, ...]:
-    items = tuple(_one_line(t) for t in as_text_list(fld))
-    return tuple(dict.fromkeys(t for t in items if t))
-
-
 def _macros(fld: Field, tz: ZoneInfo) -> tuple[tuple[str, str], ...]:
     return tuple(sorted((k.lstrip("\\"), v) for k, v in as_str_mapping(fld).items()))
 
@@ -248,19 +269,62 @@ def _plain(convert: Callable[[Field], Any]) -> Callable[[Field, ZoneInfo], Any]:
     return lambda fld, tz: convert(fld)
 
 
-_FIELDS: dict[str, tuple[str, Callable[[Field, ZoneInfo], Any]]] = {
+Converter = Callable[[Field, ZoneInfo], Any]
+
+_OWN: dict[str, tuple[str, Converter]] = {
     "title": ("title", _title),
     "date": ("date", _date),
     "updated": ("updated", _date),
     "subtitle": ("subtitle", _clean_text),
     "lede": ("subtitle", _clean_text),
     "label": ("label", _clean_text),
-    "author": ("authors", _text_list),
-    "authors": ("authors", _text_list),
-    "tags": ("tags", _text_list),
+    "author": ("authors", ft.authors),
+    "authors": ("authors", ft.authors),
+    "tags": ("tags", ft.terms),
     "draft": ("draft", _plain(as_bool)),
     "summary": ("summary", _clean_text),
     "slug": ("slug", _clean_text),
     "macros": ("macros", _macros),
-    "citation": ("citation", _plain(as_bool)),
+    "citation": ("citation", ft.citable),
+    "image": ("image", ft.image),
+    "toc": ("toc", ft.toc),
 }
+"""postil's own keys: key → (FrontMatter field, converter)."""
+
+_ALIASES: dict[str, tuple[str, Converter, int]] = {
+    "categories": ("categories", ft.terms, 1),  # Jekyll, Hugo, Quarto: join the tags
+    "category": ("categories", ft.terms, 1),  # Pelican
+    "description": ("summary", _clean_text, 1),  # Quarto, Distill, al-folio, Hugo
+    "excerpt": ("summary", _clean_text, 2),  # Jekyll
+    "lastmod": ("updated", _date, 1),  # Hugo
+    "last_modified_at": ("updated", _date, 1),  # Jekyll (jekyll-last-modified-at)
+    "date-modified": ("updated", _date, 1),  # Quarto
+    "modified": ("updated", _date, 1),  # Pelican
+    "published": ("draft", ft.unpublished, 1),  # Jekyll: `published: false`
+    "status": ("draft", ft.status_draft, 2),  # Pelican: `Status: draft`
+    "images": ("image", ft.image, 1),  # Hugo: the first one
+    "thumbnail": ("image", ft.image, 2),  # al-folio
+    "cover": ("image", ft.image, 3),  # Hugo themes: `cover: {image: …}`
+}
+"""Keys of other generators with a meaning postil has: key → (field, converter, rank);
+the lower rank wins when two give one field (postil's own keys have rank 0)."""
+
+FIELDS: dict[str, tuple[str, Converter, int]] = {
+    key: (name, convert, 0) for key, (name, convert) in _OWN.items()
+} | _ALIASES
+"""Every key postil reads (lower case: Pelican's `Title:` is `title`)."""
+
+PRIMARY_KEYS = frozenset(_OWN)
+"""The keys listed in the unknown-key warning (the aliases are documented in README)."""
+
+QUIET_KEYS = frozenset(
+    {"layout", "comments", "mathjax", "math", "katex", "usemathjax", "share", "sharing"}
+    | {"giscus_comments", "disqus_comments", "related_posts", "featured", "pin", "sitemap"}
+    | {"type", "template", "format", "jupyter", "execute", "engine", "freeze"}
+    | {"editor", "highlight-style", "code-fold", "code-tools", "title-block-banner"}
+    | {"toc-title", "toc-depth", "toc-location", "toc_sticky", "toc_label", "toc_icon"}
+    | {"hide", "icon", "search", "keywords", "read_time", "author_profile", "classes"}
+    | {"sidebar", "showtoc", "tocopen"}
+)
+"""Keys that change nothing postil does (the look of another theme, its comments, its math
+engine, Quarto's execution options, MkDocs' `hide`), accepted without a warning."""

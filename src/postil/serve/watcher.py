@@ -35,6 +35,7 @@ from watchdog.observers.api import BaseObserver, ObservedWatch
 from watchdog.observers.polling import PollingObserver
 
 from postil.config import CONFIG_NAME
+from postil.content.discover import SOURCE_SUFFIXES
 from postil.theme import static_dirs, template_dirs
 
 CONTENT_DIR = "content"
@@ -151,7 +152,7 @@ class SiteLayout:
         if path.is_relative_to(content):
             if is_dir:
                 into.rescan = True
-            elif path.suffix == ".md":
+            elif path.suffix in SOURCE_SUFFIXES:
                 into.content.add(path)
         elif path.is_relative_to(self.root / DATA_DIR):
             into.config = True

@@ -1,0 +1,165 @@
+"""Front matter values as other generators write them, read into postil's types.
+
+Each converter takes a `postil.yamlnodes.Field` (and the site's zone, unused here) and
+returns a value of `postil.model.FrontMatter`, or raises `YamlFieldError` at the value. The
+sources of the conventions: Jekyll (`tags: a b` is two tags, `published: false`), Hugo
+(`images: [a.png]`), Distill and al-folio (`authors:` mappings with `affiliations`), Quarto
+(`author:` mappings, `affiliation:`), Jekyll SEO (`image: {path: …}`), Pelican
+(`Status: draft`).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import yaml
+
+from postil.model import Author
+from postil.yamlnodes import Field, YamlFieldError, as_bool, as_text, as_text_list, mapping_fields
+
+IMAGE_KEYS = ("path", "src", "url", "image", "file")
+"""Keys of an `image:` mapping that hold the image itself (Jekyll SEO's `path`, …)."""
+
+
+def one_line(text: str) -> str:
+    """Return `text` with control characters and noncharacters as spaces, spaces collapsed.
+
+    These are what HTML forbids in a document ("control-character-in-input-stream",
+    "noncharacter-in-input-stream", WHATWG HTML §13.2.3.5); YAML's `"\\a"`, `"\\x1b"` or
+    `"\\uFFFE"` escapes can put them in a title.
+    """
+    text = "".join(" " if _forbidden(c) else c for c in text)
+    return " ".join(text.split())
+
+
+def _forbidden(c: str) -> bool:
+    code = ord(c)
+    return unicodedata.category(c) == "Cc" or 0xFDD0 <= code <= 0xFDEF or (code & 0xFFFE) == 0xFFFE
+
+
+def _pos(node: yaml.Node) -> tuple[int, int]:
+    return node.start_mark.line, node.start_mark.column
+
+
+def terms(fld: Field, tz: ZoneInfo | None = None) -> tuple[str, ...]:
+    """Return taxonomy terms: a list as written, or one text split into terms.
+
+    One text is split at commas when it has any (`tags: a, b`, Pelican's and Hugo's habit),
+    else at spaces (Jekyll: `tags: deep-learning math` is two tags). Duplicates are dropped.
+    """
+    if isinstance(fld.node, yaml.ScalarNode):
+        text = as_text(fld) if fld.node.value.strip() else ""
+        items = tuple(text.split(",") if "," in text else text.split())
+    else:
+        items = as_text_list(fld)
+    cleaned = (one_line(item) for item in items)
+    return tuple(dict.fromkeys(item for item in cleaned if item))
+
+
+def authors(fld: Field, tz: ZoneInfo | None = None) -> tuple[Author, ...]:
+    """Return the authors: names, or mappings with `name`, `url` and affiliations.
+
+    A mapping (Distill, al-folio, Quarto, Jekyll SEO) needs `name`; `url` links the name;
+    `affiliation`/`affiliations` is a text, a mapping with `name`, or a list of either.
+    Other keys of a mapping (`email`, `orcid`, …) are accepted and not shown.
+    """
+    node = fld.node
+    items = node.value if isinstance(node, yaml.SequenceNode) else [node]
+    found = []
+    for item in items:
+        sub = Field(fld.key, item, *_pos(item))
+        if isinstance(item, yaml.MappingNode):
+            found.append(_author(sub))
+        else:
+            found.extend(Author(one_line(name)) for name in as_text_list(sub))
+    return tuple(author for author in found if author.name)
+
+
+def _author(fld: Field) -> Author:
+    """Return one author written as a mapping."""
+    parts = {sub.key.lower(): sub for sub in mapping_fields(fld.node, f"an author in `{fld.key}`")}
+    if "name" not in parts:
+        raise YamlFieldError(
+            f"an author in `{fld.key}` has no `name`; add `name: …`", *_pos(fld.node)
+        )
+    name = parts["name"]
+    if isinstance(name.node, yaml.MappingNode):  # Quarto: name: {given: …, family: …}
+        given = {sub.key: one_line(as_text(sub)) for sub in mapping_fields(name.node, "`name`")}
+        text = " ".join(filter(None, (given.get("given"), given.get("family")))) or given.get(
+            "literal", ""
+        )
+    else:
+        text = one_line(as_text(name))
+    url = one_line(as_text(parts["url"])) if "url" in parts else ""
+    places: list[str] = []
+    for key in ("affiliation", "affiliations"):
+        if key in parts:
+            places += _affiliations(parts[key])
+    return Author(text, url, tuple(dict.fromkeys(places)))
+
+
+def _affiliations(fld: Field) -> list[str]:
+    """Return institution names: a text, a mapping with `name`, or a list of either."""
+    node = fld.node
+    items = node.value if isinstance(node, yaml.SequenceNode) else [node]
+    names = []
+    for item in items:
+        if isinstance(item, yaml.MappingNode):
+            named = {sub.key: sub for sub in mapping_fields(item, f"`{fld.key}`")}
+            if "name" in named:
+                names.append(one_line(as_text(named["name"])))
+        elif isinstance(item, yaml.ScalarNode) and item.value.strip():
+            names.append(one_line(item.value))
+    return names
+
+
+def image(fld: Field, tz: ZoneInfo | None = None) -> str:
+    """Return the social image: a text, the first of a list (Hugo's `images`), or a mapping's
+    `path`/`src`/`url`/`image`/`file` (Jekyll SEO's `image: {path: …}`)."""
+    node = fld.node
+    if isinstance(node, yaml.SequenceNode):
+        return image(Field(fld.key, node.value[0], *_pos(node.value[0]))) if node.value else ""
+    if isinstance(node, yaml.MappingNode):
+        parts = {sub.key: sub for sub in mapping_fields(node, f"`{fld.key}`")}
+        found = next((parts[key] for key in IMAGE_KEYS if key in parts), None)
+        if found is None:
+            raise YamlFieldError(
+                f"`{fld.key}` has none of the keys {', '.join(IMAGE_KEYS)}; give the image "
+                "as text or under `path:`",
+                *_pos(node),
+            )
+        return image(found)
+    return one_line(as_text(fld))
+
+
+def toc(fld: Field, tz: ZoneInfo | None = None) -> bool:
+    """Return whether to show a table of contents: `true`/`false`, or any list or mapping
+    (al-folio's `toc: {sidebar: left}`, Distill's list of sections) for true."""
+    if isinstance(fld.node, yaml.SequenceNode | yaml.MappingNode):
+        return True
+    return as_bool(fld)
+
+
+def unpublished(fld: Field, tz: ZoneInfo | None = None) -> bool:
+    """Return `draft` from Jekyll's `published:` (`published: false` is a draft)."""
+    return not as_bool(fld)
+
+
+def status_draft(fld: Field, tz: ZoneInfo | None = None) -> bool:
+    """Return `draft` from Pelican's `Status:` (`draft` is a draft; `published`, `hidden`,
+    and MkDocs' page statuses are not)."""
+    return as_text(fld).strip().lower() == "draft"
+
+
+def citable(fld: Field, tz: ZoneInfo | None = None) -> bool:
+    """Return `citation`: `true`/`false`, or a mapping (Quarto's citation metadata) for true."""
+    if isinstance(fld.node, yaml.MappingNode):
+        return True
+    return as_bool(fld)
+
+
+def ignored(fld: Field, tz: ZoneInfo | None = None) -> Any:
+    """Return None: the key is understood and has nothing for postil to do."""
+    return None

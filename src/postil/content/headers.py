@@ -1,0 +1,185 @@
+"""Front matter as other generators write it: YAML `---`, Hugo's TOML `+++`, `Key: value` lines.
+
+Every format is read into the same `postil.yamlnodes.Field` list (YAML nodes with positions),
+so the field rules of `postil.content.frontmatter` apply to all of them alike and errors point
+at the file line:
+
+- `---` … `---`: YAML (Jekyll, Hugo, Quarto, Distill, MkDocs, postil);
+- `+++` … `+++`: TOML (Hugo), read with the standard library's `tomllib` (the `tomli`
+  backport on Python 3.10); values become YAML nodes of the same text;
+- `Title: …` lines at the top of the file, up to the first blank line: the metadata of
+  Pelican and of MkDocs' `meta` extension (Python-Markdown's rules: keys are case-insensitive,
+  a line indented by 4 spaces continues the value). Read only when a `title` is among them;
+  `tags`, `category`, `keywords` and `authors` are comma-separated lists (Pelican's rule;
+  authors also split on `;`).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from datetime import date, datetime, time
+from typing import Any
+
+import yaml
+
+from postil.errors import ContentError, Location
+from postil.model import SourceFile
+from postil.yamlnodes import Field
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+STR, BOOL, INT, FLOAT = (f"tag:yaml.org,2002:{t}" for t in ("str", "bool", "int", "float"))
+SEQ, MAP = "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
+
+META_LINE = re.compile(r"[ ]{0,3}([A-Za-z0-9_-]+):[ \t]*(.*)")
+"""A metadata line (Python-Markdown's `meta` extension, which Pelican and MkDocs use)."""
+
+META_MORE = re.compile(r"[ ]{4,}(.*)")
+"""A continuation line of a metadata value."""
+
+META_LISTS = {"tags": ",", "category": ",", "categories": ",", "keywords": ","}
+META_LISTS |= {"author": ",;", "authors": ",;"}
+"""Metadata keys whose value is a list, and the characters that separate its items."""
+
+_TOML_KEY = re.compile(r"""\s*("[^"]*"|'[^']*'|[A-Za-z0-9_-]+)\s*=\s*""")
+_TOML_TABLE = re.compile(r"""\s*\[\[?\s*("[^"]*"|'[^']*'|[A-Za-z0-9_-]+)""")
+_TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
+
+
+@dataclass(frozen=True)
+class Header:
+    """A source's front matter read into fields, and where its body starts.
+
+    Attributes:
+        fields: the top-level keys in written order (None: no front matter).
+        body: the Markdown after the front matter.
+        body_line: the 1-based file line where `body` starts.
+        first_line: the file line of the front matter's first line: a field's 0-based
+            `line0` is file line `first_line + line0`.
+        syntax: "yaml", "toml", "meta" or "" (none).
+    """
+
+    fields: list[Field] | None
+    body: str
+    body_line: int
+    first_line: int
+    syntax: str
+
+
+def closing_line(lines: list[str], fences: tuple[str, ...], rel: str, what: str) -> int:
+    """Return the index of the first line after line 0 that is one of `fences`.
+
+    Raises:
+        ContentError: there is none.
+    """
+    for i in range(1, len(lines)):
+        if lines[i].rstrip() in fences:
+            return i
+    raise ContentError(
+        f"front matter has no closing `{fences[0]}`; add a line `{fences[0]}` after the last "
+        f"{what} line",
+        Location(rel, 1, 1),
+    )
+
+
+def read_toml(source: SourceFile) -> Header:
+    """Read Hugo's TOML front matter between `+++` lines.
+
+    Raises:
+        ContentError: no closing `+++`, or TOML that does not parse (at its file line).
+    """
+    lines = source.text.split("\n")
+    end = closing_line(lines, ("+++",), source.rel, "TOML")
+    text = "\n".join(lines[1:end])
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        at = _TOML_AT.search(str(e))
+        line, col = (int(at.group(1)) + 1, int(at.group(2))) if at else (1, 1)
+        message = _TOML_AT.sub("", str(e)).strip()
+        raise ContentError(f"TOML syntax error: {message}", Location(source.rel, line, col)) from e
+    places = _toml_places(lines[1:end])
+    fields = [
+        Field(key, _node(value, *places.get(key, (0, 0))), *places.get(key, (0, 0)))
+        for key, value in data.items()
+    ]
+    return Header(fields, "\n".join(lines[end + 1 :]), end + 2, 2, "toml")
+
+
+def _toml_places(lines: list[str]) -> dict[str, tuple[int, int]]:
+    """Return (0-based line, column of the value) of each top-level key or table header."""
+    places: dict[str, tuple[int, int]] = {}
+    in_table = False
+    for line0, line in enumerate(lines):
+        table = _TOML_TABLE.match(line)
+        key = None if table else _TOML_KEY.match(line)
+        if table:
+            in_table = True
+            places.setdefault(table.group(1).strip("\"'"), (line0, table.start(1)))
+        elif key and not in_table:
+            places.setdefault(key.group(1).strip("\"'"), (line0, key.end()))
+    return places
+
+
+def _node(value: Any, line0: int, col0: int) -> yaml.Node:
+    """Return a YAML node standing for a TOML value, marked at (line0, col0)."""
+    mark = yaml.Mark("<toml>", 0, line0, col0, None, 0)
+    if isinstance(value, dict):
+        pairs = [(_scalar(str(k), STR, mark), _node(v, line0, col0)) for k, v in value.items()]
+        return yaml.MappingNode(MAP, pairs, mark, mark)
+    if isinstance(value, list):
+        return yaml.SequenceNode(SEQ, [_node(v, line0, col0) for v in value], mark, mark)
+    if isinstance(value, bool):
+        return _scalar("true" if value else "false", BOOL, mark)
+    if isinstance(value, datetime | date | time):
+        return _scalar(value.isoformat(), STR, mark)
+    if isinstance(value, str):
+        return _scalar(value, STR, mark, '"')
+    return _scalar(str(value), FLOAT if isinstance(value, float) else INT, mark)
+
+
+def _scalar(text: str, tag: str, mark: yaml.Mark, style: str | None = None) -> yaml.ScalarNode:
+    return yaml.ScalarNode(tag, text, mark, mark, style=style)
+
+
+def read_meta_lines(source: SourceFile) -> Header | None:
+    """Read Pelican/MkDocs `Key: value` metadata at the top of a file, or None.
+
+    The block runs to the first blank line; it counts as metadata only when every line is a
+    metadata or continuation line and one key is `title` (so a post starting "Note: …" is
+    not misread). Keys are lower-cased.
+    """
+    lines = source.text.split("\n")
+    entries: list[tuple[str, list[str], int, int]] = []
+    end = 0
+    while end < len(lines) and lines[end].strip():
+        more = META_MORE.fullmatch(lines[end]) if entries else None
+        match = None if more else META_LINE.fullmatch(lines[end])
+        if more:
+            entries[-1][1].append(more.group(1).strip())
+        elif match:
+            entries.append((match.group(1).lower(), [match.group(2).strip()], end, match.start(2)))
+        else:
+            return None
+        end += 1
+    if not any(key == "title" for key, *_ in entries):
+        return None
+    fields = [_meta_field(key, parts, line0, col0) for key, parts, line0, col0 in entries]
+    body_start = min(end + 1, len(lines))
+    return Header(fields, "\n".join(lines[body_start:]), body_start + 1, 1, "meta")
+
+
+def _meta_field(key: str, parts: list[str], line0: int, col0: int) -> Field:
+    """Return one metadata entry as a field: text, or a list for `META_LISTS` keys."""
+    mark = yaml.Mark("<meta>", 0, line0, col0, None, 0)
+    value = " ".join(part for part in parts if part)
+    if key in META_LISTS:
+        items = re.split(f"[{META_LISTS[key]}]", value)
+        nodes = [_scalar(item.strip(), STR, mark) for item in items if item.strip()]
+        return Field(key, yaml.SequenceNode(SEQ, nodes, mark, mark), line0, 0)
+    return Field(key, _scalar(value, STR, mark), line0, 0)

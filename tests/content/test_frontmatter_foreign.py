@@ -1,0 +1,202 @@
+"""Front matter as Jekyll, Hugo, Quarto, Distill, Pelican and MkDocs write it."""
+
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from postil.content.frontmatter import parse
+from postil.errors import ContentError, Location
+from postil.model import Author, TextAt
+
+
+def source(text: str, rel: str = "content/posts/x.md"):
+    from postil.model import SourceFile
+
+    return SourceFile(path=Path(rel), rel=rel, text=text, kind="post")
+
+
+def read(text: str):
+    warnings: list = []
+    meta, body, body_line = parse(source(text), "UTC", warnings)
+    return meta, body, body_line, [str(w) for w in warnings]
+
+
+def test_jekyll_space_separated_tags_are_separate_tags_and_categories_join_them():
+    meta, *_, warnings = read(
+        "---\ntitle: T\ndate: 2021-07-11\ntags: generative-model math-heavy\n"
+        "categories: ml generative-model\n---\n"
+    )
+    assert meta.tags == ("generative-model", "math-heavy", "ml")
+    assert warnings == []
+
+
+def test_comma_separated_tags_split_at_commas():
+    meta, *_ = read("---\ntitle: T\ndate: 2021-07-11\ntags: deep learning, math\n---\n")
+    assert meta.tags == ("deep learning", "math")
+
+
+def test_jekyll_keys_with_nothing_to_do_are_quiet_and_excerpt_is_the_summary():
+    meta, *_, warnings = read(
+        "---\nlayout: post\ncomments: true\ntitle: T\nexcerpt: One line.\n"
+        "date: 2016-05-31 11:00:00\nmathjax: true\n---\n"
+    )
+    assert meta.summary == "One line."
+    assert warnings == []
+
+
+def test_summary_beats_description_beats_excerpt():
+    meta, *_ = read(
+        "---\ntitle: T\ndate: 2020-01-01\nexcerpt: E\ndescription: D\nsummary: S\n---\n"
+    )
+    assert meta.summary == "S"
+    meta, *_ = read("---\ntitle: T\ndate: 2020-01-01\nexcerpt: E\ndescription: D\n---\n")
+    assert meta.summary == "D"
+
+
+def test_own_key_written_twice_under_two_names_is_still_an_error():
+    with pytest.raises(ContentError, match="repeats another key"):
+        read("---\ntitle: T\nauthor: A\nauthors: [B]\n---\n")
+
+
+def test_unknown_keys_still_warn():
+    *_, warnings = read("---\ntitle: T\ndate: 2020-01-01\nbibliography: refs.bib\n---\n")
+    assert warnings == [
+        "content/posts/x.md:4:1: warning: unknown front matter key `bibliography` is ignored; "
+        "known keys: author, authors, citation, date, draft, image, label, lede, macros, slug, "
+        "subtitle, summary, tags, title, toc, updated"
+    ]
+
+
+def test_distill_authors_with_urls_and_affiliations():
+    meta, *_, warnings = read(
+        "---\ntitle: T\ndate: 2018-12-22\nauthors:\n"
+        '  - name: Ada Lovelace\n    url: "https://example.org/ada"\n'
+        "    affiliations:\n      name: Analytical Society\n"
+        "  - name: Charles Babbage\n---\n"
+    )
+    assert meta.authors == ("Ada Lovelace", "Charles Babbage")
+    assert meta.author_details == (
+        Author("Ada Lovelace", "https://example.org/ada", ("Analytical Society",)),
+        Author("Charles Babbage"),
+    )
+    assert warnings == []
+
+
+def test_quarto_author_mapping_with_a_list_of_affiliations():
+    meta, *_ = read(
+        "---\ntitle: T\ndate: 2023-01-05\nauthor:\n  - name: Grace Hopper\n"
+        "    affiliations:\n      - name: Navy\n      - Yale\n---\n"
+    )
+    assert meta.author_details == (Author("Grace Hopper", "", ("Navy", "Yale")),)
+
+
+def test_author_mapping_without_a_name_is_an_error_at_the_mapping():
+    with pytest.raises(ContentError) as err:
+        read("---\ntitle: T\nauthors:\n  - url: https://x.org\n---\n")
+    assert err.value.location == Location("content/posts/x.md", 4, 5)
+    assert "has no `name`" in err.value.message
+
+
+def test_plain_author_names_have_no_details():
+    meta, *_ = read("---\ntitle: T\ndate: 2020-01-01\nauthor: Ada\n---\n")
+    assert (meta.authors, meta.author_details) == (("Ada",), ())
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        ("image: /img/card.png", "/img/card.png"),
+        ("images: [a.png, b.png]", "a.png"),
+        ("image:\n  path: /assets/x.jpg\n  alt: X", "/assets/x.jpg"),
+        ("thumbnail: assets/t.jpg", "assets/t.jpg"),
+        ("cover:\n  image: c.png", "c.png"),
+    ],
+)
+def test_social_image_from_each_generator(lines, expected):
+    meta, *_ = read(f"---\ntitle: T\ndate: 2020-01-01\n{lines}\n---\n")
+    assert meta.image == expected
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [("toc: true", True), ("toc: false", False), ("toc:\n  sidebar: left", True), ("", None)],
+)
+def test_toc_flag(lines, expected):
+    meta, *_ = read(f"---\ntitle: T\ndate: 2020-01-01\n{lines}\n---\n")
+    assert meta.toc is expected
+
+
+def test_jekyll_published_false_is_a_draft():
+    meta, *_ = read("---\ntitle: T\ndate: 2020-01-01\npublished: false\n---\n")
+    assert meta.draft is True
+
+
+def test_hugo_toml_front_matter_is_read():
+    meta, body, body_line, warnings = read(
+        "+++\ntitle = 'PCA: a model'\ndate = 2025-10-20T12:20:23-05:00\ndraft = false\n"
+        'categories = ["AI"]\ntags = ["pca", "gaussians"]\n[params]\nmath = true\n+++\n\nBody\n'
+    )
+    assert meta.title == "PCA: a model"
+    assert meta.title_at == TextAt(line=2, col=10, verbatim=True)
+    assert meta.date == datetime(2025, 10, 20, 12, 20, 23, tzinfo=timezone(timedelta(hours=-5)))
+    assert meta.draft is False
+    assert meta.tags == ("pca", "gaussians", "AI")
+    assert (body, body_line) == ("\nBody\n", 10)
+    assert warnings == [
+        "content/posts/x.md:7:2: warning: unknown front matter key `params` is ignored; "
+        "known keys: author, authors, citation, date, draft, image, label, lede, macros, slug, "
+        "subtitle, summary, tags, title, toc, updated"
+    ]
+
+
+def test_toml_date_without_offset_is_in_the_site_timezone():
+    meta, *_ = read('+++\ntitle = "T"\ndate = 2024-03-05\n+++\n')
+    assert meta.date == datetime(2024, 3, 5, tzinfo=timezone.utc)
+
+
+def test_toml_syntax_error_is_at_its_file_line():
+    with pytest.raises(ContentError) as err:
+        read('+++\ntitle = "T"\ndate = = 2024\n+++\n')
+    assert err.value.location.line == 3
+    assert err.value.message.startswith("TOML syntax error")
+
+
+def test_toml_without_closing_fence_is_an_error():
+    with pytest.raises(ContentError, match="no closing `\\+\\+\\+`"):
+        read('+++\ntitle = "T"\n')
+
+
+def test_toml_value_of_the_wrong_type_is_an_error_at_its_line():
+    with pytest.raises(ContentError) as err:
+        read('+++\ntitle = "T"\ndraft = "yes"\n+++\n')
+    assert err.value.location == Location("content/posts/x.md", 3, 9)
+
+
+def test_pelican_metadata_lines_are_front_matter():
+    meta, body, body_line, warnings = read(
+        "Title: Kernels, $k(x, y)$\nDate: 2010-12-03 10:20\nModified: 2010-12-05 19:30\n"
+        "Category: Python\nTags: pelican, publishing\nAuthors: Alexis Metaireau; Conan Doyle\n"
+        "Summary: Short version.\nStatus: draft\n\nThis is the content.\n"
+    )
+    assert meta.title == "Kernels, $k(x, y)$"
+    assert meta.title_at == TextAt(line=1, col=8, verbatim=True)
+    assert meta.updated == datetime(2010, 12, 5, 19, 30, tzinfo=timezone.utc)
+    assert meta.tags == ("pelican", "publishing", "Python")
+    assert meta.authors == ("Alexis Metaireau", "Conan Doyle")
+    assert (meta.summary, meta.draft) == ("Short version.", True)
+    assert (body, body_line) == ("This is the content.\n", 10)
+    assert warnings == []
+
+
+def test_mkdocs_metadata_continuation_lines_and_errors_at_the_file_line():
+    meta, *_ = read("title: A long\n    title\ndate: 2020-01-01\n\nText\n")
+    assert meta.title == "A long title"
+    with pytest.raises(ContentError) as err:
+        read("Title: T\nDate: soon\n\nText\n")
+    assert err.value.location.line == 2
+
+
+def test_text_starting_with_a_colon_phrase_is_not_metadata():
+    with pytest.raises(ContentError, match="no `title`"):
+        read("Note: this post has no front matter.\n\nText\n")
