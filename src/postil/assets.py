@@ -110,7 +110,7 @@ def content_assets(
 def bundle_dirs(sources: Iterable[str]) -> dict[str, str]:
     """Return the page bundles among `sources`: each directory holding an `index.md` (or
     `.markdown`, `.qmd`) -> that source, but `content/` and `content/posts/` themselves."""
-    found = {}
+    found: dict[str, str] = {}
     for rel in sources:
         directory, name = posixpath.split(rel)
         if posixpath.splitext(name)[0] == BUNDLE_INDEX:

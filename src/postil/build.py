@@ -37,7 +37,7 @@ from postil.errors import BuildFailed, Diagnostic, Severity, as_diagnostic, loca
 from postil.images import image_sizes
 from postil.model import FrontMatter, OutputFile, Site
 from postil.output import check_output_dir
-from postil.outputs import check_references, site_outputs
+from postil.outputs import check_references, check_social_images, site_outputs
 from postil.pages import page_jobs
 from postil.render import AssetMaps, render_posts
 from postil.site import collect, is_published
@@ -285,7 +285,8 @@ def check_site(site: Site, assets: SiteAssets) -> list[Diagnostic]:
     generated = [*generated_assets(None, site), ".nojekyll"]
     generated += ["CNAME"] if site.config.cname else []
     outputs, problems = site_outputs(site, page_jobs(site), generated, assets.origins)
-    return problems + check_references(site.posts + site.pages, outputs)
+    references = check_references(site.posts + site.pages, outputs)
+    return problems + references + check_social_images(site, outputs)
 
 
 def _warnings(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

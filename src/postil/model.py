@@ -38,6 +38,8 @@ class SiteConfig:
         words_per_minute: reading speed for "N min read".
         feed_limit: how many of the newest posts the Atom and RSS feeds hold, in full; 0
             means every post (a feed is re-read by every reader on every poll: keep it small).
+        image: the site's social image (`og:image` of pages and of posts without an image
+            of their own): a URL, or a path from the site's root (`/img/card.png`); or "".
     """
 
     root: Path
@@ -54,6 +56,7 @@ class SiteConfig:
     footer: str = ""
     words_per_minute: int = 200
     feed_limit: int = 20
+    image: str = ""
 
     @property
     def base_path(self) -> str:

@@ -8,7 +8,9 @@ reference a post makes (`RenderedMarkdown.references`) must name a published fil
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Iterable, Mapping
+from urllib.parse import unquote, urlsplit
 
 from postil.errors import Diagnostic, Location, Severity
 from postil.markdown.references import published
@@ -106,6 +108,29 @@ def check_references(
                     f"`/{ref.target.lstrip('/')}`; fix the path (relative paths are read from "
                     "this file's folder, `/…` from the site's root) or add the file to "
                     "static/ or content/",
+                )
+            )
+    return problems
+
+
+def check_social_images(site: Site, outputs: Mapping[str, str]) -> list[Diagnostic]:
+    """Return a warning for a local `image:` (a post's front matter, the site's
+    postil.yaml) that names no published file."""
+    found = [(r.post.meta.image, r.post.url, r.post.source.rel) for r in site.posts + site.pages]
+    found.append((site.config.image, "", "postil.yaml"))
+    problems = []
+    for image, page_url, where in found:
+        if not image or urlsplit(image).scheme or image.startswith("//"):
+            continue
+        path = unquote(urlsplit(image).path)
+        target = path.lstrip("/") if path.startswith("/") else posixpath.join(page_url, path)
+        if not published(posixpath.normpath(target), outputs):
+            problems.append(
+                Diagnostic(
+                    Severity.WARNING,
+                    Location(where),
+                    f"`image: {image}` is not in the built site (nothing is published at "
+                    f"`/{posixpath.normpath(target)}`); fix the path or add the file",
                 )
             )
     return problems
