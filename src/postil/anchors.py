@@ -13,9 +13,11 @@ from html.parser import HTMLParser
 
 from postil.errors import Diagnostic, Severity
 from postil.model import RenderedPost
+from postil.theme import PAGE_IDS as THEME_IDS
 
-PAGE_IDS = frozenset({"main", "notes", "cite-this-post", "bibtex-entry", "apa-entry", "toc-title"})
-"""Ids the page templates add around every post body (the default theme's), also valid targets."""
+PAGE_IDS = frozenset(THEME_IDS) | {"notes"}
+"""Ids the page templates add around every post body (the default theme's) and the Notes
+section's, also valid targets."""
 
 
 class _IdCollector(HTMLParser):

@@ -27,17 +27,22 @@ from pathlib import Path
 import jinja2
 
 from postil.anchors import check_anchors
+from postil.assets import SiteAssets, site_assets
 from postil.cache.keys import fingerprint, markdown_keys
 from postil.cache.rows import RenderedRows
 from postil.cache.store import BuildCache, CacheError
 from postil.config import load_config
 from postil.content.load import load_posts
-from postil.errors import BuildFailed, Diagnostic, Severity, located
+from postil.errors import BuildFailed, Diagnostic, Severity, as_diagnostic, located
+from postil.images import image_sizes
 from postil.model import FrontMatter, OutputFile, Site
 from postil.output import check_output_dir
-from postil.render import render_posts
+from postil.outputs import check_references, check_social_images, site_outputs
+from postil.pages import page_jobs
+from postil.render import AssetMaps, render_posts
 from postil.site import collect, is_published
-from postil.theme import create_template_env, static_dirs
+from postil.sitemap import robots_note
+from postil.theme import create_template_env
 from postil.write import check_pages, write_directory
 
 log = logging.getLogger("postil")
@@ -80,6 +85,8 @@ class BuildResult:
         written: output files written (the others were linked unchanged from the last output).
         next_publication: the earliest date of a post left out because it is dated in the
             future (the dev server builds again then), or None.
+        notes: lines for the build's output about what was left out on purpose and why
+            (no robots.txt on a project site: `postil.sitemap.robots_note`).
     """
 
     files: int
@@ -89,6 +96,7 @@ class BuildResult:
     rendered: int = 0
     written: int = 0
     next_publication: datetime | None = None
+    notes: tuple[str, ...] = ()
 
 
 def build(options: BuildOptions, now: datetime | None = None) -> BuildResult:
@@ -159,23 +167,28 @@ def run(
     # Drafts and future posts left out are not rendered at all, so a link to one is
     # reported like a link to a missing post instead of becoming a 404 on the site.
     upcoming = [d for p in posts if (d := p.meta.date) and _upcoming(p.meta, when, options)]
+    sources = [p.source.rel for p in posts]
     posts = [p for p in posts if is_published(p.meta, when, options.drafts, options.future)]
+    assets, problems = site_assets(config, sources, {p.source.rel: p.url for p in posts})
+    diagnostics += [as_diagnostic(e) for e in problems]
     env = create_template_env(config.root, cache.bytecode_dir())
     rows = RenderedRows(cache, trusted)
     keys = markdown_keys(config, posts)
-    rendered, found = render_posts(config, posts, env, cache, rows, options.workers, keys)
+    maps = AssetMaps(assets.by_source, image_sizes(assets.files, cache))
+    rendered, found = render_posts(config, posts, env, cache, rows, options.workers, keys, maps)
     rows.prune()
-    diagnostics += found + check_anchors(rendered)
+    site = collect(config, rendered, when, options.drafts, options.future, assets.files)
+    diagnostics += found + check_anchors(rendered) + check_site(site, assets)
     diagnostics = [located(d, config.root) for d in diagnostics]
     _fail_on(diagnostics, options.strict, on_warning)
-    site = collect(config, rendered, when, options.drafts, options.future)
-    by_rel = {post.source.rel: key for post, key in zip(posts, keys, strict=True)}
+    by_rel = {p.source.rel: rows[key].content_key(key) for p, key in zip(posts, keys, strict=True)}
     files, written = output(site, env, cache, by_rel)
     warnings = tuple(_warnings(diagnostics))
     seconds = time.perf_counter() - started
     upcoming_first = min(upcoming, default=None)
+    notes = tuple(n for n in [robots_note(config.base_url)] if n)
     return BuildResult(
-        files, len(site.posts), warnings, seconds, rows.added, written, upcoming_first
+        files, len(site.posts), warnings, seconds, rows.added, written, upcoming_first, notes
     )
 
 
@@ -188,7 +201,7 @@ def _to_directory(options: BuildOptions) -> Output:
         if not options.write:
             pages = check_pages(site, env)
             return pages, pages
-        assets, static = generated_assets(cache, site), static_files(site.config.root)
+        assets, static = generated_assets(cache, site), site.files
         out_dir = _out_dir(options)
         return write_directory(site, env, out_dir, cache, assets, static, keys, options.workers)
 
@@ -266,15 +279,14 @@ def _cached_asset(cache: BuildCache | None, rel: str, key: str, make: Callable[[
     return data
 
 
-def static_files(root: Path) -> list[tuple[str, Path]]:
-    """Return (rel, path) of every static file; a site file overrides the theme file of that rel."""
-    found: dict[str, Path] = {}
-    for directory in static_dirs(root):
-        for path in sorted(directory.rglob("*")):
-            rel = path.relative_to(directory).as_posix()
-            if path.is_file() and not any(p.startswith(".") for p in rel.split("/")):
-                found[rel] = path
-    return sorted(found.items())
+def check_site(site: Site, assets: SiteAssets) -> list[Diagnostic]:
+    """Return the errors of output paths claimed twice and the warnings of references to
+    files the site does not publish (`postil.outputs`)."""
+    generated = [*generated_assets(None, site), ".nojekyll"]
+    generated += ["CNAME"] if site.config.cname else []
+    outputs, problems = site_outputs(site, page_jobs(site), generated, assets.origins)
+    references = check_references(site.posts + site.pages, outputs)
+    return problems + references + check_social_images(site, outputs)
 
 
 def _warnings(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

@@ -159,6 +159,8 @@ def _run(args: argparse.Namespace) -> int:
             f"built {plural(result.posts, 'post')}, {plural(result.files, 'file')}"
             f" in {result.seconds:.2f} s → {target}{warned}"
         )
+        for note in result.notes:
+            _say(note)
     elif args.command == "check":
         return _check(args)
     elif args.command == "new":

@@ -99,6 +99,7 @@ _FIELDS: dict[str, tuple[str, Callable[[Field], Any]]] = {
     "footer": ("footer", as_text),
     "words_per_minute": ("words_per_minute", lambda f: as_int(f, minimum=1)),
     "feed_limit": ("feed_limit", as_int),
+    "image": ("image", as_text),
 }
 _REQUIRED = ("title", "author", "base_url")
 

@@ -21,6 +21,7 @@ from postil.metadata import (
     post_meta,
     scholar_meta,
     script_json,
+    social_image,
 )
 from postil.model import Author, RenderedPost, Site
 from postil.site import Paginator, archive_years, page_url, tag_slugs
@@ -36,7 +37,7 @@ def head(site: Site, title: str, rel: str, description: str = "") -> dict[str, A
         "page_title": title,
         "canonical": url,
         "description": description,
-        "meta_tags": page_meta(site.config, title, url, description),
+        "meta_tags": page_meta(site.config, title, url, description, social_image(site.config)),
         "json_ld": None,
     }
 
@@ -124,7 +125,8 @@ def standalone_context(site: Site, rendered: RenderedPost) -> dict[str, Any]:
     """Return the context of a stand-alone page (about.md): no citation, neighbours or JSON-LD."""
     ctx = post_context(site, -1, rendered)
     url = site.config.base_url + rendered.post.url
-    meta_tags = page_meta(site.config, rendered.title_text, url, ctx["description"])
+    image = social_image(site.config, rendered)
+    meta_tags = page_meta(site.config, rendered.title_text, url, ctx["description"], image)
     return ctx | {"bibtex": None, "apa": None, "meta_tags": meta_tags, "json_ld": None}
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 from typing import Any
+from urllib.parse import quote, urljoin, urlsplit
 
 from markupsafe import Markup
 
@@ -17,6 +18,9 @@ from postil.model import RenderedPost, SiteConfig
 
 MetaTag = tuple[str, str, str]
 """One `<meta>`: (attribute, name, content), e.g. ("property", "og:title", "Attention")."""
+
+URL_SAFE = "/!$&'()*+,;=:@~-._%"
+"""Characters a path keeps when written into a URL (RFC 3986 pchar, and `%` escapes)."""
 
 _SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
 
@@ -32,7 +36,9 @@ def script_json(data: Any) -> Markup:
     return Markup(text.translate(_SCRIPT_SAFE))
 
 
-def page_meta(config: SiteConfig, title: str, url: str, description: str) -> list[MetaTag]:
+def page_meta(
+    config: SiteConfig, title: str, url: str, description: str, image: str = ""
+) -> list[MetaTag]:
     """Return Open Graph and Twitter tags of a page that is not a post (og:type website).
 
     Args:
@@ -40,6 +46,8 @@ def page_meta(config: SiteConfig, title: str, url: str, description: str) -> lis
         title: the page's title, plain text.
         url: the page's absolute URL.
         description: one or two sentences, plain text ("" leaves the tags out).
+        image: the absolute URL of the page's social image (`social_image`), or "": with
+            one, the Twitter card is `summary_large_image`.
 
     See https://ogp.me/ and Twitter's "Cards markup" reference.
     """
@@ -56,7 +64,37 @@ def page_meta(config: SiteConfig, title: str, url: str, description: str) -> lis
             ("property", "og:description", description),
             ("name", "twitter:description", description),
         ]
+    if image:
+        tags[4] = ("name", "twitter:card", "summary_large_image")
+        tags += [("property", "og:image", image), ("name", "twitter:image", image)]
     return tags
+
+
+def social_image(config: SiteConfig, rendered: RenderedPost | None = None) -> str:
+    """Return the absolute URL of a page's social image, or "" when there is none.
+
+    The post's `image:` (a URL; `/img/x.png` from the site's root; `cover.png` relative
+    to the post's page, so a bundle's own file), else its first image
+    (`RenderedMarkdown.images`), else the site's `image:` (postil.yaml). Crawlers need an
+    absolute URL (https://ogp.me/#url).
+    """
+    if rendered is not None:
+        written = rendered.post.meta.image
+        if written:
+            return _absolute(config, written, rendered.post.url)
+        first = next((image for image in rendered.content.images if image), "")
+        if first:
+            return _absolute(config, first, "")
+    return _absolute(config, config.image, "") if config.image else ""
+
+
+def _absolute(config: SiteConfig, ref: str, page_url: str) -> str:
+    """Return `ref` (a URL, a root-absolute path or a path relative to `page_url`) absolute."""
+    if urlsplit(ref).scheme in ("http", "https"):
+        return ref
+    if ref.startswith("/"):
+        return config.base_url + quote(ref.lstrip("/"), safe=URL_SAFE)
+    return urljoin(config.base_url + page_url, quote(ref, safe=URL_SAFE))
 
 
 def post_meta(
@@ -65,7 +103,8 @@ def post_meta(
     """Return Open Graph (og:type article, with times and tags) and Twitter tags of a post
     (its title as plain text: `RenderedPost.title_text`)."""
     meta = rendered.post.meta
-    tags = page_meta(config, rendered.title_text, url, description)
+    image = social_image(config, rendered)
+    tags = page_meta(config, rendered.title_text, url, description, image)
     tags[0] = ("property", "og:type", "article")
     if meta.date:
         tags.append(("property", "article:published_time", meta.date.isoformat()))

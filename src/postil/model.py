@@ -40,6 +40,8 @@ class SiteConfig:
         words_per_minute: reading speed for "N min read".
         feed_limit: how many of the newest posts the Atom and RSS feeds hold, in full; 0
             means every post (a feed is re-read by every reader on every poll: keep it small).
+        image: the site's social image (`og:image` of pages and of posts without an image
+            of their own): a URL, or a path from the site's root (`/img/card.png`); or "".
     """
 
     root: Path
@@ -57,6 +59,7 @@ class SiteConfig:
     footer: str = ""
     words_per_minute: int = 200
     feed_limit: int = 20
+    image: str = ""
 
     @property
     def base_path(self) -> str:
@@ -243,12 +246,15 @@ class Site:
         posts: the published posts, newest first (ties broken by slug).
         pages: stand-alone pages (about.md) by slug.
         tags: tag -> posts with that tag, newest first, tags sorted case-insensitively.
+        files: (output rel, file) of every file published as it is: static files and the
+            content assets (`postil.assets`), sorted by rel.
     """
 
     config: SiteConfig
     posts: tuple[RenderedPost, ...]
     pages: tuple[RenderedPost, ...] = ()
     tags: tuple[tuple[str, tuple[RenderedPost, ...]], ...] = field(default=())
+    files: tuple[tuple[str, Path], ...] = ()
 
 
 @dataclass(frozen=True)

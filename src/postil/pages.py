@@ -28,7 +28,7 @@ from postil.errors import Location, TemplateError
 from postil.feeds import atom_feed, feed_posts, rss_feed
 from postil.model import OutputFile, RenderedPost, Site
 from postil.site import Paginator, page_url, paginate, tag_slugs
-from postil.sitemap import robots_txt, sitemap_xml
+from postil.sitemap import robots_txt, sitemap_xml, writes_robots
 
 __all__ = ["PageJob", "Paginator", "page_jobs", "paginate", "render_job"]
 
@@ -82,7 +82,8 @@ def page_jobs(site: Site) -> list[PageJob]:
     """Return every page and generated file of the site as a `PageJob`, in a fixed order.
 
     List pages (index, tag pages) depend on the posts they show; the tag index, archive,
-    feeds and sitemap show every post (`deps=None`); 404 and robots.txt show none. Adding
+    feeds and sitemap show every post (`deps=None`); 404 and robots.txt show none;
+    robots.txt is made only for a site at its host's root (`writes_robots`). Adding
     or removing a post, or changing its date, tags or draft state, moves posts between
     list pages: the dev server must then re-list the jobs, not only re-render by deps.
     """
@@ -91,12 +92,14 @@ def page_jobs(site: Site) -> list[PageJob]:
     jobs.append(PageJob("404.html", "404.html", partial(not_found_context, site), frozenset()))
     sitemap = _sitemap_entries(site, [job.rel for job in jobs])
     in_feeds = _urls(feed_posts(site))  # an edit to an older post leaves the feeds alone
-    for rel, make, deps, lazy in (
+    files: list[tuple[str, Callable[[], bytes], frozenset[str] | None, bool]] = [
         ("feed.xml", partial(atom_feed, site), in_feeds, True),
         ("rss.xml", partial(rss_feed, site), in_feeds, True),
         ("sitemap.xml", partial(sitemap_xml, sitemap), None, False),
-        ("robots.txt", partial(robots_txt, site.config.base_url), frozenset(), False),
-    ):
+    ]
+    if writes_robots(site.config.base_url):
+        files.append(("robots.txt", partial(robots_txt, site.config.base_url), frozenset(), False))
+    for rel, make, deps, lazy in files:
         jobs.append(PageJob(rel, "", partial(dict), deps, produce=make, lazy=lazy))
     return jobs
 

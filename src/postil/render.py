@@ -15,10 +15,10 @@ from collections.abc import Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice
 from math import ceil
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from postil import parallel
-from postil.cache.keys import markdown_keys, widget_templates
+from postil.cache.keys import fingerprint, markdown_keys, widget_templates
 from postil.cache.store import BuildCache
 from postil.errors import Diagnostic
 from postil.markdown.rendered import RenderedMarkdown
@@ -41,6 +41,21 @@ def reading_minutes(word_count: int, words_per_minute: int) -> int:
     return max(1, ceil(word_count / words_per_minute))
 
 
+V = TypeVar("V")
+
+
+class AssetMaps(NamedTuple):
+    """What rendering may look up about the site's files (`postil.assets`, `postil.images`).
+
+    Attributes:
+        sources: output rel of every published content asset by its source path.
+        sizes: (width, height) of every measurable image by output rel.
+    """
+
+    sources: Mapping[str, str] = {}
+    sizes: Mapping[str, tuple[int, int]] = {}
+
+
 @dataclass(frozen=True)
 class Rendered:
     """A post's rendered Markdown and what else it read, as the cache keeps it.
@@ -49,6 +64,8 @@ class Rendered:
         content: what rendering produced.
         links_read: (source path, URL or None) of every entry of the links map that
             rendering looked up; the content stays valid while each gives the same answer.
+        assets_read: likewise for the map of content assets (`RenderState.assets`).
+        sizes_read: likewise for the sizes of images (`RenderState.sizes`).
         widgets: `postil.cache.keys.widget_templates` when the post was rendered, if it
             has widgets ("" otherwise).
     """
@@ -56,27 +73,45 @@ class Rendered:
     content: RenderedMarkdown
     links_read: tuple[tuple[str, str | None], ...]
     widgets: str = ""
+    assets_read: tuple[tuple[str, str | None], ...] = ()
+    sizes_read: tuple[tuple[str, tuple[int, int] | None], ...] = ()
 
-    def valid_for(self, links: Mapping[str, str], widgets: str) -> bool:
-        """Return whether every link this post looked up still resolves the same way and,
-        if it has widgets, `widgets` (the widget templates' digest now) is the one it was
-        rendered with."""
+    def valid_for(
+        self, links: Mapping[str, str], widgets: str, assets: AssetMaps | None = None
+    ) -> bool:
+        """Return whether every link, content asset and image size this post looked up is
+        still the same and, if it has widgets, `widgets` (the widget templates' digest
+        now) is the one it was rendered with."""
         if self.content.widgets and self.widgets != widgets:
+            return False
+        found = assets or AssetMaps()
+        if any(found.sources.get(rel) != out for rel, out in self.assets_read):
+            return False
+        if any(found.sizes.get(rel) != size for rel, size in self.sizes_read):
             return False
         return all(links.get(rel) == url for rel, url in self.links_read)
 
+    def content_key(self, markdown_key: str) -> str:
+        """Return the key of this rendering for the pages that show it: `markdown_key`, and
+        the content assets and image sizes it looked up (which the Markdown key does not
+        cover; links are covered by the pages' own keys, `postil.cache.keys.PageKeys`)."""
+        if not self.assets_read and not self.sizes_read:
+            return markdown_key
+        return fingerprint(markdown_key, repr(self.assets_read), repr(self.sizes_read))
 
-class LinkReads(Mapping[str, str]):
-    """A read-only view of the links map that records which entries were looked up.
+
+class LinkReads(Mapping[str, V]):
+    """A read-only view of a map (links, content assets) that records which entries were
+    looked up.
 
     Iterating over it or asking its length records the whole map as read.
     """
 
-    def __init__(self, links: Mapping[str, str]) -> None:
+    def __init__(self, links: Mapping[str, V]) -> None:
         self._links = links
-        self._reads: dict[str, str | None] = {}
+        self._reads: dict[str, V | None] = {}
 
-    def __getitem__(self, rel: str) -> str:
+    def __getitem__(self, rel: str) -> V:
         url = self._reads[rel] = self._links.get(rel)
         if url is None:
             raise KeyError(rel)
@@ -90,7 +125,7 @@ class LinkReads(Mapping[str, str]):
         self._reads.update(self._links)
         return len(self._links)
 
-    def reads(self) -> tuple[tuple[str, str | None], ...]:
+    def reads(self) -> tuple[tuple[str, V | None], ...]:
         """Return the entries looked up so far, sorted."""
         return tuple(sorted(self._reads.items()))
 
@@ -151,6 +186,8 @@ def render_state(
     templates: Any,
     math_cache: MathCache | None = None,
     highlight_cache: MutableMapping[tuple[Any, ...], str] | None = None,
+    assets: Mapping[str, str] | None = None,
+    sizes: Mapping[str, tuple[int, int]] | None = None,
 ) -> RenderState:
     """Return the fresh `RenderState` a post is rendered with (everything it may read).
 
@@ -160,6 +197,8 @@ def render_state(
     Args:
         math_cache: a `postil.math.MathCache` shared by the posts one process renders.
         highlight_cache: likewise for highlighted code.
+        assets: the published content assets by source path (`RenderState.assets`).
+        sizes: the sizes of the site's images by output rel (`RenderState.sizes`).
     """
     state = RenderState(
         path=post.source.rel,
@@ -167,6 +206,8 @@ def render_state(
         macros=dict(config.math_macros) | dict(post.meta.macros),
         double_dollar_in_text=config.math_double_dollar_in_text,
         links=links,
+        assets=assets if assets is not None else {},
+        sizes=sizes if sizes is not None else {},
         base_path=config.base_path,
         base_url=config.base_url,
         templates=templates,
@@ -185,6 +226,7 @@ def render_posts(
     rendered_rows: MutableMapping[str, Rendered],
     workers: int | None = None,
     keys: Sequence[str] | None = None,
+    assets: AssetMaps | None = None,
 ) -> tuple[list[RenderedPost], list[Diagnostic]]:
     """Render every post's Markdown, reusing the cached results still valid.
 
@@ -201,23 +243,26 @@ def render_posts(
             stored.
         workers: processes to render in (`render_many`); None: one per CPU.
         keys: `markdown_keys(config, posts)`, if already computed.
+        assets: what rendering may look up about the site's files (`AssetMaps`).
 
     Returns:
         (the rendered posts in input order, what the plugins reported).
     """
     links = {p.source.rel: p.url for p in posts}
+    assets = assets if assets is not None else AssetMaps()
     keys = keys if keys is not None else markdown_keys(config, posts)
     cache.forget("conversions", cache.names("conversions") - set(links))  # deleted posts'
     widgets = widget_templates(config.root)
     found = {}
     for key in keys:
         hit = rendered_rows.get(key)
-        if hit is not None and hit.valid_for(links, widgets):
+        if hit is not None and hit.valid_for(links, widgets, assets):
             found[key] = hit
     todo = [(post, key) for post, key in zip(posts, keys, strict=True) if key not in found]
     if todo:
         conversions = Conversions.from_cache(cache, [p.source.rel for p, _ in todo])
-        contents = render_many(config, [p for p, _ in todo], links, templates, conversions, workers)
+        todo_posts = [p for p, _ in todo]
+        contents = render_many(config, todo_posts, links, templates, conversions, workers, assets)
         contents = [replace(r, widgets=widgets) if r.content.widgets else r for r in contents]
         new = dict(zip([k for _, k in todo], contents, strict=True))
         found.update(new)
@@ -243,6 +288,7 @@ class _Worker:
     templates: Any
     math_cache: MathCache
     highlight_cache: dict[tuple[Any, ...], str]
+    assets: AssetMaps
 
 
 _WORKER: _Worker | None = None
@@ -256,6 +302,7 @@ def render_many(
     templates: Any,
     conversions: Conversions,
     workers: int | None = None,
+    assets: AssetMaps | None = None,
 ) -> list[Rendered]:
     """Render the Markdown of `posts`, in order; diagnostics are inside each result.
 
@@ -272,14 +319,16 @@ def render_many(
         conversions: seeds for the math and highlighting caches; what rendering adds is
             recorded in it.
         workers: processes to use; None means one per CPU; 1 renders in this process.
+        assets: what rendering may look up about the site's files (`AssetMaps`).
     """
     count = workers if workers is not None else (os.cpu_count() or 1)
     context = parallel.pool_context()
     forked = context.get_start_method() == "fork"
     small = parallel.SEQUENTIAL_BELOW if forked else parallel.SPAWNED_SEQUENTIAL_BELOW
+    found = assets if assets is not None else AssetMaps()
     if count <= 1 or len(posts) < small:
-        return _render_here(config, posts, links, templates, conversions)
-    return _render_in_pool(config, posts, links, conversions, count, context)
+        return _render_here(config, posts, links, templates, conversions, found)
+    return _render_in_pool(config, posts, links, conversions, count, context, found)
 
 
 def _render_here(
@@ -288,10 +337,11 @@ def _render_here(
     links: Mapping[str, str],
     templates: Any,
     conversions: Conversions,
+    assets: AssetMaps,
 ) -> list[Rendered]:
     """Render `posts` one after the other in this process."""
     global _WORKER
-    _WORKER = _new_worker(config, links, templates, *conversions.seeds())
+    _WORKER = _new_worker(config, links, templates, *conversions.seeds(), assets)
     try:
         results, added = _render_chunk(list(posts))
     finally:
@@ -307,6 +357,7 @@ def _render_in_pool(
     conversions: Conversions,
     count: int,
     context: Any,
+    assets: AssetMaps,
 ) -> list[Rendered]:
     """Render `posts` in `count` worker processes, chunk by chunk, keeping input order."""
     import postil.markdown.code  # noqa: F401 - imported once here, inherited by forked workers
@@ -314,7 +365,7 @@ def _render_in_pool(
 
     size = parallel.CHUNK_POSTS
     chunks = [list(posts[i : i + size]) for i in range(0, len(posts), size)]
-    args = (config, links, *conversions.seeds())
+    args = (config, links, *conversions.seeds(), assets)
     done = parallel.map_chunks(_render_chunk, chunks, count, context, _start_worker, args)
     results: list[Rendered] = []
     for chunk, (rendered, added) in zip(chunks, done, strict=True):
@@ -329,6 +380,7 @@ def _new_worker(
     templates: Any,
     math: Mapping[str, str],
     highlight: Mapping[tuple[Any, ...], str],
+    assets: AssetMaps,
 ) -> _Worker:
     """Return a `_Worker` with a fresh parser and conversion caches seeded with `math` and
     `highlight`."""
@@ -338,7 +390,7 @@ def _new_worker(
     math_cache = MathCache()
     math_cache.load(math)
     md = create_markdown()
-    return _Worker(config, links, md, templates, math_cache, dict(highlight))
+    return _Worker(config, links, md, templates, math_cache, dict(highlight), assets)
 
 
 def _start_worker(
@@ -346,6 +398,7 @@ def _start_worker(
     links: Mapping[str, str],
     math: Mapping[str, str],
     highlight: Mapping[tuple[Any, ...], str],
+    assets: AssetMaps,
 ) -> None:
     """Initialise a pool worker: one parser, one template environment, seeded caches."""
     from postil.theme import create_template_env
@@ -353,7 +406,7 @@ def _start_worker(
     global _WORKER
     parallel.exit_with_parent()
     templates = create_template_env(config.root)
-    _WORKER = _new_worker(config, links, templates, math, highlight)
+    _WORKER = _new_worker(config, links, templates, math, highlight, assets)
 
 
 def _render_chunk(posts: list[Post]) -> tuple[list[Rendered], list[_Pair]]:
@@ -366,11 +419,21 @@ def _render_chunk(posts: list[Post]) -> tuple[list[Rendered], list[_Pair]]:
     results, added = [], []
     for post in posts:
         marks = (worker.math_cache.misses, len(worker.highlight_cache))
-        links = LinkReads(worker.links)
+        links, assets = LinkReads(worker.links), LinkReads(worker.assets.sources)
+        sizes = LinkReads(worker.assets.sizes)
         state = render_state(
-            worker.config, post, links, worker.templates, worker.math_cache, worker.highlight_cache
+            worker.config,
+            post,
+            links,
+            worker.templates,
+            worker.math_cache,
+            worker.highlight_cache,
+            assets,
+            sizes,
         )
-        results.append(Rendered(render_post(worker.md, post, state), links.reads()))
+        content = render_post(worker.md, post, state)
+        reads = (assets.reads(), sizes.reads())
+        results.append(Rendered(content, links.reads(), "", *reads))
         added.append(_conversions_since(worker, marks))
     return results, added
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 
 from postil.content.posts import make_slug
 from postil.model import FrontMatter, RenderedPost, Site, SiteConfig
@@ -27,6 +28,7 @@ def collect(
     now: datetime,
     drafts: bool = False,
     future: bool = False,
+    files: tuple[tuple[str, Path], ...] = (),
 ) -> Site:
     """Return the `Site`: published posts newest first (ties by slug), pages, and tag lists.
 
@@ -36,6 +38,7 @@ def collect(
         now: the build time (timezone-aware), against which future posts are judged.
         drafts: include `draft: true` posts.
         future: include posts dated after `now`.
+        files: the static files and content assets (`postil.assets.SiteAssets.files`).
     """
     kept = [r for r in rendered if is_published(r.post.meta, now, drafts, future)]
     posts = sorted(
@@ -50,7 +53,7 @@ def collect(
     tags = tuple(
         (tag, tuple(by_tag[tag])) for tag in sorted(by_tag, key=lambda t: (t.casefold(), t))
     )
-    return Site(config=config, posts=tuple(posts), pages=tuple(pages), tags=tags)
+    return Site(config=config, posts=tuple(posts), pages=tuple(pages), tags=tags, files=files)
 
 
 @dataclass(frozen=True)

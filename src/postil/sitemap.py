@@ -9,6 +9,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from datetime import datetime
+from urllib.parse import urlsplit
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 
@@ -34,8 +35,29 @@ def sitemap_xml(entries: Iterable[tuple[str, datetime | None]]) -> bytes:
 def robots_txt(base_url: str) -> bytes:
     """Return a robots.txt that allows every crawler and names the sitemap's absolute URL.
 
-    Crawlers read robots.txt only at a host's root (RFC 9309), so on a project site
-    (`https://user.github.io/repo/`) this file is ignored and the sitemap must be submitted
-    to search engines by hand; on a user site or a custom domain it is found.
+    Written only where crawlers look for it (`writes_robots`).
     """
     return f"User-agent: *\nAllow: /\n\nSitemap: {base_url}sitemap.xml\n".encode()
+
+
+def writes_robots(base_url: str) -> bool:
+    """Return whether the site gets a robots.txt: only when it is published at its host's
+    root (a user site, a custom domain), where crawlers read it (RFC 9309, section 2.3).
+
+    On a project site (`https://user.github.io/repo/`) a `/repo/robots.txt` would never be
+    read, and the host's own robots.txt is not the site's to write; the build says so
+    (`robots_note`).
+    """
+    return urlsplit(base_url).path in ("", "/")
+
+
+def robots_note(base_url: str) -> str:
+    """Return the build's note on a skipped robots.txt, or "" when it is written."""
+    if writes_robots(base_url):
+        return ""
+    path = urlsplit(base_url).path
+    return (
+        f"note: no robots.txt: this site lives under {path}, and crawlers read robots.txt "
+        f"only at the host's root (RFC 9309); submit {base_url}sitemap.xml to search "
+        "engines instead"
+    )

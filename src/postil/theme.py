@@ -15,6 +15,19 @@ import jinja2.bccache
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
+PAGE_IDS = {
+    "main": "templates/base.html",
+    "toc-title": "templates/post.html",
+    "cite-this-post": "templates/partials/cite.html",
+    "cite-bibtex": "templates/partials/cite.html",
+    "bibtex-entry": "templates/partials/cite.html",
+    "cite-apa": "templates/partials/cite.html",
+    "apa-entry": "templates/partials/cite.html",
+}
+"""The ids the default theme's page templates put around a post's body, and where: a post
+may not define them again (`postil.markdown.ids`), headings avoid them, and links may
+target them (`postil.anchors`)."""
+
 
 @lru_cache(maxsize=1)
 def default_theme_dir() -> Path:

@@ -25,6 +25,7 @@ PLUGINS = {
     "shortcode": ("code", "figure", "links", "liquid", "shortcode", "template"),
     "chunk": ("code", "widget", "chunk"),  # chunks are read before widget fences
     "toc": ("math", "heading", "toc"),
+    "images": ("links", "rawhtml", "images"),
     "attrs": ("attrs", "figure", "heading"),  # figures and heading ids take attributes
     "callout": ("math", "callout", "sidenote", "code"),  # math, notes and code inside
 }

@@ -9,6 +9,7 @@ public URL are mapped to the local server, so absolute URLs in feeds and meta ar
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import urllib.error
@@ -26,7 +27,14 @@ from support.web import serve_dir
 REPO = Path(__file__).resolve().parents[2]
 ATOM = "{http://www.w3.org/2005/Atom}"
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
-LINK_ATTRS = {"a": "href", "link": "href", "script": "src", "img": "src", "source": "src"}
+LINK_ATTRS = {
+    "a": "href",
+    "link": "href",
+    "script": "src",
+    "img": "src",
+    "source": "src",
+    "video": "src",
+}
 
 
 class PageLinks(HTMLParser):
@@ -48,6 +56,11 @@ class PageLinks(HTMLParser):
             self.urls.append(values[attr] or "")
         if tag in ("img", "source") and values.get("srcset"):
             self.urls += [part.split()[0] for part in (values["srcset"] or "").split(",")]
+        if values.get("poster"):
+            self.urls.append(values["poster"] or "")
+        self.urls += re.findall(r"url\(['\"]?([^'\")]+)", values.get("style") or "")
+        if tag == "meta" and values.get("property") == "og:image":
+            self.urls.append(values.get("content") or "")
         if tag == "meta" and values.get("property") == "og:url":
             self.urls.append(values.get("content") or "")
 
@@ -247,3 +260,66 @@ def test_the_404_page_links_work_from_a_deep_missing_url(crawled):
     from_404 = [t for p, t in crawled.links if p.endswith("/404.html")]
     assert len(from_404) >= 5
     assert all(crawled.status[urldefrag(t).url] == 200 for t in from_404)
+
+
+ASSET_POSTS = {
+    "content/posts/bundle/index.md": (
+        "---\ntitle: Bundle\ndate: 2026-01-02\n---\n\n![Plot](plot.png)\n\n"
+        "![Figure](img/fig.svg){#fig-a width=60%}\n\n"
+        '<img src="plot.png" srcset="plot.png 1x, img/fig.svg 2x" alt="raw">\n\n'
+        '<video src="clip.mp4" poster="/img/red.png" controls></video>\n\n'
+        "<div style=\"background: url('/img/red.png')\">x</div>\n\n"
+        "[the flat post](../flat.md) and [its data](/data/table.csv)\n"
+    ),
+    "content/posts/flat.md": (
+        "---\ntitle: Flat\ndate: 2026-01-01\n---\n\n![Red](../img/red.png) "
+        '[bundle](/posts/bundle/) [csv](/data/table.csv)\n\n<a href="bundle/index.md">b</a>\n'
+    ),
+}
+ASSET_FILES = {
+    "content/posts/bundle/plot.png": b"\x89PNG\r\n\x1a\n",
+    "content/posts/bundle/img/fig.svg": (
+        b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 2"/>'
+    ),
+    "content/posts/bundle/clip.mp4": b"mp4",
+    "content/img/red.png": b"\x89PNG\r\n\x1a\n",
+    "static/data/table.csv": b"a,b\n",
+}
+
+
+@pytest.fixture(
+    scope="module",
+    params=["https://example.github.io/assets/", "https://example.github.io/"],
+    ids=["project-site", "user-site"],
+)
+def asset_crawl(request, tmp_path_factory) -> Iterator[Crawl]:
+    """A site with page bundles, files under content/ and static/, and raw HTML."""
+    public = request.param
+    root = tmp_path_factory.mktemp("assets")
+    (root / "postil.yaml").write_text(f"title: T\nauthor: A\nbase_url: {public}\n")
+    for rel, text in ASSET_POSTS.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    for rel, data in ASSET_FILES.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(data)
+    command = [sys.executable, "-m", "postil", "-C", str(root), "build", "--strict"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    with serve_dir(root / "_site", urlsplit(public).path) as local:
+        yield crawl_site(local, public)
+
+
+def test_a_site_with_bundles_and_raw_html_has_no_broken_reference(asset_crawl):
+    broken = sorted(
+        {
+            (page, target)
+            for page, target in asset_crawl.links
+            if asset_crawl.status[urldefrag(target).url] != 200
+        }
+    )
+    assert broken == []
+    fetched = {u[len(asset_crawl.local) :] for u, c in asset_crawl.status.items() if c == 200}
+    for rel in ASSET_FILES:
+        published = rel.removeprefix("static/").removeprefix("content/")
+        assert published in fetched, published

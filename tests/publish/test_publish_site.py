@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.blog import BASE, build_into, make_site, page, post_text
+from support.blog import BASE, build_into, build_site, make_site, page, post_text
 
 
 def titles(doc: Any) -> list[str]:
@@ -171,8 +171,23 @@ def test_404_page_has_root_absolute_links_and_is_not_indexed(tmp_path):
 
 
 def test_cname_nojekyll_and_robots(tmp_path):
-    out = build_into(make_site(tmp_path, numbered_posts(1), "cname: blog.example.org\n"))
+    site = make_site(tmp_path, numbered_posts(1), "cname: blog.example.org\n")
+    out = build_into(site, base_url="https://blog.example.org/")
     assert (out / "CNAME").read_text() == "blog.example.org\n"
     assert (out / ".nojekyll").read_bytes() == b""
     robots = (out / "robots.txt").read_text()
-    assert robots.splitlines()[-1] == f"Sitemap: {BASE}sitemap.xml"
+    assert robots.splitlines()[-1] == "Sitemap: https://blog.example.org/sitemap.xml"
+
+
+def test_robots_txt_is_written_only_at_the_host_root(tmp_path):
+    project = build_site(make_site(tmp_path / "project", numbered_posts(1)))
+    assert not (tmp_path / "project/_site/robots.txt").exists()
+    (note,) = project.notes
+    assert note.startswith("note: no robots.txt: this site lives under /blog/")
+    assert f"submit {BASE}sitemap.xml" in note
+    user = tmp_path / "user"
+    make_site(user, numbered_posts(1))
+    user_site = build_site(user, base_url="https://example.github.io/")
+    assert user_site.notes == ()
+    robots = (user / "_site/robots.txt").read_text()
+    assert robots.splitlines()[-1] == "Sitemap: https://example.github.io/sitemap.xml"

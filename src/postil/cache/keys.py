@@ -38,6 +38,7 @@ LIBRARIES = (
     "yaml",
     "fontTools",  # subsets the math font
     "ziamath",  # ships the math font
+    "PIL",  # measures images (width and height)
     "tomli",  # reads TOML front matter on Python 3.10 (3.11+: the standard library)
 )
 """Libraries whose version shapes the output; a new version of any of them empties the cache."""

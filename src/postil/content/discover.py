@@ -97,15 +97,26 @@ def is_hidden(name: str) -> bool:
 
 def _markdown_files(content: Path, root: Path) -> tuple[list[tuple[Path, str]], list[ContentError]]:
     """Return (path, path relative to `content`) of the `.md` files under `content`, sorted by
-    path, following symlinks that stay inside it.
+    path, following symlinks that stay inside it (`walk_content`)."""
+    markdown, _, errors = walk_content(content, root)
+    return markdown, errors
+
+
+def walk_content(
+    content: Path, root: Path
+) -> tuple[list[tuple[Path, str]], list[tuple[Path, str]], list[ContentError]]:
+    """Return the `.md` files and the other files under `content` as (path, path relative
+    to `content`), each list sorted by path, and the errors of symlinks that leave it.
 
     A symlinked file or directory is followed when its target is inside `content/` (a series
     kept in one folder and linked from another); one pointing outside is an error, and a
-    directory reached twice (a link cycle or a second link) is read once. (`os.scandir` and
-    strings rather than `Path` objects: a rebuild lists every source, 1,000s of them.)
+    directory reached twice (a link cycle or a second link) is read once. Hidden files and
+    editor backups (`is_hidden`) are skipped. (`os.scandir` and strings rather than `Path`
+    objects: a rebuild lists every source, 1,000s of them.)
     """
     inside = content.resolve()
-    found: list[tuple[Path, str]] = []
+    markdown: list[tuple[Path, str]] = []
+    other: list[tuple[Path, str]] = []
     errors: list[ContentError] = []
     seen: set[Path] = set()
     stack: list[tuple[Path, str]] = [(content, "")]
@@ -128,9 +139,12 @@ def _markdown_files(content: Path, root: Path) -> tuple[list[tuple[Path, str]], 
                 )
             elif entry.is_dir():
                 stack.append((path, rel + "/"))
-            elif entry.name.endswith(SOURCE_SUFFIXES) and entry.is_file():
-                found.append((path, rel))
-    return sorted(found, key=lambda pair: pair[0].parts), errors
+            elif entry.is_file():
+                sources = entry.name.endswith(SOURCE_SUFFIXES)
+                (markdown if sources else other).append((path, rel))
+    markdown.sort(key=lambda pair: pair[0].parts)
+    other.sort(key=lambda pair: pair[0].parts)
+    return markdown, other, errors
 
 
 def read_source(path: Path, rel: str, kind: str) -> SourceFile:

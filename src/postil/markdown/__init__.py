@@ -39,11 +39,14 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.code import code_plugin
     from postil.markdown.figure import figure_plugin
     from postil.markdown.heading import heading_plugin
+    from postil.markdown.ids import ids_plugin
+    from postil.markdown.images import images_plugin
     from postil.markdown.links import links_plugin
     from postil.markdown.liquid import liquid_plugin
     from postil.markdown.math import math_plugin
     from postil.markdown.nesting import nesting_plugin
     from postil.markdown.shortcode import shortcode_plugin
+    from postil.markdown.rawhtml import rawhtml_plugin
     from postil.markdown.sidenote import sidenote_plugin
     from postil.markdown.table import table_plugin
     from postil.markdown.template import template_plugin
@@ -60,6 +63,9 @@ def create_markdown() -> MarkdownIt:
         heading_plugin,
         table_plugin,
         links_plugin,
+        rawhtml_plugin,
+        images_plugin,
+        ids_plugin,
         nesting_plugin,
         chunk_plugin,  # before the widget rule: `{r}` is a chunk, not a widget
         liquid_plugin,
@@ -129,6 +135,8 @@ def render_markdown(
         diagnostics=tuple(state.diagnostics),
         summary=summary_html(html),
         anchor_links=tuple(state.extra.get("anchor_links", ())),
+        references=tuple(state.extra.get("references", ())),
+        images=tuple(state.extra.get("images", ())),
         title=title,
         subtitle=subtitle,
         math_chars="".join(sorted(state.math_chars)),

@@ -16,12 +16,14 @@ from postil.markdown.rendered import TocEntry
 from postil.markdown.state import RenderState, get_state
 from postil.math import MathError, latex_to_mathml
 from postil.math.text import tex_source, text_of, without_tex
+from postil.theme import PAGE_IDS
 
 TOC_LEVELS = (2, 3)
 """Heading levels listed in the table of contents."""
 
-RESERVED_IDS = frozenset({"notes", "main", "content", "toc", "top"})
-"""Ids the page already uses: the Notes heading (sidenote plugin) and template landmarks."""
+RESERVED_IDS = frozenset({"notes", "content", "toc", "top"}) | frozenset(PAGE_IDS)
+"""Ids the page already uses: the Notes heading (sidenote plugin) and the templates' ids
+(`postil.theme.PAGE_IDS`: `## Cite this post` must not take the citation block's id)."""
 
 RESERVED_PREFIXES = ("fn-", "fnref-", "sn-", "mn-", "fig-", "tbl-", "eq-")
 """Id prefixes of notes, figures, tables and equations; a heading slug never starts with one."""
@@ -122,6 +124,7 @@ def _formula(token: Token, doc: RenderState | None) -> tuple[str, str]:
 def heading_ids(state: StateCore) -> None:
     """Set a unique `id` on every heading and fill `state.extra["toc"]`."""
     used = set(RESERVED_IDS) | _figure_ids(state.tokens)
+    used |= {found[0] for found in get_state(state.env).extra.get("html_ids", ())}
     last: dict[str, int] = {}
     toc: list[TocEntry] = []
     tokens = state.tokens

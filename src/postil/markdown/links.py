@@ -7,7 +7,6 @@ means nothing in the built site. This plugin fixes both before anything is rende
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Mapping
 from urllib.parse import unquote, urlsplit
 
@@ -15,14 +14,9 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
+from postil.markdown.references import SOURCE_SUFFIX, locate, record, resolve, source_path
 from postil.markdown.rendered import AnchorLink
 from postil.markdown.state import RenderState, get_state
-
-SOURCE_SUFFIX = ".md"
-"""A link whose path ends with this is a link to another post's source file."""
-
-CONTENT_DIR = "content"
-"""Where sources live, relative to the site root; `/x.md` in a link means `content/x.md`."""
 
 
 def links_plugin(md: MarkdownIt) -> None:
@@ -45,8 +39,16 @@ def links_plugin(md: MarkdownIt) -> None:
       in `state.links` (source rel -> site-relative URL); the fragment is kept. A file that
       is not a post or page is reported with `state.warn` at the link's line (an error
       under `--strict`) and the link is left as written.
-    - External links (with a scheme or host), fragments (`#fig-x`) and other relative paths
-      are left alone.
+    - Any other relative path (`plot.png`, `../img/a.png`) is read relative to the linking
+      file first, as an editor or GitHub previews it: a file of `content/` there is
+      published (`postil.assets`), and the reference becomes its published URL under the
+      base path (`plot.png` beside `posts/a.md` -> `/blog/posts/plot.png`). Otherwise it
+      is left as written, and the browser's reading (relative to the page) must name a
+      published file.
+    - External links (with a scheme or host) and fragments are left alone.
+    - Every reference that must find a file of the built site (`/img/x.png`, a relative
+      path) is recorded (`RenderedMarkdown.references`) and checked once every output
+      file is known: a missing one is a warning at its line (`postil.linkcheck`).
 
     The core rule runs right after inline parsing, before the notes and figures plugins
     move tokens, so links inside notes and figure images are covered. No CSS classes.
@@ -84,11 +86,11 @@ def _rewrite(render_state: RenderState, block: Token, token: Token, crossref: bo
     value = token.attrs.get(name) if name else None
     if not isinstance(value, str):
         return
-    target = internal_url(value, render_state.path, render_state.links, render_state.base_path)
+    target, check = resolve(value, render_state)
     if name == "href" and target is not None and not crossref:
         _record_fragment(render_state, block, value)
+    line0, col = locate(render_state, block.map, value)
     if target is None:
-        line0, col = _locate(render_state, block, value)
         render_state.warn(
             line0,
             col,
@@ -97,7 +99,10 @@ def _rewrite(render_state: RenderState, block: Token, token: Token, crossref: bo
             "file) or link to the URL",
         )
         return
+    record(render_state, value, check, line0, col)
     token.attrs[name] = target
+    if token.type == "image" and check:
+        token.meta["file"] = check  # the image's output rel, for its size
 
 
 def _record_fragment(render_state: RenderState, block: Token, url: str) -> None:
@@ -111,8 +116,8 @@ def _record_fragment(render_state: RenderState, block: Token, url: str) -> None:
         return
     if parts.path and not parts.path.endswith(SOURCE_SUFFIX):
         return
-    target = _resolve(render_state.path, unquote(parts.path)) if parts.path else ""
-    line0, col = _locate(render_state, block, url)
+    target = source_path(render_state.path, unquote(parts.path)) if parts.path else ""
+    line0, col = locate(render_state, block.map, url)
     anchors = render_state.extra.setdefault("anchor_links", [])
     anchors.append(AnchorLink(target, unquote(parts.fragment), render_state.location(line0, col)))
 
@@ -128,40 +133,8 @@ def internal_url(url: str, source_rel: str, links: Mapping[str, str], base_path:
 
     Returns:
         The rewritten URL (root-absolute, including the base path) for an internal link,
-        `url` unchanged for external links, fragments and relative non-Markdown paths.
+        `url` unchanged for external links, fragments and relative paths to no content
+        file (`postil.markdown.references.resolve`).
     """
-    parts = urlsplit(url)
-    if parts.scheme or parts.netloc or not parts.path:
-        return url
-    fragment = f"#{parts.fragment}" if parts.fragment else ""
-    query = f"?{parts.query}" if parts.query else ""
-    if parts.path.endswith(SOURCE_SUFFIX):
-        rel = _resolve(source_rel, unquote(parts.path))
-        page = links.get(rel)
-        return None if page is None else base_path + page + query + fragment
-    if parts.path.startswith("/"):
-        return base_path + url.lstrip("/")
-    return url
-
-
-def _resolve(source_rel: str, path: str) -> str:
-    """Return the site-root-relative path of `path` written in `source_rel`.
-
-    A relative path is relative to the linking file's directory; a root-absolute one
-    (`/posts/b.md`) to `content/`, the root of the sources (Hugo's `ref` convention).
-    """
-    if path.startswith("/"):
-        return posixpath.normpath(CONTENT_DIR + path)
-    return posixpath.normpath(posixpath.join(posixpath.dirname(source_rel), path))
-
-
-def _locate(render_state: RenderState, block: Token, url: str) -> tuple[int | None, int]:
-    """Return (0-based body line, 1-based column) of `url` inside the block's source lines."""
-    if not block.map:
-        return None, 0
-    start, end = block.map
-    for line0 in range(start, min(end, len(render_state.source_lines))):
-        col = render_state.source_lines[line0].find(url)
-        if col >= 0:
-            return line0, col + 1
-    return start, 1
+    state = RenderState(path=source_rel, links=links, base_path=base_path)
+    return resolve(url, state).url

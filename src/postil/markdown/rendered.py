@@ -58,6 +58,22 @@ class AnchorLink:
 
 
 @dataclass(frozen=True)
+class Reference:
+    """A file of the built site a post refers to (an image, a link to a page or a file),
+    checked once every output file is known (`postil.linkcheck`).
+
+    Attributes:
+        target: the output rel it needs, percent-decoded (`img/a.png`, `posts/b/`).
+        url: the reference as written in the post.
+        location: where it is written.
+    """
+
+    target: str
+    url: str
+    location: Location
+
+
+@dataclass(frozen=True)
 class RenderedMarkdown:
     """The HTML of one Markdown body and what rendering found in it.
 
@@ -82,6 +98,10 @@ class RenderedMarkdown:
         equations: equation label -> number text.
         diagnostics: warnings and errors, with file locations.
         anchor_links: links with a fragment, for `postil.anchors.check_anchors`.
+        references: the local files and pages the body refers to, for
+            `postil.linkcheck.check_references`.
+        images: the output rel (or the absolute URL) of each image of the body, in order,
+            for the page's social image (`og:image`).
         summary: the first top-level paragraph as HTML, notes and links removed
             (`postil.htmlfilter.summary_html`), for lists of posts; "" if there is none.
         title: the post's title rendered (`TitleText`), or None when not rendered here.
@@ -100,6 +120,8 @@ class RenderedMarkdown:
     diagnostics: tuple[Diagnostic, ...]
     summary: str = ""
     anchor_links: tuple[AnchorLink, ...] = ()
+    references: tuple[Reference, ...] = ()
+    images: tuple[str, ...] = ()
     title: TitleText | None = None
     subtitle: TitleText | None = None
     math_chars: str = ""

@@ -37,6 +37,10 @@ class RenderState:
             (`postil.mathfont.formula_chars`).
         links: site-relative URL of every other post by its source path, for rewriting
             links between posts (`other.md#sec` -> `/posts/other/#sec`).
+        assets: output rel of every published content asset by its source path
+            (`content/posts/p/plot.png` -> `posts/p/plot.png`: `postil.assets`), for
+            references written relative to the post's file.
+        sizes: (width, height) of the site's images by output rel (`postil.images`).
         base_path: the site's base path ("/" or "/repo/", always ending in "/"); root-absolute
             links in posts are put under it (`postil.markdown.links`).
         base_url: the site's base URL ("https://example.org/blog/"), for the template tags
@@ -64,6 +68,8 @@ class RenderState:
     widgets: set[str] = field(default_factory=set)
     math_chars: set[str] = field(default_factory=set)
     links: Mapping[str, str] = field(default_factory=dict)
+    assets: Mapping[str, str] = field(default_factory=dict)
+    sizes: Mapping[str, tuple[int, int]] = field(default_factory=dict)
     base_path: str = "/"
     base_url: str = ""
     templates: Any = None

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import jinja2
 
-from postil.build import BuildOptions, BuildResult, Output, generated_assets, run, static_files
+from postil.build import BuildOptions, BuildResult, Output, generated_assets, run
 from postil.cache.keys import templates_text
 from postil.cache.store import BuildCache, CacheError, MemoryCache
 from postil.errors import (
@@ -41,7 +41,7 @@ from postil.write import write_site
 
 log = logging.getLogger("postil.serve")
 
-PERSISTED = ("post", "markdown", "html", "conversions", "asset")
+PERSISTED = ("post", "markdown", "html", "conversions", "asset", "image")
 """Row kinds shared with the site's `.postil-cache/`: what `postil build` can reuse too.
 Pages and output manifests describe what the dev server holds in memory, so they stay there."""
 
@@ -183,7 +183,7 @@ class DevBuild:
             if templates != self._templates:
                 self._templates, self._templates_ok = templates, set()
             writer = MemoryWriter(self._entries, self._lock, self._templates_ok)
-            assets, static = generated_assets(cache, site), static_files(self.root)
+            assets, static = generated_assets(cache, site), site.files
             write_site(site, env, writer, cache, assets, static, keys, 1)
             self.config = site.config
             made.append(writer)

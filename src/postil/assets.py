@@ -1,0 +1,199 @@
+"""The files a site publishes as they are: static files and the assets kept beside posts.
+
+Two sources, both copied byte for byte into the output (`postil.write.write_site`):
+
+- `static/` (the theme's, then the site's: a site file overrides the theme file of its
+  path), published at its path: `static/img/a.png` → `img/a.png`;
+- every file under `content/` that is not Markdown (a *content asset*). One in a page
+  bundle (a directory holding `index.md`: `content/posts/plot-post/index.md` with
+  `plot.png` beside it, Hugo's "leaf bundle") is published beside that post's page, under
+  the post's URL (`posts/<slug>/plot.png`, whatever the slug); any other at its path under
+  `content/` (`content/img/red.png` → `img/red.png`). An asset of a bundle whose post is not
+  published (a draft, a future post) is not published either.
+
+A symbolic link in `static/` whose target leaves the site (`static/env.txt ->
+/proc/self/environ`) is refused with an error, as one leaving `content/` is: the build
+never publishes a file from outside the site's directory.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from postil.content.discover import CONTENT_DIR, is_hidden, walk_content
+from postil.errors import ContentError, Location
+from postil.model import SiteConfig
+from postil.theme import static_dirs
+
+BUNDLE_INDEX = "index"
+"""The name (without its suffix: `index.md`, `index.qmd`) of the source that makes its
+directory a page bundle."""
+
+
+@dataclass(frozen=True)
+class SiteAssets:
+    """The files published as they are, and where each content asset is published.
+
+    Attributes:
+        files: (output rel, file) of every static file and content asset, sorted by rel.
+        by_source: source rel of every published content asset
+            (`content/posts/p/plot.png`) -> its output rel (`posts/p/plot.png`); what the
+            links plugin resolves references written relative to a post against.
+        origins: output rel -> where the file comes from (site-relative, for messages).
+    """
+
+    files: tuple[tuple[str, Path], ...]
+    by_source: Mapping[str, str]
+    origins: Mapping[str, str]
+
+
+def site_assets(
+    config: SiteConfig, sources: Iterable[str], published: Mapping[str, str]
+) -> tuple[SiteAssets, list[ContentError]]:
+    """Return the static files and content assets of the site, and the problems found.
+
+    Args:
+        config: the site configuration.
+        sources: the source rel of every post and page found, published or not (a bundle
+            of an unpublished post is recognised as one, so its files stay out).
+        published: source rel -> site-relative URL of every published post and page.
+
+    Returns:
+        The assets, and errors for symlinks leaving the site or `content/`, and for a
+        content asset published where a static file or another asset is (naming both).
+    """
+    static, errors = static_files(config.root)
+    content = content_assets(config, sources, published)
+    files = dict(static)
+    origins = {rel: _origin(config.root, path) for rel, path in static}
+    by_source: dict[str, str] = {}
+    for source, (rel, path) in content:
+        if rel in files:
+            errors.append(
+                ContentError(
+                    f"published at `{rel}`, where {origins[rel]} is published too;"
+                    " move or rename one of them",
+                    Location(source),
+                )
+            )
+            continue
+        files[rel], origins[rel], by_source[source] = path, source, rel
+    return SiteAssets(tuple(sorted(files.items())), by_source, origins), errors
+
+
+def content_assets(
+    config: SiteConfig, sources: Iterable[str], published: Mapping[str, str]
+) -> list[tuple[str, tuple[str, Path]]]:
+    """Return (source rel, (output rel, file)) of every published content asset, by path.
+
+    Args: as `site_assets`. (Symlinks leaving `content/` are reported by
+    `postil.content.discover`, which refuses them too.)
+    """
+    content = config.root / CONTENT_DIR
+    if not content.is_dir():
+        return []
+    _, others, _ = walk_content(content, config.root)
+    bundles = bundle_dirs(sources)
+    found = []
+    for path, rel in others:
+        source = f"{CONTENT_DIR}/{rel}"
+        output = asset_output(source, bundles, published)
+        if output is not None:
+            found.append((source, (output, path)))
+    return found
+
+
+def bundle_dirs(sources: Iterable[str]) -> dict[str, str]:
+    """Return the page bundles among `sources`: each directory holding an `index.md` (or
+    `.markdown`, `.qmd`) -> that source, but `content/` and `content/posts/` themselves."""
+    found: dict[str, str] = {}
+    for rel in sources:
+        directory, name = posixpath.split(rel)
+        if posixpath.splitext(name)[0] == BUNDLE_INDEX:
+            found.setdefault(directory, rel)
+    return {d: rel for d, rel in found.items() if d not in (CONTENT_DIR, f"{CONTENT_DIR}/posts")}
+
+
+def asset_output(
+    source: str, bundles: Mapping[str, str], published: Mapping[str, str]
+) -> str | None:
+    """Return the output rel of the content asset `source`, or None if it is not published.
+
+    The innermost bundle holding it decides: under its post's URL, if that is published
+    (None otherwise); outside every bundle, its path under `content/`.
+    """
+    directory = posixpath.dirname(source)
+    while directory.startswith(CONTENT_DIR + "/"):
+        if directory in bundles:
+            url = published.get(bundles[directory])
+            return None if url is None else url + source[len(directory) + 1 :]
+        directory = posixpath.dirname(directory)
+    return source[len(CONTENT_DIR) + 1 :]
+
+
+def static_files(root: Path) -> tuple[list[tuple[str, Path]], list[ContentError]]:
+    """Return (rel, path) of every static file, sorted, and the errors of the site's symlinks
+    that leave the site.
+
+    A site file overrides the theme file of the same rel. Hidden files and directories are
+    skipped. A symlink in the site's `static/` is followed only when its target is inside
+    the site's directory.
+    """
+    found: dict[str, Path] = {}
+    errors: list[ContentError] = []
+    site = root.resolve()
+    for directory in static_dirs(root):
+        trusted = not directory.resolve().is_relative_to(site)  # the installed theme
+        files, refused = _walk_static(directory, None if trusted else site)
+        found.update(files)
+        errors += [
+            ContentError(
+                "symlink points outside the site's directory; copy the file into"
+                " static/ instead (a link could publish any file of this computer)",
+                Location(_origin(root, path)),
+            )
+            for path in refused
+        ]
+    return sorted(found.items()), errors
+
+
+def _walk_static(directory: Path, inside: Path | None) -> tuple[dict[str, Path], list[Path]]:
+    """Return the files under `directory` by rel, and the symlinks whose targets leave
+    `inside` (None: follow every link). A directory reached twice is read once."""
+    files: dict[str, Path] = {}
+    refused: list[Path] = []
+    seen: set[Path] = set()
+    stack: list[tuple[Path, str]] = [(directory, "")]
+    while stack:
+        here, prefix = stack.pop()
+        real = here.resolve()
+        if real in seen:
+            continue
+        seen.add(real)
+        with os.scandir(here) as scan:
+            entries = sorted(scan, key=lambda entry: entry.name)
+        for entry in entries:
+            path = here / entry.name
+            if entry.name.startswith("."):
+                continue
+            if inside is not None and entry.is_symlink():
+                if not path.resolve().is_relative_to(inside):
+                    refused.append(path)
+                    continue
+            if entry.is_dir():
+                stack.append((path, f"{prefix}{entry.name}/"))
+            elif entry.is_file() and not is_hidden(entry.name):
+                files[prefix + entry.name] = path
+    return files, refused
+
+
+def _origin(root: Path, path: Path) -> str:
+    """Return `path` relative to the site root when it is inside it, else as it is."""
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.as_posix()

@@ -1,0 +1,66 @@
+"""Ids a post defines itself must be unique in its page: an error names both definitions."""
+
+from __future__ import annotations
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+
+from postil.markdown.state import RenderState, get_state
+from postil.theme import PAGE_IDS
+
+
+def ids_plugin(md: MarkdownIt) -> None:
+    """Report an id written in the post that its page already has.
+
+    Syntax: the ids an author writes, as figure ids and in raw HTML::
+
+        ![Loss](loss.png){#main}          the page's <main id="main"> has it: an error
+        <div id="fig-loss">…</div>        a figure has it: an error
+
+    An id given twice in one page breaks `#links` to it and the `aria-labelledby` of the
+    page's landmarks (HTML requires ids to be unique). Ids postil makes (headings, notes)
+    already avoid every other id; an id the author writes is reported at its line, naming
+    where the other one comes from (a template of `postil.theme.PAGE_IDS`, or a line of
+    the post). Figures given one id twice are reported by the figure plugin. No CSS classes.
+    """
+    md.core.ruler.push("unique_ids", unique_ids)
+
+
+def unique_ids(state: StateCore) -> None:
+    """Check the figure ids and raw HTML ids of the document against each other and the page."""
+    render_state = get_state(state.env)
+    seen: dict[str, str] = {}
+    for token in state.tokens:
+        figure = token.meta.get("figure") if token.meta else None
+        if isinstance(figure, dict) and figure.get("id"):
+            line0 = token.map[0] if token.map else None
+            _define(render_state, str(figure["id"]), (line0, 1), seen, figure_dup_ok=True)
+    for found, line0, col in render_state.extra.get("html_ids", ()):
+        _define(render_state, found, (line0, col), seen, figure_dup_ok=False)
+
+
+def _define(
+    render_state: RenderState,
+    found: str,
+    at: tuple[int | None, int],
+    seen: dict[str, str],
+    figure_dup_ok: bool,
+) -> None:
+    """Record id `found` defined at `at` (0-based body line, 1-based column); report it if
+    the page or the post has it already."""
+    line0, col = at
+    where = "the figure" if figure_dup_ok else "raw HTML"
+    here = str(render_state.location(line0, col))
+    template = PAGE_IDS.get(found)
+    other = f"the page template {template}" if template else seen.get(found)
+    if other is None:
+        seen[found] = f"{where} at {here}"
+        return
+    if figure_dup_ok and not template:
+        return  # two figures with one id: the figure plugin's error
+    render_state.error(
+        line0,
+        col,
+        f"id `{found}` of {where} is already used by {other}; ids must be unique in a "
+        "page: choose another id",
+    )

@@ -1,0 +1,88 @@
+"""Images with their intrinsic size, loaded lazily below the first one."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+
+from postil.markdown.state import RenderState, get_state
+
+_PIXELS = re.compile(r"[0-9]+")
+
+
+def images_plugin(md: MarkdownIt) -> None:
+    """Give every Markdown image its size and a loading hint.
+
+    Syntax (CommonMark images; sizes with the attributes plugin)::
+
+        ![Loss](loss.png)                  → <img … width="800" height="600" decoding="async">
+        ![Loss](loss.png){width=400}       → width="400" height="300" (the file's ratio)
+        ![Loss](loss.png){width=60%}       → style="width:60%" width="800" height="600"
+
+    - `width` and `height` come from the image file (`RenderState.sizes`, measured by
+      `postil.images` for every static file and content asset), so the browser reserves
+      the image's box before it loads and the page does not shift. A width or height given
+      in pixels is kept and the other one follows from the file's aspect ratio; one given
+      in other units is CSS (attributes plugin) and the file's size stays as the ratio.
+      An image whose file cannot be measured, or is not the site's, gets no size.
+    - Every image gets `decoding="async"`; every image but the post's first gets
+      `loading="lazy"`. The first is often on the first screen and the largest thing
+      there, and lazy-loading it would delay the Largest Contentful Paint (web.dev,
+      "The performance effects of too much lazy loading").
+    - `state.extra["images"]` receives each image's output rel (or its URL when it is on
+      another host), in order, for the page's social image.
+
+    No CSS classes.
+    """
+    md.core.ruler.after("rawhtml", "image_sizes", image_sizes)
+
+
+def image_sizes(state: StateCore) -> None:
+    """Set size and loading attributes on every `image` token, in document order."""
+    render_state = get_state(state.env)
+    found: list[str] = render_state.extra.setdefault("images", [])
+    for block in state.tokens:
+        for token in block.children or ():
+            if token.type == "image":
+                _size(render_state, token)
+                if found:
+                    token.attrs["loading"] = "lazy"
+                token.attrs["decoding"] = "async"
+                found.append(_image_ref(token))
+
+
+def _size(render_state: RenderState, token: Token) -> None:
+    """Set `width` and `height` from the image file, keeping a size given in pixels."""
+    rel = token.meta.get("file") if token.meta else None
+    size = render_state.sizes.get(rel) if isinstance(rel, str) else None
+    if size is None:
+        return
+    natural_w, natural_h = size
+    width, height = _pixels(token.attrs.get("width")), _pixels(token.attrs.get("height"))
+    if width and height:
+        return
+    if width:
+        height = round(width * natural_h / natural_w)
+    elif height:
+        width = round(height * natural_w / natural_h)
+    else:
+        width, height = natural_w, natural_h
+    token.attrs["width"], token.attrs["height"] = str(width), str(height)
+
+
+def _pixels(value: object) -> int | None:
+    """Return an attribute value in whole pixels (`400`), or None."""
+    return int(value) if isinstance(value, str) and _PIXELS.fullmatch(value) else None
+
+
+def _image_ref(token: Token) -> str:
+    """Return an image's output rel, or its source when that is on another host."""
+    rel = token.meta.get("file") if token.meta else None
+    if isinstance(rel, str):
+        return rel
+    src = str(token.attrs.get("src", ""))
+    return src if urlsplit(src).scheme in ("http", "https") else ""

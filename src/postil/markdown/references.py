@@ -1,0 +1,106 @@
+"""Local references in a post (links, images, raw HTML `src`/`href`/…): what to write in the
+page, and which output file must exist for it to work.
+
+Shared by the links plugin (Markdown links and images) and the raw HTML plugin; the files
+are checked once every page is known (`postil.linkcheck.check_references`).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Mapping
+from typing import NamedTuple
+from urllib.parse import quote, unquote, urlsplit
+
+from postil.markdown.rendered import Reference
+from postil.markdown.state import RenderState
+
+SOURCE_SUFFIX = ".md"
+"""A link whose path ends with this is a link to another post's source file."""
+
+CONTENT_DIR = "content"
+"""Where sources live, relative to the site root; `/x.md` in a link means `content/x.md`."""
+
+_URL_SAFE = "/!$&'()*+,;=:@~-._"
+"""Characters kept as they are when an output path is written as a URL path (RFC 3986 pchar)."""
+
+
+class Resolved(NamedTuple):
+    """A local reference resolved.
+
+    Attributes:
+        url: what to write in the page, or None for a link to a missing source file
+            (reported at once; left as written).
+        target: the output rel that must exist for `url` to work ("" for none to check).
+    """
+
+    url: str | None
+    target: str = ""
+
+
+def resolve(url: str, state: RenderState) -> Resolved:
+    """Resolve a reference written in the post `state.path`.
+
+    - External (scheme or host) and fragment-only references are left alone.
+    - `other.md#x`: the URL of that post or page (`state.links`), None when there is none.
+    - `/img/a.png`: under the base path; `img/a.png` must be published.
+    - `plot.png`, `../img/a.png`: relative to the post's source file first (the same
+      Markdown previews in an editor and on GitHub): a content asset there
+      (`state.assets`) is written as its published URL; otherwise the browser's reading,
+      relative to the page's URL, must name a published file.
+    """
+    parts = urlsplit(url)
+    if parts.scheme or parts.netloc or not parts.path:
+        return Resolved(url)
+    path = unquote(parts.path)
+    tail = (f"?{parts.query}" if parts.query else "") + (
+        f"#{parts.fragment}" if parts.fragment else ""
+    )
+    if path.endswith(SOURCE_SUFFIX):
+        page = state.links.get(source_path(state.path, path))
+        return Resolved(None if page is None else state.base_path + page + tail)
+    if path.startswith("/"):
+        return Resolved(state.base_path + url.lstrip("/"), path.lstrip("/"))
+    asset = state.assets.get(source_path(state.path, path))
+    if asset is not None:
+        return Resolved(state.base_path + quote(asset, safe=_URL_SAFE) + tail, asset)
+    page_url = state.links.get(state.path, "")
+    return Resolved(url, posixpath.normpath(posixpath.join(page_url, path)))
+
+
+def source_path(source_rel: str, path: str) -> str:
+    """Return the site-root-relative path of `path` written in `source_rel`.
+
+    A relative path is relative to the linking file's directory; a root-absolute one
+    (`/posts/b.md`) to `content/`, the root of the sources (Hugo's `ref` convention).
+    """
+    if path.startswith("/"):
+        return posixpath.normpath(CONTENT_DIR + path)
+    return posixpath.normpath(posixpath.join(posixpath.dirname(source_rel), path))
+
+
+def record(state: RenderState, written: str, target: str, line0: int | None, col: int) -> None:
+    """Remember that the page needs the output file `target` (see `postil.linkcheck`)."""
+    if target:
+        found = state.extra.setdefault("references", [])
+        found.append(Reference(target, written, state.location(line0, col)))
+
+
+def locate(state: RenderState, block_map: list[int] | None, text: str) -> tuple[int | None, int]:
+    """Return (0-based body line, 1-based column) of `text` inside a block's source lines."""
+    if not block_map:
+        return None, 0
+    start, end = block_map
+    for line0 in range(start, min(end, len(state.source_lines))):
+        col = state.source_lines[line0].find(text)
+        if col >= 0:
+            return line0, col + 1
+    return start, 1
+
+
+def published(target: str, outputs: Mapping[str, object] | frozenset[str]) -> bool:
+    """Return whether an output rel is in the site: a file, or a directory with an index."""
+    if target in ("", "."):
+        return "index.html" in outputs
+    bare = target.rstrip("/")
+    return (not target.endswith("/") and bare in outputs) or f"{bare}/index.html" in outputs

@@ -1,0 +1,136 @@
+"""What the site will publish, known before anything is written, and the checks it allows.
+
+Every output path and where it comes from (a post, a generated page, a static file, a
+content asset, a generated asset): two sources claiming one path are an error naming both
+(`content/tags.md` would otherwise replace the tag index without a word), and every local
+reference a post makes (`RenderedMarkdown.references`) must name a published file or page.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable, Mapping
+from urllib.parse import unquote, urlsplit
+
+from postil.errors import Diagnostic, Location, Severity
+from postil.markdown.references import published
+from postil.model import RenderedPost, Site
+from postil.pages import PageJob
+
+GENERATED = {
+    "index.html": "the list of posts",
+    "tag.html": "a tag's list of posts",
+    "tags.html": "the tag index",
+    "archive.html": "the archive",
+    "404.html": "the 404 page",
+}
+"""What each generated page's template makes, for messages."""
+
+
+def site_outputs(
+    site: Site, jobs: Iterable[PageJob], generated: Iterable[str], origins: Mapping[str, str]
+) -> tuple[dict[str, str], list[Diagnostic]]:
+    """Return every output rel of the site with what makes it, and an error per collision.
+
+    Args:
+        site: the collected site.
+        jobs: its page jobs (`postil.pages.page_jobs`), posts and pages first.
+        generated: the rels of the generated files (`postil.build.generated_assets`,
+            `.nojekyll`, `CNAME`).
+        origins: output rel -> site-relative source of each static file and content asset
+            (`postil.assets.SiteAssets.origins`).
+
+    Returns:
+        (output rel -> its source: a site-relative path, or a description of a generated
+        page in words), errors located at the content or static file that collides.
+    """
+    shown = site.posts + site.pages
+    jobs = list(jobs)
+    claims: list[tuple[str, str, bool]] = []  # (output rel, origin, a file of the site)
+    claims += [(r.post.output_rel, r.post.source.rel, True) for r in shown]
+    claims += [(job.rel, _generated(job), False) for job in jobs[len(shown) :]]
+    claims += [(rel, f"postil's generated `{rel}`", False) for rel in generated]
+    claims += [(rel, origin, True) for rel, origin in origins.items()]
+    outputs: dict[str, tuple[str, bool]] = {}
+    errors: list[Diagnostic] = []
+    for rel, origin, own in claims:
+        first = outputs.setdefault(rel, (origin, own))
+        both_sources = first[0].endswith(".md") and origin.endswith(".md")
+        if first != (origin, own) and not both_sources:  # two slugs: `check_unique_urls`
+            errors.append(_collision(rel, first, (origin, own)))
+    return {rel: origin for rel, (origin, _) in outputs.items()}, errors
+
+
+def _generated(job: PageJob) -> str:
+    """Describe a generated page or file in words."""
+    if not job.template:
+        return f"postil's generated `{job.rel}`"
+    return f"{GENERATED.get(job.template, job.template)} (`{job.rel}`)"
+
+
+def _collision(rel: str, first: tuple[str, bool], second: tuple[str, bool]) -> Diagnostic:
+    """Return the error of two sources published at `rel`, located at a file of the site
+    (the second one when both are)."""
+    here, other = (second, first) if second[1] or not first[1] else (first, second)
+    where = here[0]
+    name = f"`{other[0]}`" if other[1] else other[0]
+    return Diagnostic(
+        Severity.ERROR,
+        Location(where, 1, 1) if where.endswith(".md") else Location(where),
+        f"published at `{rel}`, where {name} is published too; rename or move this file"
+        " (for a post or page: set another `slug:`)",
+    )
+
+
+def check_references(
+    rendered: Iterable[RenderedPost], outputs: Mapping[str, str] | frozenset[str]
+) -> list[Diagnostic]:
+    """Return a warning for every local reference whose target is not published.
+
+    Args:
+        rendered: the published posts and pages.
+        outputs: every output rel of the site (`site_outputs`).
+
+    Returns:
+        Warnings at each reference's file:line:col (errors under `--strict`), in the order
+        written.
+    """
+    problems = []
+    for page in rendered:
+        for ref in page.content.references:
+            if published(ref.target, outputs):
+                continue
+            problems.append(
+                Diagnostic(
+                    Severity.WARNING,
+                    ref.location,
+                    f"`{ref.url}` is not in the built site: nothing is published at "
+                    f"`/{ref.target.lstrip('/')}`; fix the path (relative paths are read from "
+                    "this file's folder, `/…` from the site's root) or add the file to "
+                    "static/ or content/",
+                )
+            )
+    return problems
+
+
+def check_social_images(site: Site, outputs: Mapping[str, str]) -> list[Diagnostic]:
+    """Return a warning for a local `image:` (a post's front matter, the site's
+    postil.yaml) that names no published file."""
+    found = [(r.post.meta.image, r.post.url, r.post.source.rel) for r in site.posts + site.pages]
+    found.append((site.config.image, "", "postil.yaml"))
+    problems = []
+    for image, page_url, where in found:
+        if not image or urlsplit(image).scheme or image.startswith("//"):
+            continue
+        path = unquote(urlsplit(image).path)
+        target = path.lstrip("/") if path.startswith("/") else posixpath.join(page_url, path)
+        if not published(posixpath.normpath(target), outputs):
+            problems.append(
+                Diagnostic(
+                    Severity.WARNING,
+                    Location(where),
+                    f"`image: {image}` is not in the built site (nothing is published at "
+                    f"`/{posixpath.normpath(target)}`); fix the path or add the file",
+                )
+            )
+    return problems

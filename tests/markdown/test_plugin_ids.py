@@ -1,0 +1,65 @@
+"""Ids are unique in a page: headings avoid the template's ids, an id the author writes twice
+(or one the page template has) is an error naming both."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from postil.markdown import create_markdown, render_markdown
+from postil.markdown.state import RenderState
+from postil.theme import PAGE_IDS, default_theme_dir
+
+
+def render(body: str) -> tuple[str, list[str]]:
+    state = RenderState(path="content/posts/a.md", body_line=5)
+    html = render_markdown(create_markdown(), body, state).html
+    return html, [f"{d.location}: {d.severity.value}: {d.message}" for d in state.diagnostics]
+
+
+def test_a_heading_named_like_the_citation_block_gets_another_id():
+    html, problems = render("## Cite this post\n\n## Main\n")
+    assert 'id="sec-cite-this-post"' in html and 'id="sec-main"' in html
+    assert problems == []
+
+
+def test_a_heading_avoids_an_id_written_in_raw_html():
+    html, problems = render('<div id="results">r</div>\n\n## Results\n')
+    assert 'id="results-2"' in html and problems == []
+
+
+def test_a_figure_id_the_page_template_uses_is_an_error_naming_the_template():
+    _, problems = render("Text.\n\n![C](x.png){#main}\n")
+    assert problems == [
+        "content/posts/a.md:7:1: error: id `main` of the figure is already used by the page "
+        "template templates/base.html; ids must be unique in a page: choose another id"
+    ]
+
+
+def test_a_raw_html_id_given_twice_is_an_error_naming_the_first():
+    _, problems = render('<span id="k"></span>\n\nText <b id="k">b</b>\n')
+    assert problems == [
+        "content/posts/a.md:7:13: error: id `k` of raw HTML is already used by raw HTML at "
+        "content/posts/a.md:5:11; ids must be unique in a page: choose another id"
+    ]
+
+
+def test_a_raw_html_id_equal_to_a_figure_id_is_an_error():
+    _, problems = render('![C](x.png){#fig-a}\n\n<div id="fig-a"></div>\n')
+    assert (
+        len(problems) == 1 and "already used by the figure at content/posts/a.md:5" in (problems[0])
+    )
+
+
+def test_distinct_ids_and_ids_in_code_are_fine():
+    _, problems = render('<div id="a"></div>\n\n`<div id="a">`\n\n    <b id="a">\n')
+    assert problems == []
+
+
+def test_page_ids_are_the_ids_of_the_default_post_templates():
+    templates = default_theme_dir() / "templates"
+    found = {}
+    for name in ("base.html", "post.html", "page.html", "partials/cite.html"):
+        text = Path(templates / name).read_text("utf-8")
+        found |= {i: f"templates/{name}" for i in re.findall(r'\bid="([a-z-]+)"', text)}
+    assert found == PAGE_IDS

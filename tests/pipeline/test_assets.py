@@ -1,0 +1,146 @@
+"""Files a post refers to are published: page bundles, files under content/, static files;
+symlinks leaving the site are refused; an asset added, changed or deleted shows up in the
+next build."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from support.blog import build_site, make_site, post_text
+
+from postil.errors import BuildFailed
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 8
+
+
+def bundle(root, name, text, files):
+    folder = root / "content/posts" / name
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "index.md").write_text(text, encoding="utf-8")
+    for rel, data in files.items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_bytes(data)
+
+
+def test_a_bundle_file_is_published_beside_the_post_page_under_its_slug(tmp_path):
+    root = make_site(tmp_path / "site", {})
+    text = post_text("Plot", "2026-01-01", "![A](plot.png)\n\n![B](img/b.png)\n", slug="the-plot")
+    bundle(root, "plot-post", text, {"plot.png": PNG, "img/b.png": PNG + b"b"})
+    result = build_site(root)
+    out = root / "_site"
+    assert (out / "posts/the-plot/plot.png").read_bytes() == PNG
+    assert (out / "posts/the-plot/img/b.png").read_bytes() == PNG + b"b"
+    html = (out / "posts/the-plot/index.html").read_text("utf-8")
+    assert 'src="/blog/posts/the-plot/plot.png"' in html
+    assert 'src="/blog/posts/the-plot/img/b.png"' in html
+    assert result.warnings == ()
+
+
+def test_files_under_content_are_published_at_their_path_and_resolve_from_flat_posts(tmp_path):
+    body = "![R](../img/red.png) and ![S](/img/red.png) and [data](table.csv)\n"
+    root = make_site(tmp_path / "site", {"a.md": post_text("A", "2026-01-01", body)})
+    (root / "content/img").mkdir()
+    (root / "content/img/red.png").write_bytes(PNG)
+    (root / "content/posts/table.csv").write_text("a,b\n")
+    result = build_site(root)
+    out = root / "_site"
+    assert (out / "img/red.png").read_bytes() == PNG
+    assert (out / "posts/table.csv").read_text() == "a,b\n"
+    html = (out / "posts/a/index.html").read_text("utf-8")
+    assert html.count('src="/blog/img/red.png"') == 2
+    assert 'href="/blog/posts/table.csv"' in html
+    assert result.warnings == ()
+
+
+def test_the_files_of_a_draft_bundle_are_not_published(tmp_path):
+    root = make_site(tmp_path / "site", {})
+    bundle(root, "wip", post_text("WIP", "2026-01-01", "![A](a.png)\n", draft=True), {"a.png": PNG})
+    build_site(root)
+    assert not (root / "_site/posts/wip").exists()
+    build_site(root, drafts=True)
+    assert (root / "_site/posts/wip/a.png").exists()
+
+
+def test_an_asset_added_changed_and_deleted_shows_in_the_next_build(tmp_path):
+    root = make_site(tmp_path / "site", {})
+    bundle(root, "p", post_text("P", "2026-01-01", "![A](a.png)\n"), {})
+    first = build_site(root)
+    assert len(first.warnings) == 1 and "`a.png` is not in the built site" in (
+        first.warnings[0].message
+    )
+    (root / "content/posts/p/a.png").write_bytes(PNG)
+    assert build_site(root).warnings == ()
+    assert (root / "_site/posts/p/a.png").read_bytes() == PNG
+    (root / "content/posts/p/a.png").write_bytes(PNG + b"new")
+    build_site(root)
+    assert (root / "_site/posts/p/a.png").read_bytes() == PNG + b"new"
+    (root / "content/posts/p/a.png").unlink()
+    again = build_site(root)
+    assert not (root / "_site/posts/p/a.png").exists()
+    assert len(again.warnings) == 1
+
+
+def test_a_flat_posts_reference_follows_a_file_that_moves_beside_it(tmp_path):
+    root = make_site(tmp_path / "site", {"a.md": post_text("A", "2026-01-01", "![A](a.png)\n")})
+    (root / "content/posts/a.png").write_bytes(PNG)
+    build_site(root)
+    assert 'src="/blog/posts/a.png"' in (root / "_site/posts/a/index.html").read_text()
+    (root / "content/posts/a.png").unlink()  # now only the page-relative reading is left
+    (root / "static/posts/a").mkdir(parents=True)
+    (root / "static/posts/a/a.png").write_bytes(PNG)
+    result = build_site(root)
+    assert result.rendered == 1 and result.warnings == ()
+    assert 'src="a.png"' in (root / "_site/posts/a/index.html").read_text()
+
+
+def test_a_static_symlink_leaving_the_site_is_an_error_and_nothing_is_written(tmp_path):
+    root = make_site(tmp_path / "site", {"a.md": post_text("A", "2026-01-01")})
+    (root / "static").mkdir()
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOKEN=hunter2")
+    os.symlink(secret, root / "static/env.txt")
+    with pytest.raises(BuildFailed) as failed:
+        build_site(root)
+    (error,) = failed.value.diagnostics
+    assert str(error.location) == "static/env.txt"
+    assert "symlink points outside the site's directory" in error.message
+    assert not (root / "_site").exists()
+
+
+def test_a_static_symlink_inside_the_site_is_followed(tmp_path):
+    root = make_site(tmp_path / "site", {"a.md": post_text("A", "2026-01-01")})
+    (root / "static").mkdir()
+    (root / "shared").mkdir()
+    (root / "shared/logo.svg").write_text("<svg/>")
+    os.symlink(root / "shared", root / "static/shared")
+    build_site(root)
+    assert (root / "_site/shared/logo.svg").read_text() == "<svg/>"
+
+
+def test_a_content_asset_and_a_static_file_at_one_path_is_an_error_naming_both(tmp_path):
+    root = make_site(tmp_path / "site", {"a.md": post_text("A", "2026-01-01")})
+    (root / "static/img").mkdir(parents=True)
+    (root / "static/img/x.png").write_bytes(PNG)
+    (root / "content/img").mkdir()
+    (root / "content/img/x.png").write_bytes(PNG)
+    with pytest.raises(BuildFailed) as failed:
+        build_site(root)
+    (error,) = failed.value.diagnostics
+    assert str(error.location) == "content/img/x.png"
+    assert "where static/img/x.png is published too" in error.message
+
+
+def test_an_image_replaced_by_one_of_another_size_updates_the_page(tmp_path):
+    from PIL import Image
+
+    root = make_site(tmp_path / "site", {})
+    bundle(root, "p", post_text("P", "2026-01-01", "![A](a.png)\n"), {})
+    Image.new("RGB", (40, 30)).save(root / "content/posts/p/a.png")
+    build_site(root)
+    page = root / "_site/posts/p/index.html"
+    assert 'width="40" height="30"' in page.read_text()
+    Image.new("RGB", (20, 30)).save(root / "content/posts/p/a.png")
+    result = build_site(root)
+    assert result.rendered == 1
+    assert 'width="20" height="30"' in page.read_text()
