@@ -52,7 +52,7 @@ def test_links_inside_notes_and_figure_images_are_rewritten_by_the_full_parser()
     body = "Text.[^n]\n\n![Cap](/img/a.png){#fig-a}\n\n[^n]: See [o](other.md) and ![i](/i.png).\n"
     state = RenderState(path="content/posts/here.md", links=LINKS, base_path="/blog/")
     html = render_markdown(create_markdown(), body, state).html
-    assert '<img src="/blog/img/a.png" alt="Cap" decoding="async">' in html
+    assert '<img src="/blog/img/a.png" alt="Cap">' in html
     assert html.count('href="/blog/posts/other/"') == 2  # margin copy and Notes list
     assert 'src="/i.png"' not in html and 'src="/blog/i.png"' in html
     assert not state.diagnostics

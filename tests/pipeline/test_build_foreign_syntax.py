@@ -33,6 +33,8 @@ def page(root, slug):
 
 def test_a_jekyll_post_builds_with_its_links_toc_and_one_warning(tmp_path):
     root = make_site(tmp_path / "site", {"2021-diffusion.md": JEKYLL, "2017-gan.md": GAN})
+    (root / "static/assets").mkdir(parents=True)
+    (root / "static/assets/o.png").write_bytes(b"")  # the image the post shows
     result = build(BuildOptions(root=root))
     assert [str(w).split(": warning: ")[0] for w in result.warnings] == [
         "content/posts/2021-diffusion.md:20:1"  # the include; `#nice` is an anchor

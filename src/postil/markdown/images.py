@@ -29,8 +29,10 @@ def images_plugin(md: MarkdownIt) -> None:
       in pixels is kept and the other one follows from the file's aspect ratio; one given
       in other units is CSS (attributes plugin) and the file's size stays as the ratio.
       An image whose file cannot be measured, or is not the site's, gets no size.
-    - Every image gets `decoding="async"`; every image but the post's first gets
-      `loading="lazy"`. The first is often on the first screen and the largest thing
+    - Every image that will load (one of the site's images, measured, or one on another
+      host) gets `decoding="async"`, and every such image but the post's first
+      `loading="lazy"`; an image whose file is missing (a warning of the reference check)
+      gets neither. The first is often on the first screen and the largest thing
       there, and lazy-loading it would delay the Largest Contentful Paint (web.dev,
       "The performance effects of too much lazy loading").
     - `state.extra["images"]` receives each image's output rel (or its URL when it is on
@@ -45,14 +47,18 @@ def image_sizes(state: StateCore) -> None:
     """Set size and loading attributes on every `image` token, in document order."""
     render_state = get_state(state.env)
     found: list[str] = render_state.extra.setdefault("images", [])
+    loaded = 0
     for block in state.tokens:
         for token in block.children or ():
             if token.type == "image":
                 _size(render_state, token)
-                if found:
-                    token.attrs["loading"] = "lazy"
-                token.attrs["decoding"] = "async"
-                found.append(_image_ref(token))
+                ref = _image_ref(token)
+                if ref in render_state.sizes or urlsplit(ref).scheme:
+                    if loaded:
+                        token.attrs["loading"] = "lazy"
+                    token.attrs["decoding"] = "async"
+                    loaded += 1
+                found.append(ref)
 
 
 def _size(render_state: RenderState, token: Token) -> None:
