@@ -33,9 +33,9 @@ def create_markdown() -> MarkdownIt:
     One instance is made per process and reused for every post (it holds no per-document
     state). Raw HTML in posts is allowed: the author owns the content.
     """
-    from postil.markdown.chunk import chunk_plugin
     from postil.markdown.attrs import attrs_plugin
     from postil.markdown.callout import callout_plugin
+    from postil.markdown.chunk import chunk_plugin
     from postil.markdown.code import code_plugin
     from postil.markdown.figure import figure_plugin
     from postil.markdown.heading import heading_plugin
@@ -45,8 +45,8 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.liquid import liquid_plugin
     from postil.markdown.math import math_plugin
     from postil.markdown.nesting import nesting_plugin
-    from postil.markdown.shortcode import shortcode_plugin
     from postil.markdown.rawhtml import rawhtml_plugin
+    from postil.markdown.shortcode import shortcode_plugin
     from postil.markdown.sidenote import sidenote_plugin
     from postil.markdown.table import table_plugin
     from postil.markdown.template import template_plugin
