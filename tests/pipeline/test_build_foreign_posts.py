@@ -124,6 +124,9 @@ POSTS = {
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     root = make_site(tmp_path_factory.mktemp("foreign") / "site", POSTS)
+    for image in ("assets/pong.png", "img/ppca.png"):  # the images the posts show
+        (root / "static" / image).parent.mkdir(parents=True, exist_ok=True)
+        (root / "static" / image).write_bytes(b"")
     result = build_site(root)
     return root, build_into(root), result
 
@@ -211,7 +214,7 @@ def test_feeds_show_collapsible_callouts_open(site):
 
 
 def test_unknown_callout_kind_and_dropped_attribute_warn_and_fail_under_strict(tmp_path):
-    text = "---\ntitle: T\ndate: 2024-01-01\n---\n\n> [!DANGERZONE]\n> x\n\n[a](b){onclick=x}\n"
+    text = "---\ntitle: T\ndate: 2024-01-01\n---\n\n> [!DANGERZONE]\n> x\n\n[a](https://example.org/){onclick=x}\n"
     root = make_site(tmp_path / "site", {"p.md": text})
     result = build_site(root)
     assert [str(w) for w in result.warnings] == [

@@ -98,17 +98,19 @@ def liquid_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     return True
 
 
-def evaluate_liquid(tag: Tag, doc: RenderState, in_url: bool) -> Value:
+def evaluate_liquid(tag: Tag, doc: RenderState, in_url: bool, in_html: bool = False) -> Value:
     """Return what a Liquid output or tag evaluates to in a post.
 
     Values are Jekyll's: `site.url` is the site's origin (`https://example.org`),
     `site.baseurl` its base path without the last slash (`/blog`, or ""), `post_url` the
     post's path without the base path (`/posts/x/`). In a link destination (`in_url`),
     `post_url` and `link` give the post's source (`/posts/x.md`), which the links plugin
-    resolves and whose `#fragment` it checks.
+    resolves and whose `#fragment` it checks. In raw HTML (`in_html`) `site.baseurl` is ""
+    and `relative_url` gives the site-root path (`/x.png`): the raw HTML plugin puts every
+    root-absolute URL under the base path, once, and checks that it is published.
     """
     if tag.kind == "output":
-        return _output(tag, doc)
+        return _output(tag, doc, in_html)
     if tag.name in ("post_url", "link"):
         return _post_link(tag, doc, in_url)
     if tag.name in ("raw", "endraw", "comment", "endcomment"):
@@ -120,19 +122,20 @@ def evaluate_liquid(tag: Tag, doc: RenderState, in_url: bool) -> Value:
     )
 
 
-def _output(tag: Tag, doc: RenderState) -> Value:
+def _output(tag: Tag, doc: RenderState, in_html: bool) -> Value:
     """Evaluate `{{ value | filter: arg | … }}` with postil's site values."""
     first, *filters = _split_filters(tag.inner)
-    value = _primary(first, doc)
+    value = _primary(first, doc, in_html)
     if value is None:
         return Value(None, _unknown(tag, f"variable `{first.strip()}`"))
     for item in filters:
         name, _, arg = item.partition(":")
         name = name.strip()
-        argument = _primary(arg, doc) if arg.strip() else ""
+        argument = _primary(arg, doc, in_html) if arg.strip() else ""
         if name in ("relative_url", "absolute_url") and not urlsplit(value).scheme:
-            origin = _origin(doc) if name == "absolute_url" else ""
-            value = origin + _base(doc) + "/" + value.lstrip("/")
+            absolute = name == "absolute_url"
+            base = "" if in_html and not absolute else _base(doc)
+            value = (_origin(doc) if absolute else "") + base + "/" + value.lstrip("/")
         elif name in ("prepend", "append") and argument is not None:
             value = argument + value if name == "prepend" else value + argument
         else:
@@ -161,12 +164,13 @@ def _split_filters(expression: str) -> list[str]:
     return [*parts, current]
 
 
-def _primary(text: str, doc: RenderState) -> str | None:
+def _primary(text: str, doc: RenderState, in_html: bool) -> str | None:
     """Return a quoted string's text or a known variable's value, else None."""
     literal = _STRING.fullmatch(text)
     if literal:
         return literal.group(1)[1:-1]
-    return {"site.baseurl": _base(doc), "site.url": _origin(doc)}.get(text.strip())
+    base = "" if in_html else _base(doc)
+    return {"site.baseurl": base, "site.url": _origin(doc)}.get(text.strip())
 
 
 def _base(doc: RenderState) -> str:

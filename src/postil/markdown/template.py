@@ -169,9 +169,10 @@ def _inline(
     return children
 
 
-def _evaluate(doc: RenderState, tag: Tag, in_url: bool) -> Value:
+def _evaluate(doc: RenderState, tag: Tag, in_url: bool, in_html: bool = False) -> Value:
+    """Evaluate one Liquid tag or Hugo shortcode in a link destination, text or raw HTML."""
     if tag.kind in ("output", "tag"):
-        return evaluate_liquid(tag, doc, in_url)
+        return evaluate_liquid(tag, doc, in_url, in_html)
     return evaluate_shortcode(tag, doc, in_url)
 
 
@@ -222,7 +223,7 @@ def _substitute(doc: RenderState, html: str, line0: int, content: str | None = N
             out.append(html[at])
             at += 1
             continue
-        value = _evaluate(doc, tag, False)
+        value = _evaluate(doc, tag, False, in_html=True)
         if value.problem:
             text = content if content is not None else html
             offset = text.find(tag.raw) if content is not None else tag.start
