@@ -413,7 +413,9 @@ def scope_switches(latex: str) -> str:
     In TeX `\color` colours to the end of the enclosing group, and every cell of an
     alignment is a group, so `a &= \color{red} b \\ c &= d` colours only `b`; latex2mathml
     instead swallows the rest of the table (`&`, `\\`) into the colour. A switch whose
-    scope already ends at a group's end is left alone.
+    scope already ends at a group's end is left alone. `\color{c}{X}`, a group right after
+    the colour, colours only `X`: MathJax reads `\color` with two arguments, and the posts
+    written for it (Jekyll, Hugo) mean `\textcolor{c}{X}` by it.
     """
     if "\\color" not in latex:
         return latex
@@ -422,7 +424,13 @@ def scope_switches(latex: str) -> str:
         if match.start() < pos:
             continue
         _, after_colour = read_group(latex, match.end())
-        end = _scope_end(latex, after_colour)
+        argument = after_colour
+        while argument < len(latex) and latex[argument].isspace():
+            argument += 1
+        if latex.startswith("{", argument):  # MathJax's `\color{c}{X}`: X only
+            end = read_group(latex, argument)[1]
+        else:
+            end = _scope_end(latex, after_colour)
         rest = latex[end : end + 1]
         if end == len(latex) or rest == "}":
             continue
