@@ -155,12 +155,12 @@ def _run(args: argparse.Namespace) -> int:
         )
         target = out or args.root / "_site"
         warned = f", {plural(len(result.warnings), 'warning')}" if result.warnings else ""
+        for note in result.notes:  # before the summary, which stays the last line
+            _say(note)
         _say(
             f"built {plural(result.posts, 'post')}, {plural(result.files, 'file')}"
             f" in {result.seconds:.2f} s → {target}{warned}"
         )
-        for note in result.notes:
-            _say(note)
     elif args.command == "check":
         return _check(args)
     elif args.command == "new":
