@@ -112,6 +112,7 @@ def callout_tokens(state: StateCore) -> None:
         ):
             if token.type == "container_div_open":
                 _fenced_div(token, source, i, doc)
+                _check_closed(token, doc)
             elif token.type == "admonition_open":
                 _admonition(token, doc)
             openers[key] = token
@@ -164,6 +165,28 @@ def _fenced_div(opening: Token, tokens: list[Token], i: int, doc: RenderState) -
         opening.attrs = dict(
             clean_attributes(attrs or {"class": word.group(1) if word else ""}).kept
         )
+
+
+_DIV_END = re.compile(r"^[\s>]*:{3,}\s*$")
+
+
+def _check_closed(opening: Token, doc: RenderState) -> None:
+    """Warn at a fenced div whose closing `:::` never comes (it ran to the end of the post).
+
+    mdit-py-plugins' container closes such a div at the end of the document (or of the
+    block it is in) and its map then ends on a line that is not a `:::` fence.
+    """
+    if not opening.map or not doc.source_lines:
+        return
+    end = opening.map[1]
+    if end < len(doc.source_lines) and _DIV_END.match(doc.source_lines[end]):
+        return
+    doc.warn(
+        opening.map[0],
+        1,
+        f"fenced div `{opening.markup}` is never closed, so everything after it is inside "
+        f"it; add a line `{opening.markup}` where it ends",
+    )
 
 
 def _retype(opening: Token, name: str, title: str, collapse: str | None, doc: RenderState) -> None:

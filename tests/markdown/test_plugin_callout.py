@@ -1,0 +1,36 @@
+"""Callouts: what the fixture file (`tests/fixtures/callout.md`) cannot show, the warnings."""
+
+from __future__ import annotations
+
+import pytest
+
+from postil.markdown import create_markdown, render_markdown
+from postil.markdown.state import RenderState
+
+
+def warnings(text: str) -> list[str]:
+    """Render `text` as the body of `post.md`; return its diagnostics as text."""
+    state = RenderState(path="post.md")
+    state.source_lines = text.split("\n")
+    render_markdown(create_markdown(), text, state)
+    return [str(d) for d in state.diagnostics]
+
+
+def test_a_fenced_div_never_closed_is_a_warning_at_its_opening_line():
+    assert warnings("Intro.\n\n::: {.callout-note}\nThe rest of the post.\n") == [
+        "post.md:3:1: warning: fenced div `:::` is never closed, so everything after it is "
+        "inside it; add a line `:::` where it ends"
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "::: {.callout-note}\nx\n:::\n\nafter\n",
+        "::: note\nx\n::::\n",  # a longer closing fence closes it
+        "> ::: {.callout-tip}\n> x\n> :::\n",  # inside a block quote
+        ":::: {.callout-tip}\n::: {.column-margin}\ny\n:::\n::::\n",  # nested
+    ],
+)
+def test_closed_fenced_divs_are_not_reported(text):
+    assert warnings(text) == []
