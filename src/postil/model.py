@@ -144,6 +144,7 @@ class FrontMatter:
         toc: whether the page shows a table of contents; None: when it has 3 or more h2.
         title_at: where `title` is written in the file (for math errors in it).
         subtitle_at: where `subtitle` is written.
+        image_at: where `image` (or `images`, `thumbnail`, `cover`) is written.
     """
 
     title: str
@@ -163,6 +164,7 @@ class FrontMatter:
     author_details: tuple[Author, ...] = ()
     title_at: TextAt = TextAt()
     subtitle_at: TextAt = TextAt()
+    image_at: TextAt = TextAt()
 
 
 @dataclass(frozen=True)

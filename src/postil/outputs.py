@@ -14,7 +14,7 @@ from urllib.parse import unquote, urlsplit
 
 from postil.errors import Diagnostic, Location, Severity
 from postil.markdown.references import published
-from postil.model import RenderedPost, Site
+from postil.model import RenderedPost, Site, TextAt
 from postil.pages import PageJob
 
 GENERATED = {
@@ -113,11 +113,19 @@ def check_references(
     return problems
 
 
+def _at(position: TextAt) -> tuple[int, int]:
+    """Return (line, col) of a front matter value, or (0, 0) when it was not read from a file."""
+    return (position.line, position.col) if position != TextAt() else (0, 0)
+
+
 def check_social_images(site: Site, outputs: Mapping[str, str]) -> list[Diagnostic]:
     """Return a warning for a local `image:` (a post's front matter, the site's
     postil.yaml) that names no published file."""
-    found = [(r.post.meta.image, r.post.url, r.post.source.rel) for r in site.posts + site.pages]
-    found.append((site.config.image, "", "postil.yaml"))
+    found = [
+        (r.post.meta.image, r.post.url, Location(r.post.source.rel, *_at(r.post.meta.image_at)))
+        for r in site.posts + site.pages
+    ]
+    found.append((site.config.image, "", Location("postil.yaml")))
     problems = []
     for image, page_url, where in found:
         if not image or urlsplit(image).scheme or image.startswith("//"):
@@ -128,7 +136,7 @@ def check_social_images(site: Site, outputs: Mapping[str, str]) -> list[Diagnost
             problems.append(
                 Diagnostic(
                     Severity.WARNING,
-                    Location(where),
+                    where,
                     f"`image: {image}` is not in the built site (nothing is published at "
                     f"`/{posixpath.normpath(target)}`); fix the path or add the file",
                 )

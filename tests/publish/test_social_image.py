@@ -48,5 +48,8 @@ def test_the_site_image_is_the_default_and_pages_without_one_have_a_small_card(t
 def test_a_missing_front_matter_image_is_a_warning(tmp_path):
     root = make_site(tmp_path, {"a.md": post_text("A", "2026-01-01", image="/nope.png")})
     (warning,) = build_site(root).warnings
-    assert str(warning.location) == "content/posts/a.md"
+    text = (root / "content/posts/a.md").read_text(encoding="utf-8").split("\n")
+    line = next(i for i, t in enumerate(text, 1) if t.startswith("image:"))
+    # at the value: the line of `image:` and the column after "image: "
+    assert str(warning.location) == f"content/posts/a.md:{line}:{len('image: ') + 1}"
     assert "`image: /nope.png` is not in the built site" in warning.message

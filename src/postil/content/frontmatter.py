@@ -180,14 +180,14 @@ def _convert(fields: list[Field], tz: ZoneInfo) -> dict[str, Any]:
     return values
 
 
-POSITIONED = {"title": "title_at", "subtitle": "subtitle_at"}
-"""Text fields whose position is kept, for messages about math inside them."""
+POSITIONED = {"title": "title_at", "subtitle": "subtitle_at", "image": "image_at"}
+"""Text fields whose position is kept, for messages about math or a missing file in them."""
 
 
 def _positions(
     fields: list[Field], values: dict[str, Any], file_lines: list[str], first_line: int
 ) -> dict[str, TextAt]:
-    """Return `FrontMatter`'s `title_at`/`subtitle_at` for the fields among `fields`."""
+    """Return `FrontMatter`'s `title_at`/`subtitle_at`/`image_at` for the fields among `fields`."""
     found = {}
     for fld in fields:
         name = FIELDS[fld.key.lower()][0]
