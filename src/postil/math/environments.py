@@ -148,8 +148,11 @@ def split_numbering(latex: str, display: bool) -> tuple[str, tuple[EquationRow, 
         row, rest = _row(top.group(3), not top.group(2))
         return rest, (row,)
     env, star, body = top.groups()
+    columns = ""
     if env == "alignat":
-        body = re.sub(r"^\s*\{\d+\}", "", body)
+        count = re.match(r"\s*(\{\d+\})", body)
+        columns = count.group(1) if count else ""
+        body = body[count.end() :] if count else body
     parts = top_level_rows(body)
     if env in ("multline",):
         rows = [_row(p, False)[0] for p in parts]
@@ -162,8 +165,10 @@ def split_numbering(latex: str, display: bool) -> tuple[str, tuple[EquationRow, 
     if len(pairs) > 1 and not pairs[-1][1].strip():
         pairs.pop()  # a trailing `\\` makes no row
     inner = r"\\".join(rest for _, rest in pairs)
-    target = "gathered" if env == "gather" else "aligned"
-    return rf"\begin{{{target}}}{inner}\end{{{target}}}", tuple(r for r, _ in pairs)
+    # `alignat` keeps its own spacing: no space between column pairs but what is written.
+    target = {"gather": "gathered", "alignat": "alignedat"}.get(env, "aligned")
+    begin = rf"\begin{{{target}}}{columns}"
+    return rf"{begin}{inner}\end{{{target}}}", tuple(r for r, _ in pairs)
 
 
 def rewrite_environments(latex: str) -> str:
