@@ -291,11 +291,36 @@ def _fix_lap(el: ET.Element) -> None:
     ET.SubElement(el, "mrow", {"class": "lap"}).extend(content)
 
 
+# Over/under shapes latex2mathml writes as text (`<mtext>⏠</mtext>` for `\overgroup`, `~`
+# for `\utilde`), which never stretches: as stretchy operators they span their base.
+STRETCHED_TEXT = {"⏠": "⏠", "⏡": "⏡", "~": "˜"}
+# `\overbrace` and `\underbrace`, and mathtools' `\overbracket`, `\underbracket`, are
+# operators with limits: `^`/`_` go above/below the brace, not beside it.
+LIMIT_BRACES = frozenset("⏞⏟⎴⎵")
+
+
 def _fix_brace(el: ET.Element) -> None:
-    """Make a brace or bracket over/under a base (`\\overbrace`, `\\underbracket`) stretchy."""
+    """Make a brace, bracket or group shape over/under a base (`\\overbrace`,
+    `\\underbracket`, `\\overgroup`, `\\utilde`) a stretchy operator."""
     script = el[1] if len(el) == 2 else None
+    if script is not None and local(script) == "mrow" and len(script) == 1:
+        text = script[0]
+        if local(text) == "mtext" and (text.text or "") in STRETCHED_TEXT:
+            el.remove(script)
+            script = ET.SubElement(el, "mo", {"style": "math-depth:0", "stretchy": "true"})
+            script.text = STRETCHED_TEXT[text.text or ""]
     if script is not None and local(script) == "mo" and (script.text or "") in BRACES:
         script.set("stretchy", "true")
+
+
+def _brace_limits(el: ET.Element) -> None:
+    """Set `\\overbracket{x}^{n}` as `\\overbrace{x}^{n}` is: the label above the bracket."""
+    base = el[0] if len(el) == 2 else None
+    wanted = {"msup": "mover", "msub": "munder"}.get(local(el))
+    if base is None or wanted is None or local(base) != wanted or len(base) != 2:
+        return
+    if local(base[1]) == "mo" and (base[1].text or "") in LIMIT_BRACES:
+        el.tag = wanted
 
 
 def _fix_arrow(el: ET.Element) -> None:
@@ -325,6 +350,8 @@ def fix_enclosures(root: ET.Element) -> None:
             _fix_box(el)
         elif tag == "mpadded":
             _fix_lap(el)
+        elif tag in ("msup", "msub"):
+            _brace_limits(el)
         elif tag in ("mover", "munder", "munderover"):
             _fix_wide_accent(el)
             _fix_accent(el)
