@@ -8,6 +8,7 @@ Each formula is converted by postil, served with `static/css/math.css` and the m
 - `\\ldots` between commas has a thin space (1/6 em) on each side, as an Inner atom;
 - `\\!` takes a thin space away (Chromium ignores a negative `<mspace width>`);
 - `\\mathllap{b}` ends where it stands, over what came before; `\\mathclap` is centred there;
+- `\\overline`, `\\underline` and `\\widehat` are exactly as wide as their base;
 - the bars of `\\Braket{\\phi | A | \\psi}` are as tall as its angle brackets.
 """
 
@@ -33,6 +34,9 @@ FORMULAS = {
     "plain": (r"a b", False),
     "llap": (r"a\mathllap{b}", False),
     "clap": (r"a\mathclap{b}", False),
+    "overline": (r"\overline{a + b + c + d}", False),
+    "underline": (r"\underline{abcdef}", False),
+    "widehat": (r"\widehat{a + b}", False),
 }
 
 
@@ -114,3 +118,14 @@ def test_left_and_centred_overlaps_hang_from_where_they_stand(metrics):
     assert b["right"] == pytest.approx(a["right"], abs=0.03)
     a, b = em_boxes(metrics, "#clap mi")[0], em_boxes(metrics, "#clap .lap mi")[0]
     assert (b["left"] + b["right"]) / 2 == pytest.approx(a["right"], abs=0.03)
+
+
+@pytest.mark.parametrize("key", ["overline", "underline", "widehat"])
+def test_rules_and_wide_accents_span_their_base_exactly(metrics, key):
+    stacked = f"#{key} semantics > mrow > *"
+    base, mark = (
+        em_boxes(metrics, f"{stacked} > :first-child")[0],
+        em_boxes(metrics, f"{stacked} > :last-child")[0],
+    )
+    assert mark["left"] == pytest.approx(base["left"], abs=0.02)
+    assert mark["right"] == pytest.approx(base["right"], abs=0.02)

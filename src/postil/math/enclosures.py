@@ -229,15 +229,38 @@ def _fix_wide_accent(el: ET.Element) -> None:
     found = read_marker(el[1]) or (read_marker(el[1][0]) if len(el[1]) == 1 else None)
     if found is None or found[0] != "wide":
         return
-    shape = ET.Element("mpadded", {"class": found[1], "height": "0.3em", "depth": "0"})
-    glyph = ET.SubElement(shape, "mpadded", {"width": "0", "height": "0", "depth": "0"})
-    ET.SubElement(glyph, "mo", {"class": "wide-glyph", "stretchy": "false"}).text = WIDE_CHARACTERS[
-        found[1]
-    ]
-    phantom = ET.SubElement(shape, "mphantom")
-    phantom.append(copy.deepcopy(el[0]))
+    _paint_script(el, found[1], WIDE_CHARACTERS[found[1]], {"height": "0.3em", "depth": "0"})
+
+
+# `\overline`, `\underline`: latex2mathml's `<mo>―</mo>` does not stretch, so a rule over a
+# wide base fell short. A box as wide as the base with a border is TeX's rule: `θ` thick
+# (0.04em), 3θ from the base (The TeXbook, Appendix G, rules 9 and 10).
+RULES = {"mover": ("rule-over", "‾", {"height": "0.12em", "depth": "0"}),
+         "munder": ("rule-under", "_", {"height": "0", "depth": "0.12em"})}
+
+
+def _fix_rule(el: ET.Element) -> None:
+    """Replace `\\overline`'s or `\\underline`'s `―` by a rule exactly as wide as its base."""
+    script = el[1] if len(el) == 2 else None
+    if script is None or local(script) != "mo" or (script.text or "") != "―":
+        return
+    shape, char, size = RULES[local(el)]
+    _paint_script(el, shape, char, size)
+
+
+def _paint_script(el: ET.Element, shape: str, char: str, size: dict[str, str]) -> None:
+    """Make `el`'s script a box as wide as its base (an `<mphantom>` copy), of class `shape`
+    for the stylesheet to paint, holding `char` in a zero-width transparent `<mo>` for
+    screen readers and copied text."""
+    box = ET.Element("mpadded", {"class": shape, **size})
+    glyph = ET.SubElement(box, "mpadded", {"width": "0", "height": "0", "depth": "0"})
+    # As an embellished operator the zero-width box would still get the character's spaces.
+    spaceless = {"lspace": "0em", "rspace": "0em"}
+    ET.SubElement(glyph, "mo", {"class": "wide-glyph", "stretchy": "false", **spaceless}).text = char
+    ET.SubElement(box, "mphantom").append(copy.deepcopy(el[0]))
     el.remove(el[1])
-    el.append(shape)
+    el.append(box)
+    el.attrib.pop("accent", None)
     el.set("accent" if local(el) == "mover" else "accentunder", "true")
 
 
@@ -354,6 +377,7 @@ def fix_enclosures(root: ET.Element) -> None:
             _brace_limits(el)
         elif tag in ("mover", "munder", "munderover"):
             _fix_wide_accent(el)
+            _fix_rule(el)
             _fix_accent(el)
             _fix_brace(el)
             _fix_arrow(el)

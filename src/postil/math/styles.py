@@ -51,12 +51,23 @@ def walk_styles(root: ET.Element, display: bool) -> Iterator[tuple[ET.Element, i
         if tag == "mfrac":
             inner = min(style + 1, SCRIPTSCRIPT)
             stack.extend((child, inner) for child in reversed(el))
+        elif _is_accent(el, tag):  # an accent is the size of its base (TeX, Chromium)
+            stack.extend((child, style) for child in reversed(el))
         elif tag in SCRIPTED_OR_STACKED or tag == "mroot":
             script = SCRIPTSCRIPT if tag == "mroot" or style >= SCRIPT else SCRIPT
             stack.extend((child, script) for child in reversed(el[1:]))
             stack.append((el[0], style))
         else:
             stack.extend((child, style) for child in reversed(el))
+
+
+def _is_accent(el: ET.Element, tag: str) -> bool:
+    """Tell whether `el` is a base with an accent (`accent`/`accentunder="true"`): MathML
+    Core sets such a script at the base's size, as TeX sets an accent (a wide accent's or a
+    rule's box holds a copy of the base, which must keep the base's spacing)."""
+    return (tag == "mover" and el.get("accent") == "true") or (
+        tag == "munder" and el.get("accentunder") == "true"
+    )
 
 
 def _own_style(el: ET.Element, tag: str, style: int) -> int:

@@ -72,6 +72,7 @@ OVER_MARKS = {
     "→": "\u20d7",
     "ˇ": "\u030c",
     "―": "\u0305",
+    "‾": "\u0305",
 }
 r"""Accents over a base that Unicode does not decompose to a combining mark: the
 characters latex2mathml draws for `\hat`, `\tilde`, `\grave`, `\vec`, `\check`,
@@ -80,7 +81,7 @@ characters latex2mathml draws for `\hat`, `\tilde`, `\grave`, `\vec`, `\check`,
 UNDER_MARKS = {"―": "\u0332", "_": "\u0332"}
 r"""Accents under a base: `\underline`'s rule is the combining low line."""
 
-BRACES = frozenset("⏞⏟")
+BRACES = frozenset("⏞⏟⎴⎵")
 r"""`\overbrace`/`\underbrace`: text has no brace over a run of characters; left out."""
 
 GLUE = "\x01"
@@ -292,8 +293,19 @@ def _big_operator(node: ET.Element) -> bool:
     return node.tag == "mi" and len(node.text or "") > 1
 
 
+def _painted(script: ET.Element) -> ET.Element:
+    """Return the character a painted script stands for (a wide accent's, a rule's hidden
+    `<mo class="wide-glyph">`), or `script` itself."""
+    if script.tag == "mpadded" and script.get("class"):
+        glyph = next((el for el in script.iter("mo") if el.get("class") == "wide-glyph"), None)
+        if glyph is not None:
+            return glyph
+    return script
+
+
 def _over(node: ET.Element, script: bool) -> str:
     base, over = _children(node, 2)
+    over = _painted(over)
     mark = _combining(over, OVER_MARKS)
     if mark is not None:
         return _accented(_text(base, script), mark)
@@ -304,6 +316,7 @@ def _over(node: ET.Element, script: bool) -> str:
 
 def _under(node: ET.Element, script: bool) -> str:
     base, under = _children(node, 2)
+    under = _painted(under)
     mark = _combining(under, UNDER_MARKS)
     if mark is not None:
         return _accented(_text(base, script), mark)
