@@ -255,8 +255,8 @@ def _paint_script(el: ET.Element, shape: str, char: str, size: dict[str, str]) -
     box = ET.Element("mpadded", {"class": shape, **size})
     glyph = ET.SubElement(box, "mpadded", {"width": "0", "height": "0", "depth": "0"})
     # As an embellished operator the zero-width box would still get the character's spaces.
-    spaceless = {"lspace": "0em", "rspace": "0em"}
-    ET.SubElement(glyph, "mo", {"class": "wide-glyph", "stretchy": "false", **spaceless}).text = char
+    attrs = {"class": "wide-glyph", "stretchy": "false", "lspace": "0em", "rspace": "0em"}
+    ET.SubElement(glyph, "mo", attrs).text = char
     ET.SubElement(box, "mphantom").append(copy.deepcopy(el[0]))
     el.remove(el[1])
     el.append(box)
