@@ -235,8 +235,10 @@ def _fix_wide_accent(el: ET.Element) -> None:
 # `\overline`, `\underline`: latex2mathml's `<mo>―</mo>` does not stretch, so a rule over a
 # wide base fell short. A box as wide as the base with a border is TeX's rule: `θ` thick
 # (0.04em), 3θ from the base (The TeXbook, Appendix G, rules 9 and 10).
-RULES = {"mover": ("rule-over", "‾", {"height": "0.12em", "depth": "0"}),
-         "munder": ("rule-under", "_", {"height": "0", "depth": "0.12em"})}
+RULES = {
+    "mover": ("rule-over", "‾", {"height": "0.12em", "depth": "0"}),
+    "munder": ("rule-under", "_", {"height": "0", "depth": "0.12em"}),
+}
 
 
 def _fix_rule(el: ET.Element) -> None:
