@@ -114,7 +114,8 @@ def _auto_sized(el: ET.Element) -> bool:
 
 
 def fix_delimiter_sizes(root: ET.Element) -> None:
-    r"""Give `\Big`, `\bigg`, `\Bigg` (and a display `\binom`) Computer Modern's sizes.
+    r"""Give `\Big`, `\bigg`, `\Bigg` (and a display `\binom`) Computer Modern's sizes,
+    centred on the math axis.
 
     See `CM_DELIMITER_SIZES`; runs after `fix_fraction_delimiters`, which reads
     latex2mathml's display size to find a generalised fraction's delimiters.
@@ -124,3 +125,7 @@ def fix_delimiter_sizes(root: ET.Element) -> None:
         if size in CM_DELIMITER_SIZES and el.get("maxsize") == size:
             el.set("minsize", CM_DELIMITER_SIZES[size])
             el.set("maxsize", CM_DELIMITER_SIZES[size])
+        if size and el.get("maxsize") == size:
+            # plain.tex's `\big` boxes are centred on the math axis, as every `\left` is;
+            # MathML Core centres a stretched operator only when it is symmetric.
+            el.set("symmetric", "true")
