@@ -75,3 +75,11 @@ def test_a_link_to_a_draft_warns_unless_drafts_are_built(tmp_path):
     assert str(warning.location) == "content/posts/a.md:5:5"
     assert "a draft or future post is left out" in warning.message
     assert build(BuildOptions(root=root, cache=False, drafts=True)).warnings == ()
+
+
+def test_links_to_markdown_and_quarto_sources_are_links_to_their_pages():
+    links = {**LINKS, "content/posts/rl.markdown": "posts/rl/", "content/posts/q.qmd": "posts/q/"}
+    state = RenderState(path="content/posts/here.md", links=links, base_path="/blog/")
+    html = render_markdown(create_markdown(), "[a](rl.markdown) [b](q.qmd#x)\n", state).html
+    assert '<a href="/blog/posts/rl/">a</a>' in html
+    assert '<a href="/blog/posts/q/#x">b</a>' in html

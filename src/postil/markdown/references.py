@@ -12,10 +12,11 @@ from collections.abc import Mapping
 from typing import NamedTuple
 from urllib.parse import quote, unquote, urlsplit
 
+from postil.content.discover import SOURCE_SUFFIXES
 from postil.markdown.rendered import Reference
 from postil.markdown.state import RenderState
 
-SOURCE_SUFFIX = ".md"
+SOURCE_SUFFIX = SOURCE_SUFFIXES  # a link to a source file is a link to its page
 """A link whose path ends with this is a link to another post's source file."""
 
 CONTENT_DIR = "content"
