@@ -72,8 +72,8 @@ class _Helpers:
         is unchanged); one with a tag is kept raw (unescaped) for `template_eval`.
         """
         result = self._helpers.parseLinkDestination(src, pos, maximum)
-        if src.startswith("<", pos):
-            return result
+        if src.startswith("<", pos) or not any(src.find(t, pos, maximum) >= 0 for t in TAG_START):
+            return result  # no tag ahead: no scan (nested links made it quadratic)
         level, at, found = 0, pos, False
         while at < maximum:
             tag = scan_tag(src, at, maximum) if src.startswith(TAG_START, at) else None
