@@ -444,8 +444,6 @@ def _conversions_since(worker: _Worker, marks: tuple[int, int]) -> _Pair:
     Each math miss adds at most one entry, at the end (the oldest are dropped when full), so
     the newest `misses` entries hold every new one; the highlighting cache only grows.
     """
-    added = worker.math_cache.misses - marks[0]
-    entries = worker.math_cache.export()
-    math = dict(islice(reversed(entries.items()), added)) if added > 0 else {}
+    math = worker.math_cache.newest(worker.math_cache.misses - marks[0])
     highlight = worker.highlight_cache
     return math, dict(islice(reversed(highlight.items()), len(highlight) - marks[1]))

@@ -285,3 +285,14 @@ def test_multline_first_line_left_last_right_middle_centred(env):
 def test_math_empty_formula_converts_to_an_empty_math_element(latex):
     html = latex_to_mathml(latex, display=True)
     assert html.startswith('<math display="block"><semantics><mrow><mrow></mrow></mrow>')
+
+
+def test_the_math_cache_gives_its_newest_entries_newest_first():
+    from postil.math.cache import MathCache
+
+    cache = MathCache(limit=3)
+    for key in "abcd":  # `a` is dropped when `d` comes
+        cache.put(key, key.upper())
+    assert cache.newest(2) == {"d": "D", "c": "C"} and list(cache.newest(2)) == ["d", "c"]
+    assert cache.newest(5) == {"d": "D", "c": "C", "b": "B"}
+    assert cache.newest(0) == {} and cache.newest(-1) == {}

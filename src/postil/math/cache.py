@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from importlib.metadata import PackageNotFoundError, version
+from itertools import islice
 
 try:
     ENGINE = f"latex2mathml {version('latex2mathml')}"
@@ -72,6 +73,11 @@ class MathCache:
     def export(self) -> dict[str, str]:
         """Return every entry as a plain dict (JSON-serialisable) for saving to disk."""
         return dict(self._entries)
+
+    def newest(self, count: int) -> dict[str, str]:
+        """Return the `count` most recently stored entries, newest first (no copy of the rest:
+        a worker asks after every post, and copying the whole cache each time was quadratic)."""
+        return dict(islice(reversed(self._entries.items()), count)) if count > 0 else {}
 
     def load(self, entries: Mapping[str, str]) -> None:
         """Add entries from an earlier `export()`; entries of other versions never match."""
