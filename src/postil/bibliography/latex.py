@@ -19,6 +19,8 @@ from postil.bibliography.entries import Pieces
 
 _DASHES = (("---", "\u2014"), ("--", "\u2013"), ("~", "\u00a0"))
 _BARE_PERCENT = re.compile(r"(?<!\\)%")
+_SPACES = re.compile(r"[ \t\n\r]+")
+"""Spaces that collapse; a tie (`~`, U+00A0) stays."""
 
 
 @cache
@@ -40,7 +42,7 @@ def decode(latex: str) -> str:
         text = latex.replace("{", "").replace("}", "")
         for ligature, char in _DASHES:
             text = text.replace(ligature, char)
-    return " ".join(text.split())
+    return _SPACES.sub(" ", text).strip(" \t\n\r")
 
 
 def pieces(latex: str) -> Pieces:
