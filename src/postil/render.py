@@ -96,7 +96,8 @@ class Rendered:
         templates' digest now) is the one it was rendered with."""
         if self.content.widgets and self.widgets != widgets:
             return False
-        if any((works or {}).get(key) != work for key, work in self.works_read):
+        found_works = works if works is not None else {}  # (`works or {}` would count them)
+        if any(found_works.get(key) != work for key, work in self.works_read):
             return False
         found = assets or AssetMaps()
         if any(found.sources.get(rel) != out for rel, out in self.assets_read):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -78,6 +79,41 @@ class BibFile:
 
     works: Mapping[str, Work]
     warnings: tuple[Diagnostic, ...] = ()
+
+
+class StoredWorks(Mapping[str, Work]):
+    """The works of one file, each kept pickled on its own and unpickled when looked up.
+
+    The build cache keeps a parsed file as this map: a warm build loads 2,000 short byte
+    strings (about a millisecond) instead of 2,000 `Work`s with their `Person`s (about
+    100 ms), and unpickles only the few works its posts cite.
+    """
+
+    def __init__(self, works: Mapping[str, Work]) -> None:
+        self._blobs = {
+            key: pickle.dumps(work, pickle.HIGHEST_PROTOCOL) for key, work in works.items()
+        }
+        self._loaded: dict[str, Work] = {}
+
+    def __getitem__(self, key: str) -> Work:
+        found = self._loaded.get(key)
+        if found is None:
+            found = self._loaded[key] = pickle.loads(self._blobs[key])
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._blobs)
+
+    def __len__(self) -> int:
+        return len(self._blobs)
+
+    def __getstate__(self) -> dict[str, bytes]:
+        """Pickle the byte strings only (what was unpickled is rebuilt on demand)."""
+        return self._blobs
+
+    def __setstate__(self, blobs: dict[str, bytes]) -> None:
+        self._blobs = blobs
+        self._loaded = {}
 
 
 class Works(Mapping[str, Work]):

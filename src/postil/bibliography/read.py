@@ -20,7 +20,7 @@ from bibtexparser.middlewares.names import (
     split_multiple_persons_names,
 )
 
-from postil.bibliography.entries import BibFile, Person, Work
+from postil.bibliography.entries import BibFile, Person, StoredWorks, Work
 from postil.bibliography.latex import decode, pieces
 from postil.errors import Diagnostic, Location, Severity
 
@@ -87,7 +87,7 @@ def read_bib(data: bytes, rel: str) -> BibFile:
             warnings.append(_warning(rel, line, _duplicate(block)))
         elif isinstance(block, model.ParsingFailedBlock):
             warnings.append(_warning(rel, line, _failed(block)))
-    return BibFile(works, tuple(warnings))
+    return BibFile(StoredWorks(works), tuple(warnings))
 
 
 def _warning(rel: str, line: int, message: str) -> Diagnostic:
