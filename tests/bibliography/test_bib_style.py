@@ -43,9 +43,10 @@ def test_same_authors_same_year_get_letters_in_title_order():
     assert (found["a"].year, found["z"].year) == ("2020a", "2020b")
 
 
-def test_numeric_numbers_follow_the_order_of_first_citation():
-    found = labels([work("x", ("B", "")), work("y", ("A", ""))], ["T", "T"], numeric=True)
+def test_numeric_numbers_follow_the_order_of_first_citation_without_letters():
+    found = labels([work("x", ("B", "")), work("y", ("B", ""))], ["T", "U"], numeric=True)
     assert (found["x"].number, found["y"].number) == (1, 2)
+    assert found["x"].year == found["y"].year == "2020"
 
 
 def test_reference_entry_in_html_and_plain_text():

@@ -85,7 +85,8 @@ def labels(cited: Sequence[Work], titles: Sequence[str], numeric: bool) -> dict[
     numbers = {work.key: n for n, work in enumerate(cited, 1)}
     for work in order:
         group = same[(_names(work, "&"), work.year)]
-        letter = _letter(group.index(work.key)) if len(group) > 1 else ""
+        # numbers tell works apart already: letters are author–year's
+        letter = _letter(group.index(work.key)) if len(group) > 1 and not numeric else ""
         year = (work.year or NO_DATE) + ("-" if not work.year and letter else "") + letter
         found[work.key] = Label(_names(work, "&"), _names(work, "and"), year, numbers[work.key])
     return found
