@@ -28,6 +28,7 @@ import jinja2
 
 from postil.anchors import check_anchors
 from postil.assets import SiteAssets, site_assets
+from postil.bibliography.load import load_bibliographies
 from postil.cache.keys import fingerprint, markdown_keys
 from postil.cache.rows import RenderedRows
 from postil.cache.store import BuildCache, CacheError
@@ -174,7 +175,9 @@ def run(
     env = create_template_env(config.root, cache.bytecode_dir())
     rows = RenderedRows(cache, trusted)
     keys = markdown_keys(config, posts)
-    maps = AssetMaps(assets.by_source, image_sizes(assets.files, cache))
+    bibliographies, problems_bib = load_bibliographies(config, posts, cache)
+    diagnostics += problems_bib
+    maps = AssetMaps(assets.by_source, image_sizes(assets.files, cache), bibliographies)
     rendered, found = render_posts(config, posts, env, cache, rows, options.workers, keys, maps)
     rows.prune()
     site = collect(config, rendered, when, options.drafts, options.future, assets.files)

@@ -1,8 +1,12 @@
 """The "Cite this post" block: a BibTeX entry and an APA-style reference, from front matter.
 
 BibTeX conventions follow the BibTeX manual (Patashnik, "BibTeXing", 1988): several authors
-are joined with " and "; the citation key is Google Scholar's pattern
+are joined with " and " (a name that itself holds the word "and" is braced, so BibTeX reads
+one author); the citation key is Google Scholar's pattern
 `<first author's family name><year><first significant title word>` (`sahu2026attention`).
+A post is an `@misc` entry (a web page: BibTeX's standard styles have no `@online`, which
+BibLaTeX reads `@misc` as anyway) with `howpublished` (the site), `url` and `urldate` (the
+date the cited version was last changed), never an `@article` without a journal.
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ import unicodedata
 from collections.abc import Sequence
 
 from slugify import slugify
+
+from postil.bibliography.style import initials
 
 _STOP_WORDS = frozenset(
     "a an the on of in for to and or from with at by as is are be how why what when where "
@@ -49,6 +55,16 @@ def family_name(author: str) -> str:
     return parts[-1] if parts else ""
 
 
+_AND = re.compile(r"\band\b", re.IGNORECASE)
+
+
+def bibtex_author(name: str) -> str:
+    """Return one author for a BibTeX `author` field: escaped, and braced whole when the
+    name holds the word "and" ("Bob and Eve" is one author, not two)."""
+    escaped = escape_bibtex(name)
+    return f"{{{escaped}}}" if _AND.search(name) else escaped
+
+
 def _ascii_word(text: str) -> str:
     return slugify(text, separator="")
 
@@ -83,8 +99,11 @@ def bibtex_entry(
     title: str,
     url: str,
     parts: Sequence[tuple[str, str]] = (),
+    site: str = "",
+    changed: str = "",
 ) -> str:
-    """Return a BibTeX `@article` entry with author, title, year and url, fields aligned.
+    """Return a BibTeX `@misc` entry of a post: author, title, howpublished, year, url and
+    urldate, fields aligned.
 
     Args:
         authors: author names in order ("Given Family" or "Family, Given").
@@ -94,32 +113,34 @@ def bibtex_entry(
         parts: the title's text and math pieces (`postil.markdown.title.split_math`);
             when given, the title field keeps its math as `{$…$}` (`bibtex_title`) and the
             citation key is made from its text pieces.
+        site: the site's name (`howpublished`), or "" to leave it out.
+        changed: the post's last change as YYYY-MM-DD (`urldate`), or "" to leave it out.
     """
     text = "".join(content for kind, content in parts if kind == "text").strip()
     fields = [
-        ("author", " and ".join(escape_bibtex(a) for a in authors)),
+        ("author", " and ".join(bibtex_author(a) for a in authors)),
         ("title", bibtex_title(parts) if parts else escape_bibtex(title)),
+        ("howpublished", escape_bibtex(site)),
         ("year", str(year)),
         ("url", url.replace("%", r"\%")),
+        ("urldate", changed),
     ]
+    fields = [(name, value) for name, value in fields if value]
     width = max(len(name) for name, _ in fields)
     body = ",\n".join(f"  {name.ljust(width)} = {{{value}}}" for name, value in fields)
-    return f"@article{{{citation_key(authors, year, text or title)},\n{body}\n}}"
-
-
-def _initials(given: str) -> str:
-    parts = [p for p in re.split(r"[\s.]+", given) if p]
-    return " ".join(f"{unicodedata.normalize('NFC', p)[0]}." for p in parts)
+    return f"@misc{{{citation_key(authors, year, text or title)},\n{body}\n}}"
 
 
 def apa_author(author: str) -> str:
-    """Return "Family, G. N." for an author written "Given Names Family" or "Family, Given"."""
+    """Return "Family, G. N." for an author written "Given Names Family" or "Family, Given"
+    (hyphenated given names keep their hyphen: "Jean-Pierre" is "J.-P.", APA 7 §9.8)."""
     if "," in author:
         family, given = (s.strip() for s in author.split(",", 1))
     else:
         parts = author.split()
         family, given = (parts[-1], " ".join(parts[:-1])) if parts else ("", "")
-    return f"{family}, {_initials(given)}".rstrip(", ") if given else family
+    given = unicodedata.normalize("NFC", given)
+    return f"{family}, {initials(given)}".rstrip(", ") if given else family
 
 
 def apa_reference(authors: tuple[str, ...], year: int, title: str, site: str, url: str) -> str:

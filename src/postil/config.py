@@ -15,14 +15,17 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import yaml
 
+from postil.bibliography.entries import CITATION_STYLES
 from postil.errors import ConfigError, Location
 from postil.model import SiteConfig
 from postil.yamlnodes import (
     Field,
     YamlFieldError,
+    as_bool,
     as_int,
     as_str_mapping,
     as_text,
+    as_text_list,
     compose_mapping,
     mapping_fields,
     yaml_error_location,
@@ -84,6 +87,23 @@ def _double_dollar(fld: Field) -> str:
     return reading
 
 
+def citation_style(fld: Field) -> str:
+    """Read a citation style name (`citation_style:` in postil.yaml and in front matter)."""
+    style = as_text(fld).strip().lower()
+    if style not in CITATION_STYLES:
+        raise YamlFieldError(
+            f"`{fld.key}` is one of {', '.join(CITATION_STYLES)}, not `{style}`",
+            fld.node.start_mark.line,
+            fld.node.start_mark.column,
+        )
+    return style
+
+
+def _bibliography(fld: Field) -> tuple[str, ...]:
+    """Read `bibliography:`, one path or a list (checked against the site by `load_config`)."""
+    return tuple(path.strip() for path in as_text_list(fld) if path.strip())
+
+
 # key -> (SiteConfig attribute, converter); "" when the converter returns several attributes.
 _FIELDS: dict[str, tuple[str, Callable[[Field], Any]]] = {
     "title": ("title", as_text),
@@ -100,6 +120,9 @@ _FIELDS: dict[str, tuple[str, Callable[[Field], Any]]] = {
     "words_per_minute": ("words_per_minute", lambda f: as_int(f, minimum=1)),
     "feed_limit": ("feed_limit", as_int),
     "image": ("image", as_text),
+    "bibliography": ("bibliography", _bibliography),
+    "citation_style": ("citation_style", citation_style),
+    "cite_this_post": ("cite_this_post", as_bool),
 }
 _REQUIRED = ("title", "author", "base_url")
 
@@ -126,6 +149,7 @@ def load_config(root: Path, base_url: str | None = None) -> SiteConfig:
     except (OSError, UnicodeDecodeError) as e:
         raise ConfigError(f"cannot read {CONFIG_NAME}: {e}", Location(CONFIG_NAME)) from e
     values = _parse(text)
+    _check_bibliography(root, text, values.get("bibliography", ()))
     if base_url is not None:
         values["base_url"] = base_url
     missing = [key for key in _REQUIRED if key not in values]
@@ -157,6 +181,20 @@ def _parse(text: str) -> dict[str, Any]:
         raise ConfigError(yaml_error_message(e), yaml_error_location(e, CONFIG_NAME, 1)) from e
     except YamlFieldError as e:
         raise ConfigError(e.message, Location(CONFIG_NAME, e.line0 + 1, e.col0 + 1)) from e
+
+
+def _check_bibliography(root: Path, text: str, paths: tuple[str, ...]) -> None:
+    """Raise `ConfigError` at its line for a `bibliography:` file that is not in the site."""
+    for path in paths:
+        if not (root / path).is_file():
+            lines = text.split("\n")
+            line = next((i for i, s in enumerate(lines, 1) if path in s), 1)
+            col = lines[line - 1].find(path) + 1 if path in lines[line - 1] else 1
+            raise ConfigError(
+                f"bibliography `{path}` is not a file of the site; write its path from the "
+                "site's directory (postil.yaml's)",
+                Location(CONFIG_NAME, line, col),
+            )
 
 
 def _unknown_keys(fields: list[Field]) -> str:

@@ -23,7 +23,7 @@ from postil.metadata import (
     script_json,
     social_image,
 )
-from postil.model import Author, RenderedPost, Site
+from postil.model import Author, RenderedPost, Site, SiteConfig
 from postil.site import Paginator, archive_years, page_url, tag_slugs
 
 DESCRIPTION_LIMIT = 300
@@ -85,7 +85,8 @@ def post_context(site: Site, index: int, rendered: RenderedPost) -> dict[str, An
 
     The citation block is left out for `citation: false` and for posts without a date.
     Titles are plain text in `page_title`, metadata and the APA reference, and keep their
-    math as `$…$` in BibTeX.
+    math as `$…$` in BibTeX. The site's `cite_this_post: false` leaves the block out of
+    every post (Google Scholar's tags stay).
     """
     config = site.config
     post, meta = rendered.post, rendered.post.meta
@@ -93,15 +94,13 @@ def post_context(site: Site, index: int, rendered: RenderedPost) -> dict[str, An
     absolute = config.base_url + post.url
     description = describe(site, rendered)
     cite = meta.citation and meta.date is not None
+    block = cite and config.cite_this_post
     year = meta.date.year if meta.date else 0
     tags: list[MetaTag] = post_meta(config, rendered, absolute, description)
     if cite:
         tags += scholar_meta(config, rendered, authors, absolute)
     ld = blog_posting(config, rendered, authors, absolute, description)
-    title, parts = (
-        rendered.title_text,
-        rendered.content.title.parts if rendered.content.title else (),
-    )
+    title = rendered.title_text
     return head(site, title, post.url, description) | {
         "meta_tags": tags,
         "json_ld": script_json(ld),
@@ -116,9 +115,21 @@ def post_context(site: Site, index: int, rendered: RenderedPost) -> dict[str, An
         "tag_links": tag_links(site, meta.tags),
         "newer": site.posts[index - 1] if index > 0 else None,
         "older": site.posts[index + 1] if 0 <= index < len(site.posts) - 1 else None,
-        "bibtex": bibtex_entry(authors, year, title, absolute, parts) if cite else None,
-        "apa": apa_reference(authors, year, title, config.title, absolute) if cite else None,
+        "bibtex": _bibtex(config, rendered, authors, absolute) if block else None,
+        "apa": apa_reference(authors, year, title, config.title, absolute) if block else None,
     }
+
+
+def _bibtex(config: SiteConfig, rendered: RenderedPost, authors: tuple[str, ...], url: str) -> str:
+    """Return the post's BibTeX entry (`postil.citation.bibtex_entry`); its `urldate` is the
+    day of its last change (`updated:`, else `date:`), in the site's zone."""
+    meta = rendered.post.meta
+    assert meta.date is not None, "only posts with a date are cited"
+    title = rendered.content.title
+    changed = (meta.updated or meta.date).date().isoformat()
+    parts = title.parts if title else ()
+    text = rendered.title_text
+    return bibtex_entry(authors, meta.date.year, text, url, parts, config.title, changed)
 
 
 def standalone_context(site: Site, rendered: RenderedPost) -> dict[str, Any]:

@@ -14,6 +14,8 @@ from urllib.parse import quote, urljoin, urlsplit
 
 from markupsafe import Markup
 
+from postil.bibliography.style import cited_name, work_url
+from postil.markdown.rendered import CitedWork
 from postil.model import RenderedPost, SiteConfig
 
 MetaTag = tuple[str, str, str]
@@ -117,7 +119,8 @@ def post_meta(
 def scholar_meta(
     config: SiteConfig, rendered: RenderedPost, authors: tuple[str, ...], url: str
 ) -> list[MetaTag]:
-    """Return Google Scholar's `citation_*` tags: title, each author, date, full-text URL.
+    """Return Google Scholar's `citation_*` tags: title, each author, date, full-text URL,
+    and one `citation_reference` for each work the post cites.
 
     Dates are `YYYY/MM/DD` and authors one tag each, in order, as Google Scholar's
     inclusion guidelines ask (https://scholar.google.com/intl/en/scholar/inclusion.html).
@@ -132,7 +135,68 @@ def scholar_meta(
         ("name", "citation_language", config.language),
         ("name", "citation_fulltext_html_url", url),
     ]
+    tags += [
+        ("name", "citation_reference", citation_reference(c)) for c in rendered.content.citations
+    ]
     return tags
+
+
+def _field(value: str) -> str:
+    """Return a value fit for `citation_reference` (`;` separates its fields)."""
+    return " ".join(value.replace(";", ",").split())
+
+
+def citation_reference(cited: CitedWork) -> str:
+    """Return the content of one `citation_reference` tag: `citation_title=…;
+    citation_author=…; …` (the Highwire Press tags Google Scholar reads in references)."""
+    work = cited.work
+    fields = [("citation_title", cited.title)]
+    fields += [("citation_author", _person(p)) for p in work.authors]
+    container = "".join(c for _, c in work.container)
+    kind = "citation_conference_title" if "proceedings" in work.kind else "citation_journal_title"
+    fields += [
+        ("citation_publication_date", work.year),
+        (kind, container),
+        ("citation_volume", work.volume),
+        ("citation_issue", work.number),
+        ("citation_firstpage", work.pages.split("\u2013")[0]),
+        ("citation_doi", work.doi),
+    ]
+    return "; ".join(f"{name}={_field(value)}" for name, value in fields if value)
+
+
+def _person(person: Any) -> str:
+    """Return "Family, Given" (an organisation's name as it is)."""
+    return f"{cited_name(person)}, {person.given}" if person.given else cited_name(person)
+
+
+_LD_TYPES = {"article": "ScholarlyArticle", "inproceedings": "ScholarlyArticle", "book": "Book"}
+"""schema.org types of BibTeX entry types; any other is a `CreativeWork`."""
+
+
+def cited_work_ld(cited: CitedWork) -> dict[str, Any]:
+    """Return a cited work as a schema.org `CreativeWork` (for `BlogPosting.citation`)."""
+    work = cited.work
+    data: dict[str, Any] = {"@type": _LD_TYPES.get(work.kind, "CreativeWork"), "name": cited.title}
+    if work.authors:
+        data["author"] = [
+            {"@type": "Organization" if p.literal else "Person", "name": _display(p)}
+            for p in work.authors
+        ]
+    if work.year:
+        data["datePublished"] = work.year
+    if work.container:
+        data["isPartOf"] = {"@type": "CreativeWork", "name": "".join(c for _, c in work.container)}
+    if work_url(work):
+        data["url"] = work_url(work)
+    if work.doi:
+        data["identifier"] = {"@type": "PropertyValue", "propertyID": "DOI", "value": work.doi}
+    return data
+
+
+def _display(person: Any) -> str:
+    """Return a name in reading order ("Jean-Pierre François")."""
+    return " ".join(p for p in (person.given, cited_name(person), person.suffix) if p)
 
 
 def blog_posting(
@@ -146,7 +210,8 @@ def blog_posting(
 
     Fields: headline, description, url, mainEntityOfPage, datePublished, dateModified
     (the `updated:` date, else the publication date), author (one `Person` each),
-    keywords (tags), inLanguage, wordCount, isPartOf (the `Blog`). Dates are ISO 8601 with
+    keywords (tags), inLanguage, wordCount, isPartOf (the `Blog`), citation (the works it
+    cites, `cited_work_ld`). Dates are ISO 8601 with
     offset. See https://schema.org/BlogPosting and Google's "Article" structured data.
     """
     meta = rendered.post.meta
@@ -165,6 +230,8 @@ def blog_posting(
     data |= _dates(meta.date, meta.updated)
     if meta.tags:
         data["keywords"] = list(meta.tags)
+    if rendered.content.citations:
+        data["citation"] = [cited_work_ld(c) for c in rendered.content.citations]
     return data
 
 

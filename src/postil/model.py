@@ -42,6 +42,12 @@ class SiteConfig:
             means every post (a feed is re-read by every reader on every poll: keep it small).
         image: the site's social image (`og:image` of pages and of posts without an image
             of their own): a URL, or a path from the site's root (`/img/card.png`); or "".
+        bibliography: the site's `.bib` files, relative to the site root: every post can
+            cite their entries (`postil.bibliography`).
+        citation_style: how citations read, "author-year" ("(Vaswani et al., 2017)") or
+            "numeric" ("[3]"); a post's `citation_style:` overrides it.
+        cite_this_post: whether posts show the "Cite this post" block (a post's
+            `citation: false` turns it off for that post).
     """
 
     root: Path
@@ -60,6 +66,9 @@ class SiteConfig:
     words_per_minute: int = 200
     feed_limit: int = 20
     image: str = ""
+    bibliography: tuple[str, ...] = ()
+    citation_style: str = "author-year"
+    cite_this_post: bool = True
 
     @property
     def base_path(self) -> str:
@@ -145,6 +154,10 @@ class FrontMatter:
         title_at: where `title` is written in the file (for math errors in it).
         subtitle_at: where `subtitle` is written.
         image_at: where `image` (or `images`, `thumbnail`, `cover`) is written.
+        bibliography: the post's own `.bib` files as written, relative to its file (its
+            bundle may hold them); cited before the site's.
+        bibliography_at: where each of them is written.
+        citation_style: "author-year" or "numeric" for this post; "": the site's.
     """
 
     title: str
@@ -165,6 +178,9 @@ class FrontMatter:
     title_at: TextAt = TextAt()
     subtitle_at: TextAt = TextAt()
     image_at: TextAt = TextAt()
+    bibliography: tuple[str, ...] = ()
+    bibliography_at: tuple[TextAt, ...] = ()
+    citation_style: str = ""
 
 
 @dataclass(frozen=True)

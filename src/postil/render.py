@@ -18,6 +18,8 @@ from math import ceil
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from postil import parallel
+from postil.bibliography.entries import BibFile, Work
+from postil.bibliography.load import works_for
 from postil.cache.keys import fingerprint, markdown_keys, widget_templates
 from postil.cache.store import BuildCache
 from postil.errors import Diagnostic
@@ -50,10 +52,13 @@ class AssetMaps(NamedTuple):
     Attributes:
         sources: output rel of every published content asset by its source path.
         sizes: (width, height) of every measurable image by output rel.
+        bibliographies: every `.bib` file the site and its posts name, parsed, by its path
+            (`postil.bibliography.load`).
     """
 
     sources: Mapping[str, str] = {}
     sizes: Mapping[str, tuple[int, int]] = {}
+    bibliographies: Mapping[str, BibFile] = {}
 
 
 @dataclass(frozen=True)
@@ -66,6 +71,8 @@ class Rendered:
             rendering looked up; the content stays valid while each gives the same answer.
         assets_read: likewise for the map of content assets (`RenderState.assets`).
         sizes_read: likewise for the sizes of images (`RenderState.sizes`).
+        works_read: likewise for the works of its bibliography, by citation key (only the
+            keys it cites: an edit of another entry of a shared `.bib` leaves it valid).
         widgets: `postil.cache.keys.widget_templates` when the post was rendered, if it
             has widgets ("" otherwise).
     """
@@ -75,14 +82,22 @@ class Rendered:
     widgets: str = ""
     assets_read: tuple[tuple[str, str | None], ...] = ()
     sizes_read: tuple[tuple[str, tuple[int, int] | None], ...] = ()
+    works_read: tuple[tuple[str, Work | None], ...] = ()
 
     def valid_for(
-        self, links: Mapping[str, str], widgets: str, assets: AssetMaps | None = None
+        self,
+        links: Mapping[str, str],
+        widgets: str,
+        assets: AssetMaps | None = None,
+        works: Mapping[str, Work] | None = None,
     ) -> bool:
-        """Return whether every link, content asset and image size this post looked up is
-        still the same and, if it has widgets, `widgets` (the widget templates' digest
-        now) is the one it was rendered with."""
+        """Return whether every link, content asset, image size and cited work this post
+        looked up is still the same and, if it has widgets, `widgets` (the widget
+        templates' digest now) is the one it was rendered with."""
         if self.content.widgets and self.widgets != widgets:
+            return False
+        found_works = works if works is not None else {}  # (`works or {}` would count them)
+        if any(found_works.get(key) != work for key, work in self.works_read):
             return False
         found = assets or AssetMaps()
         if any(found.sources.get(rel) != out for rel, out in self.assets_read):
@@ -95,9 +110,10 @@ class Rendered:
         """Return the key of this rendering for the pages that show it: `markdown_key`, and
         the content assets and image sizes it looked up (which the Markdown key does not
         cover; links are covered by the pages' own keys, `postil.cache.keys.PageKeys`)."""
-        if not self.assets_read and not self.sizes_read:
+        if not self.assets_read and not self.sizes_read and not self.works_read:
             return markdown_key
-        return fingerprint(markdown_key, repr(self.assets_read), repr(self.sizes_read))
+        reads = (repr(self.assets_read), repr(self.sizes_read), repr(self.works_read))
+        return fingerprint(markdown_key, *reads)
 
 
 class LinkReads(Mapping[str, V]):
@@ -188,6 +204,7 @@ def render_state(
     highlight_cache: MutableMapping[tuple[Any, ...], str] | None = None,
     assets: Mapping[str, str] | None = None,
     sizes: Mapping[str, tuple[int, int]] | None = None,
+    works: Mapping[str, Work] | None = None,
 ) -> RenderState:
     """Return the fresh `RenderState` a post is rendered with (everything it may read).
 
@@ -199,6 +216,8 @@ def render_state(
         highlight_cache: likewise for highlighted code.
         assets: the published content assets by source path (`RenderState.assets`).
         sizes: the sizes of the site's images by output rel (`RenderState.sizes`).
+        works: the works the post can cite (`postil.bibliography.load.works_for`), or None
+            when it names no bibliography.
     """
     state = RenderState(
         path=post.source.rel,
@@ -212,6 +231,8 @@ def render_state(
         base_url=config.base_url,
         templates=templates,
         math_cache=math_cache,
+        bibliography=works,
+        citation_style=post.meta.citation_style or config.citation_style,
     )
     if highlight_cache is not None:
         state.highlight_cache = highlight_cache
@@ -254,9 +275,11 @@ def render_posts(
     cache.forget("conversions", cache.names("conversions") - set(links))  # deleted posts'
     widgets = widget_templates(config.root)
     found = {}
-    for key in keys:
+    for post, key in zip(posts, keys, strict=True):
         hit = rendered_rows.get(key)
-        if hit is not None and hit.valid_for(links, widgets, assets):
+        cites = hit is not None and hit.works_read
+        works = works_for(config, post, assets.bibliographies) if cites else None
+        if hit is not None and hit.valid_for(links, widgets, assets, works):
             found[key] = hit
     todo = [(post, key) for post, key in zip(posts, keys, strict=True) if key not in found]
     if todo:
@@ -421,6 +444,8 @@ def _render_chunk(posts: list[Post]) -> tuple[list[Rendered], list[_Pair]]:
         marks = (worker.math_cache.misses, len(worker.highlight_cache))
         links, assets = LinkReads(worker.links), LinkReads(worker.assets.sources)
         sizes = LinkReads(worker.assets.sizes)
+        bib = works_for(worker.config, post, worker.assets.bibliographies)
+        works = LinkReads(bib) if bib is not None else None
         state = render_state(
             worker.config,
             post,
@@ -430,9 +455,10 @@ def _render_chunk(posts: list[Post]) -> tuple[list[Rendered], list[_Pair]]:
             worker.highlight_cache,
             assets,
             sizes,
+            works,
         )
         content = render_post(worker.md, post, state)
-        reads = (assets.reads(), sizes.reads())
+        reads = (assets.reads(), sizes.reads(), works.reads() if works is not None else ())
         results.append(Rendered(content, links.reads(), "", *reads))
         added.append(_conversions_since(worker, marks))
     return results, added

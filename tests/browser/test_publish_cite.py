@@ -38,7 +38,7 @@ def site(tmp_path) -> Path:
 
 @pytest.mark.parametrize(
     "target, expected_start",
-    [("bibtex-entry", "@article{lovelace2026copy,"), ("apa-entry", "Lovelace, A., & Turing, A.")],
+    [("bibtex-entry", "@misc{lovelace2026copy,"), ("apa-entry", "Lovelace, A., & Turing, A.")],
 )
 def test_copy_buttons_copy_the_citation_with_the_base_path_url(
     chromium_page, site, target, expected_start

@@ -108,7 +108,7 @@ def test_unknown_key_is_a_warning_naming_the_key_and_the_known_keys():
     [warning] = warnings
     assert str(warning).startswith(
         "content/posts/x.md:3:1: warning: unknown front matter key `aliases` is ignored;"
-        " known keys: author, authors, citation, date, draft, image,"
+        " known keys: author, authors, bibliography, citation, citation_style, date, draft, image,"
     )
 
 

@@ -59,12 +59,23 @@ def test_own_key_written_twice_under_two_names_is_still_an_error():
         read("---\ntitle: T\nauthor: A\nauthors: [B]\n---\n")
 
 
+def test_bibliography_and_citation_style_are_known_keys_with_their_positions():
+    meta, *_, warnings = read(
+        "---\ntitle: T\ndate: 2020-01-01\nbibliography:\n  - refs.bib\n  - ../more.bib\n"
+        "citation_style: Numeric\n---\n"
+    )
+    assert warnings == []
+    assert meta.bibliography == ("refs.bib", "../more.bib")
+    assert [(at.line, at.col) for at in meta.bibliography_at] == [(5, 5), (6, 5)]
+    assert meta.citation_style == "numeric"
+
+
 def test_unknown_keys_still_warn():
-    *_, warnings = read("---\ntitle: T\ndate: 2020-01-01\nbibliography: refs.bib\n---\n")
+    *_, warnings = read("---\ntitle: T\ndate: 2020-01-01\ncsl: apa.csl\n---\n")
     assert warnings == [
-        "content/posts/x.md:4:1: warning: unknown front matter key `bibliography` is ignored; "
-        "known keys: author, authors, citation, date, draft, image, label, lede, macros, slug, "
-        "subtitle, summary, tags, title, toc, updated"
+        "content/posts/x.md:4:1: warning: unknown front matter key `csl` is ignored; "
+        "known keys: author, authors, bibliography, citation, citation_style, date, draft, "
+        "image, label, lede, macros, slug, subtitle, summary, tags, title, toc, updated"
     ]
 
 
@@ -145,8 +156,8 @@ def test_hugo_toml_front_matter_is_read():
     assert (body, body_line) == ("\nBody\n", 10)
     assert warnings == [
         "content/posts/x.md:7:2: warning: unknown front matter key `params` is ignored; "
-        "known keys: author, authors, citation, date, draft, image, label, lede, macros, slug, "
-        "subtitle, summary, tags, title, toc, updated"
+        "known keys: author, authors, bibliography, citation, citation_style, date, draft, "
+        "image, label, lede, macros, slug, subtitle, summary, tags, title, toc, updated"
     ]
 
 

@@ -9,6 +9,7 @@ import pytest
 from markdown_it import MarkdownIt
 from markdown_it.utils import read_fixture_file
 
+from postil.bibliography.read import read_bib
 from postil.markdown.state import RenderState
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
@@ -28,7 +29,16 @@ PLUGINS = {
     "images": ("links", "rawhtml", "images"),
     "attrs": ("attrs", "figure", "heading"),  # figures and heading ids take attributes
     "callout": ("math", "callout", "sidenote", "code"),  # math, notes and code inside
+    "cite": ("math", "sidenote", "cite"),  # `$a@b$` is math; citations inside notes
 }
+
+
+def fixture_state(name: str) -> RenderState:
+    """Return the state a fixture renders with: the cite fixtures cite `fixtures/cite.bib`."""
+    if name != "cite":
+        return RenderState()
+    bib = FIXTURES / "cite.bib"
+    return RenderState(bibliography=read_bib(bib.read_bytes(), "tests/fixtures/cite.bib").works)
 
 
 def make_parser(names: tuple[str, ...]) -> MarkdownIt:
@@ -50,7 +60,7 @@ CASES = [
 @pytest.mark.parametrize(("name", "line", "source", "expected"), CASES)
 def test_plugin_fixture_renders_expected_html(name, line, source, expected):
     md = make_parser(PLUGINS[name])
-    html = md.render(source, {"postil": RenderState()})
+    html = md.render(source, {"postil": fixture_state(name)})
     assert html.rstrip() == expected.rstrip()
 
 

@@ -14,7 +14,7 @@ def test_reference_post_entry_matches_the_seed_exactly():
         "https://ojus1.github.io/posts/attention-from-the-softmax-up/",
     )
     assert entry == (
-        "@article{sahu2026attention,\n"
+        "@misc{sahu2026attention,\n"
         "  author = {Surya Kant Sahu},\n"
         "  title  = {Attention, from the softmax up},\n"
         "  year   = {2026},\n"

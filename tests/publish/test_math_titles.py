@@ -74,8 +74,8 @@ def test_plain_text_places_read_the_title_as_unicode(out):
 def test_citation_keeps_math_in_bibtex_and_reads_text_in_apa(out):
     doc = page(out, "posts/alpha/index.html")
     (bibtex,) = doc.xpath("//pre[@id='bibtex-entry']")
-    assert r"title  = {The {$\alpha$}-divergence in {$O(n^2)$}}," in bibtex.text_content()
-    assert "@article{lovelace2026divergence," in bibtex.text_content()
+    assert r"= {The {$\alpha$}-divergence in {$O(n^2)$}}," in bibtex.text_content()
+    assert "@misc{lovelace2026divergence," in bibtex.text_content()
     (apa,) = doc.xpath("//p[@id='apa-entry']")
     assert f"(2026). {TEXT}. Test site." in apa.text_content()
 

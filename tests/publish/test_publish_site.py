@@ -7,6 +7,7 @@ Drafts and future posts, pagination boundaries, tag pages, the archive, summarie
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -152,8 +153,8 @@ def test_several_authors_are_joined_with_and_in_bibtex(tmp_path):
     posts = {"m.md": post_text("Many hands", "2026-01-01", authors=["Ada Lovelace", "Alan Turing"])}
     doc = page(build_into(make_site(tmp_path, posts)), "posts/m/index.html")
     bibtex = doc.get_element_by_id("bibtex-entry").text_content()
-    assert "author = {Ada Lovelace and Alan Turing}" in bibtex
-    assert "url    = {https://example.github.io/blog/posts/m/}" in bibtex
+    assert re.search(r"author +\= \{Ada Lovelace and Alan Turing\}", bibtex)
+    assert re.search(r"url +\= \{https://example\.github\.io/blog/posts/m/\}", bibtex)
     assert (
         doc.get_element_by_id("apa-entry").text_content().startswith("Lovelace, A., & Turing, A.")
     )

@@ -178,11 +178,11 @@ def test_unknown_front_matter_keys_warn_with_the_known_keys_and_fail_only_under_
     result = build(BuildOptions(root=root))
     assert [str(w) for w in result.warnings] == [
         "content/posts/p.md:3:1: warning: unknown front matter key `aliases` is ignored;"
-        " known keys: author, authors, citation, date, draft, image, label, lede, macros,"
-        " slug, subtitle, summary, tags, title, toc, updated",
+        " known keys: author, authors, bibliography, citation, citation_style, date, draft,"
+        " image, label, lede, macros, slug, subtitle, summary, tags, title, toc, updated",
         "content/posts/p.md:4:1: warning: unknown front matter key `weight` is ignored;"
-        " known keys: author, authors, citation, date, draft, image, label, lede, macros,"
-        " slug, subtitle, summary, tags, title, toc, updated",
+        " known keys: author, authors, bibliography, citation, citation_style, date, draft,"
+        " image, label, lede, macros, slug, subtitle, summary, tags, title, toc, updated",
     ]
     again = build(BuildOptions(root=root))  # parsed posts come from the cache now
     assert again.warnings == result.warnings
@@ -246,7 +246,14 @@ def test_the_bibtex_entry_of_a_hostile_title_stays_one_well_formed_entry(tmp_pat
     entry = page(out).get_element_by_id("bibtex-entry").text_content()
     library = bibtexparser.parse_string(entry)
     assert len(library.entries) == 1 and not library.failed_blocks
-    assert set(library.entries[0].fields_dict) == {"author", "title", "year", "url"}
+    assert set(library.entries[0].fields_dict) == {
+        "author",
+        "title",
+        "howpublished",
+        "year",
+        "url",
+        "urldate",
+    }
 
 
 # --- slugs ------------------------------------------------------------------------------------

@@ -136,6 +136,11 @@ def test_each_kind_of_source_lands_in_its_own_bucket(layout: SiteLayout) -> None
     assert changes.config and not changes.content
 
 
+@pytest.mark.parametrize("rel", ["refs.bib", "content/posts/bundle/refs.bib"])
+def test_a_changed_bibliography_triggers_a_build(layout: SiteLayout, rel: str) -> None:
+    assert changes_of(layout, FileModifiedEvent(str(layout.root / rel))).config
+
+
 def test_directory_moves_under_content_ask_for_a_rescan(layout: SiteLayout) -> None:
     posts = layout.root / "content/posts"
     moved = changes_of(layout, DirMovedEvent(str(posts / "bundle"), str(posts / "renamed")))

@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 
 import yaml
 
+from postil.config import citation_style as read_style
 from postil.model import Author
 from postil.yamlnodes import Field, YamlFieldError, as_bool, as_text, as_text_list, mapping_fields
 
@@ -158,6 +159,16 @@ def citable(fld: Field, tz: ZoneInfo | None = None) -> bool:
     if isinstance(fld.node, yaml.MappingNode):
         return True
     return as_bool(fld)
+
+
+def paths(fld: Field, tz: ZoneInfo | None = None) -> tuple[str, ...]:
+    """Return file paths as written: one text or a list of texts (`bibliography:`)."""
+    return tuple(path.strip() for path in as_text_list(fld) if path.strip())
+
+
+def citation_style(fld: Field, tz: ZoneInfo | None = None) -> str:
+    """Return a citation style name: `author-year` or `numeric` (any case)."""
+    return read_style(fld)
 
 
 def ignored(fld: Field, tz: ZoneInfo | None = None) -> Any:

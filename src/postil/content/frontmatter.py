@@ -186,11 +186,16 @@ POSITIONED = {"title": "title_at", "subtitle": "subtitle_at", "image": "image_at
 
 def _positions(
     fields: list[Field], values: dict[str, Any], file_lines: list[str], first_line: int
-) -> dict[str, TextAt]:
-    """Return `FrontMatter`'s `title_at`/`subtitle_at`/`image_at` for the fields among `fields`."""
-    found = {}
+) -> dict[str, Any]:
+    """Return `FrontMatter`'s `title_at`/`subtitle_at`/`image_at`/`bibliography_at` for the
+    fields among `fields`."""
+    found: dict[str, Any] = {}
     for fld in fields:
         name = FIELDS[fld.key.lower()][0]
+        if name == "bibliography":
+            items = fld.node.value if isinstance(fld.node, yaml.SequenceNode) else [fld.node]
+            spots = [text_at(n, n.value.strip(), file_lines, first_line) for n in items]
+            found["bibliography_at"] = tuple(spots)
         if name in POSITIONED and POSITIONED[name] not in found:
             found[POSITIONED[name]] = text_at(fld.node, values[name], file_lines, first_line)
     return found
@@ -288,6 +293,8 @@ _OWN: dict[str, tuple[str, Converter]] = {
     "citation": ("citation", ft.citable),
     "image": ("image", ft.image),
     "toc": ("toc", ft.toc),
+    "bibliography": ("bibliography", ft.paths),
+    "citation_style": ("citation_style", ft.citation_style),
 }
 """postil's own keys: key → (FrontMatter field, converter)."""
 

@@ -36,6 +36,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.attrs import attrs_plugin
     from postil.markdown.callout import callout_plugin
     from postil.markdown.chunk import chunk_plugin
+    from postil.markdown.cite import cite_plugin
     from postil.markdown.code import code_plugin
     from postil.markdown.figure import figure_plugin
     from postil.markdown.heading import heading_plugin
@@ -57,6 +58,7 @@ def create_markdown() -> MarkdownIt:
     for plugin in (
         math_plugin,
         sidenote_plugin,
+        cite_plugin,  # after the sidenote plugin: its list comes before the Notes
         code_plugin,
         widget_plugin,
         figure_plugin,
@@ -141,6 +143,7 @@ def render_markdown(
         subtitle=subtitle,
         math_chars="".join(sorted(state.math_chars)),
         toc_placed=bool(state.extra.get("toc_placed")),
+        citations=tuple(state.extra.get("citations", ())),
     )
 
 

@@ -21,12 +21,14 @@ from postil.theme import PAGE_IDS
 TOC_LEVELS = (2, 3)
 """Heading levels listed in the table of contents."""
 
-RESERVED_IDS = frozenset({"notes", "content", "toc", "top"}) | frozenset(PAGE_IDS)
-"""Ids the page already uses: the Notes heading (sidenote plugin) and the templates' ids
-(`postil.theme.PAGE_IDS`: `## Cite this post` must not take the citation block's id)."""
+RESERVED_IDS = frozenset({"notes", "references", "content", "toc", "top"}) | frozenset(PAGE_IDS)
+"""Ids the page already uses: the Notes and References headings (sidenote and cite
+plugins) and the templates' ids (`postil.theme.PAGE_IDS`: `## Cite this post` must not take
+the citation block's id)."""
 
-RESERVED_PREFIXES = ("fn-", "fnref-", "sn-", "mn-", "fig-", "tbl-", "eq-")
-"""Id prefixes of notes, figures, tables and equations; a heading slug never starts with one."""
+RESERVED_PREFIXES = ("fn-", "fnref-", "sn-", "mn-", "fig-", "tbl-", "eq-", "cite-", "cn-", "ref-")
+"""Id prefixes of notes, figures, tables, equations and citations (`postil.markdown.cite`);
+a heading slug never starts with one."""
 
 UNLISTED = "unlisted"
 """Pandoc's class for a heading left out of the table of contents (`## Aside {.unlisted}`)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from postil.bibliography.entries import Work
 from postil.errors import Diagnostic, Location
 
 
@@ -74,6 +75,21 @@ class Reference:
 
 
 @dataclass(frozen=True)
+class CitedWork:
+    """A work a post cites, for its metadata (`citation_reference`, JSON-LD `citation`).
+
+    Attributes:
+        work: the work as its `.bib` file gives it.
+        title: its title as readable plain text (math through `postil.math.text`).
+        reference: its reference list entry as plain text.
+    """
+
+    work: Work
+    title: str
+    reference: str
+
+
+@dataclass(frozen=True)
 class RenderedMarkdown:
     """The HTML of one Markdown body and what rendering found in it.
 
@@ -106,6 +122,7 @@ class RenderedMarkdown:
             (`postil.htmlfilter.summary_html`), for lists of posts; "" if there is none.
         title: the post's title rendered (`TitleText`), or None when not rendered here.
         subtitle: its subtitle rendered, or None when it has none.
+        citations: the works the body cites, in reference-list order (`postil.markdown.cite`).
         html_key: the build cache's name of the HTML when `html_utf8` is None.
         load_html: reads the HTML named `html_key` from the build cache (the cache's
             `reader("html")`, attached by `postil.cache.rows.RenderedRows`); not stored.
@@ -126,6 +143,7 @@ class RenderedMarkdown:
     subtitle: TitleText | None = None
     math_chars: str = ""
     toc_placed: bool = False
+    citations: tuple[CitedWork, ...] = ()
     html_key: str = ""
     load_html: Callable[[str], bytes] | None = field(default=None, compare=False, repr=False)
 

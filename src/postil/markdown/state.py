@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from postil.errors import Diagnostic, Location, Severity
 
 if TYPE_CHECKING:  # importing the math layer costs ≈ 0.15 s; a warm build needs none of it
+    from postil.bibliography.entries import Work
     from postil.math.cache import MathCache
 
 
@@ -55,6 +56,10 @@ class RenderState:
         double_dollar_in_text: how `$$…$$` inside a line of text reads: "inline" (kramdown's
             reading, the default) or "display" (Pandoc's); the site's
             `math: double_dollar_in_text:` (`postil.markdown.math`).
+        bibliography: the works the document can cite by key (`postil.bibliography`:
+            its own `.bib` files, then the site's), or None when it names no bibliography
+            (then `[@key]` is no citation).
+        citation_style: "author-year" or "numeric" (`postil.markdown.cite`).
         extra: free room for a plugin's own per-document data, keyed by plugin name.
     """
 
@@ -76,6 +81,8 @@ class RenderState:
     highlight_cache: MutableMapping[tuple[Any, ...], str] = field(default_factory=dict)
     math_cache: MathCache | None = None
     double_dollar_in_text: str = "inline"
+    bibliography: Mapping[str, Work] | None = None
+    citation_style: str = "author-year"
     extra: dict[str, Any] = field(default_factory=dict)
 
     def location(self, body_line0: int | None, col: int = 0) -> Location:

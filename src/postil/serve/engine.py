@@ -41,7 +41,7 @@ from postil.write import write_site
 
 log = logging.getLogger("postil.serve")
 
-PERSISTED = ("post", "markdown", "html", "conversions", "asset", "image")
+PERSISTED = ("post", "markdown", "html", "conversions", "asset", "image", "bibliography")
 """Row kinds shared with the site's `.postil-cache/`: what `postil build` can reuse too.
 Pages and output manifests describe what the dev server holds in memory, so they stay there."""
 

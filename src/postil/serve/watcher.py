@@ -154,6 +154,8 @@ class SiteLayout:
                 into.rescan = True
             elif path.suffix in SOURCE_SUFFIXES:
                 into.content.add(path)
+            elif path.suffix == ".bib":  # a post's bibliography: the build finds what it changed
+                into.config = True
         elif path.is_relative_to(self.root / DATA_DIR):
             into.config = True
         elif not is_dir and any(path.is_relative_to(d) for d in self.templates):

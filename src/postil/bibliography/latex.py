@@ -1,0 +1,108 @@
+r"""LaTeX in `.bib` field values → Unicode text, with math kept as TeX.
+
+Real `.bib` files are written for LaTeX: accents (`M{\"u}ller`, `Fran{\c c}ois`, `{\O}`,
+`R\'{e}seaux`), escapes (`\&`, `\%`), ligature dashes (`--`, `---`), ties (`~`), braces that
+protect case (`{SGD}`) and math (`$\alpha$`). Text is decoded by pylatexenc (the library
+bibtexparser itself uses for this); braces are dropped and the case is kept as written (no
+style here changes a title's case, so protecting braces have nothing to protect from).
+A field without a backslash takes a fast path that gives the same text, and decoded texts
+are remembered (names repeat across a file): pylatexenc costs about 0.3 ms a field.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache, lru_cache
+from typing import Any
+
+from postil.bibliography.entries import Pieces
+
+_DASHES = (("---", "\u2014"), ("--", "\u2013"), ("~", "\u00a0"))
+_BARE_PERCENT = re.compile(r"(?<!\\)%")
+_SPACES = re.compile(r"[ \t\n\r]+")
+"""Spaces that collapse; a tie (`~`, U+00A0) stays."""
+
+
+@cache
+def _decoder() -> tuple[Any, Any, Any]:
+    """Return pylatexenc's walker class, its default LaTeX context (built once: building it
+    is most of the cost of a short text) and a text converter."""
+    from pylatexenc.latex2text import LatexNodes2Text
+    from pylatexenc.latexwalker import LatexWalker, get_default_latex_context_db
+
+    return LatexWalker, get_default_latex_context_db(), LatexNodes2Text(strict_latex_spaces=True)
+
+
+def _latex_to_text(latex: str) -> str:
+    walker, context, converter = _decoder()
+    nodes = walker(latex, latex_context=context, tolerant_parsing=True).get_latex_nodes()[0]
+    return str(converter.nodelist_to_text(nodes))
+
+
+@lru_cache(maxsize=1 << 16)
+def decode(latex: str) -> str:
+    """Return the Unicode text of LaTeX text (no math in it), spaces collapsed.
+
+    `%` is a literal percent sign, as BibTeX reads it inside a field (LaTeX would start a
+    comment).
+    """
+    if "\\" in latex:
+        text = _latex_to_text(_BARE_PERCENT.sub(r"\\%", latex))
+    else:
+        text = latex.replace("{", "").replace("}", "")
+        for ligature, char in _DASHES:
+            text = text.replace(ligature, char)
+    return _SPACES.sub(" ", text).strip(" \t\n\r")
+
+
+def pieces(latex: str) -> Pieces:
+    r"""Return a field's text and math pieces: `$…$` is math (TeX kept), `\$` a dollar.
+
+    A `$` without its closing `$` is text.
+    """
+    found: list[tuple[str, str]] = []
+    for kind, content in _split_math(latex):
+        if kind == "math":
+            found.append(("math", content.strip()))
+        elif content:
+            text = decode(content)
+            # decode() collapses spaces at the edges too; keep one where the source had one
+            lead = " " if content[:1].isspace() and found else ""
+            tail = " " if content[-1:].isspace() else ""
+            if text or lead or tail:
+                text = lead + text + (tail if text else "")
+                if found and found[-1][0] == "text":  # after an unclosed `$`
+                    text = found.pop()[1] + text
+                found.append(("text", text))
+    if found and found[-1][0] == "text":
+        found[-1] = ("text", found[-1][1].rstrip())
+    return tuple(piece for piece in found if piece[1])
+
+
+def _split_math(latex: str) -> list[tuple[str, str]]:
+    """Split at unescaped `$` pairs into ("text", LaTeX) and ("math", TeX) parts."""
+    parts: list[tuple[str, str]] = []
+    start, i, opened = 0, 0, -1
+    while i < len(latex):
+        char = latex[i]
+        if char == "\\":
+            i += 2
+            continue
+        if char == "$":
+            if opened < 0:
+                parts.append(("text", latex[start:i]))
+                opened = i
+            else:
+                parts.append(("math", latex[opened + 1 : i]))
+                opened, start = -1, i + 1
+        i += 1
+    if opened >= 0:  # an unclosed `$`: the rest is text
+        parts.append(("text", latex[opened:]))
+    else:
+        parts.append(("text", latex[start:]))
+    return parts
+
+
+def plain(latex: str) -> str:
+    """Return a field as one line of plain text: its math as the TeX between `$`s."""
+    return "".join(f"${c}$" if kind == "math" else c for kind, c in pieces(latex))

@@ -1,0 +1,411 @@
+"""Citations from a bibliography: Pandoc's `[@key]` syntax, a References list, and each
+citation's reference in the margin beside the line that cites it.
+
+The works come from the `.bib` files the post and the site name (`RenderState.bibliography`,
+`postil.bibliography`); how citations read is `postil.bibliography.style`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from html import escape
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import normalizeReference
+from markdown_it.rules_core import StateCore
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+
+from postil.bibliography import style
+from postil.bibliography.entries import Work
+from postil.errors import Diagnostic, Location, Severity
+from postil.markdown.rendered import CitedWork
+from postil.markdown.state import RenderState, get_state
+from postil.markdown.tagsyntax import locate
+
+KEY = r"\w(?:\w|[:.#$%&+?<>~/-](?=\w))*"
+"""A citation key: Pandoc's rule (a letter, digit or `_`, then those and internal
+punctuation `:.#$%&-+?<>~/`); `@{…}` takes any key."""
+
+_ANY_KEY = rf"(?P<key>{KEY}|\{{[^{{}}]+\}})"
+_ITEM = re.compile(rf"(?P<prefix>(?:.*?\s)?)(?P<minus>-?)@{_ANY_KEY}(?P<suffix>.*)", re.S)
+_NARRATIVE = re.compile(rf"@{_ANY_KEY}(?: ?\[(?P<locator>[^\[\]@]*)\](?![(\[]))?")
+_NOT_BEFORE_NARRATIVE = frozenset("_@.-/\\`")
+BACKREF_GLYPH = "\u21a9\ufe0e"
+
+
+@dataclass(frozen=True)
+class CiteItem:
+    """One work cited in a cluster: `[see @key, p. 3]` has prefix "see", suffix "p. 3".
+
+    Attributes:
+        key: the citation key.
+        prefix: text before it, or "".
+        suffix: the locator or other text after it, without the leading comma, or "".
+        year_only: `-@key`: the author is named in the sentence already.
+    """
+
+    key: str
+    prefix: str = ""
+    suffix: str = ""
+    year_only: bool = False
+
+
+@dataclass
+class _Citations:
+    """What the document cites: each work's label, its citations' ids, the style."""
+
+    numeric: bool
+    labels: dict[str, style.Label] = field(default_factory=dict)
+    works: dict[str, Work] = field(default_factory=dict)
+    backlinks: dict[str, list[str]] = field(default_factory=dict)
+    order: list[str] = field(default_factory=list)
+
+
+def cite_plugin(md: MarkdownIt) -> None:
+    """Render Pandoc citations with a References list and margin references.
+
+    Syntax (Pandoc's Markdown, "Citation syntax")::
+
+        Attention is all you need [@vaswani2017]. See [see @a, p. 3; @b, ch. 2];
+        @vaswani2017 [p. 5] showed it; Vaswani et al. say so [-@vaswani2017].
+
+    Output (author–year): `<span class="citation" id="cite-1">(<a href="#ref-vaswani2017">
+    Vaswani et al., 2017</a>)</span>`, then the sidenote plugin's toggle button and a
+    `<span class="sidenote citenote" id="cn-1" aria-hidden="true">` with the full reference
+    (the margin copy; `article.css` floats it beside the line like a note), and at the end
+    `<section class="references"><h2 id="references">References</h2><ol
+    class="references-list">` with `<li id="ref-KEY">` entries, each ending in back-links
+    `<a class="citation-backref">↩︎</a>` to where it is cited. CSS classes: citation,
+    citation-missing, citenote, citenote-entry, references, references-list, reference-label,
+    reference-link, citation-backref (and sidenote, sidenote-toggle).
+
+    Not citations: an `@` after a letter or digit (e-mail addresses), in code spans, math,
+    autolinks, link destinations or after `\\`; `[@x](url)` and `[@x]` with a link
+    reference definition `[@x]: url` are links. Without a bibliography a narrative `@name`
+    is text and a bracketed `[@key]` is text with a warning. An unknown key is a warning at
+    its line and column and shows as `@key`.
+    """
+    md.inline.ruler.before("link", "cite", cite_bracketed)
+    md.inline.ruler.push("cite_narrative", cite_narrative)
+    if "sidenote_tail" in md.core.ruler.get_all_rules():
+        md.core.ruler.before("sidenote_tail", "cite_resolve", cite_resolve)
+    else:
+        md.core.ruler.after("inline", "cite_resolve", cite_resolve)
+    md.add_render_rule("cite", render_cite)
+    md.add_render_rule("cite_references", render_cite_references)
+
+
+# ## Inline rules ##
+
+
+def parse_items(inner: str) -> list[CiteItem] | None:
+    """Return the items of a bracketed cluster's text, or None if it is not a citation
+    (a part without `@key` after a space or at its start)."""
+    items = []
+    for part in inner.split(";"):
+        found = _ITEM.fullmatch(part.strip())
+        if found is None:
+            return None
+        suffix = found["suffix"].strip()
+        suffix = suffix[1:].strip() if suffix.startswith(",") else suffix
+        key = found["key"].strip("{}")
+        items.append(CiteItem(key, found["prefix"].strip(), suffix, bool(found["minus"])))
+    return items
+
+
+def cite_bracketed(state: StateInline, silent: bool) -> bool:
+    """Parse `[@key]`, `[see @a, p. 3; @b]`, `[-@key]` (before markdown-it's link rule)."""
+    src, start = state.src, state.pos
+    if src[start] != "[" or state.linkLevel > 0:
+        return False
+    end = src.find("]", start)
+    inner = src[start + 1 : end]
+    if end < 0 or "[" in inner or "@" not in inner or src[end + 1 : end + 2] in ("(", "["):
+        return False
+    if normalizeReference(inner) in state.env.get("references", {}):
+        return False  # `[@x]: url` defines a link
+    items = parse_items(inner)
+    if items is None:
+        return False
+    if get_state(state.env).bibliography is None:
+        if not silent:
+            _warn_no_bibliography(state, start, inner)
+        return False
+    if not silent:
+        token = state.push("cite", "", 0)
+        token.content = src[start : end + 1]
+        token.meta = {"items": items, "narrative": False, "pos": start}
+    state.pos = end + 1
+    return True
+
+
+def cite_narrative(state: StateInline, silent: bool) -> bool:
+    """Parse a narrative citation `@key` or `@key [p. 3]` (only with a bibliography)."""
+    src, start = state.src, state.pos
+    if src[start] != "@" or state.linkLevel > 0 or get_state(state.env).bibliography is None:
+        return False
+    before = src[start - 1] if start > 0 else " "
+    if before.isalnum() or before in _NOT_BEFORE_NARRATIVE:
+        return False
+    found = _NARRATIVE.match(src, start)
+    if found is None:
+        return False
+    if not silent:
+        token = state.push("cite", "", 0)
+        token.content = found[0]
+        item = CiteItem(found["key"].strip("{}"), suffix=(found["locator"] or "").strip())
+        token.meta = {"items": [item], "narrative": True, "pos": start}
+    state.pos = found.end()
+    return True
+
+
+def _warn_no_bibliography(state: StateInline, pos: int, inner: str) -> None:
+    render = get_state(state.env)
+    seen = render.extra.setdefault("cite_unbound", set())
+    if (state.src, pos) in seen:
+        return
+    seen.add((state.src, pos))
+    render.extra.setdefault("cite_pending", []).append((state.src, pos, inner))
+
+
+# ## Core rule ##
+
+
+def _clusters(tokens: Sequence[Token]) -> Iterator[tuple[Token, Token, bool]]:
+    """Yield (inline token, cite token, inside a note definition) in document order."""
+    in_note = False
+    for token in tokens:
+        if token.type == "footnote_reference_open":
+            in_note = True
+        elif token.type == "footnote_reference_close":
+            in_note = False
+        elif token.type == "inline":
+            for child in token.children or []:
+                if child.type == "cite":
+                    yield token, child, in_note
+
+
+def cite_resolve(state: StateCore) -> None:
+    """Look the cited keys up, label and number the works, add the References list."""
+    render = get_state(state.env)
+    _report_unbound(state, render)
+    works = render.bibliography
+    if works is None:
+        return
+    data = _Citations(render.citation_style == "numeric")
+    count = 0
+    for inline, token, in_note in _clusters(state.tokens):
+        if not in_note:
+            count += 1
+            token.meta["id"] = f"cite-{count}"
+        for item in token.meta["items"]:
+            work = works.get(item.key)
+            if work is None:
+                _warn_unknown(state, render, inline, token, item.key)
+                continue
+            data.works.setdefault(item.key, work)
+            if not in_note:
+                data.backlinks.setdefault(item.key, []).append(token.meta["id"])
+    if not data.works:
+        render.extra["cite"] = data
+        return
+    cited = list(data.works.values())
+    titles = [_title_text(work, render) for work in cited]
+    data.labels = style.labels(cited, titles, data.numeric)
+    data.order = [w.key for w in style.reference_order(cited, titles, data.numeric)]
+    render.extra["cite"] = data
+    by_key = dict(zip([w.key for w in cited], titles, strict=True))
+    plain = style.Plain(lambda tex: _formula_text(tex, render))
+    render.extra["citations"] = [
+        CitedWork(
+            data.works[k], by_key[k], style.reference(data.works[k], plain, data.labels[k].year)
+        )
+        for k in data.order
+    ]
+    state.tokens.append(Token("cite_references", "", 0))
+
+
+def _report_unbound(state: StateCore, render: RenderState) -> None:
+    """Warn about the `[@key]`s of a document without a bibliography (found while parsing)."""
+    pending = render.extra.pop("cite_pending", [])
+    if not pending:
+        return
+    for src, pos, inner in pending:
+        inline = next((t for t in state.tokens if t.type == "inline" and t.content == src), None)
+        line0, col = locate(render, (inline.map or [0])[0], src, pos) if inline else (0, 1)
+        render.warn(
+            line0,
+            col,
+            f"[{inner}] reads as a citation but the post names no bibliography; add "
+            "`bibliography: refs.bib` to its front matter (or postil.yaml), or write \\[ for "
+            "literal text",
+        )
+
+
+def _warn_unknown(
+    state: StateCore, render: RenderState, inline: Token, token: Token, key: str
+) -> None:
+    offset = token.meta["pos"] + max(token.content.find("@" + key), 0)
+    line0, col = locate(render, (inline.map or [0])[0], inline.content, offset)
+    render.warn(
+        line0,
+        col,
+        f"citation key `{key}` is not in the bibliography; add an entry `{key}` to the .bib "
+        f"file, fix the key, or write \\@{key} for literal text",
+    )
+
+
+# ## Formulas in titles ##
+
+
+def _formula_html(tex: str, render: RenderState, work: Work | None = None) -> str:
+    """Return a title's formula as MathML (a `math-error` span, warned at the entry, if it
+    fails)."""
+    from postil.markdown.mathdoc import error_span
+    from postil.math import MathError, latex_to_mathml
+    from postil.mathfont import formula_chars
+
+    try:
+        mathml = latex_to_mathml(tex, macros=render.macros, cache=render.math_cache)
+    except MathError as exc:
+        reported = render.extra.setdefault("cite_math_errors", set())
+        if work is not None and (work.key, tex) not in reported:
+            reported.add((work.key, tex))
+            where = Location(work.source, work.line)
+            message = f"entry `{work.key}`: {exc.message}"
+            render.diagnostics.append(Diagnostic(Severity.WARNING, where, message))
+        return error_span(tex, exc)
+    render.math_chars |= formula_chars(mathml)
+    return mathml
+
+
+def _formulas(render: RenderState, work: Work) -> style.Formula:
+    """Return the formula writer of one work's entry (its errors are warned at the entry)."""
+    return lambda tex: _formula_html(tex, render, work)
+
+
+def _formula_text(tex: str, render: RenderState) -> str:
+    from postil.math.text import to_plain_text
+
+    return to_plain_text(tex, macros=render.macros)
+
+
+def _title_text(work: Work, render: RenderState) -> str:
+    """Return a title as readable plain text (sorting, metadata)."""
+    text = "".join(_formula_text(c, render) if kind == "math" else c for kind, c in work.title)
+    return " ".join(text.split())
+
+
+# ## Renderers ##
+
+
+def _data(env: Any) -> _Citations:
+    return get_state(env).extra.get("cite") or _Citations(False)
+
+
+def _ref_link(key: str, text: str) -> str:
+    return f'<a href="#ref-{escape(key)}">{text}</a>'
+
+
+def _item_html(item: CiteItem, data: _Citations, narrative: bool) -> str:
+    """Return one item of a cluster (without the cluster's brackets)."""
+    label = data.labels.get(item.key)
+    if label is None:
+        return f'<span class="citation-missing">@{escape(item.key)}</span>'
+    suffix = f", {escape(item.suffix)}" if item.suffix else ""
+    prefix = f"{escape(item.prefix)} " if item.prefix else ""
+    if data.numeric:
+        link = _ref_link(item.key, str(label.number))
+        if narrative:
+            return f"{escape(_names(label, data, item.key, True))} [{link}{suffix}]"
+        return f"{prefix}{link}{suffix}"
+    if narrative:
+        year = _ref_link(item.key, escape(label.year))
+        return f"{escape(_names(label, data, item.key, True))} ({year}{suffix})"
+    if item.year_only:
+        return f"{prefix}{_ref_link(item.key, escape(label.year))}{suffix}"
+    names = escape(_names(label, data, item.key, False))
+    return f"{prefix}{_ref_link(item.key, f'{names}, {escape(label.year)}')}{suffix}"
+
+
+def _names(label: style.Label, data: _Citations, key: str, narrative: bool) -> str:
+    """Return the cited names, or the title for a work without authors (APA)."""
+    names = label.narrative_names if narrative else label.names
+    if names:
+        return names
+    work = data.works[key]
+    return "".join(c if kind == "text" else f"${c}$" for kind, c in work.title) or key
+
+
+def render_cite(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
+    """Render a citation cluster, then its toggle and margin copy (outside notes)."""
+    token = tokens[idx]
+    data, narrative = _data(env), token.meta["narrative"]
+    items = [_item_html(item, data, narrative) for item in token.meta["items"]]
+    if narrative:
+        text = items[0]
+    elif data.numeric:
+        joiner = "; " if any(i.suffix or i.prefix for i in token.meta["items"]) else ", "
+        text = f"[{joiner.join(items)}]"
+    else:
+        text = f"({'; '.join(items)})"
+    cid = token.meta.get("id")
+    if cid is None:
+        return f'<span class="citation">{text}</span>'
+    html = f'<span class="citation" id="{cid}">{text}</span>'
+    return html + _margin(token, cid, data, env)
+
+
+def _margin(token: Token, cid: str, data: _Citations, env: Any) -> str:
+    """Return the toggle and margin copy of a cluster's references ("" if none is known)."""
+    keys = list(dict.fromkeys(i.key for i in token.meta["items"] if i.key in data.labels))
+    if not keys:
+        return ""
+    render = get_state(env)
+    entries = []
+    for key in keys:
+        work = data.works[key]
+        out = style.Markup(_formulas(render, work), 'tabindex="-1"')
+        number = f"[{data.labels[key].number}] " if data.numeric else ""
+        entry = style.reference(work, out, data.labels[key].year)
+        entries.append(f'<span class="citenote-entry">{number}{entry}</span>')
+    target = "cn-" + cid.removeprefix("cite-")
+    name = "Reference" if len(keys) == 1 else "References"
+    return (
+        f'<button type="button" class="sidenote-toggle" aria-expanded="false" '
+        f'aria-controls="{target}" aria-label="{name}" hidden>\u2295</button>'
+        f'<span class="sidenote citenote" id="{target}" aria-hidden="true">'
+        f"{''.join(entries)}</span>"
+    )
+
+
+def render_cite_references(
+    self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any
+) -> str:
+    """Render the References list: every cited work, with DOI/URL links and back-links."""
+    data = _data(env)
+    render = get_state(env)
+    kind = "numeric" if data.numeric else "author-year"
+    out = [
+        '<section class="references" aria-labelledby="references">\n'
+        '<h2 id="references">References</h2>\n'
+        f'<ol class="references-list {kind}">\n'
+    ]
+    for key in data.order:
+        work = data.works[key]
+        markup = style.Markup(_formulas(render, work))
+        label = data.labels[key]
+        number = f'<span class="reference-label">[{label.number}]</span> ' if data.numeric else ""
+        back = "".join(
+            f' <a href="#{cid}" class="citation-backref" '
+            f'aria-label="Back to citation {cid.removeprefix("cite-")}">{BACKREF_GLYPH}</a>'
+            for cid in data.backlinks.get(key, [])
+        )
+        entry = style.reference(work, markup, label.year)
+        out.append(f'<li id="ref-{escape(key)}">{number}{entry}{back}</li>\n')
+    out.append("</ol>\n</section>\n")
+    return "".join(out)

@@ -1,0 +1,209 @@
+"""Citations end to end: a site with `.bib` files built by `postil build`'s stages."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from support.blog import build_into, build_site, make_site, page, post_text
+
+from postil.bibliography import load
+from postil.cache.store import BuildCache
+from postil.config import load_config
+from postil.errors import BuildFailed, ConfigError
+
+MESSY = Path(__file__).parents[1] / "fixtures" / "cite.bib"
+BODY = (
+    "Attention [@vaswani2017] and [see @muller2019, p. 3]; @deepmind2023 agrees.\n\n"
+    "Mail ann@example.org or read `[@x]`.[^n]\n\n[^n]: A note.\n"
+)
+
+
+def cite_site(tmp_path, config="bibliography: refs.bib\n", posts=None):
+    root = make_site(tmp_path, posts or {"p.md": post_text("Citing", "2026-01-02", BODY)}, config)
+    shutil.copy(MESSY, root / "refs.bib")
+    return root
+
+
+def test_a_post_cites_in_author_year_with_a_reference_list_and_margin_copies(tmp_path):
+    out = build_into(cite_site(tmp_path))
+    doc = page(out, "posts/p/index.html")
+    citations = [c.text_content() for c in doc.find_class("citation")]
+    assert citations == [
+        "(Vaswani et al., 2017)",
+        "(see Müller & François, 2019, p. 3)",
+        "Google DeepMind (2023)",
+    ]
+    [refs] = doc.find_class("references-list")
+    assert [li.get("id") for li in refs] == [
+        "ref-deepmind2023",
+        "ref-muller2019",
+        "ref-vaswani2017",
+    ]
+    assert [a.get("href") for a in refs[1].find_class("citation-backref")] == ["#cite-2"]
+    assert (
+        refs[1].find_class("reference-link")[0].get("href")
+        == "https://doi.org/10.5555/3322706.3322712"
+    )
+    margin = doc.get_element_by_id("cn-1")
+    assert (
+        margin.get("aria-hidden") == "true" and "Attention Is All You Need" in margin.text_content()
+    )
+    # References come before the Notes
+    headings = [h.get("id") for h in doc.xpath("//section/h2")]
+    assert headings.index("references") < headings.index("notes")
+
+
+def test_metadata_lists_the_cited_works(tmp_path):
+    doc = page(build_into(cite_site(tmp_path)), "posts/p/index.html")
+    refs = doc.xpath("//meta[@name='citation_reference']/@content")
+    assert len(refs) == 3
+    assert refs[1] == (
+        "citation_title=SGD and α-divergences in Réseaux & graphs – revisited; "
+        "citation_author=Müller, Hans; citation_author=François, Jean-Pierre; "
+        "citation_publication_date=2019; citation_journal_title=Journal of Machine Learning "
+        "Research; citation_volume=20; citation_issue=3; citation_firstpage=1; "
+        "citation_doi=10.5555/3322706.3322712"
+    )
+    [script] = doc.xpath("//script[@type='application/ld+json']")
+    cited = json.loads(script.text)["citation"]
+    assert [c["@type"] for c in cited] == ["CreativeWork", "ScholarlyArticle", "ScholarlyArticle"]
+    assert cited[0]["author"] == [{"@type": "Organization", "name": "Google DeepMind"}]
+    assert cited[1]["identifier"]["value"] == "10.5555/3322706.3322712"
+
+
+def test_numeric_style_from_the_site_and_overridden_by_a_post(tmp_path):
+    posts = {
+        "n.md": post_text(
+            "Numeric", "2026-01-02", "A [@muller2019; @vaswani2017]. @vaswani2017 too.\n"
+        ),
+        "a.md": post_text(
+            "Author", "2026-01-03", "A [@muller2019].\n", citation_style="author-year"
+        ),
+    }
+    out = build_into(
+        cite_site(tmp_path, "bibliography: refs.bib\ncitation_style: numeric\n", posts)
+    )
+    doc = page(out, "posts/n/index.html")
+    assert [c.text_content() for c in doc.find_class("citation")] == [
+        "[1, 2]",
+        "Vaswani et al. [2]",
+    ]
+    labels = [s.text_content() for s in doc.find_class("reference-label")]
+    assert labels == ["[1]", "[2]"]
+    assert page(out, "posts/a/index.html").find_class("citation")[0].text_content() == (
+        "(Müller & François, 2019)"
+    )
+
+
+def test_feeds_keep_the_list_and_drop_the_margin_copies(tmp_path):
+    out = build_into(cite_site(tmp_path))
+    feed = (out / "feed.xml").read_text("utf-8")
+    assert "ref-vaswani2017" in feed and "Attention Is All You Need" in feed
+    assert "citenote" not in feed and "sidenote-toggle" not in feed
+
+
+def test_an_unknown_key_warns_at_its_line_and_column_and_fails_under_strict(tmp_path):
+    posts = {"p.md": "---\ntitle: T\ndate: 2026-01-01\n---\nText and [@nosuch] here.\n"}
+    root = cite_site(tmp_path, posts=posts)
+    result = build_site(root)
+    assert [str(w).split(";")[0] for w in result.warnings if "`nosuch`" in str(w)] == [
+        "content/posts/p.md:5:11: warning: citation key `nosuch` is not in the bibliography"
+    ]
+    with pytest.raises(BuildFailed) as failed:
+        build_site(root, strict=True)
+    assert any("`nosuch`" in d.message for d in failed.value.diagnostics)
+
+
+def test_a_bib_entry_that_cannot_be_read_is_one_warning_however_many_posts_cite(tmp_path):
+    posts = {f"p{i}.md": post_text(f"P{i}", "2026-01-02", "[@vaswani2017]\n") for i in range(3)}
+    result = build_site(cite_site(tmp_path, posts=posts))
+    broken = [str(w) for w in result.warnings if "broken" in str(w)]
+    assert len(broken) == 1 and broken[0].startswith("refs.bib:48: warning: entry `broken`")
+
+
+def test_a_bundle_bibliography_and_a_missing_one(tmp_path):
+    posts = {"x.md": post_text("X", "2026-01-02", "[@vaswani2017]\n", bibliography="nope.bib")}
+    root = make_site(tmp_path, posts)
+    bundle = root / "content/posts/b"
+    bundle.mkdir()
+    (bundle / "index.md").write_text(
+        post_text("B", "2026-01-02", "[@ostergaard2020a]\n", bibliography="refs.bib"), "utf-8"
+    )
+    shutil.copy(MESSY, bundle / "refs.bib")
+    result = build_site(root)
+    texts = [str(w) for w in result.warnings]
+    assert any(
+        t.startswith("content/posts/x.md:3:15: warning: bibliography `content/posts/nope.bib`")
+        for t in texts
+    ), texts
+    assert any(
+        "[@vaswani2017] reads as a citation but the post names no bibliography" not in t
+        for t in texts
+    )
+    doc = page(root / "_site", "posts/b/index.html")
+    assert doc.find_class("citation")[0].text_content() == "(Østergaard, 2020)"
+
+
+def test_a_missing_site_bibliography_is_a_config_error_at_its_line(tmp_path):
+    root = make_site(tmp_path, {}, "bibliography: [refs.bib, gone.bib]\n")
+    shutil.copy(MESSY, root / "refs.bib")
+    with pytest.raises(ConfigError) as caught:
+        build_site(root)
+    assert str(caught.value.location) == "postil.yaml:4:26"
+
+
+def test_without_a_bibliography_nothing_changes_but_a_bracketed_key_warns(tmp_path):
+    body = "Follow @someone and [@key] here.\n"
+    root = make_site(tmp_path, {"p.md": post_text("P", "2026-01-02", body)})
+    result = build_site(root)
+    doc = page(root / "_site", "posts/p/index.html")
+    assert "Follow @someone and [@key] here." in doc.text_content()
+    assert [str(w).split(";")[0] for w in result.warnings] == [
+        "content/posts/p.md:6:21: warning: [@key] reads as a citation but the post names no "
+        "bibliography"
+    ]
+
+
+def test_the_site_wide_switch_removes_cite_this_post(tmp_path):
+    out = build_into(cite_site(tmp_path, "bibliography: refs.bib\ncite_this_post: false\n"))
+    doc = page(out, "posts/p/index.html")
+    assert doc.xpath("//*[@id='bibtex-entry']") == []
+    assert doc.xpath("//meta[@name='citation_reference']")  # Scholar's tags stay
+
+
+def test_an_edited_entry_renders_again_only_the_posts_citing_it(tmp_path):
+    posts = {
+        "a.md": post_text("A", "2026-01-02", "[@vaswani2017]\n"),
+        "b.md": post_text("B", "2026-01-03", "[@muller2019]\n"),
+    }
+    root = cite_site(tmp_path, posts=posts)
+    assert build_site(root).rendered == 2
+    assert build_site(root).rendered == 0
+    bib = root / "refs.bib"
+    bib.write_text(bib.read_text("utf-8").replace("Attention Is All", "Attention Was All"), "utf-8")
+    assert build_site(root).rendered == 1
+    assert "Attention Was All" in (root / "_site/posts/a/index.html").read_text("utf-8")
+
+
+def test_a_2000_entry_bib_is_parsed_once_then_read_from_the_cache(tmp_path, monkeypatch):
+    entries = "".join(
+        f'@article{{k{i}, author={{M{{\\"u}}ller, Hans and Smith, Jo and others}}, '
+        f"title={{On {{SGD}} number {i} $\\alpha$}}, journal={{J}}, year={{2000}}}}\n"
+        for i in range(2000)
+    )
+    posts = {"p.md": post_text("P", "2026-01-02", "[@k7]\n")}
+    root = make_site(tmp_path, posts, "bibliography: big.bib\n")
+    (root / "big.bib").write_text(entries, "utf-8")
+    build_site(root)
+    parsed = []
+    monkeypatch.setattr(load, "read_bib", lambda *args: parsed.append(args))
+    cache = BuildCache.open(root)
+    try:
+        files, _ = load.load_bibliographies(load_config(root), [], cache)
+    finally:
+        cache.close()
+    assert parsed == [] and len(files["big.bib"].works) == 2000
+    assert files["big.bib"].works["k7"].authors[0].family == "Müller"
