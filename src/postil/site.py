@@ -12,6 +12,7 @@ from pathlib import Path
 from postil.content.posts import make_slug
 from postil.model import FrontMatter, RenderedPost, Site, SiteConfig
 
+
 def is_published(meta: FrontMatter, now: datetime, drafts: bool, future: bool) -> bool:
     """Return whether a post goes into the site: drafts need `drafts`, future dates `future`."""
     if meta.draft and not drafts:

@@ -228,7 +228,52 @@ def yaml_error_message(err: yaml.MarkedYAMLError) -> str:
     text = "; ".join(parts) or "invalid YAML"
     if "\t" in text or "found character '\\t'" in text:
         text += " (YAML does not allow tabs for indentation; use spaces)"
+    if err.problem == "mapping values are not allowed here":
+        text += ' (a value with ": " in it must be quoted: `title: "Attention: a primer"`)'
     return f"YAML syntax error: {text}"
+
+
+CONTROL_ESCAPES = {
+    "\x00": "\\0",
+    "\x07": "\\a",
+    "\x08": "\\b",
+    "\x0b": "\\v",
+    "\x0c": "\\f",
+    "\x1b": "\\e",
+}
+"""Control characters a double-quoted YAML escape makes, by the escape: `"Why \\alpha"` is
+"Why <BEL>lpha", the LaTeX the author meant silently lost."""
+
+
+def escape_warnings(fields: list[Field]) -> list[tuple[int, int, str]]:
+    """Return (line0, col0, message) for each double-quoted value in which an escape such as
+    `\\a`, `\\b` or `\\f` turned text into a control character."""
+    found = []
+    for fld in fields:
+        for node in _scalars(fld.node):
+            escapes = sorted({CONTROL_ESCAPES[c] for c in str(node.value) if c in CONTROL_ESCAPES})
+            if node.style == '"' and escapes:
+                named = ", ".join(f"`{e}`" for e in escapes)
+                found.append(
+                    (
+                        *_pos(node),
+                        f"`{fld.key}`: the YAML escape {named} in double quotes made a control "
+                        f"character; for a backslash write `\\\\` or use single quotes "
+                        f"('Why \\alpha matters')",
+                    )
+                )
+    return found
+
+
+def _scalars(node: yaml.Node) -> list[yaml.ScalarNode]:
+    """Return the scalar nodes of a value: itself, or the items of a list or mapping."""
+    if isinstance(node, yaml.ScalarNode):
+        return [node]
+    if isinstance(node, yaml.SequenceNode):
+        return [n for item in node.value for n in _scalars(item)]
+    if isinstance(node, yaml.MappingNode):
+        return [n for _, value in node.value for n in _scalars(value)]
+    return []
 
 
 class _ValueLoader(yaml.SafeLoader):

@@ -13,7 +13,7 @@ marker into the right MathML. The kinds:
 | `opgroup` | `rewrite.rewrite_operatornames` | `op`/`opl` | `data-op` on its group (math name) |
 | `limits` | `limits.rewrite_limits` | `always`/`0`/`1` | `data-limits` on its operator |
 | `env` | `environments.rewrite_environments` | a style | `data-env` on the next `mtable` |
-| `ref`, `eqref` | `rewrite.rewrite_refs` | a label, hex (`hide_label`) | a link (`numbering.resolve_refs`) |
+| `ref`, `eqref` | `rewrite.rewrite_refs` | a label in hex | a link (`numbering.resolve_refs`) |
 
 Besides markers, text inside `\text{…}` hides `{`, `}`, `\` behind `TEXT_STAND_INS` (restored
 by `expand_markers`), and tree passes leave private `data-*` attributes on elements
