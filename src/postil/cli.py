@@ -18,9 +18,12 @@ from postil import __version__
 
 def _positive(text: str) -> int:
     """Parse a whole number ≥ 1 for argparse (`--jobs 0` is a usage error, exit 2)."""
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number ≥ 1, not {text!r}")
-    return int(text)
+    from postil.yamlnodes import whole_number
+
+    number = whole_number(text)
+    if number is None or number < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number ≥ 1, not {text[:40]!r}")
+    return number
 
 
 def _parser() -> argparse.ArgumentParser:

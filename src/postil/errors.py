@@ -120,6 +120,10 @@ class OutputError(PostilError):
     """The output directory could not be written; exit code 1."""
 
 
+class WorkerLost(PostilError):
+    """A worker process of the build died (killed, out of memory) more often than retried."""
+
+
 class BuildFailed(PostilError):
     """The build found one or more errors; carries all of them.
 

@@ -28,6 +28,7 @@ from postil.cache.manifest import (
     FILE_MODE,
     Stamp,
     content_token,
+    holds,
     holds_only,
     prune,
     static_token,
@@ -142,7 +143,7 @@ class SiteWriter:
         self.spare = spare if spare is not None and _same_device(spare, self.out_dir) else None
         self.kept = spare_manifest or {} if self.spare is not None else {}
         if self.spare is not None and spare_manifest is None:
-            shutil.rmtree(self.spare, ignore_errors=True)
+            remove_path(self.spare)
         self.manifest: dict[str, Stamp] = {}
         self.reused = 0
         self.retired: dict[str, Stamp] | None = None
@@ -183,6 +184,8 @@ class SiteWriter:
 
         It is the spare's file if that holds `token` untouched, else the live output's file
         (hard-linked at `commit`); if nothing changed at all, the live output stays as is.
+        Either file must still hold the bytes its stamp's digest recorded (`holds`): the two
+        share inodes, and a flipped bit keeps a file's stat signature.
 
         Raises:
             OutputError: `rel` escapes the output directory.
@@ -191,8 +194,18 @@ class SiteWriter:
         if rel in self.manifest:
             return True
         live, kept = self.previous.get(rel), self.kept.get(rel)
-        live_ok = live is not None and live.token == token and untouched(self.out_dir, rel, live)
-        if kept is not None and kept.token == token and untouched(self.spare, rel, kept):
+        live_ok = (
+            live is not None
+            and live.token == token
+            and untouched(self.out_dir, rel, live)
+            and holds(self.out_dir, rel, live)
+        )
+        if (
+            kept is not None
+            and kept.token == token
+            and untouched(self.spare, rel, kept)
+            and holds(self.spare, rel, kept)
+        ):
             self.manifest[rel] = kept
         elif live_ok and live is not None:
             self.manifest[rel] = live
@@ -242,9 +255,10 @@ class SiteWriter:
             shutil.copyfile(source, target)
             os.chmod(target, FILE_MODE)
             st = os.stat(target)
+            digest = content_token(Path(target).read_bytes())
         except OSError as e:
             raise OutputError(f"cannot copy {source} to {rel}: {e.strerror}") from e
-        self.manifest[rel] = Stamp(token, st.st_ino, st.st_size, st.st_mtime_ns)
+        self.manifest[rel] = Stamp(token, st.st_ino, st.st_size, st.st_mtime_ns, digest)
 
     def commit(self) -> dict[str, Stamp]:
         """Swap the new output in for the old one; return the manifest of the new output.
@@ -281,9 +295,13 @@ class SiteWriter:
             shutil.rmtree(old, ignore_errors=True)
             return None
         if old != self.spare:
-            shutil.rmtree(self.spare, ignore_errors=True)
-            self.spare.parent.mkdir(parents=True, exist_ok=True)
-            os.rename(old, self.spare)
+            try:
+                remove_path(self.spare)
+                self.spare.parent.mkdir(parents=True, exist_ok=True)
+                os.rename(old, self.spare)
+            except OSError:  # the spare is a cache: losing it never fails a build
+                shutil.rmtree(old, ignore_errors=True)
+                return None
         return dict(self.previous)
 
     def _link(self, rel: str) -> None:
@@ -337,7 +355,8 @@ def write_new_file(target: Path | str, data: bytes) -> Stamp:
             os.close(fd)
     except OSError as e:
         raise OutputError(f"cannot write {e.filename or target}: {e.strerror}") from e
-    return Stamp(content_token(data), st.st_ino, st.st_size, st.st_mtime_ns)
+    token = content_token(data)
+    return Stamp(token, st.st_ino, st.st_size, st.st_mtime_ns, token)
 
 
 def put_file(directory: Path, rel: str, data: bytes, replace: bool, made: set[str]) -> Stamp:
@@ -399,6 +418,15 @@ def remove_leftovers(out_dir: Path) -> None:
     for pattern in (f".{out_dir.name}.new-*", f".{out_dir.name}.old-*"):
         for path in out_dir.parent.glob(pattern):
             shutil.rmtree(path, ignore_errors=True)
+
+
+def remove_path(path: Path) -> None:
+    """Remove whatever is at `path` (directory tree, file or link), ignoring failures."""
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
 
 
 def _make_temporary(out_dir: Path) -> Path:

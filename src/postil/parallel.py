@@ -22,12 +22,14 @@ import os
 import signal
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 from postil.cache.manifest import Stamp
+from postil.errors import WorkerLost
 from postil.output import SiteWriter, put_file
 
 T = TypeVar("T")
@@ -58,6 +60,10 @@ PAGES_SEQUENTIAL_BELOW = 64
 
 CHUNK_PAGES = 8
 """Pages per work unit of `render_pages` (a unit returns only paths and stamps)."""
+
+POOL_ATTEMPTS = 3
+"""Pools `map_chunks` starts for one piece of work: the first, and two more for the chunks
+a dead worker lost. A worker the OOM killer took is likely taken again on a third try."""
 
 
 def pool_context() -> multiprocessing.context.BaseContext:
@@ -106,17 +112,62 @@ def map_chunks(
     context: multiprocessing.context.BaseContext,
     initializer: Callable[..., None],
     initargs: tuple[Any, ...] = (),
+    before_retry: Callable[[], None] | None = None,
 ) -> list[R]:
     """Return `[function(chunk) for chunk in chunks]`, computed in up to `count` processes.
 
     Each worker runs `initializer(*initargs)` first (it should call `exit_with_parent`).
+    When a worker dies (the OOM killer's SIGKILL), the pool breaks; the chunks without a
+    result run again in a new pool, after `before_retry()`, up to `POOL_ATTEMPTS` pools in
+    all. `function` must therefore be safe to run twice on a chunk.
 
     Raises:
+        WorkerLost: workers died in every attempt.
         Whatever `function` raised in a worker (pickled back with its arguments).
     """
-    workers = min(count, len(chunks))
-    with ProcessPoolExecutor(workers, context, initializer=initializer, initargs=initargs) as pool:
-        return list(pool.map(function, chunks))
+    results: dict[int, R] = {}
+    for attempt in range(POOL_ATTEMPTS):
+        todo = [i for i in range(len(chunks)) if i not in results]
+        if not todo:
+            break
+        if attempt and before_retry is not None:
+            before_retry()
+        pool = ProcessPoolExecutor(
+            min(count, len(todo)), context, initializer=initializer, initargs=initargs
+        )
+        try:
+            futures = {pool.submit(function, chunks[i]): i for i in todo}
+            for future in as_completed(futures):
+                results[futures[future]] = future.result()
+        except BrokenProcessPool:
+            _kill_pool(pool)
+            continue
+        except BaseException:
+            _kill_pool(pool)
+            raise
+        pool.shutdown()
+    if len(results) < len(chunks):
+        raise WorkerLost(
+            f"a worker process died {POOL_ATTEMPTS} times (killed, or out of memory);"
+            " build again, or with fewer processes (-j 1)"
+        )
+    return [results[i] for i in range(len(chunks))]
+
+
+def _kill_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool at once: cancel its queued work, kill and reap its live workers.
+
+    A pool whose worker died can leave the others blocked on its queue, and `shutdown(wait=
+    True)` would then wait for ever; killing them bounds the time to fail or retry.
+    """
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            process.kill()
+    for process in processes:
+        with contextlib.suppress(OSError, ValueError, AttributeError, AssertionError):
+            process.join(5)
 
 
 def render_pages(
@@ -169,16 +220,22 @@ def render_pages(
         rest[i : i + CHUNK_PAGES] for i in range(0, len(rest), CHUNK_PAGES)
     ]
     try:
-        with ProcessPoolExecutor(
-            min(count, len(chunks)), context, initializer=exit_with_parent
-        ) as pool:
-            stamps = dict(pair for part in pool.map(_render_pages_chunk, chunks) for pair in part)
+        parts = map_chunks(
+            _render_pages_chunk, chunks, count, context, exit_with_parent, before_retry=_replace
+        )
+        stamps = dict(pair for part in parts for pair in part)
     finally:
         _PAGES = None
     done = [(job.rel, stamps[job.rel]) for job in jobs]
     for rel, stamp in done:
         writer.add(rel, stamp)
     return done
+
+
+def _replace() -> None:
+    """Before pages run again: let workers replace what a dead worker left half-written."""
+    assert _PAGES is not None
+    _PAGES.replace = True
 
 
 def _render_pages_chunk(indices: Sequence[int]) -> list[tuple[str, Stamp]]:

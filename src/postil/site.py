@@ -12,8 +12,6 @@ from pathlib import Path
 from postil.content.posts import make_slug
 from postil.model import FrontMatter, RenderedPost, Site, SiteConfig
 
-_EPOCH = datetime(1970, 1, 1).astimezone()
-
 
 def is_published(meta: FrontMatter, now: datetime, drafts: bool, future: bool) -> bool:
     """Return whether a post goes into the site: drafts need `drafts`, future dates `future`."""
@@ -43,7 +41,7 @@ def collect(
     kept = [r for r in rendered if is_published(r.post.meta, now, drafts, future)]
     posts = sorted(
         (r for r in kept if r.post.source.kind == "post"),
-        key=lambda r: (-(r.post.meta.date or _EPOCH).timestamp(), r.post.slug),
+        key=_newest_first,
     )
     pages = sorted((r for r in kept if r.post.source.kind == "page"), key=lambda r: r.post.url)
     by_tag: dict[str, list[RenderedPost]] = {}
@@ -54,6 +52,14 @@ def collect(
         (tag, tuple(by_tag[tag])) for tag in sorted(by_tag, key=lambda t: (t.casefold(), t))
     )
     return Site(config=config, posts=tuple(posts), pages=tuple(pages), tags=tags, files=files)
+
+
+def _newest_first(r: RenderedPost) -> tuple[bool, float, str]:
+    """Sort key of a post: dated posts newest first (any year, 1970 and before too), then
+    undated ones (README: "sorts last"); ties by slug. Dates are timezone-aware, so the key
+    is the same whatever the `TZ` of the build."""
+    date = r.post.meta.date
+    return date is None, -date.timestamp() if date is not None else 0.0, r.post.slug
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 import yaml
 
@@ -174,14 +175,35 @@ def as_bool(field: Field) -> bool:
     )
 
 
+MAX_DIGITS = 15
+"""The most digits a whole-number setting may have: any count, page size or rate is far
+smaller, and `int()` refuses strings of over 4,300 digits (CVE-2020-10735) anyway."""
+
+_DECIMAL = re.compile(r"[0-9]+", re.ASCII)
+
+
+def whole_number(text: str) -> int | None:
+    """Return `text` (ASCII decimal digits, at most `MAX_DIGITS`) as an int, or None.
+
+    `str.isdigit` is not the test: it accepts `²` and other digits `int()` refuses.
+    """
+    if not _DECIMAL.fullmatch(text) or len(text.lstrip("0")) > MAX_DIGITS:
+        return None
+    return int(text)
+
+
 def as_int(field: Field, minimum: int = 0) -> int:
     """Return a decimal integer ≥ `minimum`; anything else is an error."""
     text = as_text(field).strip()
-    if not text.isdigit() or int(text) < minimum:
+    number = whole_number(text)
+    if number is None or number < minimum:
+        shown = text if len(text) <= 40 else text[:40] + "…"
         raise YamlFieldError(
-            f"`{field.key}` must be a whole number ≥ {minimum}, not `{text}`", *_pos(field.node)
+            f"`{field.key}` must be a whole number ≥ {minimum} of at most {MAX_DIGITS} digits,"
+            f" not `{shown}`",
+            *_pos(field.node),
         )
-    return int(text)
+    return number
 
 
 def as_str_mapping(field: Field) -> dict[str, str]:
@@ -206,4 +228,103 @@ def yaml_error_message(err: yaml.MarkedYAMLError) -> str:
     text = "; ".join(parts) or "invalid YAML"
     if "\t" in text or "found character '\\t'" in text:
         text += " (YAML does not allow tabs for indentation; use spaces)"
+    if err.problem == "mapping values are not allowed here":
+        text += ' (a value with ": " in it must be quoted: `title: "Attention: a primer"`)'
     return f"YAML syntax error: {text}"
+
+
+CONTROL_ESCAPES = {
+    "\x00": "\\0",
+    "\x07": "\\a",
+    "\x08": "\\b",
+    "\x0b": "\\v",
+    "\x0c": "\\f",
+    "\x1b": "\\e",
+}
+"""Control characters a double-quoted YAML escape makes, by the escape: `"Why \\alpha"` is
+"Why <BEL>lpha", the LaTeX the author meant silently lost."""
+
+
+def escape_warnings(fields: list[Field]) -> list[tuple[int, int, str]]:
+    """Return (line0, col0, message) for each double-quoted value in which an escape such as
+    `\\a`, `\\b` or `\\f` turned text into a control character."""
+    found = []
+    for fld in fields:
+        for node in _scalars(fld.node):
+            escapes = sorted({CONTROL_ESCAPES[c] for c in str(node.value) if c in CONTROL_ESCAPES})
+            if node.style == '"' and escapes:
+                named = ", ".join(f"`{e}`" for e in escapes)
+                found.append(
+                    (
+                        *_pos(node),
+                        f"`{fld.key}`: the YAML escape {named} in double quotes made a control "
+                        f"character; for a backslash write `\\\\` or use single quotes "
+                        f"('Why \\alpha matters')",
+                    )
+                )
+    return found
+
+
+def _scalars(node: yaml.Node) -> list[yaml.ScalarNode]:
+    """Return the scalar nodes of a value: itself, or the items of a list or mapping."""
+    if isinstance(node, yaml.ScalarNode):
+        return [node]
+    if isinstance(node, yaml.SequenceNode):
+        return [n for item in node.value for n in _scalars(item)]
+    if isinstance(node, yaml.MappingNode):
+        return [n for _, value in node.value for n in _scalars(value)]
+    return []
+
+
+class _ValueLoader(yaml.SafeLoader):
+    """PyYAML's safe loader whose every failure is a `yaml.MarkedYAMLError` at its node.
+
+    The safe constructors raise plain Python errors for values YAML's grammar accepts:
+    `2024-13-45` (a timestamp with month 13: `ValueError`), an integer of over 4,300 digits
+    (`ValueError`, CVE-2020-10735). Each is re-raised as a `ConstructorError` marked at the
+    value, and strings lose their lone surrogates (from `"\\ud800"` escapes), which no UTF-8
+    page can hold.
+    """
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        try:
+            return super().construct_object(node, deep)
+        except yaml.YAMLError:
+            raise
+        except (ValueError, TypeError, OverflowError) as e:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"cannot read the value `{_excerpt(node)}`: {e}", node.start_mark
+            ) from None
+
+    def construct_yaml_str(self, node: yaml.Node) -> str:
+        return _SURROGATE.sub("\ufffd", str(self.construct_scalar(node)))  # type: ignore[arg-type]
+
+
+_ValueLoader.add_constructor("tag:yaml.org,2002:str", _ValueLoader.construct_yaml_str)
+
+
+def _excerpt(node: yaml.Node) -> str:
+    """Return a node's scalar text, shortened to 40 characters (or its kind)."""
+    if not isinstance(node, yaml.ScalarNode):
+        return type(node).__name__.removesuffix("Node").lower()
+    text = str(node.value)
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
+def load_yaml(text: str) -> Any:
+    """Return the YAML document `text` as Python values (PyYAML's safe schema).
+
+    Raises:
+        yaml.MarkedYAMLError: a syntax error, or a value its type cannot hold (a date with
+            month 13, a 5,000-digit integer), at the value's position.
+        YamlFieldError: the text nests too deeply to read, or holds a character YAML forbids.
+    """
+    try:
+        return yaml.load(text, Loader=_ValueLoader)  # noqa: S506 - a SafeLoader subclass
+    except RecursionError:
+        raise YamlFieldError("YAML is nested too deeply to read; flatten it", 0, 0) from None
+    except yaml.reader.ReaderError as e:
+        line0 = text.count("\n", 0, e.position)
+        col0 = e.position - (text.rfind("\n", 0, e.position) + 1)
+        message = f"character U+{e.character:04X} is not allowed in YAML; delete it"
+        raise YamlFieldError(message, line0, col0) from None

@@ -33,6 +33,9 @@ class Stamp:
     ino: int
     size: int
     mtime_ns: int
+    digest: str = ""
+    """`content_token` of the bytes written ("" if unknown: the file is not reused from the
+    spare, whose files are checked against it because nobody looks at them)."""
 
 
 def content_token(data: bytes) -> str:
@@ -57,6 +60,21 @@ def static_token(source: Path) -> str:
     if max(st.st_mtime_ns, st.st_ctime_ns) > time.time_ns() - RACY_NS:
         return f"hash {source} {content_token(source.read_bytes())}"
     return f"file {source} {st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns}"
+
+
+def holds(directory: Path | None, rel: str, stamp: Stamp) -> bool:
+    """Return whether `directory/rel` still holds the bytes `stamp.digest` recorded.
+
+    The stat signature alone does not prove it: a flipped bit on disk, or a tool that
+    restores times, keeps inode, size and mtime.
+    """
+    if directory is None or not stamp.digest:
+        return False
+    try:
+        with open(f"{directory}/{rel}", "rb") as f:
+            return content_token(f.read()) == stamp.digest
+    except OSError:
+        return False
 
 
 def untouched(directory: Path | None, rel: str, stamp: Stamp) -> bool:

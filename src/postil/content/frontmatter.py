@@ -32,6 +32,7 @@ from postil.yamlnodes import (
     as_str_mapping,
     as_text,
     compose_mapping,
+    escape_warnings,
     yaml_error_location,
     yaml_error_message,
 )
@@ -118,6 +119,8 @@ def parse(
             "front matter has no `title`; add `title: …`", Location(source.rel, 1, 1)
         )
     _warn_unknown(source.rel, unknown, header.first_line, warnings)
+    for line0, col0, message in escape_warnings(header.fields or []):
+        _warn(warnings, Location(source.rel, line0 + header.first_line, col0 + 1), message)
     if source.kind == "post" and "date" not in values:
         _warn(
             warnings,

@@ -49,7 +49,7 @@ from postil.mathfont import formula_chars
 BLOCK_ENVS = "equation equation* align align* gather gather* multline multline*".split()
 BEGIN_ENV = re.compile(r"\\begin\{(" + "|".join(re.escape(e) for e in BLOCK_ENVS) + r")\}")
 TEX_GROUPING = re.compile(r"\\.|[{}]", re.S)  # `\{` is no group
-REF = re.compile(r"\\(eqref|ref)\{([^{}\s]+)\}")
+REF = re.compile(r"\\(eqref|ref)\{([^{}\n]+)\}")
 CLOSERS = {"$$": "$$", "\\\\[": "\\\\]", "\\[": "\\]"}
 # The backslash delimiters of inline math: kramdown-escaped ones first (`\\(` holds `\(`).
 BACKSLASH_DELIMITERS = {
@@ -127,11 +127,11 @@ def _double_dollar_kind(state: StateInline, latex: str) -> str:
 def _math_ref(state: StateInline, silent: bool) -> bool:
     r"""Parse `\eqref{…}`/`\ref{…}` in prose as a `math_ref` token."""
     ref = REF.match(state.src, state.pos) if state.src[state.pos] == "\\" else None
-    if ref is None:
+    if ref is None or not ref.group(2).strip():
         return False
     if not silent:
         token = state.push("math_ref", "a", 0)
-        token.meta = {"kind": ref.group(1), "label": ref.group(2), "offset": state.pos}
+        token.meta = {"kind": ref.group(1), "label": ref.group(2).strip(), "offset": state.pos}
     state.pos = ref.end()
     return True
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from postil.markdown.mathescape import source_offset
 from postil.markdown.state import RenderState, get_state
-from postil.math import latex_to_mathml
+from postil.math import anchor_id, latex_to_mathml
 from postil.math.delimiters import Closers
 from postil.math.engine import is_blank
 from postil.math.environments import split_numbering
@@ -169,6 +169,17 @@ def _record_label(doc: RenderState, token: Any, label: str, text: str) -> None:
         line0, col = locate(doc, token, max(token.content.find(label), 0))
         doc.error(
             line0, col, f"duplicate equation label {label!r}; a label must be unique in a post"
+        )
+        return
+    ids: dict[str, str] = doc.extra.setdefault("equation_ids", {})
+    other = ids.setdefault(anchor_id(label), label)
+    if other != label:
+        line0, col = locate(doc, token, max(token.content.find(label), 0))
+        doc.error(
+            line0,
+            col,
+            f"equation labels {other!r} and {label!r} give the same anchor "
+            f"#{anchor_id(label)}; rename one",
         )
         return
     doc.equations[label] = text

@@ -273,11 +273,17 @@ def _toggle(target: str, name: str) -> str:
 def render_footnote_ref(
     self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any
 ) -> str:
-    """Render a reference: marker, toggle and margin copy (or a marked missing note)."""
+    """Render a reference: marker, toggle and margin copy (or a marked missing note).
+
+    Only a note's first reference carries its text into the margin; a later one is a marker
+    linking to the note (the Notes entry, or the margin note), so the text shows once.
+    """
     note: Note = tokens[idx].meta["note"]
     sub = tokens[idx].meta.get("subId", 0)
     if note.kind == "missing":
         return f'<sup class="footnote-missing">{escapeHtml(note.label)}</sup>'
+    if sub > 0:
+        return _repeat_marker(note, sub)
     if note.kind == "margin":
         target = f"mn-{note.number}{_suffix(sub)}"
         body = _render_margin_body(self, note, options, env, hidden=False)
@@ -291,6 +297,17 @@ def render_footnote_ref(
         f'{_toggle(target, f"Note {n}")}<span class="sidenote" id="{target}" aria-hidden="true">'
         f'<span class="sidenote-number">{n}</span> {body}</span>'
     )
+
+
+def _repeat_marker(note: Note, sub: int) -> str:
+    """Render a later reference to a note: a marker linking to the text shown once."""
+    if note.kind == "margin":
+        return (
+            f'<sup class="footnote-ref"><a href="#mn-{note.number}" '
+            f'aria-label="Margin note">\u2295</a></sup>'
+        )
+    n = note.number
+    return f'<sup class="footnote-ref"><a href="#fn-{n}" id="fnref-{n}{_suffix(sub)}">{n}</a></sup>'
 
 
 def _render_margin_body(self: Any, note: Note, options: Any, env: Any, *, hidden: bool) -> str:

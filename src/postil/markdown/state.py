@@ -84,6 +84,7 @@ class RenderState:
     bibliography: Mapping[str, Work] | None = None
     citation_style: str = "author-year"
     extra: dict[str, Any] = field(default_factory=dict)
+    _reported: set[Diagnostic] = field(default_factory=set, repr=False)
 
     def location(self, body_line0: int | None, col: int = 0) -> Location:
         """Return the file location of a 0-based body line (a token's `map[0]`) and 1-based col."""
@@ -96,8 +97,11 @@ class RenderState:
         excerpt = ""
         if body_line0 is not None and 0 <= body_line0 < len(self.source_lines):
             excerpt = self.source_lines[body_line0]
-        loc = self.location(body_line0, col)
-        self.diagnostics.append(Diagnostic(severity, loc, message, excerpt))
+        found = Diagnostic(severity, self.location(body_line0, col), message, excerpt)
+        if found in self._reported:
+            return  # the same tokens rendered twice (a note's margin copy and its Notes entry)
+        self._reported.add(found)
+        self.diagnostics.append(found)
 
     def warn(self, body_line0: int | None, col: int, message: str) -> None:
         """Record a warning (fails the build only under --strict)."""

@@ -44,6 +44,7 @@ from markupsafe import Markup
 from postil.errors import TemplateError
 from postil.markdown.state import RenderState, get_state
 from postil.widgets import COMMON_OPTIONS, OptionError, Widget, known_widgets, load_widget
+from postil.yamlnodes import YamlFieldError, load_yaml
 
 WIDGET_INFO = re.compile(r"\{([^{}\s]*)\}\s*\Z")
 """A widget fence's info string: `{name}`, nothing else."""
@@ -100,9 +101,13 @@ def _load_yaml(token: Token, name: str, state: RenderState) -> dict[str, Any] | 
     """Return the fence body as a mapping, or report a YAML error at its file line."""
     line0 = token.map[0] if token.map else None
     try:
-        raw = yaml.safe_load(token.content)
+        raw = load_yaml(token.content)
     except yaml.MarkedYAMLError as e:
         _report_yaml_error(e, line0, name, state)
+        return None
+    except YamlFieldError as e:
+        body0 = None if line0 is None else line0 + 1 + e.line0
+        state.error(body0, e.col0 + 1, f"widget `{name}`: options are not valid YAML: {e}")
         return None
     except yaml.YAMLError as e:
         state.error(line0, 1, f"widget `{name}`: options are not valid YAML: {e}")

@@ -86,7 +86,17 @@ def decode_entities(root: ET.Element) -> None:
     """Turn latex2mathml's `&#x…;` strings into characters (it serialises with unescape())."""
     for el in root.iter():
         if el.text and "&#x" in el.text:
-            el.text = ENTITY.sub(lambda m: chr(int(m.group(1), 16)), el.text)
+            el.text = ENTITY.sub(_entity_char, el.text)
+
+
+def _entity_char(match: re.Match[str]) -> str:
+    """Return the character of `&#x…;`, or the text as written if it names no character
+    (`\\text{&#x110000;}` reaches here as text: it is the author's, not latex2mathml's)."""
+    digits = match.group(1)
+    number = int(digits, 16) if len(digits) <= 6 else -1
+    if 0 <= number <= 0x10FFFF and not 0xD800 <= number <= 0xDFFF:
+        return chr(number)
+    return match.group(0)
 
 
 def check_leftovers(content: ET.Element, latex: str, macros: Mapping[str, str]) -> None:

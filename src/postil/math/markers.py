@@ -13,7 +13,7 @@ marker into the right MathML. The kinds:
 | `opgroup` | `rewrite.rewrite_operatornames` | `op`/`opl` | `data-op` on its group (math name) |
 | `limits` | `limits.rewrite_limits` | `always`/`0`/`1` | `data-limits` on its operator |
 | `env` | `environments.rewrite_environments` | a style | `data-env` on the next `mtable` |
-| `ref`, `eqref` | `rewrite.rewrite_refs` | a label | a link (`numbering.resolve_refs`) |
+| `ref`, `eqref` | `rewrite.rewrite_refs` | a label in hex | a link (`numbering.resolve_refs`) |
 
 Besides markers, text inside `\text{…}` hides `{`, `}`, `\` behind `TEXT_STAND_INS` (restored
 by `expand_markers`), and tree passes leave private `data-*` attributes on elements
@@ -40,6 +40,17 @@ BIN_SPACE = "0.2222em"  # \medmuskip, 4mu (The TeXbook p. 170)
 def marker(kind: str, payload: str) -> str:
     """Return the LaTeX of a marker (`\\text{…}`) that a tree pass replaces after conversion."""
     return rf"\text{{{MARK}{kind}{SEP}{payload}}}"
+
+
+def hide_label(label: str) -> str:
+    """Return a label as hex digits of its UTF-8, which latex2mathml's `\\text` keeps as they
+    are (it turns spaces into no-break spaces and reads `$`, `#`, `~` …)."""
+    return label.encode("utf-8", "surrogatepass").hex()
+
+
+def unhide_label(payload: str) -> str:
+    """Return the label `hide_label` hid in `payload`."""
+    return bytes.fromhex(payload).decode("utf-8", "surrogatepass")
 
 
 def read_marker(el: ET.Element) -> tuple[str, str] | None:

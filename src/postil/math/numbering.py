@@ -8,12 +8,13 @@ gets `id="eq-<label>"` so `\eqref` links (`<a href="#eq-x">(1)</a>`) scroll to i
 
 from __future__ import annotations
 
+import hashlib
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from postil.math.markers import REF_KINDS, read_marker
+from postil.math.markers import REF_KINDS, read_marker, unhide_label
 from postil.math.mathml import local
 from postil.math.tables import add_style, align_css
 
@@ -40,9 +41,22 @@ class EquationRow:
         return self.numbered or self.tag is not None
 
 
+_PLAIN_LABEL = re.compile(r"[A-Za-z0-9_]+(?:[:-][A-Za-z0-9_]+)*")
+
+
 def anchor_id(label: str) -> str:
-    """Return the HTML id of an equation label: `eq:var` -> `eq-var` (ASCII letters, digits, -_)."""
-    return re.sub(r"[^A-Za-z0-9_-]+", "-", label).strip("-") or "eq"
+    """Return the HTML id of an equation label: `eq:var` -> `eq-var` (ASCII letters, digits, -_).
+
+    A label of other characters (`a b`, `a"b`, `a<b`, `é`) keeps its letters and digits and
+    gets 8 hex digits of its hash, so two different labels never share an id (`a"b` ->
+    `a-b-…`, `a<b` -> `a-b-…`, different). Labels that differ only in `:` against `-`
+    (`eq:x`, `eq-x`) do share one; the Markdown plugin reports that.
+    """
+    readable = re.sub(r"[^A-Za-z0-9_-]+", "-", label).strip("-") or "eq"
+    if _PLAIN_LABEL.fullmatch(label):
+        return readable
+    digest = hashlib.blake2b(label.encode("utf-8", "surrogatepass"), digest_size=4).hexdigest()
+    return f"{readable}-{digest}"
 
 
 def number_texts(rows: Sequence[EquationRow], numbers: Sequence[str | None] | None) -> list[str]:
@@ -133,7 +147,7 @@ def resolve_refs(
         found_marker = read_marker(el)
         if found_marker is None or found_marker[0] not in REF_KINDS:
             continue
-        kind, label = found_marker
+        kind, label = found_marker[0], unhide_label(found_marker[1])
         found = (equations or {}).get(label) or local_numbers.get(label) or "??"
         link = ET.Element("a", href="#" + anchor_id(label))
         link.text = f"({found})" if kind == "eqref" else found

@@ -9,15 +9,19 @@ Environments are rewritten in `environments.py`, text mode in `textmode.py`.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from postil.math.environments import unstar_matrices
+from postil.math.errors import MathUnsupportedError
 from postil.math.macros import read_group
-from postil.math.markers import marker
+from postil.math.markers import hide_label, marker
 
 OPERATORNAME = re.compile(r"\\(operatorname\*?|operatornamewithlimits)(?![A-Za-z])")
 REF = re.compile(r"\\(eqref|ref)\s*\{([^{}]*)\}")
 UPRIGHT_LETTER = re.compile(r"\\(?:mathrm|mathup)\s*\{\s*([A-Za-z])\s*\}")
 CHAR = re.compile(r'\\char\s*(?:"([0-9A-Fa-f]+)|(\d+))')
+UNICODE = re.compile(r"\\unicode\s*\{\s*([^{}]*?)\s*\}")
+CODE_POINT = re.compile(r"[xX]([0-9A-Fa-f]+)|([0-9]+)", re.ASCII)
 MATHOP = re.compile(r"\\mathop\s*\{\s*\\(?:mathrm|rm|text)\s*\{([A-Za-z]+)\}\s*\}")
 SPACES = re.compile(r"\\[,:;> ]|~|\\(?:thinspace|medspace|thickspace)(?![A-Za-z])")
 URL = re.compile(r"\\url\s*\{([^{}]*)\}")
@@ -31,7 +35,7 @@ MATH_IN_NAME = re.compile(r"[\\^_$&#%]")  # an operator name that is not a plain
 
 def rewrite_refs(latex: str) -> str:
     r"""Turn `\eqref{x}`/`\ref{x}` into reference markers (`numbering.resolve_refs` links them)."""
-    return REF.sub(lambda m: marker(m.group(1), m.group(2).strip()), latex)
+    return REF.sub(lambda m: marker(m.group(1), hide_label(m.group(2).strip())), latex)
 
 
 def rewrite_operatornames(latex: str) -> str:
@@ -69,15 +73,74 @@ def rewrite_specials(latex: str) -> str:
     if "\\math" in latex:
         latex = UPRIGHT_LETTER.sub(r"\\mathrm{{\1}}", latex)
     if "\\char" in latex:
-        latex = CHAR.sub(
-            lambda m: chr(int(m.group(1), 16) if m.group(1) else int(m.group(2))), latex
-        )
+        latex = CHAR.sub(lambda m: chr(_char_code(m)), latex)
+    if "\\unicode" in latex:
+        latex = UNICODE.sub(lambda m: rf"\unicode{{x{_unicode_code(m):X}}}", latex)
     latex = unstar_matrices(latex)
     if "." in latex:
         latex = BARE_POINT.sub(r"\g<1>0.", latex)
     if "\\mathop" in latex:
         latex = MATHOP.sub(r"\\operatorname{\1}", latex)
     return latex
+
+
+def _char_code(match: re.Match[str]) -> int:
+    r"""Return the code point of `\char"41` (hex) or `\char65` (decimal), checked."""
+    hex_digits, decimal = match.groups()
+    number = _bounded(hex_digits, 16) if hex_digits else _bounded(decimal, 10)
+    return check_code_point(number, match.group(0))
+
+
+def _bounded(digits: str, base: int) -> int:
+    """Return the number `digits` write, or 2**32 for anything longer than 8 digits (past
+    every code point; `int()` of thousands of digits would be slow or refused)."""
+    digits = digits.lstrip("0") or "0"
+    return int(digits, base) if len(digits) <= 8 else 2**32
+
+
+def _unicode_code(match: re.Match[str]) -> int:
+    r"""Return the code point of `\unicode{x41}` (hex) or `\unicode{65}` (decimal), checked.
+
+    MathJax's reading (https://docs.mathjax.org/en/latest/input/tex/extensions/unicode.html);
+    latex2mathml would read `\unicode{65}` as hex, so every argument is rewritten as hex.
+    """
+    found = CODE_POINT.fullmatch(match.group(1))
+    if found is None:
+        raise MathUnsupportedError(
+            f"{match.group(0)[:40]}: write the code point as decimal (\\unicode{{8730}}) or "
+            "hex with an x (\\unicode{x221A})",
+            match.start(),
+            match.group(0),
+        )
+    hex_digits, decimal = found.groups()
+    number = _bounded(hex_digits, 16) if hex_digits else _bounded(decimal, 10)
+    return check_code_point(number, match.group(0))
+
+
+def check_code_point(number: int, written: str) -> int:
+    r"""Return `number` if it is a character a page can show; raise if not.
+
+    Refused: numbers past U+10FFFF, surrogates (halves of UTF-16 pairs, not characters),
+    control characters and the noncharacters U+FDD0-U+FDEF and U+xxFFFE/U+xxFFFF, which
+    HTML's parser reports as errors.
+
+    Raises:
+        MathUnsupportedError: naming `written` (the command as the author wrote it) and why.
+    """
+    why = ""
+    if number > 0x10FFFF:
+        why = "is past Unicode's last code point U+10FFFF"
+    elif 0xD800 <= number <= 0xDFFF:
+        why = f"is U+{number:04X}, a surrogate (half of a UTF-16 pair), not a character"
+    elif unicodedata.category(chr(number)) == "Cc":
+        why = f"is U+{number:04X}, a control character"
+    elif 0xFDD0 <= number <= 0xFDEF or number & 0xFFFE == 0xFFFE:
+        why = f"is U+{number:04X}, a noncharacter"
+    if why:
+        raise MathUnsupportedError(
+            f"{written[:40]} {why}; write a character a page can show", 0, written
+        )
+    return number
 
 
 def rewrite_urls(latex: str) -> str:

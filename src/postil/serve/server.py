@@ -114,6 +114,9 @@ class DevHTTPServer(ThreadingHTTPServer):
 
     daemon_threads = False
     block_on_close = True
+    request_queue_size = socket.SOMAXCONN
+    """The listen backlog: socketserver's default of 5 made a browser's first burst of
+    requests (a page, its styles, scripts and fonts, 200 at once in a test) time out."""
 
     def __init__(self, address: tuple[str, int], hub: SiteHub) -> None:
         self.hub = hub

@@ -14,6 +14,14 @@ batch is settled the batcher waits only `SETTLE_SECONDS` for stragglers (an edit
 after the rename) instead of the whole debounce. Deleted, moved-away and half-written files
 keep the full debounce, so Vim's "rename the original away, write a new one" never builds
 the moment in between, when the post does not exist.
+
+A save that is visibly *in progress* is waited for: where the events report closes
+(inotify), a file written to but not yet closed is `writing`, and no build starts until its
+writer closes it (or `WRITER_PATIENCE` seconds pass without news: a writer that keeps the
+file open for good). An editor that writes half a file, pauses, then writes the rest
+therefore never has its half file built. Before every build the batcher also checks that
+the files' size and modification time held still over `SETTLE_SECONDS` (a writer whose
+events are not seen: polling, network drives).
 """
 
 from __future__ import annotations
@@ -43,6 +51,8 @@ DATA_DIR = "data"
 DATA_SUFFIXES = (".bib", ".yaml", ".yml", ".json", ".csv", ".toml")
 DEBOUNCE_SECONDS = 0.05
 SETTLE_SECONDS = 0.01
+WRITER_PATIENCE = 2.0
+"""Seconds without any event after which a file still open for writing is built anyway."""
 T = TypeVar("T")
 
 # Editor temp, swap and backup names (Vim, Emacs, JetBrains, gedit, LibreOffice, rsync, sed -i).
@@ -84,6 +94,8 @@ class ChangeSet:
         rescan: a directory under content/ was created, moved or deleted: list content/ again.
         settled: the paths whose write the events completed (closed after writing, or
             renamed into place); the batcher need not wait the full debounce for them.
+        writing: the paths written to and not closed since, where the events report
+            closes (inotify): a writer is still at work, so the batcher waits for it.
     """
 
     content: set[Path] = field(default_factory=set)
@@ -92,6 +104,7 @@ class ChangeSet:
     config: bool = False
     rescan: bool = False
     settled: set[Path] = field(default_factory=set)
+    writing: set[Path] = field(default_factory=set)
 
     def __bool__(self) -> bool:
         return bool(self.content or self.templates or self.static or self.config or self.rescan)
@@ -104,6 +117,7 @@ class ChangeSet:
         self.config = self.config or other.config
         self.rescan = self.rescan or other.rescan
         self.settled = (self.settled - other.files()) | other.settled
+        self.writing = (self.writing - other.settled) | other.writing
 
     def files(self) -> set[Path]:
         """Return every changed content, template and static file."""
@@ -164,13 +178,14 @@ class SiteLayout:
             into.static.add(path)
 
 
-def classify_event(layout: SiteLayout, event: FileSystemEvent) -> ChangeSet:
+def classify_event(layout: SiteLayout, event: FileSystemEvent, closes: bool = False) -> ChangeSet:
     """Return the changes one watchdog event stands for (possibly none).
 
     A move counts twice: its source is gone and its destination changed, so an atomic save
     (`x.md.tmp` renamed onto `x.md`) is a change of `x.md`. A file closed after writing, or
-    the destination of a move, is also `settled`. Directory "modified" events (a child
-    changed) and "opened"/"closed without writing" events carry no news and are ignored.
+    the destination of a move, is also `settled`. With `closes` (the observer reports
+    closes), a file created or modified is `writing` until its close. Directory "modified"
+    events (a child changed) and "opened"/"closed without writing" events carry no news.
     """
     changes = ChangeSet()
     if event.event_type in ("opened", "closed_no_write"):
@@ -184,6 +199,8 @@ def classify_event(layout: SiteLayout, event: FileSystemEvent) -> ChangeSet:
     done = dest if event.event_type == "moved" else src if event.event_type == "closed" else ""
     if done and Path(done) in changes.files():
         changes.settled.add(Path(done))
+    if closes and event.event_type in ("created", "modified") and not event.is_directory:
+        changes.writing |= changes.files()
     return changes
 
 
@@ -228,6 +245,7 @@ class ChangeBatcher(Generic[T]):
         self._added = 0  # changes added so far
         self._done = 0  # changes whose build has finished
         self._stopped = False
+        self._signature: dict[Path, tuple[int, int] | None] | None = None
         self._thread = threading.Thread(target=self._run, name="postil-rebuild", daemon=True)
 
     def start(self) -> None:
@@ -267,11 +285,24 @@ class ChangeBatcher(Generic[T]):
                     continue
                 wait = self._debounce if self._unsettled() else self._settle
                 quiet = time.monotonic() - self._last
-                if quiet >= wait:
+                if quiet < wait:
+                    self._cond.wait(wait - quiet)
+                elif _open_for_writing(self._pending) and quiet < WRITER_PATIENCE:
+                    self._cond.wait(WRITER_PATIENCE - quiet)  # its close event wakes us
+                elif not self._held_still():
+                    self._cond.wait(self._settle)
+                else:
                     batch, self._pending = self._pending, ChangeSet()
+                    self._signature = None
                     return batch, self._added
-                self._cond.wait(wait - quiet)
             return None
+
+    def _held_still(self) -> bool:
+        """Return whether the pending files' size and mtime are what they were at the last
+        call (the first call only takes the snapshot and says no)."""
+        signature = {path: _stat_signature(path) for path in self._pending.files()}
+        still, self._signature = signature == self._signature, signature
+        return still
 
     def _unsettled(self) -> bool:
         pending = self._pending
@@ -286,17 +317,38 @@ class ChangeBatcher(Generic[T]):
                 self._after(result)
 
 
-class SiteEvents(FileSystemEventHandler):
-    """A watchdog handler that classifies every event and queues the changes in a batcher."""
+def _open_for_writing(changes: ChangeSet) -> bool:
+    """Return whether a file of `changes` is still being written (and still exists)."""
+    return any(path.exists() for path in changes.writing)
 
-    def __init__(self, layout: SiteLayout, batcher: ChangeBatcher[Any]) -> None:
+
+def _stat_signature(path: Path) -> tuple[int, int] | None:
+    """Return a file's (size, mtime in ns), or None if it is not there."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_size, st.st_mtime_ns
+
+
+class SiteEvents(FileSystemEventHandler):
+    """A watchdog handler that classifies every event and queues the changes in a batcher.
+
+    `closes`: the observer reports a file's close after writing (inotify does; polling does
+    not), so a file written and not yet closed can be waited for.
+    """
+
+    def __init__(
+        self, layout: SiteLayout, batcher: ChangeBatcher[Any], closes: bool = False
+    ) -> None:
         super().__init__()
         self.layout = layout
         self.batcher = batcher
+        self.closes = closes
 
     def on_any_event(self, event: FileSystemEvent) -> None:
         """Queue what `event` changed (see `classify_event`)."""
-        self.batcher.add(classify_event(self.layout, event))
+        self.batcher.add(classify_event(self.layout, event, self.closes))
 
 
 class SiteWatcher:
@@ -322,7 +374,7 @@ class SiteWatcher:
             "ignore", "Callback with id .* already exists", RuntimeWarning, r"watchdog\."
         )
         self.observer: BaseObserver = PollingObserver(timeout=poll_interval) if poll else Observer()
-        self.handler = SiteEvents(layout, batcher)
+        self.handler = SiteEvents(layout, batcher, closes=_reports_closes(self.observer))
         self._watched: dict[tuple[Path, bool], tuple[ObservedWatch, tuple[int, int]]] = {}
         self.watch(layout.watched())
 
@@ -355,6 +407,15 @@ class SiteWatcher:
         self.observer.stop()
         if self.observer.is_alive():
             self.observer.join()
+
+
+def _reports_closes(observer: BaseObserver) -> bool:
+    """Return whether `observer` reports closes after writing (Linux's inotify does)."""
+    try:
+        from watchdog.observers.inotify import InotifyObserver
+    except ImportError:  # not Linux
+        return False
+    return isinstance(observer, InotifyObserver)
 
 
 def _inode(directory: Path) -> tuple[int, int] | None:
