@@ -70,7 +70,7 @@ def test_a_saved_edit_appears_without_a_manual_reload(served, page) -> None:
     post = site / "content/posts/p2.md"
     started = time.monotonic()
     replace_in(post, "Opening words of post 2.", "Words written in the editor.")
-    page.locator("main", has_text="Words written in the editor.").wait_for(timeout=2000)
+    page.locator("main", has_text="Words written in the editor.").wait_for(timeout=10_000)
     assert time.monotonic() - started < 2
 
 
@@ -81,7 +81,7 @@ def test_an_atomic_rename_save_appears_and_keeps_the_scroll_position(served, pag
     page.evaluate("window.scrollTo(0, 1500)")
     page.wait_for_function("window.scrollY >= 1400")
     replace_in(site / "content/posts/p2.md", "Paragraph 3 of", "Renamed-in paragraph 3 of", True)
-    page.locator("main", has_text="Renamed-in paragraph 3").wait_for(timeout=2000)
+    page.locator("main", has_text="Renamed-in paragraph 3").wait_for(timeout=10_000)
     page.wait_for_load_state("load")
     assert abs(page.evaluate("window.scrollY") - 1500) < 100
 
@@ -106,11 +106,11 @@ def test_a_broken_post_shows_an_overlay_that_a_fix_clears(served, page) -> None:
     post = site / "content/posts/p1.md"
     replace_in(post, "date: 2025-01-01", "date: whenever")
     overlay = page.locator("#postil-serve-overlay section")
-    overlay.wait_for(timeout=2000)
+    overlay.wait_for(timeout=10_000)
     assert "content/posts/p1.md:3:7" in overlay.inner_text()
     assert "date: whenever" in overlay.inner_text()
     replace_in(post, "date: whenever", "date: 2025-01-01")
-    overlay.wait_for(state="detached", timeout=2000)
+    overlay.wait_for(state="detached", timeout=10_000)
 
 
 @pytest.mark.slow
@@ -121,4 +121,4 @@ def test_more_tabs_than_the_connection_limit_all_load_and_reload(served, page) -
         open_live(tab, server.url + f"posts/p{n % 3 + 1}/")
     replace_in(site / "content/posts/p1.md", "Opening words of post 1.", "Seen in every tab.")
     for tab in tabs[::3]:
-        tab.locator("main", has_text="Seen in every tab.").wait_for(timeout=2000)
+        tab.locator("main", has_text="Seen in every tab.").wait_for(timeout=10_000)

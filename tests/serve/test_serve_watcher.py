@@ -162,8 +162,8 @@ def test_the_batcher_builds_a_burst_once_after_the_quiet_period(no_leaked_thread
     batcher.start()
     try:
         for name in ("a.md", "b.md", "c.md"):
+            last = time.monotonic()  # before `add`, which starts the quiet period
             batcher.add(ChangeSet(content={Path(name)}))
-            last = time.monotonic()
             time.sleep(0.02)
         assert done.wait(2)
         time.sleep(0.15)
