@@ -94,7 +94,7 @@ def test_a_css_edit_restyles_the_page_without_a_navigation(served, page) -> None
     css.write_text(css.read_text() + "\nmain p { color: rgb(1, 2, 3) !important; }\n")
     page.wait_for_function(
         "getComputedStyle(document.querySelector('main p')).color === 'rgb(1, 2, 3)'",
-        timeout=2000,
+        timeout=10_000,
     )
     assert page.evaluate("window.survivesSwap") == "still here"
 
