@@ -141,14 +141,16 @@ def _list_jobs(site: Site) -> list[PageJob]:
 
 
 def _sitemap_entries(site: Site, rels: list[str]) -> list[tuple[str, datetime | None]]:
-    """Return (absolute URL, lastmod) of every HTML page but 404.html, in job order."""
+    """Return (absolute URL, lastmod) of every HTML page but 404.html and the previews
+    (drafts, future posts: `Site.previews`), in job order."""
     lastmod: dict[str, datetime | None] = {
         r.post.output_rel: r.post.meta.updated or r.post.meta.date for r in site.posts + site.pages
     }
+    hidden = {r.post.output_rel for r in site.posts + site.pages if r.post.url in site.previews}
     return [
         (site.config.base_url + rel.removesuffix("index.html"), lastmod.get(rel))
         for rel in rels
-        if rel.endswith("index.html")
+        if rel.endswith("index.html") and rel not in hidden
     ]
 
 

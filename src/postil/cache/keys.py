@@ -173,8 +173,9 @@ class PageKeys:
 
     A page's key covers the templates' text, the site configuration, the page's path and
     template, the site's shape (every post's URL and front matter, in order: lists and
-    neighbours), and the fingerprint of every post the page shows (`PageJob.deps`; all
-    posts when None), which covers its rendered Markdown and reading time.
+    neighbours; which are previews), and the fingerprint of every post the page shows
+    (`PageJob.deps`; all posts when None), which covers its rendered Markdown and reading
+    time.
 
     Args:
         site: the collected site.
@@ -192,7 +193,9 @@ class PageKeys:
             )
             shape.append(f"{post.url} {post.meta!r}")
         templates = templates_text(site.config.root)
-        self.site = fingerprint(__version__, repr(site.config), templates, *shape)
+        # Which posts are previews changes with the clock alone (a future post's date passes).
+        previews = " ".join(sorted(site.previews))
+        self.site = fingerprint(__version__, repr(site.config), templates, previews, *shape)
         self.every_post = fingerprint(*self.posts.values())
 
     def key(self, job: PageJob) -> str:
