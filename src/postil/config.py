@@ -20,6 +20,7 @@ from postil.model import SiteConfig
 from postil.yamlnodes import (
     Field,
     YamlFieldError,
+    as_bool,
     as_int,
     as_str_mapping,
     as_text,
@@ -100,6 +101,7 @@ _FIELDS: dict[str, tuple[str, Callable[[Field], Any]]] = {
     "words_per_minute": ("words_per_minute", lambda f: as_int(f, minimum=1)),
     "feed_limit": ("feed_limit", as_int),
     "image": ("image", as_text),
+    "search": ("search", as_bool),
 }
 _REQUIRED = ("title", "author", "base_url")
 

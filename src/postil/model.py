@@ -47,6 +47,8 @@ class SiteConfig:
             means every post (a feed is re-read by every reader on every poll: keep it small).
         image: the site's social image (`og:image` of pages and of posts without an image
             of their own): a URL, or a path from the site's root (`/img/card.png`); or "".
+        search: build a Pagefind search index, a search page and a search box
+            (`postil.search`; needs `pip install 'postil[search]'`).
     """
 
     root: Path
@@ -65,6 +67,7 @@ class SiteConfig:
     words_per_minute: int = 200
     feed_limit: int = 20
     image: str = ""
+    search: bool = False
 
     @property
     def base_path(self) -> str:

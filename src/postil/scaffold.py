@@ -153,7 +153,7 @@ def _field_values(settings: SiteSettings) -> dict[str, str]:
         "author": scalar(settings.author),
         "base_url": scalar(check_base_url(settings.base_url)),
         "date": settings.today or datetime.now(timezone.utc).date().isoformat(),
-        "requirement": f"postil=={__version__}",
+        "requirement": f"postil[search]=={__version__}",
     }
 
 

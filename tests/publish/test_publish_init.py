@@ -45,7 +45,7 @@ def test_init_writes_every_starter_file_with_the_settings(tmp_path):
     assert (config["title"], config["author"]) == ("Ada's notes", "Ada Lovelace")
     assert config["base_url"] == "https://ada.github.io/notes/"
     requirements = (tmp_path / "site/requirements.txt").read_text().splitlines()
-    assert f"postil=={__version__}" in requirements
+    assert f"postil[search]=={__version__}" in requirements
     ignored = (tmp_path / "site/.gitignore").read_text().splitlines()
     assert {"_site/", ".postil-cache/"} <= set(ignored)
 
