@@ -6,10 +6,12 @@ from __future__ import annotations
 import gzip
 import json
 
+import pytest
 from support.blog import BASE, build_into, make_site, page, post_text
 
 from postil.build import BuildOptions, build
 from postil.cache.store import BuildCache
+from postil.errors import ConfigError
 
 POSTS = {
     "a.md": post_text(
@@ -103,3 +105,10 @@ def test_indexing_writes_nothing_outside_the_output(tmp_path, monkeypatch):
     monkeypatch.chdir(elsewhere)  # Pagefind writes into the working directory by default
     build_into(make_site(tmp_path / "site", POSTS, config="search: true\n"))
     assert list(elsewhere.iterdir()) == []
+
+
+def test_search_without_pagefind_is_a_configuration_error_naming_the_extra(tmp_path, monkeypatch):
+    monkeypatch.setattr("pagefind.service.get_executable", lambda: None)
+    root = make_site(tmp_path, POSTS, config="search: true\n")
+    with pytest.raises(ConfigError, match=r"pip install 'postil\[search\]'"):
+        build(BuildOptions(root=root, cache=False))
