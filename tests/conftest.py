@@ -14,7 +14,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
-from support import build, web
+from support import build, package, web
 
 
 @pytest.fixture(scope="session")
@@ -30,6 +30,13 @@ def shared_dir(repo_root: Path) -> Path:
     if not path.is_dir():
         pytest.skip(f"shared/ not found at {path}; it is laid beside the checkout")
     return path
+
+
+@pytest.fixture(scope="session")
+def postil_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Return the wheel of this checkout, built once per test process with `python -m build`
+    (`support.package.build_wheel`)."""
+    return package.build_wheel(tmp_path_factory.mktemp("wheel"))
 
 
 @pytest.fixture

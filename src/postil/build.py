@@ -32,7 +32,7 @@ from postil.bibliography.load import load_bibliographies
 from postil.cache.keys import fingerprint, markdown_keys
 from postil.cache.rows import RenderedRows
 from postil.cache.store import BuildCache, CacheError
-from postil.config import load_config
+from postil.config import config_warnings, load_config
 from postil.content.load import load_posts
 from postil.errors import BuildFailed, Diagnostic, Severity, as_diagnostic, located
 from postil.images import image_sizes
@@ -164,6 +164,7 @@ def run(
     started = time.perf_counter()
     config = load_config(options.root, options.base_url)
     posts, diagnostics = load_posts(config, cache)
+    diagnostics += config_warnings(config)
     when = now or datetime.now(timezone.utc)
     # Drafts and future posts left out are not rendered at all, so a link to one is
     # reported like a link to a missing post instead of becoming a 404 on the site.

@@ -39,6 +39,14 @@ def _parser() -> argparse.ArgumentParser:
         help="run as if started in this site directory; relative paths are relative to it",
     )
     sub = parser.add_subparsers(dest="command", required=True)
+    init = sub.add_parser("init", help="start a new site in DIR (default: here)")
+    init.add_argument("dir", nargs="?", type=Path, default=Path("."), help="the new site's folder")
+    init.add_argument("--title", help="the site's title (default: from the folder's name)")
+    init.add_argument("--author", help="the default author (default: git's user.name)")
+    init.add_argument(
+        "--base-url", help="where it will be published, e.g. https://user.github.io/repo/"
+    )
+    init.add_argument("--force", action="store_true", help="add only the files that are missing")
     build = sub.add_parser("build", help="render content/ into _site/")
     build.add_argument("--drafts", action="store_true", help="include draft posts")
     build.add_argument("--future", action="store_true", help="include posts dated in the future")
@@ -166,6 +174,8 @@ def _run(args: argparse.Namespace) -> int:
         )
     elif args.command == "check":
         return _check(args)
+    elif args.command == "init":
+        return _init(args)
     elif args.command == "new":
         from postil.scaffold import new_post
 
@@ -175,6 +185,28 @@ def _run(args: argparse.Namespace) -> int:
         return _serve(args)
     elif args.command == "clean":
         return _clean(args.root.absolute())
+    return 0
+
+
+def _init(args: argparse.Namespace) -> int:
+    from postil.scaffold import PLACEHOLDER_BASE_URL, SiteSettings, default_author, init_site
+
+    root = (args.root / args.dir).absolute()
+    title = args.title or root.name.replace("-", " ").replace("_", " ").strip().capitalize()
+    settings = SiteSettings(
+        title=title or "Notes",
+        author=args.author or default_author(root),
+        base_url=args.base_url or PLACEHOLDER_BASE_URL,
+    )
+    written = init_site(root, settings, force=args.force)
+    for path in written:
+        print(f"wrote {path.relative_to(root).as_posix()}")
+    if not written:
+        print(f"{root} has every starter file already; nothing written")
+    here = "" if root == Path.cwd() else f"cd {args.root / args.dir} && "
+    print(f"next: {here}postil serve   (then push to GitHub: README, 'Publishing')")
+    if settings.base_url == PLACEHOLDER_BASE_URL:
+        print("set base_url in postil.yaml before publishing anywhere but GitHub Pages")
     return 0
 
 

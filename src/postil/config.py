@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import yaml
 
 from postil.bibliography.entries import CITATION_STYLES
-from postil.errors import ConfigError, Location
+from postil.errors import ConfigError, Diagnostic, Location, Severity
 from postil.model import SiteConfig
 from postil.yamlnodes import (
     Field,
@@ -108,7 +108,7 @@ def _bibliography(fld: Field) -> tuple[str, ...]:
 _FIELDS: dict[str, tuple[str, Callable[[Field], Any]]] = {
     "title": ("title", as_text),
     "author": ("author", as_text),
-    "base_url": ("base_url", lambda f: _at(f, _check_base_url)),
+    "base_url": ("base_url", lambda f: _at(f, check_base_url)),
     "language": ("language", as_text),
     "description": ("description", as_text),
     "timezone": ("timezone", lambda f: _at(f, _check_timezone)),
@@ -123,6 +123,7 @@ _FIELDS: dict[str, tuple[str, Callable[[Field], Any]]] = {
     "bibliography": ("bibliography", _bibliography),
     "citation_style": ("citation_style", citation_style),
     "cite_this_post": ("cite_this_post", as_bool),
+    "search": ("search", as_bool),
 }
 _REQUIRED = ("title", "author", "base_url")
 
@@ -157,7 +158,7 @@ def load_config(root: Path, base_url: str | None = None) -> SiteConfig:
         raise ConfigError(f"missing key `{missing[0]}`; add it", Location(CONFIG_NAME, 1, 1))
     if base_url is not None:
         try:
-            values["base_url"] = _check_base_url(base_url)
+            values["base_url"] = check_base_url(base_url)
         except ConfigError as e:
             raise ConfigError(f"--base-url: {e.message}") from e
     return SiteConfig(root=root, **values)
@@ -216,7 +217,8 @@ def _at(fld: Field, check: Callable[[str], str]) -> str:
         raise YamlFieldError(e.message, fld.node.start_mark.line, fld.node.start_mark.column) from e
 
 
-def _check_base_url(url: str) -> str:
+def check_base_url(url: str) -> str:
+    """Return `url` ending in "/"; raise `ConfigError` unless it is an absolute http(s) URL."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise ConfigError(
@@ -231,3 +233,37 @@ def _check_timezone(name: str) -> str:
     except (ZoneInfoNotFoundError, ValueError) as e:
         raise ConfigError(f"unknown timezone `{name}`; use an IANA name like Europe/Berlin") from e
     return name
+
+
+def config_warnings(config: SiteConfig) -> list[Diagnostic]:
+    """Return the warnings about values that cannot be right for a published site.
+
+    A base URL on a `.invalid` host (the placeholder `postil init` writes; RFC 2606 reserves
+    the name never to resolve) gives every feed, canonical link and sitemap entry a dead
+    address; the warning is at the key's line of `postil.yaml`. `--base-url` replaces it.
+    """
+    host = urlsplit(config.base_url).hostname or ""
+    if host != "invalid" and not host.endswith(".invalid"):
+        return []
+    return [
+        Diagnostic(
+            Severity.WARNING,
+            _key_location(config.root, "base_url"),
+            f"base_url `{config.base_url}` is a placeholder; set it to the address the site "
+            "will be published at (the GitHub Pages workflow passes its own with --base-url)",
+        )
+    ]
+
+
+def _key_location(root: Path, key: str) -> Location:
+    """Return where `key`'s value is in `root/postil.yaml` (the file alone if not found)."""
+    try:
+        text = (root / CONFIG_NAME).read_text(encoding="utf-8-sig")
+        fields = compose_mapping(text.replace("\r\n", "\n")) or []
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, YamlFieldError):
+        return Location(CONFIG_NAME)
+    for fld in fields:
+        if fld.key == key:
+            mark = fld.node.start_mark
+            return Location(CONFIG_NAME, mark.line + 1, mark.column + 1)
+    return Location(CONFIG_NAME)

@@ -168,6 +168,12 @@ def archive_context(site: Site) -> dict[str, Any]:
     return head(site, "Archive", "archive/") | {"years": archive_years(site.posts)}
 
 
+def search_context(site: Site) -> dict[str, Any]:
+    """Return the context of the search page (`search: true`): kept out of search engines."""
+    ctx = head(site, "Search", "search/")
+    return ctx | {"meta_tags": [("name", "robots", "noindex")]}
+
+
 def not_found_context(site: Site) -> dict[str, Any]:
     """Return the context of 404.html: no canonical URL, and `noindex` for crawlers."""
     ctx = head(site, "Page not found", "")

@@ -45,10 +45,13 @@ def feed_posts(site: Site) -> tuple[RenderedPost, ...]:
     """Return the posts a feed holds: the newest `feed_limit` dated posts (all when it is 0).
 
     A post without a date has no place in a dated feed (a reader would file it under 1970);
-    the build warns about it.
+    the build warns about it. Drafts and future posts (`Site.previews`) are never in a feed:
+    a reader would keep them after they changed or were dropped.
     """
     limit = site.config.feed_limit
-    dated = tuple(r for r in site.posts if r.post.meta.date is not None)
+    dated = tuple(
+        r for r in site.posts if r.post.meta.date is not None and r.post.url not in site.previews
+    )
     return dated[:limit] if limit else dated
 
 

@@ -17,6 +17,10 @@ if TYPE_CHECKING:  # only for annotations: `postil new` should not import markdo
     from postil.markdown.rendered import RenderedMarkdown
 
 
+DEFAULT_NAV = (("Posts", "/"), ("Archive", "/archive/"), ("Tags", "/tags/"), ("Feed", "/feed.xml"))
+"""The header links of a site whose `postil.yaml` has no `nav`: every page the theme makes."""
+
+
 @dataclass(frozen=True)
 class SiteConfig:
     """The validated contents of `postil.yaml`.
@@ -36,6 +40,7 @@ class SiteConfig:
             (kramdown's reading) or "display" (Pandoc's); `math: double_dollar_in_text:`.
         cname: custom domain for GitHub Pages (written to CNAME), or "".
         nav: header links as (label, url) pairs; urls without a scheme are site-relative.
+            Default `DEFAULT_NAV` (posts, archive, tags, feed); `nav: []` shows none.
         footer: footer text (plain text).
         words_per_minute: reading speed for "N min read".
         feed_limit: how many of the newest posts the Atom and RSS feeds hold, in full; 0
@@ -48,6 +53,8 @@ class SiteConfig:
             "numeric" ("[3]"); a post's `citation_style:` overrides it.
         cite_this_post: whether posts show the "Cite this post" block (a post's
             `citation: false` turns it off for that post).
+        search: build a Pagefind search index, a search page and a search box
+            (`postil.search`; needs `pip install 'postil[search]'`).
     """
 
     root: Path
@@ -61,7 +68,7 @@ class SiteConfig:
     math_macros: tuple[tuple[str, str], ...] = ()
     math_double_dollar_in_text: str = "inline"
     cname: str = ""
-    nav: tuple[tuple[str, str], ...] = ()
+    nav: tuple[tuple[str, str], ...] = DEFAULT_NAV
     footer: str = ""
     words_per_minute: int = 200
     feed_limit: int = 20
@@ -69,6 +76,7 @@ class SiteConfig:
     bibliography: tuple[str, ...] = ()
     citation_style: str = "author-year"
     cite_this_post: bool = True
+    search: bool = False
 
     @property
     def base_path(self) -> str:
@@ -266,6 +274,9 @@ class Site:
         tags: tag -> posts with that tag, newest first, tags sorted case-insensitively.
         files: (output rel, file) of every file published as it is: static files and the
             content assets (`postil.assets`), sorted by rel.
+        previews: URLs of the posts and pages in the site only for a preview (`--drafts`,
+            `--future`, `postil serve`): drafts and posts dated after the build. They are
+            shown, but never go into the feeds or the sitemap.
     """
 
     config: SiteConfig
@@ -273,6 +284,7 @@ class Site:
     pages: tuple[RenderedPost, ...] = ()
     tags: tuple[tuple[str, tuple[RenderedPost, ...]], ...] = field(default=())
     files: tuple[tuple[str, Path], ...] = ()
+    previews: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

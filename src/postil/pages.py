@@ -20,6 +20,7 @@ from postil.contexts import (
     index_context,
     not_found_context,
     post_context,
+    search_context,
     standalone_context,
     tag_context,
     tags_context,
@@ -31,6 +32,9 @@ from postil.site import Paginator, page_url, paginate, tag_slugs
 from postil.sitemap import robots_txt, sitemap_xml, writes_robots
 
 __all__ = ["PageJob", "Paginator", "page_jobs", "paginate", "render_job"]
+
+SEARCH_PAGE = "search/index.html"
+"""The search page of a site with `search: true` (`postil.search`); not in the sitemap."""
 
 STYLESHEETS = ("css/base.css", "css/article.css", "css/math.css", "css/pygments.css")
 
@@ -90,6 +94,9 @@ def page_jobs(site: Site) -> list[PageJob]:
     jobs = _post_jobs(site) + _list_jobs(site)
     jobs.append(PageJob("archive/index.html", "archive.html", partial(archive_context, site), None))
     jobs.append(PageJob("404.html", "404.html", partial(not_found_context, site), frozenset()))
+    if site.config.search:
+        context = partial(search_context, site)
+        jobs.append(PageJob(SEARCH_PAGE, "search.html", context, frozenset()))
     sitemap = _sitemap_entries(site, [job.rel for job in jobs])
     in_feeds = _urls(feed_posts(site))  # an edit to an older post leaves the feeds alone
     files: list[tuple[str, Callable[[], bytes], frozenset[str] | None, bool]] = [
@@ -141,14 +148,16 @@ def _list_jobs(site: Site) -> list[PageJob]:
 
 
 def _sitemap_entries(site: Site, rels: list[str]) -> list[tuple[str, datetime | None]]:
-    """Return (absolute URL, lastmod) of every HTML page but 404.html, in job order."""
+    """Return (absolute URL, lastmod) of every HTML page but 404.html and the previews
+    (drafts, future posts: `Site.previews`), in job order."""
     lastmod: dict[str, datetime | None] = {
         r.post.output_rel: r.post.meta.updated or r.post.meta.date for r in site.posts + site.pages
     }
+    hidden = {r.post.output_rel for r in site.posts + site.pages if r.post.url in site.previews}
     return [
         (site.config.base_url + rel.removesuffix("index.html"), lastmod.get(rel))
         for rel in rels
-        if rel.endswith("index.html")
+        if rel.endswith("index.html") and rel not in hidden and rel != SEARCH_PAGE
     ]
 
 

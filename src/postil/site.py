@@ -51,7 +51,10 @@ def collect(
     tags = tuple(
         (tag, tuple(by_tag[tag])) for tag in sorted(by_tag, key=lambda t: (t.casefold(), t))
     )
-    return Site(config=config, posts=tuple(posts), pages=tuple(pages), tags=tags, files=files)
+    previews = frozenset(
+        r.post.url for r in kept if not is_published(r.post.meta, now, drafts=False, future=False)
+    )
+    return Site(config, tuple(posts), tuple(pages), tags, files, previews)
 
 
 def _newest_first(r: RenderedPost) -> tuple[bool, float, str]:

@@ -23,6 +23,7 @@ from postil.model import Site
 from postil.output import SiteWriter, remove_leftovers
 from postil.pages import PageJob, page_jobs, prepare_env, render_job, site_files
 from postil.parallel import render_pages
+from postil.search import search_files
 
 
 class Writer(Protocol):
@@ -86,7 +87,7 @@ def write_site(
     for rel, token in writer.render(env, list(todo.values()), workers):
         cache.put("page", rel, todo[rel][1], token)
     cache.forget("page", pages.keys() - {job.rel for job in jobs})
-    for out in site_files(site, assets):
+    for out in site_files(site, assets) + search_files(site, cache, keys):
         if not writer.reuse(out.rel, content_token(out.data)):
             writer.write(out.rel, out.data)
     for rel, source in static:

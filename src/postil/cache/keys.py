@@ -13,6 +13,7 @@ cover everything its value depends on:
 from __future__ import annotations
 
 import hashlib
+import os
 import sys
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
@@ -29,21 +30,22 @@ if TYPE_CHECKING:
 SCHEMA = 3
 """Bumped whenever the layout of rows or the meaning of a kind changes."""
 
-LIBRARIES = (
-    "markdown_it",
-    "mdit_py_plugins",
-    "pygments",
-    "latex2mathml",
-    "jinja2",
-    "yaml",
-    "fontTools",  # subsets the math font
-    "ziamath",  # ships the math font
-    "PIL",  # measures images (width and height)
-    "tomli",  # reads TOML front matter on Python 3.10 (3.11+: the standard library)
-    "bibtexparser",  # reads .bib files
-    "pylatexenc",  # reads their LaTeX
-)
-"""Libraries whose version shapes the output; a new version of any of them empties the cache."""
+LIBRARIES = {
+    "markdown_it": "markdown_it_py",
+    "mdit_py_plugins": "mdit_py_plugins",
+    "pygments": "pygments",
+    "latex2mathml": "latex2mathml",
+    "jinja2": "jinja2",
+    "yaml": "pyyaml",
+    "fontTools": "fonttools",  # subsets the math font
+    "ziamath": "ziamath",  # ships the math font
+    "PIL": "pillow",  # measures images (width and height)
+    "tomli": "tomli",  # reads TOML front matter on Python 3.10 (3.11+: the standard library)
+    "bibtexparser": "bibtexparser",  # reads .bib files
+    "pylatexenc": "pylatexenc",  # reads their LaTeX
+}
+"""Libraries whose version shapes the output (module → distribution, as its `.dist-info`
+folder is named, lower case); a new version of any of them empties the cache."""
 
 
 def fingerprint(*parts: str | bytes) -> str:
@@ -59,25 +61,55 @@ def fingerprint(*parts: str | bytes) -> str:
 def environment_stamp() -> str:
     """Return the stamp of everything outside the site that shapes postil's output.
 
-    It covers the cache schema, postil's version and the size and modification time of each
-    of its source files (so editing postil in a checkout empties the cache), the Python
-    version (pickles), and the installed files of each library in `LIBRARIES`.
+    It covers the cache schema, postil's version, the Python version (pickles), and the
+    installed files of postil and of each library in `LIBRARIES`: for a distribution
+    installed from a wheel, its `RECORD` (the SHA-256 of every file it installed, PEP 376 and
+    PEP 627), which is the same in every fresh install of the same files, such as each CI
+    run's; otherwise (postil in an editable checkout, a library without a RECORD) the size
+    and modification time of its files, so editing postil in a checkout empties the cache.
     """
     from importlib.util import find_spec
 
-    package = Path(__file__).resolve().parents[1]
     parts = [f"schema {SCHEMA}", f"postil {__version__}", sys.version]
-    for name in LIBRARIES:
-        # An installed library's files are replaced on upgrade: the size and time of its
-        # `__init__.py` change with its version, and reading them imports nothing.
+    for name, dist in {"postil": "postil", **LIBRARIES}.items():
         spec = find_spec(name)
         origin = Path(spec.origin) if spec is not None and spec.origin else None
-        stat = origin.stat() if origin is not None and origin.exists() else None
-        parts.append(f"{name} {origin} {stat and (stat.st_size, stat.st_mtime_ns)}")
-    for path in sorted(package.rglob("*.py")):
-        stat = path.stat()
-        parts.append(f"{path.relative_to(package)} {stat.st_size} {stat.st_mtime_ns}")
+        parts.append(f"{name} {_installed_files(origin, dist)}" if origin else f"{name} absent")
     return fingerprint(*parts)
+
+
+def _installed_files(origin: Path, dist: str) -> str:
+    """Return the stamp of the files of the package whose `__init__.py` is `origin`: the
+    digest of the lines of its distribution's RECORD that hash the package's files, else
+    the sizes and modification times of its files."""
+    package = origin.parent
+    own = [
+        line
+        for line in _record(package.parent, dist).splitlines()
+        if line.startswith(f"{package.name}/")  # not its scripts: they name the venv's path
+    ]
+    if any(line.startswith(f"{package.name}/__init__.py,sha256=") for line in own):
+        return "record " + fingerprint(*own)
+    # postil's every file (edited in a checkout); a library's `__init__.py`, replaced with
+    # a new time on every upgrade, and reading it imports nothing.
+    files = sorted(package.rglob("*.py")) if dist == "postil" else [origin]
+    stats = [(p.relative_to(package.parent).as_posix(), p.stat()) for p in files]
+    return fingerprint(*(f"{rel} {st.st_size} {st.st_mtime_ns}" for rel, st in stats))
+
+
+def _record(site_dir: Path, dist: str) -> str:
+    """Return the RECORD of the distribution `dist` installed in `site_dir`, or ""."""
+    try:
+        names = os.listdir(site_dir)
+    except OSError:
+        return ""
+    for folder in names:
+        if folder.endswith(".dist-info") and folder.lower().startswith(dist + "-"):
+            try:
+                return (site_dir / folder / "RECORD").read_text("utf-8")
+            except (OSError, UnicodeDecodeError):
+                return ""
+    return ""
 
 
 def render_context(config: SiteConfig) -> str:
@@ -145,8 +177,9 @@ class PageKeys:
 
     A page's key covers the templates' text, the site configuration, the page's path and
     template, the site's shape (every post's URL and front matter, in order: lists and
-    neighbours), and the fingerprint of every post the page shows (`PageJob.deps`; all
-    posts when None), which covers its rendered Markdown and reading time.
+    neighbours; which are previews), and the fingerprint of every post the page shows
+    (`PageJob.deps`; all posts when None), which covers its rendered Markdown and reading
+    time.
 
     Args:
         site: the collected site.
@@ -164,7 +197,9 @@ class PageKeys:
             )
             shape.append(f"{post.url} {post.meta!r}")
         templates = templates_text(site.config.root)
-        self.site = fingerprint(__version__, repr(site.config), templates, *shape)
+        # Which posts are previews changes with the clock alone (a future post's date passes).
+        previews = " ".join(sorted(site.previews))
+        self.site = fingerprint(__version__, repr(site.config), templates, previews, *shape)
         self.every_post = fingerprint(*self.posts.values())
 
     def key(self, job: PageJob) -> str:

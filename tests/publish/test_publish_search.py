@@ -1,0 +1,114 @@
+"""`search: true`: the Pagefind index written with the site, its page and box, what it holds
+(no drafts, formulas as the words of their TeX) and its reuse from the build cache."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+from support.blog import BASE, build_into, make_site, page, post_text
+
+from postil.build import BuildOptions, build
+from postil.cache.store import BuildCache
+from postil.errors import ConfigError
+
+POSTS = {
+    "a.md": post_text(
+        "Stable sums", "2026-01-02", "Shift.\n\n$$\n\\operatorname{logsumexp}(x)\n$$\n"
+    ),
+    "wip.md": post_text("Draft", "2026-01-03", "Secret words.\n", draft=True),
+}
+
+
+def fragments(out):
+    """Return the (url, content) of every document in the index."""
+    found = []
+    for path in (out / "pagefind/fragment").iterdir():
+        data = gzip.decompress(path.read_bytes())
+        record = json.loads(data[data.index(b"{") :])
+        found.append((record["url"], record["content"]))
+    return sorted(found)
+
+
+def test_search_writes_the_index_page_and_box_under_the_base_path(tmp_path):
+    out = build_into(make_site(tmp_path, POSTS, config="search: true\n"), drafts=True)
+    assert (out / "pagefind/pagefind-ui.js").is_file() and (out / "pagefind/pagefind.js").is_file()
+    search = page(out, "search/index.html")
+    assert search.xpath("//div[@id='search']/@data-bundle") == ["/blog/pagefind/"]
+    assert search.xpath("//meta[@name='robots']/@content") == ["noindex"]
+    assert page(out, "posts/a/index.html").xpath("//form[@role='search']/@action") == [
+        "/blog/search/"
+    ]
+    assert f"{BASE}search/" not in (out / "sitemap.xml").read_text()
+
+
+def test_the_index_holds_published_posts_with_their_formulas_tex_and_no_drafts(tmp_path):
+    out = build_into(make_site(tmp_path, POSTS, config="search: true\n"), drafts=True)
+    ((url, content),) = fragments(out)
+    assert url == "/posts/a/"
+    assert "Stable sums" in content and "operatorname logsumexp x" in content
+
+
+def test_without_search_there_is_no_index_page_or_box(tmp_path):
+    out = build_into(make_site(tmp_path, POSTS))
+    assert not (out / "pagefind").exists() and not (out / "search").exists()
+    assert not page(out, "index.html").xpath("//form[@role='search']")
+
+
+def test_a_build_that_changed_no_post_reuses_the_index_from_the_cache(tmp_path):
+    root = make_site(tmp_path, POSTS, config="search: true\n")
+    build(BuildOptions(root=root))
+    cache = BuildCache.open(root)
+    try:
+        ((key, files),) = cache.load("search").values()
+    finally:
+        cache.close()
+    assert any(rel == "pagefind-entry.json" for rel, _ in files)
+    (root / "content/posts/a.md").write_text(POSTS["a.md"].replace("Shift.", "Shift first."))
+    build(BuildOptions(root=root))
+    cache = BuildCache.open(root)
+    try:
+        ((new_key, _),) = cache.load("search").values()
+    finally:
+        cache.close()
+    assert new_key != key
+
+
+def test_an_unchanged_site_builds_without_running_pagefind(tmp_path, monkeypatch):
+    root = make_site(tmp_path, POSTS, config="search: true\n")
+    build(BuildOptions(root=root))
+    (root / "_site/pagefind/pagefind.js").unlink()  # so the files must come from the cache
+
+    def refuse(*args):
+        raise AssertionError("Pagefind ran for an unchanged site")
+
+    monkeypatch.setattr("postil.search._run_pagefind", refuse)
+    build(BuildOptions(root=root))
+    assert (root / "_site/pagefind/pagefind.js").is_file()
+
+
+def test_serve_serves_the_same_index_as_build(tmp_path):
+    from postil.serve.engine import DevBuild
+
+    root = make_site(tmp_path, POSTS, config="search: true\n")
+    out = build_into(root, drafts=True)
+    served = DevBuild(root)
+    assert served.build().ok
+    for rel in ("pagefind/pagefind-entry.json", "pagefind/pagefind-ui.js", "search/index.html"):
+        assert served.files[rel] == (out / rel).read_bytes()
+
+
+def test_indexing_writes_nothing_outside_the_output(tmp_path, monkeypatch):
+    elsewhere = tmp_path / "cwd"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # Pagefind writes into the working directory by default
+    build_into(make_site(tmp_path / "site", POSTS, config="search: true\n"))
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_search_without_pagefind_is_a_configuration_error_naming_the_extra(tmp_path, monkeypatch):
+    monkeypatch.setattr("pagefind.service.get_executable", lambda: None)
+    root = make_site(tmp_path, POSTS, config="search: true\n")
+    with pytest.raises(ConfigError, match=r"pip install 'postil\[search\]'"):
+        build(BuildOptions(root=root, cache=False))
