@@ -44,7 +44,7 @@ from __future__ import annotations
 import re
 import unicodedata
 import xml.etree.ElementTree as ET
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 
 from postil.math.cache import MathCache
@@ -304,25 +304,26 @@ def _painted(script: ET.Element) -> ET.Element:
 
 
 def _over(node: ET.Element, script: bool) -> str:
-    base, over = _children(node, 2)
-    over = _painted(over)
-    mark = _combining(over, OVER_MARKS)
-    if mark is not None:
-        return _accented(_text(base, script), mark)
-    if over.tag == "mo" and over.text in BRACES:
-        return _text(base, script)
-    return _sup(node, script)
+    return _stacked(node, script, OVER_MARKS, _sup)
 
 
 def _under(node: ET.Element, script: bool) -> str:
-    base, under = _children(node, 2)
-    under = _painted(under)
-    mark = _combining(under, UNDER_MARKS)
+    return _stacked(node, script, UNDER_MARKS, _sub)
+
+
+def _stacked(
+    node: ET.Element, script: bool, marks: Mapping[str, str], fallback: Callable[..., str]
+) -> str:
+    """Return a base with a script over or under it: an accent as a combining mark (`marks`),
+    a brace left out, anything else as `fallback` (a superscript or subscript)."""
+    base, stacked = _children(node, 2)
+    accent = _painted(stacked)
+    mark = _combining(accent, marks)
     if mark is not None:
         return _accented(_text(base, script), mark)
-    if under.tag == "mo" and under.text in BRACES:
+    if accent.tag == "mo" and accent.text in BRACES:
         return _text(base, script)
-    return _sub(node, script)
+    return fallback(node, script)
 
 
 def _frac(node: ET.Element, script: bool) -> str:
