@@ -5,7 +5,6 @@ ever written outside the output directory, whatever the slug, path or symlink.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import signal
 import subprocess
@@ -15,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from support.build import build_site
+from support.killsite import tree_digest, write_kill_site
 
 from postil.build import BuildOptions, build
 from postil.errors import BuildFailed
@@ -24,28 +24,6 @@ KILL_AFTER_MS = (10, 50, 100, 200, 400, 800)
 KILL_AT_FRACTION = (0.5, 0.8, 0.9, 0.95, 0.98, 1.0)
 """Kill points late in the build, as fractions of a measured full build (1.0: around the
 atomic swap, where the build may just finish)."""
-
-
-def write_site(root: Path, posts: int, marker: str = "first") -> Path:
-    """Write a site of `posts` posts with notes, math and code; `marker` varies the text."""
-    (root / "content/posts").mkdir(parents=True, exist_ok=True)
-    (root / "postil.yaml").write_text("title: K\nauthor: A\nbase_url: https://x.org/k/\n")
-    for i in range(posts):
-        (root / f"content/posts/post-{i:04d}.md").write_text(
-            f"---\ntitle: Post {i} {marker}\ndate: 2024-01-{i % 28 + 1:02d}\ntags: [t{i % 7}]\n"
-            f"---\n\n## Section {marker}\n\nText[^n] with $x_{i}^2$ math.\n\n"
-            f"[^n]: A note.\n\n```python\nprint({i})\n```\n"
-        )
-    return root
-
-
-def tree_digest(directory: Path) -> dict[str, str]:
-    """Return relative path -> SHA-256 of every file under `directory` (symlinks as targets)."""
-    return {
-        p.relative_to(directory).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(directory.rglob("*"))
-        if p.is_file()
-    }
 
 
 def postil(root: Path, *args: str, **kwargs: object) -> subprocess.Popen[bytes]:
@@ -60,7 +38,7 @@ def postil(root: Path, *args: str, **kwargs: object) -> subprocess.Popen[bytes]:
 
 @pytest.fixture(scope="module")
 def big_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = write_site(tmp_path_factory.mktemp("kill") / "site", POSTS)
+    root = write_kill_site(tmp_path_factory.mktemp("kill") / "site", POSTS)
     done = build_site(root, root / "_site", "--no-cache", timeout=300)
     assert done.returncode == 0, done.stderr
     return root
@@ -80,7 +58,7 @@ def test_a_build_killed_late_leaves_the_old_or_the_new_site_never_a_mix(
     big_site, build_ms, fraction
 ):
     old = tree_digest(big_site / "_site")
-    write_site(big_site, POSTS, marker=f"late-{fraction}")
+    write_kill_site(big_site, POSTS, marker=f"late-{fraction}")
     process = postil(big_site, "build", "--no-cache")
     time.sleep(build_ms * fraction / 1000)
     process.send_signal(signal.SIGKILL)
@@ -99,7 +77,7 @@ def test_a_build_killed_late_leaves_the_old_or_the_new_site_never_a_mix(
 @pytest.mark.slow
 def test_a_build_killed_mid_way_leaves_the_previous_site_complete_and_unchanged(big_site, after_ms):
     before = tree_digest(big_site / "_site")
-    write_site(big_site, POSTS, marker=f"changed-{after_ms}")
+    write_kill_site(big_site, POSTS, marker=f"changed-{after_ms}")
     process = postil(big_site, "build", "--no-cache")
     time.sleep(after_ms / 1000)
     process.send_signal(signal.SIGKILL)
@@ -122,7 +100,7 @@ def test_a_build_killed_mid_way_leaves_the_previous_site_complete_and_unchanged(
 
 @pytest.mark.slow
 def test_a_cached_build_killed_mid_way_leaves_the_site_and_a_usable_cache(tmp_path):
-    root = write_site(tmp_path / "site", 120)
+    root = write_kill_site(tmp_path / "site", 120)
     assert (
         subprocess.run(
             [sys.executable, "-m", "postil", "-C", str(root), "build"], capture_output=True
@@ -131,7 +109,7 @@ def test_a_cached_build_killed_mid_way_leaves_the_site_and_a_usable_cache(tmp_pa
     )
     before = tree_digest(root / "_site")
     for after_ms in (30, 120, 300):
-        write_site(root, 120, marker=f"m{after_ms}")
+        write_kill_site(root, 120, marker=f"m{after_ms}")
         process = postil(root, "build")
         time.sleep(after_ms / 1000)
         process.send_signal(signal.SIGKILL)
@@ -148,7 +126,7 @@ def test_a_cached_build_killed_mid_way_leaves_the_site_and_a_usable_cache(tmp_pa
 
 @pytest.mark.slow
 def test_builds_are_byte_identical_across_hash_seeds_and_working_directories(tmp_path):
-    root = write_site(tmp_path / "site", 12)
+    root = write_kill_site(tmp_path / "site", 12)
     outputs = []
     for seed, cwd in (("0", root), ("1", tmp_path), ("12345", Path("/"))):
         out = tmp_path / f"out-{seed}"
@@ -247,9 +225,9 @@ def test_an_output_directory_that_is_a_symlink_or_a_file_is_refused(tmp_path):
 
 @pytest.mark.slow
 def test_the_next_build_removes_what_a_killed_build_left_beside_the_site(tmp_path):
-    root = write_site(tmp_path / "site", 150)
+    root = write_kill_site(tmp_path / "site", 150)
     subprocess.run([sys.executable, "-m", "postil", "-C", str(root), "build"], check=True)
-    write_site(root, 150, marker="again")
+    write_kill_site(root, 150, marker="again")
     process = postil(root, "build", "--no-cache")
     deadline = time.monotonic() + 60
     while not list(root.glob("._site.new-*")) and time.monotonic() < deadline:
@@ -292,7 +270,7 @@ def _alive(pid: int) -> bool:
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux /proc")
 @pytest.mark.slow
 def test_killing_a_parallel_build_kills_its_worker_processes(tmp_path):
-    root = write_site(tmp_path / "site", 300)
+    root = write_kill_site(tmp_path / "site", 300)
     process = postil(root, "build", "--no-cache", "-j", "2")
     deadline = time.monotonic() + 60
     workers: set[int] = set()

@@ -9,7 +9,6 @@ a hang. `POSTIL_KILL_RUNS` sets the number of runs (default 12).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import random
 import signal
@@ -19,33 +18,12 @@ import time
 from pathlib import Path
 
 import pytest
+from support.killsite import tree_digest, write_kill_site
 
 pytestmark = pytest.mark.slow
 
 RUNS = int(os.environ.get("POSTIL_KILL_RUNS", "12"))
 POSTS = 120
-
-
-def write_site(root: Path, posts: int) -> Path:
-    """Write a site of `posts` posts with notes, math and code."""
-    (root / "content/posts").mkdir(parents=True)
-    (root / "postil.yaml").write_text("title: K\nauthor: A\nbase_url: https://x.org/k/\n")
-    for i in range(posts):
-        (root / f"content/posts/post-{i:04d}.md").write_text(
-            f"---\ntitle: Post {i}\ndate: 2024-01-{i % 28 + 1:02d}\ntags: [t{i % 7}]\n---\n\n"
-            f"## Section\n\nText[^n] with $x_{i}^2$ math.\n\n[^n]: A note.\n\n"
-            f"```python\nprint({i})\n```\n"
-        )
-    return root
-
-
-def tree_digest(directory: Path) -> dict[str, str]:
-    """Return relative path -> SHA-256 of every file under `directory`."""
-    return {
-        p.relative_to(directory).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(directory.rglob("*"))
-        if p.is_file()
-    }
 
 
 def children(pid: int) -> list[int]:
@@ -83,7 +61,7 @@ def _kill_a_worker(process: subprocess.Popen[str], within: float, rng: random.Ra
 
 
 def test_a_killed_worker_is_retried_or_the_build_fails_in_one_line(tmp_path):
-    root = write_site(tmp_path / "site", POSTS)
+    root = write_kill_site(tmp_path / "site", POSTS)
     started = time.monotonic()
     clean = _build(root)
     assert clean.wait(timeout=600) == 0, clean.stderr.read() if clean.stderr else ""
