@@ -202,3 +202,18 @@ def test_a_4_mb_post_builds_in_bounded_memory(tmp_path):
     peak_mib = build(site)
     assert peak_mib < 250, f"peak {peak_mib:.0f} MiB"
     assert (site / "_site/posts/big/index.html").stat().st_size > 9_000_000
+
+
+def test_pipe_protected_copy_is_let_go_after_block_parsing():
+    """The table rule's copy of the source with `|` in `$…$` hidden (as large as the post)
+    lives only while blocks are parsed; a source with nothing to hide is not copied."""
+    from postil.markdown.mathdoc import PIPES_KEY, protect_pipes
+
+    body = "| a | b |\n| - | - |\n| $|x|$ | 2 |\n\nText $y$ and | a bar.\n"
+    tokens, env = parse(body)
+    assert PIPES_KEY not in env
+    assert any(t.type == "table_open" for t in tokens)
+    plain = "no math | here\n$x$ and no bar\n"
+    assert protect_pipes(plain, {}) is plain
+    hidden = protect_pipes(body, {})
+    assert len(hidden) == len(body) and hidden != body
