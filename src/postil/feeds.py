@@ -37,7 +37,31 @@ ENTRY_CACHE_BYTES = 32 << 20
 """Bytes of filtered bodies `entry_html` keeps for the other feed; a larger body is filtered
 again rather than held."""
 
-_ENTRIES: OrderedDict[tuple[bytes, str], bytes] = OrderedDict()
+
+class _EntryCache:
+    """Filtered bodies by (digest of the body, URL), least recently used dropped first, at
+    most `ENTRY_CACHE_BYTES` in all."""
+
+    def __init__(self) -> None:
+        self.entries: OrderedDict[tuple[bytes, str], bytes] = OrderedDict()
+        self.size = 0
+
+    def get(self, key: tuple[bytes, str]) -> bytes | None:
+        found = self.entries.get(key)
+        if found is not None:
+            self.entries.move_to_end(key)
+        return found
+
+    def put(self, key: tuple[bytes, str], value: bytes) -> None:
+        if len(value) > ENTRY_CACHE_BYTES or key in self.entries:
+            return
+        self.entries[key] = value
+        self.size += len(value)
+        while self.size > ENTRY_CACHE_BYTES:
+            self.size -= len(self.entries.popitem(last=False)[1])
+
+
+_ENTRIES = _EntryCache()
 
 
 def xml_text(text: str) -> str:
@@ -79,13 +103,9 @@ def entry_html(rendered: RenderedPost, url: str) -> bytes:
     key = (hashlib.blake2b(html, digest_size=16).digest(), url)
     found = _ENTRIES.get(key)
     if found is not None:
-        _ENTRIES.move_to_end(key)
         return found
     escaped = b"".join(_escape_text(part) for part in feed_html_parts(html, url))
-    if len(escaped) <= ENTRY_CACHE_BYTES:
-        _ENTRIES[key] = escaped
-        while sum(map(len, _ENTRIES.values())) > ENTRY_CACHE_BYTES:
-            _ENTRIES.popitem(last=False)
+    _ENTRIES.put(key, escaped)
     return escaped
 
 

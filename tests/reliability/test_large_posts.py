@@ -217,3 +217,15 @@ def test_pipe_protected_copy_is_let_go_after_block_parsing():
     assert protect_pipes(plain, {}) is plain
     hidden = protect_pipes(body, {})
     assert len(hidden) == len(body) and hidden != body
+
+
+def test_feed_entry_cache_is_bounded_by_bytes(monkeypatch):
+    from postil import feeds
+
+    monkeypatch.setattr(feeds, "ENTRY_CACHE_BYTES", 10)
+    cache = feeds._EntryCache()
+    cache.put((b"a", "u"), b"12345")
+    cache.put((b"b", "u"), b"123456")  # 11 bytes in all: the oldest goes
+    assert cache.get((b"a", "u")) is None and cache.get((b"b", "u")) == b"123456"
+    cache.put((b"c", "u"), b"x" * 11)  # larger than the whole cache: not kept
+    assert cache.get((b"c", "u")) is None and cache.size == 6
