@@ -17,7 +17,7 @@ from typing import Protocol
 import jinja2
 
 from postil.cache.keys import PageKeys
-from postil.cache.manifest import content_token
+from postil.cache.manifest import content_token, output_name
 from postil.cache.store import BuildCache
 from postil.model import Site
 from postil.output import SiteWriter, remove_leftovers
@@ -116,7 +116,8 @@ def write_directory(
     Raises:
         TemplateError, OutputError: as `write_site`.
     """
-    name, spare_name = str(out_dir), f"spare {out_dir}"
+    name = output_name(out_dir, site.config.root)
+    spare_name = f"spare {name}"
     previous, spare = cache.get("output", name, ""), cache.get("output", spare_name, "")
     cache.forget("output", [name, spare_name])
     cache.commit()
