@@ -39,7 +39,7 @@ from postil.images import image_sizes
 from postil.model import FrontMatter, OutputFile, Site
 from postil.output import check_output_dir
 from postil.outputs import check_references, check_social_images, site_outputs
-from postil.pages import page_jobs
+from postil.pages import PageJob, page_jobs
 from postil.render import AssetMaps, render_posts
 from postil.site import collect, is_published
 from postil.sitemap import robots_note
@@ -128,8 +128,11 @@ def build(options: BuildOptions, now: datetime | None = None) -> BuildResult:
     raise AssertionError("unreachable: the second attempt returns or raises")
 
 
-Output = Callable[[Site, jinja2.Environment, BuildCache, dict[str, str]], tuple[int, int]]
-"""The last stage: writes a collected site somewhere; returns (files, files written)."""
+Output = Callable[
+    [Site, jinja2.Environment, BuildCache, dict[str, str], list[PageJob]], tuple[int, int]
+]
+"""The last stage: writes a collected site somewhere (its page jobs given, `page_jobs`);
+returns (files, files written)."""
 
 
 def run(
@@ -182,11 +185,12 @@ def run(
     rendered, found = render_posts(config, posts, env, cache, rows, options.workers, keys, maps)
     rows.prune()
     site = collect(config, rendered, when, options.drafts, options.future, assets.files)
-    diagnostics += found + check_anchors(rendered) + check_site(site, assets)
+    jobs = page_jobs(site)  # listed once: checked here, rendered by `output`
+    diagnostics += found + check_anchors(rendered) + check_site(site, assets, jobs)
     diagnostics = [located(d, config.root) for d in diagnostics]
     _fail_on(diagnostics, options.strict, on_warning)
     by_rel = {p.source.rel: rows[key].content_key(key) for p, key in zip(posts, keys, strict=True)}
-    files, written = output(site, env, cache, by_rel)
+    files, written = output(site, env, cache, by_rel, jobs)
     warnings = tuple(_warnings(diagnostics))
     seconds = time.perf_counter() - started
     upcoming_first = min(upcoming, default=None)
@@ -200,14 +204,20 @@ def _to_directory(options: BuildOptions) -> Output:
     """Return the write stage of `options`: the output directory, or (check) nothing."""
 
     def output(
-        site: Site, env: jinja2.Environment, cache: BuildCache, keys: dict[str, str]
+        site: Site,
+        env: jinja2.Environment,
+        cache: BuildCache,
+        keys: dict[str, str],
+        jobs: list[PageJob],
     ) -> tuple[int, int]:
         if not options.write:
-            pages = check_pages(site, env)
+            pages = check_pages(site, env, jobs)
             return pages, pages
         assets, static = generated_assets(cache, site), site.files
         out_dir = _out_dir(options)
-        return write_directory(site, env, out_dir, cache, assets, static, keys, options.workers)
+        return write_directory(
+            site, env, out_dir, cache, assets, static, keys, options.workers, jobs
+        )
 
     return output
 
@@ -253,7 +263,9 @@ def generated_assets(
         assets[mathfont.FONT_REL] = lambda: _cached_asset(
             cache, mathfont.FONT_REL, fingerprint(chars), font
         )
-        assets[mathfont.LICENSE_REL] = mathfont.license_text
+        assets[mathfont.LICENSE_REL] = lambda: _cached_asset(
+            cache, mathfont.LICENSE_REL, "", mathfont.license_text
+        )  # read from the font: fontTools' import alone takes 0.1 s
     return assets
 
 
@@ -283,12 +295,19 @@ def _cached_asset(cache: BuildCache | None, rel: str, key: str, make: Callable[[
     return data
 
 
-def check_site(site: Site, assets: SiteAssets) -> list[Diagnostic]:
+def check_site(
+    site: Site, assets: SiteAssets, jobs: list[PageJob] | None = None
+) -> list[Diagnostic]:
     """Return the errors of output paths claimed twice and the warnings of references to
-    files the site does not publish (`postil.outputs`)."""
+    files the site does not publish (`postil.outputs`).
+
+    Args:
+        jobs: the site's `page_jobs`, if already listed (the write stage renders them).
+    """
     generated = [*generated_assets(None, site), ".nojekyll"]
     generated += ["CNAME"] if site.config.cname else []
-    outputs, problems = site_outputs(site, page_jobs(site), generated, assets.origins)
+    jobs = jobs if jobs is not None else page_jobs(site)
+    outputs, problems = site_outputs(site, jobs, generated, assets.origins)
     references = check_references(site.posts + site.pages, outputs)
     return problems + references + check_social_images(site, outputs)
 
