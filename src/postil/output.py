@@ -154,6 +154,9 @@ class SiteWriter:
         self._links: list[str] = []
         self._same_as_live = 0
         self._committed = False
+        self._read: dict[tuple[int, int], str] = {}
+        """The digest of each file read to reuse it, by (device, inode) (`intact`); emptied
+        by every write, after which a freed inode number may name a new file."""
 
     def __enter__(self) -> SiteWriter:
         return self
@@ -195,8 +198,9 @@ class SiteWriter:
         if rel in self.manifest:
             return True
         live, kept = self.previous.get(rel), self.kept.get(rel)
-        live_ok = live is not None and live.token == token and intact(self.out_dir, rel, live)
-        if kept is not None and kept.token == token and intact(self.spare, rel, kept):
+        read = self._read
+        live_ok = live is not None and live.token == token and intact(self.out_dir, rel, live, read)
+        if kept is not None and kept.token == token and intact(self.spare, rel, kept, read):
             self.manifest[rel] = kept
         elif live_ok and live is not None:
             self.manifest[rel] = live
@@ -229,6 +233,7 @@ class SiteWriter:
 
     def add(self, rel: str, stamp: Stamp) -> None:
         """Record a file that another process put into `tmp` at `rel` (with `put_file`)."""
+        self._read.clear()
         self.manifest.setdefault(rel, stamp)
 
     def copy(self, rel: str, source: Path) -> None:
@@ -339,6 +344,7 @@ class SiteWriter:
 
     def _clear(self, target: Path) -> None:
         """Make way for a new file at `target`: parent directories, nothing in its place."""
+        self._read.clear()
         self._mkdirs(target.parent)
         if self.tmp == self.spare and os.path.lexists(target):
             if target.is_dir() and not target.is_symlink():

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
+import gc
 import multiprocessing
 import os
 import signal
@@ -126,6 +127,34 @@ def map_chunks(
         Whatever `function` raised in a worker (pickled back with its arguments).
     """
     results: dict[int, R] = {}
+    # What is alive now stays alive in the forked workers: frozen, their collector never
+    # walks it (nor writes to its pages, which fork shares copy-on-write).
+    frozen_here = gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        _run_pools(function, chunks, count, context, initializer, initargs, before_retry, results)
+    finally:
+        if frozen_here:  # else a caller froze the heap and unfreezes it (`build.collecting_less`)
+            gc.unfreeze()
+    if len(results) < len(chunks):
+        raise WorkerLost(
+            f"a worker process died {POOL_ATTEMPTS} times (killed, or out of memory);"
+            " build again, or with fewer processes (-j 1)"
+        )
+    return [results[i] for i in range(len(chunks))]
+
+
+def _run_pools(
+    function: Callable[[T], R],
+    chunks: Sequence[T],
+    count: int,
+    context: multiprocessing.context.BaseContext,
+    initializer: Callable[..., None],
+    initargs: tuple[Any, ...],
+    before_retry: Callable[[], None] | None,
+    results: dict[int, R],
+) -> None:
+    """Fill `results` (chunk index -> result) in up to `POOL_ATTEMPTS` pools (`map_chunks`)."""
     for attempt in range(POOL_ATTEMPTS):
         todo = [i for i in range(len(chunks)) if i not in results]
         if not todo:
@@ -146,12 +175,6 @@ def map_chunks(
             _kill_pool(pool)
             raise
         pool.shutdown()
-    if len(results) < len(chunks):
-        raise WorkerLost(
-            f"a worker process died {POOL_ATTEMPTS} times (killed, or out of memory);"
-            " build again, or with fewer processes (-j 1)"
-        )
-    return [results[i] for i in range(len(chunks))]
 
 
 def _kill_pool(pool: ProcessPoolExecutor) -> None:
@@ -168,6 +191,51 @@ def _kill_pool(pool: ProcessPoolExecutor) -> None:
     for process in processes:
         with contextlib.suppress(OSError, ValueError, AttributeError, AssertionError):
             process.join(5)
+
+
+def in_background(function: Callable[..., R], *args: Any) -> Callable[[], R]:
+    """Start `function(*args)` in a forked process now; return a function that waits for its
+    result and returns it (or raises what it raised).
+
+    For one long piece of work the build needs only later (the math font, made while the
+    pages render). Without `fork` (a process with threads), or if the process is lost, the
+    work runs in this process when the result is asked for. The child dies with the build
+    (`exit_with_parent`). `function`, its arguments and its result must pickle.
+    """
+    context = pool_context()
+    if context.get_start_method() != "fork":
+        return lambda: function(*args)
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(  # type: ignore[attr-defined]
+        target=_background, args=(send, function, args), daemon=True
+    )
+    child.start()
+    send.close()
+
+    def result() -> R:
+        try:
+            ok, value = receive.recv()
+        except (EOFError, OSError):  # the child died: do the work here
+            ok, value = True, function(*args)
+        finally:
+            receive.close()
+            child.join()
+        if not ok:
+            raise value
+        return value  # type: ignore[no-any-return]
+
+    return result
+
+
+def _background(send: Any, function: Callable[..., Any], args: tuple[Any, ...]) -> None:
+    """Run `function(*args)` in a forked child of `in_background`; send (ok, result or error)."""
+    exit_with_parent()
+    try:
+        outcome = (True, function(*args))
+    except Exception as e:  # noqa: BLE001 - handed to the parent, which raises it
+        outcome = (False, e)
+    send.send(outcome)
+    send.close()
 
 
 def render_pages(

@@ -210,10 +210,11 @@ class PageKeys:
         for r in (*site.posts, *site.pages):
             post = r.post
             content = keys.get(post.source.rel) or fingerprint(repr(r.content))
+            meta = repr(post.meta)  # once: a `FrontMatter`'s repr is most of the cost here
             self.posts[post.url] = fingerprint(
-                post.source.rel, post.output_rel, repr(post.meta), content, str(r.reading_minutes)
+                post.source.rel, post.output_rel, meta, content, str(r.reading_minutes)
             )
-            shape.append(f"{post.url} {post.meta!r}")
+            shape.append(f"{post.url} {meta}")
         templates = templates_text(site.config.root)
         # Which posts are previews changes with the clock alone (a future post's date passes).
         previews = " ".join(sorted(site.previews))

@@ -74,7 +74,9 @@ def static_token(source: Path) -> str:
     return f"file {source} {st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns}"
 
 
-def intact(directory: Path | None, rel: str, stamp: Stamp) -> bool:
+def intact(
+    directory: Path | None, rel: str, stamp: Stamp, read: dict[tuple[int, int], str] | None = None
+) -> bool:
     """Return whether `directory/rel` is a regular 0644 file holding the bytes `stamp.digest`
     recorded.
 
@@ -82,6 +84,11 @@ def intact(directory: Path | None, rel: str, stamp: Stamp) -> bool:
     keeps a file's stat signature, so the signature alone proves nothing. Nor is it
     required: a file restored from a cache archive (actions/cache) or copied into a fresh
     clone has a new inode and time but the same bytes, and is reused all the same.
+
+    Args:
+        read: the digests of the files this build already read, by (device, inode),
+            updated: the output and the spare share most files as hard links, and each is
+            read once.
     """
     if directory is None or not stamp.digest:
         return False
@@ -92,8 +99,14 @@ def intact(directory: Path | None, rel: str, stamp: Stamp) -> bool:
             return False
         if st.st_size != stamp.size:
             return False
-        with open(path, "rb") as f:
-            return content_token(f.read()) == stamp.digest
+        inode = (st.st_dev, st.st_ino)
+        digest = read.get(inode) if read is not None else None
+        if digest is None:
+            with open(path, "rb") as f:
+                digest = content_token(f.read())
+            if read is not None:
+                read[inode] = digest
+        return digest == stamp.digest
     except OSError:
         return False
 
