@@ -33,10 +33,6 @@ _OPAQUE = re.compile(r'(<math\b.*?</math>|<div class="highlight">.*?</div>)', re
 """Whole elements a filter seldom changes, kept by `re.split`: a `<math>` element (they do
 not nest) and Pygments' `<div class="highlight">` (it holds no other `div`)."""
 
-FEED_CHUNK = 2048
-"""Characters handed to the parser at a time when only the first paragraph is wanted, so a
-long post is not parsed to its end for its summary."""
-
 
 @dataclass(frozen=True)
 class Rules:
@@ -154,11 +150,17 @@ class _Filter(HTMLParser):
         """
         if not self.first_paragraph:
             return self._run_whole(html)
-        step = FEED_CHUNK
-        for start in range(0, len(html), step):
-            self.feed(html[start : start + step])  # HTMLParser buffers split tags itself
+        start = 0
+        while start < len(html):
+            # Up to the next `</p>`, where a summary may be complete: parsing 2 KB chunks
+            # instead read ≈ 5 times what a benchmark post's first paragraph takes. (Any
+            # cut is safe: HTMLParser buffers a tag or reference split between two feeds.)
+            end = html.find("</p>", start)
+            end = len(html) if end < 0 else end + len("</p>")
+            self.feed(html[start:end])
             if self.done:
                 return "".join(self.out)
+            start = end
         self.close()
         return "".join(self.out)
 
