@@ -114,10 +114,13 @@ def map_chunks(
     initializer: Callable[..., None],
     initargs: tuple[Any, ...] = (),
     before_retry: Callable[[], None] | None = None,
+    on_result: Callable[[int, R], None] | None = None,
 ) -> list[R]:
     """Return `[function(chunk) for chunk in chunks]`, computed in up to `count` processes.
 
     Each worker runs `initializer(*initargs)` first (it should call `exit_with_parent`).
+    `on_result(index, result)` is called here as each chunk's result arrives (once per
+    chunk, in the order they finish), so the caller can use it while the rest run.
     When a worker dies (the OOM killer's SIGKILL), the pool breaks; the chunks without a
     result run again in a new pool, after `before_retry()`, up to `POOL_ATTEMPTS` pools in
     all. `function` must therefore be safe to run twice on a chunk.
@@ -132,7 +135,16 @@ def map_chunks(
     frozen_here = gc.get_freeze_count() == 0
     gc.freeze()
     try:
-        _run_pools(function, chunks, count, context, initializer, initargs, before_retry, results)
+        _run_pools(
+            function,
+            chunks,
+            count,
+            context,
+            (initializer, initargs),
+            before_retry,
+            on_result,
+            results,
+        )
     finally:
         if frozen_here:  # else a caller froze the heap and unfreezes it (`build.collecting_less`)
             gc.unfreeze()
@@ -149,9 +161,9 @@ def _run_pools(
     chunks: Sequence[T],
     count: int,
     context: multiprocessing.context.BaseContext,
-    initializer: Callable[..., None],
-    initargs: tuple[Any, ...],
+    init: tuple[Callable[..., None], tuple[Any, ...]],
     before_retry: Callable[[], None] | None,
+    on_result: Callable[[int, R], None] | None,
     results: dict[int, R],
 ) -> None:
     """Fill `results` (chunk index -> result) in up to `POOL_ATTEMPTS` pools (`map_chunks`)."""
@@ -162,12 +174,15 @@ def _run_pools(
         if attempt and before_retry is not None:
             before_retry()
         pool = ProcessPoolExecutor(
-            min(count, len(todo)), context, initializer=initializer, initargs=initargs
+            min(count, len(todo)), context, initializer=init[0], initargs=init[1]
         )
         try:
             futures = {pool.submit(function, chunks[i]): i for i in todo}
             for future in as_completed(futures):
-                results[futures[future]] = future.result()
+                index = futures[future]
+                results[index] = future.result()
+                if on_result is not None:
+                    on_result(index, results[index])
         except BrokenProcessPool:
             _kill_pool(pool)
             continue

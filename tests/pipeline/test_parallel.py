@@ -155,3 +155,12 @@ def test_work_in_background_returns_its_result_or_raises_its_error(monkeypatch, 
     assert parallel.in_background(pow, 2, 10)() == 1024
     with pytest.raises(ZeroDivisionError):
         parallel.in_background(divmod, 1, 0)()
+
+
+def test_each_chunk_result_is_handed_over_once_as_it_arrives():
+    seen: dict[int, int] = {}
+    context = parallel.pool_context()
+    results = parallel.map_chunks(
+        abs, [-1, -2, -3], 2, context, parallel.exit_with_parent, on_result=seen.__setitem__
+    )
+    assert results == [1, 2, 3] and seen == {0: 1, 1: 2, 2: 3}

@@ -130,8 +130,9 @@ class BuildCache:
         """Replace a row's value by an equal one that is quicker to use next time, where the
         cache holds values in memory (`MemoryCache`); a no-op elsewhere."""
 
-    def commit(self) -> None:
-        """Write every buffered row; on any error keep the cache as it was."""
+    def commit(self, min_bytes: int = 0) -> None:
+        """Write every buffered row (if at least `min_bytes` of them wait); on any error keep
+        the cache as it was."""
 
     def close(self) -> None:
         """Commit what is buffered and release what the cache holds."""
@@ -279,9 +280,10 @@ class SqliteCache(BuildCache):
             for name in names:
                 self._pending[(kind, name)] = None
 
-    def commit(self) -> None:
-        """Write every buffered row in one transaction; on any error keep the cache as it was."""
-        if self._db is None or not self._pending:
+    def commit(self, min_bytes: int = 0) -> None:
+        """Write every buffered row in one transaction (if at least `min_bytes` of them wait);
+        on any error keep the cache as it was."""
+        if self._db is None or not self._pending or self._pending_bytes < min_bytes:
             return
         rows = [
             (kind, name, fp, zlib.crc32(data), data)
@@ -408,10 +410,10 @@ class MemoryCache(BuildCache):
         if self._backing is not None and kind in self._persist:
             self._backing.forget(kind, gone)
 
-    def commit(self) -> None:
-        """Commit the backing cache."""
+    def commit(self, min_bytes: int = 0) -> None:
+        """Commit the backing cache (if at least `min_bytes` wait there)."""
         if self._backing is not None:
-            self._backing.commit()
+            self._backing.commit(min_bytes)
 
     def close(self) -> None:
         """Commit the backing cache (the rows in memory stay, for the next build)."""
