@@ -74,10 +74,13 @@ HUGO_MATHML_HOOK = (
 
 @dataclass
 class Sample:
-    """The runs of one (size, tool): wall seconds and peak RSS in MiB."""
+    """The runs of one (size, tool): wall seconds, peak RSS in MiB, CPU seconds."""
 
     seconds: list[float] = field(default_factory=list)
     rss_mib: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    """User and system time of the process and the children it waited for (its workers):
+    less disturbed than wall time by other work on a shared machine."""
 
 
 @dataclass(frozen=True)
@@ -92,8 +95,11 @@ class Variant:
     """Appended to the corpus directory name, so each variant has its own copy and cache."""
 
 
-def run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[float, float]:
-    """Run `command` in `cwd`; return (wall seconds, peak RSS MiB). Raises on a non-zero exit."""
+def run(
+    command: list[str], cwd: Path, env: dict[str, str] | None = None
+) -> tuple[float, float, float]:
+    """Run `command` in `cwd`; return (wall seconds, peak RSS MiB, CPU seconds: user and
+    system, its waited-for children included). Raises on a non-zero exit."""
     started = time.perf_counter()
     child = subprocess.Popen(
         command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
@@ -104,7 +110,7 @@ def run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> tup
     errors = child.stderr.read().decode() if child.stderr else ""
     if child.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed in {cwd}:\n{errors[-2000:]}")
-    return seconds, usage.ru_maxrss / 1024
+    return seconds, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
 def generate(work: Path, size: int, flavor: str) -> Path:
@@ -169,11 +175,13 @@ class Bench:
         self.venvs: dict[str, Path] = {}
         self.deploys = 0
 
-    def record(self, size: int, tool: str, measured: tuple[float, float]) -> None:
+    def record(self, size: int, tool: str, measured: tuple[float, float, float]) -> None:
         sample = self.samples.setdefault((size, tool), Sample())
         sample.seconds.append(measured[0])
         sample.rss_mib.append(measured[1])
-        print(f"  {size:>5} {tool:<18} {measured[0]:8.2f} s {measured[1]:7.0f} MiB", flush=True)
+        sample.cpu.append(measured[2])
+        wall, rss, cpu = measured
+        print(f"  {size:>5} {tool:<18} {wall:8.2f} s {rss:7.0f} MiB {cpu:8.2f} s CPU", flush=True)
 
     def postil(self, size: int, variants: list[Variant]) -> None:
         """Time every measure of POSTIL_STEPS, each for all `variants` in turn."""
@@ -200,7 +208,7 @@ class Bench:
         env = dict(os.environ, PYTHONPATH=str(variant.src))
         self.record(size, f"{variant.name} {step}", run(command, site, env))
 
-    def deploy(self, size: int, variant: Variant, site: Path) -> tuple[float, float]:
+    def deploy(self, size: int, variant: Variant, site: Path) -> tuple[float, float, float]:
         """Time a CI run's build of `site`: a new folder holding a copy of its sources, the
         cache of the previous run restored, postil installed in a fresh virtualenv.
 
@@ -279,8 +287,8 @@ def startup(args: argparse.Namespace, runs: int = 15) -> dict[str, float]:
 def table(bench: Bench, sizes: list[int]) -> str:
     """Return the Markdown table of medians (min-max), peak RSS and ratios to Hugo-passthrough."""
     lines = [
-        "| posts | tool | median s | range s | peak RSS MiB | × Hugo passthrough |",
-        "|---:|---|---:|---:|---:|---:|",
+        "| posts | tool | median s | range s | CPU s | peak RSS MiB | × Hugo passthrough |",
+        "|---:|---|---:|---:|---:|---:|---:|",
     ]
     for size in sizes:
         base = bench.samples.get((size, "hugo passthrough"))
@@ -291,8 +299,10 @@ def table(bench: Bench, sizes: list[int]) -> str:
             median = statistics.median(sample.seconds)
             ratio = f"{median / base_median:.2f}" if base_median else "–"
             spread = f"{min(sample.seconds):.2f}–{max(sample.seconds):.2f}"
-            rss = max(sample.rss_mib)
-            lines.append(f"| {size} | {tool} | {median:.2f} | {spread} | {rss:.0f} | {ratio} |")
+            rss, cpu = max(sample.rss_mib), statistics.median(sample.cpu)
+            lines.append(
+                f"| {size} | {tool} | {median:.2f} | {spread} | {cpu:.2f} | {rss:.0f} | {ratio} |"
+            )
     return "\n".join(lines)
 
 
@@ -343,10 +353,12 @@ def compared(args: argparse.Namespace, parent: Path) -> Iterator[Variant | None]
 
 
 def compare_table(bench: Bench, sizes: list[int], head: Variant, base: Variant) -> str:
-    """Return the Markdown table of both versions' medians (min-max) and head/base ratios."""
+    """Return the Markdown table of both versions' medians (min-max) and head/base ratios,
+    of wall time and of CPU time."""
     lines = [
-        f"| posts | measure | {head.name} median s | {base.name} median s | head/base |",
-        "|---:|---|---:|---:|---:|",
+        f"| posts | measure | {head.name} median s | {base.name} median s | head/base"
+        " | CPU s head | CPU s base | CPU head/base |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|",
     ]
     for size in sizes:
         for step in POSTIL_STEPS:
@@ -354,7 +366,11 @@ def compare_table(bench: Bench, sizes: list[int], head: Variant, base: Variant) 
             theirs = bench.samples.get((size, f"{base.name} {step}"))
             if ours and theirs:
                 ratio = statistics.median(ours.seconds) / statistics.median(theirs.seconds)
-                lines.append(f"| {size} | {step} | {_cell(ours)} | {_cell(theirs)} | {ratio:.2f} |")
+                cpu = statistics.median(ours.cpu), statistics.median(theirs.cpu)
+                lines.append(
+                    f"| {size} | {step} | {_cell(ours)} | {_cell(theirs)} | {ratio:.2f}"
+                    f" | {cpu[0]:.2f} | {cpu[1]:.2f} | {cpu[0] / cpu[1]:.2f} |"
+                )
     return "\n".join(lines)
 
 
