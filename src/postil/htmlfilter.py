@@ -34,10 +34,6 @@ _OPAQUE = re.compile(r'(<math\b.*?</math>|<div class="highlight">.*?</div>)', re
 """Whole elements a filter seldom changes, kept by `re.split`: a `<math>` element (they do
 not nest) and Pygments' `<div class="highlight">` (it holds no other `div`)."""
 
-FEED_CHUNK = 2048
-"""Characters handed to the parser at a time when only the first paragraph is wanted, so a
-long post is not parsed to its end for its summary."""
-
 SEGMENT_BYTES = 1 << 18
 """Bytes of a body filtered at a time by `feed_html_parts` (cut after a line feed): a 20 MB
 post's body (55 MB of HTML, much of it math letters beyond U+FFFF, which CPython stores at
@@ -202,12 +198,18 @@ class _Filter(HTMLParser):
     def first(self, segments: Iterable[str]) -> str:
         """Return the first paragraph's filtered HTML (`first_paragraph`), reading the HTML's
         consecutive segments only until it is found."""
-        step = FEED_CHUNK
         for segment in segments:
-            for start in range(0, len(segment), step):
-                self.feed(segment[start : start + step])  # the parser buffers split tags
+            start = 0
+            while start < len(segment):
+                # Up to the next `</p>`, where a summary may be complete: parsing 2 KB
+                # chunks instead read ≈ 5 times what a benchmark post's first paragraph
+                # takes. (Any cut is safe: the parser keeps a tag split between two feeds.)
+                end = segment.find("</p>", start)
+                end = len(segment) if end < 0 else end + len("</p>")
+                self.feed(segment[start:end])
                 if self.done:
                     return "".join(self.out)
+                start = end
         self.close()
         return "".join(self.out)
 

@@ -16,6 +16,7 @@ import hashlib
 import os
 import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -112,22 +113,28 @@ def _record(site_dir: Path, dist: str) -> str:
     return ""
 
 
+def config_digest(config: SiteConfig) -> str:
+    """Return the digest of the site configuration without the site's folder (`root`).
+
+    Where the site is checked out (a CI runner's clone, a copy in another folder) shapes
+    no output, so no key may depend on it: a cache restored into another folder must find
+    its rows (README, "Publishing").
+    """
+    return fingerprint(repr(replace(config, root=Path())))
+
+
 def render_context(config: SiteConfig) -> str:
     """Return the digest of what rendering reads besides the post itself, the links and
     the widget templates: postil's version and the whole site configuration (macros, base
-    path, ...)."""
-    return fingerprint(__version__, repr(config))
+    path, ...) but its folder (`config_digest`)."""
+    return fingerprint(__version__, config_digest(config))
 
 
 def widget_templates(root: Path) -> str:
     """Return the digest of the widget templates (`templates/widgets/*`, site and theme),
-    which widgets render during Markdown rendering."""
-    widgets = []
-    for directory in template_dirs(root):
-        for path in sorted((directory / "widgets").glob("**/*")):
-            if path.is_file():
-                widgets += [path.as_posix(), path.read_text("utf-8", "replace")]
-    return fingerprint(*widgets)
+    which widgets render during Markdown rendering: each file by its path in its template
+    folder and its text (`_template_files`)."""
+    return fingerprint(*_template_files(root, "widgets"))
 
 
 def markdown_key(post: Post, context: str) -> str:
@@ -164,12 +171,23 @@ def markdown_keys(config: SiteConfig, posts: Sequence[Post]) -> list[str]:
 
 def templates_text(root: Path) -> str:
     """Return one digest of every template file's path and text (site and theme)."""
+    return fingerprint(*_template_files(root, ""))
+
+
+def _template_files(root: Path, under: str) -> list[str]:
+    """Return the name and text of every file under `under` in the template folders, in
+    order: each named by whose folder it is in (the site's, the theme's) and its path there,
+    never by its absolute path (the site's folder and the installed theme's, in a virtualenv,
+    differ from one checkout or install to the next)."""
     parts = []
+    site_templates = root / "templates"
     for directory in template_dirs(root):
-        for path in sorted(directory.rglob("*")):
+        whose = "site" if directory == site_templates else "theme"
+        for path in sorted((directory / under).glob("**/*")):
             if path.is_file():
-                parts += [path.as_posix(), path.read_text("utf-8", "replace")]
-    return fingerprint(*parts)
+                name = f"{whose}:{path.relative_to(directory).as_posix()}"
+                parts += [name, path.read_text("utf-8", "replace")]
+    return parts
 
 
 class PageKeys:
@@ -192,14 +210,16 @@ class PageKeys:
         for r in (*site.posts, *site.pages):
             post = r.post
             content = keys.get(post.source.rel) or fingerprint(repr(r.content))
+            meta = repr(post.meta)  # once: a `FrontMatter`'s repr is most of the cost here
             self.posts[post.url] = fingerprint(
-                post.source.rel, post.output_rel, repr(post.meta), content, str(r.reading_minutes)
+                post.source.rel, post.output_rel, meta, content, str(r.reading_minutes)
             )
-            shape.append(f"{post.url} {post.meta!r}")
+            shape.append(f"{post.url} {meta}")
         templates = templates_text(site.config.root)
         # Which posts are previews changes with the clock alone (a future post's date passes).
         previews = " ".join(sorted(site.previews))
-        self.site = fingerprint(__version__, repr(site.config), templates, previews, *shape)
+        config = config_digest(site.config)
+        self.site = fingerprint(__version__, config, templates, previews, *shape)
         self.every_post = fingerprint(*self.posts.values())
 
     def key(self, job: PageJob) -> str:

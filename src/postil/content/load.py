@@ -28,9 +28,11 @@ def load_posts(config: SiteConfig, cache: BuildCache) -> tuple[list[Post], list[
         config: the site configuration.
         cache: parsed posts of earlier builds by source path (a post with warnings is not
             kept, so its warnings are reported by every build). A kept post is reused when
-            the source's path, kind and the site's time zone are the same, and either the
-            file's stat signature is the recorded one and `PostRow.vouches` for it (the
-            file is then not read at all: `UnreadSource`) or its text is the same.
+            the source's path in the site, kind and the site's time zone are the same, and
+            either the file's stat signature is the recorded one and `PostRow.vouches` for
+            it (the file is then not read at all: `UnreadSource`) or its text is the same (a
+            fresh clone gives every file a new inode and time: each is read and compared by
+            its text, none parsed again).
     """
     paths, errors = source_paths(config)
     known = cache.load("post")
@@ -38,7 +40,7 @@ def load_posts(config: SiteConfig, cache: BuildCache) -> tuple[list[Post], list[
     posts: list[Post] = []
     warnings: list[Diagnostic] = []
     for path, rel, kind in paths:
-        settings = fingerprint(str(path), kind, config.timezone)
+        settings = fingerprint(rel, kind, config.timezone)  # not the folder: see `config_digest`
         hit = known.get(rel)
         kept: PostRow | None = hit[1] if hit is not None and hit[0] == settings else None
         try:

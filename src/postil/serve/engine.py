@@ -35,6 +35,7 @@ from postil.errors import (
     located,
 )
 from postil.model import Site, SiteConfig
+from postil.pages import PageJob
 from postil.serve.memory import Entry, MemoryWriter, SiteFiles
 from postil.serve.watcher import ChangeSet
 from postil.write import write_site
@@ -177,14 +178,18 @@ class DevBuild:
         """Return the write stage for `run`: the site into a new `MemoryWriter` (in `made`)."""
 
         def output(
-            site: Site, env: jinja2.Environment, cache: BuildCache, keys: dict[str, str]
+            site: Site,
+            env: jinja2.Environment,
+            cache: BuildCache,
+            keys: dict[str, str],
+            jobs: list[PageJob],
         ) -> tuple[int, int]:
             templates = templates_text(self.root)
             if templates != self._templates:
                 self._templates, self._templates_ok = templates, set()
             writer = MemoryWriter(self._entries, self._lock, self._templates_ok)
             assets, static = generated_assets(cache, site), site.files
-            write_site(site, env, writer, cache, assets, static, keys, 1)
+            write_site(site, env, writer, cache, assets, static, keys, 1, jobs)
             self.config = site.config
             made.append(writer)
             return len(writer.entries), writer.written + writer.rendered
