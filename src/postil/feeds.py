@@ -220,7 +220,10 @@ class _Bodies:
         self.parts: list[bytes] = []
 
     def add(self, escaped: bytes) -> str:
-        """Keep one body (`entry_html`'s bytes); return the marker to put in its place."""
+        """Keep one body (`entry_html`'s bytes); return the marker to put in its place ("" for
+        an empty body, which ElementTree writes as an empty element, as it always did)."""
+        if not escaped:
+            return ""
         self.parts.append(escaped)
         return f"{self.marker}{len(self.parts) - 1}."
 

@@ -240,3 +240,16 @@ def test_feed_entry_cache_is_bounded_by_bytes(monkeypatch):
     assert cache.get((b"a", "u")) is None and cache.get((b"b", "u")) == b"123456"
     cache.put((b"c", "u"), b"x" * 11)  # larger than the whole cache: not kept
     assert cache.get((b"c", "u")) is None and cache.size == 6
+
+
+def test_spliced_feed_bodies_serialise_as_elementtree_would():
+    from postil.feeds import _Bodies, _serialize
+
+    bodies = _Bodies()
+    root = ET.Element("feed")
+    for body in (b"&lt;p&gt;one&lt;/p&gt;", b"", "\U0001d465 é".encode()):
+        ET.SubElement(root, "content").text = bodies.add(body)
+    expected = ET.Element("feed")
+    for text in ("<p>one</p>", "", "\U0001d465 é"):
+        ET.SubElement(expected, "content").text = text
+    assert bodies.splice(_serialize(root)) == _serialize(expected)
