@@ -77,6 +77,113 @@ def test_render_blocks_equals_whole_render(monkeypatch, group):
             assert len(pieces) > 10  # it really rendered in pieces (one per section)
 
 
+FORWARD_REFERENCES = """\
+* TOC
+{:toc}
+
+As \\eqref{eq:late} and [](#fig-late) show[^late], see [the spec][spec], [](#tbl-late)
+and [@ostergaard2020a]; a later note[^twice] and a missing one[^nowhere].
+
+## Setup
+
+Text with $x^2$, $\\mathbb{E}[y]$, and a margin note[^m].
+
+## Setup
+
+\\begin{equation}\\label{eq:late}
+a = b \\tag{*}
+\\end{equation}
+
+$$c = d \\label{eq:second}$$
+
+![A late figure.](late.png){#fig-late}
+
+| a | b |
+| - | - |
+| 1 | 2 |
+
+Table: A late table. {#tbl-late}
+
+<div id="setup-2">an id a later heading's slug would take</div>
+
+## Setup
+
+More [@ostergaard2020b; @nosuchkey], [](#fig-missing), \\eqref{eq:second} and [spec][].
+
+![Same id.](again.png){#fig-late}
+
+[^late]: A note defined late, citing [@vaswani2017] and pointing at [](#fig-late).
+[^m]: {-} A margin note with $z$.
+[^twice]: First definition.
+[^twice]: Defined twice.
+[^unused]: Never referenced.
+
+[spec]: https://example.org/spec
+"""
+"""A TeX-paper style post whose references all point forward: a table of contents before its
+headings, `\\eqref` before `\\label`, notes, figures and a table cited before they appear, link
+reference definitions at the end, the same heading three times and a raw HTML id one of them
+would take, author-year labels (2020a, 2020b) fixed by a later citation; with problems to
+report in order (a duplicate and an unused note, a missing one, an unknown key, a repeated
+figure id, an empty link to nothing)."""
+
+CITE_BIB = FIXTURES / "cite.bib"
+
+
+def render_whole_and_grouped(body: str, group: int, style: str, monkeypatch) -> tuple:
+    """Render `body` with `render_markdown` as one group and in groups of `group` top-level
+    blocks; return both `RenderedMarkdown`s."""
+    from postil.bibliography.read import read_bib
+
+    works = read_bib(CITE_BIB.read_bytes(), "tests/fixtures/cite.bib").works
+    md = create_markdown()
+    results = []
+    for size in (10**9, group):
+        monkeypatch.setattr(markdown, "RENDER_GROUP", size)
+        state = RenderState(path="post.md", body_line=5, bibliography=works, citation_style=style)
+        results.append(markdown.render_markdown(md, body, state))
+    return results[0], results[1]
+
+
+@pytest.mark.parametrize("group", [1, 2, 7])
+def test_rendering_in_groups_gives_every_field_of_the_whole_render(monkeypatch, group):
+    """The oracle for rendering a post a group of top-level blocks at a time: the HTML and
+    every field of `RenderedMarkdown` (toc, words, figures, equations, citations, links,
+    images, math characters, diagnostics in order) equal the whole document's."""
+    docs = [*DOCUMENTS, ("forward", FORWARD_REFERENCES)]
+    for name, body in docs:
+        for style in ("author-year", "numeric") if "cite" in name or name == "forward" else ("",):
+            whole, grouped = render_whole_and_grouped(
+                body, group, style or "author-year", monkeypatch
+            )
+            assert grouped == whole, (name, style)
+
+
+def test_forward_references_resolve_and_report_once(monkeypatch):
+    """What the oracle's forward-reference post must give (so it cannot pass by being empty)."""
+    whole, _ = render_whole_and_grouped(FORWARD_REFERENCES, 1, "author-year", monkeypatch)
+    html = whole.html_utf8.decode("utf-8")
+    assert html.startswith('<nav class="toc toc-inline"')
+    assert [entry.id for entry in whole.toc] == ["setup", "setup-3", "setup-4"]
+    assert '<a class="eqref" href="#eq-late">(*)</a>' in html
+    assert '<a class="eqref" href="#eq-second">(1)</a>' in html
+    assert 'href="#fig-late">Figure 1</a>' in html and 'href="#tbl-late">Table 1</a>' in html
+    assert '<a href="#ref-ostergaard2020a">Østergaard, 2020b</a>' in html  # b: cited later
+    assert html.count('<a href="https://example.org/spec">') == 2
+    assert '<div id="setup-2">' in html and 'id="sn-1"' in html and 'id="mn-1"' in html
+    assert dict(whole.figures) == {"fig-late": 1, "tbl-late": 1}
+    assert dict(whole.equations) == {"eq:late": "*", "eq:second": "1"}
+    found = [(d.location.line, d.location.col, d.message.split(" ")[:3]) for d in whole.diagnostics]
+    assert found == [
+        (35, 25, ["citation", "key", "`nosuchkey`"]),
+        (42, 1, ["note", "[^twice]", "is"]),
+        (43, 1, ["note", "[^unused]", "is"]),
+        (9, 63, ["note", "[^nowhere]", "is"]),
+        (37, 1, ["two", "figures", "have"]),
+        (35, 38, ["empty", "link", "to"]),
+    ]
+
+
 def seed_html() -> bytes:
     md = create_markdown()
     tokens, env = parse(DOCUMENTS[0][1])
