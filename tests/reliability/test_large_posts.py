@@ -360,3 +360,24 @@ def test_spliced_feed_bodies_serialise_as_elementtree_would():
     for text in ("<p>one</p>", "", "\U0001d465 é"):
         ET.SubElement(expected, "content").text = text
     assert bodies.splice(_serialize(root)) == _serialize(expected)
+
+
+def test_body_pieces_are_joined_without_holding_them_twice():
+    """`b"".join` of the rendered groups held every group and the result at once (110 MB at
+    a 20 MB post); the body is assembled in one growing buffer instead."""
+    import tracemalloc
+
+    from postil.markdown import _joined
+
+    def pieces():
+        for i in range(40):
+            yield bytes([97 + i % 26]) * 250_000
+
+    tracemalloc.start()
+    try:
+        joined = _joined(pieces())
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert joined == b"".join(pieces())
+    assert peak < 1.3 * len(joined), f"peak {peak / len(joined):.2f} times the body"
