@@ -36,8 +36,8 @@ _XML_INVALID_UTF8 = re.compile(b"[\x00-\x08\x0b\x0c\x0e-\x1f]|\xef\xbf[\xbe\xbf]
 """`_XML_INVALID` in UTF-8 (U+FFFE and U+FFFF are EF BF BE and EF BF BF)."""
 
 ENTRY_CACHE_BYTES = 32 << 20
-"""Bytes of filtered bodies `entry_html` keeps for the other feed; a larger body is filtered
-again rather than held."""
+"""Bytes of filtered bodies `entry_parts` keeps for the other feed; a body of more HTML is
+written into each feed a segment at a time, filtered again rather than held."""
 
 
 class _EntryCache:
@@ -101,12 +101,14 @@ def entry_html(rendered: RenderedPost, url: str) -> bytes:
 
 
 def entry_parts(rendered: RenderedPost, url: str) -> Iterator[bytes]:
-    """Yield `entry_html`'s bytes a segment at a time, so a feed can write a huge body
-    without ever holding it filtered whole beside the feed it goes into.
+    """Yield `entry_html`'s bytes: whole for a body the entry cache can keep, else a
+    segment at a time, so a feed writes a huge body without ever holding it filtered whole
+    beside the feed it goes into.
 
     Filtering is the costly part of a feed (≈ 7 ms for the reference post); up to
     `ENTRY_CACHE_BYTES` of results are kept, so the Atom and RSS feeds, and the dev
-    server's rebuilds, do not filter a post twice. The body is filtered in segments
+    server's rebuilds, do not filter a post twice; a body of more HTML than that is
+    filtered again for the other feed. The body is filtered in segments
     (`feed_html_parts`) and never decoded whole, so a huge post costs its bytes, not four
     times its characters.
     """
@@ -116,18 +118,16 @@ def entry_parts(rendered: RenderedPost, url: str) -> Iterator[bytes]:
     if found is not None:
         yield found
         return
-    kept: list[bytes] | None = []
-    size = 0
-    for part in feed_html_parts(html, url):
-        escaped = _escape_text(part)
-        size += len(escaped)
-        if kept is not None and size <= ENTRY_CACHE_BYTES:
-            kept.append(escaped)
-        else:
-            kept = None  # too large to keep: the other feed filters it again
-        yield escaped
-    if kept is not None:
-        _ENTRIES.put(key, b"".join(kept))
+    parts = (_escape_text(part) for part in feed_html_parts(html, url))
+    if len(html) > ENTRY_CACHE_BYTES:  # too large to keep: the other feed filters it again
+        yield from parts
+        return
+    kept = io.BytesIO()
+    for part in parts:
+        kept.write(part)
+    escaped = kept.getvalue()  # the buffer itself: no copy
+    _ENTRIES.put(key, escaped)
+    yield escaped
 
 
 def _escape_text(data: bytes) -> bytes:

@@ -409,3 +409,24 @@ def test_feed_bodies_are_written_into_the_feed_a_segment_at_a_time():
     assert feed.startswith(expected) and feed.endswith(b"</content>\n  <content />\n</feed>\n")
     assert len(feed) < len(body) + 200
     assert peak < 1.3 * len(body), f"peak {peak / len(body):.2f} times the body"
+
+
+def test_feed_entries_are_kept_whole_when_they_fit_the_cache_and_streamed_when_not(monkeypatch):
+    from types import SimpleNamespace
+
+    from postil import feeds
+
+    html = seed_html()
+    post = SimpleNamespace(content=SimpleNamespace(html_bytes=html))
+    url = "https://example.org/blog/posts/attention/"
+    expected = feed_html(html.decode("utf-8"), url).encode("utf-8")
+    expected = _escape_text(expected)
+    monkeypatch.setattr(feeds, "_ENTRIES", feeds._EntryCache())
+    assert list(feeds.entry_parts(post, url)) == [expected]  # filtered whole, then kept
+    assert feeds._ENTRIES.size == len(expected)
+    monkeypatch.setattr(feeds, "_ENTRIES", feeds._EntryCache())
+    monkeypatch.setattr(feeds, "ENTRY_CACHE_BYTES", len(html) - 1)
+    monkeypatch.setattr(htmlfilter, "SEGMENT_BYTES", 4096)
+    parts = list(feeds.entry_parts(post, url))
+    assert len(parts) > 3 and b"".join(parts) == expected  # a segment at a time
+    assert feeds._ENTRIES.size == 0
