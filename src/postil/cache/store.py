@@ -155,6 +155,23 @@ class BuildCache:
         """Return the directory for Jinja2's compiled templates (None: compile afresh)."""
         return None
 
+    def memo(self, name: str) -> dict[Any, Any]:
+        """Return the scratch dictionary `name`: Python objects a stage keeps for the next
+        call while this cache lives (one build, or every build of the dev server: a
+        `MemoryCache`), never written anywhere.
+
+        A stage keeps the result of a pure function there beside its inputs and reuses it
+        when the inputs are the very same objects (`is`) or equal: so a dev server's
+        rebuild does not redo per-post work for the posts an edit left alone (the Post
+        objects of unchanged sources are reused by `postil.content.load.load_posts`).
+        """
+        memos: dict[str, dict[Any, Any]] = self.__dict__.setdefault("_memos", {})
+        return memos.setdefault(name, {})
+
+    def forget_memos(self) -> None:
+        """Drop every scratch dictionary (`memo`): the next build starts from nothing."""
+        self.__dict__.pop("_memos", None)
+
 
 class NullCache(BuildCache):
     """The cache of `--no-cache`: every look-up misses, nothing is kept."""
