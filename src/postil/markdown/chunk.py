@@ -69,7 +69,7 @@ def chunk_plugin(md: MarkdownIt) -> None:
 
 def chunk(state: StateCore) -> None:
     """Core rule: re-type chunk fences as plain code fences; warn once per post."""
-    widgets = set(known_widgets())
+    widgets = _Widgets()
     chunks = [token for token in state.tokens if token.type == "fence" and _retype(token, widgets)]
     if not chunks:
         return
@@ -84,7 +84,21 @@ def chunk(state: StateCore) -> None:
     )
 
 
-def _retype(token: Token, widgets: set[str]) -> bool:
+class _Widgets:
+    """The names of the widgets, listed on the first question only: listing them scans
+    every installed distribution's entry points (≈ 5 ms), and most posts have no fence
+    that looks like a chunk."""
+
+    def __init__(self) -> None:
+        self._names: set[str] | None = None
+
+    def __contains__(self, name: str) -> bool:
+        if self._names is None:
+            self._names = set(known_widgets())
+        return name in self._names
+
+
+def _retype(token: Token, widgets: _Widgets) -> bool:
     """Give a chunk or Pandoc fence its plain language; return whether it is a chunk."""
     info = token.info.strip()
     pandoc = PANDOC_INFO.match(info)
