@@ -23,20 +23,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 
 from postil.anchors import check_anchors
 from postil.assets import SiteAssets, site_assets
 from postil.bibliography.load import load_bibliographies
-from postil.cache.keys import fingerprint, markdown_keys
+from postil.cache.keys import fingerprint, markdown_keys, templates_text
 from postil.cache.rows import RenderedRows
 from postil.cache.store import BuildCache, CacheError
 from postil.config import config_warnings, load_config
 from postil.content.load import load_posts
 from postil.errors import BuildFailed, Diagnostic, Severity, as_diagnostic, located
 from postil.images import image_sizes
-from postil.model import FrontMatter, OutputFile, Site
+from postil.model import FrontMatter, OutputFile, RenderedPost, Site
 from postil.output import check_output_dir
 from postil.outputs import check_references, check_social_images, site_outputs
 from postil.pages import page_jobs
@@ -45,6 +46,9 @@ from postil.site import collect, is_published
 from postil.sitemap import robots_note
 from postil.theme import create_template_env
 from postil.write import check_pages, write_directory
+
+if TYPE_CHECKING:
+    from postil.markdown.rendered import RenderedMarkdown
 
 log = logging.getLogger("postil")
 
@@ -171,18 +175,21 @@ def run(
     upcoming = [d for p in posts if (d := p.meta.date) and _upcoming(p.meta, when, options)]
     sources = [p.source.rel for p in posts]
     posts = [p for p in posts if is_published(p.meta, when, options.drafts, options.future)]
-    assets, problems = site_assets(config, sources, {p.source.rel: p.url for p in posts})
+    published = {p.source.rel: p.url for p in posts}
+    assets, problems = site_assets(config, sources, published, cache.memo("content"))
     diagnostics += [as_diagnostic(e) for e in problems]
-    env = create_template_env(config.root, cache.bytecode_dir())
+    env = _template_env(config.root, cache)
     rows = RenderedRows(cache, trusted)
-    keys = markdown_keys(config, posts)
+    keys = markdown_keys(config, posts, cache.memo("markdown keys"))
     bibliographies, problems_bib = load_bibliographies(config, posts, cache)
     diagnostics += problems_bib
     maps = AssetMaps(assets.by_source, image_sizes(assets.files, cache), bibliographies)
     rendered, found = render_posts(config, posts, env, cache, rows, options.workers, keys, maps)
     rows.prune()
-    site = collect(config, rendered, when, options.drafts, options.future, assets.files)
-    diagnostics += found + check_anchors(rendered) + check_site(site, assets)
+    site = collect(
+        config, rendered, when, options.drafts, options.future, assets.files, cache.memo("site")
+    )
+    diagnostics += found + check_anchors(rendered) + check_site(site, assets, cache)
     diagnostics = [located(d, config.root) for d in diagnostics]
     _fail_on(diagnostics, options.strict, on_warning)
     by_rel = {p.source.rel: rows[key].content_key(key) for p, key in zip(posts, keys, strict=True)}
@@ -210,6 +217,18 @@ def _to_directory(options: BuildOptions) -> Output:
         return write_directory(site, env, out_dir, cache, assets, static, keys, options.workers)
 
     return output
+
+
+def _template_env(root: Path, cache: BuildCache) -> jinja2.Environment:
+    """Return the template environment of the site at `root`: the last build's while the
+    templates are the same (`BuildCache.memo`: a dev server's rebuild then loads no
+    compiled template again), else a new one."""
+    memo = cache.memo("environment")
+    key = (root, cache.bytecode_dir(), templates_text(root, cache.memo("templates")))
+    if memo.get("key") != key:
+        memo.update(key=key, env=create_template_env(root, key[1]))
+    env: jinja2.Environment = memo["env"]
+    return env
 
 
 def _upcoming(meta: FrontMatter, now: datetime, options: BuildOptions) -> bool:
@@ -243,7 +262,8 @@ def generated_assets(
     assets = {
         "css/pygments.css": lambda: _cached_asset(cache, "css/pygments.css", "", _pygments_css)
     }
-    chars = _math_chars(site) if site is not None else ""
+    memo = cache.memo("math chars") if cache is not None else None
+    chars = _math_chars(site, memo) if site is not None else ""
     if chars:
         from postil import mathfont
 
@@ -257,14 +277,18 @@ def generated_assets(
     return assets
 
 
-def _math_chars(site: Site) -> str:
-    """Return the characters the math font must hold for every formula of `site`."""
-    used = {c for r in site.posts + site.pages for c in r.content.math_chars}
-    if not used:
-        return ""
-    from postil.mathfont import subset_chars
+def _math_chars(site: Site, memo: dict[str, Any] | None = None) -> str:
+    """Return the characters the math font must hold for every formula of `site`
+    (`memo`: the last answer, kept while every post's characters are the same)."""
+    memo = memo if memo is not None else {}
+    found = [r.content.math_chars for r in site.posts + site.pages]
+    if memo.get("found") != found:
+        used = set().union(*found)
+        from postil.mathfont import subset_chars
 
-    return subset_chars(used)
+        memo.update(found=found, chars=subset_chars(used) if used else "")
+    chars: str = memo["chars"]
+    return chars
 
 
 def _pygments_css() -> bytes:
@@ -283,14 +307,43 @@ def _cached_asset(cache: BuildCache | None, rel: str, key: str, make: Callable[[
     return data
 
 
-def check_site(site: Site, assets: SiteAssets) -> list[Diagnostic]:
+def check_site(site: Site, assets: SiteAssets, cache: BuildCache | None = None) -> list[Diagnostic]:
     """Return the errors of output paths claimed twice and the warnings of references to
-    files the site does not publish (`postil.outputs`)."""
-    generated = [*generated_assets(None, site), ".nojekyll"]
+    files the site does not publish (`postil.outputs`).
+
+    Args:
+        cache: its scratch dictionaries (`BuildCache.memo`) keep the page jobs, and each
+            post's reference warnings while the site's outputs are the same: a dev
+            server's rebuild checks the references of the posts an edit changed.
+    """
+    generated = [*generated_assets(cache, site), ".nojekyll"]
     generated += ["CNAME"] if site.config.cname else []
-    outputs, problems = site_outputs(site, page_jobs(site), generated, assets.origins)
-    references = check_references(site.posts + site.pages, outputs)
+    jobs = page_jobs(site, cache.memo("page jobs") if cache is not None else None)
+    outputs, problems = site_outputs(site, jobs, generated, assets.origins)
+    memo = cache.memo("references") if cache is not None else {}
+    references = _references(site.posts + site.pages, outputs, memo)
     return problems + references + check_social_images(site, outputs)
+
+
+def _references(
+    shown: tuple[RenderedPost, ...], outputs: dict[str, str], memo: dict[str, Any]
+) -> list[Diagnostic]:
+    """Return `check_references` of every post and page, reusing from `memo` the warnings
+    of a post whose rendered content is the very object checked last time against equal
+    outputs."""
+    made: dict[str, tuple[RenderedMarkdown, list[Diagnostic]]] = (
+        memo.get("found", {}) if memo.get("outputs") == outputs else {}
+    )
+    fresh = {}
+    problems = []
+    for page in shown:
+        last = made.get(page.post.source.rel)
+        if last is None or last[0] is not page.content:
+            last = (page.content, check_references([page], outputs))
+        fresh[page.post.source.rel] = last
+        problems += last[1]
+    memo.update(outputs=outputs, found=fresh)
+    return problems
 
 
 def _warnings(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

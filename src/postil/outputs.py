@@ -124,6 +124,7 @@ def check_social_images(site: Site, outputs: Mapping[str, str]) -> list[Diagnost
     found = [
         (r.post.meta.image, r.post.url, Location(r.post.source.rel, *_at(r.post.meta.image_at)))
         for r in site.posts + site.pages
+        if r.post.meta.image
     ]
     found.append((site.config.image, "", Location("postil.yaml")))
     problems = []

@@ -82,7 +82,7 @@ class PageJob:
     lazy: bool = False
 
 
-def page_jobs(site: Site) -> list[PageJob]:
+def page_jobs(site: Site, memo: dict[str, Any] | None = None) -> list[PageJob]:
     """Return every page and generated file of the site as a `PageJob`, in a fixed order.
 
     List pages (index, tag pages) depend on the posts they show; the tag index, archive,
@@ -90,61 +90,147 @@ def page_jobs(site: Site) -> list[PageJob]:
     robots.txt is made only for a site at its host's root (`writes_robots`). Adding
     or removing a post, or changing its date, tags or draft state, moves posts between
     list pages: the dev server must then re-list the jobs, not only re-render by deps.
+
+    Args:
+        memo: a scratch dictionary (`BuildCache.memo`): it keeps the jobs of the last site
+            asked for, so the checks and the write stage of one build list them once, and
+            the `_Layout` of the last site, reused while the site's shape is the same (an
+            edit to a post's body): only the jobs themselves are made again.
     """
-    jobs = _post_jobs(site) + _list_jobs(site)
+    memo = memo if memo is not None else {}
+    if memo.get("site") is site:
+        jobs: list[PageJob] = memo["jobs"]
+        return jobs
+    last = memo.get("layout")
+    if last is not None and _same_shape(last[0], site):
+        layout = last[1]
+    else:
+        layout = _layout(site)
+    jobs = _page_jobs(site, layout)
+    memo.update(site=site, jobs=jobs, layout=(site, layout))
+    return jobs
+
+
+@dataclass(frozen=True)
+class _ListPage:
+    """One page of a list of posts, by its place in the site (`_Layout.lists`).
+
+    Attributes:
+        rel: its output path.
+        tag: the index of its tag in `Site.tags`, or -1 for the list of every post.
+        start: where its posts start in that list (they end `SiteConfig.paginate` later).
+        pager: its `Paginator`, whose items are replaced by the posts of the site rendered.
+        deps: the URLs of its posts.
+    """
+
+    rel: str
+    tag: int
+    start: int
+    pager: Paginator
+    deps: frozenset[str]
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """What the page jobs of a site take from its shape alone (every post's URL, output
+    path and front matter in order, the pages', the previews, the configuration), so a
+    site of the same shape reuses it.
+
+    Attributes:
+        neighbours: the URLs each post's page shows (itself, the newer and older post).
+        lists: the index pages, then each tag's pages.
+        slugs: each tag's slug (`tag_slugs`).
+        sitemap: the sitemap's entries (`_sitemap_entries`).
+        in_feeds: the URLs of the posts in the feeds.
+    """
+
+    neighbours: tuple[frozenset[str], ...]
+    lists: tuple[_ListPage, ...]
+    slugs: dict[str, str]
+    sitemap: list[tuple[str, datetime | None]]
+    in_feeds: frozenset[str]
+
+
+def _same_shape(a: Site, b: Site) -> bool:
+    """Return whether two sites have the same shape (see `_Layout`)."""
+    return (
+        len(a.posts) == len(b.posts)
+        and len(a.pages) == len(b.pages)
+        and a.previews == b.previews
+        and a.config == b.config
+        and all(map(_same_place, a.posts, b.posts))
+        and all(map(_same_place, a.pages, b.pages))
+    )
+
+
+def _same_place(a: RenderedPost, b: RenderedPost) -> bool:
+    p, q = a.post, b.post
+    return p is q or (p.url == q.url and p.output_rel == q.output_rel and p.meta == q.meta)
+
+
+def _layout(site: Site) -> _Layout:
+    """Return the `_Layout` of `site`."""
+    urls = [r.post.url for r in site.posts]
+    neighbours = tuple(frozenset(urls[max(i - 1, 0) : i + 2]) for i in range(len(urls)))
+    size = site.config.paginate
+    lists = [
+        _ListPage(page_url(p.number) + "index.html", -1, (p.number - 1) * size, p, _urls(p.items))
+        for p in paginate(site.posts, size)
+    ]
+    slugs = tag_slugs(site.tags)
+    for number, (tag, posts) in enumerate(site.tags):
+        prefix = f"tags/{slugs[tag]}/"
+        for p in paginate(posts, size, prefix):
+            rel = page_url(p.number, prefix) + "index.html"
+            lists.append(_ListPage(rel, number, (p.number - 1) * size, p, _urls(p.items)))
+    rels = [r.post.output_rel for r in site.posts + site.pages] + [page.rel for page in lists]
+    rels += ["tags/index.html", "archive/index.html", "404.html"]
+    rels += [SEARCH_PAGE] if site.config.search else []
+    sitemap = _sitemap_entries(site, rels)
+    in_feeds = _urls(feed_posts(site))  # an edit to an older post leaves the feeds alone
+    return _Layout(neighbours, tuple(lists), slugs, sitemap, in_feeds)
+
+
+def _page_jobs(site: Site, layout: _Layout) -> list[PageJob]:
+    """Return the page jobs of `site`, whose layout is `layout`."""
+    jobs = [
+        PageJob(r.post.output_rel, "post.html", partial(post_context, site, i, r), deps)
+        for i, (r, deps) in enumerate(zip(site.posts, layout.neighbours, strict=True))
+    ]
+    for rendered in site.pages:
+        context = partial(standalone_context, site, rendered)
+        itself = frozenset([rendered.post.url])
+        jobs.append(PageJob(rendered.post.output_rel, "page.html", context, itself))
+    jobs += [_list_job(site, layout, page) for page in layout.lists]
+    jobs.append(PageJob("tags/index.html", "tags.html", partial(tags_context, site), None))
     jobs.append(PageJob("archive/index.html", "archive.html", partial(archive_context, site), None))
     jobs.append(PageJob("404.html", "404.html", partial(not_found_context, site), frozenset()))
     if site.config.search:
         context = partial(search_context, site)
         jobs.append(PageJob(SEARCH_PAGE, "search.html", context, frozenset()))
-    sitemap = _sitemap_entries(site, [job.rel for job in jobs])
-    in_feeds = _urls(feed_posts(site))  # an edit to an older post leaves the feeds alone
     files: list[tuple[str, Callable[[], bytes], frozenset[str] | None, bool]] = [
-        ("feed.xml", partial(atom_feed, site), in_feeds, True),
-        ("rss.xml", partial(rss_feed, site), in_feeds, True),
-        ("sitemap.xml", partial(sitemap_xml, sitemap), None, False),
+        ("feed.xml", partial(atom_feed, site), layout.in_feeds, True),
+        ("rss.xml", partial(rss_feed, site), layout.in_feeds, True),
+        ("sitemap.xml", partial(sitemap_xml, layout.sitemap), None, False),
     ]
     if writes_robots(site.config.base_url):
         files.append(("robots.txt", partial(robots_txt, site.config.base_url), frozenset(), False))
-    for rel, make, deps, lazy in files:
-        jobs.append(PageJob(rel, "", partial(dict), deps, produce=make, lazy=lazy))
+    for rel, make, shows, lazy in files:
+        jobs.append(PageJob(rel, "", partial(dict), shows, produce=make, lazy=lazy))
     return jobs
 
 
-def _post_jobs(site: Site) -> list[PageJob]:
-    posts = site.posts
-    jobs = []
-    for i, rendered in enumerate(posts):
-        neighbours = frozenset(p.post.url for p in posts[max(i - 1, 0) : i + 2])
-        context = partial(post_context, site, i, rendered)
-        jobs.append(PageJob(rendered.post.output_rel, "post.html", context, neighbours))
-    for rendered in site.pages:
-        context = partial(standalone_context, site, rendered)
-        deps = frozenset([rendered.post.url])
-        jobs.append(PageJob(rendered.post.output_rel, "page.html", context, deps))
-    return jobs
-
-
-def _list_jobs(site: Site) -> list[PageJob]:
-    size = site.config.paginate
-    jobs = [
-        PageJob(
-            page_url(p.number) + "index.html",
-            "index.html",
-            partial(index_context, site, p),
-            _urls(p.items),
-        )
-        for p in paginate(site.posts, size)
-    ]
-    slugs = tag_slugs(site.tags)
-    for tag, posts in site.tags:
-        prefix = f"tags/{slugs[tag]}/"
-        for pager in paginate(posts, size, prefix):
-            context = partial(tag_context, site, tag, slugs[tag], pager)
-            rel = page_url(pager.number, prefix) + "index.html"
-            jobs.append(PageJob(rel, "tag.html", context, _urls(pager.items)))
-    jobs.append(PageJob("tags/index.html", "tags.html", partial(tags_context, site), None))
-    return jobs
+def _list_job(site: Site, layout: _Layout, page: _ListPage) -> PageJob:
+    """Return the job of one page of a list, its posts taken from `site`."""
+    posts = site.posts if page.tag < 0 else site.tags[page.tag][1]
+    last = page.pager
+    items = posts[page.start : page.start + site.config.paginate]
+    pager = Paginator(items, last.number, last.count, last.prev_url, last.next_url)
+    if page.tag < 0:
+        return PageJob(page.rel, "index.html", partial(index_context, site, pager), page.deps)
+    tag = site.tags[page.tag][0]
+    context = partial(tag_context, site, tag, layout.slugs[tag], pager)
+    return PageJob(page.rel, "tag.html", context, page.deps)
 
 
 def _sitemap_entries(site: Site, rels: list[str]) -> list[tuple[str, datetime | None]]:
@@ -162,7 +248,7 @@ def _sitemap_entries(site: Site, rels: list[str]) -> list[tuple[str, datetime | 
 
 
 def _urls(items: tuple[RenderedPost, ...]) -> frozenset[str]:
-    return frozenset(r.post.url for r in items)
+    return frozenset([r.post.url for r in items])
 
 
 def prepare_env(site: Site, env: jinja2.Environment) -> jinja2.Environment:

@@ -274,12 +274,21 @@ def render_posts(
     keys = keys if keys is not None else markdown_keys(config, posts)
     cache.forget("conversions", cache.names("conversions") - set(links))  # deleted posts'
     widgets = widget_templates(config.root)
+    memo = cache.memo("render")
+    inputs = (links, widgets, assets.sources, assets.sizes, assets.bibliographies)
+    # What the last call found valid stays valid while everything it looked up is equal.
+    proven: dict[str, Rendered] = memo.get("valid", {}) if memo.get("inputs") == inputs else {}
     found = {}
     for post, key in zip(posts, keys, strict=True):
         hit = rendered_rows.get(key)
-        cites = hit is not None and hit.works_read
+        if hit is None:
+            continue
+        if proven.get(key) is hit:
+            found[key] = hit
+            continue
+        cites = hit.works_read
         works = works_for(config, post, assets.bibliographies) if cites else None
-        if hit is not None and hit.valid_for(links, widgets, assets, works):
+        if hit.valid_for(links, widgets, assets, works):
             found[key] = hit
     todo = [(post, key) for post, key in zip(posts, keys, strict=True) if key not in found]
     if todo:
@@ -290,13 +299,38 @@ def render_posts(
         new = dict(zip([k for _, k in todo], contents, strict=True))
         found.update(new)
         rendered_rows.update(new)
+    memo["inputs"], memo["valid"] = inputs, found
+    return _rendered_posts(config, posts, keys, found, memo.setdefault("posts", {}))
+
+
+def _rendered_posts(
+    config: SiteConfig,
+    posts: Sequence[Post],
+    keys: Sequence[str],
+    found: Mapping[str, Rendered],
+    made: dict[str, RenderedPost],
+) -> tuple[list[RenderedPost], list[Diagnostic]]:
+    """Return each post with its rendering, and the diagnostics of all, in post order.
+
+    `made` keeps the `RenderedPost`s by source path: one whose post and content are the
+    very objects of the last call (and whose reading time is the same) is reused, so the
+    later stages can tell by identity that it did not change.
+    """
     rendered: list[RenderedPost] = []
     diagnostics: list[Diagnostic] = []
     for post, key in zip(posts, keys, strict=True):
         content = found[key].content
         diagnostics.extend(content.diagnostics)
         minutes = reading_minutes(content.word_count, config.words_per_minute)
-        rendered.append(RenderedPost(post=post, content=content, reading_minutes=minutes))
+        last = made.get(post.source.rel)
+        same = last is not None and last.post is post and last.content is content
+        if last is None or not same or last.reading_minutes != minutes:
+            last = RenderedPost(post=post, content=content, reading_minutes=minutes)
+        made[post.source.rel] = last
+        rendered.append(last)
+    if len(made) > len(posts):
+        for rel in made.keys() - {post.source.rel for post in posts}:
+            del made[rel]
     return rendered, diagnostics
 
 

@@ -73,9 +73,9 @@ def write_site(
         OutputError: the disk refused a write.
     """
     prepare_env(site, env)
-    jobs = page_jobs(site)
+    jobs = page_jobs(site, cache.memo("page jobs"))
     pages = cache.load("page")
-    page_keys = PageKeys(site, keys)
+    page_keys = PageKeys(site, keys, cache.memo("page keys"))
     todo: dict[str, tuple[PageJob, str]] = {}
     for job in jobs:
         key = page_keys.key(job)

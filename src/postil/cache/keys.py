@@ -14,17 +14,19 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from postil import __version__
 from postil.theme import template_dirs
 
 if TYPE_CHECKING:
-    from postil.model import Post, Site, SiteConfig
+    from postil.model import Post, RenderedPost, Site, SiteConfig
     from postil.pages import PageJob
 
 SCHEMA = 3
@@ -156,20 +158,83 @@ def markdown_key(post: Post, context: str) -> str:
     )
 
 
-def markdown_keys(config: SiteConfig, posts: Sequence[Post]) -> list[str]:
-    """Return the `markdown_key` of every post, in order (the context is hashed once)."""
+def markdown_keys(
+    config: SiteConfig, posts: Sequence[Post], memo: dict[str, tuple[Post, str, str]] | None = None
+) -> list[str]:
+    """Return the `markdown_key` of every post, in order (the context is hashed once).
+
+    Args:
+        memo: keys of the last call by source path, with the `Post` and context they were
+            made from (`BuildCache.memo`): a post that is the very same object, under the
+            same context, keeps its key.
+    """
     context = render_context(config)
-    return [markdown_key(post, context) for post in posts]
+    if memo is None:
+        return [markdown_key(post, context) for post in posts]
+    keys = []
+    for post in posts:
+        last = memo.get(post.source.rel)
+        if last is None or last[0] is not post or last[1] != context:
+            last = memo[post.source.rel] = (post, context, markdown_key(post, context))
+        keys.append(last[2])
+    if len(memo) > len(posts):
+        for rel in memo.keys() - {post.source.rel for post in posts}:
+            del memo[rel]
+    return keys
 
 
-def templates_text(root: Path) -> str:
-    """Return one digest of every template file's path and text (site and theme)."""
-    parts = []
+def templates_text(root: Path, memo: dict[str, Any] | None = None) -> str:
+    """Return one digest of every template file's path and text (site and theme).
+
+    Args:
+        memo: a scratch dictionary (`BuildCache.memo`) keeping each file's text with its
+            stat signature, and the last digest: a file whose signature is unchanged, and
+            that was last changed `RACY_NS` before it was read (git's "racily clean"
+            rule), is not read again, and the same files give the same digest unhashed.
+    """
+    from postil.cache.manifest import RACY_NS
+
+    memo = memo if memo is not None else {}
+    known: dict[str, tuple[tuple[int, int, int, int], str]] = memo.get("files", {})
+    files: dict[str, tuple[tuple[int, int, int, int], str]] = {}
+    now = time.time_ns()
     for directory in template_dirs(root):
-        for path in sorted(directory.rglob("*")):
-            if path.is_file():
-                parts += [path.as_posix(), path.read_text("utf-8", "replace")]
-    return fingerprint(*parts)
+        for name, st in _files_under(directory.as_posix()):
+            signature = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+            last = known.get(name)
+            if last is None or last[0] != signature:
+                racy = max(st.st_mtime_ns, st.st_ctime_ns) >= now - RACY_NS
+                text = Path(name).read_text("utf-8", "replace")
+                last = ((-1, 0, 0, 0) if racy else signature, text)
+            files[name] = last
+    if memo.get("files") == files:
+        digest: str = memo["digest"]
+        return digest
+    digest = fingerprint(*(part for name, (_, text) in files.items() for part in (name, text)))
+    memo.update(files=files, digest=digest)
+    return digest
+
+
+def _files_under(directory: str) -> list[tuple[str, os.stat_result]]:
+    """Return (path, stat) of every file under `directory`, in the order of
+    `sorted(Path(directory).rglob("*"))`: files reached through symlinks count, links to
+    directories are not entered."""
+    found: list[tuple[list[str], str, os.stat_result]] = []
+    stack = [directory]
+    while stack:
+        with os.scandir(stack.pop()) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(entry.path)
+                    continue
+                try:
+                    st = entry.stat()
+                except OSError:  # a broken symlink
+                    continue
+                if stat.S_ISREG(st.st_mode):
+                    found.append((entry.path.split("/"), entry.path, st))
+    found.sort(key=lambda item: item[0])
+    return [(path, st) for _, path, st in found]
 
 
 class PageKeys:
@@ -184,29 +249,70 @@ class PageKeys:
     Args:
         site: the collected site.
         keys: the `markdown_key` of each post by source path (else its HTML is hashed).
+        memo: what the last `PageKeys` made (`BuildCache.memo`), or None. A post that is
+            the very `RenderedPost` of the last call, with the same key, keeps its
+            fingerprint; and while the site's fingerprint is the same, a page whose
+            template and dependencies are the same and none of whose posts changed keeps
+            its key. So the dev server's rebuild hashes what an edit changed, not the site.
     """
 
-    def __init__(self, site: Site, keys: Mapping[str, str]) -> None:
+    def __init__(
+        self, site: Site, keys: Mapping[str, str], memo: dict[str, Any] | None = None
+    ) -> None:
+        memo = memo if memo is not None else {}
+        made: dict[str, tuple[RenderedPost, str, str, str]] = memo.get("posts", {})
+        fresh: dict[str, tuple[RenderedPost, str, str, str]] = {}
         self.posts: dict[str, str] = {}
-        shape = []
+        changed = set(made.keys())
         for r in (*site.posts, *site.pages):
             post = r.post
             content = keys.get(post.source.rel) or fingerprint(repr(r.content))
-            self.posts[post.url] = fingerprint(
-                post.source.rel, post.output_rel, repr(post.meta), content, str(r.reading_minutes)
-            )
-            shape.append(f"{post.url} {post.meta!r}")
-        templates = templates_text(site.config.root)
+            last = made.get(post.url)
+            if last is None or last[0] is not r or last[1] != content:
+                meta = repr(post.meta)
+                fp = fingerprint(
+                    post.source.rel, post.output_rel, meta, content, str(r.reading_minutes)
+                )
+                if last is not None and last[2] == fp:
+                    changed.discard(post.url)
+                last = (r, content, fp, f"{post.url} {meta}")
+            else:
+                changed.discard(post.url)
+            fresh[post.url] = last
+            self.posts[post.url] = last[2]
+        shape = [entry[3] for entry in fresh.values()]
+        templates = templates_text(site.config.root, memo.setdefault("templates", {}))
         # Which posts are previews changes with the clock alone (a future post's date passes).
         previews = " ".join(sorted(site.previews))
-        self.site = fingerprint(__version__, repr(site.config), templates, previews, *shape)
-        self.every_post = fingerprint(*self.posts.values())
+        around = (__version__, repr(site.config), templates, previews)
+        if memo.get("around") == around and memo.get("shape") == shape:
+            self.site = memo["site"]
+        else:
+            self.site = fingerprint(*around, *shape)
+        same = memo.get("site") == self.site and len(fresh) == len(made)
+        self.every_post = (
+            memo["every"] if same and not changed else fingerprint(*self.posts.values())
+        )
+        self._changed = frozenset(changed) if same else None
+        self._last: dict[str, tuple[str, frozenset[str] | None, str]] = memo.get("keys", {})
+        self._keys: dict[str, tuple[str, frozenset[str] | None, str]] = {}
+        memo.update(
+            posts=fresh, shape=shape, around=around, site=self.site, every=self.every_post,
+            keys=self._keys,
+        )  # fmt: skip
 
     def key(self, job: PageJob) -> str:
         """Return the key of one `PageJob`."""
+        last, changed = self._last.get(job.rel), self._changed
+        if last is not None and changed is not None and last[:2] == (job.template, job.deps):
+            if not changed if job.deps is None else job.deps.isdisjoint(changed):
+                self._keys[job.rel] = last
+                return last[2]
         deps = (
             self.every_post
             if job.deps is None
             else " ".join(sorted(self.posts.get(url, url) for url in job.deps))
         )
-        return fingerprint(self.site, job.rel, job.template, deps)
+        key = fingerprint(self.site, job.rel, job.template, deps)
+        self._keys[job.rel] = (job.template, job.deps, key)
+        return key
