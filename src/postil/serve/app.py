@@ -8,6 +8,7 @@ It never writes `_site/` or any other directory.
 
 from __future__ import annotations
 
+import gc
 import ipaddress
 import logging
 import threading
@@ -103,6 +104,10 @@ class DevServer:
             self.http.server_close()
             self.http = None
             raise
+        # What the first build left (the site, the caches: most of this process's objects)
+        # lives as long as the server. Out of the cyclic collector's sight, a full
+        # collection no longer walks it: one took 60-80 ms of an edit at 1,000 posts.
+        gc.freeze()
         self._publish(self.first_build)
         self._thread = threading.Thread(
             target=self.http.serve_forever, args=(0.05,), name="postil-http"

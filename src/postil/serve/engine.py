@@ -45,6 +45,11 @@ PERSISTED = ("post", "markdown", "html", "conversions", "asset", "image", "bibli
 """Row kinds shared with the site's `.postil-cache/`: what `postil build` can reuse too.
 Pages and output manifests describe what the dev server holds in memory, so they stay there."""
 
+SERVED = "served"
+"""The row kind (in `.postil-cache/`) of the pages a dev server rendered without error: by
+output rel, the page key as fingerprint. With `postil build`'s "page" rows they let the
+next server defer every page whose key is proven (`MemoryWriter`)."""
+
 SPARE_ROWS = 256
 """Renderings of posts that no longer match their files kept in memory, so that undoing an
 edit finds the old rendering (`BuildCache.spare_rows`)."""
@@ -105,6 +110,7 @@ class DevBuild:
         self._entries: dict[str, Entry] = {}
         self._templates = ""
         self._templates_ok: set[str] = set()
+        self._proven: set[tuple[str, str]] = set()
 
     def build(self, changes: ChangeSet | None = None) -> BuildReport:
         """Build the site again and return what the build did.
@@ -121,6 +127,7 @@ class DevBuild:
             writer: list[MemoryWriter] = []
             try:
                 result = self._run(warnings, writer)
+                self._remember(writer[0])
             except BuildFailed as e:
                 return self._failed(e.diagnostics, warnings, started)
             except PostilError as e:
@@ -128,6 +135,8 @@ class DevBuild:
                 return self._failed([error], warnings, started)
             except Exception as e:  # a bug must not stop the server; show it like an error
                 log.exception("postil serve: the build crashed")
+                if self._cache is not None:
+                    self._cache.forget_memos()  # trust nothing a crashed build kept
                 message = f"internal error: {type(e).__name__}: {e} (see the terminal)"
                 error = Diagnostic(Severity.ERROR, Location("<postil>"), message)
                 return self._failed([error], warnings, started)
@@ -156,6 +165,7 @@ class DevBuild:
             return run(self.options, cache, self._output(writer), on_warning=warnings.append)
         except CacheError as e:
             log.warning("warning: %s; rendering every post again", e.message)
+            cache.forget_memos()
             warnings.clear()
             writer.clear()
             output = self._output(writer)
@@ -169,8 +179,14 @@ class DevBuild:
                 self._cache = None
 
     def _open_cache(self) -> MemoryCache:
+        """Return the memory cache (made on the first build, over `.postil-cache/`, whose
+        "page" and "served" rows then tell which page keys are proven)."""
         if self._cache is None:
-            self._cache = MemoryCache(BuildCache.open(self.root), PERSISTED, SPARE_ROWS)
+            disk = BuildCache.open(self.root)
+            self._cache = MemoryCache(disk, (*PERSISTED, SERVED), SPARE_ROWS)
+            built = disk.load("page").items()
+            served = self._cache.load(SERVED).items()
+            self._proven = {(rel, key) for rel, (key, _) in (*built, *served)}
         return self._cache
 
     def _output(self, made: list[MemoryWriter]) -> Output:
@@ -179,10 +195,10 @@ class DevBuild:
         def output(
             site: Site, env: jinja2.Environment, cache: BuildCache, keys: dict[str, str]
         ) -> tuple[int, int]:
-            templates = templates_text(self.root)
+            templates = templates_text(self.root, cache.memo("templates"))
             if templates != self._templates:
                 self._templates, self._templates_ok = templates, set()
-            writer = MemoryWriter(self._entries, self._lock, self._templates_ok)
+            writer = MemoryWriter(self._entries, self._lock, self._templates_ok, self._proven)
             assets, static = generated_assets(cache, site), site.files
             write_site(site, env, writer, cache, assets, static, keys, 1)
             self.config = site.config
@@ -190,6 +206,16 @@ class DevBuild:
             return len(writer.entries), writer.written + writer.rendered
 
         return output
+
+    def _remember(self, writer: MemoryWriter) -> None:
+        """Keep the keys of the pages `writer` rendered in the cache's "served" rows (and
+        forget those of pages that are gone), for the next dev server."""
+        assert self._cache is not None, "a build opened it"
+        for rel, key in writer.proved:
+            self._cache.put(SERVED, rel, key, None)
+        gone = self._entries.keys() - writer.entries.keys()
+        if gone:
+            self._cache.forget(SERVED, gone)
 
     def _commit(self, writer: MemoryWriter) -> frozenset[str]:
         """Serve what `writer` holds; return the output rels whose bytes (may have) changed."""

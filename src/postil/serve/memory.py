@@ -22,6 +22,7 @@ from postil.cache.manifest import content_token, static_token
 from postil.errors import OutputError
 from postil.output import check_rel
 from postil.pages import PageJob, render_job
+from postil.parallel import render_page_bytes
 
 
 class Lazy:
@@ -71,29 +72,46 @@ class MemoryWriter:
         lock: the lock deferred pages render under.
         templates_ok: templates that rendered without error since the templates last
             changed; pages of these may be deferred. Updated as pages render.
+        proven: (output rel, page key) of pages known to render without error: rendered
+            by this server, or by an earlier `postil build` or dev server (their "page" and
+            "served" rows in `.postil-cache/`). A page's key covers everything its bytes
+            are made from (`postil.cache.keys.PageKeys`), templates included, so a page
+            whose key is proven cannot fail: one the server does not hold yet (the first
+            build's) is deferred like the pages of every post, and its template counts as
+            rendered without error. Updated as pages render.
+
+    Attributes:
+        entries: the files of the new site, by output rel.
+        rendered: pages rendered now (not deferred).
+        written: files given as bytes (`write`, `copy`).
+        proved: (rel, key) of the pages rendered now, for the cache's "served" rows.
     """
 
     def __init__(
-        self, previous: Mapping[str, Entry], lock: threading.RLock, templates_ok: set[str]
+        self,
+        previous: Mapping[str, Entry],
+        lock: threading.RLock,
+        templates_ok: set[str],
+        proven: set[tuple[str, str]] | None = None,
     ) -> None:
         self.previous = previous
         self.entries: dict[str, Entry] = {}
         self.rendered = 0
         self.written = 0
+        self.proved: list[tuple[str, str]] = []
         self._lock = lock
         self._templates_ok = templates_ok
+        self._proven = proven if proven is not None else set()
 
     def __contains__(self, rel: str) -> bool:
         return rel in self.entries
 
     def reuse(self, rel: str, token: str) -> bool:
         """Keep the previous build's file at `rel` if its token is `token`; say if kept."""
-        check_rel(rel)
-        if rel in self.entries:
-            return True
         old = self.previous.get(rel)
-        if old is None or old.token != token:
-            return False
+        if rel in self.entries or old is None or old.token != token:
+            check_rel(rel)  # a file kept from the last build had its path checked then
+            return rel in self.entries
         self.entries[rel] = old
         return True
 
@@ -126,24 +144,37 @@ class MemoryWriter:
     ) -> list[tuple[str, str]]:
         """Render (or defer) each (job, key); return (rel, token) of each, in order.
 
+        The pages rendered now go through `postil.parallel.render_page_bytes`: in forked
+        workers when there are many and no thread runs yet (the first build, before the
+        server starts), so a first build without a warm cache is as fast as `postil build`.
+
         Raises:
             TemplateError: a page rendered now failed.
         """
-        done = []
+        now = []
         for job, key in jobs:
-            if self._deferrable(job):
-                entry = Entry(f"deferred {key}", None, Lazy(_maker(env, job), self._lock))
-            else:
-                data = render_job(env, job).data
+            if (job.rel, key) in self._proven:
                 self._templates_ok.add(job.template)
-                entry = Entry(content_token(data), data)
-                self.rendered += 1
-            self.entries[job.rel] = entry
-            done.append((job.rel, entry.token))
-        return done
+            if self._deferrable(job, key):
+                maker = Lazy(_maker(env, job), self._lock)
+                self.entries[job.rel] = Entry(f"deferred {key}", None, maker)
+            else:
+                now.append((job, key))
+        pages = render_page_bytes(env, [job for job, _ in now], workers)
+        for (job, key), data in zip(now, pages, strict=True):
+            self._templates_ok.add(job.template)
+            self._proven.add((job.rel, key))
+            self.proved.append((job.rel, key))
+            self.entries[job.rel] = Entry(content_token(data), data)
+            self.rendered += 1
+        return [(job.rel, self.entries[job.rel].token) for job, _ in jobs]
 
-    def _deferrable(self, job: PageJob) -> bool:
-        if job.lazy:
+    def _deferrable(self, job: PageJob, key: str) -> bool:
+        """Return whether to defer a page: costly (`PageJob.lazy`), new to this server
+        with a proven key (the first build's pages: a page the server holds is rendered,
+        so whether its bytes changed is known), or showing every post once its template
+        rendered without error."""
+        if job.lazy or ((job.rel, key) in self._proven and job.rel not in self.previous):
             return True
         return job.deps is None and (not job.template or job.template in self._templates_ok)
 
