@@ -208,11 +208,13 @@ def _list_directory(directory: Path, prefix: str, last: _Listing | None) -> _Lis
         found = sorted(scan, key=lambda entry: entry.name)
     entries = []
     links = []
+    known = {rel: path for path, rel, _ in last.entries} if last is not None else {}
     for entry in found:
         name = entry.name
         if is_hidden(name):
             continue
-        path, rel = directory / name, prefix + name
+        rel = prefix + name
+        path = known.get(rel) or directory / name
         if entry.is_symlink():
             links.append((path, rel))
         elif entry.is_dir():
