@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from itertools import islice
 from math import ceil
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
@@ -431,6 +432,25 @@ def _render_in_pool(
     return results
 
 
+@lru_cache(maxsize=1)
+def parser() -> Any:
+    """Return this process's `MarkdownIt` (`postil.markdown.create_markdown`), made on
+    first use: a process renders every post with one parser (per-document state is in
+    `env`), so the dev server does not make one, nor import the math layer, per save."""
+    from postil.markdown import create_markdown
+
+    return create_markdown()
+
+
+def prepare() -> None:
+    """Make this process's parser and import the math and code layers now, so the first
+    post rendered does not wait for them (the dev server calls it once it serves)."""
+    import postil.markdown.code  # noqa: F401 - imported for what it costs, not used here
+    import postil.math  # noqa: F401
+
+    parser()
+
+
 def _new_worker(
     config: SiteConfig,
     links: Mapping[str, str],
@@ -439,14 +459,13 @@ def _new_worker(
     highlight: Mapping[tuple[Any, ...], str],
     assets: AssetMaps,
 ) -> _Worker:
-    """Return a `_Worker` with a fresh parser and conversion caches seeded with `math` and
-    `highlight`."""
-    from postil.markdown import create_markdown
+    """Return a `_Worker` with this process's parser (`parser`) and fresh conversion caches
+    seeded with `math` and `highlight`."""
     from postil.math import MathCache
 
     math_cache = MathCache()
     math_cache.load(math)
-    md = create_markdown()
+    md = parser()
     return _Worker(config, links, md, templates, math_cache, dict(highlight), assets)
 
 

@@ -19,11 +19,11 @@ import jinja2
 from postil.cache.keys import PageKeys
 from postil.cache.manifest import content_token
 from postil.cache.store import BuildCache
-from postil.model import Site
+from postil.model import OutputFile, Site
 from postil.output import SiteWriter, remove_leftovers
 from postil.pages import PageJob, page_jobs, prepare_env, render_job, site_files
 from postil.parallel import render_pages
-from postil.search import search_files
+from postil.search import SEARCH_DIR, search_index
 
 
 class Writer(Protocol):
@@ -42,6 +42,11 @@ class Writer(Protocol):
         self, env: jinja2.Environment, jobs: Sequence[tuple[PageJob, str]], workers: int | None
     ) -> list[tuple[str, str]]:
         """Render each (job, page key) and put its file; return (rel, token) of each."""
+
+    def later(self, prefix: str, key: str, make: Callable[[], list[OutputFile]]) -> None:
+        """Put the files `make` returns, all under `prefix` and named by `key` (the same
+        key, the same files): now (a directory), or when first asked for (the dev server:
+        the search index takes seconds to make and an edit does not wait for it)."""
 
     def __contains__(self, rel: str) -> bool: ...
 
@@ -87,11 +92,19 @@ def write_site(
     for rel, token in writer.render(env, list(todo.values()), workers):
         cache.put("page", rel, todo[rel][1], token)
     cache.forget("page", pages.keys() - {job.rel for job in jobs})
-    for out in site_files(site, assets) + search_files(site, cache, keys):
-        if not writer.reuse(out.rel, content_token(out.data)):
-            writer.write(out.rel, out.data)
+    for out in site_files(site, assets):
+        _put(writer, out)
+    index = search_index(site, cache, keys)
+    if index is not None:
+        writer.later(SEARCH_DIR, index.key, index.files)
     for rel, source in static:
         writer.copy(rel, source)
+
+
+def _put(writer: Writer, out: OutputFile) -> None:
+    """Put one file through `writer`, keeping the previous output's if it is the same."""
+    if not writer.reuse(out.rel, content_token(out.data)):
+        writer.write(out.rel, out.data)
 
 
 def write_directory(
@@ -153,6 +166,10 @@ class _Directory:
 
     def __contains__(self, rel: str) -> bool:
         return rel in self._writer
+
+    def later(self, prefix: str, key: str, make: Callable[[], list[OutputFile]]) -> None:
+        for out in make():
+            _put(self, out)
 
     def render(
         self, env: jinja2.Environment, jobs: Sequence[tuple[PageJob, str]], workers: int | None

@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from postil.render import prepare
 from postil.serve.engine import BuildReport, DevBuild
 from postil.serve.hub import SiteHub
 from postil.serve.server import DevHTTPServer
@@ -90,6 +91,7 @@ class DevServer:
         self._due: threading.Timer | None = None
         self._sweep: threading.Timer | None = None
         self._gc_threshold: tuple[int, int, int] | None = None
+        self._warm: threading.Thread | None = None
         self.first_build: BuildReport | None = None
 
     @property
@@ -126,6 +128,10 @@ class DevServer:
             target=self.http.serve_forever, args=(0.05,), name="postil-http"
         )
         self._thread.start()
+        # The first build may have rendered no post (all from .postil-cache/): make the
+        # parser and import the math layer now, not when the first save waits for them.
+        self._warm = threading.Thread(target=prepare, name="postil-warm", daemon=True)
+        self._warm.start()
         self.batcher.start()
         self.watcher = SiteWatcher(self.layout, self.batcher, poll=self.options.poll)
         self.watcher.start()
@@ -140,6 +146,8 @@ class DevServer:
             if timer is not None:
                 timer.cancel()
                 timer.join()
+        if self._warm is not None:
+            self._warm.join()
         self.hub.close()
         if self.http is not None and self._thread is not None:
             self.http.shutdown()

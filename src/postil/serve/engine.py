@@ -35,7 +35,7 @@ from postil.errors import (
     located,
 )
 from postil.model import Site, SiteConfig
-from postil.serve.memory import Entry, MemoryWriter, SiteFiles
+from postil.serve.memory import Entry, Group, MemoryWriter, SiteFiles
 from postil.serve.watcher import ChangeSet
 from postil.write import write_site
 
@@ -111,6 +111,7 @@ class DevBuild:
         self._templates = ""
         self._templates_ok: set[str] = set()
         self._proven: set[tuple[str, str]] = set()
+        self._groups: dict[str, Group] = {}
 
     def build(self, changes: ChangeSet | None = None) -> BuildReport:
         """Build the site again and return what the build did.
@@ -198,9 +199,11 @@ class DevBuild:
             templates = templates_text(self.root, cache.memo("templates"))
             if templates != self._templates:
                 self._templates, self._templates_ok = templates, set()
-            writer = MemoryWriter(self._entries, self._lock, self._templates_ok, self._proven)
+            writer = MemoryWriter(
+                self._entries, self._lock, self._templates_ok, self._proven, self._groups
+            )
             assets, static = generated_assets(cache, site), site.files
-            write_site(site, env, writer, cache, assets, static, keys, 1)
+            write_site(site, env, writer, cache, assets, static, keys, self.options.workers)
             self.config = site.config
             made.append(writer)
             return len(writer.entries), writer.written + writer.rendered
@@ -225,8 +228,8 @@ class DevBuild:
         }
         ready = {rel: e.data for rel, e in new.items() if e.data is not None}
         deferred = {rel: e.lazy for rel, e in new.items() if e.lazy is not None}
-        self.files = SiteFiles(ready, deferred)
-        self._entries = new
+        self.files = SiteFiles(ready, deferred, writer.groups)
+        self._entries, self._groups = new, writer.groups
         return frozenset(changed)
 
     def _failed(

@@ -15,37 +15,54 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Generic, TypeVar
 
 import jinja2
 
 from postil.cache.manifest import content_token, static_token
 from postil.errors import OutputError
+from postil.model import OutputFile
 from postil.output import check_rel
 from postil.pages import PageJob, render_job
 from postil.parallel import render_page_bytes
 
+T = TypeVar("T")
 
-class Lazy:
-    """Bytes made on first use, once, under a lock (the builder's: rendering a deferred
-    page must not overlap a build).
+
+class Lazy(Generic[T]):
+    """A value (a page's bytes, the files of a group) made on first use, once, under a lock
+    (the builder's: rendering a deferred page must not overlap a build).
 
     Args:
-        make: returns the bytes; may raise (e.g. `TemplateError`), which reaches the reader.
+        make: returns the value; may raise (e.g. `TemplateError`), which reaches the reader.
         lock: held while making.
     """
 
-    def __init__(self, make: Callable[[], bytes], lock: threading.RLock) -> None:
-        self._make: Callable[[], bytes] | None = make
+    def __init__(self, make: Callable[[], T], lock: threading.RLock) -> None:
+        self._make: Callable[[], T] | None = make
         self._lock = lock
-        self._data: bytes | None = None
+        self._data: T | None = None
 
-    def __call__(self) -> bytes:
+    def __call__(self) -> T:
         with self._lock:
             if self._data is None:
                 assert self._make is not None
                 self._data = self._make()
                 self._make = None  # drop the site it rendered from
             return self._data
+
+
+@dataclass(frozen=True)
+class Group:
+    """Files under one prefix made together when first asked for (the search index).
+
+    Attributes:
+        key: names the files (`postil.write.Writer.later`).
+        files: makes them, by output rel.
+    """
+
+    key: str
+    files: Lazy[dict[str, bytes]]
 
 
 @dataclass(frozen=True)
@@ -61,7 +78,7 @@ class Entry:
 
     token: str
     data: bytes | None = None
-    lazy: Lazy | None = None
+    lazy: Lazy[bytes] | None = None
 
 
 class MemoryWriter:
@@ -80,8 +97,11 @@ class MemoryWriter:
             build's) is deferred like the pages of every post, and its template counts as
             rendered without error. Updated as pages render.
 
+        groups: the groups of files of the last good build, by prefix (`later`).
+
     Attributes:
         entries: the files of the new site, by output rel.
+        groups: its groups of files made when first asked for, by prefix.
         rendered: pages rendered now (not deferred).
         written: files given as bytes (`write`, `copy`).
         proved: (rel, key) of the pages rendered now, for the cache's "served" rows.
@@ -93,9 +113,12 @@ class MemoryWriter:
         lock: threading.RLock,
         templates_ok: set[str],
         proven: set[tuple[str, str]] | None = None,
+        groups: Mapping[str, Group] | None = None,
     ) -> None:
         self.previous = previous
+        self.previous_groups = groups if groups is not None else {}
         self.entries: dict[str, Entry] = {}
+        self.groups: dict[str, Group] = {}
         self.rendered = 0
         self.written = 0
         self.proved: list[tuple[str, str]] = []
@@ -135,6 +158,29 @@ class MemoryWriter:
                 self.written += 1
         except OSError as e:
             raise OutputError(f"cannot read {source}: {e.strerror}") from e
+
+    def later(self, prefix: str, key: str, make: Callable[[], list[OutputFile]]) -> None:
+        """Serve the files `make` returns under `prefix` when one is first asked for (the
+        last build's, if it had the same `key`).
+
+        Raises (when made): `OutputError` for a file outside `prefix` or the output, and
+        whatever `make` raises.
+        """
+        old = self.previous_groups.get(prefix)
+        if old is not None and old.key == key:
+            self.groups[prefix] = old
+            return
+
+        def files() -> dict[str, bytes]:
+            made = {}
+            for out in make():
+                check_rel(out.rel)
+                if not out.rel.startswith(prefix):
+                    raise OutputError(f"refusing to put {out.rel!r} outside {prefix!r}")
+                made[out.rel] = out.data
+            return made
+
+        self.groups[prefix] = Group(key, Lazy(files, self._lock))
 
     def render(
         self,
@@ -190,25 +236,50 @@ class SiteFiles(Mapping[str, bytes]):
         ready: the rendered files (not mutated afterwards).
         deferred: the files made on first read (`Lazy`: once, under the builder's lock);
             making one may raise (e.g. `TemplateError`), which then reaches the reader.
+        groups: groups of files by prefix, made when a file under the prefix is first
+            asked for (or the whole site is listed).
     """
 
-    def __init__(self, ready: dict[str, bytes], deferred: Mapping[str, Lazy] | None = None):
+    def __init__(
+        self,
+        ready: dict[str, bytes],
+        deferred: Mapping[str, Lazy[bytes]] | None = None,
+        groups: Mapping[str, Group] | None = None,
+    ):
         self._ready = ready
         self._deferred = dict(deferred or {})
+        self._groups = dict(groups or {})
+
+    def _group(self, rel: str) -> dict[str, bytes]:
+        for prefix, group in self._groups.items():
+            if rel.startswith(prefix):
+                return group.files()
+        return {}
 
     def __getitem__(self, rel: str) -> bytes:
         data = self._ready.get(rel)
-        return data if data is not None else self._deferred[rel]()
+        if data is not None:
+            return data
+        lazy = self._deferred.get(rel)
+        return lazy() if lazy is not None else self._group(rel)[rel]
 
     def __contains__(self, rel: object) -> bool:
-        return rel in self._ready or rel in self._deferred
+        if rel in self._ready or rel in self._deferred:
+            return True
+        return isinstance(rel, str) and rel in self._group(rel)
 
     def __iter__(self) -> Iterator[str]:
         yield from self._ready
         yield from self._deferred
+        for group in self._groups.values():
+            yield from group.files()
 
     def __len__(self) -> int:
-        return len(self._ready) + len(self._deferred)
+        return (
+            len(self._ready)
+            + len(self._deferred)
+            + sum(len(g.files()) for g in self._groups.values())
+        )
 
     @property
     def deferred(self) -> frozenset[str]:
