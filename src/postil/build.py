@@ -319,7 +319,7 @@ def check_site(site: Site, assets: SiteAssets, cache: BuildCache | None = None) 
     generated = [*generated_assets(cache, site), ".nojekyll"]
     generated += ["CNAME"] if site.config.cname else []
     jobs = page_jobs(site, cache.memo("page jobs") if cache is not None else None)
-    outputs, problems = site_outputs(site, jobs, generated, assets.origins)
+    outputs, problems = site_outputs(site, jobs.specs, generated, assets.origins)
     memo = cache.memo("references") if cache is not None else {}
     references = _references(site.posts + site.pages, outputs, memo)
     return problems + references + check_social_images(site, outputs)

@@ -82,16 +82,16 @@ def write_site(
     pages = cache.load("page")
     page_keys = PageKeys(site, keys, cache.memo("page keys"))
     todo: dict[str, tuple[PageJob, str]] = {}
-    for job in jobs:
-        key = page_keys.key(job)
-        old = pages.get(job.rel)
-        if old is not None and old[0] == key and writer.reuse(job.rel, old[1]):
+    for i, spec in enumerate(jobs.specs):  # the jobs themselves only for pages to render
+        key = page_keys.key(spec)
+        old = pages.get(spec.rel)
+        if old is not None and old[0] == key and writer.reuse(spec.rel, old[1]):
             continue
-        if job.rel not in todo and job.rel not in writer:  # the first job at a path wins
-            todo[job.rel] = (job, key)
+        if spec.rel not in todo and spec.rel not in writer:  # the first job at a path wins
+            todo[spec.rel] = (jobs[i], key)
     for rel, token in writer.render(env, list(todo.values()), workers):
         cache.put("page", rel, todo[rel][1], token)
-    cache.forget("page", pages.keys() - {job.rel for job in jobs})
+    cache.forget("page", pages.keys() - {spec.rel for spec in jobs.specs})
     for out in site_files(site, assets):
         _put(writer, out)
     index = search_index(site, cache, keys)

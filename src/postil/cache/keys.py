@@ -27,7 +27,7 @@ from postil.theme import template_dirs
 
 if TYPE_CHECKING:
     from postil.model import Post, RenderedPost, Site, SiteConfig
-    from postil.pages import PageJob
+    from postil.pages import PageJob, PageSpec
 
 SCHEMA = 3
 """Bumped whenever the layout of rows or the meaning of a kind changes."""
@@ -301,8 +301,8 @@ class PageKeys:
             keys=self._keys,
         )  # fmt: skip
 
-    def key(self, job: PageJob) -> str:
-        """Return the key of one `PageJob`."""
+    def key(self, job: PageJob | PageSpec) -> str:
+        """Return the key of one `PageJob` (or its `PageSpec`)."""
         last, changed = self._last.get(job.rel), self._changed
         if last is not None and changed is not None and last[:2] == (job.template, job.deps):
             if not changed if job.deps is None else job.deps.isdisjoint(changed):

@@ -45,6 +45,10 @@ PERSISTED = ("post", "markdown", "html", "conversions", "asset", "image", "bibli
 """Row kinds shared with the site's `.postil-cache/`: what `postil build` can reuse too.
 Pages and output manifests describe what the dev server holds in memory, so they stay there."""
 
+LAZY = ("html", "conversions", "served")
+"""Row kinds read from `.postil-cache/` one row at a time, when asked for
+(`MemoryCache`): a first build with a warm cache reads none of them."""
+
 SERVED = "served"
 """The row kind (in `.postil-cache/`) of the pages a dev server rendered without error: by
 output rel, the page key as fingerprint. With `postil build`'s "page" rows they let the
@@ -184,10 +188,9 @@ class DevBuild:
         "page" and "served" rows then tell which page keys are proven)."""
         if self._cache is None:
             disk = BuildCache.open(self.root)
-            self._cache = MemoryCache(disk, (*PERSISTED, SERVED), SPARE_ROWS)
-            built = disk.load("page").items()
-            served = self._cache.load(SERVED).items()
-            self._proven = {(rel, key) for rel, (key, _) in (*built, *served)}
+            self._cache = MemoryCache(disk, (*PERSISTED, SERVED), SPARE_ROWS, LAZY)
+            found = (*disk.fingerprints("page").items(), *disk.fingerprints(SERVED).items())
+            self._proven = set(found)
         return self._cache
 
     def _output(self, made: list[MemoryWriter]) -> Output:
