@@ -219,3 +219,54 @@ def test_the_search_index_is_made_when_first_asked_for_not_on_every_edit(tmp_pat
     build(BuildOptions(root=site, out_dir=out, drafts=True, cache=False))
     index = {p.relative_to(out).as_posix() for p in (out / "pagefind").rglob("*") if p.is_file()}
     assert {rel for rel in builder.files if rel.startswith("pagefind/")} == index
+
+
+def test_a_rebuild_on_the_servers_thread_leaves_its_rows_in_the_cache(tmp_path):
+    """The dev server builds on its own thread, not the one that opened `.postil-cache/`:
+    its rebuilds' rows must reach the disk too, so the next server starts warm."""
+    import threading
+
+    site = make_site(tmp_path / "site")
+    builder = DevBuild(site)
+    assert builder.build().ok
+    post = site / "content/posts/p05.md"
+    changes = edit(post, "Second paragraph", "Edited on the build thread")
+    thread = threading.Thread(target=builder.build, args=(changes,))
+    thread.start()
+    thread.join()
+    builder.close()
+    again = DevBuild(site)
+    try:
+        report = again.build()
+        # Every post from the cache; the archive and tag index, which the edit left for a
+        # request, render (the pages it rendered have their keys in the "served" rows).
+        assert report.ok and report.posts == 0 and report.pages == 2
+        assert b"Edited on the build thread" in again.files["posts/p05/index.html"]
+    finally:
+        again.close()
+
+
+def test_a_first_build_reads_no_html_row_and_pages_read_theirs_when_asked(tmp_path):
+    from postil.cache.store import BuildCache, MemoryCache
+
+    site = make_site(tmp_path / "site")
+    build(BuildOptions(root=site, drafts=True))
+    disk = BuildCache.open(site)
+    asked: list[list[str]] = []
+    real = disk.get_many
+
+    def counting(kind, names):
+        names = list(names)
+        if kind == "html":
+            asked.append(names)
+        return real(kind, names)
+
+    disk.get_many = counting  # type: ignore[method-assign]
+    cache = MemoryCache(disk, ("post", "markdown", "html"), lazy=("html",))
+    html = cache.reader("html")
+    assert len(cache.names("html")) == POSTS + 1 and asked == []
+    key = next(iter(cache.names("html")))
+    assert html(key) == real("html", [key])[key][1] and asked == [[key]]
+    html(key)
+    assert asked == [[key]]  # read once, then kept
+    cache.shutdown()
