@@ -105,7 +105,7 @@ def content_assets(
     content = config.root / CONTENT_DIR
     if not content.is_dir():
         return []
-    _, others, _ = walk_content(content, config.root, memo)
+    _, others, _ = walk_content(content, config.root, memo, again=memo is not None)
     if not others:
         return []
     bundles = bundle_dirs(sources)

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from operator import and_, eq, is_
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,7 +38,7 @@ from postil.config import config_warnings, load_config
 from postil.content.load import load_posts
 from postil.errors import BuildFailed, Diagnostic, Severity, as_diagnostic, located
 from postil.images import image_sizes
-from postil.model import FrontMatter, OutputFile, RenderedPost, Site
+from postil.model import FrontMatter, OutputFile, Post, RenderedPost, Site
 from postil.output import check_output_dir
 from postil.outputs import check_references, check_social_images, site_outputs
 from postil.pages import page_jobs
@@ -192,7 +193,7 @@ def run(
     diagnostics += found + check_anchors(rendered) + check_site(site, assets, cache)
     diagnostics = [located(d, config.root) for d in diagnostics]
     _fail_on(diagnostics, options.strict, on_warning)
-    by_rel = {p.source.rel: rows[key].content_key(key) for p, key in zip(posts, keys, strict=True)}
+    by_rel = _content_keys(posts, keys, rows, cache.memo("content keys"))
     files, written = output(site, env, cache, by_rel)
     warnings = tuple(_warnings(diagnostics))
     seconds = time.perf_counter() - started
@@ -201,6 +202,28 @@ def run(
     return BuildResult(
         files, len(site.posts), warnings, seconds, rows.added, written, upcoming_first, notes
     )
+
+
+def _content_keys(
+    posts: list[Post], keys: list[str], rows: RenderedRows, memo: dict[str, Any]
+) -> dict[str, str]:
+    """Return each post's content key (`Rendered.content_key`) by source path; `memo` keeps
+    the last call's, reused for a post at the same place with the same key and row."""
+    rels = [p.source.rel for p in posts]
+    found = rows.lookup(keys)
+    last = memo.get("last")
+    if last is not None and last[0] == rels:
+        by_rel = dict(last[3])
+        same = map(and_, map(eq, keys, last[1]), map(is_, found, last[2]))
+        redo: Iterable[int] = [i for i, kept in enumerate(same) if not kept]
+    else:
+        by_rel, redo = {}, range(len(rels))
+    for i in redo:
+        rendered = found[i]
+        assert rendered is not None, "render_posts rendered every post"
+        by_rel[rels[i]] = rendered.content_key(keys[i])
+    memo["last"] = (rels, keys, found, by_rel)
+    return by_rel
 
 
 def _to_directory(options: BuildOptions) -> Output:

@@ -11,11 +11,12 @@ everything rendering may read.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping, MutableMapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import islice
 from math import ceil
+from operator import and_, is_
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from postil import parallel
@@ -279,11 +280,16 @@ def render_posts(
     inputs = (links, widgets, assets.sources, assets.sizes, assets.bibliographies)
     # What the last call found valid stays valid while everything it looked up is equal.
     proven: dict[str, Rendered] = memo.get("valid", {}) if memo.get("inputs") == inputs else {}
-    found = {}
-    for post, key in zip(posts, keys, strict=True):
-        hit = rendered_rows.get(key)
-        if hit is None:
+    # `RenderedRows.lookup`: every post's row at once (a plain mapping is asked one by one)
+    lookup = getattr(rendered_rows, "lookup", None)
+    hits: list[Rendered | None] = (
+        lookup(keys) if lookup is not None else [rendered_rows.get(key) for key in keys]
+    )
+    found: dict[str, Rendered] = {}
+    for post, key, row in zip(posts, keys, hits, strict=True):
+        if row is None:
             continue
+        hit: Rendered = row
         if proven.get(key) is hit:
             found[key] = hit
             continue
@@ -301,7 +307,7 @@ def render_posts(
         found.update(new)
         rendered_rows.update(new)
     memo["inputs"], memo["valid"] = inputs, found
-    return _rendered_posts(config, posts, keys, found, memo.setdefault("posts", {}))
+    return _rendered_posts(config, posts, keys, found, memo)
 
 
 def _rendered_posts(
@@ -309,30 +315,37 @@ def _rendered_posts(
     posts: Sequence[Post],
     keys: Sequence[str],
     found: Mapping[str, Rendered],
-    made: dict[str, RenderedPost],
+    memo: dict[str, Any],
 ) -> tuple[list[RenderedPost], list[Diagnostic]]:
     """Return each post with its rendering, and the diagnostics of all, in post order.
 
-    `made` keeps the `RenderedPost`s by source path: one whose post and content are the
-    very objects of the last call (and whose reading time is the same) is reused, so the
-    later stages can tell by identity that it did not change.
+    `memo` keeps the last call's posts, contents and `RenderedPost`s: a post whose `Post`
+    and content are the very objects of the last call at the same place keeps its
+    `RenderedPost` (its reading time is a function of them and the site's reading speed),
+    so the later stages can tell by identity that it did not change.
     """
-    rendered: list[RenderedPost] = []
-    diagnostics: list[Diagnostic] = []
-    for post, key in zip(posts, keys, strict=True):
-        content = found[key].content
-        diagnostics.extend(content.diagnostics)
-        minutes = reading_minutes(content.word_count, config.words_per_minute)
-        last = made.get(post.source.rel)
-        same = last is not None and last.post is post and last.content is content
-        if last is None or not same or last.reading_minutes != minutes:
-            last = RenderedPost(post=post, content=content, reading_minutes=minutes)
-        made[post.source.rel] = last
-        rendered.append(last)
-    if len(made) > len(posts):
-        for rel in made.keys() - {post.source.rel for post in posts}:
-            del made[rel]
-    return rendered, diagnostics
+    contents = [found[key].content for key in keys]
+    diagnostics = [d for content in contents for d in content.diagnostics]
+    last = memo.get("last")
+    speed = config.words_per_minute
+    if last is not None and last[0] == speed and len(last[1]) == len(posts):
+        rendered = list(last[3])  # the same places: look at the posts that changed
+        same = map(and_, map(is_, posts, last[1]), map(is_, contents, last[2]))
+        redo: Iterable[int] = [i for i, kept in enumerate(same) if not kept]
+    else:  # posts added or removed: match them by source path
+        before = {r.post.source.rel: r for r in last[3]} if last and last[0] == speed else {}
+        rendered = [before.get(post.source.rel) for post in posts]  # type: ignore[misc]
+        redo = [
+            i
+            for i, (was, post, content) in enumerate(zip(rendered, posts, contents, strict=True))
+            if was is None or was.post is not post or was.content is not content
+        ]
+    for i in redo:
+        content = contents[i]
+        minutes = reading_minutes(content.word_count, speed)
+        rendered[i] = RenderedPost(post=posts[i], content=content, reading_minutes=minutes)
+    memo["last"] = (speed, list(posts), contents, rendered)
+    return list(rendered), diagnostics
 
 
 @dataclass

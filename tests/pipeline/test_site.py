@@ -109,3 +109,33 @@ def test_a_kept_layout_gives_the_jobs_a_fresh_one_gives():
     for rendered in (items, edited, moved, items):
         site = collect(CONFIG, rendered, NOW)
         assert described(page_jobs(site, memo)) == described(page_jobs(site))
+
+
+def test_kept_page_keys_are_the_keys_fresh_ones_give_as_the_site_changes(tmp_path):
+    """`PageKeys` with a memo (the dev server's) reuses a post's fingerprint and a page's key
+    only while they would come out the same: over edits to a body, a title, a new post, a
+    removed one and a moved one, every key equals a fresh `PageKeys`' key."""
+    from dataclasses import replace
+
+    from postil.cache.keys import PageKeys
+    from postil.pages import page_jobs
+
+    config = replace(CONFIG, root=tmp_path, paginate=2)
+    items = [post(f"p{i}", i + 1, tags=("t",) if i % 2 else ()) for i in range(7)]
+    keys = {r.post.source.rel: f"body of {r.post.slug}" for r in items}
+    retitled = replace(items[3].post, meta=replace(items[3].post.meta, title="New title"))
+    steps = [
+        (items, keys),
+        (items, keys | {"content/posts/p3.md": "edited body"}),
+        ([*items[:3], replace(items[3], post=retitled), *items[4:]], keys),
+        ([*items, post("p9", 20)], keys | {"content/posts/p9.md": "new"}),
+        (items[1:], keys),
+        ([post("p0", 28), *items[1:]], keys),
+        (items, keys),
+    ]
+    memo: dict = {}
+    for rendered, content_keys in steps:
+        site = collect(config, rendered, NOW)
+        kept, fresh = PageKeys(site, content_keys, memo), PageKeys(site, content_keys)
+        specs = page_jobs(site).specs
+        assert [kept.key(spec) for spec in specs] == [fresh.key(spec) for spec in specs]

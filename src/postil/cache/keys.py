@@ -19,6 +19,7 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from operator import and_, eq, is_
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -260,27 +261,41 @@ class PageKeys:
         self, site: Site, keys: Mapping[str, str], memo: dict[str, Any] | None = None
     ) -> None:
         memo = memo if memo is not None else {}
-        made: dict[str, tuple[RenderedPost, str, str, str]] = memo.get("posts", {})
-        fresh: dict[str, tuple[RenderedPost, str, str, str]] = {}
-        self.posts: dict[str, str] = {}
-        changed = set(made.keys())
-        for r in (*site.posts, *site.pages):
+        shown = (*site.posts, *site.pages)
+        contents = [keys.get(r.post.source.rel) for r in shown]
+        last: tuple[tuple[RenderedPost, ...], list[str | None], list[tuple[str, str]]] = memo.get(
+            "order", ((), [], [])
+        )
+        if len(last[0]) == len(shown):  # the same places: look at the posts that changed
+            entries = list(last[2])
+            kept = map(and_, map(is_, shown, last[0]), map(eq, contents, last[1]))
+            redo = [i for i, same in enumerate(kept) if not same]
+            was = {i: last[0][i].post.url for i in redo}
+            changed: set[str] = set()
+        else:  # posts added or removed: match them by URL
+            before = {r.post.url: (r, c, e) for r, c, e in zip(*last, strict=True)}
+            entries = [before.get(r.post.url, (None, None, ("", "")))[2] for r in shown]
+            redo = [
+                i
+                for i, (r, content) in enumerate(zip(shown, contents, strict=True))
+                if before.get(r.post.url, (None,))[0] is not r or before[r.post.url][1] != content
+            ]
+            was = {i: shown[i].post.url for i in redo}
+            changed = set(before) - {r.post.url for r in shown}
+        for i in redo:
+            r = shown[i]
             post = r.post
-            content = keys.get(post.source.rel) or fingerprint(repr(r.content))
-            last = made.get(post.url)
-            if last is None or last[0] is not r or last[1] != content:
-                meta = repr(post.meta)
-                fp = fingerprint(
-                    post.source.rel, post.output_rel, meta, content, str(r.reading_minutes)
-                )
-                if last is not None and last[2] == fp:
-                    changed.discard(post.url)
-                last = (r, content, fp, f"{post.url} {meta}")
-            else:
-                changed.discard(post.url)
-            fresh[post.url] = last
-            self.posts[post.url] = last[2]
-        shape = [entry[3] for entry in fresh.values()]
+            content = contents[i] or fingerprint(repr(r.content))
+            meta = repr(post.meta)
+            fp = fingerprint(
+                post.source.rel, post.output_rel, meta, content, str(r.reading_minutes)
+            )
+            if entries[i][0] != fp or was[i] != post.url:
+                changed |= {was[i], post.url}
+            entries[i] = (fp, f"{post.url} {meta}")
+        urls = [r.post.url for r in shown]
+        self.posts: dict[str, str] = dict(zip(urls, [e[0] for e in entries], strict=True))
+        shape = [entry[1] for entry in entries]
         templates = templates_text(site.config.root, memo.setdefault("templates", {}))
         # Which posts are previews changes with the clock alone (a future post's date passes).
         previews = " ".join(sorted(site.previews))
@@ -289,16 +304,16 @@ class PageKeys:
             self.site = memo["site"]
         else:
             self.site = fingerprint(*around, *shape)
-        same = memo.get("site") == self.site and len(fresh) == len(made)
+        alike = memo.get("site") == self.site and len(last[0]) == len(shown)
         self.every_post = (
-            memo["every"] if same and not changed else fingerprint(*self.posts.values())
+            memo["every"] if alike and not changed else fingerprint(*self.posts.values())
         )
-        self._changed = frozenset(changed) if same else None
+        self._changed = frozenset(changed) if alike else None
         self._last: dict[str, tuple[str, frozenset[str] | None, str]] = memo.get("keys", {})
         self._keys: dict[str, tuple[str, frozenset[str] | None, str]] = {}
         memo.update(
-            posts=fresh, shape=shape, around=around, site=self.site, every=self.every_post,
-            keys=self._keys,
+            order=(shown, contents, entries), shape=shape, around=around, site=self.site,
+            every=self.every_post, keys=self._keys,
         )  # fmt: skip
 
     def key(self, job: PageJob | PageSpec) -> str:

@@ -111,7 +111,7 @@ def is_hidden(name: str) -> bool:
 
 
 def walk_content(
-    content: Path, root: Path, memo: dict[Any, Any] | None = None
+    content: Path, root: Path, memo: dict[Any, Any] | None = None, again: bool = False
 ) -> tuple[list[tuple[Path, str]], list[tuple[Path, str]], list[ContentError]]:
     """Return the `.md` files and the other files under `content` as (path, path relative
     to `content`), each list sorted by path, and the errors of symlinks that leave it.
@@ -129,9 +129,13 @@ def walk_content(
             modification time, so a directory with the same signature, last changed at
             least `RACY_NS` before it was listed (git's "racily clean" rule), is not listed
             again; and when no directory was, the very same lists are returned.
+        again: the same build walks `content/` again (`postil.assets`): a directory it
+            listed within `RACY_NS` of its last change is not listed a second time (the
+            next build lists it again).
     """
     memo = memo if memo is not None else {}
     listed: dict[Path, _Listing] = memo.setdefault("dirs", {})
+    epoch = memo["epoch"] = memo.get("epoch", 0) + (0 if again else 1)
     inside = content.resolve()
     markdown: list[tuple[Path, str]] = []
     other: list[tuple[Path, str]] = []
@@ -144,9 +148,9 @@ def walk_content(
         if real in seen:
             continue
         seen.add(real)
-        listing = _list_directory(directory, prefix, listed.get(directory))
-        if listing.signature is not None:
-            listed[directory] = listing
+        listing = listed[directory] = _list_directory(
+            directory, prefix, listed.get(directory), epoch
+        )
         visited.append(listing)
         for path, rel, kind in listing.entries:
             if kind == "dir":
@@ -183,25 +187,29 @@ class _Listing:
             symlink nor hidden, by name.
         links: (path, rel) of each symlink, by name (followed on every walk: its target
             can change while the directory does not).
-        signature: the directory's (inode, modification time, change time) when listed, if
-            the listing may be reused (None: it was changed within `RACY_NS` of listing).
+        signature: the directory's (inode, modification time, change time) when listed.
+        racy: the directory changed within `RACY_NS` of being listed: its signature
+            vouches for the listing only in the build that made it (`epoch`).
+        epoch: the number of the build that listed it (`walk_content`).
     """
 
     entries: tuple[tuple[Path, str, str], ...]
     links: tuple[tuple[Path, str], ...]
-    signature: tuple[int, int, int] | None
+    signature: tuple[int, int, int]
+    racy: bool
+    epoch: int
 
 
 def _same(a: _Listing, b: _Listing) -> bool:
-    return a is b and a.signature is not None and not a.links
+    return a is b and not a.links
 
 
-def _list_directory(directory: Path, prefix: str, last: _Listing | None) -> _Listing:
+def _list_directory(directory: Path, prefix: str, last: _Listing | None, epoch: int) -> _Listing:
     """Return the listing of `directory` (whose entries' rels start with `prefix`): `last`
-    if the directory's stat signature says it is unchanged, else a fresh one."""
+    if the directory's stat signature vouches that it is unchanged, else a fresh one."""
     st = os.stat(directory)
     signature = (st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
-    if last is not None and last.signature == signature:
+    if last is not None and last.signature == signature and (not last.racy or last.epoch == epoch):
         return last
     listed_at = time.time_ns()
     with os.scandir(directory) as scan:
@@ -222,7 +230,7 @@ def _list_directory(directory: Path, prefix: str, last: _Listing | None) -> _Lis
         elif entry.is_file():
             entries.append((path, rel, "markdown" if name.endswith(SOURCE_SUFFIXES) else "other"))
     racy = max(st.st_mtime_ns, st.st_ctime_ns) >= listed_at - RACY_NS
-    return _Listing(tuple(entries), tuple(links), None if racy else signature)
+    return _Listing(tuple(entries), tuple(links), signature, racy, epoch)
 
 
 def _path_order(pair: tuple[Path, str]) -> list[str]:
