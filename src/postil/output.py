@@ -10,8 +10,8 @@ A file whose bytes did not change since the previous build is not written again:
 hard-linked from the previous output into the temporary directory (`SiteWriter.reuse`). The
 previous output is only read, never modified, so the guarantee above holds. A file is reused
 only if the manifest of the previous build (`Stamp`s) says it had the same content token and
-the file on disk still has the inode, size and modification time recorded when it was
-written; a file edited by hand in the output directory is therefore written afresh.
+the file on disk still holds the bytes recorded when it was written (`intact`); a file
+edited by hand in the output directory is therefore written afresh.
 """
 
 from __future__ import annotations
@@ -28,11 +28,10 @@ from postil.cache.manifest import (
     FILE_MODE,
     Stamp,
     content_token,
-    holds,
     holds_only,
+    intact,
     prune,
     static_token,
-    untouched,
 )
 from postil.errors import OutputError
 
@@ -115,7 +114,9 @@ class SiteWriter:
     swap. In the spare only the files that differ are replaced, so a build that changed one
     post costs a few file writes, not a new directory tree. Either way the live output is
     only read until the atomic swap, and after it the retired output becomes the new spare
-    (`retired` is its manifest) or is deleted.
+    (`retired` is its manifest) or is deleted; with none to retire (a first build, a fresh
+    clone that built from a restored spare), the spare is made of hard links to the new
+    output (`_link_spare`).
 
     Use as a context manager: leaving it without `commit` (an error, a kill) leaves the
     previous output as it was (a fresh temporary directory is removed; a half-updated spare
@@ -153,6 +154,9 @@ class SiteWriter:
         self._links: list[str] = []
         self._same_as_live = 0
         self._committed = False
+        self._read: dict[tuple[int, int], str] = {}
+        """The digest of each file read to reuse it, by (device, inode) (`intact`); emptied
+        by every write, after which a freed inode number may name a new file."""
 
     def __enter__(self) -> SiteWriter:
         return self
@@ -182,10 +186,10 @@ class SiteWriter:
     def reuse(self, rel: str, token: str) -> bool:
         """Put the file holding `token` at `rel` without its bytes, if one exists; say if done.
 
-        It is the spare's file if that holds `token` untouched, else the live output's file
+        It is the spare's file if that holds `token` intact, else the live output's file
         (hard-linked at `commit`); if nothing changed at all, the live output stays as is.
-        Either file must still hold the bytes its stamp's digest recorded (`holds`): the two
-        share inodes, and a flipped bit keeps a file's stat signature.
+        Either file must still hold the bytes its stamp's digest recorded (`intact`): the
+        two share inodes, and a flipped bit keeps a file's stat signature.
 
         Raises:
             OutputError: `rel` escapes the output directory.
@@ -194,18 +198,9 @@ class SiteWriter:
         if rel in self.manifest:
             return True
         live, kept = self.previous.get(rel), self.kept.get(rel)
-        live_ok = (
-            live is not None
-            and live.token == token
-            and untouched(self.out_dir, rel, live)
-            and holds(self.out_dir, rel, live)
-        )
-        if (
-            kept is not None
-            and kept.token == token
-            and untouched(self.spare, rel, kept)
-            and holds(self.spare, rel, kept)
-        ):
+        read = self._read
+        live_ok = live is not None and live.token == token and intact(self.out_dir, rel, live, read)
+        if kept is not None and kept.token == token and intact(self.spare, rel, kept, read):
             self.manifest[rel] = kept
         elif live_ok and live is not None:
             self.manifest[rel] = live
@@ -238,6 +233,7 @@ class SiteWriter:
 
     def add(self, rel: str, stamp: Stamp) -> None:
         """Record a file that another process put into `tmp` at `rel` (with `put_file`)."""
+        self._read.clear()
         self.manifest.setdefault(rel, stamp)
 
     def copy(self, rel: str, source: Path) -> None:
@@ -272,7 +268,7 @@ class SiteWriter:
         if self._same_as_live == len(self.manifest) == len(self.previous) == self.reused:
             if holds_only(self.out_dir, self.manifest.keys()):
                 self._committed = True
-                self.retired = dict(self.kept) if self.spare is not None else None
+                self.retired = dict(self.kept) if self.kept else self._link_spare()
                 return self.manifest
         try:
             for rel in self._links:
@@ -290,10 +286,10 @@ class SiteWriter:
     def _retire(self, old: Path | None) -> dict[str, Stamp] | None:
         """Keep the previous output at `spare` if its manifest is known, else delete it."""
         if old is None:
-            return None
+            return self._link_spare()
         if self.spare is None or not self.previous:
             shutil.rmtree(old, ignore_errors=True)
-            return None
+            return self._link_spare()
         if old != self.spare:
             try:
                 remove_path(self.spare)
@@ -303,6 +299,36 @@ class SiteWriter:
                 shutil.rmtree(old, ignore_errors=True)
                 return None
         return dict(self.previous)
+
+    def _link_spare(self) -> dict[str, Stamp] | None:
+        """Make the spare a copy of the new output in hard links, where there was none to
+        retire (a first build, a fresh clone); return its manifest (None: no spare).
+
+        So the next build that changes a page updates the spare in place instead of making
+        a new tree, and a fresh clone given this cache (CI restoring `.postil-cache/`) finds
+        every unchanged file there instead of rendering its page. The links share the live
+        files' inodes; neither tree is ever written in place (`_clear` unlinks first), and
+        a file reused from either is checked by its bytes (`intact`).
+        """
+        if self.spare is None:
+            return None
+        remove_path(self.spare)
+        spare = str(self.spare)
+        made: set[str] = set()
+        try:
+            _make_directory(spare, replace=False)
+            for rel in self.manifest:
+                path = spare
+                for part in rel.split("/")[:-1]:
+                    path = f"{path}/{part}"
+                    if path not in made:
+                        _make_directory(path, replace=False)
+                        made.add(path)
+                os.link(f"{self.out_dir}/{rel}", f"{spare}/{rel}")
+        except OSError:  # the spare is a cache: losing it never fails a build
+            remove_path(self.spare)
+            return None
+        return dict(self.manifest)
 
     def _link(self, rel: str) -> None:
         """Hard-link `rel` from the live output (copy it where links are not possible)."""
@@ -318,6 +344,7 @@ class SiteWriter:
 
     def _clear(self, target: Path) -> None:
         """Make way for a new file at `target`: parent directories, nothing in its place."""
+        self._read.clear()
         self._mkdirs(target.parent)
         if self.tmp == self.spare and os.path.lexists(target):
             if target.is_dir() and not target.is_symlink():

@@ -7,6 +7,7 @@ archive, 404. Generated files: Atom and RSS feeds, sitemap.xml, robots.txt, asse
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -14,8 +15,11 @@ from functools import partial
 from typing import Any, NamedTuple, overload
 
 import jinja2
+from jinja2 import nodes
+from markupsafe import Markup
 
 from postil.contexts import (
+    BodyHTML,
     archive_context,
     index_context,
     not_found_context,
@@ -379,6 +383,11 @@ def _page(env: jinja2.Environment, template: str, rel: str, ctx: dict[str, Any])
     defaults = {"description": "", "meta_tags": (), "json_ld": None, "canonical": "", "math": False}
     ctx = defaults | {"page_rel": rel.removesuffix("index.html")} | ctx
     compiled = load_template(env, template)
+    body = ctx.get("content")
+    marker = None
+    if isinstance(body, BodyHTML):
+        marker = f"<!--postil-body-{secrets.token_hex(16)}-->" if _bare_content(env) else None
+        ctx["content"] = Markup(marker or body.content.html)
     try:
         html = compiled.render(ctx)
     except jinja2.TemplateSyntaxError as e:  # an included or extended template
@@ -388,7 +397,41 @@ def _page(env: jinja2.Environment, template: str, rel: str, ctx: dict[str, Any])
         raise TemplateError(
             f"rendering {rel} with {template} failed: {type(e).__name__}: {e}"
         ) from e
+    if marker is not None and isinstance(body, BodyHTML) and marker in html:
+        return OutputFile(
+            rel, body.content.html_bytes.join(html.encode("utf-8").split(marker.encode()))
+        )
     return OutputFile(rel, html.encode("utf-8"))
+
+
+def _bare_content(env: jinja2.Environment) -> bool:
+    """Return whether every template of `env` uses the name `content` only as a whole output
+    (`{{ content }}`): then a marker can stand for the body while the page renders (`_page`).
+
+    Any other use (a filter, a test, a loop variable of that name) or a loader that cannot
+    list its templates gives False, and the body is passed as decoded HTML. Cached on `env`.
+    """
+    known = getattr(env, "_postil_bare_content", None)
+    if known is None:
+        try:
+            names = env.list_templates()
+            known = all(_bare_in(env.parse(env.loader.get_source(env, n)[0])) for n in names)  # type: ignore[union-attr]
+        except (TypeError, jinja2.TemplateError, OSError, UnicodeDecodeError):
+            known = False
+        env._postil_bare_content = known  # type: ignore[attr-defined]
+    return bool(known)
+
+
+def _bare_in(node: nodes.Node, parent: nodes.Node | None = None, captured: bool = False) -> bool:
+    """Return whether `content` appears under `node` only as a whole output, not captured by
+    a `{% filter %}`, `{% set %}…{% endset %}`, macro or call block (which could change or
+    measure the marker)."""
+    if isinstance(node, nodes.Name) and node.name == "content":
+        return isinstance(parent, nodes.Output) and not captured
+    captured = captured or isinstance(
+        node, (nodes.FilterBlock, nodes.AssignBlock, nodes.Macro, nodes.CallBlock)
+    )
+    return all(_bare_in(child, node, captured) for child in node.iter_child_nodes())
 
 
 def _template_location(e: jinja2.TemplateSyntaxError) -> Location:

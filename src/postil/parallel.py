@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
+import gc
 import multiprocessing
 import os
 import signal
@@ -113,10 +114,13 @@ def map_chunks(
     initializer: Callable[..., None],
     initargs: tuple[Any, ...] = (),
     before_retry: Callable[[], None] | None = None,
+    on_result: Callable[[int, R], None] | None = None,
 ) -> list[R]:
     """Return `[function(chunk) for chunk in chunks]`, computed in up to `count` processes.
 
     Each worker runs `initializer(*initargs)` first (it should call `exit_with_parent`).
+    `on_result(index, result)` is called here as each chunk's result arrives (once per
+    chunk, in the order they finish), so the caller can use it while the rest run.
     When a worker dies (the OOM killer's SIGKILL), the pool breaks; the chunks without a
     result run again in a new pool, after `before_retry()`, up to `POOL_ATTEMPTS` pools in
     all. `function` must therefore be safe to run twice on a chunk.
@@ -126,6 +130,43 @@ def map_chunks(
         Whatever `function` raised in a worker (pickled back with its arguments).
     """
     results: dict[int, R] = {}
+    # What is alive now stays alive in the forked workers: frozen, their collector never
+    # walks it (nor writes to its pages, which fork shares copy-on-write).
+    frozen_here = gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        _run_pools(
+            function,
+            chunks,
+            count,
+            context,
+            (initializer, initargs),
+            before_retry,
+            on_result,
+            results,
+        )
+    finally:
+        if frozen_here:  # else a caller froze the heap and unfreezes it (`build.collecting_less`)
+            gc.unfreeze()
+    if len(results) < len(chunks):
+        raise WorkerLost(
+            f"a worker process died {POOL_ATTEMPTS} times (killed, or out of memory);"
+            " build again, or with fewer processes (-j 1)"
+        )
+    return [results[i] for i in range(len(chunks))]
+
+
+def _run_pools(
+    function: Callable[[T], R],
+    chunks: Sequence[T],
+    count: int,
+    context: multiprocessing.context.BaseContext,
+    init: tuple[Callable[..., None], tuple[Any, ...]],
+    before_retry: Callable[[], None] | None,
+    on_result: Callable[[int, R], None] | None,
+    results: dict[int, R],
+) -> None:
+    """Fill `results` (chunk index -> result) in up to `POOL_ATTEMPTS` pools (`map_chunks`)."""
     for attempt in range(POOL_ATTEMPTS):
         todo = [i for i in range(len(chunks)) if i not in results]
         if not todo:
@@ -133,12 +174,15 @@ def map_chunks(
         if attempt and before_retry is not None:
             before_retry()
         pool = ProcessPoolExecutor(
-            min(count, len(todo)), context, initializer=initializer, initargs=initargs
+            min(count, len(todo)), context, initializer=init[0], initargs=init[1]
         )
         try:
             futures = {pool.submit(function, chunks[i]): i for i in todo}
             for future in as_completed(futures):
-                results[futures[future]] = future.result()
+                index = futures[future]
+                results[index] = future.result()
+                if on_result is not None:
+                    on_result(index, results[index])
         except BrokenProcessPool:
             _kill_pool(pool)
             continue
@@ -146,12 +190,6 @@ def map_chunks(
             _kill_pool(pool)
             raise
         pool.shutdown()
-    if len(results) < len(chunks):
-        raise WorkerLost(
-            f"a worker process died {POOL_ATTEMPTS} times (killed, or out of memory);"
-            " build again, or with fewer processes (-j 1)"
-        )
-    return [results[i] for i in range(len(chunks))]
 
 
 def _kill_pool(pool: ProcessPoolExecutor) -> None:
@@ -168,6 +206,51 @@ def _kill_pool(pool: ProcessPoolExecutor) -> None:
     for process in processes:
         with contextlib.suppress(OSError, ValueError, AttributeError, AssertionError):
             process.join(5)
+
+
+def in_background(function: Callable[..., R], *args: Any) -> Callable[[], R]:
+    """Start `function(*args)` in a forked process now; return a function that waits for its
+    result and returns it (or raises what it raised).
+
+    For one long piece of work the build needs only later (the math font, made while the
+    pages render). Without `fork` (a process with threads), or if the process is lost, the
+    work runs in this process when the result is asked for. The child dies with the build
+    (`exit_with_parent`). `function`, its arguments and its result must pickle.
+    """
+    context = pool_context()
+    if context.get_start_method() != "fork":
+        return lambda: function(*args)
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(  # type: ignore[attr-defined]
+        target=_background, args=(send, function, args), daemon=True
+    )
+    child.start()
+    send.close()
+
+    def result() -> R:
+        try:
+            ok, value = receive.recv()
+        except (EOFError, OSError):  # the child died: do the work here
+            ok, value = True, function(*args)
+        finally:
+            receive.close()
+            child.join()
+        if not ok:
+            raise value
+        return value  # type: ignore[no-any-return]
+
+    return result
+
+
+def _background(send: Any, function: Callable[..., Any], args: tuple[Any, ...]) -> None:
+    """Run `function(*args)` in a forked child of `in_background`; send (ok, result or error)."""
+    exit_with_parent()
+    try:
+        outcome = (True, function(*args))
+    except Exception as e:  # noqa: BLE001 - handed to the parent, which raises it
+        outcome = (False, e)
+    send.send(outcome)
+    send.close()
 
 
 def render_pages(

@@ -17,11 +17,11 @@ from typing import Protocol
 import jinja2
 
 from postil.cache.keys import PageKeys
-from postil.cache.manifest import content_token
+from postil.cache.manifest import content_token, output_name
 from postil.cache.store import BuildCache
 from postil.model import OutputFile, Site
 from postil.output import SiteWriter, remove_leftovers
-from postil.pages import PageJob, page_jobs, prepare_env, render_job, site_files
+from postil.pages import PageJob, PageJobs, page_jobs, prepare_env, render_job, site_files
 from postil.parallel import render_pages
 from postil.search import SEARCH_DIR, search_index
 
@@ -60,6 +60,7 @@ def write_site(
     static: Iterable[tuple[str, Path]],
     keys: Mapping[str, str],
     workers: int | None = None,
+    jobs: PageJobs | None = None,
 ) -> None:
     """Put every page, generated file and static file of `site` through `writer`.
 
@@ -72,13 +73,14 @@ def write_site(
         static: (rel, path) of the static files.
         keys: the `markdown_key` of each post by source path.
         workers: processes to render pages in; None means one per CPU.
+        jobs: `page_jobs(site)`, if already listed (`postil.build.run` checks them first).
 
     Raises:
         TemplateError: a template is missing or fails.
         OutputError: the disk refused a write.
     """
     prepare_env(site, env)
-    jobs = page_jobs(site, cache.memo("page jobs"))
+    jobs = jobs if jobs is not None else page_jobs(site, cache.memo("page jobs"))
     pages = cache.load("page")
     page_keys = PageKeys(site, keys, cache.memo("page keys"))
     todo: dict[str, tuple[PageJob, str]] = {}
@@ -116,8 +118,10 @@ def write_directory(
     static: Iterable[tuple[str, Path]],
     keys: Mapping[str, str],
     workers: int | None = None,
+    jobs: PageJobs | None = None,
 ) -> tuple[int, int]:
-    """Write the site into `out_dir` with `write_site`, swapping it in atomically.
+    """Write the site into `out_dir` with `write_site` (`jobs` as there), swapping it in
+    atomically.
 
     The manifests of the output and of the spare directory (`SiteWriter`) are kept in the
     build cache ("output" rows); they are dropped before the directories change, so a
@@ -129,7 +133,8 @@ def write_directory(
     Raises:
         TemplateError, OutputError: as `write_site`.
     """
-    name, spare_name = str(out_dir), f"spare {out_dir}"
+    name = output_name(out_dir, site.config.root)
+    spare_name = f"spare {name}"
     previous, spare = cache.get("output", name, ""), cache.get("output", spare_name, "")
     cache.forget("output", [name, spare_name])
     cache.commit()
@@ -137,7 +142,7 @@ def write_directory(
     if spare_dir is not None:  # this build holds the spare lock: no other one is writing
         remove_leftovers(out_dir)
     with SiteWriter(out_dir, previous, spare_dir, spare) as writer:
-        write_site(site, env, _Directory(writer), cache, assets, static, keys, workers)
+        write_site(site, env, _Directory(writer), cache, assets, static, keys, workers, jobs)
         manifest = writer.commit()
     cache.put("output", name, "", manifest)
     if writer.retired is not None:
@@ -145,14 +150,15 @@ def write_directory(
     return len(manifest), len(manifest) - writer.reused
 
 
-def check_pages(site: Site, env: jinja2.Environment) -> int:
-    """Render every page to check the templates, writing nothing; return the page count.
+def check_pages(site: Site, env: jinja2.Environment, jobs: Sequence[PageJob] | None = None) -> int:
+    """Render every page (`jobs`, else `page_jobs(site)`) to check the templates, writing
+    nothing; return the page count.
 
     Raises:
         TemplateError: a template is missing or fails.
     """
     prepare_env(site, env)
-    return len([render_job(env, job) for job in page_jobs(site)])
+    return len([render_job(env, job) for job in (jobs if jobs is not None else page_jobs(site))])
 
 
 class _Directory:

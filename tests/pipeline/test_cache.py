@@ -235,3 +235,14 @@ def test_an_unusable_bytecode_directory_only_costs_compiling(tmp_path):
         env = create_template_env(tmp_path, directory)
         assert env.get_template("plain.html").render(name="x") == "Hello x"
     assert len(list(usable.iterdir())) == 1  # compiled once, then loaded
+
+
+def test_a_commit_with_a_minimum_writes_only_once_that_much_waits(tmp_path):
+    cache = BuildCache.open(tmp_path)
+    cache.put("asset", "a", "", b"x" * 100)
+    cache.commit(1_000)  # 100 bytes wait: nothing is written yet
+    assert BuildCache.open(tmp_path).get_many("asset", ["a"]) == {}
+    cache.put("asset", "b", "", b"y" * 1_000)
+    cache.commit(1_000)
+    assert set(BuildCache.open(tmp_path).get_many("asset", ["a", "b"])) == {"a", "b"}
+    cache.close()

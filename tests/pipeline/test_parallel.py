@@ -145,3 +145,22 @@ def test_a_template_error_in_a_page_worker_fails_the_build_with_its_location(tmp
         code, _, errors = build_probed(root, "-j", "2")
         assert code == 1 and expected in errors and "Traceback" not in errors, errors
         assert tree(root / "_site") == before
+
+
+@pytest.mark.parametrize("start", ["fork", "spawn"])
+def test_work_in_background_returns_its_result_or_raises_its_error(monkeypatch, start):
+    import multiprocessing
+
+    monkeypatch.setattr(parallel, "pool_context", lambda: multiprocessing.get_context(start))
+    assert parallel.in_background(pow, 2, 10)() == 1024
+    with pytest.raises(ZeroDivisionError):
+        parallel.in_background(divmod, 1, 0)()
+
+
+def test_each_chunk_result_is_handed_over_once_as_it_arrives():
+    seen: dict[int, int] = {}
+    context = parallel.pool_context()
+    results = parallel.map_chunks(
+        abs, [-1, -2, -3], 2, context, parallel.exit_with_parent, on_result=seen.__setitem__
+    )
+    assert results == [1, 2, 3] and seen == {0: 1, 1: 2, 2: 3}

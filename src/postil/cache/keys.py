@@ -18,6 +18,7 @@ import stat
 import sys
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from operator import and_, eq, is_
 from pathlib import Path
@@ -115,22 +116,28 @@ def _record(site_dir: Path, dist: str) -> str:
     return ""
 
 
+def config_digest(config: SiteConfig) -> str:
+    """Return the digest of the site configuration without the site's folder (`root`).
+
+    Where the site is checked out (a CI runner's clone, a copy in another folder) shapes
+    no output, so no key may depend on it: a cache restored into another folder must find
+    its rows (README, "Publishing").
+    """
+    return fingerprint(repr(replace(config, root=Path())))
+
+
 def render_context(config: SiteConfig) -> str:
     """Return the digest of what rendering reads besides the post itself, the links and
     the widget templates: postil's version and the whole site configuration (macros, base
-    path, ...)."""
-    return fingerprint(__version__, repr(config))
+    path, ...) but its folder (`config_digest`)."""
+    return fingerprint(__version__, config_digest(config))
 
 
 def widget_templates(root: Path) -> str:
     """Return the digest of the widget templates (`templates/widgets/*`, site and theme),
-    which widgets render during Markdown rendering."""
-    widgets = []
-    for directory in template_dirs(root):
-        for path in sorted((directory / "widgets").glob("**/*")):
-            if path.is_file():
-                widgets += [path.as_posix(), path.read_text("utf-8", "replace")]
-    return fingerprint(*widgets)
+    which widgets render during Markdown rendering: each file by its path in its template
+    folder and its text (`_template_files`)."""
+    return fingerprint(*_template_files(root, "widgets"))
 
 
 def markdown_key(post: Post, context: str) -> str:
@@ -185,7 +192,8 @@ def markdown_keys(
 
 
 def templates_text(root: Path, memo: dict[str, Any] | None = None) -> str:
-    """Return one digest of every template file's path and text (site and theme).
+    """Return one digest of every template file's path and text (site and theme), each
+    named as `_template_files` names it.
 
     Args:
         memo: a scratch dictionary (`BuildCache.memo`) keeping each file's text with its
@@ -198,27 +206,33 @@ def templates_text(root: Path, memo: dict[str, Any] | None = None) -> str:
     memo = memo if memo is not None else {}
     known: dict[str, tuple[tuple[int, int, int, int], str]] = memo.get("files", {})
     files: dict[str, tuple[tuple[int, int, int, int], str]] = {}
+    names: list[str] = []
     now = time.time_ns()
+    site_templates = root / "templates"
     for directory in template_dirs(root):
-        for name, st in _files_under(directory.as_posix()):
+        whose = "site" if directory == site_templates else "theme"
+        base = directory.as_posix()
+        for path, st in _files_under(base):
             signature = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-            last = known.get(name)
+            last = known.get(path)
             if last is None or last[0] != signature:
                 racy = max(st.st_mtime_ns, st.st_ctime_ns) >= now - RACY_NS
-                text = Path(name).read_text("utf-8", "replace")
+                text = Path(path).read_text("utf-8", "replace")
                 last = ((-1, 0, 0, 0) if racy else signature, text)
-            files[name] = last
-    if memo.get("files") == files:
+            files[path] = last
+            names.append(f"{whose}:{path[len(base) + 1 :]}")
+    if memo.get("files") == files and memo.get("names") == names:
         digest: str = memo["digest"]
         return digest
-    digest = fingerprint(*(part for name, (_, text) in files.items() for part in (name, text)))
-    memo.update(files=files, digest=digest)
+    texts = [text for _, text in files.values()]
+    digest = fingerprint(*(part for pair in zip(names, texts, strict=True) for part in pair))
+    memo.update(files=files, names=names, digest=digest)
     return digest
 
 
 def _files_under(directory: str) -> list[tuple[str, os.stat_result]]:
     """Return (path, stat) of every file under `directory`, in the order of
-    `sorted(Path(directory).rglob("*"))`: files reached through symlinks count, links to
+    `sorted(Path(directory).glob("**/*"))`: files reached through symlinks count, links to
     directories are not entered."""
     found: list[tuple[list[str], str, os.stat_result]] = []
     stack = [directory]
@@ -236,6 +250,22 @@ def _files_under(directory: str) -> list[tuple[str, os.stat_result]]:
                     found.append((entry.path.split("/"), entry.path, st))
     found.sort(key=lambda item: item[0])
     return [(path, st) for _, path, st in found]
+
+
+def _template_files(root: Path, under: str) -> list[str]:
+    """Return the name and text of every file under `under` in the template folders, in
+    order: each named by whose folder it is in (the site's, the theme's) and its path there,
+    never by its absolute path (the site's folder and the installed theme's, in a virtualenv,
+    differ from one checkout or install to the next)."""
+    parts = []
+    site_templates = root / "templates"
+    for directory in template_dirs(root):
+        whose = "site" if directory == site_templates else "theme"
+        for path in sorted((directory / under).glob("**/*")):
+            if path.is_file():
+                name = f"{whose}:{path.relative_to(directory).as_posix()}"
+                parts += [name, path.read_text("utf-8", "replace")]
+    return parts
 
 
 class PageKeys:
@@ -299,7 +329,7 @@ class PageKeys:
         templates = templates_text(site.config.root, memo.setdefault("templates", {}))
         # Which posts are previews changes with the clock alone (a future post's date passes).
         previews = " ".join(sorted(site.previews))
-        around = (__version__, repr(site.config), templates, previews)
+        around = (__version__, config_digest(site.config), templates, previews)
         if memo.get("around") == around and memo.get("shape") == shape:
             self.site = memo["site"]
         else:

@@ -2,7 +2,7 @@
 
 `SiteWriter` (`postil.output`) reuses an output file of an earlier build only if the
 manifest of that build (a `Stamp` per file) says it had the same content and the file on
-disk still has the inode, size and modification time recorded when it was written.
+disk still holds the bytes recorded when it was written (`intact`).
 """
 
 from __future__ import annotations
@@ -24,9 +24,10 @@ class Stamp:
 
     Attributes:
         token: `content_token` of the bytes (or `static_token` of a copied file).
-        ino: the inode number; a rewritten file gets a new one.
+        ino: the inode number when written (for the record: a file is recognised by its
+            bytes, `intact`, so a copy of the output in a restored cache still counts).
         size: size in bytes.
-        mtime_ns: modification time in nanoseconds.
+        mtime_ns: modification time in nanoseconds when written (for the record too).
     """
 
     token: str
@@ -36,6 +37,17 @@ class Stamp:
     digest: str = ""
     """`content_token` of the bytes written ("" if unknown: the file is not reused from the
     spare, whose files are checked against it because nobody looks at them)."""
+
+
+def output_name(out_dir: Path, root: Path) -> str:
+    """Return the name the build cache knows the output directory `out_dir` by: its path
+    from the site's `root` when it is inside it (`_site`), so that a cache restored into a
+    clone in another folder finds its manifests and spare tree; else its absolute path."""
+    out = out_dir.absolute()
+    try:
+        return "site:" + out.relative_to(root.absolute()).as_posix()
+    except ValueError:
+        return str(out)
 
 
 def content_token(data: bytes) -> str:
@@ -62,32 +74,41 @@ def static_token(source: Path) -> str:
     return f"file {source} {st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns}"
 
 
-def holds(directory: Path | None, rel: str, stamp: Stamp) -> bool:
-    """Return whether `directory/rel` still holds the bytes `stamp.digest` recorded.
+def intact(
+    directory: Path | None, rel: str, stamp: Stamp, read: dict[tuple[int, int], str] | None = None
+) -> bool:
+    """Return whether `directory/rel` is a regular 0644 file holding the bytes `stamp.digest`
+    recorded.
 
-    The stat signature alone does not prove it: a flipped bit on disk, or a tool that
-    restores times, keeps inode, size and mtime.
+    Its bytes are read and hashed: a flipped bit on disk, or a tool that restores times,
+    keeps a file's stat signature, so the signature alone proves nothing. Nor is it
+    required: a file restored from a cache archive (actions/cache) or copied into a fresh
+    clone has a new inode and time but the same bytes, and is reused all the same.
+
+    Args:
+        read: the digests of the files this build already read, by (device, inode),
+            updated: the output and the spare share most files as hard links, and each is
+            read once.
     """
     if directory is None or not stamp.digest:
         return False
+    path = f"{directory}/{rel}"
     try:
-        with open(f"{directory}/{rel}", "rb") as f:
-            return content_token(f.read()) == stamp.digest
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode) or stat.S_IMODE(st.st_mode) != FILE_MODE:
+            return False
+        if st.st_size != stamp.size:
+            return False
+        inode = (st.st_dev, st.st_ino)
+        digest = read.get(inode) if read is not None else None
+        if digest is None:
+            with open(path, "rb") as f:
+                digest = content_token(f.read())
+            if read is not None:
+                read[inode] = digest
+        return digest == stamp.digest
     except OSError:
         return False
-
-
-def untouched(directory: Path | None, rel: str, stamp: Stamp) -> bool:
-    """Return whether `directory/rel` is still the regular 0644 file `stamp` recorded."""
-    if directory is None:
-        return False
-    try:
-        st = os.lstat(f"{directory}/{rel}")
-    except OSError:
-        return False
-    if (st.st_ino, st.st_size, st.st_mtime_ns) != (stamp.ino, stamp.size, stamp.mtime_ns):
-        return False
-    return stat.S_ISREG(st.st_mode) and stat.S_IMODE(st.st_mode) == FILE_MODE
 
 
 def prune(directory: str, keep: set[str], prefix: str = "") -> bool:

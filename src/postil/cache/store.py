@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from postil.cache.keys import environment_stamp, fingerprint
+from postil.cache.manifest import output_name
 from postil.errors import PostilError
 
 CACHE_DIR = ".postil-cache"
@@ -133,8 +134,9 @@ class BuildCache:
         """Replace a row's value by an equal one that is quicker to use next time, where the
         cache holds values in memory (`MemoryCache`); a no-op elsewhere."""
 
-    def commit(self) -> None:
-        """Write every buffered row; on any error keep the cache as it was."""
+    def commit(self, min_bytes: int = 0) -> None:
+        """Write every buffered row (if at least `min_bytes` of them wait); on any error keep
+        the cache as it was."""
 
     def close(self) -> None:
         """Commit what is buffered and release what the cache holds."""
@@ -146,10 +148,12 @@ class BuildCache:
         return None
 
     def spare_dir(self, out_dir: Path) -> Path | None:
-        """Return where the output before the last one of `out_dir` is kept (None: nowhere).
+        """Return where the spare copy of `out_dir` is kept (None: nowhere): the output
+        before the last one, or hard links to the last one when there was none to retire.
 
         See `postil.output.SiteWriter`: updating that spare copy in place and swapping it in
-        is much cheaper than making a new directory tree for each build. Only one build at a
+        is much cheaper than making a new directory tree for each build, and a clone given
+        this cache finds every unchanged file in it. Only one build at a
         time may use it: it is None while another process holds the spare lock (held from
         this call until `close`).
         """
@@ -199,10 +203,12 @@ class SqliteCache(BuildCache):
         self._readers: dict[str, RowReader] = {}
 
     def spare_dir(self, out_dir: Path) -> Path | None:
-        """See `BuildCache.spare_dir`: `spare/<hash of out_dir>` beside the database."""
+        """See `BuildCache.spare_dir`: `spare/<hash of out_dir's name>` beside the database
+        (`manifest.output_name`: its path in the site, so a clone in another folder finds it)."""
         if self._path is None or self._db is None or not self._lock_spares():
             return None
-        return self._path.parent / "spare" / fingerprint(str(out_dir))[:16]
+        name = output_name(out_dir, self._path.parent.parent)
+        return self._path.parent / "spare" / fingerprint(name)[:16]
 
     def _lock_spares(self) -> bool:
         """Take the exclusive, non-blocking lock on the spare directories; say if taken."""
@@ -306,9 +312,10 @@ class SqliteCache(BuildCache):
             for name in names:
                 self._pending[(kind, name)] = None
 
-    def commit(self) -> None:
-        """Write every buffered row in one transaction; on any error keep the cache as it was."""
-        if self._db is None or not self._pending:
+    def commit(self, min_bytes: int = 0) -> None:
+        """Write every buffered row in one transaction (if at least `min_bytes` of them wait);
+        on any error keep the cache as it was."""
+        if self._db is None or not self._pending or self._pending_bytes < min_bytes:
             return
         rows = [
             (kind, name, fp, zlib.crc32(data), data)
@@ -475,10 +482,10 @@ class MemoryCache(BuildCache):
         if self._backing is not None and kind in self._persist:
             self._backing.forget(kind, gone)
 
-    def commit(self) -> None:
-        """Commit the backing cache."""
+    def commit(self, min_bytes: int = 0) -> None:
+        """Commit the backing cache (if at least `min_bytes` wait there)."""
         if self._backing is not None:
-            self._backing.commit()
+            self._backing.commit(min_bytes)
 
     def close(self) -> None:
         """Commit the backing cache (the rows in memory stay, for the next build)."""

@@ -10,7 +10,7 @@ sources of the conventions: Jekyll (`tags: a b` is two tags, `published: false`)
 
 from __future__ import annotations
 
-import unicodedata
+import re
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -31,13 +31,16 @@ def one_line(text: str) -> str:
     "noncharacter-in-input-stream", WHATWG HTML §13.2.3.5); YAML's `"\\a"`, `"\\x1b"` or
     `"\\uFFFE"` escapes can put them in a title.
     """
-    text = "".join(" " if _forbidden(c) else c for c in text)
-    return " ".join(text.split())
+    return " ".join(_FORBIDDEN.sub(" ", text).split())
 
 
-def _forbidden(c: str) -> bool:
-    code = ord(c)
-    return unicodedata.category(c) == "Cc" or 0xFDD0 <= code <= 0xFDEF or (code & 0xFFFE) == 0xFFFE
+_FORBIDDEN = re.compile(
+    "[\x00-\x1f\x7f-\x9f\ufdd0-\ufdef"
+    + "".join(chr(plane << 16 | 0xFFFE) + chr(plane << 16 | 0xFFFF) for plane in range(17))
+    + "]"
+)
+"""The control characters (Unicode category Cc: U+0000-U+001F, U+007F-U+009F) and the
+noncharacters (U+FDD0-U+FDEF, and the last two code points of each of the 17 planes)."""
 
 
 def _pos(node: yaml.Node) -> tuple[int, int]:

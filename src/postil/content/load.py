@@ -31,14 +31,16 @@ def load_posts(config: SiteConfig, cache: BuildCache) -> tuple[list[Post], list[
         config: the site configuration.
         cache: parsed posts of earlier builds by source path (a post with warnings is not
             kept, so its warnings are reported by every build). A kept post is reused when
-            the source's path, kind and the site's time zone are the same, and either the
-            file's stat signature is the recorded one and `PostRow.vouches` for it (the
-            file is then not read at all: `UnreadSource`) or its text is the same. For as
-            long as the cache lives (the dev server's), a post the signature vouches for is
-            the very `Post` object of the last build (`BuildCache.memo`), so the later
-            stages can tell by identity that it did not change; and when `content/` lists
-            the same sources as last time, only those whose signature changed (or that
-            were not vouched for) are looked at again: a rebuild costs one `stat` a source.
+            the source's path in the site, kind and the site's time zone are the same, and
+            either the file's stat signature is the recorded one and `PostRow.vouches` for
+            it (the file is then not read at all: `UnreadSource`) or its text is the same (a
+            fresh clone gives every file a new inode and time: each is read and compared by
+            its text, none parsed again). For as long as the cache lives (the dev
+            server's), a post the signature vouches for is the very `Post` object of the
+            last build (`BuildCache.memo`), so the later stages can tell by identity that it
+            did not change; and when `content/` lists the same sources as last time, only
+            those whose signature changed (or that were not vouched for) are looked at
+            again: a rebuild costs one `stat` a source.
     """
     paths, errors = source_paths(config, cache.memo("content"))
     rels = [rel for _, rel, _ in paths]
@@ -58,10 +60,10 @@ def load_posts(config: SiteConfig, cache: BuildCache) -> tuple[list[Post], list[
         known = cache.load("post")
         cache.forget("post", known.keys() - set(rels))
     started = time.time_ns()
-    settings_of: dict[str, tuple[Path, str, str, str]] = memo.setdefault("settings", {})
+    settings_of: dict[str, tuple[str, str, str]] = memo.setdefault("settings", {})
     for i in redo:
         path, rel, kind = paths[i]
-        settings = _settings(settings_of, path, rel, kind, config.timezone)
+        settings = _settings(settings_of, rel, kind, config.timezone)
         hit = known.get(rel)
         kept: PostRow | None = hit[1] if hit is not None and hit[0] == settings else None
         made = (cache, paths[i], signatures[i], kept, results[i], started, settings)
@@ -170,16 +172,15 @@ def _load(
     return _Result(post)
 
 
-def _settings(
-    memo: dict[str, tuple[Path, str, str, str]], path: Path, rel: str, kind: str, zone: str
-) -> str:
+def _settings(memo: dict[str, tuple[str, str, str]], rel: str, kind: str, zone: str) -> str:
     """Return the fingerprint of what a kept post is valid for besides its text: the
-    source's path and kind and the site's time zone (kept in `memo` by rel)."""
+    source's path in the site (not the folder: see `config_digest`) and kind and the
+    site's time zone (kept in `memo` by rel)."""
     last = memo.get(rel)
-    if last is not None and last[1:3] == (kind, zone) and (last[0] is path or last[0] == path):
-        return last[3]
-    settings = fingerprint(str(path), kind, zone)
-    memo[rel] = (path, kind, zone, settings)
+    if last is not None and last[:2] == (kind, zone):
+        return last[2]
+    settings = fingerprint(rel, kind, zone)
+    memo[rel] = (kind, zone, settings)
     return settings
 
 

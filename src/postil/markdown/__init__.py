@@ -7,13 +7,14 @@ registers rules and renderers only and keeps per-document state in `env["postil"
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from markdown_it import MarkdownIt
 
 from postil.htmlfilter import summary_html
 from postil.markdown.rendered import AnchorLink, RenderedMarkdown, TitleText, TocEntry
-from postil.markdown.state import RenderState
+from postil.markdown.state import RenderState, SourceLines
 from postil.model import Post
 
 __all__ = [
@@ -122,20 +123,21 @@ def render_markdown(
     Returns:
         The HTML and everything the plugins found; problems are in `diagnostics`, never raised.
     """
-    state.source_lines = body.split("\n")
+    state.source_lines = SourceLines(body)
     env: dict[str, Any] = {"postil": state}
     tokens = md.parse(body, env)
-    html = md.renderer.render(tokens, md.options, env)
+    word_count = count_words(tokens)
+    html_utf8 = b"".join(render_blocks(md, tokens, env))
     toc = tuple(state.extra.get("toc", ()))
     return RenderedMarkdown(
-        html_utf8=html.encode("utf-8"),
+        html_utf8=html_utf8,
         toc=toc,
-        word_count=count_words(tokens),
+        word_count=word_count,
         widgets=frozenset(state.widgets),
         figures=tuple(state.figures.items()),
         equations=tuple(state.equations.items()),
         diagnostics=tuple(state.diagnostics),
-        summary=summary_html(html),
+        summary=summary_html(html_utf8),
         anchor_links=tuple(state.extra.get("anchor_links", ())),
         references=tuple(state.extra.get("references", ())),
         images=tuple(state.extra.get("images", ())),
@@ -145,6 +147,36 @@ def render_markdown(
         toc_placed=bool(state.extra.get("toc_placed")),
         citations=tuple(state.extra.get("citations", ())),
     )
+
+
+RENDER_GROUP = 4096
+"""Tokens rendered at a time by `render_blocks` (whole top-level blocks, so a little more)."""
+
+
+def render_blocks(md: MarkdownIt, tokens: list[Any], env: dict[str, Any]) -> Iterator[bytes]:
+    """Render `tokens` (a parsed document) as UTF-8 HTML, a group of top-level blocks at a
+    time, dropping each group's tokens once rendered.
+
+    The pieces joined are byte for byte `md.renderer.render(tokens, ...)`: a group ends after
+    a top-level token that closes a block or is one (`level` 0, `nesting` ≤ 0) and is not
+    hidden, and the renderer reads neighbours only inside a block and the token before a
+    block (for a line feed after a hidden one). A 20 MB post's
+    tokens (≈ 450 bytes each) and its HTML (four bytes a character as one `str` when it
+    has a math letter beyond U+FFFF) are thus never all alive at once.
+    """
+    start = 0
+    while start < len(tokens):
+        end = min(start + RENDER_GROUP, len(tokens))
+        while end < len(tokens) and not _ends_block(tokens[end - 1]):
+            end += 1
+        html = md.renderer.render(tokens[start:end], md.options, env)
+        tokens[start:end] = [None] * (end - start)  # free them; nothing reads them again
+        yield html.encode("utf-8")
+        start = end
+
+
+def _ends_block(token: Any) -> bool:
+    return token.level == 0 and token.nesting <= 0 and not token.hidden
 
 
 FORMULA_TOKENS = frozenset({"math_inline", "math_inline_display", "math_block", "math_ref"})

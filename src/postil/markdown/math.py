@@ -38,7 +38,13 @@ from markdown_it.rules_block.table import table as table_rule
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
-from postil.markdown.mathdoc import PIPE, math_resolve, protect_pipes, render_formula
+from postil.markdown.mathdoc import (
+    PIPE,
+    math_resolve,
+    protect_pipes,
+    release_pipes,
+    render_formula,
+)
 from postil.markdown.mathescape import DOLLAR_ESCAPES, KRAMDOWN_ESCAPES, unescape
 from postil.markdown.state import get_state
 from postil.math import anchor_id
@@ -301,7 +307,9 @@ def math_table_pipes(state: StateBlock, start_line: int, end_line: int, silent: 
 
 
 def math_fence(state: Any) -> None:
-    """Re-type ```` ```math ```` fences as `math_block` tokens (the code plugin owns `fence`)."""
+    """Re-type ```` ```math ```` fences as `math_block` tokens (the code plugin owns `fence`);
+    block parsing is over, so the table rule's protected source goes (`release_pipes`)."""
+    release_pipes(state.env)
     for token in state.tokens:
         if token.type == "fence" and token.info.strip() == "math":
             token.type = "math_block"

@@ -47,13 +47,28 @@ def equation_rows(latex: str, macros: Mapping[str, str] | None = None) -> tuple[
 def protect_pipes(src: str, env: MutableMapping[str, Any]) -> str:
     """Return `src` with every `|` inside `$…$` on one line replaced by `PIPE` (same length).
 
-    Uses the same Pandoc rule as the inline math rule; cached per source in `env`.
+    Uses the same Pandoc rule as the inline math rule; cached per source in `env` until
+    `release_pipes` (a source with no such pipe is returned itself, never copied).
     """
-    cache = env.setdefault("_math_pipes", {})
+    cache = env.setdefault(PIPES_KEY, {})
     if src not in cache:
         cache.clear()
-        cache[src] = "\n".join(_protect_line(line) for line in src.split("\n"))
+        changed = _PIPE_AND_DOLLAR.search(src) is not None
+        cache[src] = "\n".join(_protect_line(line) for line in src.split("\n")) if changed else src
     return cache[src]
+
+
+PIPES_KEY = "_math_pipes"
+"""Where `protect_pipes` keeps the protected copy of the source in markdown-it's `env`."""
+
+_PIPE_AND_DOLLAR = re.compile(r"^(?=[^\n]*\|)[^\n]*\$", re.M)
+"""A line with both a `|` and a `$`: the only kind `_protect_line` can change."""
+
+
+def release_pipes(env: MutableMapping[str, Any]) -> None:
+    """Drop `protect_pipes`'s copy once block parsing is over: it and the source it is keyed
+    by are each as large as the document (a 20 MB post kept 60 MB alive to the end)."""
+    env.pop(PIPES_KEY, None)
 
 
 def _protect_line(line: str) -> str:

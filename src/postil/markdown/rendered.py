@@ -153,7 +153,20 @@ class RenderedMarkdown:
 
     @property
     def html(self) -> str:
-        """The body as an HTML fragment (decoded from `html_utf8`, or loaded, on each access).
+        """The body as an HTML fragment (decoded from `html_bytes` on each access).
+
+        Raises:
+            LookupError: the HTML is in the build cache but nothing can read it.
+            CacheError: the cache lost or damaged it.
+        """
+        return self.html_bytes.decode("utf-8")
+
+    @property
+    def html_bytes(self) -> bytes:
+        """The body as UTF-8 HTML (`html_utf8`, or loaded from the build cache on each access).
+
+        Prefer it to `html` for what may be large: a body with one math letter beyond U+FFFF
+        takes four times its characters as a `str`.
 
         Raises:
             LookupError: the HTML is in the build cache but nothing can read it.
@@ -164,4 +177,4 @@ class RenderedMarkdown:
             if self.load_html is None:
                 raise LookupError(f"the HTML of {self.html_key} is in the build cache, closed")
             data = self.load_html(self.html_key)
-        return data.decode("utf-8")
+        return data

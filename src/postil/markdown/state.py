@@ -7,15 +7,53 @@ read what other plugins found (figure numbers, equation labels, widgets used).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, MutableMapping
+from array import array
+from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from postil.errors import Diagnostic, Location, Severity
 
 if TYPE_CHECKING:  # importing the math layer costs ≈ 0.15 s; a warm build needs none of it
     from postil.bibliography.entries import Work
     from postil.math.cache import MathCache
+
+
+class SourceLines(Sequence[str]):
+    """The lines of a text (split at LF), made on demand: `text.split("\n")` without the list.
+
+    Plugins read a line only to locate a problem, but a list of a 20 MB post's lines takes
+    ≈ 40 MB (a `str` object per line); this keeps the text, which is held anyway, and one
+    offset per line (8 bytes), found on first use.
+    """
+
+    def __init__(self, text: str = "") -> None:
+        self.text = text
+        self._starts: array[int] | None = None
+
+    def _offsets(self) -> array[int]:
+        if self._starts is None:
+            starts, find, at = array("q", [0]), self.text.find, 0
+            while (at := find("\n", at) + 1) > 0:
+                starts.append(at)
+            self._starts = starts
+        return self._starts
+
+    def __len__(self) -> int:
+        return len(self._offsets())
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        starts = self._offsets()
+        start = starts[index]  # IndexError as a list gives
+        index = index % len(starts)
+        end = starts[index + 1] - 1 if index + 1 < len(starts) else len(self.text)
+        return self.text[start:end]
 
 
 @dataclass
@@ -65,7 +103,7 @@ class RenderState:
 
     path: str = "<string>"
     body_line: int = 1
-    source_lines: list[str] = field(default_factory=list)
+    source_lines: Sequence[str] = field(default_factory=SourceLines)
     macros: Mapping[str, str] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     figures: dict[str, int] = field(default_factory=dict)

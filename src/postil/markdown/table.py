@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import islice
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -144,7 +145,7 @@ def _header_name(tokens: Sequence[Token], idx: int, env: Any) -> str:
     """Return "Table: A, B, C" from the header cells of the table opening at `idx` (math
     as readable text)."""
     headers: list[str] = []
-    for token in tokens[idx + 1 :]:
+    for token in islice(tokens, idx + 1, None):  # not a copy of the rest of the document
         if token.type in ("thead_close", "table_close"):
             break
         if token.type == "inline":

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 
 from latex2mathml import commands as engine
 from latex2mathml.symbols_parser import convert_symbol
@@ -67,9 +68,14 @@ SCRIPTS = {"^": "superscript", "_": "subscript"}
 
 def spec_of(token: str, arities: Mapping[str, int]) -> str:
     """Return the argument spec of a token ("" for none); macros (name -> arity) win."""
-    name = token[1:]
-    if token.startswith("\\") and name in arities:
-        return "m" * arities[name]
+    if token[0] == "\\" and token[1:] in arities:
+        return "m" * arities[token[1:]]
+    return _engine_spec(token)
+
+
+@lru_cache(maxsize=4096)
+def _engine_spec(token: str) -> str:
+    """Return the argument spec latex2mathml gives a token (`spec_of` without macros)."""
     if token in SPECS:
         return SPECS[token]
     if token.startswith(engine.MATH) and token not in engine.MATH_NON_FONT_COMMANDS:

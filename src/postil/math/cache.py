@@ -36,10 +36,14 @@ def cache_key(
     the key only when the source mentions `ref` (`\\ref`, `\\eqref`).
     """
     refs = sorted(equations.items()) if equations is not None and "ref" in latex else None
-    return json.dumps(
-        [LAYER_VERSION, ENGINE, latex, display, sorted((macros or {}).items()), refs, numbers],
-        ensure_ascii=False,
+    return _KEY_JSON.encode(
+        [LAYER_VERSION, ENGINE, latex, display, sorted((macros or {}).items()), refs, numbers]
     )
+
+
+_KEY_JSON = json.JSONEncoder(ensure_ascii=False)
+"""`json.dumps(…, ensure_ascii=False)`'s encoder, made once: `dumps` makes a new one on every
+call with a non-default option, a third of the key's cost."""
 
 
 class MathCache:

@@ -48,7 +48,8 @@ from postil.math.symbols import glyph_macros
 from postil.math.syntax import locate_syntax_error
 
 GLYPH_MACROS = glyph_macros()
-STATIC_ARITIES = {name: macro_arity(body) for name, body in (GLYPH_MACROS | BUILTIN_MACROS).items()}
+STATIC_MACROS = GLYPH_MACROS | BUILTIN_MACROS
+STATIC_ARITIES = {name: macro_arity(body) for name, body in STATIC_MACROS.items()}
 
 
 @dataclass
@@ -83,9 +84,12 @@ class Formula:
         self.latex = self.source
 
     @property
-    def macro_table(self) -> dict[str, str]:
-        """Return every macro in force: glyphs, KaTeX's aliases, the caller's, the formula's."""
-        return {**GLYPH_MACROS, **BUILTIN_MACROS, **self.macros, **self.definitions}
+    def macro_table(self) -> Mapping[str, str]:
+        """Return every macro in force: glyphs, KaTeX's aliases, the caller's, the formula's
+        (read only: without macros of the caller's or the formula's, one shared table)."""
+        if not self.macros and not self.definitions:
+            return STATIC_MACROS
+        return {**STATIC_MACROS, **self.macros, **self.definitions}
 
     @property
     def root(self) -> ET.Element:
@@ -140,9 +144,9 @@ def _syntax(formula: Formula) -> None:
 
 def _arguments(formula: Formula) -> None:
     """Raise at the first command with too few arguments (macros count with their arity)."""
-    defined = formula.macros, formula.definitions
-    arities = [{name: macro_arity(body) for name, body in m.items()} for m in defined]
-    formula.arities = STATIC_ARITIES | arities[0] | arities[1]
+    defined = {**formula.macros, **formula.definitions}
+    arities = {name: macro_arity(body) for name, body in defined.items()}
+    formula.arities = STATIC_ARITIES | arities if arities else STATIC_ARITIES
     check_arguments(formula.latex, formula.arities)
 
 

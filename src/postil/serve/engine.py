@@ -35,6 +35,7 @@ from postil.errors import (
     located,
 )
 from postil.model import Site, SiteConfig
+from postil.pages import PageJobs
 from postil.serve.memory import Entry, Group, MemoryWriter, SiteFiles
 from postil.serve.watcher import ChangeSet
 from postil.write import write_site
@@ -197,7 +198,11 @@ class DevBuild:
         """Return the write stage for `run`: the site into a new `MemoryWriter` (in `made`)."""
 
         def output(
-            site: Site, env: jinja2.Environment, cache: BuildCache, keys: dict[str, str]
+            site: Site,
+            env: jinja2.Environment,
+            cache: BuildCache,
+            keys: dict[str, str],
+            jobs: PageJobs,
         ) -> tuple[int, int]:
             templates = templates_text(self.root, cache.memo("templates"))
             if templates != self._templates:
@@ -206,7 +211,8 @@ class DevBuild:
                 self._entries, self._lock, self._templates_ok, self._proven, self._groups
             )
             assets, static = generated_assets(cache, site), site.files
-            write_site(site, env, writer, cache, assets, static, keys, self.options.workers)
+            workers = self.options.workers
+            write_site(site, env, writer, cache, assets, static, keys, workers, jobs)
             self.config = site.config
             made.append(writer)
             return len(writer.entries), writer.written + writer.rendered
