@@ -11,10 +11,12 @@ everything rendering may read.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from itertools import islice
 from math import ceil
+from operator import and_, is_
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from postil import parallel
@@ -282,12 +284,26 @@ def render_posts(
     keys = keys if keys is not None else markdown_keys(config, posts)
     cache.forget("conversions", cache.names("conversions") - set(links))  # deleted posts'
     widgets = widget_templates(config.root)
-    found = {}
-    for post, key in zip(posts, keys, strict=True):
-        hit = rendered_rows.get(key)
-        cites = hit is not None and hit.works_read
+    memo = cache.memo("render")
+    inputs = (links, widgets, assets.sources, assets.sizes, assets.bibliographies)
+    # What the last call found valid stays valid while everything it looked up is equal.
+    proven: dict[str, Rendered] = memo.get("valid", {}) if memo.get("inputs") == inputs else {}
+    # `RenderedRows.lookup`: every post's row at once (a plain mapping is asked one by one)
+    lookup = getattr(rendered_rows, "lookup", None)
+    hits: list[Rendered | None] = (
+        lookup(keys) if lookup is not None else [rendered_rows.get(key) for key in keys]
+    )
+    found: dict[str, Rendered] = {}
+    for post, key, row in zip(posts, keys, hits, strict=True):
+        if row is None:
+            continue
+        hit: Rendered = row
+        if proven.get(key) is hit:
+            found[key] = hit
+            continue
+        cites = hit.works_read
         works = works_for(config, post, assets.bibliographies) if cites else None
-        if hit is not None and hit.valid_for(links, widgets, assets, works):
+        if hit.valid_for(links, widgets, assets, works):
             found[key] = hit
     todo = [(post, key) for post, key in zip(posts, keys, strict=True) if key not in found]
     if todo:
@@ -304,14 +320,46 @@ def render_posts(
             cache.commit(COMMIT_BYTES)
 
         render_many(config, todo_posts, links, templates, conversions, workers, assets, keep)
-    rendered: list[RenderedPost] = []
-    diagnostics: list[Diagnostic] = []
-    for post, key in zip(posts, keys, strict=True):
-        content = found[key].content
-        diagnostics.extend(content.diagnostics)
-        minutes = reading_minutes(content.word_count, config.words_per_minute)
-        rendered.append(RenderedPost(post=post, content=content, reading_minutes=minutes))
-    return rendered, diagnostics
+    memo["inputs"], memo["valid"] = inputs, found
+    return _rendered_posts(config, posts, keys, found, memo)
+
+
+def _rendered_posts(
+    config: SiteConfig,
+    posts: Sequence[Post],
+    keys: Sequence[str],
+    found: Mapping[str, Rendered],
+    memo: dict[str, Any],
+) -> tuple[list[RenderedPost], list[Diagnostic]]:
+    """Return each post with its rendering, and the diagnostics of all, in post order.
+
+    `memo` keeps the last call's posts, contents and `RenderedPost`s: a post whose `Post`
+    and content are the very objects of the last call at the same place keeps its
+    `RenderedPost` (its reading time is a function of them and the site's reading speed),
+    so the later stages can tell by identity that it did not change.
+    """
+    contents = [found[key].content for key in keys]
+    diagnostics = [d for content in contents for d in content.diagnostics]
+    last = memo.get("last")
+    speed = config.words_per_minute
+    if last is not None and last[0] == speed and len(last[1]) == len(posts):
+        rendered = list(last[3])  # the same places: look at the posts that changed
+        same = map(and_, map(is_, posts, last[1]), map(is_, contents, last[2]))
+        redo: Iterable[int] = [i for i, kept in enumerate(same) if not kept]
+    else:  # posts added or removed: match them by source path
+        before = {r.post.source.rel: r for r in last[3]} if last and last[0] == speed else {}
+        rendered = [before.get(post.source.rel) for post in posts]  # type: ignore[misc]
+        redo = [
+            i
+            for i, (was, post, content) in enumerate(zip(rendered, posts, contents, strict=True))
+            if was is None or was.post is not post or was.content is not content
+        ]
+    for i in redo:
+        content = contents[i]
+        minutes = reading_minutes(content.word_count, speed)
+        rendered[i] = RenderedPost(post=posts[i], content=content, reading_minutes=minutes)
+    memo["last"] = (speed, list(posts), contents, rendered)
+    return list(rendered), diagnostics
 
 
 @dataclass
@@ -423,6 +471,25 @@ def _render_in_pool(
     return [result for rendered, _ in done for result in rendered]
 
 
+@lru_cache(maxsize=1)
+def parser() -> Any:
+    """Return this process's `MarkdownIt` (`postil.markdown.create_markdown`), made on
+    first use: a process renders every post with one parser (per-document state is in
+    `env`), so the dev server does not make one, nor import the math layer, per save."""
+    from postil.markdown import create_markdown
+
+    return create_markdown()
+
+
+def prepare() -> None:
+    """Make this process's parser and import the math and code layers now, so the first
+    post rendered does not wait for them (the dev server calls it once it serves)."""
+    import postil.markdown.code  # noqa: F401 - imported for what it costs, not used here
+    import postil.math  # noqa: F401
+
+    parser()
+
+
 def _new_worker(
     config: SiteConfig,
     links: Mapping[str, str],
@@ -431,14 +498,13 @@ def _new_worker(
     highlight: Mapping[tuple[Any, ...], str],
     assets: AssetMaps,
 ) -> _Worker:
-    """Return a `_Worker` with a fresh parser and conversion caches seeded with `math` and
-    `highlight`."""
-    from postil.markdown import create_markdown
+    """Return a `_Worker` with this process's parser (`parser`) and fresh conversion caches
+    seeded with `math` and `highlight`."""
     from postil.math import MathCache
 
     math_cache = MathCache()
     math_cache.load(math)
-    md = create_markdown()
+    md = parser()
     return _Worker(config, links, md, templates, math_cache, dict(highlight), assets)
 
 

@@ -3,7 +3,7 @@ its HTML kept apart, and parsed sources with the stat signature that vouches for
 
 from __future__ import annotations
 
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Iterator, MutableMapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -45,6 +45,14 @@ class CachedRows(MutableMapping[str, V]):
         value = self._all()[key]
         self._used.add(key)
         return value
+
+    def lookup(self, keys: Sequence[str]) -> list[V | None]:
+        """Return the value of each of `keys` (None where there is none), marking them used:
+        `self.get` for many keys at once (a build asks for every post's)."""
+        rows = self._all()
+        found = [rows.get(key) for key in keys]
+        self._used.update(key for key, value in zip(keys, found, strict=True) if value is not None)
+        return found
 
     def __setitem__(self, key: str, value: V) -> None:
         self.added += 1
