@@ -317,11 +317,22 @@ def render_posts(
                 if result.content.widgets:
                     result = replace(result, widgets=widgets)
                 found[key] = rendered_rows[key] = result
-            cache.commit(COMMIT_BYTES)
+            if cache.commit(COMMIT_BYTES):
+                _release_html(rendered_rows, found)
 
         render_many(config, todo_posts, links, templates, conversions, workers, assets, keep)
+        if cache.commit():
+            _release_html(rendered_rows, found)
     memo["inputs"], memo["valid"] = inputs, found
     return _rendered_posts(config, posts, keys, found, memo)
+
+
+def _release_html(rows: MutableMapping[str, Rendered], found: dict[str, Rendered]) -> None:
+    """Let the rendered posts written to the build cache read their HTML from there
+    (`RenderedRows.release_html`), in `found` too."""
+    release = getattr(rows, "release_html", None)  # a plain mapping keeps what it is given
+    for key in release() if release is not None else ():
+        found[key] = rows[key]
 
 
 def _rendered_posts(
@@ -389,8 +400,11 @@ def render_many(
     workers: int | None = None,
     assets: AssetMaps | None = None,
     keep: Keep | None = None,
-) -> list[Rendered]:
-    """Render the Markdown of `posts`, in order; diagnostics are inside each result.
+) -> None:
+    """Render the Markdown of `posts`, handing the results to `keep` as they arrive;
+    diagnostics are inside each result. Nothing keeps them here: a cold build's rendered
+    posts need not all be in memory at once (`render_posts` keeps their HTML in the build
+    cache once written there).
 
     Below `postil.parallel.SEQUENTIAL_BELOW` posts (more when workers must be spawned),
     or with one worker, the posts are rendered in this process; otherwise in a pool, in
@@ -415,8 +429,9 @@ def render_many(
     small = parallel.SEQUENTIAL_BELOW if forked else parallel.SPAWNED_SEQUENTIAL_BELOW
     found = assets if assets is not None else AssetMaps()
     if count <= 1 or len(posts) < small:
-        return _render_here(config, posts, links, templates, conversions, found, keep)
-    return _render_in_pool(config, posts, links, conversions, count, context, found, keep)
+        _render_here(config, posts, links, templates, conversions, found, keep)
+    else:
+        _render_in_pool(config, posts, links, conversions, count, context, found, keep)
 
 
 def _render_here(
@@ -427,7 +442,7 @@ def _render_here(
     conversions: Conversions,
     assets: AssetMaps,
     keep: Keep | None = None,
-) -> list[Rendered]:
+) -> None:
     """Render `posts` one after the other in this process."""
     global _WORKER
     _WORKER = _new_worker(config, links, templates, *conversions.seeds(), assets)
@@ -438,7 +453,6 @@ def _render_here(
     conversions.record([p.source.rel for p in posts], added)
     if keep is not None:
         keep(0, results)
-    return results
 
 
 def _render_in_pool(
@@ -450,8 +464,9 @@ def _render_in_pool(
     context: Any,
     assets: AssetMaps,
     keep: Keep | None = None,
-) -> list[Rendered]:
-    """Render `posts` in `count` worker processes, chunk by chunk, keeping input order."""
+) -> None:
+    """Render `posts` in `count` worker processes, chunk by chunk (`keep` gets each chunk's
+    results with the index of its first post)."""
     import postil.markdown.code  # noqa: F401 - imported once here, inherited by forked workers
     import postil.math  # noqa: F401
 
@@ -465,10 +480,9 @@ def _render_in_pool(
         if keep is not None:
             keep(index * size, rendered)
 
-    done = parallel.map_chunks(
+    parallel.map_chunks(
         _render_chunk, chunks, count, context, _start_worker, args, on_result=arrived
     )
-    return [result for rendered, _ in done for result in rendered]
 
 
 @lru_cache(maxsize=1)

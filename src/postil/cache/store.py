@@ -134,9 +134,15 @@ class BuildCache:
         """Replace a row's value by an equal one that is quicker to use next time, where the
         cache holds values in memory (`MemoryCache`); a no-op elsewhere."""
 
-    def commit(self, min_bytes: int = 0) -> None:
+    def commit(self, min_bytes: int = 0) -> bool:
         """Write every buffered row (if at least `min_bytes` of them wait); on any error keep
-        the cache as it was."""
+        the cache as it was.
+
+        Returns:
+            Whether every row put so far can now be read back through `reader` (False
+            here: this cache keeps nothing).
+        """
+        return False
 
     def close(self) -> None:
         """Commit what is buffered and release what the cache holds."""
@@ -199,6 +205,7 @@ class SqliteCache(BuildCache):
         self._pending: dict[tuple[str, str], tuple[str, bytes] | None] = {}
         self._pending_bytes = 0
         self._broken = False
+        self._lost = False  # a commit failed: rows put may be missing
         self._lock: IO[str] | None = None
         self._readers: dict[str, RowReader] = {}
 
@@ -312,11 +319,16 @@ class SqliteCache(BuildCache):
             for name in names:
                 self._pending[(kind, name)] = None
 
-    def commit(self, min_bytes: int = 0) -> None:
+    def commit(self, min_bytes: int = 0) -> bool:
         """Write every buffered row in one transaction (if at least `min_bytes` of them wait);
-        on any error keep the cache as it was."""
-        if self._db is None or not self._pending or self._pending_bytes < min_bytes:
-            return
+        on any error keep the cache as it was. Return whether nothing put is left unwritten
+        (see `BuildCache.commit`)."""
+        if self._db is None:
+            return False
+        if not self._pending:
+            return not self._lost
+        if self._pending_bytes < min_bytes:
+            return False
         rows = [
             (kind, name, fp, zlib.crc32(data), data)
             for (kind, name), row in self._pending.items()
@@ -332,6 +344,9 @@ class SqliteCache(BuildCache):
                 self._db.executemany("INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?)", rows)
         except sqlite3.Error as e:
             log.debug("build cache not written: %s", e)
+            self._lost = True  # rows put before may be missing: none is vouched for now
+            return False
+        return not self._lost
 
     def close(self) -> None:
         """Commit what is buffered and close the database (deleting it if it proved damaged)."""
@@ -482,10 +497,12 @@ class MemoryCache(BuildCache):
         if self._backing is not None and kind in self._persist:
             self._backing.forget(kind, gone)
 
-    def commit(self, min_bytes: int = 0) -> None:
-        """Commit the backing cache (if at least `min_bytes` wait there)."""
+    def commit(self, min_bytes: int = 0) -> bool:
+        """Commit the backing cache (if at least `min_bytes` wait there). Return True: the
+        rows are held here, so `reader` reads every row put, written to disk or not."""
         if self._backing is not None:
             self._backing.commit(min_bytes)
+        return True
 
     def close(self) -> None:
         """Commit the backing cache (the rows in memory stay, for the next build)."""
