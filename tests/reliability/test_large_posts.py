@@ -1,10 +1,14 @@
 """Huge posts in bounded memory (issue 19): each piece that avoids holding a whole post, as
 tokens or as one `str`, gives byte for byte what the whole-document path gives.
 
-- `render_blocks` renders a parsed document a group of top-level blocks at a time;
+- `render_blocks` renders a parsed document a group of top-level blocks at a time, and
+  `render_markdown` gives every field of `RenderedMarkdown` the same at any group size
+  (the oracle a parse in groups must pass, with a post whose references all point
+  forward); the groups are joined in one buffer;
 - `feed_html_parts` filters a body for feeds a segment at a time;
 - `summary_html` reads UTF-8 bytes only as far as the summary needs;
-- feed entries are escaped as bytes and spliced into the serialised feed;
+- feed entries are escaped as bytes and written into the serialised feed a segment at a
+  time (kept whole only when the entry cache can keep them);
 - a post page gets its body spliced in as bytes where templates print `{{ content }}` whole;
 - `SourceLines` stands for `text.split("\\n")`.
 
