@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from latex2mathml.converter import Converter
 
 from postil.math.errors import MathError, MathSyntaxError, MathUnsupportedError
-from postil.math.mathml import local
 from postil.math.syntax import locate_syntax_error
 
 ENTITY = re.compile(r"&#x([0-9A-Fa-f]+);")
@@ -106,7 +105,7 @@ def check_leftovers(content: ET.Element, latex: str, macros: Mapping[str, str]) 
     the place the author wrote it (`locate_command`); it says how to define the command.
     """
     for el in content.iter():
-        if local(el) not in ("mi", "mo", "mn") or not el.text:
+        if el.tag not in ("mi", "mo", "mn") or not el.text:
             continue  # mtext was checked when its text commands were resolved (textmode.py)
         match = RAW_COMMAND.search(el.text)
         if match:

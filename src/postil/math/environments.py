@@ -29,7 +29,6 @@ import xml.etree.ElementTree as ET
 from postil.math.errors import MathUnsupportedError
 from postil.math.macros import read_group
 from postil.math.markers import DATA_ENV, marker, read_marker
-from postil.math.mathml import local
 from postil.math.numbering import EquationRow
 from postil.math.tables import add_style, align_css, cells
 
@@ -306,7 +305,7 @@ def array_stretch(definitions: dict[str, str]) -> float | None:
 
 def style_environments(root: ET.Element, stretch: float | None = None) -> None:
     """Apply `style_environment` to every mtable under `root` that an environment marked."""
-    for table in [el for el in root.iter() if local(el) == "mtable"]:
+    for table in list(root.iter("mtable")):
         env = table.get(DATA_ENV)
         if env:
             style_environment(table, env, stretch)
@@ -376,12 +375,12 @@ def apply_row_gaps(root: ET.Element) -> None:
     (CSS clamps `calc()` in a property that takes no negative values). A marker outside a
     table (inline `a \\[2pt] b`) is dropped.
     """
-    for row in [el for el in root.iter() if local(el) == "mtr"]:
+    for row in list(root.iter("mtr")):
         length = _take_gap(row)
         if length is None:
             continue
         for cell in row:
-            if local(cell) == "mtd":
+            if cell.tag == "mtd":
                 base = _bottom_padding(cell)
                 _drop_declaration(cell, "padding-bottom")
                 extra = _gap_length(length)

@@ -20,7 +20,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from postil.math.markers import DATA_LIMITS, marker, read_marker
-from postil.math.mathml import SCRIPTED, UNDER_OVER, core, local
+from postil.math.mathml import SCRIPTED, UNDER_OVER, core
 from postil.math.styles import DISPLAY, walk_styles
 from postil.math.symbols import LIMIT_NAMES, LIMIT_OPERATORS
 
@@ -79,7 +79,7 @@ def unwrap_limit_groups(root: ET.Element) -> None:
     """Replace each `limits` marker's group by its operator, marked with `DATA_LIMITS`."""
     for parent in root.iter():
         for index, group in enumerate(parent):
-            if not len(group) or local(group[0]) != "mtext" or local(group) != "mrow":
+            if not len(group) or group[0].tag != "mtext" or group.tag != "mrow":
                 continue
             found = read_marker(group[0])
             if not found or found[0] != MARKER_KIND:
@@ -102,7 +102,7 @@ def apply_limits(root: ET.Element, display: bool) -> None:
     """
     unwrap_limit_groups(root)
     for el, style in walk_styles(root, display):
-        tag = local(el)
+        tag = el.tag
         if tag not in SCRIPTED and tag not in SCRIPTS_OF or not len(el):
             continue
         mode = _limits_mode(el[0])
@@ -113,7 +113,7 @@ def apply_limits(root: ET.Element, display: bool) -> None:
         elif tag in SCRIPTS_OF and mode == NEVER:
             el.tag = SCRIPTS_OF[tag]
         base = core(el[0])
-        if local(el) in SCRIPTS_OF and local(base) == "mo" and style != DISPLAY:
+        if el.tag in SCRIPTS_OF and base.tag == "mo" and style != DISPLAY:
             base.set("movablelimits", "false")
 
 
@@ -122,6 +122,6 @@ def _limits_mode(base: ET.Element) -> str | None:
     if DATA_LIMITS in base.attrib:
         return base.get(DATA_LIMITS)
     text = (base.text or "").replace("\u2009", "").replace("\u2006", "")
-    if local(base) in ("mi", "mo") and (text in LIMIT_OPERATORS or text in LIMIT_NAMES):
+    if base.tag in ("mi", "mo") and (text in LIMIT_OPERATORS or text in LIMIT_NAMES):
         return DISPLAY_ONLY
     return None

@@ -24,8 +24,6 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from postil.math.mathml import local
-
 MARK = "\ue000"  # private-use sentinels of a marker `\text{MARK kind SEP payload}`
 SEP = "\ue001"
 TEXT_STAND_INS = {"{": "\ue004", "}": "\ue005", "\\": "\ue006"}
@@ -56,7 +54,7 @@ def unhide_label(payload: str) -> str:
 def read_marker(el: ET.Element) -> tuple[str, str] | None:
     """Return (kind, payload) if `el` is a marker's `<mtext>`, else None."""
     text = el.text or ""
-    if local(el) != "mtext" or not text.startswith(MARK):
+    if el.tag != "mtext" or not text.startswith(MARK):
         return None
     kind, _, payload = text[len(MARK) :].partition(SEP)
     return kind, payload
@@ -89,7 +87,7 @@ def expand_markers(root: ET.Element) -> None:
     """
     for parent in list(root.iter()):
         for index, el in reversed(list(enumerate(parent))):
-            if local(el) != "mtext":
+            if el.tag != "mtext":
                 continue
             text = el.text or ""
             if any(s in text for s in TEXT_STAND_INS.values()):
@@ -122,11 +120,7 @@ def _expand(parent: ET.Element, index: int, el: ET.Element, kind: str, payload: 
         parent.remove(el)
     elif kind == "env":
         target = _next_sibling(parent, index)
-        table = (
-            next((t for t in target.iter() if local(t) == "mtable"), None)
-            if target is not None
-            else None
-        )
+        table = next(target.iter("mtable"), None) if target is not None else None
         if table is not None:
             table.set(DATA_ENV, payload)
         parent.remove(el)

@@ -15,7 +15,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from postil.math.markers import BIN_SPACE, DATA_OP, FIXED
-from postil.math.mathml import POSITIONAL, SCRIPTED_OR_STACKED, core, is_space, local
+from postil.math.mathml import POSITIONAL, SCRIPTED_OR_STACKED, core, is_space
 from postil.math.styles import SCRIPT, walk_styles
 from postil.math.symbols import (
     FUNCTION_NAMES,
@@ -81,7 +81,7 @@ def fix_lengths(root: ET.Element) -> None:
             if attr in el.attrib:
                 el.attrib[attr] = _css_length(el.attrib[attr])
         width = el.get("width", "")
-        if local(el) == "mspace" and width.startswith("-") and _is_nonzero(width):
+        if el.tag == "mspace" and width.startswith("-") and _is_nonzero(width):
             del el.attrib["width"]
             add_style(el, f"margin-left:{width}")
 
@@ -94,21 +94,21 @@ def _is_nonzero(length: str) -> bool:
 
 def _is_function_name(el: ET.Element) -> bool:
     """Tell whether `el` (maybe scripted) is a function name like `log` or `softmax`."""
-    while local(el) in SCRIPTED_OR_STACKED and len(el):
+    while el.tag in SCRIPTED_OR_STACKED and len(el):
         el = el[0]
     if el.get(DATA_OP) == "1":
         return True
     text = (el.text or "").replace("\u2009", "").replace("\u2006", "").replace(" ", "")
-    if local(el) == "mi":
+    if el.tag == "mi":
         return text in FUNCTION_NAMES or el.get(DATA_OP) == "1"
-    return local(el) == "mo" and len(text) > 1 and text.isalpha() and "lspace" not in el.attrib
+    return el.tag == "mo" and len(text) > 1 and text.isalpha() and "lspace" not in el.attrib
 
 
 def _name_to_mi(el: ET.Element) -> None:
     """Make the base of a function name an `<mi>` (an `<mo>` word gets operator padding)."""
-    while local(el) in SCRIPTED_OR_STACKED and len(el):
+    while el.tag in SCRIPTED_OR_STACKED and len(el):
         el = el[0]
-    if local(el) == "mo":
+    if el.tag == "mo":
         el.tag = "mi"
         for attr in ("stretchy", "fence", "form", "lspace", "rspace", "movablelimits"):
             el.attrib.pop(attr, None)
@@ -123,7 +123,7 @@ def apply_functions(root: ET.Element) -> None:
     thin space is an explicit `<mspace>`.
     """
     for parent in list(root.iter()):
-        if not len(parent) or local(parent) in POSITIONAL:
+        if not len(parent) or parent.tag in POSITIONAL:
             continue
         kids = list(parent)
         for i in range(len(kids) - 1, -1, -1):
@@ -145,12 +145,12 @@ def _is_plain_open_fence(el: ET.Element) -> bool:
 
     A `\\left(` group is an Inner atom in TeX and gets the thin space (The TeXbook p. 170).
     """
-    return local(el) == "mo" and (el.text or "") in OPEN_FENCES and el.get("stretchy") != "true"
+    return el.tag == "mo" and (el.text or "") in OPEN_FENCES and el.get("stretchy") != "true"
 
 
 def _starts_with_relation_or_end(el: ET.Element) -> bool:
     """Tell whether a function name followed by `el` stands alone (`f = \\log`, `\\max,`)."""
-    if local(el) == "mo":
+    if el.tag == "mo":
         return (el.text or "") in RELATIONS_AND_PUNCT
     return False
 
@@ -162,7 +162,7 @@ def atom_class(el: ET.Element) -> str | None:
     `:` (a marker fixed it, without the relation's spaces) is punctuation; a word with
     TeX's medium spaces (`\\bmod`) a binary operator.
     """
-    if local(el) != "mo":
+    if el.tag != "mo":
         return None
     text = el.text or ""
     if text == ":" and FIXED in el.attrib and el.get("lspace") != REL_SPACE:
@@ -186,7 +186,7 @@ def fix_atom_spacing(root: ET.Element, display: bool) -> None:
     keeps them (WPT `mo-lspace-rspace-with-positive-scriptlevel`), so both are explicit.
     """
     for el, style in walk_styles(root, display):
-        if local(el) in ROWS:
+        if el.tag in ROWS:
             _join_relations(el)
             if style < SCRIPT:
                 space_inner_dots(el)
@@ -210,7 +210,7 @@ def _join_relations(row: ET.Element) -> None:
 
 def _is_inner_dots(el: ET.Element) -> bool:
     """Tell whether `el` is `\\ldots`, `\\cdots` or `\\ddots` (an `<mi>` of `INNER_DOTS`)."""
-    return local(el) == "mi" and (el.text or "") in INNER_DOTS
+    return el.tag == "mi" and (el.text or "") in INNER_DOTS
 
 
 def _neighbour_class(el: ET.Element | None) -> str | None:
@@ -224,7 +224,7 @@ def _neighbour_class(el: ET.Element | None) -> str | None:
     if _is_inner_dots(el):
         return "inner"
     token = core(el)
-    if local(token) != "mo":
+    if token.tag != "mo":
         return "mathord"
     form = token.get("form")
     if token.get("fence") == "true" and form in ("prefix", "postfix"):

@@ -16,7 +16,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 
-from postil.math.mathml import SCRIPTED_OR_STACKED, local
+from postil.math.mathml import SCRIPTED_OR_STACKED
 
 DISPLAY, TEXT, SCRIPT, SCRIPTSCRIPT = 0, 1, 2, 3
 # latex2mathml's delimiters of an auto-sized `\binom`/`\choose`/`\genfrac`: display size
@@ -42,7 +42,7 @@ def walk_styles(root: ET.Element, display: bool) -> Iterator[tuple[ET.Element, i
     stack = [(root, DISPLAY if display else TEXT)]
     while stack:
         el, style = stack.pop()
-        tag = local(el)
+        tag = el.tag
         if tag in STYLE_SETTERS:
             style = _own_style(el, tag, style)
         yield el, style
@@ -90,14 +90,14 @@ def fix_fraction_delimiters(root: ET.Element, display: bool) -> None:
     latex2mathml gives them display size everywhere, so an inline `\binom{n}{k}` stood
     twice as tall as the line. `\dbinom`/`\tbinom` set their own style and size already.
     """
-    if not any(local(el) == "mfrac" for el in root.iter()):
+    if next(root.iter("mfrac"), None) is None:
         return
     for parent, style in walk_styles(root, display):
         if style == DISPLAY:
             continue
         kids = list(parent)
         for index, kid in enumerate(kids):
-            if local(kid) == "mfrac":
+            if kid.tag == "mfrac":
                 for side in (index - 1, index + 1):
                     if 0 <= side < len(kids) and _auto_sized(kids[side]):
                         kids[side].set("minsize", TEXT_DELIMITER)
@@ -107,7 +107,7 @@ def fix_fraction_delimiters(root: ET.Element, display: bool) -> None:
 def _auto_sized(el: ET.Element) -> bool:
     """Tell whether `el` is a generalised fraction's display-size delimiter (latex2mathml's)."""
     return (
-        local(el) == "mo"
+        el.tag == "mo"
         and set(el.attrib) == {"minsize", "maxsize"}
         and el.get("minsize") == DISPLAY_DELIMITER
     )

@@ -18,7 +18,7 @@ from latex2mathml.symbols_parser import convert_symbol
 
 from postil.math.markers import FIXED
 from postil.math.mathml import core as embellished_core
-from postil.math.mathml import is_space, local
+from postil.math.mathml import is_space
 from postil.math.symbols import (
     FUNCTION_NAMES,
     GLYPHS,
@@ -43,7 +43,7 @@ def resolve_symbols(root: ET.Element) -> None:
     """Replace `\\command` texts latex2mathml left in tokens, and fix its glyph choices."""
     for parent in list(root.iter()):
         for index, el in enumerate(list(parent)):
-            tag, text = local(el), el.text or ""
+            tag, text = el.tag, el.text or ""
             if tag == "mtext" and "\\" in text:
                 el.text = text_mode(text)
             elif tag in ("mi", "mo") and text.startswith("\\"):
@@ -116,7 +116,7 @@ def _classify(el: ET.Element) -> None:
     elif cls in ORD_CLASSES:
         _make(el, "mi")
     elif cls in OPERATOR_CLASSES:
-        if local(el) == "mi" and text == ":":
+        if el.tag == "mi" and text == ":":
             el.attrib.update(lspace=REL_SPACE, rspace=REL_SPACE)
         _make(el, "mo")
         if cls in ("mathopen", "mathclose") and "stretchy" not in el.attrib:
@@ -135,9 +135,9 @@ def classify_tokens(root: ET.Element) -> None:
     for parent in root.iter():
         if not len(parent):
             continue
-        accents = local(parent) in ACCENT_PARENTS
+        accents = parent.tag in ACCENT_PARENTS
         for index, el in enumerate(parent):
-            if local(el) in ("mi", "mo") and not (accents and index) and FIXED not in el.attrib:
+            if el.tag in ("mi", "mo") and not (accents and index) and FIXED not in el.attrib:
                 _classify(el)
 
 
@@ -150,9 +150,9 @@ def _expects_operand(prev: ET.Element | None) -> bool:
     if prev is None:
         return True
     core = embellished_core(prev)
-    if local(core) == "mi":
+    if core.tag == "mi":
         return (core.text or "") in FUNCTION_NAMES  # `\log -x`: no U+2061 before a sign
-    if local(core) != "mo":
+    if core.tag != "mo":
         return False
     text = core.text or ""
     if text == "\u2061" or core.get("form") == "prefix":
@@ -177,11 +177,11 @@ def mark_prefix_operators(root: ET.Element) -> None:
     takes the dictionary's prefix spacing, none before the operand (Temml does the same).
     """
     for parent in root.iter():
-        if local(parent) in SCRIPTS:  # a lone sign as a script, `x^+`, is a list of its own
+        if parent.tag in SCRIPTS:  # a lone sign as a script, `x^+`, is a list of its own
             for el in list(parent)[1:]:
                 if _is_sign(el):
                     el.set("form", "prefix")
-        if local(parent) not in ROW_TAGS:
+        if parent.tag not in ROW_TAGS:
             continue
         prev: ET.Element | None = None
         for el in parent:
@@ -198,7 +198,7 @@ def mark_prefix_operators(root: ET.Element) -> None:
 def _is_bar(el: ET.Element) -> bool:
     """Tell whether `el` is an unstretched `|`/`‖` with no side chosen (`_classify_bar`)."""
     return (
-        local(el) == "mo"
+        el.tag == "mo"
         and (el.text or "") in BARS
         and el.get("stretchy") == "false"
         and "form" not in el.attrib
@@ -207,4 +207,4 @@ def _is_bar(el: ET.Element) -> bool:
 
 def _is_sign(el: ET.Element) -> bool:
     """Tell whether `el` is a `−`, `+`, `±` or `∓` operator with no form chosen yet."""
-    return local(el) == "mo" and (el.text or "") in PREFIX_SIGNS and "form" not in el.attrib
+    return el.tag == "mo" and (el.text or "") in PREFIX_SIGNS and "form" not in el.attrib
