@@ -91,16 +91,18 @@ def unwrap_limit_groups(root: ET.Element) -> None:
             operator.set(DATA_LIMITS, found[1])
 
 
-def apply_limits(root: ET.Element, display: bool) -> None:
+def apply_limits(root: ET.Element, display: bool, *, unwrap: bool = True) -> None:
     r"""Put each operator's scripts under/over or beside it, as TeX's style rules say.
 
     latex2mathml writes `\lim_{x}` as `<msub>`, which Chromium draws beside the operator;
     in display style (which fractions, scripts and, unless `displaystyle`, table cells
     leave: `styles.walk_styles`) it becomes `<munder>`. `\limits` stacks in every style
     (`movablelimits="false"`, else Chromium moves them beside in compact style), and
-    `\nolimits` never does.
+    `\nolimits` never does. `unwrap=False` skips `unwrap_limit_groups`, for a tree known to
+    hold no marker (`markers.may_hold_markers`).
     """
-    unwrap_limit_groups(root)
+    if unwrap:
+        unwrap_limit_groups(root)
     for el, style in walk_styles(root, display):
         tag = el.tag
         if tag not in SCRIPTED and tag not in SCRIPTS_OF or not len(el):

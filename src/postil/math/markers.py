@@ -22,6 +22,7 @@ by `expand_markers`), and tree passes leave private `data-*` attributes on eleme
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 MARK = "\ue000"  # private-use sentinels of a marker `\text{MARK kind SEP payload}`
@@ -33,6 +34,21 @@ DATA_LIMITS = "data-limits"  # "1": limits in display style (`\operatorname*`); 
 DATA_ENV = "data-env"  # the environment style of an `mtable` (environments.STYLES)
 REF_KINDS = ("ref", "eqref")
 BIN_SPACE = "0.2222em"  # \medmuskip, 4mu (The TeXbook p. 170)
+
+
+# What puts a marker or a stand-in into latex2mathml's tree: the TeX holding one, or an
+# entity (`\text{&#xE000;}`) that `engine.decode_entities` turns into one.
+MAY_MARK = re.compile("[\ue000\ue004-\ue006]|&#")
+
+
+def may_hold_markers(latex: str) -> bool:
+    """Tell whether latex2mathml's tree of `latex` may hold a marker or a stand-in.
+
+    False lets the passes that only act on markers skip their walk of the tree (issue 20:
+    most formulas have none). latex2mathml's own strings and symbols hold no private-use
+    character, so a marker's `U+E000` can only come from the TeX itself or an entity in it.
+    """
+    return MAY_MARK.search(latex) is not None
 
 
 def marker(kind: str, payload: str) -> str:
