@@ -28,7 +28,7 @@ import xml.etree.ElementTree as ET
 
 from postil.math.errors import MathUnsupportedError
 from postil.math.macros import read_group
-from postil.math.markers import DATA_ENV, marker, read_marker
+from postil.math.markers import DATA_ENV, has_markers, marker, read_marker
 from postil.math.numbering import EquationRow
 from postil.math.tables import add_style, align_css, cells
 
@@ -375,6 +375,8 @@ def apply_row_gaps(root: ET.Element) -> None:
     (CSS clamps `calc()` in a property that takes no negative values). A marker outside a
     table (inline `a \\[2pt] b`) is dropped.
     """
+    if not has_markers(root, ("gap",)):
+        return
     for row in list(root.iter("mtr")):
         length = _take_gap(row)
         if length is None:

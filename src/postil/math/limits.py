@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from postil.math.markers import DATA_LIMITS, marker, read_marker
+from postil.math.markers import DATA_LIMITS, has_markers, marker, read_marker
 from postil.math.mathml import SCRIPTED, UNDER_OVER, core
 from postil.math.styles import DISPLAY, walk_styles
 from postil.math.symbols import LIMIT_NAMES, LIMIT_OPERATORS
@@ -77,6 +77,8 @@ def _operator_start(latex: str, end: int) -> int | None:
 
 def unwrap_limit_groups(root: ET.Element) -> None:
     """Replace each `limits` marker's group by its operator, marked with `DATA_LIMITS`."""
+    if not has_markers(root, (MARKER_KIND,)):
+        return
     for parent in root.iter():
         for index, group in enumerate(parent):
             if not len(group) or group[0].tag != "mtext" or group.tag != "mrow":

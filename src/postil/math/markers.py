@@ -96,11 +96,32 @@ def _next_sibling(parent: ET.Element, index: int) -> ET.Element | None:
     return parent[index + 1] if index + 1 < len(parent) else None
 
 
+def has_markers(root: ET.Element, kinds: tuple[str, ...]) -> bool:
+    """Tell whether an `<mtext>` in `root` is a marker of one of `kinds` (a cheap look:
+    ElementTree finds the `mtext`s, so a pass can skip its walk of the whole tree)."""
+    for el in root.iter("mtext"):
+        text = el.text
+        if text and text[0] == MARK and text[1:].partition(SEP)[0] in kinds:
+            return True
+    return False
+
+
+def _has_marker_or_stand_in(root: ET.Element) -> bool:
+    """Tell whether an `<mtext>` in `root` is a marker or holds a stand-in."""
+    for el in root.iter("mtext"):
+        text = el.text
+        if text and (text[0] == MARK or any(s in text for s in TEXT_STAND_INS.values())):
+            return True
+    return False
+
+
 def expand_markers(root: ET.Element) -> None:
     """Replace the token, operator-name and environment markers (refs stay for numbering).
 
     Also restores the characters `hide_text` put behind stand-ins.
     """
+    if not _has_marker_or_stand_in(root):
+        return
     for parent in list(root.iter()):
         for index, el in reversed(list(enumerate(parent))):
             if el.tag != "mtext":

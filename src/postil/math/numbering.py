@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from postil.math.markers import REF_KINDS, read_marker, unhide_label
+from postil.math.markers import REF_KINDS, has_markers, read_marker, unhide_label
 from postil.math.tables import add_style, align_css
 
 
@@ -137,6 +137,8 @@ def resolve_refs(
     `equations` (the document's), then from this formula's own rows; an unknown label
     shows "??" as LaTeX does (the Markdown plugin reports it).
     """
+    if not has_markers(content, REF_KINDS):
+        return
     local_numbers = {
         row.label: text.strip("()")
         for row, text in zip(rows, number_texts(rows, numbers), strict=True)
