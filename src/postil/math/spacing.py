@@ -185,10 +185,11 @@ def fix_atom_spacing(root: ET.Element, display: bool) -> None:
     a sum, `x^{n-1}`, `a_{i,j}`). Chromium scales its dictionary's spaces in scripts but
     keeps them (WPT `mo-lspace-rspace-with-positive-scriptlevel`), so both are explicit.
     """
+    dots = any((el.text or "") in INNER_DOTS for el in root.iter("mi"))
     for el, style in walk_styles(root, display):
         if el.tag in ROWS:
             _join_relations(el)
-            if style < SCRIPT:
+            if style < SCRIPT and dots:  # `space_inner_dots` needs an `<mi>` of dots
                 space_inner_dots(el)
         if style >= SCRIPT and atom_class(el) in SPACED_CLASSES and el.get("form") != "prefix":
             el.set("lspace", ZERO)
@@ -198,14 +199,17 @@ def fix_atom_spacing(root: ET.Element, display: bool) -> None:
 def _join_relations(row: ET.Element) -> None:
     """Remove the space between adjacent relation atoms of one row (spaces between kept)."""
     prev: ET.Element | None = None
+    prev_is_relation = False  # each atom's class is read once, and again after a change
     for el in row:
         if is_space(el):
             continue
         here = core(el)
-        if prev is not None and atom_class(prev) == atom_class(here) == "mathrel":
+        is_relation = atom_class(here) == "mathrel"
+        if prev is not None and prev_is_relation and is_relation:
             prev.set("rspace", ZERO)
             here.set("lspace", ZERO)
-        prev = here
+            is_relation = atom_class(here) == "mathrel"  # `lspace` may change a `:`'s class
+        prev, prev_is_relation = here, is_relation
 
 
 def _is_inner_dots(el: ET.Element) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
+from itertools import repeat
 
 from postil.math.mathml import SCRIPTED_OR_STACKED
 
@@ -40,25 +41,23 @@ def walk_styles(root: ET.Element, display: bool) -> Iterator[tuple[ET.Element, i
     text style; `mstyle displaystyle`/`scriptlevel` (`\displaystyle`, `\scriptstyle`) set it.
     """
     stack = [(root, DISPLAY if display else TEXT)]
+    pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
-        el, style = stack.pop()
-        tag = el.tag
+        el, style = pop()
+        tag = el.tag  # read before the caller may retag `el` (limits.apply_limits)
         if tag in STYLE_SETTERS:
             style = _own_style(el, tag, style)
         yield el, style
         if not len(el):
             continue
         if tag == "mfrac":
-            inner = min(style + 1, SCRIPTSCRIPT)
-            stack.extend((child, inner) for child in reversed(el))
-        elif _is_accent(el, tag):  # an accent is the size of its base (TeX, Chromium)
-            stack.extend((child, style) for child in reversed(el))
-        elif tag in SCRIPTED_OR_STACKED or tag == "mroot":
+            extend(zip(reversed(el), repeat(min(style + 1, SCRIPTSCRIPT))))
+        elif (tag in SCRIPTED_OR_STACKED or tag == "mroot") and not _is_accent(el, tag):
             script = SCRIPTSCRIPT if tag == "mroot" or style >= SCRIPT else SCRIPT
-            stack.extend((child, script) for child in reversed(el[1:]))
-            stack.append((el[0], style))
-        else:
-            stack.extend((child, style) for child in reversed(el))
+            extend(zip(reversed(el[1:]), repeat(script)))
+            push((el[0], style))
+        else:  # an accent is the size of its base (TeX, Chromium)
+            extend(zip(reversed(el), repeat(style)))
 
 
 def _is_accent(el: ET.Element, tag: str) -> bool:
