@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
+from functools import lru_cache
 
 from latex2mathml.converter import Converter
 
@@ -85,7 +86,13 @@ def decode_entities(root: ET.Element) -> None:
     """Turn latex2mathml's `&#x…;` strings into characters (it serialises with unescape())."""
     for el in root.iter():
         if el.text and "&#x" in el.text:
-            el.text = ENTITY.sub(_entity_char, el.text)
+            el.text = _decoded(el.text)
+
+
+@lru_cache(maxsize=4096)
+def _decoded(text: str) -> str:
+    """Return `text` with its `&#x…;` decoded (memoised: `&#x0003D;` and its like recur)."""
+    return ENTITY.sub(_entity_char, text)
 
 
 def _entity_char(match: re.Match[str]) -> str:

@@ -30,6 +30,7 @@ STACKED_BY_ENGINE = re.compile(r"\\(?:sum|prod)(?![A-Za-z])(?=\s*[_^])")
 ALWAYS, NEVER, DISPLAY_ONLY = "always", "0", "1"  # values of `DATA_LIMITS`
 MARKER_KIND = "limits"
 SCRIPTS_OF = {stacked: scripted for scripted, stacked in UNDER_OVER.items()}
+LIMIT_TAGS = frozenset((*SCRIPTED, *SCRIPTS_OF))
 
 
 def rewrite_limits(latex: str) -> str:
@@ -105,6 +106,10 @@ def apply_limits(root: ET.Element, display: bool, *, unwrap: bool = True) -> Non
     """
     if unwrap:
         unwrap_limit_groups(root)
+    if not any(
+        el.tag in LIMIT_TAGS and len(el) and _limits_mode(el[0]) is not None for el in root.iter()
+    ):
+        return  # no operator takes limits: no need to know the styles
     for el, style in walk_styles(root, display):
         tag = el.tag
         if tag not in SCRIPTED and tag not in SCRIPTS_OF or not len(el):

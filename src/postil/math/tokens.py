@@ -42,6 +42,8 @@ ROW_TAGS = frozenset(("math", "mrow", "mtd", "msqrt", "mstyle", "mpadded", "mpha
 def resolve_symbols(root: ET.Element) -> None:
     """Replace `\\command` texts latex2mathml left in tokens, and fix its glyph choices."""
     for parent in list(root.iter()):
+        if not len(parent):
+            continue
         for index, el in enumerate(list(parent)):
             tag, text = el.tag, el.text or ""
             if tag == "mtext" and "\\" in text:
@@ -88,7 +90,7 @@ def _classify_bar(el: ET.Element) -> None:
 def _make(el: ET.Element, tag: str) -> None:
     """Retag a token, dropping the operator attributes an `<mi>` cannot carry."""
     el.tag = tag
-    if tag == "mi":
+    if tag == "mi" and el.attrib:
         for attr in ("stretchy", "fence", "form", "lspace", "rspace", "separator"):
             el.attrib.pop(attr, None)
 
