@@ -111,14 +111,21 @@ def check_leftovers(content: ET.Element, latex: str, macros: Mapping[str, str]) 
     The error names the command and, when a macro of `macros` produced it, that macro, at
     the place the author wrote it (`locate_command`); it says how to define the command.
     """
+    command = find_leftover(content)
+    if command is not None:
+        raise unsupported(f"unsupported command {command}", command, latex, macros)
+
+
+def find_leftover(content: ET.Element) -> str | None:
+    """Return the first `\\command` left as the text of an `mi`, `mo` or `mn`, or None."""
     for el in content.iter():
-        if el.tag not in ("mi", "mo", "mn") or not el.text:
+        text = el.text
+        if not text or "\\" not in text or el.tag not in ("mi", "mo", "mn"):
             continue  # mtext was checked when its text commands were resolved (textmode.py)
-        match = RAW_COMMAND.search(el.text)
+        match = RAW_COMMAND.search(text)
         if match:
-            raise unsupported(
-                f"unsupported command {match.group(0)}", match.group(0), latex, macros
-            )
+            return match.group(0)
+    return None
 
 
 def unsupported(

@@ -166,5 +166,6 @@ def _expand(parent: ET.Element, index: int, el: ET.Element, kind: str, payload: 
 def clean_markers(root: ET.Element) -> None:
     """Drop the private `data-*` attributes the passes used to talk to each other."""
     for el in root.iter():
-        for attr in [a for a in el.attrib if a.startswith("data-")]:
-            del el.attrib[attr]
+        if el.attrib:
+            for attr in [a for a in el.attrib if a.startswith("data-")]:
+                del el.attrib[attr]

@@ -235,7 +235,10 @@ def _refs(formula: Formula) -> None:
 
 def _leftovers(formula: Formula) -> None:
     """Raise if a `\\command` survived as text (latex2mathml did not know it)."""
-    engine.check_leftovers(formula.root, formula.source, formula.macro_table)
+    command = engine.find_leftover(formula.root)
+    if command is not None:  # the macro table is only needed to say where it came from
+        message = f"unsupported command {command}"
+        raise engine.unsupported(message, command, formula.source, formula.macro_table)
 
 
 TEX_PASSES: list[tuple[str, Pass]] = [

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from functools import lru_cache
 
 from postil.math.markers import BIN_SPACE, DATA_OP, FIXED
 from postil.math.mathml import POSITIONAL, SCRIPTED_OR_STACKED, core, is_space
@@ -51,6 +52,7 @@ NO_SPACE_BEFORE_INNER = frozenset(("mathbin", "mathrel", "mathopen", "mathpunct"
 NO_SPACE_AFTER_INNER = frozenset(("mathbin", "mathrel", "mathclose"))
 
 
+@lru_cache(maxsize=1024)
 def _css_length(value: str) -> str:
     """Return a CSS length for a MathML/TeX length (`thinmathspace`, `3mu`, `2bp`)."""
     value = value.strip()
@@ -98,6 +100,8 @@ def _is_function_name(el: ET.Element) -> bool:
         el = el[0]
     if el.get(DATA_OP) == "1":
         return True
+    if el.tag != "mi" and el.tag != "mo":
+        return False
     text = (el.text or "").replace("\u2009", "").replace("\u2006", "").replace(" ", "")
     if el.tag == "mi":
         return text in FUNCTION_NAMES or el.get(DATA_OP) == "1"

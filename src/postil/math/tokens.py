@@ -17,8 +17,8 @@ import xml.etree.ElementTree as ET
 from latex2mathml.symbols_parser import convert_symbol
 
 from postil.math.markers import FIXED
+from postil.math.mathml import SCRIPTED_OR_STACKED, is_space
 from postil.math.mathml import core as embellished_core
-from postil.math.mathml import is_space
 from postil.math.symbols import (
     FUNCTION_NAMES,
     GLYPHS,
@@ -187,9 +187,12 @@ def mark_prefix_operators(root: ET.Element) -> None:
             continue
         prev: ET.Element | None = None
         for el in parent:
-            if is_space(el):
+            tag = el.tag
+            if tag == "mspace" or tag == "mtext" and is_space(el):
                 continue
-            if _is_sign(el) and _expects_operand(prev):
+            if tag != "mo" and tag not in SCRIPTED_OR_STACKED:
+                pass  # neither a sign nor (embellished) a bar
+            elif _is_sign(el) and _expects_operand(prev):
                 el.set("form", "prefix")
             elif _is_bar(embellished_core(el)):
                 form = "prefix" if _expects_operand(prev) else "postfix"
