@@ -108,6 +108,18 @@ def _is_function_name(el: ET.Element) -> bool:
     return el.tag == "mo" and len(text) > 1 and text.isalpha() and "lspace" not in el.attrib
 
 
+def _may_hold_function_names(root: ET.Element) -> bool:
+    """Tell whether `_is_function_name` can hold for an element under `root`: one is marked
+    `DATA_OP`, or an `<mi>`/`<mo>` has a text of more than one character (no name has one)."""
+    for el in root.iter():
+        if el.attrib and DATA_OP in el.attrib:
+            return True
+        tag, text = el.tag, el.text
+        if (tag == "mi" or tag == "mo") and text and len(text) > 1:
+            return True
+    return False
+
+
 def _name_to_mi(el: ET.Element) -> None:
     """Make the base of a function name an `<mi>` (an `<mo>` word gets operator padding)."""
     while el.tag in SCRIPTED_OR_STACKED and len(el):
@@ -126,6 +138,8 @@ def apply_functions(root: ET.Element) -> None:
     opening fence (The TeXbook, ch. 18, rule 20); Chromium gives U+2061 no width, so the
     thin space is an explicit `<mspace>`.
     """
+    if not _may_hold_function_names(root):
+        return
     for parent in list(root.iter()):
         if not len(parent) or parent.tag in POSITIONAL:
             continue
@@ -189,10 +203,17 @@ def fix_atom_spacing(root: ET.Element, display: bool) -> None:
     a sum, `x^{n-1}`, `a_{i,j}`). Chromium scales its dictionary's spaces in scripts but
     keeps them (WPT `mo-lspace-rspace-with-positive-scriptlevel`), so both are explicit.
     """
+    # What the walk can change, known from the operators before it (it only takes spaces
+    # away, which never makes an atom a relation or spaced): most formulas need no walk.
+    classes = [atom_class(el) for el in root.iter("mo")]
+    relations = classes.count("mathrel") >= 2  # `_join_relations` needs two
     dots = any((el.text or "") in INNER_DOTS for el in root.iter("mi"))
+    if not relations and not dots and SPACED_CLASSES.isdisjoint(classes):
+        return
     for el, style in walk_styles(root, display):
         if el.tag in ROWS:
-            _join_relations(el)
+            if relations:
+                _join_relations(el)
             if style < SCRIPT and dots:  # `space_inner_dots` needs an `<mi>` of dots
                 space_inner_dots(el)
         if style >= SCRIPT and atom_class(el) in SPACED_CLASSES and el.get("form") != "prefix":

@@ -139,8 +139,16 @@ def classify_tokens(root: ET.Element) -> None:
             continue
         accents = parent.tag in ACCENT_PARENTS
         for index, el in enumerate(parent):
-            if el.tag in ("mi", "mo") and not (accents and index) and FIXED not in el.attrib:
-                _classify(el)
+            tag = el.tag
+            if tag != "mi" and tag != "mo" or accents and index:
+                continue
+            if not el.attrib:
+                text = el.text or ""
+                if tag == "mi" and len(text) == 1 and text.isalpha():
+                    continue  # a letter is an `<mi>` already (what `_classify` would leave)
+            elif FIXED in el.attrib:
+                continue
+            _classify(el)
 
 
 def _expects_operand(prev: ET.Element | None) -> bool:
