@@ -119,6 +119,8 @@ def top_level_rows(latex: str) -> list[str]:
 
 def _row(latex: str, numbered: bool) -> tuple[EquationRow, str]:
     r"""Read `\label`, `\tag`, `\nonumber` out of one row; return the row and the rest."""
+    if "\\label" not in latex and "\\tag" not in latex and "\\no" not in latex:
+        return EquationRow(None, None, False, numbered), latex  # no `ROW_COMMANDS`
     label = tag = None
     star = False
     for match in ROW_COMMANDS.finditer(latex):

@@ -23,6 +23,8 @@ def merge_letters(root: ET.Element) -> None:
     so `KL` is one identifier, as Temml and KaTeX write it. Bold and other alphabets
     keep one letter per `<mi>` (their characters carry the style).
     """
+    if not any(el.get("mathvariant") in ("normal", "italic") for el in root.iter("mi")):
+        return  # no letter to merge: skip the walk over every element's children
     for parent in root.iter():
         if len(parent) < 2:
             continue
@@ -51,9 +53,9 @@ def upright_greek_capitals(root: ET.Element) -> None:
     whereas MathML Core draws a one-letter `<mi>` italic. `\\varSigma` & co. come as the
     italic characters (`𝛴`) and stay so; `\\mathit{\\Sigma}` keeps its `mathvariant`.
     """
-    for el in root.iter():
+    for el in root.iter("mi"):
         text = el.text or ""
-        if el.tag == "mi" and len(text) == 1 and text in GREEK_CAPITALS:
+        if len(text) == 1 and text in GREEK_CAPITALS:
             el.attrib.setdefault("mathvariant", "normal")
 
 

@@ -37,8 +37,9 @@ BIN_SPACE = "0.2222em"  # \medmuskip, 4mu (The TeXbook p. 170)
 
 
 # What puts a marker or a stand-in into latex2mathml's tree: the TeX holding one, or an
-# entity (`\text{&#xE000;}`) that `engine.decode_entities` turns into one.
-MAY_MARK = re.compile("[\ue000\ue004-\ue006]|&#")
+# entity (`\text{&#xE000;}`) that `engine.decode_entities` turns into one, or latex2mathml's
+# `\unicode{xE000}` (written as such an entity).
+MAY_MARK = re.compile("[\ue000\ue004-\ue006]|&#|\\\\unicode")
 
 
 def may_hold_markers(latex: str) -> bool:
