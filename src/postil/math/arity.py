@@ -162,13 +162,17 @@ def check_arguments(latex: str, arities: Mapping[str, int]) -> None:
     text_spans: list[tuple[int, int]] = []
     for index in reversed(range(count)):  # an argument's end is known before its owner's
         token = texts[index]
-        if token == "}":
-            closers.append(index)
-            continue
-        if token == "{":  # pairs with the nearest unpaired `}`, as a stack from the left would
-            ends[index] = (closers.pop() if closers else count - 1) + 1
-            continue
-        if token[0] == "\\" and token[1:] in arities:
+        if token[0] != "\\":  # one character: a brace, a script sign or an argument-less one
+            if token == "}":
+                closers.append(index)
+                continue
+            if token == "{":  # pairs with the nearest unpaired `}`, as a stack from the left would
+                ends[index] = (closers.pop() if closers else count - 1) + 1
+                continue
+            if token not in SCRIPTS:
+                continue
+            spec = SPECS[token]
+        elif token[1:] in arities:
             spec = "m" * arities[token[1:]]
         else:
             spec = _engine_spec(token)

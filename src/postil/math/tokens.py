@@ -13,6 +13,7 @@ r"""Token passes: the character each token shows and its kind by TeX math class.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from functools import lru_cache
 
 from latex2mathml.symbols_parser import convert_symbol
 
@@ -148,7 +149,25 @@ def classify_tokens(root: ET.Element) -> None:
                     continue  # a letter is an `<mi>` already (what `_classify` would leave)
             elif FIXED in el.attrib:
                 continue
-            _classify(el)
+            attrs = tuple(el.attrib.items())
+            el.tag, classified = _classified(tag, el.text or "", attrs)
+            if classified != attrs:
+                el.attrib.clear()
+                el.attrib.update(classified)
+
+
+Attributes = tuple[tuple[str, str], ...]
+
+
+@lru_cache(maxsize=4096)
+def _classified(tag: str, text: str, attrs: Attributes) -> tuple[str, Attributes]:
+    """Return the tag and attributes (in order) `_classify` gives a token of this tag, text
+    and attributes: it reads nothing else, and a formula's operators are mostly the same few
+    (memoised, issue 20)."""
+    el = ET.Element(tag, dict(attrs))
+    el.text = text
+    _classify(el)
+    return el.tag, tuple(el.attrib.items())
 
 
 def _expects_operand(prev: ET.Element | None) -> bool:
