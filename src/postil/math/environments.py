@@ -100,19 +100,32 @@ DISPLAY_ENVS = frozenset(("aligned", "alignat", "gathered", "multline", "dcases"
 STYLES = frozenset(style for _, style in ENVIRONMENTS.values())
 
 
+# What `top_level_rows` looks at: a backslash with the character after it (a `\begin` or
+# `\end` opens or closes), a brace. Letters and the rest are skipped by the regex.
+ROW_SCAN = re.compile(r"\\(?:begin|end|.)|[{}]", re.DOTALL)
+
+
 def top_level_rows(latex: str) -> list[str]:
-    r"""Split `latex` at the `\\` that are not inside braces or an environment."""
-    rows, depth, start, i = [], 0, 0, 0
-    while i < len(latex):
-        if latex.startswith("\\begin", i) or latex[i] == "{" and latex[i - 1 : i] != "\\":
+    r"""Split `latex` at the `\\` that are not inside braces or an environment.
+
+    A brace right after a `\\` (`\\{`) counts as escaped, as a character-by-character
+    scan that steps over each backslash and the character after it would count it.
+    """
+    if "\\\\" not in latex:
+        return [latex]
+    rows, depth, start = [], 0, 0
+    for match in ROW_SCAN.finditer(latex):
+        token, at = match.group(), match.start()
+        if token == "{" or token == "}":
+            if latex[at - 1 : at] != "\\":
+                depth += 1 if token == "{" else -1
+        elif token == "\\begin":
             depth += 1
-        elif latex.startswith("\\end", i) or latex[i] == "}" and latex[i - 1 : i] != "\\":
+        elif token == "\\end":
             depth -= 1
-        elif latex.startswith("\\\\", i) and depth == 0:
-            rows.append(latex[start:i])
-            start, i = i + 2, i + 2
-            continue
-        i += 2 if latex[i] == "\\" else 1
+        elif token == "\\\\" and depth == 0:
+            rows.append(latex[start:at])
+            start = at + 2
     rows.append(latex[start:])
     return rows
 
