@@ -51,7 +51,7 @@ ENGINE_ERRORS = {
 
 def is_blank(latex: str) -> bool:
     """Tell whether `latex` holds nothing but spaces and `%` comments."""
-    return not COMMENT.sub("", latex).strip()
+    return not (COMMENT.sub("", latex) if "%" in latex else latex).strip()
 
 
 def parse(latex: str, original: str, display: bool) -> ET.Element:
