@@ -23,6 +23,7 @@ import posixpath
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from postil.content.discover import CONTENT_DIR, is_hidden, walk_content
 from postil.errors import ContentError, Location
@@ -52,7 +53,10 @@ class SiteAssets:
 
 
 def site_assets(
-    config: SiteConfig, sources: Iterable[str], published: Mapping[str, str]
+    config: SiteConfig,
+    sources: Iterable[str],
+    published: Mapping[str, str],
+    memo: dict[Any, Any] | None = None,
 ) -> tuple[SiteAssets, list[ContentError]]:
     """Return the static files and content assets of the site, and the problems found.
 
@@ -61,13 +65,15 @@ def site_assets(
         sources: the source rel of every post and page found, published or not (a bundle
             of an unpublished post is recognised as one, so its files stay out).
         published: source rel -> site-relative URL of every published post and page.
+        memo: the scratch dictionary of `postil.content.discover.walk_content`, whose
+            listings of `content/` it shares.
 
     Returns:
         The assets, and errors for symlinks leaving the site or `content/`, and for a
         content asset published where a static file or another asset is (naming both).
     """
     static, errors = static_files(config.root)
-    content = content_assets(config, sources, published)
+    content = content_assets(config, sources, published, memo)
     files = dict(static)
     origins = {rel: _origin(config.root, path) for rel, path in static}
     by_source: dict[str, str] = {}
@@ -86,7 +92,10 @@ def site_assets(
 
 
 def content_assets(
-    config: SiteConfig, sources: Iterable[str], published: Mapping[str, str]
+    config: SiteConfig,
+    sources: Iterable[str],
+    published: Mapping[str, str],
+    memo: dict[Any, Any] | None = None,
 ) -> list[tuple[str, tuple[str, Path]]]:
     """Return (source rel, (output rel, file)) of every published content asset, by path.
 
@@ -96,7 +105,9 @@ def content_assets(
     content = config.root / CONTENT_DIR
     if not content.is_dir():
         return []
-    _, others, _ = walk_content(content, config.root)
+    _, others, _ = walk_content(content, config.root, memo, again=memo is not None)
+    if not others:
+        return []
     bundles = bundle_dirs(sources)
     found = []
     for path, rel in others:

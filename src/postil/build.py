@@ -20,12 +20,14 @@ from __future__ import annotations
 import gc
 import logging
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import partial
+from operator import and_, eq, is_
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 
@@ -33,22 +35,25 @@ from postil import parallel
 from postil.anchors import check_anchors
 from postil.assets import SiteAssets, site_assets
 from postil.bibliography.load import load_bibliographies
-from postil.cache.keys import fingerprint, markdown_keys
+from postil.cache.keys import fingerprint, markdown_keys, templates_text
 from postil.cache.rows import RenderedRows
 from postil.cache.store import BuildCache, CacheError
 from postil.config import config_warnings, load_config
 from postil.content.load import load_posts
 from postil.errors import BuildFailed, Diagnostic, Severity, as_diagnostic, located
 from postil.images import image_sizes
-from postil.model import FrontMatter, OutputFile, Site
+from postil.model import FrontMatter, OutputFile, Post, RenderedPost, Site
 from postil.output import check_output_dir
 from postil.outputs import check_references, check_social_images, site_outputs
-from postil.pages import PageJob, page_jobs
+from postil.pages import PageJobs, page_jobs
 from postil.render import AssetMaps, render_posts
 from postil.site import collect, is_published
 from postil.sitemap import robots_note
 from postil.theme import create_template_env
 from postil.write import check_pages, write_directory
+
+if TYPE_CHECKING:
+    from postil.markdown.rendered import RenderedMarkdown
 
 log = logging.getLogger("postil")
 
@@ -154,9 +159,7 @@ def collecting_less() -> Iterator[None]:
         gc.unfreeze()
 
 
-Output = Callable[
-    [Site, jinja2.Environment, BuildCache, dict[str, str], list[PageJob]], tuple[int, int]
-]
+Output = Callable[[Site, jinja2.Environment, BuildCache, dict[str, str], PageJobs], tuple[int, int]]
 """The last stage: writes a collected site somewhere (its page jobs given, `page_jobs`);
 returns (files, files written)."""
 
@@ -200,22 +203,25 @@ def run(
     upcoming = [d for p in posts if (d := p.meta.date) and _upcoming(p.meta, when, options)]
     sources = [p.source.rel for p in posts]
     posts = [p for p in posts if is_published(p.meta, when, options.drafts, options.future)]
-    assets, problems = site_assets(config, sources, {p.source.rel: p.url for p in posts})
+    published = {p.source.rel: p.url for p in posts}
+    assets, problems = site_assets(config, sources, published, cache.memo("content"))
     diagnostics += [as_diagnostic(e) for e in problems]
-    env = create_template_env(config.root, cache.bytecode_dir())
+    env = _template_env(config.root, cache)
     rows = RenderedRows(cache, trusted)
-    keys = markdown_keys(config, posts)
+    keys = markdown_keys(config, posts, cache.memo("markdown keys"))
     bibliographies, problems_bib = load_bibliographies(config, posts, cache)
     diagnostics += problems_bib
     maps = AssetMaps(assets.by_source, image_sizes(assets.files, cache), bibliographies)
     rendered, found = render_posts(config, posts, env, cache, rows, options.workers, keys, maps)
     rows.prune()
-    site = collect(config, rendered, when, options.drafts, options.future, assets.files)
-    jobs = page_jobs(site)  # listed once: checked here, rendered by `output`
-    diagnostics += found + check_anchors(rendered) + check_site(site, assets, jobs)
+    site = collect(
+        config, rendered, when, options.drafts, options.future, assets.files, cache.memo("site")
+    )
+    jobs = page_jobs(site, cache.memo("page jobs"))  # listed once: checked, then rendered
+    diagnostics += found + check_anchors(rendered) + check_site(site, assets, jobs, cache)
     diagnostics = [located(d, config.root) for d in diagnostics]
     _fail_on(diagnostics, options.strict, on_warning)
-    by_rel = {p.source.rel: rows[key].content_key(key) for p, key in zip(posts, keys, strict=True)}
+    by_rel = _content_keys(posts, keys, rows, cache.memo("content keys"))
     files, written = output(site, env, cache, by_rel, jobs)
     warnings = tuple(_warnings(diagnostics))
     seconds = time.perf_counter() - started
@@ -226,6 +232,28 @@ def run(
     )
 
 
+def _content_keys(
+    posts: list[Post], keys: list[str], rows: RenderedRows, memo: dict[str, Any]
+) -> dict[str, str]:
+    """Return each post's content key (`Rendered.content_key`) by source path; `memo` keeps
+    the last call's, reused for a post at the same place with the same key and row."""
+    rels = [p.source.rel for p in posts]
+    found = rows.lookup(keys)
+    last = memo.get("last")
+    if last is not None and last[0] == rels:
+        by_rel = dict(last[3])
+        same = map(and_, map(eq, keys, last[1]), map(is_, found, last[2]))
+        redo: Iterable[int] = [i for i, kept in enumerate(same) if not kept]
+    else:
+        by_rel, redo = {}, range(len(rels))
+    for i in redo:
+        rendered = found[i]
+        assert rendered is not None, "render_posts rendered every post"
+        by_rel[rels[i]] = rendered.content_key(keys[i])
+    memo["last"] = (rels, keys, found, by_rel)
+    return by_rel
+
+
 def _to_directory(options: BuildOptions) -> Output:
     """Return the write stage of `options`: the output directory, or (check) nothing."""
 
@@ -234,7 +262,7 @@ def _to_directory(options: BuildOptions) -> Output:
         env: jinja2.Environment,
         cache: BuildCache,
         keys: dict[str, str],
-        jobs: list[PageJob],
+        jobs: PageJobs,
     ) -> tuple[int, int]:
         if not options.write:
             pages = check_pages(site, env, jobs)
@@ -246,6 +274,18 @@ def _to_directory(options: BuildOptions) -> Output:
         )
 
     return output
+
+
+def _template_env(root: Path, cache: BuildCache) -> jinja2.Environment:
+    """Return the template environment of the site at `root`: the last build's while the
+    templates are the same (`BuildCache.memo`: a dev server's rebuild then loads no
+    compiled template again), else a new one."""
+    memo = cache.memo("environment")
+    key = (root, cache.bytecode_dir(), templates_text(root, cache.memo("templates")))
+    if memo.get("key") != key:
+        memo.update(key=key, env=create_template_env(root, key[1]))
+    env: jinja2.Environment = memo["env"]
+    return env
 
 
 def _upcoming(meta: FrontMatter, now: datetime, options: BuildOptions) -> bool:
@@ -263,7 +303,9 @@ def _log_warning(warning: Diagnostic) -> None:
 
 
 def generated_assets(
-    cache: BuildCache | None = None, site: Site | None = None
+    cache: BuildCache | None = None,
+    site: Site | None = None,
+    chars_memo: dict[str, Any] | None = None,
 ) -> dict[str, Callable[[], bytes]]:
     """Return the assets generated at build time by output path, each made when called.
 
@@ -275,11 +317,14 @@ def generated_assets(
             empty the cache, so a build that renders no code need not import Pygments) and
             the font, by the fingerprint of its character set.
         site: the site whose formulas the font must draw; None for no font.
+        chars_memo: the scratch dictionary that keeps the font's characters
+            (`_math_chars`); by default the cache's.
     """
     assets = {
         "css/pygments.css": lambda: _cached_asset(cache, "css/pygments.css", "", _pygments_css)
     }
-    chars = _math_chars(site) if site is not None else ""
+    memo = chars_memo if chars_memo is not None or cache is None else cache.memo("math chars")
+    chars = _math_chars(site, memo) if site is not None else ""
     if chars:
         from postil import mathfont
 
@@ -298,14 +343,18 @@ def generated_assets(
     return assets
 
 
-def _math_chars(site: Site) -> str:
-    """Return the characters the math font must hold for every formula of `site`."""
-    used = {c for r in site.posts + site.pages for c in r.content.math_chars}
-    if not used:
-        return ""
-    from postil.mathfont import subset_chars
+def _math_chars(site: Site, memo: dict[str, Any] | None = None) -> str:
+    """Return the characters the math font must hold for every formula of `site`
+    (`memo`: the last answer, kept while every post's characters are the same)."""
+    memo = memo if memo is not None else {}
+    found = [r.content.math_chars for r in site.posts + site.pages]
+    if memo.get("found") != found:
+        used = set().union(*found)
+        from postil.mathfont import subset_chars
 
-    return subset_chars(used)
+        memo.update(found=found, chars=subset_chars(used) if used else "")
+    chars: str = memo["chars"]
+    return chars
 
 
 def _pygments_css() -> bytes:
@@ -325,20 +374,46 @@ def _cached_asset(cache: BuildCache | None, rel: str, key: str, make: Callable[[
 
 
 def check_site(
-    site: Site, assets: SiteAssets, jobs: list[PageJob] | None = None
+    site: Site, assets: SiteAssets, jobs: PageJobs | None = None, cache: BuildCache | None = None
 ) -> list[Diagnostic]:
     """Return the errors of output paths claimed twice and the warnings of references to
     files the site does not publish (`postil.outputs`).
 
     Args:
         jobs: the site's `page_jobs`, if already listed (the write stage renders them).
+        cache: its scratch dictionaries (`BuildCache.memo`) keep the font's characters, and
+            each post's reference warnings while the site's outputs are the same: a dev
+            server's rebuild checks the references of the posts an edit changed.
     """
-    generated = [*generated_assets(None, site), ".nojekyll"]
+    chars_memo = cache.memo("math chars") if cache is not None else None
+    generated = [*generated_assets(None, site, chars_memo), ".nojekyll"]
     generated += ["CNAME"] if site.config.cname else []
     jobs = jobs if jobs is not None else page_jobs(site)
-    outputs, problems = site_outputs(site, jobs, generated, assets.origins)
-    references = check_references(site.posts + site.pages, outputs)
+    outputs, problems = site_outputs(site, jobs.specs, generated, assets.origins)
+    memo = cache.memo("references") if cache is not None else {}
+    references = _references(site.posts + site.pages, outputs, memo)
     return problems + references + check_social_images(site, outputs)
+
+
+def _references(
+    shown: tuple[RenderedPost, ...], outputs: dict[str, str], memo: dict[str, Any]
+) -> list[Diagnostic]:
+    """Return `check_references` of every post and page, reusing from `memo` the warnings
+    of a post whose rendered content is the very object checked last time against equal
+    outputs."""
+    made: dict[str, tuple[RenderedMarkdown, list[Diagnostic]]] = (
+        memo.get("found", {}) if memo.get("outputs") == outputs else {}
+    )
+    fresh = {}
+    problems = []
+    for page in shown:
+        last = made.get(page.post.source.rel)
+        if last is None or last[0] is not page.content:
+            last = (page.content, check_references([page], outputs))
+        fresh[page.post.source.rel] = last
+        problems += last[1]
+    memo.update(outputs=outputs, found=fresh)
+    return problems
 
 
 def _warnings(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

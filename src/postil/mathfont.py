@@ -132,6 +132,7 @@ def subset_woff2(chars: str) -> bytes:
     return out.getvalue()
 
 
+@lru_cache(maxsize=1)
 def license_text() -> bytes:
     """Return the font's licence file: its copyright and trademark notices (read from the
     font's `name` table), then the text of the SIL Open Font License 1.1.

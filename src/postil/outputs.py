@@ -15,7 +15,7 @@ from urllib.parse import unquote, urlsplit
 from postil.errors import Diagnostic, Location, Severity
 from postil.markdown.references import published
 from postil.model import RenderedPost, Site, TextAt
-from postil.pages import PageJob
+from postil.pages import PageJob, PageSpec
 
 GENERATED = {
     "index.html": "the list of posts",
@@ -28,13 +28,17 @@ GENERATED = {
 
 
 def site_outputs(
-    site: Site, jobs: Iterable[PageJob], generated: Iterable[str], origins: Mapping[str, str]
+    site: Site,
+    jobs: Iterable[PageJob | PageSpec],
+    generated: Iterable[str],
+    origins: Mapping[str, str],
 ) -> tuple[dict[str, str], list[Diagnostic]]:
     """Return every output rel of the site with what makes it, and an error per collision.
 
     Args:
         site: the collected site.
-        jobs: its page jobs (`postil.pages.page_jobs`), posts and pages first.
+        jobs: its page jobs (`postil.pages.page_jobs`, or their `PageSpec`s), posts and
+            pages first.
         generated: the rels of the generated files (`postil.build.generated_assets`,
             `.nojekyll`, `CNAME`).
         origins: output rel -> site-relative source of each static file and content asset
@@ -61,7 +65,7 @@ def site_outputs(
     return {rel: origin for rel, (origin, _) in outputs.items()}, errors
 
 
-def _generated(job: PageJob) -> str:
+def _generated(job: PageJob | PageSpec) -> str:
     """Describe a generated page or file in words."""
     if not job.template:
         return f"postil's generated `{job.rel}`"
@@ -124,6 +128,7 @@ def check_social_images(site: Site, outputs: Mapping[str, str]) -> list[Diagnost
     found = [
         (r.post.meta.image, r.post.url, Location(r.post.source.rel, *_at(r.post.meta.image_at)))
         for r in site.posts + site.pages
+        if r.post.meta.image
     ]
     found.append((site.config.image, "", Location("postil.yaml")))
     problems = []

@@ -8,11 +8,11 @@ archive, 404. Generated files: Atom and RSS feeds, sitemap.xml, robots.txt, asse
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple, overload
 
 import jinja2
 from jinja2 import nodes
@@ -35,7 +35,7 @@ from postil.model import OutputFile, RenderedPost, Site
 from postil.site import Paginator, page_url, paginate, tag_slugs
 from postil.sitemap import robots_txt, sitemap_xml, writes_robots
 
-__all__ = ["PageJob", "Paginator", "page_jobs", "paginate", "render_job"]
+__all__ = ["PageJob", "PageJobs", "PageSpec", "Paginator", "page_jobs", "paginate", "render_job"]
 
 SEARCH_PAGE = "search/index.html"
 """The search page of a site with `search: true` (`postil.search`); not in the sitemap."""
@@ -86,7 +86,58 @@ class PageJob:
     lazy: bool = False
 
 
-def page_jobs(site: Site) -> list[PageJob]:
+class PageSpec(NamedTuple):
+    """Where a page or generated file goes and what it shows: a `PageJob` without what
+    renders it, which is all the write stage needs of a page it does not render.
+
+    Attributes: as `PageJob`'s.
+    """
+
+    rel: str
+    template: str
+    deps: frozenset[str] | None
+    lazy: bool = False
+
+
+class PageJobs(Sequence[PageJob]):
+    """The page jobs of a site (`page_jobs`): each `PageJob` is made when first looked up,
+    and `specs` tells every page's place without making any (a dev server's rebuild
+    renders a handful of 1,000s of pages).
+
+    Args:
+        site: the collected site.
+        layout: its `_Layout`.
+    """
+
+    def __init__(self, site: Site, layout: _Layout) -> None:
+        self._site = site
+        self._layout = layout
+        self._made: dict[int, PageJob] = {}
+        self.specs: tuple[PageSpec, ...] = layout.specs
+
+    def __len__(self) -> int:
+        return len(self.specs)
+
+    @overload
+    def __getitem__(self, index: int) -> PageJob: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[PageJob]: ...
+
+    def __getitem__(self, index: int | slice) -> PageJob | list[PageJob]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self.specs))[index]]
+        at = range(len(self.specs))[index]  # IndexError past the end, as a list's
+        job = self._made.get(at)
+        if job is None:
+            job = self._made[at] = _job(self._site, self._layout, at)
+        return job
+
+    def __iter__(self) -> Iterator[PageJob]:
+        return (self[i] for i in range(len(self.specs)))
+
+
+def page_jobs(site: Site, memo: dict[str, Any] | None = None) -> PageJobs:
     """Return every page and generated file of the site as a `PageJob`, in a fixed order.
 
     List pages (index, tag pages) depend on the posts they show; the tag index, archive,
@@ -94,61 +145,178 @@ def page_jobs(site: Site) -> list[PageJob]:
     robots.txt is made only for a site at its host's root (`writes_robots`). Adding
     or removing a post, or changing its date, tags or draft state, moves posts between
     list pages: the dev server must then re-list the jobs, not only re-render by deps.
+
+    Args:
+        memo: a scratch dictionary (`BuildCache.memo`): it keeps the jobs of the last site
+            asked for, so the checks and the write stage of one build list them once, and
+            the `_Layout` of the last site, reused while the site's shape is the same (an
+            edit to a post's body).
     """
-    jobs = _post_jobs(site) + _list_jobs(site)
-    jobs.append(PageJob("archive/index.html", "archive.html", partial(archive_context, site), None))
-    jobs.append(PageJob("404.html", "404.html", partial(not_found_context, site), frozenset()))
-    if site.config.search:
-        context = partial(search_context, site)
-        jobs.append(PageJob(SEARCH_PAGE, "search.html", context, frozenset()))
-    sitemap = _sitemap_entries(site, [job.rel for job in jobs])
-    in_feeds = _urls(feed_posts(site))  # an edit to an older post leaves the feeds alone
-    files: list[tuple[str, Callable[[], bytes], frozenset[str] | None, bool]] = [
-        ("feed.xml", partial(atom_feed, site), in_feeds, True),
-        ("rss.xml", partial(rss_feed, site), in_feeds, True),
-        ("sitemap.xml", partial(sitemap_xml, sitemap), None, False),
+    memo = memo if memo is not None else {}
+    if memo.get("site") is site:
+        jobs: PageJobs = memo["jobs"]
+        return jobs
+    last = memo.get("layout")
+    if last is not None and _same_shape(last[0], site):
+        layout = last[1]
+    else:
+        layout = _layout(site)
+    jobs = PageJobs(site, layout)
+    memo.update(site=site, jobs=jobs, layout=(site, layout))
+    return jobs
+
+
+@dataclass(frozen=True)
+class _ListPage:
+    """One page of a list of posts, by its place in the site (`_Layout.lists`).
+
+    Attributes:
+        rel: its output path.
+        tag: the index of its tag in `Site.tags`, or -1 for the list of every post.
+        start: where its posts start in that list (they end `SiteConfig.paginate` later).
+        pager: its `Paginator`, whose items are replaced by the posts of the site rendered.
+        deps: the URLs of its posts.
+    """
+
+    rel: str
+    tag: int
+    start: int
+    pager: Paginator
+    deps: frozenset[str]
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """What the page jobs of a site take from its shape alone (every post's URL, output
+    path and front matter in order, the pages', the previews, the configuration), so a
+    site of the same shape reuses it.
+
+    Attributes:
+        specs: every page's `PageSpec`, in job order.
+        makers: how to make each page's job: (kind, index into its list).
+        lists: the index pages, then each tag's pages.
+        slugs: each tag's slug (`tag_slugs`).
+        sitemap: the sitemap's entries (`_sitemap_entries`).
+    """
+
+    specs: tuple[PageSpec, ...]
+    makers: tuple[tuple[str, int], ...]
+    lists: tuple[_ListPage, ...]
+    slugs: dict[str, str]
+    sitemap: list[tuple[str, datetime | None]]
+
+
+def _same_shape(a: Site, b: Site) -> bool:
+    """Return whether two sites have the same shape (see `_Layout`)."""
+    return (
+        len(a.posts) == len(b.posts)
+        and len(a.pages) == len(b.pages)
+        and a.previews == b.previews
+        and a.config == b.config
+        and all(map(_same_place, a.posts, b.posts))
+        and all(map(_same_place, a.pages, b.pages))
+    )
+
+
+def _same_place(a: RenderedPost, b: RenderedPost) -> bool:
+    p, q = a.post, b.post
+    return p is q or (p.url == q.url and p.output_rel == q.output_rel and p.meta == q.meta)
+
+
+def _layout(site: Site) -> _Layout:
+    """Return the `_Layout` of `site`."""
+    urls = [r.post.url for r in site.posts]
+    specs = [
+        PageSpec(r.post.output_rel, "post.html", frozenset(urls[max(i - 1, 0) : i + 2]))
+        for i, r in enumerate(site.posts)
     ]
-    if writes_robots(site.config.base_url):
-        files.append(("robots.txt", partial(robots_txt, site.config.base_url), frozenset(), False))
-    for rel, make, deps, lazy in files:
-        jobs.append(PageJob(rel, "", partial(dict), deps, produce=make, lazy=lazy))
-    return jobs
-
-
-def _post_jobs(site: Site) -> list[PageJob]:
-    posts = site.posts
-    jobs = []
-    for i, rendered in enumerate(posts):
-        neighbours = frozenset(p.post.url for p in posts[max(i - 1, 0) : i + 2])
-        context = partial(post_context, site, i, rendered)
-        jobs.append(PageJob(rendered.post.output_rel, "post.html", context, neighbours))
-    for rendered in site.pages:
-        context = partial(standalone_context, site, rendered)
-        deps = frozenset([rendered.post.url])
-        jobs.append(PageJob(rendered.post.output_rel, "page.html", context, deps))
-    return jobs
-
-
-def _list_jobs(site: Site) -> list[PageJob]:
+    specs += [PageSpec(r.post.output_rel, "page.html", frozenset([r.post.url])) for r in site.pages]
+    makers = [("post", i) for i in range(len(site.posts))]
+    makers += [("page", i) for i in range(len(site.pages))]
     size = site.config.paginate
-    jobs = [
-        PageJob(
-            page_url(p.number) + "index.html",
-            "index.html",
-            partial(index_context, site, p),
-            _urls(p.items),
-        )
+    lists = [
+        _ListPage(page_url(p.number) + "index.html", -1, (p.number - 1) * size, p, _urls(p.items))
         for p in paginate(site.posts, size)
     ]
     slugs = tag_slugs(site.tags)
-    for tag, posts in site.tags:
+    for number, (tag, posts) in enumerate(site.tags):
         prefix = f"tags/{slugs[tag]}/"
-        for pager in paginate(posts, size, prefix):
-            context = partial(tag_context, site, tag, slugs[tag], pager)
-            rel = page_url(pager.number, prefix) + "index.html"
-            jobs.append(PageJob(rel, "tag.html", context, _urls(pager.items)))
-    jobs.append(PageJob("tags/index.html", "tags.html", partial(tags_context, site), None))
-    return jobs
+        for p in paginate(posts, size, prefix):
+            rel = page_url(p.number, prefix) + "index.html"
+            lists.append(_ListPage(rel, number, (p.number - 1) * size, p, _urls(p.items)))
+    specs += [
+        PageSpec(page.rel, "tag.html" if page.tag >= 0 else "index.html", page.deps)
+        for page in lists
+    ]
+    makers += [("list", i) for i in range(len(lists))]
+    specs.append(PageSpec("tags/index.html", "tags.html", None))
+    specs.append(PageSpec("archive/index.html", "archive.html", None))
+    specs.append(PageSpec("404.html", "404.html", frozenset()))
+    makers += [("tags", 0), ("archive", 0), ("404", 0)]
+    if site.config.search:
+        specs.append(PageSpec(SEARCH_PAGE, "search.html", frozenset()))
+        makers.append(("search", 0))
+    sitemap = _sitemap_entries(site, [spec.rel for spec in specs])
+    in_feeds = _urls(feed_posts(site))  # an edit to an older post leaves the feeds alone
+    specs.append(PageSpec("feed.xml", "", in_feeds, lazy=True))
+    specs.append(PageSpec("rss.xml", "", in_feeds, lazy=True))
+    specs.append(PageSpec("sitemap.xml", "", None))
+    makers += [("feed", 0), ("rss", 0), ("sitemap", 0)]
+    if writes_robots(site.config.base_url):
+        specs.append(PageSpec("robots.txt", "", frozenset()))
+        makers.append(("robots", 0))
+    return _Layout(tuple(specs), tuple(makers), tuple(lists), slugs, sitemap)
+
+
+_SITE_CONTEXTS: dict[str, Callable[[Site], dict[str, Any]]] = {
+    "tags": tags_context,
+    "archive": archive_context,
+    "404": not_found_context,
+    "search": search_context,
+}
+"""The contexts of the pages made from the site alone, by their kind in `_Layout.makers`."""
+
+
+def _job(site: Site, layout: _Layout, index: int) -> PageJob:
+    """Return the job of the page `index` of `site`, whose layout is `layout`."""
+    spec = layout.specs[index]
+    kind, at = layout.makers[index]
+    if kind == "list":
+        return _list_job(site, layout, layout.lists[at])
+    if kind == "post":
+        context = partial(post_context, site, at, site.posts[at])
+    elif kind == "page":
+        context = partial(standalone_context, site, site.pages[at])
+    elif kind in _SITE_CONTEXTS:
+        context = partial(_SITE_CONTEXTS[kind], site)
+    else:
+        produce = _producer(site, layout, kind)
+        return PageJob(spec.rel, "", partial(dict), spec.deps, produce=produce, lazy=spec.lazy)
+    return PageJob(spec.rel, spec.template, context, spec.deps)
+
+
+def _producer(site: Site, layout: _Layout, kind: str) -> Callable[[], bytes]:
+    """Return what makes the generated file of `kind` (feed, rss, sitemap, robots)."""
+    if kind == "feed":
+        return partial(atom_feed, site)
+    if kind == "rss":
+        return partial(rss_feed, site)
+    if kind == "sitemap":
+        return partial(sitemap_xml, layout.sitemap)
+    return partial(robots_txt, site.config.base_url)
+
+
+def _list_job(site: Site, layout: _Layout, page: _ListPage) -> PageJob:
+    """Return the job of one page of a list, its posts taken from `site`."""
+    posts = site.posts if page.tag < 0 else site.tags[page.tag][1]
+    last = page.pager
+    items = posts[page.start : page.start + site.config.paginate]
+    pager = Paginator(items, last.number, last.count, last.prev_url, last.next_url)
+    if page.tag < 0:
+        return PageJob(page.rel, "index.html", partial(index_context, site, pager), page.deps)
+    tag = site.tags[page.tag][0]
+    context = partial(tag_context, site, tag, layout.slugs[tag], pager)
+    return PageJob(page.rel, "tag.html", context, page.deps)
 
 
 def _sitemap_entries(site: Site, rels: list[str]) -> list[tuple[str, datetime | None]]:
@@ -166,7 +334,7 @@ def _sitemap_entries(site: Site, rels: list[str]) -> list[tuple[str, datetime | 
 
 
 def _urls(items: tuple[RenderedPost, ...]) -> frozenset[str]:
-    return frozenset(r.post.url for r in items)
+    return frozenset([r.post.url for r in items])
 
 
 def prepare_env(site: Site, env: jinja2.Environment) -> jinja2.Environment:

@@ -120,7 +120,9 @@ def map_chunks(
 
     Each worker runs `initializer(*initargs)` first (it should call `exit_with_parent`).
     `on_result(index, result)` is called here as each chunk's result arrives (once per
-    chunk, in the order they finish), so the caller can use it while the rest run.
+    chunk, in the order they finish), so the caller can use it while the rest run; the
+    results are then handed over, not kept, and the list returned is empty (a cold build's
+    rendered posts need not all be alive at once: `postil.render.render_posts`).
     When a worker dies (the OOM killer's SIGKILL), the pool breaks; the chunks without a
     result run again in a new pool, after `before_retry()`, up to `POOL_ATTEMPTS` pools in
     all. `function` must therefore be safe to run twice on a chunk.
@@ -129,7 +131,8 @@ def map_chunks(
         WorkerLost: workers died in every attempt.
         Whatever `function` raised in a worker (pickled back with its arguments).
     """
-    results: dict[int, R] = {}
+    results: dict[int, R] = {}  # kept when there is no `on_result`
+    done: set[int] = set()
     # What is alive now stays alive in the forked workers: frozen, their collector never
     # walks it (nor writes to its pages, which fork shares copy-on-write).
     frozen_here = gc.get_freeze_count() == 0
@@ -144,16 +147,17 @@ def map_chunks(
             before_retry,
             on_result,
             results,
+            done,
         )
     finally:
         if frozen_here:  # else a caller froze the heap and unfreezes it (`build.collecting_less`)
             gc.unfreeze()
-    if len(results) < len(chunks):
+    if len(done) < len(chunks):
         raise WorkerLost(
             f"a worker process died {POOL_ATTEMPTS} times (killed, or out of memory);"
             " build again, or with fewer processes (-j 1)"
         )
-    return [results[i] for i in range(len(chunks))]
+    return [results[i] for i in range(len(chunks))] if on_result is None else []
 
 
 def _run_pools(
@@ -165,10 +169,12 @@ def _run_pools(
     before_retry: Callable[[], None] | None,
     on_result: Callable[[int, R], None] | None,
     results: dict[int, R],
+    done: set[int],
 ) -> None:
-    """Fill `results` (chunk index -> result) in up to `POOL_ATTEMPTS` pools (`map_chunks`)."""
+    """Fill `done` (chunk indices) and `results` (chunk index -> result, when there is no
+    `on_result`) in up to `POOL_ATTEMPTS` pools (`map_chunks`)."""
     for attempt in range(POOL_ATTEMPTS):
-        todo = [i for i in range(len(chunks)) if i not in results]
+        todo = [i for i in range(len(chunks)) if i not in done]
         if not todo:
             break
         if attempt and before_retry is not None:
@@ -179,10 +185,14 @@ def _run_pools(
         try:
             futures = {pool.submit(function, chunks[i]): i for i in todo}
             for future in as_completed(futures):
-                index = futures[future]
-                results[index] = future.result()
-                if on_result is not None:
-                    on_result(index, results[index])
+                index = futures.pop(future)  # the future holds its result: let both go
+                result = future.result()
+                if on_result is None:
+                    results[index] = result
+                else:
+                    on_result(index, result)
+                done.add(index)
+                del future, result
         except BrokenProcessPool:
             _kill_pool(pool)
             continue
@@ -313,6 +323,58 @@ def render_pages(
     for rel, stamp in done:
         writer.add(rel, stamp)
     return done
+
+
+def render_page_bytes(env: Any, jobs: Sequence[Any], workers: int | None = None) -> list[bytes]:
+    """Return the bytes of each page job (`postil.pages.PageJob`), in order.
+
+    As `render_pages`, but the bytes come back instead of going to a directory: for the
+    dev server, whose first build must render a whole site (nothing in `.postil-cache/`
+    vouches for its pages) as fast as `postil build`. With enough jobs, a CPU to spare and
+    `fork` available (no thread running yet), forked workers render chunks of jobs;
+    otherwise the jobs run here. The bytes are the same either way.
+
+    Raises:
+        TemplateError: a template failed (raised from a worker with its location).
+    """
+    from postil.pages import load_template, render_job
+
+    count = workers if workers is not None else (os.cpu_count() or 1)
+    context = pool_context()
+    if count <= 1 or len(jobs) < PAGES_SEQUENTIAL_BELOW or context.get_start_method() != "fork":
+        return [render_job(env, job).data for job in jobs]
+    for name in sorted({job.template for job in jobs if job.template}):
+        load_template(env, name)  # compiled once here, inherited by every worker
+    global _BYTES
+    _BYTES = (env, jobs)
+    costly = [i for i, job in enumerate(jobs) if job.lazy]
+    rest = [i for i, job in enumerate(jobs) if not job.lazy]
+    chunks = ([costly] if costly else []) + [
+        rest[i : i + CHUNK_PAGES] for i in range(0, len(rest), CHUNK_PAGES)
+    ]
+    try:
+        parts = map_chunks(_page_bytes_chunk, chunks, count, context, exit_with_parent)
+    finally:
+        _BYTES = None
+    found = {
+        i: data
+        for chunk, part in zip(chunks, parts, strict=True)
+        for i, data in zip(chunk, part, strict=True)
+    }
+    return [found[i] for i in range(len(jobs))]
+
+
+_BYTES: tuple[Any, Sequence[Any]] | None = None
+"""The environment and jobs `render_page_bytes` hands its forked workers."""
+
+
+def _page_bytes_chunk(indices: Sequence[int]) -> list[bytes]:
+    """Render the jobs at `indices` of `_BYTES`; return their bytes."""
+    from postil.pages import render_job
+
+    assert _BYTES is not None, "render_page_bytes sets it before forking"
+    env, jobs = _BYTES
+    return [render_job(env, jobs[i]).data for i in indices]
 
 
 def _replace() -> None:

@@ -11,10 +11,12 @@ everything rendering may read.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from itertools import islice
 from math import ceil
+from operator import and_, is_
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from postil import parallel
@@ -282,12 +284,26 @@ def render_posts(
     keys = keys if keys is not None else markdown_keys(config, posts)
     cache.forget("conversions", cache.names("conversions") - set(links))  # deleted posts'
     widgets = widget_templates(config.root)
-    found = {}
-    for post, key in zip(posts, keys, strict=True):
-        hit = rendered_rows.get(key)
-        cites = hit is not None and hit.works_read
+    memo = cache.memo("render")
+    inputs = (links, widgets, assets.sources, assets.sizes, assets.bibliographies)
+    # What the last call found valid stays valid while everything it looked up is equal.
+    proven: dict[str, Rendered] = memo.get("valid", {}) if memo.get("inputs") == inputs else {}
+    # `RenderedRows.lookup`: every post's row at once (a plain mapping is asked one by one)
+    lookup = getattr(rendered_rows, "lookup", None)
+    hits: list[Rendered | None] = (
+        lookup(keys) if lookup is not None else [rendered_rows.get(key) for key in keys]
+    )
+    found: dict[str, Rendered] = {}
+    for post, key, row in zip(posts, keys, hits, strict=True):
+        if row is None:
+            continue
+        hit: Rendered = row
+        if proven.get(key) is hit:
+            found[key] = hit
+            continue
+        cites = hit.works_read
         works = works_for(config, post, assets.bibliographies) if cites else None
-        if hit is not None and hit.valid_for(links, widgets, assets, works):
+        if hit.valid_for(links, widgets, assets, works):
             found[key] = hit
     todo = [(post, key) for post, key in zip(posts, keys, strict=True) if key not in found]
     if todo:
@@ -301,17 +317,60 @@ def render_posts(
                 if result.content.widgets:
                     result = replace(result, widgets=widgets)
                 found[key] = rendered_rows[key] = result
-            cache.commit(COMMIT_BYTES)
+            if cache.commit(COMMIT_BYTES):
+                _release_html(rendered_rows, found)
 
         render_many(config, todo_posts, links, templates, conversions, workers, assets, keep)
-    rendered: list[RenderedPost] = []
-    diagnostics: list[Diagnostic] = []
-    for post, key in zip(posts, keys, strict=True):
-        content = found[key].content
-        diagnostics.extend(content.diagnostics)
-        minutes = reading_minutes(content.word_count, config.words_per_minute)
-        rendered.append(RenderedPost(post=post, content=content, reading_minutes=minutes))
-    return rendered, diagnostics
+        if cache.commit():
+            _release_html(rendered_rows, found)
+    memo["inputs"], memo["valid"] = inputs, found
+    return _rendered_posts(config, posts, keys, found, memo)
+
+
+def _release_html(rows: MutableMapping[str, Rendered], found: dict[str, Rendered]) -> None:
+    """Let the rendered posts written to the build cache read their HTML from there
+    (`RenderedRows.release_html`), in `found` too."""
+    release = getattr(rows, "release_html", None)  # a plain mapping keeps what it is given
+    for key in release() if release is not None else ():
+        found[key] = rows[key]
+
+
+def _rendered_posts(
+    config: SiteConfig,
+    posts: Sequence[Post],
+    keys: Sequence[str],
+    found: Mapping[str, Rendered],
+    memo: dict[str, Any],
+) -> tuple[list[RenderedPost], list[Diagnostic]]:
+    """Return each post with its rendering, and the diagnostics of all, in post order.
+
+    `memo` keeps the last call's posts, contents and `RenderedPost`s: a post whose `Post`
+    and content are the very objects of the last call at the same place keeps its
+    `RenderedPost` (its reading time is a function of them and the site's reading speed),
+    so the later stages can tell by identity that it did not change.
+    """
+    contents = [found[key].content for key in keys]
+    diagnostics = [d for content in contents for d in content.diagnostics]
+    last = memo.get("last")
+    speed = config.words_per_minute
+    if last is not None and last[0] == speed and len(last[1]) == len(posts):
+        rendered = list(last[3])  # the same places: look at the posts that changed
+        same = map(and_, map(is_, posts, last[1]), map(is_, contents, last[2]))
+        redo: Iterable[int] = [i for i, kept in enumerate(same) if not kept]
+    else:  # posts added or removed: match them by source path
+        before = {r.post.source.rel: r for r in last[3]} if last and last[0] == speed else {}
+        rendered = [before.get(post.source.rel) for post in posts]  # type: ignore[misc]
+        redo = [
+            i
+            for i, (was, post, content) in enumerate(zip(rendered, posts, contents, strict=True))
+            if was is None or was.post is not post or was.content is not content
+        ]
+    for i in redo:
+        content = contents[i]
+        minutes = reading_minutes(content.word_count, speed)
+        rendered[i] = RenderedPost(post=posts[i], content=content, reading_minutes=minutes)
+    memo["last"] = (speed, list(posts), contents, rendered)
+    return list(rendered), diagnostics
 
 
 @dataclass
@@ -341,8 +400,11 @@ def render_many(
     workers: int | None = None,
     assets: AssetMaps | None = None,
     keep: Keep | None = None,
-) -> list[Rendered]:
-    """Render the Markdown of `posts`, in order; diagnostics are inside each result.
+) -> None:
+    """Render the Markdown of `posts`, handing the results to `keep` as they arrive;
+    diagnostics are inside each result. Nothing keeps them here: a cold build's rendered
+    posts need not all be in memory at once (`render_posts` keeps their HTML in the build
+    cache once written there).
 
     Below `postil.parallel.SEQUENTIAL_BELOW` posts (more when workers must be spawned),
     or with one worker, the posts are rendered in this process; otherwise in a pool, in
@@ -367,8 +429,9 @@ def render_many(
     small = parallel.SEQUENTIAL_BELOW if forked else parallel.SPAWNED_SEQUENTIAL_BELOW
     found = assets if assets is not None else AssetMaps()
     if count <= 1 or len(posts) < small:
-        return _render_here(config, posts, links, templates, conversions, found, keep)
-    return _render_in_pool(config, posts, links, conversions, count, context, found, keep)
+        _render_here(config, posts, links, templates, conversions, found, keep)
+    else:
+        _render_in_pool(config, posts, links, conversions, count, context, found, keep)
 
 
 def _render_here(
@@ -379,7 +442,7 @@ def _render_here(
     conversions: Conversions,
     assets: AssetMaps,
     keep: Keep | None = None,
-) -> list[Rendered]:
+) -> None:
     """Render `posts` one after the other in this process."""
     global _WORKER
     _WORKER = _new_worker(config, links, templates, *conversions.seeds(), assets)
@@ -390,7 +453,6 @@ def _render_here(
     conversions.record([p.source.rel for p in posts], added)
     if keep is not None:
         keep(0, results)
-    return results
 
 
 def _render_in_pool(
@@ -402,8 +464,9 @@ def _render_in_pool(
     context: Any,
     assets: AssetMaps,
     keep: Keep | None = None,
-) -> list[Rendered]:
-    """Render `posts` in `count` worker processes, chunk by chunk, keeping input order."""
+) -> None:
+    """Render `posts` in `count` worker processes, chunk by chunk (`keep` gets each chunk's
+    results with the index of its first post)."""
     import postil.markdown.code  # noqa: F401 - imported once here, inherited by forked workers
     import postil.math  # noqa: F401
 
@@ -417,10 +480,28 @@ def _render_in_pool(
         if keep is not None:
             keep(index * size, rendered)
 
-    done = parallel.map_chunks(
+    parallel.map_chunks(
         _render_chunk, chunks, count, context, _start_worker, args, on_result=arrived
     )
-    return [result for rendered, _ in done for result in rendered]
+
+
+@lru_cache(maxsize=1)
+def parser() -> Any:
+    """Return this process's `MarkdownIt` (`postil.markdown.create_markdown`), made on
+    first use: a process renders every post with one parser (per-document state is in
+    `env`), so the dev server does not make one, nor import the math layer, per save."""
+    from postil.markdown import create_markdown
+
+    return create_markdown()
+
+
+def prepare() -> None:
+    """Make this process's parser and import the math and code layers now, so the first
+    post rendered does not wait for them (the dev server calls it once it serves)."""
+    import postil.markdown.code  # noqa: F401 - imported for what it costs, not used here
+    import postil.math  # noqa: F401
+
+    parser()
 
 
 def _new_worker(
@@ -431,14 +512,13 @@ def _new_worker(
     highlight: Mapping[tuple[Any, ...], str],
     assets: AssetMaps,
 ) -> _Worker:
-    """Return a `_Worker` with a fresh parser and conversion caches seeded with `math` and
-    `highlight`."""
-    from postil.markdown import create_markdown
+    """Return a `_Worker` with this process's parser (`parser`) and fresh conversion caches
+    seeded with `math` and `highlight`."""
     from postil.math import MathCache
 
     math_cache = MathCache()
     math_cache.load(math)
-    md = create_markdown()
+    md = parser()
     return _Worker(config, links, md, templates, math_cache, dict(highlight), assets)
 
 

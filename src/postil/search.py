@@ -17,7 +17,8 @@ import html
 import re
 import subprocess
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from postil.cache.keys import fingerprint
@@ -34,8 +35,21 @@ _TEX = re.compile(r'<annotation encoding="application/x-tex">(.*?)</annotation>'
 _TEX_PUNCTUATION = re.compile(r"[\\{}^_()\[\]&,;:=+\-*/|<>!~'$.]+")
 
 
-def search_files(site: Site, cache: BuildCache, keys: Mapping[str, str]) -> list[OutputFile]:
-    """Return the files of the search index of `site` (empty without `search: true`).
+@dataclass(frozen=True)
+class SearchIndex:
+    """The search index of a site, made when asked for (running Pagefind takes seconds).
+
+    Attributes:
+        key: the fingerprint of its documents: the same key, the same files.
+        files: returns its files, under `SEARCH_DIR` (from the cache when it has them).
+    """
+
+    key: str
+    files: Callable[[], list[OutputFile]]
+
+
+def search_index(site: Site, cache: BuildCache, keys: Mapping[str, str]) -> SearchIndex | None:
+    """Return the search index of `site`, not yet made (None without `search: true`).
 
     Args:
         site: the collected site.
@@ -44,10 +58,11 @@ def search_files(site: Site, cache: BuildCache, keys: Mapping[str, str]) -> list
             rendered HTML in the index's fingerprint.
 
     Raises:
-        ConfigError: `search: true` but Pagefind is not installed.
+        ConfigError: `search: true`, the cache does not hold the index and Pagefind is not
+            installed (said at once, before the index is made).
     """
     if not site.config.search:
-        return []
+        return None
     posts = indexed_posts(site)
     key = fingerprint(
         site.config.base_path,
@@ -57,14 +72,35 @@ def search_files(site: Site, cache: BuildCache, keys: Mapping[str, str]) -> list
             for r in posts
         ),
     )
-    files = cache.get("search", "pagefind", key)
-    if not isinstance(files, list):
-        # At the pages' paths: Pagefind gives each its URL from the site's root, and the
-        # search page's script puts the base path before it.
-        documents = [(r.post.output_rel, search_document(site, r)) for r in posts]
-        files = [(rel, data) for rel, data in _run_pagefind(documents, site.config.language)]
-        cache.put("search", "pagefind", key, files)
-    return [OutputFile(SEARCH_DIR + rel, data) for rel, data in files]
+
+    kept = cache.get("search", "pagefind", key)
+    if not isinstance(kept, list):
+        _pagefind_executable()  # fail now, as making the index would
+
+    def files() -> list[OutputFile]:
+        found = kept if isinstance(kept, list) else cache.get("search", "pagefind", key)
+        if not isinstance(found, list):
+            # At the pages' paths: Pagefind gives each its URL from the site's root, and
+            # the search page's script puts the base path before it.
+            documents = [(r.post.output_rel, search_document(site, r)) for r in posts]
+            found = list(_run_pagefind(documents, site.config.language))
+            cache.put("search", "pagefind", key, found)
+        return [OutputFile(SEARCH_DIR + rel, data) for rel, data in found]
+
+    return SearchIndex(key, files)
+
+
+def search_files(site: Site, cache: BuildCache, keys: Mapping[str, str]) -> list[OutputFile]:
+    """Return the files of the search index of `site` (empty without `search: true`).
+
+    Args: as `search_index`.
+
+    Raises:
+        ConfigError: `search: true` but Pagefind is not installed.
+        OutputError: Pagefind failed.
+    """
+    index = search_index(site, cache, keys)
+    return index.files() if index is not None else []
 
 
 def indexed_posts(site: Site) -> list[RenderedPost]:

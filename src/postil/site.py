@@ -8,9 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from postil.content.posts import make_slug
-from postil.model import FrontMatter, RenderedPost, Site, SiteConfig
+from postil.model import FrontMatter, Post, RenderedPost, Site, SiteConfig
 
 
 def is_published(meta: FrontMatter, now: datetime, drafts: bool, future: bool) -> bool:
@@ -27,6 +28,7 @@ def collect(
     drafts: bool = False,
     future: bool = False,
     files: tuple[tuple[str, Path], ...] = (),
+    memo: dict[str, Any] | None = None,
 ) -> Site:
     """Return the `Site`: published posts newest first (ties by slug), pages, and tag lists.
 
@@ -37,24 +39,105 @@ def collect(
         drafts: include `draft: true` posts.
         future: include posts dated after `now`.
         files: the static files and content assets (`postil.assets.SiteAssets.files`).
+        memo: a scratch dictionary (`BuildCache.memo`) keeping the order of the last call:
+            while every post has the same place (front matter, slug, URL, kind) and no
+            post's date passed since, the same order, tags and previews are taken again.
     """
-    kept = [r for r in rendered if is_published(r.post.meta, now, drafts, future)]
-    posts = sorted(
-        (r for r in kept if r.post.source.kind == "post"),
-        key=_newest_first,
+    memo = memo if memo is not None else {}
+    last: _Order | None = memo.get("order")
+    if last is None or not last.fits(config, rendered, now, drafts, future):
+        last = memo["order"] = _Order.of(config, rendered, now, drafts, future)
+    pick = rendered.__getitem__
+    tags = tuple((tag, tuple(map(pick, found))) for tag, found in last.tags)
+    posts, pages = tuple(map(pick, last.posts)), tuple(map(pick, last.pages))
+    return Site(config, posts, pages, tags, files, last.previews)
+
+
+@dataclass(frozen=True)
+class _Order:
+    """Where `collect` puts each post, by its index in the list it was given.
+
+    Attributes:
+        inputs: the configuration, the posts, `drafts` and `future` it was made from.
+        since: the build time it was made at.
+        until: the first date of a post after `since` (None: none), when a post may be
+            published or stop being a preview.
+        posts: the published posts, newest first.
+        pages: the pages, by URL.
+        tags: each tag and its posts, newest first, tags by name.
+        previews: as `Site.previews`.
+    """
+
+    inputs: tuple[SiteConfig, list[Post], bool, bool]
+    since: datetime
+    until: datetime | None
+    posts: list[int]
+    pages: list[int]
+    tags: list[tuple[str, list[int]]]
+    previews: frozenset[str]
+
+    @classmethod
+    def of(
+        cls,
+        config: SiteConfig,
+        rendered: list[RenderedPost],
+        now: datetime,
+        drafts: bool,
+        future: bool,
+    ) -> _Order:
+        """Return the order of `rendered` (see `collect`)."""
+        kept = [i for i, r in enumerate(rendered) if is_published(r.post.meta, now, drafts, future)]
+        posts = sorted(
+            (i for i in kept if rendered[i].post.source.kind == "post"),
+            key=lambda i: _newest_first(rendered[i]),
+        )
+        pages = sorted(
+            (i for i in kept if rendered[i].post.source.kind == "page"),
+            key=lambda i: rendered[i].post.url,
+        )
+        by_tag: dict[str, list[int]] = {}
+        for i in posts:
+            for tag in rendered[i].post.meta.tags:
+                by_tag.setdefault(tag, []).append(i)
+        tags = [(tag, by_tag[tag]) for tag in sorted(by_tag, key=lambda t: (t.casefold(), t))]
+        previews = frozenset(
+            rendered[i].post.url
+            for i in kept
+            if not is_published(rendered[i].post.meta, now, drafts=False, future=False)
+        )
+        dates = [d for r in rendered if (d := r.post.meta.date) is not None and d > now]
+        inputs = (config, [r.post for r in rendered], drafts, future)
+        return cls(inputs, now, min(dates, default=None), posts, pages, tags, previews)
+
+    def fits(
+        self,
+        config: SiteConfig,
+        rendered: list[RenderedPost],
+        now: datetime,
+        drafts: bool,
+        future: bool,
+    ) -> bool:
+        """Return whether this order is the one of `rendered` at `now`."""
+        before, posts, was_drafts, was_future = self.inputs
+        return (
+            self.since <= now
+            and (self.until is None or now < self.until)
+            and (drafts, future) == (was_drafts, was_future)
+            and len(posts) == len(rendered)
+            and config == before
+            and all(map(_same_place, posts, rendered))
+        )
+
+
+def _same_place(post: Post, now: RenderedPost) -> bool:
+    """Return whether `now` sorts and files like `post` (`collect` reads nothing else)."""
+    new = now.post
+    return post is new or (
+        post.meta == new.meta
+        and post.slug == new.slug
+        and post.url == new.url
+        and post.source.kind == new.source.kind
     )
-    pages = sorted((r for r in kept if r.post.source.kind == "page"), key=lambda r: r.post.url)
-    by_tag: dict[str, list[RenderedPost]] = {}
-    for r in posts:
-        for tag in r.post.meta.tags:
-            by_tag.setdefault(tag, []).append(r)
-    tags = tuple(
-        (tag, tuple(by_tag[tag])) for tag in sorted(by_tag, key=lambda t: (t.casefold(), t))
-    )
-    previews = frozenset(
-        r.post.url for r in kept if not is_published(r.post.meta, now, drafts=False, future=False)
-    )
-    return Site(config, tuple(posts), tuple(pages), tags, files, previews)
 
 
 def _newest_first(r: RenderedPost) -> tuple[bool, float, str]:

@@ -19,11 +19,11 @@ import jinja2
 from postil.cache.keys import PageKeys
 from postil.cache.manifest import content_token, output_name
 from postil.cache.store import BuildCache
-from postil.model import Site
+from postil.model import OutputFile, Site
 from postil.output import SiteWriter, remove_leftovers
-from postil.pages import PageJob, page_jobs, prepare_env, render_job, site_files
+from postil.pages import PageJob, PageJobs, page_jobs, prepare_env, render_job, site_files
 from postil.parallel import render_pages
-from postil.search import search_files
+from postil.search import SEARCH_DIR, search_index
 
 
 class Writer(Protocol):
@@ -43,6 +43,11 @@ class Writer(Protocol):
     ) -> list[tuple[str, str]]:
         """Render each (job, page key) and put its file; return (rel, token) of each."""
 
+    def later(self, prefix: str, key: str, make: Callable[[], list[OutputFile]]) -> None:
+        """Put the files `make` returns, all under `prefix` and named by `key` (the same
+        key, the same files): now (a directory), or when first asked for (the dev server:
+        the search index takes seconds to make and an edit does not wait for it)."""
+
     def __contains__(self, rel: str) -> bool: ...
 
 
@@ -55,7 +60,7 @@ def write_site(
     static: Iterable[tuple[str, Path]],
     keys: Mapping[str, str],
     workers: int | None = None,
-    jobs: Sequence[PageJob] | None = None,
+    jobs: PageJobs | None = None,
 ) -> None:
     """Put every page, generated file and static file of `site` through `writer`.
 
@@ -75,25 +80,33 @@ def write_site(
         OutputError: the disk refused a write.
     """
     prepare_env(site, env)
-    jobs = jobs if jobs is not None else page_jobs(site)
+    jobs = jobs if jobs is not None else page_jobs(site, cache.memo("page jobs"))
     pages = cache.load("page")
-    page_keys = PageKeys(site, keys)
+    page_keys = PageKeys(site, keys, cache.memo("page keys"))
     todo: dict[str, tuple[PageJob, str]] = {}
-    for job in jobs:
-        key = page_keys.key(job)
-        old = pages.get(job.rel)
-        if old is not None and old[0] == key and writer.reuse(job.rel, old[1]):
+    for i, spec in enumerate(jobs.specs):  # the jobs themselves only for pages to render
+        key = page_keys.key(spec)
+        old = pages.get(spec.rel)
+        if old is not None and old[0] == key and writer.reuse(spec.rel, old[1]):
             continue
-        if job.rel not in todo and job.rel not in writer:  # the first job at a path wins
-            todo[job.rel] = (job, key)
+        if spec.rel not in todo and spec.rel not in writer:  # the first job at a path wins
+            todo[spec.rel] = (jobs[i], key)
     for rel, token in writer.render(env, list(todo.values()), workers):
         cache.put("page", rel, todo[rel][1], token)
-    cache.forget("page", pages.keys() - {job.rel for job in jobs})
-    for out in site_files(site, assets) + search_files(site, cache, keys):
-        if not writer.reuse(out.rel, content_token(out.data)):
-            writer.write(out.rel, out.data)
+    cache.forget("page", pages.keys() - {spec.rel for spec in jobs.specs})
+    for out in site_files(site, assets):
+        _put(writer, out)
+    index = search_index(site, cache, keys)
+    if index is not None:
+        writer.later(SEARCH_DIR, index.key, index.files)
     for rel, source in static:
         writer.copy(rel, source)
+
+
+def _put(writer: Writer, out: OutputFile) -> None:
+    """Put one file through `writer`, keeping the previous output's if it is the same."""
+    if not writer.reuse(out.rel, content_token(out.data)):
+        writer.write(out.rel, out.data)
 
 
 def write_directory(
@@ -105,7 +118,7 @@ def write_directory(
     static: Iterable[tuple[str, Path]],
     keys: Mapping[str, str],
     workers: int | None = None,
-    jobs: Sequence[PageJob] | None = None,
+    jobs: PageJobs | None = None,
 ) -> tuple[int, int]:
     """Write the site into `out_dir` with `write_site` (`jobs` as there), swapping it in
     atomically.
@@ -159,6 +172,10 @@ class _Directory:
 
     def __contains__(self, rel: str) -> bool:
         return rel in self._writer
+
+    def later(self, prefix: str, key: str, make: Callable[[], list[OutputFile]]) -> None:
+        for out in make():
+            _put(self, out)
 
     def render(
         self, env: jinja2.Environment, jobs: Sequence[tuple[PageJob, str]], workers: int | None

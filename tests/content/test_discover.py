@@ -64,3 +64,74 @@ def test_a_slug_made_from_a_title_with_math_has_no_tex():
     assert title_slug(r"$O(n^2)$ sorting") == "o-n2-sorting"
     assert title_slug(r"\(\RR^n\) spaces", (("RR", r"\mathbb{R}"),)) == "rn-spaces"
     assert title_slug("It costs $5") == "it-costs-5"
+
+
+def test_kept_listings_see_added_removed_and_relinked_files(tmp_path, monkeypatch):
+    """`walk_content` with a memo lists a directory again only when its stat signature
+    changed; a symlink is followed again on every walk (its target can change while the
+    directory does not)."""
+    import importlib
+
+    discover_module = importlib.import_module("postil.content.discover")
+    monkeypatch.setattr(discover_module, "RACY_NS", 0)  # just written, yet trusted
+    site(tmp_path)
+    posts = tmp_path / "content/posts"
+    (posts / "a.md").write_text("x")
+    (tmp_path / "content/elsewhere").mkdir()
+    (tmp_path / "content/elsewhere/b.md").write_text("x")
+    (posts / "link").symlink_to("../.archive")
+    (tmp_path / "content/.archive").mkdir()  # hidden, so only reachable through the link
+    memo: dict = {}
+
+    def listed() -> list[str]:
+        walk = discover_module.walk_content
+        markdown, others, errors = walk(tmp_path / "content", tmp_path, memo)
+        assert (markdown, others, errors) == walk(tmp_path / "content", tmp_path)
+        return [rel for _, rel in markdown]
+
+    first = listed()
+    assert first == ["elsewhere/b.md", "posts/a.md"]
+    assert listed() == first
+    (posts / "c.md").write_text("x")
+    assert listed() == ["elsewhere/b.md", "posts/a.md", "posts/c.md"]
+    (posts / "a.md").unlink()
+    assert listed() == ["elsewhere/b.md", "posts/c.md"]
+    (tmp_path / "content/.archive/d.md").write_text("x")  # posts/ itself did not change
+    assert listed() == ["elsewhere/b.md", "posts/c.md", "posts/link/d.md"]
+    (posts / "link").unlink()
+    (posts / "link").symlink_to("../elsewhere")  # now a second way to elsewhere/: read once
+    assert listed() == ["posts/c.md", "posts/link/b.md"]
+
+
+def test_an_unchanged_source_is_the_very_post_of_the_last_load(tmp_path, monkeypatch):
+    """With a cache that lives (the dev server's), `load_posts` hands back the same `Post`
+    for a source its signature vouches for, and reads only the sources that changed."""
+    import importlib
+
+    from postil.cache import rows
+    from postil.cache.store import MemoryCache
+    from postil.content.load import load_posts
+
+    monkeypatch.setattr(rows, "RACY_NS", 0)
+    monkeypatch.setattr(importlib.import_module("postil.content.discover"), "RACY_NS", 0)
+    config = site(tmp_path)
+
+    def write(name: str, title: str) -> None:
+        text = f"---\ntitle: {title}\ndate: 2026-01-01\n---\n\n{name}\n"
+        (tmp_path / f"content/posts/{name}.md").write_text(text)
+
+    for name in ("a", "b", "c"):
+        write(name, name)
+    cache = MemoryCache()
+    load_posts(config, cache)  # reads every source, records its row
+    before, _ = load_posts(config, cache)  # makes each post from its row
+    again, _ = load_posts(config, cache)
+    assert all(a is b for a, b in zip(before, again, strict=True))
+    write("b", "B!")
+    edited, _ = load_posts(config, cache)
+    assert [p.meta.title for p in edited] == ["a", "B!", "c"]
+    assert edited[0] is before[0] and edited[2] is before[2] and edited[1] is not before[1]
+    write("d", "d")
+    added, _ = load_posts(config, cache)  # content/posts/ listed again: the others stay
+    assert [p.meta.title for p in added] == ["a", "B!", "c", "d"]
+    assert added[0] is before[0] and added[2] is before[2]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import sqlite3
 
 import pytest
@@ -166,6 +167,9 @@ def test_html_stays_in_the_cache_until_a_page_that_shows_it_is_rendered(tmp_path
 
     root = make_site(tmp_path / "site", corpus(8), "feed_limit: 2\n")
     build_site(root)
+    # cold: each body read back from the cache by its page, the 2 newest by each feed too
+    assert sorted(collections.Counter(html_reads).values()) == [1] * 6 + [3] * 2
+    html_reads.clear()
     assert build_site(root).rendered == 0 and html_reads == []  # warm: no page rendered
     page = root / "content/posts/p03.md"  # an older post: not in the feeds
     page.write_text(page.read_text().replace("Intro", "Changed intro"))
@@ -174,9 +178,10 @@ def test_html_stays_in_the_cache_until_a_page_that_shows_it_is_rendered(tmp_path
     posts, _ = load_posts(config, BuildCache.disabled())
     keys = dict(zip([p.source.rel for p in posts], markdown_keys(config, posts), strict=True))
     # the pages of p03's neighbours show its title and are rendered again: their bodies are
-    # read; p03's own is in memory, just rendered; lists show summaries, kept in the rows
-    neighbours = {keys["content/posts/p02.md"], keys["content/posts/p04.md"]}
-    assert sorted(html_reads) == sorted(neighbours)
+    # read; so is p03's own, just rendered and let go once written to the cache (a cold
+    # build holds no post's HTML longer); lists show summaries, kept in the rows
+    shown = {keys[f"content/posts/p0{n}.md"] for n in (2, 3, 4)}
+    assert sorted(html_reads) == sorted(shown)
     clean = tmp_path / "clean"
     build(BuildOptions(root=root, out_dir=clean, cache=False), now=NOW)
     assert tree(root / "_site") == tree(clean)
@@ -245,4 +250,75 @@ def test_a_commit_with_a_minimum_writes_only_once_that_much_waits(tmp_path):
     cache.put("asset", "b", "", b"y" * 1_000)
     cache.commit(1_000)
     assert set(BuildCache.open(tmp_path).get_many("asset", ["a", "b"])) == {"a", "b"}
+    cache.close()
+
+
+def test_commit_says_whether_every_row_put_can_be_read_back(tmp_path):
+    cache = BuildCache.open(tmp_path)
+    assert cache.commit()  # nothing put, nothing missing
+    cache.put("html", "a", "", b"x" * 100)
+    assert not cache.commit(1_000)  # buffered, not written
+    assert cache.commit() and cache.reader("html")("a") == b"x" * 100
+    assert not BuildCache.disabled().commit()  # keeps nothing: nothing can be read back
+    cache.close()
+
+
+def test_after_a_failed_commit_no_row_put_is_vouched_for(tmp_path):
+    cache = BuildCache.open(tmp_path)
+    real = cache._db
+
+    class Failing:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def executemany(self, *args):
+            raise sqlite3.OperationalError("disk I/O error")
+
+    cache._db = Failing()
+    cache.put("html", "a", "", b"x")
+    assert not cache.commit()
+    cache._db = real
+    cache.put("html", "b", "", b"y")
+    assert not cache.commit()  # "a" was lost: the rows put are not all there
+    cache.close()
+
+
+def rendered_cold(root, cache, trusted=True):
+    """Render every post of the site at `root` with `cache` (as a cold build does)."""
+    from postil.cache.keys import markdown_keys
+    from postil.cache.rows import RenderedRows
+    from postil.config import load_config
+    from postil.content.load import load_posts
+    from postil.render import render_posts
+    from postil.theme import create_template_env
+
+    config = load_config(root)
+    posts, _ = load_posts(config, cache)
+    rows = RenderedRows(cache, trusted)
+    env = create_template_env(root)
+    rendered, _ = render_posts(config, posts, env, cache, rows, 1, markdown_keys(config, posts))
+    return rendered
+
+
+def test_a_cold_build_lets_go_of_each_body_once_the_cache_holds_it(tmp_path):
+    root = make_site(tmp_path / "site", corpus(6))
+    bodies = [r.content.html_bytes for r in rendered_cold(root, BuildCache.disabled())]
+    assert all(body.startswith(b"<") for body in bodies)
+    cache = BuildCache.open(root)
+    rendered = rendered_cold(root, cache)
+    # none is held in memory; each is read back from the cache, the same bytes
+    assert [r.content.html_utf8 for r in rendered] == [None] * 6
+    assert [r.content.html_bytes for r in rendered] == bodies
+    cache.close()
+
+
+def test_bodies_stay_in_memory_where_the_cache_cannot_give_them_back(tmp_path):
+    root = make_site(tmp_path / "site", corpus(3))
+    # no cache; or a second attempt after a damaged row, which trusts no row
+    assert all(r.content.html_utf8 for r in rendered_cold(root, BuildCache.disabled()))
+    cache = BuildCache.open(root)
+    assert all(r.content.html_utf8 for r in rendered_cold(root, cache, trusted=False))
     cache.close()

@@ -163,4 +163,11 @@ def test_each_chunk_result_is_handed_over_once_as_it_arrives():
     results = parallel.map_chunks(
         abs, [-1, -2, -3], 2, context, parallel.exit_with_parent, on_result=seen.__setitem__
     )
-    assert results == [1, 2, 3] and seen == {0: 1, 1: 2, 2: 3}
+    assert seen == {0: 1, 1: 2, 2: 3}
+    assert results == []  # handed over, not kept
+
+
+def test_results_are_returned_in_order_without_a_handler():
+    context = parallel.pool_context()
+    results = parallel.map_chunks(abs, [-1, -2, -3], 2, context, parallel.exit_with_parent)
+    assert results == [1, 2, 3]

@@ -56,3 +56,88 @@ def test_pagination_boundaries(count, pages):
     assert pagers[0].prev_url is None and pagers[-1].next_url is None
     if pages > 1:
         assert pagers[1].prev_url == "" and pagers[0].next_url == "page/2/"
+
+
+def test_a_kept_order_gives_what_a_fresh_collect_gives_as_edits_and_time_pass():
+    """`collect` with a memo (the dev server's) reuses the last order only while every post
+    keeps its place and no post's date passed: a post dated ahead comes in when due."""
+    from dataclasses import replace
+
+    memo: dict = {}
+    items = [post("a", 1, tags=("x",)), post("b", 2), post("soon", 2, month=7)]
+    steps = [
+        (items, NOW),
+        ([items[0], replace(items[1], reading_minutes=3), items[2]], NOW),  # new object
+        ([post("a", 1, tags=("x",)), items[1], items[2]], NOW),  # same place, re-read
+        ([post("a", 5, tags=("y",)), items[1], items[2]], NOW),  # moved, retagged
+        (items, datetime(2026, 8, 1, tzinfo=timezone.utc)),  # "soon" is due
+    ]
+    for rendered, now in steps:
+        kept = collect(CONFIG, rendered, now, memo=memo)
+        fresh = collect(CONFIG, rendered, now)
+        assert kept == fresh and all(map(lambda a, b: a is b, kept.posts, fresh.posts))
+    assert slugs(kept.posts) == ["soon", "b", "a"]
+
+
+def test_page_jobs_are_made_when_looked_up_and_match_their_specs():
+    from postil.pages import page_jobs
+
+    site = collect(CONFIG, [post(f"p{i}", i + 1, tags=("t",)) for i in range(12)], NOW)
+    jobs = page_jobs(site)
+    listed = list(jobs)
+    assert len(listed) == len(jobs) == len(jobs.specs)
+    assert [(j.rel, j.template, j.deps, j.lazy) for j in listed] == [tuple(s) for s in jobs.specs]
+    assert jobs[-1] is listed[-1] and jobs[1:3] == listed[1:3]
+    with pytest.raises(IndexError):
+        jobs[len(jobs)]
+
+
+def test_a_kept_layout_gives_the_jobs_a_fresh_one_gives():
+    """`page_jobs` with a memo reuses the last layout for a site of the same shape (a post's
+    body edited), and makes a new one when a post moves or a tag is added."""
+    from dataclasses import replace
+
+    from postil.pages import page_jobs, prepare_env, render_job
+    from postil.theme import create_template_env
+
+    def described(jobs, env):
+        return [(j.rel, j.template, j.deps, j.lazy, render_job(env, j).data) for j in jobs]
+
+    memo: dict = {}
+    items = [post(f"p{i}", i + 1, tags=("t",) if i % 2 else ()) for i in range(12)]
+    edited = [*items[:5], replace(items[5], content=replace(EMPTY, word_count=999)), *items[6:]]
+    moved = [*items[:5], post("p5", 27, tags=("t", "u")), *items[6:]]
+    for rendered in (items, edited, moved, items):
+        site = collect(CONFIG, rendered, NOW)
+        env = prepare_env(site, create_template_env(None))
+        assert described(page_jobs(site, memo), env) == described(page_jobs(site), env)
+
+
+def test_kept_page_keys_are_the_keys_fresh_ones_give_as_the_site_changes(tmp_path):
+    """`PageKeys` with a memo (the dev server's) reuses a post's fingerprint and a page's key
+    only while they would come out the same: over edits to a body, a title, a new post, a
+    removed one and a moved one, every key equals a fresh `PageKeys`' key."""
+    from dataclasses import replace
+
+    from postil.cache.keys import PageKeys
+    from postil.pages import page_jobs
+
+    config = replace(CONFIG, root=tmp_path, paginate=2)
+    items = [post(f"p{i}", i + 1, tags=("t",) if i % 2 else ()) for i in range(7)]
+    keys = {r.post.source.rel: f"body of {r.post.slug}" for r in items}
+    retitled = replace(items[3].post, meta=replace(items[3].post.meta, title="New title"))
+    steps = [
+        (items, keys),
+        (items, keys | {"content/posts/p3.md": "edited body"}),
+        ([*items[:3], replace(items[3], post=retitled), *items[4:]], keys),
+        ([*items, post("p9", 20)], keys | {"content/posts/p9.md": "new"}),
+        (items[1:], keys),
+        ([post("p0", 28), *items[1:]], keys),
+        (items, keys),
+    ]
+    memo: dict = {}
+    for rendered, content_keys in steps:
+        site = collect(config, rendered, NOW)
+        kept, fresh = PageKeys(site, content_keys, memo), PageKeys(site, content_keys)
+        specs = page_jobs(site).specs
+        assert [kept.key(spec) for spec in specs] == [fresh.key(spec) for spec in specs]

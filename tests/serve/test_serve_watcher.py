@@ -261,3 +261,16 @@ def test_a_real_atomic_save_reaches_the_batcher_as_one_change(
         watcher.stop()
         batcher.stop()
     assert [b.content for b in batches] == [{post}]
+
+
+def test_a_file_still_since_its_change_arrived_is_built_at_the_first_look(tmp_path) -> None:
+    """The size and mtime a file must keep are taken when its change arrives, so a settled
+    save waits `SETTLE_SECONDS` once (not once to look and once to look again)."""
+    path = tmp_path / "a.md"
+    path.write_text("first")
+    batcher: ChangeBatcher[None] = ChangeBatcher(lambda batch: None)
+    batcher.add(ChangeSet(content={path}, settled={path}))
+    assert batcher._held_still()
+    path.write_text("second, longer")  # a writer the events did not show
+    assert not batcher._held_still()
+    assert batcher._held_still()

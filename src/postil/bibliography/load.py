@@ -25,6 +25,8 @@ KIND = "bibliography"
 def post_bibliography(post: Post) -> tuple[str, ...]:
     """Return the site-relative paths of a post's own `.bib` files (written relative to
     the post's file, so a page bundle's `refs.bib` is `bibliography: refs.bib`)."""
+    if not post.meta.bibliography:
+        return ()  # most posts: no path to make (every build asks for every post)
     folder = PurePosixPath(post.source.rel).parent
     return tuple(_normal(folder / path) for path in post.meta.bibliography)
 

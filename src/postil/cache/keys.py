@@ -14,19 +14,22 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
+from operator import and_, eq, is_
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from postil import __version__
 from postil.theme import template_dirs
 
 if TYPE_CHECKING:
-    from postil.model import Post, Site, SiteConfig
-    from postil.pages import PageJob
+    from postil.model import Post, RenderedPost, Site, SiteConfig
+    from postil.pages import PageJob, PageSpec
 
 SCHEMA = 3
 """Bumped whenever the layout of rows or the meaning of a kind changes."""
@@ -163,15 +166,90 @@ def markdown_key(post: Post, context: str) -> str:
     )
 
 
-def markdown_keys(config: SiteConfig, posts: Sequence[Post]) -> list[str]:
-    """Return the `markdown_key` of every post, in order (the context is hashed once)."""
+def markdown_keys(
+    config: SiteConfig, posts: Sequence[Post], memo: dict[str, tuple[Post, str, str]] | None = None
+) -> list[str]:
+    """Return the `markdown_key` of every post, in order (the context is hashed once).
+
+    Args:
+        memo: keys of the last call by source path, with the `Post` and context they were
+            made from (`BuildCache.memo`): a post that is the very same object, under the
+            same context, keeps its key.
+    """
     context = render_context(config)
-    return [markdown_key(post, context) for post in posts]
+    if memo is None:
+        return [markdown_key(post, context) for post in posts]
+    keys = []
+    for post in posts:
+        last = memo.get(post.source.rel)
+        if last is None or last[0] is not post or last[1] != context:
+            last = memo[post.source.rel] = (post, context, markdown_key(post, context))
+        keys.append(last[2])
+    if len(memo) > len(posts):
+        for rel in memo.keys() - {post.source.rel for post in posts}:
+            del memo[rel]
+    return keys
 
 
-def templates_text(root: Path) -> str:
-    """Return one digest of every template file's path and text (site and theme)."""
-    return fingerprint(*_template_files(root, ""))
+def templates_text(root: Path, memo: dict[str, Any] | None = None) -> str:
+    """Return one digest of every template file's path and text (site and theme), each
+    named as `_template_files` names it.
+
+    Args:
+        memo: a scratch dictionary (`BuildCache.memo`) keeping each file's text with its
+            stat signature, and the last digest: a file whose signature is unchanged, and
+            that was last changed `RACY_NS` before it was read (git's "racily clean"
+            rule), is not read again, and the same files give the same digest unhashed.
+    """
+    from postil.cache.manifest import RACY_NS
+
+    memo = memo if memo is not None else {}
+    known: dict[str, tuple[tuple[int, int, int, int], str]] = memo.get("files", {})
+    files: dict[str, tuple[tuple[int, int, int, int], str]] = {}
+    names: list[str] = []
+    now = time.time_ns()
+    site_templates = root / "templates"
+    for directory in template_dirs(root):
+        whose = "site" if directory == site_templates else "theme"
+        base = directory.as_posix()
+        for path, st in _files_under(base):
+            signature = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+            last = known.get(path)
+            if last is None or last[0] != signature:
+                racy = max(st.st_mtime_ns, st.st_ctime_ns) >= now - RACY_NS
+                text = Path(path).read_text("utf-8", "replace")
+                last = ((-1, 0, 0, 0) if racy else signature, text)
+            files[path] = last
+            names.append(f"{whose}:{path[len(base) + 1 :]}")
+    if memo.get("files") == files and memo.get("names") == names:
+        digest: str = memo["digest"]
+        return digest
+    texts = [text for _, text in files.values()]
+    digest = fingerprint(*(part for pair in zip(names, texts, strict=True) for part in pair))
+    memo.update(files=files, names=names, digest=digest)
+    return digest
+
+
+def _files_under(directory: str) -> list[tuple[str, os.stat_result]]:
+    """Return (path, stat) of every file under `directory`, in the order of
+    `sorted(Path(directory).glob("**/*"))`: files reached through symlinks count, links to
+    directories are not entered."""
+    found: list[tuple[list[str], str, os.stat_result]] = []
+    stack = [directory]
+    while stack:
+        with os.scandir(stack.pop()) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(entry.path)
+                    continue
+                try:
+                    st = entry.stat()
+                except OSError:  # a broken symlink
+                    continue
+                if stat.S_ISREG(st.st_mode):
+                    found.append((entry.path.split("/"), entry.path, st))
+    found.sort(key=lambda item: item[0])
+    return [(path, st) for _, path, st in found]
 
 
 def _template_files(root: Path, under: str) -> list[str]:
@@ -202,31 +280,84 @@ class PageKeys:
     Args:
         site: the collected site.
         keys: the `markdown_key` of each post by source path (else its HTML is hashed).
+        memo: what the last `PageKeys` made (`BuildCache.memo`), or None. A post that is
+            the very `RenderedPost` of the last call, with the same key, keeps its
+            fingerprint; and while the site's fingerprint is the same, a page whose
+            template and dependencies are the same and none of whose posts changed keeps
+            its key. So the dev server's rebuild hashes what an edit changed, not the site.
     """
 
-    def __init__(self, site: Site, keys: Mapping[str, str]) -> None:
-        self.posts: dict[str, str] = {}
-        shape = []
-        for r in (*site.posts, *site.pages):
+    def __init__(
+        self, site: Site, keys: Mapping[str, str], memo: dict[str, Any] | None = None
+    ) -> None:
+        memo = memo if memo is not None else {}
+        shown = (*site.posts, *site.pages)
+        contents = [keys.get(r.post.source.rel) for r in shown]
+        last: tuple[tuple[RenderedPost, ...], list[str | None], list[tuple[str, str]]] = memo.get(
+            "order", ((), [], [])
+        )
+        if len(last[0]) == len(shown):  # the same places: look at the posts that changed
+            entries = list(last[2])
+            kept = map(and_, map(is_, shown, last[0]), map(eq, contents, last[1]))
+            redo = [i for i, same in enumerate(kept) if not same]
+            was = {i: last[0][i].post.url for i in redo}
+            changed: set[str] = set()
+        else:  # posts added or removed: match them by URL
+            before = {r.post.url: (r, c, e) for r, c, e in zip(*last, strict=True)}
+            entries = [before.get(r.post.url, (None, None, ("", "")))[2] for r in shown]
+            redo = [
+                i
+                for i, (r, content) in enumerate(zip(shown, contents, strict=True))
+                if before.get(r.post.url, (None,))[0] is not r or before[r.post.url][1] != content
+            ]
+            was = {i: shown[i].post.url for i in redo}
+            changed = set(before) - {r.post.url for r in shown}
+        for i in redo:
+            r = shown[i]
             post = r.post
-            content = keys.get(post.source.rel) or fingerprint(repr(r.content))
-            meta = repr(post.meta)  # once: a `FrontMatter`'s repr is most of the cost here
-            self.posts[post.url] = fingerprint(
+            content = contents[i] or fingerprint(repr(r.content))
+            meta = repr(post.meta)
+            fp = fingerprint(
                 post.source.rel, post.output_rel, meta, content, str(r.reading_minutes)
             )
-            shape.append(f"{post.url} {meta}")
-        templates = templates_text(site.config.root)
+            if entries[i][0] != fp or was[i] != post.url:
+                changed |= {was[i], post.url}
+            entries[i] = (fp, f"{post.url} {meta}")
+        urls = [r.post.url for r in shown]
+        self.posts: dict[str, str] = dict(zip(urls, [e[0] for e in entries], strict=True))
+        shape = [entry[1] for entry in entries]
+        templates = templates_text(site.config.root, memo.setdefault("templates", {}))
         # Which posts are previews changes with the clock alone (a future post's date passes).
         previews = " ".join(sorted(site.previews))
-        config = config_digest(site.config)
-        self.site = fingerprint(__version__, config, templates, previews, *shape)
-        self.every_post = fingerprint(*self.posts.values())
+        around = (__version__, config_digest(site.config), templates, previews)
+        if memo.get("around") == around and memo.get("shape") == shape:
+            self.site = memo["site"]
+        else:
+            self.site = fingerprint(*around, *shape)
+        alike = memo.get("site") == self.site and len(last[0]) == len(shown)
+        self.every_post = (
+            memo["every"] if alike and not changed else fingerprint(*self.posts.values())
+        )
+        self._changed = frozenset(changed) if alike else None
+        self._last: dict[str, tuple[str, frozenset[str] | None, str]] = memo.get("keys", {})
+        self._keys: dict[str, tuple[str, frozenset[str] | None, str]] = {}
+        memo.update(
+            order=(shown, contents, entries), shape=shape, around=around, site=self.site,
+            every=self.every_post, keys=self._keys,
+        )  # fmt: skip
 
-    def key(self, job: PageJob) -> str:
-        """Return the key of one `PageJob`."""
+    def key(self, job: PageJob | PageSpec) -> str:
+        """Return the key of one `PageJob` (or its `PageSpec`)."""
+        last, changed = self._last.get(job.rel), self._changed
+        if last is not None and changed is not None and last[:2] == (job.template, job.deps):
+            if not changed if job.deps is None else job.deps.isdisjoint(changed):
+                self._keys[job.rel] = last
+                return last[2]
         deps = (
             self.every_post
             if job.deps is None
             else " ".join(sorted(self.posts.get(url, url) for url in job.deps))
         )
-        return fingerprint(self.site, job.rel, job.template, deps)
+        key = fingerprint(self.site, job.rel, job.template, deps)
+        self._keys[job.rel] = (job.template, job.deps, key)
+        return key

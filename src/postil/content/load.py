@@ -7,7 +7,10 @@ text is unchanged is not parsed again. Errors of every file are collected, never
 from __future__ import annotations
 
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from itertools import compress
+from operator import ne
+from pathlib import Path
 from typing import Any
 
 from postil.cache.keys import fingerprint
@@ -32,51 +35,153 @@ def load_posts(config: SiteConfig, cache: BuildCache) -> tuple[list[Post], list[
             either the file's stat signature is the recorded one and `PostRow.vouches` for
             it (the file is then not read at all: `UnreadSource`) or its text is the same (a
             fresh clone gives every file a new inode and time: each is read and compared by
-            its text, none parsed again).
+            its text, none parsed again). For as long as the cache lives (the dev
+            server's), a post the signature vouches for is the very `Post` object of the
+            last build (`BuildCache.memo`), so the later stages can tell by identity that it
+            did not change; and when `content/` lists the same sources as last time, only
+            those whose signature changed (or that were not vouched for) are looked at
+            again: a rebuild costs one `stat` a source.
     """
-    paths, errors = source_paths(config)
-    known = cache.load("post")
+    paths, errors = source_paths(config, cache.memo("content"))
+    rels = [rel for _, rel, _ in paths]
+    signatures = [_stat(path) for path, _, _ in paths]
+    memo = cache.memo("post")
+    last: _Loaded | None = memo.get("loaded")
+    place = (config.root, config.timezone)
+    if last is not None and last.place == place and last.rels == rels:
+        changed = map(ne, signatures, last.signatures)
+        redo = sorted({*compress(range(len(rels)), changed), *last.unstable})
+        results = list(last.results)
+        known = cache.get_many("post", [rels[i] for i in redo])
+    else:
+        redo = list(range(len(rels)))
+        before = dict(zip(last.rels, last.results, strict=True)) if last is not None else {}
+        results = [before.get(rel, _Result()) for rel in rels]
+        known = cache.load("post")
+        cache.forget("post", known.keys() - set(rels))
     started = time.time_ns()
-    posts: list[Post] = []
-    warnings: list[Diagnostic] = []
-    for path, rel, kind in paths:
-        settings = fingerprint(rel, kind, config.timezone)  # not the folder: see `config_digest`
+    settings_of: dict[str, tuple[str, str, str]] = memo.setdefault("settings", {})
+    for i in redo:
+        path, rel, kind = paths[i]
+        settings = _settings(settings_of, rel, kind, config.timezone)
         hit = known.get(rel)
         kept: PostRow | None = hit[1] if hit is not None and hit[0] == settings else None
-        try:
-            signature = stat_signature(path)
-        except OSError:
-            signature = None  # read_source reports it
-        if kept is not None and signature == kept.signature and kept.vouches():
-            posts.append(Post(UnreadSource(path, rel, kind, signature), *kept.post))
-            continue
-        try:
-            source = read_source(path, rel, kind)
-        except ContentError as e:
-            errors.append(e)
-            continue
-        text_digest = fingerprint(source.text)
-        if kept is not None and kept.text_digest == text_digest:
-            posts.append(Post(source, *kept.post))
-        else:
-            found: list[Diagnostic] = []
-            try:
-                meta, body, body_line = parse(source, config.timezone, found)
-                post = make_post(source, meta, body, body_line)
-            except ContentError as e:
-                errors.append(e)
-                continue
-            posts.append(replace(post, body_digest=fingerprint(post.body)))
-            warnings.extend(found)
-            if found:
-                continue
-        if signature is not None:
-            row = PostRow(text_digest, signature, started, post_fields(posts[-1]))
-            if row != kept:
-                cache.put("post", rel, settings, row)
-    cache.forget("post", known.keys() - {rel for _, rel, _ in paths})
+        made = (cache, paths[i], signatures[i], kept, results[i], started, settings)
+        results[i] = _load(*made, config.timezone)
+    if len(settings_of) > len(rels):
+        for rel in settings_of.keys() - set(rels):
+            del settings_of[rel]
+    unstable = [i for i in redo if not results[i].stable]
+    memo["loaded"] = _Loaded(place, rels, signatures, results, unstable)
+    posts = [r.post for r in results if r.post is not None]
+    warnings = [w for r in results for w in r.warnings]
+    errors += [r.error for r in results if r.error is not None]
     errors.extend(check_unique_urls(posts))
     return posts, [as_diagnostic(e) for e in errors] + warnings
+
+
+@dataclass(frozen=True)
+class _Result:
+    """What `load_posts` made of one source.
+
+    Attributes:
+        post: the post (None: the source failed).
+        error: why it failed.
+        warnings: what parsing it warned about (unknown front matter keys).
+        row: the cache row the post was made from, when the row vouched for the file.
+        stable: the post comes from a row that vouched for the file: while the file's
+            signature stays the same, the same post is the answer.
+    """
+
+    post: Post | None = None
+    error: ContentError | None = None
+    warnings: tuple[Diagnostic, ...] = ()
+    row: PostRow | None = None
+    stable: bool = False
+
+
+@dataclass(frozen=True)
+class _Loaded:
+    """The sources of the last `load_posts` and what it made of each (kept in its memo).
+
+    Attributes:
+        place: the site's root and time zone.
+        rels: the sources, in order.
+        signatures: their stat signatures.
+        results: what was made of each.
+        unstable: the indices of the results that are not `_Result.stable`.
+    """
+
+    place: tuple[Path, str]
+    rels: list[str]
+    signatures: list[tuple[int, int, int, int] | None]
+    results: list[_Result]
+    unstable: list[int]
+
+
+def _stat(path: Path) -> tuple[int, int, int, int] | None:
+    """Return the file's `stat_signature`, or None when it cannot be examined (reading it
+    then reports why)."""
+    try:
+        return stat_signature(path)
+    except OSError:
+        return None
+
+
+def _load(
+    cache: BuildCache,
+    source_path: tuple[Path, str, str],
+    signature: tuple[int, int, int, int] | None,
+    kept: PostRow | None,
+    last: _Result,
+    started: int,
+    settings: str,
+    zone: str,
+) -> _Result:
+    """Return the post of one source (see `load_posts`): `kept` its cache row if valid
+    for `settings` (`_settings`), `last` what the last build made of it (whose post is
+    reused when made from the same row), `started` when this build started, `zone` the
+    site's time zone."""
+    path, rel, kind = source_path
+    if kept is not None and signature == kept.signature and kept.vouches():
+        if last.row is kept and last.post is not None:
+            return _Result(last.post, row=kept, stable=True)
+        post = Post(UnreadSource(path, rel, kind, signature), *kept.post)
+        return _Result(post, row=kept, stable=True)
+    try:
+        source = read_source(path, rel, kind)
+    except ContentError as e:
+        return _Result(error=e)
+    text_digest = fingerprint(source.text)
+    if kept is not None and kept.text_digest == text_digest:
+        post = Post(source, *kept.post)
+    else:
+        found: list[Diagnostic] = []
+        try:
+            meta, body, body_line = parse(source, zone, found)
+            made = make_post(source, meta, body, body_line)
+        except ContentError as e:
+            return _Result(error=e)
+        post = replace(made, body_digest=fingerprint(made.body))
+        if found:
+            return _Result(post, warnings=tuple(found))
+    if signature is not None:
+        row = PostRow(text_digest, signature, started, post_fields(post))
+        if row != kept:
+            cache.put("post", rel, settings, row)
+    return _Result(post)
+
+
+def _settings(memo: dict[str, tuple[str, str, str]], rel: str, kind: str, zone: str) -> str:
+    """Return the fingerprint of what a kept post is valid for besides its text: the
+    source's path in the site (not the folder: see `config_digest`) and kind and the
+    site's time zone (kept in `memo` by rel)."""
+    last = memo.get(rel)
+    if last is not None and last[:2] == (kind, zone):
+        return last[2]
+    settings = fingerprint(rel, kind, zone)
+    memo[rel] = (kind, zone, settings)
+    return settings
 
 
 def post_fields(post: Post) -> tuple[Any, ...]:

@@ -35,8 +35,8 @@ from postil.errors import (
     located,
 )
 from postil.model import Site, SiteConfig
-from postil.pages import PageJob
-from postil.serve.memory import Entry, MemoryWriter, SiteFiles
+from postil.pages import PageJobs
+from postil.serve.memory import Entry, Group, MemoryWriter, SiteFiles
 from postil.serve.watcher import ChangeSet
 from postil.write import write_site
 
@@ -45,6 +45,15 @@ log = logging.getLogger("postil.serve")
 PERSISTED = ("post", "markdown", "html", "conversions", "asset", "image", "bibliography")
 """Row kinds shared with the site's `.postil-cache/`: what `postil build` can reuse too.
 Pages and output manifests describe what the dev server holds in memory, so they stay there."""
+
+LAZY = ("html", "conversions", "served")
+"""Row kinds read from `.postil-cache/` one row at a time, when asked for
+(`MemoryCache`): a first build with a warm cache reads none of them."""
+
+SERVED = "served"
+"""The row kind (in `.postil-cache/`) of the pages a dev server rendered without error: by
+output rel, the page key as fingerprint. With `postil build`'s "page" rows they let the
+next server defer every page whose key is proven (`MemoryWriter`)."""
 
 SPARE_ROWS = 256
 """Renderings of posts that no longer match their files kept in memory, so that undoing an
@@ -106,6 +115,8 @@ class DevBuild:
         self._entries: dict[str, Entry] = {}
         self._templates = ""
         self._templates_ok: set[str] = set()
+        self._proven: set[tuple[str, str]] = set()
+        self._groups: dict[str, Group] = {}
 
     def build(self, changes: ChangeSet | None = None) -> BuildReport:
         """Build the site again and return what the build did.
@@ -122,6 +133,7 @@ class DevBuild:
             writer: list[MemoryWriter] = []
             try:
                 result = self._run(warnings, writer)
+                self._remember(writer[0])
             except BuildFailed as e:
                 return self._failed(e.diagnostics, warnings, started)
             except PostilError as e:
@@ -129,6 +141,8 @@ class DevBuild:
                 return self._failed([error], warnings, started)
             except Exception as e:  # a bug must not stop the server; show it like an error
                 log.exception("postil serve: the build crashed")
+                if self._cache is not None:
+                    self._cache.forget_memos()  # trust nothing a crashed build kept
                 message = f"internal error: {type(e).__name__}: {e} (see the terminal)"
                 error = Diagnostic(Severity.ERROR, Location("<postil>"), message)
                 return self._failed([error], warnings, started)
@@ -157,6 +171,7 @@ class DevBuild:
             return run(self.options, cache, self._output(writer), on_warning=warnings.append)
         except CacheError as e:
             log.warning("warning: %s; rendering every post again", e.message)
+            cache.forget_memos()
             warnings.clear()
             writer.clear()
             output = self._output(writer)
@@ -170,8 +185,13 @@ class DevBuild:
                 self._cache = None
 
     def _open_cache(self) -> MemoryCache:
+        """Return the memory cache (made on the first build, over `.postil-cache/`, whose
+        "page" and "served" rows then tell which page keys are proven)."""
         if self._cache is None:
-            self._cache = MemoryCache(BuildCache.open(self.root), PERSISTED, SPARE_ROWS)
+            disk = BuildCache.open(self.root)
+            self._cache = MemoryCache(disk, (*PERSISTED, SERVED), SPARE_ROWS, LAZY)
+            found = (*disk.fingerprints("page").items(), *disk.fingerprints(SERVED).items())
+            self._proven = set(found)
         return self._cache
 
     def _output(self, made: list[MemoryWriter]) -> Output:
@@ -182,19 +202,32 @@ class DevBuild:
             env: jinja2.Environment,
             cache: BuildCache,
             keys: dict[str, str],
-            jobs: list[PageJob],
+            jobs: PageJobs,
         ) -> tuple[int, int]:
-            templates = templates_text(self.root)
+            templates = templates_text(self.root, cache.memo("templates"))
             if templates != self._templates:
                 self._templates, self._templates_ok = templates, set()
-            writer = MemoryWriter(self._entries, self._lock, self._templates_ok)
+            writer = MemoryWriter(
+                self._entries, self._lock, self._templates_ok, self._proven, self._groups
+            )
             assets, static = generated_assets(cache, site), site.files
-            write_site(site, env, writer, cache, assets, static, keys, 1, jobs)
+            workers = self.options.workers
+            write_site(site, env, writer, cache, assets, static, keys, workers, jobs)
             self.config = site.config
             made.append(writer)
             return len(writer.entries), writer.written + writer.rendered
 
         return output
+
+    def _remember(self, writer: MemoryWriter) -> None:
+        """Keep the keys of the pages `writer` rendered in the cache's "served" rows (and
+        forget those of pages that are gone), for the next dev server."""
+        assert self._cache is not None, "a build opened it"
+        for rel, key in writer.proved:
+            self._cache.put(SERVED, rel, key, None)
+        gone = self._entries.keys() - writer.entries.keys()
+        if gone:
+            self._cache.forget(SERVED, gone)
 
     def _commit(self, writer: MemoryWriter) -> frozenset[str]:
         """Serve what `writer` holds; return the output rels whose bytes (may have) changed."""
@@ -204,8 +237,8 @@ class DevBuild:
         }
         ready = {rel: e.data for rel, e in new.items() if e.data is not None}
         deferred = {rel: e.lazy for rel, e in new.items() if e.lazy is not None}
-        self.files = SiteFiles(ready, deferred)
-        self._entries = new
+        self.files = SiteFiles(ready, deferred, writer.groups)
+        self._entries, self._groups = new, writer.groups
         return frozenset(changed)
 
     def _failed(

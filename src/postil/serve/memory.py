@@ -15,36 +15,54 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Generic, TypeVar
 
 import jinja2
 
 from postil.cache.manifest import content_token, static_token
 from postil.errors import OutputError
+from postil.model import OutputFile
 from postil.output import check_rel
 from postil.pages import PageJob, render_job
+from postil.parallel import render_page_bytes
+
+T = TypeVar("T")
 
 
-class Lazy:
-    """Bytes made on first use, once, under a lock (the builder's: rendering a deferred
-    page must not overlap a build).
+class Lazy(Generic[T]):
+    """A value (a page's bytes, the files of a group) made on first use, once, under a lock
+    (the builder's: rendering a deferred page must not overlap a build).
 
     Args:
-        make: returns the bytes; may raise (e.g. `TemplateError`), which reaches the reader.
+        make: returns the value; may raise (e.g. `TemplateError`), which reaches the reader.
         lock: held while making.
     """
 
-    def __init__(self, make: Callable[[], bytes], lock: threading.RLock) -> None:
-        self._make: Callable[[], bytes] | None = make
+    def __init__(self, make: Callable[[], T], lock: threading.RLock) -> None:
+        self._make: Callable[[], T] | None = make
         self._lock = lock
-        self._data: bytes | None = None
+        self._data: T | None = None
 
-    def __call__(self) -> bytes:
+    def __call__(self) -> T:
         with self._lock:
             if self._data is None:
                 assert self._make is not None
                 self._data = self._make()
                 self._make = None  # drop the site it rendered from
             return self._data
+
+
+@dataclass(frozen=True)
+class Group:
+    """Files under one prefix made together when first asked for (the search index).
+
+    Attributes:
+        key: names the files (`postil.write.Writer.later`).
+        files: makes them, by output rel.
+    """
+
+    key: str
+    files: Lazy[dict[str, bytes]]
 
 
 @dataclass(frozen=True)
@@ -60,7 +78,7 @@ class Entry:
 
     token: str
     data: bytes | None = None
-    lazy: Lazy | None = None
+    lazy: Lazy[bytes] | None = None
 
 
 class MemoryWriter:
@@ -71,29 +89,52 @@ class MemoryWriter:
         lock: the lock deferred pages render under.
         templates_ok: templates that rendered without error since the templates last
             changed; pages of these may be deferred. Updated as pages render.
+        proven: (output rel, page key) of pages known to render without error: rendered
+            by this server, or by an earlier `postil build` or dev server (their "page" and
+            "served" rows in `.postil-cache/`). A page's key covers everything its bytes
+            are made from (`postil.cache.keys.PageKeys`), templates included, so a page
+            whose key is proven cannot fail: one the server does not hold yet (the first
+            build's) is deferred like the pages of every post, and its template counts as
+            rendered without error. Updated as pages render.
+
+        groups: the groups of files of the last good build, by prefix (`later`).
+
+    Attributes:
+        entries: the files of the new site, by output rel.
+        groups: its groups of files made when first asked for, by prefix.
+        rendered: pages rendered now (not deferred).
+        written: files given as bytes (`write`, `copy`).
+        proved: (rel, key) of the pages rendered now, for the cache's "served" rows.
     """
 
     def __init__(
-        self, previous: Mapping[str, Entry], lock: threading.RLock, templates_ok: set[str]
+        self,
+        previous: Mapping[str, Entry],
+        lock: threading.RLock,
+        templates_ok: set[str],
+        proven: set[tuple[str, str]] | None = None,
+        groups: Mapping[str, Group] | None = None,
     ) -> None:
         self.previous = previous
+        self.previous_groups = groups if groups is not None else {}
         self.entries: dict[str, Entry] = {}
+        self.groups: dict[str, Group] = {}
         self.rendered = 0
         self.written = 0
+        self.proved: list[tuple[str, str]] = []
         self._lock = lock
         self._templates_ok = templates_ok
+        self._proven = proven if proven is not None else set()
 
     def __contains__(self, rel: str) -> bool:
         return rel in self.entries
 
     def reuse(self, rel: str, token: str) -> bool:
         """Keep the previous build's file at `rel` if its token is `token`; say if kept."""
-        check_rel(rel)
-        if rel in self.entries:
-            return True
         old = self.previous.get(rel)
-        if old is None or old.token != token:
-            return False
+        if rel in self.entries or old is None or old.token != token:
+            check_rel(rel)  # a file kept from the last build had its path checked then
+            return rel in self.entries
         self.entries[rel] = old
         return True
 
@@ -118,6 +159,29 @@ class MemoryWriter:
         except OSError as e:
             raise OutputError(f"cannot read {source}: {e.strerror}") from e
 
+    def later(self, prefix: str, key: str, make: Callable[[], list[OutputFile]]) -> None:
+        """Serve the files `make` returns under `prefix` when one is first asked for (the
+        last build's, if it had the same `key`).
+
+        Raises (when made): `OutputError` for a file outside `prefix` or the output, and
+        whatever `make` raises.
+        """
+        old = self.previous_groups.get(prefix)
+        if old is not None and old.key == key:
+            self.groups[prefix] = old
+            return
+
+        def files() -> dict[str, bytes]:
+            made = {}
+            for out in make():
+                check_rel(out.rel)
+                if not out.rel.startswith(prefix):
+                    raise OutputError(f"refusing to put {out.rel!r} outside {prefix!r}")
+                made[out.rel] = out.data
+            return made
+
+        self.groups[prefix] = Group(key, Lazy(files, self._lock))
+
     def render(
         self,
         env: jinja2.Environment,
@@ -126,24 +190,37 @@ class MemoryWriter:
     ) -> list[tuple[str, str]]:
         """Render (or defer) each (job, key); return (rel, token) of each, in order.
 
+        The pages rendered now go through `postil.parallel.render_page_bytes`: in forked
+        workers when there are many and no thread runs yet (the first build, before the
+        server starts), so a first build without a warm cache is as fast as `postil build`.
+
         Raises:
             TemplateError: a page rendered now failed.
         """
-        done = []
+        now = []
         for job, key in jobs:
-            if self._deferrable(job):
-                entry = Entry(f"deferred {key}", None, Lazy(_maker(env, job), self._lock))
-            else:
-                data = render_job(env, job).data
+            if (job.rel, key) in self._proven:
                 self._templates_ok.add(job.template)
-                entry = Entry(content_token(data), data)
-                self.rendered += 1
-            self.entries[job.rel] = entry
-            done.append((job.rel, entry.token))
-        return done
+            if self._deferrable(job, key):
+                maker = Lazy(_maker(env, job), self._lock)
+                self.entries[job.rel] = Entry(f"deferred {key}", None, maker)
+            else:
+                now.append((job, key))
+        pages = render_page_bytes(env, [job for job, _ in now], workers)
+        for (job, key), data in zip(now, pages, strict=True):
+            self._templates_ok.add(job.template)
+            self._proven.add((job.rel, key))
+            self.proved.append((job.rel, key))
+            self.entries[job.rel] = Entry(content_token(data), data)
+            self.rendered += 1
+        return [(job.rel, self.entries[job.rel].token) for job, _ in jobs]
 
-    def _deferrable(self, job: PageJob) -> bool:
-        if job.lazy:
+    def _deferrable(self, job: PageJob, key: str) -> bool:
+        """Return whether to defer a page: costly (`PageJob.lazy`), new to this server
+        with a proven key (the first build's pages: a page the server holds is rendered,
+        so whether its bytes changed is known), or showing every post once its template
+        rendered without error."""
+        if job.lazy or ((job.rel, key) in self._proven and job.rel not in self.previous):
             return True
         return job.deps is None and (not job.template or job.template in self._templates_ok)
 
@@ -159,25 +236,50 @@ class SiteFiles(Mapping[str, bytes]):
         ready: the rendered files (not mutated afterwards).
         deferred: the files made on first read (`Lazy`: once, under the builder's lock);
             making one may raise (e.g. `TemplateError`), which then reaches the reader.
+        groups: groups of files by prefix, made when a file under the prefix is first
+            asked for (or the whole site is listed).
     """
 
-    def __init__(self, ready: dict[str, bytes], deferred: Mapping[str, Lazy] | None = None):
+    def __init__(
+        self,
+        ready: dict[str, bytes],
+        deferred: Mapping[str, Lazy[bytes]] | None = None,
+        groups: Mapping[str, Group] | None = None,
+    ):
         self._ready = ready
         self._deferred = dict(deferred or {})
+        self._groups = dict(groups or {})
+
+    def _group(self, rel: str) -> dict[str, bytes]:
+        for prefix, group in self._groups.items():
+            if rel.startswith(prefix):
+                return group.files()
+        return {}
 
     def __getitem__(self, rel: str) -> bytes:
         data = self._ready.get(rel)
-        return data if data is not None else self._deferred[rel]()
+        if data is not None:
+            return data
+        lazy = self._deferred.get(rel)
+        return lazy() if lazy is not None else self._group(rel)[rel]
 
     def __contains__(self, rel: object) -> bool:
-        return rel in self._ready or rel in self._deferred
+        if rel in self._ready or rel in self._deferred:
+            return True
+        return isinstance(rel, str) and rel in self._group(rel)
 
     def __iter__(self) -> Iterator[str]:
         yield from self._ready
         yield from self._deferred
+        for group in self._groups.values():
+            yield from group.files()
 
     def __len__(self) -> int:
-        return len(self._ready) + len(self._deferred)
+        return (
+            len(self._ready)
+            + len(self._deferred)
+            + sum(len(g.files()) for g in self._groups.values())
+        )
 
     @property
     def deferred(self) -> frozenset[str]:

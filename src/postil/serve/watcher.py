@@ -21,7 +21,9 @@ writer closes it (or `WRITER_PATIENCE` seconds pass without news: a writer that 
 file open for good). An editor that writes half a file, pauses, then writes the rest
 therefore never has its half file built. Before every build the batcher also checks that
 the files' size and modification time held still over `SETTLE_SECONDS` (a writer whose
-events are not seen: polling, network drives).
+events are not seen: polling, network drives): each file's are taken when its change
+arrives and compared once the batch has been quiet for `SETTLE_SECONDS`, so a settled save
+waits that long once, not twice.
 """
 
 from __future__ import annotations
@@ -51,6 +53,9 @@ DATA_DIR = "data"
 DATA_SUFFIXES = (".bib", ".yaml", ".yml", ".json", ".csv", ".toml")
 DEBOUNCE_SECONDS = 0.05
 SETTLE_SECONDS = 0.01
+"""Quiet before a batch whose every file is settled is built, over which the files' size
+and modification time must hold still: the part of an edit's latency spent waiting (see
+docs/performance.md, "The dev server")."""
 WRITER_PATIENCE = 2.0
 """Seconds without any event after which a file still open for writing is built anyway."""
 T = TypeVar("T")
@@ -245,7 +250,7 @@ class ChangeBatcher(Generic[T]):
         self._added = 0  # changes added so far
         self._done = 0  # changes whose build has finished
         self._stopped = False
-        self._signature: dict[Path, tuple[int, int] | None] | None = None
+        self._seen: dict[Path, tuple[int, int] | None] = {}  # each pending file's last stat
         self._thread = threading.Thread(target=self._run, name="postil-rebuild", daemon=True)
 
     def start(self) -> None:
@@ -256,7 +261,9 @@ class ChangeBatcher(Generic[T]):
         """Queue changes for the next build; an empty set is ignored."""
         if not changes:
             return
+        seen = {path: _stat_signature(path) for path in changes.files()}
         with self._cond:
+            self._seen.update(seen)
             self._pending.merge(changes)
             self._last = time.monotonic()
             self._added += 1
@@ -293,15 +300,16 @@ class ChangeBatcher(Generic[T]):
                     self._cond.wait(self._settle)
                 else:
                     batch, self._pending = self._pending, ChangeSet()
-                    self._signature = None
+                    self._seen = {}
                     return batch, self._added
             return None
 
     def _held_still(self) -> bool:
-        """Return whether the pending files' size and mtime are what they were at the last
-        call (the first call only takes the snapshot and says no)."""
-        signature = {path: _stat_signature(path) for path in self._pending.files()}
-        still, self._signature = signature == self._signature, signature
+        """Return whether the pending files' size and mtime are what they were when last
+        looked at (when their change arrived, or at the last call), and look again."""
+        now = {path: _stat_signature(path) for path in self._pending.files()}
+        still = all(path in self._seen and self._seen[path] == found for path, found in now.items())
+        self._seen.update(now)
         return still
 
     def _unsettled(self) -> bool:

@@ -1,0 +1,272 @@
+"""A dev server's rebuild costs what changed (issue 20): one edited post is looked at, keyed
+and rendered once, the pages that show it are rendered, and nothing is redone for the rest
+of the site; a warm first build renders no page; the search index waits for a request.
+Counts, never times."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from postil.build import BuildOptions, build
+from postil.serve.engine import DevBuild
+from postil.serve.watcher import ChangeSet
+
+POSTS = 24
+PAGINATE = 4
+
+POST = """---
+title: Post {n}
+date: 2025-01-{day:02d}
+tags: [t{tag}]
+---
+
+Summary paragraph of post {n} with $x^{n}$.
+
+Second paragraph of post {n}.
+"""
+
+
+def make_site(root: Path, config: str = "", posts: int = POSTS) -> Path:
+    """Write a site of `posts` posts (two tags, `PAGINATE` to a list page) and a page."""
+    (root / "content/posts").mkdir(parents=True)
+    (root / "postil.yaml").write_text(
+        f"title: T\nauthor: A\nbase_url: https://example.org/\npaginate: {PAGINATE}\n{config}",
+        encoding="utf-8",
+    )
+    for n in range(1, posts + 1):
+        text = POST.format(n=n, day=(n - 1) % 28 + 1, tag=n % 2)
+        (root / f"content/posts/p{n:02d}.md").write_text(text, encoding="utf-8")
+    (root / "content/about.md").write_text("---\ntitle: About\n---\n\nAbout me.\n")
+    return root
+
+
+@pytest.fixture(autouse=True)
+def no_racy_window(monkeypatch):
+    """Let stat signatures vouch for files written just now (the tests write the site a
+    moment before building it); the 2 s window has tests of its own."""
+    from postil.cache import rows
+
+    monkeypatch.setattr(rows, "RACY_NS", 0)
+    monkeypatch.setattr(importlib.import_module("postil.content.discover"), "RACY_NS", 0)
+
+
+@pytest.fixture
+def calls(monkeypatch) -> Counter[str]:
+    """Count the calls of the per-post and per-site work a rebuild could redo."""
+    counted: Counter[str] = Counter()
+
+    def count(target: object, name: str) -> None:
+        real = getattr(target, name)
+
+        def counting(*args, **kwargs):
+            counted[name] += 1
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(target, name, counting)
+
+    for module, name in [
+        ("postil.content.load", "read_source"),
+        ("postil.content.load", "stat_signature"),
+        ("postil.cache.keys", "markdown_key"),
+        ("postil.content.discover", "_Listing"),
+        ("postil.pages", "_layout"),
+        ("postil.build", "check_references"),
+    ]:
+        count(importlib.import_module(module), name)
+    count(importlib.import_module("postil.site")._Order, "of")
+    return counted
+
+
+def edit(path: Path, old: str, new: str) -> ChangeSet:
+    path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+    return ChangeSet(content={path})
+
+
+def warm(site: Path) -> DevBuild:
+    """Return a dev server's builder of `site` after its first build and one more: the
+    first one reads every source (its cache rows are new), the second makes each post
+    from its row, as every later build will."""
+    builder = DevBuild(site)
+    assert builder.build().ok and builder.build().ok
+    return builder
+
+
+def test_an_edit_reads_keys_and_renders_one_post_and_the_pages_showing_it(tmp_path, calls):
+    site = make_site(tmp_path / "site")
+    builder = warm(site)
+    calls.clear()
+    report = builder.build(edit(site / "content/posts/p12.md", "Second paragraph", "Edited"))
+    assert report.ok and report.posts == 1
+    # p12's page, its two neighbours' (they show its title), the list page and the tag
+    # page that show it; the archive, tag index and sitemap wait for a request.
+    assert report.pages == 5
+    assert report.changed - builder.files.deferred == {"posts/p12/index.html"}
+    assert calls == {
+        "stat_signature": POSTS + 1,  # every source's signature, once
+        "read_source": 1,
+        "markdown_key": 1,
+        "check_references": 1,  # the edited post's references only
+    }  # and no `_Listing`: content/ and content/posts/ did not change, so are not listed
+
+
+def test_an_edit_that_moves_a_post_lays_the_pages_out_again(tmp_path, calls):
+    site = make_site(tmp_path / "site")
+    builder = warm(site)
+    calls.clear()
+    report = builder.build(edit(site / "content/posts/p12.md", "2025-01-12", "2025-02-28"))
+    assert report.ok and {"index.html", "posts/p12/index.html"} <= report.changed
+    assert calls["_layout"] == 1 and calls["of"] == 1 and calls["read_source"] == 1
+
+
+def test_a_first_build_over_a_dev_servers_cache_renders_no_page(tmp_path):
+    site = make_site(tmp_path / "site")
+    first = DevBuild(site)
+    assert first.build().ok
+    served = {rel: first.files[rel] for rel in first.files}
+    first.close()
+    again = DevBuild(site)
+    try:
+        report = again.build()
+        assert report.ok and report.posts == 0 and report.pages == 0
+        assert {rel: again.files[rel] for rel in again.files} == served
+    finally:
+        again.close()
+
+
+def test_a_first_build_over_postil_builds_cache_renders_no_page(tmp_path):
+    site = make_site(tmp_path / "site")
+    build(BuildOptions(root=site, drafts=True))
+    served = DevBuild(site)
+    try:
+        report = served.build()
+        assert report.ok and report.posts == 0 and report.pages == 0
+        built = site / "_site"
+        assert {rel: served.files[rel] for rel in served.files} == {
+            p.relative_to(built).as_posix(): p.read_bytes() for p in built.rglob("*") if p.is_file()
+        }
+    finally:
+        served.close()
+
+
+def test_a_proven_page_edited_back_is_rendered_not_deferred(tmp_path):
+    """A page the server already holds is rendered when its key changes, proven or not:
+    only then is it known whether its bytes changed (a browser showing it reloads)."""
+    site = make_site(tmp_path / "site")
+    builder = DevBuild(site)
+    assert builder.build().ok
+    post = site / "content/posts/p12.md"
+    builder.build(edit(post, "Second paragraph", "Edited"))
+    report = builder.build(edit(post, "Edited", "Second paragraph"))
+    assert report.pages == 5 and "posts/p12/index.html" not in builder.files.deferred
+
+
+PAGE_POOL_PROBE = """
+import json, sys
+from pathlib import Path
+from postil import parallel
+from postil.serve.app import DevServer, ServeOptions
+pooled = []
+real = parallel.map_chunks
+def counting(function, chunks, *args, **kwargs):
+    pooled.append((function.__name__, sum(len(chunk) for chunk in chunks)))
+    return real(function, chunks, *args, **kwargs)
+parallel.map_chunks = counting
+with DevServer(ServeOptions(Path(sys.argv[1]), port=0)) as server:
+    print(json.dumps([server.first_build.ok, server.first_build.pages, pooled]))
+"""
+
+
+def test_a_cold_first_build_renders_its_pages_in_the_forked_pool(tmp_path):
+    """Like `postil build`: the pages too, not only the Markdown (in a fresh process: the
+    first build runs before the server's threads start, so the pool forks)."""
+    from postil import parallel
+
+    site = make_site(tmp_path / "site", posts=60)
+    command = [sys.executable, "-c", PAGE_POOL_PROBE, str(site)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    ok, pages, pooled = json.loads(done.stdout.splitlines()[-1])
+    assert ok and pages >= parallel.PAGES_SEQUENTIAL_BELOW, done.stderr
+    assert ["_page_bytes_chunk", pages] in pooled
+
+
+def test_the_search_index_is_made_when_first_asked_for_not_on_every_edit(tmp_path, monkeypatch):
+    from postil import search
+
+    runs: list[int] = []
+    real = search._run_pagefind
+
+    def counting(documents, language):
+        runs.append(len(documents))
+        return real(documents, language)
+
+    monkeypatch.setattr(search, "_run_pagefind", counting)
+    site = make_site(tmp_path / "site", config="search: true\n")
+    builder = DevBuild(site)
+    assert builder.build().ok and runs == []
+    report = builder.build(edit(site / "content/posts/p03.md", "Second paragraph", "Edited"))
+    assert report.ok and runs == []
+    assert b"pagefind" in builder.files["pagefind/pagefind.js"]
+    assert runs == [POSTS + 1]
+    assert "pagefind/pagefind-entry.json" in builder.files and runs == [POSTS + 1]
+    out = tmp_path / "out"
+    build(BuildOptions(root=site, out_dir=out, drafts=True, cache=False))
+    index = {p.relative_to(out).as_posix() for p in (out / "pagefind").rglob("*") if p.is_file()}
+    assert {rel for rel in builder.files if rel.startswith("pagefind/")} == index
+
+
+def test_a_rebuild_on_the_servers_thread_leaves_its_rows_in_the_cache(tmp_path):
+    """The dev server builds on its own thread, not the one that opened `.postil-cache/`:
+    its rebuilds' rows must reach the disk too, so the next server starts warm."""
+    import threading
+
+    site = make_site(tmp_path / "site")
+    builder = DevBuild(site)
+    assert builder.build().ok
+    post = site / "content/posts/p05.md"
+    changes = edit(post, "Second paragraph", "Edited on the build thread")
+    thread = threading.Thread(target=builder.build, args=(changes,))
+    thread.start()
+    thread.join()
+    builder.close()
+    again = DevBuild(site)
+    try:
+        report = again.build()
+        # Every post from the cache; the archive and tag index, which the edit left for a
+        # request, render (the pages it rendered have their keys in the "served" rows).
+        assert report.ok and report.posts == 0 and report.pages == 2
+        assert b"Edited on the build thread" in again.files["posts/p05/index.html"]
+    finally:
+        again.close()
+
+
+def test_a_first_build_reads_no_html_row_and_pages_read_theirs_when_asked(tmp_path):
+    from postil.cache.store import BuildCache, MemoryCache
+
+    site = make_site(tmp_path / "site")
+    build(BuildOptions(root=site, drafts=True))
+    disk = BuildCache.open(site)
+    asked: list[list[str]] = []
+    real = disk.get_many
+
+    def counting(kind, names):
+        names = list(names)
+        if kind == "html":
+            asked.append(names)
+        return real(kind, names)
+
+    disk.get_many = counting  # type: ignore[method-assign]
+    cache = MemoryCache(disk, ("post", "markdown", "html"), lazy=("html",))
+    html = cache.reader("html")
+    assert len(cache.names("html")) == POSTS + 1 and asked == []
+    key = next(iter(cache.names("html")))
+    assert html(key) == real("html", [key])[key][1] and asked == [[key]]
+    html(key)
+    assert asked == [[key]]  # read once, then kept
+    cache.shutdown()
