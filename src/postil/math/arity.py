@@ -61,21 +61,21 @@ TOKEN = re.compile(
     r"|\\(?:[A-Za-z]+\*?|.)|\S",
     re.DOTALL,
 )
+# The same tokens without `\verb` (TOKEN's one group): `findall` then returns the texts
+# without making a match object for each token; offsets are only needed for an error.
+TOKEN_TEXT = re.compile(
+    r"%[^\n]*|\\(?:begin|end)\s*\{[^{}]*\}|\\(?:[A-Za-z]+\*?|.)|\S",
+    re.DOTALL,
+)
+END = re.compile(r"\\end\s*\{")
 # Tokens that end a group, a cell or a row: never an argument (TeX: "Missing { inserted").
 NOT_AN_ARGUMENT = frozenset(("}", "&", "\\\\", "^", "_", "#", "\\right", "\\middle", "\\cr"))
 SCRIPTS = {"^": "superscript", "_": "subscript"}
 
 
-def spec_of(token: str, arities: Mapping[str, int]) -> str:
-    """Return the argument spec of a token ("" for none); macros (name -> arity) win."""
-    if token[0] == "\\" and token[1:] in arities:
-        return "m" * arities[token[1:]]
-    return _engine_spec(token)
-
-
 @lru_cache(maxsize=4096)
 def _engine_spec(token: str) -> str:
-    """Return the argument spec latex2mathml gives a token (`spec_of` without macros)."""
+    """Return the argument spec latex2mathml gives a token ("" for none; macros aside)."""
     if token in SPECS:
         return SPECS[token]
     if token.startswith(engine.MATH) and token not in engine.MATH_NON_FONT_COMMANDS:
@@ -90,33 +90,40 @@ def _tokens(latex: str) -> list[tuple[int, str]]:
     return [(m.start(), m.group(0)) for m in TOKEN.finditer(latex) if m.group(0)[0] != "%"]
 
 
-def _groups(tokens: list[tuple[int, str]]) -> tuple[dict[int, int], dict[int, int]]:
-    """Return (index of `{` -> index of its `}`, index of `[` -> first `]` of its group)."""
-    closing: dict[int, int] = {}
+def _texts(latex: str) -> list[str]:
+    """Return the text of every token (`_tokens` without offsets, which only errors need)."""
+    if "\\verb" in latex:
+        return [text for _, text in _tokens(latex)]
+    texts = TOKEN_TEXT.findall(latex)
+    return [text for text in texts if text[0] != "%"] if "%" in latex else texts
+
+
+def _brackets(texts: list[str]) -> dict[int, int]:
+    """Return index of `[` -> index of the first `]` after it in its group (TeX's rule)."""
     bracket: dict[int, int] = {}
-    opened: list[int] = []
-    pending: list[list[int]] = [[]]  # `[`s waiting for a `]`, per group depth (TeX's rule)
-    for index, (_, text) in enumerate(tokens):
+    pending: list[list[int]] = [[]]  # `[`s waiting for a `]`, per group depth
+    depth = 0  # `}` without an open `{` does not close a group
+    for index, text in enumerate(texts):
         if text == "{":
-            opened.append(index)
+            depth += 1
             pending.append([])
-        elif text == "}" and opened:
-            closing[opened.pop()] = index
+        elif text == "}" and depth:
+            depth -= 1
             pending.pop()
         elif text == "[":
             pending[-1].append(index)
         elif text == "]":
             bracket.update(dict.fromkeys(pending[-1], index))
             pending[-1] = []
-    return closing, bracket
+    return bracket
 
 
-def _is_argument(tokens: list[tuple[int, str]], index: int) -> bool:
+def _is_argument(texts: list[str], index: int) -> bool:
     """Tell whether the token at `index` can start an argument."""
-    if index >= len(tokens):
+    if index >= len(texts):
         return False
-    text = tokens[index][1]
-    return text not in NOT_AN_ARGUMENT and not re.match(r"\\end\s*\{", text)
+    text = texts[index]
+    return text not in NOT_AN_ARGUMENT and not (text[:4] == "\\end" and END.match(text))
 
 
 def _message(token: str, spec: str, found: int) -> str:
@@ -146,27 +153,40 @@ def check_arguments(latex: str, arities: Mapping[str, int]) -> None:
         MathSyntaxError: at the offset of the first command missing an argument (its
             message names the command and shows how to write it).
     """
-    tokens = _tokens(latex)
-    closing, bracket = _groups(tokens)
-    ends = list(range(1, len(tokens) + 1))  # index just past the item starting at each token
+    texts = _texts(latex)
+    count = len(texts)
+    bracket = _brackets(texts) if "[" in texts else {}
+    ends = list(range(1, count + 1))  # index just past the item starting at each token
+    closers: list[int] = []  # the `}`s after this token not yet paired, nearest last
     problems: list[tuple[int, str, str]] = []
     text_spans: list[tuple[int, int]] = []
-    for index in reversed(range(len(tokens))):  # an argument's end is known before its owner's
-        token = tokens[index][1]
-        if token == "{":
-            ends[index] = closing.get(index, len(tokens) - 1) + 1
-            continue
-        spec = spec_of(token, arities)
+    for index in reversed(range(count)):  # an argument's end is known before its owner's
+        token = texts[index]
+        if token[0] != "\\":  # one character: a brace, a script sign or an argument-less one
+            if token == "}":
+                closers.append(index)
+                continue
+            if token == "{":  # pairs with the nearest unpaired `}`, as a stack from the left would
+                ends[index] = (closers.pop() if closers else count - 1) + 1
+                continue
+            if token not in SCRIPTS:
+                continue
+            spec = SPECS[token]
+        elif token[1:] in arities:
+            spec = "m" * arities[token[1:]]
+        else:
+            spec = _engine_spec(token)
         if spec:
-            ends[index], found, spans = _read_arguments(tokens, ends, bracket, index, spec)
+            ends[index], found, spans = _read_arguments(texts, ends, bracket, index, spec)
             text_spans += spans
             if found is not None:
                 problems.append((index, token, _message(token, spec, found)))
-    _raise_first(tokens, problems, text_spans)
+    if problems:
+        _raise_first(latex, problems, text_spans)
 
 
 def _read_arguments(
-    tokens: list[tuple[int, str]], ends: list[int], bracket: dict[int, int], index: int, spec: str
+    texts: list[str], ends: list[int], bracket: dict[int, int], index: int, spec: str
 ) -> tuple[int, int | None, list[tuple[int, int]]]:
     """Read the arguments of the command at `index`.
 
@@ -178,16 +198,16 @@ def _read_arguments(
     spans: list[tuple[int, int]] = []
     for kind in spec:
         if kind == "o":
-            if at < len(tokens) and tokens[at][1] == "[":
+            if at < len(texts) and texts[at] == "[":
                 if at not in bracket:
                     return at, -1, spans  # latex2mathml would read to the end for a `]`
                 at = bracket[at] + 1
             continue
-        if kind == "e" or not _is_argument(tokens, at):
+        if kind == "e" or not _is_argument(texts, at):
             return at, found, spans
         # latex2mathml reads a math argument as a whole item (`\sqrt\frac12` is √½) but
         # a text argument or a delimiter as one token (`\text\frac` is the text "\frac")
-        after = ends[at] if kind == "m" or tokens[at][1] == "{" else at + 1
+        after = ends[at] if kind == "m" or texts[at] == "{" else at + 1
         if kind == "t":
             spans.append((at, after))
         at, found = after, found + 1
@@ -195,13 +215,11 @@ def _read_arguments(
 
 
 def _raise_first(
-    tokens: list[tuple[int, str]],
-    problems: list[tuple[int, str, str]],
-    text_spans: list[tuple[int, int]],
+    latex: str, problems: list[tuple[int, str, str]], text_spans: list[tuple[int, int]]
 ) -> None:
-    """Raise the first problem not inside a text argument (`\\text{x^}` is text)."""
-    if not problems:
-        return
+    """Raise the first problem not inside a text argument (`\\text{x^}` is text), at its
+    offset in `latex` (`_tokens`: the check itself reads the tokens without offsets)."""
+    tokens = _tokens(latex)
     depth = [0] * (len(tokens) + 1)
     for start, stop in text_spans:
         depth[start] += 1

@@ -36,7 +36,6 @@ from latex2mathml.symbols_parser import convert_symbol
 
 from postil.math.macros import read_group
 from postil.math.markers import marker, read_marker
-from postil.math.mathml import local
 from postil.math.tables import add_style
 
 # `\not X` -> the precomposed negated character (Unicode's "negated" relations).
@@ -244,9 +243,9 @@ RULES = {
 def _fix_rule(el: ET.Element) -> None:
     """Replace `\\overline`'s or `\\underline`'s `―` by a rule exactly as wide as its base."""
     script = el[1] if len(el) == 2 else None
-    if script is None or local(script) != "mo" or (script.text or "") != "―":
+    if script is None or script.tag != "mo" or (script.text or "") != "―":
         return
-    shape, char, size = RULES[local(el)]
+    shape, char, size = RULES[el.tag]
     _paint_script(el, shape, char, size)
 
 
@@ -263,7 +262,7 @@ def _paint_script(el: ET.Element, shape: str, char: str, size: dict[str, str]) -
     el.remove(el[1])
     el.append(box)
     el.attrib.pop("accent", None)
-    el.set("accent" if local(el) == "mover" else "accentunder", "true")
+    el.set("accent" if el.tag == "mover" else "accentunder", "true")
 
 
 # The accents TeX sets at one fixed size (`\hat`, `\tilde`, `\check`, `\breve`, `\acute`,
@@ -280,8 +279,8 @@ def _fix_accent(el: ET.Element) -> None:
     (`math-depth:0`, as Temml writes it). The mover stays an over-script: as
     `accent="true"` Chromium lowers the spacing accents onto the letter.
     """
-    script = el[1] if local(el) == "mover" and len(el) == 2 else None
-    if script is None or local(script) != "mo" or "class" in script.attrib:
+    script = el[1] if el.tag == "mover" and len(el) == 2 else None
+    if script is None or script.tag != "mo" or "class" in script.attrib:
         return
     char = FIXED_ACCENTS.get(script.text or "")
     if char is not None:
@@ -328,32 +327,32 @@ def _fix_brace(el: ET.Element) -> None:
     """Make a brace, bracket or group shape over/under a base (`\\overbrace`,
     `\\underbracket`, `\\overgroup`, `\\utilde`) a stretchy operator."""
     script = el[1] if len(el) == 2 else None
-    if script is not None and local(script) == "mrow" and len(script) == 1:
+    if script is not None and script.tag == "mrow" and len(script) == 1:
         text = script[0]
-        if local(text) == "mtext" and (text.text or "") in STRETCHED_TEXT:
+        if text.tag == "mtext" and (text.text or "") in STRETCHED_TEXT:
             el.remove(script)
             script = ET.SubElement(el, "mo", {"style": "math-depth:0", "stretchy": "true"})
             script.text = STRETCHED_TEXT[text.text or ""]
-    if script is not None and local(script) == "mo" and (script.text or "") in BRACES:
+    if script is not None and script.tag == "mo" and (script.text or "") in BRACES:
         script.set("stretchy", "true")
 
 
 def _brace_limits(el: ET.Element) -> None:
     """Set `\\overbracket{x}^{n}` as `\\overbrace{x}^{n}` is: the label above the bracket."""
     base = el[0] if len(el) == 2 else None
-    wanted = {"msup": "mover", "msub": "munder"}.get(local(el))
-    if base is None or wanted is None or local(base) != wanted or len(base) != 2:
+    wanted = {"msup": "mover", "msub": "munder"}.get(el.tag)
+    if base is None or wanted is None or base.tag != wanted or len(base) != 2:
         return
-    if local(base[1]) == "mo" and (base[1].text or "") in LIMIT_BRACES:
+    if base[1].tag == "mo" and (base[1].text or "") in LIMIT_BRACES:
         el.tag = wanted
 
 
 def _fix_arrow(el: ET.Element) -> None:
     """Make an extensible arrow's `<mo>` stretch and its labels plain padded rows."""
     base = el[0] if len(el) else None
-    if base is None or local(base) != "mstyle" or len(base) != 1 or local(base[0]) != "mo":
+    if base is None or base.tag != "mstyle" or len(base) != 1 or base[0].tag != "mo":
         return
-    labels = [c for c in el[1:] if local(c) == "mpadded" and c.get("width", "").startswith("+")]
+    labels = [c for c in el[1:] if c.tag == "mpadded" and c.get("width", "").startswith("+")]
     if not labels:
         return
     arrow = base[0]
@@ -363,14 +362,14 @@ def _fix_arrow(el: ET.Element) -> None:
     for label in labels:
         label.attrib.clear()
         add_style(label, f"padding:0 {ARROW_LABEL_PAD}")
-        for space in [c for c in label if local(c) == "mspace" and "depth" in c.attrib]:
+        for space in [c for c in label if c.tag == "mspace" and "depth" in c.attrib]:
             label.remove(space)
 
 
 def fix_enclosures(root: ET.Element) -> None:
     """Apply the tree side of this module to every element under `root` (module docstring)."""
     for el in list(root.iter()):
-        tag = local(el)
+        tag = el.tag
         if tag == "menclose":
             _fix_box(el)
         elif tag == "mpadded":

@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
+from functools import lru_cache
 
 from latex2mathml.converter import Converter
 
 from postil.math.errors import MathError, MathSyntaxError, MathUnsupportedError
-from postil.math.mathml import local
 from postil.math.syntax import locate_syntax_error
 
 ENTITY = re.compile(r"&#x([0-9A-Fa-f]+);")
@@ -51,7 +51,7 @@ ENGINE_ERRORS = {
 
 def is_blank(latex: str) -> bool:
     """Tell whether `latex` holds nothing but spaces and `%` comments."""
-    return not COMMENT.sub("", latex).strip()
+    return not (COMMENT.sub("", latex) if "%" in latex else latex).strip()
 
 
 def parse(latex: str, original: str, display: bool) -> ET.Element:
@@ -86,7 +86,13 @@ def decode_entities(root: ET.Element) -> None:
     """Turn latex2mathml's `&#x…;` strings into characters (it serialises with unescape())."""
     for el in root.iter():
         if el.text and "&#x" in el.text:
-            el.text = ENTITY.sub(_entity_char, el.text)
+            el.text = _decoded(el.text)
+
+
+@lru_cache(maxsize=4096)
+def _decoded(text: str) -> str:
+    """Return `text` with its `&#x…;` decoded (memoised: `&#x0003D;` and its like recur)."""
+    return ENTITY.sub(_entity_char, text)
 
 
 def _entity_char(match: re.Match[str]) -> str:
@@ -105,14 +111,21 @@ def check_leftovers(content: ET.Element, latex: str, macros: Mapping[str, str]) 
     The error names the command and, when a macro of `macros` produced it, that macro, at
     the place the author wrote it (`locate_command`); it says how to define the command.
     """
+    command = find_leftover(content)
+    if command is not None:
+        raise unsupported(f"unsupported command {command}", command, latex, macros)
+
+
+def find_leftover(content: ET.Element) -> str | None:
+    """Return the first `\\command` left as the text of an `mi`, `mo` or `mn`, or None."""
     for el in content.iter():
-        if local(el) not in ("mi", "mo", "mn") or not el.text:
+        text = el.text
+        if not text or "\\" not in text or el.tag not in ("mi", "mo", "mn"):
             continue  # mtext was checked when its text commands were resolved (textmode.py)
-        match = RAW_COMMAND.search(el.text)
+        match = RAW_COMMAND.search(text)
         if match:
-            raise unsupported(
-                f"unsupported command {match.group(0)}", match.group(0), latex, macros
-            )
+            return match.group(0)
+    return None
 
 
 def unsupported(

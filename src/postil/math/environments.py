@@ -28,8 +28,7 @@ import xml.etree.ElementTree as ET
 
 from postil.math.errors import MathUnsupportedError
 from postil.math.macros import read_group
-from postil.math.markers import DATA_ENV, marker, read_marker
-from postil.math.mathml import local
+from postil.math.markers import DATA_ENV, has_markers, marker, read_marker
 from postil.math.numbering import EquationRow
 from postil.math.tables import add_style, align_css, cells
 
@@ -101,25 +100,40 @@ DISPLAY_ENVS = frozenset(("aligned", "alignat", "gathered", "multline", "dcases"
 STYLES = frozenset(style for _, style in ENVIRONMENTS.values())
 
 
+# What `top_level_rows` looks at: a backslash with the character after it (a `\begin` or
+# `\end` opens or closes), a brace. Letters and the rest are skipped by the regex.
+ROW_SCAN = re.compile(r"\\(?:begin|end|.)|[{}]", re.DOTALL)
+
+
 def top_level_rows(latex: str) -> list[str]:
-    r"""Split `latex` at the `\\` that are not inside braces or an environment."""
-    rows, depth, start, i = [], 0, 0, 0
-    while i < len(latex):
-        if latex.startswith("\\begin", i) or latex[i] == "{" and latex[i - 1 : i] != "\\":
+    r"""Split `latex` at the `\\` that are not inside braces or an environment.
+
+    A brace right after a `\\` (`\\{`) counts as escaped, as a character-by-character
+    scan that steps over each backslash and the character after it would count it.
+    """
+    if "\\\\" not in latex:
+        return [latex]
+    rows, depth, start = [], 0, 0
+    for match in ROW_SCAN.finditer(latex):
+        token, at = match.group(), match.start()
+        if token == "{" or token == "}":
+            if latex[at - 1 : at] != "\\":
+                depth += 1 if token == "{" else -1
+        elif token == "\\begin":
             depth += 1
-        elif latex.startswith("\\end", i) or latex[i] == "}" and latex[i - 1 : i] != "\\":
+        elif token == "\\end":
             depth -= 1
-        elif latex.startswith("\\\\", i) and depth == 0:
-            rows.append(latex[start:i])
-            start, i = i + 2, i + 2
-            continue
-        i += 2 if latex[i] == "\\" else 1
+        elif token == "\\\\" and depth == 0:
+            rows.append(latex[start:at])
+            start = at + 2
     rows.append(latex[start:])
     return rows
 
 
 def _row(latex: str, numbered: bool) -> tuple[EquationRow, str]:
     r"""Read `\label`, `\tag`, `\nonumber` out of one row; return the row and the rest."""
+    if "\\label" not in latex and "\\tag" not in latex and "\\no" not in latex:
+        return EquationRow(None, None, False, numbered), latex  # no `ROW_COMMANDS`
     label = tag = None
     star = False
     for match in ROW_COMMANDS.finditer(latex):
@@ -306,7 +320,7 @@ def array_stretch(definitions: dict[str, str]) -> float | None:
 
 def style_environments(root: ET.Element, stretch: float | None = None) -> None:
     """Apply `style_environment` to every mtable under `root` that an environment marked."""
-    for table in [el for el in root.iter() if local(el) == "mtable"]:
+    for table in list(root.iter("mtable")):
         env = table.get(DATA_ENV)
         if env:
             style_environment(table, env, stretch)
@@ -376,12 +390,14 @@ def apply_row_gaps(root: ET.Element) -> None:
     (CSS clamps `calc()` in a property that takes no negative values). A marker outside a
     table (inline `a \\[2pt] b`) is dropped.
     """
-    for row in [el for el in root.iter() if local(el) == "mtr"]:
+    if not has_markers(root, ("gap",)):
+        return
+    for row in list(root.iter("mtr")):
         length = _take_gap(row)
         if length is None:
             continue
         for cell in row:
-            if local(cell) == "mtd":
+            if cell.tag == "mtd":
                 base = _bottom_padding(cell)
                 _drop_declaration(cell, "padding-bottom")
                 extra = _gap_length(length)

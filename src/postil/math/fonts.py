@@ -11,7 +11,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from postil.math.alphabets import styled_text
-from postil.math.mathml import TOKENS, local
+from postil.math.mathml import TOKENS
 
 GREEK_CAPITALS = frozenset(chr(c) for c in range(0x391, 0x3AA) if c != 0x3A2) | {"ϴ", "ϒ"}
 
@@ -23,6 +23,8 @@ def merge_letters(root: ET.Element) -> None:
     so `KL` is one identifier, as Temml and KaTeX write it. Bold and other alphabets
     keep one letter per `<mi>` (their characters carry the style).
     """
+    if not any(el.get("mathvariant") in ("normal", "italic") for el in root.iter("mi")):
+        return  # no letter to merge: skip the walk over every element's children
     for parent in root.iter():
         if len(parent) < 2:
             continue
@@ -31,7 +33,7 @@ def merge_letters(root: ET.Element) -> None:
             variant = el.get("mathvariant")
             if (
                 variant in ("normal", "italic")
-                and local(el) == local(prev) == "mi"
+                and el.tag == prev.tag == "mi"
                 and prev.get("mathvariant") == variant
                 and (prev.text or "").isalpha()
                 and (el.text or "").isalpha()
@@ -51,9 +53,9 @@ def upright_greek_capitals(root: ET.Element) -> None:
     whereas MathML Core draws a one-letter `<mi>` italic. `\\varSigma` & co. come as the
     italic characters (`𝛴`) and stay so; `\\mathit{\\Sigma}` keeps its `mathvariant`.
     """
-    for el in root.iter():
+    for el in root.iter("mi"):
         text = el.text or ""
-        if local(el) == "mi" and len(text) == 1 and text in GREEK_CAPITALS:
+        if len(text) == 1 and text in GREEK_CAPITALS:
             el.attrib.setdefault("mathvariant", "normal")
 
 
@@ -65,13 +67,13 @@ def apply_mathvariant(root: ET.Element) -> None:
     """
     for el in root.iter():
         variant = el.attrib.get("mathvariant")
-        if variant is None or local(el) not in TOKENS:
+        if variant is None or el.tag not in TOKENS:
             continue
         if variant == "normal":
-            if not (local(el) == "mi" and len(el.text or "") == 1):
+            if not (el.tag == "mi" and len(el.text or "") == 1):
                 del el.attrib["mathvariant"]
             continue
-        if variant == "italic" and local(el) == "mi" and len(el.text or "") == 1:
+        if variant == "italic" and el.tag == "mi" and len(el.text or "") == 1:
             del el.attrib["mathvariant"]
             continue
         el.text = styled_text(variant, el.text or "")

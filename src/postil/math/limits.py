@@ -19,8 +19,8 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from postil.math.markers import DATA_LIMITS, marker, read_marker
-from postil.math.mathml import SCRIPTED, UNDER_OVER, core, local
+from postil.math.markers import DATA_LIMITS, has_markers, marker, read_marker
+from postil.math.mathml import SCRIPTED, UNDER_OVER, core
 from postil.math.styles import DISPLAY, walk_styles
 from postil.math.symbols import LIMIT_NAMES, LIMIT_OPERATORS
 
@@ -30,6 +30,7 @@ STACKED_BY_ENGINE = re.compile(r"\\(?:sum|prod)(?![A-Za-z])(?=\s*[_^])")
 ALWAYS, NEVER, DISPLAY_ONLY = "always", "0", "1"  # values of `DATA_LIMITS`
 MARKER_KIND = "limits"
 SCRIPTS_OF = {stacked: scripted for scripted, stacked in UNDER_OVER.items()}
+LIMIT_TAGS = frozenset((*SCRIPTED, *SCRIPTS_OF))
 
 
 def rewrite_limits(latex: str) -> str:
@@ -77,9 +78,11 @@ def _operator_start(latex: str, end: int) -> int | None:
 
 def unwrap_limit_groups(root: ET.Element) -> None:
     """Replace each `limits` marker's group by its operator, marked with `DATA_LIMITS`."""
+    if not has_markers(root, (MARKER_KIND,)):
+        return
     for parent in root.iter():
         for index, group in enumerate(parent):
-            if not len(group) or local(group[0]) != "mtext" or local(group) != "mrow":
+            if not len(group) or group[0].tag != "mtext" or group.tag != "mrow":
                 continue
             found = read_marker(group[0])
             if not found or found[0] != MARKER_KIND:
@@ -91,18 +94,24 @@ def unwrap_limit_groups(root: ET.Element) -> None:
             operator.set(DATA_LIMITS, found[1])
 
 
-def apply_limits(root: ET.Element, display: bool) -> None:
+def apply_limits(root: ET.Element, display: bool, *, unwrap: bool = True) -> None:
     r"""Put each operator's scripts under/over or beside it, as TeX's style rules say.
 
     latex2mathml writes `\lim_{x}` as `<msub>`, which Chromium draws beside the operator;
     in display style (which fractions, scripts and, unless `displaystyle`, table cells
     leave: `styles.walk_styles`) it becomes `<munder>`. `\limits` stacks in every style
     (`movablelimits="false"`, else Chromium moves them beside in compact style), and
-    `\nolimits` never does.
+    `\nolimits` never does. `unwrap=False` skips `unwrap_limit_groups`, for a tree known to
+    hold no marker (`markers.may_hold_markers`).
     """
-    unwrap_limit_groups(root)
+    if unwrap:
+        unwrap_limit_groups(root)
+    if not any(
+        el.tag in LIMIT_TAGS and len(el) and _limits_mode(el[0]) is not None for el in root.iter()
+    ):
+        return  # no operator takes limits: no need to know the styles
     for el, style in walk_styles(root, display):
-        tag = local(el)
+        tag = el.tag
         if tag not in SCRIPTED and tag not in SCRIPTS_OF or not len(el):
             continue
         mode = _limits_mode(el[0])
@@ -113,7 +122,7 @@ def apply_limits(root: ET.Element, display: bool) -> None:
         elif tag in SCRIPTS_OF and mode == NEVER:
             el.tag = SCRIPTS_OF[tag]
         base = core(el[0])
-        if local(el) in SCRIPTS_OF and local(base) == "mo" and style != DISPLAY:
+        if el.tag in SCRIPTS_OF and base.tag == "mo" and style != DISPLAY:
             base.set("movablelimits", "false")
 
 
@@ -122,6 +131,6 @@ def _limits_mode(base: ET.Element) -> str | None:
     if DATA_LIMITS in base.attrib:
         return base.get(DATA_LIMITS)
     text = (base.text or "").replace("\u2009", "").replace("\u2006", "")
-    if local(base) in ("mi", "mo") and (text in LIMIT_OPERATORS or text in LIMIT_NAMES):
+    if base.tag in ("mi", "mo") and (text in LIMIT_OPERATORS or text in LIMIT_NAMES):
         return DISPLAY_ONLY
     return None

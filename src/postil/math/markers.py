@@ -22,9 +22,8 @@ by `expand_markers`), and tree passes leave private `data-*` attributes on eleme
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
-
-from postil.math.mathml import local
 
 MARK = "\ue000"  # private-use sentinels of a marker `\text{MARK kind SEP payload}`
 SEP = "\ue001"
@@ -35,6 +34,22 @@ DATA_LIMITS = "data-limits"  # "1": limits in display style (`\operatorname*`); 
 DATA_ENV = "data-env"  # the environment style of an `mtable` (environments.STYLES)
 REF_KINDS = ("ref", "eqref")
 BIN_SPACE = "0.2222em"  # \medmuskip, 4mu (The TeXbook p. 170)
+
+
+# What puts a marker or a stand-in into latex2mathml's tree: the TeX holding one, or an
+# entity (`\text{&#xE000;}`) that `engine.decode_entities` turns into one, or latex2mathml's
+# `\unicode{xE000}` (written as such an entity).
+MAY_MARK = re.compile("[\ue000\ue004-\ue006]|&#|\\\\unicode")
+
+
+def may_hold_markers(latex: str) -> bool:
+    """Tell whether latex2mathml's tree of `latex` may hold a marker or a stand-in.
+
+    False lets the passes that only act on markers skip their walk of the tree (issue 20:
+    most formulas have none). latex2mathml's own strings and symbols hold no private-use
+    character, so a marker's `U+E000` can only come from the TeX itself or an entity in it.
+    """
+    return MAY_MARK.search(latex) is not None
 
 
 def marker(kind: str, payload: str) -> str:
@@ -56,7 +71,7 @@ def unhide_label(payload: str) -> str:
 def read_marker(el: ET.Element) -> tuple[str, str] | None:
     """Return (kind, payload) if `el` is a marker's `<mtext>`, else None."""
     text = el.text or ""
-    if local(el) != "mtext" or not text.startswith(MARK):
+    if el.tag != "mtext" or not text.startswith(MARK):
         return None
     kind, _, payload = text[len(MARK) :].partition(SEP)
     return kind, payload
@@ -82,14 +97,35 @@ def _next_sibling(parent: ET.Element, index: int) -> ET.Element | None:
     return parent[index + 1] if index + 1 < len(parent) else None
 
 
+def has_markers(root: ET.Element, kinds: tuple[str, ...]) -> bool:
+    """Tell whether an `<mtext>` in `root` is a marker of one of `kinds` (a cheap look:
+    ElementTree finds the `mtext`s, so a pass can skip its walk of the whole tree)."""
+    for el in root.iter("mtext"):
+        text = el.text
+        if text and text[0] == MARK and text[1:].partition(SEP)[0] in kinds:
+            return True
+    return False
+
+
+def _has_marker_or_stand_in(root: ET.Element) -> bool:
+    """Tell whether an `<mtext>` in `root` is a marker or holds a stand-in."""
+    for el in root.iter("mtext"):
+        text = el.text
+        if text and (text[0] == MARK or any(s in text for s in TEXT_STAND_INS.values())):
+            return True
+    return False
+
+
 def expand_markers(root: ET.Element) -> None:
     """Replace the token, operator-name and environment markers (refs stay for numbering).
 
     Also restores the characters `hide_text` put behind stand-ins.
     """
+    if not _has_marker_or_stand_in(root):
+        return
     for parent in list(root.iter()):
         for index, el in reversed(list(enumerate(parent))):
-            if local(el) != "mtext":
+            if el.tag != "mtext":
                 continue
             text = el.text or ""
             if any(s in text for s in TEXT_STAND_INS.values()):
@@ -122,11 +158,7 @@ def _expand(parent: ET.Element, index: int, el: ET.Element, kind: str, payload: 
         parent.remove(el)
     elif kind == "env":
         target = _next_sibling(parent, index)
-        table = (
-            next((t for t in target.iter() if local(t) == "mtable"), None)
-            if target is not None
-            else None
-        )
+        table = next(target.iter("mtable"), None) if target is not None else None
         if table is not None:
             table.set(DATA_ENV, payload)
         parent.remove(el)
@@ -135,5 +167,6 @@ def _expand(parent: ET.Element, index: int, el: ET.Element, kind: str, payload: 
 def clean_markers(root: ET.Element) -> None:
     """Drop the private `data-*` attributes the passes used to talk to each other."""
     for el in root.iter():
-        for attr in [a for a in el.attrib if a.startswith("data-")]:
-            del el.attrib[attr]
+        if el.attrib:
+            for attr in [a for a in el.attrib if a.startswith("data-")]:
+                del el.attrib[attr]

@@ -14,8 +14,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from postil.math.markers import REF_KINDS, read_marker, unhide_label
-from postil.math.mathml import local
+from postil.math.markers import REF_KINDS, has_markers, read_marker, unhide_label
 from postil.math.tables import add_style, align_css
 
 
@@ -117,8 +116,8 @@ def attach_numbers(
         content[:] = [table]
         _number_row(only, texts[0], rows[0].label)
     else:
-        table = next(el for el in content.iter() if local(el) == "mtable")
-        table_rows = [r for r in table if local(r) == "mtr"]
+        table = next(content.iter("mtable"))
+        table_rows = [r for r in table if r.tag == "mtr"]
         for row_el, text, row in zip(table_rows, texts, rows, strict=False):
             _number_row(row_el, text, row.label)
     add_style(table, "width:100%")
@@ -138,6 +137,8 @@ def resolve_refs(
     `equations` (the document's), then from this formula's own rows; an unknown label
     shows "??" as LaTeX does (the Markdown plugin reports it).
     """
+    if not has_markers(content, REF_KINDS):
+        return
     local_numbers = {
         row.label: text.strip("()")
         for row, text in zip(rows, number_texts(rows, numbers), strict=True)

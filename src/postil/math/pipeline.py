@@ -67,6 +67,8 @@ class Formula:
         arities: macro name -> number of arguments, for the argument checks.
         rows: the equation rows found by the `numbering` pass (none for inline math).
         tree: the content `<mrow>` once `parse` has run; the tree passes change it in place.
+        marked: False once `parse` has found that the tree can hold no marker
+            (`markers.may_hold_markers`): the passes that only act on markers skip it.
     """
 
     source: str
@@ -79,6 +81,7 @@ class Formula:
     arities: dict[str, int] = field(default_factory=dict)
     rows: tuple[numbering.EquationRow, ...] = ()
     tree: ET.Element | None = None
+    marked: bool = True
 
     def __post_init__(self) -> None:
         self.latex = self.source
@@ -128,6 +131,16 @@ def _rewrite(step: Callable[[str], str]) -> Pass:
 def _tree(step: Callable[[ET.Element], None]) -> Pass:
     """Make a pass of a change to the MathML tree."""
     return lambda formula: step(formula.root)
+
+
+def _marked(step: Callable[[ET.Element], None]) -> Pass:
+    """Make a pass of a tree change that only markers call for (skipped without any)."""
+
+    def run(formula: Formula) -> None:
+        if formula.marked:
+            step(formula.root)
+
+    return run
 
 
 def _definitions(formula: Formula) -> None:
@@ -183,11 +196,12 @@ def _rows(formula: Formula) -> None:
 def _parse(formula: Formula) -> None:
     """Run latex2mathml; keep the content `<mrow>` (the `<math>`'s only child)."""
     formula.tree = engine.parse(formula.latex, formula.source, formula.display)[0]
+    formula.marked = markers.may_hold_markers(formula.latex)
 
 
 def _limits(formula: Formula) -> None:
     """Stack limits under/over where the style is display style."""
-    limits.apply_limits(formula.root, formula.display)
+    limits.apply_limits(formula.root, formula.display, unwrap=formula.marked)
 
 
 def _atom_spacing(formula: Formula) -> None:
@@ -197,6 +211,8 @@ def _atom_spacing(formula: Formula) -> None:
 
 def _environment_styles(formula: Formula) -> None:
     """Give environments TeX's cell padding, row struts (with `\\arraystretch`) and style."""
+    if not formula.marked:
+        return  # the environments are marked by `env` markers
     stretch = environments.array_stretch({**formula.macros, **formula.definitions})
     environments.style_environments(formula.root, stretch)
 
@@ -213,12 +229,16 @@ def _numbers(formula: Formula) -> None:
 
 def _refs(formula: Formula) -> None:
     """Turn `\\eqref`/`\\ref` markers into links to the numbered rows."""
-    numbering.resolve_refs(formula.root, formula.rows, formula.numbers, formula.equations)
+    if formula.marked:
+        numbering.resolve_refs(formula.root, formula.rows, formula.numbers, formula.equations)
 
 
 def _leftovers(formula: Formula) -> None:
     """Raise if a `\\command` survived as text (latex2mathml did not know it)."""
-    engine.check_leftovers(formula.root, formula.source, formula.macro_table)
+    command = engine.find_leftover(formula.root)
+    if command is not None:  # the macro table is only needed to say where it came from
+        message = f"unsupported command {command}"
+        raise engine.unsupported(message, command, formula.source, formula.macro_table)
 
 
 TEX_PASSES: list[tuple[str, Pass]] = [
@@ -246,7 +266,7 @@ TEX_PASSES: list[tuple[str, Pass]] = [
 ]
 TREE_PASSES: list[tuple[str, Pass]] = [
     ("entities", _tree(engine.decode_entities)),
-    ("markers", _tree(markers.expand_markers)),
+    ("markers", _marked(markers.expand_markers)),
     ("symbols", _tree(tokens.resolve_symbols)),
     ("classes", _tree(tokens.classify_tokens)),
     ("letters", _tree(fonts.merge_letters)),
@@ -257,7 +277,7 @@ TREE_PASSES: list[tuple[str, Pass]] = [
     ("functions", _tree(spacing.apply_functions)),
     ("tables", _tree(tables.style_tables)),
     ("environment-styles", _environment_styles),
-    ("row-gap-padding", _tree(environments.apply_row_gaps)),
+    ("row-gap-padding", _marked(environments.apply_row_gaps)),
     ("enclosures", _tree(enclosures.fix_enclosures)),
     ("prefix", _tree(tokens.mark_prefix_operators)),
     ("atom-spacing", _atom_spacing),

@@ -15,7 +15,8 @@ from postil.math.macros import read_group
 
 REFUSED = frozenset("htmlClass htmlId htmlStyle htmlData class cssId style includegraphics".split())
 LINKS = re.compile(r"\\(href|url)(?![A-Za-z])")
-COMMAND = re.compile(r"\\([A-Za-z]+)")
+# A refused command: the whole control word (`\classy` is not `\class`), found in one search.
+REFUSED_COMMAND = re.compile(r"\\(" + "|".join(sorted(REFUSED)) + r")(?![A-Za-z])")
 SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
 
 
@@ -38,14 +39,14 @@ def check_safety(latex: str) -> None:
     Raises:
         MathUnsupportedError: naming the command, at its offset.
     """
-    for match in COMMAND.finditer(latex):
-        if match.group(1) in REFUSED:
-            raise MathUnsupportedError(
-                f"\\{match.group(1)} is not allowed in postil math (it would inject HTML "
-                "attributes); use Markdown or the theme's CSS instead",
-                match.start(),
-                "\\" + match.group(1),
-            )
+    match = REFUSED_COMMAND.search(latex)
+    if match:
+        raise MathUnsupportedError(
+            f"\\{match.group(1)} is not allowed in postil math (it would inject HTML "
+            "attributes); use Markdown or the theme's CSS instead",
+            match.start(),
+            "\\" + match.group(1),
+        )
     for match in LINKS.finditer(latex):
         url, _ = read_group(latex, match.end())
         if not is_safe_url(url.strip()):

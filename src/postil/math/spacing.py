@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from functools import lru_cache
 
 from postil.math.markers import BIN_SPACE, DATA_OP, FIXED
-from postil.math.mathml import POSITIONAL, SCRIPTED_OR_STACKED, core, is_space, local
+from postil.math.mathml import POSITIONAL, SCRIPTED_OR_STACKED, core, is_space
 from postil.math.styles import SCRIPT, walk_styles
 from postil.math.symbols import (
     FUNCTION_NAMES,
@@ -51,6 +52,7 @@ NO_SPACE_BEFORE_INNER = frozenset(("mathbin", "mathrel", "mathopen", "mathpunct"
 NO_SPACE_AFTER_INNER = frozenset(("mathbin", "mathrel", "mathclose"))
 
 
+@lru_cache(maxsize=1024)
 def _css_length(value: str) -> str:
     """Return a CSS length for a MathML/TeX length (`thinmathspace`, `3mu`, `2bp`)."""
     value = value.strip()
@@ -81,7 +83,7 @@ def fix_lengths(root: ET.Element) -> None:
             if attr in el.attrib:
                 el.attrib[attr] = _css_length(el.attrib[attr])
         width = el.get("width", "")
-        if local(el) == "mspace" and width.startswith("-") and _is_nonzero(width):
+        if el.tag == "mspace" and width.startswith("-") and _is_nonzero(width):
             del el.attrib["width"]
             add_style(el, f"margin-left:{width}")
 
@@ -94,21 +96,35 @@ def _is_nonzero(length: str) -> bool:
 
 def _is_function_name(el: ET.Element) -> bool:
     """Tell whether `el` (maybe scripted) is a function name like `log` or `softmax`."""
-    while local(el) in SCRIPTED_OR_STACKED and len(el):
+    while el.tag in SCRIPTED_OR_STACKED and len(el):
         el = el[0]
     if el.get(DATA_OP) == "1":
         return True
+    if el.tag != "mi" and el.tag != "mo":
+        return False
     text = (el.text or "").replace("\u2009", "").replace("\u2006", "").replace(" ", "")
-    if local(el) == "mi":
+    if el.tag == "mi":
         return text in FUNCTION_NAMES or el.get(DATA_OP) == "1"
-    return local(el) == "mo" and len(text) > 1 and text.isalpha() and "lspace" not in el.attrib
+    return el.tag == "mo" and len(text) > 1 and text.isalpha() and "lspace" not in el.attrib
+
+
+def _may_hold_function_names(root: ET.Element) -> bool:
+    """Tell whether `_is_function_name` can hold for an element under `root`: one is marked
+    `DATA_OP`, or an `<mi>`/`<mo>` has a text of more than one character (no name has one)."""
+    for el in root.iter():
+        if el.attrib and DATA_OP in el.attrib:
+            return True
+        tag, text = el.tag, el.text
+        if (tag == "mi" or tag == "mo") and text and len(text) > 1:
+            return True
+    return False
 
 
 def _name_to_mi(el: ET.Element) -> None:
     """Make the base of a function name an `<mi>` (an `<mo>` word gets operator padding)."""
-    while local(el) in SCRIPTED_OR_STACKED and len(el):
+    while el.tag in SCRIPTED_OR_STACKED and len(el):
         el = el[0]
-    if local(el) == "mo":
+    if el.tag == "mo":
         el.tag = "mi"
         for attr in ("stretchy", "fence", "form", "lspace", "rspace", "movablelimits"):
             el.attrib.pop(attr, None)
@@ -122,8 +138,10 @@ def apply_functions(root: ET.Element) -> None:
     opening fence (The TeXbook, ch. 18, rule 20); Chromium gives U+2061 no width, so the
     thin space is an explicit `<mspace>`.
     """
+    if not _may_hold_function_names(root):
+        return
     for parent in list(root.iter()):
-        if not len(parent) or local(parent) in POSITIONAL:
+        if not len(parent) or parent.tag in POSITIONAL:
             continue
         kids = list(parent)
         for i in range(len(kids) - 1, -1, -1):
@@ -145,12 +163,12 @@ def _is_plain_open_fence(el: ET.Element) -> bool:
 
     A `\\left(` group is an Inner atom in TeX and gets the thin space (The TeXbook p. 170).
     """
-    return local(el) == "mo" and (el.text or "") in OPEN_FENCES and el.get("stretchy") != "true"
+    return el.tag == "mo" and (el.text or "") in OPEN_FENCES and el.get("stretchy") != "true"
 
 
 def _starts_with_relation_or_end(el: ET.Element) -> bool:
     """Tell whether a function name followed by `el` stands alone (`f = \\log`, `\\max,`)."""
-    if local(el) == "mo":
+    if el.tag == "mo":
         return (el.text or "") in RELATIONS_AND_PUNCT
     return False
 
@@ -162,7 +180,7 @@ def atom_class(el: ET.Element) -> str | None:
     `:` (a marker fixed it, without the relation's spaces) is punctuation; a word with
     TeX's medium spaces (`\\bmod`) a binary operator.
     """
-    if local(el) != "mo":
+    if el.tag != "mo":
         return None
     text = el.text or ""
     if text == ":" and FIXED in el.attrib and el.get("lspace") != REL_SPACE:
@@ -185,10 +203,18 @@ def fix_atom_spacing(root: ET.Element, display: bool) -> None:
     a sum, `x^{n-1}`, `a_{i,j}`). Chromium scales its dictionary's spaces in scripts but
     keeps them (WPT `mo-lspace-rspace-with-positive-scriptlevel`), so both are explicit.
     """
+    # What the walk can change, known from the operators before it (it only takes spaces
+    # away, which never makes an atom a relation or spaced): most formulas need no walk.
+    classes = [atom_class(el) for el in root.iter("mo")]
+    relations = classes.count("mathrel") >= 2  # `_join_relations` needs two
+    dots = any((el.text or "") in INNER_DOTS for el in root.iter("mi"))
+    if not relations and not dots and SPACED_CLASSES.isdisjoint(classes):
+        return
     for el, style in walk_styles(root, display):
-        if local(el) in ROWS:
-            _join_relations(el)
-            if style < SCRIPT:
+        if el.tag in ROWS:
+            if relations:
+                _join_relations(el)
+            if style < SCRIPT and dots:  # `space_inner_dots` needs an `<mi>` of dots
                 space_inner_dots(el)
         if style >= SCRIPT and atom_class(el) in SPACED_CLASSES and el.get("form") != "prefix":
             el.set("lspace", ZERO)
@@ -198,19 +224,22 @@ def fix_atom_spacing(root: ET.Element, display: bool) -> None:
 def _join_relations(row: ET.Element) -> None:
     """Remove the space between adjacent relation atoms of one row (spaces between kept)."""
     prev: ET.Element | None = None
+    prev_is_relation = False  # each atom's class is read once, and again after a change
     for el in row:
         if is_space(el):
             continue
         here = core(el)
-        if prev is not None and atom_class(prev) == atom_class(here) == "mathrel":
+        is_relation = atom_class(here) == "mathrel"
+        if prev is not None and prev_is_relation and is_relation:
             prev.set("rspace", ZERO)
             here.set("lspace", ZERO)
-        prev = here
+            is_relation = atom_class(here) == "mathrel"  # `lspace` may change a `:`'s class
+        prev, prev_is_relation = here, is_relation
 
 
 def _is_inner_dots(el: ET.Element) -> bool:
     """Tell whether `el` is `\\ldots`, `\\cdots` or `\\ddots` (an `<mi>` of `INNER_DOTS`)."""
-    return local(el) == "mi" and (el.text or "") in INNER_DOTS
+    return el.tag == "mi" and (el.text or "") in INNER_DOTS
 
 
 def _neighbour_class(el: ET.Element | None) -> str | None:
@@ -224,7 +253,7 @@ def _neighbour_class(el: ET.Element | None) -> str | None:
     if _is_inner_dots(el):
         return "inner"
     token = core(el)
-    if local(token) != "mo":
+    if token.tag != "mo":
         return "mathord"
     form = token.get("form")
     if token.get("fence") == "true" and form in ("prefix", "postfix"):

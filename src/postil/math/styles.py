@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
+from itertools import repeat
 
-from postil.math.mathml import SCRIPTED_OR_STACKED, local
+from postil.math.mathml import SCRIPTED_OR_STACKED
 
 DISPLAY, TEXT, SCRIPT, SCRIPTSCRIPT = 0, 1, 2, 3
 # latex2mathml's delimiters of an auto-sized `\binom`/`\choose`/`\genfrac`: display size
@@ -40,25 +41,23 @@ def walk_styles(root: ET.Element, display: bool) -> Iterator[tuple[ET.Element, i
     text style; `mstyle displaystyle`/`scriptlevel` (`\displaystyle`, `\scriptstyle`) set it.
     """
     stack = [(root, DISPLAY if display else TEXT)]
+    pop, push, extend = stack.pop, stack.append, stack.extend
     while stack:
-        el, style = stack.pop()
-        tag = local(el)
+        el, style = pop()
+        tag = el.tag  # read before the caller may retag `el` (limits.apply_limits)
         if tag in STYLE_SETTERS:
             style = _own_style(el, tag, style)
         yield el, style
         if not len(el):
             continue
         if tag == "mfrac":
-            inner = min(style + 1, SCRIPTSCRIPT)
-            stack.extend((child, inner) for child in reversed(el))
-        elif _is_accent(el, tag):  # an accent is the size of its base (TeX, Chromium)
-            stack.extend((child, style) for child in reversed(el))
-        elif tag in SCRIPTED_OR_STACKED or tag == "mroot":
+            extend(zip(reversed(el), repeat(min(style + 1, SCRIPTSCRIPT))))
+        elif (tag in SCRIPTED_OR_STACKED or tag == "mroot") and not _is_accent(el, tag):
             script = SCRIPTSCRIPT if tag == "mroot" or style >= SCRIPT else SCRIPT
-            stack.extend((child, script) for child in reversed(el[1:]))
-            stack.append((el[0], style))
-        else:
-            stack.extend((child, style) for child in reversed(el))
+            extend(zip(reversed(el[1:]), repeat(script)))
+            push((el[0], style))
+        else:  # an accent is the size of its base (TeX, Chromium)
+            extend(zip(reversed(el), repeat(style)))
 
 
 def _is_accent(el: ET.Element, tag: str) -> bool:
@@ -90,14 +89,14 @@ def fix_fraction_delimiters(root: ET.Element, display: bool) -> None:
     latex2mathml gives them display size everywhere, so an inline `\binom{n}{k}` stood
     twice as tall as the line. `\dbinom`/`\tbinom` set their own style and size already.
     """
-    if not any(local(el) == "mfrac" for el in root.iter()):
+    if next(root.iter("mfrac"), None) is None:
         return
     for parent, style in walk_styles(root, display):
         if style == DISPLAY:
             continue
         kids = list(parent)
         for index, kid in enumerate(kids):
-            if local(kid) == "mfrac":
+            if kid.tag == "mfrac":
                 for side in (index - 1, index + 1):
                     if 0 <= side < len(kids) and _auto_sized(kids[side]):
                         kids[side].set("minsize", TEXT_DELIMITER)
@@ -107,7 +106,7 @@ def fix_fraction_delimiters(root: ET.Element, display: bool) -> None:
 def _auto_sized(el: ET.Element) -> bool:
     """Tell whether `el` is a generalised fraction's display-size delimiter (latex2mathml's)."""
     return (
-        local(el) == "mo"
+        el.tag == "mo"
         and set(el.attrib) == {"minsize", "maxsize"}
         and el.get("minsize") == DISPLAY_DELIMITER
     )

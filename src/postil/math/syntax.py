@@ -16,6 +16,8 @@ TOKEN = re.compile(
 
 def locate_syntax_error(latex: str) -> tuple[int, str]:
     """Return (offset, description) of the first unbalanced construct, or (0, "")."""
+    if _balanced(TOKEN.findall(latex)):
+        return 0, ""  # the common case, told without a match object for each token
     stack: list[tuple[str, int]] = []
     for match in TOKEN.finditer(latex):
         token = match.group(0)
@@ -29,6 +31,18 @@ def locate_syntax_error(latex: str) -> tuple[int, str]:
         opener, offset = stack[-1]
         return offset, f"{opener} is never closed"
     return 0, ""
+
+
+def _balanced(tokens: list[str]) -> bool:
+    """Tell whether `locate_syntax_error` finds no problem in these tokens (same rules)."""
+    stack: list[tuple[str, int]] = []
+    for token in tokens:
+        if token in ("{", "\\left") or token.startswith("\\begin"):
+            stack.append((token, 0))
+        elif token == "}" or token == "\\right" or token.startswith("\\end"):
+            if _closes(stack, token):
+                return False
+    return not stack
 
 
 def _closes(stack: list[tuple[str, int]], token: str) -> str:

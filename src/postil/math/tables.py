@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from postil.math.mathml import local
-
 RULE = "0.06em"
 
 
@@ -33,7 +31,7 @@ def add_style(el: ET.Element, css: str) -> None:
 
 def cells(table: ET.Element) -> list[list[ET.Element]]:
     """Return the table's cells row by row."""
-    return [[c for c in row if local(c) == "mtd"] for row in table if local(row) == "mtr"]
+    return [[c for c in row if c.tag == "mtd"] for row in table if row.tag == "mtr"]
 
 
 def _lines(value: str, count: int) -> list[str]:
@@ -63,5 +61,5 @@ def style_table(table: ET.Element) -> None:
 
 def style_tables(root: ET.Element) -> None:
     """Apply `style_table` to every mtable under `root` (environments add theirs after)."""
-    for table in [el for el in root.iter() if local(el) == "mtable"]:
+    for table in list(root.iter("mtable")):
         style_table(table)

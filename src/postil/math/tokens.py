@@ -13,12 +13,13 @@ r"""Token passes: the character each token shows and its kind by TeX math class.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from functools import lru_cache
 
 from latex2mathml.symbols_parser import convert_symbol
 
 from postil.math.markers import FIXED
+from postil.math.mathml import SCRIPTED_OR_STACKED, is_space
 from postil.math.mathml import core as embellished_core
-from postil.math.mathml import is_space, local
 from postil.math.symbols import (
     FUNCTION_NAMES,
     GLYPHS,
@@ -42,8 +43,10 @@ ROW_TAGS = frozenset(("math", "mrow", "mtd", "msqrt", "mstyle", "mpadded", "mpha
 def resolve_symbols(root: ET.Element) -> None:
     """Replace `\\command` texts latex2mathml left in tokens, and fix its glyph choices."""
     for parent in list(root.iter()):
+        if not len(parent):
+            continue
         for index, el in enumerate(list(parent)):
-            tag, text = local(el), el.text or ""
+            tag, text = el.tag, el.text or ""
             if tag == "mtext" and "\\" in text:
                 el.text = text_mode(text)
             elif tag in ("mi", "mo") and text.startswith("\\"):
@@ -88,7 +91,7 @@ def _classify_bar(el: ET.Element) -> None:
 def _make(el: ET.Element, tag: str) -> None:
     """Retag a token, dropping the operator attributes an `<mi>` cannot carry."""
     el.tag = tag
-    if tag == "mi":
+    if tag == "mi" and el.attrib:
         for attr in ("stretchy", "fence", "form", "lspace", "rspace", "separator"):
             el.attrib.pop(attr, None)
 
@@ -116,7 +119,7 @@ def _classify(el: ET.Element) -> None:
     elif cls in ORD_CLASSES:
         _make(el, "mi")
     elif cls in OPERATOR_CLASSES:
-        if local(el) == "mi" and text == ":":
+        if el.tag == "mi" and text == ":":
             el.attrib.update(lspace=REL_SPACE, rspace=REL_SPACE)
         _make(el, "mo")
         if cls in ("mathopen", "mathclose") and "stretchy" not in el.attrib:
@@ -135,10 +138,36 @@ def classify_tokens(root: ET.Element) -> None:
     for parent in root.iter():
         if not len(parent):
             continue
-        accents = local(parent) in ACCENT_PARENTS
+        accents = parent.tag in ACCENT_PARENTS
         for index, el in enumerate(parent):
-            if local(el) in ("mi", "mo") and not (accents and index) and FIXED not in el.attrib:
-                _classify(el)
+            tag = el.tag
+            if tag != "mi" and tag != "mo" or accents and index:
+                continue
+            if not el.attrib:
+                text = el.text or ""
+                if tag == "mi" and len(text) == 1 and text.isalpha():
+                    continue  # a letter is an `<mi>` already (what `_classify` would leave)
+            elif FIXED in el.attrib:
+                continue
+            attrs = tuple(el.attrib.items())
+            el.tag, classified = _classified(tag, el.text or "", attrs)
+            if classified != attrs:
+                el.attrib.clear()
+                el.attrib.update(classified)
+
+
+Attributes = tuple[tuple[str, str], ...]
+
+
+@lru_cache(maxsize=4096)
+def _classified(tag: str, text: str, attrs: Attributes) -> tuple[str, Attributes]:
+    """Return the tag and attributes (in order) `_classify` gives a token of this tag, text
+    and attributes: it reads nothing else, and a formula's operators are mostly the same few
+    (memoised, issue 20)."""
+    el = ET.Element(tag, dict(attrs))
+    el.text = text
+    _classify(el)
+    return el.tag, tuple(el.attrib.items())
 
 
 def _expects_operand(prev: ET.Element | None) -> bool:
@@ -150,9 +179,9 @@ def _expects_operand(prev: ET.Element | None) -> bool:
     if prev is None:
         return True
     core = embellished_core(prev)
-    if local(core) == "mi":
+    if core.tag == "mi":
         return (core.text or "") in FUNCTION_NAMES  # `\log -x`: no U+2061 before a sign
-    if local(core) != "mo":
+    if core.tag != "mo":
         return False
     text = core.text or ""
     if text == "\u2061" or core.get("form") == "prefix":
@@ -177,17 +206,20 @@ def mark_prefix_operators(root: ET.Element) -> None:
     takes the dictionary's prefix spacing, none before the operand (Temml does the same).
     """
     for parent in root.iter():
-        if local(parent) in SCRIPTS:  # a lone sign as a script, `x^+`, is a list of its own
+        if parent.tag in SCRIPTS:  # a lone sign as a script, `x^+`, is a list of its own
             for el in list(parent)[1:]:
                 if _is_sign(el):
                     el.set("form", "prefix")
-        if local(parent) not in ROW_TAGS:
+        if parent.tag not in ROW_TAGS:
             continue
         prev: ET.Element | None = None
         for el in parent:
-            if is_space(el):
+            tag = el.tag
+            if tag == "mspace" or tag == "mtext" and is_space(el):
                 continue
-            if _is_sign(el) and _expects_operand(prev):
+            if tag != "mo" and tag not in SCRIPTED_OR_STACKED:
+                pass  # neither a sign nor (embellished) a bar
+            elif _is_sign(el) and _expects_operand(prev):
                 el.set("form", "prefix")
             elif _is_bar(embellished_core(el)):
                 form = "prefix" if _expects_operand(prev) else "postfix"
@@ -198,7 +230,7 @@ def mark_prefix_operators(root: ET.Element) -> None:
 def _is_bar(el: ET.Element) -> bool:
     """Tell whether `el` is an unstretched `|`/`‖` with no side chosen (`_classify_bar`)."""
     return (
-        local(el) == "mo"
+        el.tag == "mo"
         and (el.text or "") in BARS
         and el.get("stretchy") == "false"
         and "form" not in el.attrib
@@ -207,4 +239,4 @@ def _is_bar(el: ET.Element) -> bool:
 
 def _is_sign(el: ET.Element) -> bool:
     """Tell whether `el` is a `−`, `+`, `±` or `∓` operator with no form chosen yet."""
-    return local(el) == "mo" and (el.text or "") in PREFIX_SIGNS and "form" not in el.attrib
+    return el.tag == "mo" and (el.text or "") in PREFIX_SIGNS and "form" not in el.attrib

@@ -1,0 +1,228 @@
+r"""What the math passes skip, and that skipping changes no output (issue 20).
+
+The passes look for a cheap sign of their construct before walking a formula (a marker's
+private-use character in the TeX, an `<mtext>` marker of their kind, an operator that takes
+limits, a word that may be a function name) and read token offsets only for an error. These
+tests pin the skips by counting calls (never by timing) and pin the outputs of the edge
+cases each skip must still see, as the code before issue 20 produced them.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from postil.math import (
+    MathSyntaxError,
+    MathUnsupportedError,
+    arity,
+    latex_to_mathml,
+    limits,
+    spacing,
+    tokens,
+)
+from postil.math.arity import check_arguments
+from postil.math.environments import top_level_rows
+from postil.math.markers import has_markers, may_hold_markers
+from postil.math.pipeline import Formula, run
+from postil.math.safety import check_safety
+from postil.math.syntax import locate_syntax_error
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> list[int]:
+    """Replace `module.name` with a wrapper that counts its calls; return the counter."""
+    calls = [0]
+    real: Callable[..., Any] = getattr(module, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+@pytest.mark.parametrize(
+    ("latex", "marked"),
+    [
+        ("x + y", False),
+        (r"\frac{a}{b} \le c", False),
+        (r"\sum_i x_i", True),  # `rewrite_limits` wraps `\sum` with a marker
+        (r"\operatorname{rank} A", True),
+        (r"\begin{pmatrix} a \end{pmatrix}", True),
+        (r"\text{&#xE000;mo&#xE001;+}", True),  # an entity may spell a marker
+        (r"\unicode{xE000}", True),
+    ],
+)
+def test_math_formula_is_marked_only_when_its_tex_can_hold_a_marker(latex, marked):
+    formula = Formula(latex, display=True)
+    run(formula)
+    assert formula.marked is marked
+
+
+@pytest.mark.parametrize(
+    ("latex", "expected"),
+    [
+        ("a + b", False),
+        ("\ue000limits\ue0011", True),
+        ("\\text{a\ue005}", True),
+        ("&#x2B;", True),
+        (r"\unicode{x41}", True),
+        ("\ue001", False),  # a separator alone starts no marker
+    ],
+)
+def test_math_may_hold_markers_looks_for_private_use_characters_entities_and_unicode(
+    latex, expected
+):
+    assert may_hold_markers(latex) is expected
+
+
+def test_math_has_markers_finds_only_the_kinds_asked_for():
+    row = ET.Element("mrow")
+    ET.SubElement(row, "mtext").text = "\ue000gap\ue0012pt"
+    ET.SubElement(row, "mi").text = "\ue000limits\ue0011"  # not an mtext: never a marker
+    assert has_markers(row, ("gap",))
+    assert not has_markers(row, ("limits", "ref", "eqref"))
+
+
+@pytest.mark.parametrize(
+    ("latex", "html"),
+    [
+        # Markers and stand-ins an author spells with entities still take effect.
+        (r"\text{&#xE000;mo&#xE001;+}", '<mrow><mo form="prefix">+</mo></mrow>'),
+        (r"\text{a&#xE004;b}", "<mrow><mtext>a{b</mtext></mrow>"),
+        (r"\unicode{xE000}", "<mrow><mi>\ue000</mi></mrow>"),
+        # Two relations in a row keep TeX's spaces (the gate counts relations before).
+        (
+            r"x \mathrel{:} \mathrel{:} = y",
+            '<mrow><mi>x</mi><mo><mrow><mo lspace="0.2778em" rspace="0.2778em">:</mo></mrow>'
+            '</mo><mo><mrow><mo lspace="0.2778em" rspace="0.2778em">:</mo></mrow></mo>'
+            "<mo>=</mo><mi>y</mi></mrow>",
+        ),
+        (
+            r"\sin x \ldots",
+            '<mrow><mi>sin</mi><mo>\u2061</mo><mspace width="0.1667em"></mspace><mi>x</mi>'
+            '<mspace width="0.1667em"></mspace><mi>…</mi></mrow>',
+        ),
+        (
+            r"\mathrm{KL} \Sigma",
+            '<mrow><mrow><mi>KL</mi></mrow><mi mathvariant="normal">Σ</mi></mrow>',
+        ),
+    ],
+)
+def test_math_skipping_passes_keeps_the_output_of_edge_cases(latex, html):
+    out = latex_to_mathml(latex)
+    assert out.startswith('<math display="inline"><semantics>' + html + "<annotation")
+
+
+def test_math_formula_without_limit_operators_or_spaced_atoms_walks_no_styles(monkeypatch):
+    limit_walks = _counting(monkeypatch, limits, "walk_styles")
+    spacing_walks = _counting(monkeypatch, spacing, "walk_styles")
+    latex_to_mathml("x_1 y^2", display=True)
+    assert (limit_walks[0], spacing_walks[0]) == (0, 0)
+    latex_to_mathml(r"\sum_{i} x_i = 1", display=True)
+    assert (limit_walks[0], spacing_walks[0]) == (1, 1)
+
+
+def test_math_function_spacing_skips_a_formula_without_a_word(monkeypatch):
+    names = _counting(monkeypatch, spacing, "_is_function_name")
+    latex_to_mathml("a + b c")
+    assert names[0] == 0
+    assert "\u2061" in latex_to_mathml(r"\log x")
+    assert names[0] > 0
+
+
+def test_math_argument_check_reads_offsets_only_for_an_error(monkeypatch):
+    offsets = _counting(monkeypatch, arity, "_tokens")
+    check_arguments(r"\frac{a}{b} + \sqrt[3]{x}", {})
+    assert offsets[0] == 0
+    with pytest.raises(MathSyntaxError) as caught:
+        check_arguments(r"x + \frac{a}", {})
+    assert (caught.value.offset, offsets[0]) == (4, 1)
+
+
+def test_math_token_classes_are_memoised_with_their_attribute_order():
+    tokens._classified.cache_clear()
+    first = latex_to_mathml(r"\left| a \right| + |b| \pm c")
+    hits = tokens._classified.cache_info().hits
+    assert latex_to_mathml(r"\left| a \right| + |b| \pm c") == first
+    assert tokens._classified.cache_info().hits > hits
+    assert '<mo stretchy="false" lspace="0em" rspace="0em" form="prefix">|</mo>' in first
+
+
+@pytest.mark.parametrize(
+    ("latex", "offset", "message"),
+    [
+        (r"\frac{a}}{b}", 0, r"\frac needs 2 arguments, found 1: write \frac{…}{…}"),
+        (r"}{\frac{a}", 2, r"\frac needs 2 arguments, found 1: write \frac{…}{…}"),
+        (r"\sqrt[3{x}", 0, r"\sqrt[ has no closing ]: write \sqrt[…]{…}"),
+        (r"{\frac{a}{b}", None, None),
+        (r"\frac{a}{b}{", None, None),
+    ],
+)
+def test_math_argument_check_pairs_unbalanced_braces_as_before(latex, offset, message):
+    if offset is None:
+        check_arguments(latex, {})
+        return
+    with pytest.raises(MathSyntaxError) as caught:
+        check_arguments(latex, {})
+    assert (caught.value.offset, caught.value.message) == (offset, message)
+
+
+@pytest.mark.parametrize(
+    ("latex", "found"),
+    [
+        (r"\left( x", (0, r"\left is never closed")),
+        (r"\begin{a} x \end{b}", (12, r"\end{b} closes \begin{a}")),
+        ("x}", (1, "} has no matching opener")),
+        ("{x", (0, "{ is never closed")),
+        (r"\left( x \right) \}", (0, "")),
+    ],
+)
+def test_math_syntax_check_locates_the_first_problem(latex, found):
+    assert locate_syntax_error(latex) == found
+
+
+@pytest.mark.parametrize(
+    ("latex", "offset", "command"),
+    [
+        (r"a \class{x}{y}", 2, r"\class"),
+        (r"\\class{x}", 1, r"\class"),  # a line break, then the command
+        (r"\htmlIdx \cssId{a}", 9, r"\cssId"),  # `\htmlIdx` is another word
+        (r"\classy", None, None),
+    ],
+)
+def test_math_safety_refuses_whole_control_words_only(latex, offset, command):
+    if offset is None:
+        check_safety(latex)
+        return
+    with pytest.raises(MathUnsupportedError) as caught:
+        check_safety(latex)
+    assert (caught.value.offset, caught.value.command) == (offset, command)
+
+
+@pytest.mark.parametrize(
+    ("latex", "rows"),
+    [
+        (r"a \\{ b \\ c", ["a ", "{ b ", " c"]),  # a brace after `\\` is not a group
+        (r"\begin{x} a \\ b \end{x} \\ c", [r"\begin{x} a \\ b \end{x} ", " c"]),
+        (r"{a \\ b} \\ c", [r"{a \\ b} ", " c"]),
+        (r"a \{ \\ b", [r"a \{ ", " b"]),
+        ("\\\\", ["", ""]),
+        ("a + b", ["a + b"]),
+    ],
+)
+def test_math_top_level_rows_split_as_a_character_scan_would(latex, rows):
+    assert top_level_rows(latex) == rows
+
+
+def test_math_unknown_command_from_a_macro_still_names_the_macro():
+    with pytest.raises(MathUnsupportedError) as caught:
+        latex_to_mathml(r"x + \foo", macros={"foo": r"\undefinedthing y"})
+    assert caught.value.offset == 4
+    assert caught.value.message.startswith(
+        r"unsupported command \undefinedthing (in the expansion of \foo); define it"
+    )
