@@ -12,10 +12,12 @@ widgets in their static state.
 from __future__ import annotations
 
 import hashlib
+import io
 import re
 import secrets
 import xml.etree.ElementTree as ET
 from collections import OrderedDict
+from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
 from email.utils import format_datetime
 
@@ -34,8 +36,8 @@ _XML_INVALID_UTF8 = re.compile(b"[\x00-\x08\x0b\x0c\x0e-\x1f]|\xef\xbf[\xbe\xbf]
 """`_XML_INVALID` in UTF-8 (U+FFFE and U+FFFF are EF BF BE and EF BF BF)."""
 
 ENTRY_CACHE_BYTES = 32 << 20
-"""Bytes of filtered bodies `entry_html` keeps for the other feed; a larger body is filtered
-again rather than held."""
+"""Bytes of filtered bodies `entry_parts` keeps for the other feed; a body of more HTML is
+written into each feed a segment at a time, filtered again rather than held."""
 
 
 class _EntryCache:
@@ -93,9 +95,20 @@ def entry_html(rendered: RenderedPost, url: str) -> bytes:
     """Return a post's body for feed readers (`feed_html`) as XML text content: UTF-8,
     without the characters XML forbids, `&`, `<` and `>` escaped as ElementTree escapes text.
 
+    The pieces of `entry_parts`, joined.
+    """
+    return b"".join(entry_parts(rendered, url))
+
+
+def entry_parts(rendered: RenderedPost, url: str) -> Iterator[bytes]:
+    """Yield `entry_html`'s bytes: whole for a body the entry cache can keep, else a
+    segment at a time, so a feed writes a huge body without ever holding it filtered whole
+    beside the feed it goes into.
+
     Filtering is the costly part of a feed (≈ 7 ms for the reference post); up to
     `ENTRY_CACHE_BYTES` of results are kept, so the Atom and RSS feeds, and the dev
-    server's rebuilds, do not filter a post twice. The body is filtered in segments
+    server's rebuilds, do not filter a post twice; a body of more HTML than that is
+    filtered again for the other feed. The body is filtered in segments
     (`feed_html_parts`) and never decoded whole, so a huge post costs its bytes, not four
     times its characters.
     """
@@ -103,10 +116,18 @@ def entry_html(rendered: RenderedPost, url: str) -> bytes:
     key = (hashlib.blake2b(html, digest_size=16).digest(), url)
     found = _ENTRIES.get(key)
     if found is not None:
-        return found
-    escaped = b"".join(_escape_text(part) for part in feed_html_parts(html, url))
+        yield found
+        return
+    parts = (_escape_text(part) for part in feed_html_parts(html, url))
+    if len(html) > ENTRY_CACHE_BYTES:  # too large to keep: the other feed filters it again
+        yield from parts
+        return
+    kept = io.BytesIO()
+    for part in parts:
+        kept.write(part)
+    escaped = kept.getvalue()  # the buffer itself: no copy
     _ENTRIES.put(key, escaped)
-    return escaped
+    yield escaped
 
 
 def _escape_text(data: bytes) -> bytes:
@@ -162,7 +183,7 @@ def _atom_entry(site: Site, rendered: RenderedPost, bodies: _Bodies) -> ET.Eleme
     if meta.summary:
         _sub(entry, "summary", meta.summary).set("type", "text")
     content = ET.SubElement(entry, "content")
-    content.text = bodies.add(entry_html(rendered, url))
+    content.text = bodies.add(entry_parts(rendered, url))
     content.attrib.update({"type": "html", "{http://www.w3.org/XML/1998/namespace}base": url})
     return entry
 
@@ -207,34 +228,47 @@ def _rss_item(site: Site, rendered: RenderedPost, bodies: _Bodies) -> ET.Element
         ET.SubElement(item, f"{{{DC_NS}}}creator").text = xml_text(name)
     for tag in meta.tags:
         ET.SubElement(item, "category").text = xml_text(tag)
-    ET.SubElement(item, "description").text = bodies.add(entry_html(rendered, url))
+    ET.SubElement(item, "description").text = bodies.add(entry_parts(rendered, url))
     return item
 
 
 class _Bodies:
     """Entry bodies kept out of the element tree: each is a marker there, replaced by its
-    escaped bytes after serialising (`splice`), so a feed never holds a body as `str`."""
+    escaped bytes after serialising (`splice`), so a feed never holds a body as `str`, and
+    a body is written into the feed a segment at a time (a 20 MB post's 70 MB body is
+    never held whole beside the feed)."""
 
     def __init__(self) -> None:
         self.marker = f"postil-body-{secrets.token_hex(16)}-"
-        self.parts: list[bytes] = []
+        self.parts: list[tuple[bytes, Iterator[bytes]] | None] = []
 
-    def add(self, escaped: bytes) -> str:
-        """Keep one body (`entry_html`'s bytes); return the marker to put in its place ("" for
-        an empty body, which ElementTree writes as an empty element, as it always did)."""
-        if not escaped:
+    def add(self, escaped: bytes | Iterable[bytes]) -> str:
+        """Keep one body (`entry_parts`' pieces, or `entry_html`'s bytes); return the marker
+        to put in its place ("" for an empty body, which ElementTree writes as an empty
+        element, as it always did)."""
+        rest = iter((escaped,) if isinstance(escaped, bytes) else escaped)
+        first = next((part for part in rest if part), b"")
+        if not first:
             return ""
-        self.parts.append(escaped)
+        self.parts.append((first, rest))
         return f"{self.marker}{len(self.parts) - 1}."
 
     def splice(self, xml: bytes) -> bytes:
-        """Return `xml` with every marker replaced by its body."""
+        """Return `xml` with every marker replaced by its body (each body is used once)."""
         pieces = xml.split(self.marker.encode("ascii"))
-        out = [pieces[0]]
+        out = io.BytesIO()
+        out.write(pieces[0])
         for piece in pieces[1:]:
             index, _, rest = piece.partition(b".")
-            out += [self.parts[int(index)], rest]
-        return b"".join(out)
+            body = self.parts[int(index)]
+            assert body is not None, "a body's marker appears once"
+            self.parts[int(index)] = None
+            first, more = body
+            out.write(first)
+            for part in more:
+                out.write(part)
+            out.write(rest)
+        return out.getvalue()
 
 
 def _sub(parent: ET.Element, tag: str, text: str | None = None) -> ET.Element:

@@ -297,6 +297,7 @@ def render_pages(
         for job in jobs:
             out = render_job(env, job)
             writer.write(out.rel, out.data)
+            del out  # a huge post's feed (70 MB at 20 MB) must not live on while the next renders
         return [(job.rel, writer.manifest[job.rel]) for job in jobs]
     from postil.pages import load_template
 

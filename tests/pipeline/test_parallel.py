@@ -171,3 +171,35 @@ def test_results_are_returned_in_order_without_a_handler():
     context = parallel.pool_context()
     results = parallel.map_chunks(abs, [-1, -2, -3], 2, context, parallel.exit_with_parent)
     assert results == [1, 2, 3]
+
+
+def test_sequential_pages_let_each_file_go_before_the_next_renders():
+    """A huge post's Atom feed (70 MB at a 20 MB post) is written and let go before the RSS
+    feed is made, so the two are never held at once (issue 19)."""
+    from postil.pages import PageJob
+
+    alive: set[int] = set()
+
+    class Data(bytes):  # bytes cannot be weakly referenced; a subclass can say when it dies
+        def __del__(self) -> None:
+            alive.discard(id(self))
+
+    class Writer:
+        def __init__(self) -> None:
+            self.manifest: dict[str, int] = {}
+
+        def write(self, rel: str, data: bytes) -> None:
+            self.manifest[rel] = len(data)
+
+    alive_when_next_made: list[int] = []
+
+    def produce() -> bytes:
+        alive_when_next_made.append(len(alive))
+        data = Data(b"x" * 1000)
+        alive.add(id(data))
+        return data
+
+    jobs = [PageJob(f"f{i}.xml", "", dict, None, produce=produce) for i in range(3)]
+    done = parallel.render_pages(None, jobs, Writer(), workers=1)  # type: ignore[arg-type]
+    assert [rel for rel, _ in done] == ["f0.xml", "f1.xml", "f2.xml"]
+    assert alive_when_next_made == [0, 0, 0]

@@ -1,10 +1,14 @@
 """Huge posts in bounded memory (issue 19): each piece that avoids holding a whole post, as
 tokens or as one `str`, gives byte for byte what the whole-document path gives.
 
-- `render_blocks` renders a parsed document a group of top-level blocks at a time;
+- `render_blocks` renders a parsed document a group of top-level blocks at a time, and
+  `render_markdown` gives every field of `RenderedMarkdown` the same at any group size
+  (the oracle a parse in groups must pass, with a post whose references all point
+  forward); the groups are joined in one buffer;
 - `feed_html_parts` filters a body for feeds a segment at a time;
 - `summary_html` reads UTF-8 bytes only as far as the summary needs;
-- feed entries are escaped as bytes and spliced into the serialised feed;
+- feed entries are escaped as bytes and written into the serialised feed a segment at a
+  time (kept whole only when the entry cache can keep them);
 - a post page gets its body spliced in as bytes where templates print `{{ content }}` whole;
 - `SourceLines` stands for `text.split("\\n")`.
 
@@ -75,6 +79,113 @@ def test_render_blocks_equals_whole_render(monkeypatch, group):
         assert all(token is None for token in tokens), name  # each group's tokens let go
         if group == 1 and name == "seed":
             assert len(pieces) > 10  # it really rendered in pieces (one per section)
+
+
+FORWARD_REFERENCES = """\
+* TOC
+{:toc}
+
+As \\eqref{eq:late} and [](#fig-late) show[^late], see [the spec][spec], [](#tbl-late)
+and [@ostergaard2020a]; a later note[^twice] and a missing one[^nowhere].
+
+## Setup
+
+Text with $x^2$, $\\mathbb{E}[y]$, and a margin note[^m].
+
+## Setup
+
+\\begin{equation}\\label{eq:late}
+a = b \\tag{*}
+\\end{equation}
+
+$$c = d \\label{eq:second}$$
+
+![A late figure.](late.png){#fig-late}
+
+| a | b |
+| - | - |
+| 1 | 2 |
+
+Table: A late table. {#tbl-late}
+
+<div id="setup-2">an id a later heading's slug would take</div>
+
+## Setup
+
+More [@ostergaard2020b; @nosuchkey], [](#fig-missing), \\eqref{eq:second} and [spec][].
+
+![Same id.](again.png){#fig-late}
+
+[^late]: A note defined late, citing [@vaswani2017] and pointing at [](#fig-late).
+[^m]: {-} A margin note with $z$.
+[^twice]: First definition.
+[^twice]: Defined twice.
+[^unused]: Never referenced.
+
+[spec]: https://example.org/spec
+"""
+"""A TeX-paper style post whose references all point forward: a table of contents before its
+headings, `\\eqref` before `\\label`, notes, figures and a table cited before they appear, link
+reference definitions at the end, the same heading three times and a raw HTML id one of them
+would take, author-year labels (2020a, 2020b) fixed by a later citation; with problems to
+report in order (a duplicate and an unused note, a missing one, an unknown key, a repeated
+figure id, an empty link to nothing)."""
+
+CITE_BIB = FIXTURES / "cite.bib"
+
+
+def render_whole_and_grouped(body: str, group: int, style: str, monkeypatch) -> tuple:
+    """Render `body` with `render_markdown` as one group and in groups of `group` top-level
+    blocks; return both `RenderedMarkdown`s."""
+    from postil.bibliography.read import read_bib
+
+    works = read_bib(CITE_BIB.read_bytes(), "tests/fixtures/cite.bib").works
+    md = create_markdown()
+    results = []
+    for size in (10**9, group):
+        monkeypatch.setattr(markdown, "RENDER_GROUP", size)
+        state = RenderState(path="post.md", body_line=5, bibliography=works, citation_style=style)
+        results.append(markdown.render_markdown(md, body, state))
+    return results[0], results[1]
+
+
+@pytest.mark.parametrize("group", [1, 2, 7])
+def test_rendering_in_groups_gives_every_field_of_the_whole_render(monkeypatch, group):
+    """The oracle for rendering a post a group of top-level blocks at a time: the HTML and
+    every field of `RenderedMarkdown` (toc, words, figures, equations, citations, links,
+    images, math characters, diagnostics in order) equal the whole document's."""
+    docs = [*DOCUMENTS, ("forward", FORWARD_REFERENCES)]
+    for name, body in docs:
+        for style in ("author-year", "numeric") if "cite" in name or name == "forward" else ("",):
+            whole, grouped = render_whole_and_grouped(
+                body, group, style or "author-year", monkeypatch
+            )
+            assert grouped == whole, (name, style)
+
+
+def test_forward_references_resolve_and_report_once(monkeypatch):
+    """What the oracle's forward-reference post must give (so it cannot pass by being empty)."""
+    whole, _ = render_whole_and_grouped(FORWARD_REFERENCES, 1, "author-year", monkeypatch)
+    html = whole.html_utf8.decode("utf-8")
+    assert html.startswith('<nav class="toc toc-inline"')
+    assert [entry.id for entry in whole.toc] == ["setup", "setup-3", "setup-4"]
+    assert '<a class="eqref" href="#eq-late">(*)</a>' in html
+    assert '<a class="eqref" href="#eq-second">(1)</a>' in html
+    assert 'href="#fig-late">Figure 1</a>' in html and 'href="#tbl-late">Table 1</a>' in html
+    assert '<a href="#ref-ostergaard2020a">Østergaard, 2020b</a>' in html  # b: cited later
+    assert html.count('<a href="https://example.org/spec">') == 2
+    assert '<div id="setup-2">' in html and 'id="sn-1"' in html and 'id="mn-1"' in html
+    assert dict(whole.figures) == {"fig-late": 1, "tbl-late": 1}
+    assert dict(whole.equations) == {"eq:late": "*", "eq:second": "1"}
+    found = [(d.location.line, d.location.col, d.message.split(" ")[:3]) for d in whole.diagnostics]
+    assert found == [
+        (35, 25, ["citation", "key", "`nosuchkey`"]),
+        (42, 1, ["note", "[^twice]", "is"]),
+        (43, 1, ["note", "[^unused]", "is"]),
+        (9, 63, ["note", "[^nowhere]", "is"]),
+        (37, 1, ["two", "figures", "have"]),
+        (35, 38, ["empty", "link", "to"]),
+    ]
 
 
 def seed_html() -> bytes:
@@ -253,3 +364,73 @@ def test_spliced_feed_bodies_serialise_as_elementtree_would():
     for text in ("<p>one</p>", "", "\U0001d465 é"):
         ET.SubElement(expected, "content").text = text
     assert bodies.splice(_serialize(root)) == _serialize(expected)
+
+
+def test_body_pieces_are_joined_without_holding_them_twice():
+    """`b"".join` of the rendered groups held every group and the result at once (110 MB at
+    a 20 MB post); the body is assembled in one growing buffer instead."""
+    import tracemalloc
+
+    from postil.markdown import _joined
+
+    def pieces():
+        for i in range(40):
+            yield bytes([97 + i % 26]) * 250_000
+
+    tracemalloc.start()
+    try:
+        joined = _joined(pieces())
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert joined == b"".join(pieces())
+    assert peak < 1.3 * len(joined), f"peak {peak / len(joined):.2f} times the body"
+
+
+def test_feed_bodies_are_written_into_the_feed_a_segment_at_a_time():
+    """A feed held a huge body twice, filtered whole and then spliced into the feed (140 MB
+    for a 20 MB post's 70 MB entry); its segments now go straight into the feed's bytes."""
+    import tracemalloc
+
+    from postil.feeds import _Bodies, _serialize
+
+    def segments():
+        for i in range(40):
+            yield bytes([97 + i % 26]) * 250_000
+
+    body = b"".join(segments())
+    tracemalloc.start()
+    try:
+        bodies = _Bodies()
+        root = ET.Element("feed")
+        ET.SubElement(root, "content").text = bodies.add(segments())
+        ET.SubElement(root, "content").text = bodies.add(iter([b"", b""]))  # empty: no marker
+        feed = bodies.splice(_serialize(root))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    expected = _serialize(root).split(bodies.marker.encode())[0] + body
+    assert feed.startswith(expected) and feed.endswith(b"</content>\n  <content />\n</feed>\n")
+    assert len(feed) < len(body) + 200
+    assert peak < 1.3 * len(body), f"peak {peak / len(body):.2f} times the body"
+
+
+def test_feed_entries_are_kept_whole_when_they_fit_the_cache_and_streamed_when_not(monkeypatch):
+    from types import SimpleNamespace
+
+    from postil import feeds
+
+    html = seed_html()
+    post = SimpleNamespace(content=SimpleNamespace(html_bytes=html))
+    url = "https://example.org/blog/posts/attention/"
+    expected = feed_html(html.decode("utf-8"), url).encode("utf-8")
+    expected = _escape_text(expected)
+    monkeypatch.setattr(feeds, "_ENTRIES", feeds._EntryCache())
+    assert list(feeds.entry_parts(post, url)) == [expected]  # filtered whole, then kept
+    assert feeds._ENTRIES.size == len(expected)
+    monkeypatch.setattr(feeds, "_ENTRIES", feeds._EntryCache())
+    monkeypatch.setattr(feeds, "ENTRY_CACHE_BYTES", len(html) - 1)
+    monkeypatch.setattr(htmlfilter, "SEGMENT_BYTES", 4096)
+    parts = list(feeds.entry_parts(post, url))
+    assert len(parts) > 3 and b"".join(parts) == expected  # a segment at a time
+    assert feeds._ENTRIES.size == 0
