@@ -52,7 +52,7 @@ def test_wide_margin_references_sit_beside_their_lines_without_overlapping(page,
     out = build_cited(tmp_path, style)
     page.set_viewport_size({"width": 1400, "height": 1000})
     with serve_dir(out, "/blog/") as local:
-        page.goto(local + "posts/c/")
+        page.goto(local + "posts/c/", wait_until="networkidle")  # nothing in flight at close
         boxes = page.evaluate(MEASURE_JS)
     assert [b["id"] for b in boxes if b["cite"]] == ["cn-1", "cn-2", "cn-3"]
     assert all(b["visible"] and b["left"] > b["bodyRight"] for b in boxes)
@@ -72,7 +72,7 @@ def test_narrow_toggle_opens_a_margin_reference_from_the_keyboard(page, tmp_path
     out = build_cited(tmp_path, "author-year")
     page.set_viewport_size({"width": 400, "height": 900})
     with serve_dir(out, "/blog/") as local:
-        page.goto(local + "posts/c/")
+        page.goto(local + "posts/c/", wait_until="networkidle")  # nothing in flight at close
         note = page.locator("#cn-2")
         toggle = page.locator("button[aria-controls='cn-2']")
         assert not note.is_visible() and toggle.is_visible()
@@ -89,7 +89,7 @@ def test_narrow_toggle_opens_a_margin_reference_from_the_keyboard(page, tmp_path
 def test_print_shows_the_reference_list_only(page, tmp_path):
     out = build_cited(tmp_path, "numeric")
     with serve_dir(out, "/blog/") as local:
-        page.goto(local + "posts/c/")
+        page.goto(local + "posts/c/", wait_until="networkidle")  # nothing in flight at close
         page.emulate_media(media="print")
         assert not page.locator("#cn-1").is_visible()
         assert not page.locator("button[aria-controls='cn-1']").is_visible()
