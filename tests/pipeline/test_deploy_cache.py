@@ -93,6 +93,16 @@ def _theme_elsewhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str)
     monkeypatch.setattr(postil.theme, "default_theme_dir", lambda: theme)
 
 
+def _deploy(origin, tmp_path, monkeypatch, cache_tar, venv, folder):
+    """Do what a CI deploy does: postil's theme installed in a new virtualenv (`venv`), the
+    site cloned into `folder`, the cache saved as `cache_tar` restored; build, counting.
+    Return the clone and `_counted_build`'s (result, pages rendered, sources parsed)."""
+    _theme_elsewhere(tmp_path, monkeypatch, venv)
+    clone = _clone(origin, tmp_path / folder)
+    _restore(tmp_path / cache_tar, clone)
+    return clone, _counted_build(clone, monkeypatch)
+
+
 @pytest.mark.slow
 def test_a_clone_in_another_folder_with_the_cache_restored_renders_nothing(
     origin, tmp_path, monkeypatch
@@ -102,10 +112,9 @@ def test_a_clone_in_another_folder_with_the_cache_restored_renders_nothing(
     assert (cold.rendered, cold_pages > 0) == (8, True)
     _save(first, tmp_path / "cache-1.tar")
 
-    _theme_elsewhere(tmp_path, monkeypatch, "venv-2")
-    second = _clone(origin, tmp_path / "runner-2/deep/er/blog")
-    _restore(tmp_path / "cache-1.tar", second)
-    deploy, pages, parsed = _counted_build(second, monkeypatch)
+    second, (deploy, pages, parsed) = _deploy(
+        origin, tmp_path, monkeypatch, "cache-1.tar", "venv-2", "runner-2/deep/er/blog"
+    )
     assert (deploy.rendered, pages, parsed) == (0, 0, 0)
     clean = tmp_path / "clean"
     build(BuildOptions(root=second, out_dir=clean, cache=False), now=NOW)
@@ -114,10 +123,9 @@ def test_a_clone_in_another_folder_with_the_cache_restored_renders_nothing(
 
     # The cache this deploy leaves serves the next one just as well.
     _save(second, tmp_path / "cache-2.tar")
-    _theme_elsewhere(tmp_path, monkeypatch, "venv-3")
-    third = _clone(origin, tmp_path / "runner-3/site")
-    _restore(tmp_path / "cache-2.tar", third)
-    again, pages, parsed = _counted_build(third, monkeypatch)
+    third, (again, pages, parsed) = _deploy(
+        origin, tmp_path, monkeypatch, "cache-2.tar", "venv-3", "runner-3/site"
+    )
     assert (again.rendered, pages, parsed) == (0, 0, 0)
     assert tree(third / "_site") == tree(clean)
 
