@@ -60,3 +60,37 @@ def test_a_wrong_fragment_after_post_url_is_checked_and_strict_fails_on_the_warn
         assert len(failed.diagnostics) == 2
     else:
         raise AssertionError("--strict must fail on the warnings")
+
+
+PELICAN_MATHJAX = (
+    "Title: Estimators\nDate: 2014-07-21\nTags: statistics, probability\n\n"
+    "Taking the expansion around $\\mu$ gives\n\n"
+    "\\begin{aligned}\n"
+    "\\mathbb{E}[f(x)] &= f(\\mu) + \\tfrac{1}{2} \\sum_{i=1}^n h_i \\\\\\\n"
+    "&= c\n"
+    "\\end{aligned}\n\n"
+    "and, as a system,\n\n"
+    "\\begin{eqnarray}\n"
+    "a &=& b \\label{eq:ab} \\\\\n"
+    "c &\\le& d\n"
+    "\\end{eqnarray}\n\n"
+    "so \\eqref{eq:ab} holds.\n"
+)
+
+
+def test_a_pelican_mathjax_post_sets_its_bare_environments_as_display_math(tmp_path):
+    root = make_site(tmp_path / "site", {"estimators.md": PELICAN_MATHJAX})
+    result = build(BuildOptions(root=root))
+    assert result.warnings == ()
+    body = page(root, "estimators").find_class("post-body")[0]
+    displays = body.find_class("math-display")
+    assert len(displays) == 2
+    for annotation in list(body.iter("annotation")):  # the TeX; nothing else may show it
+        annotation.drop_tree()
+    text = body.text_content()
+    assert "\\" not in text and "begin" not in text and "&" not in text
+    rows = [len(t.findall(".//mtr")) for t in (d.find(".//mtable") for d in displays)]
+    assert rows == [2, 2]
+    numbers = [n.text_content() for n in displays[1].find_class("eqno")]
+    assert numbers == ["(1)", "(2)"]
+    assert body.find_class("eqref")[0].text_content() == "(1)"

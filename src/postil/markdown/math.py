@@ -50,11 +50,19 @@ from postil.markdown.state import get_state
 from postil.math import anchor_id
 from postil.math.delimiters import closers_for
 from postil.math.engine import is_blank
+from postil.math.environments import KNOWN_ENVS
 from postil.mathfont import formula_chars
 
-BLOCK_ENVS = "equation equation* align align* gather gather* multline multline*".split()
-BEGIN_ENV = re.compile(r"\\begin\{(" + "|".join(re.escape(e) for e in BLOCK_ENVS) + r")\}")
+# Display math may be a bare environment at the start of a line: MathJax finds any
+# `\begin{…}…\end{…}` in text (its `processEnvironments`, on by default) and typesets it as
+# display math, and Pelican's render_math and MkDocs' arithmatex keep it from Markdown.
+BEGIN_ENV = re.compile(
+    r"\\begin\{("
+    + "|".join(re.escape(e) for e in sorted(KNOWN_ENVS, key=len, reverse=True))
+    + r")\}"
+)
 TEX_GROUPING = re.compile(r"\\.|[{}]", re.S)  # `\{` is no group
+ESCAPED = re.compile(r"\\.", re.S)
 REF = re.compile(r"\\(eqref|ref)\{([^{}\n]+)\}")
 CLOSERS = {"$$": "$$", "\\\\[": "\\\\]", "\\[": "\\]"}
 # The backslash delimiters of inline math: kramdown-escaped ones first (`\\(` holds `\(`).
@@ -185,6 +193,8 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     if delims is None:
         return False
     opener, closer = delims
+    if not opener and state.parentType == "paragraph" and _inline_math_open(state, begin):
+        return False  # `$f = ⏎\begin{cases}…\end{cases}$`: the environment is inline math's
     scan = _find_closer(state, start_line, end_line, begin + len(opener), closer)
     if scan.pos < 0 and opener == "$$" and not (silent and _closes_inline(state, begin)):
         _warn_unclosed(state, start_line, begin, scan.blank)
@@ -242,6 +252,14 @@ def _unfinished(latex: str) -> bool:
     for match in TEX_GROUPING.finditer(latex):
         depth += {"{": 1, "}": -1}.get(match.group(0), 0)
     return depth > 0 or latex.count("\\begin{") > latex.count("\\end{")
+
+
+def _inline_math_open(state: StateBlock, begin: int) -> bool:
+    r"""Tell if the paragraph before `begin` leaves inline math open: an odd number of `$`
+    (escaped ones and `\$` not counted) or more `\(` than `\)`."""
+    text = state.src[state.bMarks[state.line] : begin]
+    dollars = ESCAPED.sub("", text).count("$")
+    return dollars % 2 == 1 or text.count("\\(") > text.count("\\)")
 
 
 def _closes_inline(state: StateBlock, begin: int) -> bool:
