@@ -94,3 +94,29 @@ def test_a_pelican_mathjax_post_sets_its_bare_environments_as_display_math(tmp_p
     numbers = [n.text_content() for n in displays[1].find_class("eqno")]
     assert numbers == ["(1)", "(2)"]
     assert body.find_class("eqref")[0].text_content() == "(1)"
+
+
+KRAMDOWN_MATHJAX = HEAD.format("Manifolds") + (
+    "Let $\\\\{ W_l \\\\\\}$ be spaces, with maps $ V_1 \\times V_2 \\to U $ for $ n $ of them.\n\n"
+    "$$\n\n\\require{cancel}\nD = \\cancel{a} + b\n\n$$\n\n"
+    "and $\\exp(v) = \\left\\\\{ p \\right\\\\}$ ends it.\n"
+)
+
+
+def test_a_kramdown_mathjax_post_reads_its_math_as_mathjax_did(tmp_path):
+    root = make_site(tmp_path / "site", {"manifolds.md": KRAMDOWN_MATHJAX})
+    result = build(BuildOptions(root=root))
+    assert result.warnings == ()
+    body = page(root, "manifolds").find_class("post-body")[0]
+    tex = [a.text_content() for a in body.iter("annotation")]
+    assert tex == [
+        "\\{ W_l \\}",
+        " V_1 \\times V_2 \\to U ",
+        " n ",
+        "\n\n\\require{cancel}\nD = \\cancel{a} + b\n\n",
+        "\\exp(v) = \\left\\{ p \\right\\}",
+    ]
+    for annotation in list(body.iter("annotation")):
+        annotation.drop_tree()
+    assert "$" not in body.text_content() and "\\" not in body.text_content()
+    assert len(body.find_class("math-display")) == 1

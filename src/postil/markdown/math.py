@@ -63,6 +63,7 @@ BEGIN_ENV = re.compile(
 )
 TEX_GROUPING = re.compile(r"\\.|[{}]", re.S)  # `\{` is no group
 ESCAPED = re.compile(r"\\.", re.S)
+KRAMDOWN_TELL = re.compile(r"(?<!\\)\\\\\\?[{}|_*#]")  # `\\{`, `\\\}`: see `_unescaped`
 REF = re.compile(r"\\(eqref|ref)\{([^{}\n]+)\}")
 CLOSERS = {"$$": "$$", "\\\\[": "\\\\]", "\\[": "\\]"}
 # The backslash delimiters of inline math: kramdown-escaped ones first (`\\(` holds `\(`).
@@ -110,9 +111,10 @@ def math_inline(state: StateInline, silent: bool) -> bool:
         kind = _double_dollar_kind(state, src[pos + 2 : close])
         return _emit(state, silent, kind, pos + 2, close, close + 2)
     if src[pos] == "$":
-        if pos + 1 >= end or src[pos + 1].isspace():
+        if pos + 1 >= end:
             return False
-        close = closers.dollar(pos + 1, end)
+        spaced = src[pos + 1].isspace()  # `$ x $`: MathJax's reading (`Closers.spaced_dollar`)
+        close = closers.spaced_dollar(pos + 1, end) if spaced else closers.dollar(pos + 1, end)
         if close < 0:
             return False
         return _emit(state, silent, "math_inline", pos + 1, close, close + 1)
@@ -162,9 +164,17 @@ def _emit(state: StateInline, silent: bool, kind: str, start: int, stop: int, en
 
 
 def _unescaped(latex: str, opener: str) -> tuple[str, tuple[int, ...]]:
-    r"""Return the TeX the author meant: Markdown's escapes removed as `mathescape` says."""
-    escapable = KRAMDOWN_ESCAPES if opener.startswith("\\\\") else DOLLAR_ESCAPES
-    return unescape(latex, escapable)
+    r"""Return the TeX the author meant: Markdown's escapes removed as `mathescape` says.
+
+    `$…$` whose TeX has `\\{`, `\\}`, `\\|`, `\\_`, `\\*` or `\\#` outside an environment was
+    written for kramdown, where a single `$` is no math syntax, so Markdown's escapes were
+    removed before MathJax read it (`$\\{x\\}$` meant the set `\{x\}`): read it as kramdown
+    did. As raw TeX those are a line break, which inline math has no use for, then a group.
+    """
+    kramdown = opener.startswith("\\\\") or (
+        opener == "$" and "\\begin" not in latex and KRAMDOWN_TELL.search(latex) is not None
+    )
+    return unescape(latex, KRAMDOWN_ESCAPES if kramdown else DOLLAR_ESCAPES)
 
 
 def _block_opener(line: str) -> tuple[str, str] | None:
@@ -226,13 +236,14 @@ def _find_closer(state: StateBlock, start_line: int, end_line: int, pos: int, cl
     """Find the first `closer` from `pos` on, inside the container; say if it ends its line.
 
     A blank line ends the search (Pandoc's rule) unless the TeX before it is unfinished:
-    `$$⏎⏎\boxed{…}⏎$$` is one formula, as MathJax reads it in a Hugo `rawhtml` shortcode.
+    `$$⏎⏎\boxed{…}⏎$$` is one formula, as MathJax reads it in a Hugo `rawhtml` shortcode;
+    or unless only blank lines stand between it and the closing delimiter (`_closer_next`).
     """
     for line in range(start_line, end_line):
         line_start = max(pos, state.bMarks[line] + state.tShift[line])
         text = state.src[line_start : state.eMarks[line]]
         if line > start_line and not text.strip():
-            if _unfinished(state.src[pos:line_start]):
+            if _unfinished(state.src[pos:line_start]) or _closer_next(state, line, closer):
                 continue
             return _Scan(line, -1, False, line)
         if line > start_line and state.sCount[line] < state.blkIndent:
@@ -242,6 +253,18 @@ def _find_closer(state: StateBlock, start_line: int, end_line: int, pos: int, cl
             ends_line = not text[found + len(closer) :].strip()
             return _Scan(line, line_start + found, ends_line, -1)
     return _Scan(end_line, -1, False, -1)
+
+
+def _closer_next(state: StateBlock, blank: int, closer: str) -> bool:
+    r"""Tell if the first line with text after the blank line `blank` starts with `closer`:
+    `$$⏎⏎F⏎⏎$$`, as kramdown posts space their formulas, holds only blank lines around `F`
+    (kramdown reads a `$$` block up to the next `$$`; MathJax ignores the blank lines)."""
+    line = blank
+    while line < state.lineMax and state.isEmpty(line):
+        line += 1
+    if line >= state.lineMax or state.sCount[line] < state.blkIndent:
+        return False
+    return state.src.startswith(closer, state.bMarks[line] + state.tShift[line])
 
 
 def _unfinished(latex: str) -> bool:

@@ -22,6 +22,8 @@ from typing import Any
 
 MEMO_KEY = "_math_closers"
 MEMO_SIZE = 8  # sources remembered per document: nested inline parses use a few at once
+TEX_LIKE = re.compile(r"\\[A-Za-z]|[\^_{}=]")
+PLAIN_TERMS = re.compile(r"[A-Za-z0-9\s+\-*/<>().,'|!]+")
 
 
 class Closers:
@@ -73,6 +75,28 @@ class Closers:
             found = last
         return found if found < end else -1
 
+    def spaced_dollar(self, start: int, end: int) -> int:
+        r"""Return the `$` closing `$ … $`, math with a space inside each dollar, or -1.
+
+        Pandoc's rule leaves `$ x $` as text; MathJax, which the posts of Jekyll and Hugo
+        sites were written for, reads it as math. It is math here when the next unescaped
+        `$` has no digit after it and the TeX between holds a command, a script, a brace
+        or `=` (`$ V_1 \times V_2 $`, `$ f = \tilde{V}$`), or, with a space before that
+        `$` too, is made of one-letter variables, numbers and operators (`$ n $`,
+        `$ x + y $`), so that prices (`$ 5 or $ 10`) stay text. `src[start - 1]` is the
+        opening `$` and `src[start]` a space.
+        """
+        index = bisect_left(self._unescaped, start)
+        close = self._unescaped[index] if index < len(self._unescaped) else end
+        if close >= end or self.src[close + 1 : close + 2].isdigit():
+            return -1
+        if self.src[close + 1 : close + 2] == "$":
+            return -1
+        tex = self.src[start:close]
+        if TEX_LIKE.search(tex):
+            return close
+        return close if self.src[close - 1].isspace() and _variables(tex) else -1
+
     def find(self, sub: str, start: int, end: int) -> int:
         """Return what `src.find(sub, start, end)` returns, after one scan per `sub`."""
         if sub not in self._found:
@@ -98,3 +122,10 @@ def closers_for(src: str, env: MutableMapping[str, Any]) -> Closers:
             memo.pop(next(iter(memo)))
         found = memo[src] = Closers(src)
     return found
+
+
+def _variables(tex: str) -> bool:
+    """Tell if `tex` is one-letter variables, numbers and operators, with a letter."""
+    if not PLAIN_TERMS.fullmatch(tex) or not any(c.isalpha() for c in tex):
+        return False
+    return re.search(r"[A-Za-z]{2}", tex) is None
