@@ -120,3 +120,38 @@ def test_a_kramdown_mathjax_post_reads_its_math_as_mathjax_did(tmp_path):
         annotation.drop_tree()
     assert "$" not in body.text_content() and "\\" not in body.text_content()
     assert len(body.find_class("math-display")) == 1
+
+
+HUGO_THEMES = HEAD.format("Blox") + (
+    "{{< toc mobile_only=true >}}\n\n"
+    "## Math\n\n"
+    "{{< math >}}\n$$\n\\gamma_n = \\frac{a}{b}\n$$\n{{< /math >}}\n\n"
+    "Inline {{< math >}}$\\nabla F${{< /math >}} and {{< katex >}}\\pi(x){{< /katex >}}.\n\n"
+    "{{< katex display >}}\nf(x) = \\int \\hat f(\\xi)\\,d\\xi\n{{< /katex >}}\n\n"
+    "## Asides\n\n"
+    "{{% callout note %}}\nA Markdown aside.\n{{% /callout %}}\n\n"
+    '{{< spoiler text="Solution" >}}\nYou did it!\n{{< /spoiler >}}\n'
+)
+
+
+def test_a_post_for_hugo_blox_and_hugo_book_keeps_its_math_callouts_and_contents(tmp_path):
+    root = make_site(tmp_path / "site", {"blox.md": HUGO_THEMES})
+    result = build(BuildOptions(root=root))
+    assert result.warnings == ()
+    body = page(root, "blox").find_class("post-body")[0]
+    toc = body.find_class("toc-inline")[0]
+    assert [a.text_content() for a in toc.iter("a")] == ["Math", "Asides"]
+    tex = [a.text_content().strip() for a in body.iter("annotation")]
+    assert tex == [
+        "\\gamma_n = \\frac{a}{b}",
+        "\\nabla F",
+        "\\pi(x)",
+        "f(x) = \\int \\hat f(\\xi)\\,d\\xi",
+    ]
+    assert len(body.find_class("math-display")) == 2
+    assert body.find_class("callout-note")[0].tag == "aside"
+    fold = body.find_class("callout-note")[1]
+    assert fold.tag == "details" and fold.find("summary").text_content() == "Solution"
+    for annotation in list(body.iter("annotation")):
+        annotation.drop_tree()
+    assert "{{" not in body.text_content() and "\\" not in body.text_content()

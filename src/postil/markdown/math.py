@@ -1,4 +1,5 @@
-r"""Math in Markdown: `$…$`, `$$…$$`, `\(…\)`, `\[…\]`, ```` ```math ````, bare environments.
+r"""Math in Markdown: `$…$`, `$$…$$`, `\(…\)`, `\[…\]`, ```` ```math ````, bare environments,
+Hugo Book's `{{< katex >}}`.
 
     Inline $x^2$, \(x^2\) and $$x^2$$ (kramdown's); it costs $5 and $10 (no math: Pandoc's
     rule for `$`). A sentence, then display math right under it:
@@ -47,6 +48,7 @@ from postil.markdown.mathdoc import (
 )
 from postil.markdown.mathescape import DOLLAR_ESCAPES, KRAMDOWN_ESCAPES, unescape
 from postil.markdown.state import get_state
+from postil.markdown.tagsyntax import find_closer
 from postil.math import anchor_id
 from postil.math.delimiters import closers_for
 from postil.math.engine import is_blank
@@ -63,6 +65,9 @@ BEGIN_ENV = re.compile(
 )
 TEX_GROUPING = re.compile(r"\\.|[{}]", re.S)  # `\{` is no group
 ESCAPED = re.compile(r"\\.", re.S)
+# Hugo Book's `{{< katex [display] >}}TeX{{< /katex >}}` (raw TeX between the tags).
+KATEX_OPEN = re.compile(r"\{\{[<%]\s*katex(?![\w/-])([^}]*?)\s*[>%]\}\}")
+KATEX_CLOSE = re.compile(r"\{\{[<%]\s*/katex\s*[>%]\}\}")
 KRAMDOWN_TELL = re.compile(r"(?<!\\)\\\\\\?[{}|_*#]")  # `\\{`, `\\\}`: see `_unescaped`
 REF = re.compile(r"\\(eqref|ref)\{([^{}\n]+)\}")
 CLOSERS = {"$$": "$$", "\\\\[": "\\\\]", "\\[": "\\]"}
@@ -101,8 +106,10 @@ def math_plugin(md: MarkdownIt) -> None:
 def math_inline(state: StateInline, silent: bool) -> bool:
     r"""Parse `$…$`, `$$…$$`, `\(…\)`, `\[…\]`, `\\(…\\)`, `\\[…\\]`, `\eqref{…}` at `state.pos`."""
     src, pos, end = state.src, state.pos, state.posMax
-    if src[pos] not in "$\\":
+    if src[pos] not in "$\\{":
         return False
+    if src[pos] == "{":
+        return _katex_inline(state, silent)
     closers = closers_for(src, state.env)  # one scan per paragraph: linear, not O(n²)
     if src.startswith("$$", pos):
         close = closers.find("$$", pos + 2, end)
@@ -125,6 +132,19 @@ def math_inline(state: StateInline, silent: bool) -> bool:
                 return False
             return _emit(state, silent, kind, pos + len(opener), close, close + len(closer))
     return _math_ref(state, silent)
+
+
+def _katex_inline(state: StateInline, silent: bool) -> bool:
+    """Parse Hugo Book's `{{< katex >}}…{{< /katex >}}` in a line (`display`: display math)."""
+    opening = KATEX_OPEN.match(state.src, state.pos)
+    if opening is None:
+        return False
+    closing = KATEX_CLOSE.search(state.src, opening.end(), state.posMax)
+    if closing is None:
+        return False
+    display = "display" in opening.group(1).split()
+    kind = "math_inline_display" if display else "math_inline"
+    return _emit(state, silent, kind, opening.end(), closing.start(), closing.end())
 
 
 def _double_dollar_kind(state: StateInline, latex: str) -> str:
@@ -201,7 +221,7 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     begin = state.bMarks[start_line] + state.tShift[start_line]
     delims = _block_opener(state.src[begin : state.eMarks[start_line]])
     if delims is None:
-        return False
+        return _katex_block(state, start_line, end_line, silent)
     opener, closer = delims
     if not opener and state.parentType == "paragraph" and _inline_math_open(state, begin):
         return False  # `$f = ⏎\begin{cases}…\end{cases}$`: the environment is inline math's
@@ -220,6 +240,30 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     col0 = begin + len(opener) - state.bMarks[start_line]
     token.meta = {"col0": col0, "delims": delims, "removed": removed, "source": source}
     state.line = scan.line + 1
+    return True
+
+
+def _katex_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """Parse Hugo Book's `{{< katex display >}}` line, TeX lines, `{{< /katex >}}` line as
+    display math (without `display` the lines are a paragraph: `_katex_inline`)."""
+    begin = state.bMarks[start_line] + state.tShift[start_line]
+    line = state.src[begin : state.eMarks[start_line]].rstrip()
+    opening = KATEX_OPEN.fullmatch(line)
+    if opening is None or "display" not in opening.group(1).split():
+        return False
+    close = find_closer(state, start_line, end_line, "katex")
+    if close is None:
+        return False
+    if silent:
+        return True
+    closer = state.src[state.bMarks[close] + state.tShift[close] : state.eMarks[close]].strip()
+    source = state.src[state.eMarks[start_line] : state.bMarks[close] + state.tShift[close]]
+    token = state.push("math_block", "math", 0)
+    token.content, removed = _unescaped(source, line)
+    token.map = [start_line, close + 1]
+    col0 = state.eMarks[start_line] - state.bMarks[start_line]
+    token.meta = {"col0": col0, "delims": (line, closer), "removed": removed, "source": source}
+    state.line = close + 1
     return True
 
 
