@@ -141,6 +141,7 @@ def _callout(state: StateBlock, start: int, close: int, tag: Tag) -> None:
     """Push a callout for a theme's callout or fold shortcode and the Markdown between its
     lines (`postil.markdown.callout` turns the `shortcode_callout_*` tokens into one)."""
     positional, named = shortcode_params(tag.args)
+    meta: dict[str, str | None]
     if tag.name in FOLDS:
         title = named.get("text") or named.get("summary") or named.get("title")
         title = title or (positional[0] if positional and positional[0] != "open" else "")
