@@ -47,6 +47,7 @@ from postil.markdown.mathdoc import (
     render_formula,
 )
 from postil.markdown.mathescape import DOLLAR_ESCAPES, KRAMDOWN_ESCAPES, unescape
+from postil.markdown.mathhtml import DISPLAY_ATTRS, render_html_block
 from postil.markdown.state import get_state
 from postil.markdown.tagsyntax import find_closer
 from postil.math import anchor_id
@@ -79,10 +80,6 @@ BACKSLASH_DELIMITERS = {
     "\\[": ("\\]", "math_inline_display"),
 }
 TRAILING_PUNCT = re.compile(r"[.,;:!?)\]}’”'\"…]+")
-# A wide formula scrolls sideways (math.css), so its wrapper must take keyboard focus
-# (axe's scrollable-region-focusable) and then needs a role and a name: `group`, not the
-# `region` landmark, so a post with many equations does not fill the landmark list.
-DISPLAY_ATTRS = 'class="math-display" tabindex="0" role="group" aria-label="Equation"'
 
 
 def math_plugin(md: MarkdownIt) -> None:
@@ -101,6 +98,7 @@ def math_plugin(md: MarkdownIt) -> None:
     for kind in ("math_inline", "math_inline_display", "math_block"):
         md.add_render_rule(kind, render_math)
     md.add_render_rule("math_ref", render_math_ref)
+    md.add_render_rule("html_block", render_html_block)  # math in raw HTML: `mathhtml`
 
 
 def math_inline(state: StateInline, silent: bool) -> bool:
@@ -120,8 +118,10 @@ def math_inline(state: StateInline, silent: bool) -> bool:
     if src[pos] == "$":
         if pos + 1 >= end:
             return False
-        spaced = src[pos + 1].isspace()  # `$ x $`: MathJax's reading (`Closers.spaced_dollar`)
-        close = closers.spaced_dollar(pos + 1, end) if spaced else closers.dollar(pos + 1, end)
+        # Pandoc's rule first; then MathJax's reading for `$ x $` and `$\mathbb{E}(X) = $`,
+        # which Pandoc's leaves as text (`Closers.spaced_dollar`)
+        close = -1 if src[pos + 1].isspace() else closers.dollar(pos + 1, end)
+        close = closers.spaced_dollar(pos + 1, end) if close < 0 else close
         if close < 0:
             return False
         return _emit(state, silent, "math_inline", pos + 1, close, close + 1)
