@@ -68,6 +68,8 @@ class Closers:
 
     def _balanced(self, start: int, close: int) -> bool:
         """Tell if every `{` opened between `start` and `close` is closed before `close`."""
+        if self.src.find("{", start, close) < 0:
+            return True  # most formulas: nothing to count
         if self._braces is None:
             braces: tuple[list[int], list[int]] = ([], [])
             for match in re.finditer(r"[{}]", self.src):
