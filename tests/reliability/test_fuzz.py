@@ -150,7 +150,7 @@ def inline(draw: st.DrawFn, hostile: bool = True) -> str:
 
 @st.composite
 def block(draw: st.DrawFn, hostile: bool = True) -> str:
-    kind = draw(st.integers(0, 11))
+    kind = draw(st.integers(0, 16))
     text = draw(inline(hostile))
     tex = draw(latex(hostile))
     return [
@@ -167,6 +167,13 @@ def block(draw: st.DrawFn, hostile: bool = True) -> str:
         f"![{text}](fig.png){{#fig-{draw(st.sampled_from(['a', 'b']))}}}",
         f"\\[\n{tex}\n\\]",
         "    indented code " + text,
+        f'<div class="x">{text} ${tex}$ $${tex}$$ <code>${tex}$</code></div>',  # MathJax's
+        f"{{{{< katex display >}}}}\n{tex}\n{{{{< /katex >}}}}\n\n{{{{< katex >}}}}{tex}",
+        f"{{{{% callout {draw(st.sampled_from(['note', 'nosuch', '']))} %}}}}\n{text}\n"
+        + draw(st.sampled_from(["{{% /callout %}}", ""])),
+        f"\\begin{{{draw(st.sampled_from(['eqnarray*', 'aligned', 'pmatrix', 'foo']))}}}\n"
+        f"{tex}\n" + draw(st.sampled_from(["\\end{eqnarray*}", "\\end{aligned}", ""])),
+        f"$ {tex} $ and $\\text{{a ${tex}$}}$ and ${tex} = $",
     ][kind]
 
 
