@@ -4,7 +4,9 @@ Jekyll runs Liquid over a post before kramdown sees it; postil has no template l
 posts, so a post moved from Jekyll keeps its tags. This module gives them meaning:
 
 - block tags on their own lines (`liquid_plugin`): `{% highlight %}` becomes a code
-  block, `{% raw %}` shows what it wraps as written, `{% comment %}` hides it;
+  block, `{% raw %}` shows what it wraps as written, `{% comment %}` hides it,
+  jekyll-katex's `{% katexmm %}` goes (its `$…$` is postil's math) and its
+  `{% katex %}` is math (`postil.markdown.math`);
 - tags and outputs inside text, link destinations and raw HTML (`evaluate_liquid`, used by
   the `template` plugin): `{{ site.baseurl }}`, `{{ site.url }}`, `{{ "/x" | relative_url }}`,
   `{% post_url 2020-01-01-slug %}` and `{% link _posts/x.md %}` resolve; any other tag or
@@ -77,8 +79,14 @@ def liquid_plugin(md: MarkdownIt) -> None:
 
 
 def liquid_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
-    """Block rule: a `highlight`, `raw` or `comment` tag and its end tag, each on its own line."""
+    """Block rule: a `highlight`, `raw` or `comment` tag and its end tag, each on its own
+    line; jekyll-katex's `katexmm` and `endkatexmm` lines, which only mark Markdown with
+    `$…$` math (postil's own), are left out."""
     tag = line_tag(state, start)
+    if tag is not None and tag.kind == "tag" and tag.name in ("katexmm", "endkatexmm"):
+        if not silent:
+            state.line = start + 1
+        return True
     if tag is None or tag.kind != "tag" or tag.name not in BLOCK_TAGS:
         return False
     close = find_closer(state, start, end, f"end{tag.name}")

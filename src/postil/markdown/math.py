@@ -1,5 +1,5 @@
 r"""Math in Markdown: `$…$`, `$$…$$`, `\(…\)`, `\[…\]`, ```` ```math ````, bare environments,
-Hugo Book's `{{< katex >}}`.
+Hugo Book's `{{< katex >}}`, jekyll-katex's `{% katex %}`.
 
     Inline $x^2$, \(x^2\) and $$x^2$$ (kramdown's); it costs $5 and $10 (no math: Pandoc's
     rule for `$`). A sentence, then display math right under it:
@@ -66,9 +66,12 @@ BEGIN_ENV = re.compile(
 )
 TEX_GROUPING = re.compile(r"\\.|[{}]", re.S)  # `\{` is no group
 ESCAPED = re.compile(r"\\.", re.S)
-# Hugo Book's `{{< katex [display] >}}TeX{{< /katex >}}` (raw TeX between the tags).
-KATEX_OPEN = re.compile(r"\{\{[<%]\s*katex(?![\w/-])([^}]*?)\s*[>%]\}\}")
-KATEX_CLOSE = re.compile(r"\{\{[<%]\s*/katex\s*[>%]\}\}")
+# Hugo Book's `{{< katex [display] >}}TeX{{< /katex >}}` and jekyll-katex's
+# `{% katex [display] %}TeX{% endkatex %}` (raw TeX between the tags).
+KATEX_OPEN = re.compile(
+    r"\{\{[<%]\s*katex(?![\w/-])([^}]*?)\s*[>%]\}\}|\{%-?\s*katex(?![\w-])([^%]*?)\s*-?%\}"
+)
+KATEX_CLOSE = re.compile(r"\{\{[<%]\s*/katex\s*[>%]\}\}|\{%-?\s*endkatex\s*-?%\}")
 KRAMDOWN_TELL = re.compile(r"(?<!\\)\\\\\\?[{}|_*#]")  # `\\{`, `\\\}`: see `_unescaped`
 REF = re.compile(r"\\(eqref|ref)\{([^{}\n]+)\}")
 CLOSERS = {"$$": "$$", "\\\\[": "\\\\]", "\\[": "\\]"}
@@ -135,14 +138,15 @@ def math_inline(state: StateInline, silent: bool) -> bool:
 
 
 def _katex_inline(state: StateInline, silent: bool) -> bool:
-    """Parse Hugo Book's `{{< katex >}}…{{< /katex >}}` in a line (`display`: display math)."""
+    """Parse Hugo Book's `{{< katex >}}…{{< /katex >}}` or jekyll-katex's
+    `{% katex %}…{% endkatex %}` in a line (`display`: display math)."""
     opening = KATEX_OPEN.match(state.src, state.pos)
     if opening is None:
         return False
     closing = KATEX_CLOSE.search(state.src, opening.end(), state.posMax)
     if closing is None:
         return False
-    display = "display" in opening.group(1).split()
+    display = "display" in (opening.group(1) or opening.group(2) or "").split()
     kind = "math_inline_display" if display else "math_inline"
     return _emit(state, silent, kind, opening.end(), closing.start(), closing.end())
 
@@ -244,14 +248,15 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
 
 
 def _katex_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
-    """Parse Hugo Book's `{{< katex display >}}` line, TeX lines, `{{< /katex >}}` line as
-    display math (without `display` the lines are a paragraph: `_katex_inline`)."""
+    """Parse a `{{< katex display >}}` (or `{% katex display %}`) line, TeX lines and its
+    closing tag's line as display math (without `display` the lines are a paragraph:
+    `_katex_inline`)."""
     begin = state.bMarks[start_line] + state.tShift[start_line]
     line = state.src[begin : state.eMarks[start_line]].rstrip()
     opening = KATEX_OPEN.fullmatch(line)
-    if opening is None or "display" not in opening.group(1).split():
+    if opening is None or "display" not in (opening.group(1) or opening.group(2) or "").split():
         return False
-    close = find_closer(state, start_line, end_line, "katex")
+    close = find_closer(state, start_line, end_line, "endkatex" if opening.group(2) else "katex")
     if close is None:
         return False
     if silent:
