@@ -47,7 +47,7 @@ from postil.markdown.mathdoc import (
     render_formula,
 )
 from postil.markdown.mathescape import DOLLAR_ESCAPES, KRAMDOWN_ESCAPES, unescape
-from postil.markdown.mathhtml import DISPLAY_ATTRS, render_html_block
+from postil.markdown.mathhtml import DISPLAY_ATTRS
 from postil.markdown.state import get_state
 from postil.markdown.tagsyntax import find_closer
 from postil.math import anchor_id
@@ -473,6 +473,27 @@ def render_math(self: Any, tokens: list[Token], idx: int, options: Any, env: Any
     if display:
         return f"<span {DISPLAY_ATTRS}>{html}</span>"
     return html
+
+
+def render_html_block(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
+    """Render a raw HTML block with the formulas `math_resolve` found in it typeset in
+    place of their TeX (`postil.markdown.mathhtml`)."""
+    token = tokens[idx]
+    formulas = (token.meta or {}).get("formulas")
+    if not formulas:
+        return str(token.content)
+    state = get_state(env)
+    html, out, pos = token.content, [], 0
+    for formula in formulas:
+        mathml = render_formula(formula.token, formula.display, state)
+        if mathml.startswith("<math"):  # not a `math-error` span
+            state.math_chars |= formula_chars(mathml)
+        if formula.display and mathml:
+            mathml = f"<span {DISPLAY_ATTRS}>{mathml}</span>"
+        out += [html[pos : formula.start], mathml]
+        pos = formula.end
+    out.append(html[pos:])
+    return "".join(out)
 
 
 def render_math_ref(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:

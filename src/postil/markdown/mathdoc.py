@@ -18,6 +18,7 @@ from html import escape
 from typing import Any
 
 from postil.markdown.mathescape import source_offset
+from postil.markdown.mathhtml import find_formulas, may_hold_math
 from postil.markdown.state import RenderState, get_state
 from postil.math import anchor_id, latex_to_mathml
 from postil.math.delimiters import Closers
@@ -114,7 +115,8 @@ def locate(state: RenderState, token: Any, offset: int) -> tuple[int, int]:
 
 
 def _formulas(tokens: list[Any]) -> list[tuple[Any, bool]]:
-    """Return every math token in document order with its display flag, setting `where`."""
+    """Return every math token in document order with its display flag, setting `where`;
+    the formulas of raw HTML blocks too (kept in the block's `meta["formulas"]`)."""
     found = []
     for token in tokens:
         if token.type == "math_block":
@@ -122,6 +124,10 @@ def _formulas(tokens: list[Any]) -> list[tuple[Any, bool]]:
             source = (token.meta or {}).get("source", token.content)
             token.meta = {**(token.meta or {}), "where": (token.map[0], source, first)}
             found.append((token, True))
+        elif token.type == "html_block" and may_hold_math(token.content):
+            formulas = find_formulas(token)  # `postil.markdown.mathhtml`
+            token.meta = {**(token.meta or {}), "formulas": formulas}
+            found += [(formula.token, formula.display) for formula in formulas]
         elif token.type == "inline" and token.children:
             where = ((token.map or [0])[0], token.content, 0)
             for child in token.children:
