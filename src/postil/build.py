@@ -20,7 +20,7 @@ from __future__ import annotations
 import gc
 import logging
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -171,6 +171,7 @@ def run(
     now: datetime | None = None,
     trusted: bool = True,
     on_warning: Callable[[Diagnostic], None] | None = None,
+    changed: Collection[Path] | None = None,
 ) -> BuildResult:
     """Run the pipeline once: discover and parse the sources, render their Markdown,
     collect the site, then hand it to `output` (which renders and writes its pages).
@@ -189,13 +190,18 @@ def run(
         on_warning: called with each warning, in file order, once all posts are rendered
             (also when errors then fail the build; not under `strict`, where warnings are
             errors).
+        changed: the source files that may have changed since the last build with this
+            cache, when something proves that no other did (a dev server's watcher:
+            `postil.serve.engine.DevBuild`); None (`postil build`): any file may have.
+            Only the front matter stage reads it (`load_posts`), to leave the others
+            unexamined; every stage after it finds what changed by what it is handed.
 
     Raises:
         As `build`; `CacheError` when a cached row proved damaged.
     """
     started = time.perf_counter()
     config = load_config(options.root, options.base_url)
-    posts, diagnostics = load_posts(config, cache)
+    posts, diagnostics = load_posts(config, cache, changed)
     diagnostics += config_warnings(config)
     when = now or datetime.now(timezone.utc)
     # Drafts and future posts left out are not rendered at all, so a link to one is

@@ -132,6 +132,9 @@ def walk_content(
         again: the same build walks `content/` again (`postil.assets`): a directory it
             listed within `RACY_NS` of its last change is not listed a second time (the
             next build lists it again).
+
+    `memo["linked"]` then says whether the walk followed a symlink (a file reached through
+    one changes under another path than its own: `postil.content.load` asks).
     """
     memo = memo if memo is not None else {}
     listed: dict[Path, _Listing] = memo.setdefault("dirs", {})
@@ -168,6 +171,7 @@ def walk_content(
                 stack.append((path, rel + "/", target))
             elif path.is_file():
                 (markdown if path.name.endswith(SOURCE_SUFFIXES) else other).append((path, rel))
+    memo["linked"] = any(listing.links for listing in visited)
     last = memo.get("walk")
     if last is not None and len(last[0]) == len(visited) and all(map(_same, last[0], visited)):
         return last[1], last[2], errors

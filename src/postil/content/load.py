@@ -7,7 +7,8 @@ text is unchanged is not parsed again. Errors of every file are collected, never
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from collections.abc import Collection
+from dataclasses import dataclass, field, replace
 from itertools import compress
 from operator import ne
 from pathlib import Path
@@ -16,14 +17,22 @@ from typing import Any
 from postil.cache.keys import fingerprint
 from postil.cache.rows import PostRow
 from postil.cache.store import BuildCache
-from postil.content.discover import UnreadSource, read_source, source_paths, stat_signature
+from postil.content.discover import (
+    CONTENT_DIR,
+    UnreadSource,
+    read_source,
+    source_paths,
+    stat_signature,
+)
 from postil.content.frontmatter import parse
 from postil.content.posts import check_unique_urls, make_post
 from postil.errors import ContentError, Diagnostic, as_diagnostic
 from postil.model import Post, SiteConfig
 
 
-def load_posts(config: SiteConfig, cache: BuildCache) -> tuple[list[Post], list[Diagnostic]]:
+def load_posts(
+    config: SiteConfig, cache: BuildCache, changed: Collection[Path] | None = None
+) -> tuple[list[Post], list[Diagnostic]]:
     """Discover and parse every source into a `Post`; return them and the errors and
     warnings (unknown front matter keys) found, errors first.
 
@@ -41,16 +50,31 @@ def load_posts(config: SiteConfig, cache: BuildCache) -> tuple[list[Post], list[
             did not change; and when `content/` lists the same sources as last time, only
             those whose signature changed (or that were not vouched for) are looked at
             again: a rebuild costs one `stat` a source.
+        changed: the files that may have changed since the last call with this cache
+            (what a dev server's watcher saw: `postil.serve.engine.DevBuild` says when
+            that is proof), or None: any file. Given, and when `content/` lists the same
+            sources as last time and no symlink leads to one (a file reached through a
+            link changes under its target's name), only the sources in `changed` and
+            those not yet vouched for are examined again; every other keeps the signature
+            it had, so a rebuild costs no `stat` of the sources the edit left alone.
     """
-    paths, errors = source_paths(config, cache.memo("content"))
+    listed = cache.memo("content")
+    paths, errors = source_paths(config, listed)
     rels = [rel for _, rel, _ in paths]
-    signatures = [_stat(path) for path, _, _ in paths]
     memo = cache.memo("post")
     last: _Loaded | None = memo.get("loaded")
     place = (config.root, config.timezone)
-    if last is not None and last.place == place and last.rels == rels:
-        changed = map(ne, signatures, last.signatures)
-        redo = sorted({*compress(range(len(rels)), changed), *last.unstable})
+    same = last is not None and last.place == place and last.rels == rels
+    restat = _examine(config, last, changed) if same and not listed.get("linked") else None
+    if restat is None or last is None:
+        signatures = [_stat(path) for path, _, _ in paths]
+    else:
+        signatures = list(last.signatures)
+        for i in restat:
+            signatures[i] = _stat(paths[i][0])
+    if same and last is not None:
+        differ = map(ne, signatures, last.signatures)
+        redo = sorted({*compress(range(len(rels)), differ), *last.unstable})
         results = list(last.results)
         known = cache.get_many("post", [rels[i] for i in redo])
     else:
@@ -78,6 +102,29 @@ def load_posts(config: SiteConfig, cache: BuildCache) -> tuple[list[Post], list[
     errors += [r.error for r in results if r.error is not None]
     errors.extend(check_unique_urls(posts))
     return posts, [as_diagnostic(e) for e in errors] + warnings
+
+
+def _examine(
+    config: SiteConfig, last: _Loaded | None, changed: Collection[Path] | None
+) -> list[int] | None:
+    """Return the indices of the sources `last` was made from (this build's too) of
+    the files to `stat` again when only `changed` may have changed: those in it and those
+    `last` found racy (`_Result.stable` false); None when every source must be examined
+    (no `changed`, or a changed file outside `content/` that could be a source)."""
+    if changed is None or last is None:
+        return None
+    content = config.root / CONTENT_DIR
+    index = last.index()
+    found = set(last.unstable)
+    for path in changed:
+        try:
+            rel = f"{CONTENT_DIR}/{path.relative_to(content).as_posix()}"
+        except ValueError:
+            return None
+        i = index.get(rel)
+        if i is not None:
+            found.add(i)
+    return sorted(found)
 
 
 @dataclass(frozen=True)
@@ -117,6 +164,13 @@ class _Loaded:
     signatures: list[tuple[int, int, int, int] | None]
     results: list[_Result]
     unstable: list[int]
+    _index: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+
+    def index(self) -> dict[str, int]:
+        """Return each source's index in `rels`, by its rel (made on first use)."""
+        if not self._index and self.rels:
+            self._index.update((rel, i) for i, rel in enumerate(self.rels))
+        return self._index
 
 
 def _stat(path: Path) -> tuple[int, int, int, int] | None:
