@@ -20,7 +20,7 @@ from __future__ import annotations
 import gc
 import logging
 import time
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -53,7 +53,7 @@ from postil.theme import create_template_env
 from postil.write import check_pages, write_directory
 
 if TYPE_CHECKING:
-    from postil.markdown.rendered import RenderedMarkdown
+    pass
 
 log = logging.getLogger("postil")
 
@@ -395,31 +395,55 @@ def check_site(
     generated = [*generated_assets(None, site, chars_memo), ".nojekyll"]
     generated += ["CNAME"] if site.config.cname else []
     jobs = jobs if jobs is not None else page_jobs(site)
-    outputs, problems = site_outputs(site, jobs.specs, generated, assets.origins)
     memo = cache.memo("references") if cache is not None else {}
+    outputs, problems = _outputs(site, jobs, generated, assets.origins, memo)
     references = _references(site.posts + site.pages, outputs, memo)
     return problems + references + check_social_images(site, outputs)
+
+
+def _outputs(
+    site: Site,
+    jobs: PageJobs,
+    generated: list[str],
+    origins: Mapping[str, str],
+    memo: dict[str, Any],
+) -> tuple[dict[str, str], list[Diagnostic]]:
+    """Return `site_outputs`; `memo` keeps the last answer, the very same while what it is
+    made of is the same: every post's output and source path, the page layout (the same
+    `PageSpec`s), the generated files and the published files' origins."""
+    places = [(r.post.output_rel, r.post.source.rel) for r in site.posts + site.pages]
+    last = memo.get("outputs of")
+    if last is not None and last[1] is jobs.specs and (places, generated, origins) == last[0]:
+        found: tuple[dict[str, str], list[Diagnostic]] = last[2]
+        return found[0], list(found[1])
+    found = site_outputs(site, jobs.specs, generated, origins)
+    memo["outputs of"] = ((places, generated, origins), jobs.specs, found)
+    return found[0], list(found[1])
 
 
 def _references(
     shown: tuple[RenderedPost, ...], outputs: dict[str, str], memo: dict[str, Any]
 ) -> list[Diagnostic]:
     """Return `check_references` of every post and page, reusing from `memo` the warnings
-    of a post whose rendered content is the very object checked last time against equal
-    outputs."""
-    made: dict[str, tuple[RenderedMarkdown, list[Diagnostic]]] = (
-        memo.get("found", {}) if memo.get("outputs") == outputs else {}
-    )
-    fresh = {}
-    problems = []
-    for page in shown:
-        last = made.get(page.post.source.rel)
-        if last is None or last[0] is not page.content:
-            last = (page.content, check_references([page], outputs))
-        fresh[page.post.source.rel] = last
-        problems += last[1]
-    memo.update(outputs=outputs, found=fresh)
-    return problems
+    of a post whose rendered content is the very object checked last time against the
+    same (or equal) outputs; while the posts are in the same order, the posts whose
+    content is another object are found by identity (in C) and only they are looked at."""
+    contents = [page.content for page in shown]
+    last = memo.get("checked")
+    same_outputs = last is not None and (last[0] is outputs or last[0] == outputs)
+    if same_outputs and last is not None and len(last[1]) == len(contents):
+        found = list(last[2])
+        redo = [i for i, same in enumerate(map(is_, contents, last[1])) if not same]
+        rels = last[3]
+        if any(shown[i].post.source.rel != rels[i] for i in redo):
+            redo = list(range(len(shown)))
+    else:
+        found, redo = [[] for _ in shown], list(range(len(shown)))
+    for i in redo:
+        found[i] = check_references([shown[i]], outputs)
+    rels = last[3] if last is not None and not redo else [p.post.source.rel for p in shown]
+    memo["checked"] = (outputs, contents, found, rels)
+    return [problem for problems in found if problems for problem in problems]
 
 
 def _warnings(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

@@ -84,10 +84,10 @@ def write_site(
     pages = cache.load("page")
     page_keys = PageKeys(site, keys, cache.memo("page keys"))
     todo: dict[str, tuple[PageJob, str]] = {}
-    for i, spec in enumerate(jobs.specs):  # the jobs themselves only for pages to render
-        key = page_keys.key(spec)
-        old = pages.get(spec.rel)
-        if old is not None and old[0] == key and writer.reuse(spec.rel, old[1]):
+    reuse = writer.reuse
+    for i, (spec, key) in enumerate(zip(jobs.specs, page_keys.keys(jobs.specs), strict=True)):
+        old = pages.get(spec.rel)  # the jobs themselves only for pages to render
+        if old is not None and old[0] == key and reuse(spec.rel, old[1]):
             continue
         if spec.rel not in todo and spec.rel not in writer:  # the first job at a path wins
             todo[spec.rel] = (jobs[i], key)

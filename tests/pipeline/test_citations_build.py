@@ -209,9 +209,7 @@ def test_a_2000_entry_bib_is_parsed_once_then_read_from_the_cache(tmp_path, monk
     assert files["big.bib"].works["k7"].authors[0].family == "Müller"
 
 
-def test_a_rebuild_reads_an_unchanged_bib_file_by_its_stat_and_sees_an_edit(
-    tmp_path, monkeypatch
-):
+def test_a_rebuild_reads_an_unchanged_bib_file_by_its_stat_and_sees_an_edit(tmp_path, monkeypatch):
     """While a cache lives (the dev server's), a `.bib` file whose stat signature is the
     one it was parsed with is not read again; an edit changes the signature and is seen."""
     from postil.serve.engine import DevBuild

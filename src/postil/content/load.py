@@ -100,8 +100,22 @@ def load_posts(
     posts = [r.post for r in results if r.post is not None]
     warnings = [w for r in results for w in r.warnings]
     errors += [r.error for r in results if r.error is not None]
-    errors.extend(check_unique_urls(posts))
+    errors.extend(_unique_urls(posts, memo))
     return posts, [as_diagnostic(e) for e in errors] + warnings
+
+
+def _unique_urls(posts: list[Post], memo: dict[str, Any]) -> list[ContentError]:
+    """Return `check_unique_urls(posts)`; `memo` keeps the last answer with what it reads
+    (each post's source path, URL and slug, in order), the same while they are equal."""
+    reads = (
+        [p.source.rel for p in posts],
+        [p.url for p in posts],
+        [p.slug for p in posts],
+    )
+    last = memo.get("unique")
+    if last is None or last[0] != reads:
+        last = memo["unique"] = (reads, check_unique_urls(posts))
+    return list(last[1])
 
 
 def _examine(
