@@ -351,14 +351,21 @@ def generated_assets(
 
 def _math_chars(site: Site, memo: dict[str, Any] | None = None) -> str:
     """Return the characters the math font must hold for every formula of `site`
-    (`memo`: the last answer, kept while every post's characters are the same)."""
+    (`memo`: the last answer, kept while every post's characters are the same, and not
+    looked at while every post's rendered content is the very same object)."""
     memo = memo if memo is not None else {}
-    found = [r.content.math_chars for r in site.posts + site.pages]
+    contents = [r.content for r in site.posts + site.pages]
+    last = memo.get("contents")
+    if last is not None and len(last) == len(contents) and all(map(is_, contents, last)):
+        kept: str = memo["chars"]
+        return kept
+    found = [content.math_chars for content in contents]
     if memo.get("found") != found:
         used = set().union(*found)
         from postil.mathfont import subset_chars
 
         memo.update(found=found, chars=subset_chars(used) if used else "")
+    memo["contents"] = contents
     chars: str = memo["chars"]
     return chars
 

@@ -269,8 +269,11 @@ class DevBuild:
     def _commit(self, writer: MemoryWriter) -> frozenset[str]:
         """Serve what `writer` holds; return the output rels whose bytes (may have) changed."""
         new, old = writer.entries, self._entries
-        changed = {rel for rel in new.keys() | old.keys() if rel not in new or rel not in old} | {
-            rel for rel in new.keys() & old.keys() if new[rel].token != old[rel].token
+        kept = old.get  # most entries are the very `Entry` of the last build (`reuse`)
+        changed = set(new.keys() ^ old.keys()) | {
+            rel
+            for rel, entry in new.items()
+            if (was := kept(rel)) is not entry and was is not None and was.token != entry.token
         }
         ready = {rel: e.data for rel, e in new.items() if e.data is not None}
         deferred = {rel: e.lazy for rel, e in new.items() if e.lazy is not None}
