@@ -17,6 +17,7 @@ kept. A warm build with nothing changed renders nothing.
 
 from __future__ import annotations
 
+import functools
 import gc
 import logging
 import time
@@ -218,17 +219,18 @@ def run(
     bibliographies, problems_bib = load_bibliographies(config, posts, cache)
     diagnostics += problems_bib
     maps = AssetMaps(assets.by_source, image_sizes(assets.files, cache), bibliographies)
-    rendered, found = render_posts(config, posts, env, cache, rows, options.workers, keys, maps)
-    rows.prune()
-    site = collect(
-        config, rendered, when, options.drafts, options.future, assets.files, cache.memo("site")
-    )
-    jobs = page_jobs(site, cache.memo("page jobs"))  # listed once: checked, then rendered
-    diagnostics += found + check_anchors(rendered) + check_site(site, assets, jobs, cache)
-    diagnostics = [located(d, config.root) for d in diagnostics]
-    _fail_on(diagnostics, options.strict, on_warning)
-    by_rel = _content_keys(posts, keys, rows, cache.memo("content keys"))
-    files, written = output(site, env, cache, by_rel, jobs)
+    with _font_standby(options, cache, posts):
+        rendered, found = render_posts(config, posts, env, cache, rows, options.workers, keys, maps)
+        rows.prune()
+        site = collect(
+            config, rendered, when, options.drafts, options.future, assets.files, cache.memo("site")
+        )
+        jobs = page_jobs(site, cache.memo("page jobs"))  # listed once: checked, then rendered
+        diagnostics += found + check_anchors(rendered) + check_site(site, assets, jobs, cache)
+        diagnostics = [located(d, config.root) for d in diagnostics]
+        _fail_on(diagnostics, options.strict, on_warning)
+        by_rel = _content_keys(posts, keys, rows, cache.memo("content keys"))
+        files, written = output(site, env, cache, by_rel, jobs)
     warnings = tuple(_warnings(diagnostics))
     seconds = time.perf_counter() - started
     upcoming_first = min(upcoming, default=None)
@@ -331,22 +333,68 @@ def generated_assets(
     }
     memo = chars_memo if chars_memo is not None or cache is None else cache.memo("math chars")
     chars = _math_chars(site, memo) if site is not None else ""
+    standby = cache.memo(FONT_MEMO).pop("standby", None) if cache is not None else None
     if chars:
         from postil import mathfont
 
         key = fingerprint(chars)
         kept = cache.get("asset", mathfont.FONT_REL, key) if cache is not None else None
-        # Subsetting takes 0.3-0.5 s: begun now, in another process, while pages render.
-        font = (
-            parallel.in_background(mathfont.subset_woff2, chars)
-            if cache is not None and not isinstance(kept, bytes)
-            else partial(mathfont.subset_woff2, chars)
+        font: Callable[[], bytes] = partial(mathfont.subset_woff2, chars)
+        license_text: Callable[[], bytes] = mathfont.license_text
+        if cache is not None and not isinstance(kept, bytes):
+            # Subsetting takes 0.3-0.5 s of CPU: begun now, in another process, while the
+            # pages render; with its licence, so that this process never imports fontTools.
+            files = functools.cache(
+                standby.run(mathfont.font_files, chars)
+                if standby is not None
+                else parallel.in_background(mathfont.font_files, None, chars)
+            )
+            standby = None
+            font, license_text = (lambda: files()[0]), (lambda: files()[1])
+        assets[mathfont.FONT_REL] = partial(_cached_asset, cache, mathfont.FONT_REL, key, font)
+        assets[mathfont.LICENSE_REL] = partial(
+            _cached_asset, cache, mathfont.LICENSE_REL, "", license_text
         )
-        assets[mathfont.FONT_REL] = lambda: _cached_asset(cache, mathfont.FONT_REL, key, font)
-        assets[mathfont.LICENSE_REL] = lambda: _cached_asset(
-            cache, mathfont.LICENSE_REL, "", mathfont.license_text
-        )  # read from the font: fontTools' import alone takes 0.1 s
+    if standby is not None:
+        standby.close()
     return assets
+
+
+FONT_MEMO = "math font"
+"""The `BuildCache.memo` through which `_font_standby` hands its process to
+`generated_assets`."""
+
+
+@contextmanager
+def _font_standby(options: BuildOptions, cache: BuildCache, posts: list[Post]) -> Iterator[None]:
+    """Start the math font's process before the posts render when the write stage will
+    likely have to make the font, and stop it afterwards if `generated_assets` did not use it.
+
+    Likely means: the build writes, the cache holds no font from an earlier build (a cold
+    build, `--no-cache`, a dev server's first build) and some source has TeX-looking text.
+    The process imports fontTools (≈ 0.2 s of CPU, `mathfont.import_font_tools`) while the
+    posts render, when the CPUs still have slack (the pool starting, its last chunks); a
+    wrong guess costs that import in another process, never a different output.
+    """
+    from postil import mathfont
+
+    memo = cache.memo(FONT_MEMO)
+    if (
+        options.write
+        and mathfont.FONT_REL not in cache.names("asset")
+        and any(_looks_like_tex(p.source.text) for p in posts)
+    ):
+        memo["standby"] = parallel.Standby(mathfont.import_font_tools)
+    try:
+        yield
+    finally:
+        standby = memo.pop("standby", None)
+        if standby is not None:
+            standby.close()
+
+
+def _looks_like_tex(text: str) -> bool:
+    return "$" in text or "\\(" in text or "\\[" in text or "\\begin" in text
 
 
 def _math_chars(site: Site, memo: dict[str, Any] | None = None) -> str:

@@ -2,10 +2,11 @@
 
 `pool_context` picks how workers start (`fork` when safe), `exit_with_parent` makes each
 worker die with the build, and `map_chunks` runs a function over chunks of work in a pool,
-results in input order. The Markdown stage (`postil.render.render_many`) uses it with its
-own worker initializer; `render_pages` renders page jobs in forked workers that write their
-files straight into the new output directory (`postil.output.put_file`), so templates,
-feeds and file system calls also run side by side.
+results in input order; `in_background` and `Standby` run one long job (the math font) in a
+forked child while the build goes on. The Markdown stage (`postil.render.render_many`) uses
+`map_chunks` with its own worker initializer; `render_pages` renders page jobs in forked
+workers that write their files straight into the new output directory
+(`postil.output.put_file`), so templates, feeds and file system calls also run side by side.
 
 Worker processes keep what they need in one per-process value set by their initializer
 (`postil.render._WORKER`, `_PAGES` here): the standard way to give a `ProcessPoolExecutor`
@@ -27,7 +28,7 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_compl
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from postil.cache.manifest import Stamp
 from postil.errors import WorkerLost
@@ -35,6 +36,7 @@ from postil.output import SiteWriter, put_file
 
 T = TypeVar("T")
 R = TypeVar("R")
+S = TypeVar("S")
 
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
@@ -261,6 +263,94 @@ def _background(send: Any, function: Callable[..., Any], args: tuple[Any, ...]) 
         outcome = (False, e)
     send.send(outcome)
     send.close()
+
+
+class Standby(Generic[S]):
+    """A forked process that runs `prepare()` now and then waits for one job to run on what
+    it prepared: `in_background` for work whose input is known only later but whose set-up
+    (imports, loading) can start at once, while other stages still use the CPUs.
+
+    `run(function, *args)` hands it `function(prepared, *args)` and returns a function that
+    waits for the result; `close()` tells it it is not needed (it is killed: it holds
+    nothing to save). Without `fork`, or if the child is lost, `prepare` and the job run in
+    this process when the result is asked for. The child dies with the build
+    (`exit_with_parent`); `function`, its arguments and its result must pickle.
+    """
+
+    def __init__(self, prepare: Callable[[], S]) -> None:
+        self._prepare = prepare
+        self._child: Any = None
+        context = pool_context()
+        if context.get_start_method() != "fork":
+            return
+        jobs, self._jobs = context.Pipe(duplex=False)
+        self._results, results = context.Pipe(duplex=False)
+        self._child = context.Process(  # type: ignore[attr-defined]
+            target=_standby, args=(jobs, results, prepare), daemon=True
+        )
+        self._child.start()
+        jobs.close()
+        results.close()
+
+    def run(self, function: Callable[..., R], *args: Any) -> Callable[[], R]:
+        """Hand the child `function(prepared, *args)`; return a function that waits for
+        its result and returns it (or raises what `prepare` or `function` raised). Call
+        once: the child runs one job."""
+        here: Callable[[], R] = lambda: function(self._prepare(), *args)  # noqa: E731
+        child, self._child = self._child, None
+        if child is None:
+            return here
+        try:
+            self._jobs.send((function, args))
+        except OSError:  # the child is gone
+            pass
+        finally:
+            self._jobs.close()
+
+        def result() -> R:
+            try:
+                ok, value = self._results.recv()
+            except (EOFError, OSError):  # the child died: do the work here
+                ok, value = True, here()
+            finally:
+                self._results.close()
+                child.join()
+            if not ok:
+                raise value
+            return value  # type: ignore[no-any-return]
+
+        return result
+
+    def close(self) -> None:
+        """Stop the child if no job was handed to it (it is killed: it holds no work)."""
+        child, self._child = self._child, None
+        if child is not None:
+            self._jobs.close()
+            self._results.close()
+            child.kill()
+            child.join()
+
+
+def _standby(jobs: Any, results: Any, prepare: Callable[[], Any]) -> None:
+    """Run `prepare()` in a forked child of `Standby`, then the one job sent through `jobs`;
+    send (ok, result or error) through `results`. The end of `jobs` without a job: exit."""
+    exit_with_parent()
+    try:
+        prepared: tuple[bool, Any] = (True, prepare())
+    except Exception as e:  # noqa: BLE001 - handed to the parent with the job's outcome
+        prepared = (False, e)
+    try:
+        function, args = jobs.recv()
+    except (EOFError, OSError):
+        return
+    outcome = prepared
+    if prepared[0]:
+        try:
+            outcome = (True, function(prepared[1], *args))
+        except Exception as e:  # noqa: BLE001 - handed to the parent, which raises it
+            outcome = (False, e)
+    results.send(outcome)
+    results.close()
 
 
 def render_pages(

@@ -157,6 +157,47 @@ def test_work_in_background_returns_its_result_or_raises_its_error(monkeypatch, 
         parallel.in_background(divmod, 1, 0)()
 
 
+def _ten() -> int:
+    return 10
+
+
+def _fail() -> int:
+    raise LookupError("prepare failed")
+
+
+@pytest.mark.parametrize("start", ["fork", "spawn"])
+def test_standby_runs_its_job_on_what_it_prepared_or_raises_either_error(monkeypatch, start):
+    import multiprocessing
+
+    monkeypatch.setattr(parallel, "pool_context", lambda: multiprocessing.get_context(start))
+    assert parallel.Standby(_ten).run(pow, 3)() == 1000
+    with pytest.raises(ZeroDivisionError):
+        parallel.Standby(_ten).run(divmod, 0)()
+    with pytest.raises(LookupError, match="prepare failed"):
+        parallel.Standby(_fail).run(pow, 3)()
+    assert multiprocessing.active_children() == []
+
+
+def test_standby_closed_unused_leaves_no_process():
+    import multiprocessing
+
+    standby = parallel.Standby(_ten)
+    assert len(multiprocessing.active_children()) == 1
+    standby.close()
+    assert multiprocessing.active_children() == []
+    standby.close()  # twice is harmless
+
+
+def test_standby_whose_process_was_killed_does_the_work_here():
+    import multiprocessing
+
+    standby = parallel.Standby(_ten)
+    (child,) = multiprocessing.active_children()
+    child.kill()  # what the OOM killer does
+    child.join()
+    assert standby.run(pow, 2)() == 100
+
+
 def test_each_chunk_result_is_handed_over_once_as_it_arrives():
     seen: dict[int, int] = {}
     context = parallel.pool_context()

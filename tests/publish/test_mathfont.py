@@ -4,14 +4,16 @@ made for them (glyphs, MATH table, licence), and how a build writes and caches i
 from __future__ import annotations
 
 import io
+import multiprocessing
 from pathlib import Path
 
 import pytest
 from fontTools.ttLib import TTFont
 from support.sites import make_site
 
-from postil import mathfont
+from postil import mathfont, parallel
 from postil.build import BuildOptions, build
+from postil.errors import BuildFailed
 from postil.mathfont import FONT_REL, LICENSE_REL, formula_chars, subset_chars, subset_woff2
 
 MATHML = (
@@ -155,3 +157,68 @@ def test_two_builds_of_one_site_write_the_same_font_and_a_warm_one_reuses_it(tmp
     (first / "content/posts/p0.md").write_text(POST.format(title="P", day=1, body="$\\Omega$"))
     build(BuildOptions(root=first))  # a new character: a new subset
     assert len(made()) == 1 and "Ω" in made()[0]
+
+
+class StandbySpy:
+    """Record the math font's `parallel.Standby`s: started, handed a job, or closed unused."""
+
+    def __init__(self, monkeypatch):
+        self.events: list[str] = []
+        spy = self
+        real = parallel.Standby
+
+        class Recorded(real):  # type: ignore[misc, valid-type]
+            def __init__(self, prepare):
+                spy.events.append("started")
+                super().__init__(prepare)
+
+            def run(self, function, *args):
+                spy.events.append("used")
+                return super().run(function, *args)
+
+            def close(self):
+                if self._child is not None:
+                    spy.events.append("closed")
+                super().close()
+
+        monkeypatch.setattr(parallel, "Standby", Recorded)
+
+
+def test_cold_build_prepares_the_font_process_while_posts_render(tmp_path, monkeypatch):
+    spy = StandbySpy(monkeypatch)
+    root = write_posts(tmp_path / "site", ["Inline $\\alpha$.", "$$\\int_0^1 f$$"])
+    build(BuildOptions(root=root))
+    assert spy.events == ["started", "used"]
+    out = root / "_site"
+    font = font_of((out / FONT_REL).read_bytes())
+    assert set(map(ord, "α∫01f𝛼𝑓")) <= set(font.getBestCmap())
+    assert (out / LICENSE_REL).read_bytes() == mathfont.license_text()
+    assert multiprocessing.active_children() == []
+    spy.events.clear()
+    build(BuildOptions(root=root))  # warm: the font is in the cache, no process is started
+    assert spy.events == []
+
+
+@pytest.mark.parametrize(
+    ("body", "events"),
+    [
+        ("No math at all.", []),  # nothing TeX-like: not started
+        ("Costs $5 and $10.", ["started", "closed"]),  # looked like TeX, drew no formula
+    ],
+)
+def test_font_process_is_stopped_when_the_site_needs_no_font(tmp_path, monkeypatch, body, events):
+    spy = StandbySpy(monkeypatch)
+    root = write_posts(tmp_path / "site", [body])
+    build(BuildOptions(root=root))
+    assert spy.events == events
+    assert not (root / "_site" / "fonts").exists()
+    assert multiprocessing.active_children() == []
+
+
+def test_font_process_is_stopped_when_the_build_fails(tmp_path, monkeypatch):
+    spy = StandbySpy(monkeypatch)
+    root = write_posts(tmp_path / "site", ["$x$ and [a link](missing.md)."])
+    with pytest.raises(BuildFailed):
+        build(BuildOptions(root=root, strict=True))
+    assert spy.events == ["started", "closed"]
+    assert multiprocessing.active_children() == []
