@@ -466,14 +466,24 @@ def _outputs(
     """Return `site_outputs`; `memo` keeps the last answer, the very same while what it is
     made of is the same: every post's output and source path, the page layout (the same
     `PageSpec`s), the generated files and the published files' origins."""
-    places = [(r.post.output_rel, r.post.source.rel) for r in site.posts + site.pages]
+    posts = [r.post for r in site.posts + site.pages]
     last = memo.get("outputs of")
-    if last is not None and last[1] is jobs.specs and (places, generated, origins) == last[0]:
+    if (
+        last is not None
+        and last[1] is jobs.specs
+        and (generated, origins) == last[0][1:]
+        and len(posts) == len(last[0][0])
+        and all(_same_output(a, b) for a, b in zip(last[0][0], posts, strict=True) if a is not b)
+    ):
         found: tuple[dict[str, str], list[Diagnostic]] = last[2]
-        return found[0], list(found[1])
-    found = site_outputs(site, jobs.specs, generated, origins)
-    memo["outputs of"] = ((places, generated, origins), jobs.specs, found)
+    else:
+        found = site_outputs(site, jobs.specs, generated, origins)
+    memo["outputs of"] = ((posts, generated, origins), jobs.specs, found)
     return found[0], list(found[1])
+
+
+def _same_output(a: Post, b: Post) -> bool:
+    return a.output_rel == b.output_rel and a.source.rel == b.source.rel
 
 
 def _references(

@@ -10,7 +10,7 @@ import time
 from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from itertools import compress
-from operator import ne
+from operator import is_, ne
 from pathlib import Path
 from typing import Any
 
@@ -96,7 +96,8 @@ def load_posts(
         for rel in settings_of.keys() - set(rels):
             del settings_of[rel]
     unstable = [i for i in redo if not results[i].stable]
-    memo["loaded"] = _Loaded(place, rels, signatures, results, unstable)
+    index = last.index() if same and last is not None else {}  # the same sources, in order
+    memo["loaded"] = _Loaded(place, rels, signatures, results, unstable, index)
     posts = [r.post for r in results if r.post is not None]
     warnings = [w for r in results for w in r.warnings]
     errors += [r.error for r in results if r.error is not None]
@@ -105,17 +106,22 @@ def load_posts(
 
 
 def _unique_urls(posts: list[Post], memo: dict[str, Any]) -> list[ContentError]:
-    """Return `check_unique_urls(posts)`; `memo` keeps the last answer with what it reads
-    (each post's source path, URL and slug, in order), the same while they are equal."""
-    reads = (
-        [p.source.rel for p in posts],
-        [p.url for p in posts],
-        [p.slug for p in posts],
-    )
+    """Return `check_unique_urls(posts)`; `memo` keeps the last answer with its posts, the
+    same answer while each post is the same object or has the same source path, URL and
+    slug (the posts that are not the same are found by identity, in C)."""
     last = memo.get("unique")
-    if last is None or last[0] != reads:
-        last = memo["unique"] = (reads, check_unique_urls(posts))
-    return list(last[1])
+    if last is not None and len(last[0]) == len(posts):
+        before = last[0]
+        moved = [i for i, same in enumerate(map(is_, posts, before)) if not same]
+        if all(_same_url(before[i], posts[i]) for i in moved):
+            memo["unique"] = (posts, last[1])
+            return list(last[1])
+    memo["unique"] = (posts, check_unique_urls(posts))
+    return list(memo["unique"][1])
+
+
+def _same_url(a: Post, b: Post) -> bool:
+    return a.source.rel == b.source.rel and a.url == b.url and a.slug == b.slug
 
 
 def _examine(
