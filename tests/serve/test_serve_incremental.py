@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import subprocess
 import sys
 from collections import Counter
@@ -73,7 +74,7 @@ def calls(monkeypatch) -> Counter[str]:
 
     for module, name in [
         ("postil.content.load", "read_source"),
-        ("postil.content.load", "stat_signature"),
+        ("postil.content.load", "_stat"),
         ("postil.cache.keys", "markdown_key"),
         ("postil.content.discover", "_Listing"),
         ("postil.pages", "_layout"),
@@ -109,7 +110,7 @@ def test_an_edit_reads_keys_and_renders_one_post_and_the_pages_showing_it(tmp_pa
     assert report.pages == 5
     assert report.changed - builder.files.deferred == {"posts/p12/index.html"}
     assert calls == {
-        "stat_signature": POSTS + 1,  # every source's signature, once
+        "_stat": POSTS + 1,  # every source's signature, once
         "read_source": 1,
         "markdown_key": 1,
         "check_references": 1,  # the edited post's references only
@@ -288,7 +289,7 @@ def test_a_watched_edit_examines_only_the_edited_source(tmp_path, calls):
     calls.clear()
     report = builder.build(edit(site / "content/posts/p12.md", "Second paragraph", "Edited"))
     assert report.ok and report.posts == 1
-    assert calls["stat_signature"] == 1 and calls["read_source"] == 1
+    assert calls["_stat"] == 1 and calls["read_source"] == 1
     assert b"Edited" in builder.files["posts/p12/index.html"]
 
 
@@ -301,7 +302,7 @@ def test_the_first_build_after_the_watch_began_examines_every_source(tmp_path, c
     calls.clear()
     (site / "content/posts/p07.md").write_text(POST.format(n=70, day=7, tag=0))
     report = builder.build(ChangeSet(content=set()))
-    assert report.ok and calls["stat_signature"] == POSTS + 1
+    assert report.ok and calls["_stat"] == POSTS + 1
     assert b"Post 70" in builder.files["posts/p07/index.html"]
 
 
@@ -314,7 +315,7 @@ def test_a_rescan_a_config_change_or_no_change_set_examines_every_source(tmp_pat
     calls.clear()
     (site / "content/posts/p07.md").write_text(POST.format(n=70, day=7, tag=0))
     report = builder.build(changes)
-    assert report.ok and calls["stat_signature"] == POSTS + 1
+    assert report.ok and calls["_stat"] == POSTS + 1
     assert b"Post 70" in builder.files["posts/p07/index.html"]
 
 
@@ -341,7 +342,7 @@ def test_sources_named_by_a_failed_build_are_examined_by_the_next(tmp_path, call
     broken.write_text(POST.format(n=55, day=5, tag=1))  # its event was in the failed batch
     calls.clear()
     report = builder.build(edit(site / "content/posts/p06.md", "Second paragraph", "Edited"))
-    assert report.ok and calls["stat_signature"] == 2
+    assert report.ok and calls["_stat"] == 2
     assert b"Post 55" in builder.files["posts/p05/index.html"]
 
 
@@ -356,5 +357,23 @@ def test_a_source_reached_through_a_symlink_is_examined_on_every_build(tmp_path,
     target.write_text("---\ntitle: Part\n---\n\nSecond.\n")
     calls.clear()
     report = builder.build(ChangeSet(content={target}))
-    assert report.ok and calls["stat_signature"] == POSTS + 3
+    assert report.ok and calls["_stat"] == POSTS + 3
     assert b"Second." in builder.files["posts/part/index.html"]
+
+
+def test_a_source_with_another_hard_link_is_examined_on_every_build(tmp_path, calls):
+    """A write through another hard link (outside `content/`) is no event of the source's
+    path: such a source is examined on every build, as without a watcher."""
+    site = make_site(tmp_path / "site")
+    outside = tmp_path / "drafts-p04.md"
+    os.link(site / "content/posts/p04.md", outside)
+    builder = watched(site)
+    with outside.open("r+", encoding="utf-8") as text:  # in place: the same inode
+        body = text.read().replace("Second paragraph", "Written elsewhere")
+        text.seek(0)
+        text.write(body)
+        text.truncate()
+    calls.clear()
+    report = builder.build(edit(site / "content/posts/p12.md", "Second paragraph", "Edited"))
+    assert report.ok and calls["_stat"] == 2
+    assert b"Written elsewhere" in builder.files["posts/p04/index.html"]

@@ -79,7 +79,11 @@ def stat_signature(path: Path) -> tuple[int, int, int, int]:
     Raises:
         OSError: the file cannot be examined.
     """
-    st = os.stat(path)
+    return signature_of(os.stat(path))
+
+
+def signature_of(st: os.stat_result) -> tuple[int, int, int, int]:
+    """Return the `stat_signature` of a file from its `os.stat` result."""
     return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 

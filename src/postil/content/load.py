@@ -6,6 +6,7 @@ text is unchanged is not parsed again. Errors of every file are collected, never
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Collection
 from dataclasses import dataclass, field, replace
@@ -21,8 +22,8 @@ from postil.content.discover import (
     CONTENT_DIR,
     UnreadSource,
     read_source,
+    signature_of,
     source_paths,
-    stat_signature,
 )
 from postil.content.frontmatter import parse
 from postil.content.posts import check_unique_urls, make_post
@@ -66,12 +67,13 @@ def load_posts(
     place = (config.root, config.timezone)
     same = last is not None and last.place == place and last.rels == rels
     restat = _examine(config, last, changed) if same and not listed.get("linked") else None
+    linked: set[int] = set()  # sources with another hard link: written under another name
     if restat is None or last is None:
-        signatures = [_stat(path) for path, _, _ in paths]
+        signatures = [_stat(path, i, linked) for i, (path, _, _) in enumerate(paths)]
     else:
-        signatures = list(last.signatures)
+        signatures, linked = list(last.signatures), set(last.linked)
         for i in restat:
-            signatures[i] = _stat(paths[i][0])
+            signatures[i] = _stat(paths[i][0], i, linked)
     if same and last is not None:
         differ = map(ne, signatures, last.signatures)
         redo = sorted({*compress(range(len(rels)), differ), *last.unstable})
@@ -97,7 +99,7 @@ def load_posts(
             del settings_of[rel]
     unstable = [i for i in redo if not results[i].stable]
     index = last.index() if same and last is not None else {}  # the same sources, in order
-    memo["loaded"] = _Loaded(place, rels, signatures, results, unstable, index)
+    memo["loaded"] = _Loaded(place, rels, signatures, results, unstable, sorted(linked), index)
     posts = [r.post for r in results if r.post is not None]
     warnings = [w for r in results for w in r.warnings]
     errors += [r.error for r in results if r.error is not None]
@@ -128,14 +130,15 @@ def _examine(
     config: SiteConfig, last: _Loaded | None, changed: Collection[Path] | None
 ) -> list[int] | None:
     """Return the indices of the sources `last` was made from (this build's too) of
-    the files to `stat` again when only `changed` may have changed: those in it and those
-    `last` found racy (`_Result.stable` false); None when every source must be examined
-    (no `changed`, or a changed file outside `content/` that could be a source)."""
+    the files to `stat` again when only `changed` may have changed: those in it, those
+    `last` found racy (`_Result.stable` false) and those with another hard link; None
+    when every source must be examined (no `changed`, or a changed file outside
+    `content/` that could be a source)."""
     if changed is None or last is None:
         return None
     content = config.root / CONTENT_DIR
     index = last.index()
-    found = set(last.unstable)
+    found = {*last.unstable, *last.linked}
     for path in changed:
         try:
             rel = f"{CONTENT_DIR}/{path.relative_to(content).as_posix()}"
@@ -177,6 +180,8 @@ class _Loaded:
         signatures: their stat signatures.
         results: what was made of each.
         unstable: the indices of the results that are not `_Result.stable`.
+        linked: the indices of the sources whose file has more than one hard link (a
+            write under another name is not a change of this path for a watcher).
     """
 
     place: tuple[Path, str]
@@ -184,6 +189,7 @@ class _Loaded:
     signatures: list[tuple[int, int, int, int] | None]
     results: list[_Result]
     unstable: list[int]
+    linked: list[int]
     _index: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
     def index(self) -> dict[str, int]:
@@ -193,13 +199,16 @@ class _Loaded:
         return self._index
 
 
-def _stat(path: Path) -> tuple[int, int, int, int] | None:
+def _stat(path: Path, index: int, linked: set[int]) -> tuple[int, int, int, int] | None:
     """Return the file's `stat_signature`, or None when it cannot be examined (reading it
-    then reports why)."""
+    then reports why); add `index` to `linked` when the file has another hard link."""
     try:
-        return stat_signature(path)
+        st = os.stat(path)
     except OSError:
         return None
+    if st.st_nlink > 1:
+        linked.add(index)
+    return signature_of(st)
 
 
 def _load(
