@@ -377,3 +377,31 @@ def test_a_source_with_another_hard_link_is_examined_on_every_build(tmp_path, ca
     report = builder.build(edit(site / "content/posts/p12.md", "Second paragraph", "Edited"))
     assert report.ok and calls["_stat"] == 2
     assert b"Written elsewhere" in builder.files["posts/p04/index.html"]
+
+
+def test_a_running_servers_second_save_examines_only_the_saved_source(tmp_path, calls):
+    """`postil serve` as a user runs it: its watcher sees every write, so from the second
+    save on (the first build began before the watch), a save `stat`s its own source."""
+    import time
+
+    from postil.serve.app import DevServer, ServeOptions
+
+    site = make_site(tmp_path / "site")
+    post = site / "content/posts/p09.md"
+    with DevServer(ServeOptions(site, port=0)) as server:
+
+        def saved(text: str) -> None:
+            build = server.hub.view(timeout=0).build
+            calls.clear()
+            post.write_text(post.read_text(encoding="utf-8") + text, encoding="utf-8")
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline and (
+                server.hub.view(timeout=0).build == build or server.batcher.busy
+            ):
+                time.sleep(0.02)
+            assert text.strip().encode() in server.builder.files["posts/p09/index.html"]
+
+        saved("\nFirst save.\n")
+        assert calls["_stat"] == POSTS + 1
+        saved("\nSecond save.\n")
+        assert calls["_stat"] == 1
