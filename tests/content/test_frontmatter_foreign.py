@@ -122,6 +122,9 @@ def test_plain_author_names_have_no_details():
         ("image:\n  path: /assets/x.jpg\n  alt: X", "/assets/x.jpg"),
         ("thumbnail: assets/t.jpg", "assets/t.jpg"),
         ("cover:\n  image: c.png", "c.png"),
+        ('header-img: "img/code.png"', "img/code.png"),  # Clean Blog, Hux Blog
+        ("cover-img: /c.jpg\nthumbnail-img: /t.jpg", "/c.jpg"),  # Beautiful Jekyll
+        ("thumbnail-img: /t.jpg\nshare-img: /s.jpg\ncover-img: /c.jpg", "/s.jpg"),
     ],
 )
 def test_social_image_from_each_generator(lines, expected):

@@ -204,3 +204,12 @@ def test_math_error_column_inside_kramdown_escaped_math_points_at_the_source():
     (diag,) = state.diagnostics
     assert "\\foo" in diag.message
     assert (diag.location.line, diag.location.col) == (1, source.index("\\foo") + 1)
+
+
+def test_math_error_in_raw_html_is_an_error_at_its_line_and_column():
+    html, state = render("Intro.\n\n<div>\nsee $\\frac{a}{b$ here\n</div>\n")
+    (diag,) = state.diagnostics
+    assert diag.severity is Severity.ERROR
+    assert (diag.location.line, diag.location.col) == (4, 14)  # the `{` never closed
+    assert diag.message == "cannot parse the formula: { is never closed"
+    assert '<span class="math-error"' in html and "<div>" in html

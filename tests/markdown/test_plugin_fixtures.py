@@ -28,7 +28,7 @@ PLUGINS = {
     "toc": ("math", "heading", "toc"),
     "images": ("links", "rawhtml", "images"),
     "attrs": ("attrs", "figure", "heading"),  # figures and heading ids take attributes
-    "callout": ("math", "callout", "sidenote", "code"),  # math, notes and code inside
+    "callout": ("math", "callout", "sidenote", "code", "shortcode"),  # math, notes, code inside
     "cite": ("math", "sidenote", "cite"),  # `$a@b$` is math; citations inside notes
 }
 

@@ -60,3 +60,98 @@ def test_a_wrong_fragment_after_post_url_is_checked_and_strict_fails_on_the_warn
         assert len(failed.diagnostics) == 2
     else:
         raise AssertionError("--strict must fail on the warnings")
+
+
+PELICAN_MATHJAX = (
+    "Title: Estimators\nDate: 2014-07-21\nTags: statistics, probability\n\n"
+    "Taking the expansion around $\\mu$ gives\n\n"
+    "\\begin{aligned}\n"
+    "\\mathbb{E}[f(x)] &= f(\\mu) + \\tfrac{1}{2} \\sum_{i=1}^n h_i \\\\\\\n"
+    "&= c\n"
+    "\\end{aligned}\n\n"
+    "and, as a system,\n\n"
+    "\\begin{eqnarray}\n"
+    "a &=& b \\label{eq:ab} \\\\\n"
+    "c &\\le& d\n"
+    "\\end{eqnarray}\n\n"
+    "so \\eqref{eq:ab} holds.\n"
+)
+
+
+def test_a_pelican_mathjax_post_sets_its_bare_environments_as_display_math(tmp_path):
+    root = make_site(tmp_path / "site", {"estimators.md": PELICAN_MATHJAX})
+    result = build(BuildOptions(root=root))
+    assert result.warnings == ()
+    body = page(root, "estimators").find_class("post-body")[0]
+    displays = body.find_class("math-display")
+    assert len(displays) == 2
+    for annotation in list(body.iter("annotation")):  # the TeX; nothing else may show it
+        annotation.drop_tree()
+    text = body.text_content()
+    assert "\\" not in text and "begin" not in text and "&" not in text
+    rows = [len(t.findall(".//mtr")) for t in (d.find(".//mtable") for d in displays)]
+    assert rows == [2, 2]
+    numbers = [n.text_content() for n in displays[1].find_class("eqno")]
+    assert numbers == ["(1)", "(2)"]
+    assert body.find_class("eqref")[0].text_content() == "(1)"
+
+
+KRAMDOWN_MATHJAX = HEAD.format("Manifolds") + (
+    "Let $\\\\{ W_l \\\\\\}$ be spaces, with maps $ V_1 \\times V_2 \\to U $ for $ n $ of them.\n\n"
+    "$$\n\n\\require{cancel}\nD = \\cancel{a} + b\n\n$$\n\n"
+    "and $\\exp(v) = \\left\\\\{ p \\right\\\\}$ ends it.\n"
+)
+
+
+def test_a_kramdown_mathjax_post_reads_its_math_as_mathjax_did(tmp_path):
+    root = make_site(tmp_path / "site", {"manifolds.md": KRAMDOWN_MATHJAX})
+    result = build(BuildOptions(root=root))
+    assert result.warnings == ()
+    body = page(root, "manifolds").find_class("post-body")[0]
+    tex = [a.text_content() for a in body.iter("annotation")]
+    assert tex == [
+        "\\{ W_l \\}",
+        " V_1 \\times V_2 \\to U ",
+        " n ",
+        "\n\n\\require{cancel}\nD = \\cancel{a} + b\n\n",
+        "\\exp(v) = \\left\\{ p \\right\\}",
+    ]
+    for annotation in list(body.iter("annotation")):
+        annotation.drop_tree()
+    assert "$" not in body.text_content() and "\\" not in body.text_content()
+    assert len(body.find_class("math-display")) == 1
+
+
+HUGO_THEMES = HEAD.format("Blox") + (
+    "{{< toc mobile_only=true >}}\n\n"
+    "## Math\n\n"
+    "{{< math >}}\n$$\n\\gamma_n = \\frac{a}{b}\n$$\n{{< /math >}}\n\n"
+    "Inline {{< math >}}$\\nabla F${{< /math >}} and {{< katex >}}\\pi(x){{< /katex >}}.\n\n"
+    "{{< katex display >}}\nf(x) = \\int \\hat f(\\xi)\\,d\\xi\n{{< /katex >}}\n\n"
+    "## Asides\n\n"
+    "{{% callout note %}}\nA Markdown aside.\n{{% /callout %}}\n\n"
+    '{{< spoiler text="Solution" >}}\nYou did it!\n{{< /spoiler >}}\n'
+)
+
+
+def test_a_post_for_hugo_blox_and_hugo_book_keeps_its_math_callouts_and_contents(tmp_path):
+    root = make_site(tmp_path / "site", {"blox.md": HUGO_THEMES})
+    result = build(BuildOptions(root=root))
+    assert result.warnings == ()
+    body = page(root, "blox").find_class("post-body")[0]
+    toc = body.find_class("toc-inline")[0]
+    assert [a.text_content() for a in toc.iter("a")] == ["Math", "Asides"]
+    tex = [a.text_content().strip() for a in body.iter("annotation")]
+    assert tex == [
+        "\\gamma_n = \\frac{a}{b}",
+        "\\nabla F",
+        "\\pi(x)",
+        "f(x) = \\int \\hat f(\\xi)\\,d\\xi",
+    ]
+    assert len(body.find_class("math-display")) == 2
+    assert body.find_class("callout-note")[0].tag == "aside"
+    fold = body.find_class("callout-note")[1]
+    assert fold.tag == "details" and fold.find("summary").text_content() == "Solution"
+    for annotation in list(body.iter("annotation")):
+        annotation.drop_tree()
+    assert "{{" not in body.text_content() and "\\" not in body.text_content()

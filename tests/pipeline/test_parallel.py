@@ -178,9 +178,10 @@ def test_standby_runs_its_job_on_what_it_prepared_or_raises_either_error(monkeyp
     assert multiprocessing.active_children() == []
 
 
-def test_standby_closed_unused_leaves_no_process():
+def test_standby_closed_unused_leaves_no_process(monkeypatch):
     import multiprocessing
 
+    monkeypatch.setattr(parallel, "pool_context", lambda: multiprocessing.get_context("fork"))
     standby = parallel.Standby(_ten)
     assert len(multiprocessing.active_children()) == 1
     standby.close()
@@ -188,9 +189,10 @@ def test_standby_closed_unused_leaves_no_process():
     standby.close()  # twice is harmless
 
 
-def test_standby_whose_process_was_killed_does_the_work_here():
+def test_standby_whose_process_was_killed_does_the_work_here(monkeypatch):
     import multiprocessing
 
+    monkeypatch.setattr(parallel, "pool_context", lambda: multiprocessing.get_context("fork"))
     standby = parallel.Standby(_ten)
     (child,) = multiprocessing.active_children()
     child.kill()  # what the OOM killer does

@@ -315,6 +315,10 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "images": ("image", ft.image, 1),  # Hugo: the first one
     "thumbnail": ("image", ft.image, 2),  # al-folio
     "cover": ("image", ft.image, 3),  # Hugo themes: `cover: {image: …}`
+    "share-img": ("image", ft.image, 1),  # Beautiful Jekyll: the social image itself
+    "header-img": ("image", ft.image, 4),  # Clean Blog, Hux Blog (Jekyll): the header's
+    "cover-img": ("image", ft.image, 4),  # Beautiful Jekyll: the header's
+    "thumbnail-img": ("image", ft.image, 5),  # Beautiful Jekyll: the list's
 }
 """Keys of other generators with a meaning postil has: key → (field, converter, rank);
 the lower rank wins when two give one field (postil's own keys have rank 0)."""

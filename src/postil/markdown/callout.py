@@ -1,4 +1,5 @@
-"""Callouts (admonitions) as Quarto/Pandoc, GitHub and MkDocs write them, as one HTML structure."""
+"""Callouts (admonitions) as Quarto/Pandoc, GitHub, MkDocs and Hugo themes write them, as one
+HTML structure."""
 
 from __future__ import annotations
 
@@ -70,7 +71,8 @@ def callout_plugin(md: MarkdownIt) -> None:
     allow-list). GitHub alerts: `> [!KIND]`, a title after it on the marker line, Obsidian's
     `[!KIND]-` (collapsed) and `[!KIND]+` (open). mdit-py-plugins parses fenced divs
     (`container`) and MkDocs blocks (`admon`: the indented body is Markdown, not code); a
-    core rule turns their tokens and alert block quotes into `callout_*` tokens.
+    core rule turns their tokens, alert block quotes and the callout shortcodes of Hugo
+    themes (`postil.markdown.shortcode.CALLOUTS`) into `callout_*` tokens.
     CSS classes: callout, callout-<kind>, callout-title.
     """
     container_plugin(md, "div", validate=_is_div)
@@ -107,7 +109,7 @@ def callout_tokens(state: StateCore) -> None:
         if token.type == "callout_drop":
             continue
         kind = token.type  # as parsed: `_alert` re-types a quote
-        if kind in ("container_div_open", "admonition_open") or (
+        if kind in ("container_div_open", "admonition_open", "shortcode_callout_open") or (
             kind == "blockquote_open" and _alert(source, i, doc)
         ):
             key = (kind.rsplit("_", 1)[0], token.level)
@@ -116,8 +118,16 @@ def callout_tokens(state: StateCore) -> None:
                 _check_closed(token, doc)
             elif token.type == "admonition_open":
                 _admonition(token, doc)
+            elif token.type == "shortcode_callout_open":  # `postil.markdown.shortcode`
+                meta = token.meta
+                _retype(token, meta["kind"], meta["title"], meta["collapse"], doc)
             openers[key] = token
-        elif token.type in ("container_div_close", "admonition_close", "blockquote_close"):
+        elif token.type in (
+            "container_div_close",
+            "admonition_close",
+            "blockquote_close",
+            "shortcode_callout_close",
+        ):
             opener = openers.pop((token.type.rsplit("_", 1)[0], token.level), None)
             if opener is not None:
                 token.type = "callout_close" if opener.type == "callout_open" else "div_close"

@@ -1,4 +1,5 @@
-r"""Math in Markdown: `$…$`, `$$…$$`, `\(…\)`, `\[…\]`, ```` ```math ````, bare environments.
+r"""Math in Markdown: `$…$`, `$$…$$`, `\(…\)`, `\[…\]`, ```` ```math ````, bare environments,
+Hugo Book's `{{< katex >}}`.
 
     Inline $x^2$, \(x^2\) and $$x^2$$ (kramdown's); it costs $5 and $10 (no math: Pandoc's
     rule for `$`). A sentence, then display math right under it:
@@ -46,15 +47,29 @@ from postil.markdown.mathdoc import (
     render_formula,
 )
 from postil.markdown.mathescape import DOLLAR_ESCAPES, KRAMDOWN_ESCAPES, unescape
+from postil.markdown.mathhtml import DISPLAY_ATTRS, render_html_block
 from postil.markdown.state import get_state
+from postil.markdown.tagsyntax import find_closer
 from postil.math import anchor_id
 from postil.math.delimiters import closers_for
 from postil.math.engine import is_blank
+from postil.math.environments import KNOWN_ENVS
 from postil.mathfont import formula_chars
 
-BLOCK_ENVS = "equation equation* align align* gather gather* multline multline*".split()
-BEGIN_ENV = re.compile(r"\\begin\{(" + "|".join(re.escape(e) for e in BLOCK_ENVS) + r")\}")
+# Display math may be a bare environment at the start of a line: MathJax finds any
+# `\begin{…}…\end{…}` in text (its `processEnvironments`, on by default) and typesets it as
+# display math, and Pelican's render_math and MkDocs' arithmatex keep it from Markdown.
+BEGIN_ENV = re.compile(
+    r"\\begin\{("
+    + "|".join(re.escape(e) for e in sorted(KNOWN_ENVS, key=len, reverse=True))
+    + r")\}"
+)
 TEX_GROUPING = re.compile(r"\\.|[{}]", re.S)  # `\{` is no group
+ESCAPED = re.compile(r"\\.", re.S)
+# Hugo Book's `{{< katex [display] >}}TeX{{< /katex >}}` (raw TeX between the tags).
+KATEX_OPEN = re.compile(r"\{\{[<%]\s*katex(?![\w/-])([^}]*?)\s*[>%]\}\}")
+KATEX_CLOSE = re.compile(r"\{\{[<%]\s*/katex\s*[>%]\}\}")
+KRAMDOWN_TELL = re.compile(r"(?<!\\)\\\\\\?[{}|_*#]")  # `\\{`, `\\\}`: see `_unescaped`
 REF = re.compile(r"\\(eqref|ref)\{([^{}\n]+)\}")
 CLOSERS = {"$$": "$$", "\\\\[": "\\\\]", "\\[": "\\]"}
 # The backslash delimiters of inline math: kramdown-escaped ones first (`\\(` holds `\(`).
@@ -65,10 +80,6 @@ BACKSLASH_DELIMITERS = {
     "\\[": ("\\]", "math_inline_display"),
 }
 TRAILING_PUNCT = re.compile(r"[.,;:!?)\]}’”'\"…]+")
-# A wide formula scrolls sideways (math.css), so its wrapper must take keyboard focus
-# (axe's scrollable-region-focusable) and then needs a role and a name: `group`, not the
-# `region` landmark, so a post with many equations does not fill the landmark list.
-DISPLAY_ATTRS = 'class="math-display" tabindex="0" role="group" aria-label="Equation"'
 
 
 def math_plugin(md: MarkdownIt) -> None:
@@ -87,13 +98,16 @@ def math_plugin(md: MarkdownIt) -> None:
     for kind in ("math_inline", "math_inline_display", "math_block"):
         md.add_render_rule(kind, render_math)
     md.add_render_rule("math_ref", render_math_ref)
+    md.add_render_rule("html_block", render_html_block)  # math in raw HTML: `mathhtml`
 
 
 def math_inline(state: StateInline, silent: bool) -> bool:
     r"""Parse `$…$`, `$$…$$`, `\(…\)`, `\[…\]`, `\\(…\\)`, `\\[…\\]`, `\eqref{…}` at `state.pos`."""
     src, pos, end = state.src, state.pos, state.posMax
-    if src[pos] not in "$\\":
+    if src[pos] not in "$\\{":
         return False
+    if src[pos] == "{":
+        return _katex_inline(state, silent)
     closers = closers_for(src, state.env)  # one scan per paragraph: linear, not O(n²)
     if src.startswith("$$", pos):
         close = closers.find("$$", pos + 2, end)
@@ -102,9 +116,12 @@ def math_inline(state: StateInline, silent: bool) -> bool:
         kind = _double_dollar_kind(state, src[pos + 2 : close])
         return _emit(state, silent, kind, pos + 2, close, close + 2)
     if src[pos] == "$":
-        if pos + 1 >= end or src[pos + 1].isspace():
+        if pos + 1 >= end:
             return False
-        close = closers.dollar(pos + 1, end)
+        # Pandoc's rule first; then MathJax's reading for `$ x $` and `$\mathbb{E}(X) = $`,
+        # which Pandoc's leaves as text (`Closers.spaced_dollar`)
+        close = -1 if src[pos + 1].isspace() else closers.dollar(pos + 1, end)
+        close = closers.spaced_dollar(pos + 1, end) if close < 0 else close
         if close < 0:
             return False
         return _emit(state, silent, "math_inline", pos + 1, close, close + 1)
@@ -115,6 +132,19 @@ def math_inline(state: StateInline, silent: bool) -> bool:
                 return False
             return _emit(state, silent, kind, pos + len(opener), close, close + len(closer))
     return _math_ref(state, silent)
+
+
+def _katex_inline(state: StateInline, silent: bool) -> bool:
+    """Parse Hugo Book's `{{< katex >}}…{{< /katex >}}` in a line (`display`: display math)."""
+    opening = KATEX_OPEN.match(state.src, state.pos)
+    if opening is None:
+        return False
+    closing = KATEX_CLOSE.search(state.src, opening.end(), state.posMax)
+    if closing is None:
+        return False
+    display = "display" in opening.group(1).split()
+    kind = "math_inline_display" if display else "math_inline"
+    return _emit(state, silent, kind, opening.end(), closing.start(), closing.end())
 
 
 def _double_dollar_kind(state: StateInline, latex: str) -> str:
@@ -154,9 +184,17 @@ def _emit(state: StateInline, silent: bool, kind: str, start: int, stop: int, en
 
 
 def _unescaped(latex: str, opener: str) -> tuple[str, tuple[int, ...]]:
-    r"""Return the TeX the author meant: Markdown's escapes removed as `mathescape` says."""
-    escapable = KRAMDOWN_ESCAPES if opener.startswith("\\\\") else DOLLAR_ESCAPES
-    return unescape(latex, escapable)
+    r"""Return the TeX the author meant: Markdown's escapes removed as `mathescape` says.
+
+    `$…$` whose TeX has `\\{`, `\\}`, `\\|`, `\\_`, `\\*` or `\\#` outside an environment was
+    written for kramdown, where a single `$` is no math syntax, so Markdown's escapes were
+    removed before MathJax read it (`$\\{x\\}$` meant the set `\{x\}`): read it as kramdown
+    did. As raw TeX those are a line break, which inline math has no use for, then a group.
+    """
+    kramdown = opener.startswith("\\\\") or (
+        opener == "$" and "\\begin" not in latex and KRAMDOWN_TELL.search(latex) is not None
+    )
+    return unescape(latex, KRAMDOWN_ESCAPES if kramdown else DOLLAR_ESCAPES)
 
 
 def _block_opener(line: str) -> tuple[str, str] | None:
@@ -181,12 +219,14 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     if state.is_code_block(start_line):
         return False
     begin = state.bMarks[start_line] + state.tShift[start_line]
-    if not state.src.startswith(("$", "\\"), begin):  # every opener's first character
+    if not state.src.startswith(("$", "\\", "{{"), begin):  # how every opener begins
         return False
     delims = _block_opener(state.src[begin : state.eMarks[start_line]])
     if delims is None:
-        return False
+        return _katex_block(state, start_line, end_line, silent)
     opener, closer = delims
+    if not opener and state.parentType == "paragraph" and _inline_math_open(state, begin):
+        return False  # `$f = ⏎\begin{cases}…\end{cases}$`: the environment is inline math's
     scan = _find_closer(state, start_line, end_line, begin + len(opener), closer)
     if scan.pos < 0 and opener == "$$" and not (silent and _closes_inline(state, begin)):
         _warn_unclosed(state, start_line, begin, scan.blank)
@@ -205,6 +245,30 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     return True
 
 
+def _katex_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """Parse Hugo Book's `{{< katex display >}}` line, TeX lines, `{{< /katex >}}` line as
+    display math (without `display` the lines are a paragraph: `_katex_inline`)."""
+    begin = state.bMarks[start_line] + state.tShift[start_line]
+    line = state.src[begin : state.eMarks[start_line]].rstrip()
+    opening = KATEX_OPEN.fullmatch(line)
+    if opening is None or "display" not in opening.group(1).split():
+        return False
+    close = find_closer(state, start_line, end_line, "katex")
+    if close is None:
+        return False
+    if silent:
+        return True
+    closer = state.src[state.bMarks[close] + state.tShift[close] : state.eMarks[close]].strip()
+    source = state.src[state.eMarks[start_line] : state.bMarks[close] + state.tShift[close]]
+    token = state.push("math_block", "math", 0)
+    token.content, removed = _unescaped(source, line)
+    token.map = [start_line, close + 1]
+    col0 = state.eMarks[start_line] - state.bMarks[start_line]
+    token.meta = {"col0": col0, "delims": (line, closer), "removed": removed, "source": source}
+    state.line = close + 1
+    return True
+
+
 class _Scan(NamedTuple):
     """Where a display formula's closing delimiter is (`pos` -1: nowhere)."""
 
@@ -218,13 +282,14 @@ def _find_closer(state: StateBlock, start_line: int, end_line: int, pos: int, cl
     """Find the first `closer` from `pos` on, inside the container; say if it ends its line.
 
     A blank line ends the search (Pandoc's rule) unless the TeX before it is unfinished:
-    `$$⏎⏎\boxed{…}⏎$$` is one formula, as MathJax reads it in a Hugo `rawhtml` shortcode.
+    `$$⏎⏎\boxed{…}⏎$$` is one formula, as MathJax reads it in a Hugo `rawhtml` shortcode;
+    or unless only blank lines stand between it and the closing delimiter (`_closer_next`).
     """
     for line in range(start_line, end_line):
         line_start = max(pos, state.bMarks[line] + state.tShift[line])
         text = state.src[line_start : state.eMarks[line]]
         if line > start_line and not text.strip():
-            if _unfinished(state.src[pos:line_start]):
+            if _unfinished(state.src[pos:line_start]) or _closer_next(state, line, closer):
                 continue
             return _Scan(line, -1, False, line)
         if line > start_line and state.sCount[line] < state.blkIndent:
@@ -236,6 +301,18 @@ def _find_closer(state: StateBlock, start_line: int, end_line: int, pos: int, cl
     return _Scan(end_line, -1, False, -1)
 
 
+def _closer_next(state: StateBlock, blank: int, closer: str) -> bool:
+    r"""Tell if the first line with text after the blank line `blank` starts with `closer`:
+    `$$⏎⏎F⏎⏎$$`, as kramdown posts space their formulas, holds only blank lines around `F`
+    (kramdown reads a `$$` block up to the next `$$`; MathJax ignores the blank lines)."""
+    line = blank
+    while line < state.lineMax and state.isEmpty(line):
+        line += 1
+    if line >= state.lineMax or state.sCount[line] < state.blkIndent:
+        return False
+    return state.src.startswith(closer, state.bMarks[line] + state.tShift[line])
+
+
 def _unfinished(latex: str) -> bool:
     """Tell if display math read so far clearly goes on: empty, an open `{` or environment."""
     if is_blank(latex):
@@ -244,6 +321,14 @@ def _unfinished(latex: str) -> bool:
     for match in TEX_GROUPING.finditer(latex):
         depth += {"{": 1, "}": -1}.get(match.group(0), 0)
     return depth > 0 or latex.count("\\begin{") > latex.count("\\end{")
+
+
+def _inline_math_open(state: StateBlock, begin: int) -> bool:
+    r"""Tell if the paragraph before `begin` leaves inline math open: an odd number of `$`
+    (escaped ones and `\$` not counted) or more `\(` than `\)`."""
+    text = state.src[state.bMarks[state.line] : begin]
+    dollars = ESCAPED.sub("", text).count("$")
+    return dollars % 2 == 1 or text.count("\\(") > text.count("\\)")
 
 
 def _closes_inline(state: StateBlock, begin: int) -> bool:

@@ -216,15 +216,15 @@ def emptiness(latex: str) -> str:
     r"""Tell what an empty-looking formula holds: "" (math), "blank", "definitions", "numbering".
 
     "blank": only spaces and comments (`$$ $$`, `\(\)`, an empty ```` ```math ```` fence);
-    "definitions": only `\newcommand`/`\def`/… (a post's macro preamble);
+    "definitions": only `\newcommand`/`\def`/`\require`/… (a post's macro preamble);
     "numbering": only `\label`/`\tag`/`\nonumber`, so the equation has no formula.
     """
     if is_blank(latex):
         return "blank"
     try:
         definitions, body = extract_definitions(latex)
-        if is_blank(body):
-            return "definitions" if definitions else "blank"
+        if is_blank(body):  # `\require{…}` (MathJax's) counts as a definition
+            return "definitions" if definitions or "\\require" in latex else "blank"
         if not NUMBERING.search(body):
             return ""
         rest, rows = split_numbering(body, True)

@@ -6,7 +6,14 @@ rendering; postil reads the shortcodes it has an equivalent for:
 - `figure` → a numbered postil figure (`src`, `alt`, `caption`, `title`, `class`, `width`,
   `height`; the others are reported);
 - `highlight` → a code block (`linenos`, `hl_lines`);
-- `rawhtml`, `raw`, `html` → their content, parsed as the rest of the post (the wrapper goes);
+- `rawhtml`, `raw`, `html`, `math` → their content, parsed as the rest of the post (the
+  wrapper goes);
+- the callouts of popular themes (`callout`, `hint`, `alert`, `notice`, `admonition`:
+  `CALLOUTS`) → a postil callout of their kind and title; `spoiler`, `details`, `expand`
+  (`FOLDS`) → a folded callout under their title;
+- `katex` (Hugo Book) → math, display with `display` (`postil.markdown.math`);
+- `toc` → the post's table of contents, where kramdown's `{:toc}` puts it
+  (`postil.markdown.toc`; its parameters change nothing);
 - `ref`, `relref` → the URL of the post or page they name (`postil.markdown.template`);
 - `{{</* name */>}}` → the shortcode shown as text (Hugo's escape).
 
@@ -27,8 +34,19 @@ from postil.markdown.liquid import Value
 from postil.markdown.state import RenderState, get_state
 from postil.markdown.tagsyntax import Tag, code_block, find_closer, line_tag, shortcode_params
 
-WRAPPERS = frozenset({"rawhtml", "raw", "html"})
-"""Paired shortcodes that only pass their content through (themes define them so)."""
+WRAPPERS = frozenset({"rawhtml", "raw", "html", "math"})
+"""Paired shortcodes that only pass their content through (themes define them so; Hugo
+Blox's `math` wraps `$$…$$` to keep Goldmark away from it)."""
+
+CALLOUTS = frozenset({"callout", "hint", "alert", "notice", "admonition"})
+"""Paired shortcodes of popular themes that draw a callout: Hugo Blox (Wowchemy)
+`{{% callout note %}}`, Hugo Book `{{< hint warning >}}`, Docsy
+`{{% alert title="T" color="warning" %}}`, Hextra `{{< callout type="info" >}}`, Blowfish
+`{{< alert >}}`, Learn/Relearn `{{% notice tip %}}`, `admonition` themes."""
+
+FOLDS = frozenset({"spoiler", "details", "expand"})
+"""Paired shortcodes that fold their content under a title: Hugo Blox
+`{{< spoiler text="…" >}}`, Hugo's and Hugo Book's `details`, Learn's `expand`."""
 
 FIGURE_PARAMS = frozenset({"src", "alt", "caption", "title", "class", "width", "height"})
 """Parameters of Hugo's `figure` that postil's figures have."""
@@ -68,6 +86,8 @@ def shortcode_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
     tag = line_tag(state, start)
     if tag is None or tag.kind != "shortcode" or tag.name in ("ref", "relref"):
         return False
+    if tag.name.lstrip("/") == "katex" and (tag.closing or find_closer(state, start, end, "katex")):
+        return False  # math: `postil.markdown.math` reads it
     if silent:
         return True
     line = start
@@ -75,6 +95,11 @@ def shortcode_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
         close = find_closer(state, start, end, "highlight")
         if close is not None:
             code_block(state, start, close, tag, _highlight_options(tag.args))
+            line = close
+    elif tag.name in CALLOUTS | FOLDS and not tag.closing:
+        close = find_closer(state, start, end, tag.name)
+        if close is not None:
+            _callout(state, start, close, tag)
             line = close
     if line == start:
         _one_line(state, start, end, tag)
@@ -89,6 +114,11 @@ def _one_line(state: StateBlock, start: int, end: int, tag: Tag) -> None:
     if tag.name == "figure" and not tag.closing:
         figure(state, start, tag)
         return
+    if tag.name == "toc" and not tag.closing:  # themes' `{{< toc >}}`: the post's contents here
+        token = state.push("kramdown_toc", "nav", 0)
+        token.map = [start, start + 1]
+        doc.extra["toc_placed"] = True
+        return
     marker = state.push("shortcode_marker", "", 0)
     marker.map = [start, start + 1]
     if tag.closing:
@@ -99,8 +129,34 @@ def _one_line(state: StateBlock, start: int, end: int, tag: Tag) -> None:
         return
     if find_closer(state, start, end, tag.name) is not None:
         opened.append(tag.name)
+    elif tag.name in CALLOUTS | FOLDS:
+        close = tag.raw.replace(tag.inner, "/" + tag.name)
+        doc.warn(start, 1, f"`{tag.raw}` is never closed; add `{close}` where it ends")
+        return
     if tag.name not in WRAPPERS:
         doc.warn(start, 1, unsupported(tag))
+
+
+def _callout(state: StateBlock, start: int, close: int, tag: Tag) -> None:
+    """Push a callout for a theme's callout or fold shortcode and the Markdown between its
+    lines (`postil.markdown.callout` turns the `shortcode_callout_*` tokens into one)."""
+    positional, named = shortcode_params(tag.args)
+    meta: dict[str, str | None]
+    if tag.name in FOLDS:
+        title = named.get("text") or named.get("summary") or named.get("title")
+        title = title or (positional[0] if positional and positional[0] != "open" else "")
+        opened = "open" in positional or named.get("open") in ("true", "")
+        meta = {"kind": "note", "title": title or "Details", "collapse": "+" if opened else "true"}
+    else:  # the kind: `type=`, Docsy's `color=`, else the first word (Blowfish's is an icon)
+        first = positional[0] if positional and tag.name != "alert" else ""
+        kind = named.get("type") or named.get("color") or first or "note"
+        meta = {"kind": kind, "title": named.get("title", ""), "collapse": None}
+    opening = state.push("shortcode_callout_open", "aside", 1)
+    opening.map, opening.meta, opening.info = [start, close + 1], meta, tag.raw
+    old_max, state.lineMax = state.lineMax, close
+    state.md.block.tokenize(state, start + 1, close)
+    state.lineMax = old_max
+    state.push("shortcode_callout_close", "aside", -1).map = [close, close + 1]
 
 
 def _highlight_options(args: str) -> dict[str, str]:

@@ -22,6 +22,9 @@ from typing import Any
 
 MEMO_KEY = "_math_closers"
 MEMO_SIZE = 8  # sources remembered per document: nested inline parses use a few at once
+BALANCE_TRIES = 16  # closers tried for balanced braces before the first is taken: linear
+TEX_LIKE = re.compile(r"\\[A-Za-z]|[\^_{}=]")
+PLAIN_TERMS = re.compile(r"[A-Za-z0-9\s+\-*/<>().,'|!]+")
 
 
 class Closers:
@@ -37,6 +40,7 @@ class Closers:
         self._before_digit: set[int] = set()  # closing `$`s except for the digit after
         self._unescaped: list[int] = []
         self._found: dict[str, list[int]] = {}
+        self._braces: tuple[list[int], list[int]] | None = None  # `{`, `}`: made on demand
         for match in re.finditer(r"\$", src):
             self._classify(match.start())
 
@@ -55,6 +59,40 @@ class Closers:
         else:
             self._strict.append(pos)
 
+    def _escaped(self, pos: int) -> bool:
+        """Tell if the character at `pos` follows an odd run of backslashes."""
+        run = pos
+        while run > 0 and self.src[run - 1] == "\\":
+            run -= 1
+        return (pos - run) % 2 == 1
+
+    def _balanced(self, start: int, close: int) -> bool:
+        """Tell if every `{` opened between `start` and `close` is closed before `close`."""
+        if self.src.find("{", start, close) < 0:
+            return True  # most formulas: nothing to count
+        if self._braces is None:
+            braces: tuple[list[int], list[int]] = ([], [])
+            for match in re.finditer(r"[{}]", self.src):
+                if not self._escaped(match.start()):
+                    braces[match.group() == "}"].append(match.start())
+            self._braces = braces
+        opens, closes = self._braces
+        opened = bisect_left(opens, close) - bisect_left(opens, start)
+        return opened <= bisect_left(closes, close) - bisect_left(closes, start)
+
+    def _first_balanced(self, spots: list[int], start: int, end: int) -> int:
+        """Return the first of `spots` at or after `start`, before `end`, with every brace
+        opened since `start` closed (MathJax's rule: `$\\text{for $i$}$` is one formula);
+        after `BALANCE_TRIES` unbalanced ones, the first one (-1: none)."""
+        index = bisect_left(spots, start)
+        first = spots[index] if index < len(spots) and spots[index] < end else -1
+        for spot in spots[index : index + BALANCE_TRIES]:
+            if spot >= end:
+                break
+            if self._balanced(start, spot):
+                return spot
+        return first
+
     def unescaped_dollars(self) -> list[int]:
         """Return the positions of every `$` not escaped by a backslash, in order."""
         return self._unescaped
@@ -63,15 +101,38 @@ class Closers:
         """Return the `$` closing inline math whose content starts at `start`, or -1.
 
         Pandoc's rule: not escaped, a non-space right before it and no digit right after
-        it (a digit at `end` or beyond does not count). `src[start - 1]` must be the
+        it (a digit at `end` or beyond does not count); and, as MathJax and KaTeX read it,
+        not inside a brace opened after `start` (`_first_balanced`). `src[start - 1]` must be the
         opening `$` and `src[start]` not a `$`, as the inline rule guarantees.
         """
-        index = bisect_left(self._strict, start)
-        found = self._strict[index] if index < len(self._strict) else end
+        found = self._first_balanced(self._strict, start, end)
+        found = end if found < 0 else found
         last = end - 1  # its digit lies outside the span, so it closes
         if start <= last < found and last in self._before_digit:
             found = last
         return found if found < end else -1
+
+    def spaced_dollar(self, start: int, end: int) -> int:
+        r"""Return the `$` closing `$ … $` or `$x = $`, math with a space inside, or -1.
+
+        Pandoc's rule leaves `$ x $` as text; MathJax, which the posts of Jekyll and Hugo
+        sites were written for, reads it as math. It is math here when the next unescaped
+        `$` has no digit after it and the TeX between holds a command, a script, a brace
+        or `=` (`$ V_1 \times V_2 $`, `$ f = \tilde{V}$`, `$\mathbb{E}(X) = $`), or, with
+        a space inside each `$`, is made of one-letter variables, numbers and operators
+        (`$ n $`, `$ x + y $`), so that prices (`$ 5 or $ 10`) stay text. `src[start - 1]` is the
+        opening `$`; the inline rule asks this when `dollar` found no closer.
+        """
+        close = self._first_balanced(self._unescaped, start, end)
+        if close < 0 or self.src[close + 1 : close + 2].isdigit():
+            return -1
+        if self.src[close + 1 : close + 2] == "$":
+            return -1
+        tex = self.src[start:close]
+        if TEX_LIKE.search(tex):
+            return close
+        spaced = self.src[start].isspace() and self.src[close - 1].isspace()
+        return close if spaced and _variables(tex) else -1
 
     def find(self, sub: str, start: int, end: int) -> int:
         """Return what `src.find(sub, start, end)` returns, after one scan per `sub`."""
@@ -98,3 +159,10 @@ def closers_for(src: str, env: MutableMapping[str, Any]) -> Closers:
             memo.pop(next(iter(memo)))
         found = memo[src] = Closers(src)
     return found
+
+
+def _variables(tex: str) -> bool:
+    """Tell if `tex` is one-letter variables, numbers and operators, with a letter."""
+    if not PLAIN_TERMS.fullmatch(tex) or not any(c.isalpha() for c in tex):
+        return False
+    return re.search(r"[A-Za-z]{2}", tex) is None

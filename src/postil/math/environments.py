@@ -18,7 +18,10 @@ For each KaTeX environment:
 - **Numbering hooks**: `NUMBERED_TOP` says which whole-formula environments number their
   rows (`equation` and `multline` once, `align`, `gather` every row), `split_numbering`
   reads `\label`/`\tag`/`\nonumber` out of each row (`numbering.py` draws the numbers).
-- **Unsupported**: `UNSUPPORTED_ENVS` (`CD`, `tikzcd`, …) are refused with their name.
+- **`eqnarray`** (LaTeX's, which MathJax has): an `rcl` display-style array, every row
+  numbered (`eqnarray*`: none).
+- **Unsupported**: `UNSUPPORTED_ENVS` (`CD`, `tikzcd`, …) and every name not in
+  `KNOWN_ENVS` are refused with their name.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from postil.math.errors import MathUnsupportedError
 from postil.math.macros import read_group
 from postil.math.markers import DATA_ENV, has_markers, marker, read_marker
 from postil.math.numbering import EquationRow
+from postil.math.styles import DISPLAY_ENVS
 from postil.math.tables import add_style, align_css, cells
 
 # KaTeX environment -> (latex2mathml environment, style name for `style_environment`).
@@ -65,12 +69,22 @@ MATRIX_FENCES: dict[str, tuple[str, str]] = {
     "vmatrix": ("|", "|"),
     "Vmatrix": (r"\|", r"\|"),
 }
+# LaTeX's `eqnarray` (MathJax has it, KaTeX not): three columns, right, centre and left, in
+# display style, `\arraycolsep` on both sides of each (latex.ltx), every row numbered.
+EQNARRAY = ("darray", "{rcl}")
 NUMBERED_TOP = re.compile(
-    r"\s*\\begin\{(equation|align|flalign|alignat|gather|multline)(\*?)\}(.*)"
+    r"\s*\\begin\{(equation|align|flalign|alignat|gather|multline|eqnarray)(\*?)\}(.*)"
     r"\\end\{\1\2\}\s*",
     re.DOTALL,
 )
 UNSUPPORTED_ENVS = frozenset("CD tikzcd xy picture tabular".split())
+KNOWN_ENVS = frozenset(
+    [*ENVIRONMENTS, *MATRIX_FENCES, *(f"{m}*" for m in [*MATRIX_FENCES, "matrix"])]
+    + "equation equation* eqnarray eqnarray* rcases drcases".split()
+)
+"""Every environment postil typesets; any other `\\begin{…}` in math is an error (it would
+be dropped, its content shown as if it were not there). Display math in Markdown may also
+be one of these on its own (`postil.markdown.math`, as MathJax finds environments)."""
 BEGIN = re.compile(r"\\(begin|end)\s*\{([A-Za-z]+\*?)\}")
 ROW_COMMANDS = re.compile(r"\\(label|tag\*?)\s*\{([^{}]*)\}|\\(nonumber|notag)(?![A-Za-z])")
 # Style -> padding of the cell that starts a column pair, in `aligned`-like styles.
@@ -96,7 +110,6 @@ ARRAY_COLUMN_PADDING = "padding-left:5pt;padding-right:5pt"
 # Vertical padding of a row of a display environment: MathML Core's own cell padding (0.5ex,
 # about 0.22em) plus half of TeX's `\jot` (3pt = 0.3em at 10pt) above and below.
 JOT_PADDING = "0.37em"
-DISPLAY_ENVS = frozenset(("aligned", "alignat", "gathered", "multline", "dcases", "darray"))
 STYLES = frozenset(style for _, style in ENVIRONMENTS.values())
 
 
@@ -150,8 +163,8 @@ def _row(latex: str, numbered: bool) -> tuple[EquationRow, str]:
 def split_numbering(latex: str, display: bool) -> tuple[str, tuple[EquationRow, ...]]:
     r"""Find the equation rows of a formula and take `\label`/`\tag`/`\nonumber` out.
 
-    A whole-formula `equation`/`align`/`gather`/`multline` (not starred) numbers its rows
-    (`multline` and `equation` once); other display math is numbered when it has a
+    A whole-formula `equation`/`align`/`gather`/`multline`/`eqnarray` (not starred) numbers
+    its rows (`multline` and `equation` once); other display math is numbered when it has a
     `\label`; `\tag` always shows. Inline math has no rows.
     """
     top = NUMBERED_TOP.fullmatch(latex) if display else None
@@ -181,6 +194,8 @@ def split_numbering(latex: str, display: bool) -> tuple[str, tuple[EquationRow, 
     inner = r"\\".join(rest for _, rest in pairs)
     # `alignat` keeps its own spacing: no space between column pairs but what is written.
     target = {"gather": "gathered", "alignat": "alignedat"}.get(env, "aligned")
+    if env == "eqnarray":
+        target, columns = EQNARRAY
     begin = rf"\begin{{{target}}}{columns}"
     return rf"{begin}{inner}\end{{{target}}}", tuple(r for r, _ in pairs)
 
@@ -206,8 +221,16 @@ def rewrite_environments(latex: str) -> str:
             if which == "end":
                 return rf"\end{{matrix}}\right{right}"
             return rf"\left{left}" + marker("env", "matrix") + r"\begin{matrix}"
+        if name in ("eqnarray", "eqnarray*"):  # inside other math: no numbers
+            name = EQNARRAY[0]
+            if which == "begin":
+                return marker("env", ENVIRONMENTS[name][1]) + r"\begin{array}" + EQNARRAY[1]
         if name not in ENVIRONMENTS:
-            return match.group(0)
+            if name in KNOWN_ENVS:
+                return match.group(0)
+            raise MathUnsupportedError(
+                f"environment {name} is not supported", match.start(), f"\\{which}{{{name}}}"
+            )
         target, style = ENVIRONMENTS[name]
         if which == "end":
             return rf"\end{{{target}}}"

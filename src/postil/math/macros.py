@@ -126,6 +126,9 @@ _DEFINERS = re.compile(
     r"|(?P<def>def|gdef|edef|xdef)|(?P<let>let))(?![A-Za-z])"
 )
 MAX_EXPANSIONS = 500
+REQUIRE = re.compile(r"\\require\s*\{[^{}]*\}")
+"""MathJax's `\\require{ext}`, which loads a TeX extension in the browser; postil's math has
+every extension it supports loaded, so it is taken out like a definition."""
 
 
 def macro_arity(body: str) -> int:
@@ -195,7 +198,8 @@ def _read_definition(latex: str, match: re.Match[str]) -> tuple[str, str, int]:
 
 
 def extract_definitions(latex: str) -> tuple[dict[str, str], str]:
-    r"""Take `\newcommand`, `\renewcommand`, `\def`, `\DeclareMathOperator` out of a formula.
+    r"""Take `\newcommand`, `\renewcommand`, `\def`, `\DeclareMathOperator` out of a formula,
+    and MathJax's `\require{…}` (`REQUIRE`).
 
     Args:
         latex: a formula's source.
@@ -215,6 +219,8 @@ def extract_definitions(latex: str) -> tuple[dict[str, str], str]:
         name, body, end = _read_definition(latex, match)
         definitions[name] = body
         out = out[: match.start()] + " " * (end - match.start()) + out[end:]
+    if "\\require" in out:
+        out = REQUIRE.sub(lambda m: " " * len(m.group(0)), out)
     return definitions, out
 
 

@@ -23,6 +23,9 @@ CHAR = re.compile(r'\\char\s*(?:"([0-9A-Fa-f]+)|(\d+))')
 UNICODE = re.compile(r"\\unicode\s*\{\s*([^{}]*?)\s*\}")
 CODE_POINT = re.compile(r"[xX]([0-9A-Fa-f]+)|([0-9]+)", re.ASCII)
 MATHOP = re.compile(r"\\mathop\s*\{\s*\\(?:mathrm|rm|text)\s*\{([A-Za-z]+)\}\s*\}")
+# A backslash before a tab or line end (after an even run of backslashes: `\\\⏎` is a row
+# break, then this) is TeX's control space: plain.tex defines `\^^M` and `\^^I` as `\ `.
+CONTROL_WHITESPACE = re.compile(r"(?<!\\)((?:\\\\)*)\\[\t\n\r]")
 SPACES = re.compile(r"\\[,:;> ]|~|\\(?:thinspace|medspace|thickspace)(?![A-Za-z])")
 URL = re.compile(r"\\url\s*\{([^{}]*)\}")
 # A length with no digit before its point (`\kern-.5em`, `\hspace{.2em}`): TeX reads it,
@@ -66,7 +69,7 @@ def rewrite_operatornames(latex: str) -> str:
 
 def rewrite_specials(latex: str) -> str:
     r"""Rewrite small constructs latex2mathml gets wrong: `\mathrm{d}`, `\char"41`, `*matrix*`,
-    lengths written `-.5em`.
+    a backslash before a line end or tab (a control space), lengths written `-.5em`.
 
     Each rewrite runs only when its command is in the text (most formulas have none).
     """
@@ -77,6 +80,8 @@ def rewrite_specials(latex: str) -> str:
     if "\\unicode" in latex:
         latex = UNICODE.sub(lambda m: rf"\unicode{{x{_unicode_code(m):X}}}", latex)
     latex = unstar_matrices(latex)
+    if "\\\n" in latex or "\\\t" in latex or "\\\r" in latex:
+        latex = CONTROL_WHITESPACE.sub(r"\1\\ ", latex)
     if "." in latex:
         latex = BARE_POINT.sub(r"\g<1>0.", latex)
     if "\\mathop" in latex:

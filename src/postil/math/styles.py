@@ -17,9 +17,13 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from itertools import repeat
 
+from postil.math.markers import DATA_ENV
 from postil.math.mathml import SCRIPTED_OR_STACKED
 
 DISPLAY, TEXT, SCRIPT, SCRIPTSCRIPT = 0, 1, 2, 3
+DISPLAY_ENVS = frozenset(("aligned", "alignat", "gathered", "multline", "dcases", "darray"))
+"""Environment styles (`environments.STYLES`) whose cells are display style: amsmath's
+`aligned` family, `multline`, `dcases`, `darray` (and `eqnarray`, set as `darray`)."""
 # latex2mathml's delimiters of an auto-sized `\binom`/`\choose`/`\genfrac`: display size
 # always; text style takes the size of `\big` (KaTeX's size 1, what `\tbinom` gets).
 DISPLAY_DELIMITER = "2.047em"
@@ -70,8 +74,9 @@ def _is_accent(el: ET.Element, tag: str) -> bool:
 
 
 def _own_style(el: ET.Element, tag: str, style: int) -> int:
-    """Return the style `el` sets for itself and its content (`mstyle`, `mtable`)."""
-    if el.get("displaystyle") == "true":
+    """Return the style `el` sets for itself and its content (`mstyle`, `mtable`; the table
+    of a display environment is display style before `style_environment` says so)."""
+    if el.get("displaystyle") == "true" or (tag == "mtable" and el.get(DATA_ENV) in DISPLAY_ENVS):
         return DISPLAY
     level = el.get("scriptlevel", "")
     if tag == "mstyle" and level.isdigit() and int(level) > 0:
