@@ -21,7 +21,7 @@ import functools
 import gc
 import logging
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -54,7 +54,7 @@ from postil.theme import create_template_env
 from postil.write import check_pages, write_directory
 
 if TYPE_CHECKING:
-    from postil.markdown.rendered import RenderedMarkdown
+    pass
 
 log = logging.getLogger("postil")
 
@@ -172,6 +172,7 @@ def run(
     now: datetime | None = None,
     trusted: bool = True,
     on_warning: Callable[[Diagnostic], None] | None = None,
+    changed: Collection[Path] | None = None,
 ) -> BuildResult:
     """Run the pipeline once: discover and parse the sources, render their Markdown,
     collect the site, then hand it to `output` (which renders and writes its pages).
@@ -190,13 +191,18 @@ def run(
         on_warning: called with each warning, in file order, once all posts are rendered
             (also when errors then fail the build; not under `strict`, where warnings are
             errors).
+        changed: the source files that may have changed since the last build with this
+            cache, when something proves that no other did (a dev server's watcher:
+            `postil.serve.engine.DevBuild`); None (`postil build`): any file may have.
+            Only the front matter stage reads it (`load_posts`), to leave the others
+            unexamined; every stage after it finds what changed by what it is handed.
 
     Raises:
         As `build`; `CacheError` when a cached row proved damaged.
     """
     started = time.perf_counter()
     config = load_config(options.root, options.base_url)
-    posts, diagnostics = load_posts(config, cache)
+    posts, diagnostics = load_posts(config, cache, changed)
     diagnostics += config_warnings(config)
     when = now or datetime.now(timezone.utc)
     # Drafts and future posts left out are not rendered at all, so a link to one is
@@ -393,14 +399,21 @@ def _looks_like_tex(text: str) -> bool:
 
 def _math_chars(site: Site, memo: dict[str, Any] | None = None) -> str:
     """Return the characters the math font must hold for every formula of `site`
-    (`memo`: the last answer, kept while every post's characters are the same)."""
+    (`memo`: the last answer, kept while every post's characters are the same, and not
+    looked at while every post's rendered content is the very same object)."""
     memo = memo if memo is not None else {}
-    found = [r.content.math_chars for r in site.posts + site.pages]
+    contents = [r.content for r in site.posts + site.pages]
+    last = memo.get("contents")
+    if last is not None and len(last) == len(contents) and all(map(is_, contents, last)):
+        kept: str = memo["chars"]
+        return kept
+    found = [content.math_chars for content in contents]
     if memo.get("found") != found:
         used = set().union(*found)
         from postil.mathfont import subset_chars
 
         memo.update(found=found, chars=subset_chars(used) if used else "")
+    memo["contents"] = contents
     chars: str = memo["chars"]
     return chars
 
@@ -437,31 +450,65 @@ def check_site(
     generated = [*generated_assets(None, site, chars_memo), ".nojekyll"]
     generated += ["CNAME"] if site.config.cname else []
     jobs = jobs if jobs is not None else page_jobs(site)
-    outputs, problems = site_outputs(site, jobs.specs, generated, assets.origins)
     memo = cache.memo("references") if cache is not None else {}
+    outputs, problems = _outputs(site, jobs, generated, assets.origins, memo)
     references = _references(site.posts + site.pages, outputs, memo)
     return problems + references + check_social_images(site, outputs)
+
+
+def _outputs(
+    site: Site,
+    jobs: PageJobs,
+    generated: list[str],
+    origins: Mapping[str, str],
+    memo: dict[str, Any],
+) -> tuple[dict[str, str], list[Diagnostic]]:
+    """Return `site_outputs`; `memo` keeps the last answer, the very same while what it is
+    made of is the same: every post's output and source path, the page layout (the same
+    `PageSpec`s), the generated files and the published files' origins."""
+    posts = [r.post for r in site.posts + site.pages]
+    last = memo.get("outputs of")
+    if (
+        last is not None
+        and last[1] is jobs.specs
+        and (generated, origins) == last[0][1:]
+        and len(posts) == len(last[0][0])
+        and all(_same_output(a, b) for a, b in zip(last[0][0], posts, strict=True) if a is not b)
+    ):
+        found: tuple[dict[str, str], list[Diagnostic]] = last[2]
+    else:
+        found = site_outputs(site, jobs.specs, generated, origins)
+    memo["outputs of"] = ((posts, generated, origins), jobs.specs, found)
+    return found[0], list(found[1])
+
+
+def _same_output(a: Post, b: Post) -> bool:
+    return a.output_rel == b.output_rel and a.source.rel == b.source.rel
 
 
 def _references(
     shown: tuple[RenderedPost, ...], outputs: dict[str, str], memo: dict[str, Any]
 ) -> list[Diagnostic]:
     """Return `check_references` of every post and page, reusing from `memo` the warnings
-    of a post whose rendered content is the very object checked last time against equal
-    outputs."""
-    made: dict[str, tuple[RenderedMarkdown, list[Diagnostic]]] = (
-        memo.get("found", {}) if memo.get("outputs") == outputs else {}
-    )
-    fresh = {}
-    problems = []
-    for page in shown:
-        last = made.get(page.post.source.rel)
-        if last is None or last[0] is not page.content:
-            last = (page.content, check_references([page], outputs))
-        fresh[page.post.source.rel] = last
-        problems += last[1]
-    memo.update(outputs=outputs, found=fresh)
-    return problems
+    of a post whose rendered content is the very object checked last time against the
+    same (or equal) outputs; while the posts are in the same order, the posts whose
+    content is another object are found by identity (in C) and only they are looked at."""
+    contents = [page.content for page in shown]
+    last = memo.get("checked")
+    same_outputs = last is not None and (last[0] is outputs or last[0] == outputs)
+    if same_outputs and last is not None and len(last[1]) == len(contents):
+        found = list(last[2])
+        redo = [i for i, same in enumerate(map(is_, contents, last[1])) if not same]
+        rels = last[3]
+        if any(shown[i].post.source.rel != rels[i] for i in redo):
+            redo = list(range(len(shown)))
+    else:
+        found, redo = [[] for _ in shown], list(range(len(shown)))
+    for i in redo:
+        found[i] = check_references([shown[i]], outputs)
+    rels = last[3] if last is not None and not redo else [p.post.source.rel for p in shown]
+    memo["checked"] = (outputs, contents, found, rels)
+    return [problem for problems in found if problems for problem in problems]
 
 
 def _warnings(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

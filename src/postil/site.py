@@ -5,8 +5,10 @@ Also the shapes the list pages need from a site: pagination, unique tag slugs, y
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import lru_cache
+from operator import is_
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +49,9 @@ def collect(
     last: _Order | None = memo.get("order")
     if last is None or not last.fits(config, rendered, now, drafts, future):
         last = memo["order"] = _Order.of(config, rendered, now, drafts, future)
+    elif _not_same(last.inputs[1], rendered):  # the same places: keep these posts to compare
+        inputs = (config, [r.post for r in rendered], drafts, future)
+        last = memo["order"] = replace(last, inputs=inputs)
     pick = rendered.__getitem__
     tags = tuple((tag, tuple(map(pick, found))) for tag, found in last.tags)
     posts, pages = tuple(map(pick, last.posts)), tuple(map(pick, last.pages))
@@ -125,13 +130,19 @@ class _Order:
             and (drafts, future) == (was_drafts, was_future)
             and len(posts) == len(rendered)
             and config == before
-            and all(map(_same_place, posts, rendered))
+            and all(_same_place(posts[i], rendered[i].post) for i in _not_same(posts, rendered))
         )
 
 
-def _same_place(post: Post, now: RenderedPost) -> bool:
-    """Return whether `now` sorts and files like `post` (`collect` reads nothing else)."""
-    new = now.post
+def _not_same(posts: list[Post], rendered: list[RenderedPost]) -> list[int]:
+    """Return the indices where `rendered` holds another `Post` than `posts` (compared by
+    identity in C: an edit makes one or two of 1,000s)."""
+    now = [r.post for r in rendered]
+    return [i for i, same in enumerate(map(is_, posts, now)) if not same]
+
+
+def _same_place(post: Post, new: Post) -> bool:
+    """Return whether `new` sorts and files like `post` (`collect` reads nothing else)."""
     return post is new or (
         post.meta == new.meta
         and post.slug == new.slug
@@ -192,11 +203,18 @@ def tag_slugs(tags: tuple[tuple[str, tuple[RenderedPost, ...]], ...]) -> dict[st
     """Return tag -> URL slug, unique: "C++" and "C" both slug to "c", so the later gets "c-2".
 
     A tag with nothing usable for a slug (only emoji) gets "tag", numbered the same way.
-    Tags are taken in the site's order, so the result is deterministic.
+    Tags are taken in the site's order, so the result is deterministic. (Every page that
+    shows a post's tags asks: the answer for the same tag names is made once.)
     """
+    return dict(_slugs(tuple(tag for tag, _ in tags)))
+
+
+@lru_cache(maxsize=4)
+def _slugs(tags: tuple[str, ...]) -> dict[str, str]:
+    """Return `tag_slugs` of the tags named `tags`, in order (never mutated: cached)."""
     slugs: dict[str, str] = {}
     used: set[str] = set()
-    for tag, _ in tags:
+    for tag in tags:
         base = make_slug(tag) or "tag"
         slug, n = base, 1
         while slug in used:

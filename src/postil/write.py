@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import jinja2
 
@@ -21,7 +21,15 @@ from postil.cache.manifest import content_token, output_name
 from postil.cache.store import BuildCache
 from postil.model import OutputFile, Site
 from postil.output import SiteWriter, remove_leftovers
-from postil.pages import PageJob, PageJobs, page_jobs, prepare_env, render_job, site_files
+from postil.pages import (
+    PageJob,
+    PageJobs,
+    PageSpec,
+    page_jobs,
+    prepare_env,
+    render_job,
+    site_files,
+)
 from postil.parallel import render_pages
 from postil.search import SEARCH_DIR, search_index
 
@@ -84,16 +92,16 @@ def write_site(
     pages = cache.load("page")
     page_keys = PageKeys(site, keys, cache.memo("page keys"))
     todo: dict[str, tuple[PageJob, str]] = {}
-    for i, spec in enumerate(jobs.specs):  # the jobs themselves only for pages to render
-        key = page_keys.key(spec)
-        old = pages.get(spec.rel)
-        if old is not None and old[0] == key and writer.reuse(spec.rel, old[1]):
+    reuse = writer.reuse
+    for i, (spec, key) in enumerate(zip(jobs.specs, page_keys.keys(jobs.specs), strict=True)):
+        old = pages.get(spec.rel)  # the jobs themselves only for pages to render
+        if old is not None and old[0] == key and reuse(spec.rel, old[1]):
             continue
         if spec.rel not in todo and spec.rel not in writer:  # the first job at a path wins
             todo[spec.rel] = (jobs[i], key)
     for rel, token in writer.render(env, list(todo.values()), workers):
         cache.put("page", rel, todo[rel][1], token)
-    cache.forget("page", pages.keys() - {spec.rel for spec in jobs.specs})
+    cache.forget("page", pages.keys() - _rels(jobs.specs, cache.memo("page rels")))
     for out in site_files(site, assets):
         _put(writer, out)
     index = search_index(site, cache, keys)
@@ -101,6 +109,15 @@ def write_site(
         writer.later(SEARCH_DIR, index.key, index.files)
     for rel, source in static:
         writer.copy(rel, source)
+
+
+def _rels(specs: Sequence[PageSpec], memo: dict[str, Any]) -> set[str]:
+    """Return the output rels of `specs`; `memo` keeps them for the very same specs (a
+    layout kept from the last build)."""
+    if memo.get("specs") is not specs:
+        memo.update(specs=specs, rels={spec.rel for spec in specs})
+    rels: set[str] = memo["rels"]
+    return rels
 
 
 def _put(writer: Writer, out: OutputFile) -> None:

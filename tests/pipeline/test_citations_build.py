@@ -207,3 +207,26 @@ def test_a_2000_entry_bib_is_parsed_once_then_read_from_the_cache(tmp_path, monk
         cache.close()
     assert parsed == [] and len(files["big.bib"].works) == 2000
     assert files["big.bib"].works["k7"].authors[0].family == "Müller"
+
+
+def test_a_rebuild_reads_an_unchanged_bib_file_by_its_stat_and_sees_an_edit(tmp_path, monkeypatch):
+    """While a cache lives (the dev server's), a `.bib` file whose stat signature is the
+    one it was parsed with is not read again; an edit changes the signature and is seen."""
+    from postil.serve.engine import DevBuild
+    from postil.serve.watcher import ChangeSet
+
+    monkeypatch.setattr(load, "RACY_NS", 0)  # the file was written a moment ago
+    root = cite_site(tmp_path)
+    read: list[str] = []
+    real = load.fingerprint
+    monkeypatch.setattr(load, "fingerprint", lambda data: read.append("bib") or real(data))
+    builder = DevBuild(root)
+    try:
+        assert builder.build().ok and read == ["bib"]
+        assert builder.build(ChangeSet(config=True)).ok and read == ["bib"]
+        bib = root / "refs.bib"
+        bib.write_text(bib.read_text().replace("Attention Is All", "Attention Was All"))
+        assert builder.build(ChangeSet(config=True)).ok and read == ["bib", "bib"]
+        assert b"Attention Was All You Need" in builder.files["posts/p/index.html"]
+    finally:
+        builder.close()

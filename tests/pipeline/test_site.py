@@ -141,3 +141,37 @@ def test_kept_page_keys_are_the_keys_fresh_ones_give_as_the_site_changes(tmp_pat
         kept, fresh = PageKeys(site, content_keys, memo), PageKeys(site, content_keys)
         specs = page_jobs(site).specs
         assert [kept.key(spec) for spec in specs] == [fresh.key(spec) for spec in specs]
+
+
+def test_page_keys_of_a_kept_layout_are_the_keys_fresh_ones_give(tmp_path):
+    """`PageKeys.keys` over the very `PageSpec`s of the last call (the dev server's edits to
+    bodies) looks only at the pages showing a changed post: every key still equals a fresh
+    `PageKeys`' key, over edits to one body, another, the same again, none, and a title."""
+    from dataclasses import replace
+
+    from postil.cache.keys import PageKeys
+    from postil.pages import page_jobs
+
+    config = replace(CONFIG, root=tmp_path, paginate=2)
+    items = [post(f"p{i}", i + 1, tags=("t",) if i % 2 else ()) for i in range(7)]
+    keys = {r.post.source.rel: f"body of {r.post.slug}" for r in items}
+    retitled = replace(items[3].post, meta=replace(items[3].post.meta, title="New title"))
+    steps = [
+        (items, keys),
+        (items, keys | {"content/posts/p3.md": "edited body"}),
+        (items, keys | {"content/posts/p3.md": "edited again"}),
+        (items, keys | {"content/posts/p3.md": "edited again", "content/posts/p6.md": "new"}),
+        (items, keys | {"content/posts/p3.md": "edited again", "content/posts/p6.md": "new"}),
+        ([*items[:3], replace(items[3], post=retitled), *items[4:]], keys),
+        (items, keys),
+    ]
+    memo: dict = {}
+    layouts: dict = {}
+    reused = 0
+    for rendered, content_keys in steps:
+        site = collect(config, rendered, NOW)
+        specs = page_jobs(site, layouts).specs
+        reused += memo.get("keys of", (None,))[0] is specs
+        kept, fresh = PageKeys(site, content_keys, memo), PageKeys(site, content_keys)
+        assert kept.keys(specs) == [fresh.key(spec) for spec in specs]
+    assert reused >= 4  # the bodies' edits took the short way

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import subprocess
 import sys
 from collections import Counter
@@ -73,7 +74,7 @@ def calls(monkeypatch) -> Counter[str]:
 
     for module, name in [
         ("postil.content.load", "read_source"),
-        ("postil.content.load", "stat_signature"),
+        ("postil.content.load", "_stat"),
         ("postil.cache.keys", "markdown_key"),
         ("postil.content.discover", "_Listing"),
         ("postil.pages", "_layout"),
@@ -109,7 +110,7 @@ def test_an_edit_reads_keys_and_renders_one_post_and_the_pages_showing_it(tmp_pa
     assert report.pages == 5
     assert report.changed - builder.files.deferred == {"posts/p12/index.html"}
     assert calls == {
-        "stat_signature": POSTS + 1,  # every source's signature, once
+        "_stat": POSTS + 1,  # every source's signature, once
         "read_source": 1,
         "markdown_key": 1,
         "check_references": 1,  # the edited post's references only
@@ -270,3 +271,137 @@ def test_a_first_build_reads_no_html_row_and_pages_read_theirs_when_asked(tmp_pa
     html(key)
     assert asked == [[key]]  # read once, then kept
     cache.shutdown()
+
+
+def watched(site: Path) -> DevBuild:
+    """Return a dev server's builder of `site` whose watcher sees every write (`watching`)
+    after one build that began while watching: from then on a change set proves which
+    sources changed."""
+    builder = warm(site)
+    builder.watching()
+    assert builder.build(ChangeSet(content=set())).ok
+    return builder
+
+
+def test_a_watched_edit_examines_only_the_edited_source(tmp_path, calls):
+    site = make_site(tmp_path / "site")
+    builder = watched(site)
+    calls.clear()
+    report = builder.build(edit(site / "content/posts/p12.md", "Second paragraph", "Edited"))
+    assert report.ok and report.posts == 1
+    assert calls["_stat"] == 1 and calls["read_source"] == 1
+    assert b"Edited" in builder.files["posts/p12/index.html"]
+
+
+def test_the_first_build_after_the_watch_began_examines_every_source(tmp_path, calls):
+    """Files written between a build and the watch's start sent no event: the build that
+    began before the watch proves nothing about them."""
+    site = make_site(tmp_path / "site")
+    builder = warm(site)
+    builder.watching()
+    calls.clear()
+    (site / "content/posts/p07.md").write_text(POST.format(n=70, day=7, tag=0))
+    report = builder.build(ChangeSet(content=set()))
+    assert report.ok and calls["_stat"] == POSTS + 1
+    assert b"Post 70" in builder.files["posts/p07/index.html"]
+
+
+@pytest.mark.parametrize(
+    "changes", [None, ChangeSet(rescan=True), ChangeSet(config=True)], ids=repr
+)
+def test_a_rescan_a_config_change_or_no_change_set_examines_every_source(tmp_path, calls, changes):
+    site = make_site(tmp_path / "site")
+    builder = watched(site)
+    calls.clear()
+    (site / "content/posts/p07.md").write_text(POST.format(n=70, day=7, tag=0))
+    report = builder.build(changes)
+    assert report.ok and calls["_stat"] == POSTS + 1
+    assert b"Post 70" in builder.files["posts/p07/index.html"]
+
+
+def test_watched_new_and_deleted_posts_are_seen(tmp_path):
+    site = make_site(tmp_path / "site")
+    builder = watched(site)
+    new = site / "content/posts/p99.md"
+    new.write_text(POST.format(n=99, day=28, tag=1))
+    report = builder.build(ChangeSet(content={new}))
+    assert report.ok and "posts/p99/index.html" in builder.files
+    gone = site / "content/posts/p03.md"
+    gone.unlink()
+    report = builder.build(ChangeSet(content={gone}))
+    assert report.ok and "posts/p03/index.html" not in builder.files
+    assert "posts/p99/index.html" in builder.files
+
+
+def test_sources_named_by_a_failed_build_are_examined_by_the_next(tmp_path, calls):
+    site = make_site(tmp_path / "site")
+    builder = watched(site)
+    broken = site / "content/posts/p05.md"
+    report = builder.build(edit(broken, "title: Post 5", "title: [Post 5"))
+    assert not report.ok
+    broken.write_text(POST.format(n=55, day=5, tag=1))  # its event was in the failed batch
+    calls.clear()
+    report = builder.build(edit(site / "content/posts/p06.md", "Second paragraph", "Edited"))
+    assert report.ok and calls["_stat"] == 2
+    assert b"Post 55" in builder.files["posts/p05/index.html"]
+
+
+def test_a_source_reached_through_a_symlink_is_examined_on_every_build(tmp_path, calls):
+    """A write to a symlink's target is an event of the target's path, not the link's."""
+    site = make_site(tmp_path / "site")
+    (site / "content/series").mkdir()
+    target = site / "content/series/part.md"
+    target.write_text("---\ntitle: Part\n---\n\nFirst.\n")
+    (site / "content/posts/part.md").symlink_to(target)
+    builder = watched(site)
+    target.write_text("---\ntitle: Part\n---\n\nSecond.\n")
+    calls.clear()
+    report = builder.build(ChangeSet(content={target}))
+    assert report.ok and calls["_stat"] == POSTS + 3
+    assert b"Second." in builder.files["posts/part/index.html"]
+
+
+def test_a_source_with_another_hard_link_is_examined_on_every_build(tmp_path, calls):
+    """A write through another hard link (outside `content/`) is no event of the source's
+    path: such a source is examined on every build, as without a watcher."""
+    site = make_site(tmp_path / "site")
+    outside = tmp_path / "drafts-p04.md"
+    os.link(site / "content/posts/p04.md", outside)
+    builder = watched(site)
+    with outside.open("r+", encoding="utf-8") as text:  # in place: the same inode
+        body = text.read().replace("Second paragraph", "Written elsewhere")
+        text.seek(0)
+        text.write(body)
+        text.truncate()
+    calls.clear()
+    report = builder.build(edit(site / "content/posts/p12.md", "Second paragraph", "Edited"))
+    assert report.ok and calls["_stat"] == 2
+    assert b"Written elsewhere" in builder.files["posts/p04/index.html"]
+
+
+def test_a_running_servers_second_save_examines_only_the_saved_source(tmp_path, calls):
+    """`postil serve` as a user runs it: its watcher sees every write, so from the second
+    save on (the first build began before the watch), a save `stat`s its own source."""
+    import time
+
+    from postil.serve.app import DevServer, ServeOptions
+
+    site = make_site(tmp_path / "site")
+    post = site / "content/posts/p09.md"
+    with DevServer(ServeOptions(site, port=0)) as server:
+
+        def saved(text: str) -> None:
+            build = server.hub.view(timeout=0).build
+            calls.clear()
+            post.write_text(post.read_text(encoding="utf-8") + text, encoding="utf-8")
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline and (
+                server.hub.view(timeout=0).build == build or server.batcher.busy
+            ):
+                time.sleep(0.02)
+            assert text.strip().encode() in server.builder.files["posts/p09/index.html"]
+
+        saved("\nFirst save.\n")
+        assert calls["_stat"] == POSTS + 1
+        saved("\nSecond save.\n")
+        assert calls["_stat"] == 1

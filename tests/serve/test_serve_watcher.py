@@ -274,3 +274,33 @@ def test_a_file_still_since_its_change_arrived_is_built_at_the_first_look(tmp_pa
     path.write_text("second, longer")  # a writer the events did not show
     assert not batcher._held_still()
     assert batcher._held_still()
+
+
+def test_an_inotify_queue_overflow_asks_for_a_rescan(layout: SiteLayout, no_leaked_threads):
+    """The kernel dropped events: which sources changed is unknown, so every source must be
+    examined again (`DevBuild` trusts the change sets only while the watcher misses none)."""
+    import logging
+
+    from postil.serve.watcher import INOTIFY_LOGGER
+
+    batches: list[ChangeSet] = []
+    built = threading.Event()
+    batcher = ChangeBatcher(lambda b: batches.append(b), 0.05, after=lambda _: built.set())
+    watcher = SiteWatcher(layout, batcher)
+    batcher.start()
+    watcher.start()
+    try:
+        assert watcher.complete  # inotify on Linux: every write is an event
+        logging.getLogger(INOTIFY_LOGGER).warning("Inotify queue overflowed; events were lost")
+        assert built.wait(5)
+    finally:
+        watcher.stop()
+        batcher.stop()
+    assert [b.rescan for b in batches] == [True]
+    logging.getLogger(INOTIFY_LOGGER).warning("Inotify queue overflowed; after the stop")
+    assert len(batches) == 1  # the filter left with the watcher
+
+
+def test_a_polling_watcher_is_not_complete(layout: SiteLayout) -> None:
+    batcher: ChangeBatcher[None] = ChangeBatcher(lambda b: None, 0.05)
+    assert not SiteWatcher(layout, batcher, poll=True).complete

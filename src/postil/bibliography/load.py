@@ -1,22 +1,28 @@
 """The bibliography stage: every `.bib` file the site and its posts name, read once.
 
-A file is read (its bytes) on every build, and parsed only when its bytes changed: the
+A file is read (its bytes) once a build, and parsed only when its bytes changed: the
 build cache keeps each parsed file ("bibliography" rows, by path) keyed by the fingerprint
 of its bytes, so a warm build pays for reading and hashing the file and unpickling its
-works (benchmarks/bibliography.py measures it).
+works (benchmarks/bibliography.py measures it). A dev server's rebuild reads a file again
+only when its stat signature changed (`load_bibliographies`).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
+from operator import is_
 from pathlib import PurePosixPath
+from typing import Any
 
 from postil.bibliography.entries import BibFile, Works
 from postil.bibliography.read import read_bib
 from postil.cache.keys import fingerprint
+from postil.cache.manifest import RACY_NS
 from postil.cache.store import BuildCache
+from postil.content.discover import stat_signature
 from postil.errors import Diagnostic, Location, Severity
-from postil.model import Post, SiteConfig
+from postil.model import Post, SiteConfig, TextAt
 
 KIND = "bibliography"
 """The build cache's row kind of parsed `.bib` files."""
@@ -48,28 +54,58 @@ def load_bibliographies(
 ) -> tuple[dict[str, BibFile], list[Diagnostic]]:
     """Read every `.bib` file of the site and its posts, from the cache when unchanged.
 
+    While the cache lives (a dev server's), its scratch dictionary (`BuildCache.memo`)
+    keeps what each post names (redone only for a post that is not the very `Post` of the
+    last build) and each file parsed with its stat signature: a file whose signature is
+    the one it was read with, and was so at least `RACY_NS` after its last change, is not
+    read again (git's "racily clean" rule, as for sources).
+
     Returns:
         (parsed file by site-relative path, warnings): each file's warnings once (an entry
         that cannot be read, at the file's line), and one for each `bibliography:` of a post
         naming a file that does not exist, at the post's line and column.
     """
+    memo = cache.memo(KIND)
     files: dict[str, BibFile] = {}
     diagnostics: list[Diagnostic] = []
     for rel in config.bibliography:
-        files[rel] = _read(config, rel, cache)
-    for post in posts:
-        for rel, at in zip(post_bibliography(post), post.meta.bibliography_at, strict=False):
-            if rel in files:
-                continue
-            if not (config.root / rel).is_file():
-                where = Location(post.source.rel, at.line, at.col)
-                diagnostics.append(Diagnostic(Severity.WARNING, where, _missing(rel)))
-                continue
-            files[rel] = _read(config, rel, cache)
-    cache.forget(KIND, cache.names(KIND) - set(files))
+        files[rel] = _read(config, rel, cache, memo)
+    for post, rel, at in _named(posts, memo):
+        if rel in files:
+            continue
+        if not (config.root / rel).is_file():
+            where = Location(post.source.rel, at.line, at.col)
+            diagnostics.append(Diagnostic(Severity.WARNING, where, _missing(rel)))
+            continue
+        files[rel] = _read(config, rel, cache, memo)
+    if memo.get("kept") != files.keys():  # the rows of files no longer named go
+        cache.forget(KIND, cache.names(KIND) - set(files))
+        memo["kept"] = set(files)
     for parsed in files.values():
         diagnostics.extend(parsed.warnings)
     return files, diagnostics
+
+
+def _named(posts: Sequence[Post], memo: dict[str, Any]) -> list[tuple[Post, str, TextAt]]:
+    """Return (post, `.bib` path, where its front matter names it) of every file a post
+    names, in post order; `memo` keeps each post's, reused while it is the same `Post`."""
+    last: tuple[list[Post], list[tuple[tuple[Post, str, TextAt], ...]]] | None
+    last = memo.get("named")
+    if last is not None and len(last[0]) == len(posts):
+        same = list(map(is_, posts, last[0]))
+        found = [
+            kept if reuse else _names(post)
+            for post, kept, reuse in zip(posts, last[1], same, strict=True)
+        ]
+    else:
+        found = [_names(post) for post in posts]
+    memo["named"] = (list(posts), found)
+    return [named for each in found for named in each]
+
+
+def _names(post: Post) -> tuple[tuple[Post, str, TextAt], ...]:
+    rels = post_bibliography(post)
+    return tuple((post, rel, at) for rel, at in zip(rels, post.meta.bibliography_at, strict=False))
 
 
 def _missing(rel: str) -> str:
@@ -79,15 +115,29 @@ def _missing(rel: str) -> str:
     )
 
 
-def _read(config: SiteConfig, rel: str, cache: BuildCache) -> BibFile:
-    """Return the parsed file at `rel`, from the cache when its bytes are unchanged."""
-    data = (config.root / rel).read_bytes()
+def _read(config: SiteConfig, rel: str, cache: BuildCache, memo: dict[str, Any]) -> BibFile:
+    """Return the parsed file at `rel`, from `memo` when its stat signature vouches that it
+    is the file parsed last time, else from the cache when its bytes are unchanged."""
+    path = config.root / rel
+    read: dict[str, tuple[tuple[int, int, int, int], BibFile]] = memo.setdefault("read", {})
+    try:
+        signature = stat_signature(path)
+    except OSError:
+        signature = None
+    kept = read.get(rel)
+    if kept is not None and kept[0] == signature:
+        return kept[1]
+    started = time.time_ns()
+    data = path.read_bytes()
     key = fingerprint(data)
     found = cache.get(KIND, rel, key)
-    if isinstance(found, BibFile):
-        return found
-    parsed = read_bib(data, rel)
-    cache.put(KIND, rel, key, parsed)
+    parsed = found if isinstance(found, BibFile) else read_bib(data, rel)
+    if not isinstance(found, BibFile):
+        cache.put(KIND, rel, key, parsed)
+    if signature is not None and max(signature[2:]) < started - RACY_NS:
+        read[rel] = (signature, parsed)  # changed since: a new signature
+    else:
+        read.pop(rel, None)
     return parsed
 
 

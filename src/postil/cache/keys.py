@@ -341,10 +341,36 @@ class PageKeys:
         self._changed = frozenset(changed) if alike else None
         self._last: dict[str, tuple[str, frozenset[str] | None, str]] = memo.get("keys", {})
         self._keys: dict[str, tuple[str, frozenset[str] | None, str]] = {}
+        self._memo = memo
         memo.update(
             order=(shown, contents, entries), shape=shape, around=around, site=self.site,
             every=self.every_post, keys=self._keys,
         )  # fmt: skip
+
+    def keys(self, specs: Sequence[PageSpec]) -> list[str]:
+        """Return the key of each of `specs` (`key`), in order.
+
+        Asked for the very `specs` of the last call (the layout is the same), right after
+        that call's keys were made, only the pages that show a post that changed since
+        (`PageJob.deps` meeting the changed URLs, or None) are looked at; every other
+        keeps its key (`key` would give it the same: same template, same deps, none of its
+        posts changed), found by index rather than page by page.
+        """
+        last = self._memo.get("keys of")
+        changed = self._changed
+        if last is None or last[0] is not specs or last[1] is not self._last or changed is None:
+            found = [self.key(spec) for spec in specs]
+            index = _dependents(specs)
+        else:
+            found, index = list(last[2]), last[3]
+            self._keys.update(self._last)
+            redo = set(index[None]) if changed else set()
+            for url in changed:
+                redo.update(index.get(url, ()))
+            for i in sorted(redo):
+                found[i] = self.key(specs[i])
+        self._memo["keys of"] = (specs, self._keys, found, index)
+        return found
 
     def key(self, job: PageJob | PageSpec) -> str:
         """Return the key of one `PageJob` (or its `PageSpec`)."""
@@ -361,3 +387,13 @@ class PageKeys:
         key = fingerprint(self.site, job.rel, job.template, deps)
         self._keys[job.rel] = (job.template, job.deps, key)
         return key
+
+
+def _dependents(specs: Sequence[PageSpec]) -> dict[str | None, list[int]]:
+    """Return the indices of `specs` by each URL a page shows (None: the pages that show
+    every post)."""
+    index: dict[str | None, list[int]] = {None: []}
+    for i, spec in enumerate(specs):
+        for url in spec.deps if spec.deps is not None else (None,):
+            index.setdefault(url, []).append(i)
+    return index

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, MutableMapping, Sequence
 from dataclasses import dataclass, replace
+from itertools import compress, repeat
+from operator import is_not
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from postil.cache.manifest import RACY_NS
@@ -51,7 +53,7 @@ class CachedRows(MutableMapping[str, V]):
         `self.get` for many keys at once (a build asks for every post's)."""
         rows = self._all()
         found = [rows.get(key) for key in keys]
-        self._used.update(key for key, value in zip(keys, found, strict=True) if value is not None)
+        self._used.update(compress(keys, map(is_not, found, repeat(None))))  # in C
         return found
 
     def __setitem__(self, key: str, value: V) -> None:

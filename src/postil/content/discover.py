@@ -79,7 +79,11 @@ def stat_signature(path: Path) -> tuple[int, int, int, int]:
     Raises:
         OSError: the file cannot be examined.
     """
-    st = os.stat(path)
+    return signature_of(os.stat(path))
+
+
+def signature_of(st: os.stat_result) -> tuple[int, int, int, int]:
+    """Return the `stat_signature` of a file from its `os.stat` result."""
     return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
@@ -132,6 +136,9 @@ def walk_content(
         again: the same build walks `content/` again (`postil.assets`): a directory it
             listed within `RACY_NS` of its last change is not listed a second time (the
             next build lists it again).
+
+    `memo["linked"]` then says whether the walk followed a symlink (a file reached through
+    one changes under another path than its own: `postil.content.load` asks).
     """
     memo = memo if memo is not None else {}
     listed: dict[Path, _Listing] = memo.setdefault("dirs", {})
@@ -168,6 +175,7 @@ def walk_content(
                 stack.append((path, rel + "/", target))
             elif path.is_file():
                 (markdown if path.name.endswith(SOURCE_SUFFIXES) else other).append((path, rel))
+    memo["linked"] = any(listing.links for listing in visited)
     last = memo.get("walk")
     if last is not None and len(last[0]) == len(visited) and all(map(_same, last[0], visited)):
         return last[1], last[2], errors

@@ -6,24 +6,34 @@ text is unchanged is not parsed again. Errors of every file are collected, never
 
 from __future__ import annotations
 
+import os
 import time
-from dataclasses import dataclass, replace
+from collections.abc import Collection
+from dataclasses import dataclass, field, replace
 from itertools import compress
-from operator import ne
+from operator import is_, ne
 from pathlib import Path
 from typing import Any
 
 from postil.cache.keys import fingerprint
 from postil.cache.rows import PostRow
 from postil.cache.store import BuildCache
-from postil.content.discover import UnreadSource, read_source, source_paths, stat_signature
+from postil.content.discover import (
+    CONTENT_DIR,
+    UnreadSource,
+    read_source,
+    signature_of,
+    source_paths,
+)
 from postil.content.frontmatter import parse
 from postil.content.posts import check_unique_urls, make_post
 from postil.errors import ContentError, Diagnostic, as_diagnostic
 from postil.model import Post, SiteConfig
 
 
-def load_posts(config: SiteConfig, cache: BuildCache) -> tuple[list[Post], list[Diagnostic]]:
+def load_posts(
+    config: SiteConfig, cache: BuildCache, changed: Collection[Path] | None = None
+) -> tuple[list[Post], list[Diagnostic]]:
     """Discover and parse every source into a `Post`; return them and the errors and
     warnings (unknown front matter keys) found, errors first.
 
@@ -41,16 +51,32 @@ def load_posts(config: SiteConfig, cache: BuildCache) -> tuple[list[Post], list[
             did not change; and when `content/` lists the same sources as last time, only
             those whose signature changed (or that were not vouched for) are looked at
             again: a rebuild costs one `stat` a source.
+        changed: the files that may have changed since the last call with this cache
+            (what a dev server's watcher saw: `postil.serve.engine.DevBuild` says when
+            that is proof), or None: any file. Given, and when `content/` lists the same
+            sources as last time and no symlink leads to one (a file reached through a
+            link changes under its target's name), only the sources in `changed` and
+            those not yet vouched for are examined again; every other keeps the signature
+            it had, so a rebuild costs no `stat` of the sources the edit left alone.
     """
-    paths, errors = source_paths(config, cache.memo("content"))
+    listed = cache.memo("content")
+    paths, errors = source_paths(config, listed)
     rels = [rel for _, rel, _ in paths]
-    signatures = [_stat(path) for path, _, _ in paths]
     memo = cache.memo("post")
     last: _Loaded | None = memo.get("loaded")
     place = (config.root, config.timezone)
-    if last is not None and last.place == place and last.rels == rels:
-        changed = map(ne, signatures, last.signatures)
-        redo = sorted({*compress(range(len(rels)), changed), *last.unstable})
+    same = last is not None and last.place == place and last.rels == rels
+    restat = _examine(config, last, changed) if same and not listed.get("linked") else None
+    linked: set[int] = set()  # sources with another hard link: written under another name
+    if restat is None or last is None:
+        signatures = [_stat(path, i, linked) for i, (path, _, _) in enumerate(paths)]
+    else:
+        signatures, linked = list(last.signatures), set(last.linked)
+        for i in restat:
+            signatures[i] = _stat(paths[i][0], i, linked)
+    if same and last is not None:
+        differ = map(ne, signatures, last.signatures)
+        redo = sorted({*compress(range(len(rels)), differ), *last.unstable})
         results = list(last.results)
         known = cache.get_many("post", [rels[i] for i in redo])
     else:
@@ -72,12 +98,56 @@ def load_posts(config: SiteConfig, cache: BuildCache) -> tuple[list[Post], list[
         for rel in settings_of.keys() - set(rels):
             del settings_of[rel]
     unstable = [i for i in redo if not results[i].stable]
-    memo["loaded"] = _Loaded(place, rels, signatures, results, unstable)
+    index = last.index() if same and last is not None else {}  # the same sources, in order
+    memo["loaded"] = _Loaded(place, rels, signatures, results, unstable, sorted(linked), index)
     posts = [r.post for r in results if r.post is not None]
     warnings = [w for r in results for w in r.warnings]
     errors += [r.error for r in results if r.error is not None]
-    errors.extend(check_unique_urls(posts))
+    errors.extend(_unique_urls(posts, memo))
     return posts, [as_diagnostic(e) for e in errors] + warnings
+
+
+def _unique_urls(posts: list[Post], memo: dict[str, Any]) -> list[ContentError]:
+    """Return `check_unique_urls(posts)`; `memo` keeps the last answer with its posts, the
+    same answer while each post is the same object or has the same source path, URL and
+    slug (the posts that are not the same are found by identity, in C)."""
+    last = memo.get("unique")
+    if last is not None and len(last[0]) == len(posts):
+        before = last[0]
+        moved = [i for i, same in enumerate(map(is_, posts, before)) if not same]
+        if all(_same_url(before[i], posts[i]) for i in moved):
+            memo["unique"] = (posts, last[1])
+            return list(last[1])
+    memo["unique"] = (posts, check_unique_urls(posts))
+    return list(memo["unique"][1])
+
+
+def _same_url(a: Post, b: Post) -> bool:
+    return a.source.rel == b.source.rel and a.url == b.url and a.slug == b.slug
+
+
+def _examine(
+    config: SiteConfig, last: _Loaded | None, changed: Collection[Path] | None
+) -> list[int] | None:
+    """Return the indices of the sources `last` was made from (this build's too) of
+    the files to `stat` again when only `changed` may have changed: those in it, those
+    `last` found racy (`_Result.stable` false) and those with another hard link; None
+    when every source must be examined (no `changed`, or a changed file outside
+    `content/` that could be a source)."""
+    if changed is None or last is None:
+        return None
+    content = config.root / CONTENT_DIR
+    index = last.index()
+    found = {*last.unstable, *last.linked}
+    for path in changed:
+        try:
+            rel = f"{CONTENT_DIR}/{path.relative_to(content).as_posix()}"
+        except ValueError:
+            return None
+        i = index.get(rel)
+        if i is not None:
+            found.add(i)
+    return sorted(found)
 
 
 @dataclass(frozen=True)
@@ -110,6 +180,8 @@ class _Loaded:
         signatures: their stat signatures.
         results: what was made of each.
         unstable: the indices of the results that are not `_Result.stable`.
+        linked: the indices of the sources whose file has more than one hard link (a
+            write under another name is not a change of this path for a watcher).
     """
 
     place: tuple[Path, str]
@@ -117,15 +189,26 @@ class _Loaded:
     signatures: list[tuple[int, int, int, int] | None]
     results: list[_Result]
     unstable: list[int]
+    linked: list[int]
+    _index: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+
+    def index(self) -> dict[str, int]:
+        """Return each source's index in `rels`, by its rel (made on first use)."""
+        if not self._index and self.rels:
+            self._index.update((rel, i) for i, rel in enumerate(self.rels))
+        return self._index
 
 
-def _stat(path: Path) -> tuple[int, int, int, int] | None:
+def _stat(path: Path, index: int, linked: set[int]) -> tuple[int, int, int, int] | None:
     """Return the file's `stat_signature`, or None when it cannot be examined (reading it
-    then reports why)."""
+    then reports why); add `index` to `linked` when the file has another hard link."""
     try:
-        return stat_signature(path)
+        st = os.stat(path)
     except OSError:
         return None
+    if st.st_nlink > 1:
+        linked.add(index)
+    return signature_of(st)
 
 
 def _load(

@@ -85,8 +85,10 @@ def attrs_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     if state.sCount[start] - state.blkIndent >= 4:
         return False
     pos = state.bMarks[start] + state.tShift[start]
+    if not state.src.startswith("{", pos):  # most lines: no slice made
+        return False
     line = state.src[pos : state.eMarks[start]].rstrip()
-    if not line.startswith("{") or attribute_end(line, 0) != len(line):
+    if attribute_end(line, 0) != len(line):
         return False
     toc = KRAMDOWN_TOC.fullmatch(line) is not None
     attrs = {} if toc else read_attributes(line)

@@ -108,10 +108,11 @@ def callout_tokens(state: StateCore) -> None:
     for i, token in enumerate(source):
         if token.type == "callout_drop":
             continue
-        key = (token.type.rsplit("_", 1)[0], token.level)
-        if token.type in ("container_div_open", "admonition_open", "shortcode_callout_open") or (
-            token.type == "blockquote_open" and _alert(source, i, doc)
+        kind = token.type  # as parsed: `_alert` re-types a quote
+        if kind in ("container_div_open", "admonition_open", "shortcode_callout_open") or (
+            kind == "blockquote_open" and _alert(source, i, doc)
         ):
+            key = (kind.rsplit("_", 1)[0], token.level)
             if token.type == "container_div_open":
                 _fenced_div(token, source, i, doc)
                 _check_closed(token, doc)

@@ -68,7 +68,8 @@ def rewrite_links(state: StateCore) -> None:
                 if token.type == "link_open" and after.type == "link_close"
             }
             for token in _walk(children):
-                _rewrite(render_state, block, token, id(token) in crossrefs)
+                if token.type == "link_open" or token.type == "image":  # `_rewrite` skips others
+                    _rewrite(render_state, block, token, id(token) in crossrefs)
 
 
 def _walk(tokens: list[Token]) -> list[Token]:

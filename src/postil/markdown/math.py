@@ -223,6 +223,8 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     if state.is_code_block(start_line):
         return False
     begin = state.bMarks[start_line] + state.tShift[start_line]
+    if not state.src.startswith(("$", "\\", "{{"), begin):  # how every opener begins
+        return False
     delims = _block_opener(state.src[begin : state.eMarks[start_line]])
     if delims is None:
         return _katex_block(state, start_line, end_line, silent)
@@ -387,7 +389,14 @@ def math_table_pipes(state: StateBlock, start_line: int, end_line: int, silent: 
 
     The pipes are swapped for a private-use character of the same length (so every offset
     stays valid) while the table rule runs, and restored by the inline math rule.
+    Most lines start no table: the table rule's first test (the next line starts with
+    `|`, `-` or `:`, never inside math) is made here first, without protecting anything.
     """
+    if start_line + 2 > end_line:
+        return False
+    after = state.bMarks[start_line + 1] + state.tShift[start_line + 1]
+    if after >= state.eMarks[start_line + 1] or state.src[after] not in "|-:":
+        return False
     original = state.src
     state.src = protect_pipes(original, state.env)
     try:

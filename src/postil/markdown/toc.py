@@ -44,6 +44,9 @@ def kramdown_toc(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     """Block rule: a one-item list line followed by a `{:toc}` line."""
     if start + 1 >= end or state.sCount[start] - state.blkIndent >= 4:
         return False
+    marker = state.bMarks[start + 1] + state.tShift[start + 1]
+    if not state.src.startswith("{", marker):  # `MARKER` can match nothing else
+        return False
     if not ITEM.fullmatch(_line(state, start)) or not MARKER.fullmatch(_line(state, start + 1)):
         return False
     if not silent:

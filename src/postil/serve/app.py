@@ -135,6 +135,8 @@ class DevServer:
         self.batcher.start()
         self.watcher = SiteWatcher(self.layout, self.batcher, poll=self.options.poll)
         self.watcher.start()
+        if self.watcher.complete:
+            self.builder.watching()
         return self.first_build
 
     def stop(self) -> None:

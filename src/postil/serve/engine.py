@@ -117,23 +117,53 @@ class DevBuild:
         self._templates_ok: set[str] = set()
         self._proven: set[tuple[str, str]] = set()
         self._groups: dict[str, Group] = {}
+        self._watched = False
+        self._since: set[Path] | None = None
+
+    def watching(self) -> None:
+        """Say that from now on every change of the site's files reaches `build` as a
+        `ChangeSet` (the dev server calls it once its watcher is running, when the watcher
+        is `complete`).
+
+        From then on a build learns which sources may have changed from the change sets
+        instead of examining every source (`postil.content.load.load_posts`, `changed`):
+        the sources the change sets named since the last successful build that began
+        while watching (whose `stat`s therefore saw every write before it). A change set
+        that moves or makes directories (`rescan`), a configuration change, a build with
+        no change set, and a build the watcher did not see the start of, examine every
+        source, as `postil build` does.
+        """
+        self._watched = True
+
+    def _changed_sources(self, changes: ChangeSet | None) -> frozenset[Path] | None:
+        """Return the sources that may have changed since the last successful build
+        (see `watching`), or None when any may have."""
+        if changes is None or changes.rescan or changes.config or self._since is None:
+            self._since = None
+            return None
+        self._since |= changes.content
+        return frozenset(self._since)
 
     def build(self, changes: ChangeSet | None = None) -> BuildReport:
         """Build the site again and return what the build did.
 
-        `changes` (what the watcher saw) only triggers the build: the stages find what
-        changed themselves, as `postil build` does.
+        `changes` (what the watcher saw) triggers the build; the stages find what changed
+        themselves, as `postil build` does, except that once the watcher is known to see
+        every write (`watching`) the front matter stage examines only the sources it named.
 
         Never raises for a problem in the site: content, template and configuration errors
         (and, logged with a traceback, bugs) come back as a failed `BuildReport`.
         """
         with self._lock:
             started = time.perf_counter()
+            watched = self._watched
+            sources = self._changed_sources(changes)
             warnings: list[Diagnostic] = []
             writer: list[MemoryWriter] = []
             try:
-                result = self._run(warnings, writer)
+                result = self._run(warnings, writer, sources)
                 self._remember(writer[0])
+                self._since = set() if watched else None
             except BuildFailed as e:
                 return self._failed(e.diagnostics, warnings, started)
             except PostilError as e:
@@ -163,12 +193,19 @@ class DevBuild:
                 result.next_publication,
             )
 
-    def _run(self, warnings: list[Diagnostic], writer: list[MemoryWriter]) -> BuildResult:
-        """Run the pipeline; as `postil build` does, run it once more with every post
-        rendered afresh if a cached row proved damaged or missing (`CacheError`)."""
+    def _run(
+        self,
+        warnings: list[Diagnostic],
+        writer: list[MemoryWriter],
+        changed: frozenset[Path] | None,
+    ) -> BuildResult:
+        """Run the pipeline (`changed`: see `_changed_sources`); as `postil build` does,
+        run it once more with every post rendered afresh if a cached row proved damaged or
+        missing (`CacheError`)."""
         cache = self._open_cache()
         try:
-            return run(self.options, cache, self._output(writer), on_warning=warnings.append)
+            output = self._output(writer)
+            return run(self.options, cache, output, on_warning=warnings.append, changed=changed)
         except CacheError as e:
             log.warning("warning: %s; rendering every post again", e.message)
             cache.forget_memos()
@@ -232,8 +269,11 @@ class DevBuild:
     def _commit(self, writer: MemoryWriter) -> frozenset[str]:
         """Serve what `writer` holds; return the output rels whose bytes (may have) changed."""
         new, old = writer.entries, self._entries
-        changed = {rel for rel in new.keys() | old.keys() if rel not in new or rel not in old} | {
-            rel for rel in new.keys() & old.keys() if new[rel].token != old[rel].token
+        kept = old.get  # most entries are the very `Entry` of the last build (`reuse`)
+        changed = set(new.keys() ^ old.keys()) | {
+            rel
+            for rel, entry in new.items()
+            if (was := kept(rel)) is not entry and was is not None and was.token != entry.token
         }
         ready = {rel: e.data for rel, e in new.items() if e.data is not None}
         deferred = {rel: e.lazy for rel, e in new.items() if e.lazy is not None}

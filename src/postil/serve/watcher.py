@@ -29,6 +29,7 @@ waits that long once, not twice.
 from __future__ import annotations
 
 import contextlib
+import logging
 import re
 import stat
 import threading
@@ -339,6 +340,10 @@ def _stat_signature(path: Path) -> tuple[int, int] | None:
     return st.st_size, st.st_mtime_ns
 
 
+INOTIFY_LOGGER = "watchdog.observers.inotify_c"
+"""The logger by which watchdog reports that the kernel's inotify queue overflowed."""
+
+
 class SiteEvents(FileSystemEventHandler):
     """A watchdog handler that classifies every event and queues the changes in a batcher.
 
@@ -406,8 +411,17 @@ class SiteWatcher:
                 added += 1
         return added
 
+    @property
+    def complete(self) -> bool:
+        """Whether every write of a watched file is reported as it happens (inotify: a
+        file's change is an event; polling compares sizes and times now and then, and can
+        miss a write that keeps both). A queue overflow, when the kernel drops events, is
+        reported as a change of every file (`ChangeSet.rescan`)."""
+        return self.handler.closes
+
     def start(self) -> None:
         """Start the observer thread."""
+        logging.getLogger(INOTIFY_LOGGER).addFilter(self._overflow)
         self.observer.start()
 
     def stop(self) -> None:
@@ -415,6 +429,14 @@ class SiteWatcher:
         self.observer.stop()
         if self.observer.is_alive():
             self.observer.join()
+        logging.getLogger(INOTIFY_LOGGER).removeFilter(self._overflow)
+
+    def _overflow(self, record: logging.LogRecord) -> bool:
+        """Queue a rescan when watchdog reports that inotify dropped events (it says so only
+        in this log record); let the record through."""
+        if "overflow" in record.getMessage():
+            self.handler.batcher.add(ChangeSet(rescan=True))
+        return True
 
 
 def _reports_closes(observer: BaseObserver) -> bool:
