@@ -223,7 +223,7 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     if state.is_code_block(start_line):
         return False
     begin = state.bMarks[start_line] + state.tShift[start_line]
-    if not state.src.startswith(("$", "\\", "{{"), begin):  # how every opener begins
+    if not state.src.startswith(("$", "\\", "{{", "{%"), begin):  # how every opener begins
         return False
     delims = _block_opener(state.src[begin : state.eMarks[start_line]])
     if delims is None:
