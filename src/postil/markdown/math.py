@@ -176,7 +176,8 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     The first closing delimiter after the opener must end its line: `$$a$$ is` starts a
     paragraph with inline math. A blank line inside is allowed only while the formula is
     clearly unfinished (`_unfinished`); a `$$` that is never closed is left as text with
-    a warning at its line.
+    a warning at its line. A `$$` line outdented inside a list item (`- text⏎$$⏎x⏎$$`) goes
+    on the item's paragraph, where the inline rule reads the formula as display math.
     """
     if state.is_code_block(start_line):
         return False
@@ -185,10 +186,13 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     if delims is None:
         return False
     opener, closer = delims
-    scan = _find_closer(state, start_line, end_line, begin + len(opener), closer)
+    lazy = state.sCount[start_line] < state.blkIndent
+    scan = _find_closer(state, start_line, end_line, begin + len(opener), closer, lazy)
     if scan.pos < 0 and opener == "$$" and not (silent and _closes_inline(state, begin)):
         _warn_unclosed(state, start_line, begin, scan.blank)
-    if scan.pos < 0 or not scan.ends_line:
+    if scan.pos < 0 or not scan.ends_line or (lazy and scan.line > start_line):
+        # Outdented lines inside a list item go on its paragraph (lazy continuation):
+        # there the inline rule reads a formula on lines of its own as display math.
         return False
     if silent:
         return True
@@ -212,8 +216,13 @@ class _Scan(NamedTuple):
     blank: int  # the blank line that ended the search, or -1
 
 
-def _find_closer(state: StateBlock, start_line: int, end_line: int, pos: int, closer: str) -> _Scan:
+def _find_closer(
+    state: StateBlock, start_line: int, end_line: int, pos: int, closer: str, lazy: bool
+) -> _Scan:
     """Find the first `closer` from `pos` on, inside the container; say if it ends its line.
+
+    `lazy`: the opener is outdented from its container (a paragraph's lazy continuation
+    line), so the lines after it may be outdented too.
 
     A blank line ends the search (Pandoc's rule) unless the TeX before it is unfinished:
     `$$⏎⏎\boxed{…}⏎$$` is one formula, as MathJax reads it in a Hugo `rawhtml` shortcode.
@@ -225,7 +234,7 @@ def _find_closer(state: StateBlock, start_line: int, end_line: int, pos: int, cl
             if _unfinished(state.src[pos:line_start]):
                 continue
             return _Scan(line, -1, False, line)
-        if line > start_line and state.sCount[line] < state.blkIndent:
+        if line > start_line and state.sCount[line] < state.blkIndent and not lazy:
             break
         found = text.find(closer)
         if found >= 0:
