@@ -215,7 +215,8 @@ def test_text_starting_with_a_colon_phrase_is_not_metadata():
 
 def test_mkdocs_page_without_title_is_titled_by_its_opening_heading_which_leaves_the_body():
     meta, body, body_line, warnings = read(
-        "---\ntags:\n  - Algebra\ndate: 2020-01-02\n---\n\n<!-- note -->\n# Continued $x$ fractions {#top}\n\nText\n"
+        "---\ntags:\n  - Algebra\ndate: 2020-01-02\n---\n\n<!-- note -->\n"
+        "# Continued $x$ fractions {#top}\n\nText\n"
     )
     assert meta.title == "Continued $x$ fractions"
     assert meta.title_at == TextAt(line=8, col=3, verbatim=True)
