@@ -30,6 +30,7 @@ PLUGINS = {
     "attrs": ("attrs", "figure", "heading"),  # figures and heading ids take attributes
     "callout": ("math", "callout", "sidenote", "code"),  # math, notes and code inside
     "cite": ("math", "sidenote", "cite"),  # `$a@b$` is math; citations inside notes
+    "tabs": ("math", "code", "tabs"),  # math in titles, code in bodies
 }
 
 

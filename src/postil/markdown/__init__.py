@@ -52,6 +52,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.shortcode import shortcode_plugin
     from postil.markdown.sidenote import sidenote_plugin
     from postil.markdown.table import table_plugin
+    from postil.markdown.tabs import tabs_plugin
     from postil.markdown.template import template_plugin
     from postil.markdown.toc import toc_plugin
     from postil.markdown.widget import widget_plugin
@@ -78,6 +79,7 @@ def create_markdown() -> MarkdownIt:
         toc_plugin,
         attrs_plugin,
         callout_plugin,
+        tabs_plugin,
     ):
         plugin(md)
     return md
