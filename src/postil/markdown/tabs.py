@@ -29,8 +29,9 @@ def tabs_plugin(md: MarkdownIt) -> None:
             Any Markdown, indented by four spaces: $x^2$, code, callouts.
 
     Consecutive tabs (blank lines between them allowed) are one set; `===! "Title"` starts
-    a new set right after another. postil has no script for tabs, so every panel is shown
-    under its title, in order (as in print); `===+` (the selected tab) reads as `===`.
+    a new set right after another; a tab may follow a paragraph's last line directly.
+    postil has no script for tabs, so every panel is shown under its title, in order (as
+    in print); `===+` (the selected tab) reads as `===`.
 
     Output::
 
@@ -43,7 +44,8 @@ def tabs_plugin(md: MarkdownIt) -> None:
 
     CSS classes: tabset, tab, tab-title. A `===` line without a quoted title stays text.
     """
-    md.block.ruler.before("fence", "tab", tab_block)
+    # pymdownx.tabbed finds a tab anywhere in a block of lines, so a tab ends a paragraph
+    md.block.ruler.before("fence", "tab", tab_block, {"alt": ["paragraph"]})
 
 
 def tab_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
