@@ -31,6 +31,7 @@ PLUGINS = {
     "callout": ("math", "callout", "sidenote", "code"),  # math, notes and code inside
     "cite": ("math", "sidenote", "cite"),  # `$a@b$` is math; citations inside notes
     "tabs": ("math", "code", "tabs"),  # math in titles, code in bodies
+    "include": ("include",),
 }
 
 

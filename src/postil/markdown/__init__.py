@@ -44,6 +44,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.heading import heading_plugin
     from postil.markdown.ids import ids_plugin
     from postil.markdown.images import images_plugin
+    from postil.markdown.include import include_plugin
     from postil.markdown.links import links_plugin
     from postil.markdown.liquid import liquid_plugin
     from postil.markdown.math import math_plugin
@@ -80,6 +81,7 @@ def create_markdown() -> MarkdownIt:
         attrs_plugin,
         callout_plugin,
         tabs_plugin,
+        include_plugin,
     ):
         plugin(md)
     return md
