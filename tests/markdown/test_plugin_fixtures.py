@@ -32,6 +32,7 @@ PLUGINS = {
     "cite": ("math", "sidenote", "cite"),  # `$a@b$` is math; citations inside notes
     "tabs": ("math", "code", "tabs"),  # math in titles, code in bodies
     "include": ("include",),
+    "xref": ("math", "attrs", "figure", "heading", "xref"),  # numbers, heading ids
 }
 
 

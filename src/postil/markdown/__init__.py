@@ -57,6 +57,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.template import template_plugin
     from postil.markdown.toc import toc_plugin
     from postil.markdown.widget import widget_plugin
+    from postil.markdown.xref import xref_plugin
 
     md = MarkdownIt("commonmark", {"typographer": False}).enable(["table", "strikethrough"])
     for plugin in (
@@ -66,6 +67,7 @@ def create_markdown() -> MarkdownIt:
         code_plugin,
         widget_plugin,
         figure_plugin,
+        xref_plugin,  # after figures are numbered; its `@eq-x` rule runs before citations
         heading_plugin,
         table_plugin,
         links_plugin,

@@ -64,6 +64,8 @@ BACKSLASH_DELIMITERS = {
     "\\(": ("\\)", "math_inline"),
     "\\[": ("\\]", "math_inline_display"),
 }
+QUARTO_LABEL = re.compile(r"[ \t]*\{#(eq-[\w:.-]*\w)\}[ \t]*")
+"""Quarto's label after a display formula's closing `$$`: `$$ … $$ {#eq-mass}`."""
 TRAILING_PUNCT = re.compile(r"[.,;:!?)\]}’”'\"…]+")
 # A wide formula scrolls sideways (math.css), so its wrapper must take keyboard focus
 # (axe's scrollable-region-focusable) and then needs a role and a name: `group`, not the
@@ -174,8 +176,9 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     r"""Parse display math starting a line: `$$…$$`, `\[…\]`, `\\[…\\]`, `\begin{align}…`.
 
     The first closing delimiter after the opener must end its line: `$$a$$ is` starts a
-    paragraph with inline math. A blank line inside is allowed only while the formula is
-    clearly unfinished (`_unfinished`); a `$$` that is never closed is left as text with
+    paragraph with inline math; Quarto's label may follow it (`$$ … $$ {#eq-x}`: the
+    formula is numbered, as with `\label{eq-x}`). A blank line inside is allowed only while
+    the formula is clearly unfinished (`_unfinished`); a `$$` that is never closed is left as text with
     a warning at its line. A `$$` line outdented inside a list item (`- text⏎$$⏎x⏎$$`) goes
     on the item's paragraph, where the inline rule reads the formula as display math.
     """
@@ -190,7 +193,8 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     scan = _find_closer(state, start_line, end_line, begin + len(opener), closer, lazy)
     if scan.pos < 0 and opener == "$$" and not (silent and _closes_inline(state, begin)):
         _warn_unclosed(state, start_line, begin, scan.blank)
-    if scan.pos < 0 or not scan.ends_line or (lazy and scan.line > start_line):
+    label = _quarto_label(state, scan, opener, closer)
+    if scan.pos < 0 or not (scan.ends_line or label) or (lazy and scan.line > start_line):
         # Outdented lines inside a list item go on its paragraph (lazy continuation):
         # there the inline rule reads a formula on lines of its own as display math.
         return False
@@ -200,11 +204,22 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     token = state.push("math_block", "math", 0)
     source = state.src[begin + len(opener) : stop]
     token.content, removed = _unescaped(source, opener)
+    if label:  # numbered as `\label` numbers it; `@eq-…` and `\eqref` refer to it
+        tex = token.content.rstrip()
+        token.content = f"{tex} \\label{{{label}}}{token.content[len(tex) :]}"
     token.map = [start_line, scan.line + 1]
     col0 = begin + len(opener) - state.bMarks[start_line]
     token.meta = {"col0": col0, "delims": delims, "removed": removed, "source": source}
     state.line = scan.line + 1
     return True
+
+
+def _quarto_label(state: StateBlock, scan: _Scan, opener: str, closer: str) -> str:
+    """Return the Quarto label written after the closing `$$` (`$$ {#eq-x}`), or ""."""
+    if opener != "$$" or scan.pos < 0 or scan.ends_line:
+        return ""
+    found = QUARTO_LABEL.fullmatch(state.src, scan.pos + len(closer), state.eMarks[scan.line])
+    return found.group(1) if found else ""
 
 
 class _Scan(NamedTuple):
