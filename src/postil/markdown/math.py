@@ -178,9 +178,10 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     The first closing delimiter after the opener must end its line: `$$a$$ is` starts a
     paragraph with inline math; Quarto's label may follow it (`$$ … $$ {#eq-x}`: the
     formula is numbered, as with `\label{eq-x}`). A blank line inside is allowed only while
-    the formula is clearly unfinished (`_unfinished`); a `$$` that is never closed is left as text with
-    a warning at its line. A `$$` line outdented inside a list item (`- text⏎$$⏎x⏎$$`) goes
-    on the item's paragraph, where the inline rule reads the formula as display math.
+    the formula is clearly unfinished (`_unfinished`); a `$$` that is never closed is left
+    as text with a warning at its line. A `$$` line outdented inside a list item
+    (`- text⏎$$⏎x⏎$$`) goes on the item's paragraph, where the inline rule reads the
+    formula as display math.
     """
     if state.is_code_block(start_line):
         return False

@@ -42,8 +42,9 @@ def xref_plugin(md: MarkdownIt) -> None:
     Quarto's words, and its `-@` for the number alone. Equations take their number from
     the math plugin (`{#eq-x}` after `$$`, or `\\label{eq-x}`), figures and tables from the
     figure plugin (`{#fig-x}`, `{#tbl-x}`). Sections are not numbered (Quarto numbers them
-    only with `number-sections`), so `@sec-x` is the title of the heading `{#sec-x}`. A label no equation, figure or table of the post
-    has is an error at its place, shown as `??`. An address (`a@fig-b`) is no reference.
+    only with `number-sections`), so `@sec-x` is the title of the heading `{#sec-x}`. A
+    label nothing in the post has is an error at its place, shown as `??`. An address
+    (`a@fig-b`) is no reference.
     CSS classes: xref (eqref for equations, as `\\eqref`).
     """
     rules = md.inline.ruler.get_all_rules()
