@@ -8,9 +8,9 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
+from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
-from markdown_it.rules_block import StateBlock
 from mdit_py_plugins.admon import admon_plugin
 from mdit_py_plugins.admon.index import admonition
 from mdit_py_plugins.container import container_plugin
