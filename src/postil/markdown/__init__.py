@@ -42,6 +42,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.code import code_plugin
     from postil.markdown.figure import figure_plugin
     from postil.markdown.heading import heading_plugin
+    from postil.markdown.htmlmath import htmlmath_plugin
     from postil.markdown.ids import ids_plugin
     from postil.markdown.images import images_plugin
     from postil.markdown.include import include_plugin
@@ -84,6 +85,7 @@ def create_markdown() -> MarkdownIt:
         callout_plugin,
         tabs_plugin,
         include_plugin,
+        htmlmath_plugin,
     ):
         plugin(md)
     return md
