@@ -93,6 +93,9 @@ def admonition_body(state: StateBlock, start_line: int, end_line: int, silent: b
     in an admonition's body stays whole. The blank lines inside the body are shown to the
     rule as indented while it runs.
     """
+    begin = state.bMarks[start_line] + state.tShift[start_line]
+    if silent or state.src[begin : begin + 3] not in ("!!!", "???"):
+        return admonition(state, start_line, end_line, silent)  # (most lines: no marker)
     indent = state.sCount[start_line] + 4
     line = tail = start_line + 1
     while line < end_line and (state.isEmpty(line) or state.sCount[line] >= indent):
