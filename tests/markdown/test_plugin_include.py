@@ -43,3 +43,9 @@ def test_text_mentioning_the_markers_is_not_an_inclusion():
     )
     assert "--8&lt;-- &quot;x&quot;" in html and "--8&lt;-- is scissors" in html
     assert not any("inclusion" in f for f in found)
+
+
+def test_a_chunk_holding_only_options_and_an_include_is_removed_and_not_counted_as_a_chunk():
+    html, found = render("```{python}\n#| code-fold: true\n{{< include code/a.py >}}\n```\n")
+    assert "<figure" not in html
+    assert found == [f"post.md:3:1: warning: the file inclusion of `code/a.py` {LEFT_OUT}"]

@@ -16,6 +16,7 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
+from postil.markdown.chunk import OPTION_LINE
 from postil.markdown.state import RenderState, get_state
 
 SNIPPET = re.compile(r"""[ \t]*--8<--[ \t]+("[^"\n]+"|'[^'\n]+'|[^\s"']\S*)[ \t]*""")
@@ -45,7 +46,8 @@ def include_plugin(md: MarkdownIt) -> None:
 
     A snippet line, or a `--8<--` … `--8<--` block of paths, is a block that renders
     nothing; in a code block the inclusion's line is removed, and a code block left empty
-    is removed. (`{{< include >}}` in text is the shortcode plugin's.) No CSS classes.
+    (or holding only a chunk's `#|` options) is removed. (`{{< include >}}` in text is the
+    shortcode plugin's.) No CSS classes.
     """
     md.block.ruler.before("paragraph", "snippet", snippet_block, {"alt": ["paragraph"]})
     md.core.ruler.after("block", "include_code", include_code)
@@ -102,8 +104,8 @@ def include_code(state: StateCore) -> None:
     for token in state.tokens:
         if token.type == "fence" and ("--8<--" in token.content or "{{<" in token.content):
             token.content = _without_inclusions(token, doc)
-            if not token.content.strip():
-                continue
+            if not OPTION_LINE.sub("", token.content).strip():
+                continue  # nothing left but a chunk's `#|` options
         kept.append(token)
     state.tokens = kept
 
