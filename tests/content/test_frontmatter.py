@@ -120,7 +120,10 @@ def test_misspelt_title_still_fails_because_the_title_is_missing():
 def test_file_without_front_matter_is_all_body_and_needs_a_title():
     assert split_front_matter(source("# Just text\n")) == ("", "# Just text\n", 1)
     with pytest.raises(ContentError):
-        parse(source("# Just text\n"), "UTC")
+        parse(source("Just text\n"), "UTC")
+    # MkDocs' rule: the `# heading` opening a page without a title is its title
+    meta, body, body_line = parse(source("# Just text\n"), "UTC", [])
+    assert (meta.title, body, body_line) == ("Just text", "", 2)
 
 
 def test_a_post_without_a_date_is_a_warning_and_a_page_is_not():

@@ -16,9 +16,9 @@ def source(text: str, rel: str = "content/posts/x.md"):
     return SourceFile(path=Path(rel), rel=rel, text=text, kind="post")
 
 
-def read(text: str):
+def read(text: str, rel: str = "content/posts/x.md"):
     warnings: list = []
-    meta, body, body_line = parse(source(text), "UTC", warnings)
+    meta, body, body_line = parse(source(text, rel), "UTC", warnings)
     return meta, body, body_line, [str(w) for w in warnings]
 
 
@@ -214,3 +214,42 @@ def test_mkdocs_metadata_continuation_lines_and_errors_at_the_file_line():
 def test_text_starting_with_a_colon_phrase_is_not_metadata():
     with pytest.raises(ContentError, match="no `title`"):
         read("Note: this post has no front matter.\n\nText\n")
+
+
+def test_mkdocs_page_without_title_is_titled_by_its_opening_heading_which_leaves_the_body():
+    meta, body, body_line, warnings = read(
+        "---\ntags:\n  - Algebra\ndate: 2020-01-02\n---\n\n<!-- note -->\n"
+        "# Continued $x$ fractions {#top}\n\nText\n"
+    )
+    assert meta.title == "Continued $x$ fractions"
+    assert meta.title_at == TextAt(line=8, col=3, verbatim=True)
+    assert meta.tags == ("Algebra",)
+    assert (body, body_line) == ("\nText\n", 9)
+    assert warnings == []
+
+
+def test_setext_heading_opening_a_page_without_title_is_its_title():
+    meta, body, body_line, _ = read("Kernels\n=======\n\nText\n")
+    assert (meta.title, body, body_line) == ("Kernels", "\nText\n", 3)
+
+
+def test_mkdocs_metadata_without_title_is_read_when_its_keys_are_known_and_title_is_the_name():
+    meta, body, body_line, warnings = read(
+        "author: Ann, Bob\n\nText $x$\n", rel="content/posts/mobius_inversion.md"
+    )
+    assert meta.title == "Mobius inversion"
+    assert meta.authors == ("Ann", "Bob")
+    assert (body, body_line) == ("Text $x$\n", 3)
+    assert warnings == [
+        "content/posts/mobius_inversion.md:1:1: warning: no `title` and no `# heading` "
+        "opening the page; it is titled `Mobius inversion` after its file name; add "
+        "`title: …` at the top (or a `# heading` as its first line)",
+        "content/posts/mobius_inversion.md:1:1: warning: post has no `date:`; it sorts last "
+        "and has no citation or feed date; add `date: YYYY-MM-DD`",
+    ]
+
+
+def test_heading_after_text_or_a_level_two_heading_is_no_title():
+    for text in ("---\nslug: x\n---\nIntro\n\n# Later\n", "---\nslug: x\n---\n## Part\n"):
+        with pytest.raises(ContentError, match="no `title`"):
+            read(text)

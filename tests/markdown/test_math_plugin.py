@@ -191,6 +191,20 @@ def test_math_dollars_closing_an_inline_formula_at_a_line_start_is_no_unclosed_o
     assert html.count('<math display="block">') == 2
 
 
+def test_math_dollars_on_lazy_lines_of_a_list_item_are_display_math_without_a_warning():
+    html, state = render("- the solution is\n$$\nX = c_1\n$$\nfor some $c$.\n- next\n")
+    assert not state.diagnostics
+    item = html.split("<li>")[1]
+    assert item.count('<math display="block">') == 1 and "for some" in item
+
+
+def test_math_unclosed_dollars_on_a_lazy_line_of_a_list_item_still_warn():
+    _, state = render("- the solution is\n$$\nX = c_1\n")
+    assert [(d.location.line, d.message) for d in state.diagnostics] == [
+        (2, "`$$` opens display math that is never closed")
+    ]
+
+
 def test_math_unclosed_dollars_inside_a_paragraph_warn_at_their_column_in_a_quote():
     _, state = render("> text\n> $$\n> x\n")
     assert [(d.location.line, d.location.col, d.message) for d in state.diagnostics] == [

@@ -30,6 +30,9 @@ PLUGINS = {
     "attrs": ("attrs", "figure", "heading"),  # figures and heading ids take attributes
     "callout": ("math", "callout", "sidenote", "code", "shortcode"),  # math, notes, code inside
     "cite": ("math", "sidenote", "cite"),  # `$a@b$` is math; citations inside notes
+    "tabs": ("math", "code", "tabs"),  # math in titles, code in bodies
+    "include": ("include",),
+    "xref": ("math", "attrs", "figure", "heading", "xref"),  # numbers, heading ids
 }
 
 

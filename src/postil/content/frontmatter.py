@@ -16,13 +16,20 @@ import logging
 import re
 from collections.abc import Callable
 from datetime import date, datetime, time, timedelta, timezone, tzinfo
+from pathlib import PurePosixPath
 from typing import Any
 from zoneinfo import ZoneInfo
 
 import yaml
 
 from postil.content import fieldtypes as ft
-from postil.content.headers import Header, closing_line, read_meta_lines, read_toml
+from postil.content.headers import (
+    Header,
+    closing_line,
+    heading_title,
+    read_meta_lines,
+    read_toml,
+)
 from postil.errors import ContentError, Diagnostic, Location, Severity
 from postil.model import Author, FrontMatter, SourceFile, TextAt
 from postil.yamlnodes import (
@@ -72,7 +79,7 @@ def read_header(source: SourceFile) -> Header:
     if first == "+++":
         return read_toml(source)
     if first != "---":
-        meta = read_meta_lines(source)
+        meta = read_meta_lines(source, known=FIELDS.keys() | QUIET_KEYS)
         if meta is not None:
             return meta
     yaml_text, body, body_line = split_front_matter(source)
@@ -114,10 +121,9 @@ def parse(
     except YamlFieldError as e:
         where = Location(source.rel, e.line0 + header.first_line, e.col0 + 1)
         raise ContentError(e.message, where) from e
+    body, body_line = header.body, header.body_line
     if "title" not in values:
-        raise ContentError(
-            "front matter has no `title`; add `title: …`", Location(source.rel, 1, 1)
-        )
+        values["title"], values["title_at"], body, body_line = _untitled(source, header, warnings)
     _warn_unknown(source.rel, unknown, header.first_line, warnings)
     for line0, col0, message in escape_warnings(header.fields or []):
         _warn(warnings, Location(source.rel, line0 + header.first_line, col0 + 1), message)
@@ -128,7 +134,47 @@ def parse(
             "post has no `date:`; it sorts last and has no citation or feed date; "
             "add `date: YYYY-MM-DD`",
         )
-    return FrontMatter(**values), header.body, header.body_line
+    return FrontMatter(**values), body, body_line
+
+
+def _untitled(
+    source: SourceFile, header: Header, warnings: list[Diagnostic] | None
+) -> tuple[str, TextAt, str, int]:
+    """Title a source whose front matter has none as MkDocs does.
+
+    Returns (title, where it is written, body, body line). The `# heading` opening the body
+    is the title, and the body starts after it (the page shows the title above the body;
+    blank lines and HTML comments before the heading go with it). A page with MkDocs'
+    `key: value` metadata and no heading (titled by MkDocs' `nav:`) is titled by its file
+    name, with a warning (MkDocs' `Page._set_title`: `-` and `_` read as spaces, an
+    all-lower-case name capitalised; `index.md` takes its folder's name).
+
+    Raises:
+        ContentError: no `title`, no opening heading and no MkDocs metadata lines.
+    """
+    found = heading_title(header.body)
+    if found is not None:
+        text, line0, count = found
+        lines = header.body.split("\n")
+        col0 = lines[line0].find(text)
+        where = TextAt(header.body_line + line0, col0 + 1, col0 >= 0)
+        after = line0 + count
+        return ft.one_line(text), where, "\n".join(lines[after:]), header.body_line + after
+    if header.syntax != "meta":
+        raise ContentError(
+            "front matter has no `title`; add `title: …`", Location(source.rel, 1, 1)
+        )
+    path = PurePosixPath(source.rel)
+    name = (path.parent.name if path.stem == "index" else path.stem).replace("-", " ")
+    name = name.replace("_", " ").strip() or path.stem
+    title = name.capitalize() if name.lower() == name else name
+    _warn(
+        warnings,
+        Location(source.rel, 1, 1),
+        f"no `title` and no `# heading` opening the page; it is titled `{title}` after its "
+        "file name; add `title: …` at the top (or a `# heading` as its first line)",
+    )
+    return title, TextAt(), header.body, header.body_line
 
 
 def _quiet(key: str) -> bool:

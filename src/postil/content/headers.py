@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Container
 from dataclasses import dataclass
 from datetime import date, datetime, time
 from typing import Any
@@ -147,12 +148,13 @@ def _scalar(text: str, tag: str, mark: yaml.Mark, style: str | None = None) -> y
     return yaml.ScalarNode(tag, text, mark, mark, style=style)
 
 
-def read_meta_lines(source: SourceFile) -> Header | None:
+def read_meta_lines(source: SourceFile, known: Container[str] = ()) -> Header | None:
     """Read Pelican/MkDocs `Key: value` metadata at the top of a file, or None.
 
     The block runs to the first blank line; it counts as metadata only when every line is a
-    metadata or continuation line and one key is `title` (so a post starting "Note: …" is
-    not misread). Keys are lower-cased.
+    metadata or continuation line and one key is `title`, or every key is in `known` (a
+    MkDocs page titled by its heading: `author: …`), so a post starting "Note: …" is not
+    misread. Keys are lower-cased.
     """
     lines = source.text.split("\n")
     entries: list[tuple[str, list[str], int, int]] = []
@@ -167,7 +169,8 @@ def read_meta_lines(source: SourceFile) -> Header | None:
         else:
             return None
         end += 1
-    if not any(key == "title" for key, *_ in entries):
+    keys = [key for key, *_ in entries]
+    if "title" not in keys and not (keys and all(key in known for key in keys)):
         return None
     fields = [_meta_field(key, parts, line0, col0) for key, parts, line0, col0 in entries]
     body_start = min(end + 1, len(lines))
@@ -183,3 +186,48 @@ def _meta_field(key: str, parts: list[str], line0: int, col0: int) -> Field:
         nodes = [_scalar(item.strip(), STR, mark) for item in items if item.strip()]
         return Field(key, yaml.SequenceNode(SEQ, nodes, mark, mark), line0, 0)
     return Field(key, _scalar(value, STR, mark), line0, 0)
+
+
+ATX_H1 = re.compile(r" {0,3}#(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*")
+"""A level-1 ATX heading line (CommonMark); group 1 its text."""
+
+SETEXT_H1 = re.compile(r" {0,3}=+[ \t]*")
+"""The underline of a level-1 setext heading."""
+
+HEADING_ATTRS = re.compile(r"[ \t]*\{[^{}]*\}\Z")
+"""An attribute list ending a heading (`# Title {#id}`)."""
+
+
+def heading_title(body: str) -> tuple[str, int, int] | None:
+    """Return (text, first line, line count) of the `# heading` that opens a body, or None.
+
+    MkDocs titles a page without a `title` by its first level-1 heading when that heading
+    is the first thing on the page (`mkdocs.structure.pages`, since MkDocs 1.5); blank
+    lines and HTML comments before it are passed over. Lines are 0-based in `body`; a
+    setext heading (`Title` over `=====`) has two lines.
+    """
+    lines = body.split("\n")
+    at = 0
+    while at < len(lines):
+        line = lines[at].strip()
+        if line.startswith("<!--"):
+            while at < len(lines) and "-->" not in lines[at]:
+                at += 1
+        elif line:
+            break
+        at += 1
+    if at >= len(lines):
+        return None
+    atx = ATX_H1.fullmatch(lines[at])
+    if atx:
+        text, count = atx.group(1) or "", 1
+    elif (
+        at + 1 < len(lines)
+        and SETEXT_H1.fullmatch(lines[at + 1])
+        and not lines[at].startswith(("    ", "\t"))
+    ):
+        text, count = lines[at], 2
+    else:
+        return None
+    text = HEADING_ATTRS.sub("", text).strip()
+    return (text, at, count) if text else None

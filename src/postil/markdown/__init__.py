@@ -44,6 +44,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.heading import heading_plugin
     from postil.markdown.ids import ids_plugin
     from postil.markdown.images import images_plugin
+    from postil.markdown.include import include_plugin
     from postil.markdown.links import links_plugin
     from postil.markdown.liquid import liquid_plugin
     from postil.markdown.math import math_plugin
@@ -52,9 +53,11 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.shortcode import shortcode_plugin
     from postil.markdown.sidenote import sidenote_plugin
     from postil.markdown.table import table_plugin
+    from postil.markdown.tabs import tabs_plugin
     from postil.markdown.template import template_plugin
     from postil.markdown.toc import toc_plugin
     from postil.markdown.widget import widget_plugin
+    from postil.markdown.xref import xref_plugin
 
     md = MarkdownIt("commonmark", {"typographer": False}).enable(["table", "strikethrough"])
     for plugin in (
@@ -64,6 +67,7 @@ def create_markdown() -> MarkdownIt:
         code_plugin,
         widget_plugin,
         figure_plugin,
+        xref_plugin,  # after figures are numbered; its `@eq-x` rule runs before citations
         heading_plugin,
         table_plugin,
         links_plugin,
@@ -78,6 +82,8 @@ def create_markdown() -> MarkdownIt:
         toc_plugin,
         attrs_plugin,
         callout_plugin,
+        tabs_plugin,
+        include_plugin,
     ):
         plugin(md)
     return md

@@ -9,9 +9,11 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
+from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from mdit_py_plugins.admon import admon_plugin
+from mdit_py_plugins.admon.index import admonition
 from mdit_py_plugins.container import container_plugin
 
 from postil.markdown.attrlist import clean_attributes, read_attributes
@@ -77,11 +79,38 @@ def callout_plugin(md: MarkdownIt) -> None:
     """
     container_plugin(md, "div", validate=_is_div)
     admon_plugin(md)
+    md.block.ruler.at("admonition", admonition_body)
     md.core.ruler.after("block", "callout_tokens", callout_tokens)
     md.add_render_rule("callout_open", render_callout_open)
     md.add_render_rule("callout_close", render_callout_close)
     md.add_render_rule("callout_title_open", render_callout_title_open)
     md.add_render_rule("callout_title_close", render_callout_title_close)
+
+
+def admonition_body(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """Run mdit-py-plugins' admonition rule with Python-Markdown's extent of the body.
+
+    mdit-py-plugins ends an admonition at two blank lines in a row; Python-Markdown (and so
+    MkDocs) goes on while the next text is indented, so a code block with two blank lines
+    in an admonition's body stays whole. The blank lines inside the body are shown to the
+    rule as indented while it runs.
+    """
+    begin = state.bMarks[start_line] + state.tShift[start_line]
+    if silent or state.src[begin : begin + 3] not in ("!!!", "???"):
+        return admonition(state, start_line, end_line, silent)  # (most lines: no marker)
+    indent = state.sCount[start_line] + 4
+    line = tail = start_line + 1
+    while line < end_line and (state.isEmpty(line) or state.sCount[line] >= indent):
+        tail = line + 1 if not state.isEmpty(line) else tail
+        line += 1
+    blanks = {at: state.sCount[at] for at in range(start_line + 1, tail) if state.isEmpty(at)}
+    for at in blanks:
+        state.sCount[at] = max(state.sCount[at], indent)
+    try:
+        return admonition(state, start_line, end_line, silent)
+    finally:
+        for at, count in blanks.items():
+            state.sCount[at] = count
 
 
 def kind_of(name: str) -> tuple[str, bool]:

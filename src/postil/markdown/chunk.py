@@ -40,8 +40,41 @@ ENGINES = {
     "octave": "octave",
     "mermaid": "text",
     "dot": "dot",
+    "tikz": "latex",
+    "asy": "text",
+    "c": "c",
+    "cc": "cpp",
+    "cpp": "cpp",
+    "fortran": "fortran",
+    "go": "go",
+    "haskell": "haskell",
+    "node": "javascript",
+    "perl": "perl",
+    "ruby": "ruby",
+    "scala": "scala",
+    "zsh": "zsh",
+    "css": "css",
+    "sass": "sass",
+    "scss": "scss",
+    "sas": "sas",
+    "stata": "stata",
+    "glue": "text",
+    "glue_sql": "sql",
+    "psql": "postgresql",
+    "mysql": "mysql",
+    "rscript": "r",
+    "exec": "text",
+    "cat": "text",
+    "asis": "text",
+    "verbatim": "text",
+    "embed": "text",
+    "ditaa": "text",
 }
-"""Quarto and knitr engines (lower case) and the Pygments language their code is shown in."""
+"""Quarto and knitr engines (lower case) and the Pygments language their code is shown in.
+
+knitr's engine list (`names(knitr::knit_engines$get())`) with Quarto's own: a `{tikz}`
+chunk is a picture drawn from TeX that postil cannot draw, so it is shown as its TeX.
+"""
 
 OPTION_LINE = re.compile(r"[ \t]*(#|//|--)\|.*(\n|\Z)")
 """An option line at the top of a chunk: `#| echo: false` (`//|` or `--|` in some languages)."""

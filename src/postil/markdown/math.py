@@ -82,6 +82,8 @@ BACKSLASH_DELIMITERS = {
     "\\(": ("\\)", "math_inline"),
     "\\[": ("\\]", "math_inline_display"),
 }
+QUARTO_LABEL = re.compile(r"[ \t]*\{#(eq-[\w:.-]*\w)\}[ \t]*")
+"""Quarto's label after a display formula's closing `$$`: `$$ … $$ {#eq-mass}`."""
 TRAILING_PUNCT = re.compile(r"[.,;:!?)\]}’”'\"…]+")
 
 
@@ -216,9 +218,12 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     r"""Parse display math starting a line: `$$…$$`, `\[…\]`, `\\[…\\]`, `\begin{align}…`.
 
     The first closing delimiter after the opener must end its line: `$$a$$ is` starts a
-    paragraph with inline math. A blank line inside is allowed only while the formula is
-    clearly unfinished (`_unfinished`); a `$$` that is never closed is left as text with
-    a warning at its line.
+    paragraph with inline math; Quarto's label may follow it (`$$ … $$ {#eq-x}`: the
+    formula is numbered, as with `\label{eq-x}`). A blank line inside is allowed only while
+    the formula is clearly unfinished (`_unfinished`); a `$$` that is never closed is left
+    as text with a warning at its line. A `$$` line outdented inside a list item
+    (`- text⏎$$⏎x⏎$$`) goes on the item's paragraph, where the inline rule reads the
+    formula as display math.
     """
     if state.is_code_block(start_line):
         return False
@@ -231,10 +236,14 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     opener, closer = delims
     if not opener and state.parentType == "paragraph" and _inline_math_open(state, begin):
         return False  # `$f = ⏎\begin{cases}…\end{cases}$`: the environment is inline math's
-    scan = _find_closer(state, start_line, end_line, begin + len(opener), closer)
+    lazy = state.sCount[start_line] < state.blkIndent
+    scan = _find_closer(state, start_line, end_line, begin + len(opener), closer, lazy)
     if scan.pos < 0 and opener == "$$" and not (silent and _closes_inline(state, begin)):
         _warn_unclosed(state, start_line, begin, scan.blank)
-    if scan.pos < 0 or not scan.ends_line:
+    label = _quarto_label(state, scan, opener, closer)
+    if scan.pos < 0 or not (scan.ends_line or label) or (lazy and scan.line > start_line):
+        # Outdented lines inside a list item go on its paragraph (lazy continuation):
+        # there the inline rule reads a formula on lines of its own as display math.
         return False
     if silent:
         return True
@@ -242,6 +251,9 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     token = state.push("math_block", "math", 0)
     source = state.src[begin + len(opener) : stop]
     token.content, removed = _unescaped(source, opener)
+    if label:  # numbered as `\label` numbers it; `@eq-…` and `\eqref` refer to it
+        tex = token.content.rstrip()
+        token.content = f"{tex} \\label{{{label}}}{token.content[len(tex) :]}"
     token.map = [start_line, scan.line + 1]
     col0 = begin + len(opener) - state.bMarks[start_line]
     token.meta = {"col0": col0, "delims": delims, "removed": removed, "source": source}
@@ -274,6 +286,14 @@ def _katex_block(state: StateBlock, start_line: int, end_line: int, silent: bool
     return True
 
 
+def _quarto_label(state: StateBlock, scan: _Scan, opener: str, closer: str) -> str:
+    """Return the Quarto label written after the closing `$$` (`$$ {#eq-x}`), or ""."""
+    if opener != "$$" or scan.pos < 0 or scan.ends_line:
+        return ""
+    found = QUARTO_LABEL.fullmatch(state.src, scan.pos + len(closer), state.eMarks[scan.line])
+    return found.group(1) if found else ""
+
+
 class _Scan(NamedTuple):
     """Where a display formula's closing delimiter is (`pos` -1: nowhere)."""
 
@@ -283,8 +303,13 @@ class _Scan(NamedTuple):
     blank: int  # the blank line that ended the search, or -1
 
 
-def _find_closer(state: StateBlock, start_line: int, end_line: int, pos: int, closer: str) -> _Scan:
+def _find_closer(
+    state: StateBlock, start_line: int, end_line: int, pos: int, closer: str, lazy: bool
+) -> _Scan:
     """Find the first `closer` from `pos` on, inside the container; say if it ends its line.
+
+    `lazy`: the opener is outdented from its container (a paragraph's lazy continuation
+    line), so the lines after it may be outdented too.
 
     A blank line ends the search (Pandoc's rule) unless the TeX before it is unfinished:
     `$$⏎⏎\boxed{…}⏎$$` is one formula, as MathJax reads it in a Hugo `rawhtml` shortcode;
@@ -297,7 +322,7 @@ def _find_closer(state: StateBlock, start_line: int, end_line: int, pos: int, cl
             if _unfinished(state.src[pos:line_start]) or _closer_next(state, line, closer):
                 continue
             return _Scan(line, -1, False, line)
-        if line > start_line and state.sCount[line] < state.blkIndent:
+        if line > start_line and state.sCount[line] < state.blkIndent and not lazy:
             break
         found = text.find(closer)
         if found >= 0:

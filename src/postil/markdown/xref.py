@@ -1,0 +1,145 @@
+"""Quarto's cross-references: `@eq-x`, `@fig-x`, `@tbl-x`, `@sec-x`; `[-@eq-x]` the number."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from html import escape
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+
+from postil.markdown.state import RenderState, get_state
+from postil.math import anchor_id
+
+XREF = re.compile(r"(-?)@((eq|fig|tbl|sec)-[\w:.-]*\w)")
+"""A reference: group 1 `-` (number only), group 2 the label, group 3 its kind."""
+
+BRACKETED = re.compile(r"\[(-?)@((eq|fig|tbl|sec)-[\w:.-]*\w)\]")
+"""A reference in brackets, `[@eq-x]` or `[-@eq-x]` (Pandoc's citation syntax)."""
+
+PREFIXES = {"eq": "Equation", "fig": "Figure", "tbl": "Table", "sec": "Section"}
+"""Quarto's default reference prefixes (`crossref: eq-prefix` and so on)."""
+
+
+def xref_plugin(md: MarkdownIt) -> None:
+    """Render Quarto cross-references to equations, figures and tables as numbered links.
+
+    Syntax::
+
+        $$
+        E = mc^2
+        $$ {#eq-mass}
+
+        ![A plot](plot.png){#fig-plot}
+
+        As @eq-mass shows (and @fig-plot), the energy [-@eq-mass] grows.
+
+    gives "As <a>Equation 1</a> shows (and <a>Figure 1</a>), the energy <a>1</a> grows":
+    Quarto's words, and its `-@` for the number alone. Equations take their number from
+    the math plugin (`{#eq-x}` after `$$`, or `\\label{eq-x}`), figures and tables from the
+    figure plugin (`{#fig-x}`, `{#tbl-x}`). Sections are not numbered (Quarto numbers them
+    only with `number-sections`), so `@sec-x` is the title of the heading `{#sec-x}`. A
+    label nothing in the post has is an error at its place, shown as `??`. An address
+    (`a@fig-b`) is no reference.
+    CSS classes: xref (eqref for equations, as `\\eqref`).
+    """
+    rules = md.inline.ruler.get_all_rules()
+    md.inline.ruler.before("cite" if "cite" in rules else "link", "xref", xref)
+    if "figure_number" in md.core.ruler.get_all_rules():
+        md.core.ruler.after("figure_number", "xref_check", xref_check)
+    else:
+        md.core.ruler.push("xref_check", xref_check)
+    md.add_render_rule("xref", render_xref)
+
+
+def xref(state: StateInline, silent: bool) -> bool:
+    """Inline rule: `@eq-x`, `-@eq-x`, `[@eq-x]`, `[-@eq-x]` as an `xref` token."""
+    src, start = state.src, state.pos
+    if src[start] not in "@-[" or state.linkLevel > 0:
+        return False
+    found = (BRACKETED if src[start] == "[" else XREF).match(src, start)
+    before = src[start - 1] if start > 0 else " "
+    if found is None or before.isalnum() or before in "@_":
+        return False
+    if not silent:
+        token = state.push("xref", "", 0)
+        token.content = found[0]
+        token.meta = {"label": found[2], "kind": found[3], "bare": bool(found[1])}
+        token.meta["pos"] = start
+    state.pos = found.end()
+    return True
+
+
+def xref_check(state: StateCore) -> None:
+    """Core rule (after numbering): give each reference its text; report unknown labels."""
+    doc = get_state(state.env)
+    sections = _sections(state.tokens)
+    for block in state.tokens:
+        for token in block.children or () if block.type == "inline" else ():
+            if token.type == "xref":
+                token.meta["text"] = _text(token.meta, doc, sections)
+                if token.meta["text"] is None:
+                    _report_unknown(doc, block, token)
+
+
+def _sections(tokens: Sequence[Token]) -> dict[str, Token]:
+    """Return the inline token of every heading with an id, by id (`## Intro {#sec-intro}`)."""
+    found = {}
+    for i, token in enumerate(tokens[:-1]):
+        if token.type == "heading_open" and token.attrs.get("id"):
+            found[str(token.attrs["id"])] = tokens[i + 1]
+    return found
+
+
+def _text(meta: dict[str, Any], doc: RenderState, sections: dict[str, Token]) -> str | None:
+    """Return a reference's words ("Equation 1", or "1" for `-@`), None for an unknown label.
+
+    A section's words are its heading's inline tokens, kept in `meta["heading"]`.
+    """
+    if meta["kind"] == "sec":
+        heading = sections.get(meta["label"])
+        meta["heading"] = heading
+        return heading.content if heading is not None else None
+    if meta["kind"] == "eq":
+        number = doc.equations.get(meta["label"])
+    else:
+        label = doc.extra.get("figure_labels", {}).get(meta["label"])
+        number = label.rsplit(" ", 1)[-1] if label else None
+    if number is None:
+        return None
+    return number if meta["bare"] else f"{PREFIXES[meta['kind']]} {number}"
+
+
+def _report_unknown(doc: RenderState, block: Token, token: Token) -> None:
+    before = block.content[: token.meta["pos"]]
+    line0 = (block.map[0] if block.map else 0) + before.count("\n")
+    col = token.meta["pos"] - (before.rfind("\n") + 1) + 1
+    if block.map and 0 <= line0 < len(doc.source_lines):
+        at = doc.source_lines[line0].find(token.content)
+        col = at + 1 if at >= 0 else col
+    kind = PREFIXES[token.meta["kind"]].lower()
+    doc.error(
+        line0 if block.map else None,
+        col,
+        f"cross-reference `{token.content}`: no {kind} of this post has the label "
+        f"`{token.meta['label']}`; fix the label or add `{{#{token.meta['label']}}}` to the "
+        f"{kind}",
+    )
+
+
+def render_xref(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
+    """Render a reference as a link to its equation, figure or table."""
+    meta = tokens[idx].meta
+    text = meta.get("text") or "??"
+    label = meta["label"]
+    heading = meta.get("heading")
+    if heading is not None:
+        words = self.renderInline(heading.children or [], options, env)
+        return f'<a class="xref" href="#{escape(label)}">{words}</a>'
+    if meta["kind"] == "eq":
+        return f'<a class="eqref xref" href="#{escape(anchor_id(label))}">{escape(text)}</a>'
+    return f'<a class="xref" href="#{escape(label)}">{escape(text)}</a>'

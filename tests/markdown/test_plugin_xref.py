@@ -1,0 +1,34 @@
+"""Quarto cross-references: what the fixture file cannot show (errors, the full parser)."""
+
+from __future__ import annotations
+
+from postil.markdown import create_markdown, render_markdown
+from postil.markdown.state import RenderState
+
+
+def render(text: str) -> tuple[str, list[str]]:
+    """Render `text` as the body of `post.md`; return its HTML and diagnostics as text."""
+    state = RenderState(path="post.md")
+    state.source_lines = text.split("\n")
+    html = render_markdown(create_markdown(), text, state).html
+    return html, [str(d).split("\n")[0] for d in state.diagnostics]
+
+
+def test_an_unknown_label_is_an_error_at_the_reference_and_shows_question_marks():
+    html, found = render("Intro.\n\nSee the result, @eq-nope.\n")
+    assert '<a class="eqref xref" href="#eq-nope">??</a>' in html
+    assert found == [
+        "post.md:3:17: cross-reference `@eq-nope`: no equation of this post has the "
+        "label `eq-nope`; fix the label or add `{#eq-nope}` to the equation"
+    ]
+
+
+def test_references_number_equations_and_figures_in_the_full_parser_without_citations():
+    text = (
+        "By @eq-a, @eq-b and @fig-x.\n\n$$\na\n$$ {#eq-a}\n\n$$\nb \\tag{*}\n$$ {#eq-b}\n\n"
+        "![X](x.png){#fig-x}\n\nAlso \\eqref{eq-a}.\n"
+    )
+    html, found = render(text)
+    assert found == []
+    assert 'href="#eq-a">Equation 1</a>' in html and 'href="#eq-b">Equation *</a>' in html
+    assert 'href="#fig-x">Figure 1</a>' in html and 'href="#eq-a">(1)</a>' in html
