@@ -39,6 +39,9 @@ class Note:
         number: 1-based number among numbered notes, or among margin notes; 0 when missing.
         body: the definition's block tokens (paragraphs, lists, code), `{-}` removed.
         references: how many `[^id]` references point at it.
+        margin: the body its margin copies show, when that is not `body` itself: in a
+            document parsed in groups, the gathering run's finished copy (a margin copy
+            may come before the definition's group).
     """
 
     label: str
@@ -46,6 +49,7 @@ class Note:
     number: int = 0
     body: list[Token] = field(default_factory=list)
     references: int = 0
+    margin: list[Token] | None = None
 
 
 def sidenote_plugin(md: MarkdownIt) -> None:
@@ -105,23 +109,73 @@ def footnote_ref_located(state: StateInline, silent: bool) -> bool:
 
 
 def sidenote_tail(state: StateCore) -> None:
-    """Collect definitions, number notes in reference order, report problems, add Notes."""
+    """Collect definitions, number notes in reference order, report problems, add Notes.
+
+    In a document parsed in groups (`postil.markdown.state.GroupRun`) each group's
+    definitions are taken out as it comes; the notes are numbered when the first group is
+    rendered, from the gathering run's references and definitions (a note may be defined
+    after the group that shows its margin copy), and the Notes list ends the last group.
+    """
     data = state.env.get("footnotes")
     if not data or not (data.get("list") or data.get("refs")):
         return
-    definitions = _take_definitions(state)
-    notes = _classify(data["list"], definitions)
+    doc = get_state(state.env)
+    run = doc.groups
+    carry = run.carry.setdefault("sidenote", {"definitions": {}, "notes": None})
+    definitions = carry["definitions"]
+    _take_definitions(state, definitions)
+    if carry["notes"] is None and (run.last or not run.ahead):
+        carry["notes"] = _numbered(state, data, definitions)
+    notes = carry["notes"]
+    if notes is None:
+        return  # gathering, before the last group: the definitions are all it needs
+    doc.step(2)
+    for token in state.tokens:
+        if token.type == "inline" and token.children:
+            _annotate_refs(state, token, notes)
+    if run.last:
+        doc.step(3)
+        for note in notes.values():
+            for token in note.body:
+                if token.type == "inline" and token.children:
+                    _annotate_refs(state, token, notes)
+        state.tokens.extend(_notes_list(notes))
+
+
+def _numbered(state: StateCore, data: dict[str, Any], definitions: dict) -> dict[int, Note]:
+    """Return the document's notes by footnote id, reporting unreferenced definitions.
+
+    With every definition at hand (a document of one group, or the gathering run's last
+    group) the notes are made from them; the gathering run keeps a copy of the bodies as
+    they are now (before the rules after this one change them once more in the Notes list)
+    and the bodies themselves, which the rules after this one finish, for margin copies.
+    A later run makes its notes from that copy and shows the finished bodies in margins.
+    """
+    run = get_state(state.env).groups
+    found = run.facts.get("sidenote")
+    margins: dict[str, list[Token]] = {}
+    if found is not None:
+        entries, definitions, margins = found
+        definitions = copy.deepcopy(definitions)  # one copy per run: `_classify` edits it
+    else:
+        entries = data.get("list", {})
+        if run.ahead:
+            kept = (copy.deepcopy(entries), copy.deepcopy(definitions))
+            run.facts["sidenote"] = (
+                *kept,
+                {label: body for label, (body, _) in definitions.items()},
+            )
+    notes = _classify(entries, definitions)
+    for note in notes.values():
+        note.margin = margins.get(note.label)
+    get_state(state.env).step(1)
     _report_unreferenced(state, definitions, notes)
-    for tokens in [state.tokens, *(note.body for note in notes.values())]:
-        for token in tokens:
-            if token.type == "inline" and token.children:
-                _annotate_refs(state, token, notes)
-    state.tokens.extend(_notes_list(notes))
+    return notes
 
 
-def _take_definitions(state: StateCore) -> dict[str, tuple[list[Token], int]]:
-    """Remove `footnote_reference_*` sections from the stream; return label -> (body, line0)."""
-    definitions: dict[str, tuple[list[Token], int]] = {}
+def _take_definitions(state: StateCore, definitions: dict[str, tuple[list[Token], int]]) -> None:
+    """Remove `footnote_reference_*` sections from the stream into `definitions` (label ->
+    (body, line0)), reporting a label defined again."""
     kept: list[Token] = []
     current: list[Token] | None = None
     for token in state.tokens:
@@ -139,7 +193,6 @@ def _take_definitions(state: StateCore) -> dict[str, tuple[list[Token], int]]:
         else:
             kept.append(token)
     state.tokens = kept
-    return definitions
 
 
 def _report_duplicate(state: StateCore, label: str, line0: int, first0: int) -> None:
@@ -313,7 +366,7 @@ def _repeat_marker(note: Note, sub: int) -> str:
 def _render_margin_body(self: Any, note: Note, options: Any, env: Any, *, hidden: bool) -> str:
     """Render a note's body as phrasing content: paragraphs become spans, code becomes code."""
     parts = []
-    for token in note.body:
+    for token in note.body if note.margin is None else note.margin:
         if token.type == "inline":
             children = [_margin_child(child, hidden) for child in token.children or []]
             inner = self.renderInline(children, options, env)
