@@ -134,6 +134,8 @@ def sidenote_tail(state: StateCore) -> None:
         if token.type == "inline" and token.children:
             _annotate_refs(state, token, notes)
     if run.last:
+        if "sidenote" in run.facts:
+            _own_bodies(notes, definitions)
         doc.step(3)
         for note in notes.values():
             for token in note.body:
@@ -146,31 +148,35 @@ def _numbered(state: StateCore, data: dict[str, Any], definitions: dict) -> dict
     """Return the document's notes by footnote id, reporting unreferenced definitions.
 
     With every definition at hand (a document of one group, or the gathering run's last
-    group) the notes are made from them; the gathering run keeps a copy of the bodies as
-    they are now (before the rules after this one change them once more in the Notes list)
-    and the bodies themselves, which the rules after this one finish, for margin copies.
-    A later run makes its notes from that copy and shows the finished bodies in margins.
+    group) the notes are made from them, and the gathering run keeps them: their bodies,
+    which the rules after this one finish, are what margin copies show in the later run,
+    where a note's first reference is often groups before its definition. That run's notes
+    take the numbers and kinds of those, and their own bodies at the last group
+    (`_own_bodies`), for the Notes list the rules after this one finish once.
     """
     run = get_state(state.env).groups
     found = run.facts.get("sidenote")
-    margins: dict[str, list[Token]] = {}
-    if found is not None:
-        entries, definitions, margins = found
-        definitions = copy.deepcopy(definitions)  # one copy per run: `_classify` edits it
-    else:
-        entries = data.get("list", {})
+    if found is None:
+        notes = _classify(data.get("list", {}), definitions)
         if run.ahead:
-            kept = (copy.deepcopy(entries), copy.deepcopy(definitions))
-            run.facts["sidenote"] = (
-                *kept,
-                {label: body for label, (body, _) in definitions.items()},
-            )
-    notes = _classify(entries, definitions)
-    for note in notes.values():
-        note.margin = margins.get(note.label)
+            run.facts["sidenote"] = (notes, definitions)
+    else:
+        ahead, definitions = found
+        notes = {
+            note_id: Note(note.label, note.kind, note.number, [], note.references, note.body)
+            for note_id, note in ahead.items()
+        }
     get_state(state.env).step(1)
     _report_unreferenced(state, definitions, notes)
     return notes
+
+
+def _own_bodies(notes: dict[int, Note], definitions: dict) -> None:
+    """Give the notes of a later run the bodies it took out itself (`_numbered`)."""
+    for note in notes.values():
+        if note.kind != "missing":
+            note.body = definitions[note.label][0]
+            _strip_margin_marker(note.body)
 
 
 def _take_definitions(state: StateCore, definitions: dict[str, tuple[list[Token], int]]) -> None:
