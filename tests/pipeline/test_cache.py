@@ -343,19 +343,40 @@ assert cache.reader("html")("big") == value
 cache.close()
 """
 
+READ_LARGE_ROW = """
+import re, sys
+from pathlib import Path
+from postil.cache import BuildCache
+def hwm():
+    return int(re.search(r"VmHWM:\\s+(\\d+)", Path("/proc/self/status").read_text())[1]) << 10
+value = bytes(range(256)) * (96 << 12)
+read = BuildCache.open(Path(sys.argv[1])).reader("html")
+before = hwm()
+assert read("big") == value
+print((hwm() - before) / len(value))
+"""
+
 
 @pytest.mark.skipif(not hasattr(sqlite3.Connection, "blobopen"), reason="Python 3.11 on")
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads VmHWM")
 def test_a_large_row_is_written_without_copies_of_it(tmp_path):
     """A 20 MB post's 55 MB HTML row was pickled (a copy) and, bound as one parameter,
     copied by SQLite twice while written (the build's peak); it is written from where it
-    is, a chunk at a time, and reads back."""
+    is, a chunk at a time, and read back the same way."""
     result = subprocess.run(
         [sys.executable, "-c", LARGE_ROW, str(tmp_path)], capture_output=True, text=True
     )
     assert result.returncode == 0, result.stderr
     grown = float(result.stdout)  # in sizes of the row
     assert grown < 0.5, f"writing the row grew the peak by {grown:.2f} times its size"
+    # read back, in a new process, a chunk at a time into the one `bytes` returned (SELECT
+    # and pickle.loads made two copies at once: twice its size)
+    result = subprocess.run(
+        [sys.executable, "-c", READ_LARGE_ROW, str(tmp_path)], capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    read = float(result.stdout)
+    assert read < 1.5, f"reading the row grew the peak by {read:.2f} times its size"
 
 
 def test_large_and_small_rows_read_back_through_a_new_cache(tmp_path):
@@ -368,3 +389,26 @@ def test_large_and_small_rows_read_back_through_a_new_cache(tmp_path):
     assert {name: again.get("html", name, "fp") for name in values} == values
     assert again.reader("html")("big") == values["big"]
     again.close()
+
+
+@pytest.mark.parametrize("size", [(1 << 20) + 1, 3 << 20, (3 << 20) + 7])
+def test_a_large_row_read_in_chunks_is_checked_byte_for_byte(tmp_path, size):
+    """A large row is read back a chunk at a time (`store._read_row`): every size round the
+    chunk, a damaged byte anywhere is a `CacheError`, and a large row that is not one
+    `bytes` value (a list) reads as usual."""
+    from postil.cache.store import CacheError
+
+    value = bytes(i % 251 for i in range(size))
+    cache = BuildCache.open(tmp_path)
+    cache.put("html", "big", "fp", value)
+    cache.put("html", "list", "fp", list(range(400_000)))
+    cache.close()
+    read = BuildCache.open(tmp_path).reader("html")
+    assert read("big") == value and read("list") == list(range(400_000))
+    with sqlite3.connect(tmp_path / ".postil-cache" / "build.sqlite3") as db:
+        rowid = db.execute("SELECT rowid FROM entries WHERE name = 'big'").fetchone()[0]
+        with db.blobopen("entries", "data", rowid) as blob:
+            blob.seek(size // 2)
+            blob.write(b"\xff" if value[size // 2 - 11] != 255 else b"\x00")
+    with pytest.raises(CacheError):
+        BuildCache.open(tmp_path).reader("html")("big")

@@ -131,12 +131,79 @@ would take, author-year labels (2020a, 2020b) fixed by a later citation; with pr
 report in order (a duplicate and an unused note, a missing one, an unknown key, a repeated
 figure id, an empty link to nothing)."""
 
+CARRIES = r"""* TOC
+{:toc}
+
+First $\newcommand{\R}{\mathbb{R}} x \in \R$, [@ostergaard2020b], a note[^late], a margin
+note[^side], \eqref{eq:last}, [](#tbl-b), [](#fig-b), ![eager](https://x.org/a.png)<img src="r.png">
+
+$$v \in \R \label{eq:first}$$
+
+## Results {#results}
+
+Then $y \in \R$, [@ostergaard2020a; @nosuchone], again[^late], <span id="span-x">x</span>,
+[see](#results) and ![lazy](https://x.org/b.png).
+
+{% raw %}
+
+{{ page.title }} stays
+
+{% endraw %}
+
+| a | b |
+| - | - |
+| 1 | 2 |
+
+Table: A first table. {#tbl-a}
+
+## Results
+
+![A figure.](f.png){#fig-a}
+
+$$a = b \label{eq:dup}$$
+
+$$c = d \label{eq:dup}$$
+
+Text [@vaswani2017] and \eqref{eq:nowhere}, [](#fig-missing), [a](other.md), <img src="raw.png">.
+
+## Results {#results}
+
+| c | d |
+| - | - |
+| 3 | 4 |
+
+Table: A second table. {#tbl-b}
+
+![B figure.](g.png){#fig-b}
+
+<div id="results-2">a raw id a later heading slug would take</div>
+
+<p id="fig-a">a raw id a figure has</p>
+
+$$e = f \label{eq:last}$$
+
+[^late]: A late note with $w \in \R$, [](#fig-b), a nested one[^side], $x$, [@muller2019],
+    a missing one[^gone] and \eqref{eq:first}.
+[^side]: {-} A margin note citing [@deepmind2023] and $\R^n$.
+[^late]: Defined twice.
+[^orphan]: Never referenced.
+"""
+"""What a parse in groups must carry from one group to the next, each at least once across
+a group boundary (in groups of 1, 2 and 7 blocks): a macro defined in the first formula and
+used to the last note, equation numbers and a label defined twice, table and figure numbers
+with links ahead of them, author-year labels fixed by a later citation and citations inside
+notes, a note referenced twice (its second marker), a margin note and a nested reference,
+a note defined twice, one never referenced and one missing inside a note, a heading id given
+twice and a raw HTML id a later slug would take, a raw HTML id a figure has, the first image
+eager and the next lazy, a Liquid `raw` block, and references recorded by two rules (links,
+then raw HTML) in turn."""
+
 CITE_BIB = FIXTURES / "cite.bib"
 
 
-def render_whole_and_grouped(body: str, group: int, style: str, monkeypatch) -> tuple:
+def render_whole_and_grouped(body: str, group: int, style: str | None, monkeypatch) -> tuple:
     """Render `body` with `render_markdown` as one group and in groups of `group` top-level
-    blocks; return both `RenderedMarkdown`s."""
+    blocks (style None: without a bibliography); return both `RenderedMarkdown`s."""
     from postil.bibliography.read import read_bib
 
     works = read_bib(CITE_BIB.read_bytes(), "tests/fixtures/cite.bib").works
@@ -144,7 +211,12 @@ def render_whole_and_grouped(body: str, group: int, style: str, monkeypatch) -> 
     results = []
     for size in (10**9, group):
         monkeypatch.setattr(markdown, "RENDER_GROUP", size)
-        state = RenderState(path="post.md", body_line=5, bibliography=works, citation_style=style)
+        state = RenderState(
+            path="post.md",
+            body_line=5,
+            bibliography=works if style else None,
+            citation_style=style or "author-year",
+        )
         results.append(markdown.render_markdown(md, body, state))
     return results[0], results[1]
 
@@ -154,13 +226,63 @@ def test_rendering_in_groups_gives_every_field_of_the_whole_render(monkeypatch, 
     """The oracle for rendering a post a group of top-level blocks at a time: the HTML and
     every field of `RenderedMarkdown` (toc, words, figures, equations, citations, links,
     images, math characters, diagnostics in order) equal the whole document's."""
-    docs = [*DOCUMENTS, ("forward", FORWARD_REFERENCES)]
+    docs = [*DOCUMENTS, ("forward", FORWARD_REFERENCES), ("carries", CARRIES)]
     for name, body in docs:
-        for style in ("author-year", "numeric") if "cite" in name or name == "forward" else ("",):
-            whole, grouped = render_whole_and_grouped(
-                body, group, style or "author-year", monkeypatch
-            )
+        cites = "cite" in name or name in ("forward", "carries")
+        for style in ("author-year", "numeric", None) if cites else ("author-year",):
+            whole, grouped = render_whole_and_grouped(body, group, style, monkeypatch)
             assert grouped == whole, (name, style)
+
+
+@pytest.mark.parametrize("group", [1, 2, 7])
+def test_the_oracle_parses_in_several_groups(group):
+    """The oracle's documents really are parsed in several groups at its sizes, and a normal
+    post is one group at the default size (so it is parsed once, as `md.parse` does)."""
+    from postil.markdown import group_bounds
+
+    for body in (FORWARD_REFERENCES, CARRIES):
+        tokens, _ = parse(body)
+        assert len(group_bounds(tokens, group)) >= 5
+    tokens, _ = parse(DOCUMENTS[0][1])
+    assert len(tokens) > 100 and group_bounds(tokens, markdown.RENDER_GROUP) == [(0, len(tokens))]
+
+
+def test_groups_keep_a_table_with_its_caption():
+    from postil.markdown import group_bounds
+
+    tokens, _ = parse("| a |\n| - |\n| 1 |\n\nTable: Caption. {#tbl-a}\n\nAfter.\n")
+    bounds = group_bounds(tokens, 1)
+    ends = [tokens[end - 1].type for _, end in bounds]
+    assert "table_close" not in ends and ends[0] == "table_caption_close" and len(bounds) == 2
+
+
+def test_carries_resolve_across_groups(monkeypatch):
+    """What the oracle's carry post must give (so it cannot pass by being empty)."""
+    whole, _ = render_whole_and_grouped(CARRIES, 1, "author-year", monkeypatch)
+    html = whole.html_utf8.decode("utf-8")
+    assert [entry.id for entry in whole.toc] == ["results", "results-3", "results"]
+    assert html.count("<mi>ℝ</mi>") == 6  # the macro, up to the notes
+    assert '<a href="#fig-b" tabindex="-1">Figure 2</a>' in html  # in the margin copy
+    assert '<a href="#tbl-b">Table 2</a>' in html and 'href="#eq-last">(4)</a>' in html
+    assert 'id="fnref-1-2"' in html and 'id="mn-1"' in html and html.count('id="fn-') == 1
+    assert "Østergaard, 2020a</a>)</span>" in html and 'id="cite-3"' in html
+    assert 'alt="eager" decoding="async"' in html and 'alt="lazy" loading="lazy"' in html
+    assert "<p>{{ page.title }} stays</p>" in html
+    assert dict(whole.equations) == {"eq:first": "1", "eq:dup": "2", "eq:last": "4"}
+    assert [r.target for r in whole.references] == ["f.png", "g.png", "r.png", "raw.png"]
+    found = [(d.location.line, d.message.split(" ")[:2]) for d in whole.diagnostics]
+    assert found == [
+        (38, ["link", "to"]),
+        (15, ["citation", "key"]),
+        (59, ["note", "[^late]"]),
+        (60, ["note", "[^orphan]"]),
+        (57, ["note", "[^gone]"]),
+        (36, ["duplicate", "equation"]),
+        (38, ["unknown", "equation"]),
+        (38, ["empty", "link"]),
+        (40, ["heading", "id"]),
+        (52, ["id", "`fig-a`"]),
+    ]
 
 
 def test_forward_references_resolve_and_report_once(monkeypatch):

@@ -7,15 +7,18 @@ registers rules and renderers only and keeps per-document state in `env["postil"
 
 from __future__ import annotations
 
+import copy
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
 
 from postil.htmlfilter import summary_html
+from postil.markdown.references import references
 from postil.markdown.rendered import AnchorLink, RenderedMarkdown, TitleText, TocEntry
-from postil.markdown.state import RenderState, SourceLines
+from postil.markdown.state import GroupRun, RenderState, SourceLines, get_state
 from postil.model import Post
 
 __all__ = [
@@ -132,9 +135,10 @@ def render_markdown(
     """
     state.source_lines = SourceLines(body)
     env: dict[str, Any] = {"postil": state}
-    tokens = md.parse(body, env)
-    word_count = count_words(tokens)
-    html_utf8 = _joined(render_blocks(md, tokens, env))
+    buffer = io.BytesIO()
+    word_count = parse_in_groups(md, body, env, buffer.write)
+    html_utf8 = buffer.getvalue()  # the buffer itself, trimmed to size: no copy
+    state.sort_diagnostics()
     toc = tuple(state.extra.get("toc", ()))
     return RenderedMarkdown(
         html_utf8=html_utf8,
@@ -146,7 +150,7 @@ def render_markdown(
         diagnostics=tuple(state.diagnostics),
         summary=summary_html(html_utf8),
         anchor_links=tuple(state.extra.get("anchor_links", ())),
-        references=tuple(state.extra.get("references", ())),
+        references=tuple(references(state)),
         images=tuple(state.extra.get("images", ())),
         title=title,
         subtitle=subtitle,
@@ -157,7 +161,117 @@ def render_markdown(
 
 
 RENDER_GROUP = 4096
-"""Tokens rendered at a time by `render_blocks` (whole top-level blocks, so a little more)."""
+"""Tokens parsed inline and rendered at a time by `parse_in_groups` and `render_blocks`
+(whole top-level blocks, so a little more)."""
+
+
+def parse_in_groups(
+    md: MarkdownIt, body: str, env: dict[str, Any], write: Callable[[bytes], object]
+) -> int:
+    """Parse and render `body` a group of top-level blocks at a time; return its word count.
+
+    The core chain runs up to `inline` on the whole body (the block stage: link reference
+    and note definitions anywhere count everywhere). Then the block tokens are cut into
+    groups of about `RENDER_GROUP` tokens (`group_bounds`), and for each group in turn
+    `inline`, every core rule after it and the renderer run, and the group's tokens are let
+    go, so a 20 MB post never holds every inline child at once. A body of one group (every
+    normal post) runs the chain exactly as `md.parse` does. A body of several groups is run
+    twice (`postil.markdown.state.GroupRun`): ahead on a copy of each group, where the
+    document-wide rules gather what the whole document holds (note bodies and numbers,
+    citation labels, equation and figure numbers, heading ids and the table of contents,
+    every id used), with the document's state put back afterwards; then for real.
+    Diagnostics are ordered by the rule that reported them (`RenderState.sort_diagnostics`).
+
+    Args:
+        md: a parser from `create_markdown`.
+        body: the Markdown text.
+        env: markdown-it's environment, with the document's `RenderState` in "postil".
+        write: called with each group's UTF-8 HTML in order; joined, the pieces are
+            byte for byte `md.render(body, env)`.
+
+    Returns:
+        The words of the body (`count_words`).
+    """
+    state = get_state(env)
+    rules = [rule for rule in md.core.ruler.__rules__ if rule.enabled]
+    split = next(i for i, rule in enumerate(rules) if rule.name == "inline")
+    core = StateCore(body, md, env)
+    for rule in rules[:split]:
+        rule.fn(core)
+    tokens: list[Any] = core.tokens
+    del core
+    bounds = group_bounds(tokens, RENDER_GROUP)
+    after = [rule.fn for rule in rules[split:]]
+    run = state.groups = GroupRun()
+    if len(bounds) > 1:
+        saved = _saved(env)
+        run.ahead = True
+        for index, (start, end) in enumerate(bounds):
+            run.first, run.last = index == 0, index == len(bounds) - 1
+            _run_rules(after, StateCore(body, md, env, copy.deepcopy(tokens[start:end])), split)
+        _restore(env, saved)
+        run.ahead, run.carry = False, {}
+    words = 0
+    for index, (start, end) in enumerate(bounds):
+        run.first, run.last = index == 0, index == len(bounds) - 1
+        group = StateCore(body, md, env, tokens[start:end])
+        _run_rules(after, group, split)
+        tokens[start:end] = [None] * (end - start)  # the group's tokens: only `group` has them
+        words += count_words(group.tokens)
+        state.phase = (len(rules), 0)
+        for part in render_blocks(md, group.tokens, env):
+            write(part)
+        del group
+    run.carry = {}
+    return words
+
+
+def group_bounds(tokens: list[Any], size: int) -> list[tuple[int, int]]:
+    """Return (start, end) of the groups `parse_in_groups` runs: at least `size` tokens,
+    ending after a top-level token that closes a block or is one (never between a table
+    and its `Table:` caption paragraph, which the table plugin moves into it); at least one
+    group, even for no tokens."""
+    bounds: list[tuple[int, int]] = []
+    start = 0
+    while start < len(tokens) or not bounds:
+        end = min(start + size, len(tokens))
+        while end < len(tokens) and not (
+            _ends_block(tokens[end - 1]) and tokens[end - 1].type != "table_close"
+        ):
+            end += 1
+        bounds.append((start, end))
+        start = end
+    return bounds
+
+
+def _run_rules(rules: list[Callable[[StateCore], None]], group: StateCore, first: int) -> None:
+    """Run the core rules from `inline` on, each reporting in its phase (`RenderState.phase`)."""
+    state = get_state(group.env)
+    for index, rule in enumerate(rules, first):
+        state.phase = (index, 0)
+        rule(group)
+
+
+def _saved(env: dict[str, Any]) -> dict[str, Any]:
+    """Return a copy of what the core rules from `inline` on change in `env`, for `_restore`."""
+    state = get_state(env)
+    mutable = ("diagnostics", "figures", "equations", "widgets", "math_chars", "extra")
+    return {
+        "env": {key: copy.deepcopy(value) for key, value in env.items() if key != "postil"},
+        "state": {name: copy.deepcopy(getattr(state, name)) for name in mutable},
+        "reported": set(state._reported),
+        "phases": list(state._phases),
+    }
+
+
+def _restore(env: dict[str, Any], saved: dict[str, Any]) -> None:
+    """Put `env` back as `_saved` found it (the gathering run's changes are thrown away)."""
+    state = env["postil"]
+    env.clear()
+    env.update(saved["env"], postil=state)
+    for name, value in saved["state"].items():
+        setattr(state, name, value)
+    state._reported, state._phases = saved["reported"], saved["phases"]
 
 
 def render_blocks(md: MarkdownIt, tokens: list[Any], env: dict[str, Any]) -> Iterator[bytes]:

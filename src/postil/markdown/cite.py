@@ -190,18 +190,31 @@ def _clusters(tokens: Sequence[Token]) -> Iterator[tuple[Token, Token, bool]]:
 
 
 def cite_resolve(state: StateCore) -> None:
-    """Look the cited keys up, label and number the works, add the References list."""
+    """Look the cited keys up, label and number the works, add the References list.
+
+    In a document parsed in groups (`postil.markdown.state.GroupRun`) the clusters are
+    numbered group by group; the labels (author-year's 2020a, 2020b) and the order of the
+    References are the gathering run's, from every work the document cites, and the list
+    ends the last group.
+    """
     render = get_state(state.env)
     _report_unbound(state, render)
     works = render.bibliography
     if works is None:
         return
-    data = _Citations(render.citation_style == "numeric")
-    count = 0
+    run = render.groups
+    carry = run.carry.get("cite")
+    if carry is None:
+        carry = run.carry["cite"] = {"data": _Citations(render.citation_style == "numeric")}
+        carry["count"] = 0
+        if "cite" in run.facts:  # labelled by the gathering run: shown from the first group on
+            _install(render, carry["data"], run.facts["cite"])
+    data: _Citations = carry["data"]
+    render.step(1)
     for inline, token, in_note in _clusters(state.tokens):
         if not in_note:
-            count += 1
-            token.meta["id"] = f"cite-{count}"
+            carry["count"] += 1
+            token.meta["id"] = f"cite-{carry['count']}"
         for item in token.meta["items"]:
             work = works.get(item.key)
             if work is None:
@@ -210,14 +223,25 @@ def cite_resolve(state: StateCore) -> None:
             data.works.setdefault(item.key, work)
             if not in_note:
                 data.backlinks.setdefault(item.key, []).append(token.meta["id"])
+    if not run.last:
+        return
+    if "cite" not in run.facts:
+        _label(render, data)
+        if run.ahead:
+            run.facts["cite"] = (data.works, data.labels, data.order, render.extra.get("citations"))
+    if data.works:
+        state.tokens.append(Token("cite_references", "", 0))
+
+
+def _label(render: RenderState, data: _Citations) -> None:
+    """Label and order the cited works (`data.works`, complete); record them in `render`."""
+    render.extra["cite"] = data
     if not data.works:
-        render.extra["cite"] = data
         return
     cited = list(data.works.values())
     titles = [_title_text(work, render) for work in cited]
     data.labels = style.labels(cited, titles, data.numeric)
     data.order = [w.key for w in style.reference_order(cited, titles, data.numeric)]
-    render.extra["cite"] = data
     by_key = dict(zip([w.key for w in cited], titles, strict=True))
     plain = style.Plain(lambda tex: _formula_text(tex, render))
     render.extra["citations"] = [
@@ -226,7 +250,15 @@ def cite_resolve(state: StateCore) -> None:
         )
         for k in data.order
     ]
-    state.tokens.append(Token("cite_references", "", 0))
+
+
+def _install(render: RenderState, data: _Citations, found: tuple) -> None:
+    """Give `data` the gathering run's works, labels and order (`cite_resolve`)."""
+    works, data.labels, data.order, citations = found
+    data.works.update(works)  # in the order cited: this run's own finds keep it
+    render.extra["cite"] = data
+    if citations is not None:
+        render.extra["citations"] = citations
 
 
 def _report_unbound(state: StateCore, render: RenderState) -> None:
@@ -277,7 +309,7 @@ def _formula_html(tex: str, render: RenderState, work: Work | None = None) -> st
             reported.add((work.key, tex))
             where = Location(work.source, work.line)
             message = f"entry `{work.key}`: {exc.message}"
-            render.diagnostics.append(Diagnostic(Severity.WARNING, where, message))
+            render.add(Diagnostic(Severity.WARNING, where, message))
         return error_span(tex, exc)
     render.math_chars |= formula_chars(mathml)
     return mathml

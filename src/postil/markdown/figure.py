@@ -84,10 +84,19 @@ def _figure_id(children: list[Token]) -> str | None:
 
 
 def figure_number(state: StateCore) -> None:
-    """Number every figure-like block token per kind; resolve empty `[](#id)` links."""
+    """Number every figure-like block token per kind; resolve empty `[](#id)` links.
+
+    In a document parsed in groups (`postil.markdown.state.GroupRun`) the counters carry
+    from group to group, and links resolve with the gathering run's labels of the whole
+    document (a link may come before its figure).
+    """
     render_state = get_state(state.env)
-    labels: dict[str, str] = {}
-    counters = dict.fromkeys(KIND_LABELS, 0)
+    run = render_state.groups
+    carry = run.carry.setdefault(
+        "figure", {"labels": {}, "counters": dict.fromkeys(KIND_LABELS, 0)}
+    )
+    labels: dict[str, str] = carry["labels"]
+    counters: dict[str, int] = carry["counters"]
     for token in state.tokens:
         figure = token.meta.get("figure") if token.meta else None
         if not isinstance(figure, dict):
@@ -108,9 +117,13 @@ def figure_number(state: StateCore) -> None:
         labels[figure_id] = f"{KIND_LABELS.get(kind, kind.title())} {counters[kind]}"
         render_state.figures[figure_id] = counters[kind]
     render_state.extra["figure_labels"] = labels
+    if run.ahead and run.last:
+        run.facts["figure"] = dict(labels)
+    render_state.step(1)
+    known = run.facts.get("figure", labels)
     for token in state.tokens:
         if token.type == "inline" and token.children:
-            _resolve_references(state, token, labels)
+            _resolve_references(state, token, known)
 
 
 def _resolve_references(state: StateCore, inline: Token, labels: dict[str, str]) -> None:

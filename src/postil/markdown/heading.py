@@ -124,27 +124,69 @@ def _formula(token: Token, doc: RenderState | None) -> tuple[str, str]:
 
 
 def heading_ids(state: StateCore) -> None:
-    """Set a unique `id` on every heading and fill `state.extra["toc"]`."""
-    used = set(RESERVED_IDS) | _figure_ids(state.tokens)
-    used |= {found[0] for found in get_state(state.env).extra.get("html_ids", ())}
-    last: dict[str, int] = {}
-    toc: list[TocEntry] = []
-    tokens = state.tokens
+    """Set a unique `id` on every heading and fill `state.extra["toc"]`.
+
+    A slug must avoid every figure id and raw HTML id of the document, and the table of
+    contents may be shown before its headings (`[TOC]`, `{:toc}`): in a document parsed in
+    groups (`postil.markdown.state.GroupRun`) the gathering run keeps each heading and
+    gives the ids at its last group, when every id is known; the later run starts from
+    those ids and the table of contents and gives each group's headings their ids in turn.
+    """
     doc = get_state(state.env)
-    for i, token in enumerate(tokens):
-        if token.type != "heading_open" or i + 2 >= len(tokens):
-            continue
-        parts = _parts(tokens[i + 1], doc)
+    run = doc.groups
+    carry = run.carry.setdefault("heading", {"headings": [], "figures": set()})
+    if run.ahead:
+        carry["figures"] |= _figure_ids(state.tokens)
+        tokens = state.tokens
+        carry["headings"] += [
+            tokens[i : i + 3]
+            for i, token in enumerate(tokens)
+            if token.type == "heading_open" and i + 2 < len(tokens)
+        ]
+        if run.last:
+            html_ids = {found[0] for found in doc.extra.get("html_ids", ())}
+            used = set(RESERVED_IDS) | carry["figures"] | html_ids
+            toc = _give_ids(carry["headings"], used, {}, doc)
+            run.facts["heading"] = (set(RESERVED_IDS) | carry["figures"] | html_ids, toc)
+        return
+    if "used" not in carry:
+        found = run.facts.get("heading")
+        if found is None:
+            used = set(RESERVED_IDS) | _figure_ids(state.tokens)
+            used |= {found[0] for found in doc.extra.get("html_ids", ())}
+            carry.update(used=used, last={}, toc=[])
+        else:
+            carry.update(used=set(found[0]), last={}, toc=list(found[1]))
+        doc.extra["toc"] = carry["toc"]
+    tokens = state.tokens
+    triples = [
+        tokens[i : i + 3]
+        for i, token in enumerate(tokens)
+        if token.type == "heading_open" and i + 2 < len(tokens)
+    ]
+    toc = _give_ids(triples, carry["used"], carry["last"], doc)
+    if "heading" not in run.facts:
+        carry["toc"] += toc
+
+
+def _give_ids(
+    headings: list[list[Token]], used: set[str], last: dict[str, int], doc: RenderState
+) -> list[TocEntry]:
+    """Give each heading (open, inline, close) its id and anchor, in order; return the
+    table of contents entries (h2 and h3 not `unlisted`)."""
+    toc: list[TocEntry] = []
+    for token, inline, close in headings:
+        parts = _parts(inline, doc)
         text = _collapse(part[0] for part in parts)
         heading_id = _heading_id(token, parts, used, last, doc)
         used.add(heading_id)
         token.attrSet("id", heading_id)
-        tokens[i + 2].meta["anchor"] = (heading_id, text)
+        close.meta["anchor"] = (heading_id, text)
         level = int(token.tag[1:])
         if level in TOC_LEVELS and UNLISTED not in str(token.attrs.get("class", "")).split():
             html = "".join(part[1] for part in parts).strip()
             toc.append(TocEntry(level, heading_id, text, html))
-    doc.extra["toc"] = toc
+    return toc
 
 
 def _heading_id(

@@ -27,14 +27,22 @@ def ids_plugin(md: MarkdownIt) -> None:
 
 
 def unique_ids(state: StateCore) -> None:
-    """Check the figure ids and raw HTML ids of the document against each other and the page."""
+    """Check the figure ids and raw HTML ids of the document against each other and the page.
+
+    In a document parsed in groups (`postil.markdown.state.GroupRun`) each group's figure
+    ids are kept until the last group, where all are checked as for a document parsed whole.
+    """
     render_state = get_state(state.env)
-    seen: dict[str, str] = {}
+    figures: list[tuple[str, int | None]] = render_state.groups.carry.setdefault("ids", [])
     for token in state.tokens:
         figure = token.meta.get("figure") if token.meta else None
         if isinstance(figure, dict) and figure.get("id"):
-            line0 = token.map[0] if token.map else None
-            _define(render_state, str(figure["id"]), (line0, 1), seen, figure_dup_ok=True)
+            figures.append((str(figure["id"]), token.map[0] if token.map else None))
+    if not render_state.groups.last:
+        return
+    seen: dict[str, str] = {}
+    for found, line0 in figures:
+        _define(render_state, found, (line0, 1), seen, figure_dup_ok=True)
     for found, line0, col in render_state.extra.get("html_ids", ()):
         _define(render_state, found, (line0, col), seen, figure_dup_ok=False)
 

@@ -47,7 +47,7 @@ def image_sizes(state: StateCore) -> None:
     """Set size and loading attributes on every `image` token, in document order."""
     render_state = get_state(state.env)
     found: list[str] = render_state.extra.setdefault("images", [])
-    loaded = 0
+    loaded = render_state.groups.carry.get("images_loaded", 0)  # from earlier parse groups
     for block in state.tokens:
         for token in block.children or ():
             if token.type == "image":
@@ -59,6 +59,7 @@ def image_sizes(state: StateCore) -> None:
                     token.attrs["decoding"] = "async"
                     loaded += 1
                 found.append(ref)
+    render_state.groups.carry["images_loaded"] = loaded
 
 
 def _size(render_state: RenderState, token: Token) -> None:

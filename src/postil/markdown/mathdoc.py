@@ -138,18 +138,31 @@ def _formulas(tokens: list[Any]) -> list[tuple[Any, bool]]:
 
 
 def math_resolve(state: Any) -> None:
-    """Core rule: scope macros, number equations, check references (before rendering)."""
+    """Core rule: scope macros, number equations, check references (before rendering).
+
+    In a document parsed in groups (`postil.markdown.state.GroupRun`) the macros in force
+    and the equation count carry from group to group, and the labels of the whole document
+    (an `\\eqref` may come before its `\\label`) are the gathering run's, set before the
+    first group renders.
+    """
     doc = get_state(state.env)
+    run = doc.groups
+    carry = run.carry.get("math")
+    if carry is None:
+        carry = run.carry["math"] = {"macros": dict(doc.macros), "count": 0, "labels": {}}
+        if "math" in run.facts:
+            doc.equations.update(run.facts["math"])
     formulas = _formulas(state.tokens)
-    macros: dict[str, str] = dict(doc.macros)
-    count = 0
     for token, display in formulas:
         if token.type == "math_ref":
             continue
-        macros = _scope_macros(doc, token, macros)
-        token.meta["macros"] = macros
+        carry["macros"] = _scope_macros(doc, token, carry["macros"])
+        token.meta["macros"] = carry["macros"]
         if display:
-            count = _number(doc, token, macros, count)
+            carry["count"] = _number(doc, token, carry, carry["count"])
+    if run.ahead and run.last:
+        run.facts["math"] = dict(doc.equations)
+    doc.step(1)
     for token, _ in formulas:
         _check_refs(doc, token)
 
@@ -163,10 +176,11 @@ def _scope_macros(doc: RenderState, token: Any, macros: dict[str, str]) -> dict[
     return {**macros, **definitions} if definitions else macros
 
 
-def _number(doc: RenderState, token: Any, macros: dict[str, str], count: int) -> int:
-    """Number one display formula's rows; record labels in `doc.equations`."""
+def _number(doc: RenderState, token: Any, carry: dict[str, Any], count: int) -> int:
+    """Number one display formula's rows; record labels in `doc.equations` (with the macros
+    and the labels so far in `carry`)."""
     try:
-        rows = equation_rows(token.content, macros)
+        rows = equation_rows(token.content, carry["macros"])
     except MathError:
         return count
     numbers: list[str | None] = []
@@ -179,14 +193,20 @@ def _number(doc: RenderState, token: Any, macros: dict[str, str], count: int) ->
             text = str(count)
         numbers.append(text if row.tag is None else None)
         if row.label and text is not None:
-            _record_label(doc, token, row.label, text)
+            _record_label(doc, token, row.label, text, carry["labels"])
     token.meta["numbers"] = numbers
     return count
 
 
-def _record_label(doc: RenderState, token: Any, label: str, text: str) -> None:
-    """Store `label` -> number text, reporting a duplicate at the formula's line."""
-    if label in doc.equations:
+def _record_label(
+    doc: RenderState, token: Any, label: str, text: str, seen: dict[str, str]
+) -> None:
+    """Store `label` -> number text, reporting a duplicate at the formula's line.
+
+    `seen` holds the labels so far: `doc.equations` may hold every label of the document
+    already (a document parsed in groups, `math_resolve`).
+    """
+    if label in seen:
         line0, col = locate(doc, token, max(token.content.find(label), 0))
         doc.error(
             line0, col, f"duplicate equation label {label!r}; a label must be unique in a post"
@@ -203,7 +223,7 @@ def _record_label(doc: RenderState, token: Any, label: str, text: str) -> None:
             f"#{anchor_id(label)}; rename one",
         )
         return
-    doc.equations[label] = text
+    seen[label] = doc.equations[label] = text
 
 
 def _check_refs(doc: RenderState, token: Any) -> None:

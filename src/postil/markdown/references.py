@@ -81,10 +81,20 @@ def source_path(source_rel: str, path: str) -> str:
 
 
 def record(state: RenderState, written: str, target: str, line0: int | None, col: int) -> None:
-    """Remember that the page needs the output file `target` (see `postil.linkcheck`)."""
+    """Remember that the page needs the output file `target` (see `postil.linkcheck`).
+
+    Kept by the core rule recording it (`state.phase`: links, then raw HTML), so that a
+    document parsed in groups lists them in the order of one parsed whole (`references`).
+    """
     if target:
-        found = state.extra.setdefault("references", [])
+        found = state.extra.setdefault("references", {}).setdefault(state.phase[0], [])
         found.append(Reference(target, written, state.location(line0, col)))
+
+
+def references(state: RenderState) -> list[Reference]:
+    """Return what `record` recorded: rule by rule, each in document order."""
+    by_rule = state.extra.get("references", {})
+    return [found for rule in sorted(by_rule) for found in by_rule[rule]]
 
 
 def locate(state: RenderState, block_map: list[int] | None, text: str) -> tuple[int | None, int]:

@@ -39,6 +39,9 @@ class Note:
         number: 1-based number among numbered notes, or among margin notes; 0 when missing.
         body: the definition's block tokens (paragraphs, lists, code), `{-}` removed.
         references: how many `[^id]` references point at it.
+        margin: the body its margin copies show, when that is not `body` itself: in a
+            document parsed in groups, the gathering run's finished copy (a margin copy
+            may come before the definition's group).
     """
 
     label: str
@@ -46,6 +49,7 @@ class Note:
     number: int = 0
     body: list[Token] = field(default_factory=list)
     references: int = 0
+    margin: list[Token] | None = None
 
 
 def sidenote_plugin(md: MarkdownIt) -> None:
@@ -105,23 +109,79 @@ def footnote_ref_located(state: StateInline, silent: bool) -> bool:
 
 
 def sidenote_tail(state: StateCore) -> None:
-    """Collect definitions, number notes in reference order, report problems, add Notes."""
+    """Collect definitions, number notes in reference order, report problems, add Notes.
+
+    In a document parsed in groups (`postil.markdown.state.GroupRun`) each group's
+    definitions are taken out as it comes; the notes are numbered when the first group is
+    rendered, from the gathering run's references and definitions (a note may be defined
+    after the group that shows its margin copy), and the Notes list ends the last group.
+    """
     data = state.env.get("footnotes")
     if not data or not (data.get("list") or data.get("refs")):
         return
-    definitions = _take_definitions(state)
-    notes = _classify(data["list"], definitions)
+    doc = get_state(state.env)
+    run = doc.groups
+    carry = run.carry.setdefault("sidenote", {"definitions": {}, "notes": None})
+    definitions = carry["definitions"]
+    _take_definitions(state, definitions)
+    if carry["notes"] is None and (run.last or not run.ahead):
+        carry["notes"] = _numbered(state, data, definitions)
+    notes = carry["notes"]
+    if notes is None:
+        return  # gathering, before the last group: the definitions are all it needs
+    doc.step(2)
+    for token in state.tokens:
+        if token.type == "inline" and token.children:
+            _annotate_refs(state, token, notes)
+    if run.last:
+        if "sidenote" in run.facts:
+            _own_bodies(notes, definitions)
+        doc.step(3)
+        for note in notes.values():
+            for token in note.body:
+                if token.type == "inline" and token.children:
+                    _annotate_refs(state, token, notes)
+        state.tokens.extend(_notes_list(notes))
+
+
+def _numbered(state: StateCore, data: dict[str, Any], definitions: dict) -> dict[int, Note]:
+    """Return the document's notes by footnote id, reporting unreferenced definitions.
+
+    With every definition at hand (a document of one group, or the gathering run's last
+    group) the notes are made from them, and the gathering run keeps them: their bodies,
+    which the rules after this one finish, are what margin copies show in the later run,
+    where a note's first reference is often groups before its definition. That run's notes
+    take the numbers and kinds of those, and their own bodies at the last group
+    (`_own_bodies`), for the Notes list the rules after this one finish once.
+    """
+    run = get_state(state.env).groups
+    found = run.facts.get("sidenote")
+    if found is None:
+        notes = _classify(data.get("list", {}), definitions)
+        if run.ahead:
+            run.facts["sidenote"] = (notes, definitions)
+    else:
+        ahead, definitions = found
+        notes = {
+            note_id: Note(note.label, note.kind, note.number, [], note.references, note.body)
+            for note_id, note in ahead.items()
+        }
+    get_state(state.env).step(1)
     _report_unreferenced(state, definitions, notes)
-    for tokens in [state.tokens, *(note.body for note in notes.values())]:
-        for token in tokens:
-            if token.type == "inline" and token.children:
-                _annotate_refs(state, token, notes)
-    state.tokens.extend(_notes_list(notes))
+    return notes
 
 
-def _take_definitions(state: StateCore) -> dict[str, tuple[list[Token], int]]:
-    """Remove `footnote_reference_*` sections from the stream; return label -> (body, line0)."""
-    definitions: dict[str, tuple[list[Token], int]] = {}
+def _own_bodies(notes: dict[int, Note], definitions: dict) -> None:
+    """Give the notes of a later run the bodies it took out itself (`_numbered`)."""
+    for note in notes.values():
+        if note.kind != "missing":
+            note.body = definitions[note.label][0]
+            _strip_margin_marker(note.body)
+
+
+def _take_definitions(state: StateCore, definitions: dict[str, tuple[list[Token], int]]) -> None:
+    """Remove `footnote_reference_*` sections from the stream into `definitions` (label ->
+    (body, line0)), reporting a label defined again."""
     kept: list[Token] = []
     current: list[Token] | None = None
     for token in state.tokens:
@@ -139,7 +199,6 @@ def _take_definitions(state: StateCore) -> dict[str, tuple[list[Token], int]]:
         else:
             kept.append(token)
     state.tokens = kept
-    return definitions
 
 
 def _report_duplicate(state: StateCore, label: str, line0: int, first0: int) -> None:
@@ -313,7 +372,7 @@ def _repeat_marker(note: Note, sub: int) -> str:
 def _render_margin_body(self: Any, note: Note, options: Any, env: Any, *, hidden: bool) -> str:
     """Render a note's body as phrasing content: paragraphs become spans, code becomes code."""
     parts = []
-    for token in note.body:
+    for token in note.body if note.margin is None else note.margin:
         if token.type == "inline":
             children = [_margin_child(child, hidden) for child in token.children or []]
             inner = self.renderInline(children, options, env)

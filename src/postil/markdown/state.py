@@ -57,6 +57,41 @@ class SourceLines(Sequence[str]):
 
 
 @dataclass
+class GroupRun:
+    """Where the core rules after `inline` are in a document parsed a group at a time.
+
+    `postil.markdown.render_markdown` runs `inline`, the core rules after it and the
+    renderer on a group of top-level blocks at a time (docs/architecture.md, "The Markdown
+    stage"). A document of one group (every normal post, and bare `md.parse` calls) is one
+    run with `first` and `last` set and no `facts`: each rule sees the whole document, as
+    markdown-it's own chain gives it. A document of several groups is run twice: first
+    ahead (`ahead`: the output is thrown away, its diagnostics dropped), where each
+    document-wide rule stores what the whole document holds in `facts` at the last group;
+    then for real, where the rules read those facts for what lies ahead of a group.
+
+    Attributes:
+        first: the group is the document's first.
+        last: the group is the document's last (rules append their lists here).
+        ahead: this is the gathering run of a document of several groups.
+        facts: rule name -> what the gathering run found in the whole document; kept for the
+            second run ({} for a document of one group).
+        carry: rule name -> the rule's state carried from one group to the next (counters,
+            ids used so far); emptied before each run.
+    """
+
+    first: bool = True
+    last: bool = True
+    ahead: bool = False
+    facts: dict[str, Any] = field(default_factory=dict)
+    carry: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def whole(self) -> bool:
+        """Whether the rules see the whole document at once (a document of one group)."""
+        return self.first and self.last and not self.facts
+
+
+@dataclass
 class RenderState:
     """Mutable state for rendering one Markdown document (lives in `env["postil"]`).
 
@@ -99,6 +134,10 @@ class RenderState:
             (then `[@key]` is no citation).
         citation_style: "author-year" or "numeric" (`postil.markdown.cite`).
         extra: free room for a plugin's own per-document data, keyed by plugin name.
+        groups: where the core rules are when the document is parsed in groups (`GroupRun`).
+        phase: the sort key of what is reported now: (core rule's index, step within the
+            rule); `render_markdown` orders the diagnostics by it, so a document parsed
+            in groups reports in the order of one parsed whole (rule by rule).
     """
 
     path: str = "<string>"
@@ -122,7 +161,10 @@ class RenderState:
     bibliography: Mapping[str, Work] | None = None
     citation_style: str = "author-year"
     extra: dict[str, Any] = field(default_factory=dict)
+    groups: GroupRun = field(default_factory=GroupRun, repr=False)
+    phase: tuple[int, int] = (0, 0)
     _reported: set[Diagnostic] = field(default_factory=set, repr=False)
+    _phases: list[tuple[int, int]] = field(default_factory=list, repr=False)
 
     def location(self, body_line0: int | None, col: int = 0) -> Location:
         """Return the file location of a 0-based body line (a token's `map[0]`) and 1-based col."""
@@ -139,7 +181,26 @@ class RenderState:
         if found in self._reported:
             return  # the same tokens rendered twice (a note's margin copy and its Notes entry)
         self._reported.add(found)
+        self.add(found)
+
+    def add(self, found: Diagnostic) -> None:
+        """Record a diagnostic as it is (no excerpt added, no duplicate check)."""
+        self._phases.append(self.phase)
         self.diagnostics.append(found)
+
+    def step(self, step: int) -> None:
+        """Report what follows as step `step` of the current core rule (see `phase`): a rule
+        that reports in several sweeps over the document marks each, so that a document
+        parsed in groups reports sweep by sweep as one parsed whole does."""
+        self.phase = (self.phase[0], step)
+
+    def sort_diagnostics(self) -> None:
+        """Order the diagnostics by `phase` (stable: in the order found within one)."""
+        if len(self._phases) != len(self.diagnostics):
+            return  # appended behind `add`'s back: keep the order found
+        order = sorted(range(len(self.diagnostics)), key=self._phases.__getitem__)
+        self.diagnostics[:] = [self.diagnostics[i] for i in order]
+        self._phases.sort()
 
     def warn(self, body_line0: int | None, col: int, message: str) -> None:
         """Record a warning (fails the build only under --strict)."""

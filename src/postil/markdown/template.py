@@ -121,7 +121,7 @@ def template_tag(state: StateInline, silent: bool) -> bool:
 def template_eval(state: StateCore) -> None:
     """Core rule: evaluate every tag in inline text, link destinations and raw HTML."""
     doc = get_state(state.env)
-    raw = 0
+    raw = doc.groups.carry.get("template_raw", 0)  # a `raw` block may span parse groups
     for token in state.tokens:
         raw += {"liquid_raw_open": 1, "liquid_raw_close": -1}.get(token.type, 0)
         if token.type == "inline" and token.children:
@@ -130,6 +130,7 @@ def template_eval(state: StateCore) -> None:
             token.children = _inline(doc, token, raw > 0, normalize)
         elif token.type == "html_block" and not raw and _has_tag(token.content):
             token.content = _substitute(doc, token.content, token.map[0] if token.map else 0)
+    doc.groups.carry["template_raw"] = raw
     state.tokens = _without_empty_paragraphs(state.tokens)
 
 

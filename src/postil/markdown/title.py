@@ -102,7 +102,7 @@ def _formula(latex: str, state: RenderState, at: TextAt, offset: int, line: str)
         col = at.col + offset + exc.offset if at.verbatim else at.col
         severity = Severity.ERROR if isinstance(exc, MathSyntaxError) else Severity.WARNING
         where = Location(state.path, at.line, col)
-        state.diagnostics.append(Diagnostic(severity, where, exc.message, line))
+        state.add(Diagnostic(severity, where, exc.message, line))
         return error_span(latex, exc), tex_source(latex)
     state.math_chars |= formula_chars(mathml)  # the math font's subset draws titles too
     return mathml, text_of(mathml, latex)
