@@ -75,13 +75,24 @@ def xref(state: StateInline, silent: bool) -> bool:
 
 
 def xref_check(state: StateCore) -> None:
-    """Core rule (after numbering): give each reference its text; report unknown labels."""
+    """Core rule (after numbering): give each reference its text; report unknown labels.
+
+    In a document parsed in groups (`postil.markdown.state.GroupRun`) a reference may come
+    groups before what it names: the gathering run keeps the whole document's sections,
+    equation numbers and figure labels, which the second run reads.
+    """
     doc = get_state(state.env)
-    sections = _sections(state.tokens)
+    run = doc.groups
+    sections: dict[str, Token] = run.carry.setdefault("xref", {})
+    sections.update(_sections(state.tokens))
+    if run.ahead and run.last:
+        figures = dict(doc.extra.get("figure_labels", {}))
+        run.facts["xref"] = (dict(sections), dict(doc.equations), figures)
+    known = run.facts.get("xref")
     for block in state.tokens:
         for token in block.children or () if block.type == "inline" else ():
             if token.type == "xref":
-                token.meta["text"] = _text(token.meta, doc, sections)
+                token.meta["text"] = _text(token.meta, doc, sections, known)
                 if token.meta["text"] is None:
                     _report_unknown(doc, block, token)
 
@@ -95,19 +106,29 @@ def _sections(tokens: Sequence[Token]) -> dict[str, Token]:
     return found
 
 
-def _text(meta: dict[str, Any], doc: RenderState, sections: dict[str, Token]) -> str | None:
+def _text(
+    meta: dict[str, Any],
+    doc: RenderState,
+    sections: dict[str, Token],
+    known: tuple[dict[str, Token], dict[str, str], dict[str, str]] | None = None,
+) -> str | None:
     """Return a reference's words ("Equation 1", or "1" for `-@`), None for an unknown label.
 
-    A section's words are its heading's inline tokens, kept in `meta["heading"]`.
+    A section's words are its heading's inline tokens, kept in `meta["heading"]`. `known`:
+    the whole document's (sections, equation numbers, figure labels) when it is parsed in
+    groups, else what the document so far holds.
     """
+    equations, figures = doc.equations, doc.extra.get("figure_labels", {})
+    if known is not None:
+        sections, equations, figures = known
     if meta["kind"] == "sec":
         heading = sections.get(meta["label"])
         meta["heading"] = heading
         return heading.content if heading is not None else None
     if meta["kind"] == "eq":
-        number = doc.equations.get(meta["label"])
+        number = equations.get(meta["label"])
     else:
-        label = doc.extra.get("figure_labels", {}).get(meta["label"])
+        label = figures.get(meta["label"])
         number = label.rsplit(" ", 1)[-1] if label else None
     if number is None:
         return None
