@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from markdown_it.token import Token
 
-from postil.math.delimiters import Closers
+from postil.math.delimiters import Closers, escaped
 
 SKIPPED = frozenset({"code", "pre", "script", "style", "textarea", "svg", "math", "kbd", "samp"})
 """Elements whose text is never math."""
@@ -88,7 +88,7 @@ def _in_text(html: str, start: int, stop: int, block: Token) -> list[HtmlFormula
     search = 0
     while (opener := _OPENERS.search(text, search)) is not None:
         begin, delimiter = opener.start(), opener.group(0)
-        if _escaped(text, begin):
+        if escaped(text, begin):
             search = begin + 1
             continue
         inner = opener.end()
@@ -110,11 +110,3 @@ def _in_text(html: str, start: int, stop: int, block: Token) -> list[HtmlFormula
         found.append(HtmlFormula(token, display, start + begin, start + end))
         search = end
     return found
-
-
-def _escaped(text: str, pos: int) -> bool:
-    """Tell if the character at `pos` follows an odd run of backslashes (`\\$`)."""
-    run = pos
-    while run > 0 and text[run - 1] == "\\":
-        run -= 1
-    return (pos - run) % 2 == 1

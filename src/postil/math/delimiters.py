@@ -46,10 +46,7 @@ class Closers:
 
     def _classify(self, pos: int) -> None:
         """File the `$` at `pos` as escaped, an opener only, or a possible closer."""
-        run = pos
-        while run > 0 and self.src[run - 1] == "\\":
-            run -= 1
-        if (pos - run) % 2:  # an odd run of backslashes escapes it (`\$`, `\\\$`)
+        if escaped(self.src, pos):  # `\$`, `\\\$`
             return
         self._unescaped.append(pos)
         if pos == 0 or self.src[pos - 1].isspace():
@@ -59,13 +56,6 @@ class Closers:
         else:
             self._strict.append(pos)
 
-    def _escaped(self, pos: int) -> bool:
-        """Tell if the character at `pos` follows an odd run of backslashes."""
-        run = pos
-        while run > 0 and self.src[run - 1] == "\\":
-            run -= 1
-        return (pos - run) % 2 == 1
-
     def _balanced(self, start: int, close: int) -> bool:
         """Tell if every `{` opened between `start` and `close` is closed before `close`."""
         if self.src.find("{", start, close) < 0:
@@ -73,7 +63,7 @@ class Closers:
         if self._braces is None:
             braces: tuple[list[int], list[int]] = ([], [])
             for match in re.finditer(r"[{}]", self.src):
-                if not self._escaped(match.start()):
+                if not escaped(self.src, match.start()):
                     braces[match.group() == "}"].append(match.start())
             self._braces = braces
         opens, closes = self._braces
@@ -166,3 +156,11 @@ def _variables(tex: str) -> bool:
     if not PLAIN_TERMS.fullmatch(tex) or not any(c.isalpha() for c in tex):
         return False
     return re.search(r"[A-Za-z]{2}", tex) is None
+
+
+def escaped(text: str, pos: int) -> bool:
+    """Tell if the character at `pos` follows an odd run of backslashes (`\\$`, `\\\\\\$`)."""
+    run = pos
+    while run > 0 and text[run - 1] == "\\":
+        run -= 1
+    return (pos - run) % 2 == 1
