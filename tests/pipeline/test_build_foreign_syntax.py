@@ -62,6 +62,21 @@ def test_a_wrong_fragment_after_post_url_is_checked_and_strict_fails_on_the_warn
         raise AssertionError("--strict must fail on the warnings")
 
 
+def built_body(tmp_path, name, source):
+    """Build a site of one post with no warning; return its body element and its TeX."""
+    root = make_site(tmp_path / "site", {f"{name}.md": source})
+    assert build(BuildOptions(root=root)).warnings == ()
+    body = page(root, name).find_class("post-body")[0]
+    return body, [a.text_content() for a in body.iter("annotation")]
+
+
+def shown_text(body):
+    """Return the text a reader sees: the body without the formulas' TeX annotations."""
+    for annotation in list(body.iter("annotation")):
+        annotation.drop_tree()
+    return body.text_content()
+
+
 PELICAN_MATHJAX = (
     "Title: Estimators\nDate: 2014-07-21\nTags: statistics, probability\n\n"
     "Taking the expansion around $\\mu$ gives\n\n"
@@ -79,15 +94,10 @@ PELICAN_MATHJAX = (
 
 
 def test_a_pelican_mathjax_post_sets_its_bare_environments_as_display_math(tmp_path):
-    root = make_site(tmp_path / "site", {"estimators.md": PELICAN_MATHJAX})
-    result = build(BuildOptions(root=root))
-    assert result.warnings == ()
-    body = page(root, "estimators").find_class("post-body")[0]
+    body, _ = built_body(tmp_path, "estimators", PELICAN_MATHJAX)
     displays = body.find_class("math-display")
     assert len(displays) == 2
-    for annotation in list(body.iter("annotation")):  # the TeX; nothing else may show it
-        annotation.drop_tree()
-    text = body.text_content()
+    text = shown_text(body)
     assert "\\" not in text and "begin" not in text and "&" not in text
     rows = [len(t.findall(".//mtr")) for t in (d.find(".//mtable") for d in displays)]
     assert rows == [2, 2]
@@ -104,11 +114,7 @@ KRAMDOWN_MATHJAX = HEAD.format("Manifolds") + (
 
 
 def test_a_kramdown_mathjax_post_reads_its_math_as_mathjax_did(tmp_path):
-    root = make_site(tmp_path / "site", {"manifolds.md": KRAMDOWN_MATHJAX})
-    result = build(BuildOptions(root=root))
-    assert result.warnings == ()
-    body = page(root, "manifolds").find_class("post-body")[0]
-    tex = [a.text_content() for a in body.iter("annotation")]
+    body, tex = built_body(tmp_path, "manifolds", KRAMDOWN_MATHJAX)
     assert tex == [
         "\\{ W_l \\}",
         " V_1 \\times V_2 \\to U ",
@@ -116,10 +122,9 @@ def test_a_kramdown_mathjax_post_reads_its_math_as_mathjax_did(tmp_path):
         "\n\n\\require{cancel}\nD = \\cancel{a} + b\n\n",
         "\\exp(v) = \\left\\{ p \\right\\}",
     ]
-    for annotation in list(body.iter("annotation")):
-        annotation.drop_tree()
-    assert "$" not in body.text_content() and "\\" not in body.text_content()
     assert len(body.find_class("math-display")) == 1
+    text = shown_text(body)
+    assert "$" not in text and "\\" not in text
 
 
 HUGO_THEMES = HEAD.format("Blox") + (
@@ -135,14 +140,10 @@ HUGO_THEMES = HEAD.format("Blox") + (
 
 
 def test_a_post_for_hugo_blox_and_hugo_book_keeps_its_math_callouts_and_contents(tmp_path):
-    root = make_site(tmp_path / "site", {"blox.md": HUGO_THEMES})
-    result = build(BuildOptions(root=root))
-    assert result.warnings == ()
-    body = page(root, "blox").find_class("post-body")[0]
+    body, tex = built_body(tmp_path, "blox", HUGO_THEMES)
     toc = body.find_class("toc-inline")[0]
     assert [a.text_content() for a in toc.iter("a")] == ["Math", "Asides"]
-    tex = [a.text_content().strip() for a in body.iter("annotation")]
-    assert tex == [
+    assert [t.strip() for t in tex] == [
         "\\gamma_n = \\frac{a}{b}",
         "\\nabla F",
         "\\pi(x)",
@@ -152,6 +153,5 @@ def test_a_post_for_hugo_blox_and_hugo_book_keeps_its_math_callouts_and_contents
     assert body.find_class("callout-note")[0].tag == "aside"
     fold = body.find_class("callout-note")[1]
     assert fold.tag == "details" and fold.find("summary").text_content() == "Solution"
-    for annotation in list(body.iter("annotation")):
-        annotation.drop_tree()
-    assert "{{" not in body.text_content() and "\\" not in body.text_content()
+    text = shown_text(body)
+    assert "{{" not in text and "\\" not in text
