@@ -34,6 +34,16 @@ BARE_POINT = re.compile(
     r"(\\(?:kern|mkern|mskip|hskip|hspace\*?\s*\{|mspace\s*\{)\s*[+-]?)\.(?=\d)"
 )
 MATH_IN_NAME = re.compile(r"[\\^_$&#%]")  # an operator name that is not a plain word
+# TeX's generalized fractions, infix: `{n \choose k}` (The TeXbook, ch. 17).
+INFIX_FRACTION = re.compile(r"\\(?:over|atop|above|choose|brace|brack)(?![A-Za-z])")
+# The tokens that open or close what TeX's infix fractions divide: groups, cells, rows,
+# `\left … \right`, `\begin{…} … \end{…}`; any other token is content.
+FRACTION_TOKEN = re.compile(
+    r"\\begin\s*\{(?:array|subarray|darray|alignat\*?|alignedat)\}\s*\{[^{}]*\}"
+    r"|\\(?:begin|end)\s*\{[^{}]*\}|\\(?:left|right)(?![A-Za-z])\s*(?:\\[A-Za-z]+|\\.|.)?"
+    r"|\\(?:cr|over|atop|above|choose|brace|brack)(?![A-Za-z])|\\[A-Za-z]+|\\.|%[^\n]*|\S",
+    re.DOTALL,
+)
 
 
 def rewrite_refs(latex: str) -> str:
@@ -86,7 +96,80 @@ def rewrite_specials(latex: str) -> str:
         latex = BARE_POINT.sub(r"\g<1>0.", latex)
     if "\\mathop" in latex:
         latex = MATHOP.sub(r"\\operatorname{\1}", latex)
+    if INFIX_FRACTION.search(latex):
+        latex = fill_empty_fractions(latex)
     return latex
+
+
+def fill_empty_fractions(latex: str) -> str:
+    r"""Make the extent of each infix fraction explicit where latex2mathml would misread it.
+
+    TeX divides what comes before `\over`, `\atop`, `\above`, `\choose`, `\brace` or
+    `\brack` in its group (a brace group, an array cell, `\left…\right`) by what comes
+    after (The TeXbook, ch. 17), and either side may be empty: `$\choose n$` is an empty
+    top over n (MathJax and KaTeX agree). latex2mathml refuses an empty side and, in an
+    array, takes the cell's `&` and the row's `\\` into the fraction. So an empty side gets
+    an empty group `{}` (`\choose{n}{2}` → `{}\choose{n}{2}`: empty over n2, TeX's result),
+    and a cell holding an infix fraction is braced (`a \over b & c` → `{a \over b}& c`).
+    """
+    inserts: list[tuple[int, int, str]] = []  # (offset, order at one offset, text)
+    frames = [_FractionGroup(0, braced=True)]
+    for match in FRACTION_TOKEN.finditer(latex):
+        token, at = match.group(), match.start()
+        frame = frames[-1]
+        if token[0] == "%":
+            continue
+        closes = token == "}" or token.startswith(("\\end", "\\right"))
+        if closes or token in ("&", "\\\\", "\\cr"):
+            inserts += frame.close(at, braced=token == "}" or token.startswith("\\right"))
+            if closes and len(frames) > 1:
+                frames.pop()
+                frames[-1].content()
+            else:
+                frames[-1] = _FractionGroup(match.end(), braced=False)
+        elif token == "{" or token.startswith("\\left"):
+            frames[-1].content()
+            frames.append(_FractionGroup(match.end(), braced=True))
+        elif token.startswith("\\begin"):
+            frames[-1].content()
+            frames.append(_FractionGroup(match.end(), braced=False))
+        elif INFIX_FRACTION.fullmatch(token):
+            if not frame.before:
+                inserts.append((at, 1, "{}"))
+            frame.fraction, frame.after = True, False
+        else:
+            frame.content()
+    if len(frames) == 1:
+        inserts += frames[0].close(len(latex), braced=True)
+    out, pos = [], 0
+    for at, _, text in sorted(inserts):
+        out += [latex[pos:at], text]
+        pos = at
+    return "".join(out) + latex[pos:]
+
+
+class _FractionGroup:
+    """What `fill_empty_fractions` knows of one group, cell or row while it reads it."""
+
+    def __init__(self, start: int, braced: bool) -> None:
+        self.start, self.braced = start, braced
+        self.before = self.fraction = self.after = False
+
+    def content(self) -> None:
+        """Note a token of content, before or after the group's infix fraction."""
+        if self.fraction:
+            self.after = True
+        else:
+            self.before = True
+
+    def close(self, end: int, braced: bool) -> list[tuple[int, int, str]]:
+        """Return the inserts the group needs, given how it ends at `end`."""
+        if not self.fraction:
+            return []
+        inserts = [] if self.after else [(end, 1, "{}")]
+        if not (self.braced and braced):
+            inserts += [(self.start, 0, "{"), (end, 2, "}")]
+        return inserts
 
 
 def _char_code(match: re.Match[str]) -> int:
