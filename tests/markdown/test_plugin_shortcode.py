@@ -108,3 +108,26 @@ def test_highlight_shortcode_with_hugos_option_string():
     html, state = render(body)
     assert 'class="language-go"' in html and '<span class="hll"><span class="linenos">2' in html
     assert state.diagnostics == []
+
+
+def test_a_highlight_whose_code_shares_the_tags_lines_is_one_code_block_and_no_warning():
+    body = "{{< highlight python >}}import os\nos.sep{{< /highlight >}}\n\n{{< /highlight >}}\n"
+    html, state = render(body)
+    assert html.count("<pre") == 1 and "import</span>" in html and "highlight &gt;" not in html
+    assert messages(state) == [  # the second closing tag is a stray one, and says so
+        "content/posts/here.md:4:1: `{{< /highlight >}}` closes no shortcode opened before it; "
+        "remove it"
+    ]
+
+
+def test_an_unclosed_highlight_says_what_it_needs_for_hugo_and_jekyll():
+    for opening, closing in (
+        ("{{< highlight go >}}", "{{< /highlight >}}"),
+        ("{% highlight go %}", "{% endhighlight %}"),
+    ):
+        html, state = render(f"{opening}a := 1\nb := 2\n")
+        assert html == "<p>a := 1\nb := 2</p>\n"
+        assert messages(state) == [
+            f"content/posts/here.md:1:1: `{opening}` makes no code block here: it must begin "
+            f"a line and `{closing}` end one in the same block; its code is shown as text"
+        ]

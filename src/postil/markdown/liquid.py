@@ -27,13 +27,16 @@ from postil.markdown.tagsyntax import (
     Tag,
     code_block,
     find_closer,
+    find_code_tag,
     line_tag,
+    unclosed_code,
     shortcode_params,
     wrap_block,
 )
 
-BLOCK_TAGS = ("highlight", "raw", "comment")
-"""Paired tags read as blocks when each of their tags stands on a line of its own."""
+BLOCK_TAGS = ("raw", "comment")
+"""Paired tags read as blocks when each of their tags stands on a line of its own (a
+`highlight`'s code may also begin and end on its tags' lines: `find_code_tag`)."""
 
 _STRING = re.compile(r"""\s*("[^"]*"|'[^']*')\s*""")
 
@@ -66,8 +69,12 @@ def liquid_plugin(md: MarkdownIt) -> None:
         Shown as written: {{ not evaluated }}
         {% endraw %}
 
+        {% highlight python %}def f(x):
+            return x{% endhighlight %}
+
     The code becomes a code block (as a ```` ``` ```` fence with `linenos` and `hl_lines`;
-    Jekyll's `mark_lines` is `hl_lines`); `raw` wraps Markdown that is rendered with its
+    Jekyll's `mark_lines` is `hl_lines`); it may begin on the opening tag's line and end
+    on the closing tag's, as in Jekyll (`tagsyntax.find_code_tag`); `raw` wraps Markdown that is rendered with its
     template tags shown as written; `comment` hides its lines. A tag whose end tag is
     missing is read inline (and reported) by the `template` plugin. No CSS classes.
     """
@@ -82,6 +89,15 @@ def liquid_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     """Block rule: a `highlight`, `raw` or `comment` tag and its end tag, each on its own
     line; jekyll-katex's `katexmm` and `endkatexmm` lines, which only mark Markdown with
     `$…$` math (postil's own), are left out."""
+    code = find_code_tag(state, start, end, "tag", "highlight", "endhighlight")
+    if code is not None:
+        if not silent:
+            language, _, rest = code.tag.args.partition(" ")
+            positional, named = shortcode_params(rest)
+            options = {"": language, **dict.fromkeys(positional, ""), **named}
+            code_block(state, start, code, options)
+            state.line = code.close + 1
+        return True
     tag = line_tag(state, start)
     if tag is not None and tag.kind == "tag" and tag.name in ("katexmm", "endkatexmm"):
         if not silent:
@@ -94,13 +110,7 @@ def liquid_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         return False
     if silent:
         return True
-    if tag.name == "highlight":
-        language, _, rest = tag.args.partition(" ")
-        positional, named = shortcode_params(rest)
-        code_block(
-            state, start, close, tag, {"": language, **dict.fromkeys(positional, ""), **named}
-        )
-    elif tag.name == "raw":
+    if tag.name == "raw":
         wrap_block(state, start, close, "liquid_raw")
     state.line = close + 1
     return True
@@ -123,6 +133,8 @@ def evaluate_liquid(tag: Tag, doc: RenderState, in_url: bool, in_html: bool = Fa
         return _post_link(tag, doc, in_url)
     if tag.name in ("raw", "endraw", "comment", "endcomment"):
         return Value("")  # an inline raw/comment is undone by the template plugin
+    if tag.name == "highlight":
+        return Value(None, unclosed_code(tag, "{% endhighlight %}"))
     return Value(
         None,
         f"Liquid tag `{tag.raw}` is not supported and is left out (postil has no "

@@ -5,7 +5,8 @@ rendering; postil reads the shortcodes it has an equivalent for:
 
 - `figure` → a numbered postil figure (`src`, `alt`, `caption`, `title`, `class`, `width`,
   `height`; the others are reported);
-- `highlight` → a code block (`linenos`, `hl_lines`);
+- `highlight` → a code block (`linenos`, `hl_lines`); its code may begin on the opening
+  tag's line and end on the closing tag's, as Hugo reads it;
 - `rawhtml`, `raw`, `html`, `math` → their content, parsed as the rest of the post (the
   wrapper goes);
 - the callouts of popular themes (`callout`, `hint`, `alert`, `notice`, `admonition`:
@@ -32,7 +33,15 @@ from markdown_it.token import Token
 from postil.markdown.links import internal_url
 from postil.markdown.liquid import Value
 from postil.markdown.state import RenderState, get_state
-from postil.markdown.tagsyntax import Tag, code_block, find_closer, line_tag, shortcode_params
+from postil.markdown.tagsyntax import (
+    Tag,
+    code_block,
+    find_closer,
+    find_code_tag,
+    line_tag,
+    shortcode_params,
+    unclosed_code,
+)
 
 WRAPPERS = frozenset({"rawhtml", "raw", "html", "math"})
 """Paired shortcodes that only pass their content through (themes define them so; Hugo
@@ -82,7 +91,14 @@ def shortcode_plugin(md: MarkdownIt) -> None:
 
 
 def shortcode_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
-    """Block rule: one shortcode alone on a line (a figure, a highlight, a wrapper's tag)."""
+    """Block rule: one shortcode alone on a line (a figure, a wrapper's tag), or a highlight
+    and its code (`find_code_tag`: the code may begin and end on the tags' lines)."""
+    code = find_code_tag(state, start, end, "shortcode", "highlight", "highlight")
+    if code is not None:
+        if not silent:
+            code_block(state, start, code, _highlight_options(code.tag.args))
+            state.line = code.close + 1
+        return True
     tag = line_tag(state, start)
     if tag is None or tag.kind != "shortcode" or tag.name in ("ref", "relref"):
         return False
@@ -91,12 +107,7 @@ def shortcode_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
     if silent:
         return True
     line = start
-    if tag.name == "highlight" and not tag.closing:
-        close = find_closer(state, start, end, "highlight")
-        if close is not None:
-            code_block(state, start, close, tag, _highlight_options(tag.args))
-            line = close
-    elif tag.name in CALLOUTS | FOLDS and not tag.closing:
+    if tag.name in CALLOUTS | FOLDS and not tag.closing:
         close = find_closer(state, start, end, tag.name)
         if close is not None:
             _callout(state, start, close, tag)
@@ -227,6 +238,8 @@ def evaluate_shortcode(tag: Tag, doc: RenderState, in_url: bool) -> Value:
         return Value("")
     if tag.name == "figure":
         return Value(None, f"`{tag.raw}` makes a figure only on a line of its own; move it there")
+    if tag.name == "highlight":
+        return Value(None, unclosed_code(tag, "{{< /highlight >}}"))
     return Value(None, unsupported(tag))
 
 

@@ -143,18 +143,119 @@ def line_tag(state: StateBlock, line: int) -> Tag | None:
 def find_closer(state: StateBlock, start: int, end: int, closes: str) -> int | None:
     """Return the first line after `start` (before `end`) holding only a tag named `closes`."""
     for line in range(start + 1, end):
-        if state.sCount[line] < state.blkIndent:
-            return None  # the container (list item, quote) ended
+        if _left_container(state, line):
+            return None
         tag = line_tag(state, line)
         if tag is not None and tag.closing and tag.name.lstrip("/") == closes:
             return line
     return None
 
 
-def code_block(
-    state: StateBlock, start: int, close: int, tag: Tag, options: dict[str, str]
-) -> None:
-    """Push a `fence` token for the lines between `start` and `close` (a highlight tag's).
+def _left_container(state: StateBlock, line: int) -> bool:
+    """Tell whether `line` is outside the block being read (a list item or quote ended);
+    a blank line is not (markdown-it's fence reads it the same way)."""
+    blank = state.bMarks[line] + state.tShift[line] >= state.eMarks[line]
+    return state.sCount[line] < state.blkIndent and not blank
+
+
+@dataclass(frozen=True)
+class CodeTag:
+    """A highlight tag and its closing tag, found by `find_code_tag`.
+
+    Attributes:
+        tag: the opening tag.
+        close: the line of the closing tag (may be the opening's line).
+        code: the code between them, each line ending in a newline.
+    """
+
+    tag: Tag
+    close: int
+    code: str
+
+
+def find_code_tag(
+    state: StateBlock, start: int, end: int, kind: str, name: str, closes: str
+) -> CodeTag | None:
+    """Return the code tag (`highlight`) at the start of line `start` and its code, or None.
+
+    Hugo's and Jekyll's highlight take their code between the tags wherever the tags are:
+    on lines of their own, or with the code's first line after the opening tag and its last
+    line before the closing tag (posts converted from WordPress are written so):
+
+        {{< highlight python >}}def f(x):
+            return x{{< /highlight >}}
+
+    As both generators do, the line breaks just inside the tags are not code. The closing
+    tag must end its line; text after it, or no closing tag before the block ends (a list
+    item, a quote, the document), and there is no code tag here.
+
+    Args:
+        kind: the tags' kind ("shortcode" or "tag"); name: the opening tag's name;
+            closes: the closing tag's name (`highlight`, `endhighlight`).
+    """
+    begin = state.bMarks[start] + state.tShift[start]
+    if state.sCount[start] - state.blkIndent >= 4 or not state.src.startswith("{", begin):
+        return None
+    tag = scan_tag(state.src, begin, state.eMarks[start])
+    if tag is None or tag.kind != kind or tag.name != name or tag.closing:
+        return None
+    for line in range(start, end):
+        if line > start and _left_container(state, line):
+            return None
+        closer = _closing_tag_at_end(state, line, tag.end if line == start else None)
+        if closer is not None and closer.name.lstrip("/") == closes:
+            return CodeTag(tag, line, _code_between(state, start, line, tag, closer))
+    return None
+
+
+def _closing_tag_at_end(state: StateBlock, line: int, after: int | None) -> Tag | None:
+    """Return the closing tag that ends `line` (only spaces after it), else None."""
+    src, first = state.src, state.bMarks[line] if after is None else after
+    end = state.eMarks[line]
+    while end > first and src[end - 1] in " \t":
+        end -= 1
+    if end == first or src[end - 1] != "}":
+        return None
+    for opener in ("{{", "{%"):
+        at = src.rfind(opener, first, end)
+        tag = scan_tag(src, at, end) if at >= 0 else None
+        if tag is not None and tag.closing and tag.end == end:
+            return tag
+    return None
+
+
+def _code_between(state: StateBlock, start: int, close: int, tag: Tag, closer: Tag) -> str:
+    """Return the code between `tag` (on line `start`) and `closer` (on line `close`)."""
+    indent = state.sCount[start]
+    if close == start:
+        lines = [state.src[tag.end : closer.start]]
+    else:
+        last = state.getLines(close, close + 1, indent, False)
+        lines = [
+            state.src[tag.end : state.eMarks[start]],
+            state.getLines(start + 1, close, indent, False),
+            last[: len(last) - (state.eMarks[close] - closer.start)],
+        ]
+        if close == start + 1:
+            del lines[1]
+    if not lines[0].strip():
+        del lines[0]
+    if lines and not lines[-1].strip():
+        del lines[-1]
+    return "".join(line + "\n" for line in lines)
+
+
+def unclosed_code(tag: Tag, closer: str) -> str:
+    """Return the warning for a highlight tag read inside a paragraph: `find_code_tag` found
+    no closing tag ending a line before the block ended, or the tag does not begin its line."""
+    return (
+        f"`{tag.raw}` makes no code block here: it must begin a line and `{closer}` end "
+        "one in the same block; its code is shown as text"
+    )
+
+
+def code_block(state: StateBlock, start: int, found: CodeTag, options: dict[str, str]) -> None:
+    """Push a `fence` token for a highlight tag's code (`find_code_tag`).
 
     Args:
         options: the tag's options by name; "" is the language, a flag's value is "".
@@ -162,14 +263,14 @@ def code_block(
     info, ignored = code_info(options)
     token = state.push("fence", "code", 0)
     token.info = info
-    token.markup = tag.raw  # not a fence of backticks: `nesting.unclosed_fence` skips it
-    token.content = state.getLines(start + 1, close, state.sCount[start], True)
-    token.map = [start, close + 1]
+    token.markup = found.tag.raw  # not a fence of backticks: `nesting.unclosed_fence` skips it
+    token.content = found.code
+    token.map = [start, found.close + 1]
     if ignored:
         get_state(state.env).warn(
             start,
             1,
-            f"`{tag.raw}`: option {', '.join(ignored)} is not supported and is ignored; "
+            f"`{found.tag.raw}`: option {', '.join(ignored)} is not supported and is ignored; "
             "code blocks take linenos and hl_lines",
         )
 
