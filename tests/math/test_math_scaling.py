@@ -81,8 +81,10 @@ def test_math_unclosed_dollars_stay_text():
         ("$a $b", 1, 5, -1),  # a space before the `$`
         ("$a\\$ b$", 1, 7, 6),  # escaped, then the real closer
         ("$a\\\\$ b", 1, 7, 4),  # an even run of backslashes does not escape
-        ("$a$5 b$", 1, 7, 6),  # a digit after the `$`
+        ("$a$5 b$", 1, 7, -1),  # a digit after the `$` (Pandoc), and a `$` inside ...
         ("[$a$5](u)", 2, 4, 3),  # ... unless the digit lies past the end
+        ("$5 for it. Then $x$", 1, 19, -1),  # a `$` inside would end TeX's math: no formula
+        ("$\\text{for $i$}$", 1, 16, 15),  # ... but inside braces it is the text's math
         ("$a$ b$", 1, 2, -1),  # the closer lies past the end
     ],
 )

@@ -126,7 +126,7 @@ def math_inline(state: StateInline, silent: bool) -> bool:
         # Pandoc's rule first; then MathJax's reading for `$ x $` and `$\mathbb{E}(X) = $`,
         # which Pandoc's leaves as text (`Closers.spaced_dollar`)
         close = -1 if src[pos + 1].isspace() else closers.dollar(pos + 1, end)
-        if close < 0 and not src[pos + 1].isdigit():  # `$10 … x_1 $`: a price, not TeX
+        if close < 0:  # `$10 … x_1 $` is a price, `$2, 3, \dots $` a formula
             close = closers.spaced_dollar(pos + 1, end)
         if close < 0:
             return False

@@ -25,6 +25,8 @@ MEMO_SIZE = 8  # sources remembered per document: nested inline parses use a few
 BALANCE_TRIES = 16  # closers tried for balanced braces before the first is taken: linear
 TEX_LIKE = re.compile(r"\\[A-Za-z]|[\^_{}=]")
 PLAIN_TERMS = re.compile(r"[A-Za-z0-9\s+\-*/<>().,'|!]+")
+CONTROL_WORD = re.compile(r"\\[A-Za-z]+|\\[^A-Za-z]")
+NUMERIC_TERMS = re.compile(r"[A-Za-z0-9\s+\-*/<>().,'|!^_{}=\[\]:;]+")
 
 
 class Closers:
@@ -49,8 +51,8 @@ class Closers:
         if escaped(self.src, pos):  # `\$`, `\\\$`
             return
         self._unescaped.append(pos)
-        if pos == 0 or self.src[pos - 1].isspace():
-            return
+        if pos == 0 or self.src[pos - 1].isspace() and not escaped(self.src, pos - 1):
+            return  # `x $` opens only; `\ $` ends in TeX's control space, so it closes
         if self.src[pos + 1 : pos + 2].isdigit():
             self._before_digit.add(pos)
         else:
@@ -100,7 +102,19 @@ class Closers:
         last = end - 1  # its digit lies outside the span, so it closes
         if start <= last < found and last in self._before_digit:
             found = last
-        return found if found < end else -1
+        if found >= end or self._holds_dollar(start, found):
+            return -1
+        return found
+
+    def _holds_dollar(self, start: int, close: int) -> bool:
+        """Tell if a `$` between `start` and `close` lies outside every brace opened since
+        `start`: TeX would have left math there, so `$5 for it. Then $x$` is a price, then
+        math (`\\text{for $i$}` keeps its `$`s inside braces)."""
+        index = bisect_left(self._unescaped, start)
+        inside = self._unescaped[index : bisect_left(self._unescaped, close, index)]
+        if len(inside) > BALANCE_TRIES:
+            return True  # that many `$` in one formula: not a formula (and stays linear)
+        return any(self._balanced(start, spot) for spot in inside)
 
     def spaced_dollar(self, start: int, end: int) -> int:
         r"""Return the `$` closing `$ … $` or `$x = $`, math with a space inside, or -1.
@@ -110,8 +124,11 @@ class Closers:
         `$` has no digit after it and the TeX between holds a command, a script, a brace
         or `=` (`$ V_1 \times V_2 $`, `$ f = \tilde{V}$`, `$\mathbb{E}(X) = $`), or, with
         a space inside each `$`, is made of one-letter variables, numbers and operators
-        (`$ n $`, `$ x + y $`), so that prices (`$ 5 or $ 10`) stay text. `src[start - 1]` is the
-        opening `$`; the inline rule asks this when `dollar` found no closer.
+        (`$ n $`, `$ x + y $`), so that prices (`$ 5 or $ 10`) stay text. TeX that starts
+        with a digit (`$2, 3, 5, \dots $`) must hold a command and, without its commands,
+        be numbers, one-letter variables and operators: `$5 for it. Then $` is a price.
+        `src[start - 1]` is the opening `$`; the inline rule asks this when `dollar` found
+        no closer.
         """
         close = self._first_balanced(self._unescaped, start, end)
         if close < 0 or self.src[close + 1 : close + 2].isdigit():
@@ -119,6 +136,8 @@ class Closers:
         if self.src[close + 1 : close + 2] == "$":
             return -1
         tex = self.src[start:close]
+        if tex[:1].isdigit():
+            return close if _numeric_formula(tex) else -1
         if TEX_LIKE.search(tex):
             return close
         spaced = self.src[start].isspace() and self.src[close - 1].isspace()
@@ -156,6 +175,16 @@ def _variables(tex: str) -> bool:
     if not PLAIN_TERMS.fullmatch(tex) or not any(c.isalpha() for c in tex):
         return False
     return re.search(r"[A-Za-z]{2}", tex) is None
+
+
+def _numeric_formula(tex: str) -> bool:
+    r"""Tell if `tex`, which starts with a digit, is a formula and not prose after a price:
+    it holds a command (`\dots`, `\times`) and is otherwise numbers, one-letter variables
+    and operators."""
+    if CONTROL_WORD.search(tex) is None:
+        return False
+    rest = CONTROL_WORD.sub(" ", tex)
+    return NUMERIC_TERMS.fullmatch(rest) is not None and re.search(r"[A-Za-z]{2}", rest) is None
 
 
 def escaped(text: str, pos: int) -> bool:
