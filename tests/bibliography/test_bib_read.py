@@ -96,6 +96,16 @@ def test_a_duplicate_key_is_a_warning_and_the_first_entry_wins():
     ]
 
 
+def test_a_field_given_twice_keeps_the_entry_and_its_first_value_as_bibtex_does():
+    text = b"@misc{a,\n  title={First},\n  url={https://a.org},\n  title={Second}}\n"
+    bib = read_bib(text, "f.bib")
+    assert bib.works["a"].title == (("text", "First"),)
+    assert bib.works["a"].url == "https://a.org"
+    assert [str(w) for w in bib.warnings] == [
+        "f.bib:1: warning: entry `a` gives `title` twice; the first is used: delete one"
+    ]
+
+
 def test_latin1_bytes_are_read_with_a_warning():
     bib = read_bib("@misc{a, author={Müller, H.}}\n".encode("latin-1"), "l.bib")
     assert bib.works["a"].authors[0].family == "Müller"

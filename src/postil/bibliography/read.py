@@ -85,6 +85,12 @@ def read_bib(data: bytes, rel: str) -> BibFile:
             _add_entry(block, strings, rel, works, warnings)
         elif isinstance(block, model.DuplicateBlockKeyBlock):
             warnings.append(_warning(rel, line, _duplicate(block)))
+        elif isinstance(block, model.DuplicateFieldKeyBlock):  # BibTeX: the first one counts
+            entry = block.ignore_error_block
+            _add_entry(entry, strings, rel, works, warnings)
+            for key in sorted(block.duplicate_keys):
+                message = f"entry `{entry.key}` gives `{key}` twice; the first is used: delete one"
+                warnings.append(_warning(rel, line, message))
         elif isinstance(block, model.ParsingFailedBlock):
             warnings.append(_warning(rel, line, _failed(block)))
     return BibFile(StoredWorks(works), tuple(warnings))
@@ -157,6 +163,8 @@ def _add_entry(
 ) -> None:
     fields: dict[str, str] = {}
     for fld in entry.fields:
+        if fld.key.lower() in fields:
+            continue  # a field given twice: BibTeX ignores the extra one
         try:
             fields[fld.key.lower()] = evaluate(str(fld.value), strings)
         except _FieldProblem as e:
