@@ -166,6 +166,12 @@ class FrontMatter:
             bundle may hold them); cited before the site's.
         bibliography_at: where each of them is written.
         citation_style: "author-year" or "numeric" for this post; "": the site's.
+        permalink: the post's own URL path (`permalink:`, Hugo's `url:`) as
+            `fieldtypes.site_path` normalises it ("2012/12/04/x/"), or "": from its slug.
+        permalink_at: where `permalink` is written.
+        aliases: paths that redirect to the post (Hugo's `aliases:`, Jekyll's
+            `redirect_from:`), normalised the same way.
+        aliases_at: where each of them is written.
     """
 
     title: str
@@ -189,6 +195,10 @@ class FrontMatter:
     bibliography: tuple[str, ...] = ()
     bibliography_at: tuple[TextAt, ...] = ()
     citation_style: str = ""
+    permalink: str = ""
+    permalink_at: TextAt = TextAt()
+    aliases: tuple[str, ...] = ()
+    aliases_at: tuple[TextAt, ...] = ()
 
 
 @dataclass(frozen=True)

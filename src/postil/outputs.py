@@ -16,6 +16,7 @@ from postil.errors import Diagnostic, Location, Severity
 from postil.markdown.references import published
 from postil.model import RenderedPost, Site, TextAt
 from postil.pages import PageJob, PageSpec
+from postil.redirects import redirects
 
 GENERATED = {
     "index.html": "the list of posts",
@@ -52,7 +53,10 @@ def site_outputs(
     jobs = list(jobs)
     claims: list[tuple[str, str, bool]] = []  # (output rel, origin, a file of the site)
     claims += [(r.post.output_rel, r.post.source.rel, True) for r in shown]
-    claims += [(job.rel, _generated(job), False) for job in jobs[len(shown) :]]
+    moved = {move.rel for move in redirects(site)}
+    claims += [(move.rel, move.source, True) for move in redirects(site)]  # at its post
+    generated_jobs = [job for job in jobs[len(shown) :] if job.template or job.rel not in moved]
+    claims += [(job.rel, _generated(job), False) for job in generated_jobs]
     claims += [(rel, f"postil's generated `{rel}`", False) for rel in generated]
     claims += [(rel, origin, True) for rel, origin in origins.items()]
     outputs: dict[str, tuple[str, bool]] = {}
@@ -82,7 +86,7 @@ def _collision(rel: str, first: tuple[str, bool], second: tuple[str, bool]) -> D
         Severity.ERROR,
         Location(where, 1, 1) if where.endswith(".md") else Location(where),
         f"published at `{rel}`, where {name} is published too; rename or move this file"
-        " (for a post or page: set another `slug:`)",
+        " (for a post or page: set another `slug:` or `permalink:`, or drop the `aliases:`)",
     )
 
 

@@ -33,6 +33,7 @@ from postil.contexts import (
 from postil.errors import Location, TemplateError
 from postil.feeds import atom_feed, feed_posts, rss_feed
 from postil.model import OutputFile, RenderedPost, Site
+from postil.redirects import Redirect, redirect_page, redirects
 from postil.site import Paginator, page_url, paginate, tag_slugs
 from postil.sitemap import robots_txt, sitemap_xml, writes_robots
 
@@ -143,7 +144,8 @@ def page_jobs(site: Site, memo: dict[str, Any] | None = None) -> PageJobs:
 
     List pages (index, tag pages) depend on the posts they show; the tag index, archive,
     feeds and sitemap show every post (`deps=None`); 404 and robots.txt show none;
-    robots.txt is made only for a site at its host's root (`writes_robots`). Adding
+    robots.txt is made only for a site at its host's root (`writes_robots`); a redirect
+    page (`postil.redirects`) depends on the post it sends to. Adding
     or removing a post, or changing its date, tags or draft state, moves posts between
     list pages: the dev server must then re-list the jobs, not only re-render by deps.
 
@@ -198,6 +200,7 @@ class _Layout:
         lists: the index pages, then each tag's pages.
         slugs: each tag's slug (`tag_slugs`).
         sitemap: the sitemap's entries (`_sitemap_entries`).
+        redirects: the redirect pages of the posts' `aliases:` (`postil.redirects`).
     """
 
     specs: tuple[PageSpec, ...]
@@ -205,6 +208,7 @@ class _Layout:
     lists: tuple[_ListPage, ...]
     slugs: dict[str, str]
     sitemap: list[tuple[str, datetime | None]]
+    redirects: tuple[Redirect, ...] = ()
 
 
 def _same_shape(a: Site, b: Site) -> bool:
@@ -274,7 +278,10 @@ def _layout(site: Site) -> _Layout:
     if writes_robots(site.config.base_url):
         specs.append(PageSpec("robots.txt", "", frozenset()))
         makers.append(("robots", 0))
-    return _Layout(tuple(specs), tuple(makers), tuple(lists), slugs, sitemap)
+    moves = redirects(site)  # not in the sitemap: they only send the reader on
+    specs += [PageSpec(move.rel, "", frozenset([move.target])) for move in moves]
+    makers += [("redirect", i) for i in range(len(moves))]
+    return _Layout(tuple(specs), tuple(makers), tuple(lists), slugs, sitemap, tuple(moves))
 
 
 _SITE_CONTEXTS: dict[str, Callable[[Site], dict[str, Any]]] = {
@@ -299,13 +306,17 @@ def _job(site: Site, layout: _Layout, index: int) -> PageJob:
     elif kind in _SITE_CONTEXTS:
         context = partial(_SITE_CONTEXTS[kind], site)
     else:
-        produce = _producer(site, layout, kind)
+        produce = _producer(site, layout, kind, at)
         return PageJob(spec.rel, "", partial(dict), spec.deps, produce=produce, lazy=spec.lazy)
     return PageJob(spec.rel, spec.template, context, spec.deps)
 
 
-def _producer(site: Site, layout: _Layout, kind: str) -> Callable[[], bytes]:
-    """Return what makes the generated file of `kind` (feed, rss, sitemap, robots)."""
+def _producer(site: Site, layout: _Layout, kind: str, at: int) -> Callable[[], bytes]:
+    """Return what makes the generated file of `kind` (feed, rss, sitemap, robots, the
+    redirect page `at` of `_Layout.redirects`)."""
+    if kind == "redirect":
+        target = layout.redirects[at].target
+        return partial(redirect_page, site.config.base_url, site.config.language, target)
     if kind == "feed":
         return partial(atom_feed, site)
     if kind == "rss":
@@ -338,7 +349,9 @@ def _sitemap_entries(site: Site, rels: list[str]) -> list[tuple[str, datetime | 
     return [
         (site.config.base_url + rel.removesuffix("index.html"), lastmod.get(rel))
         for rel in rels
-        if rel.endswith("index.html") and rel not in hidden and rel != SEARCH_PAGE
+        if rel.endswith((".html", ".htm"))
+        and rel not in hidden
+        and rel not in (SEARCH_PAGE, "404.html")
     ]
 
 

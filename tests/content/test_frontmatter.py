@@ -101,14 +101,13 @@ def test_control_characters_from_yaml_escapes_are_removed_from_titles():
 
 def test_unknown_key_is_a_warning_naming_the_key_and_the_known_keys():
     warnings: list = []
-    meta, _, _ = parse(
-        source("---\ntitle: T\naliases: [/old/]\ndate: 2024-01-01\n---\n"), "UTC", warnings
-    )
+    meta, _, _ = parse(source("---\ntitle: T\nweight: 3\ndate: 2024-01-01\n---\n"), "UTC", warnings)
     assert meta.title == "T"
     [warning] = warnings
     assert str(warning).startswith(
-        "content/posts/x.md:3:1: warning: unknown front matter key `aliases` is ignored;"
-        " known keys: author, authors, bibliography, citation, citation_style, date, draft, image,"
+        "content/posts/x.md:3:1: warning: unknown front matter key `weight` is ignored;"
+        " known keys: aliases, author, authors, bibliography, citation, citation_style, date,"
+        " draft, image,"
     )
 
 

@@ -74,8 +74,9 @@ def test_unknown_keys_still_warn():
     *_, warnings = read("---\ntitle: T\ndate: 2020-01-01\ncsl: apa.csl\n---\n")
     assert warnings == [
         "content/posts/x.md:4:1: warning: unknown front matter key `csl` is ignored; "
-        "known keys: author, authors, bibliography, citation, citation_style, date, draft, "
-        "image, label, lede, macros, slug, subtitle, summary, tags, title, toc, updated"
+        "known keys: aliases, author, authors, bibliography, citation, citation_style, date, "
+        "draft, image, label, lede, macros, permalink, slug, subtitle, summary, tags, title, "
+        "toc, updated"
     ]
 
 
@@ -159,8 +160,9 @@ def test_hugo_toml_front_matter_is_read():
     assert (body, body_line) == ("\nBody\n", 10)
     assert warnings == [
         "content/posts/x.md:7:2: warning: unknown front matter key `params` is ignored; "
-        "known keys: author, authors, bibliography, citation, citation_style, date, draft, "
-        "image, label, lede, macros, slug, subtitle, summary, tags, title, toc, updated"
+        "known keys: aliases, author, authors, bibliography, citation, citation_style, date, "
+        "draft, image, label, lede, macros, permalink, slug, subtitle, summary, tags, title, "
+        "toc, updated"
     ]
 
 
@@ -253,3 +255,48 @@ def test_heading_after_text_or_a_level_two_heading_is_no_title():
     for text in ("---\nslug: x\n---\nIntro\n\n# Later\n", "---\nslug: x\n---\n## Part\n"):
         with pytest.raises(ContentError, match="no `title`"):
             read(text)
+
+
+@pytest.mark.parametrize(
+    ("written", "path"),
+    [
+        ("/2012/12/04/a-primer/", "2012/12/04/a-primer/"),  # Hugo's `url:`
+        ("/2012/12/04/a-primer", "2012/12/04/a-primer/"),  # a folder either way
+        ("my-page/", "my-page/"),  # Pelican writes it without the first slash
+        ("/old/post.html", "old/post.html"),  # a Jekyll page's file
+    ],
+)
+def test_permalink_and_hugos_url_are_a_path_on_the_site(written, path):
+    for key in ("permalink", "url"):
+        meta, *_, warnings = read(f"---\ntitle: T\ndate: 2020-01-01\n{key}: {written}\n---\n")
+        at = TextAt(4, len(key) + 3, written == path)  # verbatim: the value as written
+        assert (meta.permalink, meta.permalink_at) == (path, at)
+        assert warnings == []
+
+
+def test_aliases_and_redirect_from_are_paths_with_their_places():
+    meta, *_ = read("---\ntitle: T\naliases: [/a/, /b.html]\n---\n")
+    assert meta.aliases == ("a/", "b.html")
+    assert meta.aliases_at == (TextAt(3, 11, True), TextAt(3, 16, True))
+    meta, *_ = read("---\ntitle: T\nredirect_from:\n  - /2019/x\n---\n")
+    assert meta.aliases == ("2019/x/",)
+    assert meta.aliases_at == (TextAt(4, 5, True),)
+
+
+@pytest.mark.parametrize(
+    ("written", "problem"),
+    [
+        ("https://x.org/a/", "is a full URL"),
+        ("/:year/:title/", "is a placeholder such as :title"),
+        ("/a/../b/", "is not a plain path"),
+        ("/a//b/", "is not a plain path"),
+        ("/", "is not a plain path"),
+        ("/café/", "is not a plain path"),
+        ("/a b/", "is not a plain path"),
+    ],
+)
+def test_a_permalink_that_is_no_plain_path_is_an_error_at_its_value(written, problem):
+    with pytest.raises(ContentError) as caught:
+        read(f"---\ntitle: T\npermalink: {written}\n---\n")
+    assert caught.value.location == Location("content/posts/x.md", 3, 12)
+    assert f"`permalink: {written}` {problem}" in caught.value.message

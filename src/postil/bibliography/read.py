@@ -85,8 +85,9 @@ def read_bib(data: bytes, rel: str) -> BibFile:
             _add_entry(block, strings, rel, works, warnings)
         elif isinstance(block, model.DuplicateBlockKeyBlock):
             warnings.append(_warning(rel, line, _duplicate(block)))
-        elif isinstance(block, model.DuplicateFieldKeyBlock):  # BibTeX: the first one counts
-            entry = block.ignore_error_block
+        elif isinstance(block, model.DuplicateFieldKeyBlock) and isinstance(
+            entry := block.ignore_error_block, model.Entry
+        ):  # BibTeX: the first one counts
             _add_entry(entry, strings, rel, works, warnings)
             for key in sorted(block.duplicate_keys):
                 message = f"entry `{entry.key}` gives `{key}` twice; the first is used: delete one"

@@ -169,6 +169,56 @@ def paths(fld: Field, tz: ZoneInfo | None = None) -> tuple[str, ...]:
     return tuple(path.strip() for path in as_text_list(fld) if path.strip())
 
 
+def permalink(fld: Field, tz: ZoneInfo | None = None) -> str:
+    """Return a post's own URL path (`permalink:`, Hugo's and Pelican's `url:`), normalised
+    by `site_path`."""
+    node = fld.node
+    if not isinstance(node, yaml.ScalarNode):
+        raise YamlFieldError(f"`{fld.key}` must be a path such as /2020/01/my-post/", *_pos(node))
+    return site_path(as_text(fld), fld.key, node)
+
+
+def aliases(fld: Field, tz: ZoneInfo | None = None) -> tuple[str, ...]:
+    """Return the paths that redirect to a post (Hugo's `aliases:`, jekyll-redirect-from's
+    `redirect_from:`): one text or a list, each normalised by `site_path`."""
+    node = fld.node
+    items = node.value if isinstance(node, yaml.SequenceNode) else [node]
+    texts = as_text_list(fld)
+    return tuple(site_path(text, fld.key, n) for text, n in zip(texts, items, strict=True))
+
+
+SITE_PATH = re.compile(r"[A-Za-z0-9._~/-]*")
+"""The characters of a permalink or alias: unreserved URL characters and `/` (RFC 3986)."""
+
+
+def site_path(text: str, key: str, node: yaml.Node) -> str:
+    """Return a path of the site as postil writes URLs: no leading `/`, a folder's with a
+    trailing `/` (`/2012/12/04/x` and `2012/12/04/x/` are `2012/12/04/x/`), a file's as
+    written (`old/post.html`: Jekyll's and Pelican's `.html` pages).
+
+    Raises:
+        YamlFieldError: at `node`, for a full URL, a query or fragment, `..` or `.` segments,
+            a Jekyll placeholder (`:title`), characters other than `SITE_PATH`'s, or the
+            site's root.
+    """
+    path = text.strip()
+    example = "such as /2012/12/04/my-post/"
+    if ":" in path:
+        what = "a full URL" if "//" in path else "a placeholder such as :title"
+        raise YamlFieldError(
+            f"`{key}: {path}` is {what}; write the path on this site, {example}", *_pos(node)
+        )
+    segments = path.strip("/").split("/")
+    if not SITE_PATH.fullmatch(path) or any(seg in ("", ".", "..") for seg in segments):
+        raise YamlFieldError(
+            f"`{key}: {path}` is not a plain path; write one {example}: letters, digits, "
+            "`-`, `_`, `.`, `~` between single slashes",
+            *_pos(node),
+        )
+    joined = "/".join(segments)
+    return joined if segments[-1].endswith((".html", ".htm")) else joined + "/"
+
+
 def citation_style(fld: Field, tz: ZoneInfo | None = None) -> str:
     """Return a citation style name: `author-year` or `numeric` (any case)."""
     return read_style(fld)

@@ -229,22 +229,27 @@ def _convert(fields: list[Field], tz: ZoneInfo) -> dict[str, Any]:
     return values
 
 
-POSITIONED = {"title": "title_at", "subtitle": "subtitle_at", "image": "image_at"}
+POSITIONED = {
+    "title": "title_at",
+    "subtitle": "subtitle_at",
+    "image": "image_at",
+    "permalink": "permalink_at",
+}
 """Text fields whose position is kept, for messages about math or a missing file in them."""
 
 
 def _positions(
     fields: list[Field], values: dict[str, Any], file_lines: list[str], first_line: int
 ) -> dict[str, Any]:
-    """Return `FrontMatter`'s `title_at`/`subtitle_at`/`image_at`/`bibliography_at` for the
-    fields among `fields`."""
+    """Return `FrontMatter`'s `…_at` positions (`POSITIONED`, `bibliography_at`,
+    `aliases_at`) for the fields among `fields`."""
     found: dict[str, Any] = {}
     for fld in fields:
         name = FIELDS[fld.key.lower()][0]
-        if name == "bibliography":
+        if name in ("bibliography", "aliases") and f"{name}_at" not in found:
             items = fld.node.value if isinstance(fld.node, yaml.SequenceNode) else [fld.node]
             spots = [text_at(n, n.value.strip(), file_lines, first_line) for n in items]
-            found["bibliography_at"] = tuple(spots)
+            found[f"{name}_at"] = tuple(spots)
         if name in POSITIONED and POSITIONED[name] not in found:
             found[POSITIONED[name]] = text_at(fld.node, values[name], file_lines, first_line)
     return found
@@ -344,6 +349,8 @@ _OWN: dict[str, tuple[str, Converter]] = {
     "toc": ("toc", ft.toc),
     "bibliography": ("bibliography", ft.paths),
     "citation_style": ("citation_style", ft.citation_style),
+    "permalink": ("permalink", ft.permalink),
+    "aliases": ("aliases", ft.aliases),
 }
 """postil's own keys: key → (FrontMatter field, converter)."""
 
@@ -365,6 +372,8 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "header-img": ("image", ft.image, 4),  # Clean Blog, Hux Blog (Jekyll): the header's
     "cover-img": ("image", ft.image, 4),  # Beautiful Jekyll: the header's
     "thumbnail-img": ("image", ft.image, 5),  # Beautiful Jekyll: the list's
+    "url": ("permalink", ft.permalink, 1),  # Hugo, Pelican: the page's own URL
+    "redirect_from": ("aliases", ft.aliases, 1),  # jekyll-redirect-from
 }
 """Keys of other generators with a meaning postil has: key → (field, converter, rank);
 the lower rank wins when two give one field (postil's own keys have rank 0)."""

@@ -7,7 +7,7 @@ from pathlib import PurePosixPath
 from slugify import slugify
 
 from postil.errors import ContentError, Location
-from postil.model import FrontMatter, Post, SourceFile
+from postil.model import FrontMatter, Post, SourceFile, TextAt
 
 
 def make_slug(text: str) -> str:
@@ -41,7 +41,8 @@ def make_post(source: SourceFile, meta: FrontMatter, body: str, body_line: int) 
     The slug comes from front matter `slug:`, else the file name (`posts/my-post.md`, or the
     directory of a page bundle `posts/my-post/index.md`), else the title (`title_slug`:
     its math as readable text) — Hugo's and Jekyll's order, so renaming a title does not
-    break links.
+    break links. The URL is `posts/<slug>/` (a page's: its folders, then its slug), or the
+    front matter's `permalink:` (Hugo's `url:`), which keeps a moved post at its old URL.
 
     Args:
         body: the end of `source.text` after the front matter (as `parse` returns it).
@@ -61,7 +62,9 @@ def make_post(source: SourceFile, meta: FrontMatter, body: str, body_line: int) 
             " add `slug: my-post` to the front matter",
             Location(source.rel, 1, 1),
         )
-    if source.kind == "post":
+    if meta.permalink:
+        url = meta.permalink
+    elif source.kind == "post":
         url = f"posts/{slug}/"
     else:
         parents = [make_slug(p) for p in rel.parts[1:-1] if p]
@@ -73,22 +76,41 @@ def make_post(source: SourceFile, meta: FrontMatter, body: str, body_line: int) 
         body_line=body_line,
         slug=slug,
         url=url,
-        output_rel=url + "index.html",
+        output_rel=url + "index.html" if url.endswith("/") else url,
     )
 
 
 def check_unique_urls(posts: list[Post]) -> list[ContentError]:
-    """Return an error for every post whose URL another post already uses, naming both files."""
-    seen: dict[str, Post] = {}
+    """Return an error for every post whose URL, or one of whose `aliases:`, another post's
+    URL or alias already takes, naming both files."""
+    seen: dict[str, tuple[Post, str]] = {}
     errors = []
     for post in posts:
-        other = seen.setdefault(post.url, post)
-        if other is not post:
-            errors.append(
-                ContentError(
-                    f"slug `{post.slug}` is also used by {other.source.rel}; "
-                    "rename one file or set a different `slug:`",
-                    Location(post.source.rel, 1, 1),
-                )
-            )
+        aliases = post.meta.aliases
+        spots = post.meta.aliases_at or (TextAt(),) * len(aliases)
+        claims = [(post.url, "", post.meta.permalink_at)]
+        claims += [(alias, "alias", at) for alias, at in zip(aliases, spots, strict=False)]
+        for url, kind, at in claims:
+            other, other_kind = seen.setdefault(url, (post, kind))
+            if other is post and other_kind == kind:
+                continue
+            errors.append(_url_taken(post, url, kind, at, other, other_kind))
     return errors
+
+
+def _url_taken(
+    post: Post, url: str, kind: str, at: TextAt, other: Post, other_kind: str
+) -> ContentError:
+    """Return the error of `post` claiming `url` (as its URL, or as an alias: `kind`) that
+    `other` claims already (as its URL or as an alias: `other_kind`)."""
+    if not kind and not other_kind and not post.meta.permalink and not other.meta.permalink:
+        message = (
+            f"slug `{post.slug}` is also used by {other.source.rel}; "
+            "rename one file or set a different `slug:`"
+        )
+    else:
+        mine = "an alias of this post" if kind else "this post's URL"
+        whose = "this post's" if other is post else f"{other.source.rel}'s"
+        theirs = f"{whose} alias" if other_kind else f"{whose} URL"
+        message = f"`/{url}` is {mine} and {theirs}; change `permalink:`, `slug:` or `aliases:`"
+    return ContentError(message, Location(post.source.rel, at.line, at.col))

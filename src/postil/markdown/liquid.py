@@ -29,8 +29,8 @@ from postil.markdown.tagsyntax import (
     find_closer,
     find_code_tag,
     line_tag,
-    unclosed_code,
     shortcode_params,
+    unclosed_code,
     wrap_block,
 )
 
@@ -74,9 +74,10 @@ def liquid_plugin(md: MarkdownIt) -> None:
 
     The code becomes a code block (as a ```` ``` ```` fence with `linenos` and `hl_lines`;
     Jekyll's `mark_lines` is `hl_lines`); it may begin on the opening tag's line and end
-    on the closing tag's, as in Jekyll (`tagsyntax.find_code_tag`); `raw` wraps Markdown that is rendered with its
-    template tags shown as written; `comment` hides its lines. A tag whose end tag is
-    missing is read inline (and reported) by the `template` plugin. No CSS classes.
+    on the closing tag's, as in Jekyll (`tagsyntax.find_code_tag`); `raw` wraps Markdown
+    that is rendered with its template tags shown as written; `comment` hides its lines.
+    A tag whose end tag is missing is read inline (and reported) by the `template` plugin.
+    No CSS classes.
     """
     md.block.ruler.before(
         "fence", "liquid_block", liquid_block, {"alt": ["paragraph", "reference", "blockquote"]}

@@ -1,0 +1,61 @@
+"""Redirect pages: a post's old URLs (`aliases:`) send the reader on to its URL.
+
+Hugo writes one small HTML page at each alias (its `alias.html`), jekyll-redirect-from the
+same for `redirect_from:`; static hosts such as GitHub Pages cannot send an HTTP redirect,
+so the page does it: a `<meta http-equiv="refresh">` with no delay, a canonical link (so a
+search engine files the page under the new URL), `noindex`, and a link for a reader whose
+browser does not follow the refresh (HTML Standard, "refresh" pragma:
+https://html.spec.whatwg.org/multipage/semantics.html#attr-meta-http-equiv-refresh).
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import NamedTuple
+
+from postil.model import Site
+
+
+class Redirect(NamedTuple):
+    """One redirect page.
+
+    Attributes:
+        rel: its output path ("2012/old-name/index.html").
+        target: the site-relative URL it sends to ("posts/new-name/").
+        source: the site-relative path of the post whose `aliases:` asks for it.
+    """
+
+    rel: str
+    target: str
+    source: str
+
+
+def redirects(site: Site) -> list[Redirect]:
+    """Return a `Redirect` for every alias of every published post and page, in the
+    site's order."""
+    found = []
+    for rendered in site.posts + site.pages:
+        post = rendered.post
+        for alias in dict.fromkeys(post.meta.aliases):  # one page for an alias given twice
+            rel = alias + "index.html" if alias.endswith("/") else alias
+            found.append(Redirect(rel, post.url, post.source.rel))
+    return found
+
+
+def redirect_page(base_url: str, language: str, target: str) -> bytes:
+    """Return the HTML page that sends the reader to `target` (a site-relative URL) on the
+    site at `base_url` (absolute, ending in `/`); `language` is the page's `lang`."""
+    url = escape(base_url + target)
+    return (
+        "<!DOCTYPE html>\n"
+        f'<html lang="{escape(language)}">\n'
+        "<head>\n"
+        '<meta charset="utf-8">\n'
+        f"<title>Moved to {url}</title>\n"
+        f'<link rel="canonical" href="{url}">\n'
+        '<meta name="robots" content="noindex">\n'
+        f'<meta http-equiv="refresh" content="0; url={url}">\n'
+        "</head>\n"
+        f'<body><p>This page has moved to <a href="{url}">{url}</a>.</p></body>\n'
+        "</html>\n"
+    ).encode()

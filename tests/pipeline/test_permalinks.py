@@ -1,0 +1,99 @@
+"""A post's own URL (`permalink:`, Hugo's `url:`) and its old URLs (`aliases:`,
+`redirect_from:`): where the pages land, what the links and the sitemap say, and the
+collisions that are errors."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import pytest
+from lxml import html as lxml_html
+from support import sites
+
+from postil.build import BuildOptions, build
+from postil.errors import BuildFailed
+
+CONFIG = "title: T\nauthor: A\nbase_url: https://x.org/blog/\n"
+PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 8  # enough for an asset
+make_site = partial(sites.make_site, config=CONFIG)
+MOVED = (
+    "---\ntitle: Moved\ndate: 2020-01-01\nurl: /2012/12/04/a-primer\n"
+    "aliases: [/old/a/, /old/a.html]\n---\nSee [the page](b.md).\n\n## Method {#method}\n"
+)
+PAGE = (
+    "---\ntitle: Jekyll page\ndate: 2020-01-02\npermalink: /b.html\nredirect_from: /bee\n"
+    "---\nBack to [the primer](a.md#method).\n"
+)
+BUNDLE = "---\ntitle: Bundle\ndate: 2020-01-03\nurl: /x/y/\n---\n![A plot](plot.png)\n"
+
+
+def redirect_target(path):
+    """Return the URL a redirect page sends to, read from its refresh and its link."""
+    doc = lxml_html.fromstring(path.read_bytes())
+    [refresh] = doc.xpath("//meta[@http-equiv='refresh']/@content")
+    [canonical] = doc.xpath("//link[@rel='canonical']/@href")
+    [link] = doc.xpath("//body//a/@href")
+    assert doc.xpath("//meta[@name='robots']/@content") == ["noindex"]
+    assert refresh == f"0; url={canonical}" and link == canonical
+    return canonical
+
+
+def test_permalinks_place_pages_and_aliases_redirect_to_them(tmp_path):
+    posts = {"a.md": MOVED, "b.md": PAGE, "bund/index.md": BUNDLE}
+    root = make_site(tmp_path / "site", posts)
+    (root / "content/posts/bund/plot.png").write_bytes(PNG)
+    result = build(BuildOptions(root=root))
+    assert [str(w) for w in result.warnings] == []
+    out = root / "_site"
+    moved = lxml_html.fromstring((out / "2012/12/04/a-primer/index.html").read_bytes())
+    assert moved.xpath("//a[text()='the page']/@href") == ["/blog/b.html"]
+    page = lxml_html.fromstring((out / "b.html").read_bytes())
+    assert page.xpath("//a[text()='the primer']/@href") == ["/blog/2012/12/04/a-primer/#method"]
+    bundle = lxml_html.fromstring((out / "x/y/index.html").read_bytes())
+    assert bundle.xpath("//img/@src") == ["/blog/x/y/plot.png"]
+    assert (out / "x/y/plot.png").read_bytes() == PNG
+    assert not (out / "posts").exists()
+    primer = "https://x.org/blog/2012/12/04/a-primer/"
+    assert redirect_target(out / "old/a/index.html") == primer
+    assert redirect_target(out / "old/a.html") == primer
+    assert redirect_target(out / "bee/index.html") == "https://x.org/blog/b.html"
+    sitemap = (out / "sitemap.xml").read_text()
+    assert primer in sitemap and "https://x.org/blog/b.html" in sitemap
+    assert "old/" not in sitemap and "bee" not in sitemap
+    feed = (out / "feed.xml").read_text()
+    assert primer in feed and "/posts/" not in feed
+
+
+def test_a_link_to_a_moved_post_checks_its_fragment(tmp_path):
+    root = make_site(tmp_path / "site", {"a.md": MOVED, "b.md": PAGE.replace("#method", "#nope")})
+    warnings = [str(w) for w in build(BuildOptions(root=root)).warnings]
+    assert len(warnings) == 1 and "content/posts/a.md has no such anchor" in warnings[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "message"),
+    [
+        (  # an alias that is another post's URL
+            "---\ntitle: C\naliases:\n  - /zzz/\n  - /2012/12/04/a-primer/\n---\nc\n",
+            "content/posts/c.md:5:5",
+            "`/2012/12/04/a-primer/` is an alias of this post and content/posts/a.md's URL",
+        ),
+        (  # a URL that is another post's alias
+            "---\ntitle: C\npermalink: /old/a/\n---\nc\n",
+            "content/posts/c.md:3:12",
+            "`/old/a/` is this post's URL and content/posts/a.md's alias",
+        ),
+        (  # an alias where postil publishes a page of its own
+            "---\ntitle: C\naliases: /tags/\n---\nc\n",
+            "content/posts/c.md:1:1",
+            "published at `tags/index.html`, where the tag index (`tags/index.html`)",
+        ),
+    ],
+)
+def test_a_url_or_alias_taken_twice_is_an_error_naming_both(tmp_path, text, where, message):
+    root = make_site(tmp_path / "site", {"a.md": MOVED, "c.md": text})
+    with pytest.raises(BuildFailed) as failed:
+        build(BuildOptions(root=root))
+    [error] = failed.value.diagnostics
+    assert str(error).startswith(f"{where}: {message}")
+    assert not (root / "_site").exists()
