@@ -170,7 +170,9 @@ class FrontMatter:
             `fieldtypes.site_path` normalises it ("2012/12/04/x/"), or "": from its slug.
         permalink_at: where `permalink` is written.
         aliases: paths that redirect to the post (Hugo's `aliases:`, Jekyll's
-            `redirect_from:`), normalised the same way.
+            `redirect_from:`), normalised the same way, with a `/` in front when written
+            from the site's root; one without is relative to the post's folder
+            (`content.posts.alias_path`).
         aliases_at: where each of them is written.
     """
 

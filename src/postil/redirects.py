@@ -13,6 +13,7 @@ from __future__ import annotations
 from html import escape
 from typing import NamedTuple
 
+from postil.content.posts import alias_paths
 from postil.model import Site
 
 
@@ -36,7 +37,7 @@ def redirects(site: Site) -> list[Redirect]:
     found = []
     for rendered in site.posts + site.pages:
         post = rendered.post
-        for alias in dict.fromkeys(post.meta.aliases):  # one page for an alias given twice
+        for alias in alias_paths(post):
             rel = alias + "index.html" if alias.endswith("/") else alias
             found.append(Redirect(rel, post.url, post.source.rel))
     return found

@@ -276,11 +276,11 @@ def test_permalink_and_hugos_url_are_a_path_on_the_site(written, path):
 
 def test_aliases_and_redirect_from_are_paths_with_their_places():
     meta, *_ = read("---\ntitle: T\naliases: [/a/, /b.html]\n---\n")
-    assert meta.aliases == ("a/", "b.html")
+    assert meta.aliases == ("/a/", "/b.html")
     assert meta.aliases_at == (TextAt(3, 11, True), TextAt(3, 16, True))
-    meta, *_ = read("---\ntitle: T\nredirect_from:\n  - /2019/x\n---\n")
-    assert meta.aliases == ("2019/x/",)
-    assert meta.aliases_at == (TextAt(4, 5, True),)
+    meta, *_ = read("---\ntitle: T\nredirect_from:\n  - /2019/x\n  - old.html\n---\n")
+    assert meta.aliases == ("/2019/x/", "old.html")  # the second from the post's folder
+    assert meta.aliases_at == (TextAt(4, 5, True), TextAt(5, 5, True))
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,8 @@ PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 8  # enough for an asset
 make_site = partial(sites.make_site, config=CONFIG)
 MOVED = (
     "---\ntitle: Moved\ndate: 2020-01-01\nurl: /2012/12/04/a-primer\n"
-    "aliases: [/old/a/, /old/a.html]\n---\nSee [the page](b.md).\n\n## Method {#method}\n"
+    "aliases: [/old/a/, /old/a.html, was-a.html]\n---\n"
+    "See [the page](b.md).\n\n## Method {#method}\n"
 )
 PAGE = (
     "---\ntitle: Jekyll page\ndate: 2020-01-02\npermalink: /b.html\nredirect_from: /bee\n"
@@ -52,10 +53,11 @@ def test_permalinks_place_pages_and_aliases_redirect_to_them(tmp_path):
     bundle = lxml_html.fromstring((out / "x/y/index.html").read_bytes())
     assert bundle.xpath("//img/@src") == ["/blog/x/y/plot.png"]
     assert (out / "x/y/plot.png").read_bytes() == PNG
-    assert not (out / "posts").exists()
+    assert sorted(p.name for p in (out / "posts").iterdir()) == ["was-a.html"]
     primer = "https://x.org/blog/2012/12/04/a-primer/"
     assert redirect_target(out / "old/a/index.html") == primer
     assert redirect_target(out / "old/a.html") == primer
+    assert redirect_target(out / "posts/was-a.html") == primer  # from the post's folder
     assert redirect_target(out / "bee/index.html") == "https://x.org/blog/b.html"
     sitemap = (out / "sitemap.xml").read_text()
     assert primer in sitemap and "https://x.org/blog/b.html" in sitemap

@@ -180,11 +180,16 @@ def permalink(fld: Field, tz: ZoneInfo | None = None) -> str:
 
 def aliases(fld: Field, tz: ZoneInfo | None = None) -> tuple[str, ...]:
     """Return the paths that redirect to a post (Hugo's `aliases:`, jekyll-redirect-from's
-    `redirect_from:`): one text or a list, each normalised by `site_path`."""
+    `redirect_from:`): one text or a list, each normalised by `site_path`, with its `/` kept
+    in front when it was written from the site's root (`/old/`); one without is relative to
+    the post's folder, as in Quarto (`content.posts.alias_paths` resolves it)."""
     node = fld.node
     items = node.value if isinstance(node, yaml.SequenceNode) else [node]
     texts = as_text_list(fld)
-    return tuple(site_path(text, fld.key, n) for text, n in zip(texts, items, strict=True))
+    return tuple(
+        "/" * text.strip().startswith("/") + site_path(text, fld.key, n)
+        for text, n in zip(texts, items, strict=True)
+    )
 
 
 SITE_PATH = re.compile(r"[A-Za-z0-9._~/-]*")

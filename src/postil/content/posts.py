@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 from pathlib import PurePosixPath
 
 from slugify import slugify
@@ -80,13 +81,27 @@ def make_post(source: SourceFile, meta: FrontMatter, body: str, body_line: int) 
     )
 
 
+def alias_paths(post: Post) -> tuple[str, ...]:
+    """Return the site paths of a post's `aliases:` (`alias_path`), each once."""
+    return tuple(dict.fromkeys(alias_path(post, alias) for alias in post.meta.aliases))
+
+
+def alias_path(post: Post, alias: str) -> str:
+    """Return the site path of one of a post's `aliases:`: written from the site's root, as
+    it is (`/old/` → `old/`); else under the folder of the post's source in `content/`
+    (Quarto's reading: `old.html` in `content/posts/x.qmd` is `posts/old.html`)."""
+    if alias.startswith("/"):
+        return alias[1:]
+    return posixpath.join(posixpath.dirname(post.source.rel.removeprefix("content/")), alias)
+
+
 def check_unique_urls(posts: list[Post]) -> list[ContentError]:
     """Return an error for every post whose URL, or one of whose `aliases:`, another post's
     URL or alias already takes, naming both files."""
     seen: dict[str, tuple[Post, str]] = {}
     errors = []
     for post in posts:
-        aliases = post.meta.aliases
+        aliases = [alias_path(post, alias) for alias in post.meta.aliases]
         spots = post.meta.aliases_at or (TextAt(),) * len(aliases)
         claims = [(post.url, "", post.meta.permalink_at)]
         claims += [(alias, "alias", at) for alias, at in zip(aliases, spots, strict=False)]
