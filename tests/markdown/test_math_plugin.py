@@ -227,3 +227,20 @@ def test_math_error_in_raw_html_is_an_error_at_its_line_and_column():
     assert (diag.location.line, diag.location.col) == (4, 14)  # the `{` never closed
     assert diag.message == "cannot parse the formula: { is never closed"
     assert '<span class="math-error"' in html and "<div>" in html
+
+
+def test_math_latex_that_is_no_math_warns_once_at_its_outer_environment():
+    body = (
+        "Intro.\n\n\\begin{algorithm}\n\\caption{Filter}\n  \\begin{algorithmic}[1]\n"
+        "    \\State $x = 1$\n  \\end{algorithmic}\n\\end{algorithm}\n\n"
+        "\\begin{tikzpicture}\n\\end{tikzpicture}\n"
+    )
+    html, state = render(body)
+    assert html.count("<math") == 1  # the formula inside is still math
+    assert [str(d).split(": warning: ")[0] for d in state.diagnostics] == [
+        "post.md:3:1",
+        "post.md:10:1",
+    ]
+    assert state.diagnostics[0].message.startswith(
+        "`\\begin{algorithm}` is LaTeX that postil does not typeset (only math environments"
+    )

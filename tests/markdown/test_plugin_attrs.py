@@ -133,3 +133,18 @@ def test_math_braces_are_not_attribute_lists():
     assert 'class="math-display"' in html
     assert "data-a" not in html
     assert state.diagnostics == []
+
+
+def test_a_given_section_id_is_the_authors_when_the_post_has_no_such_section():
+    html, state = render("## References {#references}\n\n## Notes {#notes}\n\nText.\n")
+    assert '<h2 id="references">' in html and '<h2 id="notes">' in html
+    assert state.diagnostics == []  # ox-hugo gives every heading its id
+
+
+def test_a_given_notes_id_in_a_post_with_notes_is_a_warning():
+    html, state = render("## Notes {#notes}\n\nText[^1].\n\n[^1]: A note.\n")
+    assert html.count('id="notes"') == 2
+    assert [str(d) for d in state.diagnostics] == [
+        "post.md:4:1: warning: heading id 'notes' is already used on this page; give this "
+        "heading its own id"
+    ]

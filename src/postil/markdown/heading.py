@@ -22,6 +22,10 @@ TOC_LEVELS = (2, 3)
 """Heading levels listed in the table of contents."""
 
 RESERVED_IDS = frozenset({"notes", "references", "content", "toc", "top"}) | frozenset(PAGE_IDS)
+SECTION_IDS = {"notes": "footnote_block_open", "references": "cite_references"}
+"""Reserved ids of sections a post has only sometimes, with the token that makes each: an
+id the author gives a heading (`## References {#references}`) is theirs without a warning
+when the post has no such section."""
 """Ids the page already uses: the Notes and References headings (sidenote and cite
 plugins) and the templates' ids (`postil.theme.PAGE_IDS`: `## Cite this post` must not take
 the citation block's id)."""
@@ -145,14 +149,14 @@ def heading_ids(state: StateCore) -> None:
         ]
         if run.last:
             html_ids = {found[0] for found in doc.extra.get("html_ids", ())}
-            used = set(RESERVED_IDS) | carry["figures"] | html_ids
-            toc = _give_ids(carry["headings"], used, {}, doc)
-            run.facts["heading"] = (set(RESERVED_IDS) | carry["figures"] | html_ids, toc)
+            used = _reserved(state.tokens) | carry["figures"] | html_ids  # the last group's
+            toc = _give_ids(carry["headings"], used, {}, doc)  # tokens end the document
+            run.facts["heading"] = (_reserved(state.tokens) | carry["figures"] | html_ids, toc)
         return
     if "used" not in carry:
         found = run.facts.get("heading")
         if found is None:
-            used = set(RESERVED_IDS) | _figure_ids(state.tokens)
+            used = _reserved(state.tokens) | _figure_ids(state.tokens)
             used |= {found[0] for found in doc.extra.get("html_ids", ())}
             carry.update(used=used, last={}, toc=[])
         else:
@@ -167,6 +171,13 @@ def heading_ids(state: StateCore) -> None:
     toc = _give_ids(triples, carry["used"], carry["last"], doc)
     if "heading" not in run.facts:
         carry["toc"] += toc
+
+
+def _reserved(tokens: list[Token]) -> set[str]:
+    """Return the reserved ids (`RESERVED_IDS`) but the `SECTION_IDS` of sections that
+    `tokens` (the document's, or its last group's: the sections come last) do not have."""
+    kinds = {token.type for token in tokens}
+    return set(RESERVED_IDS) - {name for name, kind in SECTION_IDS.items() if kind not in kinds}
 
 
 def _give_ids(

@@ -59,11 +59,17 @@ from postil.mathfont import formula_chars
 # Display math may be a bare environment at the start of a line: MathJax finds any
 # `\begin{…}…\end{…}` in text (its `processEnvironments`, on by default) and typesets it as
 # display math, and Pelican's render_math and MkDocs' arithmatex keep it from Markdown.
+# A known environment at a line start; a starred one may be written `align\*` (ox-hugo
+# escapes the star from Markdown's emphasis: `ESCAPED_ENV_TELL` then unescapes the TeX).
 BEGIN_ENV = re.compile(
     r"\\begin\{("
-    + "|".join(re.escape(e) for e in sorted(KNOWN_ENVS, key=len, reverse=True))
+    + "|".join(
+        re.escape(e) + (r"|" + re.escape(e[:-1] + "\\*") if e.endswith("*") else "")
+        for e in sorted(KNOWN_ENVS, key=len, reverse=True)
+    )
     + r")\}"
 )
+TEXT_ENV = re.compile(r"\\begin\{[A-Za-z]+\*?\}")  # one `BEGIN_ENV` did not match
 TEX_GROUPING = re.compile(r"\\.|[{}]", re.S)  # `\{` is no group
 ESCAPED = re.compile(r"\\.", re.S)
 # Hugo Book's `{{< katex [display] >}}TeX{{< /katex >}}` and jekyll-katex's
@@ -73,6 +79,10 @@ KATEX_OPEN = re.compile(
 )
 KATEX_CLOSE = re.compile(r"\{\{[<%]\s*/katex\s*[>%]\}\}|\{%-?\s*endkatex\s*-?%\}")
 KRAMDOWN_TELL = re.compile(r"(?<!\\)\\\\\\?[{}|_*#]")  # `\\{`, `\\\}`: see `_unescaped`
+# A bare environment's TeX escaped for a Markdown processor (ox-hugo's `\begin{align\*}`,
+# `x\_i`, `\\\\` for a row break): `\_` or `\*` after an even run of backslashes,
+# four backslashes, or `KRAMDOWN_TELL`.
+ESCAPED_ENV_TELL = re.compile(r"(?<!\\)(?:\\\\)*\\[_*]|\\{4}|" + KRAMDOWN_TELL.pattern)
 REF = re.compile(r"\\(eqref|ref)\{([^{}\n]+)\}")
 CLOSERS = {"$$": "$$", "\\\\[": "\\\\]", "\\[": "\\]"}
 # The backslash delimiters of inline math: kramdown-escaped ones first (`\\(` holds `\(`).
@@ -197,9 +207,15 @@ def _unescaped(latex: str, opener: str) -> tuple[str, tuple[int, ...]]:
     written for kramdown, where a single `$` is no math syntax, so Markdown's escapes were
     removed before MathJax read it (`$\\{x\\}$` meant the set `\{x\}`): read it as kramdown
     did. As raw TeX those are a line break, which inline math has no use for, then a group.
+    A bare environment (no opener: `\begin{align}` at a line start) was a paragraph to the
+    Markdown processor of Hugo and Jekyll, so it lost its escapes too; its TeX is read so
+    when it shows them (`ESCAPED_ENV_TELL`: ox-hugo writes `\begin{align\*}`, `x\_i` and
+    `\\\\` for a row break), and raw otherwise (Pandoc's and Quarto's reading).
     """
-    kramdown = opener.startswith("\\\\") or (
-        opener == "$" and "\\begin" not in latex and KRAMDOWN_TELL.search(latex) is not None
+    kramdown = (
+        opener.startswith("\\\\")
+        or (opener == "$" and "\\begin" not in latex and KRAMDOWN_TELL.search(latex) is not None)
+        or (not opener and ESCAPED_ENV_TELL.search(latex) is not None)
     )
     return unescape(latex, KRAMDOWN_ESCAPES if kramdown else DOLLAR_ESCAPES)
 
@@ -233,6 +249,8 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
         return False
     delims = _block_opener(state.src[begin : state.eMarks[start_line]])
     if delims is None:
+        if state.src.startswith("\\begin", begin):
+            _warn_text_environment(state, start_line, begin)
         return _katex_block(state, start_line, end_line, silent)
     opener, closer = delims
     if not opener and state.parentType == "paragraph" and _inline_math_open(state, begin):
@@ -369,6 +387,28 @@ def _closes_inline(state: StateBlock, begin: int) -> bool:
     paragraph's first line; an odd count of `$$` before this one leaves one open.
     """
     return state.src.count("$$", state.bMarks[state.line], begin) % 2 == 1
+
+
+def _warn_text_environment(state: StateBlock, line: int, begin: int) -> None:
+    """Warn once that the LaTeX environment starting `line` is not math postil typesets
+    (`\\begin{algorithm}`, `\\begin{tikzpicture}`): its lines show as text (silent calls
+    too: one in the middle of a paragraph is found by the paragraph's interruption check)."""
+    found = TEXT_ENV.match(state.src, begin)
+    warned = state.env.setdefault("_math_text_env", {"lines": set(), "until": -1})
+    if found is None or line in warned["lines"] or begin < warned["until"]:
+        return  # warned, or inside an environment warned about (`algorithmic` in `algorithm`)
+    if _inline_math_open(state, begin):
+        return
+    warned["lines"].add(line)
+    end = state.src.find(found.group().replace("\\begin", "\\end", 1), found.end())
+    warned["until"] = end if end >= 0 else len(state.src)
+    get_state(state.env).warn(
+        line,
+        begin - state.src.rfind("\n", 0, begin),
+        f"`{found.group()}` is LaTeX that postil does not typeset (only math environments, "
+        "docs/math.md), so its lines show as text; write it as Markdown, a code block or "
+        "an image",
+    )
 
 
 def _warn_unclosed(state: StateBlock, line: int, begin: int, blank: int) -> None:
