@@ -244,3 +244,10 @@ def test_math_latex_that_is_no_math_warns_once_at_its_outer_environment():
     assert state.diagnostics[0].message.startswith(
         "`\\begin{algorithm}` is LaTeX that postil does not typeset (only math environments"
     )
+
+
+def test_math_a_link_to_an_equation_label_is_checked_at_the_equations_id():
+    body = "\\begin{equation} \\label{eq:lif}\na = b\n\\end{equation}\n\nSee [eq:lif](#eq:lif).\n"
+    result = render_markdown(create_markdown(), body, RenderState(path="post.md"))
+    assert [link.fragment for link in result.anchor_links] == ["eq-lif"]
+    assert 'id="eq-lif"' in result.html

@@ -16,9 +16,11 @@ import re
 from collections.abc import Mapping, MutableMapping
 from html import escape
 from typing import Any
+from urllib.parse import unquote
 
 from postil.markdown.mathescape import source_offset
 from postil.markdown.mathhtml import find_formulas, may_hold_math
+from postil.markdown.rendered import AnchorLink
 from postil.markdown.state import RenderState, get_state
 from postil.math import anchor_id, latex_to_mathml
 from postil.math.delimiters import Closers
@@ -162,9 +164,44 @@ def math_resolve(state: Any) -> None:
             carry["count"] = _number(doc, token, carry, carry["count"])
     if run.ahead and run.last:
         run.facts["math"] = dict(doc.equations)
+    if doc.equations:
+        link_labels(state.tokens, doc)
     doc.step(1)
     for token, _ in formulas:
         _check_refs(doc, token)
+
+
+def link_labels(tokens: list[Any], doc: RenderState) -> None:
+    """Point this page's links to an equation label at the equation, as `\\eqref` does.
+
+    ox-hugo turns `\\ref{eq:lif}` into the link `[eq:lif](#eq:lif)`; the equation's id is
+    `anchor_id("eq:lif")` (`eq-lif`), so the link gets that `href`, and link text that is
+    the label itself becomes the equation's number, `(1)`. The `#fragment` the links plugin
+    recorded for `postil.anchors` is changed to match.
+    """
+    moved: dict[str, str] = {}
+    for block in tokens:
+        children: list[Any] = (block.children if block.type == "inline" else None) or []
+        for i, token in enumerate(children):
+            href = token.attrs.get("href") if token.type == "link_open" else None
+            label = unquote(href[1:]) if isinstance(href, str) and href[:1] == "#" else ""
+            if label not in doc.equations:
+                continue
+            moved[label] = anchor_id(label)
+            token.attrSet("href", "#" + moved[label])
+            text = children[i + 1] if i + 2 < len(children) else None
+            if text is not None and text.type == "text" and text.content.strip() == label:
+                if children[i + 2].type == "link_close":
+                    text.content = f"({doc.equations[label]})"
+                    token.attrJoin("class", "eqref")
+    links = doc.extra.get("anchor_links")
+    if moved and links:
+        doc.extra["anchor_links"] = [
+            AnchorLink(link.target, moved[link.fragment], link.location)
+            if not link.target and link.fragment in moved
+            else link
+            for link in links
+        ]
 
 
 def _scope_macros(doc: RenderState, token: Any, macros: dict[str, str]) -> dict[str, str]:
