@@ -300,3 +300,24 @@ def test_a_permalink_that_is_no_plain_path_is_an_error_at_its_value(written, pro
         read(f"---\ntitle: T\npermalink: {written}\n---\n")
     assert caught.value.location == Location("content/posts/x.md", 3, 12)
     assert f"`permalink: {written}` {problem}" in caught.value.message
+
+
+def test_a_jekyll_post_without_date_is_dated_by_its_file_name():
+    meta, *_, warnings = read("---\ntitle: T\n---\n", "content/posts/2015-08-18-title.md")
+    assert meta.date == datetime(2015, 8, 18, tzinfo=meta.date.tzinfo)
+    assert str(meta.date.tzinfo) == "UTC" and warnings == []
+    meta, *_ = read("---\ntitle: T\n---\n", "content/posts/2015-08-18-x/index.md")  # a bundle
+    assert meta.date.date().isoformat() == "2015-08-18"
+    meta, *_ = read("---\ntitle: T\ndate: 2020-01-02\n---\n", "content/posts/2015-08-18-t.md")
+    assert meta.date.date().isoformat() == "2020-01-02"  # front matter wins, as in Jekyll
+
+
+@pytest.mark.parametrize("name", ["2015-13-45-t.md", "2015-08-t.md", "notes-2015-08-18.md"])
+def test_a_file_name_without_a_valid_leading_date_gives_none(name):
+    meta, *_, warnings = read("---\ntitle: T\n---\n", f"content/posts/{name}")
+    assert meta.date is None and "post has no `date:`" in warnings[0]
+
+
+def test_a_time_jekyll_reads_with_one_digit_minutes_is_a_date():
+    meta, *_ = read("---\ntitle: T\ndate: 2015-08-18 12:0:00\n---\n")
+    assert (meta.date.hour, meta.date.minute) == (12, 0)

@@ -46,8 +46,11 @@ from postil.yamlnodes import (
 
 _DATE = re.compile(
     r"(\d{4})-(\d{1,2})-(\d{1,2})"
-    r"(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?"
+    r"(?:[T ](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?"
 )
+"""A date as written: ISO 8601, and what Jekyll's `Time.parse` reads too (`12:0:00`)."""
+FILE_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})-")
+"""Jekyll's post file name, `YYYY-MM-DD-title.md`: the date when front matter has none."""
 
 
 def split_front_matter(source: SourceFile) -> tuple[str, str, int]:
@@ -128,6 +131,8 @@ def parse(
     for line0, col0, message in escape_warnings(header.fields or []):
         _warn(warnings, Location(source.rel, line0 + header.first_line, col0 + 1), message)
     if source.kind == "post" and "date" not in values:
+        values |= _file_date(source.rel, ZoneInfo(timezone))
+    if source.kind == "post" and "date" not in values:
         _warn(
             warnings,
             Location(source.rel, 1, 1),
@@ -135,6 +140,20 @@ def parse(
             "add `date: YYYY-MM-DD`",
         )
     return FrontMatter(**values), body, body_line
+
+
+def _file_date(rel: str, tz: ZoneInfo) -> dict[str, datetime]:
+    """Return {"date": …} from a Jekyll post's file name (`2015-08-18-title.md`, or the
+    folder of a bundle `2015-08-18-title/index.md`), midnight in `tz`, as Jekyll dates a
+    post without `date:`; {} when the name has no valid date."""
+    path = PurePosixPath(rel)
+    name = path.parent.name if path.stem == "index" else path.name
+    found = FILE_DATE.match(name)
+    try:
+        day = date(*map(int, found.groups())) if found else None
+    except ValueError:  # `2015-13-45-x.md`: a name, not a date
+        day = None
+    return {"date": datetime.combine(day, time(), tzinfo=tz)} if day else {}
 
 
 def _untitled(
