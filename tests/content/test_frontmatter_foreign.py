@@ -45,6 +45,14 @@ def test_jekyll_keys_with_nothing_to_do_are_quiet_and_excerpt_is_the_summary():
     assert warnings == []
 
 
+def test_what_a_wordpress_export_writes_is_quiet():
+    meta, *_, warnings = read(
+        "---\ntitle: T\ndate: 2011-08-01\npermalink: /2011/08/01/t/\ngeo_public:\n  - 0\n"
+        "dsq_thread_id: 123\n_edit_last: 1\ntagazine-media: {a: 1}\n---\n"
+    )
+    assert meta.permalink == "2011/08/01/t/" and warnings == []
+
+
 def test_summary_beats_description_beats_excerpt():
     meta, *_ = read(
         "---\ntitle: T\ndate: 2020-01-01\nexcerpt: E\ndescription: D\nsummary: S\n---\n"

@@ -196,9 +196,16 @@ def _untitled(
     return title, TextAt(), header.body, header.body_line
 
 
+QUIET_PREFIXES = ("_", "dsq_", "geo_")
+"""Prefixes of keys that a WordPress export (jekyll-import) writes and that change nothing
+postil does: WordPress' own meta (`_edit_last`, `_wp_old_slug`), Disqus' thread ids
+(`dsq_thread_id`), geotagging (`geo_public`)."""
+
+
 def _quiet(key: str) -> bool:
-    """Return whether `key` is accepted without a word (`QUIET_KEYS`)."""
-    return key.lower() in QUIET_KEYS
+    """Return whether `key` is accepted without a word (`QUIET_KEYS`, `QUIET_PREFIXES`)."""
+    name = key.lower()
+    return name in QUIET_KEYS or name.startswith(QUIET_PREFIXES)
 
 
 def _warn_unknown(
@@ -413,6 +420,7 @@ QUIET_KEYS = frozenset(
     | {"toc-title", "toc-depth", "toc-location", "toc_sticky", "toc_label", "toc_icon"}
     | {"hide", "icon", "search", "keywords", "read_time", "author_profile", "classes"}
     | {"sidebar", "showtoc", "tocopen"}
+    | {"tagazine-media", "restapi_import_id", "original_post_id", "wordads_ufa"}
 )
 """Keys that change nothing postil does (the look of another theme, its comments, its math
 engine, Quarto's execution options, MkDocs' `hide`), accepted without a warning."""
