@@ -196,10 +196,11 @@ def _untitled(
     return title, TextAt(), header.body, header.body_line
 
 
-QUIET_PREFIXES = ("_", "dsq_", "geo_")
+QUIET_PREFIXES = ("_edit_", "_wp_", "_oembed_", "_thumbnail_", "dsq_", "geo_")
 """Prefixes of keys that a WordPress export (jekyll-import) writes and that change nothing
 postil does: WordPress' own meta (`_edit_last`, `_wp_old_slug`), Disqus' thread ids
-(`dsq_thread_id`), geotagging (`geo_public`)."""
+(`dsq_thread_id`), geotagging (`geo_public`). Not every `_` key: al-folio's `_styles` is
+CSS for the page, which postil does not add, so it warns."""
 
 
 def _quiet(key: str) -> bool:
