@@ -329,3 +329,12 @@ def test_a_file_name_without_a_valid_leading_date_gives_none(name):
 def test_a_time_jekyll_reads_with_one_digit_minutes_is_a_date():
     meta, *_ = read("---\ntitle: T\ndate: 2015-08-18 12:0:00\n---\n")
     assert (meta.date.hour, meta.date.minute) == (12, 0)
+
+
+def test_quartos_page_options_for_its_own_theme_are_quiet_but_number_sections_warns():
+    *_, warnings = read(
+        "---\ntitle: T\ndate: 2024-01-01\nreference-location: margin\n"
+        "citation-location: margin\nfig-cap-location: margin\nnumber-sections: true\n---\n",
+        "content/posts/x.qmd",
+    )
+    assert len(warnings) == 1 and "`number-sections`" in warnings[0]

@@ -18,7 +18,7 @@ FIXTURES = Path(__file__).parents[1] / "fixtures"
 PLUGINS = {
     "sidenote": ("sidenote",),
     "code": ("code",),
-    "figure": ("figure",),
+    "figure": ("callout", "code", "figure"),  # Quarto's figure divs are fenced divs
     "heading": ("math", "heading"),  # math in headings: ids and labels from its text
     "table": ("table", "figure"),
     # Liquid and shortcodes are evaluated by the template plugin, before the links rule

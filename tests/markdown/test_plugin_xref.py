@@ -32,3 +32,20 @@ def test_references_number_equations_and_figures_in_the_full_parser_without_cita
     assert found == []
     assert 'href="#eq-a">Equation 1</a>' in html and 'href="#eq-b">Equation *</a>' in html
     assert 'href="#fig-x">Figure 1</a>' in html and 'href="#eq-a">(1)</a>' in html
+
+
+def test_a_reference_to_what_a_code_chunk_makes_warns_and_shows_quartos_question_mark():
+    text = (
+        "As @tbl-fit shows, and @fig-plot.\n\n"
+        "```{r}\n#| label: tbl-fit\nsummary(m)\n```\n\n"
+        "```{r fig-plot, echo=FALSE}\nplot(m)\n```\n"
+    )
+    html, messages = render(text)
+    assert '<strong class="xref-missing">?@tbl-fit</strong>' in html
+    assert '<strong class="xref-missing">?@fig-plot</strong>' in html
+    assert messages[1] == (
+        "post.md:1:4: warning: cross-reference `@tbl-fit` names the output of a code chunk, "
+        "which postil does not run, so it shows as `?@tbl-fit`; paste the table after the "
+        "chunk with `{#tbl-fit}`"
+    )
+    assert "executable code chunk(s)" in messages[0] and len(messages) == 3

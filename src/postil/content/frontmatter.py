@@ -422,6 +422,12 @@ QUIET_KEYS = frozenset(
     | {"hide", "icon", "search", "keywords", "read_time", "author_profile", "classes"}
     | {"sidebar", "showtoc", "tocopen"}
     | {"tagazine-media", "restapi_import_id", "original_post_id", "wordads_ufa"}
+    | {"reference-location", "citation-location", "citations-hover", "footnotes-hover"}
+    | {"fig-cap-location", "tbl-cap-location", "cap-location", "page-layout", "fig-align"}
+    | {"fig-width", "fig-height", "fig-format", "fig-dpi", "callout-appearance"}
+    | {"smooth-scroll", "anchor-sections", "html-math-method", "knitr", "editor_options"}
+    | {"keep-md", "df-print", "code-overflow", "title-block-style", "lightbox"}
+    | {"link-external-icon", "link-external-newwindow", "email-obfuscation"}
 )
 """Keys that change nothing postil does (the look of another theme, its comments, its math
 engine, Quarto's execution options, MkDocs' `hide`), accepted without a warning."""

@@ -76,6 +76,16 @@ knitr's engine list (`names(knitr::knit_engines$get())`) with Quarto's own: a `{
 chunk is a picture drawn from TeX that postil cannot draw, so it is shown as its TeX.
 """
 
+RAW_INFO = re.compile(r"\{\s*=\s*([A-Za-z][\w-]*)\s*\}\s*\Z")
+"""A Pandoc raw block's fence info (`{=html}`): its content is output of that format as it is."""
+
+HTML_FORMATS = frozenset({"html", "html4", "html5"})
+"""Raw formats that are HTML: kept as raw HTML; any other (`{=latex}`) is left out, as Pandoc
+leaves it out of HTML."""
+
+LABEL_OPTION = re.compile(r"[ \t]*(?:#|//|--)\|\s*label:\s*[\"']?([\w:.-]+)")
+"""A chunk's label option line (`#| label: fig-scatter`)."""
+
 OPTION_LINE = re.compile(r"[ \t]*(#|//|--)\|.*(\n|\Z)")
 """An option line at the top of a chunk: `#| echo: false` (`//|` or `--|` in some languages)."""
 
@@ -101,11 +111,21 @@ def chunk_plugin(md: MarkdownIt) -> None:
 
 
 def chunk(state: StateCore) -> None:
-    """Core rule: re-type chunk fences as plain code fences; warn once per post."""
+    """Core rule: re-type chunk fences as plain code fences; warn once per post.
+
+    Pandoc's raw blocks (`{=html}`) become raw HTML, or go when of another format; knitr's
+    `{comment}` chunks go (that engine comments its lines out). The labels of the chunks
+    (`#| label: tbl-x`) are kept in `extra["chunk_labels"]`: a cross-reference to what a
+    chunk would make says so (`postil.markdown.xref`).
+    """
+    if any(token.type == "fence" and "{" in token.info for token in state.tokens):
+        state.tokens[:] = [token for token in state.tokens if not _raw_or_comment(token)]
     widgets = _Widgets()
     chunks = [token for token in state.tokens if token.type == "fence" and _retype(token, widgets)]
     if not chunks:
         return
+    labels = get_state(state.env).extra.setdefault("chunk_labels", set())
+    labels.update(label for token in chunks for label in token.meta["chunk"]["labels"])
     engines = sorted({token.meta["chunk"]["engine"] for token in chunks})
     get_state(state.env).warn(
         chunks[0].map[0] if chunks[0].map else None,
@@ -130,6 +150,22 @@ class _Widgets:
         return name in self._names
 
 
+def _raw_or_comment(token: Token) -> bool:
+    """Turn a `{=html}` fence into an `html_block`; return whether the token goes: a raw
+    block of another format, or a `{comment}` chunk."""
+    if token.type != "fence":
+        return False
+    info = token.info.strip()
+    raw = RAW_INFO.match(info)
+    if raw is not None:
+        if raw.group(1).lower() not in HTML_FORMATS:
+            return True
+        token.type, token.tag, token.info, token.markup = "html_block", "", "", ""
+        return False
+    found = CHUNK_INFO.match(info)
+    return found is not None and found.group(1).lower() == "comment"
+
+
 def _retype(token: Token, widgets: _Widgets) -> bool:
     """Give a chunk or Pandoc fence its plain language; return whether it is a chunk."""
     info = token.info.strip()
@@ -143,9 +179,18 @@ def _retype(token: Token, widgets: _Widgets) -> bool:
     if match is None or engine not in ENGINES or engine in widgets:
         return False
     token.info = ENGINES[engine]
+    options = match.group(2).strip(" ,")
+    labels = LABEL_OPTION.findall(token.content)
+    header = HEADER_LABEL.match(options)
+    labels += [header.group(1)] if header else []
     token.content = _without_options(token.content)
-    token.meta["chunk"] = {"engine": engine, "options": match.group(2).strip(" ,")}
+    token.meta["chunk"] = {"engine": engine, "options": options, "labels": labels}
     return True
+
+
+HEADER_LABEL = re.compile(r"(?:label\s*=\s*)?[\"']?([A-Za-z][\w:.-]*)[\"']?\s*(?:,|\Z)")
+"""A label in a chunk's header: knitr's first unnamed option (`{r fig-x, echo=FALSE}`) or
+`label="fig-x"`."""
 
 
 def _without_options(code: str) -> str:

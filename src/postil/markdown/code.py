@@ -87,6 +87,12 @@ def code_plugin(md: MarkdownIt) -> None:
     md.add_render_rule("code_block", render_code_block)
 
 
+NO_LANGUAGE = frozenset({"default", "plain", "plaintext", "none", "nohighlight", "nil"})
+"""Names other generators give code that has no language: Quarto's and Pandoc's `default`,
+highlight.js' `plaintext` and `nohighlight`, Org mode's `nil` (ox-hugo writes ```` ```nil ````):
+shown as Pygments' `text`, without a warning."""
+
+
 def parse_info(info: str) -> FenceInfo:
     """Parse a fence info string: a language word, then `key="value"`, `key=value` or flags.
 
@@ -108,7 +114,7 @@ def parse_info(info: str) -> FenceInfo:
     if bad:
         problems.append(f'hl_lines={bad!r} is not a line list; write e.g. hl_lines="3-5 8"')
     return FenceInfo(
-        language=language,
+        language="text" if language.lower() in NO_LANGUAGE else language,
         title=options.get("title", ""),
         hl_lines=hl_lines,
         linenos="linenos" in options,

@@ -44,9 +44,96 @@ def figure_plugin(md: MarkdownIt) -> None:
     plain inline image. CSS classes: figure, figure-label.
     """
     md.core.ruler.after("inline", "figure_block", figure_block)
+    md.core.ruler.before("inline", "div_figure", div_figure)
     md.core.ruler.push("figure_number", figure_number)
     md.add_render_rule("figure_open", render_figure_open)
     md.add_render_rule("figure_close", render_figure_close)
+    md.add_render_rule("div_figure_open", render_div_figure_open)
+    md.add_render_rule("div_figure_close", lambda *args: "</figure>\n")
+    md.add_render_rule("div_figure_caption_open", render_div_figure_caption_open)
+    md.add_render_rule("div_figure_caption_close", lambda *args: "</figcaption>\n")
+
+
+DIV_KINDS = {"fig-": "figure", "tbl-": "table"}
+"""Id prefixes that make a fenced div a figure or table (Quarto's cross-reference divs)."""
+
+
+def div_figure(state: StateCore) -> None:
+    """Re-type a fenced div whose id is `fig-…` or `tbl-…` as a numbered figure or table.
+
+    Quarto's cross-reference div::
+
+        ::: {#fig-loss}
+        ```python
+        plot(loss)
+        ```
+
+        The training loss.
+        :::
+
+    holds any blocks (code, images, a widget); its last paragraph is the caption, shown
+    under a figure and over a table, as Quarto places them. A div of these inside another
+    is numbered like any figure (Quarto letters subfigures: 1(a), 1(b)).
+    """
+    tokens, stack = state.tokens, []
+    for i, token in enumerate(tokens):
+        if token.type == "div_open":
+            ident = str(token.attrs.get("id", ""))
+            stack.append((i, next((k for p, k in DIV_KINDS.items() if ident.startswith(p)), "")))
+        elif token.type == "div_close" and stack:
+            start, kind = stack.pop()
+            if kind:
+                _make_div_figure(tokens, start, i, kind)
+
+
+def _make_div_figure(tokens: list[Token], start: int, end: int, kind: str) -> None:
+    """Re-type the div `tokens[start]` … `tokens[end]` as a figure of `kind`."""
+    opening, closing = tokens[start], tokens[end]
+    opening.type, closing.type, opening.tag, closing.tag = (
+        "div_figure_open",
+        "div_figure_close",
+        "figure",
+        "figure",
+    )
+    opening.meta = {"figure": {"id": str(opening.attrs.pop("id")), "kind": kind}}
+    caption = tokens[end - 3 : end]
+    if (
+        end - start > 3
+        and [t.type for t in caption] == ["paragraph_open", "inline", "paragraph_close"]
+        and caption[0].level == opening.level + 1
+    ):
+        caption[0].type, caption[0].tag = "div_figure_caption_open", ""
+        caption[0].meta = {"figure_of": opening}  # numbered there, not counted again
+        caption[2].type, caption[2].tag = "div_figure_caption_close", ""
+        if kind == "table":  # over the table
+            del tokens[end - 3 : end]
+            tokens[start + 1 : start + 1] = caption
+
+
+def render_div_figure_open(
+    self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any
+) -> str:
+    """Open a cross-reference div's `<figure>` (its other attributes kept)."""
+    token = tokens[idx]
+    figure = token.meta["figure"]
+    classes = " ".join(filter(None, [figure["kind"], str(token.attrs.get("class", ""))]))
+    rest = "".join(
+        f' {escapeHtml(str(k))}="{escapeHtml(str(v))}"'
+        for k, v in token.attrs.items()
+        if k != "class"
+    )
+    return f'<figure id="{escapeHtml(figure["id"])}" class="{escapeHtml(classes)}"{rest}>\n'
+
+
+def render_div_figure_caption_open(
+    self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any
+) -> str:
+    """Open a cross-reference div's caption with its number ("Figure 2")."""
+    meta = tokens[idx].meta["figure_of"].meta
+    label = KIND_LABELS[meta["figure"]["kind"]]
+    number = meta.get("figure_number")
+    text = f"{label} {number}" if number else label
+    return f'<figcaption><span class="figure-label">{text}</span> '
 
 
 def figure_block(state: StateCore) -> None:

@@ -145,7 +145,7 @@ def _one_line(state: StateBlock, start: int, end: int, tag: Tag) -> None:
         doc.warn(start, 1, f"`{tag.raw}` is never closed; add `{close}` where it ends")
         return
     if tag.name not in WRAPPERS:
-        doc.warn(start, 1, unsupported(tag))
+        doc.warn(start, 1, unsupported(tag, doc.path))
 
 
 def _callout(state: StateBlock, start: int, close: int, tag: Tag) -> None:
@@ -215,11 +215,13 @@ def figure(state: StateBlock, line: int, tag: Tag) -> None:
         )
 
 
-def unsupported(tag: Tag) -> str:
-    """Return the warning for a shortcode postil does not have."""
+def unsupported(tag: Tag, path: str = "") -> str:
+    """Return the warning for a shortcode postil does not have (a Quarto one in a `.qmd`
+    post at `path`: Quarto writes its shortcodes as Hugo does)."""
+    generator = "Quarto" if path.endswith(".qmd") else "Hugo"
     return (
-        f"Hugo shortcode `{tag.raw}` is not supported and is left out (content between "
-        "its tags stays); write its result as Markdown or HTML"
+        f"{generator} shortcode `{tag.raw}` is not supported and is left out (content "
+        "between its tags stays); write its result as Markdown or HTML"
     )
 
 
@@ -240,7 +242,7 @@ def evaluate_shortcode(tag: Tag, doc: RenderState, in_url: bool) -> Value:
         return Value(None, f"`{tag.raw}` makes a figure only on a line of its own; move it there")
     if tag.name == "highlight":
         return Value(None, unclosed_code(tag, "{{< /highlight >}}"))
-    return Value(None, unsupported(tag))
+    return Value(None, unsupported(tag, doc.path))
 
 
 def _reference(tag: Tag, doc: RenderState, in_url: bool) -> Value:

@@ -15,8 +15,9 @@ from markdown_it.token import Token
 from postil.markdown.heading import inline_text
 from postil.markdown.state import get_state
 
-CAPTION_PREFIX = "Table:"
-"""A paragraph right after a table starting with this is its caption (Pandoc's syntax)."""
+CAPTION_PREFIX = re.compile(r"(?:[Tt]able)?:(?=\s)")
+"""A paragraph right after or right before a table starting with this (`Table:`, `table:`
+or `:`) is its caption: Pandoc's syntax, which Quarto writes `: Caption {#tbl-x}`."""
 
 _ID_SUFFIX = re.compile(r"\s*\{#([^\s{}]+)\}\s*$")
 
@@ -53,7 +54,8 @@ def table_plugin(md: MarkdownIt) -> None:
 
 
 def table_caption(state: StateCore) -> None:
-    """Move a `Table: …` paragraph that follows a table before it, as a caption."""
+    """Move a `Table: …` paragraph that follows a table before it, as a caption; one that
+    comes right before its table is its caption where it is."""
     tokens = state.tokens
     i = 0
     while i < len(tokens) - 3:
@@ -63,6 +65,20 @@ def table_caption(state: StateCore) -> None:
             _make_caption(caption, tokens[start], tokens[i])
             tokens[start:start] = caption
             del tokens[i + 4 : i + 7]
+            i += 3
+        elif (
+            tokens[i].type == "paragraph_open"
+            and tokens[i + 3].type == "table_open"
+            and tokens[i + 3].level == tokens[i].level
+            and "caption" not in tokens[i + 3].meta
+            and _is_caption(tokens[i : i + 3])
+        ):
+            close = next(
+                j
+                for j in range(i + 4, len(tokens))
+                if tokens[j].type == "table_close" and tokens[j].level == tokens[i + 3].level
+            )
+            _make_caption(tokens[i : i + 3], tokens[i + 3], tokens[close])
             i += 3
         i += 1
 
@@ -75,7 +91,7 @@ def _is_caption(tokens: list[Token]) -> bool:
     return (
         bool(children)
         and children[0].type == "text"
-        and (children[0].content.startswith(CAPTION_PREFIX))
+        and CAPTION_PREFIX.match(children[0].content) is not None
     )
 
 
@@ -91,7 +107,8 @@ def _make_caption(caption: list[Token], table_open: Token, table_close: Token) -
     """Re-type a caption paragraph, strip `Table:` and `{#id}`, link it to its table."""
     opening, inline, closing = caption
     children = inline.children or []
-    children[0].content = children[0].content[len(CAPTION_PREFIX) :].lstrip()
+    prefix = CAPTION_PREFIX.match(children[0].content)
+    children[0].content = children[0].content[prefix.end() if prefix else 0 :].lstrip()
     figure_id = None
     match = _ID_SUFFIX.search(children[-1].content) if children[-1].type == "text" else None
     if match:

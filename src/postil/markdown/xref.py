@@ -143,12 +143,22 @@ def _report_unknown(doc: RenderState, block: Token, token: Token) -> None:
         at = doc.source_lines[line0].find(token.content)
         col = at + 1 if at >= 0 else col
     kind = PREFIXES[token.meta["kind"]].lower()
+    label = token.meta["label"]
+    if label in doc.extra.get("chunk_labels", ()):  # Quarto warns for what it cannot resolve
+        token.meta["chunk"] = True
+        doc.warn(
+            line0 if block.map else None,
+            col,
+            f"cross-reference `{token.content}` names the output of a code chunk, which postil "
+            f"does not run, so it shows as `?{token.content.lstrip('-')}`; paste the {kind} "
+            f"after the chunk with `{{#{label}}}`",
+        )
+        return
     doc.error(
         line0 if block.map else None,
         col,
         f"cross-reference `{token.content}`: no {kind} of this post has the label "
-        f"`{token.meta['label']}`; fix the label or add `{{#{token.meta['label']}}}` to the "
-        f"{kind}",
+        f"`{label}`; fix the label or add `{{#{label}}}` to the {kind}",
     )
 
 
@@ -157,6 +167,8 @@ def render_xref(self: Any, tokens: Sequence[Token], idx: int, options: Any, env:
     meta = tokens[idx].meta
     text = meta.get("text") or "??"
     label = meta["label"]
+    if meta.get("chunk"):  # made by a code chunk postil does not run: Quarto's `?@tbl-x`
+        return f'<strong class="xref-missing">?@{escape(label)}</strong>'
     heading = meta.get("heading")
     if heading is not None:
         words = self.renderInline(heading.children or [], options, env)

@@ -86,6 +86,12 @@ KNOWN_ENVS = frozenset(
 be dropped, its content shown as if it were not there). Display math in Markdown may also
 be one of these on its own (`postil.markdown.math`, as MathJax finds environments)."""
 BEGIN = re.compile(r"\\(begin|end)\s*\{([A-Za-z]+\*?)\}")
+# The optional vertical position of an environment that a line of other math may sit beside
+# (`\begin{aligned}[t]`, `\begin{array}[b]{cc}`): dropped, so it is centred on the axis as
+# without it; MathML Core has no way to set a table's baseline to its first or last row.
+POSITION = re.compile(
+    r"(\\begin\s*\{(?:aligned|alignedat|gathered|array|darray|subarray|split)\})\s*\[[tbc]\]"
+)
 ROW_COMMANDS = re.compile(r"\\(label|tag\*?)\s*\{([^{}]*)\}|\\(nonumber|notag)(?![A-Za-z])")
 # Style -> padding of the cell that starts a column pair, in `aligned`-like styles.
 PAIR_GAP = {"aligned": "2em", "alignat": "0"}
@@ -239,6 +245,8 @@ def rewrite_environments(latex: str) -> str:
             skip = "\ue002"  # the column count argument, removed below
         return marker("env", style) + rf"\begin{{{target}}}" + skip
 
+    if "[" in latex:  # `\begin{aligned}[t]`: the vertical position (MathJax reads it)
+        latex = POSITION.sub(r"\1", latex)
     out = BEGIN.sub(replace, latex)
     return re.sub("\ue002\\s*\\{\\d+\\}", "", out) if "\ue002" in out else out
 
