@@ -337,3 +337,30 @@ def test_the_terminal_shows_warnings_and_errors_as_postil_build_prints_them(site
     assert printed[: len(report.warnings)] == [w.report() for w in report.warnings]
     assert any("nosuchlang" in line and "\n    ```nosuchlang\n    ^" in line for line in printed)
     assert printed[-1].startswith("build failed in")
+
+
+def test_an_edited_posts_own_page_is_handed_over_before_the_others_render(site, builder):
+    from postil.serve.engine import FirstPages
+
+    post = site / "content/posts/p3.md"
+    builder.build(edit(post, "Second paragraph of post 3", "Edited text"))
+    old = builder.files
+    heard: list[tuple[FirstPages, bytes]] = []
+    # What the served site holds while the first pages are handed over: the last good one.
+    builder.on_first = lambda pages: heard.append((pages, builder.files["index.html"]))
+    report = builder.build(edit(post, "Edited text", "Edited again"))
+    assert report.ok and report.pages > 1  # the list and tag pages that show p3 too
+    [(pages, served)] = heard
+    assert pages.ready == pages.changed == {"posts/p3/index.html"}
+    assert b"Edited again" in pages.files["posts/p3/index.html"]
+    assert served == old["index.html"] and pages.files["index.html"] == old["index.html"]
+    assert report.early == {"posts/p3/index.html"} <= report.changed
+    assert builder.files["posts/p3/index.html"] == pages.files["posts/p3/index.html"]
+
+
+def test_no_page_is_handed_over_early_when_the_edit_changes_no_bytes(site, builder) -> None:
+    heard: list[object] = []
+    builder.on_first = heard.append
+    post = site / "content/posts/p3.md"
+    report = builder.build(edit(post, "Second paragraph of post 3.", "Second paragraph of post 3."))
+    assert report.ok and heard == [] and report.early == frozenset()

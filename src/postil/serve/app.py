@@ -84,6 +84,7 @@ class DevServer:
             self.builder.build, options.debounce, after=self._publish
         )
         self.hub = SiteHub(lambda: self.batcher.busy)
+        self.builder.on_first = self.hub.publish_first
         self.layout = SiteLayout.of(options.root)
         self.watcher: SiteWatcher | None = None
         self.http: DevHTTPServer | None = None

@@ -74,6 +74,16 @@ def resolve(url_path: str, base_path: str, files: Any) -> Resolved:
     return Resolved(404, rel)
 
 
+def _ready(url_path: str, view: SiteView) -> bool:
+    """Return whether `view` (of a build still rendering) has the new bytes of the file
+    `url_path` names (`SiteView.ready`)."""
+    try:
+        where = resolve(url_path, view.base_path, view.files)
+    except UnicodeDecodeError:
+        return False
+    return where.status == 200 and view.ready is not None and where.rel in view.ready
+
+
 def inject(html: bytes, hub: SiteHub, view: SiteView, rels: list[str]) -> bytes:
     """Return `html` with the live-reload `<script>` before its last `</body>` (or at the end).
 
@@ -195,7 +205,7 @@ class DevRequestHandler(BaseHTTPRequestHandler):
             self._send(200, SCRIPTS[url_path], "text/javascript", head)
             return
         hub = self.server.hub
-        view = hub.view()
+        view = hub.view(wants=lambda v: _ready(url_path, v))
         try:
             where = resolve(url_path, view.base_path, view.files)
         except UnicodeDecodeError:
