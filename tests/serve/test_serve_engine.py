@@ -364,3 +364,33 @@ def test_no_page_is_handed_over_early_when_the_edit_changes_no_bytes(site, build
     post = site / "content/posts/p3.md"
     report = builder.build(edit(post, "Second paragraph of post 3.", "Second paragraph of post 3."))
     assert report.ok and heard == [] and report.early == frozenset()
+
+
+def test_a_warm_start_after_edits_renders_no_page_to_check_its_template(site, builder) -> None:
+    """The pages that show every post are deferred once their template has rendered
+    without error; after an edit their key is new and was never rendered, so a server
+    started on that cache defers them only if it knows the template rendered before with
+    the same templates (the "template" rows)."""
+    builder.build(edit(site / "content/posts/p3.md", "Second paragraph of post 3", "Edited"))
+    assert {"archive/index.html", "tags/index.html"} <= builder.files.deferred
+    builder.close()
+    again = DevBuild(site)
+    try:
+        report = again.build()
+        assert report.ok and report.pages == 0
+        assert {"archive/index.html", "tags/index.html"} <= again.files.deferred
+        out = site.parent / "out"
+        built = full_build_files(site, out)
+        assert again.files["archive/index.html"] == built["archive/index.html"]
+        assert again.files["tags/index.html"] == built["tags/index.html"]
+    finally:
+        again.close()
+
+
+def test_a_template_changed_between_servers_is_checked_again(site, builder) -> None:
+    builder.build(edit(site / "content/posts/p3.md", "Second paragraph of post 3", "Edited"))
+    builder.close()
+    (site / "templates").mkdir()
+    (site / "templates/archive.html").write_text("{{ no_such_thing.attribute }}")
+    report = DevBuild(site).build()
+    assert not report.ok and any("archive.html" in str(e) for e in report.errors)

@@ -56,6 +56,13 @@ SERVED = "served"
 output rel, the page key as fingerprint. With `postil build`'s "page" rows they let the
 next server defer every page whose key is proven (`MemoryWriter`)."""
 
+TEMPLATES = "template"
+"""The row kind (in `.postil-cache/`) of the templates a dev server rendered a page with
+without error: by template name, the digest of every template (`templates_text`) as
+fingerprint. The next server with the same templates counts them as rendered without
+error (`MemoryWriter`'s `templates_ok`), so its first build defers the pages that show
+every post (archive, tag index) instead of rendering them to check their template."""
+
 SPARE_ROWS = 256
 """Renderings of posts that no longer match their files kept in memory, so that undoing an
 edit finds the old rendering (`BuildCache.spare_rows`)."""
@@ -144,6 +151,7 @@ class DevBuild:
         self._templates = ""
         self._templates_ok: set[str] = set()
         self._proven: set[tuple[str, str]] = set()
+        self._proven_templates: dict[str, str] = {}
         self._groups: dict[str, Group] = {}
         self._watched = False
         self._since: set[Path] | None = None
@@ -264,9 +272,10 @@ class DevBuild:
         "page" and "served" rows then tell which page keys are proven)."""
         if self._cache is None:
             disk = BuildCache.open(self.root)
-            self._cache = MemoryCache(disk, (*PERSISTED, SERVED), SPARE_ROWS, LAZY)
+            self._cache = MemoryCache(disk, (*PERSISTED, SERVED, TEMPLATES), SPARE_ROWS, LAZY)
             found = (*disk.fingerprints("page").items(), *disk.fingerprints(SERVED).items())
             self._proven = set(found)
+            self._proven_templates = disk.fingerprints(TEMPLATES)
         return self._cache
 
     def _output(self, made: list[MemoryWriter], warnings: list[Diagnostic]) -> Output:
@@ -281,7 +290,14 @@ class DevBuild:
         ) -> tuple[int, int]:
             templates = templates_text(self.root, cache.memo("templates"))
             if templates != self._templates:
-                self._templates, self._templates_ok = templates, set()
+                self._templates, self._templates_ok = (
+                    templates,
+                    {
+                        name
+                        for name, digest in self._proven_templates.items()
+                        if digest == templates
+                    },
+                )
             first = None if self.on_first is None else self._first(site, warnings, made)
             writer = MemoryWriter(
                 self._entries, self._lock, self._templates_ok, self._proven, self._groups, first
@@ -322,10 +338,16 @@ class DevBuild:
 
     def _remember(self, writer: MemoryWriter) -> None:
         """Keep the keys of the pages `writer` rendered in the cache's "served" rows (and
-        forget those of pages that are gone), for the next dev server."""
+        forget those of pages that are gone), and the templates that rendered without
+        error in its "template" rows, for the next dev server."""
         assert self._cache is not None, "a build opened it"
         for rel, key in writer.proved:
             self._cache.put(SERVED, rel, key, None)
+        known = self._proven_templates
+        for name in self._templates_ok:
+            if name and known.get(name) != self._templates:
+                self._cache.put(TEMPLATES, name, self._templates, None)
+                known[name] = self._templates
         gone = self._entries.keys() - writer.entries.keys()
         if gone:
             self._cache.forget(SERVED, gone)
