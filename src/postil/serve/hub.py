@@ -65,6 +65,8 @@ class SiteHub:
         self._number = 0  # of the last event
         self._events: deque[tuple[int, str]] = deque(maxlen=HISTORY)
         self._closed = False
+        self.answered = threading.Event()
+        """Set once a request has been answered (the server then warms up: `DevServer`)."""
 
     @property
     def closed(self) -> bool:
@@ -158,3 +160,4 @@ class SiteHub:
         with self._cond:
             self._closed = True
             self._cond.notify_all()
+        self.answered.set()

@@ -248,6 +248,7 @@ class DevRequestHandler(BaseHTTPRequestHandler):
         self.end_headers()
         if not head:
             self.wfile.write(body)
+        self.server.hub.answered.set()
 
     def _stream_events(self) -> None:
         """Send Server-Sent Events: a `hello` with the current state, then one per build."""
