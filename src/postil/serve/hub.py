@@ -127,7 +127,8 @@ class SiteHub:
         """Return the current site, first waiting (up to `timeout` s) for a pending build.
 
         `wants` tells whether a view of a build still rendering (`SiteView.ready`) has
-        what the reader asks for; if so, that view is returned at once.
+        what the reader asks for; if so, that view is returned at once. It is called under
+        the hub's lock, so it must not block (nor make a deferred file).
         """
 
         def first() -> SiteView | None:

@@ -76,12 +76,16 @@ def resolve(url_path: str, base_path: str, files: Any) -> Resolved:
 
 def _ready(url_path: str, view: SiteView) -> bool:
     """Return whether `view` (of a build still rendering) has the new bytes of the file
-    `url_path` names (`SiteView.ready`)."""
+    `url_path` names (`SiteView.ready`). Called under the hub's lock, so it looks at the
+    path alone, never at the files (a deferred file takes the builder's lock to be made)."""
+    base = view.base_path
+    if view.ready is None or not url_path.startswith(base):
+        return False
     try:
-        where = resolve(url_path, view.base_path, view.files)
+        rel = unquote(url_path[len(base) :], errors="strict")
     except UnicodeDecodeError:
         return False
-    return where.status == 200 and view.ready is not None and where.rel in view.ready
+    return (rel + "index.html" if rel == "" or rel.endswith("/") else rel) in view.ready
 
 
 def inject(html: bytes, hub: SiteHub, view: SiteView, rels: list[str]) -> bytes:
