@@ -10,7 +10,7 @@ unchanged (`reuse`), is neither rendered nor written.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -47,9 +47,18 @@ class Writer(Protocol):
         """Put a copy of the static file `source` at `rel`."""
 
     def render(
-        self, env: jinja2.Environment, jobs: Sequence[tuple[PageJob, str]], workers: int | None
+        self,
+        env: jinja2.Environment,
+        jobs: Sequence[tuple[PageJob, str]],
+        workers: int | None,
+        first: Collection[str] = (),
     ) -> list[tuple[str, str]]:
-        """Render each (job, page key) and put its file; return (rel, token) of each."""
+        """Render each (job, page key) and put its file; return (rel, token) of each.
+
+        `first`: the rels of the pages of the posts that changed themselves (not of their
+        neighbours or lists), which a writer that serves pages as they are ready (the dev
+        server) may render and offer before the others; the files are the same either way.
+        """
 
     def later(self, prefix: str, key: str, make: Callable[[], list[OutputFile]]) -> None:
         """Put the files `make` returns, all under `prefix` and named by `key` (the same
@@ -93,13 +102,17 @@ def write_site(
     page_keys = PageKeys(site, keys, cache.memo("page keys"))
     todo: dict[str, tuple[PageJob, str]] = {}
     reuse = writer.reuse
+    own = _own_pages(site, page_keys.changed)
+    first = []
     for i, (spec, key) in enumerate(zip(jobs.specs, page_keys.keys(jobs.specs), strict=True)):
         old = pages.get(spec.rel)  # the jobs themselves only for pages to render
         if old is not None and old[0] == key and reuse(spec.rel, old[1]):
             continue
         if spec.rel not in todo and spec.rel not in writer:  # the first job at a path wins
             todo[spec.rel] = (jobs[i], key)
-    for rel, token in writer.render(env, list(todo.values()), workers):
+            if own(i):
+                first.append(spec.rel)
+    for rel, token in writer.render(env, list(todo.values()), workers, first):
         cache.put("page", rel, todo[rel][1], token)
     cache.forget("page", pages.keys() - _rels(jobs.specs, cache.memo("page rels")))
     for out in site_files(site, assets):
@@ -109,6 +122,23 @@ def write_site(
         writer.later(SEARCH_DIR, index.key, index.files)
     for rel, source in static:
         writer.copy(rel, source)
+
+
+def _own_pages(site: Site, changed: frozenset[str] | None) -> Callable[[int], bool]:
+    """Return whether the page at an index of the layout (`pages._layout`: the posts'
+    pages, then the standalone pages', then the rest) is the own page of a post in
+    `changed` (URLs; None: not known, no page is)."""
+    posts, pages = site.posts, site.pages
+    if not changed:
+        return lambda i: False
+
+    def own(i: int) -> bool:
+        if i < len(posts):
+            return posts[i].post.url in changed
+        i -= len(posts)
+        return i < len(pages) and pages[i].post.url in changed
+
+    return own
 
 
 def _rels(specs: Sequence[PageSpec], memo: dict[str, Any]) -> set[str]:
@@ -195,7 +225,11 @@ class _Directory:
             _put(self, out)
 
     def render(
-        self, env: jinja2.Environment, jobs: Sequence[tuple[PageJob, str]], workers: int | None
+        self,
+        env: jinja2.Environment,
+        jobs: Sequence[tuple[PageJob, str]],
+        workers: int | None,
+        first: Collection[str] = (),
     ) -> list[tuple[str, str]]:
         done = render_pages(env, [job for job, _ in jobs], self._writer, workers)
         return [(rel, stamp.token) for rel, stamp in done]

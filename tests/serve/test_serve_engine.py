@@ -337,3 +337,60 @@ def test_the_terminal_shows_warnings_and_errors_as_postil_build_prints_them(site
     assert printed[: len(report.warnings)] == [w.report() for w in report.warnings]
     assert any("nosuchlang" in line and "\n    ```nosuchlang\n    ^" in line for line in printed)
     assert printed[-1].startswith("build failed in")
+
+
+def test_an_edited_posts_own_page_is_handed_over_before_the_others_render(site, builder):
+    from postil.serve.engine import FirstPages
+
+    post = site / "content/posts/p3.md"
+    builder.build(edit(post, "Second paragraph of post 3", "Edited text"))
+    old = builder.files
+    heard: list[tuple[FirstPages, bytes]] = []
+    # What the served site holds while the first pages are handed over: the last good one.
+    builder.on_first = lambda pages: heard.append((pages, builder.files["index.html"]))
+    report = builder.build(edit(post, "Edited text", "Edited again"))
+    assert report.ok and report.pages > 1  # the list and tag pages that show p3 too
+    [(pages, served)] = heard
+    assert pages.ready == pages.changed == {"posts/p3/index.html"}
+    assert b"Edited again" in pages.files["posts/p3/index.html"]
+    assert served == old["index.html"] and pages.files["index.html"] == old["index.html"]
+    assert report.early == {"posts/p3/index.html"} <= report.changed
+    assert builder.files["posts/p3/index.html"] == pages.files["posts/p3/index.html"]
+
+
+def test_no_page_is_handed_over_early_when_the_edit_changes_no_bytes(site, builder) -> None:
+    heard: list[object] = []
+    builder.on_first = heard.append
+    post = site / "content/posts/p3.md"
+    report = builder.build(edit(post, "Second paragraph of post 3.", "Second paragraph of post 3."))
+    assert report.ok and heard == [] and report.early == frozenset()
+
+
+def test_a_warm_start_after_edits_renders_no_page_to_check_its_template(site, builder) -> None:
+    """The pages that show every post are deferred once their template has rendered
+    without error; after an edit their key is new and was never rendered, so a server
+    started on that cache defers them only if it knows the template rendered before with
+    the same templates (the "template" rows)."""
+    builder.build(edit(site / "content/posts/p3.md", "Second paragraph of post 3", "Edited"))
+    assert {"archive/index.html", "tags/index.html"} <= builder.files.deferred
+    builder.close()
+    again = DevBuild(site)
+    try:
+        report = again.build()
+        assert report.ok and report.pages == 0
+        assert {"archive/index.html", "tags/index.html"} <= again.files.deferred
+        out = site.parent / "out"
+        built = full_build_files(site, out)
+        assert again.files["archive/index.html"] == built["archive/index.html"]
+        assert again.files["tags/index.html"] == built["tags/index.html"]
+    finally:
+        again.close()
+
+
+def test_a_template_changed_between_servers_is_checked_again(site, builder) -> None:
+    builder.build(edit(site / "content/posts/p3.md", "Second paragraph of post 3", "Edited"))
+    builder.close()
+    (site / "templates").mkdir()
+    (site / "templates/archive.html").write_text("{{ no_such_thing.attribute }}")
+    report = DevBuild(site).build()
+    assert not report.ok and any("archive.html" in str(e) for e in report.errors)

@@ -323,3 +323,89 @@ def test_connections_send_without_nagles_delay(start, site):
             assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
     finally:
         conn.close()
+
+
+def served_pages(server: DevServer, rels: list[str]) -> dict[str, bytes]:
+    return {rel: server.builder.files[rel] for rel in rels}
+
+
+def test_an_edited_post_is_announced_first_and_unchanged_pages_never(start, site, tmp_path):
+    server = start(site)
+    stream = EventStream(server)
+    try:
+        stream.next()  # hello
+        pages = [f"posts/p{n}/index.html" for n in (1, 2, 3)] + ["index.html"]
+        before = served_pages(server, pages)
+        post = site / "content/posts/p2.md"
+        post.write_text(post.read_text().replace("Second paragraph", "Early paragraph"))
+        first = stream.next_build()
+        # The post's own page alone, before its neighbours' and the list page are rendered.
+        assert first["ok"] and first["changed"] == ["posts/p2/index.html"]
+        second = stream.next_build()
+        assert second["ok"] and second["build"] == first["build"] + 1
+        assert "posts/p2/index.html" not in second["changed"]  # no second reload
+        after = served_pages(server, pages)
+        assert [rel for rel in pages if before[rel] != after[rel]] == ["posts/p2/index.html"]
+        assert set(second["changed"]) & set(pages) == set()  # the neighbours did not change
+        assert b"Early paragraph" in request(server, "/posts/p2/")[2]
+        out = tmp_path / "out"
+        build(BuildOptions(root=site, out_dir=out, drafts=True))
+        for rel in pages:
+            assert after[rel] == (out / rel).read_bytes(), rel
+    finally:
+        stream.close()
+
+
+def test_a_title_edit_serves_the_list_page_updated(start, site, tmp_path) -> None:
+    server = start(site)
+    stream = EventStream(server)
+    try:
+        stream.next()  # hello
+        post = site / "content/posts/p2.md"
+        post.write_text(post.read_text().replace("title: Post 2", "title: Renamed post"))
+        changed: set[str] = set()
+        while "index.html" not in changed:
+            event = stream.next_build()
+            assert event["ok"]
+            changed |= set(event["changed"])
+        assert {"posts/p1/index.html", "posts/p2/index.html", "posts/p3/index.html"} <= changed
+        assert b"Renamed post" in request(server, "/")[2]
+        out = tmp_path / "out"
+        build(BuildOptions(root=site, out_dir=out, drafts=True))
+        for rel in ("index.html", "posts/p1/index.html", "posts/p2/index.html"):
+            assert server.builder.files[rel] == (out / rel).read_bytes(), rel
+    finally:
+        stream.close()
+
+
+def test_a_page_of_a_build_still_rendering_is_served_while_the_others_wait(tmp_path) -> None:
+    from postil.serve.engine import BuildReport, FirstPages
+    from postil.serve.hub import SiteHub
+    from postil.serve.memory import Overlay
+
+    busy = [False]
+    hub = SiteHub(lambda: busy[0])
+    good = {"a.html": b"old a", "b.html": b"old b"}
+    hub.publish(BuildReport(True, frozenset(good), (), (), 0, 2, 0.0), good, "/")
+    busy[0] = True
+    files = Overlay(good, {"a.html": b"new a"})
+    hub.publish_first(FirstPages(frozenset({"a.html"}), frozenset({"a.html"}), files, "/", ()))
+    first = hub.view(timeout=5, wants=lambda v: v.ready is not None and "a.html" in v.ready)
+    assert first.files["a.html"] == b"new a" and first.build == 2
+    started = time.monotonic()
+    other = hub.view(timeout=0.2, wants=lambda v: v.ready is not None and "b.html" in v.ready)
+    assert time.monotonic() - started >= 0.15  # b.html may be about to change: it waited
+    assert other.files["a.html"] == b"old a" and other.build == 1
+    events = hub.events_after(1, 0)
+    assert events is not None and json.loads(events[0][1])["changed"] == ["a.html"]
+    # A build that fails after its first pages were served serves the last good site.
+    hub.publish(BuildReport(False, frozenset(), (), (), 0, 0, 0.0), {}, "/")
+    busy[0] = False
+    view = hub.view(timeout=0, wants=lambda v: True)
+    assert view.files["a.html"] == b"old a" and view.build == 3 and view.ready is None
+    # A good build does not announce again the pages its first event named.
+    new = {"a.html": b"new a", "b.html": b"new b"}
+    report = BuildReport(True, frozenset(new), (), (), 0, 2, 0.0, early=frozenset({"a.html"}))
+    hub.publish(report, new, "/")
+    events = hub.events_after(3, 0)
+    assert events is not None and json.loads(events[-1][1])["changed"] == ["b.html"]

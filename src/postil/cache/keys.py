@@ -347,6 +347,13 @@ class PageKeys:
             every=self.every_post, keys=self._keys,
         )  # fmt: skip
 
+    @property
+    def changed(self) -> frozenset[str] | None:
+        """Return the URLs of the posts whose fingerprint changed since the last
+        `PageKeys` over the same site shape, or None when the shape changed (or there was
+        none): then every page may show something new."""
+        return self._changed
+
     def keys(self, specs: Sequence[PageSpec]) -> list[str]:
         """Return the key of each of `specs` (`key`), in order.
 

@@ -35,6 +35,11 @@ youngest generation while serving, instead of Python's 700: a rebuild at 1,000 p
 GC_DELAY = 0.2
 """Seconds after a build's event before the garbage of that build is collected."""
 
+WARM_DELAY = 1.0
+"""Seconds the server waits for its first answer before it makes the Markdown parser and
+imports the math layer (`render.prepare`, ~0.1 s of CPU): done at once, it would hold the
+interpreter's lock while the first page (the home page, rendered on request) is made."""
+
 
 @dataclass(frozen=True)
 class ServeOptions:
@@ -84,6 +89,7 @@ class DevServer:
             self.builder.build, options.debounce, after=self._publish
         )
         self.hub = SiteHub(lambda: self.batcher.busy)
+        self.builder.on_first = self.hub.publish_first
         self.layout = SiteLayout.of(options.root)
         self.watcher: SiteWatcher | None = None
         self.http: DevHTTPServer | None = None
@@ -92,6 +98,7 @@ class DevServer:
         self._sweep: threading.Timer | None = None
         self._gc_threshold: tuple[int, int, int] | None = None
         self._warm: threading.Thread | None = None
+        self._stopping = False
         self.first_build: BuildReport | None = None
 
     @property
@@ -130,7 +137,7 @@ class DevServer:
         self._thread.start()
         # The first build may have rendered no post (all from .postil-cache/): make the
         # parser and import the math layer now, not when the first save waits for them.
-        self._warm = threading.Thread(target=prepare, name="postil-warm", daemon=True)
+        self._warm = threading.Thread(target=self._prepare, name="postil-warm", daemon=True)
         self._warm.start()
         self.batcher.start()
         self.watcher = SiteWatcher(self.layout, self.batcher, poll=self.options.poll)
@@ -138,6 +145,12 @@ class DevServer:
         if self.watcher.complete:
             self.builder.watching()
         return self.first_build
+
+    def _prepare(self) -> None:
+        """Make the parser once the first answer is sent (or `WARM_DELAY` has passed)."""
+        self.hub.answered.wait(WARM_DELAY)
+        if not self._stopping:
+            prepare()
 
     def stop(self) -> None:
         """Stop watching, building and serving; join every thread the server started."""
@@ -149,6 +162,8 @@ class DevServer:
                 timer.cancel()
                 timer.join()
         if self._warm is not None:
+            self._stopping = True
+            self.hub.answered.set()
             self._warm.join()
         self.hub.close()
         if self.http is not None and self._thread is not None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -36,7 +37,7 @@ from postil.errors import (
 )
 from postil.model import Site, SiteConfig
 from postil.pages import PageJobs
-from postil.serve.memory import Entry, Group, MemoryWriter, SiteFiles
+from postil.serve.memory import Entry, Group, MemoryWriter, Overlay, SiteFiles
 from postil.serve.watcher import ChangeSet
 from postil.write import write_site
 
@@ -55,9 +56,35 @@ SERVED = "served"
 output rel, the page key as fingerprint. With `postil build`'s "page" rows they let the
 next server defer every page whose key is proven (`MemoryWriter`)."""
 
+TEMPLATES = "template"
+"""The row kind (in `.postil-cache/`) of the templates a dev server rendered a page with
+without error: by template name, the digest of every template (`templates_text`) as
+fingerprint. The next server with the same templates counts them as rendered without
+error (`MemoryWriter`'s `templates_ok`), so its first build defers the pages that show
+every post (archive, tag index) instead of rendering them to check their template."""
+
 SPARE_ROWS = 256
 """Renderings of posts that no longer match their files kept in memory, so that undoing an
 edit finds the old rendering (`BuildCache.spare_rows`)."""
+
+
+@dataclass(frozen=True)
+class FirstPages:
+    """The pages of the edited posts themselves, ready while the rest of a rebuild runs.
+
+    Attributes:
+        ready: their output rels: the only files of `files` that are the new build's.
+        changed: those of them whose bytes changed (the reload event names them).
+        files: the last good site with these pages replaced.
+        base_path: the URL path the site is served under.
+        warnings: the build's warnings (all known before any page renders).
+    """
+
+    ready: frozenset[str]
+    changed: frozenset[str]
+    files: Mapping[str, bytes]
+    base_path: str
+    warnings: tuple[Diagnostic, ...]
 
 
 @dataclass(frozen=True)
@@ -76,6 +103,8 @@ class BuildReport:
         seconds: wall time of the build.
         next_publication: when the next future-dated post becomes due (the dev server
             builds again then, as a `postil build` then would include it), or None.
+        early: the rels of `changed` already announced, with these very bytes, as
+            `FirstPages` while the build ran (`DevBuild.on_first`).
     """
 
     ok: bool
@@ -86,6 +115,7 @@ class BuildReport:
     pages: int
     seconds: float
     next_publication: datetime | None = None
+    early: frozenset[str] = frozenset()
 
 
 class DevBuild:
@@ -101,6 +131,11 @@ class DevBuild:
         files: the last good site, output rel -> bytes; replaced whole by each successful
             build (never mutated), so a reader holding it sees one consistent site.
         config: the site configuration of the last successful build, or None.
+        on_first: called (on the build's thread) with the edited posts' own pages, as
+            `FirstPages`, once they are rendered and before the rest of a rebuild renders
+            their neighbours', lists' and tags' pages; None: not called. Everything a build
+            checks (content, links, outputs) is checked before any page renders, so only
+            a template failing on another page can still fail the build after it.
     """
 
     def __init__(
@@ -116,9 +151,12 @@ class DevBuild:
         self._templates = ""
         self._templates_ok: set[str] = set()
         self._proven: set[tuple[str, str]] = set()
+        self._proven_templates: dict[str, str] = {}
         self._groups: dict[str, Group] = {}
         self._watched = False
         self._since: set[Path] | None = None
+        self.on_first: Callable[[FirstPages], None] | None = None
+        self._announced: dict[str, str] = {}
 
     def watching(self) -> None:
         """Say that from now on every change of the site's files reaches `build` as a
@@ -160,6 +198,7 @@ class DevBuild:
             sources = self._changed_sources(changes)
             warnings: list[Diagnostic] = []
             writer: list[MemoryWriter] = []
+            self._announced = {}
             try:
                 result = self._run(warnings, writer, sources)
                 self._remember(writer[0])
@@ -182,6 +221,12 @@ class DevBuild:
             changed = self._commit(writer[0])
             seconds = time.perf_counter() - started
             pages = writer[0].rendered
+            entries = writer[0].entries
+            early = frozenset(
+                rel
+                for rel, token in self._announced.items()
+                if rel in entries and entries[rel].token == token
+            )
             return BuildReport(
                 True,
                 changed,
@@ -191,6 +236,7 @@ class DevBuild:
                 pages,
                 seconds,
                 result.next_publication,
+                early,
             )
 
     def _run(
@@ -204,14 +250,14 @@ class DevBuild:
         missing (`CacheError`)."""
         cache = self._open_cache()
         try:
-            output = self._output(writer)
+            output = self._output(writer, warnings)
             return run(self.options, cache, output, on_warning=warnings.append, changed=changed)
         except CacheError as e:
             log.warning("warning: %s; rendering every post again", e.message)
             cache.forget_memos()
             warnings.clear()
             writer.clear()
-            output = self._output(writer)
+            output = self._output(writer, warnings)
             return run(self.options, cache, output, None, False, warnings.append)
 
     def close(self) -> None:
@@ -226,12 +272,13 @@ class DevBuild:
         "page" and "served" rows then tell which page keys are proven)."""
         if self._cache is None:
             disk = BuildCache.open(self.root)
-            self._cache = MemoryCache(disk, (*PERSISTED, SERVED), SPARE_ROWS, LAZY)
+            self._cache = MemoryCache(disk, (*PERSISTED, SERVED, TEMPLATES), SPARE_ROWS, LAZY)
             found = (*disk.fingerprints("page").items(), *disk.fingerprints(SERVED).items())
             self._proven = set(found)
+            self._proven_templates = disk.fingerprints(TEMPLATES)
         return self._cache
 
-    def _output(self, made: list[MemoryWriter]) -> Output:
+    def _output(self, made: list[MemoryWriter], warnings: list[Diagnostic]) -> Output:
         """Return the write stage for `run`: the site into a new `MemoryWriter` (in `made`)."""
 
         def output(
@@ -243,25 +290,64 @@ class DevBuild:
         ) -> tuple[int, int]:
             templates = templates_text(self.root, cache.memo("templates"))
             if templates != self._templates:
-                self._templates, self._templates_ok = templates, set()
+                self._templates, self._templates_ok = (
+                    templates,
+                    {
+                        name
+                        for name, digest in self._proven_templates.items()
+                        if digest == templates
+                    },
+                )
+            first = None if self.on_first is None else self._first(site, warnings, made)
             writer = MemoryWriter(
-                self._entries, self._lock, self._templates_ok, self._proven, self._groups
+                self._entries, self._lock, self._templates_ok, self._proven, self._groups, first
             )
+            made.append(writer)
             assets, static = generated_assets(cache, site), site.files
             workers = self.options.workers
             write_site(site, env, writer, cache, assets, static, keys, workers, jobs)
             self.config = site.config
-            made.append(writer)
             return len(writer.entries), writer.written + writer.rendered
 
         return output
 
+    def _first(
+        self, site: Site, warnings: list[Diagnostic], made: list[MemoryWriter]
+    ) -> Callable[[list[str]], None]:
+        """Return the `MemoryWriter`'s `on_first` for a build of `site`: hands `on_first`
+        the last good site with those pages replaced (the writer is the one `made` gets)."""
+        on_first = self.on_first
+        assert on_first is not None
+
+        def first(rels: list[str]) -> None:
+            entries = made[-1].entries if made else {}
+            new = {rel: data for rel in rels if (data := entries[rel].data) is not None}
+            changed = frozenset(
+                rel
+                for rel in new
+                if (old := self._entries.get(rel)) is None or old.token != entries[rel].token
+            )
+            if not changed:
+                return  # nothing to announce: the whole build's event will say it all
+            self._announced.update((rel, entries[rel].token) for rel in changed)
+            base = site.config.base_path
+            files = Overlay(self.files, new)
+            on_first(FirstPages(frozenset(new), changed, files, base, tuple(warnings)))
+
+        return first
+
     def _remember(self, writer: MemoryWriter) -> None:
         """Keep the keys of the pages `writer` rendered in the cache's "served" rows (and
-        forget those of pages that are gone), for the next dev server."""
+        forget those of pages that are gone), and the templates that rendered without
+        error in its "template" rows, for the next dev server."""
         assert self._cache is not None, "a build opened it"
         for rel, key in writer.proved:
             self._cache.put(SERVED, rel, key, None)
+        known = self._proven_templates
+        for name in self._templates_ok:
+            if name and known.get(name) != self._templates:
+                self._cache.put(TEMPLATES, name, self._templates, None)
+                known[name] = self._templates
         gone = self._entries.keys() - writer.entries.keys()
         if gone:
             self._cache.forget(SERVED, gone)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from postil.errors import Diagnostic
-from postil.serve.engine import BuildReport
+from postil.serve.engine import BuildReport, FirstPages
 
 HISTORY = 64
 WAIT_SECONDS = 30.0
@@ -36,6 +36,8 @@ class SiteView:
         errors: the errors of the last build, if it failed (the overlay lists them).
         base_path: the URL path the site is served under ("/" or "/repo/").
         warnings: the warnings of the last build (the overlay lists them too).
+        ready: None for a finished build; for a build still rendering, the only rels of
+            `files` that are its own (`publish_first`): the others may be about to change.
     """
 
     files: Mapping[str, bytes]
@@ -43,6 +45,7 @@ class SiteView:
     errors: tuple[Diagnostic, ...]
     base_path: str
     warnings: tuple[Diagnostic, ...] = ()
+    ready: frozenset[str] | None = None
 
 
 class SiteHub:
@@ -58,8 +61,12 @@ class SiteHub:
         self._busy = busy
         self._cond = threading.Condition()
         self._view = SiteView({}, 0, (), "/")
+        self._first: SiteView | None = None  # a running build's first pages
+        self._number = 0  # of the last event
         self._events: deque[tuple[int, str]] = deque(maxlen=HISTORY)
         self._closed = False
+        self.answered = threading.Event()
+        """Set once a request has been answered (the server then warms up: `DevServer`)."""
 
     @property
     def closed(self) -> bool:
@@ -67,32 +74,72 @@ class SiteHub:
         return self._closed
 
     def publish(self, report: BuildReport, files: Mapping[str, bytes], base_path: str) -> None:
-        """Serve `files` (if the build succeeded) and send the build's event to every stream."""
+        """Serve `files` (if the build succeeded) and send the build's event to every stream.
+
+        The event names the files whose bytes changed, except those its `publish_first`
+        event already named (`BuildReport.early`), so no page reloads twice; a failed
+        build drops the pages `publish_first` served, and serves the last good site.
+        """
         with self._cond:
             view = self._view
-            number = view.build + 1
+            self._number += 1
             self._view = SiteView(
                 files if report.ok else view.files,
-                number,
+                self._number,
                 report.errors,
                 base_path,
                 report.warnings,
             )
-            event = {
-                "build": number,
-                "ok": report.ok,
-                "changed": sorted(report.changed),
-                "errors": [diagnostic_json(d) for d in report.errors],
-                "warnings": [diagnostic_json(d) for d in report.warnings],
-            }
-            self._events.append((number, json.dumps(event, ensure_ascii=False)))
-            self._cond.notify_all()
+            self._first = None
+            self._send(report.ok, report.changed - report.early, report.errors, report.warnings)
 
-    def view(self, timeout: float = WAIT_SECONDS) -> SiteView:
-        """Return the current site, first waiting (up to `timeout` s) for a pending build."""
+    def publish_first(self, pages: FirstPages) -> None:
+        """Serve the first pages of a build still running (`DevBuild.on_first`) and send an
+        event naming those that changed; every other file waits for the build's end."""
         with self._cond:
-            self._cond.wait_for(lambda: self._closed or not self._busy(), timeout)
-            return self._view
+            self._number += 1
+            self._first = SiteView(
+                pages.files, self._number, (), pages.base_path, pages.warnings, pages.ready
+            )
+            self._send(True, pages.changed, (), pages.warnings)
+
+    def _send(
+        self,
+        ok: bool,
+        changed: frozenset[str],
+        errors: tuple[Diagnostic, ...],
+        warnings: tuple[Diagnostic, ...],
+    ) -> None:
+        """Queue the event of build number `self._number` and wake its readers."""
+        event = {
+            "build": self._number,
+            "ok": ok,
+            "changed": sorted(changed),
+            "errors": [diagnostic_json(d) for d in errors],
+            "warnings": [diagnostic_json(d) for d in warnings],
+        }
+        self._events.append((self._number, json.dumps(event, ensure_ascii=False)))
+        self._cond.notify_all()
+
+    def view(
+        self, timeout: float = WAIT_SECONDS, wants: Callable[[SiteView], bool] | None = None
+    ) -> SiteView:
+        """Return the current site, first waiting (up to `timeout` s) for a pending build.
+
+        `wants` tells whether a view of a build still rendering (`SiteView.ready`) has
+        what the reader asks for; if so, that view is returned at once. It is called under
+        the hub's lock, so it must not block (nor make a deferred file).
+        """
+
+        def first() -> SiteView | None:
+            view = self._first
+            return view if view is not None and wants is not None and wants(view) else None
+
+        with self._cond:
+            self._cond.wait_for(
+                lambda: self._closed or not self._busy() or first() is not None, timeout
+            )
+            return first() or self._view
 
     def events_after(self, seen: int, timeout: float) -> list[tuple[int, str]] | None:
         """Wait up to `timeout` s for builds after number `seen`; return their (number, JSON).
@@ -101,12 +148,12 @@ class SiteHub:
         from the history, the first returned event is a `{"reload": true}` one.
         """
         with self._cond:
-            self._cond.wait_for(lambda: self._closed or self._view.build > seen, timeout)
+            self._cond.wait_for(lambda: self._closed or self._number > seen, timeout)
             if self._closed:
                 return None
             fresh = [(n, data) for n, data in self._events if n > seen]
-            if self._view.build > seen and (not fresh or fresh[0][0] > seen + 1):
-                fresh.insert(0, (self._view.build, json.dumps({"reload": True})))
+            if self._number > seen and (not fresh or fresh[0][0] > seen + 1):
+                fresh.insert(0, (self._number, json.dumps({"reload": True})))
             return fresh
 
     def close(self) -> None:
@@ -114,3 +161,4 @@ class SiteHub:
         with self._cond:
             self._closed = True
             self._cond.notify_all()
+        self.answered.set()

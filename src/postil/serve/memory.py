@@ -12,7 +12,7 @@ reports it. `SiteFiles` is the site the HTTP server reads: the bytes, and the `L
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, TypeVar
@@ -98,6 +98,10 @@ class MemoryWriter:
             rendered without error. Updated as pages render.
 
         groups: the groups of files of the last good build, by prefix (`later`).
+        on_first: called with the rels of the pages rendered first (`render`'s `first`)
+            once they are in `entries` and before the other pages render, so the dev
+            server can serve an edited post's page before its neighbours' and lists'.
+            Only in a rebuild (a previous build's entries) with other pages to render.
 
     Attributes:
         entries: the files of the new site, by output rel.
@@ -114,8 +118,10 @@ class MemoryWriter:
         templates_ok: set[str],
         proven: set[tuple[str, str]] | None = None,
         groups: Mapping[str, Group] | None = None,
+        on_first: Callable[[list[str]], None] | None = None,
     ) -> None:
         self.previous = previous
+        self._on_first = on_first
         self.previous_groups = groups if groups is not None else {}
         self.entries: dict[str, Entry] = {}
         self.groups: dict[str, Group] = {}
@@ -187,12 +193,15 @@ class MemoryWriter:
         env: jinja2.Environment,
         jobs: Sequence[tuple[PageJob, str]],
         workers: int | None = None,
+        first: Collection[str] = (),
     ) -> list[tuple[str, str]]:
         """Render (or defer) each (job, key); return (rel, token) of each, in order.
 
         The pages rendered now go through `postil.parallel.render_page_bytes`: in forked
         workers when there are many and no thread runs yet (the first build, before the
         server starts), so a first build without a warm cache is as fast as `postil build`.
+        In a rebuild, the pages of `first` (the edited posts' own) render before the
+        others, and `on_first` hears of them in between.
 
         Raises:
             TemplateError: a page rendered now failed.
@@ -206,14 +215,26 @@ class MemoryWriter:
                 self.entries[job.rel] = Entry(f"deferred {key}", None, maker)
             else:
                 now.append((job, key))
-        pages = render_page_bytes(env, [job for job, _ in now], workers)
-        for (job, key), data in zip(now, pages, strict=True):
+        wanted = set(first)
+        early = [(job, key) for job, key in now if job.rel in wanted] if wanted else []
+        if early and len(early) < len(now) and self.previous and self._on_first is not None:
+            self._render(env, early, workers)
+            self._on_first([job.rel for job, _ in early])
+            now = [(job, key) for job, key in now if job.rel not in wanted]
+        self._render(env, now, workers)
+        return [(job.rel, self.entries[job.rel].token) for job, _ in jobs]
+
+    def _render(
+        self, env: jinja2.Environment, jobs: Sequence[tuple[PageJob, str]], workers: int | None
+    ) -> None:
+        """Render each (job, key) now and put its bytes in `entries`."""
+        pages = render_page_bytes(env, [job for job, _ in jobs], workers)
+        for (job, key), data in zip(jobs, pages, strict=True):
             self._templates_ok.add(job.template)
             self._proven.add((job.rel, key))
             self.proved.append((job.rel, key))
             self.entries[job.rel] = Entry(content_token(data), data)
             self.rendered += 1
-        return [(job.rel, self.entries[job.rel].token) for job, _ in jobs]
 
     def _deferrable(self, job: PageJob, key: str) -> bool:
         """Return whether to defer a page: costly (`PageJob.lazy`), new to this server
@@ -285,3 +306,31 @@ class SiteFiles(Mapping[str, bytes]):
     def deferred(self) -> frozenset[str]:
         """Return the rels made on first read."""
         return frozenset(self._deferred)
+
+
+class Overlay(Mapping[str, bytes]):
+    """A served site with a few files replaced: what the dev server serves of a build whose
+    first pages are ready and whose other pages are still rendering.
+
+    Args:
+        base: the last good site.
+        new: the files that replace (or add to) its files, by rel.
+    """
+
+    def __init__(self, base: Mapping[str, bytes], new: Mapping[str, bytes]) -> None:
+        self._base = base
+        self._new = new
+
+    def __getitem__(self, rel: str) -> bytes:
+        data = self._new.get(rel)
+        return data if data is not None else self._base[rel]
+
+    def __contains__(self, rel: object) -> bool:
+        return rel in self._new or rel in self._base
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._new
+        yield from (rel for rel in self._base if rel not in self._new)
+
+    def __len__(self) -> int:
+        return len(self._new) + sum(1 for rel in self._base if rel not in self._new)

@@ -74,6 +74,20 @@ def resolve(url_path: str, base_path: str, files: Any) -> Resolved:
     return Resolved(404, rel)
 
 
+def _ready(url_path: str, view: SiteView) -> bool:
+    """Return whether `view` (of a build still rendering) has the new bytes of the file
+    `url_path` names (`SiteView.ready`). Called under the hub's lock, so it looks at the
+    path alone, never at the files (a deferred file takes the builder's lock to be made)."""
+    base = view.base_path
+    if view.ready is None or not url_path.startswith(base):
+        return False
+    try:
+        rel = unquote(url_path[len(base) :], errors="strict")
+    except UnicodeDecodeError:
+        return False
+    return (rel + "index.html" if rel == "" or rel.endswith("/") else rel) in view.ready
+
+
 def inject(html: bytes, hub: SiteHub, view: SiteView, rels: list[str]) -> bytes:
     """Return `html` with the live-reload `<script>` before its last `</body>` (or at the end).
 
@@ -195,7 +209,7 @@ class DevRequestHandler(BaseHTTPRequestHandler):
             self._send(200, SCRIPTS[url_path], "text/javascript", head)
             return
         hub = self.server.hub
-        view = hub.view()
+        view = hub.view(wants=lambda v: _ready(url_path, v))
         try:
             where = resolve(url_path, view.base_path, view.files)
         except UnicodeDecodeError:
@@ -238,6 +252,7 @@ class DevRequestHandler(BaseHTTPRequestHandler):
         self.end_headers()
         if not head:
             self.wfile.write(body)
+        self.server.hub.answered.set()
 
     def _stream_events(self) -> None:
         """Send Server-Sent Events: a `hello` with the current state, then one per build."""
