@@ -21,6 +21,7 @@ PLUGINS = {
     "figure": ("callout", "code", "figure"),  # Quarto's figure divs are fenced divs
     "heading": ("math", "heading"),  # math in headings: ids and labels from its text
     "table": ("table", "figure"),
+    "gridtable": ("math", "gridtable", "table", "figure"),  # captions as the pipe tables''
     # Liquid and shortcodes are evaluated by the template plugin, before the links rule
     "liquid": ("math", "code", "links", "liquid", "shortcode", "template"),
     "shortcode": ("code", "figure", "links", "liquid", "shortcode", "template"),

@@ -44,6 +44,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.cite import cite_plugin
     from postil.markdown.code import code_plugin
     from postil.markdown.figure import figure_plugin
+    from postil.markdown.gridtable import gridtable_plugin
     from postil.markdown.heading import heading_plugin
     from postil.markdown.ids import ids_plugin
     from postil.markdown.images import images_plugin
@@ -73,6 +74,7 @@ def create_markdown() -> MarkdownIt:
         xref_plugin,  # after figures are numbered; its `@eq-x` rule runs before citations
         heading_plugin,
         table_plugin,
+        gridtable_plugin,  # Pandoc's grid tables: tokens the table plugin wraps
         links_plugin,
         rawhtml_plugin,
         images_plugin,
