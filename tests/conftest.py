@@ -62,3 +62,13 @@ def build_site() -> Callable[..., build.BuildResult]:
     `support.build.build_site`.
     """
     return build.build_site
+
+
+@pytest.fixture(autouse=True)
+def pages_in_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Splice every post's body into its page as pieces (`postil.pages.SPLICE_WHOLE_BYTES`
+    0), so the path a huge post's page takes is the one every test's pages take (builds in
+    a child process keep the default: pages up to 1 MiB joined)."""
+    import postil.pages
+
+    monkeypatch.setattr(postil.pages, "SPLICE_WHOLE_BYTES", 0)

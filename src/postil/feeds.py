@@ -23,7 +23,7 @@ from email.utils import format_datetime
 
 from postil import __version__
 from postil.htmlfilter import feed_html_parts
-from postil.model import RenderedPost, Site
+from postil.model import Pieces, RenderedPost, Site
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
 DC_NS = "http://purl.org/dc/elements/1.1/"
@@ -141,8 +141,9 @@ def feed_updated(site: Site) -> datetime:
     return max((post_updated(r) for r in feed_posts(site)), default=EPOCH)
 
 
-def atom_feed(site: Site) -> bytes:
-    """Return the Atom 1.0 feed of the newest posts (`feed_posts`) as UTF-8 XML.
+def atom_feed(site: Site) -> Pieces:
+    """Return the Atom 1.0 feed of the newest posts (`feed_posts`) as UTF-8 XML, in pieces
+    made as they are written (`_Bodies.splice`).
 
     The feed's id and alternate link are the site's base URL, its self link is
     `<base_url>feed.xml`; each entry's id is the post's absolute URL (stable as long as the
@@ -164,7 +165,7 @@ def atom_feed(site: Site) -> bytes:
     bodies = _Bodies()
     for rendered in feed_posts(site):
         feed.append(_atom_entry(site, rendered, bodies))
-    return bodies.splice(_serialize(feed))
+    return Pieces(bodies.splice(_serialize(feed)))
 
 
 def _atom_entry(site: Site, rendered: RenderedPost, bodies: _Bodies) -> ET.Element:
@@ -188,8 +189,9 @@ def _atom_entry(site: Site, rendered: RenderedPost, bodies: _Bodies) -> ET.Eleme
     return entry
 
 
-def rss_feed(site: Site) -> bytes:
-    """Return the RSS 2.0 feed of the newest posts (`feed_posts`) as UTF-8 XML.
+def rss_feed(site: Site) -> Pieces:
+    """Return the RSS 2.0 feed of the newest posts (`feed_posts`) as UTF-8 XML, in pieces
+    made as they are written (`_Bodies.splice`).
 
     Follows the RSS 2.0 specification (https://www.rssboard.org/rss-specification): item
     `description` holds the full HTML body, `guid` is the permalink, dates are RFC 822;
@@ -213,7 +215,7 @@ def rss_feed(site: Site) -> bytes:
     bodies = _Bodies()
     for rendered in feed_posts(site):
         channel.append(_rss_item(site, rendered, bodies))
-    return bodies.splice(_serialize(rss))
+    return Pieces(bodies.splice(_serialize(rss)))
 
 
 def _rss_item(site: Site, rendered: RenderedPost, bodies: _Bodies) -> ET.Element:
@@ -235,8 +237,8 @@ def _rss_item(site: Site, rendered: RenderedPost, bodies: _Bodies) -> ET.Element
 class _Bodies:
     """Entry bodies kept out of the element tree: each is a marker there, replaced by its
     escaped bytes after serialising (`splice`), so a feed never holds a body as `str`, and
-    a body is written into the feed a segment at a time (a 20 MB post's 70 MB body is
-    never held whole beside the feed)."""
+    the feed is never one `bytes`: its pieces go to the file as they are made, a huge
+    body a segment at a time (a 20 MB post's feed is 70 MB)."""
 
     def __init__(self) -> None:
         self.marker = f"postil-body-{secrets.token_hex(16)}-"
@@ -253,22 +255,24 @@ class _Bodies:
         self.parts.append((first, rest))
         return f"{self.marker}{len(self.parts) - 1}."
 
-    def splice(self, xml: bytes) -> bytes:
-        """Return `xml` with every marker replaced by its body (each body is used once)."""
+    def splice(self, xml: bytes) -> Iterator[bytes]:
+        """Yield `xml` in pieces with every marker replaced by its body (each body is used
+        once, and let go once yielded)."""
         pieces = xml.split(self.marker.encode("ascii"))
-        out = io.BytesIO()
-        out.write(pieces[0])
-        for piece in pieces[1:]:
-            index, _, rest = piece.partition(b".")
+        del xml
+        yield pieces[0]
+        for at in range(1, len(pieces)):
+            index, _, rest = pieces[at].partition(b".")
+            pieces[at] = b""
             body = self.parts[int(index)]
             assert body is not None, "a body's marker appears once"
             self.parts[int(index)] = None
             first, more = body
-            out.write(first)
-            for part in more:
-                out.write(part)
-            out.write(rest)
-        return out.getvalue()
+            del body
+            yield first
+            del first
+            yield from more
+            yield rest
 
 
 def _sub(parent: ET.Element, tag: str, text: str | None = None) -> ET.Element:

@@ -6,10 +6,11 @@ collect -> Site; pages -> OutputFile. Each stage returns new objects; nothing is
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 from markupsafe import Markup, escape
 
@@ -299,14 +300,60 @@ class Site:
     previews: frozenset[str] = frozenset()
 
 
+class Pieces:
+    """An output file's bytes as consecutive pieces, written one at a time, never joined.
+
+    A post's page is its head, its body's bytes (shared with the rendered post, not
+    copied) and its tail; a feed is its XML with each entry's body between, made a
+    segment at a time as the file is written. So a 20 MB post's 55 MB page and 70 MB
+    feeds are never one `bytes` (issue 19; docs/performance.md). Every writer takes them:
+    `postil.output.write_new_file` writes and digests them piece by piece, the dev server
+    joins them (it keeps each file in memory anyway), `postil check` reads them through.
+
+    Args:
+        parts: the pieces in order: a tuple (read any number of times) or an iterable that
+            makes them as it is read (a generator: read once).
+
+    Raises:
+        RuntimeError: (on reading) pieces made as they are read were read before.
+    """
+
+    __slots__ = ("_parts", "_read")
+
+    def __init__(self, parts: Iterable[bytes]) -> None:
+        self._parts = parts
+        self._read = False
+
+    def __iter__(self) -> Iterator[bytes]:
+        if not isinstance(self._parts, tuple):
+            if self._read:
+                raise RuntimeError("pieces made as they are read can be read only once")
+            self._read = True
+        return iter(self._parts)
+
+    def joined(self) -> bytes:
+        """Return the pieces as one `bytes` (for what keeps a file whole: the dev server)."""
+        return b"".join(self)
+
+
+OutputData: TypeAlias = bytes | Pieces
+"""An output file's bytes: whole, or as `Pieces` (a large page, a feed)."""
+
+
+def output_bytes(data: OutputData) -> bytes:
+    """Return `data` as one `bytes` (joining `Pieces`; reading them if made as read)."""
+    return data if isinstance(data, bytes) else data.joined()
+
+
 @dataclass(frozen=True)
 class OutputFile:
     """One file of the built site.
 
     Attributes:
         rel: path relative to the output directory (POSIX).
-        data: the bytes to write.
+        data: its bytes, whole or as `Pieces` (a page spliced around a post's body, a
+            feed); the writers write either (`postil.output.write_new_file`).
     """
 
     rel: str
-    data: bytes
+    data: OutputData

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import hashlib
 import os
 import shutil
 import tempfile
@@ -34,6 +35,7 @@ from postil.cache.manifest import (
     static_token,
 )
 from postil.errors import OutputError
+from postil.model import OutputData, Pieces
 
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
@@ -211,8 +213,9 @@ class SiteWriter:
         self.reused += 1
         return True
 
-    def write(self, rel: str, data: bytes) -> None:
-        """Write `data` to `rel` (mode 0644) unless a file was already put there.
+    def write(self, rel: str, data: OutputData) -> None:
+        """Write `data` (bytes or `Pieces`) to `rel` (mode 0644) unless a file was already
+        put there.
 
         Raises:
             OutputError: `rel` escapes the output directory, or the disk refused the write.
@@ -364,8 +367,11 @@ class SiteWriter:
         self._dirs.add(directory)
 
 
-def write_new_file(target: Path | str, data: bytes) -> Stamp:
+def write_new_file(target: Path | str, data: OutputData) -> Stamp:
     """Create the file `target` (it must not exist) holding `data`, mode 0644; return its stamp.
+
+    `Pieces` are written and digested one at a time, never joined (a huge post's page and
+    feeds; `postil.model.Pieces`); the stamp is the one of the pieces joined.
 
     Raises:
         OutputError: the disk refused the write.
@@ -374,19 +380,54 @@ def write_new_file(target: Path | str, data: bytes) -> Stamp:
         fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
         try:
             os.fchmod(fd, FILE_MODE)  # whatever the umask
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
+            if isinstance(data, bytes):
+                _write_all(fd, data)
+                token = content_token(data)
+            else:
+                token = _write_pieces(fd, data)
             st = os.fstat(fd)
         finally:
             os.close(fd)
     except OSError as e:
         raise OutputError(f"cannot write {e.filename or target}: {e.strerror}") from e
-    token = content_token(data)
     return Stamp(token, st.st_ino, st.st_size, st.st_mtime_ns, token)
 
 
-def put_file(directory: Path, rel: str, data: bytes, replace: bool, made: set[str]) -> Stamp:
+WRITE_BYTES = 1 << 20
+"""Small pieces are gathered into writes of about this many bytes (`_write_pieces`)."""
+
+
+def _write_pieces(fd: int, pieces: Pieces) -> str:
+    """Write `pieces` to `fd` in order; return their `content_token`.
+
+    Pieces smaller than `WRITE_BYTES` are gathered into one write (a feed's XML comes in
+    many small pieces between its bodies); larger ones are written as they are.
+    """
+    digest = hashlib.blake2b(digest_size=16)
+    pending = bytearray()
+    for piece in pieces:
+        digest.update(piece)
+        if len(piece) < WRITE_BYTES:
+            pending += piece
+            if len(pending) < WRITE_BYTES:
+                continue
+        if pending:
+            _write_all(fd, pending)
+            pending.clear()
+        if len(piece) >= WRITE_BYTES:
+            _write_all(fd, piece)
+    _write_all(fd, pending)
+    return digest.hexdigest()
+
+
+def _write_all(fd: int, data: bytes | bytearray) -> None:
+    """Write all of `data` to `fd` (`os.write` may write less than it is given)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def put_file(directory: Path, rel: str, data: OutputData, replace: bool, made: set[str]) -> Stamp:
     """Write `data` at `directory/rel`, making its parent directories; return its stamp.
 
     For worker processes filling `SiteWriter.tmp` side by side (`postil.parallel`): two of

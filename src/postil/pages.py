@@ -32,7 +32,7 @@ from postil.contexts import (
 )
 from postil.errors import Location, TemplateError
 from postil.feeds import atom_feed, feed_posts, rss_feed
-from postil.model import OutputFile, RenderedPost, Site
+from postil.model import OutputData, OutputFile, Pieces, RenderedPost, Site
 from postil.redirects import Redirect, redirect_page, redirects
 from postil.site import Paginator, page_url, paginate, tag_slugs
 from postil.sitemap import robots_txt, sitemap_xml, writes_robots
@@ -75,7 +75,7 @@ class PageJob:
             re-renders a page only when one of them (or a template or the config) changes.
             `None` means the page depends on every post (sitemap, archive, tag index).
         produce: for files that are not templates (feeds, sitemap, robots.txt), makes the
-            file's bytes; `template` is then "" and `context` unused.
+            file's bytes (or `Pieces`: the feeds); `template` is then "" and `context` unused.
         lazy: costly to make and rarely looked at while writing (feeds): the dev server makes
             it on its first request instead of on every save.
     """
@@ -84,7 +84,7 @@ class PageJob:
     template: str
     context: Callable[[], dict[str, Any]]
     deps: frozenset[str] | None
-    produce: Callable[[], bytes] | None = None
+    produce: Callable[[], OutputData] | None = None
     lazy: bool = False
 
 
@@ -311,7 +311,7 @@ def _job(site: Site, layout: _Layout, index: int) -> PageJob:
     return PageJob(spec.rel, spec.template, context, spec.deps)
 
 
-def _producer(site: Site, layout: _Layout, kind: str, at: int) -> Callable[[], bytes]:
+def _producer(site: Site, layout: _Layout, kind: str, at: int) -> Callable[[], OutputData]:
     """Return what makes the generated file of `kind` (feed, rss, sitemap, robots, the
     redirect page `at` of `_Layout.redirects`)."""
     if kind == "redirect":
@@ -420,10 +420,27 @@ def _page(env: jinja2.Environment, template: str, rel: str, ctx: dict[str, Any])
             f"rendering {rel} with {template} failed: {type(e).__name__}: {e}"
         ) from e
     if marker is not None and isinstance(body, BodyHTML) and marker in html:
-        return OutputFile(
-            rel, body.content.html_bytes.join(html.encode("utf-8").split(marker.encode()))
-        )
+        return OutputFile(rel, _spliced(html.encode("utf-8"), marker, body.content.html_bytes))
     return OutputFile(rel, html.encode("utf-8"))
+
+
+SPLICE_WHOLE_BYTES = 1 << 20
+"""A page whose body has at most this many bytes is joined into one `bytes` (one write);
+a larger one is given as `Pieces` (head, body, tail), so a 20 MB post's 55 MB body is
+written from where it is instead of copied into its page (issue 19). Tests set it to 0, so
+every page with a body takes the pieces' path."""
+
+
+def _spliced(page: bytes, marker: str, body: bytes) -> OutputData:
+    """Return `page` with `body` where `marker` stands: whole, or as `Pieces` for a large
+    body (`SPLICE_WHOLE_BYTES`); the same bytes either way."""
+    around = page.split(marker.encode())
+    if len(body) <= SPLICE_WHOLE_BYTES:
+        return body.join(around)
+    pieces = [around[0]]
+    for part in around[1:]:
+        pieces += (body, part)
+    return Pieces(tuple(pieces))
 
 
 def _bare_content(env: jinja2.Environment) -> bool:

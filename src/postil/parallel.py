@@ -32,6 +32,7 @@ from typing import Any, Generic, TypeVar
 
 from postil.cache.manifest import Stamp
 from postil.errors import WorkerLost
+from postil.model import output_bytes
 from postil.output import SiteWriter, put_file
 
 T = TypeVar("T")
@@ -417,7 +418,8 @@ def render_pages(
 
 
 def render_page_bytes(env: Any, jobs: Sequence[Any], workers: int | None = None) -> list[bytes]:
-    """Return the bytes of each page job (`postil.pages.PageJob`), in order.
+    """Return the bytes of each page job (`postil.pages.PageJob`), in order (`Pieces`
+    joined: the dev server keeps each file whole in memory).
 
     As `render_pages`, but the bytes come back instead of going to a directory: for the
     dev server, whose first build must render a whole site (nothing in `.postil-cache/`
@@ -433,7 +435,7 @@ def render_page_bytes(env: Any, jobs: Sequence[Any], workers: int | None = None)
     count = workers if workers is not None else (os.cpu_count() or 1)
     context = pool_context()
     if count <= 1 or len(jobs) < PAGES_SEQUENTIAL_BELOW or context.get_start_method() != "fork":
-        return [render_job(env, job).data for job in jobs]
+        return [output_bytes(render_job(env, job).data) for job in jobs]
     for name in sorted({job.template for job in jobs if job.template}):
         load_template(env, name)  # compiled once here, inherited by every worker
     global _BYTES
@@ -465,7 +467,7 @@ def _page_bytes_chunk(indices: Sequence[int]) -> list[bytes]:
 
     assert _BYTES is not None, "render_page_bytes sets it before forking"
     env, jobs = _BYTES
-    return [render_job(env, jobs[i]).data for i in indices]
+    return [output_bytes(render_job(env, jobs[i]).data) for i in indices]
 
 
 def _replace() -> None:

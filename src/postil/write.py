@@ -19,7 +19,7 @@ import jinja2
 from postil.cache.keys import PageKeys
 from postil.cache.manifest import content_token, output_name
 from postil.cache.store import BuildCache
-from postil.model import OutputFile, Site
+from postil.model import OutputData, OutputFile, Site, output_bytes
 from postil.output import SiteWriter, remove_leftovers
 from postil.pages import (
     PageJob,
@@ -40,8 +40,8 @@ class Writer(Protocol):
     def reuse(self, rel: str, token: str) -> bool:
         """Keep the previous output's file at `rel` if it holds `token`; say if kept."""
 
-    def write(self, rel: str, data: bytes) -> None:
-        """Put `data` at `rel` (the first file put at a path wins)."""
+    def write(self, rel: str, data: OutputData) -> None:
+        """Put `data` (bytes or `Pieces`) at `rel` (the first file put at a path wins)."""
 
     def copy(self, rel: str, source: Path) -> None:
         """Put a copy of the static file `source` at `rel`."""
@@ -151,9 +151,11 @@ def _rels(specs: Sequence[PageSpec], memo: dict[str, Any]) -> set[str]:
 
 
 def _put(writer: Writer, out: OutputFile) -> None:
-    """Put one file through `writer`, keeping the previous output's if it is the same."""
-    if not writer.reuse(out.rel, content_token(out.data)):
-        writer.write(out.rel, out.data)
+    """Put one file through `writer`, keeping the previous output's if it is the same
+    (generated files: small, so `Pieces` are joined to be read twice)."""
+    data = output_bytes(out.data)
+    if not writer.reuse(out.rel, content_token(data)):
+        writer.write(out.rel, data)
 
 
 def write_directory(
@@ -201,11 +203,21 @@ def check_pages(site: Site, env: jinja2.Environment, jobs: Sequence[PageJob] | N
     """Render every page (`jobs`, else `page_jobs(site)`) to check the templates, writing
     nothing; return the page count.
 
+    Each page is made to its last byte (`Pieces` read through, as a writer would) and let
+    go before the next: a huge post's page and feeds are never held together.
+
     Raises:
         TemplateError: a template is missing or fails.
     """
     prepare_env(site, env)
-    return len([render_job(env, job) for job in (jobs if jobs is not None else page_jobs(site))])
+    count = 0
+    for job in jobs if jobs is not None else page_jobs(site):
+        data = render_job(env, job).data
+        if not isinstance(data, bytes):
+            for _ in data:
+                pass
+        count += 1
+    return count
 
 
 class _Directory:

@@ -97,11 +97,14 @@ def test_a_kept_layout_gives_the_jobs_a_fresh_one_gives():
     body edited), and makes a new one when a post moves or a tag is added."""
     from dataclasses import replace
 
+    from postil.model import output_bytes
     from postil.pages import page_jobs, prepare_env, render_job
     from postil.theme import create_template_env
 
     def described(jobs, env):
-        return [(j.rel, j.template, j.deps, j.lazy, render_job(env, j).data) for j in jobs]
+        return [
+            (j.rel, j.template, j.deps, j.lazy, output_bytes(render_job(env, j).data)) for j in jobs
+        ]
 
     memo: dict = {}
     items = [post(f"p{i}", i + 1, tags=("t",) if i % 2 else ()) for i in range(12)]

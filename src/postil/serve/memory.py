@@ -21,7 +21,7 @@ import jinja2
 
 from postil.cache.manifest import content_token, static_token
 from postil.errors import OutputError
-from postil.model import OutputFile
+from postil.model import OutputData, OutputFile, output_bytes
 from postil.output import check_rel
 from postil.pages import PageJob, render_job
 from postil.parallel import render_page_bytes
@@ -144,11 +144,13 @@ class MemoryWriter:
         self.entries[rel] = old
         return True
 
-    def write(self, rel: str, data: bytes) -> None:
-        """Put `data` at `rel` unless a file was already put there."""
+    def write(self, rel: str, data: OutputData) -> None:
+        """Put `data` at `rel` unless a file was already put there (`Pieces` joined: the
+        served site is kept whole in memory)."""
         check_rel(rel)
         if rel not in self.entries:
-            self.entries[rel] = Entry(content_token(data), data)
+            whole = output_bytes(data)
+            self.entries[rel] = Entry(content_token(whole), whole)
             self.written += 1
 
     def copy(self, rel: str, source: Path) -> None:
@@ -183,7 +185,7 @@ class MemoryWriter:
                 check_rel(out.rel)
                 if not out.rel.startswith(prefix):
                     raise OutputError(f"refusing to put {out.rel!r} outside {prefix!r}")
-                made[out.rel] = out.data
+                made[out.rel] = output_bytes(out.data)
             return made
 
         self.groups[prefix] = Group(key, Lazy(files, self._lock))
@@ -247,7 +249,7 @@ class MemoryWriter:
 
 
 def _maker(env: jinja2.Environment, job: PageJob) -> Callable[[], bytes]:
-    return lambda: render_job(env, job).data
+    return lambda: output_bytes(render_job(env, job).data)
 
 
 class SiteFiles(Mapping[str, bytes]):
