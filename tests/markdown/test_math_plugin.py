@@ -9,8 +9,7 @@ from markdown_it import MarkdownIt
 from markdown_it.utils import read_fixture_file
 
 from postil.errors import Severity
-from postil.markdown import create_markdown, render_markdown
-from postil.markdown import mathdoc
+from postil.markdown import create_markdown, mathdoc, render_markdown
 from postil.markdown.math import math_plugin
 from postil.markdown.mathescape import DOLLAR_ESCAPES, KRAMDOWN_ESCAPES, unescape
 from postil.markdown.state import RenderState
