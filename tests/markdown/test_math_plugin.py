@@ -9,7 +9,7 @@ from markdown_it import MarkdownIt
 from markdown_it.utils import read_fixture_file
 
 from postil.errors import Severity
-from postil.markdown import create_markdown, mathdoc, render_markdown
+from postil.markdown import create_markdown, render_markdown
 from postil.markdown.math import math_plugin
 from postil.markdown.mathescape import DOLLAR_ESCAPES, KRAMDOWN_ESCAPES, unescape
 from postil.markdown.state import RenderState
@@ -239,19 +239,3 @@ def test_unescape_returns_tex_without_an_escapable_escape_itself():
     assert unescape(r"\{x\}", DOLLAR_ESCAPES)[0] == r"\{x\}"
     assert unescape(r"\{x\} \* \\*", DOLLAR_ESCAPES) == (r"\{x\} * \\*", (6,))
     assert unescape(r"a\_b \, c", KRAMDOWN_ESCAPES) == (r"a_b \, c", (1,))
-
-
-def test_table_pipes_are_looked_for_only_on_lines_with_a_pipe_and_a_dollar(monkeypatch):
-    read: list[str] = []
-
-    def counting(line: str) -> str:
-        read.append(line)
-        return protect_line(line)
-
-    protect_line = mathdoc._protect_line
-    monkeypatch.setattr(mathdoc, "_protect_line", counting)
-    src = "| a | b |\n|---|---|\n| $x|y$ | $z$ |\n" + "text $w$ here\n" * 50 + "a | b\n"
-    protected = mathdoc.protect_pipes(src, {})
-    assert read == ["| $x|y$ | $z$ |"]
-    assert protected == src.replace("$x|y$", "$x\ue003y$")
-    assert mathdoc.protect_pipes("no math | here\n", {}) == "no math | here\n"

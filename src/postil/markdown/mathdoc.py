@@ -54,15 +54,15 @@ def protect_pipes(src: str, env: MutableMapping[str, Any]) -> str:
     cache = env.setdefault(PIPES_KEY, {})
     if src not in cache:
         cache.clear()
-        # only the lines with both a `|` and a `$` can change: the others are not visited
-        cache[src] = _PIPE_AND_DOLLAR.sub(_protect_match, src)
+        changed = _PIPE_AND_DOLLAR.search(src) is not None
+        cache[src] = "\n".join(_protect_line(line) for line in src.split("\n")) if changed else src
     return cache[src]
 
 
 PIPES_KEY = "_math_pipes"
 """Where `protect_pipes` keeps the protected copy of the source in markdown-it's `env`."""
 
-_PIPE_AND_DOLLAR = re.compile(r"^(?=[^\n]*\|)(?=[^\n]*\$)[^\n]*", re.M)
+_PIPE_AND_DOLLAR = re.compile(r"^(?=[^\n]*\|)[^\n]*\$", re.M)
 """A line with both a `|` and a `$`: the only kind `_protect_line` can change."""
 
 
@@ -70,11 +70,6 @@ def release_pipes(env: MutableMapping[str, Any]) -> None:
     """Drop `protect_pipes`'s copy once block parsing is over: it and the source it is keyed
     by are each as large as the document (a 20 MB post kept 60 MB alive to the end)."""
     env.pop(PIPES_KEY, None)
-
-
-def _protect_match(match: re.Match[str]) -> str:
-    """Return the line `_PIPE_AND_DOLLAR` matched with its math's pipes protected."""
-    return _protect_line(match.group(0))
 
 
 def _protect_line(line: str) -> str:
