@@ -347,9 +347,15 @@ def _urls(items: tuple[RenderedPost, ...]) -> frozenset[str]:
 
 
 def prepare_env(site: Site, env: jinja2.Environment) -> jinja2.Environment:
-    """Install the site's template globals (`site`, `url`, `abs_url`, `stylesheets`) into `env`."""
+    """Install the site's template globals (`site`, `url`, `abs_url`, `stylesheets`) into `env`.
+
+    Also reads the templates for `_bare_content` (≈ 30 ms, kept on `env`) here, before
+    `parallel.render_pages` forks its workers, so that they inherit it instead of each
+    parsing every template again (issue 20).
+    """
     env.globals.update(site_context(site))
     env.globals["stylesheets"] = STYLESHEETS
+    _bare_content(env)
     return env
 
 
