@@ -347,16 +347,18 @@ def _urls(items: tuple[RenderedPost, ...]) -> frozenset[str]:
 
 
 def prepare_env(site: Site, env: jinja2.Environment) -> jinja2.Environment:
-    """Install the site's template globals (`site`, `url`, `abs_url`, `stylesheets`) into `env`.
-
-    Also reads the templates for `_bare_content` (≈ 30 ms, kept on `env`) here, before
-    `parallel.render_pages` forks its workers, so that they inherit it instead of each
-    parsing every template again (issue 20).
-    """
+    """Install the site's template globals (`site`, `url`, `abs_url`, `stylesheets`) into `env`."""
     env.globals.update(site_context(site))
     env.globals["stylesheets"] = STYLESHEETS
-    _bare_content(env)
     return env
+
+
+def scan_templates(env: jinja2.Environment) -> None:
+    """Read every template of `env` now for what rendering any page asks of them once
+    (`_bare_content`, ≈ 30 ms; kept on `env`). `parallel.render_pages` calls it before its
+    workers fork, so that they inherit the answer instead of each parsing every template
+    (issue 20); a build that renders no page never pays it."""
+    _bare_content(env)
 
 
 def render_job(env: jinja2.Environment, job: PageJob) -> OutputFile:
