@@ -390,10 +390,11 @@ def render_pages(
             writer.write(out.rel, out.data)
             del out  # a huge post's feed (70 MB at 20 MB) must not live on while the next renders
         return [(job.rel, writer.manifest[job.rel]) for job in jobs]
-    from postil.pages import load_template
+    from postil.pages import load_template, scan_templates
 
     for name in sorted({job.template for job in jobs if job.template}):
         load_template(env, name)  # compiled once here, inherited by every worker
+    scan_templates(env)  # likewise
     global _PAGES
     _PAGES = _PageWork(env, jobs, writer.tmp, writer.replacing)
     # The costly jobs (the feeds: every entry goes through an HTML filter, ≈ 0.15 s for 20)

@@ -11,6 +11,7 @@ from markdown_it.utils import read_fixture_file
 from postil.errors import Severity
 from postil.markdown import create_markdown, render_markdown
 from postil.markdown.math import math_plugin
+from postil.markdown.mathescape import DOLLAR_ESCAPES, KRAMDOWN_ESCAPES, unescape
 from postil.markdown.state import RenderState
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "math.md"
@@ -251,3 +252,14 @@ def test_math_a_link_to_an_equation_label_is_checked_at_the_equations_id():
     result = render_markdown(create_markdown(), body, RenderState(path="post.md"))
     assert [link.fragment for link in result.anchor_links] == ["eq-lif"]
     assert 'id="eq-lif"' in result.html
+
+
+def test_unescape_returns_tex_without_an_escapable_escape_itself():
+    """Most formulas have backslashes but no Markdown escape: they are returned as given
+    (one search), not rebuilt character by character."""
+    tex = r"\frac{a}{b} + \alpha \\ x"
+    assert unescape(tex, DOLLAR_ESCAPES) == (tex, ())
+    assert unescape(tex, DOLLAR_ESCAPES)[0] is tex
+    assert unescape(r"\{x\}", DOLLAR_ESCAPES)[0] == r"\{x\}"
+    assert unescape(r"\{x\} \* \\*", DOLLAR_ESCAPES) == (r"\{x\} * \\*", (6,))
+    assert unescape(r"a\_b \, c", KRAMDOWN_ESCAPES) == (r"a_b \, c", (1,))

@@ -17,8 +17,10 @@ write `W^{\*\top}` to keep Goldmark from reading `*` as emphasis.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Sequence
+from functools import lru_cache
 
 KRAMDOWN_ESCAPES = frozenset("\\.*_+`<>()[]{}#!:|\"'$=-")
 r"""The characters kramdown unescapes (`Kramdown::Parser::Kramdown::ESCAPED_CHARS`).
@@ -43,8 +45,8 @@ def unescape(tex: str, escapable: frozenset[str]) -> tuple[str, tuple[int, ...]]
         The text, and the offsets in it where a backslash was removed before the character
         at that offset (ascending), for `source_offset`.
     """
-    if "\\" not in tex:
-        return tex, ()
+    if "\\" not in tex or not _escape_pattern(escapable).search(tex):
+        return tex, ()  # no `\c` with `c` escapable: nothing to remove (most formulas)
     out: list[str] = []
     removed: list[int] = []
     pos, size = 0, len(tex)
@@ -62,6 +64,12 @@ def unescape(tex: str, escapable: frozenset[str]) -> tuple[str, tuple[int, ...]]
             out += [char, follower]
         pos += 2
     return "".join(out), tuple(removed)
+
+
+@lru_cache(maxsize=8)
+def _escape_pattern(escapable: frozenset[str]) -> re.Pattern[str]:
+    """Return a pattern that finds a backslash before a character of `escapable`."""
+    return re.compile("\\\\[" + "".join(re.escape(c) for c in sorted(escapable)) + "]")
 
 
 def source_offset(offset: int, removed: Sequence[int]) -> int:
