@@ -231,19 +231,35 @@ def parse_in_groups(
 def group_bounds(tokens: list[Any], size: int) -> list[tuple[int, int]]:
     """Return (start, end) of the groups `parse_in_groups` runs: at least `size` tokens,
     ending after a top-level token that closes a block or is one (never between a table
-    and its `Table:` caption paragraph, which the table plugin moves into it); at least one
-    group, even for no tokens."""
+    and its `Table:` caption paragraph, after it or before it, which the table plugin makes
+    its caption); at least one group, even for no tokens."""
     bounds: list[tuple[int, int]] = []
     start = 0
     while start < len(tokens) or not bounds:
         end = min(start + size, len(tokens))
-        while end < len(tokens) and not (
-            _ends_block(tokens[end - 1]) and tokens[end - 1].type != "table_close"
+        while end < len(tokens) and (
+            not _ends_block(tokens[end - 1]) or _kept_together(tokens, end)
         ):
             end += 1
         bounds.append((start, end))
         start = end
     return bounds
+
+
+def _kept_together(tokens: list[Any], end: int) -> bool:
+    """Tell if the tokens before `end` and from `end` on must be in one group: a table and
+    the caption paragraph after it, or a caption paragraph and the table after it."""
+    from postil.markdown.table import CAPTION_PREFIX  # the table plugin's (no import cycle)
+
+    last = tokens[end - 1]
+    if last.type == "table_close":
+        return True
+    return (
+        last.type == "paragraph_close"
+        and tokens[end].type == "table_open"
+        and end >= 2
+        and CAPTION_PREFIX.match(tokens[end - 2].content) is not None
+    )
 
 
 def _run_rules(rules: list[Callable[[StateCore], None]], group: StateCore, first: int) -> None:
