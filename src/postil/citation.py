@@ -112,9 +112,10 @@ def bibtex_entry(
     parts: Sequence[tuple[str, str]] = (),
     site: str = "",
     changed: str = "",
+    doi: str = "",
 ) -> str:
-    """Return a BibTeX `@misc` entry of a post: author, title, howpublished, year, url and
-    urldate, fields aligned.
+    """Return a BibTeX `@misc` entry of a post: author, title, howpublished, year, doi, url
+    and urldate, fields aligned.
 
     Args:
         authors: author names in order ("Given Family" or "Family, Given").
@@ -126,6 +127,7 @@ def bibtex_entry(
             citation key is made from its text pieces.
         site: the site's name (`howpublished`), or "" to leave it out.
         changed: the post's last change as YYYY-MM-DD (`urldate`), or "" to leave it out.
+        doi: the post's DOI ("10.59350/abc"), or "" to leave it out.
     """
     text = "".join(content for kind, content in parts if kind == "text").strip()
     fields = [
@@ -133,6 +135,7 @@ def bibtex_entry(
         ("title", bibtex_title(parts) if parts else escape_bibtex(title)),
         ("howpublished", escape_bibtex(site)),
         ("year", str(year)),
+        ("doi", escape_bibtex(doi)),
         ("url", url.replace("%", r"\%")),
         ("urldate", changed),
     ]
@@ -154,11 +157,15 @@ def apa_author(author: str) -> str:
     return f"{family}, {initials(given)}".rstrip(", ") if given else family
 
 
-def apa_reference(authors: tuple[str, ...], year: int, title: str, site: str, url: str) -> str:
-    """Return a plain-text APA 7 reference for a blog post: Authors (Year). Title. Site. URL."""
+def apa_reference(
+    authors: tuple[str, ...], year: int, title: str, site: str, url: str, doi: str = ""
+) -> str:
+    """Return a plain-text APA 7 reference for a blog post: Authors (Year). Title. Site. URL;
+    with a DOI, its `https://doi.org/` link instead of the URL (APA 7 §9.34)."""
     names = [apa_author(a) for a in authors]
     if len(names) > 1:
         joined = ", ".join(names[:-1]) + ", & " + names[-1]
     else:
         joined = names[0] if names else site
-    return f"{joined} ({year}). {title}. {site}. {url}"
+    link = f"https://doi.org/{doi}" if doi else url
+    return f"{joined} ({year}). {title}. {site}. {link}"

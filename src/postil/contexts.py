@@ -115,7 +115,9 @@ def post_context(site: Site, index: int, rendered: RenderedPost) -> dict[str, An
         "newer": site.posts[index - 1] if index > 0 else None,
         "older": site.posts[index + 1] if 0 <= index < len(site.posts) - 1 else None,
         "bibtex": _bibtex(config, rendered, authors, absolute) if block else None,
-        "apa": apa_reference(authors, year, title, config.title, absolute) if block else None,
+        "apa": apa_reference(authors, year, title, config.title, absolute, meta.doi)
+        if block
+        else None,
     }
 
 
@@ -128,7 +130,7 @@ def _bibtex(config: SiteConfig, rendered: RenderedPost, authors: tuple[str, ...]
     changed = (meta.updated or meta.date).date().isoformat()
     parts = title.parts if title else ()
     text = rendered.title_text
-    return bibtex_entry(authors, meta.date.year, text, url, parts, config.title, changed)
+    return bibtex_entry(authors, meta.date.year, text, url, parts, config.title, changed, meta.doi)
 
 
 def standalone_context(site: Site, rendered: RenderedPost) -> dict[str, Any]:

@@ -120,6 +120,7 @@ def scholar_meta(
     config: SiteConfig, rendered: RenderedPost, authors: tuple[str, ...], url: str
 ) -> list[MetaTag]:
     """Return Google Scholar's `citation_*` tags: title, each author, date, full-text URL,
+    the post's DOI when it has one (`citation_doi`),
     and one `citation_reference` for each work the post cites.
 
     Dates are `YYYY/MM/DD` and authors one tag each, in order, as Google Scholar's
@@ -135,6 +136,8 @@ def scholar_meta(
         ("name", "citation_language", config.language),
         ("name", "citation_fulltext_html_url", url),
     ]
+    if meta.doi:
+        tags.append(("name", "citation_doi", meta.doi))
     tags += [
         ("name", "citation_reference", citation_reference(c)) for c in rendered.content.citations
     ]
@@ -210,8 +213,8 @@ def blog_posting(
 
     Fields: headline, description, url, mainEntityOfPage, datePublished, dateModified
     (the `updated:` date, else the publication date), author (one `Person` each),
-    keywords (tags), inLanguage, wordCount, isPartOf (the `Blog`), citation (the works it
-    cites, `cited_work_ld`). Dates are ISO 8601 with
+    keywords (tags), inLanguage, wordCount, isPartOf (the `Blog`), identifier (its `doi:`),
+    citation (the works it cites, `cited_work_ld`). Dates are ISO 8601 with
     offset. See https://schema.org/BlogPosting and Google's "Article" structured data.
     """
     meta = rendered.post.meta
@@ -228,6 +231,8 @@ def blog_posting(
         "isPartOf": {"@type": "Blog", "name": config.title, "url": config.base_url},
     }
     data |= _dates(meta.date, meta.updated)
+    if meta.doi:  # as a cited work's (`cited_work_ld`)
+        data["identifier"] = {"@type": "PropertyValue", "propertyID": "DOI", "value": meta.doi}
     if meta.tags:
         data["keywords"] = list(meta.tags)
     if rendered.content.citations:

@@ -175,6 +175,8 @@ class FrontMatter:
             from the site's root; one without is relative to the post's folder
             (`content.posts.alias_path`).
         aliases_at: where each of them is written.
+        doi: the post's own DOI (`doi:`) without its resolver ("10.59350/abc"), or "":
+            in its citation block and metadata.
     """
 
     title: str
@@ -202,6 +204,7 @@ class FrontMatter:
     permalink_at: TextAt = TextAt()
     aliases: tuple[str, ...] = ()
     aliases_at: tuple[TextAt, ...] = ()
+    doi: str = ""
 
 
 @dataclass(frozen=True)

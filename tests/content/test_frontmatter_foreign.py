@@ -83,8 +83,8 @@ def test_unknown_keys_still_warn():
     assert warnings == [
         "content/posts/x.md:4:1: warning: unknown front matter key `csl` is ignored; "
         "known keys: aliases, author, authors, bibliography, citation, citation_style, date, "
-        "draft, image, label, lede, macros, permalink, slug, subtitle, summary, tags, title, "
-        "toc, updated"
+        "doi, draft, image, label, lede, macros, permalink, slug, subtitle, summary, tags, "
+        "title, toc, updated"
     ]
 
 
@@ -169,8 +169,8 @@ def test_hugo_toml_front_matter_is_read():
     assert warnings == [
         "content/posts/x.md:7:2: warning: unknown front matter key `params` is ignored; "
         "known keys: aliases, author, authors, bibliography, citation, citation_style, date, "
-        "draft, image, label, lede, macros, permalink, slug, subtitle, summary, tags, title, "
-        "toc, updated"
+        "doi, draft, image, label, lede, macros, permalink, slug, subtitle, summary, tags, "
+        "title, toc, updated"
     ]
 
 
@@ -338,3 +338,18 @@ def test_quartos_page_options_for_its_own_theme_are_quiet_but_number_sections_wa
         "content/posts/x.qmd",
     )
     assert len(warnings) == 1 and "`number-sections`" in warnings[0]
+
+
+@pytest.mark.parametrize(
+    "written", ["10.59350/abc", "doi:10.59350/abc", "https://doi.org/10.59350/abc"]
+)
+def test_a_doi_is_kept_without_its_resolver(written):
+    meta, *_, warnings = read(f"---\ntitle: T\ndate: 2024-01-01\ndoi: {written}\n---\n")
+    assert meta.doi == "10.59350/abc" and warnings == []
+
+
+def test_text_that_is_no_doi_is_an_error_at_its_value():
+    with pytest.raises(ContentError) as caught:
+        read("---\ntitle: T\ndoi: see the paper\n---\n")
+    assert caught.value.location == Location("content/posts/x.md", 3, 6)
+    assert "`doi: see the paper` is not a DOI" in caught.value.message

@@ -74,3 +74,10 @@ def test_entry_with_specials_and_accents_parses_back_to_the_same_fields():
 def test_apa_reference_lists_authors_with_initials():
     text = apa_reference(("Surya Kant Sahu", "Ada Lovelace"), 2026, "Title", "Site", "https://x/")
     assert text == "Sahu, S. K., & Lovelace, A. (2026). Title. Site. https://x/"
+
+
+def test_a_doi_is_a_field_before_the_url_and_the_apa_link():
+    entry = bibtex_entry(("Ada Lovelace",), 2024, "Notes", "https://x.org/n/", doi="10.1/a_b")
+    assert entry.splitlines()[4:6] == ["  doi    = {10.1/a\\_b},", "  url    = {https://x.org/n/}"]
+    apa = apa_reference(("Ada Lovelace",), 2024, "Notes", "X", "https://x.org/n/", "10.1/a_b")
+    assert apa == "Lovelace, A. (2024). Notes. X. https://doi.org/10.1/a_b"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from support.blog import BASE, build_into, make_site, page, post_text
 
@@ -111,3 +112,16 @@ def test_about_page_has_canonical_but_no_citation(tmp_path):
     assert doc.xpath("//link[@rel='canonical']/@href") == [f"{BASE}about/"]
     assert not doc.xpath("//meta[starts-with(@name, 'citation_')]")
     assert doc.xpath("//div[@class='post-body']//a/@href") == ["/blog/", "/blog/posts/s/"]
+
+
+def test_a_posts_doi_is_in_its_citation_block_scholar_meta_and_json_ld(tmp_path):
+    _, doc = build_one(tmp_path, doi="https://doi.org/10.59350/abc-123")
+    assert meta_map(doc, "name")["citation_doi"] == ["10.59350/abc-123"]
+    assert json_ld(doc)["identifier"] == {
+        "@type": "PropertyValue",
+        "propertyID": "DOI",
+        "value": "10.59350/abc-123",
+    }
+    block = " ".join(doc.xpath("//*[contains(@class, 'cite')]//text()"))
+    assert re.search(r"\n  doi +=", block) and "= {10.59350/abc-123},\n  url" in block
+    assert "https://doi.org/10.59350/abc-123" in block  # the APA reference links the DOI

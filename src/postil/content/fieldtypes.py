@@ -192,6 +192,27 @@ def aliases(fld: Field, tz: ZoneInfo | None = None) -> tuple[str, ...]:
     )
 
 
+DOI = re.compile(r"(?:https?://(?:dx\.)?doi\.org/|doi:\s*)?(10\.\d{4,9}/\S+)", re.I)
+"""A DOI as written: bare (`10.59350/abc`), `doi:`, or as its resolver's URL (Crossref's
+display guidelines: https://www.crossref.org/display-guidelines/)."""
+
+
+def doi(fld: Field, tz: ZoneInfo | None = None) -> str:
+    """Return the post's own DOI (`doi:`, as Quarto and Distill write it) without its
+    resolver: `https://doi.org/10.59350/abc` is `10.59350/abc`.
+
+    Raises:
+        YamlFieldError: at the value, for text that is no DOI.
+    """
+    text = one_line(as_text(fld))
+    found = DOI.fullmatch(text)
+    if found is None:
+        raise YamlFieldError(
+            f"`{fld.key}: {text}` is not a DOI; write it as 10.1234/name", *_pos(fld.node)
+        )
+    return found.group(1)
+
+
 SITE_PATH = re.compile(r"[A-Za-z0-9._~/-]*")
 """The characters of a permalink or alias: unreserved URL characters and `/` (RFC 3986)."""
 

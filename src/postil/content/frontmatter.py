@@ -378,6 +378,7 @@ _OWN: dict[str, tuple[str, Converter]] = {
     "citation_style": ("citation_style", ft.citation_style),
     "permalink": ("permalink", ft.permalink),
     "aliases": ("aliases", ft.aliases),
+    "doi": ("doi", _plain(ft.doi)),
 }
 """postil's own keys: key → (FrontMatter field, converter)."""
 
