@@ -230,3 +230,22 @@ def test_a_rebuild_reads_an_unchanged_bib_file_by_its_stat_and_sees_an_edit(tmp_
         assert b"Attention Was All You Need" in builder.files["posts/p/index.html"]
     finally:
         builder.close()
+
+
+def test_a_post_cites_from_a_csl_json_bibliography(tmp_path):
+    items = [
+        {
+            "id": "pearl2009",
+            "type": "book",
+            "title": "Causality",
+            "author": [{"family": "Pearl", "given": "Judea"}],
+            "issued": {"date-parts": [[2009]]},
+        }
+    ]
+    text = post_text("Citing", "2026-01-02", "As [@pearl2009] shows.\n", bibliography="refs.json")
+    root = make_site(tmp_path, {"p.md": text})
+    (root / "content/posts/refs.json").write_text(json.dumps(items), encoding="utf-8")
+    doc = page(build_into(root), "posts/p/index.html")
+    assert [c.text_content() for c in doc.find_class("citation")] == ["(Pearl, 2009)"]
+    [refs] = doc.find_class("references-list")
+    assert "Causality" in refs.text_content() and "Pearl" in refs.text_content()

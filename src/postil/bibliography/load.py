@@ -15,6 +15,7 @@ from operator import is_
 from pathlib import PurePosixPath
 from typing import Any
 
+from postil.bibliography.csl import read_csl
 from postil.bibliography.entries import BibFile, Works
 from postil.bibliography.read import read_bib
 from postil.cache.keys import fingerprint
@@ -131,7 +132,7 @@ def _read(config: SiteConfig, rel: str, cache: BuildCache, memo: dict[str, Any])
     data = path.read_bytes()
     key = fingerprint(data)
     found = cache.get(KIND, rel, key)
-    parsed = found if isinstance(found, BibFile) else read_bib(data, rel)
+    parsed = found if isinstance(found, BibFile) else read_bibliography(data, rel)
     if not isinstance(found, BibFile):
         cache.put(KIND, rel, key, parsed)
     if signature is not None and max(signature[2:]) < started - RACY_NS:
@@ -139,6 +140,14 @@ def _read(config: SiteConfig, rel: str, cache: BuildCache, memo: dict[str, Any])
     else:
         read.pop(rel, None)
     return parsed
+
+
+def read_bibliography(data: bytes, rel: str) -> BibFile:
+    """Return a bibliography file read by its kind: CSL JSON (`.json`) or CSL YAML
+    (`.yaml`, `.yml`) with `postil.bibliography.csl`, else BibTeX or BibLaTeX."""
+    if rel.lower().endswith((".json", ".yaml", ".yml")):
+        return read_csl(data, rel)
+    return read_bib(data, rel)
 
 
 def works_for(config: SiteConfig, post: Post, files: Mapping[str, BibFile]) -> Works | None:

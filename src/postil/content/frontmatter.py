@@ -428,7 +428,7 @@ QUIET_KEYS = frozenset(
     | {"fig-width", "fig-height", "fig-format", "fig-dpi", "callout-appearance"}
     | {"smooth-scroll", "anchor-sections", "html-math-method", "knitr", "editor_options"}
     | {"keep-md", "df-print", "code-overflow", "title-block-style", "lightbox"}
-    | {"link-external-icon", "link-external-newwindow", "email-obfuscation"}
+    | {"link-external-icon", "link-external-newwindow", "email-obfuscation", "resources"}
 )
 """Keys that change nothing postil does (the look of another theme, its comments, its math
 engine, Quarto's execution options, MkDocs' `hide`), accepted without a warning."""
