@@ -73,14 +73,18 @@ def test_conversions_made_in_workers_come_back_for_the_cache(tmp_path, pool_alwa
 
 
 @pytest.mark.slow
-def test_forked_workers_inherit_the_parser_made_once_before_the_fork(tmp_path, pool_always):
+def test_forked_workers_inherit_the_parser_made_once_before_the_fork(
+    tmp_path, pool_always, monkeypatch
+):
     """Making the parser imports the plugins and compiles their regular expressions
-    (≈ 0.1 s of CPU): the pool's parent makes it once, and the forked workers inherit it."""
+    (≈ 0.1 s of CPU): the pool's parent makes it once, and the forked workers inherit it.
+    The fork context is forced: a thread an earlier test left running would make
+    `pool_context` choose spawn (`test_workers_are_spawned_when_this_process_runs_threads`)."""
+    monkeypatch.setattr(parallel, "pool_context", lambda: multiprocessing.get_context("fork"))
     root = make_site(tmp_path, corpus(4))
     config = load_config(root)
     posts, _ = load_posts(config, BuildCache.disabled())
     render.parser.cache_clear()
-    assert parallel.pool_context().get_start_method() == "fork"
     render.render_many(config, posts, {}, create_template_env(root), render.Conversions(), 2)
     assert render.parser.cache_info().currsize == 1
 
