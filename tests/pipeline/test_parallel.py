@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import multiprocessing
+
 import pytest
 from support.blog import build_into, make_site
 from support.corpus import build_probed, corpus, tree
