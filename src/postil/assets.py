@@ -135,13 +135,17 @@ def asset_output(
     """Return the output rel of the content asset `source`, or None if it is not published.
 
     The innermost bundle holding it decides: under its post's URL, if that is published
-    (None otherwise); outside every bundle, its path under `content/`.
+    (None otherwise; a post published as a file, `permalink: /2020/x.html`, has its files
+    in that file's folder); outside every bundle, its path under `content/`.
     """
     directory = posixpath.dirname(source)
     while directory.startswith(CONTENT_DIR + "/"):
         if directory in bundles:
             url = published.get(bundles[directory])
-            return None if url is None else url + source[len(directory) + 1 :]
+            if url is None:
+                return None
+            folder = url if url.endswith("/") or not url else posixpath.dirname(url) + "/"
+            return folder.lstrip("/") + source[len(directory) + 1 :]
         directory = posixpath.dirname(directory)
     return source[len(CONTENT_DIR) + 1 :]
 

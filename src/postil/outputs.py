@@ -18,6 +18,9 @@ from postil.model import RenderedPost, Site, TextAt
 from postil.pages import PageJob, PageSpec
 from postil.redirects import redirects
 
+SOURCES = (".md", ".markdown", ".qmd")
+"""The suffixes of posts' and pages' sources (located at a line; other files are not)."""
+
 GENERATED = {
     "index.html": "the list of posts",
     "tag.html": "a tag's list of posts",
@@ -53,10 +56,13 @@ def site_outputs(
     jobs = list(jobs)
     claims: list[tuple[str, str, bool]] = []  # (output rel, origin, a file of the site)
     claims += [(r.post.output_rel, r.post.source.rel, True) for r in shown]
-    moved = {move.rel for move in redirects(site)}
-    claims += [(move.rel, move.source, True) for move in redirects(site)]  # at its post
-    generated_jobs = [job for job in jobs[len(shown) :] if job.template or job.rel not in moved]
-    claims += [(job.rel, _generated(job), False) for job in generated_jobs]
+    moves = redirects(site)  # their jobs come last (`pages._layout`): claimed at the post
+    claims += [(move.rel, move.source, True) for move in moves]
+    spots = {(r.post.output_rel, r.post.source.rel): r.post.meta.permalink_at for r in shown}
+    spots |= {(move.rel, move.source): move.at for move in moves}
+    claims += [
+        (job.rel, _generated(job), False) for job in jobs[len(shown) : len(jobs) - len(moves)]
+    ]
     claims += [(rel, f"postil's generated `{rel}`", False) for rel in generated]
     claims += [(rel, origin, True) for rel, origin in origins.items()]
     outputs: dict[str, tuple[str, bool]] = {}
@@ -65,7 +71,14 @@ def site_outputs(
         first = outputs.setdefault(rel, (origin, own))
         both_sources = first[0].endswith(".md") and origin.endswith(".md")
         if first != (origin, own) and not both_sources:  # two slugs: `check_unique_urls`
-            errors.append(_collision(rel, first, (origin, own)))
+            errors.append(_collision(rel, first, (origin, own), spots))
+    for rel, (origin, own) in outputs.items():  # `feed.xml/index.html` under `feed.xml`
+        folder = posixpath.dirname(rel)
+        while folder:
+            if folder in outputs:
+                errors.append(_collision(folder, outputs[folder], (origin, own), spots, rel))
+                break
+            folder = posixpath.dirname(folder)
     return {rel: origin for rel, (origin, _) in outputs.items()}, errors
 
 
@@ -76,17 +89,31 @@ def _generated(job: PageJob | PageSpec) -> str:
     return f"{GENERATED.get(job.template, job.template)} (`{job.rel}`)"
 
 
-def _collision(rel: str, first: tuple[str, bool], second: tuple[str, bool]) -> Diagnostic:
+def _collision(
+    rel: str,
+    first: tuple[str, bool],
+    second: tuple[str, bool],
+    spots: Mapping[tuple[str, str], TextAt],
+    inside: str = "",
+) -> Diagnostic:
     """Return the error of two sources published at `rel`, located at a file of the site
-    (the second one when both are)."""
+    (the second one when both are; in a post, at the `permalink:` or alias that asks for
+    it, from `spots`: (output rel, source) -> where). With `inside`: `first` is published as
+    the file `rel` and `second` at `inside`, a path under it, which needs `rel` a folder."""
     here, other = (second, first) if second[1] or not first[1] else (first, second)
     where = here[0]
+    spot = spots.get((inside or rel, where) if here is second else (rel, where), TextAt())
     name = f"`{other[0]}`" if other[1] else other[0]
+    if inside:
+        named = [f"`{o}`" if own else o for o, own in (first, second)]
+        clash = f"`{inside}` of {named[1]} needs a folder `{rel}`, where {named[0]} is a file"
+    else:
+        clash = f"published at `{rel}`, where {name} is published too"
     return Diagnostic(
         Severity.ERROR,
-        Location(where, 1, 1) if where.endswith(".md") else Location(where),
-        f"published at `{rel}`, where {name} is published too; rename or move this file"
-        " (for a post or page: set another `slug:` or `permalink:`, or drop the `aliases:`)",
+        Location(where, spot.line, spot.col) if where.endswith(SOURCES) else Location(where),
+        f"{clash}; rename or move this file (for a post or page: set another `slug:` or "
+        "`permalink:`, or drop the `aliases:`)",
     )
 
 

@@ -316,7 +316,8 @@ def _producer(site: Site, layout: _Layout, kind: str, at: int) -> Callable[[], O
     redirect page `at` of `_Layout.redirects`)."""
     if kind == "redirect":
         target = layout.redirects[at].target
-        return partial(redirect_page, site.config.base_url, site.config.language, target)
+        config = site.config
+        return partial(redirect_page, config.base_url, config.base_path, config.language, target)
     if kind == "feed":
         return partial(atom_feed, site)
     if kind == "rss":

@@ -13,8 +13,8 @@ from __future__ import annotations
 from html import escape
 from typing import NamedTuple
 
-from postil.content.posts import alias_paths
-from postil.model import Site
+from postil.content.posts import alias_path, alias_paths
+from postil.model import Site, TextAt
 
 
 class Redirect(NamedTuple):
@@ -24,11 +24,13 @@ class Redirect(NamedTuple):
         rel: its output path ("2012/old-name/index.html").
         target: the site-relative URL it sends to ("posts/new-name/").
         source: the site-relative path of the post whose `aliases:` asks for it.
+        at: where that alias is written in it.
     """
 
     rel: str
     target: str
     source: str
+    at: TextAt = TextAt()
 
 
 def redirects(site: Site) -> list[Redirect]:
@@ -37,23 +39,34 @@ def redirects(site: Site) -> list[Redirect]:
     found = []
     for rendered in site.posts + site.pages:
         post = rendered.post
+        spots = post.meta.aliases_at or (TextAt(),) * len(post.meta.aliases)
+        written = dict(
+            zip(
+                [alias_path(post, a) for a in post.meta.aliases][::-1],
+                spots[::-1],
+                strict=False,
+            )
+        )  # the first place each path is written
         for alias in alias_paths(post):
             rel = alias + "index.html" if alias.endswith("/") else alias
-            found.append(Redirect(rel, post.url, post.source.rel))
+            found.append(Redirect(rel, post.url, post.source.rel, written[alias]))
     return found
 
 
-def redirect_page(base_url: str, language: str, target: str) -> bytes:
+def redirect_page(base_url: str, base_path: str, language: str, target: str) -> bytes:
     """Return the HTML page that sends the reader to `target` (a site-relative URL) on the
-    site at `base_url` (absolute, ending in `/`); `language` is the page's `lang`."""
-    url = escape(base_url + target)
+    site at `base_url` (absolute, ending in `/`) whose path is `base_path`; `language` is
+    the page's `lang`. The refresh and the link go to the root-relative path (so a local
+    preview stays local), the canonical link to the absolute URL."""
+    canonical = escape(base_url + target)
+    url = escape(base_path + target)
     return (
         "<!DOCTYPE html>\n"
         f'<html lang="{escape(language)}">\n'
         "<head>\n"
         '<meta charset="utf-8">\n'
         f"<title>Moved to {url}</title>\n"
-        f'<link rel="canonical" href="{url}">\n'
+        f'<link rel="canonical" href="{canonical}">\n'
         '<meta name="robots" content="noindex">\n'
         f'<meta http-equiv="refresh" content="0; url={url}">\n'
         "</head>\n"

@@ -65,3 +65,31 @@ def test_what_cannot_be_read_is_a_warning_at_its_line():
     assert str(broken).startswith("bad.json:1: warning: cannot be read (Expecting value")
     [shape] = read_csl(b"{}", "o.json").warnings
     assert "holds no list of CSL items" in str(shape)
+
+
+def test_values_of_the_wrong_shape_never_show_as_python_and_odd_dates_keep_their_words():
+    items = [
+        {
+            "id": "odd",
+            "author": [{"given": "Madonna"}, {}, "R Core Team", {"family": None}],
+            "issued": {"date-parts": [[None]]},
+            "title": 42,
+        },
+        {"id": "list", "author": [{"family": ["x"]}], "issued": {"literal": "forthcoming"}},
+        {"id": "raw", "author": "Bob", "issued": {"raw": "in press, 2021"}},
+        1,
+    ]
+    bib = read_csl(json.dumps(items).encode(), "r.json")
+    odd, listed, raw = bib.works["odd"], bib.works["list"], bib.works["raw"]
+    assert odd.authors == (Person("Madonna", literal=True), Person("R Core Team", literal=True))
+    assert (odd.year, odd.title) == ("", (("text", "42"),))
+    assert (listed.authors, listed.year) == ((), "forthcoming")
+    assert (raw.authors, raw.year) == ((Person("Bob", literal=True),), "2021")
+    assert [str(w) for w in bib.warnings] == [
+        "r.json:1: warning: an item is not a mapping and is left out"
+    ]
+
+
+def test_csl_yaml_keeps_its_scalars_as_text():
+    bib = read_csl(b"references:\n- id: on\n  title: 1.10\n", "r.yaml")
+    assert bib.works["on"].title == (("text", "1.10"),)

@@ -131,3 +131,13 @@ def test_an_unclosed_highlight_says_what_it_needs_for_hugo_and_jekyll():
             f"content/posts/here.md:1:1: `{opening}` makes no code block here: it must begin "
             f"a line and `{closing}` end one in the same block; its code is shown as text"
         ]
+
+
+def test_a_highlight_alone_on_its_line_and_never_closed_says_what_it_needs():
+    html, state = render("{{< highlight python >}}\nunclosed\n\nEnd.\n")
+    assert "unclosed" in html
+    assert messages(state) == [
+        "content/posts/here.md:1:1: `{{< highlight python >}}` makes no code block here: it "
+        "must begin a line and `{{< /highlight >}}` end one in the same block; its code is "
+        "shown as text"
+    ]

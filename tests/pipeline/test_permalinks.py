@@ -35,7 +35,8 @@ def redirect_target(path):
     [canonical] = doc.xpath("//link[@rel='canonical']/@href")
     [link] = doc.xpath("//body//a/@href")
     assert doc.xpath("//meta[@name='robots']/@content") == ["noindex"]
-    assert refresh == f"0; url={canonical}" and link == canonical
+    # the reader goes on by a root-relative path (a local preview stays local)
+    assert canonical == "https://x.org" + link and refresh == f"0; url={link}"
     return canonical
 
 
@@ -80,15 +81,26 @@ def test_a_link_to_a_moved_post_checks_its_fragment(tmp_path):
             "content/posts/c.md:5:5",
             "`/2012/12/04/a-primer/` is an alias of this post and content/posts/a.md's URL",
         ),
-        (  # a URL that is another post's alias
+        (  # a URL that is another post's alias: reported at the alias, the one to change
             "---\ntitle: C\npermalink: /old/a/\n---\nc\n",
-            "content/posts/c.md:3:12",
-            "`/old/a/` is this post's URL and content/posts/a.md's alias",
+            "content/posts/a.md:5:11",
+            "`/old/a/` is an alias of this post and content/posts/c.md's URL",
         ),
         (  # an alias where postil publishes a page of its own
             "---\ntitle: C\naliases: /tags/\n---\nc\n",
-            "content/posts/c.md:1:1",
+            "content/posts/c.md:3:10",
             "published at `tags/index.html`, where the tag index (`tags/index.html`)",
+        ),
+        (  # an alias that needs a folder where postil writes a file
+            "---\ntitle: C\naliases:\n  - /ok/\n  - /feed.xml\n---\nc\n",
+            "content/posts/c.md:5:5",
+            "`feed.xml/index.html` of `content/posts/c.md` needs a folder `feed.xml`, where "
+            "postil's generated `feed.xml` is a file",
+        ),
+        (  # a permalink under a theme file
+            "---\ntitle: C\npermalink: /css/base.css\n---\nc\n",
+            "content/posts/c.md:3:12",
+            "`css/base.css/index.html` of `content/posts/c.md` needs a folder `css/base.css`",
         ),
     ],
 )
@@ -99,3 +111,30 @@ def test_a_url_or_alias_taken_twice_is_an_error_naming_both(tmp_path, text, wher
     [error] = failed.value.diagnostics
     assert str(error).startswith(f"{where}: {message}")
     assert not (root / "_site").exists()
+
+
+def test_a_bundle_published_as_an_html_file_has_its_files_in_that_files_folder(tmp_path):
+    text = "---\ntitle: X\ndate: 2020-01-01\npermalink: /2020/x.html\n---\n![A plot](plot.png)\n"
+    root = make_site(tmp_path / "site", {"x/index.md": text})
+    (root / "content/posts/x/plot.png").write_bytes(PNG)
+    build(BuildOptions(root=root))
+    page = lxml_html.fromstring((root / "_site/2020/x.html").read_bytes())
+    assert page.xpath("//img/@src") == ["/blog/2020/plot.png"]
+    assert (root / "_site/2020/plot.png").read_bytes() == PNG
+
+
+def test_an_alias_edit_is_checked_again_by_the_dev_servers_bookkeeping():
+    from pathlib import Path
+
+    from postil.content.load import _unique_urls
+    from postil.model import FrontMatter, Post, SourceFile
+
+    def post(name, aliases=()):
+        meta = FrontMatter(title=name, aliases=aliases)
+        source = SourceFile(Path(f"{name}.md"), f"content/posts/{name}.md", "", "post")
+        return Post(source, meta, 0, 1, name, f"posts/{name}/", f"posts/{name}/index.html")
+
+    memo: dict = {}
+    assert _unique_urls([post("a"), post("b")], memo) == []
+    [error] = _unique_urls([post("a", ("/posts/b/",)), post("b")], memo)
+    assert error.message.startswith("`/posts/b/` is an alias of this post and content/posts/b.md's")

@@ -12,10 +12,12 @@ line; the others still work.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
 import yaml
+from yaml import BaseLoader
 
 from postil.bibliography.entries import BibFile, Person, StoredWorks, Work
 from postil.errors import Diagnostic, Location, Severity
@@ -49,7 +51,8 @@ def read_csl(data: bytes, rel: str) -> BibFile:
     """
     text = data.decode("utf-8-sig", errors="replace")
     try:
-        loaded: Any = json.loads(text) if rel.endswith(".json") else yaml.safe_load(text)
+        # YAML's scalars stay text (`id: on` is the key "on", as in Pandoc's YAML 1.2)
+        loaded: Any = json.loads(text) if rel.endswith(".json") else yaml.load(text, BaseLoader)
     except (ValueError, yaml.YAMLError) as e:
         line = getattr(e, "lineno", None) or getattr(getattr(e, "problem_mark", None), "line", 0)
         return BibFile({}, (_warning(rel, int(line or 1), f"cannot be read ({_first(e)})"),))
@@ -61,10 +64,12 @@ def read_csl(data: bytes, rel: str) -> BibFile:
     warnings: list[Diagnostic] = []
     cursor = 0  # where the items read so far are written: a key is looked for after it
     for item in items:
-        key = str(item.get("id", "")).strip() if isinstance(item, Mapping) else ""
+        key = _plain(item.get("id")) if isinstance(item, Mapping) else ""
         cursor = _find(text, key, cursor)
         line = text.count("\n", 0, cursor) + 1
-        if not key:
+        if not isinstance(item, Mapping):
+            warnings.append(_warning(rel, line, "an item is not a mapping and is left out"))
+        elif not key:
             warnings.append(_warning(rel, line, "an item has no `id` and is left out"))
         elif key in works:
             message = f"`{key}` is defined twice; the first is used: rename or delete one"
@@ -77,10 +82,12 @@ def read_csl(data: bytes, rel: str) -> BibFile:
 def _work(key: str, item: Mapping[str, Any], rel: str, line: int) -> Work:
     """Return the `Work` of one CSL item."""
     people = item.get("author") or item.get("editor") or []
+    people = people if isinstance(people, list) else [people]
+    names = (_person(p) for p in people if isinstance(p, Mapping) or _plain(p))
     return Work(
         key=key,
-        kind=KINDS.get(str(item.get("type", "")), "misc"),
-        authors=tuple(_person(p) for p in people if isinstance(p, Mapping)),
+        kind=KINDS.get(_plain(item.get("type")), "misc"),
+        authors=tuple(name for name in names if name.family or name.given),
         title=_text(item.get("title")),
         container=_text(item.get("container-title")),
         publisher=_plain(item.get("publisher")),
@@ -95,8 +102,13 @@ def _work(key: str, item: Mapping[str, Any], rel: str, line: int) -> Work:
     )
 
 
-def _person(name: Mapping[str, Any]) -> Person:
-    """Return a CSL name as BibTeX's parts (`literal`: an organisation, never abbreviated)."""
+def _person(name: Any) -> Person:
+    """Return a CSL name as BibTeX's parts (`literal`, or a name written as plain text: an
+    organisation, never abbreviated); a name without a family part is its given name."""
+    if not isinstance(name, Mapping):
+        return Person(_plain(name), literal=True)
+    if not _plain(name.get("family")) and _plain(name.get("given")):
+        return Person(_plain(name.get("given")), literal=True)
     if name.get("literal"):
         return Person(_plain(name["literal"]), literal=True)
     particles = [_plain(name.get(part)) for part in ("dropping-particle", "non-dropping-particle")]
@@ -109,18 +121,30 @@ def _person(name: Mapping[str, Any]) -> Person:
 
 
 def _year(issued: Any) -> str:
-    """Return the year of a CSL date: `{"date-parts": [[2017, 6]]}`, or its `raw`/`literal`."""
-    if not isinstance(issued, Mapping):
-        return _plain(issued)[:4]
-    parts = issued.get("date-parts")
-    if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
-        return str(parts[0][0])
-    return _plain(issued.get("raw") or issued.get("literal"))[:4]
+    """Return the year of a CSL date: `{"date-parts": [[2017, 6]]}`, else the four digits of
+    its `raw` or `literal` text (`2020-03`), else that text (`forthcoming`)."""
+    if isinstance(issued, Mapping):
+        parts = issued.get("date-parts")
+        if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
+            found = YEAR.search(_plain(parts[0][0]))
+            if found:
+                return found.group()
+        text = _plain(issued.get("raw") or issued.get("literal"))
+    else:
+        text = _plain(issued)
+    found = YEAR.search(text)
+    return found.group() if found else text
+
+
+YEAR = re.compile(r"\b\d{4}\b")
 
 
 def _plain(value: Any) -> str:
-    """Return a CSL value as one line of text ("" for none)."""
-    return " ".join(str(value).split()) if value is not None else ""
+    """Return a CSL value as one line of text: a text or a number; "" for anything else
+    (a list, a mapping, null: never Python's picture of it)."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        return ""
+    return " ".join(str(value).split())
 
 
 def _text(value: Any) -> tuple[tuple[str, str], ...]:

@@ -109,8 +109,8 @@ def load_posts(
 
 def _unique_urls(posts: list[Post], memo: dict[str, Any]) -> list[ContentError]:
     """Return `check_unique_urls(posts)`; `memo` keeps the last answer with its posts, the
-    same answer while each post is the same object or has the same source path, URL and
-    slug (the posts that are not the same are found by identity, in C)."""
+    same answer while each post is the same object or has the same source path, URL, slug
+    and aliases (the posts that are not the same are found by identity, in C)."""
     last = memo.get("unique")
     if last is not None and len(last[0]) == len(posts):
         before = last[0]
@@ -123,7 +123,12 @@ def _unique_urls(posts: list[Post], memo: dict[str, Any]) -> list[ContentError]:
 
 
 def _same_url(a: Post, b: Post) -> bool:
-    return a.source.rel == b.source.rel and a.url == b.url and a.slug == b.slug
+    return (
+        a.source.rel == b.source.rel
+        and a.url == b.url
+        and a.slug == b.slug
+        and a.meta.aliases == b.meta.aliases
+    )
 
 
 def _examine(

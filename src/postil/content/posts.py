@@ -97,19 +97,22 @@ def alias_path(post: Post, alias: str) -> str:
 
 def check_unique_urls(posts: list[Post]) -> list[ContentError]:
     """Return an error for every post whose URL, or one of whose `aliases:`, another post's
-    URL or alias already takes, naming both files."""
-    seen: dict[str, tuple[Post, str]] = {}
-    errors = []
+    URL or alias already takes, naming both files. The URLs are claimed first, so an alias
+    on another post's URL is reported at the alias (the one to change)."""
+    claims: list[tuple[Post, str, str, TextAt]] = [
+        (post, post.url, "", post.meta.permalink_at) for post in posts
+    ]
     for post in posts:
         aliases = [alias_path(post, alias) for alias in post.meta.aliases]
         spots = post.meta.aliases_at or (TextAt(),) * len(aliases)
-        claims = [(post.url, "", post.meta.permalink_at)]
-        claims += [(alias, "alias", at) for alias, at in zip(aliases, spots, strict=False)]
-        for url, kind, at in claims:
-            other, other_kind = seen.setdefault(url, (post, kind))
-            if other is post and other_kind == kind:
-                continue
-            errors.append(_url_taken(post, url, kind, at, other, other_kind))
+        claims += [(post, a, "alias", at) for a, at in zip(aliases, spots, strict=False)]
+    seen: dict[str, tuple[Post, str]] = {}
+    errors = []
+    for post, url, kind, at in claims:
+        other, other_kind = seen.setdefault(url, (post, kind))
+        if other is post and other_kind == kind:
+            continue
+        errors.append(_url_taken(post, url, kind, at, other, other_kind))
     return errors
 
 

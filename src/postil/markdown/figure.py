@@ -54,6 +54,9 @@ def figure_plugin(md: MarkdownIt) -> None:
     md.add_render_rule("div_figure_caption_close", lambda *args: "</figcaption>\n")
 
 
+IMAGE_ONLY = re.compile(r"\s*!\[[^\n]*\]\([^\n]*\)\s*(?:\{[^{}\n]*\})?\s*")
+"""A paragraph that is one image (with attributes): a figure div's content, not a caption."""
+
 DIV_KINDS = {"fig-": "figure", "tbl-": "table"}
 """Id prefixes that make a fenced div a figure or table (Quarto's cross-reference divs)."""
 
@@ -98,8 +101,9 @@ def _make_div_figure(tokens: list[Token], start: int, end: int, kind: str) -> No
     opening.meta = {"figure": {"id": str(opening.attrs.pop("id")), "kind": kind}}
     caption = tokens[end - 3 : end]
     if (
-        end - start > 3
+        end - 3 > start + 1  # a caption after something: a div of one paragraph has none
         and [t.type for t in caption] == ["paragraph_open", "inline", "paragraph_close"]
+        and IMAGE_ONLY.fullmatch(caption[1].content) is None  # an image is content
         and caption[0].level == opening.level + 1
     ):
         caption[0].type, caption[0].tag = "div_figure_caption_open", ""

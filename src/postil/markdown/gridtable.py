@@ -16,7 +16,8 @@ at a border's column edge aligns the column, as in a pipe table. Each cell's tex
 Markdown blocks; a cell of one paragraph shows its text without the `<p>` (Pandoc's "plain"
 cell). The tokens are the pipe tables' (`table_open` … `td_close`), so the table plugin
 wraps, captions and numbers a grid table like any other. Cells spanning columns or rows
-(Pandoc 3's spans) are read column by column. No CSS classes of its own.
+(Pandoc 3's spans), tabs and wide characters do not line up with the border: such a table
+is text, with a warning at the row. No CSS classes of its own.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ import re
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.token import Token
+
+from postil.markdown.state import get_state
 
 BORDER = re.compile(r"\+(?:[-=:]+\+)+")
 """A grid table's border line: `+---+:==:+`."""
@@ -58,10 +61,29 @@ def grid_table(state: StateBlock, start: int, end: int, silent: bool) -> bool:
             break
         rows.append((close + 1 if close >= 0 else start + 1, lines))
         lines, close = [], line
-        if "=" in text:
+        if "=" in text and not header:  # Pandoc 3's second `+===+` starts a footer: body
             header, align_line = len(rows), text
     if close < 0 or lines or not any(row for _, row in rows):
         return False  # no bottom border after the last row, or no row at all
+    misfit = next(
+        (
+            first_line + i
+            for first_line, row in rows
+            for i, text in enumerate(row)
+            if len(text) != len(first) or any(text[b] != "|" for b in bounds)
+        ),
+        None,
+    )
+    if misfit is not None:  # a span, a tab, a wide character, a misaligned bar
+        if not silent:
+            get_state(state.env).warn(
+                misfit,
+                1,
+                "this grid table row does not line up with the columns of its first border "
+                "(cells spanning columns, tabs and wide characters are not read), so the "
+                "table shows as text; put each `|` under a `+` of the border",
+            )
+        return False
     if silent:
         return True
     aligns = [_align(align_line[a + 1 : b]) for a, b in zip(bounds, bounds[1:], strict=False)]

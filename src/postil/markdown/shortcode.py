@@ -144,7 +144,9 @@ def _one_line(state: StateBlock, start: int, end: int, tag: Tag) -> None:
         close = tag.raw.replace(tag.inner, "/" + tag.name)
         doc.warn(start, 1, f"`{tag.raw}` is never closed; add `{close}` where it ends")
         return
-    if tag.name not in WRAPPERS:
+    if tag.name == "highlight":  # `find_code_tag` found no closing tag
+        doc.warn(start, 1, unclosed_code(tag, "{{< /highlight >}}"))
+    elif tag.name not in WRAPPERS:
         doc.warn(start, 1, unsupported(tag, doc.path))
 
 

@@ -59,7 +59,11 @@ def table_caption(state: StateCore) -> None:
     tokens = state.tokens
     i = 0
     while i < len(tokens) - 3:
-        if tokens[i].type == "table_close" and _is_caption(tokens[i + 1 : i + 4]):
+        if (
+            tokens[i].type == "table_close"
+            and "caption" not in tokens[i].meta  # one caption a table: the one before it
+            and _is_caption(tokens[i + 1 : i + 4])
+        ):
             start = _table_start(tokens, i)
             caption = tokens[i + 1 : i + 4]
             _make_caption(caption, tokens[start], tokens[i])
