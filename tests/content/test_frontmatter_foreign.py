@@ -353,3 +353,9 @@ def test_text_that_is_no_doi_is_an_error_at_its_value():
         read("---\ntitle: T\ndoi: see the paper\n---\n")
     assert caught.value.location == Location("content/posts/x.md", 3, 6)
     assert "`doi: see the paper` is not a DOI" in caught.value.message
+
+
+def test_aliases_and_redirect_from_join_with_their_places():
+    meta, *_ = read("---\ntitle: T\naliases: [/a/]\nredirect_from:\n  - /b/\n---\n")
+    assert meta.aliases == ("/a/", "/b/")
+    assert meta.aliases_at == (TextAt(3, 11, True), TextAt(5, 5, True))

@@ -234,12 +234,16 @@ def _convert(fields: list[Field], tz: ZoneInfo) -> dict[str, Any]:
 
     Two keys for one value (`author`/`authors`, `summary`/`description`) are an error when
     both are postil's own names or aliases of the same rank; otherwise the better-ranked one
-    wins (`summary` over `description` over `excerpt`). `categories` join `tags`.
+    wins (`summary` over `description` over `excerpt`, `permalink` over `url`). `categories`
+    join `tags`; `aliases` and `redirect_from` join.
     """
     values: dict[str, Any] = {}
     ranks: dict[str, int] = {}
     for fld in fields:
         name, convert, rank = FIELDS[fld.key.lower()]
+        if name == "aliases" and name in values:  # `aliases:` and `redirect_from:` join
+            values[name] += convert(fld, tz)
+            continue
         if name in values and ranks[name] == rank:
             raise YamlFieldError(f"`{fld.key}` repeats another key; keep one", fld.line0, fld.col0)
         if name in values and ranks[name] < rank:
@@ -273,10 +277,10 @@ def _positions(
     found: dict[str, Any] = {}
     for fld in fields:
         name = FIELDS[fld.key.lower()][0]
-        if name in ("bibliography", "aliases") and f"{name}_at" not in found:
+        if name == "aliases" or name == "bibliography" and "bibliography_at" not in found:
             items = fld.node.value if isinstance(fld.node, yaml.SequenceNode) else [fld.node]
             spots = [text_at(n, n.value.strip(), file_lines, first_line) for n in items]
-            found[f"{name}_at"] = tuple(spots)
+            found[f"{name}_at"] = found.get(f"{name}_at", ()) + tuple(spots)  # aliases join
         if name in POSITIONED and POSITIONED[name] not in found:
             found[POSITIONED[name]] = text_at(fld.node, values[name], file_lines, first_line)
     return found
