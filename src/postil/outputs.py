@@ -69,7 +69,7 @@ def site_outputs(
     errors: list[Diagnostic] = []
     for rel, origin, own in claims:
         first = outputs.setdefault(rel, (origin, own))
-        both_sources = first[0].endswith(".md") and origin.endswith(".md")
+        both_sources = first[0].endswith(SOURCES) and origin.endswith(SOURCES)
         if first != (origin, own) and not both_sources:  # two slugs: `check_unique_urls`
             errors.append(_collision(rel, first, (origin, own), spots))
     for rel, (origin, own) in outputs.items():  # `feed.xml/index.html` under `feed.xml`

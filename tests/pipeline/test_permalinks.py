@@ -138,3 +138,16 @@ def test_an_alias_edit_is_checked_again_by_the_dev_servers_bookkeeping():
     assert _unique_urls([post("a"), post("b")], memo) == []
     [error] = _unique_urls([post("a", ("/posts/b/",)), post("b")], memo)
     assert error.message.startswith("`/posts/b/` is an alias of this post and content/posts/b.md's")
+
+
+def test_two_sources_of_any_kind_on_one_slug_are_one_error(tmp_path):
+    head = "---\ntitle: {}\ndate: 2020-01-0{}\nslug: same\n---\nx\n"
+    root = make_site(
+        tmp_path / "site", {"a.qmd": head.format("A", 1), "b.markdown": head.format("B", 2)}
+    )
+    with pytest.raises(BuildFailed) as failed:
+        build(BuildOptions(root=root))
+    assert [str(d).split(": ", 1)[1] for d in failed.value.diagnostics] == [
+        "slug `same` is also used by content/posts/a.qmd; rename one file or set a different "
+        "`slug:`"
+    ]
