@@ -13,7 +13,7 @@ from __future__ import annotations
 from html import escape
 from typing import NamedTuple
 
-from postil.content.posts import alias_path, alias_paths
+from postil.content.posts import alias_path
 from postil.model import Site, TextAt
 
 
@@ -40,16 +40,12 @@ def redirects(site: Site) -> list[Redirect]:
     for rendered in site.posts + site.pages:
         post = rendered.post
         spots = post.meta.aliases_at or (TextAt(),) * len(post.meta.aliases)
-        written = dict(
-            zip(
-                [alias_path(post, a) for a in post.meta.aliases][::-1],
-                spots[::-1],
-                strict=False,
-            )
-        )  # the first place each path is written
-        for alias in alias_paths(post):
+        written: dict[str, TextAt] = {}  # each path once, where it is first written
+        for alias, at in zip(post.meta.aliases, spots, strict=False):
+            written.setdefault(alias_path(post, alias), at)
+        for alias, at in written.items():
             rel = alias + "index.html" if alias.endswith("/") else alias
-            found.append(Redirect(rel, post.url, post.source.rel, written[alias]))
+            found.append(Redirect(rel, post.url, post.source.rel, at))
     return found
 
 

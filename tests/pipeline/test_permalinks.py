@@ -151,3 +151,21 @@ def test_two_sources_of_any_kind_on_one_slug_are_one_error(tmp_path):
         "slug `same` is also used by content/posts/a.qmd; rename one file or set a different "
         "`slug:`"
     ]
+
+
+def test_an_alias_written_twice_is_one_redirect_placed_where_it_is_first_written():
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    from postil.model import FrontMatter, Post, SourceFile, TextAt
+    from postil.redirects import Redirect, redirects
+
+    at = (TextAt(3, 11, True), TextAt(3, 16, True), TextAt(4, 5, True))
+    meta = FrontMatter(title="A", aliases=("/old/", "old/", "/old/"), aliases_at=at)
+    source = SourceFile(Path("a.md"), "content/posts/a.md", "", "post")
+    post = Post(source, meta, 0, 1, "a", "posts/a/", "posts/a/index.html")
+    site = SimpleNamespace(posts=(SimpleNamespace(post=post),), pages=())  # what it reads
+    assert redirects(site) == [  # `old/` is `posts/old/`: relative to the post's folder
+        Redirect("old/index.html", "posts/a/", "content/posts/a.md", at[0]),
+        Redirect("posts/old/index.html", "posts/a/", "content/posts/a.md", at[1]),
+    ]

@@ -182,7 +182,7 @@ def aliases(fld: Field, tz: ZoneInfo | None = None) -> tuple[str, ...]:
     """Return the paths that redirect to a post (Hugo's `aliases:`, jekyll-redirect-from's
     `redirect_from:`): one text or a list, each normalised by `site_path`, with its `/` kept
     in front when it was written from the site's root (`/old/`); one without is relative to
-    the post's folder, as in Quarto (`content.posts.alias_paths` resolves it)."""
+    the post's folder, as in Quarto (`content.posts.alias_path` resolves it)."""
     node = fld.node
     items = node.value if isinstance(node, yaml.SequenceNode) else [node]
     texts = as_text_list(fld)

@@ -81,11 +81,6 @@ def make_post(source: SourceFile, meta: FrontMatter, body: str, body_line: int) 
     )
 
 
-def alias_paths(post: Post) -> tuple[str, ...]:
-    """Return the site paths of a post's `aliases:` (`alias_path`), each once."""
-    return tuple(dict.fromkeys(alias_path(post, alias) for alias in post.meta.aliases))
-
-
 def alias_path(post: Post, alias: str) -> str:
     """Return the site path of one of a post's `aliases:`: written from the site's root, as
     it is (`/old/` → `old/`); else under the folder of the post's source in `content/`
