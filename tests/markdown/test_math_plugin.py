@@ -100,6 +100,16 @@ def test_math_eqref_inside_math_links_to_the_equation():
     assert '<mtext><a href="#eq-ab">(1)</a></mtext>' in html
 
 
+def test_math_eqref_to_a_tag_holding_math_reads_as_text_not_tex():
+    # brucemiller/LaTeXML#533: `\tag{$1'$}` showed "($1'$)" at the equation and in references.
+    source = "$$ z = b \\tag{$1'$} \\label{eq:p} $$\n\nsee \\eqref{eq:p}, $\\ref{eq:p}$\n"
+    html, state = render(source)
+    assert not state.diagnostics
+    assert '<a class="eqref" href="#eq-p">(1′)</a>' in html
+    assert '<mtext><a href="#eq-p">1′</a></mtext>' in html
+    assert "$1'$" not in html.replace("\\tag{$1'$}", "")  # only the TeX annotation keeps it
+
+
 def test_math_site_and_front_matter_macros_apply():
     html, state = render("$\\RR^n \\to \\E$\n", macros={"RR": r"\mathbb{R}", "E": r"\mathbb{E}"})
     assert not state.diagnostics

@@ -28,7 +28,7 @@ from postil.math.engine import is_blank
 from postil.math.environments import split_numbering
 from postil.math.errors import MathError, MathSyntaxError
 from postil.math.macros import BUILTIN_MACROS, expand_macros, extract_definitions
-from postil.math.numbering import EquationRow
+from postil.math.numbering import EquationRow, tag_text
 from postil.math.rewrite import REF
 
 PIPE = "\ue003"  # stands for `|` inside `$…$` while the table rule splits cells
@@ -224,7 +224,7 @@ def _number(doc: RenderState, token: Any, carry: dict[str, Any], count: int) -> 
     for row in rows:
         text = None
         if row.tag is not None:
-            text = row.tag
+            text = tag_text(row.tag)
         elif row.numbered:
             count += 1
             text = str(count)

@@ -92,7 +92,10 @@ BEGIN = re.compile(r"\\(begin|end)\s*\{([A-Za-z]+\*?)\}")
 POSITION = re.compile(
     r"(\\begin\s*\{(?:aligned|alignedat|gathered|array|darray|subarray|split)\})\s*\[[tbc]\]"
 )
-ROW_COMMANDS = re.compile(r"\\(label|tag\*?)\s*\{([^{}]*)\}|\\(nonumber|notag)(?![A-Za-z])")
+# A tag may hold groups two deep (`\tag{$x^{2}$}`, `\tag{\text{ii}}`).
+ROW_COMMANDS = re.compile(
+    r"\\(label|tag\*?)\s*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}|\\(nonumber|notag)(?![A-Za-z])"
+)
 # Style -> padding of the cell that starts a column pair, in `aligned`-like styles.
 PAIR_GAP = {"aligned": "2em", "alignat": "0"}
 # Style -> half the space between matrix columns; none outside the first and last column.

@@ -91,10 +91,31 @@ def _number_row(row: ET.Element, text: str, label: str | None) -> None:
     _cell(row, "padding:0;width:50%", 0)
     number = _cell(row, "padding:0 0 0 1em;width:50%;" + align_css("right"))
     number.set("class", "eqno")
-    if text:
+    if "$" in text or "\\" in text:
+        number.extend(_tag_content(text))
+    elif text:
         ET.SubElement(number, "mtext").text = text
     if label:
         row.set("id", anchor_id(label))
+
+
+def _tag_content(text: str) -> list[ET.Element]:
+    r"""Return the MathML of a tag holding TeX: amsmath sets `\tag{…}` in text mode, so
+    `\tag{$1'$}` shows (1′) and `\tag{\textbf{A}}` a bold A (converted as `\text{…}`)."""
+    from postil.math import pipeline  # the pipeline runs this module's passes
+
+    formula = pipeline.Formula(rf"\text{{{text}}}")
+    pipeline.run(formula)
+    return list(formula.root)
+
+
+def tag_text(tag: str) -> str:
+    r"""Return a `\tag`'s text as a reference shows it: `$1'$` -> `1′` (plain as is)."""
+    if "$" not in tag and "\\" not in tag:
+        return tag
+    from postil.math.text import to_plain_text  # it converts through the pipeline
+
+    return to_plain_text(rf"\text{{{tag}}}")
 
 
 def attach_numbers(
@@ -140,7 +161,7 @@ def resolve_refs(
     if not has_markers(content, REF_KINDS):
         return
     local_numbers = {
-        row.label: text.strip("()")
+        row.label: tag_text(text.strip("()"))
         for row, text in zip(rows, number_texts(rows, numbers), strict=True)
         if row.label and text
     }

@@ -262,6 +262,7 @@ TEX_PASSES: list[tuple[str, Pass]] = [
     ("limits-markers", _rewrite(limits.rewrite_limits)),
     ("rows", _rows),
     ("urls", _rewrite(rewrite.rewrite_urls)),
+    ("array-preambles", _rewrite(tables.rewrite_array_preambles)),
     ("environments", _rewrite(environments.rewrite_environments)),
 ]
 TREE_PASSES: list[tuple[str, Pass]] = [

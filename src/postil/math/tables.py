@@ -8,7 +8,11 @@ environment adds (padding, display style, multline's alignment) is in `environme
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
+
+from postil.math.errors import MathUnsupportedError
+from postil.math.macros import read_group
 
 RULE = "0.06em"
 
@@ -63,3 +67,82 @@ def style_tables(root: ET.Element) -> None:
     """Apply `style_table` to every mtable under `root` (environments add theirs after)."""
     for table in list(root.iter("mtable")):
         style_table(table)
+
+
+# An array's preamble (the column spec): latex2mathml reads `l`, `c`, `r` and `|` only and
+# draws anything else into the first cell as math (`{*{20}{l}}` showed "∗20l" there). The
+# array package's other specifiers (array.sty §1, "The preamble options") are rewritten to
+# those four before conversion.
+ARRAY_BEGIN = re.compile(r"\\begin\s*\{(?:d?array|subarray)\}\s*(?:\[[^\]]*\]\s*)?(?=\{)")
+PREAMBLE_TOKEN = re.compile(r"\s*([lcr|:]|[pmbwWX*@!<>]|\\[A-Za-z]+|.)")
+# `@{…}`/`!{…}` between columns is kept only when it is spacing (or nothing): content
+# there has no MathML form, so anything else is reported rather than dropped.
+SPACING_ONLY = re.compile(r"(?:\s|\\[,:;! ]|\\q?quad(?![A-Za-z])|\\hspace\*?\{[^{}]*\})*")
+MAX_COLUMNS = 100
+
+
+def rewrite_array_preambles(latex: str) -> str:
+    r"""Rewrite the preamble of every `array` to the `l`, `c`, `r`, `|` latex2mathml reads.
+
+    `*{3}{c}` -> `ccc` (repeated, nested too), `p{2cm}`/`m{…}`/`b{…}` -> `l` (a paragraph
+    column is set flush left), `w{c}{2cm}`/`W{…}{…}` -> its alignment, `>{…}`/`<{…}` (code
+    before or after each cell) dropped, `@{}`/`!{}` with nothing or only spacing dropped;
+    `:` (arydshln's dashed rule) is drawn solid. The source of the rules: array.sty's
+    documentation, "The preamble options".
+
+    Raises:
+        MathUnsupportedError: `@{…}`/`!{…}` holding content, or a letter that is no column
+            type (named as written).
+    """
+    if "array}" not in latex:
+        return latex
+    out, pos = [], 0
+    for match in ARRAY_BEGIN.finditer(latex):
+        if match.start() < pos:
+            continue
+        spec, end = read_group(latex, match.end())
+        out += [latex[pos : match.end()], "{", _preamble(spec), "}"]
+        pos = end
+    return "".join(out) + latex[pos:] if out else latex
+
+
+def _preamble(spec: str) -> str:
+    """Return one array preamble as `l`/`c`/`r`/`|` letters (see `rewrite_array_preambles`)."""
+    columns, pos = [], 0
+    while pos < len(spec):
+        match = PREAMBLE_TOKEN.match(spec, pos)
+        if match is None:  # only trailing spaces are left
+            break
+        token, pos = match.group(1), match.end()
+        if token in "lcr|":
+            columns.append(token)
+        elif token == ":":
+            columns.append("|")
+        elif token == "*":
+            count, pos = read_group(spec, pos)
+            body, pos = read_group(spec, pos)
+            repeat = int(count) if count.strip().isdigit() else 0
+            columns.append(_preamble(body) * min(repeat, MAX_COLUMNS))
+        elif token in "pmb":
+            _, pos = read_group(spec, pos)
+            columns.append("l")
+        elif token in "wW":
+            align, pos = read_group(spec, pos)
+            _, pos = read_group(spec, pos)
+            columns.append(align.strip() if align.strip() in ("l", "c", "r") else "l")
+        elif token in "<>":
+            _, pos = read_group(spec, pos)
+        elif token in "@!":
+            content, pos = read_group(spec, pos)
+            if not SPACING_ONLY.fullmatch(content):
+                raise MathUnsupportedError(
+                    f"`{token}{{{content}}}` between array columns is not supported: "
+                    "put that content in a column of its own",
+                    0,
+                    token,
+                )
+        else:
+            raise MathUnsupportedError(
+                f"unsupported array column type `{token}`: use l, c, r or p{{…}}", 0, token
+            )
+    return "".join(columns)
