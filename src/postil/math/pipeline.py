@@ -263,6 +263,7 @@ TEX_PASSES: list[tuple[str, Pass]] = [
     ("rows", _rows),
     ("urls", _rewrite(rewrite.rewrite_urls)),
     ("array-preambles", _rewrite(tables.rewrite_array_preambles)),
+    ("spans", _rewrite(tables.rewrite_spans)),
     ("environments", _rewrite(environments.rewrite_environments)),
 ]
 TREE_PASSES: list[tuple[str, Pass]] = [
@@ -276,6 +277,7 @@ TREE_PASSES: list[tuple[str, Pass]] = [
     ("lengths", _tree(spacing.fix_lengths)),
     ("limits", _limits),
     ("functions", _tree(spacing.apply_functions)),
+    ("spans", _marked(tables.fix_spans)),
     ("tables", _tree(tables.style_tables)),
     ("environment-styles", _environment_styles),
     ("row-gap-padding", _marked(environments.apply_row_gaps)),
