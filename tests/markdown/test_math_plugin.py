@@ -71,6 +71,13 @@ def test_math_error_line_counts_newlines_inside_a_display_formula():
     assert (diag.location.line, diag.location.col) == (5 + 2, 5)
 
 
+def test_math_error_inside_display_math_in_a_block_quote_points_past_the_marker():
+    html, state = render("> Theorem.\n>\n> $$\n> x + \\frac{a}\n> $$\n")
+    (diag,) = state.diagnostics
+    assert (diag.location.line, diag.location.col) == (4, 7)
+    assert "&gt;" not in html.split("<annotation")[0]
+
+
 def test_math_unknown_and_duplicate_labels_are_errors_with_lines():
     source = "$$ a \\label{eq:a} $$\n\n$$ b \\label{eq:a} $$\n\nsee \\eqref{eq:zz}\n"
     _, state = render(source)

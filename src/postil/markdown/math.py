@@ -268,7 +268,7 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
         return True
     stop = scan.pos + (len(closer) if not opener else 0)
     token = state.push("math_block", "math", 0)
-    source = state.src[begin + len(opener) : stop]
+    source = _lines_between(state, start_line, begin + len(opener), stop)
     token.content, removed = _unescaped(source, opener)
     if label:  # numbered as `\label` numbers it; `@eq-…` and `\eqref` refer to it
         tex = token.content.rstrip()
@@ -278,6 +278,20 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     token.meta = {"col0": col0, "delims": delims, "removed": removed, "source": source}
     state.line = scan.line + 1
     return True
+
+
+def _lines_between(state: StateBlock, start_line: int, start: int, stop: int) -> str:
+    """Return the source from offset `start` on line `start_line` to offset `stop`, each line
+    without its container's markers: inside a block quote every line starts after its `>`
+    (markdown-it's `bMarks` there), which a plain slice of the source would keep in the TeX."""
+    parts, line = [], start_line
+    while line < state.lineMax and state.bMarks[line] <= stop:
+        first = start if line == start_line else state.bMarks[line]
+        parts.append(state.src[first : min(state.eMarks[line], stop)])
+        if state.eMarks[line] >= stop:
+            break
+        line += 1
+    return "\n".join(parts)
 
 
 def _katex_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
@@ -295,7 +309,9 @@ def _katex_block(state: StateBlock, start_line: int, end_line: int, silent: bool
     if silent:
         return True
     closer = state.src[state.bMarks[close] + state.tShift[close] : state.eMarks[close]].strip()
-    source = state.src[state.eMarks[start_line] : state.bMarks[close] + state.tShift[close]]
+    source = _lines_between(
+        state, start_line, state.eMarks[start_line], state.bMarks[close] + state.tShift[close]
+    )
     token = state.push("math_block", "math", 0)
     token.content, removed = _unescaped(source, line)
     token.map = [start_line, close + 1]
