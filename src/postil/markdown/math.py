@@ -40,6 +40,7 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 from postil.markdown.mathdoc import (
+    MATH_TYPES,
     PIPE,
     math_resolve,
     protect_pipes,
@@ -108,6 +109,7 @@ def math_plugin(md: MarkdownIt) -> None:
     md.core.ruler.after("inline", "math_resolve", math_resolve)
     md.core.ruler.after("inline", "math_heading", math_heading)  # so: before math_resolve
     md.core.ruler.after("math_resolve", "math_nobreak", math_nobreak)
+    md.core.ruler.after("math_resolve", "math_alt", math_alt)
     md.add_render_rule("math_nobreak_open", lambda *args: '<span class="math-nobreak">')
     md.add_render_rule("math_nobreak_close", lambda *args: "</span>")
     for kind in ("math_inline", "math_inline_display", "math_block"):
@@ -498,6 +500,29 @@ def math_fence(state: Any) -> None:
             token.meta = {**(token.meta or {}), "col0": 0, "fence": True, "delims": delims}
             if token.map:
                 token.map = [token.map[0] + 1, token.map[1]]
+
+
+def math_alt(state: Any) -> None:
+    r"""Give a formula in an image's description its plain-text form (`![the $L^2$ norm](…)`
+    gets `alt="the L² norm"`): markdown-it's alt text keeps text tokens only, so the formula
+    was left out. The text follows `postil.math.text.to_plain_text` (its TeX where there is
+    no text form), as a heading's `aria-label` does.
+    """
+    doc = None
+    for token in state.tokens:
+        if token.type != "inline" or "![" not in token.content or not token.children:
+            continue
+        for image in (child for child in token.children if child.type == "image"):
+            for i, child in enumerate(image.children or []):
+                if child.type in MATH_TYPES:
+                    from postil.math.text import to_plain_text
+
+                    doc = doc or get_state(state.env)
+                    text = Token("text", "", 0)
+                    text.content = to_plain_text(
+                        child.content, macros=doc.macros, cache=doc.math_cache
+                    )
+                    image.children[i] = text
 
 
 def math_heading(state: Any) -> None:
