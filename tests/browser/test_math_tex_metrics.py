@@ -13,7 +13,8 @@ Each formula is converted by postil, served with `static/css/math.css` and the m
 - `\\big/` and `\\Bigg\\backslash` grow as `\\big(` does (ronkok/Temml#71: they did not);
 - an array's edge rules (`|c|`, `\\hline` first and last) frame it, `\\multicolumn` spans
   its columns, `\\cline` rules only its columns;
-- a function name after an operand has TeX's thin space before it (`n \\log n`).
+- a function name after an operand has TeX's thin space before it (`n \\log n`);
+- `\\intertext` is a line of text between rows that stay aligned.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ FORMULAS = {
         True,
     ),
     "function": (r"n \log n", False),
+    "intertext": (r"\begin{align*} x + y &= 1 \\ \intertext{so} z &= 22 \end{align*}", True),
 }
 
 
@@ -180,3 +182,13 @@ def test_multicolumn_spans_and_cline_rules_only_its_columns(metrics):
 def test_function_name_after_an_operand_has_a_thin_space(metrics):
     n, log = em_boxes(metrics, "#function mi")[:2]
     assert log["left"] - n["right"] == pytest.approx(1 / 6, abs=0.03)
+
+
+def test_intertext_sits_between_rows_that_stay_aligned(metrics):
+    rows = em_boxes(metrics, "#intertext mtr")
+    equals = [b for b in em_boxes(metrics, "#intertext mo") if b["text"] == "="]
+    text = em_boxes(metrics, "#intertext mtext")[0]
+    assert len(rows) == 3 and text["text"] == "so"
+    assert rows[0]["top"] < text["top"] < rows[2]["top"]
+    assert equals[0]["left"] == pytest.approx(equals[1]["left"], abs=0.02)
+    assert text["left"] <= rows[0]["left"] + 0.05

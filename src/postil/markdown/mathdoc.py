@@ -27,6 +27,7 @@ from postil.math.delimiters import Closers
 from postil.math.engine import is_blank
 from postil.math.environments import split_numbering
 from postil.math.errors import MathError, MathSyntaxError
+from postil.math.intertext import rewrite_intertext
 from postil.math.macros import BUILTIN_MACROS, expand_macros, extract_definitions
 from postil.math.numbering import EquationRow, tag_text
 from postil.math.rewrite import REF
@@ -44,7 +45,7 @@ def equation_rows(latex: str, macros: Mapping[str, str] | None = None) -> tuple[
     """
     definitions, body = extract_definitions(latex)
     expanded = expand_macros(body, {**BUILTIN_MACROS, **(macros or {}), **definitions})
-    return split_numbering(expanded, True)[1]
+    return split_numbering(rewrite_intertext(expanded), True)[1]
 
 
 def protect_pipes(src: str, env: MutableMapping[str, Any]) -> str:
