@@ -29,8 +29,9 @@ from postil.math.environments import split_numbering
 from postil.math.errors import MathError, MathSyntaxError
 from postil.math.intertext import rewrite_intertext
 from postil.math.macros import BUILTIN_MACROS, expand_macros, extract_definitions
-from postil.math.numbering import EquationRow, tag_text
+from postil.math.numbering import EquationRow
 from postil.math.rewrite import REF
+from postil.math.text import tag_text
 
 PIPE = "\ue003"  # stands for `|` inside `$…$` while the table rule splits cells
 MATH_TYPES = ("math_inline", "math_inline_display", "math_block")

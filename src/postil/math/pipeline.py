@@ -225,13 +225,23 @@ def _fraction_delimiters(formula: Formula) -> None:
 
 def _numbers(formula: Formula) -> None:
     """Put the rows' equation numbers at the right margin."""
-    numbering.attach_numbers(formula.root, formula.rows, formula.numbers)
+    numbering.attach_numbers(formula.root, formula.rows, formula.numbers, tag_tree)
+
+
+def tag_tree(text: str) -> list[ET.Element]:
+    r"""Return the MathML of a tag's text holding TeX, read as `\text{…}` (amsmath sets
+    `\tag` in text mode): `(\$1'$)` -> `<mtext>(</mtext><mrow>…1′…</mrow><mtext>)</mtext>`."""
+    formula = Formula(rf"\text{{{text}}}")
+    run(formula)
+    return list(formula.root)
 
 
 def _refs(formula: Formula) -> None:
     """Turn `\\eqref`/`\\ref` markers into links to the numbered rows."""
     if formula.marked:
-        numbering.resolve_refs(formula.root, formula.rows, formula.numbers, formula.equations)
+        numbering.resolve_refs(
+            formula.root, formula.rows, formula.numbers, formula.equations, tag_tree
+        )
 
 
 def _leftovers(formula: Formula) -> None:
