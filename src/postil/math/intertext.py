@@ -14,7 +14,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from postil.math.macros import read_group
-from postil.math.markers import MARK, marker, read_marker
+from postil.math.markers import MARK, has_markers, marker, read_marker
 from postil.math.tables import add_style, align_css
 
 INTERTEXT = re.compile(r"(\\\\\s*)?\\(?:short)?intertext(?![A-Za-z])\s*")
@@ -49,6 +49,8 @@ def fix_intertext(root: ET.Element) -> None:
 
     Runs after the equation numbers are placed, so the text spans their cells too.
     """
+    if not has_markers(root, ("intertext",)):
+        return
     for table in list(root.iter("mtable")):
         for row in [r for r in table if r.tag == "mtr"]:
             found = next((e for e in row.iter("mtext") if _is_intertext(e)), None)

@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 
 from postil.math.errors import MathUnsupportedError
 from postil.math.macros import read_group
-from postil.math.markers import marker, read_marker
+from postil.math.markers import has_markers, marker, read_marker
 
 RULE = "0.06em"
 DATA_SPAN_RULES = "data-span-rules"  # a `\multicolumn` cell's own rules: "", "l", "r", "lr"
@@ -261,6 +261,8 @@ def fix_spans(root: ET.Element) -> None:
 
     Runs before `style_tables`, which turns the alignment and rules into cell CSS.
     """
+    if not has_markers(root, ("frame", "span", "cline")):
+        return
     for parent in list(root.iter()):
         for el in [e for e in parent if (read_marker(e) or ("", ""))[0] == "frame"]:
             index = list(parent).index(el)

@@ -28,8 +28,8 @@ ACCENT = re.compile(
 TEXT_COMMAND = re.compile(r"(\\[A-Za-z]+)\s*|(\\[&%$#_{} ,:;!>\\])")
 # Spaces in text mode (LaTeX's `\quad` is 1em, `\enspace` 0.5em, `\,` a thin space 1/6em;
 # amsmath's `\:`/`\>` 4/18em and `\;` 5/18em, `\!` a negative thin space, drawn as none)
-# as Unicode spaces. `\\` and `\newline` end no line in a box (LaTeX's `\text` is one):
-# they draw a word space, as LaTeX and Temml-in-Chromium show `\text{a \\ b}`.
+# as Unicode spaces. `\\` and `\newline` end no line inside `\text` (a box of one line):
+# they show as a word space, as Temml's `\text{a \\ b}` does in Chromium, never as "\".
 TEXT_SPACES: dict[str, str] = {
     "\\quad": "\u2003",
     "\\qquad": "\u2003\u2003",
