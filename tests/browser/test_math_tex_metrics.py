@@ -9,7 +9,12 @@ Each formula is converted by postil, served with `static/css/math.css` and the m
 - `\\!` takes a thin space away (Chromium ignores a negative `<mspace width>`);
 - `\\mathllap{b}` ends where it stands, over what came before; `\\mathclap` is centred there;
 - `\\overline`, `\\underline` and `\\widehat` are exactly as wide as their base;
-- the bars of `\\Braket{\\phi | A | \\psi}` are as tall as its angle brackets.
+- the bars of `\\Braket{\\phi | A | \\psi}` are as tall as its angle brackets;
+- `\\big/` and `\\Bigg\\backslash` grow as `\\big(` does (ronkok/Temml#71: they did not);
+- an array's edge rules (`|c|`, `\\hline` first and last) frame it, `\\multicolumn` spans
+  its columns, `\\cline` rules only its columns;
+- a function name after an operand has TeX's thin space before it (`n \\log n`);
+- `\\intertext` is a line of text between rows that stay aligned.
 """
 
 from __future__ import annotations
@@ -37,6 +42,16 @@ FORMULAS = {
     "overline": (r"\overline{a + b + c + d}", False),
     "underline": (r"\underline{abcdef}", False),
     "widehat": (r"\widehat{a + b}", False),
+    "slash": (r"a / b", False),
+    "bigslash": (r"\big/", False),
+    "Biggslash": (r"\Bigg\backslash", False),
+    "truth": (r"\begin{array}{|c|c|}\hline p & q \\ \hline T & F \\ \hline\end{array}", True),
+    "span": (
+        r"\begin{array}{cc} \multicolumn{2}{c}{abcdef} \\ \cline{1-1} x & y \end{array}",
+        True,
+    ),
+    "function": (r"n \log n", False),
+    "intertext": (r"\begin{align*} x + y &= 1 \\ \intertext{so} z &= 22 \end{align*}", True),
 }
 
 
@@ -129,3 +144,51 @@ def test_rules_and_wide_accents_span_their_base_exactly(metrics, key):
     )
     assert mark["left"] == pytest.approx(base["left"], abs=0.02)
     assert mark["right"] == pytest.approx(base["right"], abs=0.02)
+
+
+def test_big_slashes_grow_as_parentheses_do(metrics):
+    plain = next(b for b in em_boxes(metrics, "#slash mi, #slash mo") if b["text"] == "/")
+    big = em_boxes(metrics, "#bigslash mo")[0]
+    huge = em_boxes(metrics, "#Biggslash mo")[0]
+    assert plain["height"] < 1.15 <= big["height"]
+    assert huge["height"] >= 2.9
+
+
+def border(page, selector: str, side: str) -> list[float]:
+    """Return the computed border width (px) on `side` of every element matching `selector`."""
+    return page.eval_on_selector_all(
+        selector,
+        f"els => els.map(e => parseFloat(getComputedStyle(e).border{side}Width))",
+    )
+
+
+def test_array_edge_rules_frame_the_table(metrics):
+    rows = [f"#truth mtr:nth-child({n}) mtd" for n in (1, 2)]
+    assert all(w > 0 for w in border(metrics, rows[0], "Top"))
+    assert all(w > 0 for w in border(metrics, rows[1], "Bottom"))
+    assert all(w > 0 for w in border(metrics, f"{rows[0]}:first-child", "Left"))
+    assert all(w > 0 for w in border(metrics, "#truth mtd:last-child", "Right"))
+
+
+def test_multicolumn_spans_and_cline_rules_only_its_columns(metrics):
+    spanning = em_boxes(metrics, "#span mtr:nth-child(1) > mtd")
+    below = em_boxes(metrics, "#span mtr:nth-child(2) > mtd")
+    assert len(spanning) == 1 and len(below) == 2
+    assert spanning[0]["left"] == pytest.approx(below[0]["left"], abs=0.02)
+    assert spanning[0]["right"] == pytest.approx(below[1]["right"], abs=0.02)
+    assert border(metrics, "#span mtr:nth-child(1) > mtd", "Bottom") != [0]
+
+
+def test_function_name_after_an_operand_has_a_thin_space(metrics):
+    n, log = em_boxes(metrics, "#function mi")[:2]
+    assert log["left"] - n["right"] == pytest.approx(1 / 6, abs=0.03)
+
+
+def test_intertext_sits_between_rows_that_stay_aligned(metrics):
+    rows = em_boxes(metrics, "#intertext mtr")
+    equals = [b for b in em_boxes(metrics, "#intertext mo") if b["text"] == "="]
+    text = em_boxes(metrics, "#intertext mtext")[0]
+    assert len(rows) == 3 and text["text"] == "so"
+    assert rows[0]["top"] < text["top"] < rows[2]["top"]
+    assert equals[0]["left"] == pytest.approx(equals[1]["left"], abs=0.02)
+    assert text["left"] <= rows[0]["left"] + 0.05

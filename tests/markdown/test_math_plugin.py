@@ -71,6 +71,13 @@ def test_math_error_line_counts_newlines_inside_a_display_formula():
     assert (diag.location.line, diag.location.col) == (5 + 2, 5)
 
 
+def test_math_error_inside_display_math_in_a_block_quote_points_past_the_marker():
+    html, state = render("> Theorem.\n>\n> $$\n> x + \\frac{a}\n> $$\n")
+    (diag,) = state.diagnostics
+    assert (diag.location.line, diag.location.col) == (4, 7)
+    assert "&gt;" not in html.split("<annotation")[0]
+
+
 def test_math_unknown_and_duplicate_labels_are_errors_with_lines():
     source = "$$ a \\label{eq:a} $$\n\n$$ b \\label{eq:a} $$\n\nsee \\eqref{eq:zz}\n"
     _, state = render(source)
@@ -98,6 +105,16 @@ def test_math_equations_are_numbered_in_document_order_with_align_rows():
 def test_math_eqref_inside_math_links_to_the_equation():
     html, _ = render("$$ a = b \\label{eq:ab} $$\n\nso $c = \\eqref{eq:ab}$\n")
     assert '<mtext><a href="#eq-ab">(1)</a></mtext>' in html
+
+
+def test_math_eqref_to_a_tag_holding_math_reads_as_text_not_tex():
+    # brucemiller/LaTeXML#533: `\tag{$1'$}` showed "($1'$)" at the equation and in references.
+    source = "$$ z = b \\tag{$1'$} \\label{eq:p} $$\n\nsee \\eqref{eq:p}, $\\ref{eq:p}$\n"
+    html, state = render(source)
+    assert not state.diagnostics
+    assert '<a class="eqref" href="#eq-p">(1′)</a>' in html
+    assert '<mtext><a href="#eq-p">1′</a></mtext>' in html
+    assert "$1'$" not in html.replace("\\tag{$1'$}", "")  # only the TeX annotation keeps it
 
 
 def test_math_site_and_front_matter_macros_apply():

@@ -40,6 +40,7 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 from postil.markdown.mathdoc import (
+    MATH_TYPES,
     PIPE,
     math_resolve,
     protect_pipes,
@@ -108,6 +109,7 @@ def math_plugin(md: MarkdownIt) -> None:
     md.core.ruler.after("inline", "math_resolve", math_resolve)
     md.core.ruler.after("inline", "math_heading", math_heading)  # so: before math_resolve
     md.core.ruler.after("math_resolve", "math_nobreak", math_nobreak)
+    md.core.ruler.after("math_resolve", "math_alt", math_alt)
     md.add_render_rule("math_nobreak_open", lambda *args: '<span class="math-nobreak">')
     md.add_render_rule("math_nobreak_close", lambda *args: "</span>")
     for kind in ("math_inline", "math_inline_display", "math_block"):
@@ -268,7 +270,7 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
         return True
     stop = scan.pos + (len(closer) if not opener else 0)
     token = state.push("math_block", "math", 0)
-    source = state.src[begin + len(opener) : stop]
+    source = _lines_between(state, start_line, begin + len(opener), stop)
     token.content, removed = _unescaped(source, opener)
     if label:  # numbered as `\label` numbers it; `@eq-…` and `\eqref` refer to it
         tex = token.content.rstrip()
@@ -278,6 +280,20 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     token.meta = {"col0": col0, "delims": delims, "removed": removed, "source": source}
     state.line = scan.line + 1
     return True
+
+
+def _lines_between(state: StateBlock, start_line: int, start: int, stop: int) -> str:
+    """Return the source from offset `start` on line `start_line` to offset `stop`, each line
+    without its container's markers: inside a block quote every line starts after its `>`
+    (markdown-it's `bMarks` there), which a plain slice of the source would keep in the TeX."""
+    parts, line = [], start_line
+    while line < state.lineMax and state.bMarks[line] <= stop:
+        first = start if line == start_line else state.bMarks[line]
+        parts.append(state.src[first : min(state.eMarks[line], stop)])
+        if state.eMarks[line] >= stop:
+            break
+        line += 1
+    return "\n".join(parts)
 
 
 def _katex_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
@@ -295,7 +311,9 @@ def _katex_block(state: StateBlock, start_line: int, end_line: int, silent: bool
     if silent:
         return True
     closer = state.src[state.bMarks[close] + state.tShift[close] : state.eMarks[close]].strip()
-    source = state.src[state.eMarks[start_line] : state.bMarks[close] + state.tShift[close]]
+    source = _lines_between(
+        state, start_line, state.eMarks[start_line], state.bMarks[close] + state.tShift[close]
+    )
     token = state.push("math_block", "math", 0)
     token.content, removed = _unescaped(source, line)
     token.map = [start_line, close + 1]
@@ -482,6 +500,29 @@ def math_fence(state: Any) -> None:
             token.meta = {**(token.meta or {}), "col0": 0, "fence": True, "delims": delims}
             if token.map:
                 token.map = [token.map[0] + 1, token.map[1]]
+
+
+def math_alt(state: Any) -> None:
+    r"""Give a formula in an image's description its plain-text form (`![the $L^2$ norm](…)`
+    gets `alt="the L² norm"`): markdown-it's alt text keeps text tokens only, so the formula
+    was left out. The text follows `postil.math.text.to_plain_text` (its TeX where there is
+    no text form), as a heading's `aria-label` does.
+    """
+    doc = None
+    for token in state.tokens:
+        if token.type != "inline" or "![" not in token.content or not token.children:
+            continue
+        for image in (child for child in token.children if child.type == "image"):
+            for i, child in enumerate(image.children or []):
+                if child.type in MATH_TYPES:
+                    from postil.math.text import to_plain_text
+
+                    doc = doc or get_state(state.env)
+                    text = Token("text", "", 0)
+                    text.content = to_plain_text(
+                        child.content, macros=doc.macros, cache=doc.math_cache
+                    )
+                    image.children[i] = text
 
 
 def math_heading(state: Any) -> None:

@@ -27,9 +27,11 @@ from postil.math.delimiters import Closers
 from postil.math.engine import is_blank
 from postil.math.environments import split_numbering
 from postil.math.errors import MathError, MathSyntaxError
+from postil.math.intertext import rewrite_intertext
 from postil.math.macros import BUILTIN_MACROS, expand_macros, extract_definitions
 from postil.math.numbering import EquationRow
 from postil.math.rewrite import REF
+from postil.math.text import tag_text
 
 PIPE = "\ue003"  # stands for `|` inside `$…$` while the table rule splits cells
 MATH_TYPES = ("math_inline", "math_inline_display", "math_block")
@@ -44,7 +46,7 @@ def equation_rows(latex: str, macros: Mapping[str, str] | None = None) -> tuple[
     """
     definitions, body = extract_definitions(latex)
     expanded = expand_macros(body, {**BUILTIN_MACROS, **(macros or {}), **definitions})
-    return split_numbering(expanded, True)[1]
+    return split_numbering(rewrite_intertext(expanded), True)[1]
 
 
 def protect_pipes(src: str, env: MutableMapping[str, Any]) -> str:
@@ -224,7 +226,7 @@ def _number(doc: RenderState, token: Any, carry: dict[str, Any], count: int) -> 
     for row in rows:
         text = None
         if row.tag is not None:
-            text = row.tag
+            text = tag_text(row.tag)
         elif row.numbered:
             count += 1
             text = str(count)

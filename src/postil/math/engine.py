@@ -26,10 +26,11 @@ HOW_TO_DEFINE = (
     "`math: macros:` in postil.yaml or `macros:` in the front matter"
 )
 # TeX primitives and package commands postil does not support (docs/math.md, "Not
-# supported"): defining them as macros is not the fix, so the error does not suggest it.
+# supported"), and supported ones whose misuse is reported (`\\multicolumn{x}`): defining
+# them as macros is not the fix, so the error does not suggest it.
 NOT_MACROS = frozenset(
     "expandafter futurelet afterassignment csname endcsname ce pu angl angln phase "
-    "overlinesegment underlinesegment textcircled sixptsize xymatrix".split()
+    "overlinesegment underlinesegment textcircled sixptsize xymatrix multicolumn".split()
 )
 # latex2mathml's exceptions carry no message; say what each means and how to fix it.
 ENGINE_ERRORS = {

@@ -30,6 +30,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from postil.math.errors import MathUnsupportedError
+from postil.math.intertext import ROW_MARK
 from postil.math.macros import read_group
 from postil.math.markers import DATA_ENV, has_markers, marker, read_marker
 from postil.math.numbering import EquationRow
@@ -92,7 +93,10 @@ BEGIN = re.compile(r"\\(begin|end)\s*\{([A-Za-z]+\*?)\}")
 POSITION = re.compile(
     r"(\\begin\s*\{(?:aligned|alignedat|gathered|array|darray|subarray|split)\})\s*\[[tbc]\]"
 )
-ROW_COMMANDS = re.compile(r"\\(label|tag\*?)\s*\{([^{}]*)\}|\\(nonumber|notag)(?![A-Za-z])")
+# A tag may hold groups two deep (`\tag{$x^{2}$}`, `\tag{\text{ii}}`).
+ROW_COMMANDS = re.compile(
+    r"\\(label|tag\*?)\s*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}|\\(nonumber|notag)(?![A-Za-z])"
+)
 # Style -> padding of the cell that starts a column pair, in `aligned`-like styles.
 PAIR_GAP = {"aligned": "2em", "alignat": "0"}
 # Style -> half the space between matrix columns; none outside the first and last column.
@@ -151,6 +155,8 @@ def top_level_rows(latex: str) -> list[str]:
 
 def _row(latex: str, numbered: bool) -> tuple[EquationRow, str]:
     r"""Read `\label`, `\tag`, `\nonumber` out of one row; return the row and the rest."""
+    if ROW_MARK in latex:  # a line of `\\intertext`: never numbered
+        numbered = False
     if "\\label" not in latex and "\\tag" not in latex and "\\no" not in latex:
         return EquationRow(None, None, False, numbered), latex  # no `ROW_COMMANDS`
     label = tag = None

@@ -22,6 +22,9 @@ BUILTIN_MACROS: dict[str, str] = {
     **dict.fromkeys(("C", "Complex", "cnums"), r"\mathbb{C}"),
     "Q": r"\mathbb{Q}",
     "sdot": r"\cdot",
+    # cancel.sty's `\cancelto{value}{x}`: x struck out, the value at the top right (the
+    # strike has no arrowhead here; ronkok/Temml#112 asked for it in MathML).
+    "cancelto": r"{\cancel{#2}}^{#1}",
     "argmax": r"\operatorname*{arg\,max}",
     "argmin": r"\operatorname*{arg\,min}",
     "rarr": r"\rightarrow",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from postil.math.markers import REF_KINDS, has_markers, read_marker, unhide_label
@@ -86,19 +86,32 @@ def _cell(row: ET.Element, css: str, at: int | None = None) -> ET.Element:
     return cell
 
 
-def _number_row(row: ET.Element, text: str, label: str | None) -> None:
-    """Give one table row its spacer cell, number cell and anchor id."""
+TagTree = Callable[[str], list[ET.Element]]
+"""Converts a tag holding TeX (`$1'$`) to the MathML of its text (`pipeline` passes one)."""
+
+
+def _number_row(row: ET.Element, text: str, label: str | None, tag_tree: TagTree | None) -> None:
+    """Give one table row its spacer cell, number cell and anchor id.
+
+    amsmath sets `\\tag{…}` in text mode, so a tag holding `$…$` or a text command is
+    converted by `tag_tree` (`\\tag{$1'$}` shows (1′)) rather than shown as TeX.
+    """
     _cell(row, "padding:0;width:50%", 0)
     number = _cell(row, "padding:0 0 0 1em;width:50%;" + align_css("right"))
     number.set("class", "eqno")
-    if text:
+    if tag_tree is not None and ("$" in text or "\\" in text):
+        number.extend(tag_tree(text))
+    elif text:
         ET.SubElement(number, "mtext").text = text
     if label:
         row.set("id", anchor_id(label))
 
 
 def attach_numbers(
-    content: ET.Element, rows: Sequence[EquationRow], numbers: Sequence[str | None] | None
+    content: ET.Element,
+    rows: Sequence[EquationRow],
+    numbers: Sequence[str | None] | None,
+    tag_tree: TagTree | None = None,
 ) -> None:
     """Put the rows' numbers at the right margin of a display formula, in place.
 
@@ -114,14 +127,21 @@ def attach_numbers(
         middle = ET.SubElement(only, "mtd")
         middle.extend(list(content))
         content[:] = [table]
-        _number_row(only, texts[0], rows[0].label)
+        _number_row(only, texts[0], rows[0].label, tag_tree)
     else:
         table = next(content.iter("mtable"))
         table_rows = [r for r in table if r.tag == "mtr"]
         for row_el, text, row in zip(table_rows, texts, rows, strict=False):
-            _number_row(row_el, text, row.label)
+            _number_row(row_el, text, row.label, tag_tree)
     add_style(table, "width:100%")
     table.set("class", "numbered")
+
+
+def _tag_text(text: str, tag_tree: TagTree | None) -> str:
+    """Return a tag's text as a reference inside the formula shows it (`$1'$` -> `1′`)."""
+    if tag_tree is None or ("$" not in text and "\\" not in text):
+        return text
+    return "".join("".join(el.itertext()) for el in tag_tree(text))
 
 
 def resolve_refs(
@@ -129,6 +149,7 @@ def resolve_refs(
     rows: Sequence[EquationRow],
     numbers: Sequence[str | None] | None,
     equations: Mapping[str, str] | None,
+    tag_tree: TagTree | None = None,
 ) -> None:
     r"""Turn `\eqref`/`\ref` markers into links: `<mtext><a href="#eq-x">(1)</a></mtext>`.
 
@@ -140,7 +161,7 @@ def resolve_refs(
     if not has_markers(content, REF_KINDS):
         return
     local_numbers = {
-        row.label: text.strip("()")
+        row.label: _tag_text(text.strip("()"), tag_tree)
         for row, text in zip(rows, number_texts(rows, numbers), strict=True)
         if row.label and text
     }

@@ -23,6 +23,7 @@ from postil.math import (
     engine,
     environments,
     fonts,
+    intertext,
     limits,
     markers,
     numbering,
@@ -224,13 +225,23 @@ def _fraction_delimiters(formula: Formula) -> None:
 
 def _numbers(formula: Formula) -> None:
     """Put the rows' equation numbers at the right margin."""
-    numbering.attach_numbers(formula.root, formula.rows, formula.numbers)
+    numbering.attach_numbers(formula.root, formula.rows, formula.numbers, tag_tree)
+
+
+def tag_tree(text: str) -> list[ET.Element]:
+    r"""Return the MathML of a tag's text holding TeX, read as `\text{…}` (amsmath sets
+    `\tag` in text mode): `(\$1'$)` -> `<mtext>(</mtext><mrow>…1′…</mrow><mtext>)</mtext>`."""
+    formula = Formula(rf"\text{{{text}}}")
+    run(formula)
+    return list(formula.root)
 
 
 def _refs(formula: Formula) -> None:
     """Turn `\\eqref`/`\\ref` markers into links to the numbered rows."""
     if formula.marked:
-        numbering.resolve_refs(formula.root, formula.rows, formula.numbers, formula.equations)
+        numbering.resolve_refs(
+            formula.root, formula.rows, formula.numbers, formula.equations, tag_tree
+        )
 
 
 def _leftovers(formula: Formula) -> None:
@@ -250,6 +261,7 @@ TEX_PASSES: list[tuple[str, Pass]] = [
     ("macros", _macros),
     ("expanded-safety", _tex(check_safety)),
     ("expanded-arguments", _expanded_arguments),
+    ("intertext", _rewrite(intertext.rewrite_intertext)),
     ("row-gaps", _rewrite(environments.rewrite_row_gaps)),
     ("switches", _rewrite(environments.scope_switches)),
     ("numbering", _numbering),
@@ -262,6 +274,8 @@ TEX_PASSES: list[tuple[str, Pass]] = [
     ("limits-markers", _rewrite(limits.rewrite_limits)),
     ("rows", _rows),
     ("urls", _rewrite(rewrite.rewrite_urls)),
+    ("array-preambles", _rewrite(tables.rewrite_array_preambles)),
+    ("spans", _rewrite(tables.rewrite_spans)),
     ("environments", _rewrite(environments.rewrite_environments)),
 ]
 TREE_PASSES: list[tuple[str, Pass]] = [
@@ -275,6 +289,7 @@ TREE_PASSES: list[tuple[str, Pass]] = [
     ("lengths", _tree(spacing.fix_lengths)),
     ("limits", _limits),
     ("functions", _tree(spacing.apply_functions)),
+    ("spans", _marked(tables.fix_spans)),
     ("tables", _tree(tables.style_tables)),
     ("environment-styles", _environment_styles),
     ("row-gap-padding", _marked(environments.apply_row_gaps)),
@@ -284,6 +299,7 @@ TREE_PASSES: list[tuple[str, Pass]] = [
     ("fraction-delimiters", _fraction_delimiters),
     ("delimiter-sizes", _tree(styles.fix_delimiter_sizes)),
     ("numbers", _numbers),
+    ("intertext", _marked(intertext.fix_intertext)),
     ("refs", _refs),
     ("leftovers", _leftovers),
     ("clean", _tree(markers.clean_markers)),

@@ -19,6 +19,7 @@ from postil.math.markers import BIN_SPACE, DATA_OP, FIXED
 from postil.math.mathml import POSITIONAL, SCRIPTED_OR_STACKED, core, is_space
 from postil.math.styles import SCRIPT, walk_styles
 from postil.math.symbols import (
+    CLOSE_FENCES,
     FUNCTION_NAMES,
     OPEN_FENCES,
     REL_SPACE,
@@ -144,18 +145,39 @@ def apply_functions(root: ET.Element) -> None:
         if not len(parent) or parent.tag in POSITIONAL:
             continue
         kids = list(parent)
+        names = []
         for i in range(len(kids) - 1, -1, -1):
             if not _is_function_name(kids[i]):
                 continue
+            names.append(kids[i])
             _name_to_mi(kids[i])
             atom = next((k for k in kids[i + 1 :] if not is_space(k)), None)
-            if atom is None or _starts_with_relation_or_end(atom):
-                continue
-            apply = ET.Element("mo")
-            apply.text = "\u2061"
-            parent.insert(i + 1, apply)
-            if not _is_plain_open_fence(atom):
-                parent.insert(i + 2, ET.Element("mspace", width=THIN))
+            if atom is not None and not _starts_with_relation_or_end(atom):
+                apply = ET.Element("mo")
+                apply.text = "\u2061"
+                parent.insert(i + 1, apply)
+                if not _is_plain_open_fence(atom):
+                    parent.insert(i + 2, ET.Element("mspace", width=THIN))
+        kids = list(parent) if names else []  # with the spaces after the names
+        for i in range(len(kids) - 1, 0, -1):
+            if any(kids[i] is name for name in names) and _follows_operand(kids[:i]):
+                parent.insert(i, ET.Element("mspace", width=THIN))
+
+
+def _follows_operand(before: list[ET.Element]) -> bool:
+    r"""Tell whether a function name comes right after an operand: `n \log n`, `2\sin x`,
+    `f(x)\max`, `\frac{a}{b}\log` get TeX's thin space before the name (Ord, Close,
+    Inner or Op before an Op atom: The TeXbook, ch. 18, rule 20); after an operator, a
+    relation, an opening fence or at the start none (Chromium spaces those operators)."""
+    if len(before) > 1 and before[-1].tag == "mspace" and before[-2].text == "\u2061":
+        return False  # `\min_G \max_D`: the name before has its thin space after it already
+    prev = next((k for k in reversed(before) if not is_space(k)), None)
+    if prev is None or (prev.tag == "mi" and not prev.text and not len(prev)):
+        return False  # the start, or the empty `<mi>` an alignment `&` leaves
+    if prev.tag != "mo":
+        return True
+    text = prev.text or ""
+    return text in CLOSE_FENCES or (text in ("|", "‖") and prev.get("form") == "postfix")
 
 
 def _is_plain_open_fence(el: ET.Element) -> bool:

@@ -117,6 +117,10 @@ def _auto_sized(el: ET.Element) -> bool:
     )
 
 
+# Delimiters TeX sizes with `\big` that MathML Core's operator dictionary does not stretch.
+UNSTRETCHY_DELIMITERS = frozenset("/\\\u2215\u29f5")
+
+
 def fix_delimiter_sizes(root: ET.Element) -> None:
     r"""Give `\Big`, `\bigg`, `\Bigg` (and a display `\binom`) Computer Modern's sizes,
     centred on the math axis.
@@ -126,10 +130,17 @@ def fix_delimiter_sizes(root: ET.Element) -> None:
     """
     for el in root.iter():
         size = el.get("minsize")
-        if size in CM_DELIMITER_SIZES and el.get("maxsize") == size:
-            el.set("minsize", CM_DELIMITER_SIZES[size])
-            el.set("maxsize", CM_DELIMITER_SIZES[size])
-        if size and el.get("maxsize") == size:
-            # plain.tex's `\big` boxes are centred on the math axis, as every `\left` is;
-            # MathML Core centres a stretched operator only when it is symmetric.
-            el.set("symmetric", "true")
+        if not size or el.get("maxsize") != size:
+            continue
+        el.set("minsize", CM_DELIMITER_SIZES.get(size, size))
+        el.set("maxsize", CM_DELIMITER_SIZES.get(size, size))
+        # plain.tex's `\big` boxes are centred on the math axis, as every `\left` is;
+        # MathML Core centres a stretched operator only when it is symmetric.
+        el.set("symmetric", "true")
+        if el.text in UNSTRETCHY_DELIMITERS and "stretchy" not in el.attrib:
+            # Chromium sizes only operators that stretch, and the operator dictionary
+            # stretches no slash (ronkok/Temml#71: `\big/` drawn at text size); `\big`
+            # makes an ordinary atom, so no operator space either.
+            el.set("stretchy", "true")
+            el.set("lspace", el.get("lspace", "0em"))
+            el.set("rspace", el.get("rspace", "0em"))

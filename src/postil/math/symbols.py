@@ -180,6 +180,7 @@ FUNCTION_NAMES = frozenset(
 LIMIT_OPERATORS = frozenset("∑∏∐⋀⋁⋂⋃⨀⨁⨂⨄⨆")
 LIMIT_NAMES = frozenset("lim liminf limsup max min sup inf det gcd Pr injlim projlim plim".split())
 OPEN_FENCES = frozenset("([{|‖⟨⌈⌊〈")
+CLOSE_FENCES = frozenset(")]}⟩⌉⌋〉")
 RELATIONS_AND_PUNCT = frozenset("=<>≤≥≈≠∈∉⊂⊆→←↦,;:.)]}|∼≡≔∝⟩⌉⌋+−±∓×⋅·")
 OPERATOR_CLASSES = frozenset("mathbin mathrel mathop mathopen mathclose mathpunct".split())
 ORD_CLASSES = frozenset(("mathord", "mathalpha"))

@@ -8,9 +8,18 @@ environment adds (padding, display style, multline's alignment) is in `environme
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
+from postil.math.errors import MathUnsupportedError
+from postil.math.macros import read_group
+from postil.math.markers import has_markers, marker, read_marker
+
 RULE = "0.06em"
+DATA_SPAN_RULES = "data-span-rules"  # a `\multicolumn` cell's own rules: "", "l", "r", "lr"
+DATA_CLINE = "data-cline"  # a cell a `\cline` rules (below it, or above the first row)
+DATA_CLINE_SIDE = "data-cline-side"
+DATA_FRAME = "data-frame"  # the rules at an array's edges: "l", "r", "t", "b" (`_frame`)
 
 
 def align_css(align: str) -> str:
@@ -48,18 +57,255 @@ def style_table(table: ET.Element) -> None:
     row_lines = _lines(table.attrib.pop("rowlines", "none"), max(len(rows) - 1, 0))
     table.attrib.pop("rowspacing", None)
     table.attrib.pop("columnspacing", None)
+    _frame(rows, table.attrib.pop(DATA_FRAME, ""))
     for i, row in enumerate(rows):
-        for j, cell in enumerate(row):
+        column = 0
+        for cell in row:
+            column += int(cell.get("columnspan", "1"))
+            j = column - 1  # the cell's last column
             align = cell.attrib.pop("columnalign", None)
             if align and align != "center":
                 add_style(cell, align_css(align))
-            if j < len(col_lines) and col_lines[j] != "none":
+            rules = cell.attrib.pop(DATA_SPAN_RULES, None)
+            if rules is not None:  # a `\multicolumn`'s own rules replace the columns'
+                if "l" in rules:
+                    add_style(cell, f"border-left:{RULE} solid")
+                if "r" in rules:
+                    add_style(cell, f"border-right:{RULE} solid")
+            elif j < len(col_lines) and col_lines[j] != "none":
                 add_style(cell, f"border-right:{RULE} {col_lines[j]}")
             if i < len(row_lines) and row_lines[i] != "none":
                 add_style(cell, f"border-bottom:{RULE} {row_lines[i]}")
+            elif cell.attrib.pop(DATA_CLINE, None):
+                add_style(cell, f"border-{cell.get(DATA_CLINE_SIDE, 'bottom')}:{RULE} solid")
+            cell.attrib.pop(DATA_CLINE_SIDE, None)
+
+
+def _frame(rows: list[list[ET.Element]], frame: str) -> None:
+    """Draw the rules at a table's edges: `l`, `r` (a `|` first or last in the preamble),
+    `t`, `b` (an `\\hline` before the first row or after the last)."""
+    if not frame or not rows:
+        return
+    for row in rows:
+        if "l" in frame and row:
+            add_style(row[0], f"border-left:{RULE} solid")
+        if "r" in frame and row:
+            add_style(row[-1], f"border-right:{RULE} solid")
+    for side, row in (("t", rows[0]), ("b", rows[-1])):
+        for cell in row if side in frame else ():
+            add_style(cell, f"border-{'top' if side == 't' else 'bottom'}:{RULE} solid")
 
 
 def style_tables(root: ET.Element) -> None:
     """Apply `style_table` to every mtable under `root` (environments add theirs after)."""
     for table in list(root.iter("mtable")):
         style_table(table)
+
+
+# An array's preamble (the column spec): latex2mathml reads `l`, `c`, `r` and `|` only and
+# draws anything else into the first cell as math (`{*{20}{l}}` showed "∗20l" there). The
+# array package's other specifiers (array.sty §1, "The preamble options") are rewritten to
+# those four before conversion.
+ARRAY_BEGIN = re.compile(r"\\begin\s*\{(?:d?array|subarray)\}\s*(?:\[[^\]]*\]\s*)?(?=\{)")
+PREAMBLE_TOKEN = re.compile(r"\s*([lcr|:]|[pmbwWX*@!<>]|\\[A-Za-z]+|.)")
+# `@{…}`/`!{…}` between columns is kept only when it is spacing (or nothing): content
+# there has no MathML form, so anything else is reported rather than dropped.
+SPACING_ONLY = re.compile(r"(?:\s|\\[,:;! ]|\\q?quad(?![A-Za-z])|\\hspace\*?\{[^{}]*\})*")
+MAX_COLUMNS = 100
+
+
+def rewrite_array_preambles(latex: str) -> str:
+    r"""Rewrite the preamble of every `array` to the `l`, `c`, `r`, `|` latex2mathml reads.
+
+    `*{3}{c}` -> `ccc` (repeated, nested too), `p{2cm}`/`m{…}`/`b{…}` -> `l` (a paragraph
+    column is set flush left), `w{c}{2cm}`/`W{…}{…}` -> its alignment, `>{…}`/`<{…}` (code
+    before or after each cell) dropped, `@{}`/`!{}` with nothing or only spacing dropped;
+    `:` (arydshln's dashed rule) is drawn solid. The source of the rules: array.sty's
+    documentation, "The preamble options".
+
+    The rules at the table's edges, which latex2mathml misplaces (a `|` before the first
+    column shifted every column rule by one, an `\hline` before the first row was drawn
+    under it, one after the last row not at all), are taken out and left in a `frame`
+    marker before the table for `fix_spans`.
+
+    Raises:
+        MathUnsupportedError: `@{…}`/`!{…}` holding content, or a letter that is no column
+            type (named as written).
+    """
+    if "array}" not in latex:
+        return latex
+    edits: list[tuple[int, int, str]] = []
+    for match in ARRAY_BEGIN.finditer(latex):
+        spec, end = read_group(latex, match.end())
+        columns = _preamble(spec)
+        frame = ("l" if columns.startswith("|") else "") + ("r" if columns.endswith("|") else "")
+        top = TOP_RULES.match(latex, end)
+        body = top.end() if top else end
+        if body > end:
+            frame += "t"
+        closing = _matching_end(latex, body)
+        bottom = BOTTOM_RULES.search(latex, body, closing) if closing is not None else None
+        if bottom is not None and closing is not None:
+            frame += "b"
+            edits.append((bottom.start(), closing, ""))
+        head = marker("frame", frame) if frame else ""
+        edits.append((match.start(), match.start(), head))
+        edits.append((match.end(), body, "{" + columns.strip("|") + "}"))
+    out, pos = [], 0
+    for start, stop, text in sorted(edits):
+        out += [latex[pos:start], text]
+        pos = stop
+    return "".join(out) + latex[pos:]
+
+
+TOP_RULES = re.compile(r"(?:\s*\\hline(?![A-Za-z]))+")
+BOTTOM_RULES = re.compile(r"(?:\\\\)?(?:\s*\\hline(?![A-Za-z]))+\s*$")
+BEGIN_OR_END = re.compile(r"\\(begin|end)\s*\{[^{}]*\}")
+
+
+def _matching_end(latex: str, pos: int) -> int | None:
+    """Return the offset of the `\\end{…}` that closes the environment whose body starts at
+    `pos`, or None."""
+    depth = 0
+    for match in BEGIN_OR_END.finditer(latex, pos):
+        if match.group(1) == "begin":
+            depth += 1
+        elif depth == 0:
+            return match.start()
+        else:
+            depth -= 1
+    return None
+
+
+def _preamble(spec: str) -> str:
+    """Return one array preamble as `l`/`c`/`r`/`|` letters (see `rewrite_array_preambles`)."""
+    columns, pos = [], 0
+    while pos < len(spec):
+        match = PREAMBLE_TOKEN.match(spec, pos)
+        if match is None:  # only trailing spaces are left
+            break
+        token, pos = match.group(1), match.end()
+        if token in "lcr|":
+            columns.append(token)
+        elif token == ":":
+            columns.append("|")
+        elif token == "*":
+            count, pos = read_group(spec, pos)
+            body, pos = read_group(spec, pos)
+            repeat = int(count) if count.strip().isdigit() else 0
+            columns.append(_preamble(body) * min(repeat, MAX_COLUMNS))
+        elif token in "pmb":
+            _, pos = read_group(spec, pos)
+            columns.append("l")
+        elif token in "wW":
+            align, pos = read_group(spec, pos)
+            _, pos = read_group(spec, pos)
+            columns.append(align.strip() if align.strip() in ("l", "c", "r") else "l")
+        elif token in "<>":
+            _, pos = read_group(spec, pos)
+        elif token in "@!":
+            content, pos = read_group(spec, pos)
+            if not SPACING_ONLY.fullmatch(content):
+                raise MathUnsupportedError(
+                    f"`{token}{{{content}}}` between array columns is not supported: "
+                    "put that content in a column of its own",
+                    0,
+                    token,
+                )
+        else:
+            raise MathUnsupportedError(
+                f"unsupported array column type `{token}`: use l, c, r or p{{…}}", 0, token
+            )
+    return "".join(columns)
+
+
+SPAN = re.compile(r"\\multicolumn(?![A-Za-z])\s*")
+CLINE = re.compile(r"\\cline(?![A-Za-z])\s*\{\s*(\d+)\s*-\s*(\d+)\s*\}")
+
+
+def rewrite_spans(latex: str) -> str:
+    r"""Rewrite `\multicolumn{2}{c|}{x}` and `\cline{2-3}` in tables as markers for `fix_spans`.
+
+    LaTeX's `\multicolumn{n}{spec}{content}` sets one cell across n columns, aligned and
+    ruled by its own one-column `spec`; `\cline{i-j}` draws a rule under columns i to j of
+    the row above (latex.ltx). latex2mathml knows neither.
+    """
+    if "\\multicolumn" not in latex and "\\cline" not in latex:
+        return latex
+    latex = CLINE.sub(lambda m: marker("cline", f"{m.group(1)}-{m.group(2)}"), latex)
+    out, pos = [], 0
+    for match in SPAN.finditer(latex):
+        if match.start() < pos:
+            continue
+        count, end = read_group(latex, match.end())
+        spec, end = read_group(latex, end)
+        content, end = read_group(latex, end)
+        columns = _preamble(spec)
+        align = columns.strip("|") or "c"
+        rules = ("l" if columns.startswith("|") else "") + ("r" if columns.endswith("|") else "")
+        if not count.strip().isdigit() or len(align) != 1:
+            raise MathUnsupportedError(
+                "\\multicolumn needs a number of columns and one column type: "
+                "write \\multicolumn{2}{c}{…}",
+                0,
+                "\\multicolumn",
+            )
+        payload = f"{int(count)}:{align}:{rules}"
+        out += [latex[pos : match.start()], marker("span", payload), "{", content, "}"]
+        pos = end
+    return "".join(out) + latex[pos:] if out else latex
+
+
+def fix_spans(root: ET.Element) -> None:
+    """Turn `span` and `cline` markers into `columnspan`, alignment and rules on cells.
+
+    Runs before `style_tables`, which turns the alignment and rules into cell CSS.
+    """
+    if not has_markers(root, ("frame", "span", "cline")):
+        return
+    for parent in list(root.iter()):
+        for el in [e for e in parent if (read_marker(e) or ("", ""))[0] == "frame"]:
+            index = list(parent).index(el)
+            tables = (next(s.iter("mtable"), None) for s in list(parent)[index + 1 :])
+            table = next((t for t in tables if t is not None), None)
+            if table is not None:
+                table.set(DATA_FRAME, (read_marker(el) or ("", ""))[1])
+            parent.remove(el)
+    for table in list(root.iter("mtable")):
+        rows = cells(table)
+        for i, row in enumerate(rows):
+            for cell in row:
+                for el in [e for e in cell.iter("mtext") if read_marker(e)]:
+                    kind, payload = read_marker(el) or ("", "")
+                    if kind == "span":
+                        count, align, rules = (payload.split(":") + [""])[:3]
+                        if int(count) > 1:
+                            cell.set("columnspan", count)
+                        cell.set("columnalign", ALIGN_NAMES.get(align, "center"))
+                        cell.set(DATA_SPAN_RULES, rules)
+                    elif kind == "cline":
+                        _cline(rows, i, payload)
+                    else:
+                        continue
+                    _parent_of(cell, el).remove(el)
+
+
+ALIGN_NAMES = {"l": "left", "c": "center", "r": "right"}
+
+
+def _cline(rows: list[list[ET.Element]], index: int, payload: str) -> None:
+    """Mark the cells of columns i..j of the row above row `index` (the first row: above it)."""
+    first, last = (int(n) for n in payload.split("-"))
+    target, side = (rows[index - 1], "bottom") if index > 0 else (rows[index], "top")
+    column = 0
+    for cell in target:
+        start = column + 1
+        column += int(cell.get("columnspan", "1"))
+        if start <= last and column >= first:
+            cell.set(DATA_CLINE, "1")
+            cell.set(DATA_CLINE_SIDE, side)
+
+
+def _parent_of(ancestor: ET.Element, el: ET.Element) -> ET.Element:
+    """Return the parent of `el` under `ancestor`."""
+    return next(p for p in ancestor.iter() if el in list(p))

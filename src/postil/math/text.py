@@ -124,6 +124,13 @@ def to_plain_text(
     return text_of(mathml, latex)
 
 
+def tag_text(tag: str) -> str:
+    r"""Return a `\tag`'s text as a reference shows it: `$1'$` -> `1′` (plain as is)."""
+    if "$" not in tag and "\\" not in tag:
+        return tag
+    return to_plain_text(rf"\text{{{tag}}}")
+
+
 def text_of(mathml: str, latex: str) -> str:
     """Return the readable text of `mathml`, converted from `latex`, else `latex` on one line.
 

@@ -25,7 +25,25 @@ ACCENT = re.compile(
     r"\\([`'^\"~=.]|[uvHrck](?![A-Za-z]))\s*(?:\{\s*(\\?[A-Za-z])\s*\}|(\\?[A-Za-z]))"
 )
 # A control word eats the spaces after it (The TeXbook p. 47); a control symbol does not.
-TEXT_COMMAND = re.compile(r"(\\[A-Za-z]+)\s*|(\\[&%$#_{} ])")
+TEXT_COMMAND = re.compile(r"(\\[A-Za-z]+)\s*|(\\[&%$#_{} ,:;!>\\])")
+# Spaces in text mode (LaTeX's `\quad` is 1em, `\enspace` 0.5em, `\,` a thin space 1/6em;
+# amsmath's `\:`/`\>` 4/18em and `\;` 5/18em, `\!` a negative thin space, drawn as none)
+# as Unicode spaces. `\\` and `\newline` end no line inside `\text` (a box of one line):
+# they show as a word space, as Temml's `\text{a \\ b}` does in Chromium, never as "\".
+TEXT_SPACES: dict[str, str] = {
+    "\\quad": "\u2003",
+    "\\qquad": "\u2003\u2003",
+    "\\enspace": "\u2002",
+    "\\enskip": "\u2002",
+    "\\thinspace": "\u2009",
+    "\\,": "\u2009",
+    "\\:": "\u205f",
+    "\\>": "\u205f",
+    "\\;": "\u2004",
+    "\\!": "",
+    "\\\\": " ",
+    "\\newline": " ",
+}
 
 
 def text_mode(text: str) -> str:
@@ -38,6 +56,8 @@ def text_mode(text: str) -> str:
 def _text_symbol(match: re.Match[str]) -> str:
     """Return the character of one text-mode command, or the command as written."""
     command = match.group(1) or match.group(2)
+    if command in TEXT_SPACES:
+        return TEXT_SPACES[command]
     return TEXT_SYMBOLS.get(command, match.group(0))
 
 
@@ -63,11 +83,53 @@ def _text_piece(command: str, content: str) -> str:
 
 def _split_text(command: str, content: str) -> str:
     r"""Rewrite `\text{a $x$ b}` as `\text{a }x\text{ b}`: math inside text stays math."""
-    parts = re.split(r"(?<!\\)\$|\\[()]", content)
+    parts = _math_split(content)
     return "".join(
-        _text_piece(command, part) if i % 2 == 0 else "{" + part + "}"
+        _nested_text(command, part) if i % 2 == 0 else "{" + rewrite_text(part) + "}"
         for i, part in enumerate(parts)
     )
+
+
+def _math_split(content: str) -> list[str]:
+    r"""Split text at the `$`, `\(`, `\)` outside its groups: text, math, text, … (a `$` in
+    a nested `\textit{a $x$}` belongs to that group, which is split in its turn)."""
+    parts, start, depth, pos = [], 0, 0, 0
+    while pos < len(content):
+        char = content[pos]
+        if char == "\\":
+            if depth == 0 and content[pos + 1 : pos + 2] in ("(", ")"):
+                parts.append(content[start:pos])
+                start = pos + 2
+            pos += 2
+            continue
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+        elif char == "$" and depth == 0:
+            parts.append(content[start:pos])
+            start = pos + 1
+        pos += 1
+    return [*parts, content[start:]]
+
+
+def _nested_text(command: str, text: str) -> str:
+    r"""Rewrite text holding text commands as pieces: `\text{if \textbf{yes}}` ->
+    `\text{if }\textbf{yes}` (a `\text`/`\mbox` inside keeps the outer font, as in LaTeX)."""
+    out, pos = [], 0
+    for match in TEXT_COMMANDS.finditer(text):
+        if match.start() < pos:
+            continue
+        inner, end = read_group(text, match.end())
+        keeps_font = match.group(1) in ("text", "mbox", "hbox")
+        out += [
+            _text_piece(command, text[pos : match.start()]) if match.start() > pos else "",
+            _split_text(command if keeps_font else match.group(1), inner),
+        ]
+        pos = end
+    if not out:
+        return _text_piece(command, text)
+    return "".join(out) + (_text_piece(command, text[pos:]) if pos < len(text) else "")
 
 
 def rewrite_text(latex: str) -> str:
