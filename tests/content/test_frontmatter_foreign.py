@@ -222,8 +222,9 @@ def test_mkdocs_metadata_continuation_lines_and_errors_at_the_file_line():
 
 
 def test_text_starting_with_a_colon_phrase_is_not_metadata():
-    with pytest.raises(ContentError, match="no `title`"):
-        read("Note: this post has no front matter.\n\nText\n")
+    meta, body, _, warnings = read("Note: this post has no front matter.\n\nText\n")
+    assert (meta.title, body) == ("X", "Note: this post has no front matter.\n\nText\n")
+    assert "titled `X` after its file name" in warnings[0]
 
 
 def test_mkdocs_page_without_title_is_titled_by_its_opening_heading_which_leaves_the_body():
@@ -261,8 +262,9 @@ def test_mkdocs_metadata_without_title_is_read_when_its_keys_are_known_and_title
 
 def test_heading_after_text_or_a_level_two_heading_is_no_title():
     for text in ("---\nslug: x\n---\nIntro\n\n# Later\n", "---\nslug: x\n---\n## Part\n"):
-        with pytest.raises(ContentError, match="no `title`"):
-            read(text)
+        meta, body, _, warnings = read(text, rel="content/posts/2020-01-02-some-notes.md")
+        assert (meta.title, body) == ("Some Notes", text.split("---\n")[2])
+        assert "titled `Some Notes` after its file name" in warnings[0]
 
 
 @pytest.mark.parametrize(
