@@ -174,6 +174,24 @@ def test_hugo_toml_front_matter_is_read():
     ]
 
 
+def test_zola_taxonomies_are_tags_and_extra_is_quiet_and_path_is_the_permalink():
+    meta, _, _, warnings = read(
+        '+++\ntitle = "CBPV"\ndate = 2023-07-22\npath = "notes/cbpv"\n[taxonomies]\n'
+        'categories = ["blog"]\ntags = ["logic", "cbpv"]\nseries = ["x"]\n[extra]\n'
+        "math = true\n+++\nBody\n"
+    )
+    assert meta.tags == ("logic", "cbpv", "blog")
+    assert meta.permalink == "notes/cbpv/"
+    # a taxonomy postil has no equivalent for is named at its own line
+    assert [w.split(": warning: ")[0] for w in warnings] == ["content/posts/x.md:8:10"]
+    assert "unknown front matter key `series`" in warnings[0]
+
+
+def test_a_taxonomies_key_that_is_not_a_table_is_an_unknown_key():
+    _, _, _, warnings = read('+++\ntitle = "T"\ndate = 2023-07-22\ntaxonomies = "a"\n+++\n')
+    assert "unknown front matter key `taxonomies`" in warnings[0]
+
+
 def test_toml_date_without_offset_is_in_the_site_timezone():
     meta, *_ = read('+++\ntitle = "T"\ndate = 2024-03-05\n+++\n')
     assert meta.date == datetime(2024, 3, 5, tzinfo=timezone.utc)

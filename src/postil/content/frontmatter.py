@@ -413,6 +413,7 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "thumbnail-img": ("image", ft.image, 5),  # Beautiful Jekyll: the list's
     "url": ("permalink", ft.permalink, 1),  # Hugo, Pelican: the page's own URL
     "redirect_from": ("aliases", ft.aliases, 1),  # jekyll-redirect-from
+    "path": ("permalink", ft.permalink, 2),  # Zola: the page's own path
 }
 """Keys of other generators with a meaning postil has: key → (field, converter, rank);
 the lower rank wins when two give one field (postil's own keys have rank 0)."""
@@ -440,6 +441,8 @@ QUIET_KEYS = frozenset(
     | {"smooth-scroll", "anchor-sections", "html-math-method", "knitr", "editor_options"}
     | {"keep-md", "df-print", "code-overflow", "title-block-style", "lightbox"}
     | {"link-external-icon", "link-external-newwindow", "email-obfuscation", "resources"}
+    | {"extra", "in_search_index"}  # Zola: the theme's own values; search opt-out
 )
 """Keys that change nothing postil does (the look of another theme, its comments, its math
-engine, Quarto's execution options, MkDocs' `hide`), accepted without a warning."""
+engine, Quarto's execution options, MkDocs' `hide`, Zola's `[extra]` table of theme values),
+accepted without a warning."""
