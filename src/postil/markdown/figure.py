@@ -8,9 +8,11 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
+from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
+from postil.markdown.links import internal_url
 from postil.markdown.state import get_state
 
 KIND_LABELS = {"figure": "Figure", "table": "Table"}
@@ -252,6 +254,49 @@ def _find_in_block(src: str, line_map: list[int] | None, needle: str) -> tuple[i
         if col >= 0:
             return line0, col + 1
     return line_map[0], 1
+
+
+def push_figure(
+    state: StateBlock,
+    line: int,
+    src: str,
+    caption: str,
+    alt: str | None = None,
+    classes: Sequence[str] = (),
+    attrs: dict[str, str] | None = None,
+) -> None:
+    """Push a numbered figure without an id, for a block rule of another plugin.
+
+    Args:
+        state: the block state; the figure goes at its end.
+        line: the 0-based body line the figure is written on.
+        src: the image as written (a post's file, `/x.png` from the site's root, a URL);
+            put under the base path as the links plugin does.
+        caption: Markdown, parsed as the caption's inline content.
+        alt: the image's text; the caption without HTML tags, `*` and backticks when None.
+        classes: more classes of the `<figure>` (after `figure`).
+        attrs: more attributes of the `<img>` (`width`, `height`).
+    """
+    doc = get_state(state.env)
+    image = Token(
+        "image",
+        "img",
+        0,
+        attrs={"src": internal_url(src, doc.path, doc.links, doc.base_path) or ""},
+    )
+    image.attrs.update(attrs or {})
+    text = re.sub(r"<[^>]*>|[*`]", "", caption) if alt is None else alt
+    image.children = [Token("text", "", 0, content=text)]
+    opening = state.push("figure_open", "figure", 1)
+    opening.map = [line, line + 1]
+    opening.meta = {
+        "figure": {"id": None, "kind": "figure"},
+        "image": image,
+        "classes": list(classes),
+    }
+    inline = state.push("inline", "", 0)
+    inline.content, inline.map, inline.children = caption, [line, line + 1], []
+    state.push("figure_close", "figure", -1)
 
 
 def render_figure_open(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
