@@ -202,7 +202,7 @@ def figure_number(state: StateCore) -> None:
         if not isinstance(figure, dict):
             continue
         kind = figure.get("kind", "figure")
-        number = _subfigure_number(token, kind, parents)
+        number: int | str | None = _subfigure_number(token, kind, parents)
         if number is None:
             counters[kind] = counters.get(kind, 0) + 1
             number = counters[kind]
