@@ -101,13 +101,24 @@ def tufte_tag(state: StateInline, silent: bool) -> bool:
         return False
     if not silent:
         if tag.name == "newthought":
-            state.push("newthought_open", "span", 1)
-            state.md.inline.parse(args[0], state.md, state.env, state.tokens)
-            state.push("newthought_close", "span", -1)
+            _newthought(state, args[0])
         else:
             _note(state, tag.name, args)
     state.pos = tag.end
     return True
+
+
+def _newthought(state: StateInline, text: str) -> None:
+    """Push the words in a `newthought` span; they are parsed on their own (their emphasis
+    closes inside), then added with the stream's per-token metadata kept in step."""
+    state.push("newthought_open", "span", 1)
+    words: list[Token] = []
+    state.md.inline.parse(text, state.md, state.env, words)
+    for token in words:
+        token.level += state.level
+    state.tokens += words
+    state.tokens_meta += [None] * len(words)
+    state.push("newthought_close", "span", -1)
 
 
 def _note(state: StateInline, name: str, args: list[str]) -> None:
