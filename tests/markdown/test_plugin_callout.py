@@ -50,3 +50,11 @@ def test_nested_fenced_divs_with_equal_fences_close_innermost_first_as_in_pandoc
 )
 def test_closed_fenced_divs_are_not_reported(text):
     assert warnings(text) == []
+
+
+def test_a_fenced_div_in_a_list_item_ends_with_the_item_and_keeps_the_next_line():
+    state = RenderState(path="post.md")
+    html = render_markdown(create_markdown(), "- item\n  ::: {.a}\n  in div\nlazy\n", state).html
+    assert html == (
+        '<ul>\n<li>item\n<div class="a">\n<p>in div</p>\n</div>\n</li>\n</ul>\n<p>lazy</p>\n'
+    )

@@ -32,7 +32,7 @@ def fenced_div_plugin(md: MarkdownIt, validate: Callable[[str], bool]) -> None:
             return False
         if silent:
             return True
-        close = _closing_line(state, start, end, validate)
+        close, closed = _closing_line(state, start, end, validate)
         old_parent, old_max = state.parentType, state.lineMax
         state.parentType, state.lineMax = "container", close
         token = state.push("container_div_open", "div", 1)
@@ -42,7 +42,7 @@ def fenced_div_plugin(md: MarkdownIt, validate: Callable[[str], bool]) -> None:
         token = state.push("container_div_close", "div", -1)
         token.markup, token.block = ":" * len(opening[0]), True
         state.parentType, state.lineMax = old_parent, old_max
-        state.line = close + (1 if close < end else 0)
+        state.line = close + (1 if closed else 0)
         return True
 
     md.block.ruler.before(
@@ -61,14 +61,17 @@ def _fence(state: StateBlock, line: int) -> tuple[str, str] | None:
     return (found.group(1), found.group(2)) if found else None
 
 
-def _closing_line(state: StateBlock, start: int, end: int, validate: Callable[[str], bool]) -> int:
-    """Return the line closing the div opened at `start` (`end` when none does: the div runs
-    to the end of its parent block, as markdown-it's containers do)."""
+def _closing_line(
+    state: StateBlock, start: int, end: int, validate: Callable[[str], bool]
+) -> tuple[int, bool]:
+    """Return (the line the div opened at `start` ends before, whether that line is its
+    closing fence): with none, the div runs to the end of its parent block (`end`, or a
+    line indented less than the block), as markdown-it's containers do."""
     depth, code = 1, ""
     for line in range(start + 1, end):
         first = state.bMarks[line] + state.tShift[line]
         if first < state.eMarks[line] and state.sCount[line] < state.blkIndent:
-            return line  # a line less indented than the div ends its parent block
+            return line, False  # a line less indented than the div ends its parent block
         text = state.src[first : state.eMarks[line]]
         fence = CODE_FENCE.match(text)
         if code:
@@ -85,7 +88,7 @@ def _closing_line(state: StateBlock, start: int, end: int, validate: Callable[[s
         if all(isStrSpace(c) for c in rest):
             depth -= 1
             if depth == 0:
-                return line
+                return line, True
         elif validate(rest):
             depth += 1
-    return end
+    return end, False
