@@ -47,12 +47,31 @@ def escape_bibtex(text: str) -> str:
 
 
 def family_name(author: str) -> str:
-    """Return the family name of "Given Family" or "Family, Given" (BibTeX's two name forms)."""
+    """Return the family name of "Given Family" or "Family, Given" (BibTeX's two name forms),
+    without its particles ("Jan van der Berg" → "Berg", BibTeX's Last part)."""
     author = author.strip()
     if "," in author:
-        return author.split(",", 1)[0].strip()
+        return author.split(",", 1)[0].split()[-1] if author.split(",", 1)[0].strip() else ""
     parts = author.split()
     return parts[-1] if parts else ""
+
+
+def name_parts(author: str) -> tuple[str, str]:
+    """Return (given names, family name with its particles) of one author.
+
+    "Family, Given" splits at the comma. "Given von Last" splits as BibTeX splits it: the
+    particles are the words starting in lower case after the first word ("Jan van der Berg" →
+    "Jan", "van der Berg"; "Jean de La Fontaine" → "Jean", "de La Fontaine"); with none, the
+    last word is the family name. APA 7 (§9.8) keeps the particles with the family name.
+    """
+    if "," in author:
+        family, given = (s.strip() for s in author.split(",", 1))
+        return given, family
+    words = author.split()
+    if not words:
+        return "", ""
+    particle = next((i for i, w in enumerate(words[1:-1], 1) if w[:1].islower()), len(words) - 1)
+    return " ".join(words[:particle]), " ".join(words[particle:])
 
 
 _AND = re.compile(r"\band\b", re.IGNORECASE)
@@ -147,12 +166,9 @@ def bibtex_entry(
 
 def apa_author(author: str) -> str:
     """Return "Family, G. N." for an author written "Given Names Family" or "Family, Given"
-    (hyphenated given names keep their hyphen: "Jean-Pierre" is "J.-P.", APA 7 §9.8)."""
-    if "," in author:
-        family, given = (s.strip() for s in author.split(",", 1))
-    else:
-        parts = author.split()
-        family, given = (parts[-1], " ".join(parts[:-1])) if parts else ("", "")
+    (hyphenated given names keep their hyphen: "Jean-Pierre" is "J.-P.", APA 7 §9.8; the
+    particles stay with the family name: "van der Berg, J.", `name_parts`)."""
+    given, family = name_parts(author)
     given = unicodedata.normalize("NFC", given)
     return f"{family}, {initials(given)}".rstrip(", ") if given else family
 

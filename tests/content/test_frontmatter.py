@@ -72,9 +72,19 @@ def test_tab_indentation_error_says_to_use_spaces():
     assert "tabs" in err.value.message
 
 
-def test_missing_title_is_an_error():
-    with pytest.raises(ContentError, match="no `title`"):
-        parse(source("---\ndate: 2024-01-01\n---\n"), "UTC")
+UNTITLED = (
+    "warning: no `title` and no `# heading` opening the page; it is titled `{}` after its "
+    "file name; add `title: …` at the top (or a `# heading` as its first line)"
+)
+
+
+def test_missing_title_is_the_file_name_as_jekyll_titles_it_with_a_warning():
+    # Jekyll's titleize_slug: the date goes, each `-` word is capitalised (the rest lower)
+    warnings: list = []
+    rel = "content/posts/2015-08-18-linear-classify-CNN.md"
+    meta, body, _ = parse(source("---\nlayout: page\n---\nText\n", rel), "UTC", warnings)
+    assert (meta.title, body) == ("Linear Classify Cnn", "Text\n")
+    assert f"{rel}:1:1: " + UNTITLED.format("Linear Classify Cnn") in map(str, warnings)
 
 
 def test_front_matter_without_closing_fence_is_an_error():
@@ -111,15 +121,25 @@ def test_unknown_key_is_a_warning_naming_the_key_and_the_known_keys():
     )
 
 
-def test_misspelt_title_still_fails_because_the_title_is_missing():
-    with pytest.raises(ContentError, match="no `title`"):
-        parse(source("---\ntittle: T\n---\n"), "UTC", [])
+def test_misspelt_title_warns_twice_naming_the_key_and_the_title_it_falls_back_to():
+    warnings: list = []
+    meta, _, _ = parse(source("---\ntittle: T\ndate: 2024-01-01\n---\n"), "UTC", warnings)
+    assert meta.title == "X"
+    assert [str(w).split(": warning: ")[1][:30] for w in warnings] == [
+        "no `title` and no `# heading` ",
+        "unknown front matter key `titt",
+    ]
 
 
-def test_file_without_front_matter_is_all_body_and_needs_a_title():
+def test_file_without_front_matter_is_all_body_and_titled_by_heading_or_name():
     assert split_front_matter(source("# Just text\n")) == ("", "# Just text\n", 1)
-    with pytest.raises(ContentError):
-        parse(source("Just text\n"), "UTC")
+    # MkDocs' rule without a heading (OI-wiki's pages, titled by `nav:`): the file name
+    warnings: list = []
+    meta, body, _ = parse(source("Just text\n", "content/posts/linear_basis.md"), "UTC", warnings)
+    assert (meta.title, body) == ("Linear basis", "Just text\n")
+    assert "content/posts/linear_basis.md:1:1: " + UNTITLED.format("Linear basis") == str(
+        warnings[0]
+    )
     # MkDocs' rule: the `# heading` opening a page without a title is its title
     meta, body, body_line = parse(source("# Just text\n"), "UTC", [])
     assert (meta.title, body, body_line) == ("Just text", "", 2)

@@ -174,6 +174,24 @@ def test_hugo_toml_front_matter_is_read():
     ]
 
 
+def test_zola_taxonomies_are_tags_and_extra_is_quiet_and_path_is_the_permalink():
+    meta, _, _, warnings = read(
+        '+++\ntitle = "CBPV"\ndate = 2023-07-22\npath = "notes/cbpv"\n[taxonomies]\n'
+        'categories = ["blog"]\ntags = ["logic", "cbpv"]\nseries = ["x"]\n[extra]\n'
+        "math = true\n+++\nBody\n"
+    )
+    assert meta.tags == ("logic", "cbpv", "blog")
+    assert meta.permalink == "notes/cbpv/"
+    # a taxonomy postil has no equivalent for is named at its own line
+    assert [w.split(": warning: ")[0] for w in warnings] == ["content/posts/x.md:8:10"]
+    assert "unknown front matter key `series`" in warnings[0]
+
+
+def test_a_taxonomies_key_that_is_not_a_table_is_an_unknown_key():
+    _, _, _, warnings = read('+++\ntitle = "T"\ndate = 2023-07-22\ntaxonomies = "a"\n+++\n')
+    assert "unknown front matter key `taxonomies`" in warnings[0]
+
+
 def test_toml_date_without_offset_is_in_the_site_timezone():
     meta, *_ = read('+++\ntitle = "T"\ndate = 2024-03-05\n+++\n')
     assert meta.date == datetime(2024, 3, 5, tzinfo=timezone.utc)
@@ -222,8 +240,9 @@ def test_mkdocs_metadata_continuation_lines_and_errors_at_the_file_line():
 
 
 def test_text_starting_with_a_colon_phrase_is_not_metadata():
-    with pytest.raises(ContentError, match="no `title`"):
-        read("Note: this post has no front matter.\n\nText\n")
+    meta, body, _, warnings = read("Note: this post has no front matter.\n\nText\n")
+    assert (meta.title, body) == ("X", "Note: this post has no front matter.\n\nText\n")
+    assert "titled `X` after its file name" in warnings[0]
 
 
 def test_mkdocs_page_without_title_is_titled_by_its_opening_heading_which_leaves_the_body():
@@ -261,8 +280,9 @@ def test_mkdocs_metadata_without_title_is_read_when_its_keys_are_known_and_title
 
 def test_heading_after_text_or_a_level_two_heading_is_no_title():
     for text in ("---\nslug: x\n---\nIntro\n\n# Later\n", "---\nslug: x\n---\n## Part\n"):
-        with pytest.raises(ContentError, match="no `title`"):
-            read(text)
+        meta, body, _, warnings = read(text, rel="content/posts/2020-01-02-some-notes.md")
+        assert (meta.title, body) == ("Some Notes", text.split("---\n")[2])
+        assert "titled `Some Notes` after its file name" in warnings[0]
 
 
 @pytest.mark.parametrize(

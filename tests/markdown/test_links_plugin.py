@@ -48,6 +48,18 @@ def test_link_to_a_missing_post_warns_at_its_line_and_column():
     )
 
 
+def test_link_to_a_missing_zola_source_names_the_file_it_looked_for_under_content():
+    state = RenderState(path="content/posts/here.md", body_line=1, links=LINKS)
+    render_markdown(create_markdown(), "[Last time](@/post/part-1.md) we saw\n", state)
+    (warning,) = state.diagnostics
+    assert str(warning.location) == "content/posts/here.md:1:13"
+    assert warning.message == (
+        "link to `@/post/part-1.md`: no published post or page has that source file "
+        "content/post/part-1.md (a draft or future post is left out); fix the path (it is "
+        "relative to content/) or link to the URL"
+    )
+
+
 def test_links_inside_notes_and_figure_images_are_rewritten_by_the_full_parser():
     body = "Text.[^n]\n\n![Cap](/img/a.png){#fig-a}\n\n[^n]: See [o](other.md) and ![i](/i.png).\n"
     state = RenderState(path="content/posts/here.md", links=LINKS, base_path="/blog/")

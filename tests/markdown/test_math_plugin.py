@@ -177,6 +177,22 @@ def test_math_inline_label_alone_warns_and_renders_nothing():
     assert html == "<p>x  y</p>\n"
 
 
+def test_math_label_in_inline_math_warns_once_at_the_label_and_its_eqref_builds():
+    # kramdown's inline `$$…$$` with a label: no number, so the reference cannot show one
+    source = "Let $$x = 1 \\label{eq:one}$$ hold; see \\eqref{eq:one}.\n"
+    html, state = render(source, body_line=3)
+    assert [(str(d.location), d.severity, d.message) for d in state.diagnostics] == [
+        (
+            "post.md:3:13",
+            Severity.WARNING,
+            "\\label{eq:one} is in inline math, which has no equation number, so "
+            "\\eqref{eq:one} shows (??): put the formula on lines of its own (`$$` alone on "
+            "the lines before and after it) to number it",
+        )
+    ]
+    assert html.count('<math display="inline">') == 1 and "eqno" not in html
+
+
 def test_math_definitions_only_formula_is_silent():
     html, state = render("$$\\def\\x{1}$$\n\n$\\x$\n")
     assert not state.diagnostics

@@ -23,6 +23,22 @@ def test_a_fenced_div_never_closed_is_a_warning_at_its_opening_line():
     ]
 
 
+def test_nested_fenced_divs_with_equal_fences_close_innermost_first_as_in_pandoc():
+    # Quarto's panel of subfigures written with `:::` throughout: both divs close
+    text = "::: {#fig-p}\n::: {#fig-a}\n![A](a.png)\n\nA.\n:::\n\nPanel.\n:::\n\nAfter.\n"
+    assert warnings(text) == []
+    state = RenderState(path="post.md")
+    html = render_markdown(create_markdown(), text, state).html
+    assert html.endswith(
+        '<span class="figure-label">Figure 1</span> Panel.</figcaption>\n</figure>\n<p>After.</p>\n'
+    )
+    # the outer one unclosed is reported at its own line, not the inner's
+    assert warnings("::: {.a}\n::: {.b}\nx\n:::\n") == [
+        "post.md:1:1: warning: fenced div `:::` is never closed, so everything after it is "
+        "inside it; add a line `:::` where it ends"
+    ]
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -34,3 +50,11 @@ def test_a_fenced_div_never_closed_is_a_warning_at_its_opening_line():
 )
 def test_closed_fenced_divs_are_not_reported(text):
     assert warnings(text) == []
+
+
+def test_a_fenced_div_in_a_list_item_ends_with_the_item_and_keeps_the_next_line():
+    state = RenderState(path="post.md")
+    html = render_markdown(create_markdown(), "- item\n  ::: {.a}\n  in div\nlazy\n", state).html
+    assert html == (
+        '<ul>\n<li>item\n<div class="a">\n<p>in div</p>\n</div>\n</li>\n</ul>\n<p>lazy</p>\n'
+    )

@@ -34,6 +34,8 @@ PLUGINS = {
     "tabs": ("math", "code", "tabs"),  # math in titles, code in bodies
     "include": ("include",),
     "xref": ("math", "attrs", "figure", "heading", "xref"),  # numbers, heading ids
+    # tufte-jekyll's tags are notes, figures and quotes; the others are the template's
+    "tufte": ("math", "sidenote", "code", "figure", "links", "liquid", "template", "tufte"),
 }
 
 

@@ -137,3 +137,12 @@ def test_a_highlight_tag_inside_a_list_item_ends_with_the_item():
     html, _ = render("- item\n\n  {% highlight python %}\n  x = 1\n  {% endhighlight %}\n")
     assert '<li>\n<p>item</p>\n<figure class="code">' in html
     assert "x</span> <span" in html
+
+
+def test_an_img_tag_is_an_image_under_the_base_path_and_a_missing_source_is_reported():
+    html, state = render("Plot: {% img /figures/b.png 600 [Histogram] %}\n\n{% img left %}\n")
+    assert '<img src="/blog/figures/b.png" alt="[Histogram]" width="600"' in html
+    assert messages(state) == [
+        "content/posts/here.md:3:1: `{% img left %}` has no image source, so it is left out; "
+        'write one: a URL, or a path with a `/` (`{% img /images/plot.png 400 "Title" "Alt" %}`)'
+    ]

@@ -192,14 +192,14 @@ GOOD = "---\ntitle: Good\ndate: 2024-01-01\n---\n\nFine.\n"
     "text, location, message",
     [
         ("---\ntitle: T\ntags: [a\n---\n", "content/posts/bad.md:3:9", "YAML syntax error"),
-        ("---\ndate: 2024-01-01\n---\nx\n", "content/posts/bad.md:1:1", "no `title`"),
+        ("---\ntitle: A\ntitle: B\n---\nx\n", "content/posts/bad.md:3:1", "duplicate key"),
         (
             "---\ntitle: T\ndate: 2024-01-01\n---\n\nSee $\\frac{a}{$ here.\n",
             "content/posts/bad.md:6:",
             "",
         ),
     ],
-    ids=["bad-yaml", "missing-title", "unparseable-latex"],
+    ids=["bad-yaml", "duplicate-key", "unparseable-latex"],
 )
 @pytest.mark.slow
 def test_content_errors_exit_1_with_location_and_keep_the_old_site(

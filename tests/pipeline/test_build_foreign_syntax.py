@@ -155,3 +155,54 @@ def test_a_post_for_hugo_blox_and_hugo_book_keeps_its_math_callouts_and_contents
     assert fold.tag == "details" and fold.find("summary").text_content() == "Solution"
     text = shown_text(body)
     assert "{{" not in text and "\\" not in text
+
+
+TUFTE = HEAD.format("Tufte") + (
+    "{% newthought 'Small multiples' %} show change.{% sidenote 1 'See *Envisioning*.' %}\n\n"
+    "A margin note{% marginnote 'm' 'No number.' %} and another sidenote{% sidenote 1 'Two.' %}.\n"
+    "\n{% epigraph 'Above all, show the data.' 'Edward Tufte' %}\n\n"
+    "{% fullwidth 'assets/march.png' 'The march' %}\n\n"
+    "```\n{{ \"{% sidenote 'id' 'text' %}\" }}\n```\n"
+)
+
+
+def test_a_tufte_jekyll_post_has_its_notes_figure_and_quote_and_no_warning(tmp_path):
+    root = make_site(tmp_path / "site", {"tufte.md": TUFTE})
+    (root / "static/assets").mkdir(parents=True)
+    (root / "static/assets/march.png").write_bytes(b"")
+    assert not build(BuildOptions(root=root)).warnings
+    body = page(root, "tufte").find_class("post-body")[0]
+    assert body.xpath("string(//span[@class='newthought'])") == "Small multiples"
+    assert [n.text_content() for n in body.find_class("sidenote-para")] == [
+        "See Envisioning.",
+        "No number.",
+        "Two.",
+    ]  # both `1` ids are notes: 1 and 2, and one margin note between
+    assert body.xpath("//sup[@class='footnote-ref']/a/text()") == ["1", "2"]
+    assert body.xpath("//figure[contains(@class,'fullwidth')]//img/@src") == [
+        "/blog/assets/march.png"
+    ]
+    assert body.xpath("string(//blockquote[@class='epigraph']/footer)") == "Edward Tufte"
+    assert "{% sidenote 'id' 'text' %}" in body.xpath("string(//pre)")  # code is as written
+
+
+ZOLA = (
+    '+++\ntitle = "CBPV"\ndate = 2023-07-22\n[taxonomies]\ncategories = ["blog"]\n'
+    'tags = ["logic"]\n[extra]\nmath = true\n+++\n'
+    "After [part one](@/posts/one.md#rules), the rule:\n\n$$\n\\begin{prooftree}\n"
+    "\\AxiomC{$x : A \\in \\Gamma$}\n\\RightLabel{(hyp)}\n\\UnaryInfC{$\\Gamma \\vdash x : A$}\n"
+    "\\end{prooftree}\n$$\n\nand a hole $[\\~]$.\n"
+)
+ONE = '+++\ntitle = "One"\ndate = 2023-07-01\n+++\n## Rules\n\nText.\n'
+
+
+def test_a_zola_post_builds_with_its_tags_links_and_proof_tree_and_no_warning(tmp_path):
+    root = make_site(tmp_path / "site", {"cbpv.md": ZOLA, "one.md": ONE})
+    assert not build(BuildOptions(root=root)).warnings
+    body = page(root, "cbpv").find_class("post-body")[0]
+    assert body.xpath("//a[text()='part one']/@href") == ["/blog/posts/one/#rules"]
+    assert (root / "_site/tags/logic/index.html").exists()
+    assert (root / "_site/tags/blog/index.html").exists()
+    assert not body.find_class("math-error")
+    assert body.xpath("count(//math[@display='block']//mover//mtable)") == 1
+    assert "\\" not in body.xpath("string(//p[last()]//math/semantics/mrow)")

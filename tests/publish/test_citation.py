@@ -76,6 +76,17 @@ def test_apa_reference_lists_authors_with_initials():
     assert text == "Sahu, S. K., & Lovelace, A. (2026). Title. Site. https://x/"
 
 
+def test_apa_keeps_name_particles_with_the_family_name_as_bibtex_splits_them():
+    authors = ("Jan van der Berg", "Maria de la Cruz", "Jean de La Fontaine", "de la Cruz, Ana")
+    assert apa_reference(authors, 2024, "T", "S", "https://x/") == (
+        "van der Berg, J., de la Cruz, M., de La Fontaine, J., & de la Cruz, A. (2024). T. S. "
+        "https://x/"
+    )
+    # a capitalised word after the given name is a given name, as in BibTeX
+    assert citation.apa_author("Mary Ann Evans") == "Evans, M. A."
+    assert citation_key(("Jan van der Berg",), 2024, "Sets") == "berg2024sets"
+
+
 def test_a_doi_is_a_field_before_the_url_and_the_apa_link():
     entry = bibtex_entry(("Ada Lovelace",), 2024, "Notes", "https://x.org/n/", doi="10.1/a_b")
     assert entry.splitlines()[4:6] == ["  doi    = {10.1/a\\_b},", "  url    = {https://x.org/n/}"]

@@ -104,7 +104,8 @@ def parse(
 
     Raises:
         ContentError: syntax errors (at the file's line and column), a block that is not a
-            mapping, duplicate keys, a missing or non-text title, values of the wrong type.
+            mapping, duplicate keys, a non-text title, values of the wrong type (a missing
+            title is a warning: `_untitled`).
     """
     if not source.text.strip():
         raise ContentError(
@@ -159,17 +160,17 @@ def _file_date(rel: str, tz: ZoneInfo) -> dict[str, datetime]:
 def _untitled(
     source: SourceFile, header: Header, warnings: list[Diagnostic] | None
 ) -> tuple[str, TextAt, str, int]:
-    """Title a source whose front matter has none as MkDocs does.
+    """Title a source whose front matter has none as MkDocs and Jekyll do.
 
     Returns (title, where it is written, body, body line). The `# heading` opening the body
     is the title, and the body starts after it (the page shows the title above the body;
-    blank lines and HTML comments before the heading go with it). A page with MkDocs'
-    `key: value` metadata and no heading (titled by MkDocs' `nav:`) is titled by its file
-    name, with a warning (MkDocs' `Page._set_title`: `-` and `_` read as spaces, an
-    all-lower-case name capitalised; `index.md` takes its folder's name).
-
-    Raises:
-        ContentError: no `title`, no opening heading and no MkDocs metadata lines.
+    blank lines and HTML comments before the heading go with it). A source with no heading
+    is titled by its file name, with a warning: Jekyll's rule after `---` or `+++` front
+    matter (`Utils.titleize_slug`: the date prefix dropped, each `-` word capitalised:
+    `2015-08-18-linear-classify.md` → `Linear Classify`), MkDocs' rule after its
+    `key: value` metadata or no front matter (`Page._set_title`, for pages its `nav:`
+    titles: `-` and `_` read as spaces, an all-lower-case name capitalised). `index.md`
+    takes its folder's name. Both generators build such a page, so postil does too.
     """
     found = heading_title(header.body)
     if found is not None:
@@ -179,14 +180,7 @@ def _untitled(
         where = TextAt(header.body_line + line0, col0 + 1, col0 >= 0)
         after = line0 + count
         return ft.one_line(text), where, "\n".join(lines[after:]), header.body_line + after
-    if header.syntax != "meta":
-        raise ContentError(
-            "front matter has no `title`; add `title: …`", Location(source.rel, 1, 1)
-        )
-    path = PurePosixPath(source.rel)
-    name = (path.parent.name if path.stem == "index" else path.stem).replace("-", " ")
-    name = name.replace("_", " ").strip() or path.stem
-    title = name.capitalize() if name.lower() == name else name
+    title = _file_title(PurePosixPath(source.rel), jekyll=header.syntax in ("yaml", "toml"))
     _warn(
         warnings,
         Location(source.rel, 1, 1),
@@ -194,6 +188,19 @@ def _untitled(
         "file name; add `title: …` at the top (or a `# heading` as its first line)",
     )
     return title, TextAt(), header.body, header.body_line
+
+
+def _file_title(path: PurePosixPath, jekyll: bool) -> str:
+    """Return the title a file's name gives: Jekyll's `titleize_slug` of the name without
+    its date, each word capitalised as Ruby does (`jekyll`), else MkDocs' `Page._set_title`
+    (see `_untitled`)."""
+    stem = path.parent.name if path.stem == "index" else path.stem
+    if jekyll:
+        dated = FILE_DATE.match(stem)
+        slug = stem[dated.end() :] if dated else stem
+        return " ".join(word.capitalize() for word in slug.split("-") if word) or stem
+    name = stem.replace("-", " ").replace("_", " ").strip() or stem
+    return name.capitalize() if name.lower() == name else name
 
 
 QUIET_PREFIXES = ("_edit_", "_wp_", "_oembed_", "_thumbnail_", "dsq_", "geo_")
@@ -406,6 +413,7 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "thumbnail-img": ("image", ft.image, 5),  # Beautiful Jekyll: the list's
     "url": ("permalink", ft.permalink, 1),  # Hugo, Pelican: the page's own URL
     "redirect_from": ("aliases", ft.aliases, 1),  # jekyll-redirect-from
+    "path": ("permalink", ft.permalink, 2),  # Zola: the page's own path
 }
 """Keys of other generators with a meaning postil has: key → (field, converter, rank);
 the lower rank wins when two give one field (postil's own keys have rank 0)."""
@@ -433,6 +441,8 @@ QUIET_KEYS = frozenset(
     | {"smooth-scroll", "anchor-sections", "html-math-method", "knitr", "editor_options"}
     | {"keep-md", "df-print", "code-overflow", "title-block-style", "lightbox"}
     | {"link-external-icon", "link-external-newwindow", "email-obfuscation", "resources"}
+    | {"extra", "in_search_index"}  # Zola: the theme's own values; search opt-out
 )
 """Keys that change nothing postil does (the look of another theme, its comments, its math
-engine, Quarto's execution options, MkDocs' `hide`), accepted without a warning."""
+engine, Quarto's execution options, MkDocs' `hide`, Zola's `[extra]` table of theme values),
+accepted without a warning."""

@@ -5,8 +5,9 @@ so the field rules of `postil.content.frontmatter` apply to all of them alike an
 at the file line:
 
 - `---` … `---`: YAML (Jekyll, Hugo, Quarto, Distill, MkDocs, postil);
-- `+++` … `+++`: TOML (Hugo), read with the standard library's `tomllib` (the `tomli`
-  backport on Python 3.10); values become YAML nodes of the same text;
+- `+++` … `+++`: TOML (Hugo, Zola), read with the standard library's `tomllib` (the
+  `tomli` backport on Python 3.10); values become YAML nodes of the same text; the keys of
+  Zola's `[taxonomies]` table (`tags`, `categories`) are read as top-level keys;
 - `Title: …` lines at the top of the file, up to the first blank line: the metadata of
   Pelican and of MkDocs' `meta` extension (Python-Markdown's rules: keys are case-insensitive,
   a line indented by 4 spaces continues the value). Read only when a `title` is among them;
@@ -105,25 +106,30 @@ def read_toml(source: SourceFile) -> Header:
         message = _TOML_AT.sub("", str(e)).strip()
         raise ContentError(f"TOML syntax error: {message}", Location(source.rel, line, col)) from e
     places = _toml_places(lines[1:end])
+    taxonomies = data.pop("taxonomies", None) if isinstance(data.get("taxonomies"), dict) else None
+    named = [(key, value, key) for key, value in data.items()]
+    named += [(key, value, f"taxonomies.{key}") for key, value in (taxonomies or {}).items()]
     fields = [
-        Field(key, _node(value, *places.get(key, (0, 0))), *places.get(key, (0, 0)))
-        for key, value in data.items()
+        Field(key, _node(value, *places.get(at, (0, 0))), *places.get(at, (0, 0)))
+        for key, value, at in named
     ]
     return Header(fields, "\n".join(lines[end + 1 :]), end + 2, 2, "toml")
 
 
 def _toml_places(lines: list[str]) -> dict[str, tuple[int, int]]:
-    """Return (0-based line, column of the value) of each top-level key or table header."""
+    """Return (0-based line, column of the value) of each top-level key, table header and
+    key of a table (`taxonomies.tags`)."""
     places: dict[str, tuple[int, int]] = {}
-    in_table = False
+    table_name = ""
     for line0, line in enumerate(lines):
         table = _TOML_TABLE.match(line)
         key = None if table else _TOML_KEY.match(line)
         if table:
-            in_table = True
-            places.setdefault(table.group(1).strip("\"'"), (line0, table.start(1)))
-        elif key and not in_table:
-            places.setdefault(key.group(1).strip("\"'"), (line0, key.end()))
+            table_name = table.group(1).strip("\"'")
+            places.setdefault(table_name, (line0, table.start(1)))
+        elif key:
+            name = key.group(1).strip("\"'")
+            places.setdefault(f"{table_name}.{name}" if table_name else name, (line0, key.end()))
     return places
 
 

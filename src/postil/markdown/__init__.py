@@ -60,6 +60,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.tabs import tabs_plugin
     from postil.markdown.template import template_plugin
     from postil.markdown.toc import toc_plugin
+    from postil.markdown.tufte import tufte_plugin
     from postil.markdown.widget import widget_plugin
     from postil.markdown.xref import xref_plugin
 
@@ -84,6 +85,7 @@ def create_markdown() -> MarkdownIt:
         liquid_plugin,
         shortcode_plugin,
         template_plugin,  # before the links rule, which it hands evaluated links to
+        tufte_plugin,  # after the liquid and template rules, which it goes before
         toc_plugin,
         attrs_plugin,
         callout_plugin,

@@ -20,6 +20,10 @@ INLINE_TARGETS = ("image", "link_close", "code_inline")
 """Inline tokens an attribute list written right after them (no space) applies to."""
 
 
+RAW_ATTRIBUTE = re.compile(r"\{=([A-Za-z][\w-]*)\}")
+"""Pandoc's raw attribute after a code span (`` `<b>x</b>`{=html} ``): its format."""
+
+
 def attrs_plugin(md: MarkdownIt) -> None:
     """Read attribute lists after images, links, code spans and headings, and around blocks.
 
@@ -28,6 +32,7 @@ def attrs_plugin(md: MarkdownIt) -> None:
         ![Loss](loss.png){width=60% .bordered}      → <img … class="bordered" style="width:60%">
         [the paper](https://x.org){target="_blank"} → <a … target="_blank" rel="noopener">
         ## Results {#results .unlisted}             → <h2 id="results" class="unlisted">
+        `<b>x</b>`{=html} `\\LaTeX`{=latex}           → <b>x</b> (raw HTML; other formats go)
         A paragraph.
         {: .lead}                                   → <p class="lead">  (kramdown: the block before)
 
@@ -59,6 +64,12 @@ def attrs_inline(state: StateInline, silent: bool) -> bool:
     last = state.tokens[-1]
     if last.type not in INLINE_TARGETS:
         return False
+    raw = RAW_ATTRIBUTE.match(state.src, state.pos, state.posMax)
+    if raw is not None and last.type == "code_inline":
+        if not silent:
+            _raw_inline(state, raw.group(1))
+        state.pos = raw.end()
+        return True
     end = attribute_end(state.src, state.pos, state.posMax)
     attrs = read_attributes(state.src[state.pos : end]) if end > 0 else None
     if attrs is None:
@@ -68,6 +79,16 @@ def attrs_inline(state: StateInline, silent: bool) -> bool:
         apply_attributes(target, attrs)
     state.pos = end
     return True
+
+
+def _raw_inline(state: StateInline, output_format: str) -> None:
+    """Make the code span before a raw attribute raw HTML, or drop it when its format is
+    another (Pandoc's raw inline: `{=latex}` is left out of HTML output)."""
+    code = state.tokens[-1]
+    if output_format.lower() in ("html", "html4", "html5"):
+        code.type, code.tag, code.markup = "html_inline", "", ""
+    else:
+        state.tokens.pop()
 
 
 def _opening(tokens: list[Token], index: int) -> Token:

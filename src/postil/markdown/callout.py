@@ -14,9 +14,9 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from mdit_py_plugins.admon import admon_plugin
 from mdit_py_plugins.admon.index import admonition
-from mdit_py_plugins.container import container_plugin
 
 from postil.markdown.attrlist import clean_attributes, read_attributes
+from postil.markdown.fenceddiv import fenced_div_plugin
 from postil.markdown.state import RenderState, get_state
 
 KINDS = ("note", "tip", "important", "warning", "caution")
@@ -77,7 +77,7 @@ def callout_plugin(md: MarkdownIt) -> None:
     themes (`postil.markdown.shortcode.CALLOUTS`) into `callout_*` tokens.
     CSS classes: callout, callout-<kind>, callout-title.
     """
-    container_plugin(md, "div", validate=_is_div)
+    fenced_div_plugin(md, validate=_is_div)
     admon_plugin(md)
     md.block.ruler.at("admonition", admonition_body)
     md.core.ruler.after("block", "callout_tokens", callout_tokens)
@@ -121,7 +121,7 @@ def kind_of(name: str) -> tuple[str, bool]:
     return ALIASES.get(lowered, "note"), lowered in ALIASES
 
 
-def _is_div(params: str, markup: str) -> bool:
+def _is_div(params: str) -> bool:
     """Accept `::: {attributes}` and `::: word [title]` (Pandoc's and Docusaurus' divs)."""
     text = params.strip()
     if text.startswith("{"):

@@ -8,9 +8,11 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
+from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
+from postil.markdown.links import internal_url
 from postil.markdown.state import get_state
 
 KIND_LABELS = {"figure": "Figure", "table": "Table"}
@@ -75,8 +77,10 @@ def div_figure(state: StateCore) -> None:
         :::
 
     holds any blocks (code, images, a widget); its last paragraph is the caption, shown
-    under a figure and over a table, as Quarto places them. A div of these inside another
-    is numbered like any figure (Quarto letters subfigures: 1(a), 1(b)).
+    under a figure and over a table, as Quarto places them. A figure (an image with an id,
+    or a div of these) inside a figure div is its subfigure, lettered as Quarto letters
+    them (`figure_number`): its caption says `(a)`, references to it `Figure 1(a)`, and it
+    takes no number of its own.
     """
     tokens, stack = state.tokens, []
     for i, token in enumerate(tokens):
@@ -137,6 +141,8 @@ def render_div_figure_caption_open(
     label = KIND_LABELS[meta["figure"]["kind"]]
     number = meta.get("figure_number")
     text = f"{label} {number}" if number else label
+    if meta.get("subfigure"):
+        text = f"({meta['subfigure']})"  # Quarto's subfigure caption; references say 1(a)
     return f'<figcaption><span class="figure-label">{text}</span> '
 
 
@@ -188,13 +194,21 @@ def figure_number(state: StateCore) -> None:
     )
     labels: dict[str, str] = carry["labels"]
     counters: dict[str, int] = carry["counters"]
+    parents: list[list[Any]] = []  # the figure divs open here: [kind, number, subfigures]
     for token in state.tokens:
+        if token.type == "div_figure_close" and parents:
+            parents.pop()
         figure = token.meta.get("figure") if token.meta else None
         if not isinstance(figure, dict):
             continue
         kind = figure.get("kind", "figure")
-        counters[kind] = counters.get(kind, 0) + 1
-        token.meta["figure_number"] = counters[kind]
+        number: int | str | None = _subfigure_number(token, kind, parents)
+        if number is None:
+            counters[kind] = counters.get(kind, 0) + 1
+            number = counters[kind]
+        token.meta["figure_number"] = number
+        if token.type == "div_figure_open":
+            parents.append([kind, number, 0])
         figure_id = figure.get("id")
         if not figure_id:
             continue
@@ -205,8 +219,8 @@ def figure_number(state: StateCore) -> None:
                 f"two figures have the id {figure_id!r}; give each figure its own id",
             )
             continue
-        labels[figure_id] = f"{KIND_LABELS.get(kind, kind.title())} {counters[kind]}"
-        render_state.figures[figure_id] = counters[kind]
+        labels[figure_id] = f"{KIND_LABELS.get(kind, kind.title())} {number}"
+        render_state.figures[figure_id] = int(str(number).split("(")[0])
     render_state.extra["figure_labels"] = labels
     if run.ahead and run.last:
         run.facts["figure"] = dict(labels)
@@ -215,6 +229,26 @@ def figure_number(state: StateCore) -> None:
     for token in state.tokens:
         if token.type == "inline" and token.children:
             _resolve_references(state, token, known)
+
+
+def _subfigure_number(token: Token, kind: str, parents: list[list[Any]]) -> str | None:
+    """Return "1(a)" for a figure inside figure div 1 (Quarto's subfigures, lettered in
+    order), or None for a figure of its own; a table inside a figure is its own."""
+    if not parents or parents[-1][0] != kind:
+        return None
+    parent = parents[-1]
+    parent[2] += 1
+    token.meta["subfigure"] = _letters(parent[2])
+    return f"{parent[1]}({token.meta['subfigure']})"
+
+
+def _letters(count: int) -> str:
+    """Return the `count`-th letter label: a, b, …, z, aa, ab, … (Quarto's `alpha a`)."""
+    text = ""
+    while count:
+        count, rest = divmod(count - 1, 26)
+        text = chr(ord("a") + rest) + text
+    return text
 
 
 def _resolve_references(state: StateCore, inline: Token, labels: dict[str, str]) -> None:
@@ -254,6 +288,49 @@ def _find_in_block(src: str, line_map: list[int] | None, needle: str) -> tuple[i
     return line_map[0], 1
 
 
+def push_figure(
+    state: StateBlock,
+    line: int,
+    src: str,
+    caption: str,
+    alt: str | None = None,
+    classes: Sequence[str] = (),
+    attrs: dict[str, str] | None = None,
+) -> None:
+    """Push a numbered figure without an id, for a block rule of another plugin.
+
+    Args:
+        state: the block state; the figure goes at its end.
+        line: the 0-based body line the figure is written on.
+        src: the image as written (a post's file, `/x.png` from the site's root, a URL);
+            put under the base path as the links plugin does.
+        caption: Markdown, parsed as the caption's inline content.
+        alt: the image's text; the caption without HTML tags, `*` and backticks when None.
+        classes: more classes of the `<figure>` (after `figure`).
+        attrs: more attributes of the `<img>` (`width`, `height`).
+    """
+    doc = get_state(state.env)
+    image = Token(
+        "image",
+        "img",
+        0,
+        attrs={"src": internal_url(src, doc.path, doc.links, doc.base_path) or ""},
+    )
+    image.attrs.update(attrs or {})
+    text = re.sub(r"<[^>]*>|[*`]", "", caption) if alt is None else alt
+    image.children = [Token("text", "", 0, content=text)]
+    opening = state.push("figure_open", "figure", 1)
+    opening.map = [line, line + 1]
+    opening.meta = {
+        "figure": {"id": None, "kind": "figure"},
+        "image": image,
+        "classes": list(classes),
+    }
+    inline = state.push("inline", "", 0)
+    inline.content, inline.map, inline.children = caption, [line, line + 1], []
+    state.push("figure_close", "figure", -1)
+
+
 def render_figure_open(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
     """Open `<figure>` with the image and the start of its numbered caption.
 
@@ -270,13 +347,14 @@ def render_figure_open(self: Any, tokens: Sequence[Token], idx: int, options: An
         if name not in ("src", "alt", "id")
     )
     number = token.meta.get("figure_number", "")
+    label = f"({token.meta['subfigure']})" if token.meta.get("subfigure") else f"Figure {number}"
     id_attr = f' id="{escapeHtml(figure_id)}"' if figure_id else ""
     classes = escapeHtml(" ".join(["figure", *token.meta.get("classes", ())]))
     return (
         f'<figure{id_attr} class="{classes}">\n'
         f'<img src="{escapeHtml(str(image.attrs.get("src", "")))}" alt="{escapeHtml(alt)}"'
         f"{extra}>\n"
-        f'<figcaption><span class="figure-label">Figure {number}</span> '
+        f'<figcaption><span class="figure-label">{label}</span> '
     )
 
 

@@ -28,6 +28,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.token import Token
 
+from postil.markdown.nesting import fence_closed
 from postil.markdown.state import get_state
 
 BORDER = re.compile(r"\+(?:[-=:]+\+)+")
@@ -144,8 +145,11 @@ def _cell_blocks(state: StateBlock, pieces: list[str], first_line: int) -> None:
     tokens: list[Token] = []
     state.md.block.parse(text, state.md, state.env, tokens)
     offset = first_line + next(i for i, piece in enumerate(pieces) if piece.strip())
+    text_lines = text.split("\n")
     for token in tokens:
         token.level += state.level
+        if token.type == "fence":  # the row's `| ``` |` line is no closing line of the page's
+            token.meta["fence_closed"] = fence_closed(token, text_lines)
         if token.map:
             token.map = [token.map[0] + offset, token.map[1] + offset]
     if [t.type for t in tokens] == ["paragraph_open", "inline", "paragraph_close"]:

@@ -1,4 +1,5 @@
-"""Ids a post defines itself must be unique in its page: an error names both definitions."""
+"""Ids a post defines itself must be unique in its page: an error (a warning when raw HTML
+repeats its own id) names both definitions."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ def ids_plugin(md: MarkdownIt) -> None:
 
         ![Loss](loss.png){#main}          the page's <main id="main"> has it: an error
         <div id="fig-loss">…</div>        a figure has it: an error
+        <marker id="a">…<marker id="a">   raw HTML twice: a warning
 
     An id given twice in one page breaks `#links` to it and the `aria-labelledby` of the
     page's landmarks (HTML requires ids to be unique). Ids postil makes (headings, notes)
@@ -66,9 +68,15 @@ def _define(
         return
     if figure_dup_ok and not template:
         return  # two figures with one id: the figure plugin's error
-    render_state.error(
-        line0,
-        col,
+    message = (
         f"id `{found}` of {where} is already used by {other}; ids must be unique in a "
-        "page: choose another id",
+        "page: choose another id"
     )
+    if not template and other.startswith("raw HTML"):
+        # The author's HTML twice (an SVG's `<marker id="arrowhead">` pasted with each
+        # drawing, as in cs231n's notes): browsers take the first, and every generator
+        # builds it, so it is a warning; one that takes a figure's or the page's id breaks
+        # postil's own links and landmarks, so that stays an error.
+        render_state.warn(line0, col, message)
+    else:
+        render_state.error(line0, col, message)

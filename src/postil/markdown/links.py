@@ -92,18 +92,24 @@ def _rewrite(render_state: RenderState, block: Token, token: Token, crossref: bo
         _record_fragment(render_state, block, value)
     line0, col = locate(render_state, block.map, value)
     if target is None:
+        written = source_path(render_state.path, unquote(urlsplit(value).path))
         render_state.warn(
             line0,
             col,
-            f"link to `{value}`: no published post or page has that source file "
-            "(a draft or future post is left out); fix the path (it is relative to this "
-            "file) or link to the URL",
+            f"link to `{value}`: no published post or page has that source file {written} "
+            "(a draft or future post is left out); fix the path (it is relative to "
+            f"{_relative_to(value)}) or link to the URL",
         )
         return
     record(render_state, value, check, line0, col)
     token.attrs[name] = target
     if token.type == "image" and check:
         token.meta["file"] = check  # the image's output rel, for its size
+
+
+def _relative_to(url: str) -> str:
+    """Name what a link to a source file is read from (`references.source_path`)."""
+    return "content/" if url.startswith(("/", "@/")) else "this file"
 
 
 def _record_fragment(render_state: RenderState, block: Token, url: str) -> None:

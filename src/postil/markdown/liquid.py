@@ -3,6 +3,8 @@
 Jekyll runs Liquid over a post before kramdown sees it; postil has no template language in
 posts, so a post moved from Jekyll keeps its tags. This module gives them meaning:
 
+- Octopress' and Pelican liquid_tags' `{% img [class] /src [width [height]] [title] %}`
+  is an image, inside text or on a line of its own (`liquid_img`);
 - block tags on their own lines (`liquid_plugin`): `{% highlight %}` becomes a code
   block, `{% raw %}` shows what it wraps as written, `{% comment %}` hides it,
   jekyll-katex's `{% katexmm %}` goes (its `$…$` is postil's math) and its
@@ -21,6 +23,8 @@ from urllib.parse import urlsplit
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
 
 from postil.markdown.state import RenderState
 from postil.markdown.tagsyntax import (
@@ -29,6 +33,7 @@ from postil.markdown.tagsyntax import (
     find_closer,
     find_code_tag,
     line_tag,
+    scan_tag,
     shortcode_params,
     unclosed_code,
     wrap_block,
@@ -82,8 +87,48 @@ def liquid_plugin(md: MarkdownIt) -> None:
     md.block.ruler.before(
         "fence", "liquid_block", liquid_block, {"alt": ["paragraph", "reference", "blockquote"]}
     )
+    md.inline.ruler.before("escape", "liquid_img", liquid_img)
     md.add_render_rule("liquid_raw_open", lambda *args: "")
     md.add_render_rule("liquid_raw_close", lambda *args: "")
+
+
+IMG = re.compile(
+    r"(?P<classes>(?:[^\s/]+\s+)*?)(?P<src>(?:https?://|/)\S+|\S+/\S+)"
+    r"(?:\s+(?P<width>\d+))?(?:\s+(?P<height>\d+))?(?:\s+(?P<title>.+))?",
+    re.S,
+)
+"""The arguments of `{% img %}` (Octopress' `image_tag.rb`, kept by Pelican's liquid_tags):
+classes (words without `/`), the source (a URL, or a path with a `/`), width, height, and
+the rest: `"title" "alt"` or one text that is both."""
+
+_TITLE_ALT = re.compile(r"""["']([^"']*)["']\s+["']([^"']*)["']\s*""")
+
+
+def liquid_img(state: StateInline, silent: bool) -> bool:
+    """Inline rule: `{% img %}` as an image (its source goes through the links plugin)."""
+    if not state.src.startswith("{%", state.pos):
+        return False
+    tag = scan_tag(state.src, state.pos, state.posMax)
+    found = IMG.fullmatch(tag.args.strip()) if tag and tag.name == "img" else None
+    if tag is None or found is None:
+        return False
+    if not silent:
+        title = (found.group("title") or "").strip()
+        pair = _TITLE_ALT.fullmatch(title)
+        title, alt = pair.groups() if pair else (title.strip("\"'"), title.strip("\"'"))
+        image = state.push("image", "img", 0)
+        image.attrs = {"src": found.group("src"), "alt": ""}
+        for name in ("width", "height"):
+            if found.group(name):
+                image.attrs[name] = found.group(name)
+        if title:
+            image.attrs["title"] = title
+        if found.group("classes").strip():
+            image.attrs["class"] = " ".join(found.group("classes").split())
+        image.children = [Token("text", "", 0, content=alt)]
+        image.content = alt
+    state.pos = tag.end
+    return True
 
 
 def liquid_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
@@ -136,6 +181,12 @@ def evaluate_liquid(tag: Tag, doc: RenderState, in_url: bool, in_html: bool = Fa
         return Value("")  # an inline raw/comment is undone by the template plugin
     if tag.name == "highlight":
         return Value(None, unclosed_code(tag, "{% endhighlight %}"))
+    if tag.name == "img":  # not read by `liquid_img`: no source among its arguments
+        return Value(
+            None,
+            f"`{tag.raw}` has no image source, so it is left out; write one: a URL, or a "
+            'path with a `/` (`{% img /images/plot.png 400 "Title" "Alt" %}`)',
+        )
     return Value(
         None,
         f"Liquid tag `{tag.raw}` is not supported and is left out (postil has no "

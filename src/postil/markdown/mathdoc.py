@@ -156,6 +156,7 @@ def math_resolve(state: Any) -> None:
         carry = run.carry["math"] = {"macros": dict(doc.macros), "count": 0, "labels": {}}
         if "math" in run.facts:
             doc.equations.update(run.facts["math"])
+            doc.extra["inline_labels"] = set(run.facts["inline_labels"])
     formulas = _formulas(state.tokens)
     for token, display in formulas:
         if token.type == "math_ref":
@@ -164,8 +165,11 @@ def math_resolve(state: Any) -> None:
         token.meta["macros"] = carry["macros"]
         if display:
             carry["count"] = _number(doc, token, carry, carry["count"])
+        elif "\\label" in token.content and emptiness(token.content) != "numbering":
+            _inline_labels(doc, token)
     if run.ahead and run.last:
         run.facts["math"] = dict(doc.equations)
+        run.facts["inline_labels"] = set(doc.extra.get("inline_labels", ()))
     if doc.equations:
         link_labels(state.tokens, doc)
     doc.step(1)
@@ -265,14 +269,34 @@ def _record_label(
     seen[label] = doc.equations[label] = text
 
 
+INLINE_LABEL = re.compile(r"\\label\s*\{([^{}\n]*)\}")
+
+
+def _inline_labels(doc: RenderState, token: Any) -> None:
+    r"""Report each `\label` of an inline formula, which TeX does not number: the label
+    gets no number, and an `\eqref` to it shows `(??)` without a second report."""
+    for found in INLINE_LABEL.finditer(token.content):
+        label = found.group(1).strip()
+        line0, col = locate(doc, token, found.start())
+        doc.extra.setdefault("inline_labels", set()).add(label)
+        doc.warn(
+            line0,
+            col,
+            f"\\label{{{label}}} is in inline math, which has no equation number, so "
+            f"\\eqref{{{label}}} shows (??): put the formula on lines of its own (`$$` alone "
+            "on the lines before and after it) to number it",
+        )
+
+
 def _check_refs(doc: RenderState, token: Any) -> None:
-    r"""Report every `\eqref`/`\ref` to a label no equation of the post defines."""
+    r"""Report every `\eqref`/`\ref` to a label no equation of the post defines (one in
+    inline math is reported at its `\label`: `_inline_labels`)."""
     if token.type == "math_ref":
         refs = [(token.meta["label"], 0)]
     else:
         refs = [(m.group(2).strip(), m.start()) for m in REF.finditer(token.content)]
     for label, offset in refs:
-        if label not in doc.equations:
+        if label not in doc.equations and label not in doc.extra.get("inline_labels", ()):
             line0, col = locate(doc, token, offset)
             doc.error(line0, col, f"unknown equation label {label!r} in \\eqref/\\ref")
 

@@ -10,9 +10,11 @@ the same way, before the TeX reaches the converter:
     '\\sum_i \\log p(y_i \\mid x_i)'
 
 In `$…$`, `$$…$$`, `\(…\)` and `\[…\]` the TeX is raw (Pandoc's reading, and kramdown's for
-`$$`): only `\*` is removed there (`DOLLAR_ESCAPES`), because TeX's `\*` (a discretionary
-multiplication sign, drawn only at a line break) never shows in a page, while Hugo posts
-write `W^{\*\top}` to keep Goldmark from reading `*` as emphasis.
+`$$`): only `\*` and `\~` are removed there (`DOLLAR_ESCAPES`), because TeX's `\*` (a
+discretionary multiplication sign, drawn only at a line break) never shows in a page and
+`\~` (a text accent) is an error in math mode, while Hugo posts write `W^{\*\top}` to keep
+Goldmark from reading `*` as emphasis and Zola posts `[\~]` to keep `~` from striking text
+through: their Markdown left `*` and `~` (a no-break space) for KaTeX.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ post written for a CommonMark processor (where `\,` would have lost its backslas
 `\\,`, which this set turns into `\,` as well.
 """
 
-DOLLAR_ESCAPES = frozenset("*")
+DOLLAR_ESCAPES = frozenset("*~")
 """The escapes removed from raw-TeX math (`$…$`, `$$…$$`, `\\(…\\)`, `\\[…\\]`)."""
 
 

@@ -26,6 +26,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
 
 from postil.markdown.state import get_state
 
@@ -54,18 +55,26 @@ def unclosed_fence(state: StateCore) -> None:
     for token in state.tokens:
         if token.type != "fence" or token.map is None:
             continue
-        start, end = token.map
-        last = lines[end - 1].lstrip("> \t").rstrip() if start < end - 1 < len(lines) else ""
-        marker = token.markup
-        if not marker.startswith(("`", "~")):
+        if not token.markup.startswith(("`", "~")):
             continue  # a code block of another syntax ({% highlight %}), closed by its rule
-        if not (last.startswith(marker) and set(last) == {marker[0]}):
+        closed = token.meta.get("fence_closed") if token.meta else None
+        if not (fence_closed(token, lines) if closed is None else closed):
             get_state(state.env).warn(
-                start,
+                token.map[0],
                 1,
-                f"code fence {marker} is never closed, so everything after it shows as code;"
-                f" add a line {marker} where the code ends",
+                f"code fence {token.markup} is never closed, so everything after it shows as "
+                f"code; add a line {token.markup} where the code ends",
             )
+
+
+def fence_closed(token: Token, lines: list[str]) -> bool:
+    """Return whether a fence parsed from `lines` has its closing line (`token.map` is in
+    them): the last line of its map, without blockquote markers and indentation, is the
+    opening markup or longer. A plugin that parses text of its own (a grid table's cell)
+    asks this of its text and keeps the answer in `meta["fence_closed"]`."""
+    start, end = token.map or (0, 0)
+    last = lines[end - 1].lstrip("> \t").rstrip() if start < end - 1 < len(lines) else ""
+    return last.startswith(token.markup) and set(last) == {token.markup[0]}
 
 
 def _guarded(tokenize: Callable[..., None]) -> Callable[..., None]:

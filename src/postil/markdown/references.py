@@ -43,7 +43,8 @@ def resolve(url: str, state: RenderState) -> Resolved:
     """Resolve a reference written in the post `state.path`.
 
     - External (scheme or host) and fragment-only references are left alone.
-    - `other.md#x`: the URL of that post or page (`state.links`), None when there is none.
+    - `other.md#x`, Zola's `@/posts/other.md#x`: the URL of that post or page
+      (`state.links`), None when there is none.
     - `/img/a.png`: under the base path; `img/a.png` must be published.
     - `plot.png`, `../img/a.png`: relative to the post's source file first (the same
       Markdown previews in an editor and on GitHub): a content asset there
@@ -73,10 +74,11 @@ def source_path(source_rel: str, path: str) -> str:
     """Return the site-root-relative path of `path` written in `source_rel`.
 
     A relative path is relative to the linking file's directory; a root-absolute one
-    (`/posts/b.md`) to `content/`, the root of the sources (Hugo's `ref` convention).
+    (`/posts/b.md`) to `content/`, the root of the sources (Hugo's `ref` convention), and so
+    is Zola's internal link `@/posts/b.md`.
     """
-    if path.startswith("/"):
-        return posixpath.normpath(CONTENT_DIR + path)
+    if path.startswith(("/", "@/")):
+        return posixpath.normpath(CONTENT_DIR + path.removeprefix("@"))
     return posixpath.normpath(posixpath.join(posixpath.dirname(source_rel), path))
 
 

@@ -28,9 +28,8 @@ import posixpath
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
-from markdown_it.token import Token
 
-from postil.markdown.links import internal_url
+from postil.markdown.figure import push_figure
 from postil.markdown.liquid import Value
 from postil.markdown.state import RenderState, get_state
 from postil.markdown.tagsyntax import (
@@ -188,23 +187,18 @@ def figure(state: StateBlock, line: int, tag: Tag) -> None:
     """Push a numbered figure for `{{< figure src=… >}}` and report what it cannot show."""
     doc = get_state(state.env)
     _, params = shortcode_params(tag.args)
-    src = internal_url(params.get("src", ""), doc.path, doc.links, doc.base_path) or ""
     caption = params.get("caption", "")
     if params.get("title"):
         caption = f"**{params['title']}** {caption}".strip()
-    image = Token("image", "img", 0, attrs={"src": src})
-    for name in ("width", "height"):
-        if params.get(name):
-            image.attrs[name] = params[name]
-    alt = Token("text", "", 0, content=params.get("alt", params.get("caption", "")))
-    image.children = [alt]
-    opening = state.push("figure_open", "figure", 1)
-    opening.map = [line, line + 1]
-    classes = params.get("class", "").split()
-    opening.meta = {"figure": {"id": None, "kind": "figure"}, "image": image, "classes": classes}
-    inline = state.push("inline", "", 0)
-    inline.content, inline.map, inline.children = caption, [line, line + 1], []
-    state.push("figure_close", "figure", -1)
+    push_figure(
+        state,
+        line,
+        params.get("src", ""),
+        caption,
+        alt=params.get("alt", params.get("caption", "")),
+        classes=params.get("class", "").split(),
+        attrs={name: params[name] for name in ("width", "height") if params.get(name)},
+    )
     ignored = sorted(set(params) - FIGURE_PARAMS)
     if not params.get("src"):
         doc.warn(line, 1, f"`{tag.raw}` has no `src`; add the image's path")

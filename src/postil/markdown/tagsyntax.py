@@ -69,8 +69,10 @@ def scan_tag(src: str, pos: int, end: int | None = None) -> Tag | None:
         return None
     closer = OPENERS[opener]
     close = src.find(closer, pos + len(opener), end)
+    if opener == "{{" and close >= 0:
+        close = _output_close(src, pos + len(opener), end)
     body = src[pos + len(opener) : close]
-    if close < 0 or "\n\n" in body or "{{" in body or "{%" in body:
+    if close < 0 or "\n\n" in body or _nested(body, opener):
         return None  # tags do not nest: `{{ a {{ b }}` is text, then a tag
     stop = close + len(closer)
     if opener in ("{{<", "{{%") and body.startswith("/*") and body.endswith("*/"):
@@ -126,6 +128,29 @@ def locate(state: RenderState, line0: int, text: str, offset: int) -> tuple[int,
     line = text.split("\n")[delta]
     source = state.source_lines[line0 + delta] if line0 + delta < len(state.source_lines) else ""
     return line0 + delta, max(source.find(line), 0) + col + 1
+
+
+_QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
+
+
+def _output_close(src: str, start: int, end: int) -> int:
+    """Return where a Liquid output's `}}` is, past quoted strings: `{{ "{% x %}" }}`
+    outputs the tag as text (tufte-jekyll's posts show their tags so); -1 if none."""
+    at = start
+    while at < end:
+        close = src.find("}}", at, end)
+        quote = _QUOTED.search(src, at, end)
+        if quote is None or close < 0 or close < quote.start():
+            return close
+        at = quote.end()
+    return -1
+
+
+def _nested(body: str, opener: str) -> bool:
+    """Return whether a tag's body holds another tag (outside an output's quoted strings)."""
+    if opener == "{{":
+        body = _QUOTED.sub("", body)
+    return "{{" in body or "{%" in body
 
 
 def line_tag(state: StateBlock, line: int) -> Tag | None:

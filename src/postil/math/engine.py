@@ -31,6 +31,8 @@ HOW_TO_DEFINE = (
 NOT_MACROS = frozenset(
     "expandafter futurelet afterassignment csname endcsname ce pu angl angln phase "
     "overlinesegment underlinesegment textcircled sixptsize xymatrix multicolumn".split()
+    # bussproofs' forms that `proofs.py` does not draw: the fix is its C forms, not a macro
+    + "Axiom UnaryInf BinaryInf TrinaryInf QuaternaryInf QuinaryInf fCenter DisplayProof".split()
 )
 # latex2mathml's exceptions carry no message; say what each means and how to fix it.
 ENGINE_ERRORS = {

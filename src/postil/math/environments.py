@@ -21,7 +21,8 @@ For each KaTeX environment:
 - **`eqnarray`** (LaTeX's, which MathJax has): an `rcl` display-style array, every row
   numbered (`eqnarray*`: none).
 - **Unsupported**: `UNSUPPORTED_ENVS` (`CD`, `tikzcd`, …) and every name not in
-  `KNOWN_ENVS` are refused with their name.
+  `KNOWN_ENVS` are refused with their name. (`prooftree` never gets here: the
+  `prooftrees` pass, `proofs.py`, has rewritten it.)
 """
 
 from __future__ import annotations
