@@ -80,6 +80,9 @@ KATEX_OPEN = re.compile(
 )
 KATEX_CLOSE = re.compile(r"\{\{[<%]\s*/katex\s*[>%]\}\}|\{%-?\s*endkatex\s*-?%\}")
 KRAMDOWN_TELL = re.compile(r"(?<!\\)\\\\\\?[{}|_*#]")  # `\\{`, `\\\}`: see `_unescaped`
+# TeX's spaces escaped for a Markdown processor (`x\\,dx`, `a\\;b`), as Zola's and Hugo's
+# posts for KaTeX in the browser write them: as raw TeX a line break, then punctuation.
+ESCAPED_SPACE_TELL = re.compile(r"(?<!\\)\\\\[,;:!]")
 # A bare environment's TeX escaped for a Markdown processor (ox-hugo's `\begin{align\*}`,
 # `x\_i`, `\\\\` for a row break): `\_` or `\*` after an even run of backslashes,
 # four backslashes, or `KRAMDOWN_TELL`.
@@ -209,6 +212,8 @@ def _unescaped(latex: str, opener: str) -> tuple[str, tuple[int, ...]]:
     written for kramdown, where a single `$` is no math syntax, so Markdown's escapes were
     removed before MathJax read it (`$\\{x\\}$` meant the set `\{x\}`): read it as kramdown
     did. As raw TeX those are a line break, which inline math has no use for, then a group.
+    `\\,`, `\\;`, `\\:` and `\\!` tell the same (`ESCAPED_SPACE_TELL`: a post whose
+    Markdown processor, Zola's or Hugo's, ran before KaTeX in the browser wrote `x\\,dx`).
     A bare environment (no opener: `\begin{align}` at a line start) was a paragraph to the
     Markdown processor of Hugo and Jekyll, so it lost its escapes too; its TeX is read so
     when it shows them (`ESCAPED_ENV_TELL`: ox-hugo writes `\begin{align\*}`, `x\_i` and
@@ -216,7 +221,11 @@ def _unescaped(latex: str, opener: str) -> tuple[str, tuple[int, ...]]:
     """
     kramdown = (
         opener.startswith("\\\\")
-        or (opener == "$" and "\\begin" not in latex and KRAMDOWN_TELL.search(latex) is not None)
+        or (
+            opener == "$"
+            and "\\begin" not in latex
+            and (KRAMDOWN_TELL.search(latex) or ESCAPED_SPACE_TELL.search(latex)) is not None
+        )
         or (not opener and ESCAPED_ENV_TELL.search(latex) is not None)
     )
     return unescape(latex, KRAMDOWN_ESCAPES if kramdown else DOLLAR_ESCAPES)
