@@ -59,7 +59,8 @@ DATA_SUFFIXES = (".bib", ".yaml", ".yml", ".json", ".csv", ".toml")
 DEBOUNCE_SECONDS = 0.05
 SETTLE_SECONDS = 0.01
 """Quiet before a batch whose every file is settled is built, over which the files' size
-and modification time must hold still: the part of an edit's latency spent waiting (see
+and modification time must hold still; a batch whose every file is `closed` (inotify saw
+its writer close it or rename it into place) does not wait for it (see
 docs/performance.md, "The dev server")."""
 WRITER_PATIENCE = 2.0
 """Seconds without any event after which a file still open for writing is built anyway."""
