@@ -60,6 +60,14 @@ class Writer(Protocol):
         server) may render and offer before the others; the files are the same either way.
         """
 
+    def render_first(
+        self, env: jinja2.Environment, jobs: Sequence[tuple[PageJob, str]], workers: int | None
+    ) -> list[tuple[str, str]]:
+        """As `render`, for the own pages of the posts that changed themselves, before the
+        write stage looks at any other page (`write_site` calls it only when other pages
+        render after them); a writer that serves pages as they are ready (the dev server)
+        may offer them at once. The files are the same either way."""
+
     def later(self, prefix: str, key: str, make: Callable[[], list[OutputFile]]) -> None:
         """Put the files `make` returns, all under `prefix` and named by `key` (the same
         key, the same files): now (a directory), or when first asked for (the dev server:
@@ -100,21 +108,35 @@ def write_site(
     jobs = jobs if jobs is not None else page_jobs(site, cache.memo("page jobs"))
     pages = cache.load("page")
     page_keys = PageKeys(site, keys, cache.memo("page keys"))
+    specs, found = jobs.specs, page_keys.keys(jobs.specs)
+    rels = _rels(specs, cache.memo("page rels"))
     todo: dict[str, tuple[PageJob, str]] = {}
     reuse = writer.reuse
     own = _own_pages(site, page_keys.changed)
+    ahead = _ahead(specs, found, pages, page_keys, own, len(rels) == len(specs))
+    done = []
+    for i in ahead:  # the edited posts' own pages, before every other page is looked at
+        old = pages.get(specs[i].rel)
+        if old is None or old[0] != found[i] or not reuse(specs[i].rel, old[1]):
+            todo[specs[i].rel] = (jobs[i], found[i])
+    if todo:
+        done = writer.render_first(env, list(todo.values()), workers)
+    skip = set(ahead)
     first = []
-    for i, (spec, key) in enumerate(zip(jobs.specs, page_keys.keys(jobs.specs), strict=True)):
+    for i, (spec, key) in enumerate(zip(specs, found, strict=True)):
         old = pages.get(spec.rel)  # the jobs themselves only for pages to render
-        if old is not None and old[0] == key and reuse(spec.rel, old[1]):
+        if i in skip or (old is not None and old[0] == key and reuse(spec.rel, old[1])):
             continue
         if spec.rel not in todo and spec.rel not in writer:  # the first job at a path wins
             todo[spec.rel] = (jobs[i], key)
             if own(i):
                 first.append(spec.rel)
-    for rel, token in writer.render(env, list(todo.values()), workers, first):
+    taken = {rel for rel, _ in done}
+    rest = [job for rel, job in todo.items() if rel not in taken]
+    done += writer.render(env, rest, workers, first)
+    for rel, token in done:
         cache.put("page", rel, todo[rel][1], token)
-    cache.forget("page", pages.keys() - _rels(jobs.specs, cache.memo("page rels")))
+    cache.forget("page", pages.keys() - rels)
     for out in site_files(site, assets):
         _put(writer, out)
     index = search_index(site, cache, keys)
@@ -139,6 +161,37 @@ def _own_pages(site: Site, changed: frozenset[str] | None) -> Callable[[int], bo
         return i < len(pages) and pages[i].post.url in changed
 
     return own
+
+
+def _ahead(
+    specs: Sequence[PageSpec],
+    found: Sequence[str],
+    pages: Mapping[str, tuple[str, Any]],
+    page_keys: PageKeys,
+    own: Callable[[int], bool],
+    unique: bool,
+) -> list[int]:
+    """Return the indices of the own pages of the posts that changed (`own`) to hand the
+    writer before any other page (`Writer.render_first`): when `page_keys` made again only
+    the keys of the pages that show a changed post (`PageKeys.looked_at`), every page has
+    a path of its own (`unique`: the first job at a path wins), and another page that is
+    rendered rather than made on request (it shows given posts, `deps`, and is not
+    `lazy`) has a new key and renders after them; else none, and every page is looked at
+    in order (`Writer.render`'s `first` still names them)."""
+    looked_at = page_keys.looked_at
+    if not unique or not looked_at or not page_keys.changed:
+        return []
+    ahead = [i for i in looked_at if own(i)]
+    if not ahead:
+        return []
+    for i in looked_at:
+        spec = specs[i]
+        if own(i) or spec.deps is None or spec.lazy:
+            continue
+        old = pages.get(spec.rel)
+        if old is None or old[0] != found[i]:
+            return ahead  # a page renders after them
+    return []
 
 
 def _rels(specs: Sequence[PageSpec], memo: dict[str, Any]) -> set[str]:
@@ -245,3 +298,8 @@ class _Directory:
     ) -> list[tuple[str, str]]:
         done = render_pages(env, [job for job, _ in jobs], self._writer, workers)
         return [(rel, stamp.token) for rel, stamp in done]
+
+    def render_first(
+        self, env: jinja2.Environment, jobs: Sequence[tuple[PageJob, str]], workers: int | None
+    ) -> list[tuple[str, str]]:
+        return self.render(env, jobs, workers)

@@ -394,3 +394,50 @@ def test_a_template_changed_between_servers_is_checked_again(site, builder) -> N
     (site / "templates/archive.html").write_text("{{ no_such_thing.attribute }}")
     report = DevBuild(site).build()
     assert not report.ok and any("archive.html" in str(e) for e in report.errors)
+
+
+def test_an_edited_posts_own_page_is_handed_over_before_any_other_page_is_looked_at(
+    site, builder, monkeypatch
+) -> None:
+    """The write stage renders the own page of an edited post before it walks the other
+    pages (`Writer.render_first`): nothing of the other 1,000s of pages (their keys'
+    rows, the writer's `reuse`) stands between the edit and its page; the build's end and
+    what it serves are as before."""
+    from postil.serve.memory import MemoryWriter
+
+    post = site / "content/posts/p3.md"
+    builder.watching()
+    builder.build(edit(post, "Second paragraph of post 3", "Edited text"))
+    reused: list[str] = []
+    kept = MemoryWriter.reuse
+    monkeypatch.setattr(
+        MemoryWriter, "reuse", lambda w, rel, t: reused.append(rel) or kept(w, rel, t)
+    )
+    heard: list[tuple[frozenset[str], int]] = []
+    builder.on_first = lambda pages: heard.append((pages.changed, len(reused)))
+    report = builder.build(edit(post, "Edited text", "Edited again"))
+    assert heard == [(frozenset({"posts/p3/index.html"}), 0)]
+    assert report.ok and report.early == {"posts/p3/index.html"} and report.pages > 1
+    assert len(reused) > 10  # the other pages were looked at after the hand-over
+    built = full_build_files(site, site.parent / "out")
+    assert {rel: builder.files[rel] for rel in built} == built
+
+
+def test_the_own_page_waits_for_the_whole_build_when_no_other_page_renders(site, builder) -> None:
+    """An edit whose only rendered page is the post's own (the pages that show it are made
+    on request) is announced once, by the build's event, as before."""
+    from postil.cache.keys import PageKeys
+    from postil.pages import PageSpec
+    from postil.write import _ahead
+
+    keys = PageKeys.__new__(PageKeys)
+    keys.looked_at, keys._changed = [0, 1, 2], frozenset({"/a/"})
+    specs = [PageSpec("a/index.html", "post.html", frozenset({"/a/"})),
+             PageSpec("index.html", "list.html", frozenset({"/a/"}), lazy=True),
+             PageSpec("archive/index.html", "archive.html", None)]  # fmt: skip
+    own = lambda i: i == 0  # noqa: E731
+    assert _ahead(specs, ["k0", "k1", "k2"], {}, keys, own, True) == []
+    shown = [*specs[:1], PageSpec("index.html", "list.html", frozenset({"/a/"})), specs[2]]
+    assert _ahead(shown, ["k0", "k1", "k2"], {}, keys, own, True) == [0]
+    assert _ahead(shown, ["k0", "k1", "k2"], {"index.html": ("k1", "t")}, keys, own, True) == []
+    assert _ahead(shown, ["k0", "k1", "k2"], {}, keys, own, False) == []  # a path twice

@@ -2,7 +2,9 @@
 
 A real `postil serve` process watches a site while the test saves one post over and over
 the ways editors do: two partial writes with a pause (60-250 ms) between them in one open,
-truncate-then-write, delete-then-create, and write-a-temp-then-rename-over. A reader fetches
+truncate-then-write, delete-then-create, write-a-temp-then-rename-over, and a plain write in
+place (the last two are closed or renamed into place: built at once, without the settle
+wait, so a reader polling right after must still never see half a save). A reader fetches
 the page all the while; every page it gets must hold a whole version of the post (its
 first and last marker of one save), and the page served at the end must equal a clean
 build's. `POSTIL_SAVE_RUNS` sets the number of saves (default 24).
@@ -69,7 +71,12 @@ def rename_over(path: Path, text: str, rng: random.Random) -> None:
     os.replace(temp, path)
 
 
-SAVE_KINDS = [partial, truncate_then_write, delete_then_create, rename_over]
+def in_place(path: Path, text: str, rng: random.Random) -> None:
+    """Write the whole post in one open and close it (the save most editors make)."""
+    path.write_text(text, encoding="utf-8")
+
+
+SAVE_KINDS = [partial, truncate_then_write, delete_then_create, rename_over, in_place]
 
 
 def fetch(host: str, port: int, path: str) -> tuple[int, str]:

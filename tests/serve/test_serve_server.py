@@ -329,7 +329,10 @@ def served_pages(server: DevServer, rels: list[str]) -> dict[str, bytes]:
     return {rel: server.builder.files[rel] for rel in rels}
 
 
-def test_an_edited_post_is_announced_first_and_unchanged_pages_never(start, site, tmp_path):
+@pytest.mark.parametrize("atomic", [False, True], ids=["in place", "renamed into place"])
+def test_an_edited_post_is_announced_first_and_unchanged_pages_never(start, site, tmp_path, atomic):
+    """Both saves are `closed` (built without the settle wait): the events and the bytes
+    served are still exactly a cold build's."""
     server = start(site)
     stream = EventStream(server)
     try:
@@ -337,7 +340,10 @@ def test_an_edited_post_is_announced_first_and_unchanged_pages_never(start, site
         pages = [f"posts/p{n}/index.html" for n in (1, 2, 3)] + ["index.html"]
         before = served_pages(server, pages)
         post = site / "content/posts/p2.md"
-        post.write_text(post.read_text().replace("Second paragraph", "Early paragraph"))
+        text = post.read_text().replace("Second paragraph", "Early paragraph")
+        temp = post.with_name("p2.md.tmp") if atomic else post
+        temp.write_text(text)
+        temp.replace(post)
         first = stream.next_build()
         # The post's own page alone, before its neighbours' and the list page are rendered.
         assert first["ok"] and first["changed"] == ["posts/p2/index.html"]

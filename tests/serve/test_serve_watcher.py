@@ -220,6 +220,106 @@ def test_a_settled_save_is_built_without_the_full_debounce(no_leaked_threads) ->
     assert 0.01 <= built[0] - added < 0.3
 
 
+def closed_changes(layout: SiteLayout, *events) -> ChangeSet:
+    """Merge the changes of `events` as a watcher that reports closes (inotify) sees them."""
+    total = ChangeSet()
+    for event in events:
+        total.merge(classify_event(layout, event, closes=True))
+    return total
+
+
+def test_a_save_closed_or_renamed_into_place_is_closed_where_closes_are_reported(
+    layout: SiteLayout,
+) -> None:
+    post = layout.root / "content/posts/a.md"
+    tmp = layout.root / "content/posts/a.md.tmp"
+    in_place = (FileModifiedEvent(str(post)), FileClosedEvent(str(post)))
+    renamed = (FileCreatedEvent(str(tmp)), FileClosedEvent(str(tmp)),
+               FileMovedEvent(str(tmp), str(post)))  # fmt: skip
+    assert closed_changes(layout, *in_place).closed == {post}
+    assert closed_changes(layout, *renamed).closed == {post}
+    # Polling reports no closes: a rename is settled, never closed (its writer is unseen).
+    assert changes_of(layout, *renamed).settled == {post}
+    assert changes_of(layout, *renamed).closed == set()
+
+
+def test_a_file_written_again_after_its_close_is_no_longer_closed(layout: SiteLayout) -> None:
+    post = layout.root / "content/posts/a.md"
+    events = (FileModifiedEvent(str(post)), FileClosedEvent(str(post)))
+    changes = closed_changes(layout, *events, FileModifiedEvent(str(post)))
+    assert changes.closed == set() and changes.writing == {post}
+
+
+def test_a_batch_waits_no_quiet_only_when_every_file_is_closed(layout: SiteLayout) -> None:
+    a, b = (layout.root / f"content/posts/{n}.md" for n in "ab")
+    batcher: ChangeBatcher[None] = ChangeBatcher(lambda batch: None, debounce=0.5, settle=0.1)
+
+    def quiet_needed(*changes: ChangeSet) -> float:
+        batcher._pending = ChangeSet()
+        for c in changes:
+            batcher._pending.merge(c)
+        return batcher._quiet_needed()
+
+    assert quiet_needed(closed_changes(layout, FileClosedEvent(str(a)))) == 0.0
+    assert quiet_needed(changes_of(layout, FileClosedEvent(str(a)))) == 0.1  # settled only
+    assert quiet_needed(closed_changes(layout, FileModifiedEvent(str(a)))) == 0.5
+    half = closed_changes(layout, FileClosedEvent(str(a)), FileModifiedEvent(str(b)))
+    assert quiet_needed(half) == 0.5  # b is still being written
+    closed = closed_changes(layout, FileClosedEvent(str(a)))
+    assert quiet_needed(closed, ChangeSet(config=True)) == 0.5
+
+
+def test_a_half_written_file_is_not_built_until_its_writer_closes_it(
+    layout: SiteLayout, no_leaked_threads
+) -> None:
+    """With closes reported, an open file holds its batch: a build never reads half a save,
+    although a closed save is built without waiting for quiet."""
+    post = layout.root / "content/posts/a.md"
+    read: list[str] = []
+    built = threading.Event()
+    batcher = ChangeBatcher(lambda b: read.append(post.read_text()), 0.02,
+                            after=lambda _: built.set())  # fmt: skip
+    batcher.start()
+    try:
+        with open(post, "w", encoding="utf-8") as f:
+            f.write("first half, ")
+            f.flush()
+            batcher.add(closed_changes(layout, FileCreatedEvent(str(post))))
+            batcher.add(closed_changes(layout, FileModifiedEvent(str(post))))
+            assert not built.wait(0.3)  # six debounces: only the open file holds it
+            f.write("second half")
+        batcher.add(closed_changes(layout, FileClosedEvent(str(post))))
+        assert built.wait(5)
+    finally:
+        batcher.stop()
+    assert read == ["first half, second half"]
+
+
+def test_a_closed_file_that_changed_since_its_event_is_looked_at_again(tmp_path) -> None:
+    """A write whose event has not arrived yet (the file changed after its close was
+    reported) makes a closed batch wait `settle` and look again before it is built."""
+    path = tmp_path / "a.md"
+    path.write_text("first")
+    looks: list[bool] = []
+    built = threading.Event()
+    batcher: ChangeBatcher[None] = ChangeBatcher(lambda b: None, 0.5, after=lambda _: built.set())
+    held_still = batcher._held_still
+
+    def counted() -> bool:
+        looks.append(held_still())
+        return looks[-1]
+
+    batcher._held_still = counted  # type: ignore[method-assign]
+    batcher.add(ChangeSet(content={path}, settled={path}, closed={path}))
+    path.write_text("second, longer")  # a write the events did not show (yet)
+    batcher.start()
+    try:
+        assert built.wait(5)
+    finally:
+        batcher.stop()
+    assert looks == [False, True]
+
+
 def test_the_batcher_is_busy_from_a_change_until_its_build_ends(no_leaked_threads) -> None:
     seen: list[bool] = []
     finished = threading.Event()
@@ -261,6 +361,28 @@ def test_a_real_atomic_save_reaches_the_batcher_as_one_change(
         watcher.stop()
         batcher.stop()
     assert [b.content for b in batches] == [{post}]
+    assert batches[0].closed == {post}  # renamed into place: built without a settle wait
+
+
+def test_a_real_in_place_save_reaches_the_batcher_closed(
+    layout: SiteLayout, no_leaked_threads
+) -> None:
+    post = layout.root / "content/posts/a.md"
+    post.write_text("---\ntitle: A\n---\nold\n")
+    batches: list[ChangeSet] = []
+    built = threading.Event()
+    batcher = ChangeBatcher(lambda b: batches.append(b), 0.05, after=lambda _: built.set())
+    watcher = SiteWatcher(layout, batcher)
+    batcher.start()
+    watcher.start()
+    try:
+        post.write_text("---\ntitle: A\n---\nnew\n")
+        assert built.wait(5)
+        time.sleep(0.1)
+    finally:
+        watcher.stop()
+        batcher.stop()
+    assert [(b.content, b.closed, b.writing) for b in batches] == [({post}, {post}, set())]
 
 
 def test_a_file_still_since_its_change_arrived_is_built_at_the_first_look(tmp_path) -> None:

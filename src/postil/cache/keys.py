@@ -342,6 +342,9 @@ class PageKeys:
         self._last: dict[str, tuple[str, frozenset[str] | None, str]] = memo.get("keys", {})
         self._keys: dict[str, tuple[str, frozenset[str] | None, str]] = {}
         self._memo = memo
+        self.looked_at: list[int] | None = None
+        """The indices of the specs whose key the last `keys` call made again (the pages
+        that show a changed post), or None: it made every key (or was not called)."""
         memo.update(
             order=(shown, contents, entries), shape=shape, around=around, site=self.site,
             every=self.every_post, keys=self._keys,
@@ -368,13 +371,15 @@ class PageKeys:
         if last is None or last[0] is not specs or last[1] is not self._last or changed is None:
             found = [self.key(spec) for spec in specs]
             index = _dependents(specs)
+            self.looked_at = None
         else:
             found, index = list(last[2]), last[3]
             self._keys.update(self._last)
             redo = set(index[None]) if changed else set()
             for url in changed:
                 redo.update(index.get(url, ()))
-            for i in sorted(redo):
+            self.looked_at = sorted(redo)
+            for i in self.looked_at:
                 found[i] = self.key(specs[i])
         self._memo["keys of"] = (specs, self._keys, found, index)
         return found

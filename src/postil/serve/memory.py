@@ -208,6 +208,40 @@ class MemoryWriter:
         Raises:
             TemplateError: a page rendered now failed.
         """
+        now = self._defer(env, jobs)
+        wanted = set(first)
+        early = [(job, key) for job, key in now if job.rel in wanted] if wanted else []
+        if early and len(early) < len(now) and self.previous and self._on_first is not None:
+            self._render(env, early, workers)
+            self._on_first([job.rel for job, _ in early])
+            now = [(job, key) for job, key in now if job.rel not in wanted]
+        self._render(env, now, workers)
+        return [(job.rel, self.entries[job.rel].token) for job, _ in jobs]
+
+    def render_first(
+        self,
+        env: jinja2.Environment,
+        jobs: Sequence[tuple[PageJob, str]],
+        workers: int | None = None,
+    ) -> list[tuple[str, str]]:
+        """Render (or defer) each (job, key) of the edited posts' own pages, before the
+        write stage looks at any other page; in a rebuild, `on_first` hears of those
+        rendered now at once. Return (rel, token) of each, in order.
+
+        Raises:
+            TemplateError: a page failed.
+        """
+        now = self._defer(env, jobs)
+        self._render(env, now, workers)
+        if now and self.previous and self._on_first is not None:
+            self._on_first([job.rel for job, _ in now])
+        return [(job.rel, self.entries[job.rel].token) for job, _ in jobs]
+
+    def _defer(
+        self, env: jinja2.Environment, jobs: Sequence[tuple[PageJob, str]]
+    ) -> list[tuple[PageJob, str]]:
+        """Put each deferrable (job, key) in `entries` to be made on first read; return
+        the others, to render now."""
         now = []
         for job, key in jobs:
             if (job.rel, key) in self._proven:
@@ -217,14 +251,7 @@ class MemoryWriter:
                 self.entries[job.rel] = Entry(f"deferred {key}", None, maker)
             else:
                 now.append((job, key))
-        wanted = set(first)
-        early = [(job, key) for job, key in now if job.rel in wanted] if wanted else []
-        if early and len(early) < len(now) and self.previous and self._on_first is not None:
-            self._render(env, early, workers)
-            self._on_first([job.rel for job, _ in early])
-            now = [(job, key) for job, key in now if job.rel not in wanted]
-        self._render(env, now, workers)
-        return [(job.rel, self.entries[job.rel].token) for job, _ in jobs]
+        return now
 
     def _render(
         self, env: jinja2.Environment, jobs: Sequence[tuple[PageJob, str]], workers: int | None

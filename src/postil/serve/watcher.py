@@ -11,19 +11,23 @@ that arrives while a build runs into one next build.
 A save that is visibly complete needs no long wait: a file closed after writing
 (inotify's IN_CLOSE_WRITE) or renamed into place is "settled", and once every file of a
 batch is settled the batcher waits only `SETTLE_SECONDS` for stragglers (an editor's chmod
-after the rename) instead of the whole debounce. Deleted, moved-away and half-written files
-keep the full debounce, so Vim's "rename the original away, write a new one" never builds
-the moment in between, when the post does not exist.
+after the rename) instead of the whole debounce. Where the observer reports every close
+(inotify), such a file is also `closed`: its writer said it is done, so a batch whose every
+file is closed waits for no quiet at all (a straggler is built by a next build, as any later
+save is). Deleted, moved-away and half-written files keep the full debounce, so Vim's
+"rename the original away, write a new one" never builds the moment in between, when the
+post does not exist.
 
 A save that is visibly *in progress* is waited for: where the events report closes
 (inotify), a file written to but not yet closed is `writing`, and no build starts until its
 writer closes it (or `WRITER_PATIENCE` seconds pass without news: a writer that keeps the
 file open for good). An editor that writes half a file, pauses, then writes the rest
 therefore never has its half file built. Before every build the batcher also checks that
-the files' size and modification time held still over `SETTLE_SECONDS` (a writer whose
-events are not seen: polling, network drives): each file's are taken when its change
-arrives and compared once the batch has been quiet for `SETTLE_SECONDS`, so a settled save
-waits that long once, not twice.
+the files' size and modification time held still (a writer whose events are not seen:
+polling, network drives): each file's are taken when its change arrives and compared once
+the batch has been quiet for `SETTLE_SECONDS` (for a closed batch: at once), so a settled
+save waits that long once, not twice; a file that changed since its event arrived (a write
+whose event is still on its way) makes the batch wait `SETTLE_SECONDS` and look again.
 """
 
 from __future__ import annotations
@@ -55,7 +59,8 @@ DATA_SUFFIXES = (".bib", ".yaml", ".yml", ".json", ".csv", ".toml")
 DEBOUNCE_SECONDS = 0.05
 SETTLE_SECONDS = 0.01
 """Quiet before a batch whose every file is settled is built, over which the files' size
-and modification time must hold still: the part of an edit's latency spent waiting (see
+and modification time must hold still; a batch whose every file is `closed` (inotify saw
+its writer close it or rename it into place) does not wait for it (see
 docs/performance.md, "The dev server")."""
 WRITER_PATIENCE = 2.0
 """Seconds without any event after which a file still open for writing is built anyway."""
@@ -102,6 +107,9 @@ class ChangeSet:
             renamed into place); the batcher need not wait the full debounce for them.
         writing: the paths written to and not closed since, where the events report
             closes (inotify): a writer is still at work, so the batcher waits for it.
+        closed: the settled paths whose write an observer that reports every close
+            (inotify) saw end, by IN_CLOSE_WRITE or a rename into place: the batcher
+            builds them without waiting for quiet.
     """
 
     content: set[Path] = field(default_factory=set)
@@ -111,6 +119,7 @@ class ChangeSet:
     rescan: bool = False
     settled: set[Path] = field(default_factory=set)
     writing: set[Path] = field(default_factory=set)
+    closed: set[Path] = field(default_factory=set)
 
     def __bool__(self) -> bool:
         return bool(self.content or self.templates or self.static or self.config or self.rescan)
@@ -123,6 +132,7 @@ class ChangeSet:
         self.config = self.config or other.config
         self.rescan = self.rescan or other.rescan
         self.settled = (self.settled - other.files()) | other.settled
+        self.closed = (self.closed - other.files()) | other.closed
         self.writing = (self.writing - other.settled) | other.writing
 
     def files(self) -> set[Path]:
@@ -190,8 +200,9 @@ def classify_event(layout: SiteLayout, event: FileSystemEvent, closes: bool = Fa
     A move counts twice: its source is gone and its destination changed, so an atomic save
     (`x.md.tmp` renamed onto `x.md`) is a change of `x.md`. A file closed after writing, or
     the destination of a move, is also `settled`. With `closes` (the observer reports
-    closes), a file created or modified is `writing` until its close. Directory "modified"
-    events (a child changed) and "opened"/"closed without writing" events carry no news.
+    closes), a file created or modified is `writing` until its close, and a settled file
+    is `closed` too. Directory "modified" events (a child changed) and "opened"/"closed
+    without writing" events carry no news.
     """
     changes = ChangeSet()
     if event.event_type in ("opened", "closed_no_write"):
@@ -205,6 +216,8 @@ def classify_event(layout: SiteLayout, event: FileSystemEvent, closes: bool = Fa
     done = dest if event.event_type == "moved" else src if event.event_type == "closed" else ""
     if done and Path(done) in changes.files():
         changes.settled.add(Path(done))
+        if closes:
+            changes.closed.add(Path(done))
     if closes and event.event_type in ("created", "modified") and not event.is_directory:
         changes.writing |= changes.files()
     return changes
@@ -291,7 +304,7 @@ class ChangeBatcher(Generic[T]):
                 if not self._pending:
                     self._cond.wait()
                     continue
-                wait = self._debounce if self._unsettled() else self._settle
+                wait = self._quiet_needed()
                 quiet = time.monotonic() - self._last
                 if quiet < wait:
                     self._cond.wait(wait - quiet)
@@ -313,9 +326,17 @@ class ChangeBatcher(Generic[T]):
         self._seen.update(now)
         return still
 
-    def _unsettled(self) -> bool:
+    def _quiet_needed(self) -> float:
+        """Return the seconds without a new change the pending batch needs before it is
+        built: the full debounce while a file of it is not settled (or the batch changes
+        the configuration or directories), none when every file is `closed` (its writer's
+        close or rename was seen), else `settle`. The files must still have held still
+        (`_held_still`) and none be open for writing."""
         pending = self._pending
-        return pending.config or pending.rescan or not pending.files() <= pending.settled
+        files = pending.files()
+        if pending.config or pending.rescan or not files <= pending.settled:
+            return self._debounce
+        return 0.0 if files <= pending.closed else self._settle
 
     def _run(self) -> None:
         while (taken := self._next_batch()) is not None:
