@@ -83,6 +83,9 @@ KRAMDOWN_TELL = re.compile(r"(?<!\\)\\\\\\?[{}|_*#]")  # `\\{`, `\\\}`: see `_un
 # TeX's spaces escaped for a Markdown processor (`x\\,dx`, `a\\;b`), as Zola's and Hugo's
 # posts for KaTeX in the browser write them: as raw TeX a line break, then punctuation.
 ESCAPED_SPACE_TELL = re.compile(r"(?<!\\)\\\\[,;:!]")
+# A dollar formula's rows or spaces escaped for a Markdown processor (Hugo without
+# passthrough, Zola: `a & b \\\\ c & d`, `g(x)\\,dx`): four backslashes, or `ESCAPED_SPACE_TELL`.
+ESCAPED_ROWS_TELL = re.compile(r"\\{4}|" + ESCAPED_SPACE_TELL.pattern)
 # A bare environment's TeX escaped for a Markdown processor (ox-hugo's `\begin{align\*}`,
 # `x\_i`, `\\\\` for a row break): `\_` or `\*` after an even run of backslashes,
 # four backslashes, or `KRAMDOWN_TELL`.
@@ -214,6 +217,11 @@ def _unescaped(latex: str, opener: str) -> tuple[str, tuple[int, ...]]:
     did. As raw TeX those are a line break, which inline math has no use for, then a group.
     `\\,`, `\\;`, `\\:` and `\\!` tell the same (`ESCAPED_SPACE_TELL`: a post whose
     Markdown processor, Zola's or Hugo's, ran before KaTeX in the browser wrote `x\\,dx`).
+    In any `$…$` or `$$…$$` (an environment in it too), four backslashes or those escaped
+    spaces tell the same (`ESCAPED_ROWS_TELL`): Hugo's Goldmark without passthrough and
+    Zola's Markdown read `$$` as text, so their posts wrote a row break `\\\\`; as raw TeX
+    that is two row breaks, an empty row no author means. `\_` alone tells nothing there: it
+    is TeX's underscore (`\text{my\_var}`) in Pandoc's and kramdown's raw `$$`.
     A bare environment (no opener: `\begin{align}` at a line start) was a paragraph to the
     Markdown processor of Hugo and Jekyll, so it lost its escapes too; its TeX is read so
     when it shows them (`ESCAPED_ENV_TELL`: ox-hugo writes `\begin{align\*}`, `x\_i` and
@@ -221,11 +229,8 @@ def _unescaped(latex: str, opener: str) -> tuple[str, tuple[int, ...]]:
     """
     kramdown = (
         opener.startswith("\\\\")
-        or (
-            opener == "$"
-            and "\\begin" not in latex
-            and (KRAMDOWN_TELL.search(latex) or ESCAPED_SPACE_TELL.search(latex)) is not None
-        )
+        or (opener == "$" and "\\begin" not in latex and KRAMDOWN_TELL.search(latex) is not None)
+        or (opener in ("$", "$$") and ESCAPED_ROWS_TELL.search(latex) is not None)
         or (not opener and ESCAPED_ENV_TELL.search(latex) is not None)
     )
     return unescape(latex, KRAMDOWN_ESCAPES if kramdown else DOLLAR_ESCAPES)
