@@ -186,6 +186,19 @@ def test_a_tufte_jekyll_post_has_its_notes_figure_and_quote_and_no_warning(tmp_p
     assert "{% sidenote 'id' 'text' %}" in body.xpath("string(//pre)")  # code is as written
 
 
+def test_a_tufte_tag_whose_arguments_do_not_fit_is_one_warning_saying_how_to_quote(tmp_path):
+    """A quote left open in an argument (`'It's'`) splits it, as the theme's `shellsplit`
+    refuses it: the tag is left out with a warning at it, never a note cut at the quote."""
+    post = HEAD.format("Quotes") + "Text{% sidenote 'sn' 'It's a trap' %} here.\n"
+    root = make_site(tmp_path / "site", {"quotes.md": post})
+    (warning,) = build(BuildOptions(root=root)).warnings
+    assert (warning.location.line, warning.location.col) == (HEAD.count("\n") + 1, 5)
+    assert "has 5 arguments where `{% sidenote 'id' 'text' %}` takes 2" in warning.message
+    assert "\\'" in warning.message
+    body = page(root, "quotes").find_class("post-body")[0]
+    assert not body.find_class("sidenote") and body.text_content().strip() == "Text here."
+
+
 ZOLA = (
     '+++\ntitle = "CBPV"\ndate = 2023-07-22\n[taxonomies]\ncategories = ["blog"]\n'
     'tags = ["logic"]\n[extra]\nmath = true\n+++\n'

@@ -38,6 +38,8 @@ from postil.markdown.tagsyntax import (
     unclosed_code,
     wrap_block,
 )
+from postil.markdown.tufte import USAGE as TUFTE_USAGE
+from postil.markdown.tufte import arguments_problem
 
 BLOCK_TAGS = ("raw", "comment")
 """Paired tags read as blocks when each of their tags stands on a line of its own (a
@@ -181,6 +183,9 @@ def evaluate_liquid(tag: Tag, doc: RenderState, in_url: bool, in_html: bool = Fa
         return Value("")  # an inline raw/comment is undone by the template plugin
     if tag.name == "highlight":
         return Value(None, unclosed_code(tag, "{% endhighlight %}"))
+    if tag.name in TUFTE_USAGE:  # not read by `tufte`: its arguments do not fit
+        problem = arguments_problem(tag.name, tag.args) or "cannot be read here"
+        return Value(None, f"tufte-jekyll's `{tag.raw}` {problem}; it is left out")
     if tag.name == "img":  # not read by `liquid_img`: no source among its arguments
         return Value(
             None,

@@ -15,8 +15,9 @@ already, so the tags become postil's own notes, figures and quotes:
 The text of a tag is Markdown (kramdown reads the tags' output so); image paths are from
 the site's root, as the theme puts `site.baseurl` before them. The `id` of a note only
 pairs the theme's checkbox with its label, and is not kept. Arguments are words, or quoted
-with `'` or `"` (a `\\"` inside is a quote). A tag missing arguments is left to the `template`
-plugin, which leaves it out with a warning.
+with `'` or `"` (a `\\"` inside is a quote). A tag with too few or too many arguments (a
+quote left open inside one) is left to the `template` plugin, which leaves it out with a
+warning saying so (`arguments_problem`).
 """
 
 from __future__ import annotations
@@ -36,11 +37,26 @@ from postil.markdown.sidenote import MARGIN_MARKER
 from postil.markdown.state import get_state
 from postil.markdown.tagsyntax import line_tag, scan_tag
 
-INLINE_TAGS = {"sidenote": 2, "marginnote": 2, "marginfigure": 3, "newthought": 1}
-"""Tags read inside text, with the number of arguments each needs."""
+INLINE_TAGS = {
+    "sidenote": (2, 2),
+    "marginnote": (2, 2),
+    "marginfigure": (3, 3),
+    "newthought": (1, 1),
+}
+"""Tags read inside text, with the least and most arguments each takes."""
 
-BLOCK_TAGS = {"epigraph": 1, "maincolumn": 2, "fullwidth": 2}
-"""Tags read on a line of their own, with the number of arguments each needs."""
+BLOCK_TAGS = {"epigraph": (1, 3), "maincolumn": (2, 2), "fullwidth": (2, 2)}
+"""Tags read on a line of their own, with the least and most arguments each takes."""
+
+USAGE = {
+    "sidenote": "{% sidenote 'id' 'text' %}",
+    "marginnote": "{% marginnote 'id' 'text' %}",
+    "marginfigure": "{% marginfigure 'id' 'path' 'caption' %}",
+    "newthought": "{% newthought 'words' %}",
+    "epigraph": "{% epigraph 'quote' 'author' 'source' %}",
+    "maincolumn": "{% maincolumn 'path' 'caption' %}",
+    "fullwidth": "{% fullwidth 'path' 'caption' %}",
+}
 
 _ARGUMENT = re.compile(r"""'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|([^\s'"]+)""")
 
@@ -88,6 +104,26 @@ def tag_arguments(args: str) -> list[str]:
     return words
 
 
+def arguments_problem(name: str, args: str) -> str | None:
+    """Return why the arguments `args` of the tufte-jekyll tag `name` cannot be read, as a
+    phrase for a warning (None: they can).
+
+    The theme's plugins split them with Ruby's `shellsplit`, which refuses a quote left
+    open: `'It's here'` reads as `'It'` and more words, so too many arguments mean the same.
+    """
+    least, most = {**INLINE_TAGS, **BLOCK_TAGS}[name]
+    count = len(tag_arguments(args))
+    if least <= count <= most:
+        return None
+    have = f"{count} argument{'s' if count != 1 else ''}"
+    return (
+        f"has {have} where `{USAGE[name]}` takes {least}"
+        + (f" to {most}" if most != least else "")
+        + ": quote each argument, and write a quote inside one as \\' or \\\" "
+        "(or quote it with the other kind)"
+    )
+
+
 def tufte_tag(state: StateInline, silent: bool) -> bool:
     """Inline rule: `{% sidenote %}`, `{% marginnote %}`, `{% marginfigure %}` or
     `{% newthought %}` with the arguments it needs."""
@@ -96,9 +132,9 @@ def tufte_tag(state: StateInline, silent: bool) -> bool:
     tag = scan_tag(state.src, state.pos, state.posMax)
     if tag is None or tag.kind != "tag" or tag.name not in INLINE_TAGS:
         return False
+    if arguments_problem(tag.name, tag.args) is not None:
+        return False  # left to the template plugin, which says why (`liquid.evaluate_liquid`)
     args = tag_arguments(tag.args)
-    if len(args) < INLINE_TAGS[tag.name]:
-        return False
     if not silent:
         if tag.name == "newthought":
             _newthought(state, args[0])
@@ -180,9 +216,9 @@ def tufte_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     tag = line_tag(state, start)
     if tag is None or tag.kind != "tag" or tag.name not in BLOCK_TAGS:
         return False
+    if arguments_problem(tag.name, tag.args) is not None:
+        return False  # left to the template plugin, which says why (`liquid.evaluate_liquid`)
     args = tag_arguments(tag.args)
-    if len(args) < BLOCK_TAGS[tag.name]:
-        return False
     if not silent:
         if tag.name == "epigraph":
             _epigraph(state, start, args)
