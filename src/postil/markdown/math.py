@@ -96,6 +96,8 @@ BACKSLASH_DELIMITERS = {
     "\\(": ("\\)", "math_inline"),
     "\\[": ("\\]", "math_inline_display"),
 }
+MATHJAX_ESCAPED_DOLLAR = "\\\\$"
+r"""`\\$`: a dollar sign escaped for Markdown and then for MathJax (`_mathjax_escaped_dollar`)."""
 QUARTO_LABEL = re.compile(r"[ \t]*\{#(eq-[\w:.-]*\w)\}[ \t]*")
 """Quarto's label after a display formula's closing `$$`: `$$ … $$ {#eq-mass}`."""
 TRAILING_PUNCT = re.compile(r"[.,;:!?)\]}’”'\"…]+")
@@ -128,6 +130,8 @@ def math_inline(state: StateInline, silent: bool) -> bool:
         return False
     if src[pos] == "{":
         return _katex_inline(state, silent)
+    if src.startswith(MATHJAX_ESCAPED_DOLLAR, pos):
+        return _mathjax_escaped_dollar(state, silent)
     closers = closers_for(src, state.env)  # one scan per paragraph: linear, not O(n²)
     if src.startswith("$$", pos):
         close = closers.find("$$", pos + 2, end)
@@ -153,6 +157,22 @@ def math_inline(state: StateInline, silent: bool) -> bool:
                 return False
             return _emit(state, silent, kind, pos + len(opener), close, close + len(closer))
     return _math_ref(state, silent)
+
+
+def _mathjax_escaped_dollar(state: StateInline, silent: bool) -> bool:
+    r"""Read `\\$` as a literal `$`, as the page's MathJax or KaTeX did.
+
+    Posts written for math typeset in the browser (Jekyll's kramdown, Hugo's Goldmark) write a
+    dollar sign that is no math as `\\$`: the Markdown processor turns it into `\$`, which
+    MathJax's `processEscapes` (and KaTeX's auto-render) show as `$` and never read as a
+    delimiter. postil typesets math while it reads the Markdown, so it takes the three
+    characters as one `$` of text. `\$` alone is Markdown's own escape of `$` (the `escape`
+    rule); a `\\` before anything else is Markdown's escaped backslash.
+    """
+    if not silent:
+        state.push("text", "", 0).content = "$"
+    state.pos += len(MATHJAX_ESCAPED_DOLLAR)
+    return True
 
 
 def _katex_inline(state: StateInline, silent: bool) -> bool:
