@@ -288,7 +288,10 @@ def _convert(fields: list[Field], tz: ZoneInfo) -> dict[str, Any]:
             raise YamlFieldError(f"`{fld.key}` repeats another key; keep one", fld.line0, fld.col0)
         if name in values and ranks[name] < rank:
             continue
-        values[name], ranks[name] = convert(fld, tz), rank
+        value = convert(fld, tz)
+        if name == "image" and not value:
+            continue  # Hugo Blox's `image: {caption: …}` names none: another key may
+        values[name], ranks[name] = value, rank
     categories = values.pop("categories", ())
     if categories:
         values["tags"] = tuple(dict.fromkeys((*values.get("tags", ()), *categories)))
@@ -321,7 +324,9 @@ def _positions(
             items = fld.node.value if isinstance(fld.node, yaml.SequenceNode) else [fld.node]
             spots = [text_at(n, n.value.strip(), file_lines, first_line) for n in items]
             found[f"{name}_at"] = found.get(f"{name}_at", ()) + tuple(spots)  # aliases join
-        if name in POSITIONED and POSITIONED[name] not in found:
+        if name == "image" and not ft.image(fld):
+            continue  # Hugo Blox's options for `featured.jpg` (`_convert` skips them too)
+        if name in POSITIONED and name in values and POSITIONED[name] not in found:
             found[POSITIONED[name]] = text_at(fld.node, values[name], file_lines, first_line)
     return found
 
