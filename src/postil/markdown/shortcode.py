@@ -11,7 +11,8 @@ rendering; postil reads the shortcodes it has an equivalent for:
   wrapper goes);
 - the callouts of popular themes (`callout`, `hint`, `alert`, `notice`, `admonition`:
   `CALLOUTS`) → a postil callout of their kind and title; `spoiler`, `details`, `expand`
-  (`FOLDS`) → a folded callout under their title;
+  (`FOLDS`) → a folded callout under their title; also opened and closed on one line
+  around their text (`{{< spoiler text="…" >}} answer {{< /spoiler >}}`);
 - `katex` (Hugo Book) → math, display with `display` (`postil.markdown.math`);
 - `toc` → the post's table of contents, where kramdown's `{:toc}` puts it
   (`postil.markdown.toc`; its parameters change nothing);
@@ -38,6 +39,7 @@ from postil.markdown.tagsyntax import (
     find_closer,
     find_code_tag,
     line_tag,
+    scan_tag,
     shortcode_params,
     unclosed_code,
 )
@@ -99,7 +101,9 @@ def shortcode_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
             state.line = code.close + 1
         return True
     tag = line_tag(state, start)
-    if tag is None or tag.kind != "shortcode" or tag.name in ("ref", "relref"):
+    if tag is None:
+        return _one_line_pair(state, start, silent)
+    if tag.kind != "shortcode" or tag.name in ("ref", "relref"):
         return False
     if tag.name.lstrip("/") == "katex" and (tag.closing or find_closer(state, start, end, "katex")):
         return False  # math: `postil.markdown.math` reads it
@@ -149,9 +153,46 @@ def _one_line(state: StateBlock, start: int, end: int, tag: Tag) -> None:
         doc.warn(start, 1, unsupported(tag, doc.path))
 
 
-def _callout(state: StateBlock, start: int, close: int, tag: Tag) -> None:
-    """Push a callout for a theme's callout or fold shortcode and the Markdown between its
-    lines (`postil.markdown.callout` turns the `shortcode_callout_*` tokens into one)."""
+def _one_line_pair(state: StateBlock, start: int, silent: bool) -> bool:
+    """Read a callout or fold shortcode opened and closed on one line around its text
+    (`{{< spoiler text="Answer" >}} 42 {{< /spoiler >}}`, as Hugo Blox's docs write it) as
+    `_callout` reads one on lines of their own, its text a paragraph."""
+    begin = state.bMarks[start] + state.tShift[start]
+    end = state.eMarks[start]
+    if state.sCount[start] - state.blkIndent >= 4 or not state.src.startswith("{{", begin):
+        return False
+    tag = scan_tag(state.src, begin, end)
+    if tag is None or tag.kind != "shortcode" or tag.closing or tag.name not in CALLOUTS | FOLDS:
+        return False
+    close = _closing_at_end(state.src, tag, end)
+    if close is None:
+        return False
+    if silent:
+        return True
+    _callout_open(state, start, start, tag)
+    text = state.src[tag.end : close].strip()
+    if text:
+        state.push("paragraph_open", "p", 1).map = [start, start + 1]
+        inline = state.push("inline", "", 0)
+        inline.content, inline.map, inline.children = text, [start, start + 1], []
+        state.push("paragraph_close", "p", -1)
+    state.push("shortcode_callout_close", "aside", -1).map = [start, start + 1]
+    state.line = start + 1
+    return True
+
+
+def _closing_at_end(src: str, tag: Tag, end: int) -> int | None:
+    """Return where the tag closing `tag` starts when it ends the line (at `end`), else None."""
+    pos = src.rfind("{{", tag.end, end)
+    closing = scan_tag(src, pos, end) if pos >= 0 else None
+    if closing is None or not closing.closing or closing.name.lstrip("/") != tag.name:
+        return None
+    return pos if not src[closing.end : end].strip() else None
+
+
+def _callout_open(state: StateBlock, start: int, close: int, tag: Tag) -> None:
+    """Push the `shortcode_callout_open` token of a callout or fold shortcode (lines `start`
+    to `close`): its kind, title and folding from the tag's parameters."""
     positional, named = shortcode_params(tag.args)
     meta: dict[str, str | None]
     if tag.name in FOLDS:
@@ -165,6 +206,12 @@ def _callout(state: StateBlock, start: int, close: int, tag: Tag) -> None:
         meta = {"kind": kind, "title": named.get("title", ""), "collapse": None}
     opening = state.push("shortcode_callout_open", "aside", 1)
     opening.map, opening.meta, opening.info = [start, close + 1], meta, tag.raw
+
+
+def _callout(state: StateBlock, start: int, close: int, tag: Tag) -> None:
+    """Push a callout for a theme's callout or fold shortcode and the Markdown between its
+    lines (`postil.markdown.callout` turns the `shortcode_callout_*` tokens into one)."""
+    _callout_open(state, start, close, tag)
     old_max, state.lineMax = state.lineMax, close
     state.md.block.tokenize(state, start + 1, close)
     state.lineMax = old_max
