@@ -17,7 +17,8 @@ rendering; postil reads the shortcodes it has an equivalent for:
 - `toc` → the post's table of contents, where kramdown's `{:toc}` puts it
   (`postil.markdown.toc`; its parameters change nothing);
 - `ref`, `relref` → the URL of the post or page they name (`postil.markdown.template`);
-- `{{</* name */>}}` → the shortcode shown as text (Hugo's escape).
+- `{{</* name */>}}` → the shortcode shown as text (Hugo's escape), in code blocks and
+  spans too, as Hugo shows it there.
 
 Any other shortcode is left out with a warning naming it; the content between a paired
 shortcode's tags stays.
@@ -26,9 +27,11 @@ shortcode's tags stays.
 from __future__ import annotations
 
 import posixpath
+import re
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
+from markdown_it.rules_core import StateCore
 
 from postil.markdown.figure import push_figure
 from postil.markdown.liquid import Value
@@ -57,6 +60,10 @@ CALLOUTS = frozenset({"callout", "hint", "alert", "notice", "admonition"})
 FOLDS = frozenset({"spoiler", "details", "expand"})
 """Paired shortcodes that fold their content under a title: Hugo Blox
 `{{< spoiler text="…" >}}`, Hugo's and Hugo Book's `details`, Learn's `expand`."""
+
+ESCAPED_SHORTCODE = re.compile(r"\{\{([<%])/\*([^\n]*?)\*/([>%])\}\}")
+"""Hugo's escape of a shortcode, `{{</* name */>}}` (or `{{%/* name */%}}`), shown as the
+shortcode itself (`shortcode_code_escape`)."""
 
 FIGURE_PARAMS = frozenset({"src", "alt", "caption", "title", "class", "width", "height"})
 """Parameters of Hugo's `figure` that postil's figures have."""
@@ -89,6 +96,28 @@ def shortcode_plugin(md: MarkdownIt) -> None:
         {"alt": ["paragraph", "reference", "blockquote", "list"]},
     )
     md.add_render_rule("shortcode_marker", lambda *args: "")
+    md.core.ruler.after("inline", "shortcode_code_escape", shortcode_code_escape)
+
+
+def shortcode_code_escape(state: StateCore) -> None:
+    """Show Hugo's escaped shortcode `{{</* name */>}}` in code as Hugo does: `{{< name >}}`.
+
+    Hugo reads shortcodes before Markdown, in code blocks and spans too, so posts about
+    shortcodes write the escape there (Hugo's docs: "Shortcodes" › "Comments"); outside
+    code the `template` plugin shows it (`scan_tag`'s "literal" tags). Any other template
+    syntax in code stays as written.
+    """
+    for token in state.tokens:
+        if token.type in ("fence", "code_block") and "/*" in token.content:
+            token.content = ESCAPED_SHORTCODE.sub(_unescape_shortcode, token.content)
+        elif token.type == "inline" and token.children:
+            for child in token.children:
+                if child.type == "code_inline" and "/*" in child.content:
+                    child.content = ESCAPED_SHORTCODE.sub(_unescape_shortcode, child.content)
+
+
+def _unescape_shortcode(match: re.Match[str]) -> str:
+    return "{{" + match.group(1) + match.group(2) + match.group(3) + "}}"
 
 
 def shortcode_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
