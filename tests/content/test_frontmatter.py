@@ -176,3 +176,31 @@ def test_title_and_subtitle_positions_point_at_their_first_character():
 def test_a_quoted_title_is_verbatim_after_its_quote():
     meta, _, _ = parse(source('---\ntitle: "The $x$"\n---\n'), "UTC")
     assert meta.title_at == TextAt(line=2, col=9, verbatim=True)
+
+
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [
+        ("24 Feb 2017", datetime(2017, 2, 24)),  # Pelican (dateutil), R Markdown
+        ("3 September 2019", datetime(2019, 9, 3)),
+        ("February 24, 2017", datetime(2017, 2, 24)),
+        ("Sept. 5th, 2020", datetime(2020, 9, 5)),
+        ("Fri, 24 Feb 2017 10:30", datetime(2017, 2, 24, 10, 30)),
+        ("24 feb 2017 10:30:15 +02:00", datetime(2017, 2, 24, 10, 30, 15)),
+    ],
+)
+def test_a_date_with_its_month_written_as_a_word_is_a_date(written, expected):
+    meta, _, _ = parse(source(f"---\ntitle: T\ndate: {written}\n---\n"), "UTC")
+    assert meta.date.replace(tzinfo=None) == expected
+
+
+@pytest.mark.parametrize(
+    "written",
+    ["12/03/2017", "24 Foo 2017", "31 Feb 2017", "Feb 2017", "Someday, 24 Feb 2017"],
+)
+def test_a_date_whose_month_is_a_guess_or_no_month_stays_an_error(written):
+    with pytest.raises(ContentError) as err:
+        parse(source(f"---\ntitle: T\ndate: {written}\n---\n"), "UTC")
+    assert err.value.location.line == 3
+    assert "is not a date" in err.value.message
+    assert "24 Feb 2017" in err.value.message

@@ -379,3 +379,38 @@ def test_aliases_and_redirect_from_join_with_their_places():
     meta, *_ = read("---\ntitle: T\naliases: [/a/]\nredirect_from:\n  - /b/\n---\n")
     assert meta.aliases == ("/a/", "/b/")
     assert meta.aliases_at == (TextAt(3, 11, True), TextAt(5, 5, True))
+
+
+def test_r_markdown_output_and_chirpy_mermaid_switch_are_quiet_and_the_date_is_read():
+    meta, *_, warnings = read(
+        "---\ntitle: T\nDate: 22 Jul 2024\noutput:\n  html_document:\n    df_print: paged\n"
+        "math: true\nmermaid: true\n---\n"
+    )
+    assert meta.date == datetime(2024, 7, 22, tzinfo=timezone.utc)
+    assert warnings == []
+
+
+def test_a_key_near_the_quiet_ones_still_warns():
+    *_, warnings = read("---\ntitle: T\ndate: 2020-01-01\noutputs: [html]\n---\n")
+    assert len(warnings) == 1 and "unknown front matter key `outputs`" in warnings[0]
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        ("image:\n  caption: 'A photo'\n  focal_point: Smart", ""),
+        ("image:\n  caption: C\ncover:\n  image: https://x.org/c.jpg", "https://x.org/c.jpg"),
+        ("cover:\n  image: c.png\nimage:\n  preview_only: true", "c.png"),
+    ],
+)
+def test_hugo_blox_image_options_name_no_image_and_are_no_error(lines, expected):
+    meta, *_, warnings = read(f"---\ntitle: T\ndate: 2020-01-01\n{lines}\n---\n")
+    assert meta.image == expected
+    assert warnings == []
+
+
+def test_an_image_mapping_with_other_keys_is_still_an_error_at_the_mapping():
+    with pytest.raises(ContentError) as err:
+        read("---\ntitle: T\nimage:\n  caption: C\n  width: 300\n---\n")
+    assert err.value.location == Location("content/posts/x.md", 4, 3)
+    assert "has none of the keys" in err.value.message

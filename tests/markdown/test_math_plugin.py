@@ -296,3 +296,18 @@ def test_unescape_returns_tex_without_an_escapable_escape_itself():
     assert unescape(r"\{x\}", DOLLAR_ESCAPES)[0] == r"\{x\}"
     assert unescape(r"\{x\} \* \\*", DOLLAR_ESCAPES) == (r"\{x\} * \\*", (6,))
     assert unescape(r"a\_b \, c", KRAMDOWN_ESCAPES) == (r"a_b \, c", (1,))
+
+
+def test_hugo_blox_math_wrappers_around_display_math_leave_no_tag_and_no_warning():
+    body = (
+        "Each {{< math >}}$X_i${{< /math >}} counts.\n\n"
+        "{{< math >}}$$\n\\left\\{\n\\begin{aligned}\nx &= 1 \\\\\ny &= 2\n\\end{aligned}\n"
+        "\\right.\n$${{< /math >}}\n\n"
+        "{{< math >}}$$\nz\n$$\n{{< /math >}}\n\nDone.\n"
+    )
+    result = render_markdown(create_markdown(), body, RenderState(path="post.md"))
+    assert result.html.count('<math display="block">') == 2
+    assert result.html.count('<math display="inline">') == 1
+    assert "{{" not in result.html and "$" not in result.html.replace("\\$", "")
+    assert "\\right.\n</annotation>" in result.html
+    assert [str(d) for d in result.diagnostics] == []

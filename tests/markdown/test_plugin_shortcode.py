@@ -141,3 +141,13 @@ def test_a_highlight_alone_on_its_line_and_never_closed_says_what_it_needs():
         "must begin a line and `{{< /highlight >}}` end one in the same block; its code is "
         "shown as text"
     ]
+
+
+def test_a_fold_on_one_line_is_a_fold_with_no_warning_and_unknown_pairs_still_warn():
+    html, state = render(
+        'Try it.\n\n{{< spoiler text="The answer" >}} It is $42$. {{< /spoiler >}}\n\n'
+        "{{< foo >}} kept {{< /foo >}}\n"
+    )
+    assert '<summary class="callout-title"><strong>The answer</strong></summary>' in html
+    assert "<p>It is <span" in html and "{{" not in html and "kept" in html
+    assert [m.split(": ", 1)[1][:30] for m in messages(state)] == ["Hugo shortcode `{{< foo >}}` i"]

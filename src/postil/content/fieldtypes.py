@@ -23,6 +23,12 @@ from postil.yamlnodes import Field, YamlFieldError, as_bool, as_text, as_text_li
 IMAGE_KEYS = ("path", "src", "url", "image", "file")
 """Keys of an `image:` mapping that hold the image itself (Jekyll SEO's `path`, …)."""
 
+FEATURED_IMAGE_OPTIONS = frozenset(
+    {"caption", "focal_point", "preview_only", "placement", "alt_text", "alt"}
+)
+"""Keys of Hugo Blox's (Wowchemy's) `image:` mapping, which describes how to show the page
+bundle's `featured.*` file and never names an image (Hugo Blox finds it by file name)."""
+
 
 def one_line(text: str) -> str:
     """Return `text` with control characters and noncharacters as spaces, spaces collapsed.
@@ -121,13 +127,20 @@ def _affiliations(fld: Field) -> list[str]:
 
 def image(fld: Field, tz: ZoneInfo | None = None) -> str:
     """Return the social image: a text, the first of a list (Hugo's `images`), or a mapping's
-    `path`/`src`/`url`/`image`/`file` (Jekyll SEO's `image: {path: …}`)."""
+    `path`/`src`/`url`/`image`/`file` (Jekyll SEO's `image: {path: …}`); "" for Hugo Blox's
+    `image: {caption: …, focal_point: …}` (`FEATURED_IMAGE_OPTIONS`), which names none.
+
+    Raises:
+        YamlFieldError: a mapping with none of `IMAGE_KEYS` and keys Hugo Blox does not have.
+    """
     node = fld.node
     if isinstance(node, yaml.SequenceNode):
         return image(Field(fld.key, node.value[0], *_pos(node.value[0]))) if node.value else ""
     if isinstance(node, yaml.MappingNode):
         parts = {sub.key: sub for sub in mapping_fields(node, f"`{fld.key}`")}
         found = next((parts[key] for key in IMAGE_KEYS if key in parts), None)
+        if found is None and parts and set(map(str.lower, parts)) <= FEATURED_IMAGE_OPTIONS:
+            return ""  # Hugo Blox's options for `featured.jpg`: no image named here
         if found is None:
             raise YamlFieldError(
                 f"`{fld.key}` has none of the keys {', '.join(IMAGE_KEYS)}; give the image "

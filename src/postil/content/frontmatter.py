@@ -49,6 +49,39 @@ _DATE = re.compile(
     r"(?:[T ](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?"
 )
 """A date as written: ISO 8601, and what Jekyll's `Time.parse` reads too (`12:0:00`)."""
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        (
+            ("jan", "january"),
+            ("feb", "february"),
+            ("mar", "march"),
+            ("apr", "april"),
+            ("may",),
+            ("jun", "june"),
+            ("jul", "july"),
+            ("aug", "august"),
+            ("sep", "sept", "september"),
+            ("oct", "october"),
+            ("nov", "november"),
+            ("dec", "december"),
+        ),
+        start=1,
+    )
+    for name in names
+}
+_TIME = r"(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(Z|[+-]\d{2}:?\d{2})?)?"
+_WRITTEN_DATE = re.compile(
+    r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?"  # a weekday: `Fri, 24 Feb 2017`
+    r"(?:(?P<d1>\d{1,2})\s+(?P<m1>[A-Za-z]{3,9})\.?,?"  # `24 Feb 2017`, `24 February 2017`
+    r"|(?P<m2>[A-Za-z]{3,9})\.?\s+(?P<d2>\d{1,2})(?:st|nd|rd|th)?,?)"  # `February 24, 2017`
+    r"\s+(?P<y>\d{4})" + _TIME,
+    re.IGNORECASE,
+)
+"""A date with its month written as a word, in English: what Pelican's `dateutil`, Jekyll's
+`Time.parse` and Quarto read in posts converted from R Markdown (`24 Feb 2017`, `February 24,
+2017`, `Fri, 24 Feb 2017 10:00`). Numeric day/month orders (`12/03/2017`) stay errors: which
+is the month is a guess."""
 FILE_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})-")
 """Jekyll's post file name, `YYYY-MM-DD-title.md`: the date when front matter has none."""
 
@@ -255,7 +288,10 @@ def _convert(fields: list[Field], tz: ZoneInfo) -> dict[str, Any]:
             raise YamlFieldError(f"`{fld.key}` repeats another key; keep one", fld.line0, fld.col0)
         if name in values and ranks[name] < rank:
             continue
-        values[name], ranks[name] = convert(fld, tz), rank
+        value = convert(fld, tz)
+        if name == "image" and not value:
+            continue  # Hugo Blox's `image: {caption: …}` names none: another key may
+        values[name], ranks[name] = value, rank
     categories = values.pop("categories", ())
     if categories:
         values["tags"] = tuple(dict.fromkeys((*values.get("tags", ()), *categories)))
@@ -288,7 +324,9 @@ def _positions(
             items = fld.node.value if isinstance(fld.node, yaml.SequenceNode) else [fld.node]
             spots = [text_at(n, n.value.strip(), file_lines, first_line) for n in items]
             found[f"{name}_at"] = found.get(f"{name}_at", ()) + tuple(spots)  # aliases join
-        if name in POSITIONED and POSITIONED[name] not in found:
+        if name == "image" and not ft.image(fld):
+            continue  # Hugo Blox's options for `featured.jpg` (`_convert` skips them too)
+        if name in POSITIONED and name in values and POSITIONED[name] not in found:
             found[POSITIONED[name]] = text_at(fld.node, values[name], file_lines, first_line)
     return found
 
@@ -324,21 +362,40 @@ def _date(fld: Field, tz: ZoneInfo) -> datetime:
     text = as_text(fld).strip()
     m = _DATE.fullmatch(text)
     try:
-        if not m:
-            raise ValueError(text)
-        y, mo, d, hh, mm, ss, off = m.groups()
+        if m:
+            y, mo, d, hh, mm, ss, off = m.groups()
+        else:
+            y, mo, d, hh, mm, ss, off = _written_date(text)
         moment = datetime.combine(
             date(int(y), int(mo), int(d)), time(int(hh or 0), int(mm or 0), int(ss or 0))
         )
     except ValueError as e:
         raise YamlFieldError(
-            f"`{fld.key}: {text}` is not a date; write YYYY-MM-DD or YYYY-MM-DD HH:MM[+HH:MM]",
+            f"`{fld.key}: {text}` is not a date; write YYYY-MM-DD or YYYY-MM-DD HH:MM[+HH:MM]"
+            " (or the month as a word: 24 Feb 2017)",
             fld.node.start_mark.line,
             fld.node.start_mark.column,
         ) from e
     if off is None:
         return moment.replace(tzinfo=tz)
     return moment.replace(tzinfo=_offset(fld, off))
+
+
+def _written_date(text: str) -> tuple[Any, ...]:
+    """Return `_DATE`'s groups (year, month, day, hour, minute, second, offset) for a date
+    whose month is a word (`_WRITTEN_DATE`).
+
+    Raises:
+        ValueError: `text` is no such date, or names no month.
+    """
+    m = _WRITTEN_DATE.fullmatch(text)
+    if not m:
+        raise ValueError(text)
+    month = _MONTHS.get((m["m1"] or m["m2"]).lower())
+    if month is None:
+        raise ValueError(text)
+    hh, mm, ss, off = m.groups()[-4:]
+    return m["y"], month, m["d1"] or m["d2"], hh, mm, ss, off
 
 
 def _offset(fld: Field, off: str) -> tzinfo:
@@ -442,7 +499,9 @@ QUIET_KEYS = frozenset(
     | {"keep-md", "df-print", "code-overflow", "title-block-style", "lightbox"}
     | {"link-external-icon", "link-external-newwindow", "email-obfuscation", "resources"}
     | {"extra", "in_search_index"}  # Zola: the theme's own values; search opt-out
+    | {"output", "mermaid"}  # R Markdown's output format; Chirpy's Mermaid script switch
 )
 """Keys that change nothing postil does (the look of another theme, its comments, its math
-engine, Quarto's execution options, MkDocs' `hide`, Zola's `[extra]` table of theme values),
-accepted without a warning."""
+engine, Quarto's execution options, MkDocs' `hide`, Zola's `[extra]` table of theme values,
+R Markdown's `output:` format, Chirpy's `mermaid: true`, which only loads a script: a
+` ```mermaid ` fence itself warns), accepted without a warning."""

@@ -1,5 +1,6 @@
 r"""Math in Markdown: `$…$`, `$$…$$`, `\(…\)`, `\[…\]`, ```` ```math ````, bare environments,
-Hugo Book's `{{< katex >}}`, jekyll-katex's `{% katex %}`.
+Hugo Book's `{{< katex >}}`, jekyll-katex's `{% katex %}`, Hugo Blox's
+`{{< math >}}$$…$${{< /math >}}`.
 
     Inline $x^2$, \(x^2\) and $$x^2$$ (kramdown's); it costs $5 and $10 (no math: Pandoc's
     rule for `$`). A sentence, then display math right under it:
@@ -99,6 +100,13 @@ BACKSLASH_DELIMITERS = {
     "\\(": ("\\)", "math_inline"),
     "\\[": ("\\]", "math_inline_display"),
 }
+MATHJAX_ESCAPED_DOLLAR = "\\\\$"
+r"""`\\$`: a dollar sign escaped for Markdown and then for MathJax (`_mathjax_escaped_dollar`)."""
+MATH_WRAPPER_OPEN = re.compile(r"\{\{([<%])\s*math\s*[>%]\}\}[ \t]*")
+"""Hugo Blox's (Wowchemy's) `{{< math >}}` glued to the display formula it wraps:
+`{{< math >}}$$` opening a line (the shortcode only passes its content through)."""
+MATH_WRAPPER_CLOSE = re.compile(r"[ \t]*\{\{[<%]\s*/math\s*[>%]\}\}[ \t]*")
+"""The wrapper's end after the closing delimiter: `$${{< /math >}}`."""
 QUARTO_LABEL = re.compile(r"[ \t]*\{#(eq-[\w:.-]*\w)\}[ \t]*")
 """Quarto's label after a display formula's closing `$$`: `$$ … $$ {#eq-mass}`."""
 TRAILING_PUNCT = re.compile(r"[.,;:!?)\]}’”'\"…]+")
@@ -131,6 +139,8 @@ def math_inline(state: StateInline, silent: bool) -> bool:
         return False
     if src[pos] == "{":
         return _katex_inline(state, silent)
+    if src.startswith(MATHJAX_ESCAPED_DOLLAR, pos):
+        return _mathjax_escaped_dollar(state, silent)
     closers = closers_for(src, state.env)  # one scan per paragraph: linear, not O(n²)
     if src.startswith("$$", pos):
         close = closers.find("$$", pos + 2, end)
@@ -156,6 +166,22 @@ def math_inline(state: StateInline, silent: bool) -> bool:
                 return False
             return _emit(state, silent, kind, pos + len(opener), close, close + len(closer))
     return _math_ref(state, silent)
+
+
+def _mathjax_escaped_dollar(state: StateInline, silent: bool) -> bool:
+    r"""Read `\\$` as a literal `$`, as the page's MathJax or KaTeX did.
+
+    Posts written for math typeset in the browser (Jekyll's kramdown, Hugo's Goldmark) write a
+    dollar sign that is no math as `\\$`: the Markdown processor turns it into `\$`, which
+    MathJax's `processEscapes` (and KaTeX's auto-render) show as `$` and never read as a
+    delimiter. postil typesets math while it reads the Markdown, so it takes the three
+    characters as one `$` of text. `\$` alone is Markdown's own escape of `$` (the `escape`
+    rule); a `\\` before anything else is Markdown's escaped backslash.
+    """
+    if not silent:
+        state.push("text", "", 0).content = "$"
+    state.pos += len(MATHJAX_ESCAPED_DOLLAR)
+    return True
 
 
 def _katex_inline(state: StateInline, silent: bool) -> bool:
@@ -263,7 +289,12 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     begin = state.bMarks[start_line] + state.tShift[start_line]
     if not state.src.startswith(("$", "\\", "{{", "{%"), begin):  # how every opener begins
         return False
+    wrapper = MATH_WRAPPER_OPEN.match(state.src, begin, state.eMarks[start_line])
+    if wrapper:  # Hugo Blox's `{{< math >}}$$`: the formula starts after the tag
+        begin = wrapper.end()
     delims = _block_opener(state.src[begin : state.eMarks[start_line]])
+    if wrapper and (delims is None or not delims[0]):
+        return False  # the tag alone, or before text: the shortcode plugin's
     if delims is None:
         if state.src.startswith("\\begin", begin):
             _warn_text_environment(state, start_line, begin)
@@ -275,6 +306,9 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     scan = _find_closer(state, start_line, end_line, begin + len(opener), closer, lazy)
     if scan.pos < 0 and opener == "$$" and not (silent and _closes_inline(state, begin)):
         _warn_unclosed(state, start_line, begin, scan.blank)
+    closing_tag = _wrapper_close(state, scan, closer) if wrapper else None
+    if closing_tag is not None:
+        scan = scan._replace(ends_line=True)
     label = _quarto_label(state, scan, opener, closer)
     if scan.pos < 0 or not (scan.ends_line or label) or (lazy and scan.line > start_line):
         # Outdented lines inside a list item go on its paragraph (lazy continuation):
@@ -292,8 +326,26 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     token.map = [start_line, scan.line + 1]
     col0 = begin + len(opener) - state.bMarks[start_line]
     token.meta = {"col0": col0, "delims": delims, "removed": removed, "source": source}
-    state.line = scan.line + 1
+    state.line = closing_tag if closing_tag is not None else scan.line + 1
     return True
+
+
+def _wrapper_close(state: StateBlock, scan: _Scan, closer: str) -> int | None:
+    """Return the line after the `{{< /math >}}` that closes a Hugo Blox wrapper opened on the
+    formula's first line: right after the closing delimiter (`$${{< /math >}}`) or alone on
+    the next line; None when neither (the formula then stands without its wrapper's end,
+    which the shortcode plugin reports if it comes later)."""
+    if scan.pos < 0:
+        return None
+    after = scan.pos + len(closer)
+    if MATH_WRAPPER_CLOSE.fullmatch(state.src, after, state.eMarks[scan.line]):
+        return scan.line + 1
+    if scan.ends_line and scan.line + 1 < state.lineMax:
+        line = scan.line + 1
+        first = state.bMarks[line] + state.tShift[line]
+        if MATH_WRAPPER_CLOSE.fullmatch(state.src, first, state.eMarks[line]):
+            return line + 1
+    return None
 
 
 def _lines_between(state: StateBlock, start_line: int, start: int, stop: int) -> str:

@@ -11,12 +11,14 @@ rendering; postil reads the shortcodes it has an equivalent for:
   wrapper goes);
 - the callouts of popular themes (`callout`, `hint`, `alert`, `notice`, `admonition`:
   `CALLOUTS`) → a postil callout of their kind and title; `spoiler`, `details`, `expand`
-  (`FOLDS`) → a folded callout under their title;
+  (`FOLDS`) → a folded callout under their title; also opened and closed on one line
+  around their text (`{{< spoiler text="…" >}} answer {{< /spoiler >}}`);
 - `katex` (Hugo Book) → math, display with `display` (`postil.markdown.math`);
 - `toc` → the post's table of contents, where kramdown's `{:toc}` puts it
   (`postil.markdown.toc`; its parameters change nothing);
 - `ref`, `relref` → the URL of the post or page they name (`postil.markdown.template`);
-- `{{</* name */>}}` → the shortcode shown as text (Hugo's escape).
+- `{{</* name */>}}` → the shortcode shown as text (Hugo's escape), in code blocks and
+  spans too, as Hugo shows it there.
 
 Any other shortcode is left out with a warning naming it; the content between a paired
 shortcode's tags stays.
@@ -25,9 +27,11 @@ shortcode's tags stays.
 from __future__ import annotations
 
 import posixpath
+import re
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
+from markdown_it.rules_core import StateCore
 
 from postil.markdown.figure import push_figure
 from postil.markdown.liquid import Value
@@ -38,6 +42,7 @@ from postil.markdown.tagsyntax import (
     find_closer,
     find_code_tag,
     line_tag,
+    scan_tag,
     shortcode_params,
     unclosed_code,
 )
@@ -55,6 +60,10 @@ CALLOUTS = frozenset({"callout", "hint", "alert", "notice", "admonition"})
 FOLDS = frozenset({"spoiler", "details", "expand"})
 """Paired shortcodes that fold their content under a title: Hugo Blox
 `{{< spoiler text="…" >}}`, Hugo's and Hugo Book's `details`, Learn's `expand`."""
+
+ESCAPED_SHORTCODE = re.compile(r"\{\{([<%])/\*([^\n]*?)\*/([>%])\}\}")
+"""Hugo's escape of a shortcode, `{{</* name */>}}` (or `{{%/* name */%}}`), shown as the
+shortcode itself (`shortcode_code_escape`)."""
 
 FIGURE_PARAMS = frozenset({"src", "alt", "caption", "title", "class", "width", "height"})
 """Parameters of Hugo's `figure` that postil's figures have."""
@@ -87,6 +96,28 @@ def shortcode_plugin(md: MarkdownIt) -> None:
         {"alt": ["paragraph", "reference", "blockquote", "list"]},
     )
     md.add_render_rule("shortcode_marker", lambda *args: "")
+    md.core.ruler.after("inline", "shortcode_code_escape", shortcode_code_escape)
+
+
+def shortcode_code_escape(state: StateCore) -> None:
+    """Show Hugo's escaped shortcode `{{</* name */>}}` in code as Hugo does: `{{< name >}}`.
+
+    Hugo reads shortcodes before Markdown, in code blocks and spans too, so posts about
+    shortcodes write the escape there (Hugo's docs: "Shortcodes" › "Comments"); outside
+    code the `template` plugin shows it (`scan_tag`'s "literal" tags). Any other template
+    syntax in code stays as written.
+    """
+    for token in state.tokens:
+        if token.type in ("fence", "code_block") and "/*" in token.content:
+            token.content = ESCAPED_SHORTCODE.sub(_unescape_shortcode, token.content)
+        elif token.type == "inline" and token.children:
+            for child in token.children:
+                if child.type == "code_inline" and "/*" in child.content:
+                    child.content = ESCAPED_SHORTCODE.sub(_unescape_shortcode, child.content)
+
+
+def _unescape_shortcode(match: re.Match[str]) -> str:
+    return "{{" + match.group(1) + match.group(2) + match.group(3) + "}}"
 
 
 def shortcode_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
@@ -99,7 +130,9 @@ def shortcode_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
             state.line = code.close + 1
         return True
     tag = line_tag(state, start)
-    if tag is None or tag.kind != "shortcode" or tag.name in ("ref", "relref"):
+    if tag is None:
+        return _one_line_pair(state, start, silent)
+    if tag.kind != "shortcode" or tag.name in ("ref", "relref"):
         return False
     if tag.name.lstrip("/") == "katex" and (tag.closing or find_closer(state, start, end, "katex")):
         return False  # math: `postil.markdown.math` reads it
@@ -149,9 +182,46 @@ def _one_line(state: StateBlock, start: int, end: int, tag: Tag) -> None:
         doc.warn(start, 1, unsupported(tag, doc.path))
 
 
-def _callout(state: StateBlock, start: int, close: int, tag: Tag) -> None:
-    """Push a callout for a theme's callout or fold shortcode and the Markdown between its
-    lines (`postil.markdown.callout` turns the `shortcode_callout_*` tokens into one)."""
+def _one_line_pair(state: StateBlock, start: int, silent: bool) -> bool:
+    """Read a callout or fold shortcode opened and closed on one line around its text
+    (`{{< spoiler text="Answer" >}} 42 {{< /spoiler >}}`, as Hugo Blox's docs write it) as
+    `_callout` reads one on lines of their own, its text a paragraph."""
+    begin = state.bMarks[start] + state.tShift[start]
+    end = state.eMarks[start]
+    if state.sCount[start] - state.blkIndent >= 4 or not state.src.startswith("{{", begin):
+        return False
+    tag = scan_tag(state.src, begin, end)
+    if tag is None or tag.kind != "shortcode" or tag.closing or tag.name not in CALLOUTS | FOLDS:
+        return False
+    close = _closing_at_end(state.src, tag, end)
+    if close is None:
+        return False
+    if silent:
+        return True
+    _callout_open(state, start, start, tag)
+    text = state.src[tag.end : close].strip()
+    if text:
+        state.push("paragraph_open", "p", 1).map = [start, start + 1]
+        inline = state.push("inline", "", 0)
+        inline.content, inline.map, inline.children = text, [start, start + 1], []
+        state.push("paragraph_close", "p", -1)
+    state.push("shortcode_callout_close", "aside", -1).map = [start, start + 1]
+    state.line = start + 1
+    return True
+
+
+def _closing_at_end(src: str, tag: Tag, end: int) -> int | None:
+    """Return where the tag closing `tag` starts when it ends the line (at `end`), else None."""
+    pos = src.rfind("{{", tag.end, end)
+    closing = scan_tag(src, pos, end) if pos >= 0 else None
+    if closing is None or not closing.closing or closing.name.lstrip("/") != tag.name:
+        return None
+    return pos if not src[closing.end : end].strip() else None
+
+
+def _callout_open(state: StateBlock, start: int, close: int, tag: Tag) -> None:
+    """Push the `shortcode_callout_open` token of a callout or fold shortcode (lines `start`
+    to `close`): its kind, title and folding from the tag's parameters."""
     positional, named = shortcode_params(tag.args)
     meta: dict[str, str | None]
     if tag.name in FOLDS:
@@ -165,6 +235,12 @@ def _callout(state: StateBlock, start: int, close: int, tag: Tag) -> None:
         meta = {"kind": kind, "title": named.get("title", ""), "collapse": None}
     opening = state.push("shortcode_callout_open", "aside", 1)
     opening.map, opening.meta, opening.info = [start, close + 1], meta, tag.raw
+
+
+def _callout(state: StateBlock, start: int, close: int, tag: Tag) -> None:
+    """Push a callout for a theme's callout or fold shortcode and the Markdown between its
+    lines (`postil.markdown.callout` turns the `shortcode_callout_*` tokens into one)."""
+    _callout_open(state, start, close, tag)
     old_max, state.lineMax = state.lineMax, close
     state.md.block.tokenize(state, start + 1, close)
     state.lineMax = old_max
