@@ -26,8 +26,8 @@ from postil.content.discover import (
     source_paths,
 )
 from postil.content.frontmatter import parse
-from postil.content.posts import check_unique_urls, make_post
-from postil.errors import ContentError, Diagnostic, as_diagnostic
+from postil.content.posts import check_unique_urls, make_post, section_index
+from postil.errors import ContentError, Diagnostic, Location, Severity, as_diagnostic
 from postil.model import Post, SiteConfig
 
 
@@ -231,6 +231,9 @@ def _load(
     reused when made from the same row), `started` when this build started, `zone` the
     site's time zone."""
     path, rel, kind = source_path
+    section = section_index(rel)
+    if section is not None:  # not content: never read, reported on every build
+        return _Result(warnings=(Diagnostic(Severity.WARNING, Location(rel, 1, 1), section),))
     if kept is not None and signature == kept.signature and kept.vouches():
         if last.row is kept and last.post is not None:
             return _Result(last.post, row=kept, stable=True)

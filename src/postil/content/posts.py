@@ -42,7 +42,8 @@ def make_post(source: SourceFile, meta: FrontMatter, body: str, body_line: int) 
     The slug comes from front matter `slug:`, else the file name (`posts/my-post.md`, or the
     directory of a page bundle `posts/my-post/index.md`), else the title (`title_slug`:
     its math as readable text) — Hugo's and Jekyll's order, so renaming a title does not
-    break links. The URL is `posts/<slug>/` (a page's: its folders, then its slug), or the
+    break links. The URL is `posts/<slug>/` (a page's: its folders, then its slug; a page
+    bundle `notes/foo/index.md` is `notes/foo/`, its folder being its slug), or the
     front matter's `permalink:` (Hugo's `url:`), which keeps a moved post at its old URL.
 
     Args:
@@ -67,9 +68,9 @@ def make_post(source: SourceFile, meta: FrontMatter, body: str, body_line: int) 
         url = meta.permalink
     elif source.kind == "post":
         url = f"posts/{slug}/"
-    else:
-        parents = [make_slug(p) for p in rel.parts[1:-1] if p]
-        url = "/".join([*parents, slug]) + "/" if rel.stem != "index" or parents else f"{slug}/"
+    else:  # a page bundle's folder is its slug: `notes/foo/index.md` is `notes/foo/`
+        folders = rel.parts[1:-2] if rel.stem == "index" else rel.parts[1:-1]
+        url = "/".join([*(make_slug(p) for p in folders if p), slug]) + "/"
     return Post(
         source=source,
         meta=meta,
@@ -78,6 +79,29 @@ def make_post(source: SourceFile, meta: FrontMatter, body: str, body_line: int) 
         slug=slug,
         url=url,
         output_rel=url + "index.html" if url.endswith("/") else url,
+    )
+
+
+def section_index(rel: str) -> str | None:
+    """Return why the source at `rel` (`content/…`) is another generator's home or section
+    page rather than a post or page, as a warning (None: it is content).
+
+    Hugo's and Zola's `_index.md` (at any level) holds the front matter and intro text of
+    the home page or of a section's list; an `index` file directly in `content/` or
+    `content/posts/` is Jekyll's home page (`layout: home`) or such a list. postil makes the
+    home page, the post lists and the tag pages itself, so these are not published (as
+    pages they would be `/content/` or `/posts/index/`).
+    """
+    path = PurePosixPath(rel)
+    if path.stem != "_index" and not (
+        path.stem == "index" and path.parent.as_posix() in ("content", "content/posts")
+    ):
+        return None
+    return (
+        f"`{path.name}` here is a home or section page (Hugo's and Zola's `_index.md`, "
+        "Jekyll's home `index.md`): postil makes the home page, the post lists and the tag "
+        "pages itself, so it is not published; put text meant for readers in a page of its "
+        "own (`content/about.md`) or in `postil.yaml` (`title`, `description`)"
     )
 
 
