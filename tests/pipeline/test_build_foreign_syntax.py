@@ -199,6 +199,37 @@ def test_a_tufte_tag_whose_arguments_do_not_fit_is_one_warning_saying_how_to_quo
     assert not body.find_class("sidenote") and body.text_content().strip() == "Text here."
 
 
+def test_figures_made_by_shortcodes_and_tags_check_their_image_as_markdown_images_do(tmp_path):
+    """Hugo's `figure` shortcode and tufte's `fullwidth` name an image: a missing one is a
+    warning at its tag, and a bundle's own picture is published and sized."""
+    post = HEAD.format("Figures") + (
+        '{{< figure src="/img/gone.png" caption="Gone" >}}\n\n'
+        "{% fullwidth 'img/gone.png' 'Gone too' %}\n\n"
+        '{{< figure src="plot.png" caption="Here" >}}\n'
+    )
+    root = make_site(tmp_path / "site", {"figs/index.md": post})
+    png = bytes.fromhex(
+        "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+        "1f15c4890000000d4944415478da63f8cfc0f01f0005000201e0d4a5f60000000049454e44ae426082"
+    )
+    (root / "content/posts/figs/plot.png").write_bytes(png)
+    result = build(BuildOptions(root=root))
+    first = HEAD.count("\n") + 1
+    assert [
+        (w.location.line, "is not in the built site" in w.message) for w in result.warnings
+    ] == [
+        (first, True),
+        (first + 2, True),
+    ]
+    body = page(root, "figs").find_class("post-body")[0]
+    here = body.xpath("//figure[.//text()[contains(., 'Here')]]//img")[0]
+    assert (here.get("src"), here.get("width"), here.get("height")) == (
+        "/blog/posts/figs/plot.png",
+        "1",
+        "1",
+    )
+
+
 ZOLA = (
     '+++\ntitle = "CBPV"\ndate = 2023-07-22\n[taxonomies]\ncategories = ["blog"]\n'
     'tags = ["logic"]\n[extra]\nmath = true\n+++\n'

@@ -12,7 +12,7 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from postil.markdown.links import internal_url
+from postil.markdown.references import locate, record, resolve
 from postil.markdown.state import get_state
 
 KIND_LABELS = {"figure": "Figure", "table": "Table"}
@@ -303,19 +303,19 @@ def push_figure(
         state: the block state; the figure goes at its end.
         line: the 0-based body line the figure is written on.
         src: the image as written (a post's file, `/x.png` from the site's root, a URL);
-            put under the base path as the links plugin does.
+            resolved, put under the base path and checked as the links plugin does an
+            image's (`references.resolve`, `record`): a missing file is a warning at it.
         caption: Markdown, parsed as the caption's inline content.
         alt: the image's text; the caption without HTML tags, `*` and backticks when None.
         classes: more classes of the `<figure>` (after `figure`).
         attrs: more attributes of the `<img>` (`width`, `height`).
     """
     doc = get_state(state.env)
-    image = Token(
-        "image",
-        "img",
-        0,
-        attrs={"src": internal_url(src, doc.path, doc.links, doc.base_path) or ""},
-    )
+    target, check = resolve(src, doc)
+    image = Token("image", "img", 0, attrs={"src": target or src})
+    if check:  # checked once every output file is known, and sized, as `![](…)` is
+        record(doc, src, check, *locate(doc, [line, line + 1], src))
+        image.meta["file"] = check
     image.attrs.update(attrs or {})
     text = re.sub(r"<[^>]*>|[*`]", "", caption) if alt is None else alt
     image.children = [Token("text", "", 0, content=text)]

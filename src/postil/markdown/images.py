@@ -44,21 +44,25 @@ def images_plugin(md: MarkdownIt) -> None:
 
 
 def image_sizes(state: StateCore) -> None:
-    """Set size and loading attributes on every `image` token, in document order."""
+    """Set size and loading attributes on every `image` token, in document order (a
+    figure's made by `figure.push_figure` included)."""
     render_state = get_state(state.env)
     found: list[str] = render_state.extra.setdefault("images", [])
     loaded = render_state.groups.carry.get("images_loaded", 0)  # from earlier parse groups
     for block in state.tokens:
-        for token in block.children or ():
-            if token.type == "image":
-                _size(render_state, token)
-                ref = _image_ref(token)
-                if ref in render_state.sizes or urlsplit(ref).scheme:
-                    if loaded:
-                        token.attrs["loading"] = "lazy"
-                    token.attrs["decoding"] = "async"
-                    loaded += 1
-                found.append(ref)
+        # a figure a shortcode or tag made (`figure.push_figure`) holds its image in meta
+        made = block.meta.get("image") if block.type == "figure_open" and block.meta else None
+        images = [made] if isinstance(made, Token) else []
+        images += [token for token in block.children or () if token.type == "image"]
+        for token in images:
+            _size(render_state, token)
+            ref = _image_ref(token)
+            if ref in render_state.sizes or urlsplit(ref).scheme:
+                if loaded:
+                    token.attrs["loading"] = "lazy"
+                token.attrs["decoding"] = "async"
+                loaded += 1
+            found.append(ref)
     render_state.groups.carry["images_loaded"] = loaded
 
 
