@@ -113,6 +113,19 @@ def test_math_every_latex2mathml_exception_has_a_readable_message():
     assert names and all(name in ENGINE_ERRORS for name in names)
 
 
+def test_math_a_formula_nested_too_deeply_is_an_error_saying_to_split_it():
+    """latex2mathml recurses once per group level: past Python's limit the error says what
+    to do, not Python's "maximum recursion depth exceeded"."""
+    from postil.math import MathSyntaxError, latex_to_mathml
+
+    with pytest.raises(MathSyntaxError) as caught:
+        latex_to_mathml("{" * 2000 + "x" + "}" * 2000)
+    assert caught.value.message == (
+        "cannot parse the formula: it nests groups, environments or proof steps too deeply "
+        "to convert; split it into formulas of their own"
+    )
+
+
 def test_math_missing_argument_fails_the_cli_build_with_path_line_col(tmp_path):
     root = tmp_path / "site"
     (root / "content/posts").mkdir(parents=True)

@@ -49,6 +49,10 @@ ENGINE_ERRORS = {
     "InvalidAlignmentError": "an array's column letters may only be l, c, r and |",
     "InvalidStyleForGenfracError": "\\genfrac's fourth argument must be 0, 1, 2 or 3",
     "InvalidWidthError": "a width must be a TeX length such as 2em or 3pt",
+    "RecursionError": (
+        "it nests groups, environments or proof steps too deeply to convert; split it into "
+        "formulas of their own"
+    ),
 }
 
 
