@@ -145,6 +145,21 @@ def test_file_without_front_matter_is_all_body_and_titled_by_heading_or_name():
     assert (meta.title, body, body_line) == ("Just text", "", 2)
 
 
+@pytest.mark.parametrize(
+    ("heading", "title"),
+    [
+        ("# Heading with [link](https://x.org) and `code` and *emph* {#custom}",
+         "Heading with link and code and emph"),
+        ("# The $x_1 * y_2$ and **bold** $$a$$", "The $x_1 * y_2$ and bold $$a$$"),
+        ("# <b>Raw</b> &amp; ![a plot](p.png)", "Raw & a plot"),
+        ("# Plain  words", "Plain words"),
+    ],
+)  # fmt: skip
+def test_a_title_from_the_opening_heading_is_its_plain_text_with_its_formulas(heading, title):
+    meta, _, _ = parse(source(heading + "\n\nBody.\n"), "UTC", [])
+    assert meta.title == title
+
+
 def test_a_post_without_a_date_is_a_warning_and_a_page_is_not():
     warnings: list = []
     parse(source("---\ntitle: T\n---\n"), "UTC", warnings)

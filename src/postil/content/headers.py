@@ -235,5 +235,39 @@ def heading_title(body: str) -> tuple[str, int, int] | None:
         text, count = lines[at], 2
     else:
         return None
-    text = HEADING_ATTRS.sub("", text).strip()
+    text = plain_heading(HEADING_ATTRS.sub("", text).strip())
     return (text, at, count) if text else None
+
+
+INLINE_MATH = re.compile(r"(\$\$?)(?:\\.|[^\\$])+?\1")
+"""A `$…$` or `$$…$$` formula in a heading: its TeX is kept as written for the title."""
+
+
+def plain_heading(text: str) -> str:
+    """Return the text a reader sees of a heading's Markdown, formulas kept as TeX.
+
+    A title is plain text (MkDocs titles a page by its heading's text, tags stripped):
+    `[link](https://x.org) and `code` and *emph*` -> `link and code and emph`. Each part
+    between formulas is read by markdown-it's CommonMark inline parser (links, images,
+    code spans, emphasis, escapes, entities; raw HTML tags dropped, an image as its alt
+    text); the formulas stay for the title's math.
+    """
+    if not any(mark in text for mark in "[`*_\\&<"):
+        return text
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark")
+    parts = []
+    last = 0
+    for found in [*INLINE_MATH.finditer(text), None]:
+        end = found.start() if found else len(text)
+        if end > last:
+            tokens = md.parseInline(text[last:end])[0].children or []
+            parts.append("".join(t.content for t in tokens if t.type in _TEXT_TOKENS))
+        if found:
+            parts.append(found.group(0))
+            last = found.end()
+    return " ".join("".join(parts).split())
+
+
+_TEXT_TOKENS = frozenset({"text", "code_inline", "image"})  # an image: its alt text
