@@ -293,3 +293,21 @@ def test_an_entry_outside_content_vouches_for_nothing(tmp_path, monkeypatch):
     walker = walker_of(tmp_path, monkeypatch)
     entries = rename_save(tmp_path / "content/posts/a.md", "y") | {tmp_path / "elsewhere.md"}
     assert walker.walk(entries) == ALL and walker.scanned == ["", "posts", "posts/c"]
+
+
+def test_an_entry_that_cannot_be_examined_lists_its_directory_again(tmp_path, monkeypatch):
+    walker = walker_of(tmp_path, monkeypatch)
+    entries = rename_save(tmp_path / "content/posts/a.md", "y")
+    real = walker.module.os.lstat
+
+    def lstat(path, *args, **kwargs):
+        if str(path).endswith("a.md"):
+            raise PermissionError(13, "denied", str(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(walker.module.os, "lstat", lstat)
+    walker.scanned.clear()
+    found = walker.module.walk_content(tmp_path / "content", tmp_path, walker.memo, entries=entries)
+    monkeypatch.setattr(walker.module.os, "lstat", real)
+    assert sorted(rel for _, rel in found[0] + found[1]) == ALL
+    assert walker.scanned == ["posts"]

@@ -291,13 +291,16 @@ def _list_directory(
 
 def _kind(directory: Path, name: str) -> str | None:
     """Return what `_scan` would list `directory / name` as ("link" for a symlink), or None
-    if it would not list it (absent, hidden, neither a file nor a directory)."""
+    if it would not list it (absent, hidden, neither a file nor a directory); "unknown"
+    (never a listing's) if it cannot be examined."""
     if is_hidden(name):
         return None
     try:
         mode = os.lstat(directory / name).st_mode
     except FileNotFoundError:
         return None
+    except OSError:
+        return "unknown"
     if stat.S_ISLNK(mode):
         return "link"
     if stat.S_ISDIR(mode):
