@@ -173,6 +173,7 @@ def run(
     trusted: bool = True,
     on_warning: Callable[[Diagnostic], None] | None = None,
     changed: Collection[Path] | None = None,
+    entries: Collection[Path] | None = None,
 ) -> BuildResult:
     """Run the pipeline once: discover and parse the sources, render their Markdown,
     collect the site, then hand it to `output` (which renders and writes its pages).
@@ -196,13 +197,16 @@ def run(
             `postil.serve.engine.DevBuild`); None (`postil build`): any file may have.
             Only the front matter stage reads it (`load_posts`), to leave the others
             unexamined; every stage after it finds what changed by what it is handed.
+        entries: with `changed`, the entries under `content/` made, removed or renamed
+            since that build (temp files too), which the same watcher proves are the only
+            ones; None: any may have been (`postil.content.discover.walk_content`).
 
     Raises:
         As `build`; `CacheError` when a cached row proved damaged.
     """
     started = time.perf_counter()
     config = load_config(options.root, options.base_url)
-    posts, diagnostics = load_posts(config, cache, changed)
+    posts, diagnostics = load_posts(config, cache, changed, entries)
     diagnostics += config_warnings(config)
     when = now or datetime.now(timezone.utc)
     # Drafts and future posts left out are not rendered at all, so a link to one is

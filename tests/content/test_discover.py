@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+import pytest
+
 from postil.content.discover import discover
 from postil.model import SiteConfig
 
@@ -135,3 +137,177 @@ def test_an_unchanged_source_is_the_very_post_of_the_last_load(tmp_path, monkeyp
     added, _ = load_posts(config, cache)  # content/posts/ listed again: the others stay
     assert [p.meta.title for p in added] == ["a", "B!", "c", "d"]
     assert added[0] is before[0] and added[2] is before[2]
+
+
+class Walker:
+    """`walk_content` over one memo, as a dev server's builds call it, counting the
+    directories it lists afresh (`_scan`) and checking each answer against a walk with no
+    memo at all (a cold build's)."""
+
+    def __init__(self, root: Path, monkeypatch) -> None:
+        import importlib
+
+        self.module = importlib.import_module("postil.content.discover")
+        self.root, self.memo, self.scanned = root, {}, []
+        real = self.module._scan
+
+        def scan(directory, *args):
+            rel = directory.relative_to(root / "content").as_posix()
+            self.scanned.append("" if rel == "." else rel)
+            return real(directory, *args)
+
+        monkeypatch.setattr(self.module, "_scan", scan)
+
+    def walk(self, entries=None) -> list[str]:
+        self.scanned.clear()
+        content = self.root / "content"
+        found = self.module.walk_content(content, self.root, self.memo, entries=entries)
+        again = self.module.walk_content(content, self.root, self.memo, again=True)
+        assert again == found  # the build's second walk (`postil.assets`)
+        scanned = list(self.scanned)
+        assert found == self.module.walk_content(content, self.root)  # a cold walk's
+        self.scanned[:] = scanned
+        return sorted(rel for _, rel in found[0] + found[1])
+
+
+def rename_save(path: Path, text: str, suffix: str = ".tmp") -> set[Path]:
+    """Save `path` as editors do atomically; return the entries a watcher reports."""
+    tmp = path.with_name(path.name + suffix)
+    tmp.write_text(text)
+    tmp.replace(path)
+    return {tmp, path}
+
+
+def walker_of(tmp_path: Path, monkeypatch) -> Walker:
+    site(tmp_path)
+    posts = tmp_path / "content/posts"
+    for name in ("a.md", "b.md", "c/index.md", "c/fig.png"):
+        (posts / name).parent.mkdir(parents=True, exist_ok=True)
+        (posts / name).write_text("x")
+    walker = Walker(tmp_path, monkeypatch)
+    assert walker.walk() == ALL
+    return walker
+
+
+ALL = sorted(["posts/a.md", "posts/b.md", "posts/c/index.md", "posts/c/fig.png"])
+
+
+def test_a_rename_save_of_a_listed_post_lists_no_directory_again(tmp_path, monkeypatch):
+    """Issue 20: a temp file made and renamed onto a known post changes the directory's
+    times but not its entries; the watcher's entries prove it, so `content/posts/` (1,000
+    entries on a large site) is not listed again. The racy window needs no second listing
+    either."""
+    walker = walker_of(tmp_path, monkeypatch)
+    posts = tmp_path / "content/posts"
+    assert walker.walk(rename_save(posts / "a.md", "y")) == ALL
+    assert walker.scanned == []
+    assert walker.walk(rename_save(posts / "c/index.md", "y", ".sb-1a2b-Xy")) == ALL
+    assert walker.scanned == []
+    assert walker.walk(set()) == ALL and walker.scanned == []  # just changed, yet kept
+    assert walker.walk() == ALL and walker.scanned == ["", "posts", "posts/c"]  # no proof
+
+
+@pytest.mark.parametrize(
+    ("change", "listed", "scanned"),
+    [
+        ("new post", [*ALL, "posts/d.md"], ["posts"]),
+        ("rename to a new name", [*ALL[1:], "posts/d.md"], ["posts"]),
+        ("deletion", ALL[1:], ["posts"]),
+        ("new other file", [*ALL, "posts/c/data.csv"], ["posts/c"]),
+        ("new hidden file", ALL, []),
+        ("new symlink", [*ALL, "posts/d.md"], ["posts"]),
+        ("file replaced by a directory", [*ALL[1:], "posts/a.md/index.md"], ["posts"]),
+    ],
+)
+def test_a_changed_entry_the_watcher_names_is_listed_again(
+    tmp_path, monkeypatch, change, listed, scanned
+):
+    walker = walker_of(tmp_path, monkeypatch)
+    posts = tmp_path / "content/posts"
+    if change == "new post":
+        entries = rename_save(posts / "d.md", "y")
+    elif change == "rename to a new name":
+        (posts / "a.md").rename(posts / "d.md")
+        entries = {posts / "a.md", posts / "d.md"}
+    elif change == "deletion":
+        (posts / "a.md").unlink()
+        entries = {posts / "a.md"}
+    elif change == "new other file":
+        entries = rename_save(posts / "c/data.csv", "1,2")
+    elif change == "new hidden file":
+        (posts / ".a.md.swp").write_text("x")
+        entries = {posts / ".a.md.swp"}
+    elif change == "new symlink":
+        (posts / "d.md").symlink_to("b.md")
+        entries = {posts / "d.md"}
+    else:
+        (posts / "a.md").unlink()
+        (posts / "a.md").mkdir()
+        (posts / "a.md/index.md").write_text("x")
+        entries = {posts / "a.md"}
+    assert walker.walk(entries) == sorted(listed)
+    assert walker.scanned[: len(scanned)] == scanned
+
+
+def test_a_directory_changed_without_a_reported_entry_is_listed_again(tmp_path, monkeypatch):
+    """An event lost: the signature changed and the watcher named nothing in it."""
+    walker = walker_of(tmp_path, monkeypatch)
+    posts = tmp_path / "content/posts"
+    (posts / "d.md").write_text("x")
+    assert walker.walk({tmp_path / "content/posts/c/index.md"}) == sorted([*ALL, "posts/d.md"])
+    assert walker.scanned == ["posts"]
+
+
+def test_an_entry_reported_after_its_directory_was_kept_is_looked_at(tmp_path, monkeypatch):
+    """A file made just before a build looked at its directory, whose event comes with
+    the next batch: that build keeps the listing (the entries it was told of are what
+    the listing says); the next one, told of the file, lists the directory again even
+    though its signature is the one the kept listing has."""
+    walker = walker_of(tmp_path, monkeypatch)
+    posts = tmp_path / "content/posts"
+    entries = rename_save(posts / "a.md", "y")
+    (posts / "d.md").write_text("x")  # its event is still on its way
+    content = tmp_path / "content"
+    walker.scanned.clear()
+    kept = walker.module.walk_content(content, tmp_path, walker.memo, entries=entries)
+    assert [rel for _, rel in kept[0]] == ["posts/a.md", "posts/b.md", "posts/c/index.md"]
+    assert walker.scanned == []
+    assert walker.walk({posts / "d.md"}) == sorted([*ALL, "posts/d.md"])
+    assert walker.scanned == ["posts"]
+
+
+def test_entries_vouch_for_nothing_after_a_walk_through_a_symlink(tmp_path, monkeypatch):
+    """A file reached through a symlink changes under its target's path, which the
+    watcher reports, not the link's: such walks keep the signature rule."""
+    walker = walker_of(tmp_path, monkeypatch)
+    posts = tmp_path / "content/posts"
+    (tmp_path / "content/.series").mkdir()
+    (tmp_path / "content/.series/s.md").write_text("x")
+    (posts / "series").symlink_to("../.series")
+    assert walker.walk({posts / "series"}) == sorted([*ALL, "posts/series/s.md"])
+    assert walker.walk(rename_save(posts / "a.md", "y")) == sorted([*ALL, "posts/series/s.md"])
+    assert "posts" in walker.scanned  # listed again: the last walk followed a link
+
+
+def test_an_entry_outside_content_vouches_for_nothing(tmp_path, monkeypatch):
+    walker = walker_of(tmp_path, monkeypatch)
+    entries = rename_save(tmp_path / "content/posts/a.md", "y") | {tmp_path / "elsewhere.md"}
+    assert walker.walk(entries) == ALL and walker.scanned == ["", "posts", "posts/c"]
+
+
+def test_an_entry_that_cannot_be_examined_lists_its_directory_again(tmp_path, monkeypatch):
+    walker = walker_of(tmp_path, monkeypatch)
+    entries = rename_save(tmp_path / "content/posts/a.md", "y")
+    real = walker.module.os.lstat
+
+    def lstat(path, *args, **kwargs):
+        if str(path).endswith("a.md"):
+            raise PermissionError(13, "denied", str(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(walker.module.os, "lstat", lstat)
+    walker.scanned.clear()
+    found = walker.module.walk_content(tmp_path / "content", tmp_path, walker.memo, entries=entries)
+    monkeypatch.setattr(walker.module.os, "lstat", real)
+    assert sorted(rel for _, rel in found[0] + found[1]) == ALL
+    assert walker.scanned == ["posts"]

@@ -284,11 +284,13 @@ def test_a_cache_error_is_built_again_not_reported(site, builder, monkeypatch) -
     calls: list[bool] = []
     real = engine.run
 
-    def flaky_run(options, cache, output, now=None, trusted=True, on_warning=None, changed=None):
+    def flaky_run(
+        options, cache, output, now=None, trusted=True, on_warning=None, changed=None, entries=None
+    ):
         calls.append(trusted)
         if trusted:
             raise CacheError("the build cache lost its html row x")
-        return real(options, cache, output, now, trusted, on_warning, changed)
+        return real(options, cache, output, now, trusted, on_warning, changed, entries)
 
     monkeypatch.setattr(engine, "run", flaky_run)
     report = builder.build(edit(site / "content/posts/p3.md", "title: Post 3", "title: Renamed"))

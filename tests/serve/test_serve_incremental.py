@@ -77,6 +77,7 @@ def calls(monkeypatch) -> Counter[str]:
         ("postil.content.load", "_stat"),
         ("postil.cache.keys", "markdown_key"),
         ("postil.content.discover", "_Listing"),
+        ("postil.content.discover", "_scan"),
         ("postil.pages", "_layout"),
         ("postil.build", "check_references"),
     ]:
@@ -334,6 +335,80 @@ def test_watched_new_and_deleted_posts_are_seen(tmp_path):
     assert "posts/p99/index.html" in builder.files
 
 
+def rename_save(path: Path, old: str, new: str) -> ChangeSet:
+    """Save `path` as editors do atomically (a temp file renamed onto it); return what an
+    inotify watcher reports."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+    tmp.replace(path)
+    return ChangeSet(content={path}, entries={tmp, path}, settled={path}, closed={path})
+
+
+def served(builder: DevBuild) -> dict[str, bytes]:
+    """Every file the dev server serves (deferred pages rendered)."""
+    return {rel: builder.files[rel] for rel in builder.files}
+
+
+def cold(site: Path) -> dict[str, bytes]:
+    """The files `postil build --drafts` writes for `site`."""
+    build(BuildOptions(root=site, drafts=True))
+    out = site / "_site"
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+
+def test_a_watched_rename_save_lists_no_directory_again(tmp_path, calls):
+    """Issue 20: an atomic save changes `content/posts/`'s times, not its entries; the
+    watcher's entries prove it, so the folder is not listed again, and what is served is
+    a cold build's."""
+    site = make_site(tmp_path / "site")
+    builder = watched(site)
+    calls.clear()
+    report = builder.build(rename_save(site / "content/posts/p12.md", "Second paragraph", "Ed"))
+    assert report.ok and report.posts == 1
+    assert calls["_scan"] == 0 and calls["_stat"] == 1 and calls["read_source"] == 1
+    assert report.changed - builder.files.deferred == {"posts/p12/index.html"}
+    again = builder.build(rename_save(site / "content/posts/p12.md", "Ed", "Second paragraph"))
+    assert again.ok and calls["_scan"] == 0
+    assert served(builder) == cold(site)
+
+
+def test_a_watched_new_post_deletion_or_rename_to_a_new_name_is_listed(tmp_path, calls):
+    site = make_site(tmp_path / "site")
+    builder = watched(site)
+    posts = site / "content/posts"
+    tmp = posts / "p99.md.tmp"
+    tmp.write_text(POST.format(n=99, day=28, tag=1))
+    tmp.replace(posts / "p99.md")
+    calls.clear()
+    report = builder.build(ChangeSet(content={posts / "p99.md"}, entries={tmp, posts / "p99.md"}))
+    assert report.ok and calls["_scan"] == 1 and "posts/p99/index.html" in builder.files
+    (posts / "p03.md").rename(posts / "p98.md")
+    names = {posts / "p03.md", posts / "p98.md"}
+    report = builder.build(ChangeSet(content=names, entries=names))
+    assert report.ok and calls["_scan"] == 2
+    assert "posts/p03/index.html" not in builder.files and "posts/p98/index.html" in builder.files
+    (posts / "p04.md").unlink()
+    report = builder.build(ChangeSet(content={posts / "p04.md"}, entries={posts / "p04.md"}))
+    assert report.ok and calls["_scan"] == 3 and "posts/p04/index.html" not in builder.files
+    assert served(builder) == cold(site)
+
+
+def test_entries_named_by_a_failed_build_are_looked_at_by_the_next(tmp_path):
+    site = make_site(tmp_path / "site")
+    builder = watched(site)
+    image = site / "content/posts/figure.png"
+    broken = site / "content/posts/p05.md"
+    changes = edit(broken, "title: Post 5", "title: [Post 5")
+    changes.entries.add(image)
+    assert not builder.build(changes).ok
+    p06 = site / "content/posts/p06.md"
+    _, entries = builder._changed_sources(ChangeSet(content={p06}))
+    assert entries == {image, broken, p06}
+    assert builder.build(ChangeSet(content={broken})).ok is False  # still broken
+    _, entries = builder._changed_sources(ChangeSet(rescan=True))
+    assert entries is None  # a rescan lists every directory
+
+
 def test_sources_named_by_a_failed_build_are_examined_by_the_next(tmp_path, calls):
     site = make_site(tmp_path / "site")
     builder = watched(site)
@@ -406,3 +481,36 @@ def test_a_running_servers_second_save_examines_only_the_saved_source(tmp_path, 
         assert calls["_stat"] == POSTS + 1
         saved("\nSecond save.\n")
         assert calls["_stat"] == 1
+
+
+def test_a_running_servers_rename_save_lists_no_directory_and_a_new_post_is_listed(tmp_path, calls):
+    """`postil serve` with inotify: an editor's atomic save of a post lists no directory
+    again; a post saved under a new name the same way is listed and served."""
+    import time
+
+    from postil.serve.app import DevServer, ServeOptions
+
+    site = make_site(tmp_path / "site")
+    posts = site / "content/posts"
+    with DevServer(ServeOptions(site, port=0)) as server:
+
+        def saved(name: str, text: str) -> None:
+            build = server.hub.view(timeout=0).build
+            calls.clear()
+            tmp = posts / f".{name}.swp"  # hidden, as some editors name it
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(posts / name)
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline and (
+                server.hub.view(timeout=0).build == build or server.batcher.busy
+            ):
+                time.sleep(0.02)
+
+        saved("p09.md", POST.format(n=9, day=9, tag=1) + "\nFirst save.\n")
+        assert b"First save." in server.builder.files["posts/p09/index.html"]
+        saved("p09.md", POST.format(n=9, day=9, tag=1) + "\nSecond save.\n")
+        assert b"Second save." in server.builder.files["posts/p09/index.html"]
+        assert calls["_scan"] == 0 and calls["_stat"] == 1
+        saved("p77.md", POST.format(n=77, day=27, tag=1))
+        assert b"Post 77" in server.builder.files["posts/p77/index.html"]
+        assert calls["_scan"] == 1

@@ -81,6 +81,48 @@ def test_an_atomic_rename_save_is_one_change_of_the_target(layout: SiteLayout) -
     assert not (changes.templates or changes.static or changes.config or changes.rescan)
 
 
+def test_every_entry_made_removed_or_renamed_under_content_is_an_entry(
+    layout: SiteLayout,
+) -> None:
+    """Temp files, other files and hidden ones too: `walk_content` keeps a directory's
+    listing only when these entries are what it lists (issue 20)."""
+    posts = layout.root / "content/posts"
+    post, tmp, image, hidden = (posts / n for n in ("a.md", "a.md.tmp", "a.png", ".a.md.swp"))
+    save = [FileCreatedEvent(str(tmp)), FileModifiedEvent(str(tmp)), FileClosedEvent(str(tmp))]
+    changes = changes_of(layout, *save, FileMovedEvent(str(tmp), str(post)))
+    assert changes.entries == {tmp, post} and changes.content == {post}
+    assert changes_of(layout, FileCreatedEvent(str(image))).entries == {image}
+    assert changes_of(layout, FileCreatedEvent(str(image))).content == set()
+    assert changes_of(layout, FileDeletedEvent(str(hidden))).entries == {hidden}
+    # a write in place, a close, and files outside content/ change no listing of it
+    in_place = [FileModifiedEvent(str(post)), FileClosedEvent(str(post))]
+    assert changes_of(layout, *in_place).entries == set()
+    template = layout.root / "templates/post.html"
+    assert changes_of(layout, FileCreatedEvent(str(template))).entries == set()
+    # a directory is not an entry: its events ask for a rescan
+    moved = changes_of(layout, DirMovedEvent(str(posts / "x"), str(posts / "y")))
+    assert moved.rescan and moved.entries == set()
+
+
+def test_entries_alone_wait_for_the_next_build_and_are_handed_to_it(no_leaked_threads) -> None:
+    image, post = Path("/site/content/posts/a.png"), Path("/site/content/posts/a.md")
+    batches: list[ChangeSet] = []
+    batcher = ChangeBatcher(batches.append, debounce=0.01)
+    batcher.start()
+    try:
+        batcher.add(ChangeSet(entries={image}))
+        assert not batcher.busy  # no source changed: no build
+        time.sleep(0.05)
+        assert batches == []
+        batcher.add(ChangeSet(content={post}, entries={post}))
+        deadline = time.monotonic() + 5
+        while batcher.busy and time.monotonic() < deadline:
+            time.sleep(0.005)
+    finally:
+        batcher.stop()
+    assert len(batches) == 1 and batches[0].entries == {image, post}
+
+
 def test_a_vim_save_with_backup_and_probe_file_is_one_change(layout: SiteLayout) -> None:
     post = layout.root / "content/posts/a.md"
     probe = layout.root / "content/posts/4913"
@@ -362,6 +404,7 @@ def test_a_real_atomic_save_reaches_the_batcher_as_one_change(
         batcher.stop()
     assert [b.content for b in batches] == [{post}]
     assert batches[0].closed == {post}  # renamed into place: built without a settle wait
+    assert batches[0].entries == {tmp, post}  # what content/posts/'s listing may have changed
 
 
 def test_a_real_in_place_save_reaches_the_batcher_closed(

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import time
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +46,9 @@ def discover(config: SiteConfig) -> tuple[list[SourceFile], list[ContentError]]:
 
 
 def source_paths(
-    config: SiteConfig, memo: dict[Any, Any] | None = None
+    config: SiteConfig,
+    memo: dict[Any, Any] | None = None,
+    entries: Collection[Path] | None = None,
 ) -> tuple[list[tuple[Path, str, str]], list[ContentError]]:
     """Return (path, rel, kind) of every source `discover` reads, in its order, without
     reading them; and the errors of symlinks pointing outside `content/`.
@@ -52,12 +56,14 @@ def source_paths(
     Args:
         memo: a scratch dictionary kept between builds (`BuildCache.memo`): see
             `walk_content`; an unchanged listing gives the very same list as last time.
+        entries: the entries of `content/`'s directories a watcher saw made, removed or
+            renamed, or None: see `walk_content`.
     """
     content = config.root / CONTENT_DIR
     if not content.is_dir():
         return [], []
     memo = memo if memo is not None else {}
-    paths, _, errors = walk_content(content, config.root, memo)
+    paths, _, errors = walk_content(content, config.root, memo, entries=entries)
     last = memo.get("sources")
     if last is not None and last[0] is paths:
         return last[1], errors
@@ -115,7 +121,11 @@ def is_hidden(name: str) -> bool:
 
 
 def walk_content(
-    content: Path, root: Path, memo: dict[Any, Any] | None = None, again: bool = False
+    content: Path,
+    root: Path,
+    memo: dict[Any, Any] | None = None,
+    again: bool = False,
+    entries: Collection[Path] | None = None,
 ) -> tuple[list[tuple[Path, str]], list[tuple[Path, str]], list[ContentError]]:
     """Return the `.md` files and the other files under `content` as (path, path relative
     to `content`), each list sorted by path, and the errors of symlinks that leave it.
@@ -135,7 +145,20 @@ def walk_content(
             again; and when no directory was, the very same lists are returned.
         again: the same build walks `content/` again (`postil.assets`): a directory it
             listed within `RACY_NS` of its last change is not listed a second time (the
-            next build lists it again).
+            next build lists it again). It uses the `entries` of the first walk.
+        entries: the paths of every entry (file, link, any name: temp files and hidden
+            ones too) made, removed or renamed from or to under `content` since the last
+            walk with this `memo`, when a watcher that reports every such change proves no
+            other entry was (`postil.serve.engine.DevBuild`); None: any may have been.
+            Given (and when the last walk followed no symlink), a directory reached
+            without a symlink is listed again only when one of these entries in it is not
+            what its listing says (now there with the same kind, or absent), or when its
+            signature changed and none of them is in it (a change the watcher did not
+            report): an editor's atomic save (a temp file made, then renamed onto the
+            post) leaves the same entries, so 1,000 posts are not listed again for it. A
+            new post, a deletion or a rename to a new name is listed. A directory none of
+            them is in and whose signature is the same keeps its listing even within
+            `RACY_NS` of its change: a change since its listing would have been reported.
 
     `memo["linked"]` then says whether the walk followed a symlink (a file reached through
     one changes under another path than its own: `postil.content.load` asks).
@@ -143,27 +166,35 @@ def walk_content(
     memo = memo if memo is not None else {}
     listed: dict[Path, _Listing] = memo.setdefault("dirs", {})
     epoch = memo["epoch"] = memo.get("epoch", 0) + (0 if again else 1)
+    if again:
+        first = memo.get("touched")
+        touched = first[1] if first is not None and first[0] == epoch else None
+    else:
+        vouched = entries is not None and memo.get("linked") is False
+        touched = _by_directory(content, entries) if vouched and entries is not None else None
+        memo["touched"] = (epoch, touched)
     inside = content.resolve()
     markdown: list[tuple[Path, str]] = []
     other: list[tuple[Path, str]] = []
     errors: list[ContentError] = []
     visited: list[_Listing] = []
     seen: set[Path] = set()
-    stack: list[tuple[Path, str, Path]] = [(content, "", inside)]
+    # (directory, its rel + "/", its real path, reached through a symlink)
+    stack: list[tuple[Path, str, Path, bool]] = [(content, "", inside, False)]
     while stack:
-        directory, prefix, real = stack.pop()
+        directory, prefix, real, linked = stack.pop()
         if real in seen:
             continue
         seen.add(real)
+        names = None if touched is None or linked else touched.get(prefix, frozenset())
         listing = listed[directory] = _list_directory(
-            directory, prefix, listed.get(directory), epoch
+            directory, prefix, listed.get(directory), epoch, names
         )
         visited.append(listing)
-        for path, rel, kind in listing.entries:
-            if kind == "dir":
-                stack.append((path, rel + "/", real / path.name))
-            else:
-                (markdown if kind == "markdown" else other).append((path, rel))
+        for path, rel in listing.dirs:
+            stack.append((path, rel + "/", real / path.name, linked))
+        markdown += listing.markdown  # in C: a walk costs no Python step per source
+        other += listing.other
         for path, rel in listing.links:
             target = path.resolve()
             if not target.is_relative_to(inside):
@@ -172,7 +203,7 @@ def walk_content(
                     ContentError("symlink points outside content/; remove it", Location(where))
                 )
             elif path.is_dir():
-                stack.append((path, rel + "/", target))
+                stack.append((path, rel + "/", target, True))
             elif path.is_file():
                 (markdown if path.name.endswith(SOURCE_SUFFIXES) else other).append((path, rel))
     memo["linked"] = any(listing.links for listing in visited)
@@ -199,6 +230,8 @@ class _Listing:
         racy: the directory changed within `RACY_NS` of being listed: its signature
             vouches for the listing only in the build that made it (`epoch`).
         epoch: the number of the build that listed it (`walk_content`).
+        kinds: the kind of each entry by name ("link" for a symlink), hidden ones left out.
+        dirs, markdown, other: (path, rel) of the entries of each kind, by name.
     """
 
     entries: tuple[tuple[Path, str, str], ...]
@@ -206,24 +239,94 @@ class _Listing:
     signature: tuple[int, int, int]
     racy: bool
     epoch: int
+    kinds: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
+    dirs: tuple[tuple[Path, str], ...] = field(default=(), compare=False, repr=False)
+    markdown: tuple[tuple[Path, str], ...] = field(default=(), compare=False, repr=False)
+    other: tuple[tuple[Path, str], ...] = field(default=(), compare=False, repr=False)
 
 
 def _same(a: _Listing, b: _Listing) -> bool:
-    return a is b and not a.links
+    """Whether two listings of a directory list the same entries (a listing kept for a
+    changed signature has the very entries of the last one) and no symlink."""
+    return a.entries is b.entries and not a.links and not b.links
 
 
-def _list_directory(directory: Path, prefix: str, last: _Listing | None, epoch: int) -> _Listing:
+def _by_directory(content: Path, entries: Collection[Path]) -> dict[str, frozenset[str]] | None:
+    """Return the names of `entries` by the rel + "/" of their directory under `content`
+    ("" for `content` itself), or None if one is not under `content` (nothing is vouched)."""
+    found: dict[str, set[str]] = {}
+    for path in entries:
+        try:
+            rel = path.relative_to(content).as_posix()
+        except ValueError:
+            return None
+        head, _, name = rel.rpartition("/")
+        found.setdefault(f"{head}/" if head else "", set()).add(name)
+    return {prefix: frozenset(names) for prefix, names in found.items()}
+
+
+def _list_directory(
+    directory: Path,
+    prefix: str,
+    last: _Listing | None,
+    epoch: int,
+    names: frozenset[str] | None = None,
+) -> _Listing:
     """Return the listing of `directory` (whose entries' rels start with `prefix`): `last`
-    if the directory's stat signature vouches that it is unchanged, else a fresh one."""
+    if the directory's stat signature vouches that it is unchanged, or (`names` given: the
+    entries a watcher saw made, removed or renamed in it, see `walk_content`) if each of
+    `names` is what `last` says; else a fresh one (`_scan`)."""
     st = os.stat(directory)
     signature = (st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
-    if last is not None and last.signature == signature and (not last.racy or last.epoch == epoch):
+    if last is None:
+        return _scan(directory, prefix, None, st, epoch)
+    if last.signature == signature and (
+        not last.racy or last.epoch == epoch or names is not None and not names
+    ):
         return last
+    if names and all(_kind(directory, name) == last.kinds.get(name) for name in names):
+        return replace(last, signature=signature, racy=_racy(st), epoch=epoch)
+    return _scan(directory, prefix, last, st, epoch)
+
+
+def _kind(directory: Path, name: str) -> str | None:
+    """Return what `_scan` would list `directory / name` as ("link" for a symlink), or None
+    if it would not list it (absent, hidden, neither a file nor a directory); "unknown"
+    (never a listing's) if it cannot be examined."""
+    if is_hidden(name):
+        return None
+    try:
+        mode = os.lstat(directory / name).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return "unknown"
+    if stat.S_ISLNK(mode):
+        return "link"
+    if stat.S_ISDIR(mode):
+        return "dir"
+    if stat.S_ISREG(mode):
+        return "markdown" if name.endswith(SOURCE_SUFFIXES) else "other"
+    return None
+
+
+def _racy(st: os.stat_result) -> bool:
+    """Whether a directory with this `os.stat` result changed within `RACY_NS` of now."""
+    return max(st.st_mtime_ns, st.st_ctime_ns) >= time.time_ns() - RACY_NS
+
+
+def _scan(
+    directory: Path, prefix: str, last: _Listing | None, st: os.stat_result, epoch: int
+) -> _Listing:
+    """List `directory` (its `os.stat` result `st`, taken before) afresh; `last`'s paths
+    are reused for the names it listed."""
+    signature = (st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
     listed_at = time.time_ns()
     with os.scandir(directory) as scan:
         found = sorted(scan, key=lambda entry: entry.name)
     entries = []
     links = []
+    kinds: dict[str, str] = {}
     known = {rel: path for path, rel, _ in last.entries} if last is not None else {}
     for entry in found:
         name = entry.name
@@ -233,12 +336,21 @@ def _list_directory(directory: Path, prefix: str, last: _Listing | None, epoch: 
         path = known.get(rel) or directory / name
         if entry.is_symlink():
             links.append((path, rel))
+            kinds[name] = "link"
         elif entry.is_dir():
             entries.append((path, rel, "dir"))
+            kinds[name] = "dir"
         elif entry.is_file():
-            entries.append((path, rel, "markdown" if name.endswith(SOURCE_SUFFIXES) else "other"))
+            kind = kinds[name] = "markdown" if name.endswith(SOURCE_SUFFIXES) else "other"
+            entries.append((path, rel, kind))
     racy = max(st.st_mtime_ns, st.st_ctime_ns) >= listed_at - RACY_NS
-    return _Listing(tuple(entries), tuple(links), signature, racy, epoch)
+    by_kind: dict[str, list[tuple[Path, str]]] = {"dir": [], "markdown": [], "other": []}
+    for path, rel, kind in entries:
+        by_kind[kind].append((path, rel))
+    dirs, markdown, other = (tuple(by_kind[kind]) for kind in ("dir", "markdown", "other"))
+    return _Listing(
+        tuple(entries), tuple(links), signature, racy, epoch, kinds, dirs, markdown, other
+    )
 
 
 def _path_order(pair: tuple[Path, str]) -> list[str]:

@@ -32,7 +32,10 @@ from postil.model import Post, SiteConfig
 
 
 def load_posts(
-    config: SiteConfig, cache: BuildCache, changed: Collection[Path] | None = None
+    config: SiteConfig,
+    cache: BuildCache,
+    changed: Collection[Path] | None = None,
+    entries: Collection[Path] | None = None,
 ) -> tuple[list[Post], list[Diagnostic]]:
     """Discover and parse every source into a `Post`; return them and the errors and
     warnings (unknown front matter keys) found, errors first.
@@ -58,9 +61,13 @@ def load_posts(
             link changes under its target's name), only the sources in `changed` and
             those not yet vouched for are examined again; every other keeps the signature
             it had, so a rebuild costs no `stat` of the sources the edit left alone.
+        entries: the entries of `content/`'s directories made, removed or renamed since
+            the last call with this cache, when the same watcher proves no other was, or
+            None (`postil.content.discover.walk_content`: a directory whose entries are
+            the same is not listed again).
     """
     listed = cache.memo("content")
-    paths, errors = source_paths(config, listed)
+    paths, errors = source_paths(config, listed, entries)
     rels = [rel for _, rel, _ in paths]
     memo = cache.memo("post")
     last: _Loaded | None = memo.get("loaded")

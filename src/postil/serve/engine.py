@@ -155,6 +155,7 @@ class DevBuild:
         self._groups: dict[str, Group] = {}
         self._watched = False
         self._since: set[Path] | None = None
+        self._since_entries: set[Path] = set()
         self.on_first: Callable[[FirstPages], None] | None = None
         self._announced: dict[str, str] = {}
 
@@ -169,18 +170,26 @@ class DevBuild:
         while watching (whose `stat`s therefore saw every write before it). A change set
         that moves or makes directories (`rescan`), a configuration change, a build with
         no change set, and a build the watcher did not see the start of, examine every
-        source, as `postil build` does.
+        source, as `postil build` does. Likewise the entries of `content/`'s directories
+        the change sets saw made, removed or renamed (`ChangeSet.entries`, and the sources
+        they named) are then the only ones that may have changed: a directory whose
+        entries are still what its listing says is not listed again
+        (`postil.content.discover.walk_content`).
         """
         self._watched = True
 
-    def _changed_sources(self, changes: ChangeSet | None) -> frozenset[Path] | None:
-        """Return the sources that may have changed since the last successful build
-        (see `watching`), or None when any may have."""
+    def _changed_sources(
+        self, changes: ChangeSet | None
+    ) -> tuple[frozenset[Path] | None, frozenset[Path] | None]:
+        """Return the sources and the entries of `content/` that may have changed since
+        the last successful build (see `watching`), each None when any may have."""
         if changes is None or changes.rescan or changes.config or self._since is None:
             self._since = None
-            return None
+            self._since_entries = set()
+            return None, None
         self._since |= changes.content
-        return frozenset(self._since)
+        self._since_entries |= changes.entries
+        return frozenset(self._since), frozenset(self._since | self._since_entries)
 
     def build(self, changes: ChangeSet | None = None) -> BuildReport:
         """Build the site again and return what the build did.
@@ -195,14 +204,15 @@ class DevBuild:
         with self._lock:
             started = time.perf_counter()
             watched = self._watched
-            sources = self._changed_sources(changes)
+            sources, touched = self._changed_sources(changes)
             warnings: list[Diagnostic] = []
             writer: list[MemoryWriter] = []
             self._announced = {}
             try:
-                result = self._run(warnings, writer, sources)
+                result = self._run(warnings, writer, sources, touched)
                 self._remember(writer[0])
                 self._since = set() if watched else None
+                self._since_entries = set()
             except BuildFailed as e:
                 return self._failed(e.diagnostics, warnings, started)
             except PostilError as e:
@@ -244,14 +254,22 @@ class DevBuild:
         warnings: list[Diagnostic],
         writer: list[MemoryWriter],
         changed: frozenset[Path] | None,
+        entries: frozenset[Path] | None = None,
     ) -> BuildResult:
-        """Run the pipeline (`changed`: see `_changed_sources`); as `postil build` does,
+        """Run the pipeline (`changed`, `entries`: see `_changed_sources`); as `postil build` does,
         run it once more with every post rendered afresh if a cached row proved damaged or
         missing (`CacheError`)."""
         cache = self._open_cache()
         try:
             output = self._output(writer, warnings)
-            return run(self.options, cache, output, on_warning=warnings.append, changed=changed)
+            return run(
+                self.options,
+                cache,
+                output,
+                on_warning=warnings.append,
+                changed=changed,
+                entries=entries,
+            )
         except CacheError as e:
             log.warning("warning: %s; rendering every post again", e.message)
             cache.forget_memos()

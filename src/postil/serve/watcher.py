@@ -110,6 +110,12 @@ class ChangeSet:
         closed: the settled paths whose write an observer that reports every close
             (inotify) saw end, by IN_CLOSE_WRITE or a rename into place: the batcher
             builds them without waiting for quiet.
+        entries: every path under content/ a file (or link) was made at, removed from or
+            renamed from or to, whatever its name (temp files, images, hidden files):
+            with a watcher that reports every such change, the entries of `content/`'s
+            directories that may have changed (`postil.content.discover.walk_content`).
+            They alone do not call for a build (no source changed), but are kept for the
+            next one.
     """
 
     content: set[Path] = field(default_factory=set)
@@ -120,6 +126,7 @@ class ChangeSet:
     settled: set[Path] = field(default_factory=set)
     writing: set[Path] = field(default_factory=set)
     closed: set[Path] = field(default_factory=set)
+    entries: set[Path] = field(default_factory=set)
 
     def __bool__(self) -> bool:
         return bool(self.content or self.templates or self.static or self.config or self.rescan)
@@ -134,6 +141,7 @@ class ChangeSet:
         self.settled = (self.settled - other.files()) | other.settled
         self.closed = (self.closed - other.files()) | other.closed
         self.writing = (self.writing - other.settled) | other.writing
+        self.entries |= other.entries
 
     def files(self) -> set[Path]:
         """Return every changed content, template and static file."""
@@ -202,7 +210,8 @@ def classify_event(layout: SiteLayout, event: FileSystemEvent, closes: bool = Fa
     the destination of a move, is also `settled`. With `closes` (the observer reports
     closes), a file created or modified is `writing` until its close, and a settled file
     is `closed` too. Directory "modified" events (a child changed) and "opened"/"closed
-    without writing" events carry no news.
+    without writing" events carry no news. A file made, deleted or moved under content/
+    (any name) is in `entries` (a directory there is a `rescan`).
     """
     changes = ChangeSet()
     if event.event_type in ("opened", "closed_no_write"):
@@ -210,9 +219,13 @@ def classify_event(layout: SiteLayout, event: FileSystemEvent, closes: bool = Fa
     if event.is_directory and event.event_type == "modified":
         return changes
     src, dest = (_text(p) for p in (event.src_path, getattr(event, "dest_path", "")))
+    content = layout.root / CONTENT_DIR
     for path in (src, dest):
         if path:
             layout.classify(Path(path), event.is_directory, changes)
+            if event.event_type in ("created", "deleted", "moved") and not event.is_directory:
+                if Path(path).is_relative_to(content):
+                    changes.entries.add(Path(path))
     done = dest if event.event_type == "moved" else src if event.event_type == "closed" else ""
     if done and Path(done) in changes.files():
         changes.settled.add(Path(done))
@@ -272,8 +285,12 @@ class ChangeBatcher(Generic[T]):
         self._thread.start()
 
     def add(self, changes: ChangeSet) -> None:
-        """Queue changes for the next build; an empty set is ignored."""
+        """Queue changes for the next build; an empty set is ignored (its `entries` are
+        kept for the next build, which they do not call for)."""
         if not changes:
+            if changes.entries:
+                with self._cond:
+                    self._pending.entries |= changes.entries
             return
         seen = {path: _stat_signature(path) for path in changes.files()}
         with self._cond:
