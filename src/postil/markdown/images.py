@@ -45,7 +45,9 @@ def images_plugin(md: MarkdownIt) -> None:
 
 def image_sizes(state: StateCore) -> None:
     """Set size and loading attributes on every `image` token, in document order (a
-    figure's made by `figure.push_figure` included)."""
+    figure's made by `figure.push_figure` included), and list the Markdown images' files
+    (`RenderedMarkdown.images`, the candidates for the post's card image; a made figure's
+    is not among them, as before it was sized)."""
     render_state = get_state(state.env)
     found: list[str] = render_state.extra.setdefault("images", [])
     loaded = render_state.groups.carry.get("images_loaded", 0)  # from earlier parse groups
@@ -62,7 +64,8 @@ def image_sizes(state: StateCore) -> None:
                     token.attrs["loading"] = "lazy"
                 token.attrs["decoding"] = "async"
                 loaded += 1
-            found.append(ref)
+            if token is not made:
+                found.append(ref)
     render_state.groups.carry["images_loaded"] = loaded
 
 
