@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from postil.serve import DevServer, ServeOptions
 
@@ -82,8 +83,23 @@ def test_an_atomic_rename_save_appears_and_keeps_the_scroll_position(served, pag
     page.wait_for_function("window.scrollY >= 1400")
     replace_in(site / "content/posts/p2.md", "Paragraph 3 of", "Renamed-in paragraph 3 of", True)
     page.locator("main", has_text="Renamed-in paragraph 3").wait_for(timeout=10_000)
+    assert abs(scroll_after_reloads(page) - 1500) < 100
+
+
+def scroll_after_reloads(page, tries: int = 5) -> float:
+    """Return `window.scrollY` once the page has loaded. A rename save is sometimes
+    announced twice (a second reload right after the first, seen 1 time in 5 in this
+    session: an open problem, docs/performance.md), which destroys the context of an
+    `evaluate` in flight; the scroll must then hold after the second reload as well."""
+    for _ in range(tries - 1):
+        page.wait_for_load_state("load")
+        try:
+            return float(page.evaluate("window.scrollY"))
+        except PlaywrightError as error:
+            if "context was destroyed" not in str(error):
+                raise
     page.wait_for_load_state("load")
-    assert abs(page.evaluate("window.scrollY") - 1500) < 100
+    return float(page.evaluate("window.scrollY"))
 
 
 def test_a_css_edit_restyles_the_page_without_a_navigation(served, page) -> None:
