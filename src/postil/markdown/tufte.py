@@ -104,6 +104,14 @@ def tag_arguments(args: str) -> list[str]:
     return words
 
 
+def fitting_arguments(name: str, args: str) -> list[str] | None:
+    """Return the arguments `args` of the tufte-jekyll tag `name` (`tag_arguments`) when
+    their number is one the tag takes, else None (`arguments_problem` says why)."""
+    least, most = INLINE_TAGS.get(name) or BLOCK_TAGS[name]
+    words = tag_arguments(args)
+    return words if least <= len(words) <= most else None
+
+
 def arguments_problem(name: str, args: str) -> str | None:
     """Return why the arguments `args` of the tufte-jekyll tag `name` cannot be read, as a
     phrase for a warning (None: they can).
@@ -111,10 +119,10 @@ def arguments_problem(name: str, args: str) -> str | None:
     The theme's plugins split them with Ruby's `shellsplit`, which refuses a quote left
     open: `'It's here'` reads as `'It'` and more words, so too many arguments mean the same.
     """
+    if fitting_arguments(name, args) is not None:
+        return None
     least, most = {**INLINE_TAGS, **BLOCK_TAGS}[name]
     count = len(tag_arguments(args))
-    if least <= count <= most:
-        return None
     have = f"{count} argument{'s' if count != 1 else ''}"
     return (
         f"has {have} where `{USAGE[name]}` takes {least}"
@@ -132,9 +140,9 @@ def tufte_tag(state: StateInline, silent: bool) -> bool:
     tag = scan_tag(state.src, state.pos, state.posMax)
     if tag is None or tag.kind != "tag" or tag.name not in INLINE_TAGS:
         return False
-    if arguments_problem(tag.name, tag.args) is not None:
+    args = fitting_arguments(tag.name, tag.args)
+    if args is None:
         return False  # left to the template plugin, which says why (`liquid.evaluate_liquid`)
-    args = tag_arguments(tag.args)
     if not silent:
         if tag.name == "newthought":
             _newthought(state, args[0])
@@ -216,9 +224,9 @@ def tufte_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     tag = line_tag(state, start)
     if tag is None or tag.kind != "tag" or tag.name not in BLOCK_TAGS:
         return False
-    if arguments_problem(tag.name, tag.args) is not None:
+    args = fitting_arguments(tag.name, tag.args)
+    if args is None:
         return False  # left to the template plugin, which says why (`liquid.evaluate_liquid`)
-    args = tag_arguments(tag.args)
     if not silent:
         if tag.name == "epigraph":
             _epigraph(state, start, args)
