@@ -9,7 +9,8 @@ from markdown_it import MarkdownIt
 from markdown_it.utils import read_fixture_file
 
 from postil.markdown import create_markdown, render_markdown
-from postil.markdown.links import internal_url, links_plugin
+from postil.markdown.links import links_plugin
+from postil.markdown.references import resolve
 from postil.markdown.state import RenderState
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "links.md"
@@ -71,8 +72,10 @@ def test_links_inside_notes_and_figure_images_are_rewritten_by_the_full_parser()
 
 
 def test_user_site_base_path_keeps_root_absolute_links_unchanged():
-    assert internal_url("/img/x.png", "content/posts/a.md", {}, "/") == "/img/x.png"
-    assert internal_url("b.md", "content/posts/a.md", LINKS, "/") is None
+    state = RenderState(path="content/posts/a.md", links={}, base_path="/")
+    assert resolve("/img/x.png", state).url == "/img/x.png"
+    state = RenderState(path="content/posts/a.md", links=LINKS, base_path="/")
+    assert resolve("b.md", state).url is None
 
 
 def test_a_link_to_a_draft_warns_unless_drafts_are_built(tmp_path):

@@ -7,7 +7,6 @@ means nothing in the built site. This plugin fixes both before anything is rende
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from urllib.parse import unquote, urlsplit
 
 from markdown_it import MarkdownIt
@@ -127,21 +126,3 @@ def _record_fragment(render_state: RenderState, block: Token, url: str) -> None:
     line0, col = locate(render_state, block.map, url)
     anchors = render_state.extra.setdefault("anchor_links", [])
     anchors.append(AnchorLink(target, unquote(parts.fragment), render_state.location(line0, col)))
-
-
-def internal_url(url: str, source_rel: str, links: Mapping[str, str], base_path: str) -> str | None:
-    """Return `url` as it must appear in the built page, or None for a missing source file.
-
-    Args:
-        url: the link as written in the post.
-        source_rel: the linking file, relative to the site root (`content/posts/a.md`).
-        links: source rel of every post and page -> its site-relative URL (`posts/b/`).
-        base_path: the site's base path, starting and ending with "/".
-
-    Returns:
-        The rewritten URL (root-absolute, including the base path) for an internal link,
-        `url` unchanged for external links, fragments and relative paths to no content
-        file (`postil.markdown.references.resolve`).
-    """
-    state = RenderState(path=source_rel, links=links, base_path=base_path)
-    return resolve(url, state).url
