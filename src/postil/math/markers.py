@@ -124,6 +124,8 @@ def expand_markers(root: ET.Element) -> None:
     if not _has_marker_or_stand_in(root):
         return
     for parent in list(root.iter()):
+        if parent.find("mtext") is None:
+            continue  # most parents hold none (a look in C, not a loop over the children)
         for index, el in reversed(list(enumerate(parent))):
             if el.tag != "mtext":
                 continue

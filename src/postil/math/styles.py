@@ -94,8 +94,8 @@ def fix_fraction_delimiters(root: ET.Element, display: bool) -> None:
     latex2mathml gives them display size everywhere, so an inline `\binom{n}{k}` stood
     twice as tall as the line. `\dbinom`/`\tbinom` set their own style and size already.
     """
-    if next(root.iter("mfrac"), None) is None:
-        return
+    if not any(el.get("minsize") == DISPLAY_DELIMITER for el in root.iter("mo")):
+        return  # no delimiter of latex2mathml's display size (`_auto_sized`): no `\binom`
     for parent, style in walk_styles(root, display):
         if style == DISPLAY:
             continue
