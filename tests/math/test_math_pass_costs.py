@@ -9,11 +9,14 @@ cases each skip must still see, as the code before issue 20 produced them.
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from postil.math import (
     MathSyntaxError,
@@ -22,6 +25,8 @@ from postil.math import (
     latex_to_mathml,
     limits,
     spacing,
+    styles,
+    syntax,
     tokens,
 )
 from postil.math.arity import check_arguments
@@ -226,3 +231,94 @@ def test_math_unknown_command_from_a_macro_still_names_the_macro():
     assert caught.value.message.startswith(
         r"unsupported command \undefinedthing (in the expansion of \foo); define it"
     )
+
+
+# Outputs as postil produced them before the skips of the fifth session (61237db).
+@pytest.mark.parametrize(
+    ("latex", "display", "html"),
+    [
+        (  # relations and dots without a script: the rows fixed without walk_styles
+            r"x = y \le z \ldots",
+            False,
+            "<mrow><mi>x</mi><mo>=</mo><mi>y</mi><mo>≤</mo><mi>z</mi>"
+            '<mspace width="0.1667em"></mspace><mi>…</mi></mrow>',
+        ),
+        (  # an inline `\binom` still gets text-size parentheses beside a plain fraction
+            r"\binom{n}{k} + \frac{a}{b}",
+            False,
+            '<mrow><mo minsize="1.2em" maxsize="1.2em" symmetric="true">(</mo>'
+            '<mfrac linethickness="0"><mrow><mi>n</mi></mrow><mrow><mi>k</mi></mrow></mfrac>'
+            '<mo minsize="1.2em" maxsize="1.2em" symmetric="true">)</mo><mo>+</mo>'
+            "<mfrac><mrow><mi>a</mi></mrow><mrow><mi>b</mi></mrow></mfrac></mrow>",
+        ),
+        (
+            r"-x \cdot |y|",
+            False,
+            '<mrow><mo form="prefix">−</mo><mi>x</mi><mo>·</mo>'
+            '<mo stretchy="false" lspace="0em" rspace="0em" form="prefix">|</mo><mi>y</mi>'
+            '<mo stretchy="false" lspace="0em" rspace="0em" form="postfix">|</mo></mrow>',
+        ),
+        (  # latex2mathml's glyphs fixed: `*` and \dddot's combining mark
+            r"a \ast \dddot{x}",
+            False,
+            "<mrow><mi>a</mi><mo>∗</mo><mover><mrow><mi>x</mi></mrow><mo>...</mo></mover></mrow>",
+        ),
+        (  # accents keep their kind; ∞ under one is still an `<mi>`, ± an `<mo>`
+            r"\hat{x} \overline{\infty} \pm",
+            False,
+            '<mrow><mover><mrow><mi>x</mi></mrow><mo stretchy="false" style="math-depth:0">ˆ'
+            '</mo></mover><mover accent="true"><mrow><mi>∞</mi></mrow><mpadded class="rule-over"'
+            ' height="0.12em" depth="0"><mpadded width="0" height="0" depth="0"><mo class='
+            '"wide-glyph" stretchy="false" lspace="0em" rspace="0em">‾</mo></mpadded><mphantom>'
+            "<mrow><mi>∞</mi></mrow></mphantom></mpadded></mover><mo>±</mo></mrow>",
+        ),
+    ],
+)
+def test_math_fifth_session_skips_keep_the_output(latex, display, html):
+    out = latex_to_mathml(latex, display=display)
+    assert out.startswith(f'<math display="{"block" if display else "inline"}"><semantics>{html}<')
+
+
+def test_math_atom_spacing_of_a_formula_without_scripts_walks_no_styles(monkeypatch):
+    walks = _counting(monkeypatch, spacing, "walk_styles")
+    latex_to_mathml(r"x = y \le z \ldots")
+    assert walks[0] == 0
+    latex_to_mathml(r"x_{a=b} = y")  # a relation in a script: its spaces go
+    assert walks[0] == 1
+
+
+def test_math_fraction_delimiters_walk_only_with_a_binom(monkeypatch):
+    walks = _counting(monkeypatch, styles, "walk_styles")
+    latex_to_mathml(r"\frac{a}{b} = c")
+    assert walks[0] == 0
+    latex_to_mathml(r"\binom{n}{k}")
+    assert walks[0] == 1
+
+
+def test_math_symbols_and_prefix_signs_skip_formulas_without_them(monkeypatch):
+    commands = _counting(monkeypatch, tokens, "_replace_command")
+    signs = _counting(monkeypatch, tokens, "_is_sign")
+    latex_to_mathml(r"\frac{a}{b} = c")
+    assert (commands[0], signs[0]) == (0, 0)
+    latex_to_mathml(r"-x")
+    assert signs[0] > 0
+
+
+def _slow_syntax_check(latex: str) -> tuple[int, str]:
+    """Return `locate_syntax_error(latex)` as found by its token loop alone."""
+    real = syntax.NOT_ONLY_BRACES
+    syntax.NOT_ONLY_BRACES = re.compile("")  # matches everywhere: never the brace test
+    try:
+        return locate_syntax_error(latex)
+    finally:
+        syntax.NOT_ONLY_BRACES = real
+
+
+PIECES = ["{", "}", "a", " ", "\\{", "\\}", "\\\\", "\\left(", "\\right)", "%c\n", "\\end{x}"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=12))
+def test_math_syntax_check_by_braces_agrees_with_the_token_loop(pieces):
+    latex = "".join(pieces)
+    assert locate_syntax_error(latex) == _slow_syntax_check(latex)

@@ -155,7 +155,7 @@ def check_arguments(latex: str, arities: Mapping[str, int]) -> None:
     """
     texts = _texts(latex)
     count = len(texts)
-    bracket = _brackets(texts) if "[" in texts else {}
+    bracket = _brackets(texts) if "[" in latex and "[" in texts else {}  # str search first
     ends = list(range(1, count + 1))  # index just past the item starting at each token
     closers: list[int] = []  # the `}`s after this token not yet paired, nearest last
     problems: list[tuple[int, str, str]] = []

@@ -96,11 +96,17 @@ def _write(el: ET.Element, parts: list[str]) -> None:
     parts.append(f"</{tag}>")
 
 
+DISPLAY_MATH_OPEN = '<math display="block"><semantics>'
+INLINE_MATH_OPEN = '<math display="inline"><semantics>'
+ANNOTATION_OPEN = '<annotation encoding="application/x-tex">'
+ANNOTATION_CLOSE = "</annotation></semantics></math>"
+
+
 def math_html(content: ET.Element, latex: str, display: bool) -> str:
     """Return the `<math>` element of a formula as HTML text.
 
     Args:
-        content: the converted formula (an `<mrow>`); moved into the new tree.
+        content: the converted formula (an `<mrow>`); left unchanged.
         latex: the TeX source, kept as an `application/x-tex` annotation (copy-paste).
         display: True for `display="block"`.
 
@@ -108,14 +114,16 @@ def math_html(content: ET.Element, latex: str, display: bool) -> str:
         `<math display="block|inline"><semantics>content<annotation
         encoding="application/x-tex">latex</annotation></semantics></math>`.
     """
-    math = ET.Element("math", display="block" if display else "inline")
-    semantics = ET.SubElement(math, "semantics")
     if len(content) == 1 and content[0].get("class") == "numbered":
         content = content[0]  # a full-width table must not sit in a shrink-wrapping mrow
-    semantics.append(content)
-    annotation = ET.SubElement(semantics, "annotation", encoding="application/x-tex")
-    annotation.text = latex
-    return to_html(math)
+    # What `to_html` writes for the `<math><semantics>` tree around `content`, without
+    # making its three elements (tests/math/test_math_serialise.py compares the two).
+    parts = [DISPLAY_MATH_OPEN if display else INLINE_MATH_OPEN]
+    _write(content, parts)
+    if content.tail:
+        parts.append(escape_text(content.tail))
+    parts += (ANNOTATION_OPEN, escape_text(latex), ANNOTATION_CLOSE)
+    return "".join(parts)
 
 
 def pretty(html: str) -> str:

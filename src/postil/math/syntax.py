@@ -14,8 +14,16 @@ TOKEN = re.compile(
 )
 
 
+NOT_A_BRACE = re.compile(r"[^{}]+")
+# What can make a `{` or `}` of the TeX something other than a brace token of TOKEN, or
+# make a token other than a brace: without any, the braces alone tell.
+NOT_ONLY_BRACES = re.compile(r"%|\\(?:left|right|begin|end|[{}])")
+
+
 def locate_syntax_error(latex: str) -> tuple[int, str]:
     """Return (offset, description) of the first unbalanced construct, or (0, "")."""
+    if not NOT_ONLY_BRACES.search(latex) and _braces_pair(latex):
+        return 0, ""  # most formulas: told by string operations, without a token loop
     if _balanced(TOKEN.findall(latex)):
         return 0, ""  # the common case, told without a match object for each token
     stack: list[tuple[str, int]] = []
@@ -31,6 +39,14 @@ def locate_syntax_error(latex: str) -> tuple[int, str]:
         opener, offset = stack[-1]
         return offset, f"{opener} is never closed"
     return 0, ""
+
+
+def _braces_pair(latex: str) -> bool:
+    """Tell whether the `{` and `}` of `latex` pair up (each pair `{}` taken out in turn)."""
+    braces = NOT_A_BRACE.sub("", latex)
+    while "{}" in braces:
+        braces = braces.replace("{}", "")
+    return not braces
 
 
 def _balanced(tokens: list[str]) -> bool:
