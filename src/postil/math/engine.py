@@ -92,8 +92,9 @@ def _describe(exc: Exception) -> str:
 def decode_entities(root: ET.Element) -> None:
     """Turn latex2mathml's `&#x…;` strings into characters (it serialises with unescape())."""
     for el in root.iter():
-        if el.text and "&#x" in el.text:
-            el.text = _decoded(el.text)
+        text = el.text
+        if text and "&#x" in text:
+            el.text = _decoded(text)
 
 
 @lru_cache(maxsize=4096)

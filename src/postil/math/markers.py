@@ -169,6 +169,9 @@ def _expand(parent: ET.Element, index: int, el: ET.Element, kind: str, payload: 
 def clean_markers(root: ET.Element) -> None:
     """Drop the private `data-*` attributes the passes used to talk to each other."""
     for el in root.iter():
-        if el.attrib:
-            for attr in [a for a in el.attrib if a.startswith("data-")]:
-                del el.attrib[attr]
+        attrib = el.attrib
+        for attr in attrib:  # most elements have no attribute, and none of them `data-*`
+            if attr.startswith("data-"):
+                for private in [a for a in attrib if a.startswith("data-")]:
+                    del attrib[private]
+                break
