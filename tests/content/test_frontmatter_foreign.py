@@ -252,9 +252,27 @@ def test_mkdocs_page_without_title_is_titled_by_its_opening_heading_which_leaves
     )
     assert meta.title == "Continued $x$ fractions"
     assert meta.title_at == TextAt(line=8, col=3, verbatim=True)
+    assert meta.title_id == "top"
     assert meta.tags == ("Algebra",)
     assert (body, body_line) == ("\nText\n", 9)
     assert warnings == []
+
+
+@pytest.mark.parametrize(
+    ("heading", "title", "title_id"),
+    [
+        ("# Intro {#intro .lead}", "Intro", "intro"),
+        ("# Intro {: #intro}", "Intro", "intro"),  # kramdown's form
+        ("# Intro {.lead}", "Intro", ""),
+        ("# The set {1, 2}", "The set {1, 2}", ""),  # braces, not an attribute list
+        ("# Sums {% raw %}", "Sums {% raw %}", ""),
+    ],
+)
+def test_the_opening_headings_id_is_the_titles_and_only_an_attribute_list_is_left_out(
+    heading, title, title_id
+):
+    meta, *_ = read(f"---\ndate: 2020-01-02\n---\n{heading}\n\nText\n")
+    assert (meta.title, meta.title_id) == (title, title_id)
 
 
 def test_setext_heading_opening_a_page_without_title_is_its_title():

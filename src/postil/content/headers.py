@@ -27,6 +27,7 @@ from typing import Any
 import yaml
 
 from postil.errors import ContentError, Location
+from postil.markdown.attrlist import read_attributes
 from postil.model import SourceFile
 from postil.yamlnodes import Field
 
@@ -204,13 +205,15 @@ HEADING_ATTRS = re.compile(r"[ \t]*\{[^{}]*\}\Z")
 """An attribute list ending a heading (`# Title {#id}`)."""
 
 
-def heading_title(body: str) -> tuple[str, int, int] | None:
-    """Return (text, first line, line count) of the `# heading` that opens a body, or None.
+def heading_title(body: str) -> tuple[str, int, int, str] | None:
+    """Return (text, first line, line count, id) of the `# heading` that opens a body, or None.
 
     MkDocs titles a page without a `title` by its first level-1 heading when that heading
     is the first thing on the page (`mkdocs.structure.pages`, since MkDocs 1.5); blank
     lines and HTML comments before it are passed over. Lines are 0-based in `body`; a
-    setext heading (`Title` over `=====`) has two lines.
+    setext heading (`Title` over `=====`) has two lines. The id is the one its attribute
+    list gives (`# Title {#intro}`: "intro", as Python-Markdown's `attr_list` and kramdown
+    set it), else "": the page's title keeps it, so links to `#intro` still land.
     """
     lines = body.split("\n")
     at = 0
@@ -235,8 +238,12 @@ def heading_title(body: str) -> tuple[str, int, int] | None:
         text, count = lines[at], 2
     else:
         return None
-    text = plain_heading(HEADING_ATTRS.sub("", text).strip())
-    return (text, at, count) if text else None
+    attrs = HEADING_ATTRS.search(text)
+    found = read_attributes(attrs.group().strip()) if attrs else None
+    if found is not None and attrs is not None:
+        text = text[: attrs.start()]
+    text = plain_heading(text.strip())
+    return (text, at, count, (found or {}).get("id", "")) if text else None
 
 
 INLINE_MATH = re.compile(r"(\$\$?)(?:\\.|[^\\$])+?\1")
