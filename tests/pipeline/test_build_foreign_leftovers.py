@@ -25,3 +25,41 @@ def test_a_link_to_an_id_no_title_has_still_warns(tmp_path):
     assert "link to `#top`: this page has no such anchor" in warning
     [title] = page(build_into(root), "posts/p/index.html").xpath('//h1[@class="post-title"]')
     assert title.get("id") is None
+
+
+QUARTO_FIGURES = """---
+title: T
+date: 2024-01-01
+---
+
+See [](#fig-both) and [](#fig-empty).
+
+::: {#fig-both layout-ncol=2}
+![Left $x$.](a.png){width=40%}
+
+![Right.](b.png)
+
+Both.
+:::
+
+::: {#fig-empty}
+:::
+"""
+
+
+def test_quarto_subfigures_without_ids_show_their_captions_and_an_empty_figure_warns(tmp_path):
+    root = make_site(tmp_path / "site", {"p.md": QUARTO_FIGURES})
+    for name in ("a.png", "b.png"):
+        (root / "content/posts" / name).write_bytes(b"")
+    warnings = [str(w) for w in build_site(root).warnings]
+    assert warnings == [
+        "content/posts/p.md:16:1: warning: figure div `#fig-empty` is empty; put the figure "
+        "in it, or remove the div"
+    ]
+    doc = page(build_into(root), "posts/p/index.html")
+    [outer] = doc.xpath('//figure[@id="fig-both"]')
+    captions = [" ".join(c.text_content().split()) for c in outer.xpath(".//figcaption")]
+    assert captions[0].startswith("(a) Left") and captions[1:] == ["(b) Right.", "Figure 1 Both."]
+    assert outer.xpath("./figure[1]/img")[0].get("width") == "40%"
+    [empty] = doc.xpath('//figure[@id="fig-empty"]/figcaption')
+    assert empty.text_content() == "Figure 2"
