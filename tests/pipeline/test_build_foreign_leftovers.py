@@ -60,6 +60,17 @@ def test_quarto_subfigures_without_ids_show_their_captions_and_an_empty_figure_w
     [outer] = doc.xpath('//figure[@id="fig-both"]')
     captions = [" ".join(c.text_content().split()) for c in outer.xpath(".//figcaption")]
     assert captions[0].startswith("(a) Left") and captions[1:] == ["(b) Right.", "Figure 1 Both."]
-    assert outer.xpath("./figure[1]/img")[0].get("width") == "40%"
+    [left] = outer.xpath("./figure[1]/img")
+    assert (left.get("alt"), left.get("style")) == ("Left x.", "width:40%")
     [empty] = doc.xpath('//figure[@id="fig-empty"]/figcaption')
     assert empty.text_content() == "Figure 2"
+
+
+def test_a_formula_in_a_figures_caption_is_plain_text_in_its_images_alt(tmp_path):
+    text = "---\ntitle: T\ndate: 2024-01-01\n---\n\n![The $L^2$ norm, *squared*.](a.png){#fig-a}\n"
+    root = make_site(tmp_path / "site", {"p.md": text})
+    doc = page(build_into(root), "posts/p/index.html")
+    [image] = doc.xpath('//figure[@id="fig-a"]/img')
+    assert image.get("alt") == "The L² norm, squared."
+    [caption] = doc.xpath('//figure[@id="fig-a"]/figcaption')
+    assert caption.xpath(".//math") and caption.xpath(".//em")

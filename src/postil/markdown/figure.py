@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -201,6 +202,8 @@ def figure_block(state: StateCore) -> None:
         closing.type, closing.tag = "figure_close", "figure"
         inline.children = image.children or []
         inline.content = image.content
+        # the alt text's own tokens: rules after this one change the caption's in place
+        image.children = [copy.copy(child) for child in inline.children]
 
 
 def _subfigure_paragraphs(tokens: list[Token]) -> set[int]:

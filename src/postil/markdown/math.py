@@ -31,6 +31,7 @@ not be converted; holds its TeX source in `<code>`), `eqref` (a reference in pro
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from html import escape
 from typing import Any, NamedTuple
 
@@ -575,20 +576,27 @@ def math_alt(state: Any) -> None:
     no text form), as a heading's `aria-label` does.
     """
     doc = None
-    for token in state.tokens:
-        if token.type != "inline" or "![" not in token.content or not token.children:
-            continue
-        for image in (child for child in token.children if child.type == "image"):
-            for i, child in enumerate(image.children or []):
-                if child.type in MATH_TYPES:
-                    from postil.math.text import to_plain_text
+    for image in _images(state.tokens):
+        for i, child in enumerate(image.children or []):
+            if child.type in MATH_TYPES:
+                from postil.math.text import to_plain_text
 
-                    doc = doc or get_state(state.env)
-                    text = Token("text", "", 0)
-                    text.content = to_plain_text(
-                        child.content, macros=doc.macros, cache=doc.math_cache
-                    )
-                    image.children[i] = text
+                doc = doc or get_state(state.env)
+                text = Token("text", "", 0)
+                text.content = to_plain_text(
+                    child.content, macros=doc.macros, cache=doc.math_cache
+                )
+                image.children[i] = text
+
+
+def _images(tokens: list[Token]) -> Iterator[Token]:
+    """Yield every image token: inline ones, and a figure's (`meta["image"]` of a
+    `figure_open`, whose caption is the image's description, `postil.markdown.figure`)."""
+    for token in tokens:
+        if token.type == "figure_open" and token.meta.get("image") is not None:
+            yield token.meta["image"]
+        elif token.type == "inline" and "![" in token.content and token.children:
+            yield from (child for child in token.children if child.type == "image")
 
 
 def math_heading(state: Any) -> None:
