@@ -99,9 +99,7 @@ def div_figure(state: StateCore) -> None:
         i += 1
 
 
-def _make_div_figure(
-    tokens: list[Token], start: int, end: int, kind: str, doc: RenderState
-) -> int:
+def _make_div_figure(tokens: list[Token], start: int, end: int, kind: str, doc: RenderState) -> int:
     """Re-type the div `tokens[start]` … `tokens[end]` as a figure of `kind`; return the
     index of its closing token (a bare caption put in moves it)."""
     opening, closing = tokens[start], tokens[end]

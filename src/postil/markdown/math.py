@@ -583,9 +583,7 @@ def math_alt(state: Any) -> None:
 
                 doc = doc or get_state(state.env)
                 text = Token("text", "", 0)
-                text.content = to_plain_text(
-                    child.content, macros=doc.macros, cache=doc.math_cache
-                )
+                text.content = to_plain_text(child.content, macros=doc.macros, cache=doc.math_cache)
                 image.children[i] = text
 
 
