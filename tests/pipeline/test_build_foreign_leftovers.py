@@ -74,3 +74,18 @@ def test_a_formula_in_a_figures_caption_is_plain_text_in_its_images_alt(tmp_path
     assert image.get("alt") == "The L² norm, squared."
     [caption] = doc.xpath('//figure[@id="fig-a"]/figcaption')
     assert caption.xpath(".//math") and caption.xpath(".//em")
+
+
+def test_a_malformed_cline_or_intertext_warns_at_its_place_in_the_post(tmp_path):
+    text = (
+        "---\ntitle: T\ndate: 2024-01-01\n---\n\n$$\n\\begin{array}{cc} a & b \\\\ \\cline{2} c & d"
+        " \\end{array}\n$$\n\nText $a \\\\ \\intertext{so} b$.\n"
+    )
+    root = make_site(tmp_path / "site", {"p.md": text})
+    assert [str(w) for w in build_site(root).warnings] == [
+        "content/posts/p.md:7:28: warning: \\cline needs a range of columns, first to last, in "
+        "braces: write \\cline{2-3} (or \\cline{2-2} for one column)",
+        "content/posts/p.md:10:12: warning: \\intertext works only between the rows of an "
+        "alignment (align, gather, aligned…): put the text outside the formula, or the rows in "
+        "an alignment",
+    ]

@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+from postil.math.errors import MathUnsupportedError
 from postil.math.macros import read_group
 from postil.math.markers import MARK, has_markers, marker, read_marker
-from postil.math.tables import add_style, align_css
+from postil.math.tables import add_style, align_css, inside_environment
 
 INTERTEXT = re.compile(r"(\\\\\s*)?\\(?:short)?intertext(?![A-Za-z])\s*")
 ROW_MARK = MARK + "intertext"
@@ -27,6 +28,11 @@ def rewrite_intertext(latex: str) -> str:
 
     amsmath asks for the `\\` before it; a missing one is supplied, as the row above has to
     end there either way. `fix_intertext` makes the row one spanning cell.
+
+    Raises:
+        MathUnsupportedError: the text is not in braces (TeX would take one letter of
+            `\intertext and so`), or the command is outside an environment (amsmath's
+            "\intertext not allowed here"; there are no rows to put it between).
     """
     if "intertext" not in latex:
         return latex
@@ -34,6 +40,18 @@ def rewrite_intertext(latex: str) -> str:
     for match in INTERTEXT.finditer(latex):
         if match.start() < pos:
             continue
+        command = "\\" + match.group().split("\\")[-1].strip()
+        if not inside_environment(latex, match.start()):
+            raise MathUnsupportedError(
+                f"{command} works only between the rows of an alignment (align, gather, "
+                f"aligned…): put the text outside the formula, or the rows in an alignment",
+                0,
+                command,
+            )
+        if latex[match.end() : match.end() + 1] != "{":
+            raise MathUnsupportedError(
+                f"{command} needs its text in braces: write {command}{{…}}", 0, command
+            )
         text, end = read_group(latex, match.end())
         row = marker("intertext", "") + r"\text{" + text + "}"
         out += [latex[pos : match.start()], r"\\", row, r"\\"]
