@@ -177,8 +177,9 @@ def _matching_end(latex: str, pos: int) -> int | None:
     return None
 
 
-def _preamble(spec: str) -> str:
-    """Return one array preamble as `l`/`c`/`r`/`|` letters (see `rewrite_array_preambles`)."""
+def _preamble(spec: str, paragraphs: bool = False) -> str:
+    """Return one array preamble as `l`/`c`/`r`/`|` letters (see `rewrite_array_preambles`);
+    with `paragraphs`, a `p`/`m`/`b` column is `p` (`column_kinds`)."""
     columns, pos = [], 0
     while pos < len(spec):
         match = PREAMBLE_TOKEN.match(spec, pos)
@@ -193,10 +194,10 @@ def _preamble(spec: str) -> str:
             count, pos = read_group(spec, pos)
             body, pos = read_group(spec, pos)
             repeat = int(count) if count.strip().isdigit() else 0
-            columns.append(_preamble(body) * min(repeat, MAX_COLUMNS))
+            columns.append(_preamble(body, paragraphs) * min(repeat, MAX_COLUMNS))
         elif token in "pmb":
             _, pos = read_group(spec, pos)
-            columns.append("l")
+            columns.append("p" if paragraphs else "l")
         elif token in "wW":
             align, pos = read_group(spec, pos)
             _, pos = read_group(spec, pos)
@@ -217,6 +218,12 @@ def _preamble(spec: str) -> str:
                 f"unsupported array column type `{token}`: use l, c, r or p{{…}}", 0, token
             )
     return "".join(columns)
+
+
+def column_kinds(spec: str) -> str:
+    """Return an array preamble's columns, rules left out, as `l`, `c`, `r` and `p` (a
+    paragraph column, `p{…}`, `m{…}` or `b{…}`): `{lp{3cm}|c}` -> "lpc"."""
+    return _preamble(spec, paragraphs=True).replace("|", "")
 
 
 SPAN = re.compile(r"\\multicolumn(?![A-Za-z])\s*")
