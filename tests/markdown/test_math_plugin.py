@@ -246,6 +246,27 @@ def test_math_unclosed_dollars_inside_a_paragraph_warn_at_their_column_in_a_quot
     ]
 
 
+@pytest.mark.parametrize(
+    "source",
+    [
+        "> Quote:\n> $$\na + b\n> $$\n",  # a lazy line inside the formula
+        "> $$\n> c\nd\n> $$\n\n> $$ e $$\n",  # then a quote whose `$$` would close it
+    ],
+)
+def test_math_quoted_dollars_closed_after_a_lazy_line_are_display_math_without_a_warning(source):
+    html, state = render(source)
+    assert not state.diagnostics
+    assert html.count('<math display="block">') == source.count("$$") // 2
+    assert "$$" not in html.split("<annotation")[0]
+
+
+def test_math_quoted_dollars_left_open_after_a_lazy_line_still_warn():
+    _, state = render("> $$\n> open\nlazy\n\nText.\n")
+    assert [(d.location.line, d.location.col, d.message) for d in state.diagnostics] == [
+        (1, 3, "`$$` opens display math that is never closed")
+    ]
+
+
 def test_math_error_column_inside_kramdown_escaped_math_points_at_the_source():
     source = "see \\\\(a\\_1 + b\\_2 + \\foo\\\\) here\n"
     _, state = render(source)

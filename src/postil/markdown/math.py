@@ -303,9 +303,16 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     opener, closer = delims
     if not opener and state.parentType == "paragraph" and _inline_math_open(state, begin):
         return False  # `$f = ⏎\begin{cases}…\end{cases}$`: the environment is inline math's
+    if silent and opener == "$$" and _closes_inline(state, begin):
+        return False  # it closes the paragraph's formula (`> $$⏎a⏎> $$`): no interruption
     lazy = state.sCount[start_line] < state.blkIndent
     scan = _find_closer(state, start_line, end_line, begin + len(opener), closer, lazy)
-    if scan.pos < 0 and opener == "$$" and not (silent and _closes_inline(state, begin)):
+    if (
+        scan.pos < 0
+        and opener == "$$"
+        and not (silent and _closes_inline(state, begin))
+        and not _closed_in_lazy_lines(state, scan.line, end_line, begin + len(opener))
+    ):
         _warn_unclosed(state, start_line, begin, scan.blank)
     closing_tag = _wrapper_close(state, scan, closer) if wrapper else None
     if closing_tag is not None:
@@ -427,7 +434,7 @@ def _find_closer(
                 continue
             return _Scan(line, -1, False, line)
         if line > start_line and state.sCount[line] < state.blkIndent and not lazy:
-            break
+            return _Scan(line, -1, False, -1)  # outdented: the search stops at this line
         found = text.find(closer)
         if found >= 0:
             ends_line = not text[found + len(closer) :].strip()
@@ -463,6 +470,18 @@ def _inline_math_open(state: StateBlock, begin: int) -> bool:
     text = state.src[state.bMarks[state.line] : begin]
     dollars = ESCAPED.sub("", text).count("$")
     return dollars % 2 == 1 or text.count("\\(") > text.count("\\)")
+
+
+def _closed_in_lazy_lines(state: StateBlock, line: int, end_line: int, pos: int) -> bool:
+    """Tell if the search for a `$$`'s closer stopped at a lazy continuation line (inside a
+    block quote, `> $$⏎a + b⏎> $$`: markdown-it marks it with a negative `sCount`) and a `$$`
+    closes the formula before the paragraph ends: the paragraph takes those lines and the
+    inline rule sets the formula, so it is not "never closed"."""
+    if line >= end_line or state.sCount[line] >= 0:
+        return False
+    while line < end_line and not state.isEmpty(line):
+        line += 1
+    return state.src.find("$$", pos, state.eMarks[line - 1]) >= 0
 
 
 def _closes_inline(state: StateBlock, begin: int) -> bool:
