@@ -184,7 +184,19 @@ def test_zola_taxonomies_are_tags_and_extra_is_quiet_and_path_is_the_permalink()
     assert meta.permalink == "notes/cbpv/"
     # a taxonomy postil has no equivalent for is named at its own line
     assert [w.split(": warning: ")[0] for w in warnings] == ["content/posts/x.md:8:10"]
-    assert "unknown front matter key `series`" in warnings[0]
+    assert warnings[0].split(": warning: ")[1] == (
+        "Zola taxonomy `series` is ignored: postil's one taxonomy is `tags` (`categories` join "
+        "them); list these terms under `tags` to show them, or remove the key"
+    )
+
+
+def test_a_zola_taxonomy_named_like_a_front_matter_key_is_not_read_as_that_key():
+    meta, _, _, warnings = read(
+        '+++\ntitle = "T"\ndate = 2023-07-22\n[taxonomies]\nauthors = ["Ann"]\ntitle = ["x"]\n+++\n'
+    )
+    assert (meta.title, meta.authors) == ("T", ("Ann",))  # an authors taxonomy: the byline
+    assert [w.split("`")[1] for w in warnings] == ["title"]
+    assert "Zola taxonomy `title` is ignored" in warnings[0]
 
 
 def test_a_taxonomies_key_that_is_not_a_table_is_an_unknown_key():

@@ -257,11 +257,14 @@ def _warn_unknown(
 ) -> None:
     known = ", ".join(sorted(PRIMARY_KEYS))
     for fld in unknown:
-        _warn(
-            warnings,
-            Location(rel, fld.line0 + first_line, fld.col0 + 1),
-            f"unknown front matter key `{fld.key}` is ignored; known keys: {known}",
-        )
+        message = f"unknown front matter key `{fld.key}` is ignored; known keys: {known}"
+        if fld.key.startswith("taxonomies."):  # Zola's (`headers.TAXONOMY_KEYS`)
+            message = (
+                f"Zola taxonomy `{fld.key.split('.', 1)[1]}` is ignored: postil's one taxonomy "
+                "is `tags` (`categories` join them); list these terms under `tags` to show "
+                "them, or remove the key"
+            )
+        _warn(warnings, Location(rel, fld.line0 + first_line, fld.col0 + 1), message)
 
 
 def _warn(warnings: list[Diagnostic] | None, location: Location, message: str) -> None:

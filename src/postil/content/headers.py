@@ -109,12 +109,22 @@ def read_toml(source: SourceFile) -> Header:
     places = _toml_places(lines[1:end])
     taxonomies = data.pop("taxonomies", None) if isinstance(data.get("taxonomies"), dict) else None
     named = [(key, value, key) for key, value in data.items()]
-    named += [(key, value, f"taxonomies.{key}") for key, value in (taxonomies or {}).items()]
+    named += [
+        (key if key in TAXONOMY_KEYS else f"taxonomies.{key}", value, f"taxonomies.{key}")
+        for key, value in (taxonomies or {}).items()
+    ]
     fields = [
         Field(key, _node(value, *places.get(at, (0, 0))), *places.get(at, (0, 0)))
         for key, value, at in named
     ]
     return Header(fields, "\n".join(lines[end + 1 :]), end + 2, 2, "toml")
+
+
+TAXONOMY_KEYS = ("tags", "categories", "authors")
+"""Zola `[taxonomies]` read as postil's own keys (tags; categories join them; authors, a
+taxonomy of the post's authors, is its byline). Any other taxonomy (`series`) is a field named `taxonomies.<name>`, which is reported as
+a taxonomy postil does not have (`frontmatter._warn_unknown`), never read as a top-level
+key of the same name."""
 
 
 def _toml_places(lines: list[str]) -> dict[str, tuple[int, int]]:
