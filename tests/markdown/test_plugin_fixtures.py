@@ -36,6 +36,8 @@ PLUGINS = {
     "xref": ("math", "attrs", "figure", "heading", "xref"),  # numbers, heading ids
     # tufte-jekyll's tags are notes, figures and quotes; the others are the template's
     "tufte": ("math", "sidenote", "code", "figure", "links", "liquid", "template", "tufte"),
+    # MyST's directives are math, code chunks, callouts and figures
+    "myst": ("math", "code", "figure", "callout", "widget", "chunk", "myst"),
 }
 
 

@@ -89,3 +89,46 @@ def test_a_malformed_cline_or_intertext_warns_at_its_place_in_the_post(tmp_path)
         "alignment (align, gather, aligned…): put the text outside the formula, or the rows in "
         "an alignment",
     ]
+
+
+MYST = """---
+jupytext:
+  text_representation:
+    format_name: myst
+kernelspec:
+  name: python3
+date: 2024-01-01
+---
+
+(intro)=
+```{raw} jupyter
+<div>notebook header</div>
+```
+
+# {index}`Kalman <single: Kalman>` filtering
+
+```{math}
+:label: eq-update
+x_{t+1} = A x_t
+```
+
+By {eq}`eq-update`, see {cite}`Ljungqvist2012`.
+
+```{toctree}
+other
+```
+"""
+
+
+def test_a_myst_notebook_is_titled_by_its_heading_its_math_numbered_and_its_gaps_warned(tmp_path):
+    root = make_site(tmp_path / "site", {"kalman.md": MYST})
+    assert [str(w).split(": warning: ")[1] for w in build_site(root).warnings] == [
+        "MyST role `{cite}` is not supported: `Ljungqvist2012` is shown as text",
+        "MyST directive `{toctree}` is not supported: its body is shown as code; write it as "
+        "Markdown (a `:::` callout, an image, text)",
+    ]
+    doc = page(build_into(root), "posts/kalman/index.html")
+    assert doc.xpath('string(//h1[@class="post-title"])').strip() == "Kalman filtering"
+    [link] = doc.xpath('//div[@class="post-body"]//a[@href="#eq-update"]')
+    assert link.text_content() == "(1)"
+    assert "notebook header" not in doc.xpath("string(//main)")

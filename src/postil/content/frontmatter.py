@@ -506,8 +506,10 @@ QUIET_KEYS = frozenset(
     | {"link-external-icon", "link-external-newwindow", "email-obfuscation", "resources"}
     | {"extra", "in_search_index"}  # Zola: the theme's own values; search opt-out
     | {"output", "mermaid"}  # R Markdown's output format; Chirpy's Mermaid script switch
+    | {"jupytext", "kernelspec"}  # MyST notebooks: the paired notebook's format, its kernel
 )
 """Keys that change nothing postil does (the look of another theme, its comments, its math
 engine, Quarto's execution options, MkDocs' `hide`, Zola's `[extra]` table of theme values,
-R Markdown's `output:` format, Chirpy's `mermaid: true`, which only loads a script: a
+R Markdown's `output:` format, Chirpy's `mermaid: true`, which only loads a script, a MyST
+notebook's `jupytext:` and `kernelspec:` (how Jupyter pairs and runs it): a
 ` ```mermaid ` fence itself warns), accepted without a warning."""

@@ -28,6 +28,8 @@ import yaml
 
 from postil.errors import ContentError, Location
 from postil.markdown.attrlist import read_attributes
+from postil.markdown.myst import ROLE as MYST_ROLE
+from postil.markdown.myst import role_text
 from postil.model import SourceFile
 from postil.yamlnodes import Field
 
@@ -122,9 +124,9 @@ def read_toml(source: SourceFile) -> Header:
 
 TAXONOMY_KEYS = ("tags", "categories", "authors")
 """Zola `[taxonomies]` read as postil's own keys (tags; categories join them; authors, a
-taxonomy of the post's authors, is its byline). Any other taxonomy (`series`) is a field named `taxonomies.<name>`, which is reported as
-a taxonomy postil does not have (`frontmatter._warn_unknown`), never read as a top-level
-key of the same name."""
+taxonomy of the post's authors, is its byline). Any other taxonomy (`series`) is a field
+named `taxonomies.<name>`, which is reported as a taxonomy postil does not have
+(`frontmatter._warn_unknown`), never read as a top-level key of the same name."""
 
 
 def _toml_places(lines: list[str]) -> dict[str, tuple[int, int]]:
@@ -211,6 +213,12 @@ ATX_H1 = re.compile(r" {0,3}#(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*")
 SETEXT_H1 = re.compile(r" {0,3}=+[ \t]*")
 """The underline of a level-1 setext heading."""
 
+MYST_TARGET = re.compile(r"\(([^()\s]+)\)=")
+"""A MyST target line, `(label)=` (`postil.markdown.myst`)."""
+
+MYST_HIDDEN_FENCE = re.compile(r"(```|~~~)\{(?:raw|index|contents|tableofcontents)\}")
+"""The opening fence of a MyST directive that shows nothing on a page (`markdown.myst`)."""
+
 HEADING_ATTRS = re.compile(r"[ \t]*\{[^{}]*\}\Z")
 """An attribute list ending a heading (`# Title {#id}`)."""
 
@@ -220,10 +228,14 @@ def heading_title(body: str) -> tuple[str, int, int, str] | None:
 
     MkDocs titles a page without a `title` by its first level-1 heading when that heading
     is the first thing on the page (`mkdocs.structure.pages`, since MkDocs 1.5); blank
-    lines and HTML comments before it are passed over. Lines are 0-based in `body`; a
-    setext heading (`Title` over `=====`) has two lines. The id is the one its attribute
-    list gives (`# Title {#intro}`: "intro", as Python-Markdown's `attr_list` and kramdown
-    set it), else "": the page's title keeps it, so links to `#intro` still land.
+    lines and HTML comments before it are passed over, and so are what shows nothing in a
+    MyST notebook (Jupyter Book titles it by the same heading): a `(label)=` target and a
+    `{raw}`, `{index}` or `{contents}` directive (`postil.markdown.myst`); a MyST role in
+    the heading is its text (`` {index}`LLN <single: LLN>` `` is "LLN"). Lines are
+    0-based in `body`; a setext heading (`Title` over `=====`) has two lines. The id is
+    the one its attribute list gives (`# Title {#intro}`: "intro", as Python-Markdown's
+    `attr_list` and kramdown set it), else "": the page's title keeps it, so links to
+    `#intro` still land.
     """
     lines = body.split("\n")
     at = 0
@@ -232,7 +244,11 @@ def heading_title(body: str) -> tuple[str, int, int, str] | None:
         if line.startswith("<!--"):
             while at < len(lines) and "-->" not in lines[at]:
                 at += 1
-        elif line:
+        elif MYST_HIDDEN_FENCE.match(line):  # shows nothing: passed over to its end
+            at += 1
+            while at < len(lines) and not lines[at].strip().startswith(line[:3]):
+                at += 1
+        elif line and not MYST_TARGET.fullmatch(line):
             break
         at += 1
     if at >= len(lines):
@@ -252,7 +268,7 @@ def heading_title(body: str) -> tuple[str, int, int, str] | None:
     found = read_attributes(attrs.group().strip()) if attrs else None
     if found is not None and attrs is not None:
         text = text[: attrs.start()]
-    text = plain_heading(text.strip())
+    text = plain_heading(MYST_ROLE.sub(role_text, text).strip() if "}`" in text else text.strip())
     return (text, at, count, (found or {}).get("id", "")) if text else None
 
 

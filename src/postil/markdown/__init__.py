@@ -52,6 +52,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.links import links_plugin
     from postil.markdown.liquid import liquid_plugin
     from postil.markdown.math import math_plugin
+    from postil.markdown.myst import myst_plugin
     from postil.markdown.nesting import nesting_plugin
     from postil.markdown.rawhtml import rawhtml_plugin
     from postil.markdown.shortcode import shortcode_plugin
@@ -82,6 +83,7 @@ def create_markdown() -> MarkdownIt:
         ids_plugin,
         nesting_plugin,
         chunk_plugin,  # before the widget rule: `{r}` is a chunk, not a widget
+        myst_plugin,  # before the chunk rule: `{code-cell}` is a chunk, `{math}` math
         liquid_plugin,
         shortcode_plugin,
         template_plugin,  # before the links rule, which it hands evaluated links to

@@ -108,8 +108,12 @@ MATH_WRAPPER_OPEN = re.compile(r"\{\{([<%])\s*math\s*[>%]\}\}[ \t]*")
 `{{< math >}}$$` opening a line (the shortcode only passes its content through)."""
 MATH_WRAPPER_CLOSE = re.compile(r"[ \t]*\{\{[<%]\s*/math\s*[>%]\}\}[ \t]*")
 """The wrapper's end after the closing delimiter: `$${{< /math >}}`."""
-QUARTO_LABEL = re.compile(r"[ \t]*\{#(eq-[\w:.-]*\w)\}[ \t]*")
-"""Quarto's label after a display formula's closing `$$`: `$$ … $$ {#eq-mass}`."""
+QUARTO_LABEL = re.compile(
+    r"[ \t]*(?:\{#(eq-[\w:.-]*\w)\}|\(((?=[\w:.-]*[A-Za-z])[\w:.-]*\w)\))[ \t]*"
+)
+"""Quarto's label after a display formula's closing `$$`: `$$ … $$ {#eq-mass}`; MyST's
+is in parentheses, `$$ … $$ (eq-mass)` (MyST-Parser's `dollarmath` with labels), with a
+letter in it: `$$ … $$ (1)` is a number written by hand, not a label."""
 TRAILING_PUNCT = re.compile(r"[.,;:!?)\]}’”'\"…]+")
 
 
@@ -402,7 +406,7 @@ def _quarto_label(state: StateBlock, scan: _Scan, opener: str, closer: str) -> s
     if opener != "$$" or scan.pos < 0 or scan.ends_line:
         return ""
     found = QUARTO_LABEL.fullmatch(state.src, scan.pos + len(closer), state.eMarks[scan.line])
-    return found.group(1) if found else ""
+    return (found.group(1) or found.group(2)) if found else ""
 
 
 class _Scan(NamedTuple):
