@@ -469,11 +469,14 @@ def _unfinished(latex: str) -> bool:
 
 
 def _inline_math_open(state: StateBlock, begin: int) -> bool:
-    r"""Tell if the paragraph before `begin` leaves inline math open: an odd number of `$`
-    (escaped ones and `\$` not counted) or more `\(` than `\)`."""
-    text = state.src[state.bMarks[state.line] : begin]
-    dollars = ESCAPED.sub("", text).count("$")
-    return dollars % 2 == 1 or text.count("\\(") > text.count("\\)")
+    r"""Tell if the paragraph before `begin` leaves inline math open: an odd number of `$$`
+    (`$$⏎\begin{align}…\end{align}⏎$$.`, whose closing `$$` does not end its line, so the
+    paragraph holds the formula) or of single `$` (escaped ones and `\$` not counted), or
+    more `\(` than `\)`."""
+    text = ESCAPED.sub("", state.src[state.bMarks[state.line] : begin])
+    doubles = text.count("$$")
+    singles = text.count("$") - 2 * doubles
+    return doubles % 2 == 1 or singles % 2 == 1 or text.count("\\(") > text.count("\\)")
 
 
 def _closed_in_lazy_lines(state: StateBlock, line: int, end_line: int, pos: int) -> bool:
