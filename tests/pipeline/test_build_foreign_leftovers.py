@@ -132,3 +132,29 @@ def test_a_myst_notebook_is_titled_by_its_heading_its_math_numbered_and_its_gaps
     [link] = doc.xpath('//div[@class="post-body"]//a[@href="#eq-update"]')
     assert link.text_content() == "(1)"
     assert "notebook header" not in doc.xpath("string(//main)")
+
+
+QUARTO_THEOREMS = """---
+title: T
+date: 2024-01-01
+---
+
+::: {#thm-roots}
+## Existence
+Roots exist.
+:::
+
+::: {.proof}
+## Proof of [@thm-roots]
+Cyclic groups.
+:::
+"""
+
+
+def test_quarto_theorems_are_numbered_and_a_bracketed_reference_is_no_citation(tmp_path):
+    root = make_site(tmp_path / "site", {"p.md": QUARTO_THEOREMS})
+    assert [str(w) for w in build_site(root).warnings] == []
+    doc = page(build_into(root), "posts/p/index.html")
+    titles = [" ".join(t.text_content().split()) for t in doc.xpath('//p[@class="theorem-title"]')]
+    assert titles == ["Theorem 1 (Existence).", "Proof (Proof of Theorem 1)."]
+    assert not doc.xpath('//h2[@id="existence"]')  # the title, not a section

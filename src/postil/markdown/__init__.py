@@ -60,6 +60,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.table import table_plugin
     from postil.markdown.tabs import tabs_plugin
     from postil.markdown.template import template_plugin
+    from postil.markdown.theorem import theorem_plugin
     from postil.markdown.toc import toc_plugin
     from postil.markdown.tufte import tufte_plugin
     from postil.markdown.widget import widget_plugin
@@ -73,6 +74,7 @@ def create_markdown() -> MarkdownIt:
         code_plugin,
         widget_plugin,
         figure_plugin,
+        theorem_plugin,  # numbered by the figure plugin's counter
         xref_plugin,  # after figures are numbered; its `@eq-x` rule runs before citations
         heading_plugin,
         table_plugin,
