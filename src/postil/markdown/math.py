@@ -603,14 +603,15 @@ def math_alt(state: Any) -> None:
     """
     doc = None
     for image in _images(state.tokens):
-        for i, child in enumerate(image.children or []):
+        children = image.children or []
+        for i, child in enumerate(children):
             if child.type in MATH_TYPES:
                 from postil.math.text import to_plain_text
 
                 doc = doc or get_state(state.env)
                 text = Token("text", "", 0)
                 text.content = to_plain_text(child.content, macros=doc.macros, cache=doc.math_cache)
-                image.children[i] = text
+                children[i] = text
 
 
 def _images(tokens: list[Token]) -> Iterator[Token]:
