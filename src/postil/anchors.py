@@ -65,7 +65,8 @@ def check_anchors(rendered: list[RenderedPost]) -> list[Diagnostic]:
                 continue  # a missing file is reported by the links plugin
             rel = target.post.source.rel
             if rel not in known:
-                known[rel] = element_ids(target.content.html) | PAGE_IDS
+                title_id = {target.post.meta.title_id} - {""}
+                known[rel] = element_ids(target.content.html) | PAGE_IDS | title_id
             if link.fragment not in known[rel]:
                 where = "this page" if not link.target else link.target
                 problems.append(

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 
 from slugify import slugify
 
-from postil.bibliography.style import initials
+from postil.bibliography.read import person
+from postil.bibliography.style import reference_name
 
 _STOP_WORDS = frozenset(
     "a an the on of in for to and or from with at by as is are be how why what when where "
@@ -47,31 +48,10 @@ def escape_bibtex(text: str) -> str:
 
 
 def family_name(author: str) -> str:
-    """Return the family name of "Given Family" or "Family, Given" (BibTeX's two name forms),
-    without its particles ("Jan van der Berg" → "Berg", BibTeX's Last part)."""
-    author = author.strip()
-    if "," in author:
-        return author.split(",", 1)[0].split()[-1] if author.split(",", 1)[0].strip() else ""
-    parts = author.split()
-    return parts[-1] if parts else ""
-
-
-def name_parts(author: str) -> tuple[str, str]:
-    """Return (given names, family name with its particles) of one author.
-
-    "Family, Given" splits at the comma. "Given von Last" splits as BibTeX splits it: the
-    particles are the words starting in lower case after the first word ("Jan van der Berg" →
-    "Jan", "van der Berg"; "Jean de La Fontaine" → "Jean", "de La Fontaine"); with none, the
-    last word is the family name. APA 7 (§9.8) keeps the particles with the family name.
-    """
-    if "," in author:
-        family, given = (s.strip() for s in author.split(",", 1))
-        return given, family
-    words = author.split()
-    if not words:
-        return "", ""
-    particle = next((i for i, w in enumerate(words[1:-1], 1) if w[:1].islower()), len(words) - 1)
-    return " ".join(words[:particle]), " ".join(words[particle:])
+    """Return the family name of one author as BibTeX reads it (`bibliography.read.person`):
+    without its particles ("Jan van der Berg" → "Berg", BibTeX's Last part), the whole
+    name of an organisation braced whole (`{World Health Organization}`)."""
+    return person(author).family
 
 
 _AND = re.compile(r"\band\b", re.IGNORECASE)
@@ -79,7 +59,11 @@ _AND = re.compile(r"\band\b", re.IGNORECASE)
 
 def bibtex_author(name: str) -> str:
     """Return one author for a BibTeX `author` field: escaped, and braced whole when the
-    name holds the word "and" ("Bob and Eve" is one author, not two)."""
+    name holds the word "and" ("Bob and Eve" is one author, not two) or was braced whole
+    (`{World Health Organization}`: an organisation, kept one name)."""
+    if person(name).literal:
+        name = name.strip()[1:-1]
+        return f"{{{escape_bibtex(name)}}}"
     escaped = escape_bibtex(name)
     return f"{{{escaped}}}" if _AND.search(name) else escaped
 
@@ -165,12 +149,13 @@ def bibtex_entry(
 
 
 def apa_author(author: str) -> str:
-    """Return "Family, G. N." for an author written "Given Names Family" or "Family, Given"
-    (hyphenated given names keep their hyphen: "Jean-Pierre" is "J.-P.", APA 7 §9.8; the
-    particles stay with the family name: "van der Berg, J.", `name_parts`)."""
-    given, family = name_parts(author)
-    given = unicodedata.normalize("NFC", given)
-    return f"{family}, {initials(given)}".rstrip(", ") if given else family
+    """Return "Family, G. N." for one author, its name read by BibTeX's rules
+    (`bibliography.read.person`: "Given Names Family", "Family, Given", "Family, Jr.,
+    Given"): hyphenated given names keep their hyphen ("Jean-Pierre" is "J.-P.", APA 7
+    §9.8), the particles stay with the family name ("van der Berg, J."), a suffix follows
+    the initials ("King, M. L., Jr.", §9.8), and a name braced whole is an organisation,
+    written as it is ("World Health Organization", §9.11)."""
+    return reference_name(person(unicodedata.normalize("NFC", author)))
 
 
 def apa_reference(

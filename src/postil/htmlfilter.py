@@ -23,7 +23,15 @@ VOID_ELEMENTS = frozenset("area base br col embed hr img input link meta source 
 FEED_DROPPED_CLASSES = frozenset({"sidenote", "sidenote-toggle", "heading-anchor", "copy-code"})
 """Classes of elements left out of feeds: the margin copy of each numbered note (the Notes
 list has the same text), the buttons that toggle notes and copy code, and the `¶` anchors
-(empty links). Margin notes (`marginnote`) are kept: they have no other copy."""
+(empty links). Margin notes (`marginnote`) have no other copy: `FEED_ENDNOTE_CLASSES`."""
+
+FEED_ENDNOTE_CLASSES = frozenset({"marginnote"})
+"""Classes of elements that feeds move to the end of the post as lettered notes: a margin
+note (tufte-jekyll's `marginnote`, `{-}` notes) sits beside its sentence on the page, but a
+feed reader has no stylesheet and would run it into the sentence. In its place a letter
+(`<sup>a</sup>`); at the end a "Margin notes" list lettered the same way, as the numbered
+notes are an endnote list there (Tufte CSS and Distill leave such notes inline in their
+feeds, where they read as part of the text)."""
 
 FEED_DROPPED_TAGS = frozenset({"script", "button", "input", "template"})
 """Elements left out of feeds: feed readers run no scripts, so widgets show their
@@ -51,6 +59,8 @@ class Rules:
         drop_attrs: attributes removed from every element.
         rewrite_url: maps each `href`/`src` value to a new one, or None to keep them.
         rename_tags: elements written as another element, attributes kept (less `open`).
+        endnote_classes: elements with any of these classes replaced by a letter, their
+            content listed after everything else (`FEED_ENDNOTE_CLASSES`).
     """
 
     drop_tags: frozenset[str] = frozenset()
@@ -59,6 +69,7 @@ class Rules:
     drop_attrs: frozenset[str] = frozenset()
     rewrite_url: Callable[[str], str] | None = None
     rename_tags: tuple[tuple[str, str], ...] = ()
+    endnote_classes: frozenset[str] = frozenset()
 
 
 FEED_RENAMED_TAGS = (("details", "div"), ("summary", "p"))
@@ -76,17 +87,24 @@ def feed_html(html: str, page_url: str) -> str:
             (RFC 3986), so root-absolute (`/blog/img/a.png`), relative and fragment-only
             links all become absolute.
 
-    Notes become endnotes (margin copies dropped, the Notes list kept), widgets keep their
+    Notes become endnotes (margin copies dropped, the Notes list kept; margin notes a
+    lettered list after it, `FEED_ENDNOTE_CLASSES`), widgets keep their
     static state (scripts and controls dropped), math stays MathML, collapsible callouts
     are shown open (`FEED_RENAMED_TAGS`).
     """
-    rules = Rules(
+    rules = _feed_rules(page_url)
+    return _Filter(rules).run(html)
+
+
+def _feed_rules(page_url: str) -> Rules:
+    """Return the rules of a feed's body (`feed_html`)."""
+    return Rules(
         drop_tags=FEED_DROPPED_TAGS,
         drop_classes=FEED_DROPPED_CLASSES,
         rewrite_url=lambda url: urljoin(page_url, url),
         rename_tags=FEED_RENAMED_TAGS,
+        endnote_classes=FEED_ENDNOTE_CLASSES,
     )
-    return _Filter(rules).run(html)
 
 
 def feed_html_parts(html: bytes, page_url: str) -> Iterator[bytes]:
@@ -96,12 +114,7 @@ def feed_html_parts(html: bytes, page_url: str) -> Iterator[bytes]:
     one segment (`SEGMENT_BYTES`, cut after a line feed, so never inside a character) is a
     `str` at a time.
     """
-    rules = Rules(
-        drop_tags=FEED_DROPPED_TAGS,
-        drop_classes=FEED_DROPPED_CLASSES,
-        rewrite_url=lambda url: urljoin(page_url, url),
-        rename_tags=FEED_RENAMED_TAGS,
-    )
+    rules = _feed_rules(page_url)
     for piece in _Filter(rules).run_segments(_segments(html)):
         yield piece.encode("utf-8")
 
@@ -182,6 +195,9 @@ class _Filter(HTMLParser):
         self.open: list[str] = []
         self.capturing = not first_paragraph
         self.done = False
+        self.notes: list[str] = []  # the finished endnotes' HTML
+        self.note: list[str] | None = None  # the endnote being read, if any
+        self.note_depth = 0
 
     def run(self, html: str) -> str:
         """Return the filtered HTML; with `first_paragraph`, stop reading once it is found.
@@ -229,12 +245,14 @@ class _Filter(HTMLParser):
                 untouched = index % 2 == 1 and not any(b in piece for b in blockers)
                 if untouched and not self.rawdata:  # everything before it has been handled
                     if not self.skip.active:
-                        self.out.append(piece)
+                        self._emit(piece)
                 else:
                     self.feed(piece)
             yield from self._take()
         self.close()
         yield from self._take()
+        if self.notes:
+            yield _endnote_list(self.notes)
 
     def _take(self) -> Iterator[str]:
         if self.out:
@@ -248,13 +266,19 @@ class _Filter(HTMLParser):
         found = [f"<{tag}" for tag in rules.drop_tags | rules.unwrap_tags]
         found += [*rules.drop_classes, *(f" {attr}=" for attr in rules.drop_attrs)]
         found += [f"<{tag}" for tag, _ in rules.rename_tags]
+        found += list(rules.endnote_classes)
         if rules.rewrite_url is not None:
             found += [" href=", " src="]
         return tuple(found)
 
     def _emit(self, text: str) -> None:
         if self.capturing and not self.skip.active and not self.done:
-            self.out.append(text)
+            (self.out if self.note is None else self.note).append(text)
+
+    def _start_note(self) -> None:
+        """Begin an endnote: its letter here, its content read into `note`."""
+        self._emit(f'<sup class="marginnote-ref">{_letter(len(self.notes) + 1)}</sup>')
+        self.note, self.note_depth = [], 1
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self._start(tag, attrs, self.get_starttag_text() or "", closed=False)
@@ -270,6 +294,11 @@ class _Filter(HTMLParser):
         if self._dropped(tag, attrs):
             self.skip = _Skip(depth=1, active=True) if has_end else self.skip
             return
+        if self.note is not None:
+            self.note_depth += has_end
+        elif has_end and self._endnote(attrs):
+            self._start_note()
+            return
         if self.first_paragraph and tag == "p" and not self.open and not self.done:
             self.capturing = True
             self.open.append(tag)
@@ -284,6 +313,12 @@ class _Filter(HTMLParser):
             self.skip.depth -= 1
             self.skip.active = self.skip.depth > 0
             return
+        if self.note is not None and tag not in VOID_ELEMENTS:
+            self.note_depth -= 1
+            if self.note_depth == 0:
+                self.notes.append("".join(self.note))
+                self.note = None
+                return
         if self.open and self.open[-1] == tag:
             self.open.pop()
         if self.first_paragraph and tag == "p" and not self.open and self.capturing:
@@ -295,6 +330,10 @@ class _Filter(HTMLParser):
             return
         if tag not in self.rules.unwrap_tags and tag not in VOID_ELEMENTS:
             self._emit(f"</{dict(self.rules.rename_tags).get(tag, tag)}>")
+
+    def _endnote(self, attrs: list[tuple[str, str | None]]) -> bool:
+        classes = set((dict(attrs).get("class") or "").split())
+        return bool(classes & self.rules.endnote_classes)
 
     def _dropped(self, tag: str, attrs: list[tuple[str, str | None]]) -> bool:
         if tag in self.rules.drop_tags:
@@ -332,6 +371,24 @@ class _Filter(HTMLParser):
         marker ends a summary that runs until it."""
         if self.until_more and data.strip() == "more":
             self.done = True
+
+
+def _letter(count: int) -> str:
+    """Return the `count`-th note letter: a, b, …, z, aa, ab, …"""
+    text = ""
+    while count:
+        count, rest = divmod(count - 1, 26)
+        text = chr(ord("a") + rest) + text
+    return text
+
+
+def _endnote_list(notes: list[str]) -> str:
+    """Return the lettered list of a feed's margin notes (`FEED_ENDNOTE_CLASSES`)."""
+    items = "".join(f"<li>{note}</li>\n" for note in notes)
+    return (
+        '<section class="marginnotes">\n<h2>Margin notes</h2>\n'
+        f'<ol type="a">\n{items}</ol>\n</section>\n'
+    )
 
 
 @dataclass

@@ -161,6 +161,8 @@ class FrontMatter:
         image: the post's social image (a URL or a site path as written, `image:`), or "".
         toc: whether the page shows a table of contents; None: when it has 3 or more h2.
         title_at: where `title` is written in the file (for math errors in it).
+        title_id: the title's element id, or "": the `{#id}` of the `# heading {#id}` that
+            titles a source without `title:` (links to `#id` land on the title).
         subtitle_at: where `subtitle` is written.
         image_at: where `image` (or `images`, `thumbnail`, `cover`) is written.
         bibliography: the post's own `.bib` files as written, relative to its file (its
@@ -205,6 +207,7 @@ class FrontMatter:
     aliases: tuple[str, ...] = ()
     aliases_at: tuple[TextAt, ...] = ()
     doi: str = ""
+    title_id: str = ""
 
 
 @dataclass(frozen=True)

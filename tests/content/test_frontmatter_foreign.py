@@ -184,7 +184,19 @@ def test_zola_taxonomies_are_tags_and_extra_is_quiet_and_path_is_the_permalink()
     assert meta.permalink == "notes/cbpv/"
     # a taxonomy postil has no equivalent for is named at its own line
     assert [w.split(": warning: ")[0] for w in warnings] == ["content/posts/x.md:8:10"]
-    assert "unknown front matter key `series`" in warnings[0]
+    assert warnings[0].split(": warning: ")[1] == (
+        "Zola taxonomy `series` is ignored: postil's one taxonomy is `tags` (`categories` join "
+        "them); list these terms under `tags` to show them, or remove the key"
+    )
+
+
+def test_a_zola_taxonomy_named_like_a_front_matter_key_is_not_read_as_that_key():
+    meta, _, _, warnings = read(
+        '+++\ntitle = "T"\ndate = 2023-07-22\n[taxonomies]\nauthors = ["Ann"]\ntitle = ["x"]\n+++\n'
+    )
+    assert (meta.title, meta.authors) == ("T", ("Ann",))  # an authors taxonomy: the byline
+    assert [w.split("`")[1] for w in warnings] == ["title"]
+    assert "Zola taxonomy `title` is ignored" in warnings[0]
 
 
 def test_a_taxonomies_key_that_is_not_a_table_is_an_unknown_key():
@@ -252,9 +264,27 @@ def test_mkdocs_page_without_title_is_titled_by_its_opening_heading_which_leaves
     )
     assert meta.title == "Continued $x$ fractions"
     assert meta.title_at == TextAt(line=8, col=3, verbatim=True)
+    assert meta.title_id == "top"
     assert meta.tags == ("Algebra",)
     assert (body, body_line) == ("\nText\n", 9)
     assert warnings == []
+
+
+@pytest.mark.parametrize(
+    ("heading", "title", "title_id"),
+    [
+        ("# Intro {#intro .lead}", "Intro", "intro"),
+        ("# Intro {: #intro}", "Intro", "intro"),  # kramdown's form
+        ("# Intro {.lead}", "Intro", ""),
+        ("# The set {1, 2}", "The set {1, 2}", ""),  # braces, not an attribute list
+        ("# Sums {% raw %}", "Sums {% raw %}", ""),
+    ],
+)
+def test_the_opening_headings_id_is_the_titles_and_only_an_attribute_list_is_left_out(
+    heading, title, title_id
+):
+    meta, *_ = read(f"---\ndate: 2020-01-02\n---\n{heading}\n\nText\n")
+    assert (meta.title, meta.title_id) == (title, title_id)
 
 
 def test_setext_heading_opening_a_page_without_title_is_its_title():

@@ -246,6 +246,41 @@ def test_math_unclosed_dollars_inside_a_paragraph_warn_at_their_column_in_a_quot
     ]
 
 
+@pytest.mark.parametrize(
+    "source",
+    [
+        "> Quote:\n> $$\na + b\n> $$\n",  # a lazy line inside the formula
+        "> $$\n> c\nd\n> $$\n\n> $$ e $$\n",  # then a quote whose `$$` would close it
+    ],
+)
+def test_math_quoted_dollars_closed_after_a_lazy_line_are_display_math_without_a_warning(source):
+    html, state = render(source)
+    assert not state.diagnostics
+    assert html.count('<math display="block">') == source.count("$$") // 2
+    assert "$$" not in html.split("<annotation")[0]
+
+
+def test_math_quoted_dollars_left_open_after_a_lazy_line_still_warn():
+    _, state = render("> $$\n> open\nlazy\n\nText.\n")
+    assert [(d.location.line, d.location.col, d.message) for d in state.diagnostics] == [
+        (1, 3, "`$$` opens display math that is never closed")
+    ]
+
+
+def test_math_dollars_closed_with_punctuation_hold_their_environment_as_one_display_formula():
+    source = "$$\n\\begin{align}a &= b \\\\\n&= c\n\\end{align}\n$$.\n\nNext $$z$$ here.\n"
+    html, state = render(source)
+    assert not state.diagnostics
+    assert html.count('<math display="block">') == 1 and "$$" not in html.split("<annotation")[0]
+    assert "</math></span>.</p>" in html  # the period stays after the formula
+
+
+def test_math_an_environment_after_closed_double_dollars_still_starts_a_formula_of_its_own():
+    html, state = render("Text $$a$$ and\n\\begin{align}b &= c\n\\end{align}\n")
+    assert not state.diagnostics
+    assert html.count('<math display="block">') == 1 and html.count('display="inline"') == 1
+
+
 def test_math_error_column_inside_kramdown_escaped_math_points_at_the_source():
     source = "see \\\\(a\\_1 + b\\_2 + \\foo\\\\) here\n"
     _, state = render(source)

@@ -57,3 +57,22 @@ def test_a_widget_fence_is_still_a_widget_and_an_unknown_name_still_an_error():
 def test_a_post_without_chunks_gets_no_warning():
     _, state = render("```python\n#| kept\nx = 1\n```\n")
     assert state.diagnostics == []
+
+
+def test_inline_chunks_of_a_quarto_post_warn_once_at_the_first_and_stay_code():
+    body = "The mean is `r mean(x)`.\n\nAnd `{python} len(y)` items, `r` alone, `r-base`.\n"
+    state = RenderState(path="content/posts/q.qmd", body_line=4)
+    html = render_markdown(create_markdown(), body, state).html
+    assert [(str(d.location), d.message) for d in state.diagnostics] == [
+        (
+            "content/posts/q.qmd:4:14",
+            "2 inline code chunk(s) (`r mean(x)`) are shown as code, not run: postil does not "
+            "execute code; write the value in their place",
+        )
+    ]
+    assert "<code>r mean(x)</code>" in html
+
+
+def test_an_r_code_span_in_a_markdown_post_is_code_without_a_word():
+    _, state = render("Call `r mean(x)` in R.\n")
+    assert state.diagnostics == []

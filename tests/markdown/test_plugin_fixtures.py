@@ -36,6 +36,10 @@ PLUGINS = {
     "xref": ("math", "attrs", "figure", "heading", "xref"),  # numbers, heading ids
     # tufte-jekyll's tags are notes, figures and quotes; the others are the template's
     "tufte": ("math", "sidenote", "code", "figure", "links", "liquid", "template", "tufte"),
+    # Quarto's theorems: fenced divs, numbered by the figure plugin, referred to by xref
+    "theorem": ("math", "callout", "figure", "theorem", "xref"),
+    # MyST's directives are math, code chunks, callouts and figures
+    "myst": ("math", "code", "figure", "callout", "widget", "chunk", "myst"),
 }
 
 

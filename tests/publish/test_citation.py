@@ -87,6 +87,24 @@ def test_apa_keeps_name_particles_with_the_family_name_as_bibtex_splits_them():
     assert citation_key(("Jan van der Berg",), 2024, "Sets") == "berg2024sets"
 
 
+def test_apa_puts_a_suffix_after_the_initials_and_writes_an_organisation_braced_whole():
+    authors = ("King, Jr., Martin Luther", "{World Health Organization}", "von Neumann, Jr, John")
+    assert apa_reference(authors, 2024, "T", "S", "https://x/") == (
+        "King, M. L., Jr., World Health Organization, & von Neumann, J., Jr (2024). T. S. "
+        "https://x/"
+    )
+    assert citation_key(("{World Health Organization}",), 2024, "Report") == (
+        "worldhealthorganization2024report"
+    )
+    entry = bibtex_entry(authors[:2], 2024, "T", "https://x/")
+    library = bibtexparser.parse_string(entry, append_middleware=[SeparateCoAuthors()])
+    (parsed,) = library.entries
+    assert parsed.fields_dict["author"].value == [
+        "King, Jr., Martin Luther",
+        "{World Health Organization}",
+    ]
+
+
 def test_a_doi_is_a_field_before_the_url_and_the_apa_link():
     entry = bibtex_entry(("Ada Lovelace",), 2024, "Notes", "https://x.org/n/", doi="10.1/a_b")
     assert entry.splitlines()[4:6] == ["  doi    = {10.1/a\\_b},", "  url    = {https://x.org/n/}"]

@@ -12,7 +12,7 @@ from lxml import etree
 from lxml import html as lxml_html
 from support.blog import BASE, build_into, make_site, post_text
 
-from postil.htmlfilter import feed_html, plain_text, summary_html
+from postil.htmlfilter import feed_html, feed_html_parts, plain_text, summary_html
 
 REPO = Path(__file__).resolve().parents[2]
 POST = f"{BASE}posts/attention-from-the-softmax-up/"
@@ -131,11 +131,32 @@ def test_feed_html_drops_margin_copies_scripts_and_controls_and_absolutizes_link
     out = feed_html(body, "https://e.org/blog/posts/p/")
     assert out == (
         '<p>A<sup class="footnote-ref"><a href="https://e.org/blog/posts/p/#fn-1" id="fnref-1">'
-        '1</a></sup><span class="marginnote" id="mn-1">aside</span> &amp; &#8212;</p>'
+        '1</a></sup><sup class="marginnote-ref">a</sup> &amp; &#8212;</p>'
         '<figure><img src="https://e.org/blog/a.png" alt="">'
         '<svg viewBox="0 0 1 1"><rect width="1"/></svg></figure>'
         '<p><a href="https://e.org/blog/posts/other/">o</a> <a href="https://x.org/">x</a></p>'
+        '<section class="marginnotes">\n<h2>Margin notes</h2>\n<ol type="a">\n'
+        "<li>aside</li>\n</ol>\n</section>\n"
     )
+
+
+def test_feed_margin_notes_are_lettered_endnotes_not_run_into_their_sentence():
+    note = '<span class="marginnote" id="mn-{0}"><span class="sidenote-para">{1}</span></span>'
+    body = (
+        f"<p>One{note.format(1, 'Aside <em>one</em>.')} two.</p>\n"
+        f"<p>Three{note.format(2, 'Aside <math><mi>x</mi></math>.')} four.</p>\n"
+    )
+    out = feed_html(body, "https://e.org/p/")
+    assert out == (
+        '<p>One<sup class="marginnote-ref">a</sup> two.</p>\n'
+        '<p>Three<sup class="marginnote-ref">b</sup> four.</p>\n'
+        '<section class="marginnotes">\n<h2>Margin notes</h2>\n<ol type="a">\n'
+        '<li><span class="sidenote-para">Aside <em>one</em>.</span></li>\n'
+        '<li><span class="sidenote-para">Aside <math><mi>x</mi></math>.</span></li>\n'
+        "</ol>\n</section>\n"
+    )
+    assert b"".join(feed_html_parts(body.encode(), "https://e.org/p/")).decode() == out
+    assert feed_html("<p>No notes.</p>", "https://e.org/p/") == "<p>No notes.</p>"
 
 
 def test_summary_is_the_first_top_level_paragraph_without_notes_links_or_ids():

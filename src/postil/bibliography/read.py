@@ -235,10 +235,12 @@ def people_of(raw: str) -> tuple[tuple[Person, ...], bool]:
     more = bool(names) and names[-1].strip().lower() == "others"
     if more:
         names = names[:-1]
-    return tuple(_person(name) for name in names if name.strip()), more
+    return tuple(person(name) for name in names if name.strip()), more
 
 
-def _person(name: str) -> Person:
+def person(name: str) -> Person:
+    """Return one name read by BibTeX's rules (`people_of`): "First von Last", "von Last,
+    First", "von Last, Jr, First", or `{An Organisation}` braced whole (literal)."""
     name = name.strip()
     if name.startswith("{") and name.endswith("}") and _closes_at_end(name):
         return Person(family=decode(name[1:-1]), literal=True)

@@ -160,7 +160,8 @@ def parse(
         raise ContentError(e.message, where) from e
     body, body_line = header.body, header.body_line
     if "title" not in values:
-        values["title"], values["title_at"], body, body_line = _untitled(source, header, warnings)
+        titled = _untitled(source, header, warnings)
+        values["title"], values["title_at"], values["title_id"], body, body_line = titled
     _warn_unknown(source.rel, unknown, header.first_line, warnings)
     for line0, col0, message in escape_warnings(header.fields or []):
         _warn(warnings, Location(source.rel, line0 + header.first_line, col0 + 1), message)
@@ -192,12 +193,13 @@ def _file_date(rel: str, tz: ZoneInfo) -> dict[str, datetime]:
 
 def _untitled(
     source: SourceFile, header: Header, warnings: list[Diagnostic] | None
-) -> tuple[str, TextAt, str, int]:
+) -> tuple[str, TextAt, str, str, int]:
     """Title a source whose front matter has none as MkDocs and Jekyll do.
 
-    Returns (title, where it is written, body, body line). The `# heading` opening the body
-    is the title, and the body starts after it (the page shows the title above the body;
-    blank lines and HTML comments before the heading go with it). A source with no heading
+    Returns (title, where it is written, title id, body, body line). The `# heading`
+    opening the body is the title, and the body starts after it (the page shows the title
+    above the body; blank lines and HTML comments before the heading go with it); the
+    heading's `{#id}` is the title's id ("" without one). A source with no heading
     is titled by its file name, with a warning: Jekyll's rule after `---` or `+++` front
     matter (`Utils.titleize_slug`: the date prefix dropped, each `-` word capitalised:
     `2015-08-18-linear-classify.md` → `Linear Classify`), MkDocs' rule after its
@@ -207,12 +209,13 @@ def _untitled(
     """
     found = heading_title(header.body)
     if found is not None:
-        text, line0, count = found
+        text, line0, count, title_id = found
         lines = header.body.split("\n")
         col0 = lines[line0].find(text)
         where = TextAt(header.body_line + line0, col0 + 1, col0 >= 0)
         after = line0 + count
-        return ft.one_line(text), where, "\n".join(lines[after:]), header.body_line + after
+        body = "\n".join(lines[after:])
+        return ft.one_line(text), where, title_id, body, header.body_line + after
     title = _file_title(PurePosixPath(source.rel), jekyll=header.syntax in ("yaml", "toml"))
     _warn(
         warnings,
@@ -220,7 +223,7 @@ def _untitled(
         f"no `title` and no `# heading` opening the page; it is titled `{title}` after its "
         "file name; add `title: …` at the top (or a `# heading` as its first line)",
     )
-    return title, TextAt(), header.body, header.body_line
+    return title, TextAt(), "", header.body, header.body_line
 
 
 def _file_title(path: PurePosixPath, jekyll: bool) -> str:
@@ -254,11 +257,14 @@ def _warn_unknown(
 ) -> None:
     known = ", ".join(sorted(PRIMARY_KEYS))
     for fld in unknown:
-        _warn(
-            warnings,
-            Location(rel, fld.line0 + first_line, fld.col0 + 1),
-            f"unknown front matter key `{fld.key}` is ignored; known keys: {known}",
-        )
+        message = f"unknown front matter key `{fld.key}` is ignored; known keys: {known}"
+        if fld.key.startswith("taxonomies."):  # Zola's (`headers.TAXONOMY_KEYS`)
+            message = (
+                f"Zola taxonomy `{fld.key.split('.', 1)[1]}` is ignored: postil's one taxonomy "
+                "is `tags` (`categories` join them); list these terms under `tags` to show "
+                "them, or remove the key"
+            )
+        _warn(warnings, Location(rel, fld.line0 + first_line, fld.col0 + 1), message)
 
 
 def _warn(warnings: list[Diagnostic] | None, location: Location, message: str) -> None:
@@ -500,8 +506,10 @@ QUIET_KEYS = frozenset(
     | {"link-external-icon", "link-external-newwindow", "email-obfuscation", "resources"}
     | {"extra", "in_search_index"}  # Zola: the theme's own values; search opt-out
     | {"output", "mermaid"}  # R Markdown's output format; Chirpy's Mermaid script switch
+    | {"jupytext", "kernelspec"}  # MyST notebooks: the paired notebook's format, its kernel
 )
 """Keys that change nothing postil does (the look of another theme, its comments, its math
 engine, Quarto's execution options, MkDocs' `hide`, Zola's `[extra]` table of theme values,
-R Markdown's `output:` format, Chirpy's `mermaid: true`, which only loads a script: a
+R Markdown's `output:` format, Chirpy's `mermaid: true`, which only loads a script, a MyST
+notebook's `jupytext:` and `kernelspec:` (how Jupyter pairs and runs it): a
 ` ```mermaid ` fence itself warns), accepted without a warning."""

@@ -27,6 +27,9 @@ from typing import Any
 import yaml
 
 from postil.errors import ContentError, Location
+from postil.markdown.attrlist import read_attributes
+from postil.markdown.myst import ROLE as MYST_ROLE
+from postil.markdown.myst import role_text
 from postil.model import SourceFile
 from postil.yamlnodes import Field
 
@@ -108,12 +111,22 @@ def read_toml(source: SourceFile) -> Header:
     places = _toml_places(lines[1:end])
     taxonomies = data.pop("taxonomies", None) if isinstance(data.get("taxonomies"), dict) else None
     named = [(key, value, key) for key, value in data.items()]
-    named += [(key, value, f"taxonomies.{key}") for key, value in (taxonomies or {}).items()]
+    named += [
+        (key if key in TAXONOMY_KEYS else f"taxonomies.{key}", value, f"taxonomies.{key}")
+        for key, value in (taxonomies or {}).items()
+    ]
     fields = [
         Field(key, _node(value, *places.get(at, (0, 0))), *places.get(at, (0, 0)))
         for key, value, at in named
     ]
     return Header(fields, "\n".join(lines[end + 1 :]), end + 2, 2, "toml")
+
+
+TAXONOMY_KEYS = ("tags", "categories", "authors")
+"""Zola `[taxonomies]` read as postil's own keys (tags; categories join them; authors, a
+taxonomy of the post's authors, is its byline). Any other taxonomy (`series`) is a field
+named `taxonomies.<name>`, which is reported as a taxonomy postil does not have
+(`frontmatter._warn_unknown`), never read as a top-level key of the same name."""
 
 
 def _toml_places(lines: list[str]) -> dict[str, tuple[int, int]]:
@@ -200,17 +213,29 @@ ATX_H1 = re.compile(r" {0,3}#(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*")
 SETEXT_H1 = re.compile(r" {0,3}=+[ \t]*")
 """The underline of a level-1 setext heading."""
 
+MYST_TARGET = re.compile(r"\(([^()\s]+)\)=")
+"""A MyST target line, `(label)=` (`postil.markdown.myst`)."""
+
+MYST_HIDDEN_FENCE = re.compile(r"(```|~~~)\{(?:raw|index|contents|tableofcontents)\}")
+"""The opening fence of a MyST directive that shows nothing on a page (`markdown.myst`)."""
+
 HEADING_ATTRS = re.compile(r"[ \t]*\{[^{}]*\}\Z")
 """An attribute list ending a heading (`# Title {#id}`)."""
 
 
-def heading_title(body: str) -> tuple[str, int, int] | None:
-    """Return (text, first line, line count) of the `# heading` that opens a body, or None.
+def heading_title(body: str) -> tuple[str, int, int, str] | None:
+    """Return (text, first line, line count, id) of the `# heading` that opens a body, or None.
 
     MkDocs titles a page without a `title` by its first level-1 heading when that heading
     is the first thing on the page (`mkdocs.structure.pages`, since MkDocs 1.5); blank
-    lines and HTML comments before it are passed over. Lines are 0-based in `body`; a
-    setext heading (`Title` over `=====`) has two lines.
+    lines and HTML comments before it are passed over, and so are what shows nothing in a
+    MyST notebook (Jupyter Book titles it by the same heading): a `(label)=` target and a
+    `{raw}`, `{index}` or `{contents}` directive (`postil.markdown.myst`); a MyST role in
+    the heading is its text (`` {index}`LLN <single: LLN>` `` is "LLN"). Lines are
+    0-based in `body`; a setext heading (`Title` over `=====`) has two lines. The id is
+    the one its attribute list gives (`# Title {#intro}`: "intro", as Python-Markdown's
+    `attr_list` and kramdown set it), else "": the page's title keeps it, so links to
+    `#intro` still land.
     """
     lines = body.split("\n")
     at = 0
@@ -219,7 +244,11 @@ def heading_title(body: str) -> tuple[str, int, int] | None:
         if line.startswith("<!--"):
             while at < len(lines) and "-->" not in lines[at]:
                 at += 1
-        elif line:
+        elif MYST_HIDDEN_FENCE.match(line):  # shows nothing: passed over to its end
+            at += 1
+            while at < len(lines) and not lines[at].strip().startswith(line[:3]):
+                at += 1
+        elif line and not MYST_TARGET.fullmatch(line):
             break
         at += 1
     if at >= len(lines):
@@ -235,8 +264,12 @@ def heading_title(body: str) -> tuple[str, int, int] | None:
         text, count = lines[at], 2
     else:
         return None
-    text = plain_heading(HEADING_ATTRS.sub("", text).strip())
-    return (text, at, count) if text else None
+    attrs = HEADING_ATTRS.search(text)
+    found = read_attributes(attrs.group().strip()) if attrs else None
+    if found is not None and attrs is not None:
+        text = text[: attrs.start()]
+    text = plain_heading(MYST_ROLE.sub(role_text, text).strip() if "}`" in text else text.strip())
+    return (text, at, count, (found or {}).get("id", "")) if text else None
 
 
 INLINE_MATH = re.compile(r"(\$\$?)(?:\\.|[^\\$])+?\1")

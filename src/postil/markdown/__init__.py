@@ -52,6 +52,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.links import links_plugin
     from postil.markdown.liquid import liquid_plugin
     from postil.markdown.math import math_plugin
+    from postil.markdown.myst import myst_plugin
     from postil.markdown.nesting import nesting_plugin
     from postil.markdown.rawhtml import rawhtml_plugin
     from postil.markdown.shortcode import shortcode_plugin
@@ -59,6 +60,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.table import table_plugin
     from postil.markdown.tabs import tabs_plugin
     from postil.markdown.template import template_plugin
+    from postil.markdown.theorem import theorem_plugin
     from postil.markdown.toc import toc_plugin
     from postil.markdown.tufte import tufte_plugin
     from postil.markdown.widget import widget_plugin
@@ -72,6 +74,7 @@ def create_markdown() -> MarkdownIt:
         code_plugin,
         widget_plugin,
         figure_plugin,
+        theorem_plugin,  # numbered by the figure plugin's counter
         xref_plugin,  # after figures are numbered; its `@eq-x` rule runs before citations
         heading_plugin,
         table_plugin,
@@ -82,6 +85,7 @@ def create_markdown() -> MarkdownIt:
         ids_plugin,
         nesting_plugin,
         chunk_plugin,  # before the widget rule: `{r}` is a chunk, not a widget
+        myst_plugin,  # before the chunk rule: `{code-cell}` is a chunk, `{math}` math
         liquid_plugin,
         shortcode_plugin,
         template_plugin,  # before the links rule, which it hands evaluated links to

@@ -14,6 +14,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
+from postil.markdown.references import locate
 from postil.markdown.state import get_state
 from postil.widgets import known_widgets
 
@@ -108,6 +109,7 @@ def chunk_plugin(md: MarkdownIt) -> None:
     (`{name}` naming a widget) is left to the widget plugin. No CSS classes.
     """
     md.core.ruler.before("widget", "chunk", chunk)
+    md.core.ruler.after("inline", "chunk_inline", chunk_inline)
 
 
 def chunk(state: StateCore) -> None:
@@ -135,6 +137,36 @@ def chunk(state: StateCore) -> None:
         "execute code; paste the output (an image, a table) after the chunk, and write "
         f"```{ENGINES[engines[0]]} to show code without this warning",
     )
+
+
+INLINE_CHUNK = re.compile(r"(?:r|\{(?:r|python|julia|ojs)\})[ \t]+\S")
+"""An inline chunk's code span in a Quarto or R Markdown source: knitr's `` `r x` `` and
+Quarto's `` `{python} x` ``, replaced by the value of `x` when the document is knitted."""
+
+QUARTO_SUFFIXES = (".qmd", ".rmd")
+"""Sources whose code spans knitr or Quarto may run (in a `.md` post they are code)."""
+
+
+def chunk_inline(state: StateCore) -> None:
+    """Core rule: warn once per Quarto or R Markdown post at its first inline chunk
+    (`INLINE_CHUNK`): shown as the code it is, where the page would show its value."""
+    doc = get_state(state.env)
+    if not doc.path.lower().endswith(QUARTO_SUFFIXES):
+        return
+    found = [
+        (block, child.content)
+        for block in state.tokens
+        if block.type == "inline" and block.children
+        for child in block.children
+        if child.type == "code_inline" and INLINE_CHUNK.match(child.content)
+    ]
+    if found:
+        block, code = found[0]
+        doc.warn(
+            *locate(doc, block.map, code),
+            f"{len(found)} inline code chunk(s) (`{code}`) are shown as code, not run: "
+            "postil does not execute code; write the value in their place",
+        )
 
 
 class _Widgets:

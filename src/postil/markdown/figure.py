@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -13,7 +14,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 from postil.markdown.references import locate, record, resolve
-from postil.markdown.state import get_state
+from postil.markdown.state import RenderState, get_state
 
 KIND_LABELS = {"figure": "Figure", "table": "Table"}
 """Numbered kinds and the word before their number; each kind is numbered separately."""
@@ -80,21 +81,27 @@ def div_figure(state: StateCore) -> None:
     under a figure and over a table, as Quarto places them. A figure (an image with an id,
     or a div of these) inside a figure div is its subfigure, lettered as Quarto letters
     them (`figure_number`): its caption says `(a)`, references to it `Figure 1(a)`, and it
-    takes no number of its own.
+    takes no number of its own. A div without a caption shows its label alone ("Figure
+    2") where the caption goes, so the number its references name is on the page; an
+    empty div is a warning too (Quarto makes it an empty figure).
     """
     tokens, stack = state.tokens, []
-    for i, token in enumerate(tokens):
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
         if token.type == "div_open":
             ident = str(token.attrs.get("id", ""))
             stack.append((i, next((k for p, k in DIV_KINDS.items() if ident.startswith(p)), "")))
         elif token.type == "div_close" and stack:
             start, kind = stack.pop()
             if kind:
-                _make_div_figure(tokens, start, i, kind)
+                i = _make_div_figure(tokens, start, i, kind, get_state(state.env))
+        i += 1
 
 
-def _make_div_figure(tokens: list[Token], start: int, end: int, kind: str) -> None:
-    """Re-type the div `tokens[start]` … `tokens[end]` as a figure of `kind`."""
+def _make_div_figure(tokens: list[Token], start: int, end: int, kind: str, doc: RenderState) -> int:
+    """Re-type the div `tokens[start]` … `tokens[end]` as a figure of `kind`; return the
+    index of its closing token (a bare caption put in moves it)."""
     opening, closing = tokens[start], tokens[end]
     opening.type, closing.type, opening.tag, closing.tag = (
         "div_figure_open",
@@ -102,7 +109,8 @@ def _make_div_figure(tokens: list[Token], start: int, end: int, kind: str) -> No
         "figure",
         "figure",
     )
-    opening.meta = {"figure": {"id": str(opening.attrs.pop("id")), "kind": kind}}
+    figure_id = str(opening.attrs.pop("id"))
+    opening.meta = {"figure": {"id": figure_id, "kind": kind}}
     caption = tokens[end - 3 : end]
     if (
         end - 3 > start + 1  # a caption after something: a div of one paragraph has none
@@ -113,9 +121,30 @@ def _make_div_figure(tokens: list[Token], start: int, end: int, kind: str) -> No
         caption[0].type, caption[0].tag = "div_figure_caption_open", ""
         caption[0].meta = {"figure_of": opening}  # numbered there, not counted again
         caption[2].type, caption[2].tag = "div_figure_caption_close", ""
-        if kind == "table":  # over the table
-            del tokens[end - 3 : end]
-            tokens[start + 1 : start + 1] = caption
+        del tokens[end - 3 : end]
+    else:
+        if end == start + 1:
+            doc.warn(
+                opening.map[0] if opening.map else None,
+                1,
+                f"{KIND_LABELS[kind].lower()} div `#{figure_id}` is empty; put the "
+                f"{KIND_LABELS[kind].lower()} in it, or remove the div",
+            )
+        caption = _bare_caption(opening)
+        end += 3
+    at = start + 1 if kind == "table" else end - 3  # over a table, under a figure
+    tokens[at:at] = caption
+    return end
+
+
+def _bare_caption(opening: Token) -> list[Token]:
+    """Return the tokens of a caption with no text, for a figure div without one."""
+    level = opening.level + 1
+    caption_open = Token("div_figure_caption_open", "", 1, level=level, block=True)
+    caption_open.meta = {"figure_of": opening, "bare": True}
+    inline = Token("inline", "", 0, level=level + 1, content="", map=opening.map, children=[])
+    caption_close = Token("div_figure_caption_close", "", -1, level=level, block=True)
+    return [caption_open, inline, caption_close]
 
 
 def render_div_figure_open(
@@ -143,18 +172,26 @@ def render_div_figure_caption_open(
     text = f"{label} {number}" if number else label
     if meta.get("subfigure"):
         text = f"({meta['subfigure']})"  # Quarto's subfigure caption; references say 1(a)
-    return f'<figcaption><span class="figure-label">{text}</span> '
+    space = "" if tokens[idx].meta.get("bare") else " "
+    return f'<figcaption><span class="figure-label">{text}</span>{space}'
 
 
 def figure_block(state: StateCore) -> None:
-    """Re-type `paragraph(image + {#id})` as `figure_open`, caption `inline`, `figure_close`."""
+    """Re-type `paragraph(image + {#id})` as `figure_open`, caption `inline`, `figure_close`.
+
+    An image without an id alone in its paragraph is a figure too when it is one of two or
+    more such paragraphs of a figure div: Quarto's subfigures (`::: {#fig-x layout-ncol=2}`
+    around `![Left](a.png)` and `![Right](b.png)`), each shown with its letter and its
+    caption, "(a) Left", but no id of its own.
+    """
     tokens = state.tokens
+    subfigures = _subfigure_paragraphs(tokens)
     for i in range(len(tokens) - 2):
         opening, inline, closing = tokens[i : i + 3]
         if opening.type != "paragraph_open" or inline.type != "inline":
             continue
         figure_id = _figure_id(inline.children or [])
-        if not figure_id:
+        if not figure_id and i not in subfigures:
             continue
         image = (inline.children or [])[0]
         image.attrs.pop("id", None)
@@ -163,6 +200,34 @@ def figure_block(state: StateCore) -> None:
         closing.type, closing.tag = "figure_close", "figure"
         inline.children = image.children or []
         inline.content = image.content
+        # the alt text's own tokens: rules after this one change the caption's in place
+        image.children = [copy.copy(child) for child in inline.children]
+
+
+def _subfigure_paragraphs(tokens: list[Token]) -> set[int]:
+    """Return the indices of the paragraphs that are one image without an id, when two or
+    more paragraphs of one image (with or without an id) are direct children of a figure
+    div: its subfigures. A div of one image is a figure of one image, not a subfigure."""
+    found: set[int] = set()
+    divs: list[tuple[Token, list[int], int]] = []  # open figure div, its id-less images, all
+    for i, token in enumerate(tokens):
+        if token.type == "div_figure_open":
+            divs.append((token, [], 0))
+        elif token.type == "div_figure_close" and divs:
+            opening, plain, count = divs.pop()
+            if opening.meta["figure"]["kind"] == "figure" and count >= 2:
+                found.update(plain)
+        elif token.type == "paragraph_open" and divs and i + 1 < len(tokens):
+            opening, plain, count = divs[-1]
+            children = tokens[i + 1].children or []
+            if token.level != opening.level + 1 or not children or children[0].type != "image":
+                continue
+            if len(children) == 1 and not children[0].attrs.get("id"):
+                plain.append(i)
+            elif not _figure_id(children):
+                continue
+            divs[-1] = (opening, plain, count + 1)
+    return found
 
 
 def _figure_id(children: list[Token]) -> str | None:

@@ -26,6 +26,7 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
+from postil.markdown.attrlist import clean_attributes
 from postil.markdown.state import RenderState
 from postil.markdown.tagsyntax import (
     Tag,
@@ -96,12 +97,16 @@ def liquid_plugin(md: MarkdownIt) -> None:
 
 IMG = re.compile(
     r"(?P<classes>(?:[^\s/]+\s+)*?)(?P<src>(?:https?://|/)\S+|\S+/\S+)"
-    r"(?:\s+(?P<width>\d+))?(?:\s+(?P<height>\d+))?(?:\s+(?P<title>.+))?",
+    r"(?:\s+(?P<width>\d+(?:px|%)?)(?=\s|$))?(?:\s+(?P<height>\d+(?:px|%)?)(?=\s|$))?"
+    r"(?:\s+(?P<title>.+))?",
     re.S,
 )
 """The arguments of `{% img %}` (Octopress' `image_tag.rb`, kept by Pelican's liquid_tags):
 classes (words without `/`), the source (a URL, or a path with a `/`), width, height, and
-the rest: `"title" "alt"` or one text that is both."""
+the rest: `"title" "alt"` or one text that is both. A width or height may end in `px` or
+`%` (`{% img /a.png 100% %}`): Octopress reads only digits there and would title such an
+image "100%", which no author means; a percentage is set as CSS, as `{width=100%}` is
+(`attrlist.clean_attributes`)."""
 
 _TITLE_ALT = re.compile(r"""["']([^"']*)["']\s+["']([^"']*)["']\s*""")
 
@@ -120,9 +125,8 @@ def liquid_img(state: StateInline, silent: bool) -> bool:
         title, alt = pair.groups() if pair else (title.strip("\"'"), title.strip("\"'"))
         image = state.push("image", "img", 0)
         image.attrs = {"src": found.group("src"), "alt": ""}
-        for name in ("width", "height"):
-            if found.group(name):
-                image.attrs[name] = found.group(name)
+        sizes = {name: found.group(name) for name in ("width", "height") if found.group(name)}
+        image.attrs.update(clean_attributes(sizes).kept)
         if title:
             image.attrs["title"] = title
         if found.group("classes").strip():

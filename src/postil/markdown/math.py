@@ -31,6 +31,7 @@ not be converted; holds its TeX source in `<code>`), `eqref` (a reference in pro
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from html import escape
 from typing import Any, NamedTuple
 
@@ -107,8 +108,14 @@ MATH_WRAPPER_OPEN = re.compile(r"\{\{([<%])\s*math\s*[>%]\}\}[ \t]*")
 `{{< math >}}$$` opening a line (the shortcode only passes its content through)."""
 MATH_WRAPPER_CLOSE = re.compile(r"[ \t]*\{\{[<%]\s*/math\s*[>%]\}\}[ \t]*")
 """The wrapper's end after the closing delimiter: `$${{< /math >}}`."""
-QUARTO_LABEL = re.compile(r"[ \t]*\{#(eq-[\w:.-]*\w)\}[ \t]*")
-"""Quarto's label after a display formula's closing `$$`: `$$ … $$ {#eq-mass}`."""
+QUARTO_LABEL = re.compile(
+    r"[ \t]*(?:\{#(eq-[\w:.-]*\w)\}"
+    r"|\(((?=[\w:.-]*[A-Za-z])(?=[\w.]*[:_-]|[\w:.-]{4})[\w:.-]*\w)\))[ \t]*"
+)
+"""Quarto's label after a display formula's closing `$$`: `$$ … $$ {#eq-mass}`; MyST's
+is in parentheses, `$$ … $$ (eq-mass)` (MyST-Parser's `dollarmath` with labels), with a
+letter in it and a `:`, `_` or `-` or four characters: `$$ … $$ (1)`, `(ii)`, `(a)` and
+`(2.3)` are numbers written by hand, not labels."""
 TRAILING_PUNCT = re.compile(r"[.,;:!?)\]}’”'\"…]+")
 
 
@@ -302,9 +309,16 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     opener, closer = delims
     if not opener and state.parentType == "paragraph" and _inline_math_open(state, begin):
         return False  # `$f = ⏎\begin{cases}…\end{cases}$`: the environment is inline math's
+    if silent and opener == "$$" and _closes_inline(state, begin):
+        return False  # it closes the paragraph's formula (`> $$⏎a⏎> $$`): no interruption
     lazy = state.sCount[start_line] < state.blkIndent
     scan = _find_closer(state, start_line, end_line, begin + len(opener), closer, lazy)
-    if scan.pos < 0 and opener == "$$" and not (silent and _closes_inline(state, begin)):
+    if (
+        scan.pos < 0
+        and opener == "$$"
+        and not (silent and _closes_inline(state, begin))
+        and not _closed_in_lazy_lines(state, scan.line, end_line, begin + len(opener))
+    ):
         _warn_unclosed(state, start_line, begin, scan.blank)
     closing_tag = _wrapper_close(state, scan, closer) if wrapper else None
     if closing_tag is not None:
@@ -394,7 +408,7 @@ def _quarto_label(state: StateBlock, scan: _Scan, opener: str, closer: str) -> s
     if opener != "$$" or scan.pos < 0 or scan.ends_line:
         return ""
     found = QUARTO_LABEL.fullmatch(state.src, scan.pos + len(closer), state.eMarks[scan.line])
-    return found.group(1) if found else ""
+    return (found.group(1) or found.group(2)) if found else ""
 
 
 class _Scan(NamedTuple):
@@ -426,7 +440,7 @@ def _find_closer(
                 continue
             return _Scan(line, -1, False, line)
         if line > start_line and state.sCount[line] < state.blkIndent and not lazy:
-            break
+            return _Scan(line, -1, False, -1)  # outdented: the search stops at this line
         found = text.find(closer)
         if found >= 0:
             ends_line = not text[found + len(closer) :].strip()
@@ -457,11 +471,26 @@ def _unfinished(latex: str) -> bool:
 
 
 def _inline_math_open(state: StateBlock, begin: int) -> bool:
-    r"""Tell if the paragraph before `begin` leaves inline math open: an odd number of `$`
-    (escaped ones and `\$` not counted) or more `\(` than `\)`."""
-    text = state.src[state.bMarks[state.line] : begin]
-    dollars = ESCAPED.sub("", text).count("$")
-    return dollars % 2 == 1 or text.count("\\(") > text.count("\\)")
+    r"""Tell if the paragraph before `begin` leaves inline math open: an odd number of `$$`
+    (`$$⏎\begin{align}…\end{align}⏎$$.`, whose closing `$$` does not end its line, so the
+    paragraph holds the formula) or of single `$` (escaped ones and `\$` not counted), or
+    more `\(` than `\)`."""
+    text = ESCAPED.sub("", state.src[state.bMarks[state.line] : begin])
+    doubles = text.count("$$")
+    singles = text.count("$") - 2 * doubles
+    return doubles % 2 == 1 or singles % 2 == 1 or text.count("\\(") > text.count("\\)")
+
+
+def _closed_in_lazy_lines(state: StateBlock, line: int, end_line: int, pos: int) -> bool:
+    """Tell if the search for a `$$`'s closer stopped at a lazy continuation line (inside a
+    block quote, `> $$⏎a + b⏎> $$`: markdown-it marks it with a negative `sCount`) and a `$$`
+    closes the formula before the paragraph ends: the paragraph takes those lines and the
+    inline rule sets the formula, so it is not "never closed"."""
+    if line >= end_line or state.sCount[line] >= 0:
+        return False
+    while line < end_line and not state.isEmpty(line):
+        line += 1
+    return state.src.find("$$", pos, state.eMarks[line - 1]) >= 0
 
 
 def _closes_inline(state: StateBlock, begin: int) -> bool:
@@ -575,20 +604,26 @@ def math_alt(state: Any) -> None:
     no text form), as a heading's `aria-label` does.
     """
     doc = None
-    for token in state.tokens:
-        if token.type != "inline" or "![" not in token.content or not token.children:
-            continue
-        for image in (child for child in token.children if child.type == "image"):
-            for i, child in enumerate(image.children or []):
-                if child.type in MATH_TYPES:
-                    from postil.math.text import to_plain_text
+    for image in _images(state.tokens):
+        children = image.children or []
+        for i, child in enumerate(children):
+            if child.type in MATH_TYPES:
+                from postil.math.text import to_plain_text
 
-                    doc = doc or get_state(state.env)
-                    text = Token("text", "", 0)
-                    text.content = to_plain_text(
-                        child.content, macros=doc.macros, cache=doc.math_cache
-                    )
-                    image.children[i] = text
+                doc = doc or get_state(state.env)
+                text = Token("text", "", 0)
+                text.content = to_plain_text(child.content, macros=doc.macros, cache=doc.math_cache)
+                children[i] = text
+
+
+def _images(tokens: list[Token]) -> Iterator[Token]:
+    """Yield every image token: inline ones, and a figure's (`meta["image"]` of a
+    `figure_open`, whose caption is the image's description, `postil.markdown.figure`)."""
+    for token in tokens:
+        if token.type == "figure_open" and token.meta.get("image") is not None:
+            yield token.meta["image"]
+        elif token.type == "inline" and "![" in token.content and token.children:
+            yield from (child for child in token.children if child.type == "image")
 
 
 def math_heading(state: Any) -> None:

@@ -13,6 +13,8 @@ rendering; postil reads the shortcodes it has an equivalent for:
   `CALLOUTS`) → a postil callout of their kind and title; `spoiler`, `details`, `expand`
   (`FOLDS`) → a folded callout under their title; also opened and closed on one line
   around their text (`{{< spoiler text="…" >}} answer {{< /spoiler >}}`);
+- `quote` (Hugo Stack's, Hugo Blox's `blockquote`) → a block quote of its content, with
+  its `author`, `source` (linked to `url`) as a `― author, source` line under it;
 - `katex` (Hugo Book) → math, display with `display` (`postil.markdown.math`);
 - `toc` → the post's table of contents, where kramdown's `{:toc}` puts it
   (`postil.markdown.toc`; its parameters change nothing);
@@ -30,6 +32,7 @@ import posixpath
 import re
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 
@@ -56,6 +59,10 @@ CALLOUTS = frozenset({"callout", "hint", "alert", "notice", "admonition"})
 `{{% callout note %}}`, Hugo Book `{{< hint warning >}}`, Docsy
 `{{% alert title="T" color="warning" %}}`, Hextra `{{< callout type="info" >}}`, Blowfish
 `{{< alert >}}`, Learn/Relearn `{{% notice tip %}}`, `admonition` themes."""
+
+QUOTES = frozenset({"quote", "blockquote"})
+"""Paired shortcodes that quote their content, attributed (Hugo Stack's `quote`: `author`,
+`source`, `url`; its HTML is a `<blockquote>` ending with a `<span class="cite">` line)."""
 
 FOLDS = frozenset({"spoiler", "details", "expand"})
 """Paired shortcodes that fold their content under a title: Hugo Blox
@@ -139,10 +146,10 @@ def shortcode_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
     if silent:
         return True
     line = start
-    if tag.name in CALLOUTS | FOLDS and not tag.closing:
+    if tag.name in CALLOUTS | FOLDS | QUOTES and not tag.closing:
         close = find_closer(state, start, end, tag.name)
         if close is not None:
-            _callout(state, start, close, tag)
+            (_quote if tag.name in QUOTES else _callout)(state, start, close, tag)
             line = close
     if line == start:
         _one_line(state, start, end, tag)
@@ -245,6 +252,31 @@ def _callout(state: StateBlock, start: int, close: int, tag: Tag) -> None:
     state.md.block.tokenize(state, start + 1, close)
     state.lineMax = old_max
     state.push("shortcode_callout_close", "aside", -1).map = [close, close + 1]
+
+
+def _quote(state: StateBlock, start: int, close: int, tag: Tag) -> None:
+    """Push a block quote of the Markdown between a `quote` shortcode's lines, its
+    attribution last (`QUOTES`; HTML escaped, the `url` checked as a link's is)."""
+    _, named = shortcode_params(tag.args)
+    opening = state.push("blockquote_open", "blockquote", 1)
+    opening.map = [start, close + 1]
+    old_max, state.lineMax = state.lineMax, close
+    state.md.block.tokenize(state, start + 1, close)
+    state.lineMax = old_max
+    author, source, url = (named.get(key, "").strip() for key in ("author", "source", "url"))
+    if author or source:
+        cite = f"<cite>{escapeHtml(source)}</cite>" if source else ""
+        if cite and url and SAFE_URL.match(url):
+            cite = f'<a href="{escapeHtml(url)}">{cite}</a>'
+        names = ", ".join(filter(None, [escapeHtml(author), cite]))
+        line = state.push("html_block", "", 0)
+        line.content, line.map = f'<p class="quote-source">― {names}</p>\n', [close, close + 1]
+    state.push("blockquote_close", "blockquote", -1)
+
+
+SAFE_URL = re.compile(r"(?:https?://|/|\.{0,2}/|#)[^\s\"<>]*\Z|[\w./#-]+\Z")
+"""A `url` put into a quote's attribution: web, site-relative or relative, never a
+`javascript:` URL."""
 
 
 def _highlight_options(args: str) -> dict[str, str]:

@@ -1,4 +1,5 @@
-"""Quarto's cross-references: `@eq-x`, `@fig-x`, `@tbl-x`, `@sec-x`; `[-@eq-x]` the number."""
+"""Quarto's cross-references: `@eq-x`, `@fig-x`, `@tbl-x`, `@sec-x`, `@thm-x` (and the other
+theorem kinds, `postil.markdown.theorem`); `[-@eq-x]` the number."""
 
 from __future__ import annotations
 
@@ -13,15 +14,17 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 from postil.markdown.state import RenderState, get_state
+from postil.markdown.theorem import THEOREMS
 from postil.math import anchor_id
 
-XREF = re.compile(r"(-?)@((eq|fig|tbl|sec)-[\w:.-]*\w)")
+_KINDS = "eq|fig|tbl|sec|" + "|".join(THEOREMS)
+XREF = re.compile(rf"(-?)@(({_KINDS})-[\w:.-]*\w)")
 """A reference: group 1 `-` (number only), group 2 the label, group 3 its kind."""
 
-BRACKETED = re.compile(r"\[(-?)@((eq|fig|tbl|sec)-[\w:.-]*\w)\]")
+BRACKETED = re.compile(rf"\[(-?)@(({_KINDS})-[\w:.-]*\w)\]")
 """A reference in brackets, `[@eq-x]` or `[-@eq-x]` (Pandoc's citation syntax)."""
 
-PREFIXES = {"eq": "Equation", "fig": "Figure", "tbl": "Table", "sec": "Section"}
+PREFIXES = {"eq": "Equation", "fig": "Figure", "tbl": "Table", "sec": "Section", **THEOREMS}
 """Quarto's default reference prefixes (`crossref: eq-prefix` and so on)."""
 
 

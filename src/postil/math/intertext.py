@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+from postil.math.errors import MathUnsupportedError
 from postil.math.macros import read_group
 from postil.math.markers import MARK, has_markers, marker, read_marker
 from postil.math.tables import add_style, align_css
@@ -27,6 +28,10 @@ def rewrite_intertext(latex: str) -> str:
 
     amsmath asks for the `\\` before it; a missing one is supplied, as the row above has to
     end there either way. `fix_intertext` makes the row one spanning cell.
+
+    Raises:
+        MathUnsupportedError: the text is not in braces (TeX would take one letter of
+            `\intertext and so`).
     """
     if "intertext" not in latex:
         return latex
@@ -34,6 +39,11 @@ def rewrite_intertext(latex: str) -> str:
     for match in INTERTEXT.finditer(latex):
         if match.start() < pos:
             continue
+        command = "\\" + match.group().split("\\")[-1].strip()
+        if latex[match.end() : match.end() + 1] != "{":
+            raise MathUnsupportedError(
+                f"{command} needs its text in braces: write {command}{{…}}", 0, command
+            )
         text, end = read_group(latex, match.end())
         row = marker("intertext", "") + r"\text{" + text + "}"
         out += [latex[pos : match.start()], r"\\", row, r"\\"]
@@ -48,6 +58,11 @@ def fix_intertext(root: ET.Element) -> None:
     """Make every row holding an `intertext` marker one left-aligned cell across its table.
 
     Runs after the equation numbers are placed, so the text spans their cells too.
+
+    Raises:
+        MathUnsupportedError: a marker outside every table: the `\\intertext` is not
+            between rows (amsmath's "\\intertext not allowed here"); the page would show
+            the marker's word.
     """
     if not has_markers(root, ("intertext",)):
         return
@@ -64,6 +79,13 @@ def fix_intertext(root: ET.Element) -> None:
             holder.set("columnspan", str(width))
             holder.set("style", "padding:0.25em 0")
             add_style(holder, align_css("left"))
+    if any(_is_intertext(e) for e in root.iter("mtext")):
+        raise MathUnsupportedError(
+            "\\intertext works only between the rows of an alignment (align, gather, "
+            "aligned…): put the text outside the formula, or the rows in an alignment",
+            0,
+            "\\intertext",
+        )
 
 
 def _is_intertext(el: ET.Element) -> bool:

@@ -27,6 +27,7 @@ from postil.math import (
     limits,
     markers,
     numbering,
+    parcolumns,
     proofs,
     rewrite,
     spacing,
@@ -141,6 +142,21 @@ def _marked(step: Callable[[ET.Element], None]) -> Pass:
     def run(formula: Formula) -> None:
         if formula.marked:
             step(formula.root)
+
+    return run
+
+
+def _marked_located(step: Callable[[ET.Element], None]) -> Pass:
+    """Make a `_marked` pass whose unsupported command is located in the source, as
+    `_rewrite` locates a TeX rewrite's (the tree step does not see the source)."""
+
+    def run(formula: Formula) -> None:
+        if formula.marked:
+            try:
+                step(formula.root)
+            except MathUnsupportedError as exc:
+                source, table = formula.source, formula.macro_table
+                raise engine.unsupported(exc.message, exc.command, source, table) from None
 
     return run
 
@@ -272,6 +288,7 @@ TEX_PASSES: list[tuple[str, Pass]] = [
     ("specials", _rewrite(rewrite.rewrite_specials)),
     ("operatornames", _rewrite(rewrite.rewrite_operatornames)),
     ("enclosures", _rewrite(enclosures.rewrite_enclosures)),
+    ("paragraph-columns", _rewrite(parcolumns.rewrite_paragraph_columns)),
     ("text", _rewrite(textmode.rewrite_text)),
     ("limits-markers", _rewrite(limits.rewrite_limits)),
     ("rows", _rows),
@@ -301,7 +318,7 @@ TREE_PASSES: list[tuple[str, Pass]] = [
     ("fraction-delimiters", _fraction_delimiters),
     ("delimiter-sizes", _tree(styles.fix_delimiter_sizes)),
     ("numbers", _numbers),
-    ("intertext-rows", _marked(intertext.fix_intertext)),
+    ("intertext-rows", _marked_located(intertext.fix_intertext)),
     ("refs", _refs),
     ("leftovers", _leftovers),
     ("clean", _tree(markers.clean_markers)),

@@ -177,8 +177,9 @@ def _matching_end(latex: str, pos: int) -> int | None:
     return None
 
 
-def _preamble(spec: str) -> str:
-    """Return one array preamble as `l`/`c`/`r`/`|` letters (see `rewrite_array_preambles`)."""
+def _preamble(spec: str, paragraphs: bool = False) -> str:
+    """Return one array preamble as `l`/`c`/`r`/`|` letters (see `rewrite_array_preambles`);
+    with `paragraphs`, a `p`/`m`/`b` column is `p` (`column_kinds`)."""
     columns, pos = [], 0
     while pos < len(spec):
         match = PREAMBLE_TOKEN.match(spec, pos)
@@ -193,10 +194,10 @@ def _preamble(spec: str) -> str:
             count, pos = read_group(spec, pos)
             body, pos = read_group(spec, pos)
             repeat = int(count) if count.strip().isdigit() else 0
-            columns.append(_preamble(body) * min(repeat, MAX_COLUMNS))
+            columns.append(_preamble(body, paragraphs) * min(repeat, MAX_COLUMNS))
         elif token in "pmb":
             _, pos = read_group(spec, pos)
-            columns.append("l")
+            columns.append("p" if paragraphs else "l")
         elif token in "wW":
             align, pos = read_group(spec, pos)
             _, pos = read_group(spec, pos)
@@ -219,8 +220,38 @@ def _preamble(spec: str) -> str:
     return "".join(columns)
 
 
+def column_kinds(spec: str) -> str:
+    """Return an array preamble's columns, rules left out, as `l`, `c`, `r` and `p` (a
+    paragraph column, `p{…}`, `m{…}` or `b{…}`): `{lp{3cm}|c}` -> "lpc"."""
+    return _preamble(spec, paragraphs=True).replace("|", "")
+
+
 SPAN = re.compile(r"\\multicolumn(?![A-Za-z])\s*")
 CLINE = re.compile(r"\\cline(?![A-Za-z])\s*\{\s*(\d+)\s*-\s*(\d+)\s*\}")
+ANY_CLINE = re.compile(r"\\cline(?![A-Za-z])")
+ENVIRONMENT_EDGE = re.compile(r"\\(begin|end)\s*\{")
+ROW_TOKENS = ("\\\\", "&", "\\cr", "\\end", "\\hline", "\\cline", "\\multicolumn")
+"""What a `\\multicolumn` whose cell is missing takes as its third argument: the row goes on."""
+
+
+def inside_environment(latex: str, pos: int) -> bool:
+    """Tell whether `pos` is inside a `\\begin{…}` … `\\end{…}` of `latex` (rows are only there)."""
+    depth = 0
+    for match in ENVIRONMENT_EDGE.finditer(latex, 0, pos):
+        depth += 1 if match.group(1) == "begin" else -1
+    return depth > 0
+
+
+def _table_only(latex: str, pos: int, command: str, example: str) -> None:
+    """Raise if the `command` at `pos` is outside every environment: LaTeX's "Misplaced
+    \\omit" (a cell command outside a table), where the page would show a marker."""
+    if not inside_environment(latex, pos):
+        raise MathUnsupportedError(
+            f"{command} works only between the rows of a table (array, tabular, matrix, "
+            f"align…): write it inside one, as in {example}",
+            0,
+            command,
+        )
 
 
 def rewrite_spans(latex: str) -> str:
@@ -229,24 +260,30 @@ def rewrite_spans(latex: str) -> str:
     LaTeX's `\multicolumn{n}{spec}{content}` sets one cell across n columns, aligned and
     ruled by its own one-column `spec`; `\cline{i-j}` draws a rule under columns i to j of
     the row above (latex.ltx). latex2mathml knows neither.
+
+    Raises:
+        MathUnsupportedError: either is malformed (no number, more than one column type,
+            no cell content, a range `i-j` missing or backwards) or outside a table, each
+            with the form to write; LaTeX stops at these too.
     """
     if "\\multicolumn" not in latex and "\\cline" not in latex:
         return latex
-    latex = CLINE.sub(lambda m: marker("cline", f"{m.group(1)}-{m.group(2)}"), latex)
+    latex = _rewrite_clines(latex)
     out, pos = [], 0
     for match in SPAN.finditer(latex):
         if match.start() < pos:
             continue
+        _table_only(latex, match.start(), "\\multicolumn", "\\multicolumn{2}{c}{…}")
         count, end = read_group(latex, match.end())
         spec, end = read_group(latex, end)
         content, end = read_group(latex, end)
         columns = _preamble(spec)
         align = columns.strip("|") or "c"
         rules = ("l" if columns.startswith("|") else "") + ("r" if columns.endswith("|") else "")
-        if not count.strip().isdigit() or len(align) != 1:
+        if not count.strip().isdigit() or len(align) != 1 or content.strip() in ROW_TOKENS:
             raise MathUnsupportedError(
-                "\\multicolumn needs a number of columns and one column type: "
-                "write \\multicolumn{2}{c}{…}",
+                "\\multicolumn needs a number of columns, one column type and the cell's "
+                "content: write \\multicolumn{2}{c}{…}",
                 0,
                 "\\multicolumn",
             )
@@ -254,6 +291,26 @@ def rewrite_spans(latex: str) -> str:
         out += [latex[pos : match.start()], marker("span", payload), "{", content, "}"]
         pos = end
     return "".join(out) + latex[pos:] if out else latex
+
+
+def _rewrite_clines(latex: str) -> str:
+    """Rewrite every `\\cline{i-j}` as a marker (see `rewrite_spans`), raising at one that
+    is malformed or outside a table."""
+    out, pos = [], 0
+    for match in ANY_CLINE.finditer(latex):
+        whole = CLINE.match(latex, match.start())
+        first, last = (int(whole.group(1)), int(whole.group(2))) if whole else (0, 0)
+        if not whole or not 1 <= first <= last:
+            raise MathUnsupportedError(
+                "\\cline needs a range of columns, first to last, in braces: write "
+                "\\cline{2-3} (or \\cline{2-2} for one column)",
+                0,
+                "\\cline",
+            )
+        _table_only(latex, match.start(), "\\cline", "\\cline{2-3}")
+        out += [latex[pos : match.start()], marker("cline", f"{first}-{last}")]
+        pos = whole.end()
+    return "".join(out) + latex[pos:]
 
 
 def fix_spans(root: ET.Element) -> None:

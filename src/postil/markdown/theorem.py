@@ -1,0 +1,162 @@
+"""Quarto's theorems and proofs: `::: {#thm-x}` numbered, `::: {.proof}` titled.
+
+Quarto ("Theorems and Proofs") makes a fenced div whose id starts with a theorem prefix
+(`THEOREMS`) a numbered theorem of that kind, titled by a heading right inside it; a div
+with the class `proof`, `remark` or `solution` is an unnumbered proof. `@thm-x` refers to
+a theorem as "Theorem 1" (`postil.markdown.xref`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+
+THEOREMS = {
+    "thm": "Theorem",
+    "lem": "Lemma",
+    "cor": "Corollary",
+    "prp": "Proposition",
+    "cnj": "Conjecture",
+    "def": "Definition",
+    "exm": "Example",
+    "exr": "Exercise",
+    "sol": "Solution",
+    "rem": "Remark",
+    "alg": "Algorithm",
+}
+"""Quarto's theorem id prefixes and their words; each kind is numbered on its own."""
+
+PROOFS = {"proof": "Proof", "remark": "Remark", "solution": "Solution"}
+"""Quarto's proof classes and their words (not numbered)."""
+
+
+def theorem_plugin(md: MarkdownIt) -> None:
+    """Render Quarto's theorem and proof divs.
+
+    Syntax::
+
+        ::: {#thm-pythagoras}
+        ## Pythagoras
+        In a right triangle $a^2 + b^2 = c^2$.
+        :::
+
+        ::: {.proof}
+        By similar triangles.
+        :::
+
+    Output::
+
+        <div id="thm-pythagoras" class="theorem theorem-thm">
+        <p class="theorem-title"><strong>Theorem 1 (Pythagoras).</strong></p>
+        <p>In a right triangle …</p>
+        </div>
+        <div class="proof">
+        <p class="theorem-title"><em>Proof.</em></p>
+        <p>By similar triangles.</p>
+        </div>
+
+    The figure plugin's counter numbers each kind (`meta["figure"]`, kind its word in
+    lower case), so `[](#thm-x)` and `@thm-x` read "Theorem 1". CSS classes: theorem,
+    theorem-<prefix>, proof, theorem-title.
+    """
+    md.core.ruler.before("inline", "div_theorem", div_theorem)
+    md.add_render_rule("theorem_open", render_theorem_open)
+    md.add_render_rule("theorem_close", lambda *args: "</div>\n")
+    md.add_render_rule("theorem_title_open", render_theorem_title_open)
+    md.add_render_rule("theorem_title_close", render_theorem_title_close)
+
+
+def div_theorem(state: StateCore) -> None:
+    """Core rule: re-type theorem and proof divs, their first heading their title."""
+    tokens, stack = state.tokens, []
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        if token.type == "div_open":
+            stack.append(token)
+            if _kind(token):
+                _open(tokens, i)
+        elif token.type == "div_close" and stack:
+            if stack.pop().type == "theorem_open":
+                token.type, token.tag = "theorem_close", "div"
+        i += 1
+
+
+def _kind(token: Token) -> str:
+    """Return a div's theorem prefix (`thm`) or proof class (`proof`), else ""."""
+    prefix = str(token.attrs.get("id", "")).split("-", 1)[0]
+    if prefix in THEOREMS and "-" in str(token.attrs.get("id", "")):
+        return prefix
+    classes = str(token.attrs.get("class", "")).split()
+    return next((name for name in classes if name in PROOFS), "")
+
+
+def _open(tokens: list[Token], i: int) -> None:
+    """Re-type the div at `i` and give it a title: its first heading, or one with no text."""
+    opening = tokens[i]
+    kind = _kind(opening)
+    opening.type, opening.tag = "theorem_open", "div"
+    opening.meta = {"kind": kind}
+    if kind in THEOREMS:
+        ident = str(opening.attrs.pop("id"))
+        opening.meta["figure"] = {"id": ident, "kind": THEOREMS[kind].lower()}
+    heading = tokens[i + 1] if i + 1 < len(tokens) else None
+    if heading is not None and heading.type == "heading_open":
+        tokens[i + 1].type, tokens[i + 3].type = "theorem_title_open", "theorem_title_close"
+        tokens[i + 1].meta = tokens[i + 3].meta = {"theorem_of": opening}
+        return
+    level = opening.level + 1
+    title = Token("theorem_title_open", "p", 1, level=level, block=True)
+    title.meta = {"theorem_of": opening}
+    inline = Token("inline", "", 0, level=level + 1, content="", map=opening.map, children=[])
+    close = Token("theorem_title_close", "p", -1, level=level, block=True)
+    close.meta = {"theorem_of": opening}
+    tokens[i + 1 : i + 1] = [title, inline, close]
+
+
+def render_theorem_open(
+    self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any
+) -> str:
+    """Open a theorem's or proof's `<div>` (its other attributes kept)."""
+    token = tokens[idx]
+    kind = token.meta["kind"]
+    extra = str(token.attrs.get("class", ""))
+    classes = ["proof"] if kind in PROOFS else ["theorem", f"theorem-{kind}"]
+    classes += [name for name in extra.split() if name not in classes]
+    figure = token.meta.get("figure")
+    ident = f' id="{escapeHtml(figure["id"])}"' if figure else ""
+    rest = "".join(
+        f' {escapeHtml(str(k))}="{escapeHtml(str(v))}"'
+        for k, v in token.attrs.items()
+        if k not in ("class", "id")
+    )
+    return f'<div{ident} class="{escapeHtml(" ".join(classes))}"{rest}>\n'
+
+
+def render_theorem_title_open(
+    self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any
+) -> str:
+    """Open a title: "Theorem 1" (bold) or "Proof" (italic), then ` (` before its text."""
+    opening = tokens[idx].meta["theorem_of"]
+    kind = opening.meta["kind"]
+    if kind in PROOFS:
+        word = f"<em>{PROOFS[kind]}"
+    else:
+        word = f"<strong>{THEOREMS[kind]} {opening.meta.get('figure_number', '')}".rstrip()
+    titled = bool(tokens[idx + 1].content.strip()) if idx + 1 < len(tokens) else False
+    return f'<p class="theorem-title">{word}{" (" if titled else ""}'
+
+
+def render_theorem_title_close(
+    self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any
+) -> str:
+    """Close a title: `).` after its text, or `.` alone."""
+    opening = tokens[idx].meta["theorem_of"]
+    titled = bool(tokens[idx - 1].content.strip())
+    end = "</em>" if opening.meta["kind"] in PROOFS else "</strong>"
+    return f"{')' if titled else ''}.{end}</p>\n"

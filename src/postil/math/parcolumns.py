@@ -1,0 +1,79 @@
+r"""Paragraph columns of an array (`p{3cm}`, `m{…}`, `b{…}`): their cells are text.
+
+LaTeX sets a `p` column's cell as a paragraph in text mode, also inside math's `array`
+(array.sty, "The preamble options": `p{wd}` is a `\parbox[t]{wd}`; in LaTeX's own words on
+latex3/latex2e#297, "p columns are also typeset as text in an array"); `$…$` inside it is
+math. latex2mathml reads every cell as math, so the words would be set as italic letters
+run together. Each such cell is wrapped in `\text{…}` before the text pass reads it; the
+column is then aligned flush left, as `tables.rewrite_array_preambles` sets it. The width
+is not kept (a cell is as wide as its text).
+"""
+
+from __future__ import annotations
+
+import re
+
+from postil.math.macros import read_group
+from postil.math.tables import ARRAY_BEGIN, column_kinds
+
+SEPARATOR = re.compile(
+    r"\\\\\*?(?:\s*\[[^\]]*\])?|&|\\(begin|end)\s*\{[^{}]*\}|[{}]|\\[A-Za-z]+|\\."
+)
+r"""What the cell splitter looks at: a row's end (with its `*` and `[gap]`), a cell's end,
+an environment's edge, braces; other commands are passed over whole (`\&` is no `&`)."""
+
+ROW_RULES = re.compile(r"(?:\s*(?:\\hline(?![A-Za-z])|\\cline\s*\{[^{}]*\}))*\s*")
+"""Rules at the start of a row's first cell: they stay outside the cell's text."""
+
+NOT_TEXT = ("\\multicolumn", "\\begin", "\\text")
+"""Cells left as written: a `\\multicolumn` has its own column type, a nested environment
+would be an error in text mode, and a cell already `\\text` needs no second wrapping."""
+
+
+def rewrite_paragraph_columns(latex: str) -> str:
+    r"""Wrap every cell of an array's `p`/`m`/`b` columns in `\text{…}` (see the module).
+
+    `\begin{array}{lp{4cm}} x & for all $x$ \end{array}` ->
+    `\begin{array}{lp{4cm}} x & \text{for all $x$} \end{array}`.
+    """
+    if "array}" not in latex or not any(f"{kind}{{" in latex for kind in "pmb"):
+        return latex
+    edits: list[tuple[int, int]] = []  # (start, end) of each cell to wrap
+    for match in ARRAY_BEGIN.finditer(latex):
+        spec, body = read_group(latex, match.end())
+        kinds = column_kinds(spec)
+        if "p" in kinds:
+            edits += [
+                (start, end)
+                for column, start, end in _cells(latex, body)
+                if column < len(kinds) and kinds[column] == "p"
+            ]
+    out, pos = [], 0
+    for start, end in sorted(edits):
+        rules = ROW_RULES.match(latex, start, end)
+        start = rules.end() if rules else start
+        cell = latex[start:end]
+        if pos > start or not cell.strip() or any(cmd in cell for cmd in NOT_TEXT):
+            continue  # a cell of an array nested in a wrapped cell was wrapped with it
+        out += [latex[pos:start], "\\text{", cell.strip(), "}"]
+        pos = end
+    return "".join(out) + latex[pos:]
+
+
+def _cells(latex: str, pos: int) -> list[tuple[int, int, int]]:
+    """Return (column, start, end) of each cell of the environment whose body starts at
+    `pos`, up to its `\\end{…}`: its `&` and `\\\\` at its own depth split them."""
+    cells, column, start, depth = [], 0, pos, 0
+    for match in SEPARATOR.finditer(latex, pos):
+        token = match.group()
+        if token in ("{", "}") or match.group(1):
+            opening = token == "{" or match.group(1) == "begin"
+            if not opening and depth == 0:  # the environment's own end (or a stray `}`)
+                cells.append((column, start, match.start()))
+                return cells
+            depth += 1 if opening else -1
+        elif depth == 0 and (token == "&" or token.startswith("\\\\")):
+            cells.append((column, start, match.start()))
+            column, start = (column + 1, match.end()) if token == "&" else (0, match.end())
+    cells.append((column, start, len(latex)))
+    return cells

@@ -1,0 +1,160 @@
+"""End to end: kinds found by trying real posts, where two stages meet.
+
+Each post is a minimal reproduction written for this test, never a copy of a real post.
+"""
+
+from __future__ import annotations
+
+from support.blog import build_into, build_site, make_site, page
+
+
+def test_a_link_to_the_id_of_the_heading_that_titles_a_page_lands_on_the_title(tmp_path):
+    text = "---\ndate: 2024-01-01\n---\n# Notes on $x$ {#top}\n\nText. [Back up](#top).\n"
+    root = make_site(tmp_path / "site", {"p.md": text})
+    assert [str(w) for w in build_site(root).warnings] == []
+    out = build_into(root)
+    [title] = page(out, "posts/p/index.html").xpath('//h1[@class="post-title"]')
+    assert title.get("id") == "top"
+    assert title.xpath(".//math")
+
+
+def test_a_link_to_an_id_no_title_has_still_warns(tmp_path):
+    text = "---\ndate: 2024-01-01\n---\n# Notes\n\nText. [Back up](#top).\n"
+    root = make_site(tmp_path / "site", {"p.md": text})
+    [warning] = [str(w) for w in build_site(root).warnings]
+    assert "link to `#top`: this page has no such anchor" in warning
+    [title] = page(build_into(root), "posts/p/index.html").xpath('//h1[@class="post-title"]')
+    assert title.get("id") is None
+
+
+QUARTO_FIGURES = """---
+title: T
+date: 2024-01-01
+---
+
+See [](#fig-both) and [](#fig-empty).
+
+::: {#fig-both layout-ncol=2}
+![Left $x$.](a.png){width=40%}
+
+![Right.](b.png)
+
+Both.
+:::
+
+::: {#fig-empty}
+:::
+"""
+
+
+def test_quarto_subfigures_without_ids_show_their_captions_and_an_empty_figure_warns(tmp_path):
+    root = make_site(tmp_path / "site", {"p.md": QUARTO_FIGURES})
+    for name in ("a.png", "b.png"):
+        (root / "content/posts" / name).write_bytes(b"")
+    warnings = [str(w) for w in build_site(root).warnings]
+    assert warnings == [
+        "content/posts/p.md:16:1: warning: figure div `#fig-empty` is empty; put the figure "
+        "in it, or remove the div"
+    ]
+    doc = page(build_into(root), "posts/p/index.html")
+    [outer] = doc.xpath('//figure[@id="fig-both"]')
+    captions = [" ".join(c.text_content().split()) for c in outer.xpath(".//figcaption")]
+    assert captions[0].startswith("(a) Left") and captions[1:] == ["(b) Right.", "Figure 1 Both."]
+    [left] = outer.xpath("./figure[1]/img")
+    assert (left.get("alt"), left.get("style")) == ("Left x.", "width:40%")
+    [empty] = doc.xpath('//figure[@id="fig-empty"]/figcaption')
+    assert empty.text_content() == "Figure 2"
+
+
+def test_a_formula_in_a_figures_caption_is_plain_text_in_its_images_alt(tmp_path):
+    text = "---\ntitle: T\ndate: 2024-01-01\n---\n\n![The $L^2$ norm, *squared*.](a.png){#fig-a}\n"
+    root = make_site(tmp_path / "site", {"p.md": text})
+    doc = page(build_into(root), "posts/p/index.html")
+    [image] = doc.xpath('//figure[@id="fig-a"]/img')
+    assert image.get("alt") == "The L² norm, squared."
+    [caption] = doc.xpath('//figure[@id="fig-a"]/figcaption')
+    assert caption.xpath(".//math") and caption.xpath(".//em")
+
+
+def test_a_malformed_cline_or_intertext_warns_at_its_place_in_the_post(tmp_path):
+    text = (
+        "---\ntitle: T\ndate: 2024-01-01\n---\n\n$$\n\\begin{array}{cc} a & b \\\\ \\cline{2} c & d"
+        " \\end{array}\n$$\n\nText $a \\\\ \\intertext{so} b$.\n"
+    )
+    root = make_site(tmp_path / "site", {"p.md": text})
+    assert [str(w) for w in build_site(root).warnings] == [
+        "content/posts/p.md:7:28: warning: \\cline needs a range of columns, first to last, in "
+        "braces: write \\cline{2-3} (or \\cline{2-2} for one column)",
+        "content/posts/p.md:10:12: warning: \\intertext works only between the rows of an "
+        "alignment (align, gather, aligned…): put the text outside the formula, or the rows in "
+        "an alignment",
+    ]
+
+
+MYST = """---
+jupytext:
+  text_representation:
+    format_name: myst
+kernelspec:
+  name: python3
+date: 2024-01-01
+---
+
+(intro)=
+```{raw} jupyter
+<div>notebook header</div>
+```
+
+# {index}`Kalman <single: Kalman>` filtering
+
+```{math}
+:label: eq-update
+x_{t+1} = A x_t
+```
+
+By {eq}`eq-update`, see {cite}`Ljungqvist2012`.
+
+```{toctree}
+other
+```
+"""
+
+
+def test_a_myst_notebook_is_titled_by_its_heading_its_math_numbered_and_its_gaps_warned(tmp_path):
+    root = make_site(tmp_path / "site", {"kalman.md": MYST})
+    assert [str(w).split(": warning: ")[1] for w in build_site(root).warnings] == [
+        "MyST role `{cite}` is not supported: `Ljungqvist2012` is shown as text",
+        "MyST directive `{toctree}` is not supported: its body is shown as code; write it as "
+        "Markdown (a `:::` callout, an image, text)",
+    ]
+    doc = page(build_into(root), "posts/kalman/index.html")
+    assert doc.xpath('string(//h1[@class="post-title"])').strip() == "Kalman filtering"
+    [link] = doc.xpath('//div[@class="post-body"]//a[@href="#eq-update"]')
+    assert link.text_content() == "(1)"
+    assert "notebook header" not in doc.xpath("string(//main)")
+
+
+QUARTO_THEOREMS = """---
+title: T
+date: 2024-01-01
+---
+
+::: {#thm-roots}
+## Existence
+Roots exist.
+:::
+
+::: {.proof}
+## Proof of [@thm-roots]
+Cyclic groups.
+:::
+"""
+
+
+def test_quarto_theorems_are_numbered_and_a_bracketed_reference_is_no_citation(tmp_path):
+    root = make_site(tmp_path / "site", {"p.md": QUARTO_THEOREMS})
+    assert [str(w) for w in build_site(root).warnings] == []
+    doc = page(build_into(root), "posts/p/index.html")
+    titles = [" ".join(t.text_content().split()) for t in doc.xpath('//p[@class="theorem-title"]')]
+    assert titles == ["Theorem 1 (Existence).", "Proof (Proof of Theorem 1)."]
+    assert not doc.xpath('//h2[@id="existence"]')  # the title, not a section
