@@ -15,9 +15,7 @@ from operator import is_
 from pathlib import PurePosixPath
 from typing import Any
 
-from postil.bibliography.csl import read_csl
 from postil.bibliography.entries import BibFile, Works
-from postil.bibliography.read import read_bib
 from postil.cache.keys import fingerprint
 from postil.cache.manifest import RACY_NS
 from postil.cache.store import BuildCache
@@ -144,7 +142,14 @@ def _read(config: SiteConfig, rel: str, cache: BuildCache, memo: dict[str, Any])
 
 def read_bibliography(data: bytes, rel: str) -> BibFile:
     """Return a bibliography file read by its kind: CSL JSON (`.json`) or CSL YAML
-    (`.yaml`, `.yml`) with `postil.bibliography.csl`, else BibTeX or BibLaTeX."""
+    (`.yaml`, `.yml`) with `postil.bibliography.csl`, else BibTeX or BibLaTeX.
+
+    The readers (bibtexparser's) are imported here, when a file is read: a build whose
+    bibliographies all come from the cache, or a site with none, does not import them
+    (the dev server's warm first page: docs/performance.md)."""
+    from postil.bibliography.csl import read_csl
+    from postil.bibliography.read import read_bib
+
     if rel.lower().endswith((".json", ".yaml", ".yml")):
         return read_csl(data, rel)
     return read_bib(data, rel)
