@@ -423,9 +423,9 @@ def reloads(rels: set[str], build: int, hello: dict) -> bool:
     """Return whether a page made of `rels`, served at build number `build`, must reload
     when its script hears `hello` (livereload.js's `onHello`): one of the builds since is
     not listed in the hello's `changes`, or one changed a file of the page."""
-    listed = dict((n, set(changed)) for n, changed in hello.get("changes", []))
+    listed = {n: None if changed is None else set(changed) for n, changed in hello["changes"]}
     since = range(build + 1, hello["build"] + 1)
-    return any(n not in listed or listed[n] & rels for n in since)
+    return any(listed.get(n) is None or listed[n] & rels for n in since)
 
 
 def test_a_page_served_from_a_builds_first_pages_is_reloaded_once(start, site) -> None:
@@ -481,3 +481,23 @@ def test_a_page_served_from_a_builds_first_pages_is_reloaded_once(start, site) -
     finally:
         gate.set()
         stream.close()
+
+
+def test_a_hello_lists_the_recent_builds_and_not_the_files_of_a_big_one() -> None:
+    from postil.serve.engine import BuildReport
+    from postil.serve.hub import HELLO_CHANGES, HELLO_FILES, SiteHub
+
+    hub = SiteHub()
+    many = frozenset(f"posts/p{n}/index.html" for n in range(HELLO_FILES + 1))
+    hub.publish(BuildReport(True, many, (), (), 0, 0, 0.0), {}, "/")
+    hub.publish(BuildReport(True, frozenset({"a.html"}), (), (), 0, 0, 0.0), {}, "/")
+    number, data = hub.hello()
+    hello = json.loads(data)
+    assert number == hello["build"] == 2
+    assert hello["changes"] == [[1, None], [2, ["a.html"]]]
+    assert reloads({"b.html"}, 0, hello) and not reloads({"b.html"}, 1, hello)
+    for _ in range(HELLO_CHANGES):
+        hub.publish(BuildReport(True, frozenset(), (), (), 0, 0, 0.0), {}, "/")
+    hello = json.loads(hub.hello()[1])
+    assert [n for n, _ in hello["changes"]] == list(range(3, 3 + HELLO_CHANGES))
+    assert reloads({"b.html"}, 1, hello)  # builds too old to be listed: reload

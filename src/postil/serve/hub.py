@@ -22,6 +22,9 @@ WAIT_SECONDS = 30.0
 HELLO_CHANGES = 16
 """Builds whose changed files a `hello` lists (`SiteHub.hello`): a page served at one of the
 last `HELLO_CHANGES` builds can tell whether the builds since changed it."""
+HELLO_FILES = 200
+"""A build that changed more files than this is listed in a `hello` without them (null:
+a page served before it reloads), so a hello stays small after a template edit."""
 
 
 def diagnostic_json(d: Diagnostic) -> dict[str, str]:
@@ -150,7 +153,8 @@ class SiteHub:
     def hello(self) -> tuple[int, str]:
         """Return the number of the served build and the JSON of the `hello` event a new
         event stream starts with: the session, that build, its errors and warnings, and
-        `changes`, the [number, changed rels] of each of the last `HELLO_CHANGES` events.
+        `changes`, the [number, changed rels] of each of the last `HELLO_CHANGES` events
+        (the rels None for an event that named more than `HELLO_FILES`).
 
         `changes` lets a page served at an earlier build tell whether the builds since
         changed it (`livereload.js`): a page served from a build's first pages
@@ -166,7 +170,11 @@ class SiteHub:
                 "build": view.build,
                 "errors": [diagnostic_json(d) for d in view.errors],
                 "warnings": [diagnostic_json(d) for d in view.warnings],
-                "changes": [[n, rels] for n, rels in self._changes if n <= view.build],
+                "changes": [
+                    [n, rels if len(rels) <= HELLO_FILES else None]
+                    for n, rels in self._changes
+                    if n <= view.build
+                ],
             }
             return view.build, json.dumps(hello, ensure_ascii=False)
 

@@ -165,13 +165,15 @@
   }
 
   /* The files the builds after this page's own changed, from a hello's `changes`
-   * ([number, rels] of the last builds); null if one of those builds is not listed. */
+   * ([number, rels] of the last builds); null if one of those builds is not listed, or
+   * listed without its files (it changed too many). */
   function changedSince(hello) {
     const listed = new Map((hello.changes || []).map(([n, rels]) => [n, rels]));
     const changed = new Set();
     for (let n = build + 1; n <= hello.build; n++) {
-      if (!listed.has(n)) return null;
-      for (const rel of listed.get(n)) changed.add(rel);
+      const rels = listed.get(n);
+      if (!rels) return null;
+      for (const rel of rels) changed.add(rel);
     }
     return changed;
   }
