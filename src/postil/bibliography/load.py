@@ -142,17 +142,29 @@ def _read(config: SiteConfig, rel: str, cache: BuildCache, memo: dict[str, Any])
 
 def read_bibliography(data: bytes, rel: str) -> BibFile:
     """Return a bibliography file read by its kind: CSL JSON (`.json`) or CSL YAML
-    (`.yaml`, `.yml`) with `postil.bibliography.csl`, else BibTeX or BibLaTeX.
-
-    The readers (bibtexparser's) are imported here, when a file is read: a build whose
-    bibliographies all come from the cache, or a site with none, does not import them
-    (the dev server's warm first page: docs/performance.md)."""
-    from postil.bibliography.csl import read_csl
-    from postil.bibliography.read import read_bib
-
+    (`.yaml`, `.yml`) with `postil.bibliography.csl`, else BibTeX or BibLaTeX."""
     if rel.lower().endswith((".json", ".yaml", ".yml")):
         return read_csl(data, rel)
     return read_bib(data, rel)
+
+
+def read_bib(data: bytes, rel: str) -> BibFile:
+    """Return a BibTeX or BibLaTeX file read (`postil.bibliography.read.read_bib`).
+
+    The reader (bibtexparser's) is imported when a file is read: a build whose
+    bibliographies all come from the cache, or a site with none, does not import it (the
+    dev server's warm first page: docs/performance.md)."""
+    from postil.bibliography.read import read_bib as read
+
+    return read(data, rel)
+
+
+def read_csl(data: bytes, rel: str) -> BibFile:
+    """Return a CSL JSON or YAML file read (`postil.bibliography.csl.read_csl`), its reader
+    imported when a file is read (as `read_bib`)."""
+    from postil.bibliography.csl import read_csl as read
+
+    return read(data, rel)
 
 
 def works_for(config: SiteConfig, post: Post, files: Mapping[str, BibFile]) -> Works | None:
