@@ -443,3 +443,26 @@ def test_the_own_page_waits_for_the_whole_build_when_no_other_page_renders(site,
     assert _ahead(shown, ["k0", "k1", "k2"], {}, keys, own, True) == [0]
     assert _ahead(shown, ["k0", "k1", "k2"], {"index.html": ("k1", "t")}, keys, own, True) == []
     assert _ahead(shown, ["k0", "k1", "k2"], {}, keys, own, False) == []  # a path twice
+
+
+def test_a_static_file_copied_just_before_the_start_is_not_announced_by_an_edit(
+    site, monkeypatch
+) -> None:
+    """A static file younger than `RACY_NS` at the first build has its digest as token,
+    and its stat signature once it is older: same bytes, another token. The first edit's
+    event named it, so every page restyled (a script or an image: reloaded) for nothing."""
+    import postil.cache.manifest as manifest
+
+    (site / "static/css").mkdir(parents=True)
+    (site / "static/css/own.css").write_text("main { color: navy; }\n")
+    builder = DevBuild(site)
+    monkeypatch.setattr(manifest, "RACY_NS", 10**18)  # every file is young
+    assert builder.build().ok
+    monkeypatch.setattr(manifest, "RACY_NS", 0)  # every file is old
+    post = site / "content/posts/p2.md"
+    report = builder.build(edit(post, "Second paragraph", "Edited paragraph"))
+    assert report.ok and "posts/p2/index.html" in report.changed
+    assert "css/own.css" not in report.changed
+    (site / "static/css/own.css").write_text("main { color: teal; }\n")
+    report = builder.build(ChangeSet(static={site / "static/css/own.css"}))
+    assert report.changed == {"css/own.css"}  # a real change still is

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -14,6 +15,7 @@ import pytest
 
 from postil.build import BuildOptions, build
 from postil.serve import DevServer, ServeOptions, is_loopback
+from postil.serve.engine import FirstPages
 from postil.serve.server import resolve
 from postil.serve.watcher import ChangeSet
 
@@ -415,3 +417,87 @@ def test_a_page_of_a_build_still_rendering_is_served_while_the_others_wait(tmp_p
     hub.publish(report, new, "/")
     events = hub.events_after(3, 0)
     assert events is not None and json.loads(events[-1][1])["changed"] == ["b.html"]
+
+
+def reloads(rels: set[str], build: int, hello: dict) -> bool:
+    """Return whether a page made of `rels`, served at build number `build`, must reload
+    when its script hears `hello` (livereload.js's `onHello`): one of the builds since is
+    not listed in the hello's `changes`, or one changed a file of the page."""
+    listed = {n: None if changed is None else set(changed) for n, changed in hello["changes"]}
+    since = range(build + 1, hello["build"] + 1)
+    return any(listed.get(n) is None or listed[n] & rels for n in since)
+
+
+def test_a_page_served_from_a_builds_first_pages_is_reloaded_once(start, site) -> None:
+    """A rename save, its page served while the rest of its build runs (held here, as a
+    slow machine holds it) and its script connected only after that build's end: the
+    hello tells it that nothing since changed it (it was reloaded a second time, about 1
+    save in 5 in the browser). A real second change still reloads it."""
+    server = start(site)
+    gate = threading.Event()
+    publish_first = server.builder.on_first
+    assert publish_first is not None
+
+    def held(pages: FirstPages) -> None:
+        publish_first(pages)
+        gate.wait(10)  # until the page is served
+
+    server.builder.on_first = held
+    stream = EventStream(server)
+    try:
+        stream.next()  # hello
+        post = site / "content/posts/p2.md"
+        temp = post.with_name("p2.md.tmp")
+        temp.write_text(post.read_text().replace("Second paragraph", "Renamed-in paragraph"))
+        temp.replace(post)
+        first = stream.next_build()
+        assert first["changed"] == ["posts/p2/index.html"]
+        page = request(server, "/posts/p2/")[2]  # the reload that event asks for
+        gate.set()
+        assert b"Renamed-in paragraph" in page
+        served_at = int(re.search(rb'data-postil-build="(\d+)"', page)[1])  # type: ignore[index]
+        assert served_at == first["build"]  # from the first pages: the build still ran
+        last = stream.next_build()
+        assert last["build"] == first["build"] + 1 and "posts/p2/index.html" not in last["changed"]
+        late = EventStream(server)  # the reloaded page's script connects
+        hello = json.loads(late.next()["data"])
+        late.close()
+        assert hello["build"] == last["build"]
+        assert not reloads({"posts/p2/index.html"}, served_at, hello)  # reloaded once
+        assert hello["changes"][-2:] == [
+            [first["build"], first["changed"]],
+            [last["build"], last["changed"]],
+        ]
+        # A real second change of the page still reloads it, once.
+        server.builder.on_first = publish_first
+        post.write_text(post.read_text().replace("Renamed-in", "Edited again"))
+        while "posts/p2/index.html" not in (event := stream.next_build())["changed"]:
+            pass
+        wait_for(lambda: server.hub.view(timeout=0).build >= event["build"])
+        again = EventStream(server)
+        hello = json.loads(again.next()["data"])
+        again.close()
+        assert reloads({"posts/p2/index.html"}, last["build"], hello)
+    finally:
+        gate.set()
+        stream.close()
+
+
+def test_a_hello_lists_the_recent_builds_and_not_the_files_of_a_big_one() -> None:
+    from postil.serve.engine import BuildReport
+    from postil.serve.hub import HELLO_CHANGES, HELLO_FILES, SiteHub
+
+    hub = SiteHub()
+    many = frozenset(f"posts/p{n}/index.html" for n in range(HELLO_FILES + 1))
+    hub.publish(BuildReport(True, many, (), (), 0, 0, 0.0), {}, "/")
+    hub.publish(BuildReport(True, frozenset({"a.html"}), (), (), 0, 0, 0.0), {}, "/")
+    number, data = hub.hello()
+    hello = json.loads(data)
+    assert number == hello["build"] == 2
+    assert hello["changes"] == [[1, None], [2, ["a.html"]]]
+    assert reloads({"b.html"}, 0, hello) and not reloads({"b.html"}, 1, hello)
+    for _ in range(HELLO_CHANGES):
+        hub.publish(BuildReport(True, frozenset(), (), (), 0, 0, 0.0), {}, "/")
+    hello = json.loads(hub.hello()[1])
+    assert [n for n, _ in hello["changes"]] == list(range(3, 3 + HELLO_CHANGES))
+    assert reloads({"b.html"}, 1, hello)  # builds too old to be listed: reload

@@ -15,9 +15,7 @@ from operator import is_
 from pathlib import PurePosixPath
 from typing import Any
 
-from postil.bibliography.csl import read_csl
 from postil.bibliography.entries import BibFile, Works
-from postil.bibliography.read import read_bib
 from postil.cache.keys import fingerprint
 from postil.cache.manifest import RACY_NS
 from postil.cache.store import BuildCache
@@ -148,6 +146,25 @@ def read_bibliography(data: bytes, rel: str) -> BibFile:
     if rel.lower().endswith((".json", ".yaml", ".yml")):
         return read_csl(data, rel)
     return read_bib(data, rel)
+
+
+def read_bib(data: bytes, rel: str) -> BibFile:
+    """Return a BibTeX or BibLaTeX file read (`postil.bibliography.read.read_bib`).
+
+    The reader (bibtexparser's) is imported when a file is read: a build whose
+    bibliographies all come from the cache, or a site with none, does not import it (the
+    dev server's warm first page: docs/performance.md)."""
+    from postil.bibliography.read import read_bib as read
+
+    return read(data, rel)
+
+
+def read_csl(data: bytes, rel: str) -> BibFile:
+    """Return a CSL JSON or YAML file read (`postil.bibliography.csl.read_csl`), its reader
+    imported when a file is read (as `read_bib`)."""
+    from postil.bibliography.csl import read_csl as read
+
+    return read(data, rel)
 
 
 def works_for(config: SiteConfig, post: Post, files: Mapping[str, BibFile]) -> Works | None:

@@ -10,16 +10,21 @@ from __future__ import annotations
 import copy
 import io
 from collections.abc import Callable, Iterator
-from typing import Any
-
-from markdown_it import MarkdownIt
-from markdown_it.rules_core import StateCore
+from typing import TYPE_CHECKING, Any
 
 from postil.htmlfilter import summary_html
 from postil.markdown.references import references
 from postil.markdown.rendered import AnchorLink, RenderedMarkdown, TitleText, TocEntry
 from postil.markdown.state import GroupRun, RenderState, SourceLines, get_state
 from postil.model import Post
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.rules_core import StateCore
+
+# markdown-it is imported when a parser is made or used, not with this package: a warm
+# start of the dev server takes every post's rendering from the cache and parses none
+# (docs/performance.md, "The warm first page").
 
 __all__ = [
     "AnchorLink",
@@ -38,6 +43,8 @@ def create_markdown() -> MarkdownIt:
     One instance is made per process and reused for every post (it holds no per-document
     state). Raw HTML in posts is allowed: the author owns the content.
     """
+    from markdown_it import MarkdownIt
+
     from postil.markdown.attrs import attrs_plugin
     from postil.markdown.callout import callout_plugin
     from postil.markdown.chunk import chunk_plugin
@@ -200,6 +207,8 @@ def parse_in_groups(
     Returns:
         The words of the body (`count_words`).
     """
+    from markdown_it.rules_core import StateCore
+
     state = get_state(env)
     rules = [rule for rule in md.core.ruler.__rules__ if rule.enabled]
     split = next(i for i, rule in enumerate(rules) if rule.name == "inline")

@@ -371,13 +371,22 @@ class DevBuild:
             self._cache.forget(SERVED, gone)
 
     def _commit(self, writer: MemoryWriter) -> frozenset[str]:
-        """Serve what `writer` holds; return the output rels whose bytes (may have) changed."""
+        """Serve what `writer` holds; return the output rels whose bytes (may have) changed.
+
+        A file whose token changed but whose bytes did not is not among them: a static
+        file's token is its stat signature, or its digest while the file is younger than
+        `RACY_NS` (`static_token`), so a stylesheet copied just before the server started
+        has another token at the first rebuild, with the same bytes; announced, it
+        restyled (or, for a script or image, reloaded) every page for nothing."""
         new, old = writer.entries, self._entries
         kept = old.get  # most entries are the very `Entry` of the last build (`reuse`)
         changed = set(new.keys() ^ old.keys()) | {
             rel
             for rel, entry in new.items()
-            if (was := kept(rel)) is not entry and was is not None and was.token != entry.token
+            if (was := kept(rel)) is not entry
+            and was is not None
+            and was.token != entry.token
+            and (was.data is None or was.data != entry.data)
         }
         ready = {rel: e.data for rel, e in new.items() if e.data is not None}
         deferred = {rel: e.lazy for rel, e in new.items() if e.lazy is not None}

@@ -19,6 +19,12 @@ from postil.serve.engine import BuildReport, FirstPages
 
 HISTORY = 64
 WAIT_SECONDS = 30.0
+HELLO_CHANGES = 16
+"""Builds whose changed files a `hello` lists (`SiteHub.hello`): a page served at one of the
+last `HELLO_CHANGES` builds can tell whether the builds since changed it."""
+HELLO_FILES = 200
+"""A build that changed more files than this is listed in a `hello` without them (null:
+a page served before it reloads), so a hello stays small after a template edit."""
 
 
 def diagnostic_json(d: Diagnostic) -> dict[str, str]:
@@ -64,6 +70,7 @@ class SiteHub:
         self._first: SiteView | None = None  # a running build's first pages
         self._number = 0  # of the last event
         self._events: deque[tuple[int, str]] = deque(maxlen=HISTORY)
+        self._changes: deque[tuple[int, list[str]]] = deque(maxlen=HELLO_CHANGES)
         self._closed = False
         self.answered = threading.Event()
         """Set once a request has been answered (the server then warms up: `DevServer`)."""
@@ -111,10 +118,12 @@ class SiteHub:
         warnings: tuple[Diagnostic, ...],
     ) -> None:
         """Queue the event of build number `self._number` and wake its readers."""
+        rels = sorted(changed)
+        self._changes.append((self._number, rels))
         event = {
             "build": self._number,
             "ok": ok,
-            "changed": sorted(changed),
+            "changed": rels,
             "errors": [diagnostic_json(d) for d in errors],
             "warnings": [diagnostic_json(d) for d in warnings],
         }
@@ -140,6 +149,34 @@ class SiteHub:
                 lambda: self._closed or not self._busy() or first() is not None, timeout
             )
             return first() or self._view
+
+    def hello(self) -> tuple[int, str]:
+        """Return the number of the served build and the JSON of the `hello` event a new
+        event stream starts with: the session, that build, its errors and warnings, and
+        `changes`, the [number, changed rels] of each of the last `HELLO_CHANGES` events
+        (the rels None for an event that named more than `HELLO_FILES`).
+
+        `changes` lets a page served at an earlier build tell whether the builds since
+        changed it (`livereload.js`): a page served from a build's first pages
+        (`publish_first`) whose script connects only after that build's end has missed
+        the end's event, which names the other pages; reloading it on the build number
+        alone reloaded it a second time for nothing (docs/performance.md, "One reload for
+        a rename save").
+        """
+        with self._cond:
+            view = self._view
+            hello = {
+                "session": self.session,
+                "build": view.build,
+                "errors": [diagnostic_json(d) for d in view.errors],
+                "warnings": [diagnostic_json(d) for d in view.warnings],
+                "changes": [
+                    [n, rels if len(rels) <= HELLO_FILES else None]
+                    for n, rels in self._changes
+                    if n <= view.build
+                ],
+            }
+            return view.build, json.dumps(hello, ensure_ascii=False)
 
     def events_after(self, seen: int, timeout: float) -> list[tuple[int, str]] | None:
         """Wait up to `timeout` s for builds after number `seen`; return their (number, JSON).

@@ -47,12 +47,19 @@
     return rel;
   }
 
+  /* The files this page loads (scripts, images, frames, icons, preloaded fonts), but not
+   * its stylesheets (swapped in place) nor the links it only names: a feed
+   * (rel="alternate"), its canonical URL or its neighbours change with most edits, and the
+   * page does not show them (reloading for a feed reloaded a page twice after one save). */
+  const LOADED_LINKS = /\b(?:icon|apple-touch-icon|mask-icon|manifest|preload|modulepreload|prefetch)\b/;
+
   function loadedRels() {
     const rels = new Set();
     const selector = "script[src], img[src], source[src], video[src], audio[src], iframe[src], link[href]";
     for (const el of document.querySelectorAll(selector)) {
+      if (el.tagName === "LINK" && !LOADED_LINKS.test(el.rel)) continue;
       const rel = relOf(el.getAttribute("src") || el.getAttribute("href"));
-      if (rel !== null && (el.tagName !== "LINK" || !/\bstylesheet\b/.test(el.rel))) rels.add(rel);
+      if (rel !== null) rels.add(rel);
     }
     return rels;
   }
@@ -132,22 +139,57 @@
     root.replaceChildren(style, section);
   }
 
+  /* What the changed files mean for this page: "reload" if it shows or loads one of them,
+   * "css" if only stylesheets changed, else null. */
+  function effect(changed) {
+    if ([...pageRels].some((rel) => changed.has(rel))) return "reload";
+    const loaded = loadedRels();
+    if ([...changed].some((rel) => loaded.has(rel))) return "reload";
+    if ([...changed].some((rel) => rel.endsWith(".css"))) return "css";
+    return null;
+  }
+
+  function apply(changed) {
+    const what = effect(changed);
+    if (what === "reload") return reload();
+    if (what === "css") swapStylesheets();
+  }
+
   function onBuild(event) {
     if (event.reload) return reload();
     if (event.build <= build) return; // this page already shows that build
     build = event.build;
     showProblems(event.errors, event.warnings);
     if (!event.ok || event.changed.length === 0) return;
-    const changed = new Set(event.changed);
-    if ([...pageRels].some((rel) => changed.has(rel))) return reload();
-    const loaded = loadedRels();
-    if ([...changed].some((rel) => loaded.has(rel))) return reload();
-    if ([...changed].some((rel) => rel.endsWith(".css"))) swapStylesheets();
+    apply(new Set(event.changed));
+  }
+
+  /* The files the builds after this page's own changed, from a hello's `changes`
+   * ([number, rels] of the last builds); null if one of those builds is not listed, or
+   * listed without its files (it changed too many). */
+  function changedSince(hello) {
+    const listed = new Map((hello.changes || []).map(([n, rels]) => [n, rels]));
+    const changed = new Set();
+    for (let n = build + 1; n <= hello.build; n++) {
+      const rels = listed.get(n);
+      if (!rels) return null;
+      for (const rel of rels) changed.add(rel);
+    }
+    return changed;
   }
 
   function onHello(hello) {
-    // A restarted server, or builds missed while disconnected: the page may be stale.
-    if (hello.session !== session || hello.build > build) return reload();
+    // A restarted server: the page may be stale.
+    if (hello.session !== session) return reload();
+    if (hello.build > build) {
+      // Builds that ended before this page's script connected (a page served from a
+      // build's first pages misses that build's last event): reload only if they changed
+      // what this page shows, or if they are too old to be listed.
+      const changed = changedSince(hello);
+      if (changed === null || effect(changed) === "reload") return reload();
+      build = hello.build;
+      apply(changed);
+    }
     script.dataset.postilState = "live";
     showProblems(hello.errors, hello.warnings);
   }

@@ -8,7 +8,6 @@ responses get one `<script>` (`livereload.js`) before `</body>`; the built site 
 
 from __future__ import annotations
 
-import json
 import mimetypes
 import socket
 import threading
@@ -20,7 +19,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from postil.errors import Diagnostic, PostilError
-from postil.serve.hub import SiteHub, SiteView, diagnostic_json
+from postil.serve.hub import SiteHub, SiteView
 
 DEV_PREFIX = "/__postil/"
 EVENTS_PATH = DEV_PREFIX + "events"
@@ -257,22 +256,15 @@ class DevRequestHandler(BaseHTTPRequestHandler):
     def _stream_events(self) -> None:
         """Send Server-Sent Events: a `hello` with the current state, then one per build."""
         hub = self.server.hub
-        view = hub.view(timeout=0)
         self.close_connection = True
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream; charset=utf-8")
         self.send_header("Cache-Control", "no-store")
         self.send_header("Connection", "close")
         self.end_headers()
-        hello = {
-            "session": hub.session,
-            "build": view.build,
-            "errors": [diagnostic_json(d) for d in view.errors],
-            "warnings": [diagnostic_json(d) for d in view.warnings],
-        }
+        seen, hello = hub.hello()
         try:
-            self._write_event("hello", view.build, json.dumps(hello), retry=True)
-            seen = view.build
+            self._write_event("hello", seen, hello, retry=True)
             while (events := hub.events_after(seen, HEARTBEAT_SECONDS)) is not None:
                 if not events:
                     self.wfile.write(b": keep-alive\n\n")

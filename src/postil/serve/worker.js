@@ -8,7 +8,8 @@
 "use strict";
 const ports = new Set();
 let source = null;
-let state = null; // {session, build, errors} as of the latest event
+let state = null; // the hello as of the latest event: {session, build, errors, warnings, changes}
+const CHANGES = 16; // builds listed in `changes`, as the server's hello (hub.HELLO_CHANGES)
 
 function send(port, name, data) {
   port.postMessage({ name, data });
@@ -22,7 +23,12 @@ function open() {
   });
   source.addEventListener("build", (message) => {
     const event = JSON.parse(message.data);
-    if (state && !event.reload) state = { ...state, build: event.build, errors: event.errors };
+    if (state && !event.reload) {
+      // What a tab that joins later is greeted with: the hello's `changes` go on, so the
+      // tab can tell whether the builds since its page was served changed it.
+      const changes = [...(state.changes || []), [event.build, event.changed]].slice(-CHANGES);
+      state = { ...state, build: event.build, errors: event.errors, warnings: event.warnings, changes };
+    }
     for (const port of ports) send(port, "build", event);
   });
 }
