@@ -2,7 +2,8 @@
 """Where a dev server's rebuild spends its CPU until the edited post's page is handed over,
 stage by stage, without a profiler (issue 20).
 
-It copies SITE into --work and runs `serve_rebuild.py`'s loop (`DevBuild` as `postil serve`
+It copies SITE into --work (its `.postil-cache/` too: a warm first build when there is
+one) and runs `serve_rebuild.py`'s loop (`DevBuild` as `postil serve`
 runs it: a first build, `watching()`, then --edits appends to the middle post, each built
 with the change set the watcher would give), with the thread's CPU clock
 (`time.thread_time`) around the build's stages and the passes inside them that go over
@@ -167,7 +168,7 @@ def main() -> None:
     parser.add_argument("--work", type=Path, default=Path("/tmp/postil-stages-bench"))
     args = parser.parse_args()
     shutil.rmtree(args.work, ignore_errors=True)
-    shutil.copytree(args.site, args.work, ignore=shutil.ignore_patterns("_site", ".postil-cache"))
+    shutil.copytree(args.site, args.work, ignore=shutil.ignore_patterns("_site"))
     found = measure(args.work, args.edits)
     for label, value in found.items():
         print(f"{label:>32}  {value}")
