@@ -9,9 +9,14 @@ target of some fragment link, once per page.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from html.parser import HTMLParser
+from itertools import chain, compress
+from operator import is_not
+from typing import Any
 
 from postil.errors import Diagnostic, Severity
+from postil.markdown.rendered import RenderedMarkdown
 from postil.model import RenderedPost
 from postil.theme import PAGE_IDS as THEME_IDS
 
@@ -45,29 +50,114 @@ def element_ids(html: str) -> frozenset[str]:
     return frozenset(collector.ids)
 
 
-def check_anchors(rendered: list[RenderedPost]) -> list[Diagnostic]:
+def check_anchors(
+    rendered: list[RenderedPost], memo: dict[str, Any] | None = None
+) -> list[Diagnostic]:
     """Return a warning for every fragment link whose anchor does not exist on its target page.
 
     Args:
         rendered: every rendered post and page; `content.anchor_links` lists their links.
+        memo: a scratch dictionary (`BuildCache.memo`) keeping the last call's posts, their
+            warnings, the ids of each target page and who links to it. While the posts
+            have the same sources in the same order, only the posts that are not the very
+            objects of the last call (found by identity, in C) and the posts linking to
+            one of them are checked again: a post's warnings are a function of its links
+            and of its targets' ids, and a target that is the same object has the same ids.
 
     Returns:
         Warnings at each link's file:line:col (an error under --strict, like every warning),
         in the order the links were written.
     """
-    by_source = {r.post.source.rel: r for r in rendered}
-    known: dict[str, frozenset[str]] = {}
-    problems = []
-    for page in rendered:
+    memo = memo if memo is not None else {}
+    last: _Checked | None = memo.get("last")
+    checked = last.after(rendered) if last is not None else None
+    if checked is None:
+        checked = _Checked.of(rendered)
+    memo["last"] = checked
+    return list(chain.from_iterable(checked.problems))
+
+
+@dataclass
+class _Checked:
+    """What `check_anchors` found, kept for its next call (never changed once kept:
+    `after` makes a new one).
+
+    Attributes:
+        posts: the posts checked, in order.
+        problems: the warnings of each.
+        targets: the source rels each links to.
+        linkers: by target source rel, the indices of the posts with a link to it.
+        ids: each target page's ids by source rel, with the content and the title's id
+            they were read from.
+        places: each post's index by its source rel (the same for every `after`).
+    """
+
+    posts: list[RenderedPost]
+    problems: list[list[Diagnostic]]
+    targets: list[frozenset[str]]
+    linkers: dict[str, frozenset[int]]
+    ids: dict[str, tuple[RenderedMarkdown, str, frozenset[str]]]
+    places: dict[str, int]
+
+    @classmethod
+    def of(cls, rendered: list[RenderedPost]) -> _Checked:
+        """Return the check of every post of `rendered`."""
+        count = len(rendered)
+        places = {r.post.source.rel: i for i, r in enumerate(rendered)}
+        checked = cls(list(rendered), [[]] * count, [frozenset()] * count, {}, {}, places)
+        for i in range(count):
+            checked.check(i)
+        return checked
+
+    def after(self, rendered: list[RenderedPost]) -> _Checked | None:
+        """Return the check of `rendered`, this one's posts but a few, by checking again
+        the changed posts and those linking to them; None when a post moved (a source at
+        another place: a new, deleted or renamed post)."""
+        if len(rendered) != len(self.posts):
+            return None
+        changed = list(compress(range(len(rendered)), map(is_not, rendered, self.posts)))
+        if any(rendered[i].post.source.rel != self.posts[i].post.source.rel for i in changed):
+            return None
+        if not changed:
+            return self
+        new = _Checked(
+            list(rendered),
+            list(self.problems),
+            list(self.targets),
+            dict(self.linkers),
+            dict(self.ids),
+            self.places,
+        )
+        redo = set(changed)
+        for i in changed:
+            rel = rendered[i].post.source.rel
+            redo |= self.linkers.get(rel, frozenset())
+            new.ids.pop(rel, None)  # read again from its new content when linked to
+        for i in sorted(redo):
+            new.check(i)
+        return new
+
+    def check(self, i: int) -> None:
+        """Check the links of post `i` again (its warnings and targets replaced)."""
+        page = self.posts[i]
+        problems: list[Diagnostic] = []
+        targets: set[str] = set()
         for link in page.content.anchor_links:
-            target = by_source.get(link.target or page.post.source.rel)
-            if target is None:
+            place = self.places.get(link.target or page.post.source.rel)
+            if place is None:
                 continue  # a missing file is reported by the links plugin
+            target = self.posts[place]
             rel = target.post.source.rel
-            if rel not in known:
-                title_id = {target.post.meta.title_id} - {""}
-                known[rel] = element_ids(target.content.html) | PAGE_IDS | title_id
-            if link.fragment not in known[rel]:
+            targets.add(rel)
+            title_id = target.post.meta.title_id
+            known = self.ids.get(rel)
+            if known is None or known[0] is not target.content or known[1] != title_id:
+                known = self.ids[rel] = (
+                    target.content,
+                    title_id,
+                    element_ids(target.content.html) | PAGE_IDS | ({title_id} - {""}),
+                )
+            if link.fragment not in known[2]:
                 where = "this page" if not link.target else link.target
                 problems.append(
                     Diagnostic(
@@ -77,4 +167,8 @@ def check_anchors(rendered: list[RenderedPost]) -> list[Diagnostic]:
                         "link to an existing heading id or remove the fragment",
                     )
                 )
-    return problems
+        for rel in self.targets[i] - targets:
+            self.linkers[rel] = self.linkers[rel] - {i}
+        for rel in targets - self.targets[i]:
+            self.linkers[rel] = self.linkers.get(rel, frozenset()) | {i}
+        self.problems[i], self.targets[i] = problems, frozenset(targets)

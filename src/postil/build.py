@@ -23,10 +23,11 @@ import logging
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from functools import partial
-from operator import and_, eq, is_
+from itertools import chain, compress
+from operator import and_, eq, is_, is_not, not_
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -211,10 +212,8 @@ def run(
     when = now or datetime.now(timezone.utc)
     # Drafts and future posts left out are not rendered at all, so a link to one is
     # reported like a link to a missing post instead of becoming a 404 on the site.
-    upcoming = [d for p in posts if (d := p.meta.date) and _upcoming(p.meta, when, options)]
-    sources = [p.source.rel for p in posts]
-    posts = [p for p in posts if is_published(p.meta, when, options.drafts, options.future)]
-    published = {p.source.rel: p.url for p in posts}
+    chosen = _published(posts, when, options, cache.memo("published"))
+    upcoming_first, sources, (posts, published) = chosen.upcoming, chosen.sources, chosen.posts
     assets, problems = site_assets(config, sources, published, cache.memo("content"))
     diagnostics += [as_diagnostic(e) for e in problems]
     env = _template_env(config.root, cache)
@@ -230,18 +229,109 @@ def run(
             config, rendered, when, options.drafts, options.future, assets.files, cache.memo("site")
         )
         jobs = page_jobs(site, cache.memo("page jobs"))  # listed once: checked, then rendered
-        diagnostics += found + check_anchors(rendered) + check_site(site, assets, jobs, cache)
+        diagnostics += (
+            found
+            + check_anchors(rendered, cache.memo("anchors"))
+            + check_site(site, assets, jobs, cache)
+        )
         diagnostics = [located(d, config.root) for d in diagnostics]
         _fail_on(diagnostics, options.strict, on_warning)
         by_rel = _content_keys(posts, keys, rows, cache.memo("content keys"))
         files, written = output(site, env, cache, by_rel, jobs)
     warnings = tuple(_warnings(diagnostics))
     seconds = time.perf_counter() - started
-    upcoming_first = min(upcoming, default=None)
     notes = tuple(n for n in [robots_note(config.base_url)] if n)
     return BuildResult(
         files, len(site.posts), warnings, seconds, rows.added, written, upcoming_first, notes
     )
+
+
+@dataclass(frozen=True)
+class Published:
+    """Which of the posts `load_posts` found go into the build (`_published`).
+
+    Attributes:
+        upcoming: the earliest date of a post left out only because it is still to come.
+        sources: every post's source rel, published or not (in order).
+        posts: the published posts (in order) and their URLs by source rel.
+        since: the build time it was made at.
+        until: the first date of any post after `since` (None: none): before it, no post's
+            date passes the clock.
+        inputs: the posts, `drafts` and `future` it was made from.
+        places: for each of those posts, its index in the published posts (-1: left out).
+    """
+
+    upcoming: datetime | None
+    sources: list[str]
+    posts: tuple[list[Post], dict[str, str]]
+    since: datetime
+    until: datetime | None
+    inputs: tuple[list[Post], bool, bool]
+    places: list[int]
+
+    @classmethod
+    def of(cls, posts: list[Post], when: datetime, options: BuildOptions) -> Published:
+        """Return which of `posts` go into a build at `when` (a pass over every post)."""
+        drafts, future = options.drafts, options.future
+        upcoming = [d for p in posts if (d := p.meta.date) and _upcoming(p.meta, when, options)]
+        places: list[int] = []
+        kept: list[Post] = []
+        for post in posts:
+            places.append(len(kept) if is_published(post.meta, when, drafts, future) else -1)
+            if places[-1] >= 0:
+                kept.append(post)
+        later = [d for p in posts if (d := p.meta.date) is not None and d > when]
+        return cls(
+            min(upcoming, default=None),
+            [p.source.rel for p in posts],
+            (kept, {p.source.rel: p.url for p in kept}),
+            when,
+            min(later, default=None),
+            (posts, drafts, future),
+            places,
+        )
+
+    def after(self, posts: list[Post], when: datetime, options: BuildOptions) -> Published | None:
+        """Return this answer for `posts` at `when`, or None when it cannot be proven the
+        same: every post that is not the very object it was made from (found by identity,
+        in C) has the same source, URL, date and draft flag, and no date lies between
+        `since` and `when`; the changed posts take their places in the published list."""
+        before, drafts, future = self.inputs
+        if (drafts, future) != (options.drafts, options.future) or len(before) != len(posts):
+            return None
+        if when < self.since or (self.until is not None and when >= self.until):
+            return None
+        changed = list(compress(range(len(posts)), map(is_not, posts, before)))
+        if not changed:
+            return self if before is posts else replace(self, inputs=(posts, drafts, future))
+        for i in changed:
+            old, new = before[i], posts[i]
+            if (old.source.rel, old.url, old.meta.date, old.meta.draft) != (
+                new.source.rel,
+                new.url,
+                new.meta.date,
+                new.meta.draft,
+            ):
+                return None
+        kept = list(self.posts[0])  # a new list: the last build's stages keep the old one
+        for i in changed:
+            if self.places[i] >= 0:
+                kept[self.places[i]] = posts[i]
+        return replace(self, posts=(kept, self.posts[1]), inputs=(posts, drafts, future))
+
+
+def _published(
+    posts: list[Post], when: datetime, options: BuildOptions, memo: dict[str, Any]
+) -> Published:
+    """Return which of `posts` go into a build at `when`; `memo` keeps the last answer,
+    taken again while it is provably the same (`Published.after`: a dev server's edit
+    of one post's body costs a pass over pointers, not a Python call a post)."""
+    last: Published | None = memo.get("last")
+    found = last.after(posts, when, options) if last is not None else None
+    if found is None:
+        found = Published.of(posts, when, options)
+    memo["last"] = found
+    return found
 
 
 def _content_keys(
@@ -255,7 +345,7 @@ def _content_keys(
     if last is not None and last[0] == rels:
         by_rel = dict(last[3])
         same = map(and_, map(eq, keys, last[1]), map(is_, found, last[2]))
-        redo: Iterable[int] = [i for i, kept in enumerate(same) if not kept]
+        redo: Iterable[int] = compress(range(len(rels)), map(not_, same))
     else:
         by_rel, redo = {}, range(len(rels))
     for i in redo:
@@ -472,12 +562,16 @@ def _outputs(
     `PageSpec`s), the generated files and the published files' origins."""
     posts = [r.post for r in site.posts + site.pages]
     last = memo.get("outputs of")
+    before: list[Post] = last[0][0] if last is not None else []
     if (
         last is not None
         and last[1] is jobs.specs
         and (generated, origins) == last[0][1:]
-        and len(posts) == len(last[0][0])
-        and all(_same_output(a, b) for a, b in zip(last[0][0], posts, strict=True) if a is not b)
+        and len(posts) == len(before)
+        and all(
+            _same_output(before[i], posts[i])
+            for i in compress(range(len(posts)), map(is_not, before, posts))
+        )
     ):
         found: tuple[dict[str, str], list[Diagnostic]] = last[2]
     else:
@@ -500,19 +594,20 @@ def _references(
     contents = [page.content for page in shown]
     last = memo.get("checked")
     same_outputs = last is not None and (last[0] is outputs or last[0] == outputs)
+    rels: list[str] | None = None
     if same_outputs and last is not None and len(last[1]) == len(contents):
         found = list(last[2])
-        redo = [i for i, same in enumerate(map(is_, contents, last[1])) if not same]
+        redo = list(compress(range(len(contents)), map(is_not, contents, last[1])))
         rels = last[3]
-        if any(shown[i].post.source.rel != rels[i] for i in redo):
-            redo = list(range(len(shown)))
+        if any(shown[i].post.source.rel != last[3][i] for i in redo):
+            redo, rels = list(range(len(shown))), None
     else:
         found, redo = [[] for _ in shown], list(range(len(shown)))
     for i in redo:
         found[i] = check_references([shown[i]], outputs)
-    rels = last[3] if last is not None and not redo else [p.post.source.rel for p in shown]
+    rels = rels if rels is not None else [p.post.source.rel for p in shown]
     memo["checked"] = (outputs, contents, found, rels)
-    return [problem for problems in found if problems for problem in problems]
+    return list(chain.from_iterable(found))
 
 
 def _warnings(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

@@ -14,10 +14,10 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from itertools import islice
+from itertools import compress, islice, repeat
 from math import ceil
-from operator import and_, is_
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from operator import and_, is_, is_not, not_
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 from postil import parallel
 from postil.bibliography.entries import BibFile, Work
@@ -287,25 +287,29 @@ def render_posts(
     memo = cache.memo("render")
     inputs = (links, widgets, assets.sources, assets.sizes, assets.bibliographies)
     # What the last call found valid stays valid while everything it looked up is equal.
-    proven: dict[str, Rendered] = memo.get("valid", {}) if memo.get("inputs") == inputs else {}
+    same_inputs = memo.get("inputs") == inputs
+    proven: dict[str, Rendered] = memo.get("valid", {}) if same_inputs else {}
     # `RenderedRows.lookup`: every post's row at once (a plain mapping is asked one by one)
     lookup = getattr(rendered_rows, "lookup", None)
     hits: list[Rendered | None] = (
         lookup(keys) if lookup is not None else [rendered_rows.get(key) for key in keys]
     )
-    found: dict[str, Rendered] = {}
-    for post, key, row in zip(posts, keys, hits, strict=True):
+    # The rows the last call found valid, found again by identity (in C): the other
+    # posts' rows are looked at one by one.
+    kept = list(map(and_, map(is_, map(proven.get, keys), hits), map(is_not, hits, repeat(None))))
+    proven_hits = cast("Iterator[Rendered]", compress(hits, kept))  # none of them None
+    found: dict[str, Rendered] = dict(zip(compress(keys, kept), proven_hits, strict=True))
+    for i in compress(range(len(keys)), map(not_, kept)):
+        post, key, row = posts[i], keys[i], hits[i]
         if row is None:
             continue
         hit: Rendered = row
-        if proven.get(key) is hit:
-            found[key] = hit
-            continue
         cites = hit.works_read
         works = works_for(config, post, assets.bibliographies) if cites else None
         if hit.valid_for(links, widgets, assets, works):
             found[key] = hit
-    todo = [(post, key) for post, key in zip(posts, keys, strict=True) if key not in found]
+    missing = compress(range(len(keys)), map(not_, map(found.__contains__, keys)))
+    todo = [(posts[i], keys[i]) for i in missing]
     if todo:
         conversions = Conversions.from_cache(cache, [p.source.rel for p, _ in todo])
         todo_posts, todo_keys = [p for p, _ in todo], [k for _, k in todo]
@@ -324,7 +328,9 @@ def render_posts(
         if cache.commit():
             _release_html(rendered_rows, found)
     memo["inputs"], memo["valid"] = inputs, found
-    return _rendered_posts(config, posts, keys, found, memo)
+    # Only a row that is not the one the last call found valid can differ from it.
+    fresh = compress(range(len(keys)), map(not_, kept)) if same_inputs else None
+    return _rendered_posts(config, posts, keys, found, memo, fresh)
 
 
 def _release_html(rows: MutableMapping[str, Rendered], found: dict[str, Rendered]) -> None:
@@ -341,23 +347,41 @@ def _rendered_posts(
     keys: Sequence[str],
     found: Mapping[str, Rendered],
     memo: dict[str, Any],
+    fresh: Iterable[int] | None = None,
 ) -> tuple[list[RenderedPost], list[Diagnostic]]:
     """Return each post with its rendering, and the diagnostics of all, in post order.
 
-    `memo` keeps the last call's posts, contents and `RenderedPost`s: a post whose `Post`
-    and content are the very objects of the last call at the same place keeps its
-    `RenderedPost` (its reading time is a function of them and the site's reading speed),
-    so the later stages can tell by identity that it did not change.
+    `memo` keeps the last call's posts, contents, `RenderedPost`s and diagnostics: a post
+    whose `Post` and content are the very objects of the last call at the same place keeps
+    its `RenderedPost` (its reading time is a function of them and the site's reading
+    speed), so the later stages can tell by identity that it did not change.
+
+    Args:
+        fresh: the indices whose row (`found[keys[i]]`) may be another than the one the
+            last call used for the same key, or None: any. With it, only those and the
+            posts that are not the very objects of the last call are looked at (an edit
+            costs two passes over pointers, not three over the posts' fields).
     """
-    contents = [found[key].content for key in keys]
-    diagnostics = [d for content in contents for d in content.diagnostics]
     last = memo.get("last")
     speed = config.words_per_minute
     if last is not None and last[0] == speed and len(last[1]) == len(posts):
+        look: Sequence[int] = list(compress(range(len(posts)), map(is_not, posts, last[1])))
+        if fresh is not None:
+            contents = list(last[2])
+            look = sorted(set(look).union(fresh))
+            for i in look:
+                contents[i] = found[keys[i]].content
+            quiet = all(not contents[i].diagnostics and not last[2][i].diagnostics for i in look)
+        else:
+            contents, look, quiet = [found[key].content for key in keys], range(len(keys)), False
+        diagnostics = list(last[4]) if quiet else _diagnostics(contents)
         rendered = list(last[3])  # the same places: look at the posts that changed
-        same = map(and_, map(is_, posts, last[1]), map(is_, contents, last[2]))
-        redo: Iterable[int] = [i for i, kept in enumerate(same) if not kept]
+        redo: Iterable[int] = [
+            i for i in look if posts[i] is not last[1][i] or contents[i] is not last[2][i]
+        ]
     else:  # posts added or removed: match them by source path
+        contents = [found[key].content for key in keys]
+        diagnostics = _diagnostics(contents)
         before = {r.post.source.rel: r for r in last[3]} if last and last[0] == speed else {}
         rendered = [before.get(post.source.rel) for post in posts]  # type: ignore[misc]
         redo = [
@@ -369,8 +393,13 @@ def _rendered_posts(
         content = contents[i]
         minutes = reading_minutes(content.word_count, speed)
         rendered[i] = RenderedPost(post=posts[i], content=content, reading_minutes=minutes)
-    memo["last"] = (speed, list(posts), contents, rendered)
-    return list(rendered), diagnostics
+    memo["last"] = (speed, list(posts), contents, rendered, diagnostics)
+    return list(rendered), list(diagnostics)
+
+
+def _diagnostics(contents: list[RenderedMarkdown]) -> list[Diagnostic]:
+    """Return the diagnostics of every content, in order."""
+    return [d for content in contents for d in content.diagnostics]
 
 
 @dataclass

@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
-from operator import is_
+from itertools import compress
+from operator import is_not
 from pathlib import Path
 from typing import Any
 
@@ -138,7 +139,7 @@ def _not_same(posts: list[Post], rendered: list[RenderedPost]) -> list[int]:
     """Return the indices where `rendered` holds another `Post` than `posts` (compared by
     identity in C: an edit makes one or two of 1,000s)."""
     now = [r.post for r in rendered]
-    return [i for i, same in enumerate(map(is_, posts, now)) if not same]
+    return list(compress(range(len(posts)), map(is_not, posts, now)))
 
 
 def _same_place(post: Post, new: Post) -> bool:

@@ -20,7 +20,8 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
-from operator import and_, eq, is_
+from itertools import compress
+from operator import and_, eq, is_, is_not
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -167,28 +168,39 @@ def markdown_key(post: Post, context: str) -> str:
 
 
 def markdown_keys(
-    config: SiteConfig, posts: Sequence[Post], memo: dict[str, tuple[Post, str, str]] | None = None
+    config: SiteConfig, posts: Sequence[Post], memo: dict[str, Any] | None = None
 ) -> list[str]:
     """Return the `markdown_key` of every post, in order (the context is hashed once).
 
     Args:
-        memo: keys of the last call by source path, with the `Post` and context they were
-            made from (`BuildCache.memo`): a post that is the very same object, under the
-            same context, keeps its key.
+        memo: a scratch dictionary (`BuildCache.memo`) keeping the last call's posts,
+            context and keys: under the same context, a post that is the very same object
+            at the same place keeps its key (found by identity, in C: an edit hashes the
+            posts it changed); and by source path, a post that is the very same object
+            elsewhere (posts added or removed).
     """
     context = render_context(config)
     if memo is None:
         return [markdown_key(post, context) for post in posts]
-    keys = []
-    for post in posts:
-        last = memo.get(post.source.rel)
-        if last is None or last[0] is not post or last[1] != context:
-            last = memo[post.source.rel] = (post, context, markdown_key(post, context))
-        keys.append(last[2])
-    if len(memo) > len(posts):
-        for rel in memo.keys() - {post.source.rel for post in posts}:
-            del memo[rel]
-    return keys
+    last = memo.get("last")
+    if last is not None and last[1] == context and len(last[0]) == len(posts):
+        keys = list(last[2])
+        for i in compress(range(len(posts)), map(is_not, posts, last[0])):
+            keys[i] = markdown_key(posts[i], context)
+    else:
+        by_rel: dict[str, tuple[Post, str]] = (
+            {p.source.rel: (p, k) for p, k in zip(last[0], last[2], strict=True)}
+            if last is not None and last[1] == context
+            else {}
+        )
+        keys = []
+        for post in posts:
+            was = by_rel.get(post.source.rel)
+            keys.append(
+                was[1] if was is not None and was[0] is post else markdown_key(post, context)
+            )
+    memo["last"] = (list(posts), context, keys)
+    return list(keys)
 
 
 def templates_text(root: Path, memo: dict[str, Any] | None = None) -> str:

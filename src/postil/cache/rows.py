@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, MutableMapping, Sequence
 from dataclasses import dataclass, replace
-from itertools import compress, repeat
+from itertools import compress, filterfalse, repeat
 from operator import is_not
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -51,8 +51,7 @@ class CachedRows(MutableMapping[str, V]):
     def lookup(self, keys: Sequence[str]) -> list[V | None]:
         """Return the value of each of `keys` (None where there is none), marking them used:
         `self.get` for many keys at once (a build asks for every post's)."""
-        rows = self._all()
-        found = [rows.get(key) for key in keys]
+        found = list(map(self._all().get, keys))  # in C, as the next line
         self._used.update(compress(keys, map(is_not, found, repeat(None))))  # in C
         return found
 
@@ -87,28 +86,46 @@ class RenderedRows(CachedRows["Rendered"]):
     of the few pages it renders. A row whose HTML is missing (a build killed between two
     writes) is not used.
 
+    The mapping of every row is made once per cache (`BuildCache.memo` "rendered rows")
+    and kept up to date by this class's own stores, deletions and prunes, the only changes
+    to these two kinds: a dev server's rebuild starts from the last build's mapping instead
+    of reading and copying every row again (≈ 2 ms at 1,000 posts). `postil build` opens a
+    cache per build, so it reads them once, as before. An untrusted build keeps nothing,
+    and a crashed one drops the memo (`BuildCache.forget_memos`).
+
     Args:
         cache: the build cache.
         trusted: False to use no row at all (every post is rendered and its rows rewritten:
             `postil.build.build` does so after a row proved damaged).
     """
 
+    MEMO = "rendered rows"
+    """The scratch dictionary (`BuildCache.memo`) that keeps the mapping across builds."""
+
     def __init__(self, cache: BuildCache, trusted: bool = True) -> None:
         super().__init__(cache, "markdown")
         self._trusted = trusted
         self._html = cache.reader("html")
         self._holding: list[str] = []  # keys set with their HTML in memory
+        memo = cache.memo(self.MEMO)
+        if not trusted:
+            memo.clear()
+        elif memo.get("rows") is not None:
+            self._rows = memo["rows"]
 
     def _all(self) -> dict[str, Rendered]:
         if self._rows is None and not self._trusted:
             self._rows = {}  # every post is rendered again and its rows rewritten
         if self._rows is None:
-            stored = self._cache.names("html")
-            rows = self._cache.load("markdown").items()
-            self._rows = {
-                key: self._readable(key, value) for key, (_, value) in rows if key in stored
-            }
+            self._rows = self._stored()
+            self._cache.memo(self.MEMO)["rows"] = self._rows
         return self._rows
+
+    def _stored(self) -> dict[str, Rendered]:
+        """Return every row of the cache whose HTML is there too, readable (`_readable`)."""
+        stored = self._cache.names("html")
+        rows = self._cache.load("markdown").items()
+        return {key: self._readable(key, value) for key, (_, value) in rows if key in stored}
 
     def _readable(self, key: str, value: Rendered) -> Rendered:
         """Return a row whose HTML can be read: with this cache's reader attached (a row
@@ -159,11 +176,14 @@ class RenderedRows(CachedRows["Rendered"]):
     def prune(self) -> None:
         """Forget the rows (and HTML) no lookup or store of this build touched, but the
         `spare_rows` of the cache last stored."""
-        unused = [key for key in self._all() if key not in self._used]
+        rows = self._all()
+        unused = list(filterfalse(self._used.__contains__, rows))  # in C
         spare = self._cache.spare_rows
         gone = set(unused[:-spare] if spare else unused)
         self._cache.forget(self._kind, gone)
-        self._cache.forget("html", self._cache.names("html") - (set(self._all()) - gone))
+        for key in gone:
+            del rows[key]  # the kept mapping is the cache's rows
+        self._cache.forget("html", self._cache.names("html") - rows.keys())
 
 
 @dataclass(frozen=True)
