@@ -158,3 +158,39 @@ def test_quarto_theorems_are_numbered_and_a_bracketed_reference_is_no_citation(t
     titles = [" ".join(t.text_content().split()) for t in doc.xpath('//p[@class="theorem-title"]')]
     assert titles == ["Theorem 1 (Existence).", "Proof (Proof of Theorem 1)."]
     assert not doc.xpath('//h2[@id="existence"]')  # the title, not a section
+
+
+MYST_UNCLOSED = """---
+title: T
+date: 2024-01-01
+---
+
+Text.
+
+```{note}
+A note never closed.
+
+$$ a = b $$ (d1)
+
+See {eq}`d1`.
+"""
+
+
+def test_an_unclosed_myst_directive_runs_to_the_end_and_a_short_label_referred_to_numbers(
+    tmp_path,
+):
+    """An admonition whose closing fence is missing holds the rest of its container (as
+    CommonMark runs an unclosed code fence) with one warning, not an "unknown widget"
+    error; `$$ … $$ (d1)` is a label because the post refers to it with {eq}."""
+    root = make_site(tmp_path / "site", {"notes.md": MYST_UNCLOSED})
+    result = build_site(root)
+    assert [str(w).split("\n")[0] for w in result.warnings] == [
+        "content/posts/notes.md:8:1: warning: directive `{note}` is never closed, so everything"
+        " after it is inside it; add a line ``` where it ends",
+    ]
+    doc = page(build_into(root), "posts/notes/index.html")
+    [aside] = doc.xpath('//div[@class="post-body"]//aside[contains(@class, "callout-note")]')
+    assert "A note never closed." in aside.text_content()
+    [link] = aside.xpath('.//a[@href="#d1"]')
+    assert link.text_content() == "(1)"
+    assert aside.xpath('.//*[@id="d1"]//*[@class="eqno"]')

@@ -115,7 +115,11 @@ QUARTO_LABEL = re.compile(
 """Quarto's label after a display formula's closing `$$`: `$$ … $$ {#eq-mass}`; MyST's
 is in parentheses, `$$ … $$ (eq-mass)` (MyST-Parser's `dollarmath` with labels), with a
 letter in it and a `:`, `_` or `-` or four characters: `$$ … $$ (1)`, `(ii)`, `(a)` and
-`(2.3)` are numbers written by hand, not labels."""
+`(2.3)` are numbers written by hand, not labels (unless the post refers to one: `SHORT_LABEL`)."""
+SHORT_LABEL = re.compile(r"[ \t]*\(((?=[\w:.-]*[A-Za-z])[\w:.-]*\w)\)[ \t]*")
+"""MyST's label in parentheses of any length with a letter (`$$ … $$ (d1)`): a label only
+when the post's source refers to it with `` {eq}`d1` ``, so `(ii)` and `(a)` written by
+hand after a formula stay text."""
 TRAILING_PUNCT = re.compile(r"[.,;:!?)\]}’”'\"…]+")
 
 
@@ -404,11 +408,17 @@ def _katex_block(state: StateBlock, start_line: int, end_line: int, silent: bool
 
 
 def _quarto_label(state: StateBlock, scan: _Scan, opener: str, closer: str) -> str:
-    """Return the Quarto label written after the closing `$$` (`$$ {#eq-x}`), or ""."""
+    """Return the Quarto or MyST label written after the closing `$$` (`$$ {#eq-x}`,
+    `$$ (eq-x)`), or ""."""
     if opener != "$$" or scan.pos < 0 or scan.ends_line:
         return ""
-    found = QUARTO_LABEL.fullmatch(state.src, scan.pos + len(closer), state.eMarks[scan.line])
-    return (found.group(1) or found.group(2)) if found else ""
+    after, end = scan.pos + len(closer), state.eMarks[scan.line]
+    found = QUARTO_LABEL.fullmatch(state.src, after, end)
+    if found:
+        return found.group(1) or found.group(2)
+    short = SHORT_LABEL.fullmatch(state.src, after, end)
+    referred = short is not None and f"{{eq}}`{short.group(1)}`" in state.src
+    return short.group(1) if short is not None and referred else ""
 
 
 class _Scan(NamedTuple):

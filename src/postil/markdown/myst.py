@@ -157,10 +157,18 @@ def myst_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     if found is None or not (blocks or name in ("figure", "image")):
         return False
     close = _closing_fence(state, start, end, found.group(1))
-    if close is None:
-        return False
     if silent:
         return True
+    if close is not None:
+        after = close + 1
+    else:  # it runs to the end of its container, as an unclosed code fence does
+        close = after = _container_end(state, start, end)
+        get_state(state.env).warn(
+            start,
+            state.sCount[start] + 1,
+            f"directive `{{{name}}}` is never closed, so everything after it is inside it; "
+            f"add a line {found.group(1)} where it ends",
+        )
     body = start + 1
     options: dict[str, str] = {}
     while body < close:
@@ -176,8 +184,16 @@ def myst_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         _push_blocks(state, (start, body, close), name, argument, options)
     else:
         _push_image(state, (start, body, close), name, argument, options)
-    state.line = close + 1
+    state.line = after
     return True
+
+
+def _container_end(state: StateBlock, start: int, end: int) -> int:
+    """Return the first line after `start` less indented than its container (or `end`)."""
+    for line in range(start + 1, end):
+        if state.sCount[line] < state.blkIndent and not state.isEmpty(line):
+            return line
+    return end
 
 
 def _closing_fence(state: StateBlock, start: int, end: int, fence: str) -> int | None:
