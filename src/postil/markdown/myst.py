@@ -1,6 +1,7 @@
 r"""MyST Markdown (Jupyter Book, MyST-NB): its directives, roles and targets.
 
-MyST writes Sphinx directives as fences whose info is `{name} argument`, their options as
+MyST writes Sphinx directives as fences whose info is `{name} argument` (backticks, tildes,
+or, for the directives read as blocks, colons: `:::{note}`), their options as
 `:key: value` lines at the top of the body, roles as `` {name}`text` `` and targets as a
 `(label)=` line. postil reads the ones a math post is made of with its own features, and
 says which it does not do:
@@ -104,8 +105,9 @@ CALLOUTS = {
 """Admonition directives as callout kinds (`postil.markdown.callout.KINDS`); every
 `prf:` directive (sphinx-proof's theorem, lemma, proof, …) is a note too."""
 
-FENCE_OPEN = re.compile(r"(`{3,}|~{3,})\{([A-Za-z][\w:-]*)\}[ \t]*(.*)\Z")
-"""The opening fence of a directive read as blocks: its fence, name and argument."""
+FENCE_OPEN = re.compile(r"(`{3,}|~{3,}|:{3,})\{([A-Za-z][\w:-]*)\}[ \t]*(.*)\Z")
+"""The opening fence of a directive read as blocks: its fence, name and argument; `:::`
+is MyST's colon fence (the `colon_fence` extension Jupyter Book turns on)."""
 
 
 DIRECTIVES = frozenset({"math", "raw", *CODE, *LEFT_OUT})
@@ -151,7 +153,7 @@ def myst_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     if state.is_code_block(start):
         return False
     line = state.src[state.bMarks[start] + state.tShift[start] : state.eMarks[start]]
-    found = FENCE_OPEN.match(line.rstrip()) if line[:1] in "`~" else None
+    found = FENCE_OPEN.match(line.rstrip()) if line[:1] in "`~:" else None
     name = found.group(2).lower() if found else ""
     blocks = name in CALLOUTS or name.startswith("prf:") or name == "epigraph"
     if found is None or not (blocks or name in ("figure", "image")):
