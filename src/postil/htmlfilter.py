@@ -277,7 +277,7 @@ class _Filter(HTMLParser):
 
     def _start_note(self) -> None:
         """Begin an endnote: its letter here, its content read into `note`."""
-        self._emit(f'<sup class="marginnote-ref">{_letter(len(self.notes) + 1)}</sup>')
+        self._emit(f'<sup class="marginnote-ref">{letter_label(len(self.notes) + 1)}</sup>')
         self.note, self.note_depth = [], 1
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -373,8 +373,9 @@ class _Filter(HTMLParser):
             self.done = True
 
 
-def _letter(count: int) -> str:
-    """Return the `count`-th note letter: a, b, …, z, aa, ab, …"""
+def letter_label(count: int) -> str:
+    """Return the `count`-th (from 1) letter label: a, b, …, z, aa, ab, … (Quarto's
+    `alpha a` subfigure labels; a feed's margin notes). Returns "" for 0."""
     text = ""
     while count:
         count, rest = divmod(count - 1, 26)

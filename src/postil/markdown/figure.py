@@ -13,6 +13,7 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
+from postil.htmlfilter import letter_label
 from postil.markdown.references import locate, record, resolve
 from postil.markdown.state import RenderState, get_state
 
@@ -303,17 +304,8 @@ def _subfigure_number(token: Token, kind: str, parents: list[list[Any]]) -> str 
         return None
     parent = parents[-1]
     parent[2] += 1
-    token.meta["subfigure"] = _letters(parent[2])
+    token.meta["subfigure"] = letter_label(parent[2])
     return f"{parent[1]}({token.meta['subfigure']})"
-
-
-def _letters(count: int) -> str:
-    """Return the `count`-th letter label: a, b, …, z, aa, ab, … (Quarto's `alpha a`)."""
-    text = ""
-    while count:
-        count, rest = divmod(count - 1, 26)
-        text = chr(ord("a") + rest) + text
-    return text
 
 
 def _resolve_references(state: StateCore, inline: Token, labels: dict[str, str]) -> None:
