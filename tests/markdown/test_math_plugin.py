@@ -11,7 +11,7 @@ from markdown_it.utils import read_fixture_file
 from postil.errors import Severity
 from postil.markdown import create_markdown, render_markdown
 from postil.markdown.math import math_plugin
-from postil.markdown.mathescape import DOLLAR_ESCAPES, KRAMDOWN_ESCAPES, unescape
+from postil.markdown.mathescape import DOLLAR_ESCAPES, KRAMDOWN_ESCAPES, source_offset, unescape
 from postil.markdown.state import RenderState
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "math.md"
@@ -346,3 +346,33 @@ def test_hugo_blox_math_wrappers_around_display_math_leave_no_tag_and_no_warning
     assert "{{" not in result.html and "$" not in result.html.replace("\\$", "")
     assert "\\right.\n</annotation>" in result.html
     assert [str(d) for d in result.diagnostics] == []
+
+
+def test_unescape_decodes_html_character_references_and_maps_them_to_their_ampersand():
+    tex = r"x &amp;= y \_ &#x2264; 1"
+    out, removed = unescape(tex, KRAMDOWN_ESCAPES)
+    assert out == "x &= y _ ≤ 1"
+    assert [tex[source_offset(i, removed)] for i in range(len(out))] == [
+        "x",
+        " ",
+        "&",
+        "=",
+        " ",
+        "y",
+        " ",
+        "_",
+        " ",
+        "&",
+        " ",
+        "1",
+    ]
+    assert unescape("a &foo; b &lt c", DOLLAR_ESCAPES) == ("a &foo; b &lt c", ())
+
+
+def test_math_error_column_after_an_html_character_reference_points_at_the_source():
+    source = "see $a &lt; b + \\foo$ and $`c &gt; \\bar`$ here\n"
+    _, state = render(source)
+    assert [(d.location.line, d.location.col) for d in state.diagnostics] == [
+        (1, source.index("\\foo") + 1),
+        (1, source.index("\\bar") + 1),
+    ]

@@ -1,6 +1,6 @@
 r"""Math in Markdown: `$…$`, `$$…$$`, `\(…\)`, `\[…\]`, ```` ```math ````, bare environments,
-Hugo Book's `{{< katex >}}`, jekyll-katex's `{% katex %}`, Hugo Blox's
-`{{< math >}}$$…$${{< /math >}}`.
+GitHub's and GitLab's `` $`…`$ ``, Hugo Book's `{{< katex >}}`, jekyll-katex's
+`{% katex %}`, Hugo Blox's `{{< math >}}$$…$${{< /math >}}`.
 
     Inline $x^2$, \(x^2\) and $$x^2$$ (kramdown's); it costs $5 and $10 (no math: Pandoc's
     rule for `$`). A sentence, then display math right under it:
@@ -101,6 +101,8 @@ BACKSLASH_DELIMITERS = {
     "\\(": ("\\)", "math_inline"),
     "\\[": ("\\]", "math_inline_display"),
 }
+GITHUB_INLINE_OPEN, GITHUB_INLINE_CLOSE = "$`", "`$"
+"""GitHub's and GitLab's inline math delimiters (`_github_inline`)."""
 MATHJAX_ESCAPED_DOLLAR = "\\\\$"
 r"""`\\$`: a dollar sign escaped for Markdown and then for MathJax (`_mathjax_escaped_dollar`)."""
 MATH_WRAPPER_OPEN = re.compile(r"\{\{([<%])\s*math\s*[>%]\}\}[ \t]*")
@@ -152,6 +154,8 @@ def math_inline(state: StateInline, silent: bool) -> bool:
         return _katex_inline(state, silent)
     if src.startswith(MATHJAX_ESCAPED_DOLLAR, pos):
         return _mathjax_escaped_dollar(state, silent)
+    if src.startswith(GITHUB_INLINE_OPEN, pos):
+        return _github_inline(state, silent)
     closers = closers_for(src, state.env)  # one scan per paragraph: linear, not O(n²)
     if src.startswith("$$", pos):
         close = closers.find("$$", pos + 2, end)
@@ -193,6 +197,22 @@ def _mathjax_escaped_dollar(state: StateInline, silent: bool) -> bool:
         state.push("text", "", 0).content = "$"
     state.pos += len(MATHJAX_ESCAPED_DOLLAR)
     return True
+
+
+def _github_inline(state: StateInline, silent: bool) -> bool:
+    r"""Parse GitHub's and GitLab's inline math, `` $`\sqrt{x}`$ ``, at `state.pos`.
+
+    GitHub ("Writing mathematical expressions") and GitLab ("Math equations") read the TeX
+    between `` $` `` and `` `$ `` as it is, like a code span's text (a line break in it
+    too); their display math is a ```` ```math ```` fence (`math_fence`). Without a
+    closing `` `$ `` in the paragraph, `` $` `` is no math: the `$` is text and the
+    backtick opens a code span, as on GitHub.
+    """
+    start = state.pos + len(GITHUB_INLINE_OPEN)
+    close = state.src.find(GITHUB_INLINE_CLOSE, start, state.posMax)
+    if close <= start:
+        return False
+    return _emit(state, silent, "math_inline", start, close, close + len(GITHUB_INLINE_CLOSE))
 
 
 def _katex_inline(state: StateInline, silent: bool) -> bool:

@@ -15,6 +15,13 @@ discretionary multiplication sign, drawn only at a line break) never shows in a 
 `\~` (a text accent) is an error in math mode, while Hugo posts write `W^{\*\top}` to keep
 Goldmark from reading `*` as emphasis and Zola posts `[\~]` to keep `~` from striking text
 through: their Markdown left `*` and `~` (a no-break space) for KaTeX.
+
+HTML's character references (`&lt;`, `&amp;`, `&#39;`, `&#x2264;`) are decoded in every
+formula: posts moved from WordPress or Blogger, and posts whose Markdown processor left `$`
+alone (Hugo's Goldmark without passthrough), wrote `a &lt; b` and `x &amp;= y` where the
+browser decoded them before MathJax read the TeX. In TeX itself `&lt;` is an alignment tab
+followed by the letters `lt;`, which no author means. Only references ending in `;` are read
+(`CHARACTER_REFERENCE`), and a name HTML does not know (`&foo;`) stays as written.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from functools import lru_cache
+from html import unescape as decode_html
 
 KRAMDOWN_ESCAPES = frozenset("\\.*_+`<>()[]{}#!:|\"'$=-")
 r"""The characters kramdown unescapes (`Kramdown::Parser::Kramdown::ESCAPED_CHARS`).
@@ -36,24 +44,42 @@ post written for a CommonMark processor (where `\,` would have lost its backslas
 DOLLAR_ESCAPES = frozenset("*~")
 """The escapes removed from raw-TeX math (`$…$`, `$$…$$`, `\\(…\\)`, `\\[…\\]`)."""
 
+CHARACTER_REFERENCE = re.compile(
+    r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
+)
+"""An HTML character reference with its `;` (HTML, "Character references"): named,
+decimal or hexadecimal."""
+
 
 def unescape(tex: str, escapable: frozenset[str]) -> tuple[str, tuple[int, ...]]:
-    r"""Return `tex` without the backslash of each escape `\c` with `c` in `escapable`.
+    r"""Return `tex` without the backslash of each escape `\c` with `c` in `escapable`, and
+    with HTML's character references decoded (`&lt;` → `<`; see the module docstring).
 
     Reads left to right as Markdown does: `\\` is one escape (of `\` when `\` is
     escapable, else a TeX control symbol kept whole), so `\\_` is `\_` or stays `\\_`.
 
     Returns:
-        The text, and the offsets in it where a backslash was removed before the character
-        at that offset (ascending), for `source_offset`.
+        The text, and one offset in it for each source character removed (ascending): the
+        offset of the character after a removed backslash, and after a decoded reference,
+        so that `source_offset` maps every character back to where it was written (a
+        decoded reference to its `&`).
     """
-    if "\\" not in tex or not _escape_pattern(escapable).search(tex):
-        return tex, ()  # no `\c` with `c` escapable: nothing to remove (most formulas)
+    escapes = "\\" in tex and _escape_pattern(escapable).search(tex) is not None
+    if not escapes and ("&" not in tex or CHARACTER_REFERENCE.search(tex) is None):
+        return tex, ()  # nothing to remove (most formulas)
     out: list[str] = []
     removed: list[int] = []
     pos, size = 0, len(tex)
     while pos < size:
         char = tex[pos]
+        if char == "&" and (reference := CHARACTER_REFERENCE.match(tex, pos)) is not None:
+            written = reference.group()
+            decoded = decode_html(written)
+            if decoded != written:  # a name HTML knows
+                out.extend(decoded)  # one item a character: offsets are `len(out)`
+                removed += [len(out)] * (len(written) - len(decoded))
+                pos = reference.end()
+                continue
         if char != "\\" or pos + 1 == size:
             out.append(char)
             pos += 1
