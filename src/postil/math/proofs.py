@@ -15,7 +15,7 @@ text, with math in `$…$` ("C" is bussproofs' centred-text form).
 rule, over a row as wide as the conclusion (`\hphantom`), so the rule spans both. The
 conclusion is the base of `mover`, so an inference sits on its conclusion's baseline and
 the premises of the next one line up at the bottom, as bussproofs sets them. The label
-follows the premises. `\doubleLine` and `\dashedLine` are drawn as one line; bussproofs'
+follows the premises. `\dashedLine` draws a dashed rule, `\doubleLine` one rule; bussproofs'
 other forms (`\Axiom$…$` with `\fCenter`, `\DisplayProof`) are refused with their name.
 """
 
@@ -32,8 +32,15 @@ COMMAND = re.compile(r"\\([A-Za-z]+)|(\S)")
 PREMISES = {"Unary": 1, "Binary": 2, "Trinary": 3, "Quaternary": 4, "Quinary": 5}
 """Premises each inference command takes (`\\BinaryInfC`: 2)."""
 
-LINES = {"noLine": "", "singleLine": r"\hline", "doubleLine": r"\hline", "dashedLine": r"\hline"}
-"""bussproofs' rule styles, drawn with a rule or none (`\\solidLine` is `\\singleLine`)."""
+LINES = {
+    "noLine": "",
+    "singleLine": r"\hline",
+    "doubleLine": r"\hline",
+    "dashedLine": r"\hdashline",
+}
+"""bussproofs' rule styles: a rule, a dashed rule (arydshln's `\\hdashline`) or none
+(`\\solidLine` is `\\singleLine`); `\\doubleLine` is drawn as one rule (an array's
+`\\hline\\hline` is one rule too)."""
 
 
 def rewrite_prooftrees(latex: str) -> str:
