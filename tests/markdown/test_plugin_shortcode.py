@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from postil.markdown import create_markdown, render_markdown
+from postil.markdown.embed import video_html
+from postil.markdown.references import references
 from postil.markdown.state import RenderState
 
 LINKS = {
@@ -151,3 +155,55 @@ def test_a_fold_on_one_line_is_a_fold_with_no_warning_and_unknown_pairs_still_wa
     assert '<summary class="callout-title"><strong>The answer</strong></summary>' in html
     assert "<p>It is <span" in html and "{{" not in html and "kept" in html
     assert [m.split(": ", 1)[1][:30] for m in messages(state)] == ["Hugo shortcode `{{< foo >}}` i"]
+
+
+def test_a_video_shortcode_naming_no_video_says_what_to_write_and_a_file_is_checked():
+    html, state = render("{{< youtube not-an-id >}}\n\n{{< vimeo abc >}}\n\n{{< video >}}\n")
+    assert html == ""
+    assert messages(state) == [
+        "content/posts/here.md:1:1: `{{< youtube not-an-id >}}` names no video: write the "
+        "video's 11-character id, `{{< youtube dQw4w9WgXcQ >}}`; it is left out",
+        "content/posts/here.md:3:1: `{{< vimeo abc >}}` names no video: write the video's "
+        "number, `{{< vimeo 55073825 >}}`; it is left out",
+        "content/posts/here.md:5:1: `{{< video >}}` names no video: write a YouTube or Vimeo "
+        "URL or a video file's path, `{{< video clip.mp4 >}}`; it is left out",
+    ]
+    html, state = render("{{< video /media/clip.mp4 >}}\n")
+    assert '<video src="/blog/media/clip.mp4" controls' in html  # under the base path
+    (reference,) = references(state)
+    assert (reference.target, str(reference.location)) == (
+        "media/clip.mp4",
+        "content/posts/here.md:1:11",
+    )
+
+
+YOUTUBE = "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ"
+
+
+@pytest.mark.parametrize(
+    ("source", "start", "src"),
+    [
+        ("https://youtu.be/dQw4w9WgXcQ?t=1h2m3s", "", YOUTUBE + "?start=3723"),
+        ("https://www.youtube.com/embed/dQw4w9WgXcQ", "", YOUTUBE),
+        ("https://www.youtube.com/shorts/dQw4w9WgXcQ", "10", YOUTUBE + "?start=10"),
+        ("https://m.youtube.com/watch?v=dQw4w9WgXcQ&list=x", "", YOUTUBE),
+        ("https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=2m", "", YOUTUBE + "?start=120"),
+        ("https://vimeo.com/55073825#t=30s", "", "https://player.vimeo.com/video/55073825#t=30s"),
+        ("https://player.vimeo.com/video/55073825", "", "https://player.vimeo.com/video/55073825"),
+    ],
+)
+def test_quartos_video_reads_youtube_and_vimeo_urls_and_their_start_times(source, start, src):
+    html = video_html(source, "video", start=start)
+    assert html is not None
+    assert html.split('"')[3] == src
+
+
+def test_video_html_refuses_what_names_no_video():
+    assert video_html("https://youtu.be/", "video") is None
+    assert video_html("https://www.youtube.com/watch?x=1", "video") is None
+    assert video_html("dQw4w9WgXcQ", "vimeo") is None
+    assert video_html("", "video") is None
+    assert video_html('a"b.mp4', "video", title="<T>") == (
+        '<figure class="video"><video src="a&quot;b.mp4" controls preload="metadata" '
+        'aria-label="&lt;T&gt;"></video></figure>\n'
+    )

@@ -19,6 +19,8 @@ rendering; postil reads the shortcodes it has an equivalent for:
 - `toc` → the post's table of contents, where kramdown's `{:toc}` puts it
   (`postil.markdown.toc`; its parameters change nothing);
 - `ref`, `relref` → the URL of the post or page they name (`postil.markdown.template`);
+- `youtube`, `vimeo` (Hugo's) and `video` (Quarto's) → a video player
+  (`postil.markdown.embed`);
 - `{{</* name */>}}` → the shortcode shown as text (Hugo's escape), in code blocks and
   spans too, as Hugo shows it there.
 
@@ -36,6 +38,7 @@ from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 
+from postil.markdown.embed import video_html
 from postil.markdown.figure import push_figure
 from postil.markdown.liquid import Value
 from postil.markdown.state import RenderState, get_state
@@ -71,6 +74,13 @@ FOLDS = frozenset({"spoiler", "details", "expand"})
 ESCAPED_SHORTCODE = re.compile(r"\{\{([<%])/\*([^\n]*?)\*/([>%])\}\}")
 """Hugo's escape of a shortcode, `{{</* name */>}}` (or `{{%/* name */%}}`), shown as the
 shortcode itself (`shortcode_code_escape`)."""
+
+VIDEOS = {
+    "youtube": "write the video's 11-character id, `{{< youtube dQw4w9WgXcQ >}}`",
+    "vimeo": "write the video's number, `{{< vimeo 55073825 >}}`",
+    "video": "write a YouTube or Vimeo URL or a video file's path, `{{< video clip.mp4 >}}`",
+}
+"""Shortcodes that embed a video player (`postil.markdown.embed`), with how to write one."""
 
 FIGURE_PARAMS = frozenset({"src", "alt", "caption", "title", "class", "width", "height"})
 """Parameters of Hugo's `figure` that postil's figures have."""
@@ -164,6 +174,9 @@ def _one_line(state: StateBlock, start: int, end: int, tag: Tag) -> None:
     if tag.name == "figure" and not tag.closing:
         figure(state, start, tag)
         return
+    if tag.name in VIDEOS and not tag.closing:
+        _video(state, start, tag)
+        return
     if tag.name == "toc" and not tag.closing:  # themes' `{{< toc >}}`: the post's contents here
         token = state.push("kramdown_toc", "nav", 0)
         token.map = [start, start + 1]
@@ -187,6 +200,21 @@ def _one_line(state: StateBlock, start: int, end: int, tag: Tag) -> None:
         doc.warn(start, 1, unclosed_code(tag, "{{< /highlight >}}"))
     elif tag.name not in WRAPPERS:
         doc.warn(start, 1, unsupported(tag, doc.path))
+
+
+def _video(state: StateBlock, start: int, tag: Tag) -> None:
+    """Push a video player for Hugo's `youtube`/`vimeo` or Quarto's `video` shortcode
+    (`postil.markdown.embed`), as a raw HTML block so a file's path is checked; a source
+    that names no video is a warning saying what to write."""
+    positional, named = shortcode_params(tag.args)
+    source = named.get("id") or named.get("src") or (positional[0] if positional else "")
+    html = video_html(source, tag.name, named.get("title", ""), named.get("start", ""))
+    if html is None:
+        doc = get_state(state.env)
+        doc.warn(start, 1, f"`{tag.raw}` names no video: {VIDEOS[tag.name]}; it is left out")
+        return
+    token = state.push("html_block", "", 0)
+    token.content, token.map = html, [start, start + 1]
 
 
 def _one_line_pair(state: StateBlock, start: int, silent: bool) -> bool:

@@ -1,0 +1,112 @@
+"""Video embeds: Hugo's `youtube` and `vimeo` shortcodes and Quarto's `video`, as HTML.
+
+    {{< youtube dQw4w9WgXcQ >}}
+    {{< youtube id="dQw4w9WgXcQ" title="The lecture" start="90" >}}
+    {{< vimeo 55073825 >}}
+    {{< video https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=1m30s title="The lecture" >}}
+    {{< video clip.mp4 >}}
+
+Hugo's built-in shortcodes take a video's id (`youtube`, `vimeo`: "Shortcodes" in Hugo's
+documentation); Quarto's `video` takes a YouTube, Vimeo or file URL (Quarto's "Videos").
+Each becomes one `<figure class="video">` holding a player as wide as the text at 16:9:
+an `<iframe>` for YouTube (on `youtube-nocookie.com`, YouTube's privacy-enhanced mode,
+which Hugo offers as `privacy.youtube.privacyEnhanced`: no cookies until the reader plays
+the video) and Vimeo (`player.vimeo.com`), `loading="lazy"` and a `title` (its accessible
+name: the shortcode's `title`, else "YouTube video" as Hugo's), or a `<video controls>` for
+a file, whose path is resolved and checked as a raw HTML `src` (`postil.markdown.rawhtml`).
+A start time (`start=90`, a URL's `t=1m30s` or `#t=90`) is kept. CSS class: `video`.
+"""
+
+from __future__ import annotations
+
+import re
+from html import escape
+from urllib.parse import parse_qs, urlsplit
+
+YOUTUBE_ID = re.compile(r"[A-Za-z0-9_-]{11}")
+"""A YouTube video id: eleven characters of the URL-safe Base64 alphabet."""
+
+VIMEO_ID = re.compile(r"[0-9]{1,12}")
+"""A Vimeo video id: its number."""
+
+YOUTUBE_HOSTS = frozenset(
+    {"youtube.com", "www.youtube.com", "m.youtube.com", "youtu.be", "www.youtube-nocookie.com"}
+)
+VIMEO_HOSTS = frozenset({"vimeo.com", "www.vimeo.com", "player.vimeo.com"})
+
+TIME = re.compile(r"(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s?)?")
+"""A start time as YouTube writes it: `90`, `90s`, `1m30s`, `1h2m3s`."""
+
+ALLOW = "accelerometer; clipboard-write; encrypted-media; gyroscope; picture-in-picture; web-share"
+"""What the player may use: YouTube's own embed code's list, without `autoplay`."""
+
+
+def video_html(source: str, provider: str, title: str = "", start: str = "") -> str | None:
+    """Return the HTML of a video player, or None when `source` names no video.
+
+    Args:
+        source: a YouTube or Vimeo id (`provider` "youtube" or "vimeo"), or any URL or path
+            (`provider` "video": a YouTube or Vimeo page's URL, else a video file).
+        provider: "youtube", "vimeo" or "video" (Quarto's shortcode).
+        title: the player's accessible name; empty for the provider's default.
+        start: the time to start at (`90`, `1m30s`); a URL's own `t=` counts when empty.
+
+    Returns:
+        A `<figure class="video">` holding an `<iframe>` or a `<video>`, each attribute
+        escaped; None for an id of the wrong form or an empty source.
+    """
+    source = source.strip()
+    if provider == "video":
+        provider, source, start = _from_url(source, start)
+    if provider == "youtube" and YOUTUBE_ID.fullmatch(source):
+        url = f"https://www.youtube-nocookie.com/embed/{source}"
+        seconds = _seconds(start)
+        return _iframe(url + (f"?start={seconds}" if seconds else ""), title or "YouTube video")
+    if provider == "vimeo" and VIMEO_ID.fullmatch(source):
+        seconds = _seconds(start)
+        url = f"https://player.vimeo.com/video/{source}" + (f"#t={seconds}s" if seconds else "")
+        return _iframe(url, title or "Vimeo video")
+    if provider == "file" and source:
+        label = f' aria-label="{escape(title)}"' if title else ""
+        seconds = _seconds(start)
+        src = escape(source + (f"#t={seconds}" if seconds and "#" not in source else ""))
+        player = f'<video src="{src}" controls preload="metadata"{label}></video>'
+        return f'<figure class="video">{player}</figure>\n'
+    return None
+
+
+def _from_url(source: str, start: str) -> tuple[str, str, str]:
+    """Return (provider, id or URL, start) for Quarto's `video` source."""
+    parts = urlsplit(source)
+    host = parts.netloc.lower()
+    query = parse_qs(parts.query)
+    start = start or (query.get("t") or query.get("start") or [""])[0]
+    path = [piece for piece in parts.path.split("/") if piece]
+    if host in YOUTUBE_HOSTS:
+        if host == "youtu.be":
+            return "youtube", path[0] if path else "", start
+        if path[:1] in (["embed"], ["shorts"], ["live"], ["v"]) and len(path) > 1:
+            return "youtube", path[1], start
+        return "youtube", (query.get("v") or [""])[0], start
+    if host in VIMEO_HOSTS:
+        start = start or parts.fragment.removeprefix("t=")
+        return "vimeo", path[-1] if path else "", start
+    return "file", source, start
+
+
+def _seconds(time: str) -> int:
+    """Return a start time in whole seconds (0 for none or an unreadable one)."""
+    found = TIME.fullmatch(time.strip()) if time else None
+    if found is None:
+        return 0
+    hours, minutes, seconds = (int(part or 0) for part in found.groups())
+    return hours * 3600 + minutes * 60 + seconds
+
+
+def _iframe(url: str, title: str) -> str:
+    """Return the figure holding an embedded player at `url` named `title`."""
+    return (
+        f'<figure class="video"><iframe src="{escape(url)}" title="{escape(title)}"'
+        f' loading="lazy" allow="{ALLOW}" referrerpolicy="strict-origin-when-cross-origin"'
+        " allowfullscreen></iframe></figure>\n"
+    )
