@@ -146,3 +146,14 @@ def test_an_img_tag_is_an_image_under_the_base_path_and_a_missing_source_is_repo
         "content/posts/here.md:3:1: `{% img left %}` has no image source, so it is left out; "
         'write one: a URL, or a path with a `/` (`{% img /images/plot.png 400 "Title" "Alt" %}`)'
     ]
+
+
+def test_a_video_tag_naming_no_video_says_what_to_write_in_liquid():
+    html, state = render("{% youtube %}\n\n{% vimeo not-a-number %}\n")
+    assert html == ""
+    assert messages(state) == [
+        "content/posts/here.md:1:1: `{% youtube %}` names no video: write the video's "
+        "11-character id or its URL, `{% youtube dQw4w9WgXcQ %}`; it is left out",
+        "content/posts/here.md:3:1: `{% vimeo not-a-number %}` names no video: write the "
+        "video's number or its URL, `{% vimeo 55073825 %}`; it is left out",
+    ]

@@ -162,9 +162,9 @@ def test_a_video_shortcode_naming_no_video_says_what_to_write_and_a_file_is_chec
     assert html == ""
     assert messages(state) == [
         "content/posts/here.md:1:1: `{{< youtube not-an-id >}}` names no video: write the "
-        "video's 11-character id, `{{< youtube dQw4w9WgXcQ >}}`; it is left out",
+        "video's 11-character id or its URL, `{{< youtube dQw4w9WgXcQ >}}`; it is left out",
         "content/posts/here.md:3:1: `{{< vimeo abc >}}` names no video: write the video's "
-        "number, `{{< vimeo 55073825 >}}`; it is left out",
+        "number or its URL, `{{< vimeo 55073825 >}}`; it is left out",
         "content/posts/here.md:5:1: `{{< video >}}` names no video: write a YouTube or Vimeo "
         "URL or a video file's path, `{{< video clip.mp4 >}}`; it is left out",
     ]

@@ -1,20 +1,24 @@
-"""Video embeds: Hugo's `youtube` and `vimeo` shortcodes and Quarto's `video`, as HTML.
+"""Video embeds: Hugo's `youtube`/`vimeo` and Quarto's `video` shortcodes, Jekyll's and
+Hexo's `{% youtube %}`/`{% vimeo %}` tags, as HTML.
 
     {{< youtube dQw4w9WgXcQ >}}
     {{< youtube id="dQw4w9WgXcQ" title="The lecture" start="90" >}}
     {{< vimeo 55073825 >}}
     {{< video https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=1m30s title="The lecture" >}}
     {{< video clip.mp4 >}}
+    {% youtube dQw4w9WgXcQ %}
 
 Hugo's built-in shortcodes take a video's id (`youtube`, `vimeo`: "Shortcodes" in Hugo's
-documentation); Quarto's `video` takes a YouTube, Vimeo or file URL (Quarto's "Videos").
-Each becomes one `<figure class="video">` holding a player as wide as the text at 16:9:
-an `<iframe>` for YouTube (on `youtube-nocookie.com`, YouTube's privacy-enhanced mode,
-which Hugo offers as `privacy.youtube.privacyEnhanced`: no cookies until the reader plays
-the video) and Vimeo (`player.vimeo.com`), `loading="lazy"` and a `title` (its accessible
-name: the shortcode's `title`, else "YouTube video" as Hugo's), or a `<video controls>` for
-a file, whose path is resolved and checked as a raw HTML `src` (`postil.markdown.rawhtml`).
-A start time (`start=90`, a URL's `t=1m30s` or `#t=90`) is kept. CSS class: `video`.
+documentation); Quarto's `video` takes a YouTube, Vimeo or file URL (Quarto's "Videos");
+Jekyll's and Hexo's `{% youtube ID %}` and `{% vimeo ID %}` (jekyll-youtube, Hexo's own tag
+plugins) take an id or a URL. Each becomes one `<figure class="video">` holding a player as
+wide as the text at 16:9: an `<iframe>` for YouTube (on `youtube-nocookie.com`, YouTube's
+privacy-enhanced mode, which Hugo offers as `privacy.youtube.privacyEnhanced`: no cookies
+until the reader plays the video) and Vimeo (`player.vimeo.com`), `loading="lazy"` and a
+`title` (its accessible name: the shortcode's `title`, else "YouTube video" as Hugo's), or a
+`<video controls>` for a file, whose path is resolved and checked as a raw HTML `src`
+(`postil.markdown.rawhtml`). A start time (`start=90`, a URL's `t=1m30s` or `#t=90`) is
+kept. CSS class: `video`.
 """
 
 from __future__ import annotations
@@ -22,6 +26,11 @@ from __future__ import annotations
 import re
 from html import escape
 from urllib.parse import parse_qs, urlsplit
+
+from markdown_it.rules_block import StateBlock
+
+from postil.markdown.state import get_state
+from postil.markdown.tagsyntax import Tag
 
 YOUTUBE_ID = re.compile(r"[A-Za-z0-9_-]{11}")
 """A YouTube video id: eleven characters of the URL-safe Base64 alphabet."""
@@ -73,6 +82,39 @@ def video_html(source: str, provider: str, title: str = "", start: str = "") -> 
         player = f'<video src="{src}" controls preload="metadata"{label}></video>'
         return f'<figure class="video">{player}</figure>\n'
     return None
+
+
+HOW_TO_WRITE = {
+    "youtube": "the video's 11-character id or its URL, `{open} youtube dQw4w9WgXcQ {close}`",
+    "vimeo": "the video's number or its URL, `{open} vimeo 55073825 {close}`",
+    "video": "a YouTube or Vimeo URL or a video file's path, `{open} video clip.mp4 {close}`",
+}
+"""What a video tag needs, by its name (`push_video`'s warning)."""
+
+
+def push_video(state: StateBlock, line: int, tag: Tag, source: str, named: dict[str, str]) -> None:
+    """Push the player of a video tag alone on body line `line` as an `html_block` token
+    (so `postil.markdown.rawhtml` resolves and checks a file's path), or warn at the line
+    that `source` names no video and say what to write.
+
+    Args:
+        tag: the shortcode or Liquid tag, named `youtube`, `vimeo` or `video`.
+        source: its id, URL or path (positional or `id=`/`src=`).
+        named: its named parameters (`title`, `start`).
+    """
+    provider = tag.name
+    if provider != "video" and "/" in source:  # `{% youtube https://youtu.be/… %}`
+        provider = "video"
+    html = video_html(source, provider, named.get("title", ""), named.get("start", ""))
+    if html is None:
+        delimiters = ("{{<", ">}}") if tag.kind == "shortcode" else ("{%", "%}")
+        how = HOW_TO_WRITE[tag.name].format(open=delimiters[0], close=delimiters[1])
+        get_state(state.env).warn(
+            line, 1, f"`{tag.raw}` names no video: write {how}; it is left out"
+        )
+        return
+    token = state.push("html_block", "", 0)
+    token.content, token.map = html, [line, line + 1]
 
 
 def _from_url(source: str, start: str) -> tuple[str, str, str]:

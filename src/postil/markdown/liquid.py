@@ -7,6 +7,8 @@ posts, so a post moved from Jekyll keeps its tags. This module gives them meanin
   is an image, inside text or on a line of its own (`liquid_img`);
 - block tags on their own lines (`liquid_plugin`): `{% highlight %}` becomes a code
   block, `{% raw %}` shows what it wraps as written, `{% comment %}` hides it,
+  `{% youtube ID %}`/`{% vimeo ID %}` (jekyll-youtube, Hexo) are video players
+  (`postil.markdown.embed`),
   jekyll-katex's `{% katexmm %}` goes (its `$…$` is postil's math) and its
   `{% katex %}` is math (`postil.markdown.math`);
 - tags and outputs inside text, link destinations and raw HTML (`evaluate_liquid`, used by
@@ -27,6 +29,7 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 from postil.markdown.attrlist import clean_attributes
+from postil.markdown.embed import push_video
 from postil.markdown.state import RenderState
 from postil.markdown.tagsyntax import (
     Tag,
@@ -43,6 +46,8 @@ from postil.markdown.tufte import USAGE as TUFTE_USAGE
 from postil.markdown.tufte import arguments_problem
 
 BLOCK_TAGS = ("raw", "comment")
+VIDEOS = frozenset({"youtube", "vimeo"})
+"""Tags of Jekyll's plugins and Hexo's that embed a video player (`postil.markdown.embed`)."""
 """Paired tags read as blocks when each of their tags stands on a line of its own (a
 `highlight`'s code may also begin and end on its tags' lines: `find_code_tag`)."""
 
@@ -153,6 +158,12 @@ def liquid_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     tag = line_tag(state, start)
     if tag is not None and tag.kind == "tag" and tag.name in ("katexmm", "endkatexmm"):
         if not silent:
+            state.line = start + 1
+        return True
+    if tag is not None and tag.kind == "tag" and tag.name in VIDEOS:
+        if not silent:  # Hexo's `{% youtube id [type] [cookie] %}`: the id comes first
+            words = tag.args.split()
+            push_video(state, start, tag, words[0].strip("\"'") if words else "", {})
             state.line = start + 1
         return True
     if tag is None or tag.kind != "tag" or tag.name not in BLOCK_TAGS:

@@ -38,7 +38,7 @@ from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 
-from postil.markdown.embed import video_html
+from postil.markdown.embed import push_video
 from postil.markdown.figure import push_figure
 from postil.markdown.liquid import Value
 from postil.markdown.state import RenderState, get_state
@@ -75,12 +75,8 @@ ESCAPED_SHORTCODE = re.compile(r"\{\{([<%])/\*([^\n]*?)\*/([>%])\}\}")
 """Hugo's escape of a shortcode, `{{</* name */>}}` (or `{{%/* name */%}}`), shown as the
 shortcode itself (`shortcode_code_escape`)."""
 
-VIDEOS = {
-    "youtube": "write the video's 11-character id, `{{< youtube dQw4w9WgXcQ >}}`",
-    "vimeo": "write the video's number, `{{< vimeo 55073825 >}}`",
-    "video": "write a YouTube or Vimeo URL or a video file's path, `{{< video clip.mp4 >}}`",
-}
-"""Shortcodes that embed a video player (`postil.markdown.embed`), with how to write one."""
+VIDEOS = frozenset({"youtube", "vimeo", "video"})
+"""Shortcodes that embed a video player (`postil.markdown.embed`)."""
 
 FIGURE_PARAMS = frozenset({"src", "alt", "caption", "title", "class", "width", "height"})
 """Parameters of Hugo's `figure` that postil's figures have."""
@@ -203,18 +199,10 @@ def _one_line(state: StateBlock, start: int, end: int, tag: Tag) -> None:
 
 
 def _video(state: StateBlock, start: int, tag: Tag) -> None:
-    """Push a video player for Hugo's `youtube`/`vimeo` or Quarto's `video` shortcode
-    (`postil.markdown.embed`), as a raw HTML block so a file's path is checked; a source
-    that names no video is a warning saying what to write."""
+    """Push a video player for Hugo's `youtube`/`vimeo` or Quarto's `video` shortcode."""
     positional, named = shortcode_params(tag.args)
     source = named.get("id") or named.get("src") or (positional[0] if positional else "")
-    html = video_html(source, tag.name, named.get("title", ""), named.get("start", ""))
-    if html is None:
-        doc = get_state(state.env)
-        doc.warn(start, 1, f"`{tag.raw}` names no video: {VIDEOS[tag.name]}; it is left out")
-        return
-    token = state.push("html_block", "", 0)
-    token.content, token.map = html, [start, start + 1]
+    push_video(state, start, tag, source, named)
 
 
 def _one_line_pair(state: StateBlock, start: int, silent: bool) -> bool:
