@@ -23,7 +23,8 @@ PLUGINS = {
     "table": ("table", "figure"),
     "gridtable": ("math", "gridtable", "table", "figure"),  # captions as the pipe tables''
     # Liquid and shortcodes are evaluated by the template plugin, before the links rule
-    "liquid": ("math", "code", "links", "liquid", "shortcode", "template"),
+    # (themes' figure includes are figures; in raw HTML their `src` is checked)
+    "liquid": ("math", "code", "figure", "links", "liquid", "shortcode", "template", "rawhtml"),
     "shortcode": ("code", "figure", "links", "liquid", "shortcode", "template"),
     "chunk": ("code", "widget", "chunk"),  # chunks are read before widget fences
     "toc": ("math", "heading", "toc"),

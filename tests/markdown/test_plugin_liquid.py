@@ -94,13 +94,13 @@ def test_inline_html_with_liquid_is_evaluated():
 
 
 def test_unknown_tags_and_variables_are_left_out_with_a_warning_naming_them():
-    html, state = render("A {{ page.title }} b.\n\n{% include figure.html path=x %}\n\nEnd.\n")
+    html, state = render("A {{ page.title }} b.\n\n{% include author-card.html id=x %}\n\nEnd.\n")
     assert html == "<p>A  b.</p>\n<p>End.</p>\n"
     assert messages(state) == [
         "content/posts/here.md:1:3: Liquid `{{ page.title }}`: variable `page.title` is not "
         "supported and the output is left out; write the value itself (to show the braces "
         "as text, write `\\{{`)",
-        "content/posts/here.md:3:1: Liquid tag `{% include figure.html path=x %}` is not "
+        "content/posts/here.md:3:1: Liquid tag `{% include author-card.html id=x %}` is not "
         "supported and is left out (postil has no template language in posts); write its "
         "result as Markdown",
     ]
@@ -156,4 +156,25 @@ def test_a_video_tag_naming_no_video_says_what_to_write_in_liquid():
         "11-character id or its URL, `{% youtube dQw4w9WgXcQ %}`; it is left out",
         "content/posts/here.md:3:1: `{% vimeo not-a-number %}` names no video: write the "
         "video's number or its URL, `{% vimeo 55073825 %}`; it is left out",
+    ]
+
+
+def test_theme_includes_postil_reads_warn_when_they_name_nothing_or_sit_inside_text():
+    body = (
+        '{% include figure.liquid class="x" %}\n\nSee {% include figure.liquid path="a.png" %}.'
+        '\n\n{% include video.liquid class="x" %}\n\n<div>\n{% include figure.html %}\n</div>\n'
+    )
+    html, state = render(body)
+    assert "<figure" not in html and "{%" not in html
+    assert messages(state) == [
+        'content/posts/here.md:1:1: `{% include figure.liquid class="x" %}` names no image, '
+        'so it is left out; give its path: `{% include figure.liquid path="assets/img/plot.png" '
+        'caption="…" %}`',
+        'content/posts/here.md:5:1: `{% include video.liquid class="x" %}` names no video: '
+        "write a YouTube or Vimeo URL or a video file's path as its `path`, "
+        '`{% include video.liquid path="https://youtu.be/dQw4w9WgXcQ" %}`; it is left out',
+        'content/posts/here.md:3:5: `{% include figure.liquid path="a.png" %}` shows its image '
+        "only on a line of its own; move it there",
+        "content/posts/here.md:8:1: `{% include figure.html %}` names no image or video; give "
+        "its `path`",
     ]

@@ -88,30 +88,35 @@ HOW_TO_WRITE = {
     "youtube": "the video's 11-character id or its URL, `{open} youtube dQw4w9WgXcQ {close}`",
     "vimeo": "the video's number or its URL, `{open} vimeo 55073825 {close}`",
     "video": "a YouTube or Vimeo URL or a video file's path, `{open} video clip.mp4 {close}`",
+    "include": "a YouTube or Vimeo URL or a video file's path as its `path`, "
+    '`{open} include video.liquid path="https://youtu.be/dQw4w9WgXcQ" {close}`',
 }
 """What a video tag needs, by its name (`push_video`'s warning)."""
 
 
-def push_video(state: StateBlock, line: int, tag: Tag, source: str, named: dict[str, str]) -> None:
+def push_video(
+    state: StateBlock, line: int, tag: Tag, source: str, named: dict[str, str], provider: str = ""
+) -> None:
     """Push the player of a video tag alone on body line `line` as an `html_block` token
     (so `postil.markdown.rawhtml` resolves and checks a file's path), or warn at the line
     that `source` names no video and say what to write.
 
     Args:
-        tag: the shortcode or Liquid tag, named `youtube`, `vimeo` or `video`.
-        source: its id, URL or path (positional or `id=`/`src=`).
+        tag: the shortcode or Liquid tag (`youtube`, `vimeo`, `video`, or an `include`).
+        source: its id, URL or path (positional or `id=`/`src=`/`path=`).
         named: its named parameters (`title`, `start`).
+        provider: "youtube", "vimeo" or "video" when the tag's name does not say it.
     """
-    provider = tag.name
+    provider = provider or tag.name
     if provider != "video" and "/" in source:  # `{% youtube https://youtu.be/… %}`
         provider = "video"
     html = video_html(source, provider, named.get("title", ""), named.get("start", ""))
     if html is None:
         delimiters = ("{{<", ">}}") if tag.kind == "shortcode" else ("{%", "%}")
-        how = HOW_TO_WRITE[tag.name].format(open=delimiters[0], close=delimiters[1])
-        get_state(state.env).warn(
-            line, 1, f"`{tag.raw}` names no video: write {how}; it is left out"
-        )
+        how = HOW_TO_WRITE.get(tag.name, HOW_TO_WRITE["include"])
+        how = how.format(open=delimiters[0], close=delimiters[1])
+        message = f"`{tag.raw}` names no video: write {how}; it is left out"
+        get_state(state.env).warn(line, 1, message)
         return
     token = state.push("html_block", "", 0)
     token.content, token.map = html, [line, line + 1]

@@ -8,7 +8,8 @@ posts, so a post moved from Jekyll keeps its tags. This module gives them meanin
 - block tags on their own lines (`liquid_plugin`): `{% highlight %}` becomes a code
   block, `{% raw %}` shows what it wraps as written, `{% comment %}` hides it,
   `{% youtube ID %}`/`{% vimeo ID %}` (jekyll-youtube, Hexo) are video players
-  (`postil.markdown.embed`),
+  (`postil.markdown.embed`), and themes' figure and video includes are read
+  (`postil.markdown.liquidinclude`),
   jekyll-katex's `{% katexmm %}` goes (its `$…$` is postil's math) and its
   `{% katex %}` is math (`postil.markdown.math`);
 - tags and outputs inside text, link destinations and raw HTML (`evaluate_liquid`, used by
@@ -30,6 +31,7 @@ from markdown_it.token import Token
 
 from postil.markdown.attrlist import clean_attributes
 from postil.markdown.embed import push_video
+from postil.markdown.liquidinclude import include_html, push_include, readable
 from postil.markdown.state import RenderState
 from postil.markdown.tagsyntax import (
     Tag,
@@ -160,6 +162,11 @@ def liquid_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         if not silent:
             state.line = start + 1
         return True
+    if tag is not None and readable(tag):  # a theme's figure or video include
+        if not silent:
+            push_include(state, start, tag)
+            state.line = start + 1
+        return True
     if tag is not None and tag.kind == "tag" and tag.name in VIDEOS:
         if not silent:  # Hexo's `{% youtube id [type] [cookie] %}`: the id comes first
             words = tag.args.split()
@@ -201,6 +208,13 @@ def evaluate_liquid(tag: Tag, doc: RenderState, in_url: bool, in_html: bool = Fa
     if tag.name in TUFTE_USAGE:  # not read by `tufte`: its arguments do not fit
         problem = arguments_problem(tag.name, tag.args) or "cannot be read here"
         return Value(None, f"tufte-jekyll's `{tag.raw}` {problem}; it is left out")
+    if readable(tag):
+        html = include_html(tag) if in_html else None
+        if html is not None:
+            return Value(html)
+        if in_html:
+            return Value(None, f"`{tag.raw}` names no image or video; give its `path`")
+        return Value(None, f"`{tag.raw}` shows its image only on a line of its own; move it there")
     if tag.name == "img":  # not read by `liquid_img`: no source among its arguments
         return Value(
             None,

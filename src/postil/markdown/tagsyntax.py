@@ -147,8 +147,9 @@ def _output_close(src: str, start: int, end: int) -> int:
 
 
 def _nested(body: str, opener: str) -> bool:
-    """Return whether a tag's body holds another tag (outside an output's quoted strings)."""
-    if opener == "{{":
+    """Return whether a tag's body holds another tag outside its quoted strings (Jekyll
+    themes pass `image_path="{{ site.baseurl }}/x.png"` to an include: one tag)."""
+    if opener in ("{{", "{%"):
         body = _QUOTED.sub("", body)
     return "{{" in body or "{%" in body
 
