@@ -190,6 +190,11 @@ YOUTUBE = "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ"
         ("https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=2m", "", YOUTUBE + "?start=120"),
         ("https://vimeo.com/55073825#t=30s", "", "https://player.vimeo.com/video/55073825#t=30s"),
         ("https://player.vimeo.com/video/55073825", "", "https://player.vimeo.com/video/55073825"),
+        (
+            "https://player.vimeo.com/video/524933864?h=1ac4fd9fb4&title=0",
+            "",
+            "https://player.vimeo.com/video/524933864?h=1ac4fd9fb4",
+        ),
     ],
 )
 def test_quartos_video_reads_youtube_and_vimeo_urls_and_their_start_times(source, start, src):

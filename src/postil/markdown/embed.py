@@ -35,8 +35,8 @@ from postil.markdown.tagsyntax import Tag
 YOUTUBE_ID = re.compile(r"[A-Za-z0-9_-]{11}")
 """A YouTube video id: eleven characters of the URL-safe Base64 alphabet."""
 
-VIMEO_ID = re.compile(r"[0-9]{1,12}")
-"""A Vimeo video id: its number."""
+VIMEO_ID = re.compile(r"[0-9]{1,12}(?:\?h=[0-9a-f]{1,20})?")
+"""A Vimeo video id: its number, and the `h` hash of an unlisted video's link."""
 
 YOUTUBE_HOSTS = frozenset(
     {"youtube.com", "www.youtube.com", "m.youtube.com", "youtu.be", "www.youtube-nocookie.com"}
@@ -137,7 +137,9 @@ def _from_url(source: str, start: str) -> tuple[str, str, str]:
         return "youtube", (query.get("v") or [""])[0], start
     if host in VIMEO_HOSTS:
         start = start or parts.fragment.removeprefix("t=")
-        return "vimeo", path[-1] if path else "", start
+        unlisted = (query.get("h") or [""])[0]  # an unlisted video's hash, needed to play it
+        video = (path[-1] if path else "") + (f"?h={unlisted}" if unlisted else "")
+        return "vimeo", video, start
     return "file", source, start
 
 
