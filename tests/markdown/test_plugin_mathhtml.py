@@ -34,3 +34,46 @@ def test_prices_code_and_mathml_in_raw_html_are_not_math():
     html, found = render(text)
     assert found == []
     assert html == text.replace("\n\n", "\n")  # written as it was
+
+
+MATHJAX_POST = """\
+<script type="text/javascript" async
+  src="https://cdnjs.cloudflare.com/ajax/libs/mathjax/2.7.5/MathJax.js?config=TeX-AMS_CHTML">
+</script>
+<script type="text/x-mathjax-config">
+MathJax.Hub.Config({tex2jax: {inlineMath: [['$','$']]},
+  TeX: {Macros: {RR: "{\\\\bf R}", bold: ["{\\\\bf #1}", 1], E: '\\\\mathbb{E}'}}});
+</script>
+
+Before the macros: $x$. After: $\\RR$, $\\bold{v}$, $\\E$; it costs $5 and $10.
+
+<link rel="stylesheet" href="/katex/katex.min.css"><script src="/katex/auto-render.js"></script>
+<script>renderMathInElement(document.body, {macros: {"\\\\Var": "\\\\operatorname{Var}"}});</script>
+
+$\\Var(X)$
+
+<script>console.log("$x$ is no math here")</script>
+<link rel="stylesheet" href="/css/extra.css">
+"""
+
+
+def test_mathjax_and_katex_the_post_loads_are_left_out_and_their_macros_defined():
+    html, found = render(MATHJAX_POST)
+    assert found == []
+    assert "mathjax" not in html.lower() and "katex" not in html.lower()
+    assert "renderMathInElement" not in html
+    assert '<script>console.log("$x$ is no math here")</script>' in html  # other scripts stay
+    assert '<link rel="stylesheet" href="/css/extra.css">' in html
+    assert html.count("<math") == 5
+    assert "<mi>𝐑</mi>" in html and "<mi>𝐯</mi>" in html and "<mi>𝔼</mi>" in html
+    assert "<mi>Var</mi>" in html
+    assert "costs $5 and $10" in html
+
+
+def test_a_macro_from_a_mathjax_configuration_applies_only_after_it():
+    text = (
+        "$\\RR$\n\n<script>MathJax.Hub.Config({TeX: {Macros: {RR: '\\\\mathbb{R}'}}});</script>\n"
+    )
+    _, found = render(text)
+    assert len(found) == 1
+    assert found[0].startswith("post.md:1:2: warning: unsupported command \\RR;")

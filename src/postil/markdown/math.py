@@ -732,6 +732,10 @@ def render_html_block(self: Any, tokens: list[Token], idx: int, options: Any, en
     state = get_state(env)
     html, out, pos = token.content, [], 0
     for formula in formulas:
+        if formula.token is None:  # MathJax or KaTeX the post loaded itself: left out
+            out += [html[pos : formula.start]]
+            pos = formula.end
+            continue
         mathml = render_formula(formula.token, formula.display, state)
         if mathml.startswith("<math"):  # not a `math-error` span
             state.math_chars |= formula_chars(mathml)

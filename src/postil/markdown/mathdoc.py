@@ -131,7 +131,7 @@ def _formulas(tokens: list[Any]) -> list[tuple[Any, bool]]:
         elif token.type == "html_block" and may_hold_math(token.content):
             formulas = find_formulas(token)  # `postil.markdown.mathhtml`
             token.meta = {**(token.meta or {}), "formulas": formulas}
-            found += [(formula.token, formula.display) for formula in formulas]
+            found += [(f.token, f.display) for f in formulas if f.token is not None]
         elif token.type == "inline" and token.children:
             where = ((token.map or [0])[0], token.content, 0)
             for child in token.children:

@@ -4,12 +4,14 @@ A Markdown processor leaves an HTML block alone (`<div class="note">…</div>`, 
 a `<table>` written by hand), and the posts of Jekyll, Hugo and Pelican sites put math in
 them because MathJax, running over the finished page, typesets it wherever it is; a hidden
 `<div>` of `$\newcommand…$` is how many of them define their macros. postil typesets math at
-build time, so `find_formulas` finds it in the block's text: `$$…$$` and `\[…\]`
-(display), `\(…\)` and `$…$` (inline, by the same rules as in Markdown:
-`postil.math.delimiters.Closers`). Not inside tags, comments, `<code>`, `<pre>`,
-`<script>`, `<style>`, `<textarea>`, `<svg>` or `<math>`, and not across a tag: a formula
-lies in one run of text. HTML's character references in the TeX are decoded first
-(`$a &lt; b$` is `a < b`). The formulas are math tokens like the others
+build time, so `find_formulas` finds it in the block's text: `$$…$$` and `\[…\]` (display),
+`\(…\)` and `$…$` (inline, by the same rules as in Markdown:
+`postil.math.delimiters.Closers`). Not inside tags, comments, `<code>`, `<pre>`, `<script>`,
+`<style>`, `<textarea>`, `<svg>` or `<math>`, and not across a tag: a formula lies in one
+run of text. HTML's character references in the TeX are decoded first
+(`$a &lt; b$` is `a < b`). MathJax or KaTeX loaded or configured by the post itself is
+left out, its macros kept (`postil.markdown.mathloader`). The formulas are math tokens like
+the others
 (`postil.markdown.mathdoc.math_resolve` gives them their macros, numbers and labels; errors
 are reported at their line and column); `postil.markdown.math.render_html_block` writes them
 in place of their TeX.
@@ -23,6 +25,7 @@ from typing import NamedTuple
 
 from markdown_it.token import Token
 
+from postil.markdown.mathloader import LOADER_URL, browser_math, config_macros
 from postil.math.delimiters import Closers, escaped
 
 SKIPPED = frozenset({"code", "pre", "script", "style", "textarea", "svg", "math", "kbd", "samp"})
@@ -45,17 +48,21 @@ _CLOSERS = {"$$": "$$", "\\[": "\\]", "\\(": "\\)"}
 
 class HtmlFormula(NamedTuple):
     """One formula in an HTML block: its math token, whether it is display math, and where
-    its delimiters start and end in the block's HTML."""
+    its delimiters start and end in the block's HTML. A MathJax or KaTeX element the post
+    loads itself (`postil.markdown.mathloader`) is one too: its token holds the macros its
+    configuration defines, or is None; either way the element is left out."""
 
-    token: Token
+    token: Token | None
     display: bool
     start: int
     end: int
 
 
 def may_hold_math(html: str) -> bool:
-    """Tell if an HTML block has a math delimiter at all (most have none)."""
-    return "$" in html or "\\(" in html or "\\[" in html
+    """Tell if an HTML block has a math delimiter, or MathJax or KaTeX in it (most have none)."""
+    if "$" in html or "\\(" in html or "\\[" in html:
+        return True
+    return ("<script" in html or "<link" in html) and LOADER_URL.search(html) is not None
 
 
 def find_formulas(block: Token) -> list[HtmlFormula]:
@@ -67,6 +74,9 @@ def find_formulas(block: Token) -> list[HtmlFormula]:
         if not skipped:
             found += _in_text(html, pos, piece.start(), block)
         closing, name = piece.group(1), (piece.group(2) or "").lower()
+        if name in ("script", "link") and not closing and not skipped:
+            loader = _browser_math(html, piece, block)
+            found += [loader] if loader else []
         if name in SKIPPED and not piece.group(0).endswith("/>"):
             if not closing:
                 skipped.append(name)
@@ -76,6 +86,29 @@ def find_formulas(block: Token) -> list[HtmlFormula]:
     if not skipped:
         found += _in_text(html, pos, len(html), block)
     return found
+
+
+def _browser_math(html: str, tag: re.Match[str], block: Token) -> HtmlFormula | None:
+    """Return the element starting with `tag` as a formula to leave out when it loads,
+    configures or runs MathJax or KaTeX (a script up to its end tag), else None."""
+    end = tag.end()
+    body = ""
+    if tag.group(2).lower() == "script":
+        close = html.lower().find("</script", end)
+        stop = html.find(">", close) if close >= 0 else -1
+        if stop < 0:
+            return None
+        body, end = html[tag.end() : close], stop + 1
+    if not browser_math(tag.group(0), body):
+        return None
+    definitions = config_macros(body) if body else ""
+    if not definitions:
+        return HtmlFormula(None, False, tag.start(), end)
+    token = Token("math_inline", "math", 0)
+    token.content, token.map = definitions, block.map
+    line0 = block.map[0] if block.map else 0
+    token.meta = {"where": (line0, html, 0), "offset": tag.start(), "html": True}
+    return HtmlFormula(token, False, tag.start(), end)
 
 
 def _in_text(html: str, start: int, stop: int, block: Token) -> list[HtmlFormula]:
