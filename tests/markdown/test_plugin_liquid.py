@@ -178,3 +178,8 @@ def test_theme_includes_postil_reads_warn_when_they_name_nothing_or_sit_inside_t
         "content/posts/here.md:8:1: `{% include figure.html %}` names no image or video; give "
         "its `path`",
     ]
+
+
+def test_includes_loading_mathjax_or_katex_are_left_out_without_a_warning():
+    html, state = render("{% include mathjax.html %}\n\nA{% include katex.html %} b.\n")
+    assert (html, messages(state)) == ("<p>A b.</p>\n", [])

@@ -31,7 +31,7 @@ from markdown_it.token import Token
 
 from postil.markdown.attrlist import clean_attributes
 from postil.markdown.embed import push_video
-from postil.markdown.liquidinclude import include_html, push_include, readable
+from postil.markdown.liquidinclude import include_html, math_loader, push_include, readable
 from postil.markdown.state import RenderState
 from postil.markdown.tagsyntax import (
     Tag,
@@ -209,7 +209,7 @@ def evaluate_liquid(tag: Tag, doc: RenderState, in_url: bool, in_html: bool = Fa
         problem = arguments_problem(tag.name, tag.args) or "cannot be read here"
         return Value(None, f"tufte-jekyll's `{tag.raw}` {problem}; it is left out")
     if readable(tag):
-        html = include_html(tag) if in_html else None
+        html = include_html(tag) if in_html or math_loader(tag) else None
         if html is not None:
             return Value(html)
         if in_html:

@@ -20,6 +20,8 @@ template language in posts) cannot run. The common ones are read for what they s
   images) a `<figure>` of the image and its caption, checked as raw HTML's `src` is.
 - `video` includes (al-folio's `path`, Minimal Mistakes' `id` with `provider`) are the
   players of `postil.markdown.embed`.
+- includes that load MathJax or KaTeX (`{% include mathjax.html %}`, `katex.html`) are left
+  out without a word: postil's math is typeset at build time.
 
 Any other include stays a warning naming it (`postil.markdown.liquid`).
 """
@@ -33,6 +35,7 @@ from markdown_it.rules_block import StateBlock
 
 from postil.markdown.embed import push_video, video_html
 from postil.markdown.figure import push_figure
+from postil.markdown.mathloader import LOADER_URL
 from postil.markdown.state import get_state
 from postil.markdown.tagsyntax import Tag, shortcode_params
 
@@ -63,12 +66,23 @@ def include_name(tag: Tag) -> str:
 
 
 def readable(tag: Tag) -> bool:
-    """Return True when the tag is an include this module reads (a figure or a video)."""
-    return include_name(tag) in FIGURES | VIDEOS
+    """Return True when the tag is an include this module reads (a figure, a video, or the
+    page's MathJax or KaTeX)."""
+    name = include_name(tag)
+    return name in FIGURES | VIDEOS or (bool(name) and LOADER_URL.search(name) is not None)
+
+
+def math_loader(tag: Tag) -> bool:
+    """Return True for an include that loads MathJax or KaTeX (`{% include mathjax.html %}`):
+    postil's math is typeset already, so it is left out without a word
+    (`postil.markdown.mathloader`)."""
+    return LOADER_URL.search(include_name(tag)) is not None
 
 
 def push_include(state: StateBlock, line: int, tag: Tag) -> None:
     """Push the figure or player of an include written on body line `line`, alone."""
+    if math_loader(tag):
+        return
     params = _params(tag)
     if include_name(tag) in VIDEOS:
         source, provider = _video_source(params)
@@ -83,7 +97,9 @@ def push_include(state: StateBlock, line: int, tag: Tag) -> None:
 
 def include_html(tag: Tag) -> str | None:
     """Return the HTML of an include inside raw HTML: a `<figure>` of its image and caption
-    or a player; None when it names no image or video."""
+    or a player ("" for MathJax or KaTeX); None when it names no image or video."""
+    if math_loader(tag):
+        return ""
     params = _params(tag)
     if include_name(tag) in VIDEOS:
         source, provider = _video_source(params)
