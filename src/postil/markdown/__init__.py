@@ -38,12 +38,17 @@ __all__ = [
 
 
 def create_markdown() -> MarkdownIt:
-    """Return a CommonMark parser with GFM tables, strikethrough and every postil plugin.
+    """Return a CommonMark parser with GFM tables, strikethrough, task lists, definition lists,
+    Pandoc's sub- and superscripts and every postil plugin.
 
     One instance is made per process and reused for every post (it holds no per-document
     state). Raw HTML in posts is allowed: the author owns the content.
     """
     from markdown_it import MarkdownIt
+    from mdit_py_plugins.deflist import deflist_plugin
+    from mdit_py_plugins.subscript import sub_plugin
+    from mdit_py_plugins.superscript import superscript_plugin
+    from mdit_py_plugins.tasklists import tasklists_plugin
 
     from postil.markdown.attrs import attrs_plugin
     from postil.markdown.callout import callout_plugin
@@ -74,6 +79,9 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.xref import xref_plugin
 
     md = MarkdownIt("commonmark", {"typographer": False}).enable(["table", "strikethrough"])
+    # The extensions kramdown, Goldmark, Pandoc and Python-Markdown's users write (mdit-py-plugins):
+    # definition lists, GFM task lists (each item's text its checkbox's label), `H~2~O`, `x^2^`
+    md.use(deflist_plugin).use(tasklists_plugin, label=True).use(sub_plugin).use(superscript_plugin)
     for plugin in (
         math_plugin,
         sidenote_plugin,
