@@ -96,3 +96,16 @@ def test_margin_copy_of_a_note_is_phrasing_content_only():
     assert not [element.tag for element in inside if element.tag in block_tags]
     sidenote = paragraph.find(".//span[@class='sidenote']")
     assert "".join(sidenote.itertext()) == "1 One.Two b.code"
+
+
+def test_a_math_error_in_an_inline_note_is_reported_at_its_own_line_and_column():
+    from postil.markdown import create_markdown, render_markdown
+
+    source = "Intro.\n\n- A claim^[bad $a + \\foo$ here] and^[fine] end.\n"
+    state = RenderState(path="post.md")
+    state.source_lines = source.split("\n")
+    html = render_markdown(create_markdown(), source, state).html
+    assert [(d.location.line, d.location.col) for d in state.diagnostics] == [
+        (3, source.split("\n")[2].index("\\foo") + 1)
+    ]
+    assert html.count('class="sidenote"') == 2

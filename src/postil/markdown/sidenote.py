@@ -1,7 +1,8 @@
 """Footnotes as sidenotes and margin notes, plus a "Notes" list at the end of the page.
 
 Parsing is mdit-py-plugins' footnote plugin (`[^id]` references, `[^id]: text` definitions,
-indented continuation paragraphs); this module replaces its tail rule and renderers.
+indented continuation paragraphs, Pandoc's inline notes `^[…]`); this module replaces its
+tail rule and renderers.
 """
 
 from __future__ import annotations
@@ -17,9 +18,12 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from mdit_py_plugins.footnote import footnote_plugin
-from mdit_py_plugins.footnote.index import footnote_ref
+from mdit_py_plugins.footnote.index import footnote_inline, footnote_ref
 
 from postil.markdown.state import get_state
+
+INLINE_LABEL = "inline {}"
+"""The label of the inline note with a footnote id: a space, which no `[^id]` label has."""
 
 MARGIN_MARKER = "{-}"
 """A note whose text starts with this is an unnumbered margin note (pandoc-sidenote's rule)."""
@@ -82,10 +86,15 @@ def sidenote_plugin(md: MarkdownIt) -> None:
     Problems (warnings): a reference to an undefined note (rendered as
     `<sup class="footnote-missing">id</sup>`, never as literal `[^id]`), a duplicate definition
     (the first one wins, as for CommonMark link references), and a definition that nothing
-    references (left out of the page). Inline notes `^[…]` are not enabled.
+    references (left out of the page).
+
+    Pandoc's inline notes, `text^[the note, with $x$]` (Quarto's, R Markdown's; tufte's
+    R package writes its sidenotes so), are notes too, numbered with the others in the
+    order of their references; `^[{-} …]` is a margin note (pandoc-sidenote's rule).
     """
     footnote_plugin(md, inline=False, move_to_end=False, always_match_refs=True)
     md.inline.ruler.at("footnote_ref", footnote_ref_located)
+    md.inline.ruler.before("footnote_ref", "footnote_inline", footnote_inline_located)
     md.core.ruler.after("inline", "sidenote_tail", sidenote_tail)
     md.add_render_rule("footnote_ref", render_footnote_ref)
     md.add_render_rule("sidenote_ref_plain", render_sidenote_ref_plain)
@@ -102,6 +111,19 @@ def footnote_ref_located(state: StateInline, silent: bool) -> bool:
     matched = footnote_ref(state, silent, always_match=True)
     if matched and not silent:
         state.tokens[-1].meta["pos"] = start
+    return matched
+
+
+def footnote_inline_located(state: StateInline, silent: bool) -> bool:
+    """Parse Pandoc's inline note `^[…]` like mdit-py-plugins, recording where it starts in
+    `meta` and naming its entry with a label no `[^id]` can have (`INLINE_LABEL`)."""
+    start = state.pos
+    matched = footnote_inline(state, silent)
+    if matched and not silent:
+        note_id = state.tokens[-1].meta["id"]
+        state.tokens[-1].meta["pos"] = start
+        entry = state.env["footnotes"]["list"][note_id]
+        entry.update(label=INLINE_LABEL.format(note_id), count=1)
     return matched
 
 
@@ -135,7 +157,7 @@ def sidenote_tail(state: StateCore) -> None:
             _annotate_refs(state, token, notes)
     if run.last:
         if "sidenote" in run.facts:
-            _own_bodies(notes, definitions)
+            _own_bodies(notes, definitions, data.get("list", {}))
         doc.step(3)
         for note in notes.values():
             for token in note.body:
@@ -171,12 +193,26 @@ def _numbered(state: StateCore, data: dict[str, Any], definitions: dict) -> dict
     return notes
 
 
-def _own_bodies(notes: dict[int, Note], definitions: dict) -> None:
-    """Give the notes of a later run the bodies it took out itself (`_numbered`)."""
-    for note in notes.values():
-        if note.kind != "missing":
+def _own_bodies(notes: dict[int, Note], definitions: dict, entries: dict) -> None:
+    """Give the notes of a later run the bodies it took out itself (`_numbered`), and its
+    inline notes the bodies it parsed."""
+    for note_id, note in notes.items():
+        if note.kind == "missing":
+            continue
+        if note.label == INLINE_LABEL.format(note_id):
+            note.body = _inline_body(entries[note_id])
+        else:
             note.body = definitions[note.label][0]
-            _strip_margin_marker(note.body)
+        _strip_margin_marker(note.body)
+
+
+def _inline_body(entry: dict[str, Any]) -> list[Token]:
+    """Return an inline note's body as a definition's: one paragraph of its inline tokens."""
+    inline = Token("inline", "", 0, content=entry["content"], children=entry["tokens"])
+    opening, closing = Token("paragraph_open", "p", 1), Token("paragraph_close", "p", -1)
+    for token in (opening, inline, closing):
+        token.block = True
+    return [opening, inline, closing]
 
 
 def _take_definitions(state: StateCore, definitions: dict[str, tuple[list[Token], int]]) -> None:
@@ -218,10 +254,13 @@ def _classify(entries: dict[int, dict[str, Any]], definitions: dict) -> dict[int
     counters = {"numbered": 0, "margin": 0}
     for note_id, entry in sorted(entries.items()):
         label = entry["label"]
-        if label not in definitions:
+        if "tokens" in entry:  # an inline note, `^[…]`: its body is its own text
+            body = _inline_body(entry)
+        elif label not in definitions:
             notes[note_id] = Note(label, "missing", references=entry["count"])
             continue
-        body = definitions[label][0]
+        else:
+            body = definitions[label][0]
         kind = "margin" if _strip_margin_marker(body) else "numbered"
         counters[kind] += 1
         notes[note_id] = Note(label, kind, counters[kind], body, entry["count"])
@@ -263,6 +302,11 @@ def _annotate_refs(state: StateCore, inline: Token, notes: dict[int, Note]) -> N
             continue
         note = notes[child.meta["id"]]
         child.meta["note"] = note
+        if note.label == INLINE_LABEL.format(child.meta["id"]) and note.body:
+            # an inline note's text is on its reference's line: its math errors point there
+            line0, _ = _locate(state.src, inline, child.meta.get("pos", 0))
+            for token in note.body:
+                token.map = [line0, line0 + 1]
         if note.kind == "missing":
             line0, col = _locate(state.src, inline, child.meta.get("pos", 0))
             get_state(state.env).warn(
