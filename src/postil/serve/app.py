@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from postil.render import prepare
-from postil.serve.engine import BuildReport, DevBuild
+from postil.serve.engine import BuildReport, DevBuild, FirstPages
 from postil.serve.hub import SiteHub
 from postil.serve.server import DevHTTPServer
 from postil.serve.watcher import DEBOUNCE_SECONDS, ChangeBatcher, ChangeSet, SiteLayout, SiteWatcher
@@ -90,7 +90,7 @@ class DevServer:
             self.builder.build, options.debounce, after=self._publish
         )
         self.hub = SiteHub(lambda: self.batcher.busy)
-        self.builder.on_first = self.hub.publish_first
+        self.builder.on_first = self._publish_first
         self.layout = SiteLayout.of(options.root)
         self.watcher: SiteWatcher | None = None
         self.http: DevHTTPServer | None = None
@@ -197,6 +197,12 @@ class DevServer:
     def rebuild(self, changes: ChangeSet) -> None:
         """Queue changes as if the watcher had seen them (for tools and tests)."""
         self.batcher.add(changes)
+
+    def _publish_first(self, pages: FirstPages) -> None:
+        """Serve a build's first pages, and let the readers they woke answer before the
+        build renders the rest (`SiteHub.yield_to_readers`)."""
+        self.hub.publish_first(pages)
+        self.hub.yield_to_readers()
 
     def _publish(self, report: BuildReport) -> None:
         config = self.builder.config

@@ -210,6 +210,13 @@ class DevRequestHandler(BaseHTTPRequestHandler):
         hub = self.server.hub
         view = hub.view(wants=lambda v: _ready(url_path, v))
         try:
+            self._answer_from(view, url_path, head)
+        finally:
+            hub.done()  # a page of a build's hand-over has left: the build goes on
+
+    def _answer_from(self, view: SiteView, url_path: str, head: bool) -> None:
+        hub = self.server.hub
+        try:
             where = resolve(url_path, view.base_path, view.files)
         except UnicodeDecodeError:
             where = Resolved(404)
@@ -272,6 +279,7 @@ class DevRequestHandler(BaseHTTPRequestHandler):
                 for number, data in events:
                     self._write_event("build", number, data)
                     seen = max(seen, number)
+                hub.done()
         except OSError:  # the browser went away or the server is closing
             return
 
