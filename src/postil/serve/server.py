@@ -279,9 +279,11 @@ class DevRequestHandler(BaseHTTPRequestHandler):
                 for number, data in events:
                     self._write_event("build", number, data)
                     seen = max(seen, number)
-                hub.done()
+                hub.done()  # its event has left: a build waiting after its hand-over goes on
         except OSError:  # the browser went away or the server is closing
             return
+        finally:
+            hub.done()
 
     def _write_event(self, name: str, number: int, data: str, retry: bool = False) -> None:
         head = f"retry: {RETRY_MS}\n" if retry else ""
