@@ -223,6 +223,7 @@ def main() -> None:
     parser.add_argument("--work", type=Path, default=Path("/tmp/postil-serve-bench"))
     parser.add_argument("--seed", type=int, default=6)
     parser.add_argument("--build", action="store_true", help="also time a cold postil build")
+    parser.add_argument("--raw", action="store_true", help="also print each edit's times")
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
     precompile()
@@ -240,6 +241,8 @@ def main() -> None:
             f" {s50:>8.0f} ms {s95:>4.0f} ms{built}",
             flush=True,
         )
+        if args.raw:
+            print(json.dumps({k: [round(v, 1) for v in result[k]] for k in ("event", "served")}))
 
 
 if __name__ == "__main__":

@@ -180,22 +180,27 @@ def counting(function, chunks, *args, **kwargs):
     pooled.append((function.__name__, sum(len(chunk) for chunk in chunks)))
     return real(function, chunks, *args, **kwargs)
 parallel.map_chunks = counting
+from postil import pages
+scans = []
+real_scan = pages.scan_templates
+pages.scan_templates = lambda env: scans.append(real_scan(env))
 with DevServer(ServeOptions(Path(sys.argv[1]), port=0)) as server:
-    print(json.dumps([server.first_build.ok, server.first_build.pages, pooled]))
+    print(json.dumps([server.first_build.ok, server.first_build.pages, pooled, len(scans)]))
 """
 
 
 def test_a_cold_first_build_renders_its_pages_in_the_forked_pool(tmp_path):
     """Like `postil build`: the pages too, not only the Markdown (in a fresh process: the
-    first build runs before the server's threads start, so the pool forks)."""
+    first build runs before the server's threads start, so the pool forks); the templates
+    are scanned once, before the fork, so neither the workers nor the first save do it."""
     from postil import parallel
 
     site = make_site(tmp_path / "site", posts=60)
     command = [sys.executable, "-c", PAGE_POOL_PROBE, str(site)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120)
-    ok, pages, pooled = json.loads(done.stdout.splitlines()[-1])
+    ok, pages, pooled, scans = json.loads(done.stdout.splitlines()[-1])
     assert ok and pages >= parallel.PAGES_SEQUENTIAL_BELOW, done.stderr
-    assert ["_page_bytes_chunk", pages] in pooled
+    assert ["_page_bytes_chunk", pages] in pooled and scans == 1
 
 
 def test_the_search_index_is_made_when_first_asked_for_not_on_every_edit(tmp_path, monkeypatch):
@@ -455,9 +460,11 @@ def test_a_source_with_another_hard_link_is_examined_on_every_build(tmp_path, ca
     assert b"Written elsewhere" in builder.files["posts/p04/index.html"]
 
 
-def test_a_running_servers_second_save_examines_only_the_saved_source(tmp_path, calls):
-    """`postil serve` as a user runs it: its watcher sees every write, so from the second
-    save on (the first build began before the watch), a save `stat`s its own source."""
+def test_a_running_servers_first_save_examines_only_the_saved_source(tmp_path, calls):
+    """`postil serve` as a user runs it: its watcher sees every write, and once it has
+    answered a request it builds once more (the first build began before the watch: that
+    build examines every source), so from the first save on a save `stat`s its own source."""
+    import http.client
     import time
 
     from postil.serve.app import DevServer, ServeOptions
@@ -465,6 +472,16 @@ def test_a_running_servers_second_save_examines_only_the_saved_source(tmp_path, 
     site = make_site(tmp_path / "site")
     post = site / "content/posts/p09.md"
     with DevServer(ServeOptions(site, port=0)) as server:
+        assert server.http is not None
+        calls.clear()
+        conn = http.client.HTTPConnection(*server.http.server_address[:2], timeout=20)
+        conn.request("GET", "/")
+        assert conn.getresponse().read() and server.hub.view(timeout=0).build == 1
+        conn.close()
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and server.hub.view(timeout=0).build == 1:
+            time.sleep(0.02)  # the build after the first answer
+        assert server.hub.view(timeout=0).build == 2 and calls["_stat"] == POSTS + 1
 
         def saved(text: str) -> None:
             build = server.hub.view(timeout=0).build
@@ -478,7 +495,7 @@ def test_a_running_servers_second_save_examines_only_the_saved_source(tmp_path, 
             assert text.strip().encode() in server.builder.files["posts/p09/index.html"]
 
         saved("\nFirst save.\n")
-        assert calls["_stat"] == POSTS + 1
+        assert calls["_stat"] == 1
         saved("\nSecond save.\n")
         assert calls["_stat"] == 1
 

@@ -419,6 +419,48 @@ def test_a_page_of_a_build_still_rendering_is_served_while_the_others_wait(tmp_p
     assert events is not None and json.loads(events[-1][1])["changed"] == ["b.html"]
 
 
+def test_a_build_yields_to_the_readers_its_first_pages_woke_and_to_no_other() -> None:
+    from postil.serve.engine import BuildReport
+    from postil.serve.hub import SiteHub
+    from postil.serve.memory import Overlay
+
+    busy = [True]
+    hub = SiteHub(lambda: busy[0])
+    good = {"a.html": b"old a", "b.html": b"old b"}
+    hub.publish(BuildReport(True, frozenset(good), (), (), 0, 2, 0.0), good, "/")
+    order: list[str] = []
+
+    def read(rel: str) -> None:
+        view = hub.view(timeout=30, wants=lambda v: v.ready is not None and rel in v.ready)
+        time.sleep(0.2)  # answering takes a while: the build must wait for it
+        order.append(f"{rel} {view.files[rel].decode()}")
+        hub.done()
+
+    def stream() -> None:
+        events = hub.events_after(1, 30)
+        time.sleep(0.2)
+        order.append(f"event {len(events or ())}")
+        hub.done()
+
+    threads = [threading.Thread(target=t, args=a) for t, a in ((read, ("a.html",)), (stream, ()))]
+    threads.append(threading.Thread(target=read, args=("b.html",)))
+    for thread in threads:
+        thread.start()
+    while len(hub._waiting) < 2 or not hub._streams:  # every reader waits
+        time.sleep(0.01)
+    files = Overlay(good, {"a.html": b"new a"})
+    hub.publish_first(FirstPages(frozenset({"a.html"}), frozenset({"a.html"}), files, "/", ()))
+    hub.yield_to_readers(timeout=30)
+    order.append("build goes on")
+    # b.html was not handed over: its reader still waits, and held nothing up.
+    assert sorted(order[:2]) == ["a.html new a", "event 1"] and order[2:] == ["build goes on"]
+    busy[0] = False
+    hub.publish(BuildReport(True, frozenset(), (), (), 0, 2, 0.0), good, "/")
+    for thread in threads:
+        thread.join(30)
+    assert order[3:] == ["b.html old b"]
+
+
 def reloads(rels: set[str], build: int, hello: dict) -> bool:
     """Return whether a page made of `rels`, served at build number `build`, must reload
     when its script hears `hello` (livereload.js's `onHello`): one of the builds since is

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from postil.render import prepare
-from postil.serve.engine import BuildReport, DevBuild
+from postil.serve.engine import BuildReport, DevBuild, FirstPages
 from postil.serve.hub import SiteHub
 from postil.serve.server import DevHTTPServer
 from postil.serve.watcher import DEBOUNCE_SECONDS, ChangeBatcher, ChangeSet, SiteLayout, SiteWatcher
@@ -90,7 +90,7 @@ class DevServer:
             self.builder.build, options.debounce, after=self._publish
         )
         self.hub = SiteHub(lambda: self.batcher.busy)
-        self.builder.on_first = self.hub.publish_first
+        self.builder.on_first = self._publish_first
         self.layout = SiteLayout.of(options.root)
         self.watcher: SiteWatcher | None = None
         self.http: DevHTTPServer | None = None
@@ -153,9 +153,20 @@ class DevServer:
         return self.first_build
 
     def _prepare(self) -> None:
-        """Make the parser once the first answer is sent (or `WARM_DELAY` has passed)."""
+        """Once the first answer is sent (or `WARM_DELAY` has passed), build once more and
+        make the parser, so that the first save costs what the later ones do.
+
+        The build after the first finds what changed between the first build and the
+        watch's start (no event told of it), and it is the first to begin while watching:
+        it examines every source, as the first save's build did, and from then on builds
+        examine only the sources the watcher named (`DevBuild.watching`), and the stages'
+        memos hold a rebuild's state. The first save's build paid both before: 100-150 ms
+        more than a later save's at 1,000 posts, the slowest of `serve_latency.py`'s 20
+        edits and so most of its p95 (docs/performance.md, "The first save").
+        """
         self.hub.answered.wait(WARM_DELAY)
         if not self._stopping:
+            self.batcher.add(ChangeSet(rescan=True))
             prepare()
 
     def stop(self) -> None:
@@ -186,6 +197,12 @@ class DevServer:
     def rebuild(self, changes: ChangeSet) -> None:
         """Queue changes as if the watcher had seen them (for tools and tests)."""
         self.batcher.add(changes)
+
+    def _publish_first(self, pages: FirstPages) -> None:
+        """Serve a build's first pages, and let the readers they woke answer before the
+        build renders the rest (`SiteHub.yield_to_readers`)."""
+        self.hub.publish_first(pages)
+        self.hub.yield_to_readers()
 
     def _publish(self, report: BuildReport) -> None:
         config = self.builder.config

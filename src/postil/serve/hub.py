@@ -22,6 +22,9 @@ WAIT_SECONDS = 30.0
 HELLO_CHANGES = 16
 """Builds whose changed files a `hello` lists (`SiteHub.hello`): a page served at one of the
 last `HELLO_CHANGES` builds can tell whether the builds since changed it."""
+FIRST_YIELD_SECONDS = 0.02
+"""How long a build, once it has handed over its first pages, waits at most for the readers
+that hand-over woke (`SiteHub.yield_to_readers`) before it renders the rest."""
 HELLO_FILES = 200
 """A build that changed more files than this is listed in a `hello` without them (null:
 a page served before it reloads), so a hello stays small after a template edit."""
@@ -72,6 +75,9 @@ class SiteHub:
         self._events: deque[tuple[int, str]] = deque(maxlen=HISTORY)
         self._changes: deque[tuple[int, list[str]]] = deque(maxlen=HELLO_CHANGES)
         self._closed = False
+        self._waiting: dict[int, Callable[[SiteView], bool] | None] = {}  # thread -> wants
+        self._streams: set[int] = set()  # threads of event streams waiting for an event
+        self._owed: set[int] = set()  # threads the last `publish_first` woke, not yet done
         self.answered = threading.Event()
         """Set once a request has been answered (the server then warms up: `DevServer`)."""
 
@@ -105,10 +111,33 @@ class SiteHub:
         event naming those that changed; every other file waits for the build's end."""
         with self._cond:
             self._number += 1
-            self._first = SiteView(
+            self._first = first = SiteView(
                 pages.files, self._number, (), pages.base_path, pages.warnings, pages.ready
             )
+            self._owed = {t for t, wants in self._waiting.items() if wants and wants(first)}
+            self._owed |= self._streams
             self._send(True, pages.changed, (), pages.warnings)
+
+    def yield_to_readers(self, timeout: float = FIRST_YIELD_SECONDS) -> None:
+        """Wait (up to `timeout` s) until every reader the last `publish_first` woke (a
+        request for one of its pages, an event stream) has answered (`done`).
+
+        The build thread calls it after the hand-over: the rest of the build holds the
+        interpreter's lock, and each time a woken reader needs it back (waking, then after
+        each send) it waited up to the switch interval (5 ms), 2-10 ms in all before the
+        page left (docs/performance.md, "The first save").
+        """
+        with self._cond:
+            self._cond.wait_for(lambda: self._closed or not self._owed, timeout)
+            self._owed.clear()
+
+    def done(self) -> None:
+        """Say that the calling thread has answered what it read (see `yield_to_readers`)."""
+        with self._cond:
+            if threading.get_ident() in self._owed:
+                self._owed.discard(threading.get_ident())
+                if not self._owed:
+                    self._cond.notify_all()
 
     def _send(
         self,
@@ -144,10 +173,15 @@ class SiteHub:
             view = self._first
             return view if view is not None and wants is not None and wants(view) else None
 
+        me = threading.get_ident()
         with self._cond:
-            self._cond.wait_for(
-                lambda: self._closed or not self._busy() or first() is not None, timeout
-            )
+            self._waiting[me] = wants
+            try:
+                self._cond.wait_for(
+                    lambda: self._closed or not self._busy() or first() is not None, timeout
+                )
+            finally:
+                del self._waiting[me]
             return first() or self._view
 
     def hello(self) -> tuple[int, str]:
@@ -184,8 +218,13 @@ class SiteHub:
         Returns [] on timeout and None once the hub is closed. If older events were dropped
         from the history, the first returned event is a `{"reload": true}` one.
         """
+        me = threading.get_ident()
         with self._cond:
-            self._cond.wait_for(lambda: self._closed or self._number > seen, timeout)
+            self._streams.add(me)
+            try:
+                self._cond.wait_for(lambda: self._closed or self._number > seen, timeout)
+            finally:
+                self._streams.discard(me)
             if self._closed:
                 return None
             fresh = [(n, data) for n, data in self._events if n > seen]

@@ -210,6 +210,13 @@ class DevRequestHandler(BaseHTTPRequestHandler):
         hub = self.server.hub
         view = hub.view(wants=lambda v: _ready(url_path, v))
         try:
+            self._answer_from(view, url_path, head)
+        finally:
+            hub.done()  # a page of a build's hand-over has left: the build goes on
+
+    def _answer_from(self, view: SiteView, url_path: str, head: bool) -> None:
+        hub = self.server.hub
+        try:
             where = resolve(url_path, view.base_path, view.files)
         except UnicodeDecodeError:
             where = Resolved(404)
@@ -272,8 +279,11 @@ class DevRequestHandler(BaseHTTPRequestHandler):
                 for number, data in events:
                     self._write_event("build", number, data)
                     seen = max(seen, number)
+                hub.done()  # its event has left: a build waiting after its hand-over goes on
         except OSError:  # the browser went away or the server is closing
             return
+        finally:
+            hub.done()
 
     def _write_event(self, name: str, number: int, data: str, retry: bool = False) -> None:
         head = f"retry: {RETRY_MS}\n" if retry else ""
