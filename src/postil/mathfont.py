@@ -37,7 +37,9 @@ SOURCE_NAME = "fonts/STIXTwoMath-Regular.ttf"
 FEATURES = ("ssty", "flac", "dtls", "rtlm")
 """OpenType features a MathML renderer applies besides the default shaping ones."""
 
-MARKUP = re.compile(r"<annotation\b.*?</annotation>|<[^>]*>", re.S)
+ANNOTATION = re.compile(r"<annotation\b.*?</annotation>", re.S)
+TEXT = re.compile(r">([^<]+)")
+"""The text after each tag: serialised MathML has no `>` outside tags (`escape_text`)."""
 ENTITY = re.compile(r"&(?:#x([0-9a-fA-F]+)|#([0-9]+)|(amp|lt|gt|quot|apos));")
 NAMED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
 
@@ -46,7 +48,9 @@ def formula_chars(mathml: str) -> set[str]:
     """Return the characters a `<math>` element draws: its text (the TeX annotation and the
     tags left out, character references read), and the radical sign U+221A that
     `<msqrt>`/`<mroot>` draw without holding it (MathML Core, "Radicals")."""
-    text = MARKUP.sub("", mathml)
+    if "<annotation" in mathml:
+        mathml = ANNOTATION.sub("", mathml)
+    text = "".join(TEXT.findall(mathml))  # one search per text node, not one per tag
     if "&" in text:
         text = ENTITY.sub(_entity, text)
     radical = "<msqrt" in mathml or "<mroot" in mathml

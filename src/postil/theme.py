@@ -72,7 +72,10 @@ def create_template_env(
     """Return a Jinja2 environment over the site's and the default theme's templates.
 
     Autoescaping is on for every template and undefined names raise (`StrictUndefined`),
-    so a typo in a template fails the build instead of printing nothing.
+    so a typo in a template fails the build instead of printing nothing. A loaded template
+    is not checked against its file again (`auto_reload=False`: Jinja2 would `stat` it on
+    every `get_template`, five times a page): a build makes a new environment whenever a
+    template's text changed (`postil.build._template_env`, keyed by `templates_text`).
 
     Args:
         bytecode_dir: where compiled templates are kept between builds
@@ -89,6 +92,7 @@ def create_template_env(
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        auto_reload=False,
         bytecode_cache=_BytecodeCache(str(bytecode_dir)) if bytecode_dir else None,
     )
 

@@ -14,7 +14,7 @@ from support.corpus import corpus, tree
 
 from postil.build import BuildOptions, build
 from postil.cache import CACHE_DIR, BuildCache
-from postil.cache.store import DATABASE
+from postil.cache.store import DATABASE, MemoryCache
 from postil.cli import main
 
 
@@ -243,6 +243,25 @@ def test_an_unusable_bytecode_directory_only_costs_compiling(tmp_path):
         env = create_template_env(tmp_path, directory)
         assert env.get_template("plain.html").render(name="x") == "Hello x"
     assert len(list(usable.iterdir())) == 1  # compiled once, then loaded
+
+
+def test_a_template_edit_gives_a_new_environment_and_an_environment_never_reloads(tmp_path):
+    from postil.build import _template_env
+
+    (tmp_path / "templates").mkdir()
+    plain = tmp_path / "templates" / "plain.html"
+    plain.write_text("Hello {{ name }}")
+    cache = MemoryCache()
+    env = _template_env(tmp_path, cache)
+    assert env.get_template("plain.html").render(name="x") == "Hello x"
+    plain.write_text("Goodbye {{ name }}")
+    # The environment keeps what it loaded (no `stat` per page, `auto_reload=False`) ...
+    assert env.get_template("plain.html").render(name="x") == "Hello x"
+    # ... and the next build's is a new one, since the templates' text changed.
+    assert _template_env(tmp_path, cache).get_template("plain.html").render(name="x") == (
+        "Goodbye x"
+    )
+    cache.close()
 
 
 def test_a_commit_with_a_minimum_writes_only_once_that_much_waits(tmp_path):

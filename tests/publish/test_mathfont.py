@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import io
 import multiprocessing
+import re
 from pathlib import Path
 
 import pytest
 from fontTools.ttLib import TTFont
+from markdown_it.utils import read_fixture_file
 from support.sites import make_site
 
 from postil import mathfont, parallel
@@ -30,6 +32,23 @@ def test_formula_chars_are_the_text_with_the_radical_and_without_tags_or_tex():
 
 def test_formula_chars_of_a_formula_without_radical_has_no_radical_sign():
     assert formula_chars("<math><mi>y</mi></math>") == {"y"}
+
+
+def test_formula_chars_of_many_formulas_are_their_text_without_tags_or_annotation():
+    # The definition, spelled as the plainest regex: every tag and the TeX annotation out.
+    markup = re.compile(r"<annotation\b.*?</annotation>|<[^>]*>", re.S)
+    fixtures = Path(__file__).parents[1] / "fixtures" / "math"
+    outputs = [
+        re.sub(r">\n *<", "><", expected)
+        for path in sorted(fixtures.glob("*.txt"))
+        for _, _, _, expected in read_fixture_file(path)
+        if expected.startswith("<math")
+    ]
+    assert len(outputs) > 200
+    for mathml in outputs:
+        text = mathfont.ENTITY.sub(mathfont._entity, markup.sub("", mathml))
+        radical = {"\u221a"} if "<msqrt" in mathml or "<mroot" in mathml else set()
+        assert formula_chars(mathml) == set(text) | radical, mathml
 
 
 def test_subset_chars_add_the_italic_forms_mathml_draws_letters_in_and_sort():
