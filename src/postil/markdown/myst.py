@@ -31,16 +31,21 @@ Sources: MyST-Parser's syntax reference ("Directives", "Roles", "Targets"), myst
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
 
 from postil.markdown.attrlist import clean_attributes
 from postil.markdown.figure import push_figure
 from postil.markdown.references import locate
 from postil.markdown.state import get_state
+from postil.markdown.theorem import PROOFS, title_tokens
 
 DIRECTIVE = re.compile(r"\{([A-Za-z][\w:-]*)\}\s*(.*)\Z")
 """A MyST directive fence's info: `{name} argument`."""
@@ -76,10 +81,22 @@ UNSUPPORTED = frozenset(
 A `{name}` fence naming none of the directives here is left to the chunk and widget
 plugins (`{python}` is a Quarto chunk, `{temperature}` a widget)."""
 
-ROLE = re.compile(r"\{([A-Za-z][\w:-]*)\}(`+)(.+?)\2", re.S)
-"""A MyST role: `` {name}`text` ``."""
+ROLE = re.compile(r"\{([A-Za-z][\w:-]*)\}(`+)(?!`)(.+?)(?<!`)\2(?!`)", re.S)
+"""A MyST role: `` {name}`text` ``, its backticks matched as a code span's are."""
 
-TEXT_ROLES = {"ref", "doc", "index", "numref", "term", "abbr"}
+EMPTY_ROLE = re.compile(r"\{([A-Za-z][\w:-]*)\}(?:``(?!`)|`\s*`)")
+"""A role with nothing between its backticks: `` {eq}`` `` or `` {eq}` ` ``."""
+
+EXAMPLES = {"eq": "eq-x", "math": "x^2", "numref": "fig-x", "ref": "fig-x", "prf:ref": "thm-x"}
+"""What a role names, for the message at an empty one."""
+
+REFERENCES = {"numref", "ref", "prf:ref"}
+"""Roles that refer to a figure, table or theorem by its label (`myst_ref_resolve`)."""
+
+REFERENCE_TARGET = re.compile(r"(.*?)\s*<([^<>]+)>", re.S)
+"""A reference role's `text <label>`."""
+
+TEXT_ROLES = {"doc", "index", "term", "abbr"}
 """Roles shown as their text (`text <target>` as `text`): their targets are other pages
 or Sphinx's index, which a post does not have."""
 
@@ -104,6 +121,27 @@ CALLOUTS = {
 }
 """Admonition directives as callout kinds (`postil.markdown.callout.KINDS`); every
 `prf:` directive (sphinx-proof's theorem, lemma, proof, …) is a note too."""
+
+PROOF_KINDS = {
+    "axiom": "axiom",
+    "theorem": "thm",
+    "lemma": "lem",
+    "definition": "def",
+    "remark": "rem",
+    "conjecture": "cnj",
+    "corollary": "cor",
+    "algorithm": "alg",
+    "criterion": "criterion",
+    "example": "exm",
+    "property": "property",
+    "observation": "observation",
+    "proposition": "prp",
+    "assumption": "assumption",
+    "notation": "notation",
+    "proof": "proof",
+}
+"""sphinx-proof's directives (`{prf:theorem}` …) as theorem kinds: Quarto's prefix where
+it has the kind (its CSS class `theorem-thm`), else the name; `proof` is unnumbered."""
 
 FENCE_OPEN = re.compile(r"(`{3,}|~{3,}|:{3,})\{([A-Za-z][\w:-]*)\}[ \t]*(.*)\Z")
 """The opening fence of a directive read as blocks: its fence, name and argument; `:::`
@@ -134,6 +172,11 @@ def myst_plugin(md: MarkdownIt) -> None:
     md.core.ruler.before("chunk", "myst_directives", myst_directives)
     md.inline.ruler.before("backticks", "myst_role", myst_role)
     md.core.ruler.after("inline", "myst_role_check", myst_role_check)
+    if "figure_number" in md.core.ruler.get_all_rules():
+        md.core.ruler.after("figure_number", "myst_ref_resolve", myst_ref_resolve)
+    else:
+        md.core.ruler.push("myst_ref_resolve", myst_ref_resolve)
+    md.add_render_rule("myst_ref", render_myst_ref)
 
 
 def myst_target(state: StateBlock, start: int, end: int, silent: bool) -> bool:
@@ -214,6 +257,9 @@ def _push_blocks(
 ) -> None:
     """Push a callout (or, for `{epigraph}`, a block quote) around the body's blocks."""
     start, body, close = lines
+    if name.split(":", 1)[-1] in PROOF_KINDS and name.startswith("prf:"):
+        _push_theorem(state, lines, name.split(":", 1)[1], title, options)
+        return
     if name == "epigraph":
         kind, opening = "blockquote", state.push("blockquote_open", "blockquote", 1)
     else:
@@ -235,6 +281,28 @@ def _push_blocks(
     state.push(f"{kind}_close", opening.tag, -1).map = [close, close + 1]
 
 
+def _push_theorem(
+    state: StateBlock, lines: tuple[int, int, int], name: str, title: str, options: dict
+) -> None:
+    """Push a sphinx-proof directive as the theorem plugin's tokens: numbered per kind
+    ("Theorem 1 (Title)"; `:nonumber:` leaves the number out), `:label:` its id; a
+    `{prf:proof}` titled "Proof." (`postil.markdown.theorem`)."""
+    start, body, close = lines
+    opening = state.push("theorem_open", "div", 1)
+    opening.map = [start, close + 1]
+    kind = PROOF_KINDS[name]
+    opening.meta = {"kind": kind, "word": name.capitalize()}
+    if kind not in PROOFS and "nonumber" not in options:
+        opening.meta["figure"] = {"id": options.get("label") or None, "kind": name}
+    elif options.get("label"):
+        opening.attrs["id"] = options["label"]
+    if options.get("class"):
+        opening.attrs["class"] = options["class"]
+    state.tokens.extend(title_tokens(opening, title))
+    _tokenize(state, body, close)
+    state.push("theorem_close", "div", -1).map = [close, close + 1]
+
+
 def _push_image(
     state: StateBlock, lines: tuple[int, int, int], name: str, src: str, options: dict
 ) -> None:
@@ -247,8 +315,15 @@ def _push_image(
     sizes = clean_attributes(
         {key: options[key] for key in ("width", "height") if key in options}
     ).kept
+    if not src:
+        _report_no_path(state, start, name)
+        if name == "figure":  # its caption is kept, as text
+            _tokenize(state, body, close)
+        return
     if name == "figure":
-        push_figure(state, start, src, caption, alt=options.get("alt"), attrs=sizes)
+        name_option = options.get("name") or None
+        push_figure(state, start, src, caption, options.get("alt"), attrs=sizes, ident=name_option)
+        state.tokens[-2].map = [body, max(close, body + 1)]  # the caption's own lines
         return
     opening = state.push("paragraph_open", "p", 1)
     opening.map = [start, close + 1]
@@ -256,6 +331,23 @@ def _push_image(
     alt = options.get("alt", "").replace("]", "\\]")
     inline.content, inline.map, inline.children = f"![{alt}](<{src}>)", [start, start + 1], []
     state.push("paragraph_close", "p", -1)
+
+
+def _report_no_path(state: StateBlock, start: int, name: str) -> None:
+    """Warn at a `{figure}` or `{image}` written without the image's path."""
+    get_state(state.env).warn(
+        start,
+        state.sCount[start] + 1,
+        f"MyST directive `{{{name}}}` names no image, so none is shown; write its path "
+        f"after the name: ```{{{name}}} images/plot.png",
+    )
+
+
+def _tokenize(state: StateBlock, start: int, end: int) -> None:
+    """Parse the lines `start` to `end` as the blocks of the current container."""
+    old_max, state.lineMax = state.lineMax, end
+    state.md.block.tokenize(state, start, end)
+    state.lineMax = old_max
 
 
 def myst_directives(state: StateCore) -> None:
@@ -330,14 +422,18 @@ def myst_role(state: StateInline, silent: bool) -> bool:
     if not state.src.startswith("{", state.pos):
         return False
     found = ROLE.match(state.src, state.pos, state.posMax)
-    if found is None:
-        return False
+    if found is None or not found.group(3).strip():
+        return _empty_role(state, silent)
     name, text = found.group(1).lower(), found.group(3)
     if not silent:
         if name in ("math", "eq"):
             token = state.push("math_inline", "math", 0)
             token.content = text if name == "math" else f"\\eqref{{{text.strip()}}}"
             token.markup = "$"
+            # where its TeX starts, so a math error names its own column (`mathdoc.locate`)
+            token.meta = {"offset": found.start(3) if name == "math" else state.pos}
+        elif name in REFERENCES:
+            _push_reference(state, name, text, found.group())
         else:
             shown = text.split("<", 1)[0].strip() if "<" in text else text
             state.push("text", "", 0).content = shown
@@ -345,6 +441,80 @@ def myst_role(state: StateInline, silent: bool) -> bool:
                 state.env.setdefault("_myst_roles", []).append((found.group(), shown))
     state.pos = found.end()
     return True
+
+
+def _empty_role(state: StateInline, silent: bool) -> bool:
+    """Read a role with nothing between its backticks (`` {eq}`` `` or `` {eq}` ` ``) as
+    nothing, and report it at its place (`myst_role_check`): MyST rejects it too."""
+    found = EMPTY_ROLE.match(state.src, state.pos, state.posMax)
+    if found is None:
+        return False
+    if not silent:
+        state.env.setdefault("_myst_roles", []).append((found.group(), None))
+    state.pos = found.end()
+    return True
+
+
+def _push_reference(state: StateInline, name: str, text: str, raw: str) -> None:
+    """Push a `myst_ref` token for `` {numref}`Figure %s <label>` `` and its kin, its text
+    (None when the role names the label alone) read by `myst_ref_resolve`."""
+    shown, label = None, text.strip()
+    target = REFERENCE_TARGET.fullmatch(label)
+    if target is not None:
+        shown, label = target.group(1).strip(), target.group(2).strip()
+    token = state.push("myst_ref", "a", 0)
+    token.meta = {"role": name, "label": label, "text": shown, "raw": raw}
+
+
+def myst_ref_resolve(state: StateCore) -> None:
+    """Core rule (after `figure_number`): give each `{numref}`, `{ref}` and `{prf:ref}` to a
+    figure, table or theorem of the post its words and link; report the ones that name
+    nothing of the post, but `{ref}` (its target is often a section or another page).
+
+    `{numref}` reads "Figure 2" (Sphinx's own default says "Fig. 2"; postil's captions say
+    "Figure"), its text a template where `%s` and `{number}` are the number (MyST's and
+    Sphinx's `numref`); `{ref}` to a figure reads its label, or its text.
+    """
+    doc = get_state(state.env)
+    labels = doc.groups.facts.get("figure", doc.extra.get("figure_labels", {}))
+    for block in state.tokens:
+        for token in block.children or () if block.type == "inline" else ():
+            if token.type != "myst_ref":
+                continue
+            meta = token.meta
+            label = labels.get(meta["label"])
+            if label is not None:
+                meta["href"] = f"#{meta['label']}"
+                meta["shown"] = _reference_words(meta, label)
+                continue
+            meta["shown"] = meta["text"] or meta["label"]
+            if meta["role"] != "ref":
+                doc.warn(
+                    *locate(doc, block.map, meta["raw"]),
+                    f"MyST role `{{{meta['role']}}}`: no figure, table or theorem of this post "
+                    f"has the label `{meta['label']}`, so it shows as text; fix the label "
+                    "(`:name:` of a figure, `:label:` of a theorem)",
+                )
+
+
+def _reference_words(meta: dict[str, Any], label: str) -> str:
+    """Return a reference's words: its text with `%s`/`{number}` filled, else the label."""
+    number = label.rsplit(" ", 1)[-1]
+    text = meta["text"]
+    if text is None:
+        return label
+    if meta["role"] == "numref":
+        return text.replace("%s", number).replace("{number}", number)
+    return text
+
+
+def render_myst_ref(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
+    """Render a resolved reference as a link, one that names nothing as its text."""
+    meta = tokens[idx].meta
+    shown = escapeHtml(meta.get("shown") or meta["label"])
+    if "href" not in meta:
+        return shown
+    return f'<a class="xref" href="{escapeHtml(meta["href"])}">{shown}</a>'
 
 
 def myst_role_check(state: StateCore) -> None:
@@ -355,6 +525,15 @@ def myst_role_check(state: StateCore) -> None:
     for block in state.tokens:
         while pending and block.type == "inline" and pending[0][0] in block.content:
             raw, shown = pending.pop(0)
+            if shown is None:
+                name = raw[: raw.index("}") + 1]
+                example = EXAMPLES.get(name[1:-1].lower(), "label")
+                doc.error(
+                    *locate(doc, block.map, raw),
+                    f"MyST role `{name}` is empty; write what it names between the "
+                    f"backticks, as in {name}`{example}`",
+                )
+                continue
             doc.warn(
                 *locate(doc, block.map, raw),
                 f"MyST role `{raw[: raw.index('}') + 1]}` is not supported: `{shown}` is shown "
