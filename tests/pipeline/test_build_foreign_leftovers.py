@@ -5,7 +5,10 @@ Each post is a minimal reproduction written for this test, never a copy of a rea
 
 from __future__ import annotations
 
+import pytest
 from support.blog import build_into, build_site, make_site, page
+
+from postil.errors import BuildFailed
 
 
 def test_a_link_to_the_id_of_the_heading_that_titles_a_page_lands_on_the_title(tmp_path):
@@ -194,3 +197,136 @@ def test_an_unclosed_myst_directive_runs_to_the_end_and_a_short_label_referred_t
     [link] = aside.xpath('.//a[@href="#d1"]')
     assert link.text_content() == "(1)"
     assert aside.xpath('.//*[@id="d1"]//*[@class="eqno"]')
+
+
+MYST_FIGURES = """---
+title: T
+date: 2024-01-01
+---
+
+As {numref}`fig-late` and {numref}`Plot %s <fig-plot>` show:
+
+```{figure} plot.png
+:name: fig-plot
+
+The $L^2$ norm.
+```
+
+```{figure} late.png
+:name: fig-late
+```
+
+```{figure}
+No image here.
+```
+"""
+
+
+def test_a_myst_figures_name_is_its_id_and_numref_links_to_it(tmp_path):
+    root = make_site(tmp_path / "site", {"p.md": MYST_FIGURES})
+    for name in ("plot.png", "late.png"):
+        (root / "content/posts" / name).write_bytes(b"")
+    assert [str(w) for w in build_site(root).warnings] == [
+        "content/posts/p.md:18:1: warning: MyST directive `{figure}` names no image, so none "
+        "is shown; write its path after the name: ```{figure} images/plot.png"
+    ]
+    doc = page(build_into(root), "posts/p/index.html")
+    links = doc.xpath('//div[@class="post-body"]//a[@class="xref"]')
+    assert [(a.get("href"), a.text_content()) for a in links] == [
+        ("#fig-late", "Figure 2"),
+        ("#fig-plot", "Plot 1"),
+    ]
+    [image] = doc.xpath('//figure[@id="fig-plot"]/img')
+    assert image.get("alt") == "The L² norm."
+    assert doc.xpath('//figure[@id="fig-late"]//span[@class="figure-label"]')[0].text == "Figure 2"
+
+
+MYST_ERRORS = """---
+title: T
+date: 2024-01-01
+---
+
+```{figure} plot.png
+:name: fig-plot
+
+A caption line,
+then $\\frac{a}$ here.
+```
+
+Text with {math}`\\frac{b}` and {eq}`` here.
+"""
+
+
+def test_math_errors_in_a_myst_caption_or_role_and_an_empty_role_name_their_own_place(
+    tmp_path,
+):
+    root = make_site(tmp_path / "site", {"p.md": MYST_ERRORS})
+    (root / "content/posts/plot.png").write_bytes(b"")
+    with pytest.raises(BuildFailed) as failed:
+        build_site(root)
+    assert [str(error).split(" ", 1)[0] for error in failed.value.diagnostics] == [
+        "content/posts/p.md:10:7:",
+        "content/posts/p.md:13:18:",
+        "content/posts/p.md:13:32:",
+    ]
+    assert "MyST role `{eq}` is empty; write what it names between the backticks, as in " in (
+        str(failed.value.diagnostics[2])
+    )
+    assert not (root / "_site").exists()
+
+
+SPHINX_PROOF = """---
+title: T
+date: 2024-01-01
+---
+
+```{prf:theorem} Pythagoras
+:label: thm-py
+
+In a right triangle $a^2 + b^2 = c^2$.
+```
+
+::: {#lem-a name="Little"}
+A Quarto lemma.
+:::
+
+```{prf:proof}
+By {prf:ref}`thm-py`; @Lem-a too.
+```
+"""
+
+
+def test_sphinx_proof_and_quarto_theorems_are_numbered_titled_and_linked(tmp_path):
+    root = make_site(tmp_path / "site", {"p.md": SPHINX_PROOF})
+    assert [str(w) for w in build_site(root).warnings] == []
+    doc = page(build_into(root), "posts/p/index.html")
+    titles = doc.xpath('//div[@class="post-body"]//p[@class="theorem-title"]')
+    assert [t.text_content() for t in titles] == [
+        "Theorem 1 (Pythagoras).",
+        "Lemma 1 (Little).",
+        "Proof.",
+    ]
+    assert doc.xpath('//div[@id="thm-py"]') and doc.xpath('//div[@id="lem-a"]')
+    links = doc.xpath('//div[@class="proof"]//a[@class="xref"]')
+    assert [(a.get("href"), a.text_content()) for a in links] == [
+        ("#thm-py", "Theorem 1"),
+        ("#lem-a", "Lemma 1"),
+    ]
+
+
+def test_a_repeated_theorem_id_and_an_empty_label_say_what_they_are(tmp_path):
+    text = (
+        "---\ntitle: T\ndate: 2024-01-01\n---\n\n::: {#thm-a}\nOne.\n:::\n\n"
+        "::: {#thm-a}\nTwo.\n:::\n\n::: {#thm-}\nThree.\n:::\n"
+    )
+    root = make_site(tmp_path / "site", {"p.md": text})
+    with pytest.raises(BuildFailed) as failed:
+        build_site(root)
+    assert [str(d) for d in failed.value.diagnostics] == [
+        "content/posts/p.md:10:1: two theorems have the id 'thm-a'; give each theorem its own id",
+    ]
+    (root / "content/posts/p.md").write_text(text.replace("{#thm-a}\nTwo", "{#lem-a}\nTwo"))
+    assert [str(w) for w in build_site(root).warnings] == [
+        "content/posts/p.md:14:6: warning: theorem div `#thm-` has no label after `thm-`, "
+        "so nothing can refer to it; write one, as in `#thm-pythagoras`",
+    ]

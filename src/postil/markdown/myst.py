@@ -323,7 +323,8 @@ def _push_image(
     if name == "figure":
         name_option = options.get("name") or None
         push_figure(state, start, src, caption, options.get("alt"), attrs=sizes, ident=name_option)
-        state.tokens[-2].map = [body, max(close, body + 1)]  # the caption's own lines
+        first = next((line for line in range(body, close) if not state.isEmpty(line)), body)
+        state.tokens[-2].map = [first, max(close, first + 1)]  # the caption's own lines
         return
     opening = state.push("paragraph_open", "p", 1)
     opening.map = [start, close + 1]
