@@ -330,3 +330,16 @@ def test_a_repeated_theorem_id_and_an_empty_label_say_what_they_are(tmp_path):
         "content/posts/p.md:14:6: warning: theorem div `#thm-` has no label after `thm-`, "
         "so nothing can refer to it; write one, as in `#thm-pythagoras`",
     ]
+
+
+def test_a_byline_reads_names_by_bibtex_rules_as_the_citation_does(tmp_path):
+    text = (
+        "---\ntitle: T\ndate: 2024-01-01\nauthor:\n  - King, Jr., Martin Luther\n"
+        "  - name: van der Berg, Jan\n    affiliation: Leiden\n---\n\nText.\n"
+    )
+    root = make_site(tmp_path / "site", {"p.md": text})
+    doc = page(build_into(root), "posts/p/index.html")
+    [authors] = doc.xpath('//p[@class="byline"]/span[@class="authors"]')
+    assert authors.text_content() == "Martin Luther King, Jr., Jan van der Berg"
+    bibtex = doc.xpath('string(//*[contains(@class, "bibtex")])')
+    assert "King, Jr., Martin Luther" in bibtex
