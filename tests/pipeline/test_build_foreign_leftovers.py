@@ -343,3 +343,17 @@ def test_a_byline_reads_names_by_bibtex_rules_as_the_citation_does(tmp_path):
     assert authors.text_content() == "Martin Luther King, Jr., Jan van der Berg"
     bibtex = doc.xpath('string(//*[contains(@class, "bibtex")])')
     assert "King, Jr., Martin Luther" in bibtex
+
+
+def test_a_labelled_formula_on_a_quotes_lazy_line_stays_in_the_quote_and_is_numbered(tmp_path):
+    text = (
+        "---\ntitle: T\ndate: 2024-01-01\n---\n\n> The identity\n$$ a = b $$ (eq:ab)\n\n"
+        "By {eq}`eq:ab`.\n"
+    )
+    root = make_site(tmp_path / "site", {"p.md": text})
+    assert [str(w) for w in build_site(root).warnings] == []
+    doc = page(build_into(root), "posts/p/index.html")
+    [quote] = doc.xpath('//div[@class="post-body"]/blockquote')
+    assert quote.xpath('.//*[@id="eq-ab"]//*[@class="eqno"]')
+    [link] = doc.xpath('//div[@class="post-body"]/p//a[@href="#eq-ab"]')
+    assert link.text_content() == "(1)"
