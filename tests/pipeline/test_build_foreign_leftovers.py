@@ -357,3 +357,43 @@ def test_a_labelled_formula_on_a_quotes_lazy_line_stays_in_the_quote_and_is_numb
     assert quote.xpath('.//*[@id="eq-ab"]//*[@class="eqno"]')
     [link] = doc.xpath('//div[@class="post-body"]/p//a[@href="#eq-ab"]')
     assert link.text_content() == "(1)"
+
+
+UNKNOWN_FENCES = """---
+title: T
+date: 2024-01-01
+---
+
+```{mystery} an argument
+code body
+```
+
+:::{mystery}
+A *Markdown* body.
+:::
+
+:::{margin}
+In the margin.
+:::
+"""
+
+
+def test_each_fence_naming_nothing_postil_reads_gets_one_warning_naming_it(tmp_path):
+    root = make_site(tmp_path / "site", {"p.md": UNKNOWN_FENCES})
+    assert [str(w) for w in build_site(root).warnings] == [
+        "content/posts/p.md:6:1: warning: `{mystery}` is not a MyST directive, code chunk or "
+        "widget postil reads, so its body is shown as code; write it as Markdown (a `:::` "
+        "callout, an image, text), or as ```python to show code",
+        "content/posts/p.md:10:1: warning: `{mystery}` is not a MyST directive, code chunk or "
+        "widget postil reads, so its body is shown as Markdown; remove its fence lines, or "
+        "make it a callout (`:::{note}`)",
+        "content/posts/p.md:14:1: warning: MyST directive `{margin}` is not supported: its "
+        "body is shown as Markdown",
+    ]
+    doc = page(build_into(root), "posts/p/index.html")
+    body = doc.xpath('//div[@class="post-body"]')[0]
+    assert body.xpath(".//code")[0].text_content() == "code body\n"
+    assert [p.text_content() for p in body.xpath("./p")] == [
+        "A Markdown body.",
+        "In the margin.",
+    ]

@@ -42,6 +42,7 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 from postil.markdown.attrlist import clean_attributes
+from postil.markdown.fencekind import fence_kind, unknown_fence_message
 from postil.markdown.figure import push_figure
 from postil.markdown.references import locate
 from postil.markdown.state import get_state
@@ -152,6 +153,18 @@ DIRECTIVES = frozenset({"math", "raw", *CODE, *LEFT_OUT})
 """The directives `myst_directives` reads (the others, as blocks, `myst_block`)."""
 
 
+def is_directive(name: str) -> bool:
+    """Return whether `name` (lower case) is a MyST directive postil reads or names as
+    unsupported (`fencekind.fence_kind` asks)."""
+    return (
+        name in DIRECTIVES
+        or name in UNSUPPORTED
+        or name in CALLOUTS
+        or name in ("figure", "image", "epigraph")
+        or name.startswith("prf:")
+    )
+
+
 def myst_plugin(md: MarkdownIt) -> None:
     """Read MyST's directives, roles and targets (see the module).
 
@@ -199,7 +212,8 @@ def myst_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     found = FENCE_OPEN.match(line.rstrip()) if line[:1] in "`~:" else None
     name = found.group(2).lower() if found else ""
     blocks = name in CALLOUTS or name.startswith("prf:") or name == "epigraph"
-    if found is None or not (blocks or name in ("figure", "image")):
+    other = found is not None and found.group(1)[0] == ":" and not blocks  # `:::{margin}`
+    if found is None or not (blocks or other or name in ("figure", "image")):
         return False
     close = _closing_fence(state, start, end, found.group(1))
     if silent:
@@ -225,7 +239,10 @@ def myst_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         options[option.group(1).lower()] = option.group(2).strip()
         body += 1
     argument = found.group(3).strip()
-    if blocks:
+    if other and name not in ("figure", "image"):
+        _report_colon_fence(state, start, found.group(2))
+        _tokenize(state, body, close)
+    elif blocks:
         _push_blocks(state, (start, body, close), name, argument, options)
     else:
         _push_image(state, (start, body, close), name, argument, options)
@@ -334,6 +351,22 @@ def _push_image(
     state.push("paragraph_close", "p", -1)
 
 
+def _report_colon_fence(state: StateBlock, start: int, name: str) -> None:
+    """Warn at a colon fence naming a directive postil does not read: its body is shown as
+    Markdown (what a colon fence holds), without the fence lines."""
+    kind = fence_kind(name)
+    if kind == "directive":
+        message = f"MyST directive `{{{name}}}` is not supported: its body is shown as Markdown"
+    elif kind:  # a chunk or widget, written with colons
+        message = (
+            f"`{{{name}}}` is a {kind} postil reads in a ``` fence, not a `:::` one, so its "
+            f"body is shown as Markdown; write it between ``` lines"
+        )
+    else:
+        message = unknown_fence_message(name, "Markdown")
+    get_state(state.env).warn(start, state.sCount[start] + 1, message)
+
+
 def _report_no_path(state: StateBlock, start: int, name: str) -> None:
     """Warn at a `{figure}` or `{image}` written without the image's path."""
     get_state(state.env).warn(
@@ -359,8 +392,11 @@ def myst_directives(state: StateCore) -> None:
     for token in state.tokens:
         found = DIRECTIVE.match(token.info.strip()) if token.type == "fence" else None
         name = found.group(1).lower() if found else ""
+        # `{name} argument` with a name no directive has: no chunk (knitr and Quarto write
+        # options inside the braces) nor widget (no argument) either
+        unknown = found is not None and bool(found.group(2).strip()) and not is_directive(name)
         if name not in DIRECTIVES and name not in UNSUPPORTED and not name.startswith("prf:"):
-            found = None
+            found = found if unknown else None  # `{name}` alone: a widget's, or an error there
         if not found or name in LEFT_OUT:
             if not found:
                 kept.append(token)
@@ -386,7 +422,9 @@ def myst_directives(state: StateCore) -> None:
                 doc.warn(
                     token.map[0] if token.map else None,
                     1,
-                    f"MyST directive `{{{name}}}` is not supported: its body is shown as "
+                    unknown_fence_message(found.group(1), "code", fence_kind(name))
+                    if unknown
+                    else f"MyST directive `{{{name}}}` is not supported: its body is shown as "
                     "code; write it as Markdown (a `:::` callout, an image, text)",
                 )
         kept.append(token)
