@@ -397,3 +397,19 @@ def test_each_fence_naming_nothing_postil_reads_gets_one_warning_naming_it(tmp_p
         "A Markdown body.",
         "In the margin.",
     ]
+
+
+def test_myst_yaml_options_are_read_and_a_numref_to_a_code_cells_figure_says_so(tmp_path):
+    text = (
+        "---\ntitle: T\ndate: 2024-01-01\n---\n\n```{code-cell} ipython3\n---\nmystnb:\n"
+        "  figure:\n    name: fig-run\n---\nplot()\n```\n\nAs {numref}`fig-run` shows.\n"
+    )
+    root = make_site(tmp_path / "site", {"p.md": text})
+    warnings = [str(w) for w in build_site(root).warnings]
+    assert warnings[1:] == [
+        "content/posts/p.md:15:4: warning: MyST role `{numref}` names the figure of code cell "
+        "`fig-run`, which postil does not run, so it shows as text; paste the figure after the "
+        "cell as a {figure} with `:name: fig-run`"
+    ]
+    doc = page(build_into(root), "posts/p/index.html")
+    assert doc.xpath('string(//div[@class="post-body"]//code)') == "plot()\n"

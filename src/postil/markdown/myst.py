@@ -34,6 +34,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+import yaml
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_block import StateBlock
@@ -230,7 +231,14 @@ def myst_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         )
     body = start + 1
     options: dict[str, str] = {}
-    while body < close:
+    lines = [
+        state.src[state.bMarks[n] + state.tShift[n] : state.eMarks[n]] for n in range(body, close)
+    ]
+    block = yaml_options(lines)
+    if block is not None:
+        options, skipped = block
+        body += skipped
+    while block is None and body < close:
         option = OPTION.match(
             state.src[state.bMarks[body] + state.tShift[body] : state.eMarks[body]]
         )
@@ -409,6 +417,8 @@ def myst_directives(state: StateCore) -> None:
             token.info = "math"
             token.content = body.rstrip("\n") + (f" \\label{{{label}}}\n" if label else "\n")
         elif name in CODE:
+            if name == "code-cell" and options.get("mystnb.figure.name"):  # made by running it
+                doc.extra.setdefault("chunk_labels", set()).add(options["mystnb.figure.name"])
             language = LANGUAGES.get(argument.split()[0].lower(), argument) if argument else ""
             token.info = f"{{{language}}}" if name == "code-cell" and language else language
         elif name == "raw":
@@ -432,8 +442,13 @@ def myst_directives(state: StateCore) -> None:
 
 
 def _options(content: str) -> tuple[dict[str, str], str]:
-    """Return a directive body's `:key: value` option lines (at its top) and the rest."""
+    """Return a directive body's options and the rest: its `:key: value` lines at the top,
+    or a YAML block between `---` lines there (`yaml_options`)."""
     lines = content.split("\n")
+    block = yaml_options(lines)
+    if block is not None:
+        options, at = block
+        return options, "\n".join(lines[at:]).lstrip("\n")
     options = {}
     at = 0
     while at < len(lines):
@@ -443,6 +458,41 @@ def _options(content: str) -> tuple[dict[str, str], str]:
         options[found.group(1).lower()] = found.group(2).strip()
         at += 1
     return options, "\n".join(lines[at:]).lstrip("\n")
+
+
+def yaml_options(lines: Sequence[str]) -> tuple[dict[str, str], int] | None:
+    """Read MyST's other way to write a directive's options, a YAML mapping between `---`
+    lines at the top of its body ("Directives: parameters", MyST-Parser); nested keys
+    flattened with dots (myst-nb's `mystnb: {figure: {name: x}}` as `mystnb.figure.name`).
+
+    Returns:
+        (options, the index of the first line after the block), or None when the body
+        does not open with such a block or it is no YAML mapping (then it is the body's).
+    """
+    if not lines or lines[0].strip() != "---":
+        return None
+    end = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
+    if end is None:
+        return None
+    try:
+        data = yaml.safe_load("\n".join(lines[1:end]))
+    except yaml.YAMLError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    return _flattened(data), end + 1
+
+
+def _flattened(data: dict[Any, Any], prefix: str = "") -> dict[str, str]:
+    """Return a nested mapping's scalars by dotted key, in lower case, as text."""
+    flat: dict[str, str] = {}
+    for key, value in data.items():
+        name = f"{prefix}{str(key).lower()}"
+        if isinstance(value, dict):
+            flat.update(_flattened(value, f"{name}."))
+        else:
+            flat[name] = "" if value is None else str(value)
+    return flat
 
 
 def role_text(found: re.Match[str]) -> str:
@@ -527,7 +577,14 @@ def myst_ref_resolve(state: StateCore) -> None:
                 meta["shown"] = _reference_words(meta, label)
                 continue
             meta["shown"] = meta["text"] or meta["label"]
-            if meta["role"] != "ref":
+            if meta["label"] in doc.extra.get("chunk_labels", ()):
+                doc.warn(
+                    *locate(doc, block.map, meta["raw"]),
+                    f"MyST role `{{{meta['role']}}}` names the figure of code cell "
+                    f"`{meta['label']}`, which postil does not run, so it shows as text; paste "
+                    f"the figure after the cell as a {{figure}} with `:name: {meta['label']}`",
+                )
+            elif meta["role"] != "ref":
                 doc.warn(
                     *locate(doc, block.map, meta["raw"]),
                     f"MyST role `{{{meta['role']}}}`: no figure, table or theorem of this post "
