@@ -413,3 +413,22 @@ def test_myst_yaml_options_are_read_and_a_numref_to_a_code_cells_figure_says_so(
     ]
     doc = page(build_into(root), "posts/p/index.html")
     assert doc.xpath('string(//div[@class="post-body"]//code)') == "plot()\n"
+
+
+def test_every_myst_role_postil_does_not_read_is_reported_at_its_own_place(tmp_path):
+    """A role repeated in several blocks, one in a theorem's title among them, is reported
+    at each place (they were matched to blocks in order, and one out of order silenced
+    every later one)."""
+    text = (
+        "---\ntitle: T\ndate: 2024-01-01\n---\n\n```{prf:theorem} After {cite:t}`km`\n"
+        "Text.\n```\n\nAs {cite:t}`km` shows.\n\nAgain {cite:t}`km`.\n"
+    )
+    root = make_site(tmp_path / "site", {"p.md": text})
+    message = "warning: MyST role `{cite:t}` is not supported: `km` is shown as text"
+    assert [str(w) for w in build_site(root).warnings] == [
+        f"content/posts/p.md:6:24: {message}",
+        f"content/posts/p.md:10:4: {message}",
+        f"content/posts/p.md:12:7: {message}",
+    ]
+    doc = page(build_into(root), "posts/p/index.html")
+    assert doc.xpath('string(//p[@class="theorem-title"])') == "Theorem 1 (After km)."

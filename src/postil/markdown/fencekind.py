@@ -2,9 +2,11 @@
 
 MyST (```` ```{note} ````, `:::{note}`), knitr and Quarto (```` ```{python} ````) and
 postil's widgets (```` ```{temperature} ````) all write a name in braces where a fence's
-language goes. Three plugins read them (`myst`, `chunk`, `widget`); each asks this one
-registry what a name is, so a name none of them knows is reported once, by name, as
-something postil does not read (`myst.myst_directives`, `myst.myst_block`), never
+language goes. This module is the one registry of those names: the MyST directives
+postil reads, leaves out or names as unsupported (here; `postil.markdown.myst` reads
+them), the chunk plugin's engines (`chunk.ENGINES`) and the installed widgets
+(`postil.widgets`). The MyST plugin runs first and asks `fence_kind`, so a name none of
+the three knows is reported once, by name, as something postil does not read, never
 guessed at as a code language and option or left as text without a word.
 """
 
@@ -12,6 +14,85 @@ from __future__ import annotations
 
 from postil.markdown.chunk import ENGINES
 from postil.widgets import known_widgets
+
+CODE = {"code-cell", "code-block", "code", "sourcecode"}
+"""Directives whose body is code in the language their argument names."""
+
+LEFT_OUT = {
+    "index",
+    "contents",
+    "tableofcontents",
+    "exercise-start",
+    "exercise-end",
+    "solution-start",
+    "solution-end",
+}
+"""Directives left out: an index entry, a table of contents (the page has its own), and
+sphinx-exercise's gated markers around content that is the post's own."""
+
+UNSUPPORTED = frozenset(
+    "toctree glue glue:figure glue:math glue:text bibliography list-table csv-table table "
+    "margin sidebar dropdown tab-set tab-item card grid grid-item grid-item-card "
+    "literalinclude include only rubric topic versionadded versionchanged deprecated "
+    "jupyter-execute pull-quote highlights tabbed div iframe video youtube".split()
+)
+"""MyST and Sphinx directives postil has no equivalent for: shown as code (as Markdown in a
+colon fence) with a warning."""
+
+
+CALLOUTS = {
+    "note": "note",
+    "tip": "tip",
+    "hint": "tip",
+    "important": "important",
+    "attention": "important",
+    "warning": "warning",
+    "caution": "caution",
+    "danger": "caution",
+    "error": "caution",
+    "seealso": "note",
+    "admonition": "note",
+    "exercise": "note",
+    "solution": "tip",
+}
+"""Admonition directives as callout kinds (`postil.markdown.callout.KINDS`); every
+`prf:` directive (sphinx-proof's theorem, lemma, proof, …) is a note too."""
+
+PROOF_KINDS = {
+    "axiom": "axiom",
+    "theorem": "thm",
+    "lemma": "lem",
+    "definition": "def",
+    "remark": "rem",
+    "conjecture": "cnj",
+    "corollary": "cor",
+    "algorithm": "alg",
+    "criterion": "criterion",
+    "example": "exm",
+    "property": "property",
+    "observation": "observation",
+    "proposition": "prp",
+    "assumption": "assumption",
+    "notation": "notation",
+    "proof": "proof",
+}
+"""sphinx-proof's directives (`{prf:theorem}` …) as theorem kinds: Quarto's prefix where
+it has the kind (its CSS class `theorem-thm`), else the name; `proof` is unnumbered."""
+
+DIRECTIVES = frozenset({"math", "raw", *CODE, *LEFT_OUT})
+"""The directives `myst_directives` reads (the others, as blocks, `myst_block`)."""
+
+
+def is_directive(name: str) -> bool:
+    """Return whether `name` (lower case) is a MyST directive postil reads or names as
+    unsupported (`fence_kind` asks)."""
+    return (
+        name in DIRECTIVES
+        or name in UNSUPPORTED
+        or name in CALLOUTS
+        or name in ("figure", "image", "epigraph")
+        or name.startswith("prf:")
+    )
 
 
 def fence_kind(name: str) -> str:
@@ -23,10 +104,8 @@ def fence_kind(name: str) -> str:
     Args:
         name: the name between the braces, in any case.
     """
-    from postil.markdown import myst  # myst asks this registry: imported when first asked
-
     name = name.lower()
-    if myst.is_directive(name):
+    if is_directive(name):
         return "directive"
     if name in ENGINES:
         return "chunk"

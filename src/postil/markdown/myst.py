@@ -43,7 +43,17 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 from postil.markdown.attrlist import clean_attributes
-from postil.markdown.fencekind import fence_kind, unknown_fence_message
+from postil.markdown.fencekind import (
+    CALLOUTS,
+    CODE,
+    DIRECTIVES,
+    LEFT_OUT,
+    PROOF_KINDS,
+    UNSUPPORTED,
+    fence_kind,
+    is_directive,
+    unknown_fence_message,
+)
 from postil.markdown.figure import push_figure
 from postil.markdown.references import locate
 from postil.markdown.state import get_state
@@ -55,33 +65,8 @@ DIRECTIVE = re.compile(r"\{([A-Za-z][\w:-]*)\}\s*(.*)\Z")
 OPTION = re.compile(r":([\w-]+):\s*(.*)\Z")
 """A directive option line at the top of its body: `:label: eq-x`."""
 
-CODE = {"code-cell", "code-block", "code", "sourcecode"}
-"""Directives whose body is code in the language their argument names."""
-
 LANGUAGES = {"ipython3": "python", "ipython": "python", "python3": "python"}
 """Jupyter kernel names as the language they are."""
-
-LEFT_OUT = {
-    "index",
-    "contents",
-    "tableofcontents",
-    "exercise-start",
-    "exercise-end",
-    "solution-start",
-    "solution-end",
-}
-"""Directives left out: an index entry, a table of contents (the page has its own), and
-sphinx-exercise's gated markers around content that is the post's own."""
-
-UNSUPPORTED = frozenset(
-    "toctree glue glue:figure glue:math glue:text bibliography list-table csv-table table "
-    "margin sidebar dropdown tab-set tab-item card grid grid-item grid-item-card "
-    "literalinclude include only rubric topic versionadded versionchanged deprecated "
-    "jupyter-execute pull-quote highlights tabbed div iframe video youtube".split()
-)
-"""MyST and Sphinx directives postil has no equivalent for: shown as code with a warning.
-A `{name}` fence naming none of the directives here is left to the chunk and widget
-plugins (`{python}` is a Quarto chunk, `{temperature}` a widget)."""
 
 ROLE = re.compile(r"\{([A-Za-z][\w:-]*)\}(`+)(?!`)(.+?)(?<!`)\2(?!`)", re.S)
 """A MyST role: `` {name}`text` ``, its backticks matched as a code span's are."""
@@ -106,64 +91,9 @@ TARGET = re.compile(r"\(([^()\s]+)\)=\s*\Z")
 """A MyST target line: `(label)=`."""
 
 
-CALLOUTS = {
-    "note": "note",
-    "tip": "tip",
-    "hint": "tip",
-    "important": "important",
-    "attention": "important",
-    "warning": "warning",
-    "caution": "caution",
-    "danger": "caution",
-    "error": "caution",
-    "seealso": "note",
-    "admonition": "note",
-    "exercise": "note",
-    "solution": "tip",
-}
-"""Admonition directives as callout kinds (`postil.markdown.callout.KINDS`); every
-`prf:` directive (sphinx-proof's theorem, lemma, proof, …) is a note too."""
-
-PROOF_KINDS = {
-    "axiom": "axiom",
-    "theorem": "thm",
-    "lemma": "lem",
-    "definition": "def",
-    "remark": "rem",
-    "conjecture": "cnj",
-    "corollary": "cor",
-    "algorithm": "alg",
-    "criterion": "criterion",
-    "example": "exm",
-    "property": "property",
-    "observation": "observation",
-    "proposition": "prp",
-    "assumption": "assumption",
-    "notation": "notation",
-    "proof": "proof",
-}
-"""sphinx-proof's directives (`{prf:theorem}` …) as theorem kinds: Quarto's prefix where
-it has the kind (its CSS class `theorem-thm`), else the name; `proof` is unnumbered."""
-
 FENCE_OPEN = re.compile(r"(`{3,}|~{3,}|:{3,})\{([A-Za-z][\w:-]*)\}[ \t]*(.*)\Z")
 """The opening fence of a directive read as blocks: its fence, name and argument; `:::`
 is MyST's colon fence (the `colon_fence` extension Jupyter Book turns on)."""
-
-
-DIRECTIVES = frozenset({"math", "raw", *CODE, *LEFT_OUT})
-"""The directives `myst_directives` reads (the others, as blocks, `myst_block`)."""
-
-
-def is_directive(name: str) -> bool:
-    """Return whether `name` (lower case) is a MyST directive postil reads or names as
-    unsupported (`fencekind.fence_kind` asks)."""
-    return (
-        name in DIRECTIVES
-        or name in UNSUPPORTED
-        or name in CALLOUTS
-        or name in ("figure", "image", "epigraph")
-        or name.startswith("prf:")
-    )
 
 
 def myst_plugin(md: MarkdownIt) -> None:
@@ -191,6 +121,7 @@ def myst_plugin(md: MarkdownIt) -> None:
     else:
         md.core.ruler.push("myst_ref_resolve", myst_ref_resolve)
     md.add_render_rule("myst_ref", render_myst_ref)
+    md.add_render_rule("myst_role_text", render_myst_role_text)
 
 
 def myst_target(state: StateBlock, start: int, end: int, silent: bool) -> bool:
@@ -525,9 +456,11 @@ def myst_role(state: StateInline, silent: bool) -> bool:
             _push_reference(state, name, text, found.group())
         else:
             shown = text.split("<", 1)[0].strip() if "<" in text else text
-            state.push("text", "", 0).content = shown
-            if name not in TEXT_ROLES:  # reported where its line is known: `myst_role_check`
-                state.env.setdefault("_myst_roles", []).append((found.group(), shown))
+            # a role postil does not read is reported where its line is known, by
+            # `myst_role_check`; a token of its own, which the inline rules never join
+            kind = "text" if name in TEXT_ROLES else "myst_role_text"
+            token = state.push(kind, "", 0)
+            token.content, token.meta = shown, {"raw": found.group()}
     state.pos = found.end()
     return True
 
@@ -539,7 +472,8 @@ def _empty_role(state: StateInline, silent: bool) -> bool:
     if found is None:
         return False
     if not silent:
-        state.env.setdefault("_myst_roles", []).append((found.group(), None))
+        token = state.push("myst_role_text", "", 0)
+        token.meta = {"raw": found.group(), "empty": True}
     state.pos = found.end()
     return True
 
@@ -614,24 +548,32 @@ def render_myst_ref(self: Any, tokens: Sequence[Token], idx: int, options: Any, 
 
 
 def myst_role_check(state: StateCore) -> None:
-    """Core rule: warn at each role `myst_role` showed as text for want of support (text
-    tokens are joined after the inline rules, so the roles are listed in `env`)."""
-    pending = state.env.pop("_myst_roles", [])
+    """Core rule (right after `inline`): report each role `myst_role` shows as text for
+    want of support, and each empty one, at its place; they become plain text."""
     doc = get_state(state.env)
     for block in state.tokens:
-        while pending and block.type == "inline" and pending[0][0] in block.content:
-            raw, shown = pending.pop(0)
-            if shown is None:
-                name = raw[: raw.index("}") + 1]
+        for token in block.children or () if block.type == "inline" else ():
+            if token.type != "myst_role_text":
+                continue
+            token.type = "text"
+            raw = token.meta["raw"]
+            name = raw[: raw.index("}") + 1]
+            if token.meta.get("empty"):
                 example = EXAMPLES.get(name[1:-1].lower(), "label")
                 doc.error(
                     *locate(doc, block.map, raw),
                     f"MyST role `{name}` is empty; write what it names between the "
                     f"backticks, as in {name}`{example}`",
                 )
-                continue
-            doc.warn(
-                *locate(doc, block.map, raw),
-                f"MyST role `{raw[: raw.index('}') + 1]}` is not supported: `{shown}` is shown "
-                "as text",
-            )
+            else:
+                doc.warn(
+                    *locate(doc, block.map, raw),
+                    f"MyST role `{name}` is not supported: `{token.content}` is shown as text",
+                )
+
+
+def render_myst_role_text(
+    self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any
+) -> str:
+    """Render a role shown as its text (`myst_role_check` makes most plain text first)."""
+    return escapeHtml(tokens[idx].content)
