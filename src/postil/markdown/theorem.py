@@ -1,9 +1,11 @@
 """Quarto's theorems and proofs: `::: {#thm-x}` numbered, `::: {.proof}` titled.
 
 Quarto ("Theorems and Proofs") makes a fenced div whose id starts with a theorem prefix
-(`THEOREMS`) a numbered theorem of that kind, titled by a heading right inside it; a div
-with the class `proof`, `remark` or `solution` is an unnumbered proof. `@thm-x` refers to
-a theorem as "Theorem 1" (`postil.markdown.xref`).
+(`THEOREMS`) a numbered theorem of that kind, titled by its `name="…"` attribute or a
+heading right inside it; a div with the class `proof`, `remark` or `solution` is an
+unnumbered proof. `@thm-x` (or `@Thm-x`) refers to a theorem as "Theorem 1"
+(`postil.markdown.xref`). An empty label (`#thm-`) warns. sphinx-proof's directives are
+pushed as these tokens by `postil.markdown.myst` (`title_tokens`).
 """
 
 from __future__ import annotations
