@@ -54,6 +54,19 @@ def family_name(author: str) -> str:
     return person(author).family
 
 
+def display_name(author: str) -> str:
+    """Return one author's name as a byline shows it, read by BibTeX's rules
+    (`bibliography.read.person`): "Given von Family, Suffix" ("King, Jr., Martin Luther" →
+    "Martin Luther King, Jr."; "van der Berg, Jan" → "Jan van der Berg"), TeX accents as
+    letters, an organisation braced whole (`{World Health Organization}`) without braces.
+    A name without a comma keeps its words in their order."""
+    if not author.strip():
+        return author
+    found = person(author)
+    name = " ".join(part for part in (found.given, found.von, found.family) if part)
+    return f"{name}, {found.suffix}" if found.suffix else name or author.strip()
+
+
 _AND = re.compile(r"\band\b", re.IGNORECASE)
 
 

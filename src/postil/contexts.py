@@ -10,7 +10,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from postil.citation import apa_reference, bibtex_entry
+from postil.citation import apa_reference, bibtex_entry, display_name
 from postil.htmlfilter import plain_text
 from postil.markdown.rendered import RenderedMarkdown
 from postil.metadata import (
@@ -63,6 +63,9 @@ def tag_links(site: Site, tags: tuple[str, ...]) -> list[tuple[str, str | None]]
 def author_byline(people: tuple[Author, ...]) -> dict[str, Any]:
     """Return `byline` (name, url, affiliation numbers per author) and `affiliations`.
 
+    Names are shown as `citation.display_name` reads them ("King, Jr., Martin Luther" as
+    "Martin Luther King, Jr.").
+
     Affiliations are numbered in order of first mention, as papers do; with one affiliation
     in all, authors carry no number. Empty when front matter gave names only.
     """
@@ -70,7 +73,7 @@ def author_byline(people: tuple[Author, ...]) -> dict[str, Any]:
     numbered = len(places) > 1
     byline = [
         {
-            "name": person.name,
+            "name": display_name(person.name),
             "url": person.url,
             "marks": [places.index(p) + 1 for p in person.affiliations] if numbered else [],
         }
@@ -105,7 +108,7 @@ def post_context(site: Site, index: int, rendered: RenderedPost) -> dict[str, An
         "json_ld": script_json(ld),
         "post": rendered,
         "meta": meta,
-        "authors": authors,
+        "authors": tuple(display_name(name) for name in authors),  # the byline's
         **author_byline(meta.author_details),
         "content": BodyHTML(rendered.content),
         "toc": () if rendered.content.toc_placed else rendered.content.toc,

@@ -35,6 +35,14 @@ def test_duplicate_figure_id_is_an_error():
     ]
 
 
+def test_a_figure_and_a_table_with_one_id_are_named_as_what_they_are():
+    source = "![A](a.png){#x}\n\n| x |\n|---|\n| 1 |\n\nTable: T. {#x}\n"
+    _, state = render(source, table_plugin)
+    assert [str(d) for d in state.diagnostics] == [
+        "post.md:6:1: a figure (Figure 1) and a table have the id 'x'; give each one its own id"
+    ]
+
+
 def test_figures_and_tables_are_numbered_separately_in_state():
     source = (
         "![A](a.png){#fig-a}\n\n| x |\n|---|\n| 1 |\n\nTable: T. {#tbl-t}\n\n![B](b.png){#fig-b}\n"

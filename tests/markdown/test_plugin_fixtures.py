@@ -40,7 +40,7 @@ PLUGINS = {
     # Quarto's theorems: fenced divs, numbered by the figure plugin, referred to by xref
     "theorem": ("math", "callout", "figure", "theorem", "xref"),
     # MyST's directives are math, code chunks, callouts and figures
-    "myst": ("math", "code", "figure", "callout", "widget", "chunk", "myst"),
+    "myst": ("math", "code", "figure", "theorem", "callout", "widget", "chunk", "myst"),
 }
 
 

@@ -5,7 +5,10 @@ Each post is a minimal reproduction written for this test, never a copy of a rea
 
 from __future__ import annotations
 
+import pytest
 from support.blog import build_into, build_site, make_site, page
+
+from postil.errors import BuildFailed
 
 
 def test_a_link_to_the_id_of_the_heading_that_titles_a_page_lands_on_the_title(tmp_path):
@@ -194,3 +197,238 @@ def test_an_unclosed_myst_directive_runs_to_the_end_and_a_short_label_referred_t
     [link] = aside.xpath('.//a[@href="#d1"]')
     assert link.text_content() == "(1)"
     assert aside.xpath('.//*[@id="d1"]//*[@class="eqno"]')
+
+
+MYST_FIGURES = """---
+title: T
+date: 2024-01-01
+---
+
+As {numref}`fig-late` and {numref}`Plot %s <fig-plot>` show:
+
+```{figure} plot.png
+:name: fig-plot
+
+The $L^2$ norm.
+```
+
+```{figure} late.png
+:name: fig-late
+```
+
+```{figure}
+No image here.
+```
+"""
+
+
+def test_a_myst_figures_name_is_its_id_and_numref_links_to_it(tmp_path):
+    root = make_site(tmp_path / "site", {"p.md": MYST_FIGURES})
+    for name in ("plot.png", "late.png"):
+        (root / "content/posts" / name).write_bytes(b"")
+    assert [str(w) for w in build_site(root).warnings] == [
+        "content/posts/p.md:18:1: warning: MyST directive `{figure}` names no image, so none "
+        "is shown; write its path after the name: ```{figure} images/plot.png"
+    ]
+    doc = page(build_into(root), "posts/p/index.html")
+    links = doc.xpath('//div[@class="post-body"]//a[@class="xref"]')
+    assert [(a.get("href"), a.text_content()) for a in links] == [
+        ("#fig-late", "Figure 2"),
+        ("#fig-plot", "Plot 1"),
+    ]
+    [image] = doc.xpath('//figure[@id="fig-plot"]/img')
+    assert image.get("alt") == "The L² norm."
+    assert doc.xpath('//figure[@id="fig-late"]//span[@class="figure-label"]')[0].text == "Figure 2"
+
+
+MYST_ERRORS = """---
+title: T
+date: 2024-01-01
+---
+
+```{figure} plot.png
+:name: fig-plot
+
+A caption line,
+then $\\frac{a}$ here.
+```
+
+Text with {math}`\\frac{b}` and {eq}`` here.
+"""
+
+
+def test_math_errors_in_a_myst_caption_or_role_and_an_empty_role_name_their_own_place(
+    tmp_path,
+):
+    root = make_site(tmp_path / "site", {"p.md": MYST_ERRORS})
+    (root / "content/posts/plot.png").write_bytes(b"")
+    with pytest.raises(BuildFailed) as failed:
+        build_site(root)
+    assert [str(error).split(" ", 1)[0] for error in failed.value.diagnostics] == [
+        "content/posts/p.md:10:7:",
+        "content/posts/p.md:13:18:",
+        "content/posts/p.md:13:32:",
+    ]
+    assert "MyST role `{eq}` is empty; write what it names between the backticks, as in " in (
+        str(failed.value.diagnostics[2])
+    )
+    assert not (root / "_site").exists()
+
+
+SPHINX_PROOF = """---
+title: T
+date: 2024-01-01
+---
+
+```{prf:theorem} Pythagoras
+:label: thm-py
+
+In a right triangle $a^2 + b^2 = c^2$.
+```
+
+::: {#lem-a name="Little"}
+A Quarto lemma.
+:::
+
+```{prf:proof}
+By {prf:ref}`thm-py`; @Lem-a too.
+```
+"""
+
+
+def test_sphinx_proof_and_quarto_theorems_are_numbered_titled_and_linked(tmp_path):
+    root = make_site(tmp_path / "site", {"p.md": SPHINX_PROOF})
+    assert [str(w) for w in build_site(root).warnings] == []
+    doc = page(build_into(root), "posts/p/index.html")
+    titles = doc.xpath('//div[@class="post-body"]//p[@class="theorem-title"]')
+    assert [t.text_content() for t in titles] == [
+        "Theorem 1 (Pythagoras).",
+        "Lemma 1 (Little).",
+        "Proof.",
+    ]
+    assert doc.xpath('//div[@id="thm-py"]') and doc.xpath('//div[@id="lem-a"]')
+    links = doc.xpath('//div[@class="proof"]//a[@class="xref"]')
+    assert [(a.get("href"), a.text_content()) for a in links] == [
+        ("#thm-py", "Theorem 1"),
+        ("#lem-a", "Lemma 1"),
+    ]
+
+
+def test_a_repeated_theorem_id_and_an_empty_label_say_what_they_are(tmp_path):
+    text = (
+        "---\ntitle: T\ndate: 2024-01-01\n---\n\n::: {#thm-a}\nOne.\n:::\n\n"
+        "::: {#thm-a}\nTwo.\n:::\n\n::: {#thm-}\nThree.\n:::\n"
+    )
+    root = make_site(tmp_path / "site", {"p.md": text})
+    with pytest.raises(BuildFailed) as failed:
+        build_site(root)
+    assert [str(d) for d in failed.value.diagnostics] == [
+        "content/posts/p.md:10:1: two theorems have the id 'thm-a'; give each theorem its own id",
+    ]
+    (root / "content/posts/p.md").write_text(text.replace("{#thm-a}\nTwo", "{#lem-a}\nTwo"))
+    assert [str(w) for w in build_site(root).warnings] == [
+        "content/posts/p.md:14:6: warning: theorem div `#thm-` has no label after `thm-`, "
+        "so nothing can refer to it; write one, as in `#thm-pythagoras`",
+    ]
+
+
+def test_a_byline_reads_names_by_bibtex_rules_as_the_citation_does(tmp_path):
+    text = (
+        "---\ntitle: T\ndate: 2024-01-01\nauthor:\n  - King, Jr., Martin Luther\n"
+        "  - name: van der Berg, Jan\n    affiliation: Leiden\n---\n\nText.\n"
+    )
+    root = make_site(tmp_path / "site", {"p.md": text})
+    doc = page(build_into(root), "posts/p/index.html")
+    [authors] = doc.xpath('//p[@class="byline"]/span[@class="authors"]')
+    assert authors.text_content() == "Martin Luther King, Jr., Jan van der Berg"
+    bibtex = doc.xpath('string(//*[contains(@class, "bibtex")])')
+    assert "King, Jr., Martin Luther" in bibtex
+
+
+def test_a_labelled_formula_on_a_quotes_lazy_line_stays_in_the_quote_and_is_numbered(tmp_path):
+    text = (
+        "---\ntitle: T\ndate: 2024-01-01\n---\n\n> The identity\n$$ a = b $$ (eq:ab)\n\n"
+        "By {eq}`eq:ab`.\n"
+    )
+    root = make_site(tmp_path / "site", {"p.md": text})
+    assert [str(w) for w in build_site(root).warnings] == []
+    doc = page(build_into(root), "posts/p/index.html")
+    [quote] = doc.xpath('//div[@class="post-body"]/blockquote')
+    assert quote.xpath('.//*[@id="eq-ab"]//*[@class="eqno"]')
+    [link] = doc.xpath('//div[@class="post-body"]/p//a[@href="#eq-ab"]')
+    assert link.text_content() == "(1)"
+
+
+UNKNOWN_FENCES = """---
+title: T
+date: 2024-01-01
+---
+
+```{mystery} an argument
+code body
+```
+
+:::{mystery}
+A *Markdown* body.
+:::
+
+:::{margin}
+In the margin.
+:::
+"""
+
+
+def test_each_fence_naming_nothing_postil_reads_gets_one_warning_naming_it(tmp_path):
+    root = make_site(tmp_path / "site", {"p.md": UNKNOWN_FENCES})
+    assert [str(w) for w in build_site(root).warnings] == [
+        "content/posts/p.md:6:1: warning: `{mystery}` is not a MyST directive, code chunk or "
+        "widget postil reads, so its body is shown as code; write it as Markdown (a `:::` "
+        "callout, an image, text), or as ```python to show code",
+        "content/posts/p.md:10:1: warning: `{mystery}` is not a MyST directive, code chunk or "
+        "widget postil reads, so its body is shown as Markdown; remove its fence lines, or "
+        "make it a callout (`:::{note}`)",
+        "content/posts/p.md:14:1: warning: MyST directive `{margin}` is not supported: its "
+        "body is shown as Markdown",
+    ]
+    doc = page(build_into(root), "posts/p/index.html")
+    body = doc.xpath('//div[@class="post-body"]')[0]
+    assert body.xpath(".//code")[0].text_content() == "code body\n"
+    assert [p.text_content() for p in body.xpath("./p")] == [
+        "A Markdown body.",
+        "In the margin.",
+    ]
+
+
+def test_myst_yaml_options_are_read_and_a_numref_to_a_code_cells_figure_says_so(tmp_path):
+    text = (
+        "---\ntitle: T\ndate: 2024-01-01\n---\n\n```{code-cell} ipython3\n---\nmystnb:\n"
+        "  figure:\n    name: fig-run\n---\nplot()\n```\n\nAs {numref}`fig-run` shows.\n"
+    )
+    root = make_site(tmp_path / "site", {"p.md": text})
+    warnings = [str(w) for w in build_site(root).warnings]
+    assert warnings[1:] == [
+        "content/posts/p.md:15:4: warning: MyST role `{numref}` names the figure of code cell "
+        "`fig-run`, which postil does not run, so it shows as text; paste the figure after the "
+        "cell as a {figure} with `:name: fig-run`"
+    ]
+    doc = page(build_into(root), "posts/p/index.html")
+    assert doc.xpath('string(//div[@class="post-body"]//code)') == "plot()\n"
+
+
+def test_every_myst_role_postil_does_not_read_is_reported_at_its_own_place(tmp_path):
+    """A role repeated in several blocks, one in a theorem's title among them, is reported
+    at each place (they were matched to blocks in order, and one out of order silenced
+    every later one)."""
+    text = (
+        "---\ntitle: T\ndate: 2024-01-01\n---\n\n```{prf:theorem} After {cite:t}`km`\n"
+        "Text.\n```\n\nAs {cite:t}`km` shows.\n\nAgain {cite:t}`km`.\n"
+    )
+    root = make_site(tmp_path / "site", {"p.md": text})
+    message = "warning: MyST role `{cite:t}` is not supported: `km` is shown as text"
+    assert [str(w) for w in build_site(root).warnings] == [
+        f"content/posts/p.md:6:24: {message}",
+        f"content/posts/p.md:10:4: {message}",
+        f"content/posts/p.md:12:7: {message}",
+    ]
+    doc = page(build_into(root), "posts/p/index.html")
+    assert doc.xpath('string(//p[@class="theorem-title"])') == "Theorem 1 (After km)."

@@ -110,3 +110,25 @@ def test_a_doi_is_a_field_before_the_url_and_the_apa_link():
     assert entry.splitlines()[4:6] == ["  doi    = {10.1/a\\_b},", "  url    = {https://x.org/n/}"]
     apa = apa_reference(("Ada Lovelace",), 2024, "Notes", "X", "https://x.org/n/", "10.1/a_b")
     assert apa == "Lovelace, A. (2024). Notes. X. https://doi.org/10.1/a_b"
+
+
+def test_a_byline_shows_names_read_by_bibtex_rules_in_reading_order():
+    shown = [
+        citation.display_name(name)
+        for name in (
+            "King, Jr., Martin Luther",
+            "van der Berg, Jan",
+            "{World Health Organization}",
+            'Kurt G{\\"o}del',
+            "Ada Lovelace",
+            "Plato",
+        )
+    ]
+    assert shown == [
+        "Martin Luther King, Jr.",
+        "Jan van der Berg",
+        "World Health Organization",
+        "Kurt Gödel",
+        "Ada Lovelace",
+        "Plato",
+    ]

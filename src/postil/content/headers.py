@@ -28,8 +28,8 @@ import yaml
 
 from postil.errors import ContentError, Location
 from postil.markdown.attrlist import read_attributes
-from postil.markdown.myst import ROLE as MYST_ROLE
-from postil.markdown.myst import role_text
+from postil.markdown.mystrole import ROLE as MYST_ROLE
+from postil.markdown.mystrole import role_text
 from postil.model import SourceFile
 from postil.yamlnodes import Field
 

@@ -203,6 +203,11 @@ def figure_block(state: StateCore) -> None:
         inline.content = image.content
         # the alt text's own tokens: rules after this one change the caption's in place
         image.children = [copy.copy(child) for child in inline.children]
+    for opening, inline in zip(tokens, tokens[1:], strict=False):
+        made = opening.meta.get("image") if opening.type == "figure_open" else None
+        if made is not None and made.meta.get("alt_from_caption"):  # `push_figure`'s
+            text = (child for child in inline.children or [] if child.type != "html_inline")
+            made.children = [copy.copy(child) for child in text]  # no tags in an alt text
 
 
 def _subfigure_paragraphs(tokens: list[Token]) -> set[int]:
@@ -278,14 +283,11 @@ def figure_number(state: StateCore) -> None:
         figure_id = figure.get("id")
         if not figure_id:
             continue
+        label = f"{KIND_LABELS.get(kind, kind.title())} {number}"
         if figure_id in labels:
-            render_state.error(
-                token.map[0] if token.map else None,
-                1,
-                f"two figures have the id {figure_id!r}; give each figure its own id",
-            )
+            _report_repeated_id(render_state, token, figure_id, labels[figure_id], label)
             continue
-        labels[figure_id] = f"{KIND_LABELS.get(kind, kind.title())} {number}"
+        labels[figure_id] = label
         render_state.figures[figure_id] = int(str(number).split("(")[0])
     render_state.extra["figure_labels"] = labels
     if run.ahead and run.last:
@@ -295,6 +297,31 @@ def figure_number(state: StateCore) -> None:
     for token in state.tokens:
         if token.type == "inline" and token.children:
             _resolve_references(state, token, known)
+
+
+def _report_repeated_id(
+    doc: RenderState, token: Token, figure_id: str, first: str, second: str
+) -> None:
+    """Report a figure-like block whose id an earlier one has, naming what the two are
+    ("two theorems", "a figure and a lemma": theorems share the figures' ids)."""
+    first_kind, second_kind = (label.rsplit(" ", 1)[0].lower() for label in (first, second))
+    both = (
+        f"two {first_kind}s"
+        if first_kind == second_kind
+        else f"{_article(first_kind)} {first_kind} ({first}) and {_article(second_kind)} "
+        f"{second_kind}"
+    )
+    noun = first_kind if first_kind == second_kind else "one"
+    doc.error(
+        token.map[0] if token.map else None,
+        1,
+        f"{both} have the id {figure_id!r}; give each {noun} its own id",
+    )
+
+
+def _article(word: str) -> str:
+    """Return "an" before a vowel, else "a"."""
+    return "an" if word[:1] in "aeiou" else "a"
 
 
 def _subfigure_number(token: Token, kind: str, parents: list[list[Any]]) -> str | None:
@@ -353,8 +380,9 @@ def push_figure(
     alt: str | None = None,
     classes: Sequence[str] = (),
     attrs: dict[str, str] | None = None,
+    ident: str | None = None,
 ) -> None:
-    """Push a numbered figure without an id, for a block rule of another plugin.
+    """Push a numbered figure, for a block rule of another plugin.
 
     Args:
         state: the block state; the figure goes at its end.
@@ -363,9 +391,13 @@ def push_figure(
             resolved, put under the base path and checked as the links plugin does an
             image's (`references.resolve`, `record`): a missing file is a warning at it.
         caption: Markdown, parsed as the caption's inline content.
-        alt: the image's text; the caption without HTML tags, `*` and backticks when None.
+        alt: the image's text; when None, the caption's text as `![caption](…)` gives it
+            (`figure_block` copies the parsed caption: emphasis and code as their text, a
+            formula as its plain-text reading, `math.math_alt`).
         classes: more classes of the `<figure>` (after `figure`).
         attrs: more attributes of the `<img>` (`width`, `height`).
+        ident: the figure's id (MyST's `:name:`), numbered and linked as `{#fig-x}` is;
+            None for none.
     """
     doc = get_state(state.env)
     target, check = resolve(src, doc)
@@ -374,12 +406,13 @@ def push_figure(
         record(doc, src, check, *locate(doc, [line, line + 1], src))
         image.meta["file"] = check
     image.attrs.update(attrs or {})
-    text = re.sub(r"<[^>]*>|[*`]", "", caption) if alt is None else alt
-    image.children = [Token("text", "", 0, content=text)]
+    if alt is None:
+        image.meta["alt_from_caption"] = True
+    image.children = [Token("text", "", 0, content=alt or "")]
     opening = state.push("figure_open", "figure", 1)
     opening.map = [line, line + 1]
     opening.meta = {
-        "figure": {"id": None, "kind": "figure"},
+        "figure": {"id": ident, "kind": "figure"},
         "image": image,
         "classes": list(classes),
     }

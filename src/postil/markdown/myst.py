@@ -2,9 +2,9 @@ r"""MyST Markdown (Jupyter Book, MyST-NB): its directives, roles and targets.
 
 MyST writes Sphinx directives as fences whose info is `{name} argument` (backticks, tildes,
 or, for the directives read as blocks, colons: `:::{note}`), their options as
-`:key: value` lines at the top of the body, roles as `` {name}`text` `` and targets as a
-`(label)=` line. postil reads the ones a math post is made of with its own features, and
-says which it does not do:
+`:key: value` lines at the top of the body or a YAML block between `---` lines there,
+roles as `` {name}`text` `` and targets as a `(label)=` line. postil reads the ones a
+math post is made of with its own features, and says which it does not do:
 
 - ```` ```{math} ```` (`:label: eq-x` numbers it, as `\label` does) is display math;
 - ```` ```{code-cell} ipython3 ````, `{code-block}`, `{code}` are code in their language
@@ -14,33 +14,58 @@ says which it does not do:
   `{exercise-end}`, `{solution-start}`, `{solution-end}` (their content is the post's
   between them) are left out; `{raw} html` is raw HTML;
 - admonitions (`{note}`, `{warning}`, `{admonition} Title`, …), sphinx-exercise's
-  `{exercise}` and `{solution}`, sphinx-proof's `{prf:theorem}` & co. are callouts whose
-  body is Markdown (`:class: dropdown` folds one); `{epigraph}` is a block quote;
-  `{figure} path` is a figure whose body is its caption, `{image} path` an image;
-- any other directive is shown as code with one warning per name;
-- roles: `` {math}`x` `` is inline math, `` {eq}`label` `` the equation's number as
-  `\eqref` writes it, `` {ref}`text <label>` ``, `` {doc}`text <file>` `` and
-  `` {index}`text <entry>` `` their text; others are their text with a warning;
+  `{exercise}` and `{solution}` are callouts whose body is Markdown (`:class: dropdown`
+  folds one); sphinx-proof's `{prf:theorem} Title` & co. are the theorem plugin's
+  numbered theorems (`:label:` the id), `{prf:proof}` a proof; `{epigraph}` is a block
+  quote; `{figure} path` is a figure whose body is its caption (`:name:` its id),
+  `{image} path` an image;
+- any other directive is shown as code (as Markdown in a colon fence) with a warning; a
+  name nothing reads says so (`postil.markdown.fencekind`);
+- roles (`postil.markdown.mystrole`): `` {math}`x` `` is inline math, `` {eq}`label` ``
+  the equation's number as `\eqref` writes it, `{numref}`, `{ref}` and `{prf:ref}` to a
+  figure, table or theorem links; `` {doc}`text <file>` `` and `` {index}`text <entry>` ``
+  their text; others are their text with a warning;
 - `$$ … $$ (label)`, MyST's labelled display math, is read by `postil.markdown.math`;
 - a `(label)=` line is left out (a target for `{ref}`).
 
 Sources: MyST-Parser's syntax reference ("Directives", "Roles", "Targets"), myst-nb's
-`code-cell`, sphinx-exercise's gated directives. No CSS classes.
+`code-cell` (`mystnb: figure: name:`), sphinx-exercise's gated directives, sphinx-proof's
+directives and options. No CSS classes of its own.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import Any
 
+import yaml
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
-from markdown_it.rules_inline import StateInline
 
 from postil.markdown.attrlist import clean_attributes
+from postil.markdown.fencekind import (
+    CALLOUTS,
+    CODE,
+    DIRECTIVES,
+    LEFT_OUT,
+    PROOF_KINDS,
+    UNSUPPORTED,
+    fence_kind,
+    is_directive,
+    unknown_fence_message,
+)
 from postil.markdown.figure import push_figure
-from postil.markdown.references import locate
+from postil.markdown.mystrole import (
+    myst_ref_resolve,
+    myst_role,
+    myst_role_check,
+    render_myst_ref,
+    render_myst_role_text,
+)
 from postil.markdown.state import get_state
+from postil.markdown.theorem import PROOFS, title_tokens
 
 DIRECTIVE = re.compile(r"\{([A-Za-z][\w:-]*)\}\s*(.*)\Z")
 """A MyST directive fence's info: `{name} argument`."""
@@ -48,70 +73,16 @@ DIRECTIVE = re.compile(r"\{([A-Za-z][\w:-]*)\}\s*(.*)\Z")
 OPTION = re.compile(r":([\w-]+):\s*(.*)\Z")
 """A directive option line at the top of its body: `:label: eq-x`."""
 
-CODE = {"code-cell", "code-block", "code", "sourcecode"}
-"""Directives whose body is code in the language their argument names."""
-
 LANGUAGES = {"ipython3": "python", "ipython": "python", "python3": "python"}
 """Jupyter kernel names as the language they are."""
-
-LEFT_OUT = {
-    "index",
-    "contents",
-    "tableofcontents",
-    "exercise-start",
-    "exercise-end",
-    "solution-start",
-    "solution-end",
-}
-"""Directives left out: an index entry, a table of contents (the page has its own), and
-sphinx-exercise's gated markers around content that is the post's own."""
-
-UNSUPPORTED = frozenset(
-    "toctree glue glue:figure glue:math glue:text bibliography list-table csv-table table "
-    "margin sidebar dropdown tab-set tab-item card grid grid-item grid-item-card "
-    "literalinclude include only rubric topic versionadded versionchanged deprecated "
-    "jupyter-execute pull-quote highlights tabbed div iframe video youtube".split()
-)
-"""MyST and Sphinx directives postil has no equivalent for: shown as code with a warning.
-A `{name}` fence naming none of the directives here is left to the chunk and widget
-plugins (`{python}` is a Quarto chunk, `{temperature}` a widget)."""
-
-ROLE = re.compile(r"\{([A-Za-z][\w:-]*)\}(`+)(.+?)\2", re.S)
-"""A MyST role: `` {name}`text` ``."""
-
-TEXT_ROLES = {"ref", "doc", "index", "numref", "term", "abbr"}
-"""Roles shown as their text (`text <target>` as `text`): their targets are other pages
-or Sphinx's index, which a post does not have."""
 
 TARGET = re.compile(r"\(([^()\s]+)\)=\s*\Z")
 """A MyST target line: `(label)=`."""
 
 
-CALLOUTS = {
-    "note": "note",
-    "tip": "tip",
-    "hint": "tip",
-    "important": "important",
-    "attention": "important",
-    "warning": "warning",
-    "caution": "caution",
-    "danger": "caution",
-    "error": "caution",
-    "seealso": "note",
-    "admonition": "note",
-    "exercise": "note",
-    "solution": "tip",
-}
-"""Admonition directives as callout kinds (`postil.markdown.callout.KINDS`); every
-`prf:` directive (sphinx-proof's theorem, lemma, proof, …) is a note too."""
-
 FENCE_OPEN = re.compile(r"(`{3,}|~{3,}|:{3,})\{([A-Za-z][\w:-]*)\}[ \t]*(.*)\Z")
 """The opening fence of a directive read as blocks: its fence, name and argument; `:::`
 is MyST's colon fence (the `colon_fence` extension Jupyter Book turns on)."""
-
-
-DIRECTIVES = frozenset({"math", "raw", *CODE, *LEFT_OUT})
-"""The directives `myst_directives` reads (the others, as blocks, `myst_block`)."""
 
 
 def myst_plugin(md: MarkdownIt) -> None:
@@ -134,6 +105,12 @@ def myst_plugin(md: MarkdownIt) -> None:
     md.core.ruler.before("chunk", "myst_directives", myst_directives)
     md.inline.ruler.before("backticks", "myst_role", myst_role)
     md.core.ruler.after("inline", "myst_role_check", myst_role_check)
+    if "figure_number" in md.core.ruler.get_all_rules():
+        md.core.ruler.after("figure_number", "myst_ref_resolve", myst_ref_resolve)
+    else:
+        md.core.ruler.push("myst_ref_resolve", myst_ref_resolve)
+    md.add_render_rule("myst_ref", render_myst_ref)
+    md.add_render_rule("myst_role_text", render_myst_role_text)
 
 
 def myst_target(state: StateBlock, start: int, end: int, silent: bool) -> bool:
@@ -156,7 +133,8 @@ def myst_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     found = FENCE_OPEN.match(line.rstrip()) if line[:1] in "`~:" else None
     name = found.group(2).lower() if found else ""
     blocks = name in CALLOUTS or name.startswith("prf:") or name == "epigraph"
-    if found is None or not (blocks or name in ("figure", "image")):
+    other = found is not None and found.group(1)[0] == ":" and not blocks  # `:::{margin}`
+    if found is None or not (blocks or other or name in ("figure", "image")):
         return False
     close = _closing_fence(state, start, end, found.group(1))
     if silent:
@@ -173,7 +151,14 @@ def myst_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         )
     body = start + 1
     options: dict[str, str] = {}
-    while body < close:
+    lines = [
+        state.src[state.bMarks[n] + state.tShift[n] : state.eMarks[n]] for n in range(body, close)
+    ]
+    block = yaml_options(lines)
+    if block is not None:
+        options, skipped = block
+        body += skipped
+    while block is None and body < close:
         option = OPTION.match(
             state.src[state.bMarks[body] + state.tShift[body] : state.eMarks[body]]
         )
@@ -182,7 +167,10 @@ def myst_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         options[option.group(1).lower()] = option.group(2).strip()
         body += 1
     argument = found.group(3).strip()
-    if blocks:
+    if other and name not in ("figure", "image"):
+        _report_colon_fence(state, start, found.group(2))
+        _tokenize(state, body, close)
+    elif blocks:
         _push_blocks(state, (start, body, close), name, argument, options)
     else:
         _push_image(state, (start, body, close), name, argument, options)
@@ -214,6 +202,9 @@ def _push_blocks(
 ) -> None:
     """Push a callout (or, for `{epigraph}`, a block quote) around the body's blocks."""
     start, body, close = lines
+    if name.split(":", 1)[-1] in PROOF_KINDS and name.startswith("prf:"):
+        _push_theorem(state, lines, name.split(":", 1)[1], title, options)
+        return
     if name == "epigraph":
         kind, opening = "blockquote", state.push("blockquote_open", "blockquote", 1)
     else:
@@ -235,6 +226,28 @@ def _push_blocks(
     state.push(f"{kind}_close", opening.tag, -1).map = [close, close + 1]
 
 
+def _push_theorem(
+    state: StateBlock, lines: tuple[int, int, int], name: str, title: str, options: dict
+) -> None:
+    """Push a sphinx-proof directive as the theorem plugin's tokens: numbered per kind
+    ("Theorem 1 (Title)"; `:nonumber:` leaves the number out), `:label:` its id; a
+    `{prf:proof}` titled "Proof." (`postil.markdown.theorem`)."""
+    start, body, close = lines
+    opening = state.push("theorem_open", "div", 1)
+    opening.map = [start, close + 1]
+    kind = PROOF_KINDS[name]
+    opening.meta = {"kind": kind, "word": name.capitalize()}
+    if kind not in PROOFS and "nonumber" not in options:
+        opening.meta["figure"] = {"id": options.get("label") or None, "kind": name}
+    elif options.get("label"):
+        opening.attrs["id"] = options["label"]
+    if options.get("class"):
+        opening.attrs["class"] = options["class"]
+    state.tokens.extend(title_tokens(opening, title))
+    _tokenize(state, body, close)
+    state.push("theorem_close", "div", -1).map = [close, close + 1]
+
+
 def _push_image(
     state: StateBlock, lines: tuple[int, int, int], name: str, src: str, options: dict
 ) -> None:
@@ -247,8 +260,16 @@ def _push_image(
     sizes = clean_attributes(
         {key: options[key] for key in ("width", "height") if key in options}
     ).kept
+    if not src:
+        _report_no_path(state, start, name)
+        if name == "figure":  # its caption is kept, as text
+            _tokenize(state, body, close)
+        return
     if name == "figure":
-        push_figure(state, start, src, caption, alt=options.get("alt"), attrs=sizes)
+        name_option = options.get("name") or None
+        push_figure(state, start, src, caption, options.get("alt"), attrs=sizes, ident=name_option)
+        first = next((line for line in range(body, close) if not state.isEmpty(line)), body)
+        state.tokens[-2].map = [first, max(close, first + 1)]  # the caption's own lines
         return
     opening = state.push("paragraph_open", "p", 1)
     opening.map = [start, close + 1]
@@ -256,6 +277,39 @@ def _push_image(
     alt = options.get("alt", "").replace("]", "\\]")
     inline.content, inline.map, inline.children = f"![{alt}](<{src}>)", [start, start + 1], []
     state.push("paragraph_close", "p", -1)
+
+
+def _report_colon_fence(state: StateBlock, start: int, name: str) -> None:
+    """Warn at a colon fence naming a directive postil does not read: its body is shown as
+    Markdown (what a colon fence holds), without the fence lines."""
+    kind = fence_kind(name)
+    if kind == "directive":
+        message = f"MyST directive `{{{name}}}` is not supported: its body is shown as Markdown"
+    elif kind:  # a chunk or widget, written with colons
+        message = (
+            f"`{{{name}}}` is a {kind} postil reads in a ``` fence, not a `:::` one, so its "
+            f"body is shown as Markdown; write it between ``` lines"
+        )
+    else:
+        message = unknown_fence_message(name, "Markdown")
+    get_state(state.env).warn(start, state.sCount[start] + 1, message)
+
+
+def _report_no_path(state: StateBlock, start: int, name: str) -> None:
+    """Warn at a `{figure}` or `{image}` written without the image's path."""
+    get_state(state.env).warn(
+        start,
+        state.sCount[start] + 1,
+        f"MyST directive `{{{name}}}` names no image, so none is shown; write its path "
+        f"after the name: ```{{{name}}} images/plot.png",
+    )
+
+
+def _tokenize(state: StateBlock, start: int, end: int) -> None:
+    """Parse the lines `start` to `end` as the blocks of the current container."""
+    old_max, state.lineMax = state.lineMax, end
+    state.md.block.tokenize(state, start, end)
+    state.lineMax = old_max
 
 
 def myst_directives(state: StateCore) -> None:
@@ -266,8 +320,11 @@ def myst_directives(state: StateCore) -> None:
     for token in state.tokens:
         found = DIRECTIVE.match(token.info.strip()) if token.type == "fence" else None
         name = found.group(1).lower() if found else ""
+        # `{name} argument` with a name no directive has: no chunk (knitr and Quarto write
+        # options inside the braces) nor widget (no argument) either
+        unknown = found is not None and bool(found.group(2).strip()) and not is_directive(name)
         if name not in DIRECTIVES and name not in UNSUPPORTED and not name.startswith("prf:"):
-            found = None
+            found = found if unknown else None  # `{name}` alone: a widget's, or an error there
         if not found or name in LEFT_OUT:
             if not found:
                 kept.append(token)
@@ -280,6 +337,8 @@ def myst_directives(state: StateCore) -> None:
             token.info = "math"
             token.content = body.rstrip("\n") + (f" \\label{{{label}}}\n" if label else "\n")
         elif name in CODE:
+            if name == "code-cell" and options.get("mystnb.figure.name"):  # made by running it
+                doc.extra.setdefault("chunk_labels", set()).add(options["mystnb.figure.name"])
             language = LANGUAGES.get(argument.split()[0].lower(), argument) if argument else ""
             token.info = f"{{{language}}}" if name == "code-cell" and language else language
         elif name == "raw":
@@ -293,7 +352,9 @@ def myst_directives(state: StateCore) -> None:
                 doc.warn(
                     token.map[0] if token.map else None,
                     1,
-                    f"MyST directive `{{{name}}}` is not supported: its body is shown as "
+                    unknown_fence_message(found.group(1), "code", fence_kind(name))
+                    if unknown
+                    else f"MyST directive `{{{name}}}` is not supported: its body is shown as "
                     "code; write it as Markdown (a `:::` callout, an image, text)",
                 )
         kept.append(token)
@@ -301,8 +362,13 @@ def myst_directives(state: StateCore) -> None:
 
 
 def _options(content: str) -> tuple[dict[str, str], str]:
-    """Return a directive body's `:key: value` option lines (at its top) and the rest."""
+    """Return a directive body's options and the rest: its `:key: value` lines at the top,
+    or a YAML block between `---` lines there (`yaml_options`)."""
     lines = content.split("\n")
+    block = yaml_options(lines)
+    if block is not None:
+        options, at = block
+        return options, "\n".join(lines[at:]).lstrip("\n")
     options = {}
     at = 0
     while at < len(lines):
@@ -314,49 +380,36 @@ def _options(content: str) -> tuple[dict[str, str], str]:
     return options, "\n".join(lines[at:]).lstrip("\n")
 
 
-def role_text(found: re.Match[str]) -> str:
-    """Return what a `ROLE` match reads as in plain text: a formula as `$x$`, an equation
-    reference as its TeX, any other role as its text (`text <target>` as `text`)."""
-    name, text = found.group(1).lower(), found.group(3)
-    if name == "math":
-        return f"${text}$"
-    if name == "eq":
-        return f"$\\eqref{{{text.strip()}}}$"
-    return text.split("<", 1)[0].strip() if "<" in text else text
+def yaml_options(lines: Sequence[str]) -> tuple[dict[str, str], int] | None:
+    """Read MyST's other way to write a directive's options, a YAML mapping between `---`
+    lines at the top of its body ("Directives: parameters", MyST-Parser); nested keys
+    flattened with dots (myst-nb's `mystnb: {figure: {name: x}}` as `mystnb.figure.name`).
+
+    Returns:
+        (options, the index of the first line after the block), or None when the body
+        does not open with such a block or it is no YAML mapping (then it is the body's).
+    """
+    if not lines or lines[0].strip() != "---":
+        return None
+    end = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
+    if end is None:
+        return None
+    try:
+        data = yaml.safe_load("\n".join(lines[1:end]))
+    except yaml.YAMLError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    return _flattened(data), end + 1
 
 
-def myst_role(state: StateInline, silent: bool) -> bool:
-    """Inline rule: a MyST role (see the module)."""
-    if not state.src.startswith("{", state.pos):
-        return False
-    found = ROLE.match(state.src, state.pos, state.posMax)
-    if found is None:
-        return False
-    name, text = found.group(1).lower(), found.group(3)
-    if not silent:
-        if name in ("math", "eq"):
-            token = state.push("math_inline", "math", 0)
-            token.content = text if name == "math" else f"\\eqref{{{text.strip()}}}"
-            token.markup = "$"
+def _flattened(data: dict[Any, Any], prefix: str = "") -> dict[str, str]:
+    """Return a nested mapping's scalars by dotted key, in lower case, as text."""
+    flat: dict[str, str] = {}
+    for key, value in data.items():
+        name = f"{prefix}{str(key).lower()}"
+        if isinstance(value, dict):
+            flat.update(_flattened(value, f"{name}."))
         else:
-            shown = text.split("<", 1)[0].strip() if "<" in text else text
-            state.push("text", "", 0).content = shown
-            if name not in TEXT_ROLES:  # reported where its line is known: `myst_role_check`
-                state.env.setdefault("_myst_roles", []).append((found.group(), shown))
-    state.pos = found.end()
-    return True
-
-
-def myst_role_check(state: StateCore) -> None:
-    """Core rule: warn at each role `myst_role` showed as text for want of support (text
-    tokens are joined after the inline rules, so the roles are listed in `env`)."""
-    pending = state.env.pop("_myst_roles", [])
-    doc = get_state(state.env)
-    for block in state.tokens:
-        while pending and block.type == "inline" and pending[0][0] in block.content:
-            raw, shown = pending.pop(0)
-            doc.warn(
-                *locate(doc, block.map, raw),
-                f"MyST role `{raw[: raw.index('}') + 1]}` is not supported: `{shown}` is shown "
-                "as text",
-            )
+            flat[name] = "" if value is None else str(value)
+    return flat

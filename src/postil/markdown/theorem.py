@@ -1,9 +1,11 @@
 """Quarto's theorems and proofs: `::: {#thm-x}` numbered, `::: {.proof}` titled.
 
 Quarto ("Theorems and Proofs") makes a fenced div whose id starts with a theorem prefix
-(`THEOREMS`) a numbered theorem of that kind, titled by a heading right inside it; a div
-with the class `proof`, `remark` or `solution` is an unnumbered proof. `@thm-x` refers to
-a theorem as "Theorem 1" (`postil.markdown.xref`).
+(`THEOREMS`) a numbered theorem of that kind, titled by its `name="…"` attribute or a
+heading right inside it; a div with the class `proof`, `remark` or `solution` is an
+unnumbered proof. `@thm-x` (or `@Thm-x`) refers to a theorem as "Theorem 1"
+(`postil.markdown.xref`). An empty label (`#thm-`) warns. sphinx-proof's directives are
+pushed as these tokens by `postil.markdown.myst` (`title_tokens`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
+
+from postil.markdown.state import RenderState, get_state
 
 THEOREMS = {
     "thm": "Theorem",
@@ -80,7 +84,7 @@ def div_theorem(state: StateCore) -> None:
         if token.type == "div_open":
             stack.append(token)
             if _kind(token):
-                _open(tokens, i)
+                _open(tokens, i, get_state(state.env))
         elif token.type == "div_close" and stack:
             if stack.pop().type == "theorem_open":
                 token.type, token.tag = "theorem_close", "div"
@@ -96,27 +100,57 @@ def _kind(token: Token) -> str:
     return next((name for name in classes if name in PROOFS), "")
 
 
-def _open(tokens: list[Token], i: int) -> None:
-    """Re-type the div at `i` and give it a title: its first heading, or one with no text."""
+def _open(tokens: list[Token], i: int, doc: RenderState) -> None:
+    """Re-type the div at `i` and give it a title: its `name` attribute, its first heading,
+    or one with no text."""
     opening = tokens[i]
     kind = _kind(opening)
     opening.type, opening.tag = "theorem_open", "div"
-    opening.meta = {"kind": kind}
+    opening.meta = {"kind": kind, "word": THEOREMS.get(kind) or PROOFS[kind]}
     if kind in THEOREMS:
-        ident = str(opening.attrs.pop("id"))
+        ident: str | None = str(opening.attrs.pop("id"))
+        if ident == f"{kind}-":
+            _report_empty_label(doc, opening, kind)
+            ident = None
         opening.meta["figure"] = {"id": ident, "kind": THEOREMS[kind].lower()}
+    # Quarto's `name="…"` (Pandoc made it `data-name`, `attrlist.clean_attributes`)
+    name = opening.attrs.pop("data-name", None) or opening.attrs.pop("name", None)
     heading = tokens[i + 1] if i + 1 < len(tokens) else None
-    if heading is not None and heading.type == "heading_open":
+    if name is None and heading is not None and heading.type == "heading_open":
         tokens[i + 1].type, tokens[i + 3].type = "theorem_title_open", "theorem_title_close"
         tokens[i + 1].meta = tokens[i + 3].meta = {"theorem_of": opening}
         return
+    tokens[i + 1 : i + 1] = title_tokens(opening, str(name or ""))
+
+
+def title_tokens(opening: Token, title: str) -> list[Token]:
+    """Return the tokens of a theorem's title paragraph: `title` (Markdown, "" for none),
+    parsed by the inline rule, between "Theorem 1 (" and ")." (`render_theorem_title_*`).
+
+    Args:
+        opening: the `theorem_open` token whose title it is (its `meta["word"]`, `"kind"`).
+        title: the title's Markdown.
+    """
     level = opening.level + 1
-    title = Token("theorem_title_open", "p", 1, level=level, block=True)
-    title.meta = {"theorem_of": opening}
-    inline = Token("inline", "", 0, level=level + 1, content="", map=opening.map, children=[])
+    start = Token("theorem_title_open", "p", 1, level=level, block=True)
+    start.meta = {"theorem_of": opening}
+    inline = Token("inline", "", 0, level=level + 1, content=title, map=opening.map)
+    inline.children = []
     close = Token("theorem_title_close", "p", -1, level=level, block=True)
     close.meta = {"theorem_of": opening}
-    tokens[i + 1 : i + 1] = [title, inline, close]
+    return [start, inline, close]
+
+
+def _report_empty_label(doc: RenderState, opening: Token, kind: str) -> None:
+    """Warn at a theorem div whose id is its prefix alone (`{#thm-}`)."""
+    line0 = opening.map[0] if opening.map else None
+    source = doc.source_lines[line0] if line0 is not None and line0 < len(doc.source_lines) else ""
+    doc.warn(
+        line0,
+        source.find(f"#{kind}-") + 1 or 1,
+        f"theorem div `#{kind}-` has no label after `{kind}-`, so nothing can refer to it; "
+        f"write one, as in `#{kind}-pythagoras`",
+    )
 
 
 def render_theorem_open(
@@ -129,7 +163,8 @@ def render_theorem_open(
     classes = ["proof"] if kind in PROOFS else ["theorem", f"theorem-{kind}"]
     classes += [name for name in extra.split() if name not in classes]
     figure = token.meta.get("figure")
-    ident = f' id="{escapeHtml(figure["id"])}"' if figure else ""
+    ident_value = figure["id"] if figure else token.attrs.get("id")
+    ident = f' id="{escapeHtml(str(ident_value))}"' if ident_value else ""
     rest = "".join(
         f' {escapeHtml(str(k))}="{escapeHtml(str(v))}"'
         for k, v in token.attrs.items()
@@ -143,11 +178,11 @@ def render_theorem_title_open(
 ) -> str:
     """Open a title: "Theorem 1" (bold) or "Proof" (italic), then ` (` before its text."""
     opening = tokens[idx].meta["theorem_of"]
-    kind = opening.meta["kind"]
-    if kind in PROOFS:
-        word = f"<em>{PROOFS[kind]}"
+    word = escapeHtml(opening.meta["word"])
+    if opening.meta["kind"] in PROOFS:
+        word = f"<em>{word}"
     else:
-        word = f"<strong>{THEOREMS[kind]} {opening.meta.get('figure_number', '')}".rstrip()
+        word = f"<strong>{word} {opening.meta.get('figure_number', '')}".rstrip()
     titled = bool(tokens[idx + 1].content.strip()) if idx + 1 < len(tokens) else False
     return f'<p class="theorem-title">{word}{" (" if titled else ""}'
 

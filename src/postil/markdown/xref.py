@@ -17,9 +17,10 @@ from postil.markdown.state import RenderState, get_state
 from postil.markdown.theorem import THEOREMS
 from postil.math import anchor_id
 
-_KINDS = "eq|fig|tbl|sec|" + "|".join(THEOREMS)
+_KINDS = "|".join(f"[{k[0].upper()}{k[0]}]{k[1:]}" for k in ("eq", "fig", "tbl", "sec", *THEOREMS))
 XREF = re.compile(rf"(-?)@(({_KINDS})-[\w:.-]*\w)")
-"""A reference: group 1 `-` (number only), group 2 the label, group 3 its kind."""
+"""A reference: group 1 `-` (number only), group 2 the label, group 3 its kind; the kind
+may be capitalised (`@Thm-x`, Quarto's reference at the start of a sentence)."""
 
 BRACKETED = re.compile(rf"\[(-?)@(({_KINDS})-[\w:.-]*\w)\]")
 """A reference in brackets, `[@eq-x]` or `[-@eq-x]` (Pandoc's citation syntax)."""
@@ -71,7 +72,9 @@ def xref(state: StateInline, silent: bool) -> bool:
     if not silent:
         token = state.push("xref", "", 0)
         token.content = found[0]
-        token.meta = {"label": found[2], "kind": found[3], "bare": bool(found[1])}
+        kind = found[3].lower()  # `@Fig-x` names `#fig-x`: Quarto's ids are lower case
+        label = kind + found[2][len(kind) :]
+        token.meta = {"label": label, "kind": kind, "bare": bool(found[1])}
         token.meta["pos"] = start
     state.pos = found.end()
     return True
