@@ -450,8 +450,7 @@ def test_an_image_mapping_with_other_keys_is_still_an_error_at_the_mapping():
 def test_quartz_created_and_modified_keys_are_the_date_and_the_update(written):
     # Quartz's FrontMatter plugin reads `created`/`date` and `modified`/`last-modified`.
     meta, *_, warnings = read(
-        f"---\ntitle: T\ncreated: {written}\nlast-modified: 2024-01-02\n"
-        "cssclasses: [wide]\n---\n"
+        f"---\ntitle: T\ncreated: {written}\nlast-modified: 2024-01-02\ncssclasses: [wide]\n---\n"
     )
     assert meta.date == datetime(2023, 11, 10, tzinfo=timezone.utc)
     assert meta.updated == datetime(2024, 1, 2, tzinfo=timezone.utc)
