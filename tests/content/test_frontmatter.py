@@ -219,3 +219,33 @@ def test_a_date_whose_month_is_a_guess_or_no_month_stays_an_error(written):
     assert err.value.location.line == 3
     assert "is not a date" in err.value.message
     assert "24 Feb 2017" in err.value.message
+
+
+KNOWN_KEYS = (
+    "aliases author authors bibliography citation citation_style date doi draft image label"
+    " lede macros permalink slug subtitle summary tags title toc updated"
+).split()
+
+
+@pytest.mark.parametrize("key", KNOWN_KEYS)
+@pytest.mark.parametrize("blank", ["", " []", " ~", " null", " ''"])
+def test_a_known_key_left_blank_is_read_or_a_located_error_never_a_crash(key, blank):
+    # Obsidian and Quartz templates leave `aliases:` (and other keys) with no value.
+    text = f"---\ntitle: T\ndate: 2026-01-15\n{key}:{blank}\n---\nBody\n"
+    if key in ("title", "date"):
+        text = f"---\n{key}:{blank}\n---\n# T\n"
+    try:
+        parse(source(text), "UTC")
+    except ContentError as err:
+        assert err.location is not None and err.location.line >= 2
+
+
+@pytest.mark.parametrize("blank", ["", " []", " ~", " ''"])
+def test_an_alias_list_left_blank_is_no_aliases(blank):
+    meta, _, _ = parse(source(f"---\ntitle: T\naliases:{blank}\n---\n"), "UTC")
+    assert meta.aliases == ()
+
+
+def test_a_blank_item_among_aliases_is_left_out():
+    meta, _, _ = parse(source("---\ntitle: T\naliases:\n  - /old/\n  - ''\n---\n"), "UTC")
+    assert meta.aliases == ("/old/",)

@@ -444,3 +444,25 @@ def test_an_image_mapping_with_other_keys_is_still_an_error_at_the_mapping():
         read("---\ntitle: T\nimage:\n  caption: C\n  width: 300\n---\n")
     assert err.value.location == Location("content/posts/x.md", 4, 3)
     assert "has none of the keys" in err.value.message
+
+
+@pytest.mark.parametrize("written", ["2023-11-10", "'2023-11-10'"])
+def test_quartz_created_and_modified_keys_are_the_date_and_the_update(written):
+    # Quartz's FrontMatter plugin reads `created`/`date` and `modified`/`last-modified`.
+    meta, *_, warnings = read(
+        f"---\ntitle: T\ncreated: {written}\nlast-modified: 2024-01-02\ncssclasses: [wide]\n---\n"
+    )
+    assert meta.date == datetime(2023, 11, 10, tzinfo=timezone.utc)
+    assert meta.updated == datetime(2024, 1, 2, tzinfo=timezone.utc)
+    assert warnings == []
+
+
+def test_date_wins_over_quartz_created():
+    meta, *_ = read("---\ntitle: T\ndate: 2020-01-01\ncreated: 2023-11-10\n---\n")
+    assert meta.date == datetime(2020, 1, 1, tzinfo=timezone.utc)
+
+
+def test_a_quartz_created_that_is_no_date_is_an_error_at_its_line():
+    with pytest.raises(ContentError) as err:
+        read("---\ntitle: T\ncreated: someday\n---\n")
+    assert err.value.location.line == 3

@@ -20,3 +20,14 @@ def test_the_marker_places_the_toc_and_says_so():
 def test_a_post_without_the_marker_leaves_the_toc_to_the_page():
     rendered = render_markdown(create_markdown(), "## A\n\n## B\n\n## C\n", RenderState())
     assert not rendered.toc_placed and len(rendered.toc) == 3
+
+
+def test_a_one_line_marker_of_another_tool_places_the_toc_and_says_so():
+    # Hexo's markdown-it renderers write `@[toc]`; VitePress `[[toc]]`; Python-Markdown `[TOC]`.
+    for marker in ("@[toc]", "[[toc]]", "[TOC]"):
+        rendered = render_markdown(
+            create_markdown(), f"{marker}\n\n## A\n\n## B\n", state := RenderState()
+        )
+        assert rendered.toc_placed
+        assert rendered.html.count('<li><a href="#') == 2
+        assert marker not in rendered.html and state.diagnostics == []

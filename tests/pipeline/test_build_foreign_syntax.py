@@ -250,3 +250,23 @@ def test_a_zola_post_builds_with_its_tags_links_and_proof_tree_and_no_warning(tm
     assert not body.find_class("math-error")
     assert body.xpath("count(//math[@display='block']//mover//mtable)") == 1
     assert "\\" not in body.xpath("string(//p[last()]//math/semantics/mrow)")
+
+
+HEXO = HEAD.format("Ising") + (
+    "@[toc]\n\n"
+    "## Model\n\n"
+    "The energy $H$ is\n\n"
+    "<!-- more -->\n\n"
+    "$$\nH = -\\sum_{i=1}^N \\sigma_i^x \\sigma_{i+1}^x\n$$\n\n"
+    "## Phases\n\nText.\n"
+)
+
+
+def test_a_hexo_post_has_its_contents_once_where_its_marker_is(tmp_path):
+    body, tex = built_body(tmp_path, "hexo", HEXO)
+    doc = page(tmp_path / "site", "hexo")
+    assert len(doc.find_class("toc")) == 1  # where `@[toc]` was, not again by the template
+    toc = body.find_class("toc-inline")[0]
+    assert [a.text_content() for a in toc.iter("a")] == ["Model", "Phases"]
+    assert [t.strip() for t in tex] == ["H", "H = -\\sum_{i=1}^N \\sigma_i^x \\sigma_{i+1}^x"]
+    assert "@[toc]" not in shown_text(body)

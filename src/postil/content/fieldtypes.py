@@ -195,13 +195,18 @@ def aliases(fld: Field, tz: ZoneInfo | None = None) -> tuple[str, ...]:
     """Return the paths that redirect to a post (Hugo's `aliases:`, jekyll-redirect-from's
     `redirect_from:`): one text or a list, each normalised by `site_path`, with its `/` kept
     in front when it was written from the site's root (`/old/`); one without is relative to
-    the post's folder, as in Quarto (`content.posts.alias_path` resolves it)."""
+    the post's folder, as in Quarto (`content.posts.alias_path` resolves it). A blank or
+    null value, or a blank item (`aliases:`, as Obsidian's and Quartz's templates leave it),
+    is no alias."""
     node = fld.node
-    items = node.value if isinstance(node, yaml.SequenceNode) else [node]
+    if node.tag == "tag:yaml.org,2002:null":  # `aliases: ~` / `null`: YAML's "no value"
+        return ()
     texts = as_text_list(fld)
+    items = node.value if isinstance(node, yaml.SequenceNode) else [node] * len(texts)
     return tuple(
         "/" * text.strip().startswith("/") + site_path(text, fld.key, n)
         for text, n in zip(texts, items, strict=True)
+        if text.strip()
     )
 
 

@@ -464,7 +464,9 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "lastmod": ("updated", _date, 1),  # Hugo
     "last_modified_at": ("updated", _date, 1),  # Jekyll (jekyll-last-modified-at)
     "date-modified": ("updated", _date, 1),  # Quarto
-    "modified": ("updated", _date, 1),  # Pelican
+    "modified": ("updated", _date, 1),  # Pelican, Quartz
+    "last-modified": ("updated", _date, 1),  # Quartz
+    "created": ("date", _date, 1),  # Quartz, Obsidian templates
     "published": ("draft", ft.unpublished, 1),  # Jekyll: `published: false`
     "status": ("draft", ft.status_draft, 2),  # Pelican: `Status: draft`
     "images": ("image", ft.image, 1),  # Hugo: the first one
@@ -507,9 +509,11 @@ QUIET_KEYS = frozenset(
     | {"extra", "in_search_index"}  # Zola: the theme's own values; search opt-out
     | {"output", "mermaid"}  # R Markdown's output format; Chirpy's Mermaid script switch
     | {"jupytext", "kernelspec"}  # MyST notebooks: the paired notebook's format, its kernel
+    | {"cssclasses", "cssclass"}  # Obsidian and Quartz: CSS classes of their own theme
 )
 """Keys that change nothing postil does (the look of another theme, its comments, its math
 engine, Quarto's execution options, MkDocs' `hide`, Zola's `[extra]` table of theme values,
 R Markdown's `output:` format, Chirpy's `mermaid: true`, which only loads a script, a MyST
-notebook's `jupytext:` and `kernelspec:` (how Jupyter pairs and runs it): a
+notebook's `jupytext:` and `kernelspec:` (how Jupyter pairs and runs it), Obsidian's
+`cssclasses` (classes of its own theme): a
 ` ```mermaid ` fence itself warns), accepted without a warning."""

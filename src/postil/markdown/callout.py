@@ -36,7 +36,9 @@ _ALERT = re.compile(r"\[!([A-Za-z][\w-]*)\]([+-]?)[ \t]*(.*)")
 """GitHub's alert marker line `[!NOTE]`, with a title after it and Obsidian's fold sign."""
 
 _CALLOUT_CLASS = re.compile(r"callout-([a-z]+)\Z")
-_WORD = re.compile(r"([A-Za-z][\w-]*)(?:\s+(.*))?\Z")
+_WORD = re.compile(r"([A-Za-z][\w-]*)(?:\s+(.*)|\[(.*)\]\s*)?\Z")
+"""A div's word and its title: `warning Numerics` (VitePress, Docusaurus 2), or
+`note[Why]` (Docusaurus 3's title in brackets, https://docusaurus.io/docs/markdown-features/admonitions)."""
 
 
 def callout_plugin(md: MarkdownIt) -> None:
@@ -122,7 +124,8 @@ def kind_of(name: str) -> tuple[str, bool]:
 
 
 def _is_div(params: str) -> bool:
-    """Accept `::: {attributes}` and `::: word [title]` (Pandoc's and Docusaurus' divs)."""
+    """Accept `::: {attributes}`, `::: word title` and `:::word[title]` (Pandoc's,
+    VitePress' and Docusaurus' divs)."""
     text = params.strip()
     if text.startswith("{"):
         return read_attributes(text) is not None
@@ -194,7 +197,7 @@ def _fenced_div(opening: Token, tokens: list[Token], i: int, doc: RenderState) -
     names = [m.group(1) for c in attrs.get("class", "").split() if (m := _CALLOUT_CLASS.match(c))]
     word = None if params.startswith("{") else _WORD.match(params)
     if word and word.group(1).lower() in (*KINDS, *ALIASES):
-        _retype(opening, word.group(1), word.group(2) or "", None, doc)
+        _retype(opening, word.group(1), word.group(2) or word.group(3) or "", None, doc)
     elif names:
         _retype(opening, names[0], attrs.get("title", ""), attrs.get("collapse"), doc)
         opening.attrs = {"id": attrs["id"]} if attrs.get("id") else {}

@@ -1,4 +1,6 @@
-"""kramdown's table of contents marker (`* TOC` + `{:toc}`) as postil's table of contents."""
+"""Table of contents markers of other tools as postil's table of contents: kramdown's
+`* TOC` + `{:toc}`, and the one-line markers of Python-Markdown, markdown-it's plugins,
+VitePress, Hexo and GitLab (`[TOC]`, `[[toc]]`, `@[toc]`, `${toc}`, `[[_TOC_]]`)."""
 
 from __future__ import annotations
 
@@ -20,14 +22,25 @@ ITEM = re.compile(r" {0,3}(?:[*+-]|\d{1,9}[.)])[ \t]+\S.*")
 MARKER = re.compile(r" {0,3}\{:\s*toc\s*\}[ \t]*")
 """kramdown's reference to its table of contents, on the line after the list item."""
 
+LINE_MARKER = re.compile(r" {0,3}(?:\[TOC\]|\[\[_?TOC_?\]\]|@\[TOC\]|\$\{TOC\})[ \t]*", re.I)
+"""A table of contents marker alone on its line: `[TOC]` (Python-Markdown's `toc`
+extension, MkDocs, Pelican), `[[toc]]` (markdown-it-table-of-contents, VuePress,
+VitePress), `@[toc]` (markdown-it-toc-and-anchor: Hexo's markdown-it renderers),
+`${toc}` (markdown-it-toc-done-right), `[[_TOC_]]` (GitLab, Azure DevOps)."""
+
+REFERENCE = re.compile(r"^ {0,3}\[toc\]:", re.I | re.M)
+"""A link reference definition named `toc`, which makes a `[TOC]` line a link."""
+
 
 def toc_plugin(md: MarkdownIt) -> None:
     """Put the table of contents where kramdown's `{:toc}` marker asks for it.
 
-    Syntax (kramdown's)::
+    Syntax (kramdown's, or one marker alone on its line, in its own paragraph)::
 
         * TOC
         {:toc}
+
+        [TOC]
 
     Output: `<nav class="toc toc-inline" aria-label="Contents"><ol>` with a link per
     `##` heading and a nested `<ol>` for its `###` headings (the heading plugin's
@@ -37,6 +50,7 @@ def toc_plugin(md: MarkdownIt) -> None:
     md.block.ruler.before(
         "list", "kramdown_toc", kramdown_toc, {"alt": ["paragraph", "reference", "blockquote"]}
     )
+    md.block.ruler.before("list", "toc_marker", toc_marker)
     md.add_render_rule("kramdown_toc", render_kramdown_toc)
 
 
@@ -54,6 +68,25 @@ def kramdown_toc(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         token.map = [start, start + 2]
         get_state(state.env).extra["toc_placed"] = True
     state.line = start + 2
+    return True
+
+
+def toc_marker(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """Block rule: a `LINE_MARKER` line (`[TOC]`, `[[toc]]`, `@[toc]`, …) as a paragraph of
+    its own; `[TOC]` and `[[toc]]` stay links when the post defines a `[toc]:` reference."""
+    if state.sCount[start] - state.blkIndent >= 4:
+        return False
+    pos = state.bMarks[start] + state.tShift[start]
+    first = state.src[pos] if pos < state.eMarks[start] else ""
+    if not first or first not in "[@$" or not LINE_MARKER.fullmatch(_line(state, start)):
+        return False
+    if first == "[" and REFERENCE.search(state.src):
+        return False
+    if not silent:
+        token = state.push("kramdown_toc", "nav", 0)
+        token.map = [start, start + 1]
+        get_state(state.env).extra["toc_placed"] = True
+    state.line = start + 1
     return True
 
 
