@@ -63,12 +63,7 @@ def kramdown_toc(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         return False
     if not ITEM.fullmatch(_line(state, start)) or not MARKER.fullmatch(_line(state, start + 1)):
         return False
-    if not silent:
-        token = state.push("kramdown_toc", "nav", 0)
-        token.map = [start, start + 2]
-        get_state(state.env).extra["toc_placed"] = True
-    state.line = start + 2
-    return True
+    return _place(state, start, 2, silent)
 
 
 def toc_marker(state: StateBlock, start: int, end: int, silent: bool) -> bool:
@@ -82,11 +77,16 @@ def toc_marker(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         return False
     if first == "[" and REFERENCE.search(state.src):
         return False
+    return _place(state, start, 1, silent)
+
+
+def _place(state: StateBlock, start: int, lines: int, silent: bool) -> bool:
+    """Put the table of contents for the marker on `lines` lines from `start`; mark it placed."""
     if not silent:
         token = state.push("kramdown_toc", "nav", 0)
-        token.map = [start, start + 1]
+        token.map = [start, start + lines]
         get_state(state.env).extra["toc_placed"] = True
-    state.line = start + 1
+    state.line = start + lines
     return True
 
 
