@@ -9,12 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.web import run_axe
+from support.web import run_axe, write_article_page
 
 from postil.markdown import create_markdown
 from postil.markdown.state import RenderState
 
-REPO = Path(__file__).resolve().parents[2]
 BODY = """\
 ::: {.callout-note}
 A note.
@@ -35,16 +34,6 @@ The hidden body.
 :::
 """
 
-PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Callouts</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="css/base.css"><link rel="stylesheet" href="css/article.css">
-</head><body><main id="main"><article class="post"><div class="post-body">
-{body}
-</div></article></main></body></html>
-"""
 
 ACCENTS_JS = """
 () => Array.from(document.querySelectorAll(".callout")).map((box) => [
@@ -59,11 +48,8 @@ ACCENTS_JS = """
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Write the callout page with the theme's stylesheets."""
     root = tmp_path_factory.mktemp("callouts")
-    (root / "css").mkdir()
-    for name in ("base.css", "article.css"):
-        (root / "css" / name).write_bytes((REPO / "static/css" / name).read_bytes())
     body = create_markdown().render(BODY, {"postil": RenderState()})
-    (root / "index.html").write_text(PAGE.format(body=body), encoding="utf-8")
+    write_article_page(root, "Callouts", body)
     return root
 
 

@@ -6,12 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.web import run_axe
+from support.web import run_axe, write_article_page
 
 from postil.markdown import create_markdown
 from postil.markdown.state import RenderState
 
-REPO = Path(__file__).resolve().parents[2]
 BODY = """\
 A paragraph before the lists.
 
@@ -22,26 +21,12 @@ Score
 : The gradient of the log-density, $\\nabla_x \\log p(x)$.
 """
 
-PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Lists</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="css/base.css"><link rel="stylesheet" href="css/article.css">
-</head><body><main id="main"><article class="post"><div class="post-body">
-{body}
-</div></article></main></body></html>
-"""
-
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("lists")
-    (root / "css").mkdir()
-    for name in ("base.css", "article.css"):
-        (root / "css" / name).write_bytes((REPO / "static/css" / name).read_bytes())
     body = create_markdown().render(BODY, {"postil": RenderState()})
-    (root / "index.html").write_text(PAGE.format(body=body), encoding="utf-8")
+    write_article_page(root, "Lists", body)
     return root
 
 

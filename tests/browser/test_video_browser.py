@@ -11,12 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.web import run_axe
+from support.web import run_axe, write_article_page
 
 from postil.markdown import create_markdown
 from postil.markdown.state import RenderState
 
-REPO = Path(__file__).resolve().parents[2]
 BODY = """\
 A paragraph of text before the players, long enough to fill the measure of the column.
 
@@ -27,16 +26,6 @@ A paragraph of text before the players, long enough to fill the measure of the c
 {{< video clip.mp4 title="A clip" >}}
 """
 
-PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Videos</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="css/base.css"><link rel="stylesheet" href="css/article.css">
-</head><body><main id="main"><article class="post"><div class="post-body">
-{body}
-</div></article></main></body></html>
-"""
 
 BOXES_JS = """
 () => {
@@ -53,12 +42,9 @@ BOXES_JS = """
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Write the page of players with the theme's stylesheets."""
     root = tmp_path_factory.mktemp("videos")
-    (root / "css").mkdir()
-    for name in ("base.css", "article.css"):
-        (root / "css" / name).write_bytes((REPO / "static/css" / name).read_bytes())
     body = create_markdown().render(BODY, {"postil": RenderState()})
     assert body.count('<figure class="video">') == 3
-    (root / "index.html").write_text(PAGE.format(body=body), encoding="utf-8")
+    write_article_page(root, "Videos", body)
     (root / "clip.mp4").write_bytes(b"")  # served, so the page reports no missing file
     return root
 

@@ -194,3 +194,26 @@ def write_formula_page(
     )
     (directory / "index.html").write_text(html, encoding="utf-8")
     copy_math_css(repo_root, directory, html)
+
+
+ARTICLE_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="css/base.css"><link rel="stylesheet" href="css/article.css">
+</head><body><main id="main"><article class="post"><div class="post-body">
+{body}
+</div></article></main></body></html>
+"""
+
+
+def write_article_page(root: Path, title: str, body: str) -> Path:
+    """Write `root/index.html`: `body` (a post body's HTML) in the theme's article markup,
+    with base.css and article.css beside it; return `root`."""
+    (root / "css").mkdir(exist_ok=True)
+    for name in ("base.css", "article.css"):
+        shutil.copy(REPO_ROOT / "static" / "css" / name, root / "css" / name)
+    page = ARTICLE_PAGE.format(title=title, body=body)
+    (root / "index.html").write_text(page, encoding="utf-8")
+    return root
