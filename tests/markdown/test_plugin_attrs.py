@@ -148,3 +148,13 @@ def test_a_given_notes_id_in_a_post_with_notes_is_a_warning():
         "post.md:4:1: warning: heading id 'notes' is already used on this page; give this "
         "heading its own id"
     ]
+
+
+def test_bracketed_span_keeps_allowed_attributes_and_warns_about_the_rest():
+    html, state = render('Intro.\n\nA [word]{.key onclick="go()" data-x=1} here.\n')
+    assert '<span data-x="1" class="key">word</span>' in html
+    assert "onclick" not in html
+    assert [str(d) for d in state.diagnostics] == [
+        "post.md:6:1: warning: attribute `onclick` is left out: event handlers run "
+        "script, which posts may not carry; remove it"
+    ]

@@ -41,6 +41,10 @@ PLUGINS = {
     "theorem": ("math", "callout", "figure", "theorem", "xref"),
     # MyST's directives are math, code chunks, callouts and figures
     "myst": ("math", "code", "figure", "theorem", "callout", "widget", "chunk", "myst"),
+    # Pandoc's bracketed spans: math inside, `.aside` a margin note, links take attributes
+    "span": ("math", "sidenote", "attrs", "span"),
+    # Quarto's margin divs are fenced divs (callout plugin); MyST's directives are MyST's
+    "margin": ("math", "code", "figure", "theorem", "callout", "widget", "chunk", "myst", "margin"),
 }
 
 

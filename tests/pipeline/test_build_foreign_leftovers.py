@@ -372,8 +372,8 @@ code body
 A *Markdown* body.
 :::
 
-:::{margin}
-In the margin.
+:::{dropdown}
+In a dropdown.
 :::
 """
 
@@ -387,7 +387,7 @@ def test_each_fence_naming_nothing_postil_reads_gets_one_warning_naming_it(tmp_p
         "content/posts/p.md:10:1: warning: `{mystery}` is not a MyST directive, code chunk or "
         "widget postil reads, so its body is shown as Markdown; remove its fence lines, or "
         "make it a callout (`:::{note}`)",
-        "content/posts/p.md:14:1: warning: MyST directive `{margin}` is not supported: its "
+        "content/posts/p.md:14:1: warning: MyST directive `{dropdown}` is not supported: its "
         "body is shown as Markdown",
     ]
     doc = page(build_into(root), "posts/p/index.html")
@@ -395,7 +395,7 @@ def test_each_fence_naming_nothing_postil_reads_gets_one_warning_naming_it(tmp_p
     assert body.xpath(".//code")[0].text_content() == "code body\n"
     assert [p.text_content() for p in body.xpath("./p")] == [
         "A Markdown body.",
-        "In the margin.",
+        "In a dropdown.",
     ]
 
 

@@ -63,12 +63,14 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.include import include_plugin
     from postil.markdown.links import links_plugin
     from postil.markdown.liquid import liquid_plugin
+    from postil.markdown.margin import margin_plugin
     from postil.markdown.math import math_plugin
     from postil.markdown.myst import myst_plugin
     from postil.markdown.nesting import nesting_plugin
     from postil.markdown.rawhtml import rawhtml_plugin
     from postil.markdown.shortcode import shortcode_plugin
     from postil.markdown.sidenote import sidenote_plugin
+    from postil.markdown.span import span_plugin
     from postil.markdown.table import table_plugin
     from postil.markdown.tabs import tabs_plugin
     from postil.markdown.template import template_plugin
@@ -107,7 +109,9 @@ def create_markdown() -> MarkdownIt:
         tufte_plugin,  # after the liquid and template rules, which it goes before
         toc_plugin,
         attrs_plugin,
+        span_plugin,  # after the sidenote plugin's rules: `[^1]{…}` is a note
         callout_plugin,
+        margin_plugin,  # after the callout plugin, which makes fenced divs `<div>`s
         tabs_plugin,
         include_plugin,
     ):

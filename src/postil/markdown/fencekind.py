@@ -13,6 +13,7 @@ guessed at as a code language and option or left as text without a word.
 from __future__ import annotations
 
 from postil.markdown.chunk import ENGINES
+from postil.markdown.margin import MARGIN_DIRECTIVES
 from postil.widgets import known_widgets
 
 CODE = {"code-cell", "code-block", "code", "sourcecode"}
@@ -32,7 +33,7 @@ sphinx-exercise's gated markers around content that is the post's own."""
 
 UNSUPPORTED = frozenset(
     "toctree glue glue:figure glue:math glue:text bibliography list-table csv-table table "
-    "margin sidebar dropdown tab-set tab-item card grid grid-item grid-item-card "
+    "dropdown tab-set tab-item card grid grid-item grid-item-card "
     "literalinclude include only rubric topic versionadded versionchanged deprecated "
     "jupyter-execute pull-quote highlights tabbed div iframe video youtube".split()
 )
@@ -90,7 +91,7 @@ def is_directive(name: str) -> bool:
         name in DIRECTIVES
         or name in UNSUPPORTED
         or name in CALLOUTS
-        or name in ("figure", "image", "epigraph")
+        or name in ("figure", "image", "epigraph", *MARGIN_DIRECTIVES)
         or name.startswith("prf:")
     )
 

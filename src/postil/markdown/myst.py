@@ -13,6 +13,7 @@ math post is made of with its own features, and says which it does not do:
   block of another format than HTML, and sphinx-exercise's `{exercise-start}`,
   `{exercise-end}`, `{solution-start}`, `{solution-end}` (their content is the post's
   between them) are left out; `{raw} html` is raw HTML;
+- `{margin}`, `{aside}` and `{sidebar} Title` are margin content (`postil.markdown.margin`);
 - admonitions (`{note}`, `{warning}`, `{admonition} Title`, …), sphinx-exercise's
   `{exercise}` and `{solution}` are callouts whose body is Markdown (`:class: dropdown`
   folds one); sphinx-proof's `{prf:theorem} Title` & co. are the theorem plugin's
@@ -57,6 +58,7 @@ from postil.markdown.fencekind import (
     unknown_fence_message,
 )
 from postil.markdown.figure import push_figure
+from postil.markdown.margin import MARGIN_DIRECTIVES, push_margin
 from postil.markdown.mystrole import (
     myst_ref_resolve,
     myst_role,
@@ -132,8 +134,9 @@ def myst_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     line = state.src[state.bMarks[start] + state.tShift[start] : state.eMarks[start]]
     found = FENCE_OPEN.match(line.rstrip()) if line[:1] in "`~:" else None
     name = found.group(2).lower() if found else ""
-    blocks = name in CALLOUTS or name.startswith("prf:") or name == "epigraph"
-    other = found is not None and found.group(1)[0] == ":" and not blocks  # `:::{margin}`
+    blocks = name in CALLOUTS or name in MARGIN_DIRECTIVES or name.startswith("prf:")
+    blocks = blocks or name == "epigraph"
+    other = found is not None and found.group(1)[0] == ":" and not blocks  # `:::{dropdown}`
     if found is None or not (blocks or other or name in ("figure", "image")):
         return False
     close = _closing_fence(state, start, end, found.group(1))
@@ -202,6 +205,9 @@ def _push_blocks(
 ) -> None:
     """Push a callout (or, for `{epigraph}`, a block quote) around the body's blocks."""
     start, body, close = lines
+    if name in MARGIN_DIRECTIVES:
+        push_margin(state, lines, title, options.get("class", ""))
+        return
     if name.split(":", 1)[-1] in PROOF_KINDS and name.startswith("prf:"):
         _push_theorem(state, lines, name.split(":", 1)[1], title, options)
         return

@@ -127,6 +127,28 @@ def footnote_inline_located(state: StateInline, silent: bool) -> bool:
     return matched
 
 
+def push_inline_note(
+    state: StateInline, start: int, text_start: int, text_end: int, *, margin: bool
+) -> None:
+    """Push a reference to a new inline note whose text is `state.src[text_start:text_end]`,
+    as `^[…]` makes one (`footnote_inline_located`); `margin`: an unnumbered margin note,
+    as if its text began with `{-}`.
+
+    For other syntaxes of a note written where it belongs (Quarto's `[text]{.aside}`,
+    `postil.markdown.span`); `start` is where the syntax begins, for locating problems.
+    """
+    entries = state.env.setdefault("footnotes", {}).setdefault("list", {})
+    state.env["footnotes"].setdefault("refs", {})
+    note_id = len(entries)
+    tokens: list[Token] = []
+    content = state.src[text_start:text_end]
+    entries[note_id] = {"content": content, "tokens": tokens, "count": 1, "margin": margin}
+    entries[note_id]["label"] = INLINE_LABEL.format(note_id)
+    state.md.inline.parse(content, state.md, state.env, tokens)
+    token = state.push("footnote_ref", "", 0)
+    token.meta = {"id": note_id, "pos": start}
+
+
 # ## Core rule ##
 
 
@@ -261,7 +283,8 @@ def _classify(entries: dict[int, dict[str, Any]], definitions: dict) -> dict[int
             continue
         else:
             body = definitions[label][0]
-        kind = "margin" if _strip_margin_marker(body) else "numbered"
+        margin = _strip_margin_marker(body) or entry.get("margin", False)
+        kind = "margin" if margin else "numbered"
         counters[kind] += 1
         notes[note_id] = Note(label, kind, counters[kind], body, entry["count"])
     return notes
