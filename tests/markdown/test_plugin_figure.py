@@ -78,3 +78,48 @@ def test_tokens_marked_by_other_plugins_share_the_figure_numbering():
     assert state.figures == {"fig-widget": 1, "fig-a": 2}
     assert html.startswith("<div>Figure 1</div>")
     assert '<a href="#fig-widget">Figure 1</a>' in html
+
+
+def render_source(source: str, path: str) -> str:
+    """Render `source` as the post at `path` with every plugin (attrs give the classes)."""
+    from postil.markdown import create_markdown
+
+    return create_markdown().render(source, {"postil": RenderState(path=path, body_line=4)})
+
+
+IMPLICIT = "Text.\n\n![The loss falls.](loss.png)\n\n![](bare.png)\n\nAn ![inline](i.png) one.\n"
+
+
+def test_quarto_image_alone_with_a_caption_is_an_unnumbered_figure():
+    html = render_source(IMPLICIT, "posts/p.qmd")
+    assert (
+        '<figure class="figure">\n<img src="loss.png" alt="The loss falls.">\n'
+        "<figcaption>The loss falls.</figcaption>\n</figure>"
+    ) in html
+    assert '<p><img src="bare.png" alt="" /></p>' in html  # no caption: no figure
+    assert '<p>An <img src="i.png" alt="inline" /> one.</p>' in html  # not alone
+    assert "figure-label" not in html
+
+
+def test_markdown_image_alone_stays_an_image_as_commonmark_has_it():
+    html = render_source(IMPLICIT, "posts/p.md")
+    assert "<figure" not in html
+    assert '<p><img src="loss.png" alt="The loss falls." /></p>' in html
+
+
+def test_implicit_figures_leave_numbered_figures_numbered_from_one():
+    source = "![Plain.](a.png)\n\n![Numbered.](b.png){#fig-b}\n\nSee [](#fig-b).\n"
+    html = render_source(source, "p.Rmd")
+    assert "<figcaption>Plain.</figcaption>" in html
+    assert '<span class="figure-label">Figure 1</span> Numbered.' in html
+    assert '<a href="#fig-b">Figure 1</a>' in html
+
+
+def test_column_class_on_a_figure_image_places_the_figure_and_fig_alt_is_its_alt():
+    source = '![Beside the text.](m.png){.column-margin .bordered fig-alt="A plot of m."}\n'
+    html = render_source(source, "p.qmd")
+    assert (
+        '<figure class="figure column-margin">\n'
+        '<img src="m.png" alt="A plot of m." class="bordered">\n'
+        "<figcaption>Beside the text.</figcaption>"
+    ) in html

@@ -14,6 +14,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 from postil.htmlfilter import letter_label
+from postil.markdown.chunk import QUARTO_SUFFIXES
 from postil.markdown.references import locate, record, resolve
 from postil.markdown.state import RenderState, get_state
 
@@ -45,7 +46,10 @@ def figure_plugin(md: MarkdownIt) -> None:
     `meta["figure_number"]` and `state.figures[id] = N`. A link with empty text to `#id`
     gets the label of that figure or table as its text; an empty link to any other `#id`,
     or a duplicate figure id, is an error at its line. An image without `{#id}` stays a
-    plain inline image. CSS classes: figure, figure-label.
+    plain inline image, except in a Quarto or R Markdown source, where an image with a
+    caption alone in its paragraph is an unnumbered figure (`figure_block`). Quarto's
+    `fig-alt="…"` is the image's alt text in place of the caption. CSS classes: figure,
+    figure-label.
     """
     md.core.ruler.after("inline", "figure_block", figure_block)
     md.core.ruler.before("inline", "div_figure", div_figure)
@@ -183,21 +187,27 @@ def figure_block(state: StateCore) -> None:
     An image without an id alone in its paragraph is a figure too when it is one of two or
     more such paragraphs of a figure div: Quarto's subfigures (`::: {#fig-x layout-ncol=2}`
     around `![Left](a.png)` and `![Right](b.png)`), each shown with its letter and its
-    caption, "(a) Left", but no id of its own.
+    caption, "(a) Left", but no id of its own. In a Quarto or R Markdown source
+    (`QUARTO_SUFFIXES`) an image with alt text alone in its paragraph is a figure with that
+    caption and no number (Pandoc's `implicit_figures`); in a `.md` post it stays an image,
+    as CommonMark has it. Quarto's column classes on the image place the figure.
     """
     tokens = state.tokens
     subfigures = _subfigure_paragraphs(tokens)
+    implicit = get_state(state.env).path.lower().endswith(QUARTO_SUFFIXES)
     for i in range(len(tokens) - 2):
         opening, inline, closing = tokens[i : i + 3]
         if opening.type != "paragraph_open" or inline.type != "inline":
             continue
         figure_id = _figure_id(inline.children or [])
-        if not figure_id and i not in subfigures:
+        numbered = bool(figure_id) or i in subfigures
+        if not numbered and not (implicit and _captioned_image(inline.children or [])):
             continue
         image = (inline.children or [])[0]
         image.attrs.pop("id", None)
         opening.type, opening.tag = "figure_open", "figure"
-        opening.meta = {"figure": {"id": figure_id, "kind": "figure"}, "image": image}
+        figure = {"id": figure_id, "kind": "figure", "numbered": numbered}
+        opening.meta = {"figure": figure, "image": image, "classes": _column_classes(image)}
         closing.type, closing.tag = "figure_close", "figure"
         inline.children = image.children or []
         inline.content = image.content
@@ -208,6 +218,26 @@ def figure_block(state: StateCore) -> None:
         if made is not None and made.meta.get("alt_from_caption"):  # `push_figure`'s
             text = (child for child in inline.children or [] if child.type != "html_inline")
             made.children = [copy.copy(child) for child in text]  # no tags in an alt text
+
+
+def _captioned_image(children: list[Token]) -> bool:
+    """Return whether a paragraph's inline children are one image with a caption (alt text):
+    Pandoc's implicit figure (`implicit_figures`, on in Quarto and R Markdown)."""
+    return len(children) == 1 and children[0].type == "image" and bool(children[0].children)
+
+
+def _column_classes(image: Token) -> list[str]:
+    """Take Quarto's column classes (`column-margin`, `column-page`, …) off a figure's image
+    and return them: they place the whole figure (`postil.markdown.margin`)."""
+    classes = str(image.attrs.get("class", "")).split()
+    columns = [c for c in classes if c.startswith("column-")]
+    if columns:
+        kept = [c for c in classes if c not in columns]
+        if kept:
+            image.attrs["class"] = " ".join(kept)
+        else:
+            image.attrs.pop("class", None)
+    return columns
 
 
 def _subfigure_paragraphs(tokens: list[Token]) -> set[int]:
@@ -273,6 +303,8 @@ def figure_number(state: StateCore) -> None:
         if not isinstance(figure, dict):
             continue
         kind = figure.get("kind", "figure")
+        if figure.get("numbered") is False:  # an implicit figure: a caption, no number
+            continue
         number: int | str | None = _subfigure_number(token, kind, parents)
         if number is None:
             counters[kind] = counters.get(kind, 0) + 1
@@ -430,21 +462,23 @@ def render_figure_open(self: Any, tokens: Sequence[Token], idx: int, options: An
     token = tokens[idx]
     image: Token = token.meta["image"]
     figure_id = token.meta["figure"]["id"]
-    alt = self.renderInlineAsText(image.children or [], options, env)
+    given = image.attrs.get("data-fig-alt")  # Quarto's `fig-alt`, through the allow-list
+    alt = str(given) if given else self.renderInlineAsText(image.children or [], options, env)
     extra = "".join(
         f' {name}="{escapeHtml(str(value))}"'
         for name, value in image.attrs.items()
-        if name not in ("src", "alt", "id")
+        if name not in ("src", "alt", "id", "data-fig-alt")
     )
-    number = token.meta.get("figure_number", "")
+    number = token.meta.get("figure_number")
     label = f"({token.meta['subfigure']})" if token.meta.get("subfigure") else f"Figure {number}"
+    label = f'<span class="figure-label">{label}</span> ' if number is not None else ""
     id_attr = f' id="{escapeHtml(figure_id)}"' if figure_id else ""
     classes = escapeHtml(" ".join(["figure", *token.meta.get("classes", ())]))
     return (
         f'<figure{id_attr} class="{classes}">\n'
         f'<img src="{escapeHtml(str(image.attrs.get("src", "")))}" alt="{escapeHtml(alt)}"'
         f"{extra}>\n"
-        f'<figcaption><span class="figure-label">{label}</span> '
+        f"<figcaption>{label}"
     )
 
 

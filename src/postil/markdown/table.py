@@ -12,14 +12,14 @@ from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
+from postil.markdown.attrlist import attribute_end, read_attributes
+from postil.markdown.attrs import apply_attributes, report_dropped
 from postil.markdown.heading import inline_text
-from postil.markdown.state import get_state
+from postil.markdown.state import RenderState, get_state
 
 CAPTION_PREFIX = re.compile(r"(?:[Tt]able)?:(?=\s)")
 """A paragraph right after or right before a table starting with this (`Table:`, `table:`
 or `:`) is its caption: Pandoc's syntax, which Quarto writes `: Caption {#tbl-x}`."""
-
-_ID_SUFFIX = re.compile(r"\s*\{#([^\s{}]+)\}\s*$")
 
 
 def table_plugin(md: MarkdownIt) -> None:
@@ -66,7 +66,7 @@ def table_caption(state: StateCore) -> None:
         ):
             start = _table_start(tokens, i)
             caption = tokens[i + 1 : i + 4]
-            _make_caption(caption, tokens[start], tokens[i])
+            _make_caption(caption, tokens[start], tokens[i], get_state(state.env))
             tokens[start:start] = caption
             del tokens[i + 4 : i + 7]
             i += 3
@@ -82,7 +82,7 @@ def table_caption(state: StateCore) -> None:
                 for j in range(i + 4, len(tokens))
                 if tokens[j].type == "table_close" and tokens[j].level == tokens[i + 3].level
             )
-            _make_caption(tokens[i : i + 3], tokens[i + 3], tokens[close])
+            _make_caption(tokens[i : i + 3], tokens[i + 3], tokens[close], get_state(state.env))
             i += 3
         i += 1
 
@@ -107,23 +107,49 @@ def _table_start(tokens: list[Token], close: int) -> int:
     raise ValueError("table_close without table_open")  # markdown-it never produces this
 
 
-def _make_caption(caption: list[Token], table_open: Token, table_close: Token) -> None:
-    """Re-type a caption paragraph, strip `Table:` and `{#id}`, link it to its table."""
+def _make_caption(
+    caption: list[Token], table_open: Token, table_close: Token, doc: RenderState
+) -> None:
+    """Re-type a caption paragraph, strip `Table:` and its attribute list, link it to its
+    table.
+
+    The attribute list ending the caption (Quarto's `: Caption {#tbl-x .striped}`) gives
+    the table's id (its number's target), Quarto's column classes (`column-margin`, …)
+    place the whole table, and its other attributes go on the `<table>` through the
+    allow-list (each refused one a warning).
+    """
     opening, inline, closing = caption
     children = inline.children or []
     prefix = CAPTION_PREFIX.match(children[0].content)
     children[0].content = children[0].content[prefix.end() if prefix else 0 :].lstrip()
-    figure_id = None
-    match = _ID_SUFFIX.search(children[-1].content) if children[-1].type == "text" else None
-    if match:
-        figure_id = match.group(1)
-        children[-1].content = children[-1].content[: match.start()]
+    attrs = _trailing_attributes(children)
+    figure_id = attrs.pop("id", None)
+    classes = attrs.pop("class", "").split()
+    columns = [c for c in classes if c.startswith("column-")]
+    rest = [c for c in classes if c not in columns]
+    if rest or attrs:
+        apply_attributes(table_open, attrs | ({"class": " ".join(rest)} if rest else {}))
+        report_dropped(doc, table_open, table_open.map[0] if table_open.map else None)
     opening.type, opening.tag = "table_caption_open", "figure"
-    opening.meta = {"figure": {"id": figure_id, "kind": "table"}}
+    opening.meta = {"figure": {"id": figure_id, "kind": "table"}, "classes": columns}
     opening.map = table_open.map
     closing.type, closing.tag = "table_caption_close", "figure"
     table_open.meta["caption"] = opening
     table_close.meta["caption"] = opening
+
+
+def _trailing_attributes(children: list[Token]) -> dict[str, str]:
+    """Take a whole attribute list off the end of a caption's last text and return it."""
+    last = children[-1] if children and children[-1].type == "text" else None
+    text = last.content.rstrip() if last is not None else ""
+    start = text.rfind("{")
+    while start >= 0 and attribute_end(text, start) != len(text):
+        start = text.rfind("{", 0, start)
+    attrs = read_attributes(text[start:]) if start >= 0 else None
+    if last is None or attrs is None:
+        return {}
+    last.content = text[:start].rstrip()
+    return attrs
 
 
 def render_table_caption_open(
@@ -133,8 +159,9 @@ def render_table_caption_open(
     meta = tokens[idx].meta
     figure_id = meta["figure"]["id"]
     id_attr = f' id="{escapeHtml(figure_id)}"' if figure_id else ""
+    classes = escapeHtml(" ".join(["table", *meta.get("classes", ())]))
     return (
-        f'<figure{id_attr} class="table">\n'
+        f'<figure{id_attr} class="{classes}">\n'
         f'<figcaption><span class="figure-label">{_label(tokens[idx])}</span> '
     )
 
