@@ -466,3 +466,48 @@ def test_a_quartz_created_that_is_no_date_is_an_error_at_its_line():
     with pytest.raises(ContentError) as err:
         read("---\ntitle: T\ncreated: someday\n---\n")
     assert err.value.location.line == 3
+
+
+def test_pandoc_title_block_is_title_authors_and_date():
+    meta, body, body_line, warnings = read(
+        "% The Title\n  Goes On\n% Ada Lovelace; Alan Turing\n% March 4, 2021\n\nBody $x$.\n"
+    )
+    assert meta.title == "The Title Goes On"
+    assert meta.authors == ("Ada Lovelace", "Alan Turing")
+    assert meta.date == datetime(2021, 3, 4, tzinfo=timezone.utc)
+    assert (body, body_line, warnings) == ("Body $x$.\n", 6, [])
+
+
+def test_pandoc_title_block_parts_may_be_left_out_and_errors_are_at_their_line():
+    meta, body, _, _ = read("% Only a Title\n%\n% 2021-03-04\nBody.\n")
+    assert (meta.title, meta.authors, body) == ("Only a Title", (), "Body.\n")
+    with pytest.raises(ContentError) as caught:
+        read("% T\n% A\n% not a date at all\n\nBody.\n")
+    assert caught.value.location == Location("content/posts/x.md", 3, 3)
+
+
+def test_hakyll_metadata_between_long_dash_lines_is_front_matter():
+    meta, body, body_line, warnings = read(
+        "------------------------\ntitle: Hakyll Post\ndate: 2014-04-05\ntags: a, b\n"
+        "------------------------\n\nBody.\n"
+    )
+    assert (meta.title, meta.tags, body, body_line, warnings) == (
+        "Hakyll Post",
+        ("a", "b"),
+        "\nBody.\n",
+        6,
+        [],
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "-----\n\nA post that opens with a rule.\n\n-----\n",
+        "-----\nNote: a line like a key\n-----\n\nText.\n",  # no key postil knows
+        "-----\nno closing line\n",
+    ],
+)
+def test_a_post_opening_with_a_thematic_break_has_no_front_matter(text):
+    meta, body, body_line, _ = read(text)
+    assert (body, body_line) == (text, 1)

@@ -27,7 +27,9 @@ from postil.content.headers import (
     Header,
     closing_line,
     heading_title,
+    read_dashed_block,
     read_meta_lines,
+    read_title_block,
     read_toml,
 )
 from postil.errors import ContentError, Diagnostic, Location, Severity
@@ -114,8 +116,13 @@ def read_header(source: SourceFile) -> Header:
     first = source.text.split("\n", 1)[0].rstrip()
     if first == "+++":
         return read_toml(source)
+    known = FIELDS.keys() | QUIET_KEYS
+    if first.startswith(("%", "----")):
+        block = read_title_block(source) if first[0] == "%" else read_dashed_block(source, known)
+        if block is not None:
+            return block
     if first != "---":
-        meta = read_meta_lines(source, known=FIELDS.keys() | QUIET_KEYS)
+        meta = read_meta_lines(source, known=known)
         if meta is not None:
             return meta
     yaml_text, body, body_line = split_front_matter(source)
