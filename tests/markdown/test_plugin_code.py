@@ -31,7 +31,10 @@ def test_info_string_with_title_lines_and_numbers_is_parsed():
     [
         ('python title="attention.py', 'unbalanced quote in title="attention.py; close the quote'),
         ("python title='x", "unbalanced quote in title='x; close the quote"),
-        ("python color=red", "unknown code option 'color'; known: hl_lines, linenos, title"),
+        (
+            "python color=red",
+            "unknown code option 'color'; known: hl_lines, linenos, linenostart, title",
+        ),
         (
             'python hl_lines="5-2"',
             "hl_lines='5-2' is not a line list; write e.g. hl_lines=\"3-5 8\"",
@@ -73,7 +76,7 @@ def test_highlighting_uses_classes_not_inline_styles():
 def test_highlighting_is_cached_by_code_lexer_and_options():
     cache: dict = {}
     render("```python\nx = 1\n```\n\n```python\nx = 1\n```\n", cache)
-    assert list(cache) == [("x = 1\n", "python", (), False)]
+    assert list(cache) == [("x = 1\n", "python", (), False, 1)]
     render('```python hl_lines="1"\nx = 1\n```\n', cache)
     assert len(cache) == 2
 

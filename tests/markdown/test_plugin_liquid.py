@@ -117,7 +117,7 @@ def test_highlight_options_postil_lacks_are_reported_and_the_code_is_still_shown
     assert 'class="language-ruby"' in html
     assert messages(state) == [
         "content/posts/here.md:1:1: `{% highlight ruby cssclass=x %}`: option cssclass is not "
-        "supported and is ignored; code blocks take linenos and hl_lines"
+        "supported and is ignored; code blocks take linenos, linenostart, hl_lines and a title"
     ]
 
 

@@ -22,10 +22,8 @@ CHUNK_INFO = re.compile(r"\{\s*([A-Za-z][\w+-]*)(?=[\s,}])(.*)\}\s*\Z", re.S)
 """A chunk's fence info string: `{engine …}`; group 1 the engine, group 2 the options."""
 
 PANDOC_INFO = re.compile(r"\{\s*\.([A-Za-z][\w+-]*)[^{}]*\}\s*\Z")
-"""A Pandoc attribute fence (`{.python .numberLines}`): not run, the first class is the language."""
-
-NUMBER_LINES = re.compile(r"\.number-?lines\b", re.I)
-"""Pandoc's class for line numbers (`.numberLines`), postil's `linenos`."""
+"""A Pandoc attribute fence (`{.python .numberLines}`): not run; `postil.markdown.fenceinfo`
+reads its language (the first class) and options."""
 
 ENGINES = {
     "r": "r",
@@ -201,10 +199,7 @@ def _raw_or_comment(token: Token) -> bool:
 def _retype(token: Token, widgets: _Widgets) -> bool:
     """Give a chunk or Pandoc fence its plain language; return whether it is a chunk."""
     info = token.info.strip()
-    pandoc = PANDOC_INFO.match(info)
-    if pandoc:
-        numbered = NUMBER_LINES.search(info)
-        token.info = pandoc.group(1) + (" linenos" if numbered else "")
+    if PANDOC_INFO.match(info):  # shown, not run: the code plugin reads its attributes
         return False
     match = CHUNK_INFO.match(info)
     engine = match.group(1).lower() if match else ""

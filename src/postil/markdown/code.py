@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import MutableMapping, Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -17,6 +15,8 @@ from pygments.lexer import Lexer
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
 
+from postil.markdown import fenceinfo
+from postil.markdown.fenceinfo import FenceInfo
 from postil.markdown.state import get_state
 
 LIGHT_STYLE = "default"
@@ -32,30 +32,9 @@ github-dark's own (#6e7681) is too light for its text; this one keeps every toke
 ≥ 4.5:1 (tests/markdown/test_plugin_code.py measures it).
 """
 
-KNOWN_OPTIONS = ("hl_lines", "linenos", "title")
-
-_OPTION = re.compile(r"""([A-Za-z_][\w-]*)(?:=("[^"]*"|'[^']*'|\S*))?""")
-HighlightKey = tuple[str, str, tuple[int, ...], bool]
-"""(code, fence language, highlighted lines, line numbers): what highlighted HTML depends on."""
-
-
-@dataclass(frozen=True)
-class FenceInfo:
-    """A fence's info string, parsed.
-
-    Attributes:
-        language: the first word ("" when absent), e.g. "python".
-        title: the caption (usually a file name), or "".
-        hl_lines: 1-based line numbers to highlight, sorted.
-        linenos: whether to show line numbers.
-        problems: messages about options that were ignored, for warnings.
-    """
-
-    language: str = ""
-    title: str = ""
-    hl_lines: tuple[int, ...] = ()
-    linenos: bool = False
-    problems: tuple[str, ...] = field(default=())
+HighlightKey = tuple[str, str, tuple[int, ...], bool, int]
+"""(code, fence language, highlighted lines, line numbers, first line's number): what
+highlighted HTML depends on."""
 
 
 def code_plugin(md: MarkdownIt) -> None:
@@ -76,7 +55,10 @@ def code_plugin(md: MarkdownIt) -> None:
         </figure>
 
     Pygments emits classes, not inline styles (`pygments_css()` writes the stylesheet);
-    `hl_lines` become `<span class="hll">`, line numbers `<span class="linenos">`.
+    `hl_lines` become `<span class="hll">`, line numbers `<span class="linenos">` (from
+    `linenostart=N`); the forms other generators write for these options (Hugo's, MkDocs',
+    Pandoc's, Quarto's, Docusaurus', VitePress', Hexo's, MyST's) are read as these
+    (`postil.markdown.fenceinfo`).
     `static/js/article.js` unhides the copy buttons and copies the code's text without line
     numbers. An unknown language gives plain escaped text and a warning naming it; no language
     gives plain text silently; an option that cannot be read (unbalanced quote, unknown name,
@@ -94,45 +76,8 @@ shown as Pygments' `text`, without a warning."""
 
 
 def parse_info(info: str) -> FenceInfo:
-    """Parse a fence info string: a language word, then `key="value"`, `key=value` or flags.
-
-    Never raises: unreadable parts are listed in `FenceInfo.problems`.
-    """
-    language, _, rest = info.strip().partition(" ")
-    options: dict[str, str] = {}
-    problems: list[str] = []
-    for match in _OPTION.finditer(rest):
-        key, raw = match.group(1), match.group(2)
-        if raw and raw[0] in "\"'" and (len(raw) < 2 or raw[-1] != raw[0]):
-            problems.append(f"unbalanced quote in {key}={raw}; close the quote")
-            raw = raw[1:]
-        options[key] = raw[1:-1] if raw and raw[0] in "\"'" else (raw or "")
-    for key in options:
-        if key not in KNOWN_OPTIONS:
-            problems.append(f"unknown code option {key!r}; known: {', '.join(KNOWN_OPTIONS)}")
-    hl_lines, bad = _parse_line_ranges(options.get("hl_lines", ""))
-    if bad:
-        problems.append(f'hl_lines={bad!r} is not a line list; write e.g. hl_lines="3-5 8"')
-    return FenceInfo(
-        language="text" if language.lower() in NO_LANGUAGE else language,
-        title=options.get("title", ""),
-        hl_lines=hl_lines,
-        linenos="linenos" in options,
-        problems=tuple(problems),
-    )
-
-
-def _parse_line_ranges(text: str) -> tuple[tuple[int, ...], str]:
-    """Return the lines of "3-5 8" / "3-5,8" (sorted) and the first unreadable part, or ""."""
-    lines: set[int] = set()
-    for part in re.split(r"[\s,]+", text.strip()):
-        if not part:
-            continue
-        match = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
-        if not match or int(match.group(2) or match.group(1)) < int(match.group(1)):
-            return tuple(sorted(lines)), part
-        lines.update(range(int(match.group(1)), int(match.group(2) or match.group(1)) + 1))
-    return tuple(sorted(lines)), ""
+    """Parse a fence's info string (`postil.markdown.fenceinfo`), `NO_LANGUAGE` as `text`."""
+    return fenceinfo.parse_info(info, NO_LANGUAGE)
 
 
 class _CodeFormatter(HtmlFormatter):  # type: ignore[type-arg]
@@ -153,6 +98,7 @@ def highlight_code(
     hl_lines: tuple[int, ...],
     linenos: bool,
     language: str = "",
+    linenostart: int = 1,
     cache: MutableMapping[HighlightKey, str] | None = None,
 ) -> str:
     """Return `<div class="highlight"><pre …><code …>` HTML for `code`, kept in `cache`.
@@ -164,23 +110,26 @@ def highlight_code(
             lexer's first alias.
     """
     alias = lexer.aliases[0] if lexer.aliases else lexer.name
-    key = (code, language or alias, hl_lines, linenos)
+    key = (code, language or alias, hl_lines, linenos, linenostart)
     cached = cache.get(key) if cache is not None else None
     if cached is None:
-        cached = highlight(code, lexer, _formatter(alias, hl_lines, linenos))
+        cached = highlight(code, lexer, _formatter(alias, hl_lines, linenos, linenostart))
         if cache is not None:
             cache[key] = cached
     return cached
 
 
 @lru_cache(maxsize=256)
-def _formatter(language: str, hl_lines: tuple[int, ...], linenos: bool) -> _CodeFormatter:
+def _formatter(
+    language: str, hl_lines: tuple[int, ...], linenos: bool, linenostart: int = 1
+) -> _CodeFormatter:
     """Return one formatter per option set (a formatter keeps no state between `format` calls,
     and making one computes its style tables: ≈ 0.16 ms)."""
     return _CodeFormatter(
         cssclass="highlight",
         hl_lines=list(hl_lines),
         linenos="inline" if linenos else False,
+        linenostart=linenostart,
         language=language,
     )
 
@@ -216,7 +165,7 @@ def render_fence(self: Any, tokens: Sequence[Token], idx: int, options: Any, env
     if info.language:  # only a known language was highlighted and cached
         # A hit needs no lexer: looking one up costs ≈ 30 ms the first time in a process
         # (its regular expressions are compiled), more than re-rendering a post.
-        key = (token.content, info.language, info.hl_lines, info.linenos)
+        key = (token.content, info.language, info.hl_lines, info.linenos, info.linenostart)
         known = state.highlight_cache.get(key)
         if known:
             return _code_figure(known, info.title)
@@ -237,6 +186,7 @@ def render_fence(self: Any, tokens: Sequence[Token], idx: int, options: Any, env
             info.hl_lines,
             info.linenos,
             info.language,
+            info.linenostart,
             state.highlight_cache,
         )
     return _code_figure(body, info.title)

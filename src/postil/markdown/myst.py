@@ -347,6 +347,8 @@ def myst_directives(state: StateCore) -> None:
                 doc.extra.setdefault("chunk_labels", set()).add(options["mystnb.figure.name"])
             language = LANGUAGES.get(argument.split()[0].lower(), argument) if argument else ""
             token.info = f"{{{language}}}" if name == "code-cell" and language else language
+            if name != "code-cell":  # `:caption:`, `:emphasize-lines:`, … (`fenceinfo`)
+                token.info += "".join(f" {k}={_quoted(v)}" for k, v in options.items())
         elif name == "raw":
             if argument.lower() != "html":
                 continue
@@ -365,6 +367,11 @@ def myst_directives(state: StateCore) -> None:
                 )
         kept.append(token)
     state.tokens[:] = kept
+
+
+def _quoted(value: str) -> str:
+    """Return an option's value quoted for a fence's info string (`""` for a flag)."""
+    return f"'{value}'" if '"' in value else f'"{value}"'
 
 
 def _options(content: str) -> tuple[dict[str, str], str]:

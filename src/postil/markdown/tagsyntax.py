@@ -14,13 +14,11 @@ from dataclasses import dataclass
 
 from markdown_it.rules_block import StateBlock
 
+from postil.markdown.fenceinfo import OPTIONS, QUIET
 from postil.markdown.state import RenderState, get_state
 
 OPENERS = {"{{<": ">}}", "{{%": "%}}", "{{": "}}", "{%": "%}"}
 """Each opening delimiter and its closer, longest first (Hugo's before Liquid's)."""
-
-CODE_OPTIONS = {"linenos": "linenos", "mark_lines": "hl_lines", "hl_lines": "hl_lines"}
-"""`{% highlight %}` options postil's code blocks have, and their name there."""
 
 _NAME = re.compile(r"/?\s*([A-Za-z_][\w.-]*)")
 
@@ -297,24 +295,26 @@ def code_block(state: StateBlock, start: int, found: CodeTag, options: dict[str,
             start,
             1,
             f"`{found.tag.raw}`: option {', '.join(ignored)} is not supported and is ignored; "
-            "code blocks take linenos and hl_lines",
+            "code blocks take linenos, linenostart, hl_lines and a title",
         )
 
 
 def code_info(options: dict[str, str]) -> tuple[str, list[str]]:
     """Return the fence info string for a highlight tag's options, and the options left out.
 
-    `linenos`, `linenos=table` or `linenos=inline` is `linenos`; `hl_lines` (Hugo, Pygments)
-    and `mark_lines` (Jekyll) are `hl_lines`, with commas or spaces between line ranges.
+    The options code blocks read (`postil.markdown.fenceinfo.OPTIONS`: `linenos`,
+    `linenos=table`, `hl_lines` (Hugo, Pygments), `mark_lines` (Jekyll), `linenostart`, …)
+    become `key="value"` options of the info string, with commas or spaces between line
+    ranges; other tools' presentation options (`fenceinfo.QUIET`) go without a word.
     """
     parts, ignored = [options.get("", "")], []
     for key, value in options.items():
-        name = CODE_OPTIONS.get(key)
-        if name == "linenos" and value.lower() != "false":
-            parts.append("linenos")
-        elif name == "hl_lines":
-            parts.append(f'hl_lines="{" ".join(value.replace(",", " ").split())}"')
-        elif name is None and key:
+        name = OPTIONS.get(key.lower())
+        if name == "hl_lines":
+            parts.append(f'{key}="{" ".join(value.replace(",", " ").split())}"')
+        elif name is not None:
+            parts.append(f'{key}="{value}"' if value else key)
+        elif key and key.lower() not in QUIET:
             ignored.append(key)
     return " ".join(parts), ignored
 

@@ -46,8 +46,8 @@ from postil.markdown.state import RenderState, get_state
 from postil.widgets import COMMON_OPTIONS, OptionError, Widget, known_widgets, load_widget
 from postil.yamlnodes import YamlFieldError, load_yaml
 
-WIDGET_INFO = re.compile(r"\{([^{}\s]*)\}\s*\Z")
-"""A widget fence's info string: `{name}`, nothing else."""
+WIDGET_INFO = re.compile(r"\{(?![.#])([^{}\s]*)\}\s*\Z")
+"""A widget fence's info string: `{name}`, nothing else (`{.html}` is Pandoc's code class)."""
 
 FIGURE_LABEL = re.compile(r"fig-[A-Za-z0-9_-]+\Z")
 

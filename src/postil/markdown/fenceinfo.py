@@ -1,0 +1,257 @@
+"""A code block's options as each generator writes them after its fence (the info string).
+
+postil's own form is ```` ```python title="attention.py" hl_lines="3-5 8" linenos ````
+(`linenostart=10` numbers from 10). The forms other generators write mean the same and
+are read the same (`parse_info`):
+
+- MkDocs (pymdownx.highlight): `py title="x.py" hl_lines="2 3" linenums="1"` (`linenums`
+  numbers the lines from its value), and its attribute-list form `{ .py title="x.py" }`;
+- Hugo: `go {linenos=table,hl_lines=[8,"15-17"],linenostart=199}`;
+- Pandoc and Quarto: `{.python .numberLines startFrom="10"}`, Quarto's `filename="x.py"`,
+  `code-line-numbers="true"` and its listings' `lst-cap="…"`;
+- Docusaurus and Expressive Code (Astro, Starlight): `jsx title="x.js" {1,4-6}
+  showLineNumbers` (`showLineNumbers=5` numbers from 5);
+- VitePress and Gatsby: `js{4}`, `ts:line-numbers {1}` (`:line-numbers=5`), `js [config.js]`
+  (a title in brackets), gatsby-remark-code-titles' `js:title=x.js`, `js{numberLines: 5}`;
+- Hexo: `python train.py` (a bare word holding a `.` or `/` is the file name);
+- Jekyll's `mark_lines`; Sphinx's and MyST's `caption`, `emphasize-lines`, `linenos`,
+  `lineno-start` (`postil.markdown.myst` passes a `{code-block}`'s options here).
+
+Highlighted lines count from the block's first line whatever number it starts from
+(Pygments' and MkDocs Material's rule). Options that change only another tool's
+presentation (Quarto's `code-fold`, Hugo's `anchorlinenos`, …) are read and ignored
+quietly; any other option is a problem, which the code plugin reports as a warning.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+OPTIONS = {
+    "title": "title",
+    "filename": "title",
+    "caption": "title",
+    "lst-cap": "title",
+    "hl_lines": "hl_lines",
+    "hl-lines": "hl_lines",
+    "mark_lines": "hl_lines",
+    "emphasize-lines": "hl_lines",
+    "linenos": "linenos",
+    "linenums": "linenos",
+    "numberlines": "linenos",
+    "number-lines": "linenos",
+    "line-numbers": "linenos",
+    "showlinenumbers": "linenos",
+    "code-line-numbers": "linenos",
+    "linenostart": "linenostart",
+    "startfrom": "linenostart",
+    "start-from": "linenostart",
+    "lineno-start": "linenostart",
+}
+"""Option names as written (lower case) -> the option they set."""
+
+QUIET = frozenset(
+    "code-fold code-summary code-overflow code-copy anchorlinenos lineanchors "
+    "linenostyle linenumbersintable noclasses style hl_inline tabwidth guesssyntax wrap "
+    "class id name dedent force".split()
+)
+"""Options of other tools' presentation, with nothing to do here: ignored without a word."""
+
+OFF = frozenset({"false", "no", "none", "off"})
+"""Values that turn line numbers off (`linenos=false`, Quarto's `code-line-numbers="false"`)."""
+
+KNOWN = "hl_lines, linenos, linenostart, title"
+"""postil's own option names, which a warning about an unknown option lists."""
+
+_TOKEN = re.compile(
+    r"""\{(?P<group>[^{}]*)\}"""  # `{1,3}` or `{linenos=table,hl_lines=[8]}`
+    r"""|\[(?P<bracket>[^\]]*)\]"""  # VitePress' `[config.js]`
+    r"""|(?P<key>[A-Za-z_][\w-]*)\s*[=:](?!//)\s*(?P<value>"[^"]*"|'[^']*'|\[[^\]]*\]|[^\s,}]*)"""
+    r"""|(?P<word>[^\s,]+)"""
+)
+_LANGUAGE = re.compile(r"[^\s{\[:]*")
+_SUFFIX = re.compile(r":(no-)?line-numbers(?:=(\d+))?|:title=([^\s{]+)")
+_RANGES = re.compile(r"[\d\s,|-]+")
+_URL = re.compile(r"https?://")
+
+
+@dataclass(frozen=True)
+class FenceInfo:
+    """A fence's info string, parsed.
+
+    Attributes:
+        language: the language ("" when absent), e.g. "python".
+        title: the caption (usually a file name), or "".
+        hl_lines: 1-based line numbers to highlight, counted from the block's first line,
+            sorted.
+        linenos: whether to show line numbers.
+        linenostart: the number of the first line when they are shown.
+        problems: messages about options that were ignored, for warnings.
+    """
+
+    language: str = ""
+    title: str = ""
+    hl_lines: tuple[int, ...] = ()
+    linenos: bool = False
+    linenostart: int = 1
+    problems: tuple[str, ...] = field(default=())
+
+
+@dataclass
+class _Options:
+    """What `parse_info` has read so far."""
+
+    title: str = ""
+    lines: set[int] = field(default_factory=set)
+    linenos: bool = False
+    start: int = 1
+    problems: list[str] = field(default_factory=list)
+
+
+def parse_info(info: str, no_language: frozenset[str] = frozenset()) -> FenceInfo:
+    """Parse a fence's info string in any of the forms of the module doc.
+
+    Args:
+        info: the text after the opening fence.
+        no_language: names that mean "no language" (shown as `text`).
+
+    Never raises: unreadable or unknown options are listed in `FenceInfo.problems`.
+    """
+    text, found = info.strip(), _Options()
+    if text.startswith("{"):  # Pandoc's and attr_list's `{.python key=value}`
+        language, text = _attribute_language(text, found)
+    else:
+        language = _LANGUAGE.match(text).group(0)  # type: ignore[union-attr]
+        text = _suffixes(text[len(language) :], found)
+    _read_tokens(text, found)
+    return FenceInfo(
+        language="text" if language.lower() in no_language else language,
+        title=found.title,
+        hl_lines=tuple(sorted(found.lines)),
+        linenos=found.linenos,
+        linenostart=found.start,
+        problems=tuple(found.problems),
+    )
+
+
+def _attribute_language(text: str, found: _Options) -> tuple[str, str]:
+    """Read a leading `{.lang .numberLines key=value}`; return the language and the rest."""
+    end = text.find("}")
+    body, rest = (text[1:end], text[end + 1 :]) if end > 0 else (text[1:], "")
+    classes = re.findall(r"(?:^|\s)\.([\w+-]+)", body)
+    body = re.sub(r"(?:^|\s)[.#][\w:+-]+", " ", body)  # classes and the id are read
+    language = ""
+    for name in classes:
+        if name.lower() in ("numberlines", "number-lines", "linenos", "line-numbers"):
+            found.linenos = True
+        elif not language:
+            language = name
+    _read_tokens(body, found)
+    return language, rest
+
+
+def _suffixes(text: str, found: _Options) -> str:
+    """Read VitePress' and gatsby-remark-code-titles' suffixes on the language word
+    (`:line-numbers=5`, `:no-line-numbers`, `:title=x.js`); return the text after them."""
+    while match := _SUFFIX.match(text):
+        if match.group(3) is not None:
+            found.title = match.group(3)
+        else:
+            found.linenos = match.group(1) is None
+            found.start = int(match.group(2)) if match.group(2) else found.start
+        text = text[match.end() :]
+    return text
+
+
+def _read_tokens(text: str, found: _Options) -> None:
+    """Read options, `{…}` groups, a `[title]` and bare words (see the module)."""
+    words: list[str] = []
+    for match in _TOKEN.finditer(text):
+        if match.group("group") is not None:
+            group = match.group("group")
+            if _RANGES.fullmatch(group):
+                _add_lines(group, "{" + group + "}", found)
+            else:
+                _read_tokens(group, found)
+        elif match.group("bracket") is not None:
+            found.title = match.group("bracket").strip()
+        elif match.group("key") is not None:
+            _option(match.group("key"), match.group("value"), found)
+        elif match.group("word") is not None:
+            words.append(match.group("word"))
+    _bare_words(words, found)
+
+
+def _bare_words(words: list[str], found: _Options) -> None:
+    """Read flags (`linenos`, `showLineNumbers`); words holding a `.` or `/` are the title
+    (Hexo's file name, up to a URL: its `[url] [link text]` have nothing to show); another
+    word is an unknown option."""
+    for i, word in enumerate(words):
+        name = word.lower()
+        if _URL.match(word):
+            return
+        if OPTIONS.get(name) == "linenos":
+            found.linenos = True
+        elif name in QUIET:
+            continue
+        elif ("." in word or "/" in word) and not found.title:
+            end = next((j for j in range(i, len(words)) if _URL.match(words[j])), len(words))
+            found.title = " ".join(words[i:end])
+            return
+        elif name in OPTIONS:
+            found.problems.append(f"code option {word!r} needs a value; write {word}=…")
+        else:
+            found.problems.append(f"unknown code option {word!r}; known: {KNOWN}")
+
+
+def _option(key: str, value: str, found: _Options) -> None:
+    """Apply one `key=value` option (`value` as written, quotes and all)."""
+    if value[:1] in ("'", '"') and (len(value) < 2 or value[-1] != value[0]):
+        found.problems.append(f"unbalanced quote in {key}={value}; close the quote")
+        value = value[1:]
+    value = _unquote(value)
+    name = OPTIONS.get(key.lower())
+    if name is None:
+        if key.lower() not in QUIET:
+            found.problems.append(f"unknown code option {key!r}; known: {KNOWN}")
+        return
+    if name == "title":
+        found.title = value
+    elif name == "hl_lines":
+        _add_lines(value, value, found, key)
+    elif name == "linenostart":
+        _start(key, value, found)
+    elif key.lower() == "code-line-numbers" and value.lower() not in OFF | {"true", ""}:
+        _add_lines(value, value, found, key)  # Quarto: the lines to highlight
+    else:
+        found.linenos = value.lower() not in OFF
+        if value.isdigit():  # `linenums="5"`, `showLineNumbers=5`, `numberLines: 5`
+            found.start = int(value)
+
+
+def _start(key: str, value: str, found: _Options) -> None:
+    """Set the first line's number from `value`, or report it."""
+    if value.isdigit():
+        found.start = int(value)
+    else:
+        found.problems.append(f"{key}={value!r} is not a line number; write e.g. {key}=10")
+
+
+def _add_lines(text: str, written: str, found: _Options, key: str = "hl_lines") -> None:
+    """Add the lines of `3-5 8`, `3-5,8`, `[8,"15-17"]` or `1|3-4`; report a bad part."""
+    for part in re.split(r"[\s,|]+", text.strip("[] ")):
+        part = part.strip("\"'")
+        match = re.fullmatch(r"(\d+)(?:-(\d+))?", part) if part else None
+        if part and (match is None or int(match.group(2) or part) < int(match.group(1))):
+            found.problems.append(f'{key}={written!r} is not a line list; write e.g. {key}="3-5 8"')
+            return
+        if match:
+            found.lines.update(range(int(match.group(1)), int(match.group(2) or part) + 1))
+
+
+def _unquote(value: str) -> str:
+    """Return an option's value without its quotes."""
+    if len(value) >= 2 and value[0] in "\"'" and value[-1] == value[0]:
+        return value[1:-1]
+    return value
