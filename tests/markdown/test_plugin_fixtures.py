@@ -44,6 +44,8 @@ PLUGINS = {
     # Pandoc's bracketed spans: math inside, `.aside` a margin note, links take attributes
     "span": ("math", "sidenote", "attrs", "span"),
     # Quarto's margin divs are fenced divs (callout plugin); MyST's directives are MyST's
+    # Obsidian's wikilinks become links the links plugin resolves
+    "wikilink": ("links", "wikilink"),
     "margin": ("math", "code", "figure", "theorem", "callout", "widget", "chunk", "myst", "margin"),
 }
 

@@ -78,6 +78,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.toc import toc_plugin
     from postil.markdown.tufte import tufte_plugin
     from postil.markdown.widget import widget_plugin
+    from postil.markdown.wikilink import wikilink_plugin
     from postil.markdown.xref import xref_plugin
 
     md = MarkdownIt("commonmark", {"typographer": False}).enable(["table", "strikethrough"])
@@ -110,6 +111,7 @@ def create_markdown() -> MarkdownIt:
         toc_plugin,
         attrs_plugin,
         span_plugin,  # after the sidenote plugin's rules: `[^1]{…}` is a note
+        wikilink_plugin,
         callout_plugin,
         margin_plugin,  # after the callout plugin, which makes fenced divs `<div>`s
         tabs_plugin,

@@ -1,0 +1,214 @@
+"""Wikilinks and embeds of Obsidian, Quartz, Foam and Logseq: `[[Note]]`, `![[image.png]]`.
+
+Obsidian finds the note a wikilink names by its file name anywhere in the vault (the path
+is only needed when two files share a name), and a heading by its text. postil reads
+them so:
+
+- `[[Note]]`, `[[Note|the text]]`, `[[folder/Note]]`, `[[Note.md]]`: a link to the post or
+  page whose source file is named `Note` (case does not matter; a `Note/index.md` is named
+  `Note` too), shown as the note's name or the text after `|`;
+- `[[Note#Some heading]]`, `[[#Some heading]]`: to that heading, whose id is the slug
+  postil gives it (`postil.markdown.heading.slug_for`), checked like any link's fragment;
+  `[[Note#^block-id]]` (a block reference) links to the note;
+- `![[plot.png]]`, `![[plot.png|300]]`, `![[plot.png|300x200]]`, `![[plot.png|A plot]]`:
+  the image file of that name among the content's files, the number its width (and
+  height), other text its alt text;
+- `![[Note]]`, embedding another note, is shown as a link to it with a warning.
+
+The links and images made are ordinary `link_open`/`image` tokens whose targets are
+content-root paths (`@/posts/note.md#id`), which the links plugin turns into URLs and
+checks like any other. A name no published file has, or that several share, is a warning
+at its place and the wikilink stays as written. Source: Obsidian's help, "Internal links",
+"Link to blocks" and "Embed files".
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Mapping
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+
+from postil.markdown.heading import slug_for
+from postil.markdown.references import CONTENT_DIR, locate
+from postil.markdown.state import RenderState, get_state
+
+WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n|]*)(?:\|([^\[\]\n]*))?\]\]")
+"""`[[target|text]]` or `![[target|size or alt]]`, on one line."""
+
+SIZE = re.compile(r"(\d+)(?:x(\d+))?")
+"""An embedded image's size: `300` or `300x200` pixels."""
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".bmp")
+"""Files an embed shows as an image (Obsidian's image formats)."""
+
+_INDEX: list[tuple[Mapping[str, str], dict[str, list[str]]]] = []
+"""The last name index made and the mapping it was made from (the build shares one
+mapping among its posts, so the index is made once per build, not once per post)."""
+
+
+def wikilink_plugin(md: MarkdownIt) -> None:
+    """Read `[[Note]]` links and `![[file]]` embeds (see the module).
+
+    Syntax::
+
+        See [[Attention from scratch#The softmax|the softmax]] and ![[heatmap.png|400]].
+
+    → `<a href="/posts/attention-from-scratch/#the-softmax">the softmax</a>` and
+    `<img src="/posts/heatmap.png" alt="heatmap.png" width="400">`. No CSS classes.
+    """
+    md.inline.ruler.before("link", "wikilink", wikilink)
+    md.core.ruler.after("inline", "wikilink_check", wikilink_check)
+
+
+def wikilink(state: StateInline, silent: bool) -> bool:
+    """Inline rule: a wikilink or an embed that names a published file (see the module);
+    one that names none is left to the other rules (CommonMark's reading), and
+    `wikilink_check` reports it."""
+    start = state.pos
+    if not state.src.startswith("[[", start + (state.src[start] == "!")):
+        return False
+    match = WIKILINK.match(state.src, start, state.posMax)
+    if match is None or not match.group(2).strip():
+        return False
+    embed, target, label = match.group(1) == "!", match.group(2).strip(), match.group(3)
+    name, _, fragment = target.partition("#")
+    image = embed and name.lower().endswith(IMAGE_SUFFIXES)
+    found = _find(get_state(state.env), name.strip(), image=image)
+    if found is None:
+        return False
+    if not silent:
+        if image:
+            _push_image(state, found, name.strip(), label)
+        else:
+            _push_link(state, found, fragment, label or _shown(target))
+            if embed:
+                state.tokens[-1].meta["embedded"] = match.group(0)  # the link_close
+    state.pos = match.end()
+    return True
+
+
+def wikilink_check(state: StateCore) -> None:
+    """Core rule: warn at each wikilink left as written (it names no published file, or
+    several) and at each embedded note (shown as a link).
+
+    A wikilink left as written is text again: the concatenated text of neighbouring
+    `text` tokens holds it (code spans and math are tokens of their own).
+    """
+    doc = get_state(state.env)
+    for block in state.tokens:
+        if block.type != "inline" or not block.children:
+            continue
+        text = ""
+        for token in [*block.children, None]:
+            if token is not None and token.type == "text":
+                text += token.content
+                continue
+            for match in WIKILINK.finditer(text):
+                if match.group(2).strip():
+                    _report_missing(doc, block, match)
+            text = ""
+            if token is not None and token.type == "link_close" and token.meta.get("embedded"):
+                _report_embed(doc, block, token.meta["embedded"])
+
+
+def _report_missing(doc: RenderState, block: Token, match: re.Match[str]) -> None:
+    """Warn that a wikilink names no published file (or several): shown as written."""
+    name = match.group(2).partition("#")[0].strip()
+    doc.warn(
+        *locate(doc, block.map, match.group(0)),
+        f"wikilink `{match.group(0)}`: no published post, page or file is named `{name}` "
+        "(or several are); it is shown as written: fix the name, or link to the file, "
+        "e.g. `[text](other.md)`",
+    )
+
+
+def _report_embed(doc: RenderState, block: Token, written: str) -> None:
+    """Warn that embedding a note shows a link to it instead."""
+    doc.warn(
+        *locate(doc, block.map, written),
+        f"`{written}` embeds a note, which postil does not do: it is shown as a link to the "
+        "note; copy its text in, or write `[[…]]` without the `!`",
+    )
+
+
+def _shown(target: str) -> str:
+    """Return the text Obsidian shows for a link without `|text`: `Note > Heading`."""
+    name, _, fragment = target.partition("#")
+    name = posixpath.basename(name.strip()).removesuffix(".md")
+    fragment = fragment.strip().lstrip("^")
+    return f"{name} > {fragment}" if name and fragment else name or fragment
+
+
+def _push_link(state: StateInline, source: str, fragment: str, text: str) -> None:
+    """Push a link to the content file `source` ("" for this page) and `#fragment`."""
+    fragment = fragment.strip()
+    anchor = "" if not fragment or fragment.startswith("^") else "#" + slug_for(fragment)
+    href = ("@/" + source.removeprefix(CONTENT_DIR + "/") if source else "") + anchor
+    opening = state.push("link_open", "a", 1)
+    opening.attrs = {"href": href or "#"}
+    opening.markup, opening.info = "wikilink", "auto"
+    children: list[Token] = []
+    state.md.inline.parse(text, state.md, state.env, children)
+    state.tokens.extend(children)
+    closing = state.push("link_close", "a", -1)
+    closing.markup, closing.meta = "wikilink", {}
+
+
+def _push_image(state: StateInline, source: str, name: str, label: str | None) -> None:
+    """Push an image of the content file `source`, sized or described by `label`."""
+    token = state.push("image", "img", 0)
+    size = SIZE.fullmatch(label.strip()) if label else None
+    alt = label.strip() if label and size is None else posixpath.basename(name)
+    token.attrs = {"src": "@/" + source.removeprefix(CONTENT_DIR + "/"), "alt": ""}
+    if size:
+        token.attrs["width"] = size.group(1)
+        if size.group(2):
+            token.attrs["height"] = size.group(2)
+    text = Token("text", "", 0)
+    text.content = alt
+    token.children, token.content = [text], alt
+
+
+def _find(doc: RenderState, name: str, *, image: bool) -> str | None:
+    """Return the content source a wikilink's name means ("" for this page), or None
+    when no file or several files have that name."""
+    if not name:
+        return ""
+    key = name.lower().removesuffix(".md")
+    if image:
+        candidates = [s for s in doc.assets if _matches(s, name.lower())]
+    else:
+        candidates = _names(doc.links).get(posixpath.basename(key), [])
+        candidates = [s for s in candidates if _matches(s.rsplit(".", 1)[0], key)]
+    return candidates[0] if len(candidates) == 1 else None
+
+
+def _matches(source: str, written: str) -> bool:
+    """Whether the source path ends with the written name (`folder/Note` or `Note`)."""
+    source = source.lower()
+    return (
+        source == f"{CONTENT_DIR}/{written}"
+        or source.endswith("/" + written)
+        or (source.endswith("/index") and source.removesuffix("/index").endswith("/" + written))
+    )
+
+
+def _names(links: Mapping[str, str]) -> dict[str, list[str]]:
+    """Return file name (lower case, no suffix; a bundle's `index` its folder's) -> the
+    sources of that name, made once per mapping of sources (`_INDEX`)."""
+    if _INDEX and _INDEX[0][0] is links:
+        return _INDEX[0][1]
+    names: dict[str, list[str]] = {}
+    for source in links:
+        stem = posixpath.splitext(source)[0].lower()
+        base = posixpath.basename(stem)
+        if base == "index":
+            base = posixpath.basename(posixpath.dirname(stem))
+        names.setdefault(base, []).append(source)
+    _INDEX[:] = [(links, names)]
+    return names

@@ -1,0 +1,95 @@
+"""Obsidian's wikilinks and embeds in a built site (`postil.markdown.wikilink`)."""
+
+from __future__ import annotations
+
+import shutil
+
+from support.blog import BASE, build_into, build_site, make_site, page
+
+from postil.markdown.wikilink import _INDEX
+
+REPO_STATIC = __import__("pathlib").Path(__file__).resolve().parents[2] / "static"
+
+NOTE = """---
+title: Softmax notes
+date: 2024-01-01
+---
+
+See [[Attention]], [[attention|the attention post]], [[Attention#Scaled dot product]],
+[[#Temperature]], ![[plot.svg|120]] and [[Nowhere]], but not `[[code]]`.
+
+## Temperature
+
+$T$ sharpens it.
+"""
+
+ATTENTION = """---
+title: Attention
+date: 2024-01-02
+---
+
+## Scaled dot product
+
+$QK^T$.
+"""
+
+
+def vault(tmp_path):
+    root = make_site(tmp_path / "site", {"softmax.md": NOTE})
+    (root / "content/posts/ml").mkdir()
+    (root / "content/posts/ml/Attention.md").write_text(ATTENTION, encoding="utf-8")
+    (root / "content/attachments").mkdir()
+    shutil.copy(REPO_STATIC / "favicon.svg", root / "content/attachments/plot.svg")
+    return root
+
+
+def test_wikilinks_find_notes_headings_and_images_by_name_anywhere(tmp_path):
+    root = vault(tmp_path)
+    doc = page(build_into(root), "posts/softmax/index.html")
+    links = [(a.get("href"), a.text_content()) for a in doc.xpath('//div[@class="post-body"]//a')]
+    prefix = BASE.removeprefix("https://example.github.io")
+    assert links[:4] == [
+        (f"{prefix}posts/attention/", "Attention"),
+        (f"{prefix}posts/attention/", "the attention post"),
+        (f"{prefix}posts/attention/#scaled-dot-product", "Attention > Scaled dot product"),
+        ("#temperature", "Temperature"),
+    ]
+    [image] = doc.xpath('//div[@class="post-body"]//img')
+    assert (image.get("src"), image.get("alt"), image.get("width")) == (
+        f"{prefix}attachments/plot.svg",
+        "plot.svg",
+        "120",
+    )
+    body = doc.xpath('//div[@class="post-body"]')[0].text_content()
+    assert "[[Nowhere]]" in body and "[[code]]" in body
+
+
+def test_a_wikilink_naming_nothing_is_one_warning_at_its_place(tmp_path):
+    root = vault(tmp_path)
+    assert [str(w) for w in build_site(root).warnings] == [
+        "content/posts/softmax.md:7:41: warning: wikilink `[[Nowhere]]`: no published post, "
+        "page or file is named `Nowhere` (or several are); it is shown as written: fix the "
+        "name, or link to the file, e.g. `[text](other.md)`"
+    ]
+
+
+def test_a_wikilink_to_a_heading_the_note_lacks_is_reported_like_any_link(tmp_path):
+    root = vault(tmp_path)
+    note = NOTE.replace("[[Attention#Scaled dot product]]", "[[Attention#Softmax]]")
+    (root / "content/posts/softmax.md").write_text(note, encoding="utf-8")
+    warnings = [str(w) for w in build_site(root).warnings]
+    assert (
+        "content/posts/softmax.md:6:1: warning: link to `#softmax`: content/posts/ml/"
+        "Attention.md has no such anchor; link to an existing heading id or remove the fragment"
+    ) in warnings
+
+
+def test_two_notes_of_one_name_make_the_wikilink_ambiguous(tmp_path):
+    root = vault(tmp_path)
+    (root / "content/posts/other").mkdir()
+    again = ATTENTION.replace("title: Attention", "title: Attention again\nslug: again")
+    (root / "content/posts/other/attention.md").write_text(again, encoding="utf-8")
+    _INDEX.clear()
+    warnings = [str(w) for w in build_site(root).warnings]
+    assert any("wikilink `[[Attention]]`: no published" in w for w in warnings), warnings
+    assert any("wikilink `[[attention|the attention post]]`" in w for w in warnings)
