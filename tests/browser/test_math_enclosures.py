@@ -23,6 +23,7 @@ FORMULAS = {
     "rows-gap": (r"\begin{matrix} a \\[12pt] b \end{matrix}", True),
     "widehat": (r"\widehat{xyz}", False),
     "underbrace": (r"\underbrace{a + b + c + d}_{n}", True),
+    "bbox": (r"\bbox[yellow,5px,border:2px solid red]{x}", False),
 }
 INK = 160  # a pixel darker than this (0-255 grey) is ink
 
@@ -162,3 +163,15 @@ def test_underbrace_is_as_wide_as_its_base_and_taller_than_a_rule(formulas):
     assert drawn is not None and letters is not None
     assert drawn["right"] - drawn["left"] >= 0.95 * (letters["right"] - letters["left"])
     assert drawn["bottom"] - drawn["top"] >= 4  # a brace has a beak; a rule is 1-2 px
+
+
+def test_bbox_draws_its_background_padding_and_border(formulas):
+    style = formulas.eval_on_selector(
+        "#bbox mpadded.bbox",
+        "e => { const s = getComputedStyle(e); return [s.backgroundColor, s.paddingLeft,"
+        " s.borderTopStyle, s.borderTopWidth, s.borderTopColor]; }",
+    )
+    assert style == ["rgb(255, 255, 0)", "5px", "solid", "2px", "rgb(255, 0, 0)"]
+    box, letter = rect(formulas, "#bbox mpadded.bbox"), rect(formulas, "#bbox mi")
+    assert letter["x"] - box["x"] >= 7 - 0.5  # border and padding on the left
+    assert box["bottom"] - letter["bottom"] >= 7 - 0.5

@@ -10,7 +10,10 @@ can draw with borders and backgrounds in `currentColor`:
   notation (`phasorangle`, `actuarial`, the names of MathML 3's `menclose`).
 - **Colour boxes** (`\colorbox`, `\fcolorbox`): an `<mpadded class="colorbox">` with
   `mathbackground` and, for `\fcolorbox`, a border in the frame colour; their argument is
-  text, with `$…$` as math inside it (as in LaTeX).
+  text, with `$…$` as math inside it (as in LaTeX). MathJax's `\bbox[options]{math}` is an
+  `<mpadded class="bbox">` whose options (comma-separated, MathJax's order-free list) are
+  a background colour, a padding length (`5px`, `0.3em`), `border:…` and `style:…` CSS
+  (border, padding, margin, background and colour properties only: `bbox_css`).
 - **Negations** (`\not=`, `\not\in`): the precomposed Unicode character where one exists
   (≠ ∉ ⊄ …, `NEGATED`), else the symbol followed by U+0338 COMBINING LONG SOLIDUS OVERLAY
   (Unicode's way to negate a relation, as in its own decompositions of ≠ and ∉).
@@ -35,7 +38,7 @@ import xml.etree.ElementTree as ET
 from latex2mathml.symbols_parser import convert_symbol
 
 from postil.math.macros import read_group
-from postil.math.markers import marker, read_marker
+from postil.math.markers import hide_label, marker, read_marker, unhide_label
 from postil.math.tables import add_style
 
 # `\not X` -> the precomposed negated character (Unicode's "negated" relations).
@@ -105,7 +108,7 @@ WIDE_ACCENTS = {
 # The character each wide accent stands for (read by screen readers and copied as text).
 WIDE_CHARACTERS = {"wide-hat": "^", "wide-tilde": "~", "wide-check": "ˇ"}
 BOX_COMMANDS = re.compile(
-    r"\\(fbox|framebox|colorbox|fcolorbox|phase|angln|angl|"
+    r"\\(fbox|framebox|colorbox|fcolorbox|bbox|phase|angln|angl|"
     + "|".join(WIDE_ACCENTS)
     + r")(?![A-Za-z])"
 )
@@ -126,6 +129,16 @@ def _negate(match: re.Match[str]) -> str:
     if code is None:
         return match.group(0)
     return marker("mo", chr(int(code, 16)) + OVERLAY)
+
+
+def _optional(latex: str, pos: int) -> tuple[str, int]:
+    """Return the text of one `[…]` optional argument at `pos` ("" without one) and the
+    offset after it."""
+    after = _skip_optional(latex, pos)
+    if after == pos:
+        return "", pos
+    text = latex[pos:after].strip()
+    return text[1:-1], after
 
 
 def _skip_optional(latex: str, pos: int) -> int:
@@ -152,6 +165,10 @@ def _box(latex: str, match: re.Match[str]) -> tuple[str, int]:
     if name in NOTATIONS:
         body, pos = read_group(latex, pos)
         return r"\boxed{" + marker("box", NOTATIONS[name]) + body + "}", pos
+    if name == "bbox":
+        options, pos = _optional(latex, pos)
+        body, pos = read_group(latex, pos)
+        return r"\boxed{" + marker("box", "bbox " + hide_label(options)) + body + "}", pos
     if name == "framebox":
         pos = _skip_optional(latex, pos)
     colours = []
@@ -207,6 +224,10 @@ def _fix_box(el: ET.Element) -> None:
     parent, mark, payload = found
     parent.remove(mark)
     words = payload.split()
+    if words[0] == "bbox":
+        el.tag, el.attrib = "mpadded", {"class": "bbox"}
+        _bbox_options(el, unhide_label(words[1]) if len(words) > 1 else "")
+        return
     if words[0] not in ("colorbox", "fcolorbox"):
         el.set("notation", payload)
         return
@@ -219,6 +240,59 @@ def _fix_box(el: ET.Element) -> None:
     frame = _colour(words[1]) if len(words) == 3 else None
     if frame:
         add_style(el, f"border:{FRAME_RULE} solid {frame}")
+
+
+BBOX_PROPERTIES = re.compile(
+    r"(?:border|padding|margin|background|background-color|color|border-radius)"
+    r"(?:-(?:top|right|bottom|left|width|style|color))*\Z"
+)
+"""CSS properties a `\bbox` option may set (`style:` and `border:`)."""
+
+CSS_VALUE = re.compile(r"[\w\s#.%,-]+\Z")
+"""A CSS value without parentheses, quotes, backslashes or `;` (nothing it could load)."""
+
+LENGTH = re.compile(r"\d*\.?\d+(?:px|pt|em|ex|mm|cm|in)\Z")
+
+
+def bbox_css(options: str) -> tuple[str | None, list[str]]:
+    """Return the background colour and the CSS declarations of `\bbox`'s options.
+
+    MathJax's options, comma-separated in any order: a colour (the background), a length
+    (the padding on every side), `border:CSS` and `style:CSS`. Declarations whose property
+    is not a box or colour property (`BBOX_PROPERTIES`) or whose value is not plain
+    (`CSS_VALUE`) are left out, so a post cannot load anything through one.
+    """
+    background, rules = None, []
+    for option in (o.strip() for o in options.split(",")):
+        key, colon, value = option.partition(":")
+        if colon and key.strip().lower() in ("border", "style"):
+            css = f"border:{value}" if key.strip().lower() == "border" else value
+            rules += [r for r in _declarations(css) if r]
+        elif LENGTH.match(option):
+            rules.append(f"padding:{option}")
+        elif _colour(option):
+            background = option
+    return background, rules
+
+
+def _declarations(css: str) -> list[str]:
+    """Return the safe `property:value` declarations of a CSS text (see `bbox_css`)."""
+    kept = []
+    for declaration in css.split(";"):
+        name, colon, value = declaration.partition(":")
+        name, value = name.strip().lower(), value.strip()
+        if colon and BBOX_PROPERTIES.match(name) and CSS_VALUE.match(value):
+            kept.append(f"{name}:{value}")
+    return kept
+
+
+def _bbox_options(el: ET.Element, options: str) -> None:
+    """Give a `\bbox`'s `<mpadded>` its background and CSS (`bbox_css`)."""
+    background, rules = bbox_css(options)
+    if background:
+        el.set("mathbackground", background)
+    for rule in rules:
+        add_style(el, rule)
 
 
 def _fix_wide_accent(el: ET.Element) -> None:
