@@ -12,13 +12,14 @@ import posixpath
 from collections.abc import Iterable, Mapping
 from urllib.parse import unquote, urlsplit
 
+from postil.content.discover import SOURCE_SUFFIXES
 from postil.errors import Diagnostic, Location, Severity
 from postil.markdown.references import published
 from postil.model import RenderedPost, Site, TextAt
 from postil.pages import PageJob, PageSpec
 from postil.redirects import redirects
 
-SOURCES = (".md", ".markdown", ".qmd")
+SOURCES = SOURCE_SUFFIXES
 """The suffixes of posts' and pages' sources (located at a line; other files are not)."""
 
 GENERATED = {

@@ -12,12 +12,16 @@ from pathlib import Path
 from typing import Any
 
 from postil.cache.manifest import RACY_NS
+from postil.content.notebook import notebook_markdown
 from postil.errors import ContentError, Location
 from postil.model import SiteConfig, SourceFile
 
 CONTENT_DIR = "content"
 
-SOURCE_SUFFIXES = (".md", ".markdown", ".qmd")
+NOTEBOOK_SUFFIX = ".ipynb"
+"""A Jupyter notebook: read as the Markdown its cells make (`postil.content.notebook`)."""
+
+SOURCE_SUFFIXES = (".md", ".markdown", ".qmd", NOTEBOOK_SUFFIX)
 """File name endings of sources: Markdown (`.markdown` is Jekyll's other ending) and Quarto."""
 
 
@@ -380,6 +384,8 @@ def read_source(path: Path, rel: str, kind: str) -> SourceFile:
             Location(rel, line, col),
         ) from e
     text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if rel.endswith(NOTEBOOK_SUFFIX):
+        text = notebook_markdown(text, rel)
     _check_characters(text, rel)
     return SourceFile(path=path, rel=rel, text=text, kind=kind)
 

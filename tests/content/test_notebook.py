@@ -1,0 +1,155 @@
+"""Jupyter notebooks read as Markdown (`postil.content.notebook`) and built as posts."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from support.blog import build_into, make_site, page
+
+from postil.content.notebook import notebook_markdown
+from postil.errors import ContentError, Location
+
+
+def notebook(*cells: dict, language: str = "python") -> str:
+    metadata = {"kernelspec": {"name": "k", "language": language, "display_name": "K"}}
+    return json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": metadata, "cells": cells})
+
+
+def code(source: str, *outputs: dict, tags: tuple[str, ...] = ()) -> dict:
+    return {
+        "cell_type": "code",
+        "metadata": {"tags": list(tags)},
+        "source": source.splitlines(keepends=True),
+        "outputs": list(outputs),
+        "execution_count": 1,
+    }
+
+
+def result(**data: object) -> dict:
+    return {"output_type": "execute_result", "data": data, "metadata": {}, "execution_count": 1}
+
+
+FRONT = {"cell_type": "raw", "metadata": {}, "source": "---\ntitle: T\ndate: 2024-01-01\n---"}
+TEXT = {"cell_type": "markdown", "metadata": {}, "source": ["Some $x$.\n", "\n", "More."]}
+
+
+def test_cells_become_front_matter_markdown_code_and_outputs_in_order():
+    text = notebook(
+        FRONT,
+        TEXT,
+        code("x = 1\nx", result(**{"text/plain": "1"})),
+        code("print('a')", {"output_type": "stream", "name": "stdout", "text": ["a\n"]}),
+    )
+    assert notebook_markdown(text, "n.ipynb") == (
+        "---\ntitle: T\ndate: 2024-01-01\n---\n\nSome $x$.\n\nMore.\n\n"
+        "```python\nx = 1\nx\n```\n\n```text\n1\n```\n\n"
+        "```python\nprint('a')\n```\n\n```text\na\n```\n"
+    )
+
+
+def test_the_kernels_language_names_the_code():
+    assert notebook_markdown(notebook(code("1 + 1"), language="julia"), "n.ipynb") == (
+        "```julia\n1 + 1\n```\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        (
+            {"image/png": "iVBORw0K\nGgo=\n", "text/plain": "<Figure>"},
+            '<img src="data:image/png;base64,iVBORw0KGgo=" alt="">',
+        ),
+        ({"image/svg+xml": "<svg/>"}, '<img src="data:image/svg+xml;base64,PHN2Zy8+" alt="">'),
+        (
+            {"text/html": "<table><tr><td>1</td></tr></table>", "text/plain": "x"},
+            "```{=html}\n<table><tr><td>1</td></tr></table>\n```",
+        ),
+        (
+            {"text/latex": "$\\displaystyle x^{2}$", "text/plain": "x**2"},
+            "$$\n\\displaystyle x^{2}\n$$",
+        ),
+        ({"text/markdown": "**bold**"}, "**bold**"),
+    ],
+)
+def test_an_output_is_shown_in_its_richest_form(data, expected):
+    assert notebook_markdown(notebook(code("f()", result(**data))), "n.ipynb") == (
+        f"```python\nf()\n```\n\n{expected}\n"
+    )
+
+
+def test_an_error_is_its_traceback_without_terminal_colours():
+    error = {
+        "output_type": "error",
+        "ename": "E",
+        "evalue": "v",
+        "traceback": ["\x1b[0;31mE\x1b[0m: v"],
+    }
+    assert notebook_markdown(notebook(code("1/0", error)), "n.ipynb").endswith(
+        "```text\nE: v\n```\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("cell", "expected"),
+    [
+        (
+            code("#| echo: false\nprint(1)", {"output_type": "stream", "text": "1"}),
+            "```text\n1\n```\n",
+        ),
+        (code("#| output: false\nx = 1", result(**{"text/plain": "1"})), "```python\nx = 1\n```\n"),
+        (code("#| include: false\nsecret()", result(**{"text/plain": "1"})), "\n"),
+        (code("#hide\nsecret()"), "\n"),
+        (code("#hide_input\nshow()", result(**{"text/plain": "2"})), "```text\n2\n```\n"),
+        (code("x", result(**{"text/plain": "3"}), tags=("remove-input",)), "```text\n3\n```\n"),
+        (code("x", result(**{"text/plain": "3"}), tags=("remove-cell",)), "\n"),
+        (code("x", result(**{"text/plain": "3"}), tags=("hide-output",)), "```python\nx\n```\n"),
+    ],
+)
+def test_what_a_cell_asks_to_hide_is_left_out(cell, expected):
+    assert notebook_markdown(notebook(cell), "n.ipynb") == expected
+
+
+def test_a_markdown_cells_attachment_is_a_data_url():
+    cell = {
+        "cell_type": "markdown",
+        "metadata": {},
+        "source": "![plot](attachment:p.png)",
+        "attachments": {"p.png": {"image/png": "iVBO"}},
+    }
+    assert notebook_markdown(notebook(cell), "n.ipynb") == "![plot](data:image/png;base64,iVBO)\n"
+
+
+def test_code_holding_backticks_gets_a_longer_fence():
+    assert notebook_markdown(notebook(code('s = """```"""')), "n.ipynb") == (
+        '````python\ns = """```"""\n````\n'
+    )
+
+
+def test_a_file_that_is_not_json_is_an_error_at_its_line_and_column():
+    with pytest.raises(ContentError) as caught:
+        notebook_markdown('{\n  "cells": [\n    oops\n  ]\n}', "content/posts/n.ipynb")
+    assert caught.value.location == Location("content/posts/n.ipynb", 3, 5)
+
+
+def test_an_old_notebook_format_says_how_to_convert_it():
+    with pytest.raises(ContentError, match="nbconvert --to notebook --nbformat 4"):
+        notebook_markdown(json.dumps({"nbformat": 3, "worksheets": []}), "n.ipynb")
+
+
+def test_a_notebook_post_builds_with_its_math_code_outputs_and_no_checkpoint(tmp_path):
+    root = make_site(tmp_path / "site", {})
+    folder = root / "content/posts/softmax"
+    (folder / ".ipynb_checkpoints").mkdir(parents=True)
+    text = notebook(FRONT, TEXT, code("f()", result(**{"image/png": "iVBO", "text/plain": "F"})))
+    (folder / "index.ipynb").write_text(text, encoding="utf-8")
+    (folder / ".ipynb_checkpoints/index-checkpoint.ipynb").write_text(text, encoding="utf-8")
+    out = build_into(root)
+    doc = page(out, "posts/softmax/index.html")
+    assert doc.xpath("//h1")[0].text_content() == "T"
+    body = doc.xpath('//div[@class="post-body"]')[0]
+    assert len(body.xpath(".//math")) == 1
+    assert body.xpath(".//img/@src") == ["data:image/png;base64,iVBO"]
+    assert not (out / "posts/softmax/index.ipynb").exists()
+    assert [p.name for p in (out / "posts").iterdir() if p.is_dir()] == ["softmax"]
