@@ -153,3 +153,27 @@ def test_a_notebook_post_builds_with_its_math_code_outputs_and_no_checkpoint(tmp
     assert body.xpath(".//img/@src") == ["data:image/png;base64,iVBO"]
     assert not (out / "posts/softmax/index.ipynb").exists()
     assert [p.name for p in (out / "posts").iterdir() if p.is_dir()] == ["softmax"]
+
+
+def test_fastpages_first_cell_is_the_front_matter():
+    first = {
+        "cell_type": "markdown",
+        "metadata": {},
+        "source": '# "Softmax: a tour"\n> A short summary.\n\n'
+        "- toc: true\n- categories: [ml, math]",
+    }
+    assert notebook_markdown(notebook(first, TEXT), "n.ipynb") == (
+        '---\ntitle: "Softmax: a tour"\ndescription: "A short summary."\ntoc: true\n'
+        "categories: [ml, math]\n---\n\nSome $x$.\n\nMore.\n"
+    )
+
+
+def test_a_first_heading_with_text_after_it_is_no_front_matter():
+    first = {"cell_type": "markdown", "metadata": {}, "source": "# Title\n\nA paragraph."}
+    assert notebook_markdown(notebook(first), "n.ipynb") == "# Title\n\nA paragraph.\n"
+
+
+def test_fastpages_collapse_flags_are_left_out_of_the_code():
+    assert notebook_markdown(notebook(code("#collapse-hide\nimport x")), "n.ipynb") == (
+        "```python\nimport x\n```\n"
+    )

@@ -4,8 +4,9 @@ Quarto blogs (`posts/x/index.ipynb`), Jupyter Book, fastpages and Nikola publish
 as posts. `notebook_markdown` turns one (nbformat 4, the format since 2015) into postil's
 Markdown, so every later stage reads it as any post:
 
-- a first raw cell holding `---` YAML is the front matter (Quarto's way); otherwise the
-  post is titled as a Markdown post is (its opening `# heading`);
+- a first raw cell holding `---` YAML is the front matter (Quarto's way), and so is
+  fastpages' first Markdown cell of `# Title`, `> summary` and `- key: value` lines;
+  otherwise the post is titled as a Markdown post is (its opening `# heading`);
 - Markdown cells as written, their attached images (`attachment:plot.png`) as `data:` URLs;
 - code cells as fenced code in the kernel's language, their outputs after them: text
   (`stream`, `text/plain`, errors without their terminal colours) as a `text` block,
@@ -42,8 +43,18 @@ ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 OPTION = re.compile(r"#\|\s*([\w-]+)\s*:\s*(.*?)\s*$")
 """A Quarto cell option line at the top of a code cell: `#| echo: false`."""
 
-FASTPAGES = re.compile(r"#\s*(hide|hide_input|hide_output|collapse|collapse_output)\s*$")
-"""fastpages' (nbdev's) flags on a code cell's first lines."""
+FASTPAGES = re.compile(
+    r"#\s*(hide|hide_input|hide_output|collapse|collapse[-_](?:hide|show|output))\s*$"
+)
+"""fastpages' (nbdev's) flags on a code cell's first lines (the `collapse` ones fold code
+there; here the code is shown)."""
+
+FASTPAGES_FRONT = re.compile(
+    r"#[ \t]+(?P<title>[^\n]+)\n(?:>[ \t]*(?P<summary>[^\n]+)\n)?\s*"
+    r"(?P<items>(?:-[ \t]*[\w-]+[ \t]*:[^\n]*(?:\n|\Z))+)\s*\Z"
+)
+"""fastpages' front matter: a first Markdown cell of `# Title`, `> summary` and `- key: value`
+lines."""
 
 HIDE_TAGS = {
     "remove-cell": "cell",
@@ -94,7 +105,9 @@ def notebook_markdown(text: str, rel: str) -> str:
         raise ContentError(f"not a notebook of nbformat 4 (no `cells`); {hint}", Location(rel))
     language = _language(notebook.get("metadata") or {})
     cells = [cell for cell in notebook["cells"] if isinstance(cell, dict)]
-    parts = [part for cell in cells for part in _cell(cell, language)]
+    front = _fastpages_front(cells[0]) if cells else None
+    parts = [front] if front else []
+    parts += [part for cell in cells[1 if front else 0 :] for part in _cell(cell, language)]
     return "\n\n".join(parts) + "\n"
 
 
@@ -106,6 +119,21 @@ def _language(metadata: dict[str, Any]) -> str:
         if isinstance(name, str) and name:
             return name.lower()
     return "python"
+
+
+def _fastpages_front(cell: dict[str, Any]) -> str | None:
+    """Return fastpages' front matter cell (`FASTPAGES_FRONT`) as YAML front matter, or
+    None: the title and summary (`description`) quoted, the `key: value` lines as YAML."""
+    if cell.get("cell_type") != "markdown":
+        return None
+    found = FASTPAGES_FRONT.match(_source(cell.get("source")).strip() + "\n")
+    if found is None:
+        return None
+    lines = [f"title: {json.dumps(found.group('title').strip().strip(chr(34)))}"]
+    if found.group("summary"):
+        lines.append(f"description: {json.dumps(found.group('summary').strip().strip(chr(34)))}")
+    lines += [item.strip()[1:].strip() for item in found.group("items").splitlines() if item]
+    return "---\n" + "\n".join(lines) + "\n---"
 
 
 def _source(value: Any) -> str:
