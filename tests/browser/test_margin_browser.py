@@ -33,6 +33,14 @@ A paragraph with an aside.[The aside's text.]{.aside}
 ::: {.column-page}
 A page-wide block.
 :::
+
+<div class="l-gutter">
+<p>Distill's gutter.</p>
+</div>
+
+<div class="l-page">
+<p>Distill's page width.</p>
+</div>
 """
 
 BOXES_JS = """
@@ -42,7 +50,9 @@ BOXES_JS = """
   return {
     body: box(document.querySelector(".post-body")),
     margins: Array.from(document.querySelectorAll(".post-body > .column-margin")).map(box),
+    gutter: box(document.querySelector(".l-gutter")),
     page: box(document.querySelector(".column-page")),
+    lpage: box(document.querySelector(".l-page")),
     rem: parseFloat(getComputedStyle(document.documentElement).fontSize),
     caps: getComputedStyle(document.querySelector(".smallcaps")).fontVariantCaps,
   };
@@ -74,6 +84,7 @@ def test_margin_blocks_sit_in_the_margin_column_on_a_wide_screen(page, site, ser
         assert margin["width"] == pytest.approx(16 * rem, abs=1)  # --margin-width
     first, second = boxes["margins"]
     assert second["top"] > first["top"]  # stacked, not overlapping (clear: right)
+    assert boxes["gutter"]["left"] == pytest.approx(body["right"] + 2.5 * rem, abs=1)
 
 
 def test_margin_blocks_stay_in_the_text_on_a_narrow_screen(page, site, serve_dir):
@@ -88,6 +99,7 @@ def test_page_column_spans_the_text_and_the_margin(page, site, serve_dir):
     body, rem = boxes["body"], boxes["rem"]
     assert boxes["page"]["left"] == pytest.approx(body["left"], abs=0.5)
     assert boxes["page"]["width"] == pytest.approx(body["width"] + 18.5 * rem, abs=1)
+    assert boxes["lpage"]["width"] == pytest.approx(body["width"] + 18.5 * rem, abs=1)
     narrow = layout(page, serve_dir(site), 800)
     assert narrow["page"]["width"] == pytest.approx(narrow["body"]["width"], abs=0.5)
 

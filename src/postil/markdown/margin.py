@@ -14,6 +14,9 @@ as if nothing were asked:
   ```` ```{sidebar} Title ```` (Sphinx's, shown as margin content under its title), with
   backticks or colons, their body Markdown.
 
+Distill's layout classes on raw HTML (`l-gutter` in the margin; `l-page`, `l-screen`,
+`l-body-outset` and their forms wide: al-folio's Distill posts) are styled the same way.
+
 CSS classes (article.css): column-margin (floated into the margin column on wide screens,
 an aside in the text on narrow ones), margin-title, and Quarto's page column classes.
 Sources: Quarto's "Article Layout" guide; MyST's "Asides and sidebars" (`{aside}`,
