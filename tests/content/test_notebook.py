@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from support.blog import build_into, make_site, page
 
 from postil.content.notebook import notebook_markdown
@@ -177,3 +179,32 @@ def test_fastpages_collapse_flags_are_left_out_of_the_code():
     assert notebook_markdown(notebook(code("#collapse-hide\nimport x")), "n.ipynb") == (
         "```python\nimport x\n```\n"
     )
+
+
+_LEAF = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=12))
+_KEYS = st.sampled_from(
+    "cell_type source outputs metadata data text tags attachments output_type traceback "
+    "image/png text/html text/latex text/plain kernelspec language format name".split()
+)
+_VALUE = st.recursive(
+    _LEAF,
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(_KEYS, inner, max_size=5)),
+    max_leaves=30,
+)
+_CELL = st.fixed_dictionaries(
+    {"cell_type": st.sampled_from(["code", "markdown", "raw", "heading"])},
+    optional={"source": _VALUE, "outputs": _VALUE, "metadata": _VALUE, "attachments": _VALUE},
+)
+_NOTEBOOK = st.fixed_dictionaries(
+    {"cells": st.lists(st.one_of(_CELL, _VALUE), max_size=5)},
+    optional={"metadata": _VALUE, "nbformat": _VALUE},
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_NOTEBOOK)
+def test_a_damaged_notebook_reads_as_far_as_it_can_and_never_raises_another_error(data):
+    try:
+        assert isinstance(notebook_markdown(json.dumps(data), "n.ipynb"), str)
+    except ContentError:
+        pass

@@ -103,7 +103,7 @@ def notebook_markdown(text: str, rel: str) -> str:
             else "open and save it in Jupyter"
         )
         raise ContentError(f"not a notebook of nbformat 4 (no `cells`); {hint}", Location(rel))
-    language = _language(notebook.get("metadata") or {})
+    language = _language(_mapping(notebook.get("metadata")))
     cells = [cell for cell in notebook["cells"] if isinstance(cell, dict)]
     front = _fastpages_front(cells[0]) if cells else None
     parts = [front] if front else []
@@ -136,6 +136,12 @@ def _fastpages_front(cell: dict[str, Any]) -> str | None:
     return "---\n" + "\n".join(lines) + "\n---"
 
 
+def _mapping(value: Any) -> dict[str, Any]:
+    """Return `value` if it is a JSON object, else an empty one (a damaged field reads as
+    absent: a notebook is data written by programs, not by hand)."""
+    return value if isinstance(value, dict) else {}
+
+
 def _source(value: Any) -> str:
     """Return a cell field written as a string or a list of lines, as one string."""
     if isinstance(value, list):
@@ -147,11 +153,10 @@ def _cell(cell: dict[str, Any], language: str) -> Iterator[str]:
     """Yield the Markdown blocks of one cell."""
     kind, source = cell.get("cell_type"), _source(cell.get("source"))
     if kind == "markdown":
-        yield _attachments(source, cell.get("attachments") or {})
+        yield _attachments(source, _mapping(cell.get("attachments")))
     elif kind == "raw":
-        mime = (cell.get("metadata") or {}).get("format") or (cell.get("metadata") or {}).get(
-            "raw_mimetype", ""
-        )
+        metadata = _mapping(cell.get("metadata"))
+        mime = metadata.get("format") or metadata.get("raw_mimetype", "")
         if source.lstrip().startswith("---") or mime in ("text/html", "html"):
             yield source.strip("\n")
     elif kind == "code":
@@ -161,7 +166,7 @@ def _cell(cell: dict[str, Any], language: str) -> Iterator[str]:
 def _attachments(source: str, attachments: dict[str, Any]) -> str:
     """Return a Markdown cell with each `attachment:name` as a `data:` URL of the file."""
     for name, bundle in attachments.items():
-        found = _image(bundle) if isinstance(bundle, dict) else None
+        found = _image(_mapping(bundle))
         if found:
             source = source.replace(f"attachment:{name}", found)
     return source
@@ -176,7 +181,8 @@ def _code_cell(cell: dict[str, Any], source: str, language: str) -> Iterator[str
         fence = "`" * max(3, _longest_run(code, "`") + 1)
         yield f"{fence}{language}\n{code.rstrip()}\n{fence}"
     if "output" not in hidden:
-        for output in cell.get("outputs") or []:
+        outputs = cell.get("outputs")
+        for output in outputs if isinstance(outputs, list) else ():
             if isinstance(output, dict):
                 block = _output(output)
                 if block:
@@ -186,8 +192,9 @@ def _code_cell(cell: dict[str, Any], source: str, language: str) -> Iterator[str
 def _hidden(cell: dict[str, Any], source: str) -> tuple[set[str], str]:
     """Return what a code cell hides ("cell", "input", "output") and its code without the
     option lines that say so."""
-    tags = (cell.get("metadata") or {}).get("tags") or ()
-    hidden = {HIDE_TAGS[tag] for tag in tags if tag in HIDE_TAGS}
+    tags = _mapping(cell.get("metadata")).get("tags")
+    names = [tag for tag in tags if isinstance(tag, str)] if isinstance(tags, list) else []
+    hidden = {HIDE_TAGS[tag] for tag in names if tag in HIDE_TAGS}
     lines = source.split("\n")
     while lines:
         quarto, flag = OPTION.match(lines[0]), FASTPAGES.match(lines[0])
@@ -209,7 +216,8 @@ def _output(output: dict[str, Any]) -> str:
     if kind == "stream":
         return _text_block(_source(output.get("text")))
     if kind == "error":
-        return _text_block("\n".join(str(line) for line in output.get("traceback") or ()))
+        lines = output.get("traceback")
+        return _text_block("\n".join(map(str, lines)) if isinstance(lines, list) else "")
     data = output.get("data")
     if not isinstance(data, dict):
         return ""
