@@ -112,6 +112,17 @@ TEXT = [
     "|",
     "---",
     ":",
+    "[span]{.aside}",
+    "[x]{.mark .underline #i}",
+    "]{",
+    "[[",
+    "]]",
+    "[[b]]",
+    "[[b#h|text]]",
+    "![[a.png|30]]",
+    "![[b]]",
+    "[[#h]]",
+    "{.column-margin}",
 ]
 
 
@@ -150,7 +161,7 @@ def inline(draw: st.DrawFn, hostile: bool = True) -> str:
 
 @st.composite
 def block(draw: st.DrawFn, hostile: bool = True) -> str:
-    kind = draw(st.integers(0, 16))
+    kind = draw(st.integers(0, 19))
     text = draw(inline(hostile))
     tex = draw(latex(hostile))
     return [
@@ -174,6 +185,17 @@ def block(draw: st.DrawFn, hostile: bool = True) -> str:
         f"\\begin{{{draw(st.sampled_from(['eqnarray*', 'aligned', 'pmatrix', 'foo']))}}}\n"
         f"{tex}\n" + draw(st.sampled_from(["\\end{eqnarray*}", "\\end{aligned}", ""])),
         f"$ {tex} $ and $\\text{{a ${tex}$}}$ and ${tex} = $",
+        # other generators' code options (`postil.markdown.fenceinfo`)
+        "```"
+        + draw(
+            st.sampled_from(
+                ["js{1,3}", "go {linenos=table,hl_lines=[2]}", "ts:line-numbers=0", "py [t.py]"]
+                + ['{.python filename="a.py" .numberLines startFrom=x}', "py {hl_lines=[x]"]
+            )
+        )
+        + f"\n{tex}\n```",
+        f"::: {{.column-margin}}\n{text}\n:::\n\n[{text}]{{.aside}}",
+        f"```{{sidebar}} {draw(inline())}\n{text}\n```",
     ][kind]
 
 
