@@ -89,10 +89,10 @@ def test_rawhtml_wrappers_leave_no_litter_and_their_math_is_typeset():
 
 
 def test_unknown_shortcodes_warn_once_for_a_pair_and_keep_their_content():
-    html, state = render("{{< tabs items=x >}}\nInside.\n{{< /tabs >}}\n")
+    html, state = render("{{< columns ratio=x >}}\nInside.\n{{< /columns >}}\n")
     assert html == "<p>Inside.</p>\n"
     assert messages(state) == [
-        "content/posts/here.md:1:1: Hugo shortcode `{{< tabs items=x >}}` is not "
+        "content/posts/here.md:1:1: Hugo shortcode `{{< columns ratio=x >}}` is not "
         "supported and is left out (content between its tags stays); write its result as "
         "Markdown or HTML"
     ]

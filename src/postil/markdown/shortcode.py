@@ -13,6 +13,8 @@ rendering; postil reads the shortcodes it has an equivalent for:
   `CALLOUTS`) → a postil callout of their kind and title; `spoiler`, `details`, `expand`
   (`FOLDS`) → a folded callout under their title; also opened and closed on one line
   around their text (`{{< spoiler text="…" >}} answer {{< /spoiler >}}`);
+- `tabs`/`tabpane` around `tab`s (Hugo Book, Hextra, Docsy) → postil's content tabs
+  (`postil.markdown.shortcodetabs`);
 - `quote` (Hugo Stack's, Hugo Blox's `blockquote`) → a block quote of its content, with
   its `author`, `source` (linked to `url`) as a `― author, source` line under it;
 - `katex` (Hugo Book) → math, display with `display` (`postil.markdown.math`);
@@ -41,6 +43,7 @@ from markdown_it.rules_core import StateCore
 from postil.markdown.embed import push_video
 from postil.markdown.figure import push_figure
 from postil.markdown.liquid import Value
+from postil.markdown.shortcodetabs import TABS, TABSETS, push_tab, push_tabset
 from postil.markdown.state import RenderState, get_state
 from postil.markdown.tagsyntax import (
     Tag,
@@ -152,9 +155,13 @@ def shortcode_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
     if silent:
         return True
     line = start
-    if tag.name in CALLOUTS | FOLDS | QUOTES and not tag.closing:
+    if tag.name in CALLOUTS | FOLDS | QUOTES | TABSETS | TABS and not tag.closing:
         close = find_closer(state, start, end, tag.name)
-        if close is not None:
+        if close is not None and tag.name in TABSETS | TABS:
+            tab = push_tabset if tag.name in TABSETS else _tab
+            tab(state, start, close, tag)
+            line = close
+        elif close is not None:
             (_quote if tag.name in QUOTES else _callout)(state, start, close, tag)
             line = close
     if line == start:
@@ -188,7 +195,7 @@ def _one_line(state: StateBlock, start: int, end: int, tag: Tag) -> None:
         return
     if find_closer(state, start, end, tag.name) is not None:
         opened.append(tag.name)
-    elif tag.name in CALLOUTS | FOLDS:
+    elif tag.name in CALLOUTS | FOLDS | TABSETS | TABS:
         close = tag.raw.replace(tag.inner, "/" + tag.name)
         doc.warn(start, 1, f"`{tag.raw}` is never closed; add `{close}` where it ends")
         return
@@ -214,12 +221,17 @@ def _one_line_pair(state: StateBlock, start: int, silent: bool) -> bool:
     if state.sCount[start] - state.blkIndent >= 4 or not state.src.startswith("{{", begin):
         return False
     tag = scan_tag(state.src, begin, end)
-    if tag is None or tag.kind != "shortcode" or tag.closing or tag.name not in CALLOUTS | FOLDS:
+    pairs = CALLOUTS | FOLDS | TABS
+    if tag is None or tag.kind != "shortcode" or tag.closing or tag.name not in pairs:
         return False
     close = _closing_at_end(state.src, tag, end)
     if close is None:
         return False
     if silent:
+        return True
+    if tag.name in TABS:
+        push_tab(state, (start, start), tag, state.src[tag.end : close].strip())
+        state.line = start + 1
         return True
     _callout_open(state, start, start, tag)
     text = state.src[tag.end : close].strip()
@@ -240,6 +252,11 @@ def _closing_at_end(src: str, tag: Tag, end: int) -> int | None:
     if closing is None or not closing.closing or closing.name.lstrip("/") != tag.name:
         return None
     return pos if not src[closing.end : end].strip() else None
+
+
+def _tab(state: StateBlock, start: int, close: int, tag: Tag) -> None:
+    """Push a `tab` shortcode whose tags are on lines of their own (`shortcodetabs`)."""
+    push_tab(state, (start, close), tag, None)
 
 
 def _callout_open(state: StateBlock, start: int, close: int, tag: Tag) -> None:

@@ -1,4 +1,5 @@
-"""Content tabs as MkDocs Material writes them (pymdownx.tabbed): `=== "Title"`."""
+"""Content tabs as MkDocs Material writes them (pymdownx.tabbed): `=== "Title"`; the tokens
+Hugo themes' tab shortcodes make too (`postil.markdown.shortcodetabs`)."""
 
 from __future__ import annotations
 
@@ -104,3 +105,25 @@ def _title(state: StateBlock, title: str, line: int) -> None:
     inline = state.push("inline", "", 0)
     inline.content, inline.map, inline.children = title, [line, line + 1], []
     state.push("tab_title_close", "p", -1)
+
+
+def open_tabset(state: StateBlock, start: int, close: int) -> None:
+    """Push the opening of a set of tabs spanning lines `start` to `close`."""
+    token = state.push("tabset_open", "div", 1)
+    token.attrs, token.map = {"class": "tabset"}, [start, close + 1]
+
+
+def close_tabset(state: StateBlock, close: int) -> None:
+    """Push the end of a set of tabs (at line `close`)."""
+    state.push("tabset_close", "div", -1).map = [close, close + 1]
+
+
+def open_tab(state: StateBlock, start: int, close: int, title: str) -> None:
+    """Push the opening of a tab spanning lines `start` to `close` and its title (Markdown)."""
+    opening = state.push("tab_open", "div", 1)
+    opening.attrs, opening.map, opening.meta = (
+        {"class": "tab"},
+        [start, close + 1],
+        {"title": title},
+    )
+    _title(state, title, start)
