@@ -21,7 +21,7 @@ CONTENT_DIR = "content"
 NOTEBOOK_SUFFIX = ".ipynb"
 """A Jupyter notebook: read as the Markdown its cells make (`postil.content.notebook`)."""
 
-SOURCE_SUFFIXES = (".md", ".markdown", ".qmd", NOTEBOOK_SUFFIX)
+SOURCE_SUFFIXES = (".md", ".markdown", ".qmd", ".mdx", NOTEBOOK_SUFFIX)
 """File name endings of sources: Markdown (`.markdown` is Jekyll's other ending) and Quarto."""
 
 

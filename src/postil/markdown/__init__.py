@@ -65,6 +65,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.liquid import liquid_plugin
     from postil.markdown.margin import margin_plugin
     from postil.markdown.math import math_plugin
+    from postil.markdown.mdx import mdx_plugin
     from postil.markdown.myst import myst_plugin
     from postil.markdown.nesting import nesting_plugin
     from postil.markdown.rawhtml import rawhtml_plugin
@@ -112,6 +113,7 @@ def create_markdown() -> MarkdownIt:
         attrs_plugin,
         span_plugin,  # after the sidenote plugin's rules: `[^1]{…}` is a note
         wikilink_plugin,
+        mdx_plugin,  # its core rule right after `inline`: components before raw HTML's
         callout_plugin,
         margin_plugin,  # after the callout plugin, which makes fenced divs `<div>`s
         tabs_plugin,

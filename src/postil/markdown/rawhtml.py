@@ -21,6 +21,12 @@ from postil.markdown.state import RenderState, get_state
 URL_ATTRS = frozenset({"src", "href", "poster"})
 """Attributes holding one URL (`<img src>`, `<a href>`, `<video poster>`)."""
 
+EXCERPT_MARKER = re.compile(r"<!--\s*(?:more|truncate)\s*-->\s*", re.I)
+"""Other generators' summary breaks: Hexo's `<!-- more -->`, Docusaurus' `<!-- truncate -->`."""
+
+MORE_MARKER = "<!--more-->"
+"""The summary break `postil.htmlfilter.summary_html` reads (Jekyll's, Hugo's, Pelican's)."""
+
 _CSS_URL = re.compile(r"""url\(\s*(['"]?)([^'")]*)\1\s*\)""")
 
 
@@ -44,6 +50,7 @@ def rawhtml_plugin(md: MarkdownIt) -> None:
     checks them. No CSS classes.
     """
     md.core.ruler.after("links", "rawhtml", rewrite_raw_html)
+    md.core.ruler.after("block", "excerpt_markers", excerpt_markers)
 
 
 def rewrite_raw_html(state: StateCore) -> None:
@@ -156,3 +163,11 @@ class _TagFinder(HTMLParser):
             self.tags.append((self.getpos(), raw, attrs))
 
     handle_startendtag = handle_starttag
+
+
+def excerpt_markers(state: StateCore) -> None:
+    """Core rule: write every summary break of another generator (`EXCERPT_MARKER`) on a
+    line of its own as `<!--more-->`, the one `summary_html` reads."""
+    for token in state.tokens:
+        if token.type == "html_block" and EXCERPT_MARKER.fullmatch(token.content):
+            token.content = MORE_MARKER + "\n"
