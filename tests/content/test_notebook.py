@@ -208,3 +208,18 @@ def test_a_damaged_notebook_reads_as_far_as_it_can_and_never_raises_another_erro
         assert isinstance(notebook_markdown(json.dumps(data), "n.ipynb"), str)
     except ContentError:
         pass
+
+
+PNG_3X2 = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAMAAAACCAIAAAASFvFNAAAAC0lEQVR4nGNgwAQAABQAAX3+Hu4AAAAASUVORK5CYII="
+)
+
+
+def test_an_output_image_has_its_size_from_its_header_or_its_metadata():
+    plain = result(**{"image/png": PNG_3X2})
+    retina = dict(
+        result(**{"image/png": PNG_3X2}), metadata={"image/png": {"width": 30, "height": 20}}
+    )
+    text = notebook_markdown(notebook(code("a", plain), code("b", retina)), "n.ipynb")
+    assert f'<img src="data:image/png;base64,{PNG_3X2}" alt="" width="3" height="2">' in text
+    assert f'<img src="data:image/png;base64,{PNG_3X2}" alt="" width="30" height="20">' in text

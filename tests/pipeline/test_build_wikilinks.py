@@ -67,9 +67,10 @@ def test_wikilinks_find_notes_headings_and_images_by_name_anywhere(tmp_path):
 def test_a_wikilink_naming_nothing_is_one_warning_at_its_place(tmp_path):
     root = vault(tmp_path)
     assert [str(w) for w in build_site(root).warnings] == [
-        "content/posts/softmax.md:7:41: warning: wikilink `[[Nowhere]]`: no published post, "
-        "page or file is named `Nowhere` (or several are); it is shown as written: fix the "
-        "name, or link to the file, e.g. `[text](other.md)`"
+        "content/posts/softmax.md:7:41: warning: wikilink `[[Nowhere]]` is shown as written: "
+        "no published post, page or file is named `Nowhere` (wikilinks name a file, "
+        "`[[other-note]]` for other-note.md); fix the name, or link to the file, e.g. "
+        "`[text](other.md)`"
     ]
 
 
@@ -91,5 +92,23 @@ def test_two_notes_of_one_name_make_the_wikilink_ambiguous(tmp_path):
     (root / "content/posts/other/attention.md").write_text(again, encoding="utf-8")
     _INDEX.clear()
     warnings = [str(w) for w in build_site(root).warnings]
-    assert any("wikilink `[[Attention]]`: no published" in w for w in warnings), warnings
+    assert (
+        "content/posts/softmax.md:6:5: warning: wikilink `[[Attention]]` is shown as written: "
+        "2 files are named `Attention` (content/posts/ml/Attention.md, "
+        "content/posts/other/attention.md); write its folder too, e.g. `[[ml/Attention]]`"
+    ) in warnings
     assert any("wikilink `[[attention|the attention post]]`" in w for w in warnings)
+
+
+def test_a_wikilink_by_a_notes_words_finds_its_slugged_file_and_its_text_may_hold_brackets(
+    tmp_path,
+):
+    root = vault(tmp_path)
+    (root / "content/posts/ml/Attention.md").rename(root / "content/posts/ml/scaled-attention.md")
+    note = NOTE.replace("[[Attention]]", "[[Scaled Attention|[the]{.smallcaps} post]]")
+    (root / "content/posts/softmax.md").write_text(note, encoding="utf-8")
+    _INDEX.clear()
+    doc = page(build_into(root), "posts/softmax/index.html")
+    [first, *_] = doc.xpath('//div[@class="post-body"]//a')
+    assert first.get("href").endswith("/posts/scaled-attention/")
+    assert first.xpath('./span[@class="smallcaps"]/text()') == ["the"]

@@ -223,7 +223,8 @@ def _output(output: dict[str, Any]) -> str:
         return ""
     image = _image(data)
     if image:  # HTML: CommonMark refuses an SVG `data:` URL as a link destination
-        return f'<img src="{image}" alt="">'
+        size = _size(image, _mapping(_mapping(output.get("metadata")).get(image[5:].split(";")[0])))
+        return f'<img src="{image}" alt=""{size}>'
 
     if "text/html" in data:
         html = _source(data["text/html"])
@@ -245,6 +246,28 @@ def _image(data: dict[str, Any]) -> str:
                 payload = base64.b64encode(payload.encode("utf-8")).decode("ascii")
             return f"data:{mime};base64,{''.join(payload.split())}"
     return ""
+
+
+def _size(url: str, metadata: dict[str, Any]) -> str:
+    """Return ` width="…" height="…"` for an output image, so the page keeps its place
+    while it loads: the output's own metadata (Jupyter's `retina` figures give their CSS
+    size there), else a PNG's or GIF's pixel size from its header; "" when neither says."""
+    width, height = metadata.get("width"), metadata.get("height")
+    if not (isinstance(width, int) and isinstance(height, int)):
+        width = height = None
+        text = url.partition(",")[2][:32]
+        try:
+            head = base64.b64decode(text[: len(text) // 4 * 4])
+        except ValueError:  # binascii.Error: not base64 after all
+            head = b""
+        if url.startswith("data:image/png") and head[12:16] == b"IHDR":
+            width, height = int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+        elif url.startswith("data:image/gif") and head[:3] == b"GIF":
+            width, height = (
+                int.from_bytes(head[6:8], "little"),
+                int.from_bytes(head[8:10], "little"),
+            )
+    return f' width="{width}" height="{height}"' if width and height else ""
 
 
 def _text_block(text: str) -> str:

@@ -37,8 +37,9 @@ from postil.markdown.heading import slug_for
 from postil.markdown.references import CONTENT_DIR, locate
 from postil.markdown.state import RenderState, get_state
 
-WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n|]*)(?:\|([^\[\]\n]*))?\]\]")
-"""`[[target|text]]` or `![[target|size or alt]]`, on one line."""
+WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n|]*)(?:\|((?:[^\[\]\n]|\[[^\[\]\n]*\])*))?\]\]")
+"""`[[target|text]]` or `![[target|size or alt]]`, on one line; the text may hold one
+level of brackets (`[[Note|[x]{.smallcaps}]]`)."""
 
 SIZE = re.compile(r"(\d+)(?:x(\d+))?")
 """An embedded image's size: `300` or `300x200` pixels."""
@@ -46,7 +47,7 @@ SIZE = re.compile(r"(\d+)(?:x(\d+))?")
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".bmp")
 """Files an embed shows as an image (Obsidian's image formats)."""
 
-_INDEX: list[tuple[Mapping[str, str], dict[str, list[str]]]] = []
+_INDEX: list[tuple[Mapping[str, str], dict[str, list[str]], dict[str, list[str]]]] = []
 """The last name index made and the mapping it was made from (the build shares one
 mapping among its posts, so the index is made once per build, not once per post)."""
 
@@ -117,13 +118,26 @@ def wikilink_check(state: StateCore) -> None:
 
 
 def _report_missing(doc: RenderState, block: Token, match: re.Match[str]) -> None:
-    """Warn that a wikilink names no published file (or several): shown as written."""
+    """Warn that a wikilink names no published file, or several: shown as written."""
     name = match.group(2).partition("#")[0].strip()
+    image = bool(match.group(1)) and name.lower().endswith(IMAGE_SUFFIXES)
+    found = candidates(doc, name, image=image) if name else []
+    if len(found) > 1:
+        where = ", ".join(found[:4]) + (", …" if len(found) > 4 else "")
+        folder = posixpath.basename(posixpath.dirname(found[0]))
+        problem = (
+            f"{len(found)} files are named `{name}` ({where}); write its folder too, "
+            f"e.g. `[[{folder}/{name}]]`"
+        )
+    else:
+        problem = (
+            f"no published post, page or file is named `{name}` (wikilinks name a file, "
+            "`[[other-note]]` for other-note.md); fix the name, or link to the file, e.g. "
+            "`[text](other.md)`"
+        )
     doc.warn(
         *locate(doc, block.map, match.group(0)),
-        f"wikilink `{match.group(0)}`: no published post, page or file is named `{name}` "
-        "(or several are); it is shown as written: fix the name, or link to the file, "
-        "e.g. `[text](other.md)`",
+        f"wikilink `{match.group(0)}` is shown as written: {problem}",
     )
 
 
@@ -176,16 +190,29 @@ def _push_image(state: StateInline, source: str, name: str, label: str | None) -
 
 def _find(doc: RenderState, name: str, *, image: bool) -> str | None:
     """Return the content source a wikilink's name means ("" for this page), or None
-    when no file or several files have that name."""
+    when no file or several files have that name (`candidates`)."""
     if not name:
         return ""
+    found = candidates(doc, name, image=image)
+    return found[0] if len(found) == 1 else None
+
+
+def candidates(doc: RenderState, name: str, *, image: bool) -> list[str]:
+    """Return the published sources (or, for an image, content files) a wikilink's name
+    can mean: those whose file name is the name (case aside; `folder/Note` narrows it to a
+    folder), else those whose file name has the name's slug (`[[Other note]]` for
+    `other-note.md`, as Quartz reads a link)."""
     key = name.lower().removesuffix(".md")
     if image:
-        candidates = [s for s in doc.assets if _matches(s, name.lower())]
-    else:
-        candidates = _names(doc.links).get(posixpath.basename(key), [])
-        candidates = [s for s in candidates if _matches(s.rsplit(".", 1)[0], key)]
-    return candidates[0] if len(candidates) == 1 else None
+        return [s for s in doc.assets if _matches(s, name.lower())]
+    by_name, by_slug = _names(doc.links)
+    found = by_name.get(posixpath.basename(key), [])
+    found = [s for s in found if _matches(s.rsplit(".", 1)[0], key)]
+    if found:
+        return found
+    folder = posixpath.dirname(key)
+    slugged = by_slug.get(slug_for(posixpath.basename(key)), [])
+    return [s for s in slugged if not folder or _matches(posixpath.dirname(s), folder)]
 
 
 def _matches(source: str, written: str) -> bool:
@@ -198,17 +225,20 @@ def _matches(source: str, written: str) -> bool:
     )
 
 
-def _names(links: Mapping[str, str]) -> dict[str, list[str]]:
+def _names(links: Mapping[str, str]) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     """Return file name (lower case, no suffix; a bundle's `index` its folder's) -> the
-    sources of that name, made once per mapping of sources (`_INDEX`)."""
+    sources of that name, and the same by the name's slug; made once per mapping of
+    sources (`_INDEX`)."""
     if _INDEX and _INDEX[0][0] is links:
-        return _INDEX[0][1]
+        return _INDEX[0][1], _INDEX[0][2]
     names: dict[str, list[str]] = {}
+    slugs: dict[str, list[str]] = {}
     for source in links:
         stem = posixpath.splitext(source)[0].lower()
         base = posixpath.basename(stem)
         if base == "index":
             base = posixpath.basename(posixpath.dirname(stem))
         names.setdefault(base, []).append(source)
-    _INDEX[:] = [(links, names)]
-    return names
+        slugs.setdefault(slug_for(base), []).append(source)
+    _INDEX[:] = [(links, names, slugs)]
+    return names, slugs
