@@ -120,8 +120,8 @@ BUILTIN_MACROS: dict[str, str] = {
     "mathds": r"\mathbb{#1}",
     "mathbbm": r"\mathbb{#1}",
     # xfrac's `\sfrac{1}{2}`: a slanted fraction, the numerator raised, the denominator
-    # lowered beside a solidus, each at script size (as xfrac sets it).
-    "sfrac": r"{\vphantom{#2}^{#1}\!/\!\vphantom{#1}_{#2}}",
+    # on the baseline beside a solidus, each at script size (as xfrac sets them).
+    "sfrac": r"{\raise{0.3em}{\scriptstyle #1}\!/\!{\scriptstyle #2}}",
     "utilde": r"\underset{\text{\textasciitilde}}{#1}",
 }
 
