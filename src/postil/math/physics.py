@@ -92,12 +92,22 @@ def _evaluated(reader: TexReader) -> str:
     return rf"\left. {body} \vphantom{{\int}}\right|"
 
 
+GREEK_LOWER = re.compile(
+    r"\\(?:var)?(?:alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa|lambda|mu|nu|xi"
+    r"|omicron|pi|rho|sigma|tau|upsilon|phi|chi|psi|omega)"
+)
+
+
 def _vector(template: str) -> Handler:
-    r"""Make a handler of `\vb`-like commands: bold upright, starred bold italic."""
+    r"""Make a handler of `\vb`-like commands: bold upright, starred bold italic; a
+    lowercase Greek letter is bold only starred (no upright bold one in TeX's fonts)."""
 
     def handler(reader: TexReader) -> str:
-        font = r"\boldsymbol" if reader.star() else r"\mathbf"
+        star = reader.star()
         body = reader.argument(rf"{reader.name}{{…}}")
+        if not star and GREEK_LOWER.fullmatch(body.strip()):
+            return template.format(body)
+        font = r"\boldsymbol" if star else r"\mathbf"
         return template.format(f"{font}{{{body}}}")
 
     return handler
