@@ -16,8 +16,9 @@ from postil.math.physics import HANDLERS
 from postil.math.pipeline import STATIC_MACROS
 
 # Names latex2mathml or KaTeX's macros drew before physics: `\dd` was latex2mathml's ⅆ,
-# `\bra`/`\ket`/`\braket` KaTeX's (their one-argument forms read as before).
-DREW_BEFORE = {"dd", "bra", "ket", "braket"}
+# `\bra`/`\ket`/`\braket` KaTeX's (their one-argument forms read as before), `\div` ÷ (it
+# still is after an operand).
+DREW_BEFORE = {"dd", "bra", "ket", "braket", "div"}
 HOSTILE_TAILS = ("", "*", "**", "[", "[2]", "(", "(x", "{", "{x", "|", "|x", r"\big", "}", "&")
 
 
@@ -61,6 +62,19 @@ def test_missing_argument_is_a_syntax_error_at_the_command_in_the_source(latex, 
         latex_to_mathml(latex)
     assert latex[caught.value.offset :].startswith(command)
     assert caught.value.offset == offset
+
+
+@pytest.mark.parametrize(
+    "latex", [r"a \div b", r"\frac{a}{b} \div c", r"x^2 \div 2", r"(a)\div(b)", r"\div", r"{\div}"]
+)
+def test_div_after_an_operand_or_alone_is_still_division(latex):
+    assert "÷" in latex_to_mathml(latex) and "∇" not in latex_to_mathml(latex)
+
+
+@pytest.mark.parametrize("latex", [r"\div{\vb{E}}", r"= \div \vb{E}", r"(\div A)", r"0 = \div(A)"])
+def test_div_with_no_operand_before_it_is_the_divergence(latex):
+    mathml = latex_to_mathml(latex)
+    assert "𝛁" in mathml and "÷" not in mathml
 
 
 def test_paired_delimiter_star_stretches_and_size_fixes_both_fences():

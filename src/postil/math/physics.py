@@ -8,8 +8,9 @@ the same name is expanded there first, so it always wins, and a macro's body may
 these commands. The meanings, optional arguments and stars follow MathJax's physics
 (mathjax/MathJax-src `ts/input/tex/physics`; the LaTeX package's manual, section 2):
 automatic bracing stretches (`\left…\right`), the starred form does not; `\dd` and `\dv`
-set an upright d. Names LaTeX already gives another meaning (`\div` ÷, `\Re` ℜ, `\Im` ℑ,
-`\sin(…)` unstretched) keep it: a post that never loads physics means those. Also here:
+set an upright d. Names LaTeX already gives another meaning (`\Re` ℜ, `\Im` ℑ, `\sin(…)`
+unstretched) keep it: a post that never loads physics means those; `\div` is ÷ after an
+operand and physics' divergence where no operand comes before it. Also here:
 mathtools' `\smashoperator[lr]{…}` (the operator as it is; its limits are not smashed).
 """
 
@@ -120,6 +121,19 @@ def _applied(operator: str) -> Handler:
         return operator + " " + _auto_fence(reader)
 
     return handler
+
+
+def _divergence_or_division(reader: TexReader) -> str:
+    r"""`\div`: LaTeX's ÷ after an operand (`a \div b`); physics' divergence ∇⋅ where no
+    operand precedes it and one follows (`= \div{\vb{E}}`, `\div\vb{E}` first), since a
+    binary ÷ needs an operand on each side. Returned unchanged when it stays ÷."""
+    before = reader.latex[: reader.start].rstrip()[-1:]
+    after = reader.peek()
+    if (before != "" and (before.isalnum() or before in ")]}|'")) or after in ("", "}", "&"):
+        return reader.latex[reader.start : reader.pos]
+    if after == "\\" and reader.latex.startswith(("\\\\", "\\right", "\\end"), reader.pos):
+        return reader.latex[reader.start : reader.pos]
+    return _applied(NABLA + r"\cdot")(reader)
 
 
 def _function(name: str) -> Handler:
@@ -322,7 +336,8 @@ HANDLERS: dict[str, Handler] = {
     **dict.fromkeys(("va", "vectorarrow"), _vector(r"\vec{{{}}}")),
     **dict.fromkeys(("vu", "vectorunit"), _vector(r"\hat{{{}}}")),
     **dict.fromkeys(("grad", "gradient"), _applied(NABLA)),
-    **dict.fromkeys(("divergence",), _applied(NABLA + r"\cdot")),
+    "divergence": _applied(NABLA + r"\cdot"),
+    "div": _divergence_or_division,
     **dict.fromkeys(("curl",), _applied(NABLA + r"\times")),
     "laplacian": _applied(r"\nabla^2"),
     **dict.fromkeys(("cross", "crossproduct", "cp"), lambda reader: r"\times "),
@@ -381,6 +396,9 @@ def rewrite_physics(latex: str) -> str:
         except MathSyntaxError as exc:
             offset = exc.offset - delta if exc.offset >= limit else -1
             raise MathSyntaxError(exc.message, offset, exc.command) from None
+        if replacement == latex[match.start() : reader.pos]:
+            pos = reader.pos  # left as written (`a \div b`)
+            continue
         grown = len(replacement) - (reader.pos - match.start())
         limit = max(limit + grown, match.start() + len(replacement))
         delta += grown
