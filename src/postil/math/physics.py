@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from postil.math.braket import bra, expectation, inner_product, ket, matrix_element, outer_product
 from postil.math.errors import MathSyntaxError
 from postil.math.texreader import TexReader
 
@@ -192,91 +193,6 @@ def _flat_fraction(reader: TexReader) -> str:
     return f"{{{reader.braced(how)}}}/{{{reader.braced(how)}}}"
 
 
-def _braket(stars: int, *parts: str) -> str:
-    r"""Return ⟨a|b|c⟩ (two or three parts): stretchy, at the ends only, or unstretched."""
-    if stars == 1:
-        return r"\langle{" + r"}\vert{".join(parts) + r"}\rangle"
-    if stars == 2 or len(parts) == 2:
-        return r"\left\langle{" + r"}\middle\vert{".join(parts) + r"}\right\rangle"
-    first, middle, last = parts
-    return rf"\left\langle{{{first}}}\right\vert{{{middle}}}\left\vert{{{last}}}\right\rangle"
-
-
-def _bra(reader: TexReader) -> str:
-    r"""`\bra{a}`: ⟨a|; `\bra{a}\ket{b}` is one ⟨a|b⟩ (physics joins them)."""
-    star = reader.star()
-    bra = reader.argument(r"\bra{…}")
-    after = reader.pos
-    if reader.peek() == "\\" and re.match(r"\\ket(?![A-Za-z])", reader.latex[reader.pos :]):
-        reader.pos += 4
-        star = reader.star() or star
-        if reader.peek() == "{":
-            return _braket(int(star), bra, reader.braced(""))
-    reader.pos = after
-    return rf"\langle{{{bra}}}\vert" if star else rf"\left\langle{{{bra}}}\right\vert"
-
-
-def _ket(reader: TexReader) -> str:
-    r"""`\ket{a}`: |a⟩, stretchy; `\ket*{a}` unstretched."""
-    star, ket = reader.star(), reader.argument(r"\ket{…}")
-    return rf"\vert{{{ket}}}\rangle" if star else rf"\left\vert{{{ket}}}\right\rangle"
-
-
-BARS = re.compile(r"(?<!\\)\||\\(?:vert|mid|lvert|rvert)(?![A-Za-z])")
-
-
-def _top_level_bar(text: str) -> bool:
-    r"""Return whether `text` has a bar outside braces (braket.sty's `\braket{a|b}`)."""
-    depth = 0
-    for index, char in enumerate(text):
-        depth += {"{": 1, "}": -1}.get(char, 0) if text[index - 1 : index] != "\\" else 0
-        if depth == 0 and BARS.match(text, index):
-            return True
-    return False
-
-
-def _inner_product(reader: TexReader) -> str:
-    r"""`\braket{a}{b}`: ⟨a|b⟩; `\braket{a}`: ⟨a|a⟩ (physics); `\braket{a|b}` as written."""
-    star = reader.star()
-    bra = reader.argument(r"\braket{…}{…}")
-    ket = reader.group()
-    if ket is None and _top_level_bar(bra):  # braket.sty's and KaTeX's one argument
-        return rf"{{\langle{{{bra}}}\rangle}}"
-    return _braket(int(star), bra, bra if ket is None else ket)
-
-
-def _outer_product(reader: TexReader) -> str:
-    r"""`\ketbra{a}{b}`, `\op{a}{b}`: |a⟩⟨b|; one argument: |a⟩⟨a|."""
-    star = reader.star()
-    ket = reader.argument(rf"{reader.name}{{…}}{{…}}")
-    bra = reader.group()
-    bra = ket if bra is None else bra
-    if star:
-        return rf"\vert{{{ket}}}\rangle\!\langle{{{bra}}}\vert"
-    return rf"\left\vert{{{ket}}}\middle\rangle\!\middle\langle{{{bra}}}\right\vert"
-
-
-def _expectation(reader: TexReader) -> str:
-    r"""`\expval{A}`: ⟨A⟩; `\expval{A}{\psi}`: ⟨ψ|A|ψ⟩."""
-    stars = reader.star() + (reader.star() if reader.latex[reader.pos - 1] == "*" else 0)
-    operator = reader.argument(rf"{reader.name}{{…}}")
-    state = reader.group()
-    if state is None:
-        return (
-            rf"\langle{{{operator}}}\rangle"
-            if stars
-            else rf"\left\langle{{{operator}}}\right\rangle"
-        )
-    return _braket(stars, state, operator, state)
-
-
-def _matrix_element(reader: TexReader) -> str:
-    r"""`\mel{a}{H}{b}`: ⟨a|H|b⟩."""
-    stars = reader.star() + (reader.star() if reader.latex[reader.pos - 1] == "*" else 0)
-    how = rf"{reader.name}{{…}}{{…}}{{…}}"
-    return _braket(stars, reader.braced(how), reader.braced(how), reader.braced(how))
-
-
 MATRIX_FENCES = {"(": "pmatrix", "[": "bmatrix", "|": "vmatrix", "{": "matrix"}
 
 
@@ -353,12 +269,12 @@ HANDLERS: dict[str, Handler] = {
     **dict.fromkeys(("pdv", "partialderivative", "pderivative"), _derivative(r"\partial", 3)),
     **dict.fromkeys(("fdv", "functionalderivative", "fderivative"), _derivative(r"\delta", 2)),
     "flatfrac": _flat_fraction,
-    "bra": _bra,
-    "ket": _ket,
-    **dict.fromkeys(("braket", "innerproduct", "ip"), _inner_product),
-    **dict.fromkeys(("ketbra", "outerproduct", "dyad", "op"), _outer_product),
-    **dict.fromkeys(("expval", "expectationvalue", "ev"), _expectation),
-    **dict.fromkeys(("mel", "matrixel", "matrixelement"), _matrix_element),
+    "bra": bra,
+    "ket": ket,
+    **dict.fromkeys(("braket", "innerproduct", "ip"), inner_product),
+    **dict.fromkeys(("ketbra", "outerproduct", "dyad", "op"), outer_product),
+    **dict.fromkeys(("expval", "expectationvalue", "ev"), expectation),
+    **dict.fromkeys(("mel", "matrixel", "matrixelement"), matrix_element),
     **dict.fromkeys(("mqty", "matrixquantity"), _matrix(None)),
     **dict.fromkeys(("pmqty", "Pmqty"), _matrix("pmatrix")),
     "bmqty": _matrix("bmatrix"),
