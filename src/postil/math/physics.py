@@ -217,6 +217,56 @@ def _matrix(fixed: str | None) -> Handler:
     return handler
 
 
+def _small_matrix(fence: str | None) -> Handler:
+    r"""Make a handler of `\smqty(…)` (its fence) or `\spmqty{…}` & co.: a `smallmatrix`
+    between stretchy fences."""
+
+    def handler(reader: TexReader) -> str:
+        reader.star()
+        opening = fence or reader.peek()
+        if fence is not None or opening == "{":
+            body = reader.braced(rf"{reader.name}{{a & b \\ c & d}}")
+        elif opening in PAIRS and opening:
+            body = reader.fenced(opening, PAIRS[opening])
+        else:
+            raise reader.missing(rf"{reader.name}(a & b \\ c & d)")
+        table = rf"\begin{{smallmatrix}} {body} \end{{smallmatrix}}"
+        if opening == "{":
+            return table
+        return _fences(
+            *{"|": (r"\vert", r"\vert")}.get(opening, (opening, PAIRS[opening])), table, False, None
+        )
+
+    return handler
+
+
+PAULI = {"0": r"1 & 0 \\ 0 & 1", "x": r"0 & 1 \\ 1 & 0", "y": r"0 & -i \\ i & 0"}
+PAULI |= {"z": r"1 & 0 \\ 0 & -1", "1": PAULI["x"], "2": PAULI["y"]}
+PAULI["3"] = PAULI["z"]
+
+
+def _pauli(reader: TexReader) -> str:
+    r"""`\pmat{x}`: the rows of Pauli's matrix σx (0 the identity; 1, 2, 3 or x, y, z), to be
+    put in a matrix (`\mqty(\pmat{x})`), as physics has them."""
+    which = reader.braced(r"\pmat{x}").strip()
+    if which not in PAULI:
+        message = (
+            rf"\pmat{{{which}}} names no Pauli matrix: write \pmat{{0}}, {{x}}, {{y}} or {{z}}"
+        )
+        raise MathSyntaxError(message, reader.start, reader.name)
+    return PAULI[which]
+
+
+def _identity(reader: TexReader) -> str:
+    r"""`\imat{n}`: the rows of the n×n identity matrix (`\mqty(\imat{3})`), as physics has them."""
+    size = reader.braced(r"\imat{n}").strip()
+    if not size.isdigit() or not 0 < int(size) <= 50:
+        message = rf"\imat{{{size}}} needs a size from 1 to 50: write \imat{{3}}"
+        raise MathSyntaxError(message, reader.start, reader.name)
+    n = int(size)
+    return r" \\ ".join(" & ".join("1" if i == j else "0" for j in range(n)) for i in range(n))
+
+
 def _quick_text(word: str | None) -> Handler:
     r"""Make a handler of `\qq{text}` (or `\qand`, …): the text with a quad on each side."""
 
@@ -279,6 +329,11 @@ HANDLERS: dict[str, Handler] = {
     **dict.fromkeys(("pmqty", "Pmqty"), _matrix("pmatrix")),
     "bmqty": _matrix("bmatrix"),
     **dict.fromkeys(("vmqty", "mdet", "matrixdeterminant"), _matrix("vmatrix")),
+    **dict.fromkeys(("smqty", "smallmatrixquantity"), _small_matrix(None)),
+    **{"spmqty": _small_matrix("("), "sPmqty": _small_matrix("(")},
+    **{"sbmqty": _small_matrix("["), "svmqty": _small_matrix("|"), "smdet": _small_matrix("|")},
+    **dict.fromkeys(("pmat", "paulimatrix"), _pauli),
+    **dict.fromkeys(("imat", "identitymatrix"), _identity),
     **dict.fromkeys(("qq", "qqtext"), _quick_text(None)),
     **{f"q{word}": _quick_text(word) for word in QUICK_WORDS.split()},
     **{"qand": _quick_text("and"), "qor": _quick_text("or"), "qas": _quick_text("as")},
