@@ -39,7 +39,8 @@ def _fences(opening: str, closing: str, body: str, star: bool, size: str | None)
 
 
 def _auto_fence(reader: TexReader) -> str:
-    """Read `(…)`, `[…]` or `|…|` if one follows, as stretchy fences; else ""."""
+    """Read `(…)` or `[…]` if one follows (physics sizes no other fence after an operator),
+    as stretchy fences; else ""."""
     opening = reader.peek()
     if opening not in "([" or not opening:
         return ""
