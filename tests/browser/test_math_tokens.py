@@ -24,7 +24,7 @@ FORMULAS = {
     "nolimits": (r"\sum_{i=1}^{n} x_i", False),
     "binom": (r"\binom{n}{k}", False),
     "dbinom": (r"\dbinom{n}{k}", False),
-    "bra": (r"\bra{x} \ket{y}", False),
+    "bra": (r"\bra{x} + \ket{y}", False),
 }
 
 

@@ -50,6 +50,7 @@ SPECS: dict[str, str] = {
         r"\operatorname \operatorname* \operatornamewithlimits \label \ref \eqref \url".split(),
         "t",
     ),
+    r"\textsc": "t",  # textmode.py: small capitals
     "^": "m",
     "_": "m",
     # `\begin{name}` is one token (TOKEN); a bare `\begin` lacks its name: "e" never matches

@@ -12,6 +12,9 @@ import re
 from collections.abc import Mapping
 
 from postil.math.errors import MathSyntaxError
+from postil.math.paired import expand_paired, is_paired, read_paired_definition
+from postil.math.texreader import NAME as _NAME
+from postil.math.texreader import macro_arity, read_group
 
 # KaTeX's standard aliases (https://katex.org/docs/supported.html, src/macros.js) that
 # latex2mathml does not know; expanded before conversion.
@@ -87,11 +90,7 @@ BUILTIN_MACROS: dict[str, str] = {
     "mathellipsis": r"\ldots",
     "set": r"\{#1\}",
     "Set": r"\left\{\:#1\:\right\}",
-    # KaTeX's braket macros: `\mathinner{\langle{#1}|}`; the bars are ordinary `|`, not
-    # latex2mathml's relation `∣` (which put relation gaps inside the bracket).
-    "bra": r"{\langle{#1}\rvert}",
-    "ket": r"{\lvert{#1}\rangle}",
-    "braket": r"{\langle{#1}\rangle}",
+    # `\bra`, `\ket`, `\braket` are physics' (physics.py), which reads KaTeX's too.
     "Bra": r"\left\langle #1\right|",
     "Ket": r"\left|#1\right\rangle",
     "Braket": r"\left\langle #1\right\rangle",
@@ -120,13 +119,15 @@ BUILTIN_MACROS: dict[str, str] = {
     # the Unicode double-struck letters and digits (U+1D538…, U+1D7D8–U+1D7E1).
     "mathds": r"\mathbb{#1}",
     "mathbbm": r"\mathbb{#1}",
+    # xfrac's `\sfrac{1}{2}`: a slanted fraction, the numerator raised, the denominator
+    # on the baseline beside a solidus, each at script size (as xfrac sets them).
+    "sfrac": r"{\raise{0.3em}{\scriptstyle #1}\!/\!{\scriptstyle #2}}",
     "utilde": r"\underset{\text{\textasciitilde}}{#1}",
 }
 
-_NAME = re.compile(r"\\([A-Za-z]+|.)", re.DOTALL)
 _DEFINERS = re.compile(
     r"\\(?:(?P<cmd>newcommand|renewcommand|providecommand|DeclareMathOperator)(?P<star>\*?)"
-    r"|(?P<def>def|gdef|edef|xdef)|(?P<let>let))(?![A-Za-z])"
+    r"|(?P<def>def|gdef|edef|xdef)|(?P<let>let)|DeclarePairedDelimiter(?P<paired>X?))(?![A-Za-z])"
 )
 MAX_EXPANSIONS = 500
 REQUIRE = re.compile(r"\\require\s*\{[^{}]*\}")
@@ -134,45 +135,11 @@ REQUIRE = re.compile(r"\\require\s*\{[^{}]*\}")
 every extension it supports loaded, so it is taken out like a definition."""
 
 
-def macro_arity(body: str) -> int:
-    """Return how many arguments a macro body uses: the highest `#n` in it (0 to 9)."""
-    return max((int(d) for d in re.findall(r"#([1-9])", body)), default=0)
-
-
-def read_group(latex: str, pos: int) -> tuple[str, int]:
-    """Read one TeX argument at `pos` (spaces skipped): a `{…}` group or a single token.
-
-    Returns:
-        (the argument without its outer braces, the offset just after it).
-
-    Raises:
-        MathSyntaxError: the group is not closed, or there is no argument at all.
-    """
-    while pos < len(latex) and latex[pos].isspace():
-        pos += 1
-    if pos >= len(latex):
-        raise MathSyntaxError("a command is missing its argument", pos)
-    if latex[pos] == "{":
-        depth = 0
-        for end in range(pos, len(latex)):
-            if latex[end] == "\\":
-                continue
-            if latex[end] == "{" and latex[end - 1 : end] != "\\":
-                depth += 1
-            elif latex[end] == "}" and latex[end - 1 : end] != "\\":
-                depth -= 1
-                if depth == 0:
-                    return latex[pos + 1 : end], end + 1
-        raise MathSyntaxError("unbalanced braces: `{` is never closed", pos, "{")
-    match = _NAME.match(latex, pos)
-    if match:
-        return match.group(0), match.end()
-    return latex[pos], pos + 1
-
-
 def _read_definition(latex: str, match: re.Match[str]) -> tuple[str, str, int]:
     """Parse one definition starting at `match`; return (name, body, end offset)."""
     pos = match.end()
+    if match.group("paired") is not None:
+        return read_paired_definition(latex, pos, extended=match.group("paired") == "X")
     if match.group("let"):
         names = re.match(r"\s*\\([A-Za-z]+|.)\s*=?\s*(\\[A-Za-z]+|\\.|[^\s\\])", latex[pos:])
         if not names:
@@ -229,6 +196,8 @@ def extract_definitions(latex: str) -> tuple[dict[str, str], str]:
 
 def _expand_one(latex: str, match: re.Match[str], body: str) -> tuple[str, int]:
     """Replace the macro call at `match` by its body with arguments substituted."""
+    if is_paired(body):
+        return expand_paired(latex, match.start(), match.end(), body)
     pos = match.end()
     args = []
     for _ in range(macro_arity(body)):

@@ -28,6 +28,7 @@ from postil.math import (
     markers,
     numbering,
     parcolumns,
+    physics,
     proofs,
     rewrite,
     spacing,
@@ -186,6 +187,22 @@ def _macros(formula: Formula) -> None:
     formula.latex = expand_macros(formula.latex, formula.macro_table)
 
 
+def _physics(formula: Formula) -> None:
+    """Rewrite the physics package's commands the macros left (a post's own names won)."""
+    before = formula.latex
+    try:
+        formula.latex = physics.rewrite_physics(before)
+    except MathSyntaxError as exc:
+        offset = exc.offset
+        if (
+            offset < 0
+            or not formula.source.startswith(exc.command, offset)
+            or (formula.source[:offset] != before[:offset])
+        ):
+            offset, _ = engine.locate_command(exc.command, formula.source, formula.macro_table)
+        raise MathSyntaxError(exc.message, offset, exc.command) from None
+
+
 def _expanded_arguments(formula: Formula) -> None:
     """Check argument counts in what macros produced (`\\half` -> `\\frac{1}`), at the source.
 
@@ -276,6 +293,7 @@ TEX_PASSES: list[tuple[str, Pass]] = [
     ("arguments", _arguments),
     ("braket-bars", _rewrite(rewrite_braket_bars)),
     ("macros", _macros),
+    ("physics", _physics),
     ("expanded-safety", _tex(check_safety)),
     ("expanded-arguments", _expanded_arguments),
     ("intertext", _rewrite(intertext.rewrite_intertext)),

@@ -17,7 +17,7 @@ from postil.math.markers import hide_text
 from postil.math.symbols import ACCENTS, TEXT_SYMBOLS
 
 TEXT_COMMANDS = re.compile(
-    r"\\(text|textrm|textnormal|textbf|textit|textsf|texttt|textup|textmd|mbox|hbox|emph)"
+    r"\\(text|textrm|textnormal|textbf|textit|textsf|texttt|textup|textmd|textsc|mbox|hbox|emph)"
     r"(?![A-Za-z])\s*(?=\{)"
 )
 VERB = re.compile(r"\\verb\*?([^A-Za-z\s])(.*?)\1")
@@ -25,6 +25,9 @@ ACCENT = re.compile(
     r"\\([`'^\"~=.]|[uvHrck](?![A-Za-z]))\s*(?:\{\s*(\\?[A-Za-z])\s*\}|(\\?[A-Za-z]))"
 )
 # A control word eats the spaces after it (The TeXbook p. 47); a control symbol does not.
+# `\textsc{…}`: lowercase letters as Unicode's small capitals (q and x have none of their
+# own in common fonts: ꞯ is recent, and x is the small capital's shape already).
+SMALL_CAPITALS = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘqʀꜱᴛᴜᴠᴡxʏᴢ")
 TEXT_COMMAND = re.compile(r"(\\[A-Za-z]+)\s*|(\\[&%$#_{} ,:;!>\\])")
 # Spaces in text mode (LaTeX's `\quad` is 1em, `\enspace` 0.5em, `\,` a thin space 1/6em;
 # amsmath's `\:`/`\>` 4/18em and `\;` 5/18em, `\!` a negative thin space, drawn as none)
@@ -78,6 +81,8 @@ def _text_piece(command: str, content: str) -> str:
         raise MathUnsupportedError(
             f"unsupported text-mode command {unknown.group(0)}", 0, unknown.group(0)
         )
+    if command == "textsc":
+        command, resolved = "text", resolved.translate(SMALL_CAPITALS)
     return hide_text(command, resolved)
 
 

@@ -1,0 +1,150 @@
+r"""A cursor over a formula's TeX that reads a command's star, options and arguments.
+
+Commands of LaTeX packages (physics, mathtools) read more than a macro's `{…}` arguments:
+a star (`\abs*`), an optional `[…]` (`\dv[2]`), a size (`\qty\big(`), or a delimited
+argument up to its closing fence (`\qty(…)`, counting nested `(` as MathJax's physics
+does, mathjax/MathJax-src#2831). `TexReader` reads them from a formula left to right and
+reports a missing argument at the command's offset.
+"""
+
+from __future__ import annotations
+
+import re
+
+from postil.math.errors import MathSyntaxError
+
+NAME = re.compile(r"\\([A-Za-z]+|.)", re.DOTALL)
+SIZES = re.compile(r"\\([Bb]igg?)(?![A-Za-z])")
+NOT_ARGUMENTS = ("}", "&", "\\\\", "\\right", "\\middle", "\\end")
+
+
+def macro_arity(body: str) -> int:
+    """Return how many arguments a macro body uses: the highest `#n` in it (0 to 9)."""
+    return max((int(d) for d in re.findall(r"#([1-9])", body)), default=0)
+
+
+def read_group(latex: str, pos: int) -> tuple[str, int]:
+    """Read one TeX argument at `pos` (spaces skipped): a `{…}` group or a single token.
+
+    Returns:
+        (the argument without its outer braces, the offset just after it).
+
+    Raises:
+        MathSyntaxError: the group is not closed, or there is no argument at all.
+    """
+    while pos < len(latex) and latex[pos].isspace():
+        pos += 1
+    if pos >= len(latex):
+        raise MathSyntaxError("a command is missing its argument", pos)
+    if latex[pos] == "{":
+        depth = 0
+        for end in range(pos, len(latex)):
+            if latex[end] == "\\":
+                continue
+            if latex[end] == "{" and latex[end - 1 : end] != "\\":
+                depth += 1
+            elif latex[end] == "}" and latex[end - 1 : end] != "\\":
+                depth -= 1
+                if depth == 0:
+                    return latex[pos + 1 : end], end + 1
+        raise MathSyntaxError("unbalanced braces: `{` is never closed", pos, "{")
+    match = NAME.match(latex, pos)
+    if match:
+        return match.group(0), match.end()
+    return latex[pos], pos + 1
+
+
+class TexReader:
+    r"""Read the arguments of the command `\name` whose name ends at `pos` in `latex`.
+
+    Attributes:
+        latex: the formula's TeX.
+        pos: the offset just after what has been read.
+        name: the command, with its backslash (`\abs`), named in errors.
+        start: the command's offset, where errors point.
+    """
+
+    def __init__(self, latex: str, start: int, pos: int, name: str) -> None:
+        self.latex, self.start, self.pos, self.name = latex, start, pos, name
+
+    def peek(self) -> str:
+        """Skip spaces and return the next character ("" at the end)."""
+        while self.pos < len(self.latex) and self.latex[self.pos].isspace():
+            self.pos += 1
+        return self.latex[self.pos : self.pos + 1]
+
+    def star(self) -> bool:
+        """Read a `*` if one follows; return whether it did."""
+        if self.peek() == "*":
+            self.pos += 1
+            return True
+        return False
+
+    def optional(self) -> str | None:
+        """Read an optional `[…]` argument (braces inside it may hold `]`); None if absent."""
+        if self.peek() != "[":
+            return None
+        return self.fenced("[", "]")
+
+    def size(self) -> str | None:
+        r"""Read a size command right after the name (`\big`, `\Bigg`); return it bare."""
+        if self.peek() != "\\" or not (match := SIZES.match(self.latex, self.pos)):
+            return None
+        self.pos = match.end()
+        return match.group(1)
+
+    def group(self) -> str | None:
+        """Read a `{…}` argument if one follows (its content), else None."""
+        if self.peek() != "{":
+            return None
+        text, self.pos = read_group(self.latex, self.pos)
+        return text
+
+    def braced(self, how: str) -> str:
+        """Read a required `{…}` argument; raise at the command if it is missing.
+
+        Args:
+            how: how to write the command, for the message (`\\abs{…}`).
+        """
+        text = self.group()
+        if text is None:
+            raise self.missing(how)
+        return text
+
+    def argument(self, how: str) -> str:
+        """Read a required argument: a `{…}` group or one token (TeX's rule)."""
+        if self.peek() == "" or self.latex.startswith(NOT_ARGUMENTS, self.pos):
+            raise self.missing(how)
+        text, self.pos = read_group(self.latex, self.pos)
+        return text
+
+    def fenced(self, opening: str, closing: str) -> str:
+        """Read from an opening fence at `pos` to its closing one; return what is between.
+
+        A nested `opening` needs its own `closing` first (unless they are the same
+        character); braces are groups a fence inside never closes.
+
+        Raises:
+            MathSyntaxError: the fence is never closed, at the command.
+        """
+        depth, nested, begin = 0, 0, self.pos + 1
+        for index in range(begin, len(self.latex)):
+            char = self.latex[index]
+            if self.latex[index - 1] == "\\" and char in "{}":
+                continue
+            depth += {"{": 1, "}": -1}.get(char, 0)
+            if depth < 0:
+                break
+            if depth or self.latex[index - 1] == "\\" and char in "|[]":
+                continue
+            if char == closing and not nested:
+                self.pos = index + 1
+                return self.latex[begin:index]
+            nested += (char == opening and opening != closing) - (char == closing)
+        message = f"{self.name}{opening} is never closed: write a matching `{closing}` after it"
+        raise MathSyntaxError(message, self.start, self.name)
+
+    def missing(self, how: str) -> MathSyntaxError:
+        """Return the error for a missing argument, at the command."""
+        message = f"{self.name} is missing its argument: write {how}"
+        return MathSyntaxError(message, self.start, self.name)
