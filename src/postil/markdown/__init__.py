@@ -65,6 +65,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.liquid import liquid_plugin
     from postil.markdown.margin import margin_plugin
     from postil.markdown.math import math_plugin
+    from postil.markdown.mdx import mdx_plugin
     from postil.markdown.myst import myst_plugin
     from postil.markdown.nesting import nesting_plugin
     from postil.markdown.rawhtml import rawhtml_plugin
@@ -116,6 +117,7 @@ def create_markdown() -> MarkdownIt:
         margin_plugin,  # after the callout plugin, which makes fenced divs `<div>`s
         tabs_plugin,
         include_plugin,
+        mdx_plugin,  # `.mdx` only: ESM, expressions, components
     ):
         plugin(md)
     return md

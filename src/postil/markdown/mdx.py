@@ -1,0 +1,232 @@
+"""MDX posts (`.mdx`: Docusaurus, Astro, Next.js, Gatsby blogs) read as the Markdown they hold.
+
+MDX is Markdown with JavaScript: ESM `import`/`export` lines, `{…}` expressions and JSX
+components (https://mdxjs.com/docs/what-is-mdx/). postil runs no JavaScript, so it keeps
+what is Markdown and says what it leaves out. Only in sources ending `.mdx`: in a `.md`
+post the same lines are CommonMark text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
+from markdown_it.rules_core import StateCore
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+
+from postil.markdown.jsx import (
+    comment_text,
+    expression_end,
+    read_tag,
+    string_literal,
+    unfinished,
+)
+from postil.markdown.mdxcomponents import component_block, component_inline, warn_component
+from postil.markdown.references import locate
+from postil.markdown.state import RenderState, get_state
+
+MDX_SUFFIX = ".mdx"
+"""Sources read as MDX."""
+
+MORE = "<!--more-->\n"
+"""postil's excerpt marker (`postil.htmlfilter.MORE_MARKER`), which Docusaurus'
+`<!-- truncate -->` and `{/* truncate */}` are."""
+
+ESM = re.compile(r"(?:import|export)(?=[\s{*])")
+"""The start of a top-level ESM statement: MDX reads one at the start of a line (it runs
+to the next blank line)."""
+
+EXPORTED = re.compile(
+    r"export\s+(?:default\s+)?(?:async\s+)?(?:const|let|var|function\*?|class)\s+([A-Za-z_$][\w$]*)"
+)
+_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
+_TRUNCATE = re.compile(r"<!--\s*truncate\s*-->\s*", re.IGNORECASE)
+
+
+def mdx_plugin(md: MarkdownIt) -> None:
+    """Read MDX's ESM, comments, expressions and components in `.mdx` sources.
+
+    Syntax::
+
+        import Tabs from '@theme/Tabs';
+        export const meta = {year: 2024};
+
+        Text {/* a comment */} and {'<'} (a string: shown) and {meta.year} (left out).
+
+        {/* truncate */}
+
+        <Admonition type="tip" title="Fast">
+        Markdown *inside*.
+        </Admonition>
+
+    Imports are left out silently, exports too (an expression using one warns, naming it);
+    comments are left out; `{/* truncate */}` and `<!-- truncate -->` (this one in any
+    source: Docusaurus' `.md` posts use it) are the summary break `<!--more-->`; other
+    expressions warn and show nothing, a string literal shows its text. Components:
+    `postil.markdown.mdxcomponents`. No CSS classes of its own.
+    """
+    md.block.ruler.before("code", "mdx_block", mdx_block)
+    md.inline.ruler.after("backticks", "mdx_expression", mdx_expression)
+    md.inline.ruler.before("autolink", "mdx_tag", mdx_tag)
+    md.core.ruler.after("inline", "mdx_warnings", mdx_warnings)
+    md.core.ruler.after("block", "mdx_truncate", mdx_truncate)
+    md.add_render_rule("mdx_drop", render_mdx_drop)
+
+
+def is_mdx(env: Any) -> bool:
+    """Whether the document being parsed is an MDX source (its path ends `.mdx`)."""
+    return get_state(env).path.lower().endswith(MDX_SUFFIX)
+
+
+def mdx_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """Block rule: an ESM statement, a line of comments, or a component's tag line(s)."""
+    if not is_mdx(state.env):
+        return False
+    begin = state.bMarks[start_line] + state.tShift[start_line]
+    char = state.src[begin : begin + 1]
+    if char == "<":
+        return component_block(state, start_line, end_line, silent)
+    if char == "{":
+        return _comment_block(state, start_line, end_line, silent)
+    top = state.level == 0 and state.blkIndent == 0 and state.sCount[start_line] == 0
+    if top and ESM.match(state.src, begin):
+        return _esm_block(state, start_line, end_line, silent)
+    return False
+
+
+def _esm_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """Leave out an ESM statement (to the next blank line); note the names it exports."""
+    if silent:
+        return True
+    line = start_line
+    while line < end_line:
+        while line < end_line and not state.isEmpty(line):
+            line += 1
+        text = state.src[state.bMarks[start_line] : state.eMarks[line - 1]]
+        if not unfinished(text):
+            break
+        line += 1  # a blank line inside a function body or an object
+    exports = get_state(state.env).extra.setdefault("mdx_exports", {})
+    for found in EXPORTED.finditer(text):
+        exports.setdefault(found.group(1), start_line + text.count("\n", 0, found.start()))
+    state.line = line
+    return True
+
+
+def _comment_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """Leave out lines that hold only `{/* comments */}`; `{/* truncate */}` is `<!--more-->`."""
+    begin = state.bMarks[start_line] + state.tShift[start_line]
+    end = expression_end(state.src, begin)
+    if end is None:
+        return False
+    text = comment_text(state.src[begin + 1 : end - 1])
+    line = _line_of(state, end - 1, start_line, end_line)
+    if text is None or line is None or state.src[end : state.eMarks[line]].strip():
+        return False
+    if silent:
+        return True
+    if text.lower() == "truncate":
+        token = state.push("html_block", "", 0)
+        token.content, token.map = MORE, [start_line, line + 1]
+    state.line = line + 1
+    return True
+
+
+def _line_of(state: StateBlock, offset: int, start_line: int, end_line: int) -> int | None:
+    """Return the line (from `start_line`, before `end_line`) holding `offset`, or None."""
+    for line in range(start_line, end_line):
+        if offset <= state.eMarks[line]:
+            return line
+    return None
+
+
+def mdx_truncate(state: StateCore) -> None:
+    """Core rule: Docusaurus' `<!-- truncate -->` is postil's `<!--more-->` (any source)."""
+    for token in state.tokens:
+        if token.type == "html_block" and _TRUNCATE.fullmatch(token.content):
+            token.content = MORE
+
+
+def mdx_expression(state: StateInline, silent: bool) -> bool:
+    """Inline rule: a `{…}` expression: nothing for a comment, the text of a string literal,
+    else nothing and a warning. `{#id}` and `{.class}` are left to attribute lists."""
+    if state.src[state.pos] != "{" or not is_mdx(state.env):
+        return False
+    if state.src[state.pos + 1 : state.pos + 2] in ("#", ".", "{", "%", ""):
+        return False
+    end = expression_end(state.src, state.pos)
+    if end is None:
+        return False
+    source = state.src[state.pos + 1 : end - 1]
+    if not silent:
+        literal = string_literal(source)
+        if literal is not None:
+            state.push("text", "", 0).content = literal
+        elif comment_text(source) is None:
+            drop = state.push("mdx_drop", "", 0)
+            drop.content, drop.meta = state.src[state.pos : end], {"expression": source}
+    state.pos = end
+    return True
+
+
+def mdx_tag(state: StateInline, silent: bool) -> bool:
+    """Inline rule: a component's tag inside a paragraph (`<Highlight>`): left out, its
+    content kept (`postil.markdown.mdxcomponents.component_inline`)."""
+    if state.src[state.pos] != "<" or not is_mdx(state.env):
+        return False
+    tag = read_tag(state.src, state.pos)
+    if tag is None or not tag.component:
+        return False
+    if not silent:
+        component_inline(state, tag)
+    state.pos = tag.end
+    return True
+
+
+def mdx_warnings(state: StateCore) -> None:
+    """Core rule: warn at each expression left out (once per exported name it uses) and
+    once per post for each component postil does not have."""
+    doc = get_state(state.env)
+    if not doc.path.lower().endswith(MDX_SUFFIX):
+        return
+    for block in state.tokens:
+        for token in block.children or ():
+            if token.type != "mdx_drop":
+                continue
+            if "expression" in token.meta:
+                _warn_expression(doc, block, token)
+            elif token.meta.get("name"):
+                warn_component(doc, locate(doc, block.map, token.content), token.meta)
+
+
+def _warn_expression(doc: RenderState, block: Token, token: Token) -> None:
+    """Warn that an expression is left out, naming the export it uses (once per export)."""
+    exports = doc.extra.get("mdx_exports", {})
+    names = [name for name in _IDENTIFIER.findall(token.meta["expression"]) if name in exports]
+    warned = doc.extra.setdefault("mdx_warned", set())
+    if names and names[0] in warned:
+        return
+    where = locate(doc, block.map, token.content)
+    if names:
+        warned.add(names[0])
+        doc.warn(
+            *where,
+            f"`{token.content}` uses `{names[0]}`, exported at line "
+            f"{doc.location(exports[names[0]]).line}: postil runs no JavaScript, so it is "
+            "left out; write its value in the text (or in front matter)",
+        )
+        return
+    doc.warn(
+        *where,
+        f"MDX expression `{token.content}` is left out: postil runs no JavaScript; write "
+        "its value as text, or `{'text'}` for a string",
+    )
+
+
+def render_mdx_drop(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
+    """Render nothing: what MDX would compute with JavaScript is left out."""
+    return ""
