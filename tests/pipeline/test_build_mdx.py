@@ -1,127 +1,85 @@
-"""End to end: a small Docusaurus-style blog of `.mdx` posts builds as posts.
-
-The posts are minimal reproductions written for this test, never copies of real posts.
-"""
+"""MDX posts (`.mdx`, Docusaurus and Astro blogs) built as posts (`postil.markdown.mdx`)."""
 
 from __future__ import annotations
 
-import feedparser
-import pytest
+import shutil
+from pathlib import Path
+
 from support.blog import build_into, build_site, make_site, page
 
-DOCUSAURUS = """---
-title: Gradients in MDX
-slug: gradients
-authors: [Ada Lovelace, Alan Turing]
-tags: [calculus, mdx]
+from postil.markdown import create_markdown
+from postil.markdown.state import RenderState
+
+STATIC = Path(__file__).resolve().parents[2] / "static"
+
+POST = """---
+title: Softmax in MDX
 date: 2024-05-01
+slug: softmax-mdx
+tags: [math]
 ---
 
 import Tabs from '@theme/Tabs';
-import TabItem from '@theme/TabItem';
-export const year = 2024;
+export const answer = 42;
 
-The derivative of $f(g(x))$ is $f'(g(x))\\,g'(x)$.
+The summary with $x$.
 
-<!-- truncate -->
+{/* truncate */}
 
-![A graph](./graph.png)
+After the break, ![plot](./plot.svg) and {answer}.
 
 <Tabs>
-  <TabItem value="py" label="Python">
-    ```py
-    grad = f(x) * 2
-    ```
-  </TabItem>
-  <TabItem value="math" label="Math">
-    $$
-    \\frac{d}{dx} x^2 = 2x
-    $$
-  </TabItem>
+<TabItem value="a" label="A">
+
+Tab **A**.
+
+</TabItem>
 </Tabs>
 
-<Admonition type="tip" title="Remember">
-The chain rule {/* not the product rule */} multiplies.
-</Admonition>
-
-<Sparkline points={[1, 2, 3]} />
-
-<Aside>
-Written in {year}.
-</Aside>
-"""
-
-ASTRO = """---
-title: An Astro post
-pubDate: 2024-06-01
-heroImage: ./hero.png
----
-
-Plain *Markdown* in an Astro post.
+<Chart data={[1, 2]} />
 """
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    root = make_site(tmp_path_factory.mktemp("mdx") / "site", {})
-    (root / "content/posts/astro").mkdir()
-    (root / "content/posts/astro/index.mdx").write_text(ASTRO, encoding="utf-8")
-    (root / "content/posts/astro/hero.png").write_bytes(b"\x89PNG\r\n\x1a\n")
-    folder = root / "content/posts/2024-05-01-post"
-    folder.mkdir()
-    (folder / "index.mdx").write_text(DOCUSAURUS, encoding="utf-8")
-    (folder / "graph.png").write_bytes(b"\x89PNG\r\n\x1a\n")
-    result = build_site(root)
-    return root, build_into(root), result
+def blog(tmp_path: Path) -> Path:
+    root = make_site(tmp_path / "site", {})
+    folder = root / "content/posts/2024-05-01-softmax"
+    folder.mkdir(parents=True)
+    (folder / "index.mdx").write_text(POST, encoding="utf-8")
+    shutil.copy(STATIC / "favicon.svg", folder / "plot.svg")
+    return root
 
 
-def test_mdx_posts_are_built_as_posts_with_the_warnings_they_need(site):
-    _, out, result = site
-    assert (out / "posts/gradients/index.html").is_file()
-    assert (out / "posts/astro/index.html").is_file()
-    assert not list(out.rglob("*.mdx"))  # not copied as static files
-    where = "content/posts/2024-05-01-post/index.mdx"
-    assert [str(w).split(": ")[0] for w in result.warnings] == [
-        f"{where}:36:1",
-        f"{where}:38:1",
-        f"{where}:39:12",
-    ]
-    assert [str(w).split("`")[1] for w in result.warnings] == ["<Sparkline />", "<Aside>", "{year}"]
-    assert "uses `year`, exported at line 11" in str(result.warnings[2])
-
-
-def test_docusaurus_post_reads_front_matter_components_math_and_its_image(site):
-    _, out, _ = site
-    doc = page(out, "posts/gradients/index.html")
-    assert doc.xpath("//h1")[0].text_content() == "Gradients in MDX"
-    assert [t.text_content() for t in doc.find_class("tag")] == ["calculus", "mdx"]
+def test_an_mdx_post_builds_with_its_tabs_image_and_summary_break(tmp_path):
+    out = build_into(blog(tmp_path))
+    doc = page(out, "posts/softmax-mdx/index.html")
     body = doc.xpath('//div[@class="post-body"]')[0]
-    text = body.text_content()
-    assert "import " not in text and "export " not in text and "/*" not in text
-    assert [t.text_content() for t in body.find_class("tab-title")] == ["Python", "Math"]
-    assert body.xpath('.//div[@class="tab"]//code[@class="language-python"]')
-    assert body.xpath('.//div[@class="tab"]//math[@display="block"]')
-    callout = body.xpath('.//aside[contains(@class, "callout-tip")]')[0]
-    assert "Remember" in callout.text_content()
-    assert "multiplies" in callout.text_content() and "product" not in text
-    assert "Written in ." in text
-    assert body.xpath('.//img[@alt="A graph"]')
-    assert (out / "posts/gradients/graph.png").is_file()
+    assert [t.text_content() for t in body.xpath('.//p[@class="tab-title"]')] == ["A"]
+    assert body.xpath(".//img/@src") == ["/blog/posts/softmax-mdx/plot.svg"]
+    assert "import" not in body.text_content() and "export" not in body.text_content()
+    index = page(out, "index.html").text_content()
+    assert "The summary with" in index and "After the break" not in index
+    assert not (out / "posts/softmax-mdx/index.mdx").exists()
 
 
-def test_truncate_is_the_summary_break_on_lists_and_feeds(site):
-    _, out, _ = site
-    home = page(out, "index.html")
-    [summary] = [s for s in home.find_class("summary") if "derivative" in s.text_content()]
-    assert "chain rule" not in summary.text_content()
-    feed = feedparser.parse((out / "feed.xml").read_bytes())
-    titles = [entry.title for entry in feed.entries]
-    assert titles == ["An Astro post", "Gradients in MDX"]
+def test_what_mdx_cannot_show_is_one_warning_each_at_its_place(tmp_path):
+    warnings = [str(w) for w in build_site(blog(tmp_path)).warnings]
+    where = "content/posts/2024-05-01-softmax/index.mdx"
+    assert [w.split(": warning: ")[0] for w in warnings] == [
+        f"{where}:15:42",  # {answer}, naming its export
+        f"{where}:25:1",  # <Chart />
+    ]
+    assert "`{answer}` uses `answer`, exported at line 9" in warnings[0]
+    assert "MDX component `<Chart />`" in warnings[1]
 
 
-def test_astro_front_matter_gives_the_date(site):
-    _, out, _ = site
-    doc = page(out, "posts/astro/index.html")
-    assert doc.xpath("//time")[0].get("datetime").startswith("2024-06-01")
-    image = doc.xpath('//meta[@property="og:image"]')[0].get("content")
-    assert image.endswith("/posts/astro/hero.png")
+def test_the_same_lines_in_a_markdown_post_keep_commonmarks_reading():
+    source = "import x from 'y';\n\nA {'<'} and {/* c */}.\n\n<Tabs>\n"
+    html = create_markdown().render(source, {"postil": RenderState(path="p.md")})
+    assert html == "<p>import x from 'y';</p>\n<p>A {'&lt;'} and {/* c */}.</p>\n<Tabs>\n"
+
+
+def test_other_generators_summary_breaks_are_the_summary_break():
+    for marker in ("<!-- more -->", "<!-- truncate -->", "<!--MORE-->"):
+        source = f"First.\n\n{marker}\n\nSecond.\n"
+        html = create_markdown().render(source, {"postil": RenderState(path="p.md")})
+        assert "<!--more-->" in html, marker

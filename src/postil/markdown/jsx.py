@@ -26,7 +26,8 @@ class JsxTag:
     Attributes:
         name: the element's name (`Tabs`, `Foo.Bar`); "" for a fragment `<>`.
         attrs: attribute name -> its string value (`label="A"` and `label={'A'}` both
-            give "A"; another expression its source text in braces; a bare name "true").
+            give "A", `width={300}` "300"; another expression its source text in braces; a
+            bare name "true").
         closing: a closing tag (`</Tabs>`).
         self_closing: ends with `/>`.
         start, end: offsets of `<` and just after `>` in the text it was read from.
@@ -92,7 +93,8 @@ def _attribute(text: str, pos: int, attrs: dict[str, str]) -> int:
         end = expression_end(text, pos)
         if end is None:
             return -1
-        literal = string_literal(text[pos + 1 : end - 1])
+        source = text[pos + 1 : end - 1]
+        literal = source.strip() if source.strip().isdigit() else string_literal(source)
         attrs[name] = literal if literal is not None else text[pos:end]
         return end
     quote = text[pos : pos + 1]

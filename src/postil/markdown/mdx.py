@@ -26,15 +26,15 @@ from postil.markdown.jsx import (
     unfinished,
 )
 from postil.markdown.mdxcomponents import component_block, component_inline, warn_component
+from postil.markdown.rawhtml import MORE_MARKER
 from postil.markdown.references import locate
 from postil.markdown.state import RenderState, get_state
 
 MDX_SUFFIX = ".mdx"
 """Sources read as MDX."""
 
-MORE = "<!--more-->\n"
-"""postil's excerpt marker (`postil.htmlfilter.MORE_MARKER`), which Docusaurus'
-`<!-- truncate -->` and `{/* truncate */}` are."""
+MORE = MORE_MARKER + "\n"
+"""The summary break `{/* truncate */}` is (`<!-- truncate -->`: `postil.markdown.rawhtml`)."""
 
 ESM = re.compile(r"(?:import|export)(?=[\s{*])")
 """The start of a top-level ESM statement: MDX reads one at the start of a line (it runs
@@ -44,7 +44,6 @@ EXPORTED = re.compile(
     r"export\s+(?:default\s+)?(?:async\s+)?(?:const|let|var|function\*?|class)\s+([A-Za-z_$][\w$]*)"
 )
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
-_TRUNCATE = re.compile(r"<!--\s*truncate\s*-->\s*", re.IGNORECASE)
 
 
 def mdx_plugin(md: MarkdownIt) -> None:
@@ -64,8 +63,8 @@ def mdx_plugin(md: MarkdownIt) -> None:
         </Admonition>
 
     Imports are left out silently, exports too (an expression using one warns, naming it);
-    comments are left out; `{/* truncate */}` and `<!-- truncate -->` (this one in any
-    source: Docusaurus' `.md` posts use it) are the summary break `<!--more-->`; other
+    comments are left out; `{/* truncate */}` is the summary break `<!--more-->` (as
+    `<!-- truncate -->` is in any source: `postil.markdown.rawhtml`); other
     expressions warn and show nothing, a string literal shows its text. Components:
     `postil.markdown.mdxcomponents`. No CSS classes of its own.
     """
@@ -73,7 +72,6 @@ def mdx_plugin(md: MarkdownIt) -> None:
     md.inline.ruler.after("backticks", "mdx_expression", mdx_expression)
     md.inline.ruler.before("autolink", "mdx_tag", mdx_tag)
     md.core.ruler.after("inline", "mdx_warnings", mdx_warnings)
-    md.core.ruler.after("block", "mdx_truncate", mdx_truncate)
     md.add_render_rule("mdx_drop", render_mdx_drop)
 
 
@@ -84,10 +82,10 @@ def is_mdx(env: Any) -> bool:
 
 def mdx_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
     """Block rule: an ESM statement, a line of comments, or a component's tag line(s)."""
-    if not is_mdx(state.env):
-        return False
     begin = state.bMarks[start_line] + state.tShift[start_line]
     char = state.src[begin : begin + 1]
+    if char not in ("<", "{", "i", "e") or not is_mdx(state.env):
+        return False  # the first character first: most lines of most posts stop there
     if char == "<":
         return component_block(state, start_line, end_line, silent)
     if char == "{":
@@ -144,13 +142,6 @@ def _line_of(state: StateBlock, offset: int, start_line: int, end_line: int) -> 
     return None
 
 
-def mdx_truncate(state: StateCore) -> None:
-    """Core rule: Docusaurus' `<!-- truncate -->` is postil's `<!--more-->` (any source)."""
-    for token in state.tokens:
-        if token.type == "html_block" and _TRUNCATE.fullmatch(token.content):
-            token.content = MORE
-
-
 def mdx_expression(state: StateInline, silent: bool) -> bool:
     """Inline rule: a `{…}` expression: nothing for a comment, the text of a string literal,
     else nothing and a warning. `{#id}` and `{.class}` are left to attribute lists."""
@@ -158,6 +149,8 @@ def mdx_expression(state: StateInline, silent: bool) -> bool:
         return False
     if state.src[state.pos + 1 : state.pos + 2] in ("#", ".", "{", "%", ""):
         return False
+    if state.tokens and state.tokens[-1].type == "image" and not state.pending:
+        return False  # an image's attribute list (an `<Image>`'s size: `mdxcomponents`)
     end = expression_end(state.src, state.pos)
     if end is None:
         return False

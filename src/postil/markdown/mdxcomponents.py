@@ -4,6 +4,7 @@
 - Docusaurus `<Admonition type="tip" title="T">`: a callout (`postil.markdown.callout`);
 - Docusaurus `<CodeBlock language="py" title="x.py">`: a code block with that caption;
 - Astro `<Image src="./a.png" alt="A" />`, `<Picture … />`: an image;
+- Docusaurus `<Details>`/`<Summary>`: HTML's `<details>`/`<summary>`;
 - any other component: its Markdown content kept, its tags left out, one warning per name;
   a self-closing one is left out with a warning. Lowercase tags (`<div>`, `<details>`)
   are HTML and left to CommonMark.
@@ -28,6 +29,9 @@ from postil.markdown.tabs import close_tabset, open_tab, open_tabset
 
 IMAGES = ("Image", "Picture")
 """Astro's image components (`astro:assets`)."""
+
+HTML_ELEMENTS = {"Details": "details", "Summary": "summary"}
+"""Docusaurus' components that are an HTML element of the same name (`<Details>`)."""
 
 _FENCE = re.compile(r"\s*(`{3,}|~{3,})")
 
@@ -165,23 +169,40 @@ def _code_block(
     token.content, token.markup, token.map = text + "\n", "CodeBlock", [lines[0], lines[2] + 1]
 
 
+def _element(state: StateBlock, tag: JsxTag, lines: Lines, doc: RenderState, where: Where) -> None:
+    """Docusaurus' `<Details>`: HTML's `<details>` around its Markdown content."""
+    element = HTML_ELEMENTS[tag.name]
+    opening = state.push("html_block", "", 0)
+    opening.content, opening.map = f"<{element}>\n", [lines[0], lines[1]]
+    _children(state, lines[1], lines[2])
+    closing = state.push("html_block", "", 0)
+    closing.content, closing.map = f"</{element}>\n", [lines[2], lines[2] + 1]
+
+
 BLOCKS: dict[str, Callable[[StateBlock, JsxTag, Lines, RenderState, Where], None]] = {
     "Tabs": _tabs,
     "TabItem": _tab_item,
     "Admonition": _admonition,
     "CodeBlock": _code_block,
+    **dict.fromkeys(HTML_ELEMENTS, _element),
 }
 """The components postil has, by name, each pushing its tokens."""
 
 
 def image_markdown(tag: JsxTag) -> str | None:
-    """Return Markdown for an `<Image>`/`<Picture>` (`![alt](<src>)`), or None when its
+    """Return Markdown for an `<Image>`/`<Picture>` (`![alt](<src>)`, its numeric `width`
+    and `height` as an attribute list), or None when its
     `src` is an expression (an imported image: `src={hero}`), which postil cannot read."""
     src = tag.attrs.get("src", "")
     if not src or src.startswith("{"):
         return None
     alt = "".join("\\" + char if char in "[]\\" else char for char in tag.attrs.get("alt", ""))
-    return f"![{alt}](<{src}>)"
+    sizes = " ".join(
+        f'{name}="{value}"'
+        for name in ("width", "height")
+        if (value := tag.attrs.get(name, "")).isdigit()
+    )
+    return f"![{alt}](<{src}>)" + (f"{{{sizes}}}" if sizes else "")
 
 
 def _image(state: StateBlock, tag: JsxTag, doc: RenderState, where: Where) -> None:
@@ -215,6 +236,10 @@ def component_inline(state: StateInline, tag: JsxTag) -> None:
         if state.pending:
             state.pushPending()  # the text before the image goes first
         state.md.inline.parse(markdown, state.md, state.env, state.tokens)
+        return
+    if tag.name in HTML_ELEMENTS and not tag.self_closing:
+        html = state.push("html_inline", "", 0)
+        html.content = f"<{'/' if tag.closing else ''}{HTML_ELEMENTS[tag.name]}>"
         return
     drop = state.push("mdx_drop", "", 0)
     drop.content = state.src[tag.start : tag.end]

@@ -25,6 +25,12 @@ JSX_ATTRIBUTES = {"classname": "class", "htmlfor": "for"}
 """HTML attributes as JSX names them (`className`, `htmlFor`; the parser lowercases names):
 written in HTML form in an MDX source's raw HTML (`postil.markdown.mdx`)."""
 
+EXCERPT_MARKER = re.compile(r"<!--\s*(?:more|truncate)\s*-->\s*", re.I)
+"""Other generators' summary breaks: Hexo's `<!-- more -->`, Docusaurus' `<!-- truncate -->`."""
+
+MORE_MARKER = "<!--more-->"
+"""The summary break `postil.htmlfilter.summary_html` reads (Jekyll's, Hugo's, Pelican's)."""
+
 _CSS_URL = re.compile(r"""url\(\s*(['"]?)([^'")]*)\1\s*\)""")
 
 
@@ -48,6 +54,7 @@ def rawhtml_plugin(md: MarkdownIt) -> None:
     checks them. No CSS classes.
     """
     md.core.ruler.after("links", "rawhtml", rewrite_raw_html)
+    md.core.ruler.after("block", "excerpt_markers", excerpt_markers)
 
 
 def rewrite_raw_html(state: StateCore) -> None:
@@ -168,3 +175,11 @@ class _TagFinder(HTMLParser):
             self.tags.append((self.getpos(), raw, attrs))
 
     handle_startendtag = handle_starttag
+
+
+def excerpt_markers(state: StateCore) -> None:
+    """Core rule: write every summary break of another generator (`EXCERPT_MARKER`) on a
+    line of its own as `<!--more-->`, the one `summary_html` reads."""
+    for token in state.tokens:
+        if token.type == "html_block" and EXCERPT_MARKER.fullmatch(token.content):
+            token.content = MORE_MARKER + "\n"
