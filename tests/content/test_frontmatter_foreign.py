@@ -511,3 +511,22 @@ def test_hakyll_metadata_between_long_dash_lines_is_front_matter():
 def test_a_post_opening_with_a_thematic_break_has_no_front_matter(text):
     meta, body, body_line, _ = read(text)
     assert (body, body_line) == (text, 1)
+
+
+def test_docusaurus_and_astro_keys_are_read_as_their_meaning():
+    meta, *_, warnings = read(
+        "---\ntitle: T\npubDate: 2024-05-01\nupdatedDate: 2024-06-02\nheroImage: ./hero.png\n"
+        "hide_table_of_contents: true\ndescription: What it says\n---\n",
+        "content/posts/x.mdx",
+    )
+    assert meta.date.date().isoformat() == "2024-05-01"
+    assert meta.updated.date().isoformat() == "2024-06-02"
+    assert meta.image == "./hero.png"
+    assert meta.toc is False
+    assert meta.summary == "What it says"
+    assert warnings == []
+
+
+def test_docusaurus_hide_table_of_contents_false_keeps_the_table_of_contents():
+    meta, *_ = read("---\ntitle: T\ndate: 2024-05-01\nhide_table_of_contents: false\n---\n")
+    assert meta.toc is True

@@ -44,8 +44,6 @@ PLUGINS = {
     # Pandoc's bracketed spans: math inside, `.aside` a margin note, links take attributes
     "span": ("math", "sidenote", "attrs", "span"),
     # Quarto's margin divs are fenced divs (callout plugin); MyST's directives are MyST's
-    # MDX: math, code, tabs and callouts inside components; raw HTML is the components'
-    "mdx": ("math", "code", "tabs", "callout", "links", "rawhtml", "heading", "attrs", "mdx"),
     # Obsidian's wikilinks become links the links plugin resolves
     "wikilink": ("links", "wikilink"),
     "margin": ("math", "code", "figure", "theorem", "callout", "widget", "chunk", "myst", "margin"),
@@ -53,10 +51,7 @@ PLUGINS = {
 
 
 def fixture_state(name: str) -> RenderState:
-    """Return the state a fixture renders with: the cite fixtures cite `fixtures/cite.bib`,
-    the MDX fixtures are an `.mdx` post's."""
-    if name == "mdx":
-        return RenderState(path="content/posts/p.mdx")
+    """Return the state a fixture renders with: the cite fixtures cite `fixtures/cite.bib`."""
     if name != "cite":
         return RenderState()
     bib = FIXTURES / "cite.bib"

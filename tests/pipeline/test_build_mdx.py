@@ -65,11 +65,11 @@ def test_what_mdx_cannot_show_is_one_warning_each_at_its_place(tmp_path):
     warnings = [str(w) for w in build_site(blog(tmp_path)).warnings]
     where = "content/posts/2024-05-01-softmax/index.mdx"
     assert [w.split(": warning: ")[0] for w in warnings] == [
-        f"{where}:9:1",  # export
-        f"{where}:15:42",  # {answer}
-        f"{where}:25:1",  # <Chart>
+        f"{where}:15:42",  # {answer}, naming its export
+        f"{where}:25:1",  # <Chart />
     ]
-    assert "MDX component `<Chart>`" in warnings[2]
+    assert "`{answer}` uses `answer`, exported at line 9" in warnings[0]
+    assert "MDX component `<Chart />`" in warnings[1]
 
 
 def test_the_same_lines_in_a_markdown_post_keep_commonmarks_reading():

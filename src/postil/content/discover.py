@@ -22,7 +22,8 @@ NOTEBOOK_SUFFIX = ".ipynb"
 """A Jupyter notebook: read as the Markdown its cells make (`postil.content.notebook`)."""
 
 SOURCE_SUFFIXES = (".md", ".markdown", ".qmd", ".mdx", NOTEBOOK_SUFFIX)
-"""File name endings of sources: Markdown (`.markdown` is Jekyll's other ending) and Quarto."""
+"""File name endings of sources: Markdown (`.markdown` is Jekyll's other ending), Quarto and
+MDX (Docusaurus, Astro: `postil.markdown.mdx`). The one list: every stage reads it."""
 
 
 def discover(config: SiteConfig) -> tuple[list[SourceFile], list[ContentError]]:

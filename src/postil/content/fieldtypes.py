@@ -159,6 +159,11 @@ def toc(fld: Field, tz: ZoneInfo | None = None) -> bool:
     return as_bool(fld)
 
 
+def hidden_toc(fld: Field, tz: ZoneInfo | None = None) -> bool:
+    """Return `toc` from Docusaurus' `hide_table_of_contents:` (`true` hides it)."""
+    return not as_bool(fld)
+
+
 def unpublished(fld: Field, tz: ZoneInfo | None = None) -> bool:
     """Return `draft` from Jekyll's `published:` (`published: false` is a draft)."""
     return not as_bool(fld)

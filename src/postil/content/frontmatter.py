@@ -474,6 +474,10 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "modified": ("updated", _date, 1),  # Pelican, Quartz
     "last-modified": ("updated", _date, 1),  # Quartz
     "created": ("date", _date, 1),  # Quartz, Obsidian templates
+    "pubdate": ("date", _date, 1),  # Astro's blog template: `pubDate`
+    "updateddate": ("updated", _date, 1),  # Astro's blog template: `updatedDate`
+    "heroimage": ("image", ft.image, 1),  # Astro's blog template: `heroImage`
+    "hide_table_of_contents": ("toc", ft.hidden_toc, 1),  # Docusaurus
     "published": ("draft", ft.unpublished, 1),  # Jekyll: `published: false`
     "status": ("draft", ft.status_draft, 2),  # Pelican: `Status: draft`
     "images": ("image", ft.image, 1),  # Hugo: the first one

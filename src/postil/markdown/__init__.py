@@ -113,11 +113,11 @@ def create_markdown() -> MarkdownIt:
         attrs_plugin,
         span_plugin,  # after the sidenote plugin's rules: `[^1]{…}` is a note
         wikilink_plugin,
-        mdx_plugin,  # its core rule right after `inline`: components before raw HTML's
         callout_plugin,
         margin_plugin,  # after the callout plugin, which makes fenced divs `<div>`s
         tabs_plugin,
         include_plugin,
+        mdx_plugin,  # `.mdx` only: ESM, expressions, components
     ):
         plugin(md)
     return md

@@ -7,7 +7,7 @@ reach the same files, under the same base path, as `![](…)` does.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from html import escape
 from html.parser import HTMLParser
 
@@ -20,6 +20,10 @@ from postil.markdown.state import RenderState, get_state
 
 URL_ATTRS = frozenset({"src", "href", "poster"})
 """Attributes holding one URL (`<img src>`, `<a href>`, `<video poster>`)."""
+
+JSX_ATTRIBUTES = {"classname": "class", "htmlfor": "for"}
+"""HTML attributes as JSX names them (`className`, `htmlFor`; the parser lowercases names):
+written in HTML form in an MDX source's raw HTML (`postil.markdown.mdx`)."""
 
 EXCERPT_MARKER = re.compile(r"<!--\s*(?:more|truncate)\s*-->\s*", re.I)
 """Other generators' summary breaks: Hexo's `<!-- more -->`, Docusaurus' `<!-- truncate -->`."""
@@ -86,18 +90,24 @@ def _rewrite_token(render_state: RenderState, token: Token, block_map: list[int]
         line0, col = locate(render_state, block_map, f'"{value}"')
         render_state.extra.setdefault("html_ids", []).append((value, line0, col + 1))
 
-    token.content = rewrite_html(token.content, rewrite, found_id)
+    jsx = render_state.path.lower().endswith(".mdx")
+    token.content = rewrite_html(token.content, rewrite, found_id, JSX_ATTRIBUTES if jsx else {})
 
 
 def rewrite_html(
-    html: str, rewrite: Callable[[str], str], found_id: Callable[[str], None] | None = None
+    html: str,
+    rewrite: Callable[[str], str],
+    found_id: Callable[[str], None] | None = None,
+    renamed: Mapping[str, str] | None = None,
 ) -> str:
     """Return `html` with every URL of its start tags mapped through `rewrite`.
 
     Tags whose URLs all map to themselves keep their exact text; a changed tag is written
     again from its parsed attributes (values quoted and escaped). `found_id` is called with
-    the value of every `id` attribute.
+    the value of every `id` attribute. `renamed` maps attribute names (lower case) to the
+    names written instead (`JSX_ATTRIBUTES` in MDX).
     """
+    renamed = renamed or {}
     parser = _TagFinder()
     parser.feed(html)
     parser.close()
@@ -108,7 +118,9 @@ def rewrite_html(
             for name, value in attrs:
                 if name == "id" and value:
                     found_id(value)
-        new = [(name, _rewrite_value(name, value, rewrite)) for name, value in attrs]
+        new = [
+            (renamed.get(name, name), _rewrite_value(name, value, rewrite)) for name, value in attrs
+        ]
         if new == attrs:
             continue
         starts = starts or _line_starts(html)

@@ -1,0 +1,270 @@
+"""MDX components as postil's own tokens (`postil.markdown.mdx` finds them).
+
+- Docusaurus `<Tabs>`/`<TabItem value="a" label="A">`: content tabs (`postil.markdown.tabs`);
+- Docusaurus `<Admonition type="tip" title="T">`: a callout (`postil.markdown.callout`);
+- Docusaurus `<CodeBlock language="py" title="x.py">`: a code block with that caption;
+- Astro `<Image src="./a.png" alt="A" />`, `<Picture … />`: an image;
+- Docusaurus `<Details>`/`<Summary>`: HTML's `<details>`/`<summary>`;
+- any other component: its Markdown content kept, its tags left out, one warning per name;
+  a self-closing one is left out with a warning. Lowercase tags (`<div>`, `<details>`)
+  are HTML and left to CommonMark.
+
+A component's tag lines may be indented (MDX has no indented code): its content is read
+from the indentation of its least indented line, as a list item's is.
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Callable
+from typing import Any
+
+from markdown_it.rules_block import StateBlock
+from markdown_it.rules_inline import StateInline
+
+from postil.markdown.jsx import JsxTag, read_tag
+from postil.markdown.state import RenderState, get_state
+from postil.markdown.tabs import close_tabset, open_tab, open_tabset
+
+IMAGES = ("Image", "Picture")
+"""Astro's image components (`astro:assets`)."""
+
+HTML_ELEMENTS = {"Details": "details", "Summary": "summary"}
+"""Docusaurus' components that are an HTML element of the same name (`<Details>`)."""
+
+_FENCE = re.compile(r"\s*(`{3,}|~{3,})")
+
+Where = tuple[int | None, int]
+"""(0-based body line, 1-based column) of a warning."""
+
+
+def component_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """Block rule (MDX only): a component's tag alone on its line(s), its content up to
+    its closing tag, as postil's tokens for the components it has (module docstring)."""
+    begin = state.bMarks[start_line] + state.tShift[start_line]
+    tag = read_tag(state.src, begin)
+    if tag is None or not tag.component:
+        return False
+    line = _line_of(state, tag.end - 1, start_line, end_line)
+    if line is None or state.src[tag.end : state.eMarks[line]].strip():
+        return False
+    if silent:
+        return True
+    doc = get_state(state.env)
+    where: Where = (start_line, begin - (state.src.rfind("\n", 0, begin) + 1) + 1)
+    state.line = line + 1
+    if tag.closing:
+        doc.warn(*where, f"`</{tag.name}>` closes no open tag; remove it")
+    elif tag.self_closing:
+        if tag.name in IMAGES:
+            _image(state, tag, doc, where)
+        elif tag.name:
+            warn_component(doc, where, {"name": tag.name, "self_closing": True})
+    else:
+        close = _closing_line(state, tag.name, line + 1, end_line)
+        if close is None:
+            doc.warn(
+                *where,
+                f"`<{tag.name}>` is never closed, so everything after it is inside it; add "
+                f"a line `</{tag.name}>` where it ends",
+            )
+        stop = end_line if close is None else close
+        BLOCKS.get(tag.name, _unknown)(state, tag, (start_line, line + 1, stop), doc, where)
+        state.line = min(stop + 1, end_line)
+    return True
+
+
+def _line_of(state: StateBlock, offset: int, start_line: int, end_line: int) -> int | None:
+    """Return the line (from `start_line`, before `end_line`) holding `offset`, or None."""
+    for line in range(start_line, end_line):
+        if offset <= state.eMarks[line]:
+            return line
+    return None
+
+
+def _closing_line(state: StateBlock, name: str, first: int, end_line: int) -> int | None:
+    """Return the line of the `</name>` closing the tag opened before line `first`
+    (same-named tags nest; lines in code fences do not count), or None."""
+    opening = re.compile(rf"<{re.escape(name)}(?=[\s>/]|$)")
+    closing = re.compile(rf"</{re.escape(name)}\s*>")
+    depth, fence = 0, ""
+    for line in range(first, end_line):
+        text = state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
+        marker = _FENCE.match(text)
+        if marker and (not fence or marker.group(1).startswith(fence)):
+            fence = "" if fence else marker.group(1)
+        if fence or marker:
+            continue
+        if closing.fullmatch(text.rstrip()):
+            if depth == 0:
+                return line
+            depth -= 1
+        elif opening.match(text) and not text.rstrip().endswith("/>"):
+            depth += 1
+    return None
+
+
+def _children(state: StateBlock, first: int, stop: int) -> None:
+    """Tokenize lines `first` to `stop` (not included) as Markdown, indented as their
+    least indented line is."""
+    indents = [state.sCount[line] for line in range(first, stop) if not state.isEmpty(line)]
+    old_indent, old_max = state.blkIndent, state.lineMax
+    state.blkIndent = max(old_indent, min(indents, default=old_indent))
+    state.lineMax = stop
+    state.md.block.tokenize(state, first, stop)
+    state.blkIndent, state.lineMax = old_indent, old_max
+
+
+Lines = tuple[int, int, int]
+"""(line of the opening tag, first line of the content, line of the closing tag)."""
+
+
+def _unknown(state: StateBlock, tag: JsxTag, lines: Lines, doc: RenderState, where: Where) -> None:
+    """A component postil does not have: its content, and a warning once per name."""
+    if tag.name:
+        warn_component(doc, where, {"name": tag.name, "self_closing": False})
+    _children(state, lines[1], lines[2])
+
+
+def _tabs(state: StateBlock, tag: JsxTag, lines: Lines, doc: RenderState, where: Where) -> None:
+    """Docusaurus' `<Tabs>`: a set of tabs."""
+    open_tabset(state, lines[0], lines[2])
+    _children(state, lines[1], lines[2])
+    close_tabset(state, lines[2])
+
+
+def _tab_item(state: StateBlock, tag: JsxTag, lines: Lines, doc: RenderState, where: Where) -> None:
+    """Docusaurus' `<TabItem value="x" label="X">`: a tab titled by its label (or value)."""
+    title = tag.attrs.get("label") or tag.attrs.get("value") or "Tab"
+    open_tab(state, lines[0], lines[2], title)
+    _children(state, lines[1], lines[2])
+    state.push("tab_close", "div", -1).markup = "TabItem"
+
+
+def _admonition(
+    state: StateBlock, tag: JsxTag, lines: Lines, doc: RenderState, where: Where
+) -> None:
+    """Docusaurus' `<Admonition type="tip" title="T">`: a callout of that kind."""
+    opening = state.push("shortcode_callout_open", "aside", 1)
+    kind = tag.attrs.get("type", "note")
+    opening.map = [lines[0], lines[2] + 1]
+    opening.meta = {"kind": kind, "title": tag.attrs.get("title", ""), "collapse": None}
+    _children(state, lines[1], lines[2])
+    state.push("shortcode_callout_close", "aside", -1).map = [lines[2], lines[2] + 1]
+
+
+def _code_block(
+    state: StateBlock, tag: JsxTag, lines: Lines, doc: RenderState, where: Where
+) -> None:
+    """Docusaurus' `<CodeBlock language="py" title="x.py">`: its text as a code block
+    (a template literal `` {`…`} `` around it is left out)."""
+    text = textwrap.dedent(state.getLines(lines[1], lines[2], state.blkIndent, False)).strip("\n")
+    if text.startswith("{`") and text.endswith("`}"):
+        text = text[2:-2].strip("\n")
+    token = state.push("fence", "code", 0)
+    info = tag.attrs.get("language", "")
+    title = tag.attrs.get("title", "")
+    token.info = f'{info} title="{title}"' if title and '"' not in title else info
+    token.content, token.markup, token.map = text + "\n", "CodeBlock", [lines[0], lines[2] + 1]
+
+
+def _element(state: StateBlock, tag: JsxTag, lines: Lines, doc: RenderState, where: Where) -> None:
+    """Docusaurus' `<Details>`: HTML's `<details>` around its Markdown content."""
+    element = HTML_ELEMENTS[tag.name]
+    opening = state.push("html_block", "", 0)
+    opening.content, opening.map = f"<{element}>\n", [lines[0], lines[1]]
+    _children(state, lines[1], lines[2])
+    closing = state.push("html_block", "", 0)
+    closing.content, closing.map = f"</{element}>\n", [lines[2], lines[2] + 1]
+
+
+BLOCKS: dict[str, Callable[[StateBlock, JsxTag, Lines, RenderState, Where], None]] = {
+    "Tabs": _tabs,
+    "TabItem": _tab_item,
+    "Admonition": _admonition,
+    "CodeBlock": _code_block,
+    **dict.fromkeys(HTML_ELEMENTS, _element),
+}
+"""The components postil has, by name, each pushing its tokens."""
+
+
+def image_markdown(tag: JsxTag) -> str | None:
+    """Return Markdown for an `<Image>`/`<Picture>` (`![alt](<src>)`, its numeric `width`
+    and `height` as an attribute list), or None when its
+    `src` is an expression (an imported image: `src={hero}`), which postil cannot read."""
+    src = tag.attrs.get("src", "")
+    if not src or src.startswith("{"):
+        return None
+    alt = "".join("\\" + char if char in "[]\\" else char for char in tag.attrs.get("alt", ""))
+    sizes = " ".join(
+        f'{name}="{value}"'
+        for name in ("width", "height")
+        if (value := tag.attrs.get(name, "")).isdigit()
+    )
+    return f"![{alt}](<{src}>)" + (f"{{{sizes}}}" if sizes else "")
+
+
+def _image(state: StateBlock, tag: JsxTag, doc: RenderState, where: Where) -> None:
+    """An Astro image alone on its line(s): a paragraph with the image."""
+    markdown = image_markdown(tag)
+    if markdown is None:
+        _warn_image(doc, where, tag)
+        return
+    lines = [where[0] or 0, state.line]
+    state.push("paragraph_open", "p", 1).map = lines
+    inline = state.push("inline", "", 0)
+    inline.content, inline.map, inline.children = markdown, lines, []
+    state.push("paragraph_close", "p", -1)
+
+
+def _warn_image(doc: RenderState, where: Where, tag: JsxTag) -> None:
+    """Warn that an image whose `src` is not a path is left out."""
+    doc.warn(
+        *where,
+        f"`<{tag.name}>` has `src={tag.attrs.get('src', '')}`, not a path: postil runs no "
+        'JavaScript, so it is left out; write `src="./image.png"` (the file next to the post)',
+    )
+
+
+def component_inline(state: StateInline, tag: JsxTag) -> None:
+    """Push what a component's tag inside a paragraph becomes: an image for `<Image>`,
+    else an `mdx_drop` token (its name in `meta` for a warning; none for a closing tag
+    or a fragment)."""
+    markdown = image_markdown(tag) if tag.name in IMAGES and tag.self_closing else None
+    if markdown is not None:
+        if state.pending:
+            state.pushPending()  # the text before the image goes first
+        state.md.inline.parse(markdown, state.md, state.env, state.tokens)
+        return
+    if tag.name in HTML_ELEMENTS and not tag.self_closing:
+        html = state.push("html_inline", "", 0)
+        html.content = f"<{'/' if tag.closing else ''}{HTML_ELEMENTS[tag.name]}>"
+        return
+    drop = state.push("mdx_drop", "", 0)
+    drop.content = state.src[tag.start : tag.end]
+    named = tag.name and not tag.closing
+    drop.meta = {"name": tag.name, "self_closing": tag.self_closing} if named else {}
+
+
+def warn_component(doc: RenderState, where: Where, meta: dict[str, Any]) -> None:
+    """Warn once per post and component name that postil does not have the component.
+
+    Args:
+        where: (0-based body line, 1-based column).
+        meta: "name" (the component's name) and "self_closing" (it has no content).
+    """
+    name = meta["name"]
+    warned = doc.extra.setdefault("mdx_components", set())
+    if name in warned:
+        return
+    warned.add(name)
+    shown = f"<{name} />" if meta.get("self_closing") else f"<{name}>"
+    kept = (
+        "it is left out" if meta.get("self_closing") else "its content is kept, the tags left out"
+    )
+    doc.warn(
+        *where,
+        f"MDX component `{shown}` is not one postil has: {kept}; write it as Markdown or "
+        f"HTML (postil reads {', '.join([*BLOCKS, *IMAGES])})",
+    )
