@@ -451,11 +451,16 @@ def _render_margin_body(self: Any, note: Note, options: Any, env: Any, *, hidden
 
 
 def _margin_child(token: Token, hidden: bool) -> Token:
-    """Return a copy of an inline token fit for the margin copy (no ids, unfocusable links)."""
+    """Return a copy of an inline token fit for the margin copy (no ids, unfocusable links,
+    escapes as their text)."""
     if token.type == "footnote_ref":
         plain = copy.copy(token)
         plain.type = "sidenote_ref_plain"
         return plain
+    if token.type == "text_special":  # an escape (`\$`): core's `text_join` never saw a
+        text = copy.copy(token)  # margin note's body, which is in no `inline` of the page
+        text.type = "text"
+        return text
     if hidden and token.type == "link_open":
         link = copy.copy(token)
         link.attrs = {**token.attrs, "tabindex": "-1"}
