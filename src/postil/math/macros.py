@@ -122,6 +122,8 @@ BUILTIN_MACROS: dict[str, str] = {
     # xfrac's `\sfrac{1}{2}`: a slanted fraction, the numerator raised, the denominator
     # on the baseline beside a solidus, each at script size (as xfrac sets them).
     "sfrac": r"{\raise{0.3em}{\scriptstyle #1}\!/\!{\scriptstyle #2}}",
+    # nicefrac's (units package) `\nicefrac{1}{2}`: the same slanted fraction
+    "nicefrac": r"{\raise{0.3em}{\scriptstyle #1}\!/\!{\scriptstyle #2}}",
     "utilde": r"\underset{\text{\textasciitilde}}{#1}",
 }
 
