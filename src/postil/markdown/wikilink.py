@@ -102,8 +102,8 @@ def wikilink_check(state: StateCore) -> None:
     """
     doc = get_state(state.env)
     for block in state.tokens:
-        if block.type != "inline" or not block.children:
-            continue
+        if block.type != "inline" or not block.children or "[[" not in block.content:
+            continue  # most blocks hold no wikilink: no walk over their tokens
         text = ""
         for token in [*block.children, None]:
             if token is not None and token.type == "text":
