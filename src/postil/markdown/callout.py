@@ -76,7 +76,7 @@ def callout_plugin(md: MarkdownIt) -> None:
     `[!KIND]-` (collapsed) and `[!KIND]+` (open). mdit-py-plugins parses fenced divs
     (`container`) and MkDocs blocks (`admon`: the indented body is Markdown, not code); a
     core rule turns their tokens, alert block quotes and the callout shortcodes of Hugo
-    themes (`postil.markdown.shortcode.CALLOUTS`) into `callout_*` tokens.
+    themes (`postil.markdown.shortcodecallout.CALLOUTS`) into `callout_*` tokens.
     CSS classes: callout, callout-<kind>, callout-title.
     """
     fenced_div_plugin(md, validate=_is_div)

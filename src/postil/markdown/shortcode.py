@@ -36,13 +36,13 @@ import posixpath
 import re
 
 from markdown_it import MarkdownIt
-from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 
 from postil.markdown.embed import push_video
 from postil.markdown.figure import push_figure
 from postil.markdown.liquid import Value
+from postil.markdown.shortcodecallout import CALLOUTS, FOLDS, QUOTES, callout, callout_open, quote
 from postil.markdown.shortcodetabs import TABS, TABSETS, push_tab, push_tabset
 from postil.markdown.state import RenderState, get_state
 from postil.markdown.tagsyntax import (
@@ -59,20 +59,6 @@ from postil.markdown.tagsyntax import (
 WRAPPERS = frozenset({"rawhtml", "raw", "html", "math"})
 """Paired shortcodes that only pass their content through (themes define them so; Hugo
 Blox's `math` wraps `$$…$$` to keep Goldmark away from it)."""
-
-CALLOUTS = frozenset({"callout", "hint", "alert", "notice", "admonition"})
-"""Paired shortcodes of popular themes that draw a callout: Hugo Blox (Wowchemy)
-`{{% callout note %}}`, Hugo Book `{{< hint warning >}}`, Docsy
-`{{% alert title="T" color="warning" %}}`, Hextra `{{< callout type="info" >}}`, Blowfish
-`{{< alert >}}`, Learn/Relearn `{{% notice tip %}}`, `admonition` themes."""
-
-QUOTES = frozenset({"quote", "blockquote"})
-"""Paired shortcodes that quote their content, attributed (Hugo Stack's `quote`: `author`,
-`source`, `url`; its HTML is a `<blockquote>` ending with a `<span class="cite">` line)."""
-
-FOLDS = frozenset({"spoiler", "details", "expand"})
-"""Paired shortcodes that fold their content under a title: Hugo Blox
-`{{< spoiler text="…" >}}`, Hugo's and Hugo Book's `details`, Learn's `expand`."""
 
 ESCAPED_SHORTCODE = re.compile(r"\{\{([<%])/\*([^\n]*?)\*/([>%])\}\}")
 """Hugo's escape of a shortcode, `{{</* name */>}}` (or `{{%/* name */%}}`), shown as the
@@ -162,7 +148,7 @@ def shortcode_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
             tab(state, start, close, tag)
             line = close
         elif close is not None:
-            (_quote if tag.name in QUOTES else _callout)(state, start, close, tag)
+            (quote if tag.name in QUOTES else callout)(state, start, close, tag)
             line = close
     if line == start:
         _one_line(state, start, end, tag)
@@ -215,7 +201,7 @@ def _video(state: StateBlock, start: int, tag: Tag) -> None:
 def _one_line_pair(state: StateBlock, start: int, silent: bool) -> bool:
     """Read a callout or fold shortcode opened and closed on one line around its text
     (`{{< spoiler text="Answer" >}} 42 {{< /spoiler >}}`, as Hugo Blox's docs write it) as
-    `_callout` reads one on lines of their own, its text a paragraph."""
+    `shortcodecallout.callout` reads one on lines of their own, its text a paragraph."""
     begin = state.bMarks[start] + state.tShift[start]
     end = state.eMarks[start]
     if state.sCount[start] - state.blkIndent >= 4 or not state.src.startswith("{{", begin):
@@ -233,7 +219,7 @@ def _one_line_pair(state: StateBlock, start: int, silent: bool) -> bool:
         push_tab(state, (start, start), tag, state.src[tag.end : close].strip())
         state.line = start + 1
         return True
-    _callout_open(state, start, start, tag)
+    callout_open(state, start, start, tag)
     text = state.src[tag.end : close].strip()
     if text:
         state.push("paragraph_open", "p", 1).map = [start, start + 1]
@@ -257,59 +243,6 @@ def _closing_at_end(src: str, tag: Tag, end: int) -> int | None:
 def _tab(state: StateBlock, start: int, close: int, tag: Tag) -> None:
     """Push a `tab` shortcode whose tags are on lines of their own (`shortcodetabs`)."""
     push_tab(state, (start, close), tag, None)
-
-
-def _callout_open(state: StateBlock, start: int, close: int, tag: Tag) -> None:
-    """Push the `shortcode_callout_open` token of a callout or fold shortcode (lines `start`
-    to `close`): its kind, title and folding from the tag's parameters."""
-    positional, named = shortcode_params(tag.args)
-    meta: dict[str, str | None]
-    if tag.name in FOLDS:
-        title = named.get("text") or named.get("summary") or named.get("title")
-        title = title or (positional[0] if positional and positional[0] != "open" else "")
-        opened = "open" in positional or named.get("open") in ("true", "")
-        meta = {"kind": "note", "title": title or "Details", "collapse": "+" if opened else "true"}
-    else:  # the kind: `type=`, Docsy's `color=`, else the first word (Blowfish's is an icon)
-        first = positional[0] if positional and tag.name != "alert" else ""
-        kind = named.get("type") or named.get("color") or first or "note"
-        meta = {"kind": kind, "title": named.get("title", ""), "collapse": None}
-    opening = state.push("shortcode_callout_open", "aside", 1)
-    opening.map, opening.meta, opening.info = [start, close + 1], meta, tag.raw
-
-
-def _callout(state: StateBlock, start: int, close: int, tag: Tag) -> None:
-    """Push a callout for a theme's callout or fold shortcode and the Markdown between its
-    lines (`postil.markdown.callout` turns the `shortcode_callout_*` tokens into one)."""
-    _callout_open(state, start, close, tag)
-    old_max, state.lineMax = state.lineMax, close
-    state.md.block.tokenize(state, start + 1, close)
-    state.lineMax = old_max
-    state.push("shortcode_callout_close", "aside", -1).map = [close, close + 1]
-
-
-def _quote(state: StateBlock, start: int, close: int, tag: Tag) -> None:
-    """Push a block quote of the Markdown between a `quote` shortcode's lines, its
-    attribution last (`QUOTES`; HTML escaped, the `url` checked as a link's is)."""
-    _, named = shortcode_params(tag.args)
-    opening = state.push("blockquote_open", "blockquote", 1)
-    opening.map = [start, close + 1]
-    old_max, state.lineMax = state.lineMax, close
-    state.md.block.tokenize(state, start + 1, close)
-    state.lineMax = old_max
-    author, source, url = (named.get(key, "").strip() for key in ("author", "source", "url"))
-    if author or source:
-        cite = f"<cite>{escapeHtml(source)}</cite>" if source else ""
-        if cite and url and SAFE_URL.match(url):
-            cite = f'<a href="{escapeHtml(url)}">{cite}</a>'
-        names = ", ".join(filter(None, [escapeHtml(author), cite]))
-        line = state.push("html_block", "", 0)
-        line.content, line.map = f'<p class="quote-source">― {names}</p>\n', [close, close + 1]
-    state.push("blockquote_close", "blockquote", -1)
-
-
-SAFE_URL = re.compile(r"(?:https?://|/|\.{0,2}/|#)[^\s\"<>]*\Z|[\w./#-]+\Z")
-"""A `url` put into a quote's attribution: web, site-relative or relative, never a
-`javascript:` URL."""
 
 
 def _highlight_options(args: str) -> dict[str, str]:
