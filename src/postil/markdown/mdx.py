@@ -25,7 +25,12 @@ from postil.markdown.jsx import (
     string_literal,
     unfinished,
 )
-from postil.markdown.mdxcomponents import component_block, component_inline, warn_component
+from postil.markdown.mdxcomponents import (
+    component_block,
+    component_inline,
+    line_of,
+    warn_component,
+)
 from postil.markdown.rawhtml import MORE_MARKER
 from postil.markdown.references import locate
 from postil.markdown.state import RenderState, get_state
@@ -122,7 +127,7 @@ def _comment_block(state: StateBlock, start_line: int, end_line: int, silent: bo
     if end is None:
         return False
     text = comment_text(state.src[begin + 1 : end - 1])
-    line = _line_of(state, end - 1, start_line, end_line)
+    line = line_of(state, end - 1, start_line, end_line)
     if text is None or line is None or state.src[end : state.eMarks[line]].strip():
         return False
     if silent:
@@ -132,14 +137,6 @@ def _comment_block(state: StateBlock, start_line: int, end_line: int, silent: bo
         token.content, token.map = MORE, [start_line, line + 1]
     state.line = line + 1
     return True
-
-
-def _line_of(state: StateBlock, offset: int, start_line: int, end_line: int) -> int | None:
-    """Return the line (from `start_line`, before `end_line`) holding `offset`, or None."""
-    for line in range(start_line, end_line):
-        if offset <= state.eMarks[line]:
-            return line
-    return None
 
 
 def mdx_expression(state: StateInline, silent: bool) -> bool:

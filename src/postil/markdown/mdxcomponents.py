@@ -46,7 +46,7 @@ def component_block(state: StateBlock, start_line: int, end_line: int, silent: b
     tag = read_tag(state.src, begin)
     if tag is None or not tag.component:
         return False
-    line = _line_of(state, tag.end - 1, start_line, end_line)
+    line = line_of(state, tag.end - 1, start_line, end_line)
     if line is None or state.src[tag.end : state.eMarks[line]].strip():
         return False
     if silent:
@@ -75,8 +75,9 @@ def component_block(state: StateBlock, start_line: int, end_line: int, silent: b
     return True
 
 
-def _line_of(state: StateBlock, offset: int, start_line: int, end_line: int) -> int | None:
-    """Return the line (from `start_line`, before `end_line`) holding `offset`, or None."""
+def line_of(state: StateBlock, offset: int, start_line: int, end_line: int) -> int | None:
+    """Return the line (from `start_line`, before `end_line`) holding the source offset
+    `offset`, or None: where a JSX tag or MDX block that spans lines ends."""
     for line in range(start_line, end_line):
         if offset <= state.eMarks[line]:
             return line

@@ -28,7 +28,7 @@ TABS = frozenset({"tab"})
 def push_tabset(state: StateBlock, start: int, close: int, tag: Tag) -> None:
     """Push a set of tabs for a `tabs`/`tabpane` shortcode on lines `start` to `close`,
     its tabs read from the lines between (the shortcode rule reads each `tab`)."""
-    positional, named = shortcode_params(tag.args)
+    _, named = shortcode_params(tag.args)
     items = [item.strip() for item in named.get("items", "").split(",") if item.strip()]
     text = named.get("text", "").lower() == "true" or tag.name == "tabs"
     panes: list[dict[str, object]] = get_state(state.env).extra.setdefault("tab_panes", [])
