@@ -23,9 +23,10 @@ OPENERS = {"{{<": ">}}", "{{%": "%}}", "{{": "}}", "{%": "%}"}
 
 _NAME = re.compile(r"/?\s*([A-Za-z_][\w.-]*)")
 
-ZOLA_CALL = re.compile(r"(?P<name>[0-9A-Za-z_]+)\s*\((?P<args>.*)\)", re.S)
+ZOLA_CALL = re.compile(r"(?P<name>[0-9A-Za-z_]+)\s*\(\s*(?P<args>(?:[0-9A-Za-z_]+\s*=.*)?)\)", re.S)
 """A Zola shortcode call between `{{ }}` or `{% %}`: `katex(body="x", block=true)` (Zola's
-"Shortcodes": the parentheses are mandatory; names and argument names are `[0-9A-Za-z_]`)."""
+"Shortcodes": the parentheses are mandatory, the arguments named; names and argument names
+are `[0-9A-Za-z_]`). `f("x")` is no call (Zola leaves it as text), nor `{% if (a) %}`."""
 
 
 @dataclass(frozen=True)

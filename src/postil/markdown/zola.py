@@ -149,17 +149,20 @@ def evaluate_zola(tag: Tag, doc: RenderState) -> Value:
         return Value("")
     if call_args(tag) is None:
         return Value(None, unreadable(tag))
+    body = tag.raw.startswith("{%")
     if tag.name in MATH:
+        fix = "add `{% end %}` after its TeX, in the same paragraph"
         return Value(
             None,
-            f'`{tag.raw}` gives no formula here: write its TeX as `body="…"`, or between it '
-            "and `{% end %}` in the same paragraph; it is left out",
+            f"`{tag.raw}` is never closed; {fix}; it is left out"
+            if body
+            else f'`{tag.raw}` gives no formula: write its TeX as `body="…"`; it is left out',
         )
     if tag.name in CALLOUTS | FOLDS | QUOTES | VIDEOS | FIGURES | DIAGRAMS | set(LINKED):
-        end = " and `{% end %}`" if tag.raw.startswith("{%") else ""
+        where = "it and `{% end %}` on lines of their own" if body else "it on a line of its own"
         return Value(
             None,
-            f"Zola shortcode `{tag.raw}` is read only on a line of its own; put it{end} on "
-            "lines of their own; it is left out",
+            f"Zola shortcode `{tag.raw}` is read only on a line of its own; put {where}; it "
+            "is left out" + (" (its body stays)" if body else ""),
         )
     return Value(None, unsupported(tag))
