@@ -47,9 +47,10 @@ from postil.markdown.zolasyntax import (
     LINKED,
     MATH,
     QUOTES,
-    TEX_ARGS,
     VIDEOS,
+    arg_start,
     call_args,
+    tex_arg,
     truthy,
     unreadable,
     unsupported,
@@ -98,11 +99,11 @@ def zola_math(state: StateInline, silent: bool) -> bool:
     args = call_args(tag) or {}
     display = truthy(args, "block", "display") is True
     if tag.raw.startswith("{{"):
-        tex = next((args[name] for name in TEX_ARGS if name in args), None)
-        if tex is None:
+        name = tex_arg(args)
+        if name is None:
             return False  # the `template` plugin reports it
-        begin = state.src.find(tex, tag.start + len(tag.name), tag.end)
-        stop, end = begin + len(tex), tag.end
+        begin = arg_start(state.src, tag, name)
+        stop, end = begin + len(args[name]), tag.end
     else:
         closing = END.search(state.src, tag.end, state.posMax)
         if closing is None:

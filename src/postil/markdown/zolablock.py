@@ -26,9 +26,10 @@ from postil.markdown.zolasyntax import (
     LINKED,
     MATH,
     QUOTES,
-    TEX_ARGS,
     VIDEOS,
+    arg_start,
     call_args,
+    tex_arg,
     truthy,
     unreadable,
     unsupported,
@@ -47,11 +48,12 @@ def zola_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     if tag.kind != "zola":
         return False
     args = call_args(tag)
-    if tag.closing:
-        if not silent:
-            message = f"`{tag.raw}` closes no Zola shortcode opened before it; remove it"
-            get_state(state.env).warn(start, 1, message)
-            state.line = start + 1
+    if tag.closing:  # a stray `{% end %}`: never ends a paragraph (`{% m() %}` may be in it)
+        if silent:
+            return False
+        message = f"`{tag.raw}` closes no Zola shortcode opened before it; remove it"
+        get_state(state.env).warn(start, 1, message)
+        state.line = start + 1
         return True
     if tag.raw.startswith("{%"):
         return _body_shortcode(state, (start, end), silent, tag, args)
@@ -141,7 +143,7 @@ def callout_meta(name: str, args: dict[str, str]) -> dict[str, str | None]:
 
 def _bodiless(state: StateBlock, start: int, silent: bool, tag: Tag, args: dict[str, str]) -> bool:
     """Read `{{ name(…) }}` alone on its line."""
-    tex = next((args[name] for name in TEX_ARGS if name in args), None)
+    tex = tex_arg(args)
     if tag.name in MATH and (tex is None or not _display(tag, args, False)):
         return False  # inline math, or nothing to show: `zola.zola_math` or the template's
     if silent:
@@ -149,7 +151,7 @@ def _bodiless(state: StateBlock, start: int, silent: bool, tag: Tag, args: dict[
     doc = get_state(state.env)
     body = args.get("body", args.get("text", args.get("content")))
     if tag.name in MATH and tex is not None:
-        _display_math(state, start, tag, tex)
+        _display_math(state, start, tag, tex, args[tex])
     elif tag.name in VIDEOS:
         push_video(state, start, tag, args.get("id", ""), args)
     elif tag.name in LINKED:
@@ -165,9 +167,9 @@ def _bodiless(state: StateBlock, start: int, silent: bool, tag: Tag, args: dict[
     return True
 
 
-def _display_math(state: StateBlock, start: int, tag: Tag, tex: str) -> None:
-    """Push `{{ katex(body="…", block=true) }}`'s TeX as display math."""
-    first = state.src.find(tex, tag.start + len(tag.name), tag.end)
+def _display_math(state: StateBlock, start: int, tag: Tag, name: str, tex: str) -> None:
+    """Push `{{ katex(body="…", block=true) }}`'s TeX (argument `name`) as display math."""
+    first = arg_start(state.src, tag, name)
     token = state.push("math_block", "math", 0)
     token.content, token.map = tex, [start, start + 1]
     delims = (state.src[tag.start : first], state.src[first + len(tex) : tag.end])

@@ -100,6 +100,18 @@ def _unquoted(value: str) -> str:
     return value[1:-1] if value[:1] in "\"'`" else value
 
 
+def tex_arg(args: dict[str, str]) -> str | None:
+    """Return the name of the argument giving a bodiless math shortcode its TeX, if any."""
+    return next((name for name in TEX_ARGS if name in args), None)
+
+
+def arg_start(src: str, tag: Tag, name: str) -> int:
+    """Return where the value of argument `name` of `tag` (found in `src`) starts, just
+    inside its quote (the tag's end when it is not there)."""
+    found = re.compile(rf"[(,\s]{name}\s*=\s*[\"'`]").search(src, tag.start, tag.end)
+    return found.end() if found else tag.end
+
+
 def truthy(args: dict[str, str], *names: str) -> bool | None:
     """Return the first of `names` given as `true` or `false` in `args`, else None."""
     for name in names:
