@@ -15,11 +15,10 @@ from postil.markdown.embed import push_video
 from postil.markdown.figure import push_figure
 from postil.markdown.shortcodecallout import push_callout, push_quote
 from postil.markdown.state import get_state
-from postil.markdown.tagsyntax import Tag, find_closer, line_tag, scan_tag
+from postil.markdown.tagsyntax import Tag, left_container, line_tag, scan_tag
 from postil.markdown.zolasyntax import (
     CALLOUTS,
     DIAGRAMS,
-    END,
     FIGURES,
     FOLDS,
     INLINE_MATH,
@@ -44,7 +43,7 @@ def zola_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     `{% end %}` line, or a callout, fold or formula written on one line with its body."""
     tag = line_tag(state, start)
     if tag is None:
-        return _one_line_body(state, start, silent)
+        return _spanning_body(state, (start, end), silent)
     if tag.kind != "zola":
         return False
     args = call_args(tag)
@@ -78,7 +77,10 @@ def _body_shortcode(
     """Read `{% name(…) %}` alone on its line, its body, and its `{% end %}` line (a body
     shortcode whose arguments cannot be read (`read` None) keeps its body, reported)."""
     start, end = lines
-    close = find_closer(state, start, end, "end")
+    found = _find_end(state, start, end, tag)
+    if found is not None and line_tag(state, found[0]) is None:  # `…text{% end %}`
+        return _spanning_body(state, lines, silent)
+    close = found[0] if found is not None else None
     name, args = (tag.name, read) if read is not None else ("", {})
     if name in MATH and (close is None or not _display(tag, args, True)):
         return False  # inline math in a paragraph: `zola.zola_math` reads it
@@ -214,31 +216,58 @@ def _paragraph(state: StateBlock, line: int, markdown: str) -> None:
     state.push("paragraph_close", "p", -1)
 
 
-def _one_line_body(state: StateBlock, start: int, silent: bool) -> bool:
-    """Read a callout, fold or display formula written on one line with its body:
-    `{% note() %} Read **this**. {% end %}`, `{% katex(block=true) %}x^2{% end %}`."""
-    begin, end = state.bMarks[start] + state.tShift[start], state.eMarks[start]
+def _find_end(state: StateBlock, start: int, end: int, tag: Tag) -> tuple[int, int, int] | None:
+    """Return (line, start, end offset) of the `{% end %}` closing `tag` (on line `start`),
+    counting the body shortcodes inside (Zola 0.20 nests them), or None before the block
+    ends (a list item or quote, the document)."""
+    depth, line, at = 1, start, tag.end
+    while line < end:
+        if line > start and left_container(state, line):
+            return None
+        stop = state.eMarks[line]
+        at = state.src.find("{%", at, stop)
+        while at >= 0:
+            inner = scan_tag(state.src, at, stop)
+            if inner is not None and inner.kind == "zola":
+                depth += -1 if inner.closing else 1
+                if depth == 0:
+                    return line, inner.start, inner.end
+            at = state.src.find("{%", inner.end if inner else at + 2, stop)
+        line += 1
+        at = state.bMarks[line] if line < end else 0
+    return None
+
+
+def _spanning_body(state: StateBlock, lines: tuple[int, int], silent: bool) -> bool:
+    """Read a callout, fold or display formula whose body shares a line with its tags:
+    `{% note() %} Read **this**. {% end %}`, `{% alert(type="tip") %}Text…⏎…{% end %}`
+    (over several lines only outside lists and quotes, whose markers the text would keep)."""
+    start, end = lines
+    begin, first_end = state.bMarks[start] + state.tShift[start], state.eMarks[start]
     if state.sCount[start] - state.blkIndent >= 4 or not state.src.startswith("{%", begin):
         return False
-    tag = scan_tag(state.src, begin, end)
-    if tag is None or tag.kind != "zola" or tag.closing:
-        return False
-    closing = END.search(state.src, tag.end, end)
-    args = call_args(tag)
-    if closing is None or state.src[closing.end() : end].strip() or args is None:
+    tag = scan_tag(state.src, begin, first_end)
+    args = call_args(tag) if tag is not None and tag.kind == "zola" else None
+    if tag is None or tag.closing or args is None:
         return False
     if tag.name not in CALLOUTS | FOLDS and not (tag.name in MATH and _display(tag, args, False)):
         return False
+    found = _find_end(state, start, end, tag)
+    if found is None or state.src[found[2] : state.eMarks[found[0]]].strip():
+        return False
+    close, at, stop = found
+    if close > start and (state.blkIndent or state.parentType == "blockquote"):
+        return False
     if silent:
         return True
-    body = state.src[tag.end : closing.start()]
+    body = state.src[tag.end : at]
     if tag.name in MATH:
         token = state.push("math_block", "math", 0)
-        token.content, token.map = body, [start, start + 1]
-        delims = (tag.raw, closing.group(0))
+        token.content, token.map = body, [start, close + 1]
         col0 = tag.end - state.bMarks[start]
+        delims = (tag.raw, state.src[at:stop])
         token.meta = {"col0": col0, "delims": delims, "removed": (), "source": body}
     else:
-        push_callout(state, (start, start), callout_meta(tag.name, args), tag.raw, body.strip())
-    state.line = start + 1
+        push_callout(state, (start, close), callout_meta(tag.name, args), tag.raw, body.strip())
+    state.line = close + 1
     return True
