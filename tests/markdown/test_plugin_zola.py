@@ -26,6 +26,7 @@ def messages(state: RenderState) -> list[str]:
         ("a='x, y', b=`z`, n=-1.5, m=3", {"a": "x, y", "b": "z", "n": "-1.5", "m": "3"}),
         ("tags=[\"a\", 'b', 3]", {"tags": "a, b, 3"}),
         ("a = 1 ,b=false", {"a": "1", "b": "false"}),
+        ("a=1,", {"a": "1"}),
         ("a=", None),
         ("a=1 b=2", None),
         ("a=x", None),  # a bare word is no value

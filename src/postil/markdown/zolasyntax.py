@@ -46,6 +46,7 @@ DIAGRAMS = frozenset({"mermaid"})
 """Diagram shortcodes whose body becomes a fence of their name (tabi's `mermaid()`)."""
 
 _VALUE = re.compile(r"\"[^\"]*\"|'[^']*'|`[^`]*`|true\b|false\b|[+-]?\d+(?:\.\d+)?")
+_SEPARATOR = re.compile(r"\s*(?:,|\Z)")
 _KEY = re.compile(r"\s*([0-9A-Za-z_]+)\s*=\s*")
 END = re.compile(r"\{%\s*end\s*%\}")
 """Zola's end of a body shortcode."""
@@ -59,7 +60,12 @@ def call_args(tag: Tag) -> dict[str, str] | None:
 
 
 def zola_args(text: str) -> dict[str, str] | None:
-    """Return `k="v", n=1, ok=true, xs=["a", "b"]` as {"k": "v", "n": "1", …}, else None."""
+    """Return `k="v", n=1, ok=true, xs=["a", "b"]` as {"k": "v", "n": "1", …}, else None.
+
+    Zola's grammar ("Shortcodes"): named arguments between commas; a value is a string in
+    `"`, `'` or `` ` `` (its text as written: no escapes), a number, `true`/`false`, or an
+    array of those. A comma after the last argument is accepted. Never raises.
+    """
     args: dict[str, str] = {}
     at, text = 0, text.strip()
     while at < len(text):
@@ -70,10 +76,10 @@ def zola_args(text: str) -> dict[str, str] | None:
         if value is None:
             return None
         args[key.group(1)] = value
-        comma = re.compile(r"\s*(,|$)").match(text, at)
-        if comma is None or not comma.group(0) and at < len(text):
+        separator = _SEPARATOR.match(text, at)
+        if separator is None:
             return None
-        at = comma.end()
+        at = separator.end()
     return args
 
 
