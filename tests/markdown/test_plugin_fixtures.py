@@ -26,6 +26,20 @@ PLUGINS = {
     # (themes' figure includes are figures; in raw HTML their `src` is checked)
     "liquid": ("math", "code", "figure", "links", "liquid", "shortcode", "template", "rawhtml"),
     "shortcode": ("code", "figure", "links", "liquid", "shortcode", "template"),
+    # Zola's shortcodes are math, callouts, figures; the rest the template plugin reports
+    "zola": (
+        "math",
+        "code",
+        "figure",
+        "links",
+        "callout",
+        "liquid",
+        "shortcode",
+        "zola",
+        "template",
+    ),
+    # GitBook's blocks are callouts, tabs and code; its other tags are Liquid's
+    "gitbook": ("math", "code", "callout", "tabs", "links", "liquid", "gitbook", "template"),
     "chunk": ("code", "widget", "chunk"),  # chunks are read before widget fences
     "toc": ("math", "heading", "toc"),
     "images": ("links", "rawhtml", "images"),

@@ -56,6 +56,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.cite import cite_plugin
     from postil.markdown.code import code_plugin
     from postil.markdown.figure import figure_plugin
+    from postil.markdown.gitbook import gitbook_plugin
     from postil.markdown.gridtable import gridtable_plugin
     from postil.markdown.heading import heading_plugin
     from postil.markdown.ids import ids_plugin
@@ -81,6 +82,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.widget import widget_plugin
     from postil.markdown.wikilink import wikilink_plugin
     from postil.markdown.xref import xref_plugin
+    from postil.markdown.zola import zola_plugin
 
     md = MarkdownIt("commonmark", {"typographer": False}).enable(["table", "strikethrough"])
     # The extensions kramdown, Goldmark, Pandoc and Python-Markdown's users write (mdit-py-plugins):
@@ -107,6 +109,8 @@ def create_markdown() -> MarkdownIt:
         myst_plugin,  # before the chunk rule: `{code-cell}` is a chunk, `{math}` math
         liquid_plugin,
         shortcode_plugin,
+        zola_plugin,  # before the template plugin: its inline math rule goes first
+        gitbook_plugin,
         template_plugin,  # before the links rule, which it hands evaluated links to
         tufte_plugin,  # after the liquid and template rules, which it goes before
         toc_plugin,

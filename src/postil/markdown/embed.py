@@ -93,6 +93,9 @@ HOW_TO_WRITE = {
 }
 """What a video tag needs, by its name (`push_video`'s warning)."""
 
+ZOLA_IDS = {"youtube": "dQw4w9WgXcQ", "vimeo": "124313553"}
+"""An example id for the warning about Zola's `youtube`/`vimeo` shortcode."""
+
 
 def push_video(
     state: StateBlock, line: int, tag: Tag, source: str, named: dict[str, str], provider: str = ""
@@ -115,6 +118,8 @@ def push_video(
         delimiters = ("{{<", ">}}") if tag.kind == "shortcode" else ("{%", "%}")
         how = HOW_TO_WRITE.get(tag.name, HOW_TO_WRITE["include"])
         how = how.format(open=delimiters[0], close=delimiters[1])
+        if tag.kind == "zola":  # Zola's built-in `youtube`/`vimeo` take `id=` only
+            how = f'the video\'s id as `id`, `{{{{ {tag.name}(id="{ZOLA_IDS[tag.name]}") }}}}`'
         message = f"`{tag.raw}` names no video: write {how}; it is left out"
         get_state(state.env).warn(line, 1, message)
         return

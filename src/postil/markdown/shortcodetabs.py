@@ -16,7 +16,7 @@ from markdown_it.rules_block import StateBlock
 
 from postil.markdown.state import get_state
 from postil.markdown.tabs import close_tabset, open_tab, open_tabset
-from postil.markdown.tagsyntax import Tag, shortcode_params
+from postil.markdown.tagsyntax import Tag, push_blocks, shortcode_params
 
 TABSETS = frozenset({"tabs", "tabpane"})
 """Shortcodes around a set of tabs (Hugo Book, Hextra, Docsy)."""
@@ -62,12 +62,7 @@ def push_tab(state: StateBlock, lines: tuple[int, int], tag: Tag, body: str | No
         fence.markup = tag.raw  # no backtick fence: `nesting.unclosed_fence` skips it
         fence.content = "".join(state.getLines(start + 1, close, state.blkIndent, False))
     elif body is not None:
-        tokens: list = []
-        state.md.block.parse(body, state.md, state.env, tokens)
-        for token in tokens:
-            token.level += state.level
-            token.map = [start, start + 1]
-        state.tokens.extend(tokens)
+        push_blocks(state, start, body)
     else:
         old_max, state.lineMax = state.lineMax, close
         state.md.block.tokenize(state, start + 1, close)

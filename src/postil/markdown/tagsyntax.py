@@ -13,6 +13,7 @@ import shlex
 from dataclasses import dataclass
 
 from markdown_it.rules_block import StateBlock
+from markdown_it.token import Token
 
 from postil.markdown.fenceinfo import OPTIONS, QUIET
 from postil.markdown.state import RenderState, get_state
@@ -22,14 +23,20 @@ OPENERS = {"{{<": ">}}", "{{%": "%}}", "{{": "}}", "{%": "%}"}
 
 _NAME = re.compile(r"/?\s*([A-Za-z_][\w.-]*)")
 
+ZOLA_CALL = re.compile(r"(?P<name>[0-9A-Za-z_]+)\s*\(\s*(?P<args>(?:[0-9A-Za-z_]+\s*=.*)?)\)", re.S)
+"""A Zola shortcode call between `{{ }}` or `{% %}`: `katex(body="x", block=true)` (Zola's
+"Shortcodes": the parentheses are mandatory, the arguments named; names and argument names
+are `[0-9A-Za-z_]`). `f("x")` is no call (Zola leaves it as text), nor `{% if (a) %}`."""
+
 
 @dataclass(frozen=True)
 class Tag:
     """One template tag found in a post.
 
     Attributes:
-        kind: "output" (Liquid `{{ … }}`), "tag" (Liquid `{% … %}`) or "shortcode"
-            (Hugo `{{< … >}}` / `{{% … %}}`).
+        kind: "output" (Liquid `{{ … }}`), "tag" (Liquid `{% … %}`), "shortcode"
+            (Hugo `{{< … >}}` / `{{% … %}}`), "zola" (Zola's `{{ name(…) }}`,
+            `{% name(…) %}` and `{% end %}`) or "literal" (an escaped shortcode, shown).
         raw: the tag as written, delimiters included.
         inner: the text between the delimiters, stripped (Liquid's `-` trim marks removed).
         name: the tag's or shortcode's name (`post_url`, `figure`); for an output, the
@@ -73,10 +80,15 @@ def scan_tag(src: str, pos: int, end: int | None = None) -> Tag | None:
     if close < 0 or "\n\n" in body or _nested(body, opener):
         return None  # tags do not nest: `{{ a {{ b }}` is text, then a tag
     stop = close + len(closer)
-    if opener in ("{{<", "{{%") and body.startswith("/*") and body.endswith("*/"):
+    escaped = body.startswith("/*") and body.endswith("*/") and len(body) >= 4
+    if escaped and (opener in ("{{<", "{{%") or _zola_call(body[2:-2].strip(), opener)):
         shown = f"{opener}{body[2:-2]}{closer}"
         return Tag("literal", src[pos:stop], shown, "", False, pos, stop)
     inner = body.strip()
+    call = _zola_call(inner, opener)
+    if call is not None:
+        closing = call == "end"
+        return Tag("zola", src[pos:stop], inner, call, closing, pos, stop)
     if opener in ("{{", "{%"):
         inner = inner.removeprefix("-").removesuffix("-").strip()
     kind = {"{{": "output", "{%": "tag"}.get(opener, "shortcode")
@@ -88,6 +100,15 @@ def scan_tag(src: str, pos: int, end: int | None = None) -> Tag | None:
         closing = bool(name and name.group(1).startswith("end"))
     word = name.group(1) if name else inner.split()[0]
     return Tag(kind, src[pos:stop], inner, word, closing, pos, stop)
+
+
+def _zola_call(inner: str, opener: str) -> str | None:
+    """Return the shortcode's name if `inner` is a Zola call (`name(…)`, or `end` between
+    `{% %}`), else None: Liquid has no calls, so `{{ f(x=1) }}` is never a Liquid output."""
+    if opener == "{%" and inner == "end":
+        return "end"
+    found = ZOLA_CALL.fullmatch(inner) if opener in ("{{", "{%") else None
+    return found.group("name") if found else None
 
 
 def shortcode_params(args: str) -> tuple[list[str], dict[str, str]]:
@@ -167,7 +188,7 @@ def line_tag(state: StateBlock, line: int) -> Tag | None:
 def find_closer(state: StateBlock, start: int, end: int, closes: str) -> int | None:
     """Return the first line after `start` (before `end`) holding only a tag named `closes`."""
     for line in range(start + 1, end):
-        if _left_container(state, line):
+        if left_container(state, line):
             return None
         tag = line_tag(state, line)
         if tag is not None and tag.closing and tag.name.lstrip("/") == closes:
@@ -175,7 +196,7 @@ def find_closer(state: StateBlock, start: int, end: int, closes: str) -> int | N
     return None
 
 
-def _left_container(state: StateBlock, line: int) -> bool:
+def left_container(state: StateBlock, line: int) -> bool:
     """Tell whether `line` is outside the block being read (a list item or quote ended);
     a blank line is not (markdown-it's fence reads it the same way)."""
     blank = state.bMarks[line] + state.tShift[line] >= state.eMarks[line]
@@ -224,7 +245,7 @@ def find_code_tag(
     if tag is None or tag.kind != kind or tag.name != name or tag.closing:
         return None
     for line in range(start, end):
-        if line > start and _left_container(state, line):
+        if line > start and left_container(state, line):
             return None
         closer = _closing_tag_at_end(state, line, tag.end if line == start else None)
         if closer is not None and closer.name.lstrip("/") == closes:
@@ -328,3 +349,14 @@ def wrap_block(state: StateBlock, start: int, close: int, name: str) -> None:
     state.md.block.tokenize(state, start + 1, close)
     state.push(f"{name}_close", "", -1)
     state.parentType, state.lineMax = old_parent, old_max
+
+
+def push_blocks(state: StateBlock, line: int, text: str) -> None:
+    """Push the blocks of the Markdown `text`, given by a tag written on body line `line`
+    (a tab's body on its tags' line, Zola's `body="…"`), each mapped to that line."""
+    tokens: list[Token] = []
+    state.md.block.parse(text, state.md, state.env, tokens)
+    for token in tokens:
+        token.level += state.level
+        token.map = [line, line + 1]
+    state.tokens.extend(tokens)

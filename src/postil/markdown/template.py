@@ -25,6 +25,7 @@ from postil.markdown.liquid import Value, evaluate_liquid
 from postil.markdown.shortcode import evaluate_shortcode
 from postil.markdown.state import RenderState, get_state
 from postil.markdown.tagsyntax import Tag, locate, scan_tag
+from postil.markdown.zola import evaluate_zola
 
 TAG_START = ("{{", "{%")
 
@@ -171,9 +172,11 @@ def _inline(
 
 
 def _evaluate(doc: RenderState, tag: Tag, in_url: bool, in_html: bool = False) -> Value:
-    """Evaluate one Liquid tag or Hugo shortcode in a link destination, text or raw HTML."""
+    """Evaluate one Liquid tag, Hugo or Zola shortcode in a link destination, text or raw HTML."""
     if tag.kind in ("output", "tag"):
         return evaluate_liquid(tag, doc, in_url, in_html)
+    if tag.kind == "zola":
+        return evaluate_zola(tag, doc)
     return evaluate_shortcode(tag, doc, in_url)
 
 
