@@ -60,6 +60,8 @@ PLUGINS = {
     # Quarto's margin divs are fenced divs (callout plugin); MyST's directives are MyST's
     # Obsidian's wikilinks become links the links plugin resolves
     "wikilink": ("links", "wikilink"),
+    # kramdown's `\\` line break; math reads its own `\\` first
+    "linebreak": ("math", "linebreak"),
     "margin": ("math", "code", "figure", "theorem", "callout", "widget", "chunk", "myst", "margin"),
 }
 

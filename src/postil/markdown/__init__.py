@@ -62,6 +62,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.ids import ids_plugin
     from postil.markdown.images import images_plugin
     from postil.markdown.include import include_plugin
+    from postil.markdown.linebreak import linebreak_plugin
     from postil.markdown.links import links_plugin
     from postil.markdown.liquid import liquid_plugin
     from postil.markdown.margin import margin_plugin
@@ -101,6 +102,7 @@ def create_markdown() -> MarkdownIt:
         table_plugin,
         gridtable_plugin,  # Pandoc's grid tables: tokens the table plugin wraps
         links_plugin,
+        linebreak_plugin,  # after the math plugin, which reads `\\` in formulas first
         rawhtml_plugin,
         images_plugin,
         ids_plugin,
