@@ -376,3 +376,65 @@ def test_math_error_column_after_an_html_character_reference_points_at_the_sourc
         (1, source.index("\\foo") + 1),
         (1, source.index("\\bar") + 1),
     ]
+
+
+def _full(body: str) -> tuple[str, RenderState]:
+    """Render `body` with every postil plugin; return the HTML and the state's diagnostics."""
+    state = RenderState(path="post.md")
+    return render_markdown(create_markdown(), body, state).html, state
+
+
+def test_a_katex_shortcode_alone_only_loads_katex_and_is_read_without_a_word():
+    for loader in ("{{< katex />}}", "{{< katex >}}"):  # Hugo Book's, Blowfish's
+        html, state = _full(f"{loader}\n\nText {{{{< katex >}}}}x{{{{< /katex >}}}} here.\n")
+        assert not state.diagnostics, loader
+        assert "katex" not in html and html.count('<math display="inline">') == 1
+
+
+def test_a_katex_pair_after_a_loader_is_still_math():
+    body = "{{< katex />}}\n\n{{< katex display=true >}}\nf(x)\n{{< /katex >}}\n"
+    html, state = _full(body)
+    assert not state.diagnostics
+    assert html.count('<math display="block">') == 1 and "katex" not in html
+
+
+def test_an_unpaired_double_dollar_in_a_paragraph_warns_at_its_line_and_column():
+    body = "Intro.\n\nSet $$X=(x_1, x_m$$)$$. So $$A$$ is fine.\n\n- item with $$ alone\n"
+    html, state = _full(body)
+    assert [str(d).split(": warning: ")[0] for d in state.diagnostics] == [
+        "post.md:3:31",
+        "post.md:5:13",
+    ]
+    assert state.diagnostics[0].message == (
+        "`$$` opens a formula that is never closed in this paragraph; add the closing `$$` "
+        "after its TeX, or remove the extra `$$`"
+    )
+    assert "item with $$ alone" in html
+
+
+def test_a_paired_double_dollar_and_a_lone_dollar_are_silent():
+    html, state = _full("costs $5, or $$x$$ and `$$` in code\n")
+    assert not state.diagnostics and html.count("<math") == 1
+
+
+def test_latex_environments_in_a_paragraph_warn_unless_they_are_math():
+    body = (
+        "See \\begin{tikzpicture}\\begin{scope}x\\end{scope}\\end{tikzpicture} and "
+        "\\begin{align} a \\end{align}.\n\nOpen \\begin{aligned} a &= b\n"
+    )
+    html, state = _full(body)
+    located = [(str(d).split(": warning: ")[0], d.message) for d in state.diagnostics]
+    assert located == [
+        (
+            "post.md:1:5",
+            "`\\begin{tikzpicture}` is LaTeX that postil does not typeset (only math "
+            "environments, docs/math.md), so it shows as text; write it as Markdown, a code "
+            "block or an image",
+        ),
+        (
+            "post.md:3:6",
+            "`\\begin{aligned}` is never ended in this paragraph, so it shows as text; add "
+            "`\\end{aligned}` after its TeX",
+        ),
+    ]
+    assert html.count('<math display="block">') == 1

@@ -31,7 +31,6 @@ not be converted; holds its TeX source in `<code>`), `eqref` (a reference in pro
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from html import escape
 from typing import Any, NamedTuple
 
@@ -41,19 +40,19 @@ from markdown_it.rules_block.table import table as table_rule
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
+from postil.markdown.inlinewarn import UNCLOSED_DOLLARS, report_inline, warn_inline
+from postil.markdown.mathcore import math_alt, math_fence, math_heading, math_nobreak
 from postil.markdown.mathdoc import (
-    MATH_TYPES,
     PIPE,
     math_resolve,
     protect_pipes,
-    release_pipes,
     render_formula,
 )
 from postil.markdown.mathescape import DOLLAR_ESCAPES, KRAMDOWN_ESCAPES, unescape
 from postil.markdown.mathhtml import DISPLAY_ATTRS
 from postil.markdown.mathquote import math_quote_lazy
 from postil.markdown.state import get_state
-from postil.markdown.tagsyntax import find_closer
+from postil.markdown.tagsyntax import find_closer, shortcode_params
 from postil.math import anchor_id
 from postil.math.delimiters import closers_for
 from postil.math.engine import is_blank
@@ -74,6 +73,10 @@ BEGIN_ENV = re.compile(
     + r")\}"
 )
 TEXT_ENV = re.compile(r"\\begin\{[A-Za-z]+\*?\}")  # one `BEGIN_ENV` did not match
+TEXT_ENV_SHOWN = (
+    "`{env}` is LaTeX that postil does not typeset (only math environments, docs/math.md), "
+    "so it shows as text; write it as Markdown, a code block or an image"
+)
 TEX_GROUPING = re.compile(r"\\.|[{}]", re.S)  # `\{` is no group
 ESCAPED = re.compile(r"\\.", re.S)
 # Hugo Book's `{{< katex [display] >}}TeX{{< /katex >}}` and jekyll-katex's
@@ -81,6 +84,8 @@ ESCAPED = re.compile(r"\\.", re.S)
 KATEX_OPEN = re.compile(
     r"\{\{[<%]\s*katex(?![\w/-])([^}]*?)\s*[>%]\}\}|\{%-?\s*katex(?![\w-])([^%]*?)\s*-?%\}"
 )
+FALSE_WORDS = frozenset({"", "false", "0", "no", "off"})
+"""Shortcode argument values that switch an option off."""
 KATEX_CLOSE = re.compile(r"\{\{[<%]\s*/katex\s*[>%]\}\}|\{%-?\s*endkatex\s*-?%\}")
 KRAMDOWN_TELL = re.compile(r"(?<!\\)\\\\\\?[{}|_*#]")  # `\\{`, `\\\}`: see `_unescaped`
 # TeX's spaces escaped for a Markdown processor (`x\\,dx`, `a\\;b`), as Zola's and Hugo's
@@ -123,7 +128,6 @@ SHORT_LABEL = re.compile(r"[ \t]*\(((?=[\w:.-]*[A-Za-z])[\w:.-]*\w)\)[ \t]*")
 """MyST's label in parentheses of any length with a letter (`$$ … $$ (d1)`): a label only
 when the post's source refers to it with `` {eq}`d1` ``, so `(ii)` and `(a)` written by
 hand after a formula stay text."""
-TRAILING_PUNCT = re.compile(r"[.,;:!?)\]}’”'\"…]+")
 
 
 def math_plugin(md: MarkdownIt) -> None:
@@ -136,6 +140,7 @@ def math_plugin(md: MarkdownIt) -> None:
     md.core.ruler.after("block", "math_fence", math_fence)
     md.core.ruler.after("math_fence", "math_quote_lazy", math_quote_lazy)  # `mathquote.py`
     md.core.ruler.after("inline", "math_resolve", math_resolve)
+    md.core.ruler.after("inline", "inline_warnings", report_inline)  # `inlinewarn.py`
     md.core.ruler.after("inline", "math_heading", math_heading)  # so: before math_resolve
     md.core.ruler.after("math_resolve", "math_nobreak", math_nobreak)
     md.core.ruler.after("math_resolve", "math_alt", math_alt)
@@ -161,6 +166,11 @@ def math_inline(state: StateInline, silent: bool) -> bool:
     closers = closers_for(src, state.env)  # one scan per paragraph: linear, not O(n²)
     if src.startswith("$$", pos):
         close = closers.find("$$", pos + 2, end)
+        if close < 0 and not silent:  # text, and a warning (`inlinewarn`)
+            warn_inline(state, pos, UNCLOSED_DOLLARS, "_math_unclosed")
+            state.push("text", "", 0).content = "$$"
+            state.pos += 2
+            return True
         if close < 0 or close == pos + 2:
             return False
         kind = _double_dollar_kind(state, src[pos + 2 : close])
@@ -176,6 +186,8 @@ def math_inline(state: StateInline, silent: bool) -> bool:
         if close < 0:
             return False
         return _emit(state, silent, "math_inline", pos + 1, close, close + 1)
+    if src.startswith("\\begin", pos):
+        return _environment(state, silent)
     for opener, (closer, kind) in BACKSLASH_DELIMITERS.items():
         if src.startswith(opener, pos):
             close = closers.find(closer, pos + len(opener), end)
@@ -183,6 +195,40 @@ def math_inline(state: StateInline, silent: bool) -> bool:
                 return False
             return _emit(state, silent, kind, pos + len(opener), close, close + len(closer))
     return _math_ref(state, silent)
+
+
+def _environment(state: StateInline, silent: bool) -> bool:
+    r"""Parse a math environment inside a paragraph's text as display math: `so
+    \begin{equation} E = mc^2 \end{equation} holds`, as MathJax's `processEnvironments`
+    (on by default) typesets it in the browser. Only the environments postil typesets
+    (`BEGIN_ENV`), closed by their own `\end` in the same paragraph; others stay text.
+    """
+    found = BEGIN_ENV.match(state.src, state.pos)
+    if found is None:
+        other = TEXT_ENV.match(state.src, state.pos)
+        if other is not None and not silent and not _inside_environment(state.src, state.pos):
+            warn_inline(state, state.pos, TEXT_ENV_SHOWN.format(env=other.group()))
+        return False
+    closer = "\\end{" + found.group(1) + "}"
+    close = state.src.find(closer, found.end(), state.posMax)
+    if close < 0:
+        if not silent:
+            shown = f"`{found.group()}` is never ended in this paragraph, so it shows as text"
+            warn_inline(state, state.pos, f"{shown}; add `{closer}` after its TeX")
+        return False
+    end = close + len(closer)
+    return _emit(state, silent, "math_inline_display", state.pos, end, end)
+
+
+def _inside_environment(src: str, pos: int) -> bool:
+    r"""Tell whether `pos` lies inside an environment begun earlier in `src` (and not ended
+    before `pos`): `\begin{algorithmic}` inside `\begin{algorithm}` is warned about once,
+    at the outer one, as the block rule does (`_warn_text_environment`)."""
+    for begun in TEXT_ENV.finditer(src, 0, pos):
+        ended = src.find(begun.group().replace("\\begin", "\\end", 1), begun.end())
+        if ended < 0 or ended > pos:
+            return True
+    return False
 
 
 def _mathjax_escaped_dollar(state: StateInline, silent: bool) -> bool:
@@ -221,14 +267,26 @@ def _katex_inline(state: StateInline, silent: bool) -> bool:
     """Parse Hugo Book's `{{< katex >}}…{{< /katex >}}` or jekyll-katex's
     `{% katex %}…{% endkatex %}` in a line (`display`: display math)."""
     opening = KATEX_OPEN.match(state.src, state.pos)
-    if opening is None:
-        return False
+    if opening is None or (opening.group(1) or "").endswith("/"):
+        return False  # Hugo Book's `{{< katex />}}` loads KaTeX: it holds no formula
     closing = KATEX_CLOSE.search(state.src, opening.end(), state.posMax)
     if closing is None:
         return False
-    display = "display" in (opening.group(1) or opening.group(2) or "").split()
-    kind = "math_inline_display" if display else "math_inline"
+    kind = "math_inline_display" if katex_display(opening) else "math_inline"
     return _emit(state, silent, kind, opening.end(), closing.start(), closing.end())
+
+
+def katex_display(opening: re.Match[str]) -> bool:
+    """Tell whether a `KATEX_OPEN` tag asks for display math: a `display` word (jekyll-katex's
+    `{% katex display %}`, Hugo Book's first form) or a `display=` value that is not false
+    (Hugo Book's template tests `.Get "display"`, so `display=true` and `display=1` count;
+    `display=false` is read as the author means it, inline).
+    """
+    positional, named = shortcode_params(opening.group(1) or opening.group(2) or "")
+    if "display" in positional:
+        return True
+    value = named.get("display")
+    return value is not None and value.strip().lower() not in FALSE_WORDS
 
 
 def _double_dollar_kind(state: StateInline, latex: str) -> str:
@@ -409,7 +467,7 @@ def _katex_block(state: StateBlock, start_line: int, end_line: int, silent: bool
     begin = state.bMarks[start_line] + state.tShift[start_line]
     line = state.src[begin : state.eMarks[start_line]].rstrip()
     opening = KATEX_OPEN.fullmatch(line)
-    if opening is None or "display" not in (opening.group(1) or opening.group(2) or "").split():
+    if opening is None or not katex_display(opening):
         return False
     close = find_closer(state, start_line, end_line, "endkatex" if opening.group(2) else "katex")
     if close is None:
@@ -547,13 +605,8 @@ def _warn_text_environment(state: StateBlock, line: int, begin: int) -> None:
     warned["lines"].add(line)
     end = state.src.find(found.group().replace("\\begin", "\\end", 1), found.end())
     warned["until"] = end if end >= 0 else len(state.src)
-    get_state(state.env).warn(
-        line,
-        begin - state.src.rfind("\n", 0, begin),
-        f"`{found.group()}` is LaTeX that postil does not typeset (only math environments, "
-        "docs/math.md), so its lines show as text; write it as Markdown, a code block or "
-        "an image",
-    )
+    column = begin - state.src.rfind("\n", 0, begin)
+    get_state(state.env).warn(line, column, TEXT_ENV_SHOWN.format(env=found.group()))
 
 
 def _warn_unclosed(state: StateBlock, line: int, begin: int, blank: int) -> None:
@@ -614,97 +667,6 @@ def math_table_pipes(state: StateBlock, start_line: int, end_line: int, silent: 
         return table_rule(state, start_line, end_line, silent)
     finally:
         state.src = original
-
-
-def math_fence(state: Any) -> None:
-    """Re-type ```` ```math ```` fences as `math_block` tokens (the code plugin owns `fence`);
-    block parsing is over, so the table rule's protected source goes (`release_pipes`)."""
-    release_pipes(state.env)
-    for token in state.tokens:
-        if token.type == "fence" and token.info.strip() == "math":
-            token.type = "math_block"
-            delims = (token.markup + token.info, token.markup)
-            token.meta = {**(token.meta or {}), "col0": 0, "fence": True, "delims": delims}
-            if token.map:
-                token.map = [token.map[0] + 1, token.map[1]]
-
-
-def math_alt(state: Any) -> None:
-    r"""Give a formula in an image's description its plain-text form (`![the $L^2$ norm](…)`
-    gets `alt="the L² norm"`): markdown-it's alt text keeps text tokens only, so the formula
-    was left out. The text follows `postil.math.text.to_plain_text` (its TeX where there is
-    no text form), as a heading's `aria-label` does.
-    """
-    doc = None
-    for image in _images(state.tokens):
-        children = image.children or []
-        for i, child in enumerate(children):
-            if child.type in MATH_TYPES:
-                from postil.math.text import to_plain_text
-
-                doc = doc or get_state(state.env)
-                text = Token("text", "", 0)
-                text.content = to_plain_text(child.content, macros=doc.macros, cache=doc.math_cache)
-                children[i] = text
-
-
-def _images(tokens: list[Token]) -> Iterator[Token]:
-    """Yield every image token: inline ones, and a figure's (`meta["image"]` of a
-    `figure_open`, whose caption is the image's description, `postil.markdown.figure`)."""
-    for token in tokens:
-        if token.type == "figure_open" and token.meta.get("image") is not None:
-            yield token.meta["image"]
-        elif token.type == "inline" and "![" in token.content and token.children:
-            yield from (child for child in token.children if child.type == "image")
-
-
-def math_heading(state: Any) -> None:
-    r"""Make display math inside a heading inline (`## The $$\beta_t$$ schedule`).
-
-    A heading is one line of text: a centred block inside it would split it in three.
-    """
-    for before, token in zip(state.tokens, state.tokens[1:], strict=False):
-        if before.type == "heading_open" and token.type == "inline" and token.children:
-            for child in token.children:
-                if child.type == "math_inline_display":
-                    child.type = "math_inline"
-
-
-def math_nobreak(state: Any) -> None:
-    """Keep inline math together with the punctuation right after it ("$x$," never breaks).
-
-    Chromium may break a line between a `<math>` element and a following comma, leaving the
-    comma at the start of the next line; a `math-nobreak` span (`white-space: nowrap`)
-    around the formula and the punctuation prevents it.
-    """
-    for block in state.tokens:
-        if block.type == "inline" and block.children:
-            block.children = _glue_punctuation(block.children)
-
-
-def _glue_punctuation(children: list[Token]) -> list[Token]:
-    out: list[Token] = []
-    i = 0
-    while i < len(children):
-        token = children[i]
-        after = children[i + 1] if i + 1 < len(children) else None
-        glue = TRAILING_PUNCT.match(after.content) if after and after.type == "text" else None
-        if token.type != "math_inline" or after is None or glue is None:
-            out.append(token)
-            i += 1
-            continue
-        punct = Token("text", "", 0)
-        punct.content = glue.group(0)
-        after.content = after.content[glue.end() :]
-        out += [
-            Token("math_nobreak_open", "span", 1),
-            token,
-            punct,
-            Token("math_nobreak_close", "span", -1),
-        ]
-        out += [after] if after.content else []
-        i += 2
-    return out
 
 
 def render_math(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:

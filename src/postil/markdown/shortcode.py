@@ -17,7 +17,9 @@ rendering; postil reads the shortcodes it has an equivalent for:
   (`postil.markdown.shortcodetabs`);
 - `quote` (Hugo Stack's, Hugo Blox's `blockquote`) → a block quote of its content, with
   its `author`, `source` (linked to `url`) as a `― author, source` line under it;
-- `katex` (Hugo Book) → math, display with `display` (`postil.markdown.math`);
+- `katex` (Hugo Book) → math, display with `display` or `display=true`
+  (`postil.markdown.math`); alone without a closing tag (Hugo Book's `{{< katex />}}`,
+  Blowfish's `{{< katex >}}`, which only load KaTeX on the page) it is read without a word;
 - `toc` → the post's table of contents, where kramdown's `{:toc}` puts it
   (`postil.markdown.toc`; its parameters change nothing);
 - `ref`, `relref` → the URL of the post or page they name (`postil.markdown.template`);
@@ -136,8 +138,10 @@ def shortcode_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
         return _one_line_pair(state, start, silent)
     if tag.kind != "shortcode" or tag.name in ("ref", "relref"):
         return False
-    if tag.name.lstrip("/") == "katex" and (tag.closing or find_closer(state, start, end, "katex")):
-        return False  # math: `postil.markdown.math` reads it
+    loader = tag.name == "katex" and tag.inner.endswith("/")  # `{{< katex />}}`: `_one_line`
+    if tag.name.lstrip("/") == "katex" and not loader:
+        if tag.closing or find_closer(state, start, end, "katex"):
+            return False  # math: `postil.markdown.math` reads it
     if silent:
         return True
     line = start
@@ -178,6 +182,8 @@ def _one_line(state: StateBlock, start: int, end: int, tag: Tag) -> None:
             opened.remove(tag.name)
         else:
             doc.warn(start, 1, f"`{tag.raw}` closes no shortcode opened before it; remove it")
+        return
+    if tag.name == "katex":  # no closing tag (math reads a pair): a theme's KaTeX loader
         return
     if find_closer(state, start, end, tag.name) is not None:
         opened.append(tag.name)

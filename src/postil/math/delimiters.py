@@ -24,6 +24,7 @@ MEMO_KEY = "_math_closers"
 MEMO_SIZE = 8  # sources remembered per document: nested inline parses use a few at once
 BALANCE_TRIES = 16  # closers tried for balanced braces before the first is taken: linear
 TEX_LIKE = re.compile(r"\\[A-Za-z]|[\^_{}=]")
+OPERATOR = re.compile(r"[+\-*/<>]")  # a binary operator or relation of `PLAIN_TERMS`
 PLAIN_TERMS = re.compile(r"[A-Za-z0-9\s+\-*/<>().,'|!]+")
 CONTROL_WORD = re.compile(r"\\[A-Za-z]+|\\[^A-Za-z]")
 NUMERIC_TERMS = re.compile(r"[A-Za-z0-9\s+\-*/<>().,'|!^_{}=\[\]:;]+")
@@ -122,9 +123,10 @@ class Closers:
         Pandoc's rule leaves `$ x $` as text; MathJax, which the posts of Jekyll and Hugo
         sites were written for, reads it as math. It is math here when the next unescaped
         `$` has no digit after it and the TeX between holds a command, a script, a brace
-        or `=` (`$ V_1 \times V_2 $`, `$ f = \tilde{V}$`, `$\mathbb{E}(X) = $`), or, with
-        a space inside each `$`, is made of one-letter variables, numbers and operators
-        (`$ n $`, `$ x + y $`), so that prices (`$ 5 or $ 10`) stay text. TeX that starts
+        or `=` (`$ V_1 \times V_2 $`, `$ f = \tilde{V}$`, `$\mathbb{E}(X) = $`), or is
+        made of one-letter variables, numbers and operators with a space inside each `$`
+        (`$ n $`) or an operator between them (`$k < m $`, `$ x + y$`), so that prices
+        (`$ 5 or $ 10`) and a lone letter beside a space (`$y $`) stay text. TeX that starts
         with a digit (`$2, 3, 5, \dots $`) must hold a command and, without its commands,
         be numbers, one-letter variables and operators: `$5 for it. Then $` is a price.
         `src[start - 1]` is the opening `$`; the inline rule asks this when `dollar` found
@@ -141,7 +143,7 @@ class Closers:
         if TEX_LIKE.search(tex):
             return close
         spaced = self.src[start].isspace() and self.src[close - 1].isspace()
-        return close if spaced and _variables(tex) else -1
+        return close if _variables(tex) and (spaced or OPERATOR.search(tex)) else -1
 
     def find(self, sub: str, start: int, end: int) -> int:
         """Return what `src.find(sub, start, end)` returns, after one scan per `sub`."""
