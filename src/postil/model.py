@@ -179,6 +179,9 @@ class FrontMatter:
         aliases_at: where each of them is written.
         doi: the post's own DOI (`doi:`) without its resolver ("10.59350/abc"), or "":
             in its citation block and metadata.
+        media_path: the folder its relative image paths are read from, as written
+            (Chirpy's `media_subpath:`, older `img_path:`: `/assets/img/post-x`), or "":
+            the post's own folder.
     """
 
     title: str
@@ -208,6 +211,7 @@ class FrontMatter:
     aliases_at: tuple[TextAt, ...] = ()
     doi: str = ""
     title_id: str = ""
+    media_path: str = ""
 
 
 @dataclass(frozen=True)

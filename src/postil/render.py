@@ -243,6 +243,7 @@ def render_state(
         math_cache=math_cache,
         bibliography=works,
         citation_style=post.meta.citation_style or config.citation_style,
+        media_path=post.meta.media_path,
     )
     if highlight_cache is not None:
         state.highlight_cache = highlight_cache

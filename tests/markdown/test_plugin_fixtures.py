@@ -60,6 +60,9 @@ PLUGINS = {
     # Quarto's margin divs are fenced divs (callout plugin); MyST's directives are MyST's
     # Obsidian's wikilinks become links the links plugin resolves
     "wikilink": ("links", "wikilink"),
+    # Chirpy's posts: prompts (kramdown attribute lines under quotes), image sizes,
+    # captions, colour schemes, code file names
+    "chirpy": ("math", "attrs", "callout", "code", "figure", "links", "rawhtml", "images"),
     # kramdown's `\\` line break; math reads its own `\\` first
     "linebreak": ("math", "linebreak"),
     "margin": ("math", "code", "figure", "theorem", "callout", "widget", "chunk", "myst", "margin"),

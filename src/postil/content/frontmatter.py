@@ -490,6 +490,8 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "url": ("permalink", ft.permalink, 1),  # Hugo, Pelican: the page's own URL
     "redirect_from": ("aliases", ft.aliases, 1),  # jekyll-redirect-from
     "path": ("permalink", ft.permalink, 2),  # Zola: the page's own path
+    "media_subpath": ("media_path", _clean_text, 1),  # Chirpy: relative images' folder
+    "img_path": ("media_path", _clean_text, 2),  # Chirpy before 7.0
 }
 """Keys of other generators with a meaning postil has: key → (field, converter, rank);
 the lower rank wins when two give one field (postil's own keys have rank 0)."""

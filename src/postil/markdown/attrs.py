@@ -20,6 +20,10 @@ INLINE_TARGETS = ("image", "link_close", "code_inline")
 """Inline tokens an attribute list written right after them (no space) applies to."""
 
 
+IMAGE_SHORTHANDS = {"w": "width", "h": "height"}
+"""Chirpy's names for an image's size (`![a](a.png){: w="700" h="400" }`: its "Writing a New
+Post", Size), read as `width` and `height`."""
+
 RAW_ATTRIBUTE = re.compile(r"\{=([A-Za-z][\w-]*)\}")
 """Pandoc's raw attribute after a code span (`` `<b>x</b>`{=html} ``): its format."""
 
@@ -237,6 +241,8 @@ def apply_attributes(token: Token, attrs: dict[str, str]) -> None:
     `token.meta["attrs"]` receives the attributes as written; `token.meta["dropped_attrs"]`
     the refused ones with their reasons, for `report_dropped`.
     """
+    if token.type == "image":
+        attrs = {IMAGE_SHORTHANDS.get(name, name): value for name, value in attrs.items()}
     cleaned = clean_attributes(attrs)
     kept = dict(cleaned.kept)
     if "class" in kept and token.attrs.get("class"):

@@ -133,7 +133,8 @@ def _is_div(params: str) -> bool:
 
 
 def callout_tokens(state: StateCore) -> None:
-    """Turn fenced divs, MkDocs admonitions and alert block quotes into callout tokens."""
+    """Turn fenced divs, MkDocs admonitions, alert block quotes and Chirpy's prompts into
+    callout tokens."""
     doc = get_state(state.env)
     source, tokens = state.tokens, []
     openers: dict[tuple[str, int], Token] = {}
@@ -142,7 +143,7 @@ def callout_tokens(state: StateCore) -> None:
             continue
         kind = token.type  # as parsed: `_alert` re-types a quote
         if kind in ("container_div_open", "admonition_open", "shortcode_callout_open") or (
-            kind == "blockquote_open" and _alert(source, i, doc)
+            kind == "blockquote_open" and (_alert(source, i, doc) or _prompt(source, i, doc))
         ):
             key = (kind.rsplit("_", 1)[0], token.level)
             if token.type == "container_div_open":
@@ -283,6 +284,36 @@ def _alert(tokens: list[Token], i: int, doc: RenderState) -> bool:
     if not rest.strip():
         for j in (i + 1, i + 2, i + 3):
             tokens[j].type = "callout_drop"
+    return True
+
+
+def _prompt(tokens: list[Token], i: int, doc: RenderState) -> bool:
+    """Turn Chirpy's prompt, a quote followed by `{: .prompt-tip }` (`info`, `warning`,
+    `danger`: Chirpy's "Writing a New Post", Prompts), into a callout of that kind.
+
+    The attribute line is still an `attrs_block` token here (`attrs.attrs_attach` runs
+    later); its `prompt-*` class is taken off, the rest of it goes to the callout.
+    """
+    depth, j = 0, i
+    for j in range(i, len(tokens)):
+        depth += tokens[j].nesting
+        if depth == 0:
+            break
+    after = tokens[j + 1] if j + 1 < len(tokens) else None
+    if after is None or after.type != "attrs_block" or not after.meta.get("kramdown"):
+        return False
+    quote_lines, line = tokens[i].map, after.map
+    if quote_lines is None or line is None or quote_lines[1] != line[0]:
+        return False  # after a blank line the attribute line is the next block's
+    classes = after.meta["attrs"].get("class", "").split()
+    kinds = [name.removeprefix("prompt-") for name in classes if name.startswith("prompt-")]
+    if not kinds:
+        return False
+    rest = " ".join(name for name in classes if not name.startswith("prompt-"))
+    after.meta["attrs"] = {k: v for k, v in after.meta["attrs"].items() if k != "class"}
+    if rest:
+        after.meta["attrs"]["class"] = rest
+    _retype(tokens[i], kinds[0], "", None, doc)
     return True
 
 

@@ -168,7 +168,7 @@ def render_fence(self: Any, tokens: Sequence[Token], idx: int, options: Any, env
         key = (token.content, info.language, info.hl_lines, info.linenos, info.linenostart)
         known = state.highlight_cache.get(key)
         if known:
-            return _code_figure(known, info.title)
+            return _code_figure(known, _title(token, info))
     lexer = _lexer_for(info.language) if info.language else None
     if info.language and lexer is None:
         state.warn(
@@ -189,7 +189,17 @@ def render_fence(self: Any, tokens: Sequence[Token], idx: int, options: Any, env
             info.linenostart,
             state.highlight_cache,
         )
-    return _code_figure(body, info.title)
+    return _code_figure(body, _title(token, info))
+
+
+def _title(token: Token, info: FenceInfo) -> str:
+    """Return a code block's caption: from its info string, else from a kramdown attribute
+    line under it (Chirpy's `{: file='_sass/main.scss' }`, "Writing a New Post": Filename;
+    `title=` and `filename=` read the same)."""
+    if info.title:
+        return info.title
+    written = (token.meta or {}).get("attrs", {})
+    return str(written.get("file") or written.get("title") or written.get("filename") or "")
 
 
 def render_code_block(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:

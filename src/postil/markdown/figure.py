@@ -201,6 +201,10 @@ def figure_block(state: StateCore) -> None:
             continue
         figure_id = _figure_id(inline.children or [])
         numbered = bool(figure_id) or i in subfigures
+        caption = None if numbered else emphasis_caption(inline.children or [])
+        if caption is not None:
+            _caption_figure(opening, inline, closing, caption)
+            continue
         if not numbered and not (implicit and _captioned_image(inline.children or [])):
             continue
         image = (inline.children or [])[0]
@@ -218,6 +222,36 @@ def figure_block(state: StateCore) -> None:
         if made is not None and made.meta.get("alt_from_caption"):  # `push_figure`'s
             text = (child for child in inline.children or [] if child.type != "html_inline")
             made.children = [copy.copy(child) for child in text]  # no tags in an alt text
+
+
+def emphasis_caption(children: list[Token]) -> list[Token] | None:
+    """Return the caption of an image whose next line is all emphasis, else None.
+
+    `![A plot](plot.png)` then `_The loss over training_` on the line under it, in one
+    paragraph: Chirpy's caption ("Writing a New Post", Images: Caption), and how many
+    Jekyll and Hugo posts caption an image by hand. The caption is the emphasis' content.
+    """
+    if len(children) < 5 or children[0].type != "image" or children[1].type != "softbreak":
+        return None
+    if children[2].type != "em_open" or children[-1].type != "em_close":
+        return None
+    depth = 0
+    for child in children[2:-1]:  # the emphasis must close last: `_a_ and _b_` is no caption
+        depth += child.nesting if child.type in ("em_open", "em_close") else 0
+        if depth == 0:
+            return None
+    return children[3:-1]
+
+
+def _caption_figure(opening: Token, inline: Token, closing: Token, caption: list[Token]) -> None:
+    """Re-type a paragraph of an image and its caption line as an unnumbered figure."""
+    image = (inline.children or [])[0]
+    opening.type, opening.tag = "figure_open", "figure"
+    figure = {"id": None, "kind": "figure", "numbered": False}
+    opening.meta = {"figure": figure, "image": image, "classes": _column_classes(image)}
+    closing.type, closing.tag = "figure_close", "figure"
+    inline.children = caption
+    inline.content = inline.content.split("\n", 1)[1].strip().strip("_*")
 
 
 def _captioned_image(children: list[Token]) -> bool:

@@ -38,7 +38,11 @@ def images_plugin(md: MarkdownIt) -> None:
     - `state.extra["images"]` receives each image's output rel (or its URL when it is on
       another host), in order, for the page's social image.
 
-    No CSS classes.
+    - An image for one colour scheme (Chirpy's `{: .dark }`/`{: .light }`, GitHub's
+      `#gh-dark-mode-only`, MkDocs Material's `#only-dark`) gets the class `only-dark` or
+      `only-light`: shown only in that scheme.
+
+    CSS classes: only-dark, only-light (article.css).
     """
     md.core.ruler.after("rawhtml", "image_sizes", image_sizes)
 
@@ -57,6 +61,7 @@ def image_sizes(state: StateCore) -> None:
         images = [made] if isinstance(made, Token) else []
         images += [token for token in block.children or () if token.type == "image"]
         for token in images:
+            _color_scheme(token)
             _size(render_state, token)
             ref = _image_ref(token)
             if ref in render_state.sizes or urlsplit(ref).scheme:
@@ -67,6 +72,32 @@ def image_sizes(state: StateCore) -> None:
             if token is not made:
                 found.append(ref)
     render_state.groups.carry["images_loaded"] = loaded
+
+
+SCHEME_CLASSES = {"dark": "only-dark", "light": "only-light"}
+"""Chirpy's classes of an image for one colour scheme ("Writing a New Post": Dark/Light mode)."""
+
+SCHEME_FRAGMENTS = {
+    "gh-dark-mode-only": "only-dark",
+    "gh-light-mode-only": "only-light",
+    "only-dark": "only-dark",
+    "only-light": "only-light",
+}
+"""The URL fragments that mark an image for one colour scheme: GitHub's (its "Specifying the
+theme an image is shown to") and MkDocs Material's ("Images": Light and dark mode)."""
+
+
+def _color_scheme(token: Token) -> None:
+    """Give an image meant for one colour scheme the class `only-dark` or `only-light`,
+    which article.css hides in the other scheme (the reader's or the one the theme's
+    toggle chose)."""
+    classes = str(token.attrs.get("class", "")).split()
+    fragment = str(token.attrs.get("src", "")).rpartition("#")[2]
+    scheme = SCHEME_FRAGMENTS.get(fragment) or next(
+        (SCHEME_CLASSES[name] for name in classes if name in SCHEME_CLASSES), None
+    )
+    if scheme is not None and scheme not in classes:
+        token.attrs["class"] = " ".join([*classes, scheme])
 
 
 def _size(render_state: RenderState, token: Token) -> None:

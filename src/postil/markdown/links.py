@@ -7,6 +7,7 @@ means nothing in the built site. This plugin fixes both before anything is rende
 
 from __future__ import annotations
 
+import posixpath
 from urllib.parse import unquote, urlsplit
 
 from markdown_it import MarkdownIt
@@ -86,7 +87,7 @@ def _rewrite(render_state: RenderState, block: Token, token: Token, crossref: bo
     value = token.attrs.get(name) if name else None
     if not isinstance(value, str):
         return
-    target, check = resolve(value, render_state)
+    target, check = resolve(_in_media_path(render_state, token, value), render_state)
     if name == "href" and target is not None and not crossref:
         _record_fragment(render_state, block, value)
     line0, col = locate(render_state, block.map, value)
@@ -104,6 +105,18 @@ def _rewrite(render_state: RenderState, block: Token, token: Token, crossref: bo
     token.attrs[name] = target
     if token.type == "image" and check:
         token.meta["file"] = check  # the image's output rel, for its size
+
+
+def _in_media_path(render_state: RenderState, token: Token, url: str) -> str:
+    """Return an image's relative `url` read from the post's media folder, when its front
+    matter names one (Chirpy's `media_subpath: /assets/img/x`: `a.png` is
+    `/assets/img/x/a.png`); any other URL as it is."""
+    parts = urlsplit(url)
+    if not render_state.media_path or token.type != "image" or not parts.path:
+        return url
+    if parts.scheme or parts.netloc or url.startswith(("/", "@/")):
+        return url
+    return posixpath.join("/" + render_state.media_path.strip("/"), url)
 
 
 def _relative_to(url: str) -> str:

@@ -133,6 +133,8 @@ class RenderState:
             its own `.bib` files, then the site's), or None when it names no bibliography
             (then `[@key]` is no citation).
         citation_style: "author-year" or "numeric" (`postil.markdown.cite`).
+        media_path: the folder relative image paths are read from (the post's
+            `media_subpath:`, `FrontMatter.media_path`), or "": the document's own.
         extra: free room for a plugin's own per-document data, keyed by plugin name.
         groups: where the core rules are when the document is parsed in groups (`GroupRun`).
         phase: the sort key of what is reported now: (core rule's index, step within the
@@ -160,6 +162,7 @@ class RenderState:
     double_dollar_in_text: str = "inline"
     bibliography: Mapping[str, Work] | None = None
     citation_style: str = "author-year"
+    media_path: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
     groups: GroupRun = field(default_factory=GroupRun, repr=False)
     phase: tuple[int, int] = (0, 0)
