@@ -144,6 +144,31 @@ def liquid_img(state: StateInline, silent: bool) -> bool:
     return True
 
 
+LINE_GROUP = re.compile(r"\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*")
+"""Eleventy's line numbers of a `highlight` tag: `1,3-5` (its syntax highlight plugin)."""
+
+
+def highlight_options(args: str) -> dict[str, str]:
+    """Return a `{% highlight %}` tag's options: "" the language, flags, `key=value` pairs.
+
+    Jekyll writes `python linenos hl_lines="2 3"`; Eleventy's plugin `js 1,3-5` (lines to
+    highlight) and `js 1,3 5-8` (lines added, then removed: both are highlighted here, as
+    postil marks lines one way), in Nunjucks quoted whole: `"js 1,3-5"`; `0` marks none.
+    """
+    args = args.strip()
+    if len(args) >= 2 and args[0] in "\"'" and args[-1] == args[0]:
+        args = args[1:-1].strip()
+    language, _, rest = args.partition(" ")
+    positional, named = shortcode_params(rest)
+    groups = [word for word in positional if LINE_GROUP.fullmatch(word)]
+    flags = [word for word in positional if word not in groups]
+    options = {"": language, **dict.fromkeys(flags, ""), **named}
+    marked = [group for group in groups[:2] if group != "0"]
+    if marked and "hl_lines" not in options:
+        options["hl_lines"] = ",".join(marked)
+    return options
+
+
 def liquid_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     """Block rule: a `highlight`, `raw` or `comment` tag and its end tag, each on its own
     line; jekyll-katex's `katexmm` and `endkatexmm` lines, which only mark Markdown with
@@ -151,10 +176,7 @@ def liquid_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     code = find_code_tag(state, start, end, "tag", "highlight", "endhighlight")
     if code is not None:
         if not silent:
-            language, _, rest = code.tag.args.partition(" ")
-            positional, named = shortcode_params(rest)
-            options = {"": language, **dict.fromkeys(positional, ""), **named}
-            code_block(state, start, code, options)
+            code_block(state, start, code, highlight_options(code.tag.args))
             state.line = code.close + 1
         return True
     tag = line_tag(state, start)
