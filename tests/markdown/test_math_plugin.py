@@ -438,3 +438,30 @@ def test_latex_environments_in_a_paragraph_warn_unless_they_are_math():
         ),
     ]
     assert html.count('<math display="block">') == 1
+
+
+def test_bookdown_references_to_equations_number_and_others_warn_with_the_fix():
+    body = (
+        "By \\@ref(eq:ab), see \\@ref(fig:plot) and \\@ref(intro).\n\n"
+        "\\begin{align}\na &= b (\\#eq:ab) \\\\\nc &= d\n\\end{align}\n"
+    )
+    html, state = _full(body)
+    assert '<a class="eqref" href="#eq-ab">1</a>' in html
+    assert [(str(d).split(": warning: ")[0], d.message) for d in state.diagnostics] == [
+        (
+            "post.md:1:22",
+            "bookdown's `\\@ref(fig:plot)` is only read for equations (`eq:`), so it shows as "
+            "text; label it `{#fig-plot}` and write `@fig-plot` (Quarto's)",
+        ),
+        (
+            "post.md:1:42",
+            "bookdown's `\\@ref(intro)` is only read for equations (`eq:`), so it shows as "
+            "text; give the heading `{#sec-intro}` and write `@sec-intro`",
+        ),
+    ]
+
+
+def test_a_bookdown_reference_to_an_unknown_equation_is_an_error_at_it():
+    _, state = _full("See \\@ref(eq:none).\n")
+    (diag,) = state.diagnostics
+    assert diag.severity is Severity.ERROR and (diag.location.line, diag.location.col) == (1, 5)

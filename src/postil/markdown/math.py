@@ -40,6 +40,7 @@ from markdown_it.rules_block.table import table as table_rule
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
+from postil.markdown import bookdown
 from postil.markdown.inlinewarn import UNCLOSED_DOLLARS, report_inline, warn_inline
 from postil.markdown.mathcore import math_alt, math_fence, math_heading, math_nobreak
 from postil.markdown.mathdoc import (
@@ -303,13 +304,33 @@ def _double_dollar_kind(state: StateInline, latex: str) -> str:
 
 
 def _math_ref(state: StateInline, silent: bool) -> bool:
-    r"""Parse `\eqref{…}`/`\ref{…}` in prose as a `math_ref` token."""
+    r"""Parse `\eqref{…}`/`\ref{…}` in prose as a `math_ref` token; bookdown's
+    `\@ref(eq:x)` as `\ref{eq:x}` (`postil.markdown.bookdown`)."""
+    if state.src.startswith("\\@ref(", state.pos):
+        return _bookdown_ref(state, silent)
     ref = REF.match(state.src, state.pos) if state.src[state.pos] == "\\" else None
     if ref is None or not ref.group(2).strip():
         return False
     if not silent:
         token = state.push("math_ref", "a", 0)
         token.meta = {"kind": ref.group(1), "label": ref.group(2).strip(), "offset": state.pos}
+    state.pos = ref.end()
+    return True
+
+
+def _bookdown_ref(state: StateInline, silent: bool) -> bool:
+    r"""Parse bookdown's `\@ref(eq:x)` as a `math_ref`; warn about one to anything else."""
+    ref = bookdown.REF.match(state.src, state.pos)
+    if ref is None:
+        return False
+    label = ref.group(1)
+    if not label.startswith("eq:"):
+        if not silent:
+            warn_inline(state, state.pos, bookdown.unsupported_ref(label))
+        return False
+    if not silent:
+        token = state.push("math_ref", "a", 0)
+        token.meta = {"kind": "ref", "label": label, "offset": state.pos}
     state.pos = ref.end()
     return True
 

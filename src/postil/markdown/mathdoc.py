@@ -18,6 +18,7 @@ from html import escape
 from typing import Any
 from urllib.parse import unquote
 
+from postil.markdown.bookdown import equation_labels
 from postil.markdown.mathescape import source_offset
 from postil.markdown.mathhtml import find_formulas, may_hold_math
 from postil.markdown.rendered import AnchorLink
@@ -161,6 +162,7 @@ def math_resolve(state: Any) -> None:
     for token, display in formulas:
         if token.type == "math_ref":
             continue
+        token.content = equation_labels(token.content)  # bookdown's `(\#eq:x)`
         carry["macros"] = _scope_macros(doc, token, carry["macros"])
         token.meta["macros"] = carry["macros"]
         if display:
