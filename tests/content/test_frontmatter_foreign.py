@@ -530,3 +530,60 @@ def test_docusaurus_and_astro_keys_are_read_as_their_meaning():
 def test_docusaurus_hide_table_of_contents_false_keeps_the_table_of_contents():
     meta, *_ = read("---\ntitle: T\ndate: 2024-05-01\nhide_table_of_contents: false\n---\n")
     assert meta.toc is True
+
+
+NIKOLA = (
+    "<!--\n.. title: Known bits\n.. slug: toy-knownbits\n.. date: 2024-07-30 12:00:00 UTC+02:00\n"
+    ".. tags: math, compilers\n.. category: blog\n.. author: Ada Lovelace\n"
+    ".. description: A short summary.\n.. has_math: true\n.. previewimage: /images/k.png\n"
+    "-->\n\nText with $x^2$.\n"
+)
+
+
+def test_nikola_metadata_in_a_comment_is_front_matter():
+    meta, body, body_line, warnings = read(NIKOLA)
+    assert (meta.title, meta.slug, meta.authors) == (
+        "Known bits",
+        "toy-knownbits",
+        ("Ada Lovelace",),
+    )
+    assert meta.date == datetime(2024, 7, 30, 12, tzinfo=timezone(timedelta(hours=2)))
+    assert (meta.tags, meta.summary, meta.image) == (
+        ("math", "compilers", "blog"),
+        "A short summary.",
+        "/images/k.png",
+    )
+    assert (body, body_line, warnings) == ("Text with $x^2$.\n", 13, [])
+
+
+def test_a_nikola_date_error_is_at_its_value():
+    with pytest.raises(ContentError) as caught:
+        read("<!--\n.. title: T\n.. date: next week\n-->\n\nText.\n")
+    assert caught.value.location == Location("content/posts/x.md", 3, 10)
+
+
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [
+        ("2012/09/15 19:52:05", datetime(2012, 9, 15, 19, 52, 5, tzinfo=timezone.utc)),
+        ("2024-07-30 12:00:00 UTC", datetime(2024, 7, 30, 12, tzinfo=timezone.utc)),
+        ("2024-07-30 12:00 GMT-05:00", datetime(2024, 7, 30, 17, tzinfo=timezone.utc)),
+    ],
+)
+def test_nikolas_date_forms_are_read(written, expected):
+    meta, *_ = read(f"---\ntitle: T\ndate: {written}\n---\n")
+    assert meta.date == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<!--\nAn ordinary comment.\n-->\n\nText.\n",
+        "<!--\n.. note: no title, a key postil does not know\n-->\n\nText.\n",
+        "<!--\n.. title: never closed\n\nText.\n",
+        "<!-- .. title: on the opening line -->\n\nText.\n",
+    ],
+)
+def test_a_comment_that_is_not_nikola_metadata_stays_the_body(text):
+    meta, body, body_line, _ = read(text)
+    assert meta.title == "X" and (body, body_line) == (text, 1)

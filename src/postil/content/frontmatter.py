@@ -27,11 +27,10 @@ from postil.content.headers import (
     Header,
     closing_line,
     heading_title,
-    read_dashed_block,
     read_meta_lines,
-    read_title_block,
     read_toml,
 )
+from postil.content.metablocks import read_dashed_block, read_nikola_comment, read_title_block
 from postil.errors import ContentError, Diagnostic, Location, Severity
 from postil.model import Author, FrontMatter, SourceFile, TextAt
 from postil.yamlnodes import (
@@ -47,10 +46,12 @@ from postil.yamlnodes import (
 )
 
 _DATE = re.compile(
-    r"(\d{4})-(\d{1,2})-(\d{1,2})"
-    r"(?:[T ](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?"
+    r"(\d{4})[-/](\d{1,2})[-/](\d{1,2})"
+    r"(?:[T ](\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.\d+)?)?"
+    r"\s*(Z|(?:UTC|GMT)?[+-]\d{2}:?\d{2}|UTC|GMT)?)?"
 )
-"""A date as written: ISO 8601, and what Jekyll's `Time.parse` reads too (`12:0:00`)."""
+"""A date as written: ISO 8601, what Jekyll's `Time.parse` reads too (`12:0:00`), and
+Nikola's (`2012/09/15 19:52:05`, `2024-07-30 12:00:00 UTC`, `… UTC+02:00`)."""
 _MONTHS = {
     name: number
     for number, names in enumerate(
@@ -121,6 +122,10 @@ def read_header(source: SourceFile) -> Header:
         block = read_title_block(source) if first[0] == "%" else read_dashed_block(source, known)
         if block is not None:
             return block
+    if first.strip() == "<!--":
+        nikola = read_nikola_comment(source, known)
+        if nikola is not None:
+            return nikola
     if first != "---":
         meta = read_meta_lines(source, known=known)
         if meta is not None:
@@ -412,8 +417,10 @@ def _written_date(text: str) -> tuple[Any, ...]:
 
 
 def _offset(fld: Field, off: str) -> tzinfo:
-    """Return the fixed zone of `Z`, `+HH:MM` or `+HHMM`; hours above 23 or minutes above 59
-    are an error at the value."""
+    """Return the fixed zone of `Z`, `+HH:MM` or `+HHMM` (`UTC` and `GMT` alone or before an
+    offset, as Nikola writes them); hours above 23 or minutes above 59 are an error at the
+    value."""
+    off = off.removeprefix("UTC").removeprefix("GMT") or "Z"
     if off == "Z":
         return timezone.utc
     digits = off[1:].replace(":", "")
@@ -492,6 +499,7 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "path": ("permalink", ft.permalink, 2),  # Zola: the page's own path
     "media_subpath": ("media_path", _clean_text, 1),  # Chirpy: relative images' folder
     "img_path": ("media_path", _clean_text, 2),  # Chirpy before 7.0
+    "previewimage": ("image", ft.image, 2),  # Nikola: the post's image in lists and cards
 }
 """Keys of other generators with a meaning postil has: key → (field, converter, rank);
 the lower rank wins when two give one field (postil's own keys have rank 0)."""
@@ -523,6 +531,8 @@ QUIET_KEYS = frozenset(
     | {"output", "mermaid"}  # R Markdown's output format; Chirpy's Mermaid script switch
     | {"jupytext", "kernelspec"}  # MyST notebooks: the paired notebook's format, its kernel
     | {"cssclasses", "cssclass"}  # Obsidian and Quartz: CSS classes of their own theme
+    # Nikola: its math switch, the original's link, comments, URL style, title display
+    | {"has_math", "link", "nocomments", "pretty_url", "hidetitle", "enclosure", "filters"}
 )
 """Keys that change nothing postil does (the look of another theme, its comments, its math
 engine, Quarto's execution options, MkDocs' `hide`, Zola's `[extra]` table of theme values,

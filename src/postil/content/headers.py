@@ -5,11 +5,12 @@ so the field rules of `postil.content.frontmatter` apply to all of them alike an
 at the file line:
 
 - `---` … `---`: YAML (Jekyll, Hugo, Quarto, Distill, MkDocs, postil); between longer lines
-  of dashes when they hold a YAML mapping (Hakyll);
+  of dashes when they hold a YAML mapping (Hakyll: `postil.content.metablocks`);
 - `+++` … `+++`: TOML (Hugo, Zola), read with the standard library's `tomllib` (the
   `tomli` backport on Python 3.10); values become YAML nodes of the same text; the keys of
   Zola's `[taxonomies]` table (`tags`, `categories`) are read as top-level keys;
-- `% Title`, `% Author`, `% Date` lines at the top of the file: Pandoc's title block;
+- `% Title`, `% Author`, `% Date` lines at the top of the file: Pandoc's title block, and
+  Nikola's `.. key: value` lines in an HTML comment (`postil.content.metablocks`);
 - `Title: …` lines at the top of the file, up to the first blank line: the metadata of
   Pelican and of MkDocs' `meta` extension (Python-Markdown's rules: keys are case-insensitive,
   a line indented by 4 spaces continues the value). Read only when a `title` is among them;
@@ -33,7 +34,7 @@ from postil.markdown.attrlist import read_attributes
 from postil.markdown.mystrole import ROLE as MYST_ROLE
 from postil.markdown.mystrole import role_text
 from postil.model import SourceFile
-from postil.yamlnodes import Field, YamlFieldError, compose_mapping
+from postil.yamlnodes import Field
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -152,20 +153,20 @@ def _node(value: Any, line0: int, col0: int) -> yaml.Node:
     """Return a YAML node standing for a TOML value, marked at (line0, col0)."""
     mark = yaml.Mark("<toml>", 0, line0, col0, None, 0)
     if isinstance(value, dict):
-        pairs = [(_scalar(str(k), STR, mark), _node(v, line0, col0)) for k, v in value.items()]
+        pairs = [(scalar(str(k), STR, mark), _node(v, line0, col0)) for k, v in value.items()]
         return yaml.MappingNode(MAP, pairs, mark, mark)
     if isinstance(value, list):
         return yaml.SequenceNode(SEQ, [_node(v, line0, col0) for v in value], mark, mark)
     if isinstance(value, bool):
-        return _scalar("true" if value else "false", BOOL, mark)
+        return scalar("true" if value else "false", BOOL, mark)
     if isinstance(value, datetime | date | time):
-        return _scalar(value.isoformat(), STR, mark)
+        return scalar(value.isoformat(), STR, mark)
     if isinstance(value, str):
-        return _scalar(value, STR, mark, '"')
-    return _scalar(str(value), FLOAT if isinstance(value, float) else INT, mark)
+        return scalar(value, STR, mark, '"')
+    return scalar(str(value), FLOAT if isinstance(value, float) else INT, mark)
 
 
-def _scalar(text: str, tag: str, mark: yaml.Mark, style: str | None = None) -> yaml.ScalarNode:
+def scalar(text: str, tag: str, mark: yaml.Mark, style: str | None = None) -> yaml.ScalarNode:
     return yaml.ScalarNode(tag, text, mark, mark, style=style)
 
 
@@ -193,95 +194,20 @@ def read_meta_lines(source: SourceFile, known: Container[str] = ()) -> Header | 
     keys = [key for key, *_ in entries]
     if "title" not in keys and not (keys and all(key in known for key in keys)):
         return None
-    fields = [_meta_field(key, parts, line0, col0) for key, parts, line0, col0 in entries]
+    fields = [meta_field(key, parts, line0, col0) for key, parts, line0, col0 in entries]
     body_start = min(end + 1, len(lines))
     return Header(fields, "\n".join(lines[body_start:]), body_start + 1, 1, "meta")
 
 
-def _meta_field(key: str, parts: list[str], line0: int, col0: int) -> Field:
+def meta_field(key: str, parts: list[str], line0: int, col0: int) -> Field:
     """Return one metadata entry as a field: text, or a list for `META_LISTS` keys."""
     mark = yaml.Mark("<meta>", 0, line0, col0, None, 0)
     value = " ".join(part for part in parts if part)
     if key in META_LISTS:
         items = re.split(f"[{META_LISTS[key]}]", value)
-        nodes = [_scalar(item.strip(), STR, mark) for item in items if item.strip()]
+        nodes = [scalar(item.strip(), STR, mark) for item in items if item.strip()]
         return Field(key, yaml.SequenceNode(SEQ, nodes, mark, mark), line0, 0)
-    return Field(key, _scalar(value, STR, mark), line0, 0)
-
-
-DASH_FENCE = re.compile(r"-{4,}[ \t]*")
-"""The opening line of Hakyll's metadata block when it is longer than `---`."""
-
-DASH_CLOSE = re.compile(r"(?:-{3,}|\.{3})[ \t]*")
-"""A line closing Hakyll's metadata block: three or more dashes, or Pandoc's `...`."""
-
-
-def read_dashed_block(source: SourceFile, known: Container[str] = ()) -> Header | None:
-    """Read YAML between lines of four or more dashes (Hakyll's metadata block, whose
-    fences may be any line of three or more dashes), or None.
-
-    A post may also open with a thematic break (`-----`) and text; so the block counts only
-    when it closes, what it holds reads as a YAML mapping, and one key is `title` or every
-    key is in `known` (as `read_meta_lines` decides); otherwise the file has no front
-    matter and the lines are its body.
-    """
-    lines = source.text.split("\n")
-    if not DASH_FENCE.fullmatch(lines[0]):
-        return None
-    end = next((i for i in range(1, len(lines)) if DASH_CLOSE.fullmatch(lines[i])), None)
-    if end is None:
-        return None
-    try:
-        fields = compose_mapping("\n".join(lines[1:end]))
-    except (yaml.YAMLError, YamlFieldError):
-        return None
-    keys = [f.key for f in fields or ()]
-    if "title" not in keys and not (keys and all(key in known for key in keys)):
-        return None
-    return Header(fields, "\n".join(lines[end + 1 :]), end + 2, 2, "yaml")
-
-
-TITLE_BLOCK_LINE = re.compile(r"%(?:[ \t]+(.*?))?[ \t]*")
-"""A line of Pandoc's title block: `% text` (or a bare `%` for a part left out)."""
-
-
-def read_title_block(source: SourceFile) -> Header | None:
-    """Read Pandoc's title block at the top of a file (`% Title`, `% Author; Author`,
-    `% Date`), or None when the file does not start with `%`.
-
-    Pandoc's `pandoc_title_block` extension (on in Pandoc's Markdown, so in Hakyll and R
-    Markdown): up to three lines, title, authors (separated by `;`) and date, any of them
-    a bare `%` when left out; a line starting with a space continues the one before (a
-    title, or authors one a line). The body starts after the block (a blank line after it
-    is skipped).
-    """
-    lines = source.text.split("\n")
-    parts: list[tuple[list[str], int, int]] = []  # each part's texts, its line, its column
-    end = 0
-    while end < len(lines) and len(parts) <= 3:
-        line = lines[end]
-        match = TITLE_BLOCK_LINE.fullmatch(line) if line.startswith("%") else None
-        if match is not None and len(parts) < 3:
-            parts.append(([match.group(1) or ""], end, match.start(1) if match.group(1) else 0))
-        elif parts and line[:1] in (" ", "\t") and line.strip():
-            parts[-1][0].append(line.strip())
-        else:
-            break
-        end += 1
-    if not parts:
-        return None
-    fields = []
-    for key, (texts, line0, col0) in zip(("title", "author", "date"), parts, strict=False):
-        mark = yaml.Mark("<title block>", 0, line0, col0, None, 0)
-        if key == "author":
-            names = [n.strip() for text in texts for n in text.split(";") if n.strip()]
-            if names:
-                nodes = [_scalar(name, STR, mark) for name in names]
-                fields.append(Field(key, yaml.SequenceNode(SEQ, nodes, mark, mark), line0, 0))
-        elif " ".join(texts).strip():
-            fields.append(Field(key, _scalar(" ".join(texts).strip(), STR, mark), line0, 0))
-    body_start = end + 1 if end < len(lines) and not lines[end].strip() else end
-    return Header(fields, "\n".join(lines[body_start:]), body_start + 1, 1, "meta")
+    return Field(key, scalar(value, STR, mark), line0, 0)
 
 
 ATX_H1 = re.compile(r" {0,3}#(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*")
