@@ -60,6 +60,8 @@ PLUGINS = {
     # Quarto's margin divs are fenced divs (callout plugin); MyST's directives are MyST's
     # Obsidian's wikilinks become links the links plugin resolves
     "wikilink": ("links", "wikilink"),
+    # jekyll-scholar's `{% cite %}` tags are citations (the cite fixtures' bibliography)
+    "scholar": ("math", "sidenote", "cite", "scholar"),
     # Chirpy's posts: prompts (kramdown attribute lines under quotes), image sizes,
     # captions, colour schemes, code file names
     "chirpy": ("math", "attrs", "callout", "code", "figure", "links", "rawhtml", "images"),
@@ -71,7 +73,7 @@ PLUGINS = {
 
 def fixture_state(name: str) -> RenderState:
     """Return the state a fixture renders with: the cite fixtures cite `fixtures/cite.bib`."""
-    if name != "cite":
+    if name not in ("cite", "scholar"):
         return RenderState()
     bib = FIXTURES / "cite.bib"
     return RenderState(bibliography=read_bib(bib.read_bytes(), "tests/fixtures/cite.bib").works)

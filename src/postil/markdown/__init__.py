@@ -71,6 +71,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.myst import myst_plugin
     from postil.markdown.nesting import nesting_plugin
     from postil.markdown.rawhtml import rawhtml_plugin
+    from postil.markdown.scholar import scholar_plugin
     from postil.markdown.shortcode import shortcode_plugin
     from postil.markdown.sidenote import sidenote_plugin
     from postil.markdown.span import span_plugin
@@ -93,6 +94,7 @@ def create_markdown() -> MarkdownIt:
         math_plugin,
         sidenote_plugin,
         cite_plugin,  # after the sidenote plugin: its list comes before the Notes
+        scholar_plugin,  # jekyll-scholar's `{% cite %}`: before the template plugin's rule
         code_plugin,
         widget_plugin,
         figure_plugin,

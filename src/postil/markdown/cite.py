@@ -133,7 +133,7 @@ def cite_bracketed(state: StateInline, silent: bool) -> bool:
         return False
     if get_state(state.env).bibliography is None:
         if not silent:
-            _warn_no_bibliography(state, start, inner)
+            warn_no_bibliography(state, start, f"[{inner}]")
         return False
     if not silent:
         token = state.push("cite", "", 0)
@@ -163,13 +163,15 @@ def cite_narrative(state: StateInline, silent: bool) -> bool:
     return True
 
 
-def _warn_no_bibliography(state: StateInline, pos: int, inner: str) -> None:
+def warn_no_bibliography(state: StateInline, pos: int, shown: str) -> None:
+    """Note a citation at `state.src[pos]` (written `shown`: `[@a; @b]`, `{% cite a %}`)
+    that has no bibliography to come from; `cite_resolve` warns at its line and column."""
     render = get_state(state.env)
     seen = render.extra.setdefault("cite_unbound", set())
     if (state.src, pos) in seen:
         return
     seen.add((state.src, pos))
-    render.extra.setdefault("cite_pending", []).append((state.src, pos, inner))
+    render.extra.setdefault("cite_pending", []).append((state.src, pos, shown))
 
 
 # ## Core rule ##
@@ -266,15 +268,15 @@ def _report_unbound(state: StateCore, render: RenderState) -> None:
     pending = render.extra.pop("cite_pending", [])
     if not pending:
         return
-    for src, pos, inner in pending:
+    for src, pos, shown in pending:
         inline = next((t for t in state.tokens if t.type == "inline" and t.content == src), None)
         line0, col = locate(render, (inline.map or [0])[0], src, pos) if inline else (0, 1)
         render.warn(
             line0,
             col,
-            f"[{inner}] reads as a citation but the post names no bibliography; add "
-            "`bibliography: refs.bib` to its front matter (or postil.yaml), or write \\[ for "
-            "literal text",
+            f"{shown} reads as a citation but the post names no bibliography; add "
+            "`bibliography: refs.bib` to its front matter (or postil.yaml)"
+            + (", or write \\[ for literal text" if src.startswith("[", pos) else ""),
         )
 
 

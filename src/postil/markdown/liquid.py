@@ -169,10 +169,16 @@ def highlight_options(args: str) -> dict[str, str]:
     return options
 
 
+SILENT_TAGS = frozenset({"katexmm", "endkatexmm", "bibliography"})
+"""Tags on lines of their own that are left out without a word: jekyll-katex's `katexmm`
+lines (they only mark `$…$` math, which postil reads anyway) and jekyll-scholar's
+`bibliography` (postil lists the references a post cites at its end:
+`postil.markdown.scholar`)."""
+
+
 def liquid_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     """Block rule: a `highlight`, `raw` or `comment` tag and its end tag, each on its own
-    line; jekyll-katex's `katexmm` and `endkatexmm` lines, which only mark Markdown with
-    `$…$` math (postil's own), are left out."""
+    line; `SILENT_TAGS` lines are left out."""
     code = find_code_tag(state, start, end, "tag", "highlight", "endhighlight")
     if code is not None:
         if not silent:
@@ -180,7 +186,7 @@ def liquid_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
             state.line = code.close + 1
         return True
     tag = line_tag(state, start)
-    if tag is not None and tag.kind == "tag" and tag.name in ("katexmm", "endkatexmm"):
+    if tag is not None and tag.kind == "tag" and tag.name in SILENT_TAGS:
         if not silent:
             state.line = start + 1
         return True
