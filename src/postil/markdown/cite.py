@@ -35,6 +35,11 @@ _ITEM = re.compile(rf"(?P<prefix>(?:.*?\s)?)(?P<minus>-?)@{_ANY_KEY}(?P<suffix>.
 _NARRATIVE = re.compile(rf"@{_ANY_KEY}(?: ?\[(?P<locator>[^\[\]@]*)\](?![(\[]))?")
 _NOT_BEFORE_NARRATIVE = frozenset("_@.-/\\`")
 BACKREF_GLYPH = "\u21a9\ufe0e"
+SCHOLAR_DEFAULT = (
+    " (jekyll-scholar read `_bibliography/references.bib` unless told otherwise: "
+    "`bibliography: _bibliography/references.bib` in postil.yaml names it for every post)"
+)
+"""Where a post citing with jekyll-scholar's tags had its works, said when it names none."""
 
 
 @dataclass(frozen=True)
@@ -276,7 +281,8 @@ def _report_unbound(state: StateCore, render: RenderState) -> None:
             col,
             f"{shown} reads as a citation but the post names no bibliography; add "
             "`bibliography: refs.bib` to its front matter (or postil.yaml)"
-            + (", or write \\[ for literal text" if src.startswith("[", pos) else ""),
+            + (", or write \\[ for literal text" if src.startswith("[", pos) else "")
+            + (SCHOLAR_DEFAULT if src.startswith("{%", pos) else ""),
         )
 
 
