@@ -473,7 +473,10 @@ def test_a_scholar_cite_without_a_bibliography_warns_and_an_unknown_option_is_na
         (
             "post.md:1:4",
             "`{% cite vaswani2017 --weird %}` reads as a citation but the post names no "
-            "bibliography; add `bibliography: refs.bib` to its front matter (or postil.yaml)",
+            "bibliography; add `bibliography: refs.bib` to its front matter (or postil.yaml) "
+            "(jekyll-scholar read `_bibliography/references.bib` unless told otherwise: "
+            "`bibliography: _bibliography/references.bib` in postil.yaml names it for every "
+            "post)",
         ),
         (
             "post.md:1:4",
