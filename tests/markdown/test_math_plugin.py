@@ -489,3 +489,13 @@ def test_a_scholar_cite_without_a_bibliography_warns_and_an_unknown_option_is_na
 def test_a_scholar_bibliography_tag_on_its_line_is_left_out_silently():
     html, state = _full("Text.\n\n{% bibliography --cited %}\n")
     assert not state.diagnostics and "bibliography" not in html
+
+
+def test_an_unsupported_math_environment_is_named_as_one_with_its_fix():
+    _, state = _full("Text.\n\n\\begin{CD}\nA @>f>> B\n\\end{CD}\n")
+    (diag,) = state.diagnostics
+    assert (diag.location.line, diag.location.col) == (3, 1)
+    assert diag.message.startswith(
+        "`\\begin{CD}` is a math environment postil does not support (amscd's commutative "
+        "diagram; draw it as an image"
+    )

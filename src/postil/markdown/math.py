@@ -78,6 +78,24 @@ TEXT_ENV_SHOWN = (
     "`{env}` is LaTeX that postil does not typeset (only math environments, docs/math.md), "
     "so it shows as text; write it as Markdown, a code block or an image"
 )
+UNSUPPORTED_MATH_ENVS = {
+    "CD": "amscd's commutative diagram; draw it as an image, or with `\\xrightarrow` and "
+    "`\\downarrow` in an `array`",
+    "xy": "Xy-pic's diagram; draw it as an image",
+    "tikzcd": "tikz-cd's commutative diagram; draw it as an image",
+}
+"""Math environments KaTeX or MathJax draw that postil's math does not, with the fix."""
+
+
+def text_environment(begin: str) -> str:
+    r"""Return the warning for `\begin{name}` that postil does not typeset (`TEXT_ENV`)."""
+    name = begin[len("\\begin{") : -1]
+    if name in UNSUPPORTED_MATH_ENVS:
+        what = UNSUPPORTED_MATH_ENVS[name]
+        return f"`{begin}` is a math environment postil does not support ({what}); it shows as text"
+    return TEXT_ENV_SHOWN.format(env=begin)
+
+
 TEX_GROUPING = re.compile(r"\\.|[{}]", re.S)  # `\{` is no group
 ESCAPED = re.compile(r"\\.", re.S)
 # Hugo Book's `{{< katex [display] >}}TeX{{< /katex >}}` and jekyll-katex's
@@ -208,7 +226,7 @@ def _environment(state: StateInline, silent: bool) -> bool:
     if found is None:
         other = TEXT_ENV.match(state.src, state.pos)
         if other is not None and not silent and not _inside_environment(state.src, state.pos):
-            warn_inline(state, state.pos, TEXT_ENV_SHOWN.format(env=other.group()))
+            warn_inline(state, state.pos, text_environment(other.group()))
         return False
     closer = "\\end{" + found.group(1) + "}"
     close = state.src.find(closer, found.end(), state.posMax)
@@ -627,7 +645,7 @@ def _warn_text_environment(state: StateBlock, line: int, begin: int) -> None:
     end = state.src.find(found.group().replace("\\begin", "\\end", 1), found.end())
     warned["until"] = end if end >= 0 else len(state.src)
     column = begin - state.src.rfind("\n", 0, begin)
-    get_state(state.env).warn(line, column, TEXT_ENV_SHOWN.format(env=found.group()))
+    get_state(state.env).warn(line, column, text_environment(found.group()))
 
 
 def _warn_unclosed(state: StateBlock, line: int, begin: int, blank: int) -> None:

@@ -263,11 +263,19 @@ def _highlight_options(args: str) -> dict[str, str]:
     return options
 
 
+OX_HUGO_NUMBER = re.compile(r'\A\s*<span class="figure-number">[^<]*</span>\s*')
+"""The number ox-hugo writes at the start of a figure's caption (`Figure 1: `): postil
+numbers figures itself."""
+
+TAG = re.compile(r"<[^<>]*>")
+"""An HTML tag, taken out of a caption that becomes alt text."""
+
+
 def figure(state: StateBlock, line: int, tag: Tag) -> None:
     """Push a numbered figure for `{{< figure src=… >}}` and report what it cannot show."""
     doc = get_state(state.env)
     _, params = shortcode_params(tag.args)
-    caption = params.get("caption", "")
+    caption = given = OX_HUGO_NUMBER.sub("", params.get("caption", ""), count=1)
     if params.get("title"):
         caption = f"**{params['title']}** {caption}".strip()
     push_figure(
@@ -275,7 +283,7 @@ def figure(state: StateBlock, line: int, tag: Tag) -> None:
         line,
         params.get("src", ""),
         caption,
-        alt=params.get("alt", params.get("caption", "")),
+        alt=params.get("alt", TAG.sub("", given)),
         classes=params.get("class", "").split(),
         attrs={name: params[name] for name in ("width", "height") if params.get(name)},
     )

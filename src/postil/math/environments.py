@@ -268,7 +268,8 @@ def unstar_matrices(latex: str) -> str:
 def wrap_rows(latex: str, display: bool) -> str:
     r"""Set display math with several top-level rows (`a \\ b`) as a `gathered` environment."""
     if display and "\\\\" in latex and len(top_level_rows(latex)) > 1:
-        return rf"\begin{{gathered}}{latex}\end{{gathered}}"
+        end = "\n" if "%" in latex else ""  # a comment on the last row ends at its line
+        return rf"\begin{{gathered}}{latex}{end}\end{{gathered}}"
     return latex
 
 

@@ -289,6 +289,7 @@ def _leftovers(formula: Formula) -> None:
 TEX_PASSES: list[tuple[str, Pass]] = [
     ("safety", _tex(check_safety)),
     ("definitions", _definitions),
+    ("escaped-percent", _rewrite(rewrite.rewrite_escaped_percent)),
     ("syntax", _syntax),
     ("arguments", _arguments),
     ("braket-bars", _rewrite(rewrite_braket_bars)),

@@ -46,6 +46,29 @@ FRACTION_TOKEN = re.compile(
 )
 
 
+ESCAPED_PERCENT = re.compile(r"(?<!\\)\\\\%")
+r"""`\\\\%`: a row break and a comment in TeX, or `\\%` escaped for a Markdown processor."""
+
+
+def rewrite_escaped_percent(latex: str) -> str:
+    r"""Read `\\%` as `\%` (a percent sign) where TeX's reading, a row break and then a
+    comment running to the end of the line, could not be meant: in a formula of one line,
+    or at the very end of a formula (`$$\frac12 = 50\\%$$`).
+
+    Hugo's Markdown (Goldmark without its passthrough) and Zola's turn `\\%` into `\%`
+    before KaTeX or MathJax read the page, so posts written for them escape the percent
+    sign so; as raw TeX the comment swallowed the rest of the formula, and with it the
+    `\end{gathered}` that several rows are set in. A `\\%` that ends an inner line of a
+    formula of several lines stays TeX's (`a \\% the first row`).
+    """
+    if "\\\\%" not in latex:
+        return latex
+    one_line = "\n" not in latex.strip()
+    return ESCAPED_PERCENT.sub(
+        lambda m: "\\%" if one_line or not latex[m.end() :].strip() else m.group(), latex
+    )
+
+
 def rewrite_refs(latex: str) -> str:
     r"""Turn `\eqref{x}`/`\ref{x}` into reference markers (`numbering.resolve_refs` links them)."""
     return REF.sub(lambda m: marker(m.group(1), hide_label(m.group(2).strip())), latex)
