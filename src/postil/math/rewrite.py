@@ -47,7 +47,7 @@ FRACTION_TOKEN = re.compile(
 
 
 ESCAPED_PERCENT = re.compile(r"(?<!\\)\\\\%")
-r"""`\\\\%`: a row break and a comment in TeX, or `\\%` escaped for a Markdown processor."""
+r"""`\\%`: a row break and a comment in TeX, or `\%` escaped for a Markdown processor."""
 
 
 def rewrite_escaped_percent(latex: str) -> str:
