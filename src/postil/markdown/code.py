@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import MutableMapping, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -16,6 +17,7 @@ from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
 
 from postil.markdown import fenceinfo
+from postil.markdown.codemarks import code_marks
 from postil.markdown.fenceinfo import FenceInfo
 from postil.markdown.state import get_state
 
@@ -165,10 +167,13 @@ def render_fence(self: Any, tokens: Sequence[Token], idx: int, options: Any, env
     state = get_state(env)
     for problem in info.problems:
         state.warn(line0, 1, problem)
+    code, marked = code_marks(token.content)  # Shiki's `[!code …]`, Docusaurus' comments
+    if marked:
+        info = replace(info, hl_lines=tuple(sorted({*info.hl_lines, *marked})))
     if info.language:  # only a known language was highlighted and cached
         # A hit needs no lexer: looking one up costs ≈ 30 ms the first time in a process
         # (its regular expressions are compiled), more than re-rendering a post.
-        key = (token.content, info.language, info.hl_lines, info.linenos, info.linenostart)
+        key = (code, info.language, info.hl_lines, info.linenos, info.linenostart)
         known = state.highlight_cache.get(key)
         if known:
             return _code_figure(known, _title(token, info))
@@ -181,10 +186,10 @@ def render_fence(self: Any, tokens: Sequence[Token], idx: int, options: Any, env
             "short name such as python, bash or text (https://pygments.org/languages/)",
         )
     if lexer is None:
-        body = _plain_code(token.content)
+        body = _plain_code(code)
     else:
         body = highlight_code(
-            token.content,
+            code,
             lexer,
             info.hl_lines,
             info.linenos,

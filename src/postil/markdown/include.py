@@ -1,4 +1,5 @@
-"""File inclusions postil does not make: MkDocs snippets (`--8<--`) and Quarto's include.
+"""File inclusions postil does not make: MkDocs snippets (`--8<--`), Quarto's include and
+VitePress' code imports (`<<<`) and inclusions (`<!--@include: …-->`).
 
 pymdownx.snippets (MkDocs) and Quarto's `{{< include >}}` paste another file into the page
 before the Markdown is read, code blocks included. postil reads no files into a post (the
@@ -25,6 +26,14 @@ SNIPPET = re.compile(r"""[ \t]*--8<--[ \t]+("[^"\n]+"|'[^'\n]+'|[^\s"']\S*)[ \t]
 SNIPPET_BLOCK = re.compile(r"[ \t]*--8<--[ \t]*")
 """The fence of a block of snippet paths (one path a line, closed by another `--8<--`)."""
 
+VITEPRESS_IMPORT = re.compile(r"[ \t]*<<<[ \t]+(\S+?)(?:\{[^}\n]*\})?(?:[ \t]+\[[^\]\n]*\])?[ \t]*")
+"""VitePress' code import, `<<< @/snippets/a.js{2} [a.js]` (its guide, "Import Code
+Snippets"): the path, without its highlighted lines and title."""
+
+VITEPRESS_INCLUDE = re.compile(r"[ \t]*<!--[ \t]*@include:[ \t]*(\S+?)[ \t]*-->[ \t]*")
+"""VitePress' Markdown inclusion, `<!--@include: ./parts/basics.md-->` ("Markdown File
+Inclusion"); a comment to any other reader, so it vanished without a word."""
+
 QUARTO_INCLUDE = re.compile(r"[ \t]*\{\{<[ \t]*include[ \t]+(\S[^>]*?)[ \t]*>\}\}[ \t]*")
 """Quarto's include shortcode alone on a line of code: `{{< include code/x.py >}}`."""
 
@@ -49,7 +58,7 @@ def include_plugin(md: MarkdownIt) -> None:
     (or holding only a chunk's `#|` options) is removed. (`{{< include >}}` in text is the
     shortcode plugin's.) No CSS classes.
     """
-    md.block.ruler.before("paragraph", "snippet", snippet_block, {"alt": ["paragraph"]})
+    md.block.ruler.before("html_block", "snippet", snippet_block, {"alt": ["paragraph"]})
     md.core.ruler.after("block", "include_code", include_code)
     md.add_render_rule("snippet", lambda *_: "")
 
@@ -59,7 +68,9 @@ def snippet_block(state: StateBlock, start_line: int, end_line: int, silent: boo
     if state.is_code_block(start_line):
         return False
     line = _line(state, start_line)
-    paths = [_path(line)] if SNIPPET.fullmatch(line) else []
+    one = SNIPPET.fullmatch(line) or VITEPRESS_IMPORT.fullmatch(line)
+    one = one or VITEPRESS_INCLUDE.fullmatch(line)
+    paths = [one.group(1).strip("\"'")] if one else []
     last = start_line + 1
     if not paths and SNIPPET_BLOCK.fullmatch(line):
         last = _block_end(state, start_line, end_line)
@@ -80,11 +91,6 @@ def snippet_block(state: StateBlock, start_line: int, end_line: int, silent: boo
 
 def _line(state: StateBlock, line: int) -> str:
     return state.src[state.bMarks[line] : state.eMarks[line]]
-
-
-def _path(line: str) -> str:
-    match = SNIPPET.fullmatch(line)
-    return match.group(1).strip("\"'") if match else ""
 
 
 def _block_end(state: StateBlock, start_line: int, end_line: int) -> int:
