@@ -1,7 +1,8 @@
 """Images for one colour scheme and Chirpy's image positions in Debian's Chromium
 (`postil.markdown.images`, article.css): an image marked for the dark scheme shows only
 there (the reader's scheme, or the theme toggle's `data-theme`), one for the light scheme
-only there; `.left` floats the image with the text beside it."""
+only there; `.left` floats the image with the text beside it; `.border` and `.rounded-10`
+frame it."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ BODY = """\
 
 ![Logo](logo.png#gh-dark-mode-only)
 _A caption under a dark-only image_
+
+![Framed](day.png){: .border .rounded-10 w="120" h="60" }
 
 ![Left](left.png){: .left w="200" h="100" }
 
@@ -92,3 +95,16 @@ def test_a_left_image_floats_with_the_text_beside_it(page, site, serve_dir):
     assert abs(img["left"] - boxes["body"]) < 1
     assert img["right"] - img["left"] == pytest.approx(200, abs=1)
     assert text["left"] > img["right"] and img["top"] - 10 <= text["top"] < img["bottom"]
+
+
+def test_a_border_and_rounded_10_image_is_framed_with_round_corners(page, site, serve_dir):
+    """Bootstrap's `.border` (Chirpy loads it) is a 1px line; Chirpy's `.rounded-10` 10px
+    corners; an image without them has neither."""
+    page.goto(serve_dir(site))
+    styles = page.evaluate(
+        """() => ["Framed", "Left"].map((alt) => {
+          const css = getComputedStyle(document.querySelector(`img[alt="${alt}"]`));
+          return [css.borderTopWidth, css.borderTopStyle, css.borderTopLeftRadius];
+        })"""
+    )
+    assert styles == [["1px", "solid", "10px"], ["0px", "none", "0px"]]
