@@ -20,7 +20,7 @@ CHIRPY = (
     '![Desktop](desktop.png){: w="350" }\n_The desktop view_\n\n'
     "![Day](day.png){: .light }\n![Night](night.png){: .dark }\n\n"
     "```sass\n@import 'x';\n```\n{: file='_sass/main.scss' }\n\n"
-    "![Missing](missing.png)\n"
+    "![Missing](missing.png)\n\n![Up](../shared.png)\n"
 )
 
 
@@ -30,6 +30,7 @@ def test_a_chirpy_post_renders_its_prompt_figure_scheme_images_and_file_name(tmp
     images.mkdir(parents=True)
     for name in ("desktop", "day", "night"):
         Image.new("RGB", (700, 400), "gray").save(images / f"{name}.png")
+    Image.new("RGB", (70, 40), "gray").save(images.parent / "shared.png")
     result = build(BuildOptions(root=root))
     assert [str(w).split(": warning: ")[0] for w in result.warnings] == [
         "content/posts/chirpy.md:21:12"
@@ -46,3 +47,4 @@ def test_a_chirpy_post_renders_its_prompt_figure_scheme_images_and_file_name(tmp
     classes = {i.get("alt"): i.get("class") for i in post.iter("img")}
     assert classes["Day"] == "light only-light" and classes["Night"] == "dark only-dark"
     assert post.find_class("code-title")[0].text == "_sass/main.scss"
+    assert post.xpath('//img[@alt="Up"]')[0].get("src") == "/blog/assets/img/shared.png"

@@ -116,7 +116,7 @@ def _in_media_path(render_state: RenderState, token: Token, url: str) -> str:
         return url
     if parts.scheme or parts.netloc or url.startswith(("/", "@/")):
         return url
-    return posixpath.join("/" + render_state.media_path.strip("/"), url)
+    return posixpath.normpath(posixpath.join("/" + render_state.media_path.strip("/"), url))
 
 
 def _relative_to(url: str) -> str:
