@@ -467,30 +467,6 @@ def test_a_bookdown_reference_to_an_unknown_equation_is_an_error_at_it():
     assert diag.severity is Severity.ERROR and (diag.location.line, diag.location.col) == (1, 5)
 
 
-def test_a_scholar_cite_without_a_bibliography_warns_and_an_unknown_option_is_named():
-    html, state = _full("As {% cite vaswani2017 --weird %} shows.\n")
-    assert [(str(d).split(": warning: ")[0], d.message) for d in state.diagnostics] == [
-        (
-            "post.md:1:4",
-            "`{% cite vaswani2017 --weird %}` reads as a citation but the post names no "
-            "bibliography; add `bibliography: refs.bib` to its front matter (or postil.yaml) "
-            "(jekyll-scholar read `_bibliography/references.bib` unless told otherwise: "
-            "`bibliography: _bibliography/references.bib` in postil.yaml names it for every "
-            "post)",
-        ),
-        (
-            "post.md:1:4",
-            "`{% cite vaswani2017 --weird %}`: option --weird is not read and is ignored",
-        ),
-    ]
-    assert "As {% cite vaswani2017 --weird %} shows." in html
-
-
-def test_a_scholar_bibliography_tag_on_its_line_is_left_out_silently():
-    html, state = _full("Text.\n\n{% bibliography --cited %}\n")
-    assert not state.diagnostics and "bibliography" not in html
-
-
 def test_an_unsupported_math_environment_is_named_as_one_with_its_fix():
     _, state = _full("Text.\n\n\\begin{CD}\nA @>f>> B\n\\end{CD}\n")
     (diag,) = state.diagnostics
