@@ -107,7 +107,7 @@ def style_tables(root: ET.Element) -> None:
 # array package's other specifiers (array.sty §1, "The preamble options") are rewritten to
 # those four before conversion.
 ARRAY_BEGIN = re.compile(r"\\begin\s*\{(?:d?array|subarray)\}\s*(?:\[[^\]]*\]\s*)?(?=\{)")
-PREAMBLE_TOKEN = re.compile(r"\s*([lcr|:]|[pmbwWX*@!<>]|\\[A-Za-z]+|.)")
+PREAMBLE_TOKEN = re.compile(r"\s*([lcr|:]|[pmbwWX*@!<>]|\\[A-Za-z]+|\S)")
 # `@{…}`/`!{…}` between columns is kept only when it is spacing (or nothing): content
 # there has no MathML form, so anything else is reported rather than dropped.
 SPACING_ONLY = re.compile(r"(?:\s|\\[,:;! ]|\\q?quad(?![A-Za-z])|\\hspace\*?\{[^{}]*\})*")
