@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -121,6 +122,22 @@ def test_math_site_and_front_matter_macros_apply():
     html, state = render("$\\RR^n \\to \\E$\n", macros={"RR": r"\mathbb{R}", "E": r"\mathbb{E}"})
     assert not state.diagnostics
     assert "<mi>ℝ</mi>" in html and "<mi>𝔼</mi>" in html
+
+
+def test_math_optional_argument_and_environment_defined_once_apply_to_later_formulas():
+    # MathJax's newcommand extension (and latex2mathml's own tests): `[n][default]` and
+    # `\newenvironment` in a post's preamble formula, used in the formulas after it.
+    source = (
+        "$$\\newcommand{\\norm}[2][2]{\\lVert #2 \\rVert_{#1}}\n"
+        "\\newenvironment{pmat}{\\left(\\begin{matrix}}{\\end{matrix}\\right)}$$\n\n"
+        "Then $\\norm{x} \\le \\norm[1]{x}$ and\n\n$$\\begin{pmat} a & b \\end{pmat}$$\n"
+    )
+    html, state = render(source)
+    assert not state.diagnostics
+    subscripts = re.findall(r"<msub><mo[^>]*>‖</mo><mrow><mn>(\d)</mn></mrow></msub>", html)
+    assert subscripts == ["2", "1"]
+    assert '<mo stretchy="true" fence="true" form="prefix">(</mo><mtable>' in html
+    assert "#" not in re.sub(r"<annotation.*?</annotation>", "", html)
 
 
 def test_math_macro_defined_later_does_not_apply_earlier():

@@ -43,7 +43,7 @@ def test_mathjax_2_3_and_katex_macros_become_newcommands():
         pair: ["(#1, #2)", 2, ""], zero: ["z", 0], fn: function () {}, v: someVariable }}});"""
     assert config_macros(mathjax2) == (
         "\\newcommand{\\RR}{{\\bf R}}\\newcommand{\\bold}[1]{{\\bf #1}}"
-        "\\newcommand{\\abs}[1]{\\left|#1\\right|}\\newcommand{\\pair}[2]{(#1, #2)}"
+        "\\newcommand{\\abs}[1]{\\left|#1\\right|}\\newcommand{\\pair}[2][]{(#1, #2)}"
         "\\newcommand{\\zero}{z}"
     )
     mathjax3 = 'window.MathJax = {tex: {macros: {E: "\\\\mathbb{E}"}}};'
@@ -51,3 +51,13 @@ def test_mathjax_2_3_and_katex_macros_become_newcommands():
     katex = 'renderMathInElement(document.body, {macros: {"\\\\Var": "\\\\operatorname{Var}"}});'
     assert config_macros(katex) == "\\newcommand{\\Var}{\\operatorname{Var}}"
     assert config_macros("MathJax.Hub.Config({tex2jax: {inlineMath: [['$','$']]}});") == ""
+
+
+def test_a_mathjax_macro_default_makes_its_first_argument_optional():
+    """MathJax's `[body, n, default]`: the first of n arguments optional (a `]` in the
+    default is kept inside braces, so it does not end the option)."""
+    config = """MathJax = {tex: {macros: {norm: ["\\\\lVert #2 \\\\rVert_{#1}", 2, "2"],
+        odd: ["#1", 1, "]"]}}};"""
+    assert config_macros(config) == (
+        "\\newcommand{\\norm}[2][2]{\\lVert #2 \\rVert_{#1}}\\newcommand{\\odd}[1][{]}]{#1}"
+    )

@@ -38,7 +38,8 @@ _MACROS = re.compile(r"\bmacros\s*:\s*\{", re.I)
 _JS_STRING = r""""(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'"""
 _ENTRY = re.compile(
     rf"""\s*(?:({_JS_STRING})|([A-Za-z]+))\s*:\s*"""
-    rf"""(?:({_JS_STRING})|\[\s*({_JS_STRING})\s*(?:,\s*(\d)\s*)?(?:,[^\]]*)?\])\s*,?""",
+    rf"""(?:({_JS_STRING})|\[\s*({_JS_STRING})\s*(?:,\s*(\d)\s*)?"""
+    rf"""(?:,\s*({_JS_STRING})\s*)?(?:,[^\]]*)?\])\s*,?""",
     re.S,
 )
 _ESCAPE = re.compile(r"\\(.)", re.S)
@@ -68,7 +69,8 @@ def config_macros(body: str) -> str:
 
     Reads each `macros: {…}` object (MathJax 2's `TeX: {Macros: …}`, MathJax 3's
     `tex: {macros: …}`, KaTeX's option): `name: "TeX"`, `name: ["TeX with #1", 1]`
-    (MathJax's form with the number of arguments), `"\\name": "TeX"` (KaTeX's, the
+    (MathJax's form with the number of arguments), `name: ["#1 #2", 2, "default"]` (the
+    first argument optional, with that default), `"\\name": "TeX"` (KaTeX's, the
     backslash in the key). JavaScript's string escapes are undone (`"\\mathbb{R}"` is
     `\mathbb{R}`). An entry written any other way (a variable, a function) ends the
     reading of its object: the macros before it are kept.
@@ -80,12 +82,15 @@ def config_macros(body: str) -> str:
     for found in _MACROS.finditer(body):
         pos = found.end()
         while (entry := _ENTRY.match(body, pos)) is not None:
-            quoted_key, bare_key, value, array_value, count = entry.groups()
+            quoted_key, bare_key, value, array_value, count, default = entry.groups()
             key = _js_string(quoted_key) if quoted_key else bare_key
             name = key.lstrip("\\")
             if re.fullmatch(r"[A-Za-z]+", name):
                 tex = _js_string(value or array_value)
                 arity = f"[{count}]" if count and count != "0" else ""
+                if arity and default is not None:
+                    option = _js_string(default)
+                    arity += f"[{{{option}}}]" if "]" in option else f"[{option}]"
                 out.append(f"\\newcommand{{\\{name}}}{arity}{{{tex}}}")
             pos = entry.end()
     return "".join(out)

@@ -142,12 +142,13 @@ def _message(token: str, spec: str, found: int) -> str:
     return f"{token} needs {wanted} argument{plural}, found {found}: write {token}{'{…}' * wanted}"
 
 
-def check_arguments(latex: str, arities: Mapping[str, int]) -> None:
+def check_arguments(latex: str, arities: Mapping[str, str]) -> None:
     """Raise if a command in `latex` has fewer arguments than it takes.
 
     Args:
         latex: a formula (definitions already blanked out, so `#1` does not occur).
-        arities: macro name without backslash -> number of arguments; macros override
+        arities: macro name without backslash -> its arguments as `texreader.macro_spec`
+            gives them (`mm`: two required, `om`: an optional one first); macros override
             latex2mathml's commands of the same name.
 
     Raises:
@@ -174,7 +175,7 @@ def check_arguments(latex: str, arities: Mapping[str, int]) -> None:
                 continue
             spec = SPECS[token]
         elif token[1:] in arities:
-            spec = "m" * arities[token[1:]]
+            spec = arities[token[1:]]
         else:
             spec = _engine_spec(token)
         if spec:

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from postil.math.errors import MathSyntaxError
 from postil.math.paired import expand_paired, is_paired, read_paired_definition
 from postil.math.texreader import NAME as _NAME
-from postil.math.texreader import macro_arity, read_group
+from postil.math.texreader import TexReader, macro_signature, read_group, signed_body
 
 # KaTeX's standard aliases (https://katex.org/docs/supported.html, src/macros.js) that
 # latex2mathml does not know; expanded before conversion.
@@ -129,8 +129,12 @@ BUILTIN_MACROS: dict[str, str] = {
 
 _DEFINERS = re.compile(
     r"\\(?:(?P<cmd>newcommand|renewcommand|providecommand|DeclareMathOperator)(?P<star>\*?)"
-    r"|(?P<def>def|gdef|edef|xdef)|(?P<let>let)|DeclarePairedDelimiter(?P<paired>X?))(?![A-Za-z])"
+    r"|(?P<env>newenvironment|renewenvironment)|(?P<def>def|gdef|edef|xdef)|(?P<let>let)"
+    r"|DeclarePairedDelimiter(?P<paired>X?))(?![A-Za-z])"
 )
+ENVIRONMENT_CALL = re.compile(r"\s*\{\s*([A-Za-z]+\*?)\s*\}")
+"""The `{name}` after `\\begin`/`\\end`; a defined environment is the macros `begin{name}`
+(its begin code, with the arguments) and `end{name}` (its end code)."""
 MAX_EXPANSIONS = 500
 REQUIRE = re.compile(r"\\require\s*\{[^{}]*\}")
 """MathJax's `\\require{ext}`, which loads a TeX extension in the browser; postil's math has
@@ -138,7 +142,11 @@ every extension it supports loaded, so it is taken out like a definition."""
 
 
 def _read_definition(latex: str, match: re.Match[str]) -> tuple[str, str, int]:
-    """Parse one definition starting at `match`; return (name, body, end offset)."""
+    """Parse one definition starting at `match`; return (name, body, end offset).
+
+    `\newenvironment{name}…{begin}{end}` returns the name `begin{name}` and the begin
+    code; `_read_environment` gives its end code.
+    """
     pos = match.end()
     if match.group("paired") is not None:
         return read_paired_definition(latex, pos, extended=match.group("paired") == "X")
@@ -159,14 +167,34 @@ def _read_definition(latex: str, match: re.Match[str]) -> tuple[str, str, int]:
         return name_match.group(1), body, end
     raw_name, pos = read_group(latex, pos)
     name = raw_name.strip().lstrip("\\")
-    nargs = re.match(r"\s*\[(\d)\]", latex[pos:])
+    count, default = 0, None
+    nargs = re.match(r"\s*\[\s*(\d)\s*\]", latex[pos:])
     if nargs:
         pos += nargs.end()
+        count = int(nargs.group(1))
+        reader = TexReader(latex, match.start(), pos, match.group(0))
+        default = reader.optional()
+        pos = reader.pos
     body, end = read_group(latex, pos)
     if match.group("cmd") == "DeclareMathOperator":
         op = "operatorname*" if match.group("star") else "operatorname"
         body = rf"\{op}{{{body}}}"
-    return name, body, end
+    if match.group("env"):
+        name = f"begin{{{name}}}"
+    return name, signed_body(count, default, body), end
+
+
+def _read_environment(latex: str, start: int, pos: int) -> tuple[str, int]:
+    """Read the end code at `pos` of the `\\newenvironment` at `start`; return (the code,
+    the offset after it)."""
+    if latex[pos:].strip()[:1] != "{":
+        raise MathSyntaxError(
+            "\\newenvironment needs its begin and end code: write "
+            "\\newenvironment{name}{\\left(}{\\right)}",
+            start,
+            "\\newenvironment",
+        )
+    return read_group(latex, pos)
 
 
 def extract_definitions(latex: str) -> tuple[dict[str, str], str]:
@@ -190,27 +218,37 @@ def extract_definitions(latex: str) -> tuple[dict[str, str], str]:
             continue
         name, body, end = _read_definition(latex, match)
         definitions[name] = body
+        if match.group("env"):
+            end_name = "end" + name[len("begin") :]
+            definitions[end_name], end = _read_environment(latex, match.start(), end)
         out = out[: match.start()] + " " * (end - match.start()) + out[end:]
     if "\\require" in out:
         out = REQUIRE.sub(lambda m: " " * len(m.group(0)), out)
     return definitions, out
 
 
-def _expand_one(latex: str, match: re.Match[str], body: str) -> tuple[str, int]:
-    """Replace the macro call at `match` by its body with arguments substituted."""
+def _expand_one(latex: str, start: int, pos: int, body: str) -> tuple[str, int]:
+    """Replace the macro call at `start`…`pos` (its name) by its body with arguments
+    substituted; an optional first argument (`macro_signature`) is its default when no
+    `[…]` follows."""
     if is_paired(body):
-        return expand_paired(latex, match.start(), match.end(), body)
-    pos = match.end()
+        return expand_paired(latex, start, pos, body)
+    count, default, body = macro_signature(body)
     args = []
-    for _ in range(macro_arity(body)):
+    if default is not None:
+        reader = TexReader(latex, start, pos, latex[start:pos])
+        value = reader.optional()
+        args.append(default if value is None else value)
+        pos = reader.pos if value is not None else pos
+    while len(args) < count:
         arg, pos = read_group(latex, pos)
         args.append(arg)
     expanded = re.sub(r"#([1-9])", lambda m: args[int(m.group(1)) - 1], body)
     if re.search(r"\\[A-Za-z]+$", expanded) and latex[pos : pos + 1].isalpha():
         expanded += " "  # `\foo{x}y` with body `#1\cdot` must not become `x\cdoty`
-    if expanded[:1].isalpha() and re.search(r"\\[A-Za-z]+$", latex[: match.start()]):
+    if expanded[:1].isalpha() and re.search(r"\\[A-Za-z]+$", latex[:start]):
         expanded = " " + expanded  # `\expandafter\a` with body `x` is not `\expandafterx`
-    return latex[: match.start()] + expanded + latex[pos:], match.start()
+    return latex[:start] + expanded + latex[pos:], start
 
 
 def expand_macros(latex: str, macros: Mapping[str, str]) -> str:
@@ -225,18 +263,25 @@ def expand_macros(latex: str, macros: Mapping[str, str]) -> str:
     """
     pos = 0
     for _ in range(MAX_EXPANSIONS):
-        match = _find_call(latex, pos, macros)
-        if match is None:
+        call = _find_call(latex, pos, macros)
+        if call is None:
             return latex
-        latex, pos = _expand_one(latex, match, macros[match.group(1)])
+        latex, pos = _expand_one(latex, *call)
     raise MathSyntaxError("macro expansion does not terminate (a macro calls itself?)", 0)
 
 
-def _find_call(latex: str, pos: int, macros: Mapping[str, str]) -> re.Match[str] | None:
-    """Return the next `\\name` at or after `pos` that is a macro, skipping `\\\\`."""
+def _find_call(latex: str, pos: int, macros: Mapping[str, str]) -> tuple[int, int, str] | None:
+    """Return the next macro call at or after `pos`, skipping `\\\\`: (its offset, the
+    offset after its name, its body). `\\begin{name}` and `\\end{name}` of an environment
+    defined with `\\newenvironment` are calls too."""
     for match in _NAME.finditer(latex, pos):
-        if match.group(1) in macros:
-            return match
+        name = match.group(1)
+        if name in macros:
+            return match.start(), match.end(), macros[name]
+        if name in ("begin", "end") and (env := ENVIRONMENT_CALL.match(latex, match.end())):
+            key = f"{name}{{{env.group(1)}}}"
+            if key in macros:
+                return match.start(), env.end(), macros[key]
     return None
 
 

@@ -43,17 +43,17 @@ from postil.math.macros import (
     BUILTIN_MACROS,
     expand_macros,
     extract_definitions,
-    macro_arity,
     rewrite_braket_bars,
 )
 from postil.math.safety import check_safety
 from postil.math.serialise import math_html
 from postil.math.symbols import glyph_macros
 from postil.math.syntax import locate_syntax_error
+from postil.math.texreader import macro_spec
 
 GLYPH_MACROS = glyph_macros()
 STATIC_MACROS = GLYPH_MACROS | BUILTIN_MACROS
-STATIC_ARITIES = {name: macro_arity(body) for name, body in STATIC_MACROS.items()}
+STATIC_ARITIES = {name: macro_spec(body) for name, body in STATIC_MACROS.items()}
 
 
 @dataclass
@@ -68,7 +68,8 @@ class Formula:
         numbers: the number text of each numbered row, or None to count from 1.
         latex: the TeX as the passes have left it so far (starts as `source`).
         definitions: the macros the formula defines itself (`\newcommand`, `\def`, …).
-        arities: macro name -> number of arguments, for the argument checks.
+        arities: macro name -> its arguments (`macro_spec`: `m` required, `o` optional),
+            for the argument checks.
         rows: the equation rows found by the `numbering` pass (none for inline math).
         tree: the content `<mrow>` once `parse` has run; the tree passes change it in place.
         marked: False once `parse` has found that the tree can hold no marker
@@ -82,7 +83,7 @@ class Formula:
     numbers: Sequence[str | None] | None = None
     latex: str = ""
     definitions: dict[str, str] = field(default_factory=dict)
-    arities: dict[str, int] = field(default_factory=dict)
+    arities: dict[str, str] = field(default_factory=dict)
     rows: tuple[numbering.EquationRow, ...] = ()
     tree: ET.Element | None = None
     marked: bool = True
@@ -177,7 +178,7 @@ def _syntax(formula: Formula) -> None:
 def _arguments(formula: Formula) -> None:
     """Raise at the first command with too few arguments (macros count with their arity)."""
     defined = {**formula.macros, **formula.definitions}
-    arities = {name: macro_arity(body) for name, body in defined.items()}
+    arities = {name: macro_spec(body) for name, body in defined.items()}
     formula.arities = STATIC_ARITIES | arities if arities else STATIC_ARITIES
     check_arguments(formula.latex, formula.arities)
 

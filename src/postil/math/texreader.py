@@ -18,8 +18,53 @@ SIZES = re.compile(r"\\([Bb]igg?)(?![A-Za-z])")
 NOT_ARGUMENTS = ("}", "&", "\\\\", "\\right", "\\middle", "\\end")
 
 
+SIGNATURE = "\x00signature\x00"
+"""Starts a macro body that carries its declared signature (`signed_body`): a number of
+arguments other than the highest `#n` its body uses, or an optional first argument."""
+
+
+def signed_body(count: int, default: str | None, body: str) -> str:
+    r"""Return a macro body that keeps `\newcommand`'s declared signature.
+
+    Args:
+        count: the declared number of arguments (`[2]`), the optional one included.
+        default: the optional first argument's default (`[2][x]`), or None when all are
+            required.
+        body: the replacement text with `#1`…`#9`.
+
+    A body whose arguments are all required and all used stays as written (the common case,
+    and the form `macros:` in `postil.yaml` and front matter takes).
+    """
+    if default is None and count <= macro_arity(body):
+        return body
+    optional = "" if default is None else "o" + default
+    return f"{SIGNATURE}{count}\x00{optional}\x00{body}"
+
+
+def macro_signature(body: str) -> tuple[int, str | None, str]:
+    r"""Return (number of arguments, the optional first one's default or None, the body).
+
+    LaTeX's `\newcommand{\name}[n][default]{body}`: with a default, the first of the n
+    arguments is optional, written `\name[value]`, and is the default when no `[` follows
+    (LaTeX2e's `\@ifnextchar`, which skips spaces).
+    """
+    if not body.startswith(SIGNATURE):
+        return macro_arity(body), None, body
+    count, optional, rest = body[len(SIGNATURE) :].split("\x00", 2)
+    return int(count), optional[1:] if optional else None, rest
+
+
+def macro_spec(body: str) -> str:
+    """Return a macro's arguments as `check_arguments` reads them: `o` optional, `m` required."""
+    count, default, _ = macro_signature(body)
+    return "o" + "m" * (count - 1) if default is not None else "m" * count
+
+
 def macro_arity(body: str) -> int:
-    """Return how many arguments a macro body uses: the highest `#n` in it (0 to 9)."""
+    """Return how many arguments a macro takes: its declared number (`signed_body`), else
+    the highest `#n` its body uses (0 to 9)."""
+    if body.startswith(SIGNATURE):
+        return int(body[len(SIGNATURE) :].split("\x00", 1)[0])
     return max((int(d) for d in re.findall(r"#([1-9])", body)), default=0)
 
 
