@@ -311,3 +311,50 @@ def test_an_entry_that_cannot_be_examined_lists_its_directory_again(tmp_path, mo
     monkeypatch.setattr(walker.module.os, "lstat", real)
     assert sorted(rel for _, rel in found[0] + found[1]) == ALL
     assert walker.scanned == ["posts"]
+
+
+def test_r_markdown_sources_are_posts_and_blogdowns_knitted_files_win(tmp_path, monkeypatch):
+    """blogdown (Hugo) and R's distill write `.Rmd`/`.Rmarkdown`: they were copied to the
+    site as static files, source and all. A source alone is a post; beside its knitted
+    Markdown (`x.markdown`, or `x.md` with `keep_md`) the knitted file is the post and the
+    source is left out, as blogdown's Hugo sites ignore it; the page blogdown rendered from
+    an `.Rmd` (`x.html`, front matter and all) is not copied. Other HTML files are."""
+    config = site(tmp_path)
+    posts = tmp_path / "content/posts"
+    files = [
+        "alone.Rmd",
+        "lower.rmd",
+        "knit.Rmarkdown",
+        "knit.markdown",
+        "kept.Rmd",
+        "kept.md",
+        "kept.html",
+        "b/index.Rmd",
+        "b/index.html",
+        "b/index_files/figure-html/p.png",
+        "old.html",
+    ]
+    for name in files:
+        (posts / name).parent.mkdir(parents=True, exist_ok=True)
+        (posts / name).write_text("---\ntitle: x\n---\n")
+    assert rels(config) == [
+        f"content/posts/{name}"
+        for name in ("alone.Rmd", "b/index.Rmd", "kept.md", "knit.markdown", "lower.rmd")
+    ]
+    walker = Walker(tmp_path, monkeypatch)
+    assert walker.walk() == [
+        f"posts/{name}"
+        for name in (
+            "alone.Rmd",
+            "b/index.Rmd",
+            "b/index_files/figure-html/p.png",
+            "kept.md",
+            "knit.markdown",
+            "lower.rmd",
+            "old.html",
+        )
+    ]
+    (posts / "knit.markdown").unlink()  # the knitted file gone: the source is the post again
+    assert "posts/knit.Rmarkdown" in walker.walk({posts / "knit.markdown"})
+    saved = rename_save(posts / "knit.markdown", "---\ntitle: x\n---\n")
+    assert "posts/knit.Rmarkdown" not in walker.walk(saved)

@@ -212,3 +212,18 @@ def test_video_html_refuses_what_names_no_video():
         '<figure class="video"><video src="a&quot;b.mp4" controls preload="metadata" '
         'aria-label="&lt;T&gt;"></video></figure>\n'
     )
+
+
+def test_blogdown_postref_is_nothing_before_a_relative_path_and_other_blogdown_names_warn():
+    body = (
+        '<img src="{{< blogdown/postref >}}index_files/figure-html/p.png" width="672" />\n\n'
+        "{{< blogdown/postref >}}\n\n"
+        "Then {{< blogdown/other >}} here.\n"
+    )
+    html, state = render(body)
+    assert '<img src="index_files/figure-html/p.png" width="672" />' in html
+    assert "postref" not in html
+    assert messages(state) == [
+        "content/posts/here.md:5:6: Hugo shortcode `{{< blogdown/other >}}` is not supported "
+        "and is left out (content between its tags stays); write its result as Markdown or HTML"
+    ]

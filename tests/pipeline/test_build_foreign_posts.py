@@ -225,3 +225,52 @@ def test_unknown_callout_kind_and_dropped_attribute_warn_and_fail_under_strict(t
     ]
     with pytest.raises(BuildFailed):
         build(BuildOptions(root=root, strict=True, out_dir=tmp_path / "strict"))
+
+
+def test_blogdown_r_markdown_and_its_knitted_files_build_as_blogdown_publishes_them(tmp_path):
+    """blogdown's three layouts: an `.Rmd` alone (a post: its chunks shown as code, with the
+    chunk warning), an `index.Rmd` bundle beside the `index.html` blogdown rendered (the
+    source is the post; the rendered page is not copied), and `x.Rmarkdown` beside its
+    knitted `x.markdown`, whose figures follow `{{< blogdown/postref >}}` (the knitted file
+    is the post, silently)."""
+    chunk = "```{r}\nplot(cars)\n```\n"
+    root = make_site(
+        tmp_path,
+        {
+            "alone.Rmd": '---\ntitle: "Alone"\ndate: 2024-01-01\n---\n\nWith $x^2$.\n\n' + chunk,
+            "knit.Rmarkdown": '---\ntitle: "Knit"\ndate: 2024-01-02\n---\n\n' + chunk,
+            "knit.markdown": (
+                '---\ntitle: "Knit"\ndate: 2024-01-02\n---\n\n``` r\nplot(cars)\n```\n\n'
+                '<img src="{{< blogdown/postref >}}knit_files/figure-html/p.png" '
+                'width="672" />\n\nThen $\\alpha$.\n'
+            ),
+        },
+    )
+    bundle = root / "content/posts/bundle"
+    (bundle / "index_files/figure-html").mkdir(parents=True)
+    (bundle / "index.Rmd").write_text(
+        '---\ntitle: "Bundle"\ndate: 2024-01-03\n---\n\n$$y = 1$$\n\n'
+        "![plot](index_files/figure-html/q.png)\n"
+    )
+    (bundle / "index.html").write_text('---\ntitle: "Bundle"\n---\n<p>rendered</p>\n')
+    (bundle / "index_files/figure-html/q.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    figures = root / "content/posts/knit_files/figure-html"
+    figures.mkdir(parents=True)
+    (figures / "p.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    report = build_site(root)
+    assert report.posts == 3
+    assert [(w.location.path, w.location.line) for w in report.warnings] == [
+        ("content/posts/alone.Rmd", 8)
+    ]
+    assert "executable code chunk" in report.warnings[0].message
+    out = root / "_site"
+    assert page(out, "posts/alone/index.html").xpath("//math")
+    knit = page(out, "posts/knit/index.html")
+    assert [img.get("src") for img in knit.xpath("//article//img")] == [
+        "/blog/posts/knit_files/figure-html/p.png"
+    ]
+    assert knit.xpath("//math") and "```" not in knit.text_content()
+    assert page(out, "posts/bundle/index.html").xpath("//div[@class='math-display']//math")
+    assert (out / "posts/bundle/index_files/figure-html/q.png").is_file()
+    assert not list(out.rglob("*.Rmd")) and not list(out.rglob("*.Rmarkdown"))
+    assert not (out / "posts/bundle/index.html").read_text().startswith("---")

@@ -21,9 +21,18 @@ CONTENT_DIR = "content"
 NOTEBOOK_SUFFIX = ".ipynb"
 """A Jupyter notebook: read as the Markdown its cells make (`postil.content.notebook`)."""
 
-SOURCE_SUFFIXES = (".md", ".markdown", ".qmd", ".mdx", NOTEBOOK_SUFFIX)
-"""File name endings of sources: Markdown (`.markdown` is Jekyll's other ending), Quarto and
-MDX (Docusaurus, Astro: `postil.markdown.mdx`). The one list: every stage reads it."""
+R_MARKDOWN_SUFFIXES = (".Rmd", ".rmd", ".Rmarkdown")
+"""R Markdown (blogdown, R's distill, bookdown): Pandoc's Markdown with knitr's chunks, read
+as a `.qmd` is (`postil.markdown.chunk`: code shown, not run)."""
+
+SOURCE_SUFFIXES = (".md", ".markdown", ".qmd", ".mdx", NOTEBOOK_SUFFIX, *R_MARKDOWN_SUFFIXES)
+"""File name endings of sources: Markdown (`.markdown` is Jekyll's other ending), Quarto,
+MDX (Docusaurus, Astro: `postil.markdown.mdx`) and R Markdown. The one list: every stage
+reads it."""
+
+KNITTED_SUFFIXES = (".md", ".markdown")
+"""What blogdown knits an R Markdown source into, beside it: `x.Rmarkdown` -> `x.markdown`,
+`x.Rmd` -> `x.html` (and `x.md` with `keep_md`)."""
 
 
 def discover(config: SiteConfig) -> tuple[list[SourceFile], list[ContentError]]:
@@ -227,15 +236,16 @@ class _Listing:
     """One directory under `content/` as `walk_content` listed it.
 
     Attributes:
-        entries: (path, rel, "dir" | "markdown" | "other") of each entry that is not a
-            symlink nor hidden, by name.
+        entries: (path, rel, "dir" | "markdown" | "other" | "knitted") of each entry that
+            is not a symlink nor hidden, by name.
         links: (path, rel) of each symlink, by name (followed on every walk: its target
             can change while the directory does not).
         signature: the directory's (inode, modification time, change time) when listed.
         racy: the directory changed within `RACY_NS` of being listed: its signature
             vouches for the listing only in the build that made it (`epoch`).
         epoch: the number of the build that listed it (`walk_content`).
-        kinds: the kind of each entry by name ("link" for a symlink), hidden ones left out.
+        kinds: the kind of each entry by name ("link" for a symlink, "knitted" for what
+            blogdown made beside an R Markdown source: `_knitted`), hidden ones left out.
         dirs, markdown, other: (path, rel) of the entries of each kind, by name.
     """
 
@@ -348,14 +358,32 @@ def _scan(
         elif entry.is_file():
             kind = kinds[name] = "markdown" if name.endswith(SOURCE_SUFFIXES) else "other"
             entries.append((path, rel, kind))
+    if any(name.endswith(R_MARKDOWN_SUFFIXES) for name in kinds):
+        _knitted(kinds)
+        entries = [(path, rel, kinds[rel[len(prefix) :]]) for path, rel, _ in entries]
     racy = max(st.st_mtime_ns, st.st_ctime_ns) >= listed_at - RACY_NS
     by_kind: dict[str, list[tuple[Path, str]]] = {"dir": [], "markdown": [], "other": []}
     for path, rel, kind in entries:
-        by_kind[kind].append((path, rel))
+        if kind != "knitted":
+            by_kind[kind].append((path, rel))
     dirs, markdown, other = (tuple(by_kind[kind]) for kind in ("dir", "markdown", "other"))
     return _Listing(
         tuple(entries), tuple(links), signature, racy, epoch, kinds, dirs, markdown, other
     )
+
+
+def _knitted(kinds: dict[str, str]) -> None:
+    """Mark, in a directory's `kinds`, what blogdown made of an R Markdown source as
+    "knitted" (left out of the site): the source itself when its knitted Markdown is beside
+    it (`x.Rmarkdown` and `x.markdown`: the knitted file holds R's output, and it is what
+    Hugo publishes; blogdown's sites ignore `.Rmd` and `.Rmarkdown`), and the HTML page
+    blogdown rendered from `x.Rmd` (`x.html`: its front matter would be copied as text)."""
+    for name in [name for name in kinds if name.endswith(R_MARKDOWN_SUFFIXES)]:
+        stem = name.rpartition(".")[0]
+        if any(kinds.get(stem + suffix) == "markdown" for suffix in KNITTED_SUFFIXES):
+            kinds[name] = "knitted"
+        if kinds.get(stem + ".html") == "other":
+            kinds[stem + ".html"] = "knitted"
 
 
 def _path_order(pair: tuple[Path, str]) -> list[str]:

@@ -141,7 +141,7 @@ INLINE_CHUNK = re.compile(r"(?:r|\{(?:r|python|julia|ojs)\})[ \t]+\S")
 """An inline chunk's code span in a Quarto or R Markdown source: knitr's `` `r x` `` and
 Quarto's `` `{python} x` ``, replaced by the value of `x` when the document is knitted."""
 
-QUARTO_SUFFIXES = (".qmd", ".rmd")
+QUARTO_SUFFIXES = (".qmd", ".rmd", ".rmarkdown")
 """Sources whose code spans knitr or Quarto may run (in a `.md` post they are code)."""
 
 

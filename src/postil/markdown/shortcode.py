@@ -23,6 +23,9 @@ rendering; postil reads the shortcodes it has an equivalent for:
 - `toc` → the post's table of contents, where kramdown's `{:toc}` puts it
   (`postil.markdown.toc`; its parameters change nothing);
 - `ref`, `relref` → the URL of the post or page they name (`postil.markdown.template`);
+- blogdown's `blogdown/postref` → nothing: knitted R Markdown writes it before a path
+  relative to the source (`{{< blogdown/postref >}}index_files/figure-html/x.png`), and
+  postil resolves such a path against the source's folder anyway;
 - `youtube`, `vimeo` (Hugo's) and `video` (Quarto's) → a video player
   (`postil.markdown.embed`);
 - `{{</* name */>}}` → the shortcode shown as text (Hugo's escape), in code blocks and
@@ -65,6 +68,9 @@ Blox's `math` wraps `$$…$$` to keep Goldmark away from it)."""
 ESCAPED_SHORTCODE = re.compile(r"\{\{([<%])/\*([^\n]*?)\*/([>%])\}\}")
 """Hugo's escape of a shortcode, `{{</* name */>}}` (or `{{%/* name */%}}`), shown as the
 shortcode itself (`shortcode_code_escape`)."""
+
+POSTREF = "blogdown/postref"
+"""blogdown's shortcode for the page's own URL, written before its figures' relative paths."""
 
 VIDEOS = frozenset({"youtube", "vimeo", "video"})
 """Shortcodes that embed a video player (`postil.markdown.embed`)."""
@@ -193,7 +199,7 @@ def _one_line(state: StateBlock, start: int, end: int, tag: Tag) -> None:
         return
     if tag.name == "highlight":  # `find_code_tag` found no closing tag
         doc.warn(start, 1, unclosed_code(tag, "{{< /highlight >}}"))
-    elif tag.name not in WRAPPERS:
+    elif tag.name not in WRAPPERS and tag.inner.strip() != POSTREF:
         doc.warn(start, 1, unsupported(tag, doc.path))
 
 
@@ -320,7 +326,7 @@ def evaluate_shortcode(tag: Tag, doc: RenderState, in_url: bool) -> Value:
         return Value(tag.inner)
     if tag.name in ("ref", "relref") and not tag.closing:
         return _reference(tag, doc, in_url)
-    if tag.closing or tag.name in WRAPPERS:
+    if tag.closing or tag.name in WRAPPERS or tag.inner.strip() == POSTREF:
         return Value("")
     if tag.name == "figure":
         return Value(None, f"`{tag.raw}` makes a figure only on a line of its own; move it there")
