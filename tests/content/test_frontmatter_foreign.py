@@ -587,3 +587,27 @@ def test_nikolas_date_forms_are_read(written, expected):
 def test_a_comment_that_is_not_nikola_metadata_stays_the_body(text):
     meta, body, body_line, _ = read(text)
     assert meta.title == "X" and (body, body_line) == (text, 1)
+
+
+def test_knitr_inline_r_code_in_r_markdown_front_matter_is_left_out_with_one_warning():
+    """R Markdown writes `date: "`r Sys.Date()`"`: knitr puts the value in when it knits.
+    It stopped the build ("not a date"); now the key is left out with a warning saying so
+    (and no second "no date" or "no title" warning). In a `.md` post such text is text."""
+    text = (
+        '---\ntitle: "Report for `r params$region`"\n'
+        "date: \"`r format(Sys.Date(), '%Y-%m-%d')`\"\nauthor: Ada\n---\n\nBody.\n"
+    )
+    meta, *_, warnings = read(text, "content/posts/report.Rmd")
+    assert meta.title == "Report" and meta.date is None and meta.authors == ("Ada",)
+    assert warnings == [
+        "content/posts/report.Rmd:2:8: warning: `title: Report for `r params$region`` holds "
+        "R code that knitr runs when it knits the post; postil does not run code, so "
+        "`title` is left out: write its value (`title: …`)",
+        "content/posts/report.Rmd:3:7: warning: `date: `r format(Sys.Date(), '%Y-%m-%d')`` "
+        "holds R code that knitr runs when it knits the post; postil does not run code, so "
+        "`date` is left out: write its value (`date: YYYY-MM-DD`)",
+    ]
+    meta, *_, warnings = read('---\ntitle: "The `r x` trick"\ndate: 2020-01-01\n---\n')
+    assert meta.title == "The `r x` trick" and warnings == []
+    with pytest.raises(ContentError, match="is not a date"):
+        read('---\ntitle: T\ndate: "`r Sys.Date()`"\n---\n')  # a .md post: a bad date

@@ -162,7 +162,9 @@ def parse(
         header = read_header(source)
         fields = header.fields or []
         unknown = [f for f in fields if f.key.lower() not in FIELDS and not _quiet(f.key)]
-        known = [f for f in fields if f.key.lower() in FIELDS]
+        knitr = source.rel.lower().endswith(KNITR_SUFFIXES)
+        knitted = [f for f in fields if knitr and f.key.lower() in FIELDS and _knitr_value(f)]
+        known = [f for f in fields if f.key.lower() in FIELDS and f not in knitted]
         values = _convert(known, ZoneInfo(timezone))
         values |= _positions(known, values, source.text.split("\n"), header.first_line)
     except yaml.MarkedYAMLError as e:
@@ -171,15 +173,21 @@ def parse(
         where = Location(source.rel, e.line0 + header.first_line, e.col0 + 1)
         raise ContentError(e.message, where) from e
     body, body_line = header.body, header.body_line
+    for fld in knitted:
+        mark = fld.node.start_mark
+        where = Location(source.rel, mark.line + header.first_line, mark.column + 1)
+        _warn(warnings, where, _knitr_message(fld))
+    skipped = {FIELDS[f.key.lower()][0] for f in knitted}
     if "title" not in values:
-        titled = _untitled(source, header, warnings)
+        told = [] if "title" in skipped else warnings  # the knitr warning said it
+        titled = _untitled(source, header, told)
         values["title"], values["title_at"], values["title_id"], body, body_line = titled
     _warn_unknown(source.rel, unknown, header.first_line, warnings)
     for line0, col0, message in escape_warnings(header.fields or []):
         _warn(warnings, Location(source.rel, line0 + header.first_line, col0 + 1), message)
     if source.kind == "post" and "date" not in values:
         values |= _file_date(source.rel, ZoneInfo(timezone))
-    if source.kind == "post" and "date" not in values:
+    if source.kind == "post" and "date" not in values and "date" not in skipped:
         _warn(
             warnings,
             Location(source.rel, 1, 1),
@@ -187,6 +195,30 @@ def parse(
             "add `date: YYYY-MM-DD`",
         )
     return FrontMatter(**values), body, body_line
+
+
+KNITR_SUFFIXES = (".rmd", ".rmarkdown", ".qmd")
+"""Sources knitr knits (R Markdown; Quarto with its knitr engine), lower-cased."""
+
+INLINE_R = re.compile(r"`r[ \t][^`\n]*`")
+"""knitr's inline R code, `` `r Sys.Date()` ``: R Markdown front matter holds it too (`date:`,
+`title:`), replaced by its value when the post is knitted."""
+
+
+def _knitr_value(fld: Field) -> bool:
+    """Whether a field's text holds knitr's inline R code (`INLINE_R`)."""
+    value = fld.node.value if isinstance(fld.node, yaml.ScalarNode) else None
+    return isinstance(value, str) and "`r" in value and INLINE_R.search(value) is not None
+
+
+def _knitr_message(fld: Field) -> str:
+    """Return the warning for a field whose value is knitr's inline R code."""
+    fix = "date: YYYY-MM-DD" if FIELDS[fld.key.lower()][0] == "date" else f"{fld.key}: …"
+    return (
+        f"`{fld.key}: {fld.node.value}` holds R code that knitr runs when it knits the "
+        f"post; postil does not run code, so `{fld.key}` is left out: write its value "
+        f"(`{fix}`)"
+    )
 
 
 def _file_date(rel: str, tz: ZoneInfo) -> dict[str, datetime]:
