@@ -323,12 +323,18 @@ def _convert(fields: list[Field], tz: ZoneInfo) -> dict[str, Any]:
     """Convert the known fields into `FrontMatter` keyword arguments.
 
     Two keys for one value (`author`/`authors`, `summary`/`description`) are an error when
-    both are postil's own names or aliases of the same rank; otherwise the better-ranked one
+    both are postil's own names or aliases of the same rank and neither is empty (`_empty`:
+    an empty one is left out); otherwise the better-ranked one
     wins (`summary` over `description` over `excerpt`, `permalink` over `url`). `categories`
     join `tags`; `aliases` and `redirect_from` join.
     """
     values: dict[str, Any] = {}
     ranks: dict[str, int] = {}
+    names = [FIELDS[fld.key.lower()][0] for fld in fields]
+    shared = {name for name in names if names.count(name) > 1}
+    if shared:  # an empty key beside another for its value says nothing (Hugo Blox's
+        # archetype writes `author: X` and `authors: []`)
+        fields = [f for f, n in zip(fields, names, strict=True) if n not in shared or not _empty(f)]
     for fld in fields:
         name, convert, rank = FIELDS[fld.key.lower()]
         if name == "aliases" and name in values:  # `aliases:` and `redirect_from:` join
@@ -351,6 +357,14 @@ def _convert(fields: list[Field], tz: ZoneInfo) -> dict[str, Any]:
         if any(author.url or author.affiliations for author in people):
             values["author_details"] = people
     return values
+
+
+def _empty(fld: Field) -> bool:
+    """Whether a field's value is nothing: null, `""`, `[]` or `{}`."""
+    node = fld.node
+    if isinstance(node, yaml.ScalarNode):
+        return node.value == "" or node.tag == "tag:yaml.org,2002:null"
+    return isinstance(node, (yaml.SequenceNode, yaml.MappingNode)) and not node.value
 
 
 POSITIONED = {

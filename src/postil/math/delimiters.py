@@ -28,6 +28,9 @@ OPERATOR = re.compile(r"[+\-*/<>]")  # a binary operator or relation of `PLAIN_T
 PLAIN_TERMS = re.compile(r"[A-Za-z0-9\s+\-*/<>().,'|!]+")
 CONTROL_WORD = re.compile(r"\\[A-Za-z]+|\\[^A-Za-z]")
 NUMERIC_TERMS = re.compile(r"[A-Za-z0-9\s+\-*/<>().,'|!^_{}=\[\]:;]+")
+RELATION_END = re.compile(r"(?:[=<>]|\\(?:approx|leq?|geq?|neq?|sim|simeq|equiv|propto))\s*\Z")
+"""TeX ending in a relation (`p =`, `x \approx`): a number after its closing `$` completes
+the sentence, as knitr writes a computed value after a formula (`$p =$0.39`)."""
 
 
 class Closers:
@@ -40,7 +43,7 @@ class Closers:
     def __init__(self, src: str) -> None:
         self.src = src
         self._strict: list[int] = []  # closing `$`s by Pandoc's rule, no digit after
-        self._before_digit: set[int] = set()  # closing `$`s except for the digit after
+        self._before_digit: list[int] = []  # closing `$`s except for the digit after
         self._unescaped: list[int] = []
         self._found: dict[str, list[int]] = {}
         self._braces: tuple[list[int], list[int]] | None = None  # `{`, `}`: made on demand
@@ -55,7 +58,7 @@ class Closers:
         if pos == 0 or self.src[pos - 1].isspace() and not escaped(self.src, pos - 1):
             return  # `x $` opens only; `\ $` ends in TeX's control space, so it closes
         if self.src[pos + 1 : pos + 2].isdigit():
-            self._before_digit.add(pos)
+            self._before_digit.append(pos)
         else:
             self._strict.append(pos)
 
@@ -95,13 +98,22 @@ class Closers:
 
         Pandoc's rule: not escaped, a non-space right before it and no digit right after
         it (a digit at `end` or beyond does not count); and, as MathJax and KaTeX read it,
-        not inside a brace opened after `start` (`_first_balanced`). `src[start - 1]` must be the
-        opening `$` and `src[start]` not a `$`, as the inline rule guarantees.
+        not inside a brace opened after `start` (`_first_balanced`). A `$` with a digit
+        after it closes TeX that ends in a relation and starts with no digit (`RELATION_END`:
+        `$p =$0.39`, knitr's value after a formula, which MathJax typeset), never a price
+        (`$5 and $10`, `$5 =$4`).
+        `src[start - 1]` must be the opening `$` and `src[start]` not a `$`, as the inline
+        rule guarantees.
         """
         found = self._first_balanced(self._strict, start, end)
         found = end if found < 0 else found
+        spots = self._before_digit
+        index = bisect_left(spots, start)
+        if index < len(spots) and spots[index] < found and not self.src[start].isdigit():
+            if RELATION_END.search(self.src, start, spots[index]):
+                found = spots[index]
         last = end - 1  # its digit lies outside the span, so it closes
-        if start <= last < found and last in self._before_digit:
+        if start <= last < found and _holds(spots, last):
             found = last
         if found >= end or self._holds_dollar(start, found):
             return -1
@@ -126,15 +138,19 @@ class Closers:
         or `=` (`$ V_1 \times V_2 $`, `$ f = \tilde{V}$`, `$\mathbb{E}(X) = $`), or is
         made of one-letter variables, numbers and operators with a space inside each `$`
         (`$ n $`) or an operator between them (`$k < m $`, `$ x + y$`), so that prices
-        (`$ 5 or $ 10`) and a lone letter beside a space (`$y $`) stay text. TeX that starts
+        (`$ 5 or $ 10`) and a lone letter beside a space (`$y $`) stay text; a digit after
+        the `$` is allowed only after a relation (`$x = $0.39`, `RELATION_END`). TeX that starts
         with a digit (`$2, 3, 5, \dots $`) must hold a command and, without its commands,
         be numbers, one-letter variables and operators: `$5 for it. Then $` is a price.
         `src[start - 1]` is the opening `$`; the inline rule asks this when `dollar` found
         no closer.
         """
         close = self._first_balanced(self._unescaped, start, end)
-        if close < 0 or self.src[close + 1 : close + 2].isdigit():
+        if close < 0:
             return -1
+        if self.src[close + 1 : close + 2].isdigit():  # `$x = $0.39`: knitr's value
+            relation = RELATION_END.search(self.src, start, close) is not None
+            return close if relation and not self.src[start].isdigit() else -1
         if self.src[close + 1 : close + 2] == "$":
             return -1
         tex = self.src[start:close]
@@ -155,6 +171,12 @@ class Closers:
         if index < len(spots) and spots[index] + len(sub) <= end:
             return spots[index]
         return -1
+
+
+def _holds(spots: list[int], spot: int) -> bool:
+    """Tell if the sorted `spots` hold `spot`."""
+    index = bisect_left(spots, spot)
+    return index < len(spots) and spots[index] == spot
 
 
 def closers_for(src: str, env: MutableMapping[str, Any]) -> Closers:
