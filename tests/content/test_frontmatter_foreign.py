@@ -611,3 +611,18 @@ def test_knitr_inline_r_code_in_r_markdown_front_matter_is_left_out_with_one_war
     assert meta.title == "The `r x` trick" and warnings == []
     with pytest.raises(ContentError, match="is not a date"):
         read('---\ntitle: T\ndate: "`r Sys.Date()`"\n---\n')  # a .md post: a bad date
+
+
+def test_an_empty_key_beside_another_for_its_value_is_no_duplicate():
+    """Hugo Blox's (Wowchemy's, blogdown's) archetype writes `author:` and `authors: []`:
+    it stopped every such post ("`authors` repeats another key"). An empty one says
+    nothing; two with values still conflict."""
+    for empty in ("[]", '""', "~", ""):
+        meta, *_, warnings = read(
+            f"---\ntitle: T\ndate: 2021-02-18\nauthor: Erika\nauthors: {empty}\n---\n"
+        )
+        assert meta.authors == ("Erika",) and warnings == []
+    meta, *_ = read("---\ntitle: T\nauthors: []\ndate: 2021-02-18\n---\n")
+    assert meta.authors == ()
+    with pytest.raises(ContentError, match="`authors` repeats another key"):
+        read("---\ntitle: T\nauthor: A\nauthors: [B]\n---\n")
