@@ -614,9 +614,11 @@ def test_knitr_inline_r_code_in_r_markdown_front_matter_is_left_out_with_one_war
 
 
 def test_an_empty_key_beside_another_for_its_value_is_no_duplicate():
-    """Hugo Blox's (Wowchemy's, blogdown's) archetype writes `author:` and `authors: []`:
-    it stopped every such post ("`authors` repeats another key"). An empty one says
-    nothing; two with values still conflict."""
+    """Hugo Blox's (Wowchemy's, blogdown's) archetypes write `author:` and `authors: []`,
+    `author: X` and `authors: [X]`, `doi: ""`, an empty `date:` or `title:`: each stopped
+    the build ("`authors` repeats another key", "not a DOI", "not a date", "`title` is
+    empty"). An empty key is as if not written, the same value twice is one; two different
+    values still conflict."""
     for empty in ("[]", '""', "~", ""):
         meta, *_, warnings = read(
             f"---\ntitle: T\ndate: 2021-02-18\nauthor: Erika\nauthors: {empty}\n---\n"
@@ -624,5 +626,13 @@ def test_an_empty_key_beside_another_for_its_value_is_no_duplicate():
         assert meta.authors == ("Erika",) and warnings == []
     meta, *_ = read("---\ntitle: T\nauthors: []\ndate: 2021-02-18\n---\n")
     assert meta.authors == ()
+    meta, *_, warnings = read('---\ntitle: T\nauthor: "Erika K"\nauthors: [Erika K]\n---\n')
+    assert meta.authors == ("Erika K",)  # the same value twice: no conflict
+    meta, *_, warnings = read('---\ntitle: ""\ndate:\ndoi: ""\nsummary: \'\'\n---\nBody.\n')
+    assert (meta.title, meta.date, meta.doi, meta.summary) == ("X", None, "", "")
+    assert [w.split(": warning: ")[1][:22] for w in warnings] == [
+        "no `title` and no `# h",
+        "post has no `date:`; i",
+    ]
     with pytest.raises(ContentError, match="`authors` repeats another key"):
         read("---\ntitle: T\nauthor: A\nauthors: [B]\n---\n")

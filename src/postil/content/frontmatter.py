@@ -322,25 +322,25 @@ def _warn(warnings: list[Diagnostic] | None, location: Location, message: str) -
 def _convert(fields: list[Field], tz: ZoneInfo) -> dict[str, Any]:
     """Convert the known fields into `FrontMatter` keyword arguments.
 
-    Two keys for one value (`author`/`authors`, `summary`/`description`) are an error when
-    both are postil's own names or aliases of the same rank and neither is empty (`_empty`:
-    an empty one is left out); otherwise the better-ranked one
+    A key whose value is empty (`_empty`) is as if not written: archetypes leave
+    `doi: ""`, `date:` and `authors: []` for the writer to fill in. Two keys for one value
+    (`author`/`authors`, `summary`/`description`) are an error when both are postil's own
+    names or aliases of the same rank and their values differ; otherwise the better-ranked one
     wins (`summary` over `description` over `excerpt`, `permalink` over `url`). `categories`
     join `tags`; `aliases` and `redirect_from` join.
     """
     values: dict[str, Any] = {}
     ranks: dict[str, int] = {}
-    names = [FIELDS[fld.key.lower()][0] for fld in fields]
-    shared = {name for name in names if names.count(name) > 1}
-    if shared:  # an empty key beside another for its value says nothing (Hugo Blox's
-        # archetype writes `author: X` and `authors: []`)
-        fields = [f for f, n in zip(fields, names, strict=True) if n not in shared or not _empty(f)]
     for fld in fields:
+        if _empty(fld):  # `doi: ""`, `authors: []`, `date:`: as if not written (archetypes)
+            continue
         name, convert, rank = FIELDS[fld.key.lower()]
         if name == "aliases" and name in values:  # `aliases:` and `redirect_from:` join
             values[name] += convert(fld, tz)
             continue
         if name in values and ranks[name] == rank:
+            if convert(fld, tz) == values[name]:  # `author: X` and `authors: [X]`
+                continue
             raise YamlFieldError(f"`{fld.key}` repeats another key; keep one", fld.line0, fld.col0)
         if name in values and ranks[name] < rank:
             continue
