@@ -211,14 +211,38 @@ def test_a_date_with_its_month_written_as_a_word_is_a_date(written, expected):
 
 @pytest.mark.parametrize(
     "written",
-    ["12/03/2017", "24 Foo 2017", "31 Feb 2017", "Feb 2017", "Someday, 24 Feb 2017"],
+    ["24 Foo 2017", "31 Feb 2017", "Feb 2017", "Someday, 24 Feb 2017", "31-13-2020"],
 )
-def test_a_date_whose_month_is_a_guess_or_no_month_stays_an_error(written):
+def test_a_date_with_no_month_stays_an_error(written):
     with pytest.raises(ContentError) as err:
         parse(source(f"---\ntitle: T\ndate: {written}\n---\n"), "UTC")
     assert err.value.location.line == 3
     assert "is not a date" in err.value.message
     assert "24 Feb 2017" in err.value.message
+
+
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [
+        ("29-12-2020", datetime(2020, 12, 29)),  # Jekyll's Time.parse: day first
+        ("4/18/2022", datetime(2022, 4, 18)),  # R Markdown's US order
+        ("18.04.2022 10:30", datetime(2022, 4, 18, 10, 30)),
+        ("05/05/2021", datetime(2021, 5, 5)),  # both readings are one date
+    ],
+)
+def test_a_numeric_date_whose_month_can_only_be_one_number_is_a_date(written, expected):
+    meta, _, _ = parse(source(f"---\ntitle: T\ndate: {written}\n---\n"), "UTC")
+    assert meta.date.replace(tzinfo=None) == expected
+
+
+def test_a_numeric_date_whose_month_is_a_guess_is_an_error_naming_both_readings():
+    with pytest.raises(ContentError) as err:
+        parse(source("---\ntitle: T\ndate: 12/03/2017\n---\n"), "UTC")
+    assert (err.value.location.line, err.value.location.col) == (3, 7)
+    assert err.value.message == (
+        "`date: 12/03/2017` is not a date; the month could be 12 or 3: write 2017-03-12 "
+        "(day 12) or 2017-12-03 (day 3)"
+    )
 
 
 KNOWN_KEYS = (

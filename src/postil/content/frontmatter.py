@@ -84,7 +84,11 @@ _WRITTEN_DATE = re.compile(
 """A date with its month written as a word, in English: what Pelican's `dateutil`, Jekyll's
 `Time.parse` and Quarto read in posts converted from R Markdown (`24 Feb 2017`, `February 24,
 2017`, `Fri, 24 Feb 2017 10:00`). Numeric day/month orders (`12/03/2017`) stay errors: which
-is the month is a guess."""
+is the month is a guess (`_NUMERIC_DATE` reads those where it is not)."""
+_NUMERIC_DATE = re.compile(r"(\d{1,2})([-/.])(\d{1,2})\2(\d{4})" + _TIME)
+"""A day and a month in either order before the year (`29-12-2020`, `4/18/2022`): read only
+where one of them cannot be a month (over 12), as Jekyll's `Time.parse` reads `29-12-2020`
+and R Markdown writers the US order; `01-02-2020` is an error naming both readings."""
 FILE_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})-")
 """Jekyll's post file name, `YYYY-MM-DD-title.md`: the date when front matter has none."""
 
@@ -434,9 +438,15 @@ def _date(fld: Field, tz: ZoneInfo) -> datetime:
             date(int(y), int(mo), int(d)), time(int(hh or 0), int(mm or 0), int(ss or 0))
         )
     except ValueError as e:
+        advice = (
+            str(e)
+            if isinstance(e, _AmbiguousDate)
+            else (
+                "write YYYY-MM-DD or YYYY-MM-DD HH:MM[+HH:MM] (or the month as a word: 24 Feb 2017)"
+            )
+        )
         raise YamlFieldError(
-            f"`{fld.key}: {text}` is not a date; write YYYY-MM-DD or YYYY-MM-DD HH:MM[+HH:MM]"
-            " (or the month as a word: 24 Feb 2017)",
+            f"`{fld.key}: {text}` is not a date; {advice}",
             fld.node.start_mark.line,
             fld.node.start_mark.column,
         ) from e
@@ -445,13 +455,36 @@ def _date(fld: Field, tz: ZoneInfo) -> datetime:
     return moment.replace(tzinfo=_offset(fld, off))
 
 
+class _AmbiguousDate(ValueError):
+    """A numeric date whose day and month could be either number; the message advises."""
+
+
+def _ambiguous(first: int, second: int, year: str) -> _AmbiguousDate:
+    """Return the error for a numeric date whose day and month could be either number."""
+    return _AmbiguousDate(
+        f"the month could be {first} or {second}: write {year}-{second:02d}-{first:02d} "
+        f"(day {first}) or {year}-{first:02d}-{second:02d} (day {second})"
+    )
+
+
 def _written_date(text: str) -> tuple[Any, ...]:
     """Return `_DATE`'s groups (year, month, day, hour, minute, second, offset) for a date
     whose month is a word (`_WRITTEN_DATE`).
 
     Raises:
-        ValueError: `text` is no such date, or names no month.
+        ValueError: `text` is no such date, or names no month; for a numeric date whose
+            day and month could be either, an `_AmbiguousDate` whose message is the advice.
     """
+    numeric = _NUMERIC_DATE.fullmatch(text)
+    if numeric:
+        first, _, second, year, *clock = numeric.groups()
+        if int(first) > 12 >= int(second) or first == second:
+            return (year, second, first, *clock)
+        if int(second) > 12 >= int(first):
+            return (year, first, second, *clock)
+        if int(first) > 12:
+            raise ValueError(text)  # neither can be a month
+        raise _ambiguous(int(first), int(second), year)
     m = _WRITTEN_DATE.fullmatch(text)
     if not m:
         raise ValueError(text)
