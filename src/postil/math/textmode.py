@@ -28,6 +28,9 @@ ACCENT = re.compile(
 # `\textsc{…}`: lowercase letters as Unicode's small capitals (q and x have none of their
 # own in common fonts: ꞯ is recent, and x is the small capital's shape already).
 SMALL_CAPITALS = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘqʀꜱᴛᴜᴠᴡxʏᴢ")
+COMMAND_BEFORE = re.compile(r"\\[A-Za-z]+\s*\Z|\}\s*\Z")
+"""What makes a `{` a command's argument: a control word right before it, or another
+argument (`\textcolor{red}{…}`)."""
 TEXT_COMMAND = re.compile(r"(\\[A-Za-z]+)\s*|(\\[&%$#_{} ,:;!>\\])")
 # Spaces in text mode (LaTeX's `\quad` is 1em, `\enspace` 0.5em, `\,` a thin space 1/6em;
 # amsmath's `\:`/`\>` 4/18em and `\;` 5/18em, `\!` a negative thin space, drawn as none)
@@ -86,8 +89,60 @@ def _text_piece(command: str, content: str) -> str:
     return hide_text(command, resolved)
 
 
+FONT_SWITCHES = {
+    **dict.fromkeys(("bf", "bfseries"), "textbf"),
+    **dict.fromkeys(("it", "itshape", "em", "sl", "slshape"), "textit"),
+    **dict.fromkeys(("rm", "rmfamily", "normalfont", "upshape"), "textrm"),
+    **dict.fromkeys(("sf", "sffamily"), "textsf"),
+    **dict.fromkeys(("tt", "ttfamily"), "texttt"),
+    **dict.fromkeys(("sc", "scshape"), "textsc"),
+    "mdseries": "textmd",
+}
+"""Text-mode font switches (plain TeX's `\bf`, LaTeX's `\bfseries`) -> the command taking
+the same font as an argument."""
+FONT_SWITCH = re.compile(r"\\(" + "|".join(FONT_SWITCHES) + r")(?![A-Za-z])\s*")
+
+
+def _font_switches(content: str) -> str:
+    r"""Rewrite font switches as text commands: `{\bf x} y` -> `\textbf{x} y`, and a switch
+    outside braces applies to the rest of its group: `a \it b c` -> `a \textit{b c}`."""
+    for _ in range(100):  # each pass rewrites one switch; 100 are more than any text holds
+        match = FONT_SWITCH.search(content)
+        if match is None:
+            return content
+        command = FONT_SWITCHES[match.group(1)]
+        start = match.start()
+        opened = _open_group(content, start)
+        if opened is not None and content[opened + 1 : start].strip() == "":
+            _, end = read_group(content, opened)  # `{\bf x}`: the group is the scope
+            inner = content[match.end() : end - 1]
+            content = content[:opened] + f"\\{command}{{{inner}}}" + content[end:]
+            continue
+        end = len(content) if opened is None else read_group(content, opened)[1] - 1
+        content = content[:start] + f"\\{command}{{{content[match.end() : end]}}}" + content[end:]
+    return content
+
+
+def _open_group(text: str, pos: int) -> int | None:
+    """Return the offset of the `{` of the innermost group open at `pos`, or None."""
+    depth = 0
+    for index in range(pos - 1, -1, -1):
+        char = text[index]
+        if char not in "{}" or index and text[index - 1] == "\\":
+            continue
+        if char == "}":
+            depth += 1
+        elif depth:
+            depth -= 1
+        else:
+            return index
+    return None
+
+
 def _split_text(command: str, content: str) -> str:
     r"""Rewrite `\text{a $x$ b}` as `\text{a }x\text{ b}`: math inside text stays math."""
+    if "\\" in content and FONT_SWITCH.search(content):
+        content = _font_switches(content)
     parts = _math_split(content)
     return "".join(
         _nested_text(command, part) if i % 2 == 0 else "{" + rewrite_text(part) + "}"
@@ -96,22 +151,28 @@ def _split_text(command: str, content: str) -> str:
 
 
 def _math_split(content: str) -> list[str]:
-    r"""Split text at the `$`, `\(`, `\)` outside its groups: text, math, text, … (a `$` in
-    a nested `\textit{a $x$}` belongs to that group, which is split in its turn)."""
-    parts, start, depth, pos = [], 0, 0, 0
+    r"""Split text at the `$`, `\(`, `\)` outside its commands' groups: text, math, text, …
+    (a `$` in a nested `\textit{a $x$}` belongs to that group, which is split in its turn).
+
+    A group no command takes, `\text{span({$x_0, G$})}`, is no wall: its `$…$` is math, and
+    its braces stay on the page, as MathJax (which such posts were written for) shows them.
+    """
+    parts, start, pos = [], 0, 0
+    groups: list[bool] = []  # for each open `{`: whether a command takes it as an argument
     while pos < len(content):
         char = content[pos]
         if char == "\\":
-            if depth == 0 and content[pos + 1 : pos + 2] in ("(", ")"):
+            if not any(groups) and content[pos + 1 : pos + 2] in ("(", ")"):
                 parts.append(content[start:pos])
                 start = pos + 2
             pos += 2
             continue
         if char == "{":
-            depth += 1
+            groups.append(COMMAND_BEFORE.search(content, 0, pos) is not None)
         elif char == "}":
-            depth -= 1
-        elif char == "$" and depth == 0:
+            if groups:
+                groups.pop()
+        elif char == "$" and not any(groups):
             parts.append(content[start:pos])
             start = pos + 1
         pos += 1
