@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import MutableMapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
@@ -210,9 +211,34 @@ def _title(token: Token, info: FenceInfo) -> str:
     return str(written.get("file") or written.get("title") or written.get("filename") or "")
 
 
+CODEHILITE_HEAD = re.compile(
+    r"(?:(?P<colons>:{2,})|(?P<shebang>#!))(?P<path>(?:/\w+)*[/ ])?(?P<language>[\w#.+-]+)"
+    r"[ \t]*(?:hl_lines=(?P<quote>[\"'])(?P<lines>[\d ]*)(?P=quote))?[ \t]*"
+)
+"""Python-Markdown's CodeHilite (Pelican's and MkDocs' Markdown): an indented block's first
+line `:::python` names its language and goes, `#!python` also turns line numbers on, and a
+shebang with a path (`#!/usr/bin/python`) stays in the code and names the language; each may
+end with `hl_lines="1 3"`. From its documentation, "CodeHilite", "Colons" and "Shebang". A
+name Pygments does not know leaves the block as written (`::: note` is text shown as code)."""
+
+
 def render_code_block(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
-    """Render an indented code block as plain text in the same figure as fenced code."""
-    return _code_figure(_plain_code(tokens[idx].content), "")
+    """Render an indented code block as plain text in the same figure as fenced code, or
+    highlighted in the language its first line names the CodeHilite way (`CODEHILITE_HEAD`)."""
+    token = tokens[idx]
+    first, _, rest = token.content.partition("\n")
+    head = CODEHILITE_HEAD.fullmatch(first)
+    if head is None or _lexer_for(head["language"]) is None:  # `::: note` is no language
+        return _code_figure(_plain_code(token.content), "")
+    fence = Token("fence", "code", 0, map=token.map)
+    options_written = [head["language"]]
+    if head["shebang"]:
+        options_written.append("linenos")
+    if head["lines"]:
+        options_written.append(f'hl_lines="{head["lines"]}"')
+    fence.info = " ".join(options_written)
+    fence.content = token.content if head["shebang"] and head["path"] else rest
+    return render_fence(self, [fence], 0, options, env)
 
 
 def _code_figure(body: str, title: str) -> str:
