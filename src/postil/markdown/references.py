@@ -8,11 +8,13 @@ are checked once every page is known (`postil.linkcheck.check_references`).
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Mapping
 from typing import NamedTuple
 from urllib.parse import quote, unquote, urlsplit
 
 from postil.content.discover import SOURCE_SUFFIXES
+from postil.content.posts import make_slug
 from postil.markdown.rendered import Reference
 from postil.markdown.state import RenderState
 
@@ -21,6 +23,15 @@ SOURCE_SUFFIX = SOURCE_SUFFIXES  # a link to a source file is a link to its page
 
 CONTENT_DIR = "content"
 """Where sources live, relative to the site root; `/x.md` in a link means `content/x.md`."""
+
+PELICAN_LINK = re.compile(
+    r"(?:\{|%7[Bb])(?P<braced>filename|static|attach|tag|category|index)(?:\}|%7[Dd])"
+    r"|(?:\||%7[Cc])(?P<barred>filename|static|attach|tag|category)(?:\||%7[Cc])"
+)
+"""Pelican's internal links ("Linking to internal content"): `{filename}`, `{static}`,
+`{attach}` before a path relative to the file or, with `/`, to `content/`; `{tag}name`,
+`{category}name`, `{index}`; Pelican 3.4's `|filename|` form. Markdown-it has percent-encoded
+the braces and bars by the time a link is read."""
 
 _URL_SAFE = "/!$&'()*+,;=:@~-._"
 """Characters kept as they are when an output path is written as a URL path (RFC 3986 pchar)."""
@@ -42,6 +53,9 @@ class Resolved(NamedTuple):
 def resolve(url: str, state: RenderState) -> Resolved:
     """Resolve a reference written in the post `state.path`.
 
+    - Pelican's `{filename}`, `{static}`, `{attach}` (`PELICAN_LINK`) read the path after
+      them as any other (`{static}/images/a.png` is `/images/a.png`, `content/images/a.png`
+      published); `{tag}name` and `{category}name` are the tag's page, `{index}` the home.
     - External (scheme or host) and fragment-only references are left alone.
     - `other.md#x`, Zola's `@/posts/other.md#x`: the URL of that post or page
       (`state.links`), None when there is none.
@@ -51,6 +65,14 @@ def resolve(url: str, state: RenderState) -> Resolved:
       (`state.assets`) is written as its published URL; otherwise the browser's reading,
       relative to the page's URL, must name a published file.
     """
+    pelican = PELICAN_LINK.match(url)
+    if pelican is not None:
+        kind, url = pelican["braced"] or pelican["barred"], url[pelican.end() :]
+        if kind in ("tag", "category"):  # categories join the tags (`frontmatter`)
+            slug = make_slug(unquote(url).split("#")[0]) or "tag"
+            return Resolved(f"{state.base_path}tags/{slug}/", f"tags/{slug}/index.html")
+        if kind == "index":
+            return Resolved(state.base_path + url, "index.html")
     parts = urlsplit(url)
     if parts.scheme or parts.netloc or not parts.path:
         return Resolved(url)
