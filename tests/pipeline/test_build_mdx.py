@@ -79,7 +79,12 @@ def test_the_same_lines_in_a_markdown_post_keep_commonmarks_reading():
 
 
 def test_other_generators_summary_breaks_are_the_summary_break():
-    for marker in ("<!-- more -->", "<!-- truncate -->", "<!--MORE-->"):
+    for marker in (
+        "<!-- more -->",
+        "<!-- truncate -->",
+        "<!--MORE-->",
+        "<!-- PELICAN_END_SUMMARY -->",
+    ):
         source = f"First.\n\n{marker}\n\nSecond.\n"
         html = create_markdown().render(source, {"postil": RenderState(path="p.md")})
         assert "<!--more-->" in html, marker

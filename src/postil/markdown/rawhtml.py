@@ -25,8 +25,9 @@ JSX_ATTRIBUTES = {"classname": "class", "htmlfor": "for"}
 """HTML attributes as JSX names them (`className`, `htmlFor`; the parser lowercases names):
 written in HTML form in an MDX source's raw HTML (`postil.markdown.mdx`)."""
 
-EXCERPT_MARKER = re.compile(r"<!--\s*(?:more|truncate)\s*-->\s*", re.I)
-"""Other generators' summary breaks: Hexo's `<!-- more -->`, Docusaurus' `<!-- truncate -->`."""
+EXCERPT_MARKER = re.compile(r"<!--\s*(?:more|truncate|PELICAN_END_SUMMARY)\s*-->\s*", re.I)
+"""Other generators' summary breaks: Hexo's `<!-- more -->`, Docusaurus' `<!-- truncate -->`,
+the Pelican summary plugin's `<!-- PELICAN_END_SUMMARY -->`."""
 
 MORE_MARKER = "<!--more-->"
 """The summary break `postil.htmlfilter.summary_html` reads (Jekyll's, Hugo's, Pelican's)."""
