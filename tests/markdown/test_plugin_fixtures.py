@@ -68,6 +68,8 @@ PLUGINS = {
     # kramdown's `\\` line break; math reads its own `\\` first
     "linebreak": ("math", "linebreak"),
     "margin": ("math", "code", "figure", "theorem", "callout", "widget", "chunk", "myst", "margin"),
+    # kramdown's abbreviations: never in math or code
+    "abbr": ("math", "code", "abbr"),
 }
 
 

@@ -50,6 +50,7 @@ def create_markdown() -> MarkdownIt:
     from mdit_py_plugins.superscript import superscript_plugin
     from mdit_py_plugins.tasklists import tasklists_plugin
 
+    from postil.markdown.abbr import abbr_plugin
     from postil.markdown.attrs import attrs_plugin
     from postil.markdown.callout import callout_plugin
     from postil.markdown.chunk import chunk_plugin
@@ -126,6 +127,7 @@ def create_markdown() -> MarkdownIt:
         tabs_plugin,
         include_plugin,
         mdx_plugin,  # `.mdx` only: ESM, expressions, components
+        abbr_plugin,  # last: marks the text every other rule has left
     ):
         plugin(md)
     return md
