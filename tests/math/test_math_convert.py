@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -171,11 +172,39 @@ def test_safe_link_targets_are_kept():
 
 
 @pytest.mark.parametrize(
-    "command", [r"\htmlClass{a}{x}", r"\htmlStyle{color:red}{x}", r"\class{a}{x}"]
+    "command",
+    [
+        r"\htmlClass{a}{x}",
+        r"\class{a}{x}",
+        r"\cssId{a}{x}",
+        r"\htmlId{a}{x}",
+        r"\htmlData{a=b}{x}",
+        r"\class{a\" onmouseover=\"alert(1)}{x}",
+    ],
 )
-def test_html_commands_are_refused_with_a_clear_error(command):
-    with pytest.raises(MathUnsupportedError, match="not allowed"):
-        latex_to_mathml(command)
+def test_html_commands_keep_their_math_and_drop_their_html(command):
+    r"""MathJax posts color-code with `\class`: the formula was refused (shown as its TeX);
+    now the math stays and no class, id or data attribute reaches the page."""
+    mathml = latex_to_mathml(command)
+    body = mathml.split("<annotation")[0]
+    assert "<mi>x</mi>" in body
+    assert not re.search(r"\b(?:class|id|data-\w+|onmouseover)=", body)
+
+
+def test_style_keeps_only_colour_and_box_properties():
+    mathml = latex_to_mathml(
+        r"\style{color: teal; background:url(javascript:alert(1)); font-size: 3em}{x}"
+        r" + \htmlStyle{border: 1px solid red; position: fixed}{y}"
+    )
+    body = mathml.split("<annotation")[0]
+    assert 'style="color:teal"' in body and 'style="border:1px solid red"' in body
+    assert "javascript" not in body and "font-size" not in body and "position" not in body
+
+
+def test_includegraphics_is_refused_with_a_clear_error():
+    with pytest.raises(MathUnsupportedError, match="not allowed") as info:
+        latex_to_mathml(r"\includegraphics{x.png}")
+    assert info.value.command == r"\includegraphics"
 
 
 def test_unknown_command_error_names_the_command_and_its_offset():

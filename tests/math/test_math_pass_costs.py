@@ -194,10 +194,10 @@ def test_math_syntax_check_locates_the_first_problem(latex, found):
 @pytest.mark.parametrize(
     ("latex", "offset", "command"),
     [
-        (r"a \class{x}{y}", 2, r"\class"),
-        (r"\\class{x}", 1, r"\class"),  # a line break, then the command
-        (r"\htmlIdx \cssId{a}", 9, r"\cssId"),  # `\htmlIdx` is another word
-        (r"\classy", None, None),
+        (r"a \includegraphics{x}", 2, r"\includegraphics"),
+        (r"\\includegraphics{x}", 1, r"\includegraphics"),  # a line break, then the command
+        (r"\includegraphicsx \includegraphics{a}", 18, r"\includegraphics"),  # another word
+        (r"\includegraphicsy", None, None),
     ],
 )
 def test_math_safety_refuses_whole_control_words_only(latex, offset, command):

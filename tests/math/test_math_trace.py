@@ -43,7 +43,7 @@ def test_math_cli_reports_an_unknown_command_in_one_line(capsys):
 
 
 def test_math_cli_bad_input_exits_1_without_traceback():
-    for latex in (r"\frac{a}{", r"\htmlClass{x}{y}", r"x^", r"\begin{tikzcd}\end{tikzcd}"):
+    for latex in (r"\frac{a}{", r"\includegraphics{y}", r"x^", r"\begin{tikzcd}\end{tikzcd}"):
         done = subprocess.run(
             [sys.executable, "-m", "postil.math", "--trace", latex],
             capture_output=True,

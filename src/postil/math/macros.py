@@ -125,6 +125,12 @@ BUILTIN_MACROS: dict[str, str] = {
     # nicefrac's (units package) `\nicefrac{1}{2}`: the same slanted fraction
     "nicefrac": r"{\raise{0.3em}{\scriptstyle #1}\!/\!{\scriptstyle #2}}",
     "utilde": r"\underset{\text{\textasciitilde}}{#1}",
+    # MathJax's and KaTeX's HTML commands: the math stays, its HTML does not. A class, id
+    # or data attribute would need the author's own CSS or scripts (and could collide with
+    # the page's ids), so only the content is kept; `\style`'s CSS goes through `\bbox`'s
+    # allow-list (colour, background, border, padding, margin: `enclosures.bbox_css`).
+    **dict.fromkeys(("class", "htmlClass", "cssId", "htmlId", "htmlData"), "{#2}"),
+    **dict.fromkeys(("style", "htmlStyle"), r"\bbox[style:#1]{#2}"),
 }
 
 _DEFINERS = re.compile(

@@ -1,9 +1,11 @@
 r"""Safety checks on LaTeX before conversion: no HTML-ish commands, only safe link targets.
 
-KaTeX gates the same commands behind its `trust` option
-(https://katex.org/docs/options.html#trust); postil never trusts them: `\htmlClass`,
-`\htmlId`, `\htmlStyle`, `\htmlData`, `\class`, `\cssId`, `\style` and `\includegraphics`
-are refused, and `\href`/`\url` accept only http(s) and relative URLs.
+KaTeX gates such commands behind its `trust` option
+(https://katex.org/docs/options.html#trust); postil never trusts them: `\includegraphics` is
+refused, `\href`/`\url` accept only http(s) and relative URLs, and the HTML commands
+(`\class`, `\cssId`, `\style`, KaTeX's `\htmlClass`, `\htmlId`, `\htmlStyle`, `\htmlData`)
+are macros (`macros.BUILTIN_MACROS`) that keep their math and drop their HTML, but for
+`\style`'s colour and box properties.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import re
 from postil.math.errors import MathUnsupportedError
 from postil.math.macros import read_group
 
-REFUSED = frozenset("htmlClass htmlId htmlStyle htmlData class cssId style includegraphics".split())
+REFUSED = frozenset({"includegraphics"})
 LINKS = re.compile(r"\\(href|url)(?![A-Za-z])")
 # A refused command: the whole control word (`\classy` is not `\class`), found in one search.
 REFUSED_COMMAND = re.compile(r"\\(" + "|".join(sorted(REFUSED)) + r")(?![A-Za-z])")
@@ -34,7 +36,7 @@ def is_safe_url(url: str) -> bool:
 
 
 def check_safety(latex: str) -> None:
-    """Refuse HTML-ish commands and unsafe link targets in a formula.
+    """Refuse `\\includegraphics` and unsafe link targets in a formula.
 
     Raises:
         MathUnsupportedError: naming the command, at its offset.
@@ -42,8 +44,8 @@ def check_safety(latex: str) -> None:
     match = REFUSED_COMMAND.search(latex)
     if match:
         raise MathUnsupportedError(
-            f"\\{match.group(1)} is not allowed in postil math (it would inject HTML "
-            "attributes); use Markdown or the theme's CSS instead",
+            f"\\{match.group(1)} is not allowed in postil math (an image inside a formula "
+            "would be raw HTML); put the image in Markdown beside the formula: ![alt](x.png)",
             match.start(),
             "\\" + match.group(1),
         )
