@@ -70,6 +70,8 @@ PLUGINS = {
     "margin": ("math", "code", "figure", "theorem", "callout", "widget", "chunk", "myst", "margin"),
     # kramdown's abbreviations: never in math or code
     "abbr": ("math", "code", "abbr"),
+    # `==marked==`: math reads `$a == b$` first
+    "mark": ("math", "mark"),
 }
 
 

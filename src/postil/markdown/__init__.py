@@ -67,6 +67,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.links import links_plugin
     from postil.markdown.liquid import liquid_plugin
     from postil.markdown.margin import margin_plugin
+    from postil.markdown.mark import mark_plugin
     from postil.markdown.math import math_plugin
     from postil.markdown.mdx import mdx_plugin
     from postil.markdown.myst import myst_plugin
@@ -106,6 +107,7 @@ def create_markdown() -> MarkdownIt:
         gridtable_plugin,  # Pandoc's grid tables: tokens the table plugin wraps
         links_plugin,
         linebreak_plugin,  # after the math plugin, which reads `\\` in formulas first
+        mark_plugin,  # `==x==`: after the math plugin, which reads `$a == b$` first
         rawhtml_plugin,
         images_plugin,
         ids_plugin,
