@@ -64,11 +64,13 @@ class Value:
         text: the text it outputs; None when it outputs nothing postil can give.
         problem: a warning to report at the tag ("" when there is none).
         source: for a link to another post, that post's source (`content/posts/x.md`).
+        markup: `text` is HTML to write as it is (Quarto's `kbd`), not text to escape.
     """
 
     text: str | None
     problem: str = ""
     source: str = ""
+    markup: bool = False
 
 
 def liquid_plugin(md: MarkdownIt) -> None:

@@ -26,6 +26,7 @@ rendering; postil reads the shortcodes it has an equivalent for:
 - blogdown's `blogdown/postref` → nothing: knitted R Markdown writes it before a path
   relative to the source (`{{< blogdown/postref >}}index_files/figure-html/x.png`), and
   postil resolves such a path against the source's folder anyway;
+- Quarto's `kbd` → `<kbd>` keys; its `pagebreak` (a page break in print) → nothing;
 - `youtube`, `vimeo` (Hugo's) and `video` (Quarto's) → a video player
   (`postil.markdown.embed`);
 - `{{</* name */>}}` → the shortcode shown as text (Hugo's escape), in code blocks and
@@ -41,6 +42,7 @@ import posixpath
 import re
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 
@@ -142,7 +144,7 @@ def shortcode_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
     tag = line_tag(state, start)
     if tag is None:
         return _one_line_pair(state, start, silent)
-    if tag.kind != "shortcode" or tag.name in ("ref", "relref"):
+    if tag.kind != "shortcode" or tag.name in ("ref", "relref", "kbd"):
         return False
     loader = tag.name == "katex" and tag.inner.endswith("/")  # `{{< katex />}}`: `_one_line`
     if tag.name.lstrip("/") == "katex" and not loader:
@@ -190,6 +192,8 @@ def _one_line(state: StateBlock, start: int, end: int, tag: Tag) -> None:
             doc.warn(start, 1, f"`{tag.raw}` closes no shortcode opened before it; remove it")
         return
     if tag.name == "katex":  # no closing tag (math reads a pair): a theme's KaTeX loader
+        return
+    if tag.name == "pagebreak":  # Quarto's print page break: nothing on a web page
         return
     if find_closer(state, start, end, tag.name) is not None:
         opened.append(tag.name)
@@ -328,11 +332,24 @@ def evaluate_shortcode(tag: Tag, doc: RenderState, in_url: bool) -> Value:
         return _reference(tag, doc, in_url)
     if tag.closing or tag.name in WRAPPERS or tag.inner.strip() == POSTREF:
         return Value("")
+    if tag.name == "kbd":
+        return Value(_keys(tag), markup=True)
+    if tag.name == "pagebreak":  # a print page break: nothing on a web page
+        return Value("")
     if tag.name == "figure":
         return Value(None, f"`{tag.raw}` makes a figure only on a line of its own; move it there")
     if tag.name == "highlight":
         return Value(None, unclosed_code(tag, "{{< /highlight >}}"))
     return Value(None, unsupported(tag, doc.path))
+
+
+def _keys(tag: Tag) -> str:
+    """Return Quarto's `{{< kbd Shift-Ctrl-P >}}` as `<kbd>`: the keys written without a
+    system's name, else each system's (`mac=`, `win=`, `linux=`) joined by a slash (Quarto
+    picks the reader's system with a script)."""
+    positional, named = shortcode_params(tag.args)
+    keys = positional or [named[system] for system in ("mac", "win", "linux") if system in named]
+    return " / ".join(f"<kbd>{escapeHtml(key)}</kbd>" for key in keys)
 
 
 def _reference(tag: Tag, doc: RenderState, in_url: bool) -> Value:

@@ -149,7 +149,8 @@ def _inline(
             if value.problem:
                 doc.warn(*locate(doc, line0, block.content, tag.start), value.problem)
             if value.text:
-                children.append(Token("text", "", 0, content=value.text))
+                kind = "html_inline" if value.markup else "text"
+                children.append(Token(kind, "", 0, content=value.text))
             continue
         if child.type == "html_inline" and not raw and _has_tag(child.content):
             child.content = _substitute(doc, child.content, line0, block.content)
