@@ -27,6 +27,8 @@ rendering; postil reads the shortcodes it has an equivalent for:
   relative to the source (`{{< blogdown/postref >}}index_files/figure-html/x.png`), and
   postil resolves such a path against the source's folder anyway;
 - Quarto's `kbd` → `<kbd>` keys; its `pagebreak` (a page break in print) → nothing;
+- Hugo Blox's `staticref "uploads/cv.pdf" "newtab"` … `/staticref` → a link around the text
+  between its tags, to that file of the site (checked as any raw HTML link is);
 - `youtube`, `vimeo` (Hugo's) and `video` (Quarto's) → a video player
   (`postil.markdown.embed`);
 - `{{</* name */>}}` → the shortcode shown as text (Hugo's escape), in code blocks and
@@ -40,6 +42,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from urllib.parse import urlsplit
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
@@ -330,6 +333,8 @@ def evaluate_shortcode(tag: Tag, doc: RenderState, in_url: bool) -> Value:
         return Value(tag.inner)
     if tag.name in ("ref", "relref") and not tag.closing:
         return _reference(tag, doc, in_url)
+    if tag.name == "staticref":
+        return Value("</a>" if tag.closing else _static_link(tag), markup=True)
     if tag.closing or tag.name in WRAPPERS or tag.inner.strip() == POSTREF:
         return Value("")
     if tag.name == "kbd":
@@ -341,6 +346,16 @@ def evaluate_shortcode(tag: Tag, doc: RenderState, in_url: bool) -> Value:
     if tag.name == "highlight":
         return Value(None, unclosed_code(tag, "{{< /highlight >}}"))
     return Value(None, unsupported(tag, doc.path))
+
+
+def _static_link(tag: Tag) -> str:
+    """Return the `<a>` Hugo Blox's `{{< staticref "uploads/cv.pdf" "newtab" >}}` opens: a
+    path from the site's root (its `static/`), or a full URL; `newtab` opens a new tab."""
+    positional, _ = shortcode_params(tag.args)
+    target = positional[0] if positional else ""
+    href = target if urlsplit(target).scheme else "/" + target.lstrip("/")
+    tab = ' target="_blank" rel="noopener"' if "newtab" in positional[1:] else ""
+    return f'<a href="{escapeHtml(href)}"{tab}>'
 
 
 def _keys(tag: Tag) -> str:
