@@ -49,10 +49,19 @@ from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 
+from postil.markdown.callout import kind_of
 from postil.markdown.embed import push_video
 from postil.markdown.figure import push_figure
 from postil.markdown.liquid import Value
-from postil.markdown.shortcodecallout import CALLOUTS, FOLDS, QUOTES, callout, callout_open, quote
+from postil.markdown.shortcodecallout import (
+    CALLOUTS,
+    FOLDS,
+    QUOTES,
+    callout,
+    callout_meta,
+    callout_open,
+    quote,
+)
 from postil.markdown.shortcodetabs import TABS, TABSETS, push_tab, push_tabset
 from postil.markdown.state import RenderState, get_state
 from postil.markdown.tagsyntax import (
@@ -322,17 +331,21 @@ def unsupported(tag: Tag, path: str = "") -> str:
     )
 
 
-def evaluate_shortcode(tag: Tag, doc: RenderState, in_url: bool) -> Value:
+def evaluate_shortcode(tag: Tag, doc: RenderState, in_url: bool, in_html: bool = False) -> Value:
     """Return what a shortcode inside a line (or a link destination) evaluates to.
 
     `ref`/`relref` give the URL of the post or page they name (in a link destination, its
     source path for the links plugin, which checks the `#fragment`); wrapper tags give
-    nothing; `{{</* x */>}}` gives `{{< x >}}`; others give nothing and a warning.
+    nothing; `{{</* x */>}}` gives `{{< x >}}`; inside raw HTML (`in_html`: blogdown's
+    knitted `<p>{{% alert danger %}}…{{% /alert %}}</p>`) a callout or fold gives the
+    callout's own HTML; others give nothing and a warning.
     """
     if tag.kind == "literal":
         return Value(tag.inner)
     if tag.name in ("ref", "relref") and not tag.closing:
         return _reference(tag, doc, in_url)
+    if in_html and tag.name in CALLOUTS | FOLDS:
+        return Value(_html_callout(tag), markup=True)
     if tag.name == "staticref":
         return Value("</a>" if tag.closing else _static_link(tag), markup=True)
     if tag.closing or tag.name in WRAPPERS or tag.inner.strip() == POSTREF:
@@ -346,6 +359,22 @@ def evaluate_shortcode(tag: Tag, doc: RenderState, in_url: bool) -> Value:
     if tag.name == "highlight":
         return Value(None, unclosed_code(tag, "{{< /highlight >}}"))
     return Value(None, unsupported(tag, doc.path))
+
+
+def _html_callout(tag: Tag) -> str:
+    """Return the HTML a callout or fold shortcode opens or closes inside raw HTML: what
+    `postil.markdown.callout` renders for its tokens (`<aside>` or `<details>`, a title)."""
+    fold = tag.name in FOLDS
+    if tag.closing:
+        return "</details>" if fold else "</aside>"
+    meta = callout_meta(tag)
+    kind = kind_of(str(meta["kind"]))[0]
+    title = escapeHtml(str(meta["title"] or ""))
+    if fold:
+        heading = f'<summary class="callout-title"><strong>{title}</strong></summary>'
+        return f'<details class="callout callout-{kind}">{heading}'
+    heading = f'<p class="callout-title"><strong>{title}</strong></p>' if title else ""
+    return f'<aside class="callout callout-{kind}" role="note">{heading}'
 
 
 def _static_link(tag: Tag) -> str:

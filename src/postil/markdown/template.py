@@ -178,7 +178,7 @@ def _evaluate(doc: RenderState, tag: Tag, in_url: bool, in_html: bool = False) -
         return evaluate_liquid(tag, doc, in_url, in_html)
     if tag.kind == "zola":
         return evaluate_zola(tag, doc)
-    return evaluate_shortcode(tag, doc, in_url)
+    return evaluate_shortcode(tag, doc, in_url, in_html)
 
 
 def _link(doc: RenderState, block: Token, child: Token, name: str, url: str) -> bool:
