@@ -97,6 +97,8 @@ def text_environment(begin: str) -> str:
 
 
 TEX_GROUPING = re.compile(r"\\.|[{}]", re.S)  # `\{` is no group
+PROSE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}(?:[ ,;:]+[A-Za-z]{2,}){3}")
+"""Four words in a row outside commands: a sentence, not TeX (`_closing_tex_run`)."""
 ESCAPED = re.compile(r"\\.", re.S)
 # Hugo Book's `{{< katex [display] >}}TeX{{< /katex >}}` and jekyll-katex's
 # `{% katex [display] %}TeX{% endkatex %}` (raw TeX between the tags).
@@ -552,20 +554,25 @@ class _Scan(NamedTuple):
 def _find_closer(
     state: StateBlock, start_line: int, end_line: int, pos: int, closer: str, lazy: bool
 ) -> _Scan:
-    """Find the first `closer` from `pos` on, inside the container; say if it ends its line.
+    r"""Find the first `closer` from `pos` on, inside the container; say if it ends its line.
 
     `lazy`: the opener is outdented from its container (a paragraph's lazy continuation
     line), so the lines after it may be outdented too.
 
     A blank line ends the search (Pandoc's rule) unless the TeX before it is unfinished:
     `$$⏎⏎\boxed{…}⏎$$` is one formula, as MathJax reads it in a Hugo `rawhtml` shortcode;
-    or unless only blank lines stand between it and the closing delimiter (`_closer_next`).
+    or unless only blank lines stand between it and the closing delimiter (`_closer_next`),
+    or TeX and no prose does (`_closing_tex_run`: `…\end{cases}⏎⏎\tag{6}⏎$$`).
     """
     for line in range(start_line, end_line):
         line_start = max(pos, state.bMarks[line] + state.tShift[line])
         text = state.src[line_start : state.eMarks[line]]
         if line > start_line and not text.strip():
-            if _unfinished(state.src[pos:line_start]) or _closer_next(state, line, closer):
+            if (
+                _unfinished(state.src[pos:line_start])
+                or _closer_next(state, line, closer)
+                or _closing_tex_run(state, line, closer)
+            ):
                 continue
             return _Scan(line, -1, False, line)
         if line > start_line and state.sCount[line] < state.blkIndent and not lazy:
@@ -587,6 +594,28 @@ def _closer_next(state: StateBlock, blank: int, closer: str) -> bool:
     if line >= state.lineMax or state.sCount[line] < state.blkIndent:
         return False
     return state.src.startswith(closer, state.bMarks[line] + state.tShift[line])
+
+
+def _closing_tex_run(state: StateBlock, blank: int, closer: str) -> bool:
+    r"""Tell if the lines after the blank line `blank`, up to the next blank one, are TeX
+    ending with `closer` at a line's end: `$$⏎F⏎⏎	ag{6}⏎$$`, one formula as kramdown reads
+    a `$$` block (up to the next `$$`; its writers' MathJax never saw the blank line). TeX
+    means a command, and no run of four words (`PROSE`): a paragraph holding `$$y$$` after
+    an unclosed `$$` is prose, and stays the warning it was."""
+    line = blank
+    while line < state.lineMax and state.isEmpty(line):
+        line += 1
+    first = line
+    while line < state.lineMax and not state.isEmpty(line):
+        if state.sCount[line] < state.blkIndent:
+            return False
+        text = state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]].rstrip()
+        if closer in text:
+            run = state.src[state.bMarks[first] : state.bMarks[line]] + text[: -len(closer)]
+            ends = text.endswith(closer) and text.find(closer) == len(text) - len(closer)
+            return ends and "\\" in run and PROSE.search(run) is None
+        line += 1
+    return False
 
 
 def _unfinished(latex: str) -> bool:
