@@ -112,7 +112,7 @@ def test_a_non_utf8_file_does_not_hide_the_errors_of_other_files(tmp_path):
             marks=pytest.mark.slow,
         ),
         ("---\ntitle: a\fb\n---\n", "content/posts/p.md:2:9: character U+000C is not allowed"),
-        (HEAD + "ls \x1b[31mred\n", "content/posts/p.md:5:4: character U+001B is not allowed"),
+        (HEAD + "ls \x1b red\n", "content/posts/p.md:5:4: character U+001B is not allowed"),
         (HEAD + "bad \ufffe\n", "content/posts/p.md:5:5: character U+FFFE is not allowed"),
     ],
     ids=[
@@ -127,13 +127,25 @@ def test_a_non_utf8_file_does_not_hide_the_errors_of_other_files(tmp_path):
         "offset-out-of-range",
         "yaml-nested-3000",
         "form-feed-in-yaml",
-        "terminal-escape-in-body",
+        "lone-escape-in-body",
         "noncharacter-in-body",
     ],
 )
 def test_broken_front_matter_and_forbidden_characters_are_located_errors(tmp_path, text, expected):
     [error] = build_errors(make_site(tmp_path / "site", {"p.md": text}))
     assert error.startswith(expected), error
+
+
+def test_terminal_escape_sequences_pasted_with_output_are_taken_out(tmp_path):
+    """pip's and docker's output pasted into a code block carries `ESC[K`, `ESC[1B`,
+    `ESC[31m` (2 of 111 posts of one real Jekyll blog): they stopped the build as forbidden
+    characters; a terminal shows them as no text, and so does the page now."""
+    text = HEAD + "    $ pip install x\n    \x1b[K     |████| 1.8MB\n    \x1b[31mERROR\x1b[0m: y\n"
+    out = build_ok(make_site(tmp_path / "site", {"p.md": text}))
+    code = page(out).find(".//pre").text_content()
+    assert code == "$ pip install x\n     |████| 1.8MB\nERROR: y\n"
+    for path in out.rglob("*.html"):
+        assert "\x1b" not in path.read_text(), path
 
 
 def test_tabs_after_the_indentation_are_read_as_spaces(tmp_path):

@@ -392,7 +392,8 @@ def _path_order(pair: tuple[Path, str]) -> list[str]:
 
 
 def read_source(path: Path, rel: str, kind: str) -> SourceFile:
-    """Read one file as UTF-8, strip a BOM and turn CRLF and lone CR line endings into LF.
+    """Read one file as UTF-8, strip a BOM and turn CRLF and lone CR line endings into LF;
+    take out terminal escape sequences (`TERMINAL_ESCAPE`).
 
     Raises:
         ContentError: the file is not valid UTF-8 (names the byte offset, line and column),
@@ -415,9 +416,17 @@ def read_source(path: Path, rel: str, kind: str) -> SourceFile:
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if rel.endswith(NOTEBOOK_SUFFIX):
         text = notebook_markdown(text, rel)
+    if "\x1b" in text:
+        text = TERMINAL_ESCAPE.sub("", text)
     _check_characters(text, rel)
     return SourceFile(path=path, rel=rel, text=text, kind=kind)
 
+
+TERMINAL_ESCAPE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
+"""A terminal's escape sequence (ECMA-48: CSI `ESC[31m`, `ESC[K`; OSC `ESC]…BEL`; a
+two-character `ESC@`…`ESC_`), pasted with a program's output into a code block: taken out
+when the source is read, as a terminal shows it (colours and cursor moves are not text).
+A lone ESC is still a forbidden character."""
 
 # Characters HTML forbids in a document (WHATWG HTML, "control-character-in-input-stream" and
 # "noncharacter-in-input-stream"): C0 controls but tab, LF, FF, CR; DEL and C1; NUL, which
@@ -434,8 +443,9 @@ _FORBIDDEN_ASCII = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f]")
 def _check_characters(text: str, rel: str) -> None:
     """Raise a located `ContentError` for the first character HTML forbids.
 
-    Such a character is corruption or a pasted terminal escape (`ESC[31m`), never prose;
-    writing it into a page would make the page invalid HTML.
+    Such a character is corruption or a stray terminal escape (whole escape sequences,
+    `ESC[31m`, were taken out: `TERMINAL_ESCAPE`), never prose; writing it into a page would
+    make the page invalid HTML.
     """
     found = (_FORBIDDEN_ASCII if text.isascii() else _FORBIDDEN).search(text)
     if found is None:
