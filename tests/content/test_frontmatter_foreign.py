@@ -143,7 +143,15 @@ def test_social_image_from_each_generator(lines, expected):
 
 @pytest.mark.parametrize(
     ("lines", "expected"),
-    [("toc: true", True), ("toc: false", False), ("toc:\n  sidebar: left", True), ("", None)],
+    [
+        ("toc: true", True),
+        ("toc: false", False),
+        ("toc:\n  sidebar: left", True),
+        ("", None),
+        ("toc: fa", True),  # a real post's typo: Jekyll's and Hugo's templates show a toc
+        ("toc: no", False),  # YAML 1.1's false, as Jekyll reads it
+        ("toc: Off", False),
+    ],
 )
 def test_toc_flag(lines, expected):
     meta, *_ = read(f"---\ntitle: T\ndate: 2020-01-01\n{lines}\n---\n")

@@ -151,12 +151,19 @@ def image(fld: Field, tz: ZoneInfo | None = None) -> str:
     return one_line(as_text(fld))
 
 
+TOC_OFF = frozenset({"false", "no", "off", "n"})
+"""`toc:` values that hide the table of contents: YAML 1.2's `false` and the YAML 1.1 words
+Jekyll's parser reads as false."""
+
+
 def toc(fld: Field, tz: ZoneInfo | None = None) -> bool:
-    """Return whether to show a table of contents: `true`/`false`, or any list or mapping
-    (al-folio's `toc: {sidebar: left}`, Distill's list of sections) for true."""
+    """Return whether to show a table of contents: false for `false` (and `TOC_OFF`), true
+    for any other value: a list or mapping (al-folio's `toc: {sidebar: left}`, Distill's
+    sections) or text (`toc: fa`, a real post's typo, which Jekyll's and Hugo's templates
+    read as true: a display option is read as they read it, never an error)."""
     if isinstance(fld.node, yaml.SequenceNode | yaml.MappingNode):
         return True
-    return as_bool(fld)
+    return as_text(fld).strip().lower() not in TOC_OFF
 
 
 def hidden_toc(fld: Field, tz: ZoneInfo | None = None) -> bool:
