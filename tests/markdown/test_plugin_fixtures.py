@@ -72,6 +72,8 @@ PLUGINS = {
     "abbr": ("math", "code", "abbr"),
     # `==marked==`: math reads `$a == b$` first
     "mark": ("math", "mark"),
+    # `:rocket:`: headings keep their ids, math and code are not read
+    "emoji": ("math", "heading", "emoji"),
 }
 
 

@@ -48,6 +48,7 @@ LIBRARIES = {
     "tomli": "tomli",  # reads TOML front matter on Python 3.10 (3.11+: the standard library)
     "bibtexparser": "bibtexparser",  # reads .bib files
     "pylatexenc": "pylatexenc",  # reads their LaTeX
+    "emoji": "emoji",  # emoji shortcodes
 }
 """Libraries whose version shapes the output (module → distribution, as its `.dist-info`
 folder is named, lower case); a new version of any of them empties the cache."""

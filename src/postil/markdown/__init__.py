@@ -56,6 +56,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.chunk import chunk_plugin
     from postil.markdown.cite import cite_plugin
     from postil.markdown.code import code_plugin
+    from postil.markdown.emoji import emoji_plugin
     from postil.markdown.figure import figure_plugin
     from postil.markdown.gitbook import gitbook_plugin
     from postil.markdown.gridtable import gridtable_plugin
@@ -129,6 +130,7 @@ def create_markdown() -> MarkdownIt:
         tabs_plugin,
         include_plugin,
         mdx_plugin,  # `.mdx` only: ESM, expressions, components
+        emoji_plugin,  # `:rocket:` in the text every other rule has left
         abbr_plugin,  # last: marks the text every other rule has left
     ):
         plugin(md)

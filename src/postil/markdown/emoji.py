@@ -1,0 +1,75 @@
+r"""Emoji shortcodes, `:rocket:`, as GitHub (jemoji on Jekyll), Hugo's `enableEmoji`, Quarto and
+MkDocs Material write them.
+
+Each `:name:` in a post's text that names an emoji (GitHub's and Slack's aliases, `:+1:`,
+`:tada:`, and Unicode's CLDR names, `:thumbs_up:`) is that emoji, as the `emoji` library
+(PyPI, BSD) maps them; any other `:word:` stays as written (`10:30:00`, `:name:` in a
+sentence, MkDocs Material's `:material-github:` icons, which are SVG files of its theme).
+Code spans and blocks, math, link destinations and raw HTML are never read.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from functools import lru_cache
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+
+from postil.markdown.rendered import TocEntry
+from postil.markdown.state import get_state
+
+CANDIDATE = re.compile(r":[\w+-]+:")
+"""Something that could be a shortcode: the library is loaded only when a text holds one."""
+
+
+def emoji_plugin(md: MarkdownIt) -> None:
+    """Replace emoji shortcodes in the text by their emoji.
+
+    Syntax::
+
+        Shipped :rocket: and :+1: to that.
+
+    Output: `<p>Shipped 🚀 and 👍 to that.</p>`. CSS classes: none.
+    """
+    md.core.ruler.push("emoji", emoji_shortcodes)
+
+
+def emoji_shortcodes(state: StateCore) -> None:
+    """Core rule: emojize the text tokens of every inline block that holds a candidate, and
+    the text the heading plugin took from them before (a heading's anchor label and its
+    table of contents entry). Heading ids keep the words (`#rocket-quick-facts`), as
+    GitHub's and kramdown's do."""
+    changed = False
+    for block in state.tokens:
+        if block.type == "heading_close" and changed and block.meta.get("anchor"):
+            heading_id, text = block.meta["anchor"]
+            block.meta["anchor"] = (heading_id, _emojize(text))
+        if block.type != "inline" or not block.children or ":" not in block.content:
+            continue
+        for token in block.children:
+            if token.type == "text" and CANDIDATE.search(token.content):
+                token.content, changed = _emojize(token.content), True
+    if changed:
+        doc = get_state(state.env)
+        entries = doc.extra.get("toc")
+        if entries:
+            doc.extra["toc"] = [_entry(entry) for entry in entries]
+
+
+def _entry(entry: TocEntry) -> TocEntry:
+    """Return a table of contents entry with its shortcodes as emoji (its HTML left alone
+    when it holds code, whose `:name:` is code)."""
+    if not CANDIDATE.search(entry.text):
+        return entry
+    html = entry.html if "<code" in entry.html else _emojize(entry.html)
+    return replace(entry, text=_emojize(entry.text), html=html)
+
+
+@lru_cache(maxsize=4096)
+def _emojize(text: str) -> str:
+    """Return `text` with each known shortcode as its emoji (`emoji.emojize`, aliases too)."""
+    import emoji  # ~40 ms: only for posts that could hold a shortcode
+
+    return emoji.emojize(text, language="alias")
