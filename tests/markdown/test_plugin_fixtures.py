@@ -74,6 +74,8 @@ PLUGINS = {
     "mark": ("math", "mark"),
     # `:rocket:`: headings keep their ids, math and code are not read
     "emoji": ("math", "heading", "emoji"),
+    # kramdown's extensions, beside its attribute lists (`{:/}` is no attribute list)
+    "kramdown": ("attrs", "kramdown"),
 }
 
 

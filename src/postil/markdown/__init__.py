@@ -64,6 +64,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.ids import ids_plugin
     from postil.markdown.images import images_plugin
     from postil.markdown.include import include_plugin
+    from postil.markdown.kramdown import kramdown_plugin
     from postil.markdown.linebreak import linebreak_plugin
     from postil.markdown.links import links_plugin
     from postil.markdown.liquid import liquid_plugin
@@ -108,6 +109,7 @@ def create_markdown() -> MarkdownIt:
         gridtable_plugin,  # Pandoc's grid tables: tokens the table plugin wraps
         links_plugin,
         linebreak_plugin,  # after the math plugin, which reads `\\` in formulas first
+        kramdown_plugin,  # `{::comment}`, `{::nomarkdown}`: before the attribute lists' rules
         mark_plugin,  # `==x==`: after the math plugin, which reads `$a == b$` first
         rawhtml_plugin,
         images_plugin,

@@ -1,0 +1,99 @@
+r"""kramdown's extensions (Jekyll's Markdown): `{::comment}`, `{::nomarkdown}`, `{::options}`.
+
+kramdown's syntax page, "Extensions": `{::comment}…{:/comment}` is left out of the page,
+`{::nomarkdown}…{:/nomarkdown}` is written as it is (raw HTML, no Markdown read), both as a
+block of lines or inside a line, closed by their name or by `{:/}`; `{::options key="value"
+/}` sets converter options for the rest of the document. Without this plugin all three
+showed as text. An option changes nothing here: postil's reading is CommonMark's (with
+Markdown read in block HTML only where CommonMark reads it).
+"""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
+from markdown_it.rules_inline import StateInline
+
+OPENING = re.compile(r"\{::(comment|nomarkdown)(?:[ \t][^}]*)?\}")
+"""An extension that takes content: `{::comment}`, `{::nomarkdown type="html"}`."""
+
+OPTIONS = re.compile(r"\{::options(?:[ \t][^}]*)?/\}[ \t]*")
+"""kramdown's `{::options parse_block_html="true" /}`, alone on its line."""
+
+
+def _closing(name: str) -> re.Pattern[str]:
+    """Return the pattern of what closes the extension `name`: `{:/name}` or `{:/}`."""
+    return re.compile(r"\{:/(?:" + name + r")?\}")
+
+
+def kramdown_plugin(md: MarkdownIt) -> None:
+    """Read kramdown's `{::comment}`, `{::nomarkdown}` and `{::options … /}`.
+
+    Syntax::
+
+        {::comment}
+        Notes to self, not published.
+        {:/comment}
+
+        Raw: {::nomarkdown}<span class="x">*as is*</span>{:/}
+
+    Output: nothing for the comment; `<p>Raw: <span class="x">*as is*</span></p>`. An
+    extension never closed stays text. CSS classes: none.
+    """
+    md.block.ruler.before(
+        "html_block", "kramdown_extension", kramdown_block, {"alt": ["paragraph"]}
+    )
+    md.inline.ruler.before("escape", "kramdown_span", kramdown_span)
+
+
+def kramdown_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """Block rule: an extension starting a line, up to its closing tag (on a later line or
+    the same one): a comment is dropped, nomarkdown content is an `html_block`."""
+    if state.sCount[start] - state.blkIndent >= 4:
+        return False
+    pos = state.bMarks[start] + state.tShift[start]
+    if not state.src.startswith("{::", pos):
+        return False
+    line_end = state.eMarks[start]
+    if OPTIONS.fullmatch(state.src, pos, line_end):
+        if not silent:
+            state.line = start + 1
+        return True
+    opening = OPENING.match(state.src, pos, line_end)
+    if opening is None:
+        return False
+    close = _closing(opening.group(1)).search(state.src, opening.end())
+    if close is None:
+        return False
+    last = start
+    while last < end and state.eMarks[last] < close.end():
+        last += 1
+    if last >= end or state.src[close.end() : state.eMarks[last]].strip():
+        return False  # text after the closing tag: a span inside a paragraph
+    if silent:
+        return True
+    if opening.group(1) == "nomarkdown":
+        token = state.push("html_block", "", 0)
+        token.content = state.src[opening.end() : close.start()].strip("\n") + "\n"
+        token.map = [start, last + 1]
+    state.line = last + 1
+    return True
+
+
+def kramdown_span(state: StateInline, silent: bool) -> bool:
+    """Inline rule: `{::comment}…{:/}` inside a line is dropped, `{::nomarkdown}…{:/}`
+    written as raw HTML."""
+    if not state.src.startswith("{::", state.pos):
+        return False
+    opening = OPENING.match(state.src, state.pos, state.posMax)
+    if opening is None:
+        return False
+    close = _closing(opening.group(1)).search(state.src, opening.end(), state.posMax)
+    if close is None:
+        return False
+    if not silent and opening.group(1) == "nomarkdown":
+        state.push("html_inline", "", 0).content = state.src[opening.end() : close.start()]
+    state.pos = close.end()
+    return True
