@@ -76,6 +76,8 @@ PLUGINS = {
     "emoji": ("math", "heading", "emoji"),
     # kramdown's extensions, beside its attribute lists (`{:/}` is no attribute list)
     "kramdown": ("attrs", "kramdown"),
+    # Hexo's tags: callouts, quotes and code; the others are the Liquid plugin's
+    "hexo": ("math", "code", "callout", "links", "liquid", "hexo", "template"),
 }
 
 

@@ -61,6 +61,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.gitbook import gitbook_plugin
     from postil.markdown.gridtable import gridtable_plugin
     from postil.markdown.heading import heading_plugin
+    from postil.markdown.hexo import hexo_plugin
     from postil.markdown.ids import ids_plugin
     from postil.markdown.images import images_plugin
     from postil.markdown.include import include_plugin
@@ -118,6 +119,7 @@ def create_markdown() -> MarkdownIt:
         chunk_plugin,  # before the widget rule: `{r}` is a chunk, not a widget
         myst_plugin,  # before the chunk rule: `{code-cell}` is a chunk, `{math}` math
         liquid_plugin,
+        hexo_plugin,  # Hexo's tags: its block rule goes before the Liquid plugin's
         shortcode_plugin,
         zola_plugin,  # before the template plugin: its inline math rule goes first
         gitbook_plugin,

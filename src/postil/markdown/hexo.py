@@ -1,0 +1,208 @@
+r"""Hexo's tag plugins and its themes' (NexT, Butterfly) in posts moved from Hexo.
+
+Hexo writes its tags as Liquid's (`{% name args %}`); postil's Liquid plugin reports the ones
+it does not know. Read here, from Hexo's documentation ("Tag Plugins") and the themes':
+
+- `{% note [kind] … %}…{% endnote %}` (NexT, Butterfly) → a callout of that kind (`info`,
+  `warning`, `danger`, `success`, `primary`, `default`; icon and style words are skipped);
+- `{% fold [kind] Title %}`, `{% hideToggle Title %}` (NexT, Volantis, Butterfly) → a folded
+  callout under that title;
+- `{% blockquote [author[, source]] [link] [link title] %}`, `{% pullquote %}`,
+  `{% centerquote %}`/`{% cq %}` → a block quote, attributed;
+- `{% codeblock [title] [lang:python] [mark:1,3-5] [first_line:5] [line_number:false] %}`
+  (and `{% code %}`) → a code block with that caption, language and marked lines, its
+  lines numbered (Hexo's default) from `first_line`;
+- inside a line: `{% post_link slug [title] %}` and `{% post_path slug %}` → a link to the
+  post whose file is `slug.md` (or `slug/index.md`); `{% asset_img [class] file [width]
+  [height] [title [alt]] %}`, `{% asset_link file [title] %}`, `{% asset_path file %}` →
+  the post's asset folder (Hexo's `post_asset_folder`: the folder named as the post's
+  file, beside it, or the bundle's own folder), as raw HTML the raw HTML plugin checks.
+
+A paired tag whose end tag is missing stays with the Liquid plugin, which reports it.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
+from markdown_it.rules_block import StateBlock
+
+from postil.markdown.liquid import Value
+from postil.markdown.shortcodecallout import push_callout, push_quote
+from postil.markdown.state import RenderState
+from postil.markdown.tagsyntax import Tag, code_block, find_closer, find_code_tag, line_tag
+
+NOTE_KINDS = {
+    "default": "note",
+    "primary": "note",
+    "info": "note",
+    "success": "tip",
+    "warning": "warning",
+    "danger": "caution",
+}
+"""NexT's and Butterfly's note classes -> postil's callout kinds."""
+
+FOLDS = {"fold": "endfold", "hideToggle": "endhideToggle", "folding": "endfolding"}
+QUOTES = {
+    "blockquote": "endblockquote",
+    "pullquote": "endpullquote",
+    "centerquote": "endcenterquote",
+    "cq": "endcq",
+}
+CODE = {"codeblock": "endcodeblock", "code": "endcode"}
+PAIRED = {"note": "endnote", **FOLDS, **QUOTES}
+"""The paired tags read as blocks, by the name of the tag that closes each."""
+INLINE = frozenset({"post_link", "post_path", "asset_img", "asset_link", "asset_path"})
+"""Hexo's tags written inside a line (`evaluate_hexo`)."""
+
+URL = re.compile(r"https?://\S+")
+
+
+def hexo_plugin(md: MarkdownIt) -> None:
+    """Read Hexo's paired tags on lines of their own (callouts, folds, quotes, code).
+
+    Syntax::
+
+        {% note warning %}
+        The step size must be **small**.
+        {% endnote %}
+
+    Output: a `callout-warning` aside holding the Markdown between the tags. CSS classes:
+    the callout plugin's.
+    """
+    md.block.ruler.before(
+        "liquid_block", "hexo_block", hexo_block, {"alt": ["paragraph", "reference", "blockquote"]}
+    )
+
+
+def hexo_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """Block rule: a Hexo paired tag alone on its line and its end tag on a later one."""
+    begin = state.bMarks[start] + state.tShift[start]
+    if not state.src.startswith("{%", begin):
+        return False
+    for name, end_name in CODE.items():
+        code = find_code_tag(state, start, end, "tag", name, end_name)
+        if code is not None and not (name == "code" and "=" in code.tag.args):  # GitBook's
+            if not silent:
+                code_block(state, start, code, _code_options(code.tag.args))
+                state.line = code.close + 1
+            return True
+    tag = line_tag(state, start)
+    if tag is None or tag.kind != "tag" or tag.closing:
+        return False
+    closes = PAIRED.get(tag.name)
+    close = find_closer(state, start, end, closes) if closes is not None else None
+    if close is None:
+        return False
+    if silent:
+        return True
+    words = tag.args.split()
+    meta: dict[str, str | None]
+    if tag.name == "note":
+        kind = next((NOTE_KINDS[w] for w in words if w in NOTE_KINDS), "note")
+        meta = {"kind": kind, "title": "", "collapse": None}
+        push_callout(state, (start, close), meta, tag.raw)
+    elif tag.name in FOLDS:
+        title = " ".join(w for w in words if w not in NOTE_KINDS).lstrip("@").strip("\"'")
+        meta = {"kind": "note", "title": title or "Details", "collapse": "true"}
+        push_callout(state, (start, close), meta, tag.raw)
+    else:
+        push_quote(state, (start, close), _attribution(tag.args))
+    state.line = close + 1
+    return True
+
+
+def _code_options(args: str) -> dict[str, str]:
+    """Return `{% codeblock %}`'s options as a highlight tag's (`tagsyntax.code_info`)."""
+    options: dict[str, str] = {"": "", "linenos": ""}  # Hexo numbers lines by default
+    title: list[str] = []
+    for word in args.split():
+        key, colon, value = word.partition(":")
+        if colon and key == "lang":
+            options[""] = value
+        elif colon and key == "mark":
+            options["hl_lines"] = value
+        elif colon and key == "first_line":
+            options["linenostart"] = value
+        elif colon and key == "line_number":
+            if value == "false":
+                del options["linenos"]
+        elif colon and key in ("highlight", "wrap"):
+            continue
+        elif not URL.fullmatch(word):
+            title.append(word)
+    if title:
+        options["title"] = " ".join(title)
+    return options
+
+
+def _attribution(args: str) -> dict[str, str]:
+    """Return a Hexo quote's `author`, `source` and `url`: `Author, Source https://… [title]`."""
+    link = URL.search(args)
+    text = args[: link.start()] if link else args
+    author, _, source = text.partition(",")
+    return {"author": author.strip(), "source": source.strip(), "url": link.group() if link else ""}
+
+
+def evaluate_hexo(tag: Tag, doc: RenderState, in_url: bool = False) -> Value:
+    """Return what one of Hexo's inline tags (`INLINE`) gives: HTML (`Value.markup`) for a
+    link or an image, text for a path; a warning when the post or file is not there.
+
+    Links are written from the site's root (`/posts/x/`): the raw HTML plugin puts them
+    under the base path and checks them, as it does every link of raw HTML; in a link
+    destination (`in_url`) `post_path` gives the post's source for the links plugin."""
+    words = _words(tag.args)
+    if not words:
+        return Value(None, f"`{tag.raw}` names nothing; write the post's or file's name")
+    if tag.name in ("post_link", "post_path"):
+        slug = words[0]
+        for rel in (f"content/posts/{slug}.md", f"content/posts/{slug}/index.md"):
+            url = doc.links.get(rel)
+            if url is not None:
+                if tag.name == "post_path":
+                    if in_url:
+                        return Value("/" + rel.removeprefix("content/"), source=rel)
+                    return Value(doc.base_path + url)
+                href = "/" + url
+                title = " ".join(words[1:]) or slug
+                return Value(f'<a href="{escapeHtml(href)}">{escapeHtml(title)}</a>', markup=True)
+        return Value(
+            None,
+            f"`{tag.raw}`: no post has the file content/posts/{slug}.md (a draft or future "
+            "post is left out); fix the name or link to the post's file: `[text](other.md)`",
+        )
+    first_file = next((i for i, word in enumerate(words) if "." in word), 0)
+    classes = words[:first_file] if tag.name == "asset_img" else []  # `[class names] file`
+    rest = words[len(classes) :]
+    path = _asset(doc.path, rest[0])
+    if tag.name == "asset_path":
+        return Value(path)
+    if tag.name == "asset_link":
+        title = " ".join(rest[1:]) or rest[0]
+        return Value(f'<a href="{escapeHtml(path)}">{escapeHtml(title)}</a>', markup=True)
+    sizes = [w for w in rest[1:3] if w.isdigit()]
+    text = rest[1 + len(sizes) :]
+    title = text[0] if text else ""
+    alt = text[1] if len(text) > 1 else title
+    attrs = [f'src="{escapeHtml(path)}"', f'alt="{escapeHtml(alt)}"']
+    if title:
+        attrs.append(f'title="{escapeHtml(title)}"')
+    attrs += [f'{n}="{v}"' for n, v in zip(("width", "height"), sizes, strict=False)]
+    if classes:
+        attrs.append(f'class="{escapeHtml(" ".join(classes))}"')
+    return Value(f"<img {' '.join(attrs)}>", markup=True)
+
+
+def _words(args: str) -> list[str]:
+    """Split a tag's arguments at spaces, a quoted run being one word (`"A title" "alt"`)."""
+    return [quoted or plain for quoted, plain in re.findall(r'"([^"]*)"|(\S+)', args)]
+
+
+def _asset(source: str, name: str) -> str:
+    """Return the path of asset `name` relative to the post's source: its bundle's folder
+    (`posts/x/index.md`) or the folder named as its file (`posts/x.md` -> `x/`)."""
+    stem = posixpath.splitext(posixpath.basename(source))[0]
+    return name if stem == "index" else f"{stem}/{name}"

@@ -1,0 +1,61 @@
+"""Hexo's inline tags: post links and paths, the post's asset folder, and their warnings."""
+
+from __future__ import annotations
+
+from postil.markdown import create_markdown, render_markdown
+from postil.markdown.state import RenderState
+
+LINKS = {
+    "content/posts/my-post.md": "posts/my-post/",
+    "content/posts/other-post.md": "posts/other-post/",
+    "content/posts/bundle/index.md": "posts/bundle/",
+}
+
+
+ASSETS = {
+    "content/posts/my-post/plot.png": "posts/my-post/plot.png",
+    "content/posts/my-post/data.csv": "posts/my-post/data.csv",
+    "content/posts/bundle/plot.png": "posts/bundle/plot.png",
+}
+
+
+def render(body: str, path: str = "content/posts/my-post.md") -> tuple[str, RenderState]:
+    state = RenderState(
+        path=path, links=LINKS, assets=ASSETS, base_path="/blog/", base_url="https://x.org/blog/"
+    )
+    return render_markdown(create_markdown(), body, state).html, state
+
+
+def test_post_link_and_post_path_name_the_post_by_its_file():
+    html, state = render(
+        'See {% post_link other-post %}, {% post_link bundle "the bundle" %} at '
+        "{% post_path other-post %} and [here]({% post_path bundle %}).\n"
+    )
+    assert '<a href="/blog/posts/other-post/">other-post</a>' in html
+    assert '<a href="/blog/posts/bundle/">the bundle</a>' in html
+    assert "at /blog/posts/other-post/ and" in html
+    assert '<a href="/blog/posts/bundle/">here</a>' in html
+    assert state.diagnostics == []
+
+
+def test_asset_tags_read_the_post_asset_folder_beside_a_file_or_a_bundles_own():
+    body = (
+        '{% asset_img wide plot.png 400 "A plot" "alt text" %} {% asset_link data.csv the data %}\n'
+    )
+    html, _ = render(body)
+    assert (
+        '<img src="/blog/posts/my-post/plot.png" alt="alt text" title="A plot" width="400" '
+        'class="wide">' in html
+    )
+    assert '<a href="/blog/posts/my-post/data.csv">the data</a>' in html
+    html, _ = render("{% asset_img plot.png %}\n", "content/posts/bundle/index.md")
+    assert '<img src="/blog/posts/bundle/plot.png" alt="">' in html
+
+
+def test_a_post_link_to_no_post_warns_at_the_tag():
+    _, state = render("Text {% post_link missing %} here.\n")
+    assert [str(d) for d in state.diagnostics] == [
+        "content/posts/my-post.md:1:6: warning: `{% post_link missing %}`: no post has the file "
+        "content/posts/missing.md (a draft or future post is left out); fix the name or link "
+        "to the post's file: `[text](other.md)`"
+    ]
