@@ -50,6 +50,10 @@ def test_asset_tags_read_the_post_asset_folder_beside_a_file_or_a_bundles_own():
     assert '<a href="/blog/posts/my-post/data.csv">the data</a>' in html
     html, _ = render("{% asset_img plot.png %}\n", "content/posts/bundle/index.md")
     assert '<img src="/blog/posts/bundle/plot.png" alt="">' in html
+    html, _ = render("{% asset_img  plot.png  A plot of it %}\n")  # unquoted: title and alt
+    assert (
+        '<img src="/blog/posts/my-post/plot.png" alt="A plot of it" title="A plot of it">' in html
+    )
 
 
 def test_a_post_link_to_no_post_warns_at_the_tag():

@@ -185,8 +185,11 @@ def evaluate_hexo(tag: Tag, doc: RenderState, in_url: bool = False) -> Value:
         return Value(f'<a href="{escapeHtml(path)}">{escapeHtml(title)}</a>', markup=True)
     sizes = [w for w in rest[1:3] if w.isdigit()]
     text = rest[1 + len(sizes) :]
-    title = text[0] if text else ""
-    alt = text[1] if len(text) > 1 else title
+    if '"' in tag.args:  # `"title" "alt"`, or one quoted text for both
+        title = text[0] if text else ""
+        alt = text[1] if len(text) > 1 else title
+    else:  # `plot.png This is an image`: the words are the title and the alt text
+        title = alt = " ".join(text)
     attrs = [f'src="{escapeHtml(path)}"', f'alt="{escapeHtml(alt)}"']
     if title:
         attrs.append(f'title="{escapeHtml(title)}"')
