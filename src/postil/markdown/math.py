@@ -100,14 +100,18 @@ TEX_GROUPING = re.compile(r"\\.|[{}]", re.S)  # `\{` is no group
 PROSE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}(?:[ ,;:]+[A-Za-z]{2,}){3}")
 """Four words in a row outside commands: a sentence, not TeX (`_closing_tex_run`)."""
 ESCAPED = re.compile(r"\\.", re.S)
-# Hugo Book's `{{< katex [display] >}}TeX{{< /katex >}}` and jekyll-katex's
-# `{% katex [display] %}TeX{% endkatex %}` (raw TeX between the tags).
+# Hugo Book's `{{< katex [display] >}}TeX{{< /katex >}}`, jekyll-katex's
+# `{% katex [display] %}TeX{% endkatex %}` and hexo-math's `{% math %}`, `{% mathjax %}`,
+# `{% katex '{"displayMode": true}' %}` (raw TeX between the tags).
 KATEX_OPEN = re.compile(
-    r"\{\{[<%]\s*katex(?![\w/-])([^}]*?)\s*[>%]\}\}|\{%-?\s*katex(?![\w-])([^%]*?)\s*-?%\}"
+    r"\{\{[<%]\s*katex(?![\w/-])([^}]*?)\s*[>%]\}\}"
+    r"|\{%-?\s*(?P<name>katex|mathjax|math)(?![\w-])([^%]*?)\s*-?%\}"
 )
+HEXO_MATH = frozenset({"math", "mathjax"})
+"""hexo-math's tags, display math on lines of their own (its README's "block" form)."""
 FALSE_WORDS = frozenset({"", "false", "0", "no", "off"})
 """Shortcode argument values that switch an option off."""
-KATEX_CLOSE = re.compile(r"\{\{[<%]\s*/katex\s*[>%]\}\}|\{%-?\s*endkatex\s*-?%\}")
+KATEX_CLOSE = re.compile(r"\{\{[<%]\s*/katex\s*[>%]\}\}|\{%-?\s*end(?:katex|mathjax|math)\s*-?%\}")
 KRAMDOWN_TELL = re.compile(r"(?<!\\)\\\\\\?[{}|_*#]")  # `\\{`, `\\\}`: see `_unescaped`
 # TeX's spaces escaped for a Markdown processor (`x\\,dx`, `a\\;b`), as Zola's and Hugo's
 # posts for KaTeX in the browser write them: as raw TeX a line break, then punctuation.
@@ -286,7 +290,8 @@ def _github_inline(state: StateInline, silent: bool) -> bool:
 
 def _katex_inline(state: StateInline, silent: bool) -> bool:
     """Parse Hugo Book's `{{< katex >}}…{{< /katex >}}` or jekyll-katex's
-    `{% katex %}…{% endkatex %}` in a line (`display`: display math)."""
+    `{% katex %}…{% endkatex %}` (hexo-math's `{% math %}`, `{% mathjax %}` too) in a line
+    (`display`: display math)."""
     opening = KATEX_OPEN.match(state.src, state.pos)
     if opening is None or (opening.group(1) or "").endswith("/"):
         return False  # Hugo Book's `{{< katex />}}` loads KaTeX: it holds no formula
@@ -303,7 +308,10 @@ def katex_display(opening: re.Match[str]) -> bool:
     (Hugo Book's template tests `.Get "display"`, so `display=true` and `display=1` count;
     `display=false` is read as the author means it, inline).
     """
-    positional, named = shortcode_params(opening.group(1) or opening.group(2) or "")
+    arguments = opening.group(1) or opening.group(3) or ""
+    if '"displayMode": true' in arguments.replace("'", '"'):  # hexo-math's KaTeX options
+        return True
+    positional, named = shortcode_params(arguments)
     if "display" in positional:
         return True
     value = named.get("display")
@@ -502,15 +510,16 @@ def _lines_between(state: StateBlock, start_line: int, start: int, stop: int) ->
 
 
 def _katex_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
-    """Parse a `{{< katex display >}}` (or `{% katex display %}`) line, TeX lines and its
-    closing tag's line as display math (without `display` the lines are a paragraph:
-    `_katex_inline`)."""
+    """Parse a `{{< katex display >}}` (or `{% katex display %}`, hexo-math's `{% math %}`,
+    `{% mathjax %}`) line, TeX lines and its closing tag's line as display math (a katex tag
+    without `display` makes the lines a paragraph: `_katex_inline`)."""
     begin = state.bMarks[start_line] + state.tShift[start_line]
     line = state.src[begin : state.eMarks[start_line]].rstrip()
     opening = KATEX_OPEN.fullmatch(line)
-    if opening is None or not katex_display(opening):
+    if opening is None or not (katex_display(opening) or opening["name"] in HEXO_MATH):
         return False
-    close = find_closer(state, start_line, end_line, "endkatex" if opening.group(2) else "katex")
+    name = opening["name"]
+    close = find_closer(state, start_line, end_line, f"end{name}" if name else "katex")
     if close is None:
         return False
     if silent:
