@@ -41,6 +41,7 @@ def formulas(formulas_dir: Path, serve_dir, page):
     """Open the formulas page; return the Playwright page."""
     page.set_viewport_size({"width": 900, "height": 900})
     page.goto(serve_dir(formulas_dir) + "index.html")
+    page.evaluate("document.fonts.ready")  # measure with the math font, never a fallback
     return page
 
 

@@ -33,6 +33,7 @@ def physics_page(tmp_path: Path, repo_root: Path, serve_dir, page):
     """Serve every formula of FORMULAS in its own paragraph (`id` = its key); open it."""
     write_formula_page(tmp_path, repo_root, FORMULAS, f"font-size:{FONT_PX}px")
     page.goto(serve_dir(tmp_path) + "index.html")
+    page.evaluate("document.fonts.ready")  # measure with the math font, never a fallback
     return page
 
 
