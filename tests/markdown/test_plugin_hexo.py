@@ -63,3 +63,13 @@ def test_a_post_link_to_no_post_warns_at_the_tag():
         "content/posts/missing.md (a draft or future post is left out); fix the name or link "
         "to the post's file: `[text](other.md)`"
     ]
+
+
+def test_hexos_link_tag_is_a_link_and_jekylls_link_tag_still_names_a_file():
+    html, state = render(
+        "See {% link Hexo docs https://hexo.io/docs/ true The docs %} and "
+        "{% link _posts/other-post.md %}.\n"
+    )
+    assert '<a href="https://hexo.io/docs/">Hexo docs</a>' in html
+    assert "and /posts/other-post/." in html  # Jekyll's link: the path without the base
+    assert state.diagnostics == []

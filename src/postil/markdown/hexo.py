@@ -12,7 +12,8 @@ it does not know. Read here, from Hexo's documentation ("Tag Plugins") and the t
 - `{% codeblock [title] [lang:python] [mark:1,3-5] [first_line:5] [line_number:false] %}`
   (and `{% code %}`) → a code block with that caption, language and marked lines, its
   lines numbered (Hexo's default) from `first_line`;
-- inside a line: `{% post_link slug [title] %}` and `{% post_path slug %}` → a link to the
+- inside a line: `{% link text url %}` → a link; `{% post_link slug [title] %}` and
+  `{% post_path slug %}` → a link to the
   post whose file is `slug.md` (or `slug/index.md`); `{% asset_img [class] file [width]
   [height] [title [alt]] %}`, `{% asset_link file [title] %}`, `{% asset_path file %}` →
   the post's asset folder (Hexo's `post_asset_folder`: the folder named as the post's
@@ -57,6 +58,13 @@ PAIRED = {"note": "endnote", **FOLDS, **QUOTES}
 """The paired tags read as blocks, by the name of the tag that closes each."""
 INLINE = frozenset({"post_link", "post_path", "asset_img", "asset_link", "asset_path"})
 """Hexo's tags written inside a line (`evaluate_hexo`)."""
+
+
+def is_hexo(tag: Tag) -> bool:
+    """Tell whether a Liquid tag is one of Hexo's inline tags: `INLINE`, or Hexo's
+    `{% link text url %}` (Jekyll's `{% link _posts/x.md %}` names a file, not a URL)."""
+    return tag.name in INLINE or (tag.name == "link" and URL.search(tag.args) is not None)
+
 
 URL = re.compile(r"https?://\S+")
 
@@ -155,6 +163,8 @@ def evaluate_hexo(tag: Tag, doc: RenderState, in_url: bool = False) -> Value:
     under the base path and checks them, as it does every link of raw HTML; in a link
     destination (`in_url`) `post_path` gives the post's source for the links plugin."""
     words = _words(tag.args)
+    if tag.name == "link":
+        return _link(words)
     if not words:
         return Value(None, f"`{tag.raw}` names nothing; write the post's or file's name")
     if tag.name in ("post_link", "post_path"):
@@ -197,6 +207,13 @@ def evaluate_hexo(tag: Tag, doc: RenderState, in_url: bool = False) -> Value:
     if classes:
         attrs.append(f'class="{escapeHtml(" ".join(classes))}"')
     return Value(f"<img {' '.join(attrs)}>", markup=True)
+
+
+def _link(words: list[str]) -> Value:
+    """Return Hexo's `{% link text url [external] [title] %}` as a link (`is_hexo` saw the URL)."""
+    target = next(word for word in words if URL.fullmatch(word))
+    label = " ".join(words[: words.index(target)]) or target
+    return Value(f'<a href="{escapeHtml(target)}">{escapeHtml(label)}</a>', markup=True)
 
 
 def _words(args: str) -> list[str]:

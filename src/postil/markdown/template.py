@@ -21,8 +21,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
-from postil.markdown.hexo import INLINE as HEXO_INLINE
-from postil.markdown.hexo import evaluate_hexo
+from postil.markdown.hexo import evaluate_hexo, is_hexo
 from postil.markdown.liquid import Value, evaluate_liquid
 from postil.markdown.shortcode import evaluate_shortcode
 from postil.markdown.state import RenderState, get_state
@@ -176,7 +175,7 @@ def _inline(
 
 def _evaluate(doc: RenderState, tag: Tag, in_url: bool, in_html: bool = False) -> Value:
     """Evaluate one Liquid tag, Hugo or Zola shortcode in a link destination, text or raw HTML."""
-    if tag.kind == "tag" and tag.name in HEXO_INLINE:
+    if tag.kind == "tag" and is_hexo(tag):
         return evaluate_hexo(tag, doc, in_url)
     if tag.kind in ("output", "tag"):
         return evaluate_liquid(tag, doc, in_url, in_html)
