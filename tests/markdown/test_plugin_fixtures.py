@@ -77,7 +77,7 @@ PLUGINS = {
     # kramdown's extensions, beside its attribute lists (`{:/}` is no attribute list)
     "kramdown": ("attrs", "kramdown"),
     # Hexo's tags: callouts, quotes and code; the others are the Liquid plugin's
-    "hexo": ("math", "code", "callout", "links", "liquid", "hexo", "template"),
+    "hexo": ("math", "code", "callout", "tabs", "links", "liquid", "hexo", "template"),
 }
 
 

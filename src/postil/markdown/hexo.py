@@ -7,6 +7,8 @@ it does not know. Read here, from Hexo's documentation ("Tag Plugins") and the t
   `warning`, `danger`, `success`, `primary`, `default`; icon and style words are skipped);
 - `{% fold [kind] Title %}`, `{% hideToggle Title %}` (NexT, Volantis, Butterfly) → a folded
   callout under that title;
+- `{% tabs name %}` around `<!-- tab [Title] -->`…`<!-- endtab -->` (NexT, Butterfly) →
+  postil's content tabs;
 - `{% blockquote [author[, source]] [link] [link title] %}`, `{% pullquote %}`,
   `{% centerquote %}`/`{% cq %}` → a block quote, attributed;
 - `{% codeblock [title] [lang:python] [mark:1,3-5] [first_line:5] [line_number:false] %}`
@@ -34,6 +36,7 @@ from markdown_it.rules_block import StateBlock
 from postil.markdown.liquid import Value
 from postil.markdown.shortcodecallout import push_callout, push_quote
 from postil.markdown.state import RenderState
+from postil.markdown.tabs import close_tabset, open_tab, open_tabset
 from postil.markdown.tagsyntax import Tag, code_block, find_closer, find_code_tag, line_tag
 
 NOTE_KINDS = {
@@ -54,7 +57,7 @@ QUOTES = {
     "cq": "endcq",
 }
 CODE = {"codeblock": "endcodeblock", "code": "endcode"}
-PAIRED = {"note": "endnote", **FOLDS, **QUOTES}
+PAIRED = {"note": "endnote", "tabs": "endtabs", **FOLDS, **QUOTES}
 """The paired tags read as blocks, by the name of the tag that closes each."""
 INLINE = frozenset({"post_link", "post_path", "asset_img", "asset_link", "asset_path"})
 """Hexo's tags written inside a line (`evaluate_hexo`)."""
@@ -109,7 +112,9 @@ def hexo_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         return True
     words = tag.args.split()
     meta: dict[str, str | None]
-    if tag.name == "note":
+    if tag.name == "tabs":
+        _tabs(state, start, close)
+    elif tag.name == "note":
         kind = next((NOTE_KINDS[w] for w in words if w in NOTE_KINDS), "note")
         meta = {"kind": kind, "title": "", "collapse": None}
         push_callout(state, (start, close), meta, tag.raw)
@@ -121,6 +126,38 @@ def hexo_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         push_quote(state, (start, close), _attribution(tag.args))
     state.line = close + 1
     return True
+
+
+TAB = re.compile(r"<!--\s*tab(?:\s+(?P<title>[^@>]*?))?(?:\s*@[\w-]+)?\s*-->\s*")
+END_TAB = re.compile(r"<!--\s*endtab\s*-->\s*")
+
+
+def _tabs(state: StateBlock, start: int, close: int) -> None:
+    """Push NexT's and Butterfly's `{% tabs name %}`: a tab for each `<!-- tab [Title] -->`
+    … `<!-- endtab -->` between the tags (an untitled tab is `Tab n`; `@icon` is left out)."""
+    open_tabset(state, start, close)
+    line, count = start + 1, 0
+    while line < close:
+        opening = TAB.fullmatch(_line(state, line))
+        if opening is None:
+            line += 1
+            continue
+        end = next(
+            (at for at in range(line + 1, close) if END_TAB.fullmatch(_line(state, at))), close
+        )
+        count += 1
+        open_tab(state, line, end, (opening["title"] or "").strip() or f"Tab {count}")
+        old_max, state.lineMax = state.lineMax, end
+        state.md.block.tokenize(state, line + 1, end)
+        state.lineMax = old_max
+        state.push("tab_close", "div", -1).markup = "tab"
+        line = end + 1
+    close_tabset(state, close)
+
+
+def _line(state: StateBlock, line: int) -> str:
+    """Return the text of `line` without its indentation."""
+    return state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
 
 
 def _code_options(args: str) -> dict[str, str]:
