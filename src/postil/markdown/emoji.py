@@ -40,7 +40,14 @@ def emoji_shortcodes(state: StateCore) -> None:
     """Core rule: emojize the text tokens of every inline block that holds a candidate, and
     the text the heading plugin took from them before (a heading's anchor label and its
     table of contents entry). Heading ids keep the words (`#rocket-quick-facts`), as
-    GitHub's and kramdown's do."""
+    GitHub's and kramdown's do.
+
+    When a huge post is rendered in groups, the run ahead that gathers its headings
+    (`state.GroupRun.ahead`) is left alone: the contents it gathers must be made from the
+    words, as the whole post's are; the real run then makes their text emoji here."""
+    doc = get_state(state.env)
+    if doc.groups.ahead:
+        return
     changed = False
     for block in state.tokens:
         if block.type == "heading_close" and changed and block.meta.get("anchor"):
@@ -52,7 +59,6 @@ def emoji_shortcodes(state: StateCore) -> None:
             if token.type == "text" and CANDIDATE.search(token.content):
                 token.content, changed = _emojize(token.content), True
     if changed:
-        doc = get_state(state.env)
         entries = doc.extra.get("toc")
         if entries:
             doc.extra["toc"] = [_entry(entry) for entry in entries]

@@ -108,6 +108,10 @@ def hexo_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     close = find_closer(state, start, end, closes) if closes is not None else None
     if close is None:
         return False
+    if tag.name == "tabs" and not any(
+        TAB.fullmatch(_line(state, at)) for at in range(start, close)
+    ):
+        return False  # GitBook's `{% tabs %}` holds `{% tab %}` tags: `postil.markdown.gitbook`
     if silent:
         return True
     words = tag.args.split()
