@@ -148,7 +148,7 @@ every extension it supports loaded, so it is taken out like a definition."""
 
 
 def _read_definition(latex: str, match: re.Match[str]) -> tuple[str, str, int]:
-    """Parse one definition starting at `match`; return (name, body, end offset).
+    r"""Parse one definition starting at `match`; return (name, body, end offset).
 
     `\newenvironment{name}…{begin}{end}` returns the name `begin{name}` and the begin
     code; `_read_environment` gives its end code.

@@ -29,7 +29,7 @@ ACCENT = re.compile(
 # own in common fonts: ꞯ is recent, and x is the small capital's shape already).
 SMALL_CAPITALS = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘqʀꜱᴛᴜᴠᴡxʏᴢ")
 COMMAND_BEFORE = re.compile(r"\\[A-Za-z]+\s*\Z|\}\s*\Z")
-"""What makes a `{` a command's argument: a control word right before it, or another
+r"""What makes a `{` a command's argument: a control word right before it, or another
 argument (`\textcolor{red}{…}`)."""
 TEXT_COMMAND = re.compile(r"(\\[A-Za-z]+)\s*|(\\[&%$#_{} ,:;!>\\])")
 # Spaces in text mode (LaTeX's `\quad` is 1em, `\enspace` 0.5em, `\,` a thin space 1/6em;
@@ -98,7 +98,7 @@ FONT_SWITCHES = {
     **dict.fromkeys(("sc", "scshape"), "textsc"),
     "mdseries": "textmd",
 }
-"""Text-mode font switches (plain TeX's `\bf`, LaTeX's `\bfseries`) -> the command taking
+r"""Text-mode font switches (plain TeX's `\bf`, LaTeX's `\bfseries`) -> the command taking
 the same font as an argument."""
 FONT_SWITCH = re.compile(r"\\(" + "|".join(FONT_SWITCHES) + r")(?![A-Za-z])\s*")
 
