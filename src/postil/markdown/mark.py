@@ -69,6 +69,8 @@ def mark_tokenize(state: StateInline, silent: bool) -> bool:
 def mark_pairs(state: StateInline) -> None:
     """Post-process rule: turn each paired `==` delimiter into `mark_open`/`mark_close`, at
     the top level and inside every nested delimiter list (links, emphasis)."""
+    if "==" not in state.src:  # most paragraphs: no run to pair
+        return
     _pair(state, state.delimiters)
     for meta in state.tokens_meta:
         if meta and "delimiters" in meta:
