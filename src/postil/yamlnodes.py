@@ -52,6 +52,11 @@ class YamlFieldError(ValueError):
         self.col0 = col0
 
 
+class YamlFieldIgnored(YamlFieldError):
+    """A value postil cannot read but that need not stop the build (another theme's shape of
+    a display option): its key is left out, and the message is a warning."""
+
+
 @dataclass(frozen=True)
 class Field:
     """One key of a YAML mapping: its name, the value node, and where the key was written."""

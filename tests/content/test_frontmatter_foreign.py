@@ -447,11 +447,54 @@ def test_hugo_blox_image_options_name_no_image_and_are_no_error(lines, expected)
     assert warnings == []
 
 
-def test_an_image_mapping_with_other_keys_is_still_an_error_at_the_mapping():
-    with pytest.raises(ContentError) as err:
-        read("---\ntitle: T\nimage:\n  caption: C\n  width: 300\n---\n")
-    assert err.value.location == Location("content/posts/x.md", 4, 3)
-    assert "has none of the keys" in err.value.message
+def test_an_image_mapping_of_another_theme_is_left_out_with_a_warning_at_the_mapping():
+    # A display option of a theme postil does not know never stops the build.
+    meta, *_, warnings = read(
+        "---\ntitle: T\ndate: 2020-01-01\nimage:\n  caption: C\n  width: 300\n---\n"
+    )
+    assert meta.image == ""
+    assert len(warnings) == 1 and warnings[0].startswith("content/posts/x.md:5:3: warning:")
+    assert "`image` names no image postil reads" in warnings[0] and "under `path:`" in warnings[0]
+
+
+def test_an_unreadable_image_mapping_leaves_the_next_image_key_to_name_the_image():
+    text = "---\ntitle: T\ndate: 2020-01-01\nimage:\n  width: 3\nthumbnail: t.png\n---\n"
+    meta, *_, warnings = read(text)
+    assert meta.image == "t.png" and len(warnings) == 1
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        # So Simple, HPSTR: a bare file name is in the site's /images/ folder
+        ("image:\n  feature: abstract-3.jpg\n  credit: dargadgetz", "/images/abstract-3.jpg"),
+        ("image:\n  teaser: t.png\n  feature: f.png", "/images/f.png"),
+        ("image:\n  thumb: https://x.org/t.png", "https://x.org/t.png"),
+        ("image:\n  feature: /assets/f.png", "/assets/f.png"),
+        ("image:\n  og_image: og.png\n  feature: f.png", "og.png"),  # the social one first
+    ],
+)
+def test_michael_roses_theme_images_name_the_post_image(lines, expected):
+    meta, *_, warnings = read(f"---\ntitle: T\ndate: 2020-01-01\n{lines}\n---\n")
+    assert meta.image == expected
+    assert warnings == []
+
+
+def test_hugos_publishdate_dates_a_post_without_date_and_loses_to_date():
+    meta, *_, warnings = read("---\ntitle: T\npublishDate: 2017-12-23 07:00\n---\n")
+    assert meta.date.isoformat() == "2017-12-23T07:00:00+00:00" and warnings == []
+    both = "---\ntitle: T\ndate: 2020-01-01\npublishDate: 2017-12-23\n---\n"
+    assert read(both)[0].date.isoformat().startswith("2020-01-01")
+
+
+def test_front_matter_lines_commented_out_with_html_comments_are_quiet():
+    text = (
+        "---\ntitle: T\ndate: 2020-01-01\n<!-- modified: 2014-03-29 -->\n"
+        "<!-- image:\n  feature: abstract-3.jpg\n  creditlink: http://x.org/ -->\n"
+        "future: true\n---\n"
+    )
+    meta, *_, warnings = read(text)
+    assert warnings == [] and meta.image == ""
 
 
 @pytest.mark.parametrize("written", ["2023-11-10", "'2023-11-10'"])

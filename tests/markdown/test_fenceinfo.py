@@ -73,6 +73,8 @@ def test_each_generators_form_means_the_same(info, expected):
     [
         ("python Example", f"unknown code option 'Example'; {KNOWN}"),
         ("python color=red", f"unknown code option 'color'; {KNOWN}"),
+        # a comment after the language: one problem naming every word, not one a word
+        ("python # D(X) forward", f"unknown code options '#', 'D(X)', 'forward'; {KNOWN}"),
         ('python title="oops', 'unbalanced quote in title="oops; close the quote'),
         (
             "python linenostart=ten",

@@ -3,6 +3,8 @@ code and MathML are not math."""
 
 from __future__ import annotations
 
+import re
+
 from postil.markdown import create_markdown, render_markdown
 from postil.markdown.state import RenderState
 
@@ -77,3 +79,36 @@ def test_a_macro_from_a_mathjax_configuration_applies_only_after_it():
     _, found = render(text)
     assert len(found) == 1
     assert found[0].startswith("post.md:1:2: warning: unsupported command \\RR;")
+
+
+def test_a_math_environment_in_raw_html_is_display_math_with_its_label():
+    # MathJax's `processEnvironments` typesets `\begin{equation}` wherever it is, `<p>` too.
+    text = (
+        "<p>\n\\begin{equation}\\label{eq:loss}\nL = (w - y)^2\n\\end{equation}\n</p>\n\n"
+        "The loss \\eqref{eq:loss}.\n"
+    )
+    html, found = render(text)
+    assert found == []
+    shown = re.sub(r"<annotation.*?</annotation>", "", html, flags=re.S)
+    assert html.count("<math") == 1 and "\\begin" not in shown
+    assert '<p>\n<span class="math-display"' in html and 'id="eq-loss"' in html
+    assert '<a class="eqref" href="#eq-loss">(1)</a>' in html
+
+
+def test_an_unknown_or_unended_environment_in_raw_html_stays_text():
+    text = "<div>\n\\begin{tabular}{ll} a & b \\end{tabular}\n\\begin{align} x\n</div>\n"
+    html, found = render(text)
+    assert found == [] and "<math" not in html
+    assert "\\begin{tabular}" in html and "\\begin{align} x" in html
+
+
+def test_a_colour_defined_in_a_hidden_preamble_colours_later_formulas():
+    # The preamble of macros and colours MathJax posts hide in a `display: none` div.
+    text = (
+        '<div style="display: none">\n$$\n\\definecolor{cvred}{RGB}{230, 29, 0}\n'
+        "\\def\\cone{ {\\color{cvred}{1}} }\n$$\n</div>\n\n"
+        "Then $\\cone + \\textcolor{cvred}{x}$ and $\\color{BrickRed} y$.\n"
+    )
+    html, found = render(text)
+    assert found == []
+    assert html.count('mathcolor="#E61D00"') == 2 and 'mathcolor="#B6321C"' in html

@@ -18,10 +18,23 @@ import yaml
 
 from postil.config import citation_style as read_style
 from postil.model import Author
-from postil.yamlnodes import Field, YamlFieldError, as_bool, as_text, as_text_list, mapping_fields
+from postil.yamlnodes import (
+    Field,
+    YamlFieldError,
+    YamlFieldIgnored,
+    as_bool,
+    as_text,
+    as_text_list,
+    mapping_fields,
+)
 
-IMAGE_KEYS = ("path", "src", "url", "image", "file")
-"""Keys of an `image:` mapping that hold the image itself (Jekyll SEO's `path`, …)."""
+IMAGE_KEYS = ("path", "src", "url", "image", "file", "og_image", "feature", "teaser", "thumb")
+"""Keys of an `image:` mapping that hold the image itself, the social image first: Jekyll
+SEO's `path`, Minimal Mistakes' `og_image`, and the header, list and thumbnail images of
+Michael Rose's Jekyll themes (So Simple, HPSTR: `image: {feature: x.jpg, credit: …}`)."""
+THEME_IMAGE_KEYS = frozenset({"feature", "teaser", "thumb"})
+"""The keys of Michael Rose's themes, whose bare file name is in the site's `/images/`
+folder (their templates write `{{ site.url }}/images/{{ page.image.feature }}`)."""
 
 FEATURED_IMAGE_OPTIONS = frozenset(
     {"caption", "focal_point", "preview_only", "placement", "alt_text", "alt"}
@@ -131,7 +144,8 @@ def image(fld: Field, tz: ZoneInfo | None = None) -> str:
     `image: {caption: …, focal_point: …}` (`FEATURED_IMAGE_OPTIONS`), which names none.
 
     Raises:
-        YamlFieldError: a mapping with none of `IMAGE_KEYS` and keys Hugo Blox does not have.
+        YamlFieldIgnored: a mapping with none of `IMAGE_KEYS` and keys Hugo Blox does not
+            have (another theme's shape: a warning, the key left out).
     """
     node = fld.node
     if isinstance(node, yaml.SequenceNode):
@@ -142,12 +156,16 @@ def image(fld: Field, tz: ZoneInfo | None = None) -> str:
         if found is None and parts and set(map(str.lower, parts)) <= FEATURED_IMAGE_OPTIONS:
             return ""  # Hugo Blox's options for `featured.jpg`: no image named here
         if found is None:
-            raise YamlFieldError(
-                f"`{fld.key}` has none of the keys {', '.join(IMAGE_KEYS)}; give the image "
+            raise YamlFieldIgnored(
+                f"`{fld.key}` names no image postil reads (none of the keys "
+                f"{', '.join(IMAGE_KEYS)}), so the post has no social image; give the image "
                 "as text or under `path:`",
                 *_pos(node),
             )
-        return image(found)
+        value = image(found)
+        if found.key in THEME_IMAGE_KEYS and value and "/" not in value:
+            return "/images/" + value  # the themes' `{{ site.url }}/images/{{ … }}`
+        return value
     return one_line(as_text(fld))
 
 

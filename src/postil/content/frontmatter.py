@@ -36,6 +36,7 @@ from postil.model import Author, FrontMatter, SourceFile, TextAt
 from postil.yamlnodes import (
     Field,
     YamlFieldError,
+    YamlFieldIgnored,
     as_bool,
     as_str_mapping,
     as_text,
@@ -169,7 +170,8 @@ def parse(
         knitr = source.rel.lower().endswith(KNITR_SUFFIXES)
         knitted = [f for f in fields if knitr and f.key.lower() in FIELDS and _knitr_value(f)]
         known = [f for f in fields if f.key.lower() in FIELDS and f not in knitted]
-        values = _convert(known, ZoneInfo(timezone))
+        ignored: list[YamlFieldIgnored] = []
+        values = _convert(known, ZoneInfo(timezone), ignored)
         values |= _positions(known, values, source.text.split("\n"), header.first_line)
     except yaml.MarkedYAMLError as e:
         raise ContentError(yaml_error_message(e), yaml_error_location(e, source.rel, 2)) from e
@@ -177,6 +179,12 @@ def parse(
         where = Location(source.rel, e.line0 + header.first_line, e.col0 + 1)
         raise ContentError(e.message, where) from e
     body, body_line = header.body, header.body_line
+    for skip in ignored:
+        _warn(
+            warnings,
+            Location(source.rel, skip.line0 + header.first_line, skip.col0 + 1),
+            skip.message,
+        )
     for fld in knitted:
         mark = fld.node.start_mark
         where = Location(source.rel, mark.line + header.first_line, mark.column + 1)
@@ -295,9 +303,11 @@ CSS for the page, which postil does not add, so it warns."""
 
 
 def _quiet(key: str) -> bool:
-    """Return whether `key` is accepted without a word (`QUIET_KEYS`, `QUIET_PREFIXES`)."""
+    """Return whether `key` is accepted without a word (`QUIET_KEYS`, `QUIET_PREFIXES`), or
+    is a line the author commented out the HTML way: YAML reads `<!-- modified: 2014-03-29 -->`
+    as the key `<!-- modified`, which no template of Jekyll's or Hugo's reads either."""
     name = key.lower()
-    return name in QUIET_KEYS or name.startswith(QUIET_PREFIXES)
+    return name in QUIET_KEYS or name.startswith(QUIET_PREFIXES) or name.startswith("<!--")
 
 
 def _warn_unknown(
@@ -323,8 +333,11 @@ def _warn(warnings: list[Diagnostic] | None, location: Location, message: str) -
         warnings.append(found)
 
 
-def _convert(fields: list[Field], tz: ZoneInfo) -> dict[str, Any]:
-    """Convert the known fields into `FrontMatter` keyword arguments.
+def _convert(
+    fields: list[Field], tz: ZoneInfo, ignored: list[YamlFieldIgnored] | None = None
+) -> dict[str, Any]:
+    """Convert the known fields into `FrontMatter` keyword arguments; a value a converter
+    leaves out (`YamlFieldIgnored`) is as if not written, and goes to `ignored` (warnings).
 
     A key whose value is empty (`_empty`) is as if not written: archetypes leave
     `doi: ""`, `date:` and `authors: []` for the writer to fill in. Two keys for one value
@@ -343,12 +356,15 @@ def _convert(fields: list[Field], tz: ZoneInfo) -> dict[str, Any]:
             values[name] += convert(fld, tz)
             continue
         if name in values and ranks[name] == rank:
-            if convert(fld, tz) == values[name]:  # `author: X` and `authors: [X]`
+            value = _converted(convert, fld, tz, ignored)
+            if value is _LEFT_OUT or value == values[name]:  # `author: X`, `authors: [X]`
                 continue
             raise YamlFieldError(f"`{fld.key}` repeats another key; keep one", fld.line0, fld.col0)
         if name in values and ranks[name] < rank:
             continue
-        value = convert(fld, tz)
+        value = _converted(convert, fld, tz, ignored)
+        if value is _LEFT_OUT:
+            continue
         if name == "image" and not value:
             continue  # Hugo Blox's `image: {caption: …}` names none: another key may
         values[name], ranks[name] = value, rank
@@ -361,6 +377,24 @@ def _convert(fields: list[Field], tz: ZoneInfo) -> dict[str, Any]:
         if any(author.url or author.affiliations for author in people):
             values["author_details"] = people
     return values
+
+
+_LEFT_OUT = object()
+"""What `_converted` returns for a value its converter leaves out."""
+
+
+def _converted(
+    convert: Converter, fld: Field, tz: ZoneInfo, ignored: list[YamlFieldIgnored] | None
+) -> Any:
+    """Return `convert(fld, tz)`, or `_LEFT_OUT` when it leaves the value out
+    (`YamlFieldIgnored`, kept in `ignored`; raised when `ignored` is None)."""
+    try:
+        return convert(fld, tz)
+    except YamlFieldIgnored as skip:
+        if ignored is None:
+            raise
+        ignored.append(skip)
+        return _LEFT_OUT
 
 
 def _empty(fld: Field) -> bool:
@@ -392,8 +426,8 @@ def _positions(
             items = fld.node.value if isinstance(fld.node, yaml.SequenceNode) else [fld.node]
             spots = [text_at(n, n.value.strip(), file_lines, first_line) for n in items]
             found[f"{name}_at"] = found.get(f"{name}_at", ()) + tuple(spots)  # aliases join
-        if name == "image" and not ft.image(fld):
-            continue  # Hugo Blox's options for `featured.jpg` (`_convert` skips them too)
+        if name == "image" and _converted(ft.image, fld, ZoneInfo("UTC"), []) in ("", _LEFT_OUT):
+            continue  # Hugo Blox's options for `featured.jpg`, another theme's mapping
         if name in POSITIONED and name in values and POSITIONED[name] not in found:
             found[POSITIONED[name]] = text_at(fld.node, values[name], file_lines, first_line)
     return found
@@ -561,6 +595,7 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "last-modified": ("updated", _date, 1),  # Quartz
     "created": ("date", _date, 1),  # Quartz, Obsidian templates
     "pubdate": ("date", _date, 1),  # Astro's blog template: `pubDate`
+    "publishdate": ("date", _date, 2),  # Hugo (its `date` falls back to it), astro-cactus
     "updateddate": ("updated", _date, 1),  # Astro's blog template: `updatedDate`
     "heroimage": ("image", ft.image, 1),  # Astro's blog template: `heroImage`
     "hide_table_of_contents": ("toc", ft.hidden_toc, 1),  # Docusaurus
@@ -606,6 +641,7 @@ QUIET_KEYS = frozenset(
     | {"smooth-scroll", "anchor-sections", "html-math-method", "knitr", "editor_options"}
     | {"keep-md", "df-print", "code-overflow", "title-block-style", "lightbox"}
     | {"link-external-icon", "link-external-newwindow", "email-obfuscation", "resources"}
+    | {"future"}  # al-folio's Distill posts: Jekyll reads `future` from _config.yml only
     | {"extra", "in_search_index"}  # Zola: the theme's own values; search opt-out
     | {"output", "mermaid"}  # R Markdown's output format; Chirpy's Mermaid script switch
     | {"jupytext", "kernelspec"}  # MyST notebooks: the paired notebook's format, its kernel

@@ -185,12 +185,13 @@ def _read_tokens(text: str, found: _Options) -> None:
 
 def _bare_words(words: list[str], found: _Options) -> None:
     """Read flags (`linenos`, `showLineNumbers`); words holding a `.` or `/` are the title
-    (Hexo's file name, up to a URL: its `[url] [link text]` have nothing to show); another
-    word is an unknown option."""
+    (Hexo's file name, up to a URL: its `[url] [link text]` have nothing to show); the other
+    words are unknown options, named in one warning."""
+    unknown: list[str] = []
     for i, word in enumerate(words):
         name = word.lower()
         if _URL.match(word):
-            return
+            break
         if OPTIONS.get(name) == "linenos":
             found.linenos = True
         elif name in QUIET:
@@ -198,11 +199,15 @@ def _bare_words(words: list[str], found: _Options) -> None:
         elif ("." in word or "/" in word) and not found.title:
             end = next((j for j in range(i, len(words)) if _URL.match(words[j])), len(words))
             found.title = " ".join(words[i:end])
-            return
+            break
         elif name in OPTIONS:
             found.problems.append(f"code option {word!r} needs a value; write {word}=…")
         else:
-            found.problems.append(f"unknown code option {word!r}; known: {KNOWN}")
+            unknown.append(word)
+    if unknown:
+        plural = "s" if len(unknown) > 1 else ""
+        names = ", ".join(map(repr, unknown))
+        found.problems.append(f"unknown code option{plural} {names}; known: {KNOWN}")
 
 
 def _option(key: str, value: str, found: _Options) -> None:

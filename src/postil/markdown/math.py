@@ -50,29 +50,15 @@ from postil.markdown.mathdoc import (
     render_formula,
 )
 from postil.markdown.mathescape import DOLLAR_ESCAPES, KRAMDOWN_ESCAPES, unescape
-from postil.markdown.mathhtml import DISPLAY_ATTRS
+from postil.markdown.mathhtml import BEGIN_ENV, DISPLAY_ATTRS
 from postil.markdown.mathquote import math_quote_lazy
 from postil.markdown.state import get_state
 from postil.markdown.tagsyntax import find_closer, shortcode_params
 from postil.math import anchor_id
 from postil.math.delimiters import closers_for
 from postil.math.engine import is_blank
-from postil.math.environments import KNOWN_ENVS
 from postil.mathfont import formula_chars
 
-# Display math may be a bare environment at the start of a line: MathJax finds any
-# `\begin{…}…\end{…}` in text (its `processEnvironments`, on by default) and typesets it as
-# display math, and Pelican's render_math and MkDocs' arithmatex keep it from Markdown.
-# A known environment at a line start; a starred one may be written `align\*` (ox-hugo
-# escapes the star from Markdown's emphasis: `ESCAPED_ENV_TELL` then unescapes the TeX).
-BEGIN_ENV = re.compile(
-    r"\\begin\{("
-    + "|".join(
-        re.escape(e) + (r"|" + re.escape(e[:-1] + "\\*") if e.endswith("*") else "")
-        for e in sorted(KNOWN_ENVS, key=len, reverse=True)
-    )
-    + r")\}"
-)
 TEXT_ENV = re.compile(r"\\begin\{[A-Za-z]+\*?\}")  # one `BEGIN_ENV` did not match
 TEXT_ENV_SHOWN = (
     "`{env}` is LaTeX that postil does not typeset (only math environments, docs/math.md), "

@@ -6,15 +6,15 @@ them because MathJax, running over the finished page, typesets it wherever it is
 `<div>` of `$\newcommand…$` is how many of them define their macros. postil typesets math at
 build time, so `find_formulas` finds it in the block's text: `$$…$$` and `\[…\]` (display),
 `\(…\)` and `$…$` (inline, by the same rules as in Markdown:
-`postil.math.delimiters.Closers`). Not inside tags, comments, `<code>`, `<pre>`, `<script>`,
-`<style>`, `<textarea>`, `<svg>` or `<math>`, and not across a tag: a formula lies in one
-run of text. HTML's character references in the TeX are decoded first
-(`$a &lt; b$` is `a < b`). MathJax or KaTeX loaded or configured by the post itself is
-left out, its macros kept (`postil.markdown.mathloader`). The formulas are math tokens like
-the others
-(`postil.markdown.mathdoc.math_resolve` gives them their macros, numbers and labels; errors
-are reported at their line and column); `postil.markdown.math.render_html_block` writes them
-in place of their TeX.
+`postil.math.delimiters.Closers`), and a math environment up to its own `\end` (display:
+MathJax's `processEnvironments` typesets `<p>\begin{equation}…\end{equation}</p>`). Not
+inside tags, comments, `<code>`, `<pre>`, `<script>`, `<style>`, `<textarea>`, `<svg>` or
+`<math>`, and not across a tag: a formula lies in one run of text. HTML's character
+references in the TeX are decoded first (`$a &lt; b$` is `a < b`). MathJax or KaTeX loaded
+or configured by the post itself is left out, its macros kept (`postil.markdown.mathloader`).
+The formulas are math tokens like the others (`postil.markdown.mathdoc.math_resolve`
+gives them their macros, numbers and labels; errors are reported at their line and column);
+`postil.markdown.math.render_html_block` writes them in place of their TeX.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from markdown_it.token import Token
 
 from postil.markdown.mathloader import LOADER_URL, browser_math, config_macros
 from postil.math.delimiters import Closers, escaped
+from postil.math.environments import KNOWN_ENVS
 
 SKIPPED = frozenset({"code", "pre", "script", "style", "textarea", "svg", "math", "kbd", "samp"})
 """Elements whose text is never math."""
@@ -42,7 +43,20 @@ _PIECE = re.compile(
     r"""|<(/?)([A-Za-z][\w:-]*)(?:[^>"']|"[^"]*"|'[^']*')*>""",  # a tag, quoted values kept
     re.S,
 )
-_OPENERS = re.compile(r"\$\$|\$|\\\[|\\\(")
+# Display math may be a bare environment at the start of a line: MathJax finds any
+# `\begin{…}…\end{…}` in text (its `processEnvironments`, on by default) and typesets it as
+# display math, and Pelican's render_math and MkDocs' arithmatex keep it from Markdown.
+# A known environment at a line start; a starred one may be written `align\*` (ox-hugo
+# escapes the star from Markdown's emphasis: `ESCAPED_ENV_TELL` then unescapes the TeX).
+BEGIN_ENV = re.compile(
+    r"\\begin\{("
+    + "|".join(
+        re.escape(e) + (r"|" + re.escape(e[:-1] + "\\*") if e.endswith("*") else "")
+        for e in sorted(KNOWN_ENVS, key=len, reverse=True)
+    )
+    + r")\}"
+)
+_OPENERS = re.compile(r"\$\$|\$|\\\[|\\\(|" + BEGIN_ENV.pattern)
 _CLOSERS = {"$$": "$$", "\\[": "\\]", "\\(": "\\)"}
 
 
@@ -60,7 +74,7 @@ class HtmlFormula(NamedTuple):
 
 def may_hold_math(html: str) -> bool:
     """Tell if an HTML block has a math delimiter, or MathJax or KaTeX in it (most have none)."""
-    if "$" in html or "\\(" in html or "\\[" in html:
+    if "$" in html or "\\(" in html or "\\[" in html or "\\begin{" in html:
         return True
     return ("<script" in html or "<link" in html) and LOADER_URL.search(html) is not None
 
@@ -111,6 +125,28 @@ def _browser_math(html: str, tag: re.Match[str], block: Token) -> HtmlFormula | 
     return HtmlFormula(token, False, tag.start(), end)
 
 
+def _environment(text: str, start: int, opener: re.Match[str], block: Token) -> list[HtmlFormula]:
+    r"""Return the math environment `opener` begins in `text` (the run of text at `start`
+    in the block's HTML) as display math up to its own `\end`, or nothing when it is never
+    ended there or is written `align\*` (Markdown's escape, which an HTML block never
+    undoes: MathJax would not know the name either)."""
+    name = opener.group(1)
+    closer = "\\end{" + name + "}"
+    close = text.find(closer, opener.end())
+    if close < 0 or "\\" in name:
+        return []
+    end = close + len(closer)
+    token = Token("math_block", "math", 0)
+    token.content, token.map = unescape(text[opener.start() : end]), block.map
+    line0 = block.map[0] if block.map else 0
+    token.meta = {
+        "where": (line0, block.content, 0),
+        "offset": start + opener.start(),
+        "html": True,
+    }
+    return [HtmlFormula(token, True, start + opener.start(), start + end)]
+
+
 def _in_text(html: str, start: int, stop: int, block: Token) -> list[HtmlFormula]:
     """Return the formulas of the run of text `html[start:stop]`."""
     text = html[start:stop]
@@ -125,6 +161,11 @@ def _in_text(html: str, start: int, stop: int, block: Token) -> list[HtmlFormula
             search = begin + 1
             continue
         inner = opener.end()
+        if delimiter.startswith("\\begin"):  # MathJax's `processEnvironments`
+            environment = _environment(text, start, opener, block)
+            found += environment
+            search = environment[0].end - start if environment else inner
+            continue
         if delimiter == "$":
             valid = inner < len(text) and not text[inner].isspace()
             close = closers.dollar(inner, len(text)) if valid else -1

@@ -188,7 +188,7 @@ def line_tag(state: StateBlock, line: int) -> Tag | None:
 def find_closer(state: StateBlock, start: int, end: int, closes: str) -> int | None:
     """Return the first line after `start` (before `end`) holding only a tag named `closes`."""
     for line in range(start + 1, end):
-        if left_container(state, line):
+        if left_container(state, line, state.sCount[start]):
             return None
         tag = line_tag(state, line)
         if tag is not None and tag.closing and tag.name.lstrip("/") == closes:
@@ -196,11 +196,19 @@ def find_closer(state: StateBlock, start: int, end: int, closes: str) -> int | N
     return None
 
 
-def left_container(state: StateBlock, line: int) -> bool:
+def left_container(state: StateBlock, line: int, opened: int | None = None) -> bool:
     """Tell whether `line` is outside the block being read (a list item or quote ended);
-    a blank line is not (markdown-it's fence reads it the same way)."""
+    a blank line is not (markdown-it's fence reads it the same way).
+
+    Args:
+        opened: the indent of the line that opened what is being read, when it may lie
+            left of the block: an opening tag right after a list item's text ends the item
+            as a code fence there would (`- x⏎{% highlight %}`), and its lines count from
+            its own indent.
+    """
     blank = state.bMarks[line] + state.tShift[line] >= state.eMarks[line]
-    return state.sCount[line] < state.blkIndent and not blank
+    indent = state.blkIndent if opened is None else min(opened, state.blkIndent)
+    return state.sCount[line] < indent and not blank
 
 
 @dataclass(frozen=True)
@@ -245,7 +253,7 @@ def find_code_tag(
     if tag is None or tag.kind != kind or tag.name != name or tag.closing:
         return None
     for line in range(start, end):
-        if line > start and left_container(state, line):
+        if line > start and left_container(state, line, state.sCount[start]):
             return None
         closer = _closing_tag_at_end(state, line, tag.end if line == start else None)
         if closer is not None and closer.name.lstrip("/") == closes:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from postil.math.colors import read_definecolor
 from postil.math.errors import MathSyntaxError
 from postil.math.paired import expand_paired, is_paired, read_paired_definition
 from postil.math.texreader import NAME as _NAME
@@ -136,7 +137,7 @@ BUILTIN_MACROS: dict[str, str] = {
 _DEFINERS = re.compile(
     r"\\(?:(?P<cmd>newcommand|renewcommand|providecommand|DeclareMathOperator)(?P<star>\*?)"
     r"|(?P<env>newenvironment|renewenvironment)|(?P<def>def|gdef|edef|xdef)|(?P<let>let)"
-    r"|DeclarePairedDelimiter(?P<paired>X?))(?![A-Za-z])"
+    r"|DeclarePairedDelimiter(?P<paired>X?)|(?P<color>definecolor))(?![A-Za-z])"
 )
 ENVIRONMENT_CALL = re.compile(r"\s*\{\s*([A-Za-z]+\*?)\s*\}")
 """The `{name}` after `\\begin`/`\\end`; a defined environment is the macros `begin{name}`
@@ -154,6 +155,8 @@ def _read_definition(latex: str, match: re.Match[str]) -> tuple[str, str, int]:
     code; `_read_environment` gives its end code.
     """
     pos = match.end()
+    if match.group("color"):
+        return read_definecolor(latex, match.start(), pos, {})
     if match.group("paired") is not None:
         return read_paired_definition(latex, pos, extended=match.group("paired") == "X")
     if match.group("let"):

@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from postil.math import (
+    colors,
     enclosures,
     engine,
     environments,
@@ -204,6 +205,16 @@ def _physics(formula: Formula) -> None:
         raise MathSyntaxError(exc.message, offset, exc.command) from None
 
 
+def _colors(formula: Formula) -> None:
+    """Write colour arguments as CSS colours: models, dvips names, `\\definecolor`s."""
+    if "color" in formula.latex:
+        try:
+            formula.latex = colors.rewrite_colors(formula.latex, formula.macro_table)
+        except MathSyntaxError as exc:
+            offset, _ = engine.locate_command(exc.command, formula.source, formula.macro_table)
+            raise MathSyntaxError(exc.message, offset, exc.command) from None
+
+
 def _expanded_arguments(formula: Formula) -> None:
     """Check argument counts in what macros produced (`\\half` -> `\\frac{1}`), at the source.
 
@@ -296,6 +307,7 @@ TEX_PASSES: list[tuple[str, Pass]] = [
     ("braket-bars", _rewrite(rewrite_braket_bars)),
     ("macros", _macros),
     ("physics", _physics),
+    ("colors", _colors),
     ("expanded-safety", _tex(check_safety)),
     ("expanded-arguments", _expanded_arguments),
     ("intertext", _rewrite(intertext.rewrite_intertext)),
