@@ -78,6 +78,9 @@ PLUGINS = {
     "kramdown": ("attrs", "kramdown"),
     # Hexo's tags: callouts, quotes and code; the others are the Liquid plugin's
     "hexo": ("math", "code", "callout", "tabs", "links", "liquid", "hexo", "template"),
+    # raw HTML across blank lines: its math is the math plugin's, its code tags the
+    # Liquid and shortcode plugins'
+    "htmlblock": ("math", "code", "links", "liquid", "shortcode", "htmlblock", "template"),
 }
 
 

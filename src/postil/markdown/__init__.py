@@ -62,6 +62,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.gridtable import gridtable_plugin
     from postil.markdown.heading import heading_plugin
     from postil.markdown.hexo import hexo_plugin
+    from postil.markdown.htmlblock import htmlblock_plugin
     from postil.markdown.ids import ids_plugin
     from postil.markdown.images import images_plugin
     from postil.markdown.include import include_plugin
@@ -113,6 +114,7 @@ def create_markdown() -> MarkdownIt:
         kramdown_plugin,  # `{::comment}`, `{::nomarkdown}`: before the attribute lists' rules
         mark_plugin,  # `==x==`: after the math plugin, which reads `$a == b$` first
         rawhtml_plugin,
+        htmlblock_plugin,  # display math and code tags across a blank line in HTML
         images_plugin,
         ids_plugin,
         nesting_plugin,

@@ -36,27 +36,33 @@ def warn_inline(state: StateInline, offset: int, message: str, warned: str = "")
             about already (`math._warn_unclosed`'s `_math_unclosed`): no second warning there.
     """
     noted = get_state(state.env).extra.setdefault(KEY, [])
-    problem = (state.src, offset, message, warned)
-    if problem not in noted:
+    # The parse's token list tells two paragraphs of the same text apart (kept alive here,
+    # so its identity is not reused before `report_inline`).
+    problem = (state.src, offset, message, warned, state.tokens)
+    if not any(p[:4] == problem[:4] and p[4] is problem[4] for p in noted):
         noted.append(problem)
 
 
 def report_inline(state: Any) -> None:
-    """Core rule: warn about each problem `warn_inline` noted, in document order.
+    """Core rule: warn about each problem `warn_inline` noted, in document order: the n-th
+    paragraph parsed with a text gets the problems of the n-th parse of that text.
 
     Costs one look-up in a post without any.
     """
     doc = get_state(state.env)
-    noted: list[tuple[str, int, str, str]] = doc.extra.pop(KEY, [])
+    noted: list[tuple[str, int, str, str, list[Any]]] = doc.extra.pop(KEY, [])
     if not noted:
         return
-    by_text: dict[str, list[tuple[int, str, str]]] = {}
-    for text, offset, message, warned in noted:
-        by_text.setdefault(text, []).append((offset, message, warned))
+    by_text: dict[str, dict[int, tuple[list[Any], list[tuple[int, str, str]]]]] = {}
+    for text, offset, message, warned, parse in noted:
+        parses = by_text.setdefault(text, {})
+        parses.setdefault(id(parse), (parse, []))[1].append((offset, message, warned))
     for block in state.tokens:
-        if block.type == "inline" and block.content in by_text:
+        if block.type == "inline" and by_text.get(block.content):
+            parses = by_text[block.content]
+            _, problems = parses.pop(next(iter(parses)))
             line0 = block.map[0] if block.map else 0
-            for offset, message, warned in sorted(by_text.pop(block.content)):
+            for offset, message, warned in sorted(problems):
                 line, column = locate(doc, line0, block.content, offset)
                 if not warned or line not in state.env.get(warned, ()):
                     doc.warn(line, column, message)

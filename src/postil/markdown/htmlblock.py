@@ -1,0 +1,180 @@
+r"""Raw HTML blocks that hold display math or a code tag across a blank line.
+
+CommonMark ends an HTML block that starts with a block tag (`<div>`, `<details>`, `<p>`) at
+the first blank line, and reads what follows as Markdown. The generators the posts come from
+read such a block otherwise, in two ways that matter:
+
+- **Math**: MathJax typesets the finished page, so `$$…$$`, `\[…\]` or `\begin{align}…\end{align}`
+  may hold blank lines inside a `<div>` (the hidden `<div style="display: none">$$ \newcommand…
+  $$</div>` preamble of macros, with a blank line between groups of definitions). Cut at the
+  blank line, the formula was never closed: its definitions became paragraphs, and every
+  later use of them was "unsupported".
+- **Code tags**: Jekyll runs Liquid before kramdown and Hugo its shortcodes before Goldmark,
+  so `{% highlight %}…{% endhighlight %}` or `{{< highlight >}}` is code wherever it is,
+  `<details><summary>Code</summary>⏎{% highlight python %}` included, blank lines in the code
+  and all. Cut at the first blank line, the code's first part stayed in the HTML as text
+  and the rest became paragraphs.
+
+`html_block_across` runs before markdown-it's `html_block` at a line that starts such a block.
+It reads the block to its blank line as CommonMark does, unless (1) a line inside starts a
+code tag (`CODE_TAGS`) that is closed: the block ends before that line, whose tag rule
+(`liquid_block`, `shortcode_block`, `hexo_block`) then makes the code block, and the HTML
+after the code is a block of its own; or (2) the text holds a display math opener whose
+closer lies after the blank line: the block goes on to the closer's line, and then to the next
+blank line (again checked), so `postil.markdown.mathhtml` finds the whole formula. Otherwise,
+and for any block a blank line does not end (`<pre>`, comments), it leaves the line to
+`html_block`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
+from markdown_it.rules_block.html_block import HTML_SEQUENCES
+
+from postil.markdown.mathhtml import BEGIN_ENV
+from postil.markdown.tagsyntax import find_code_tag, left_container
+from postil.math.delimiters import escaped
+
+CODE_TAGS = (
+    ("tag", "highlight", "endhighlight"),  # Jekyll
+    ("shortcode", "highlight", "highlight"),  # Hugo
+    ("tag", "codeblock", "endcodeblock"),  # Hexo
+)
+"""Code tags as `find_code_tag` reads them: (kind, opening name, closing name)."""
+
+_DISPLAY = re.compile(r"\$\$|\\\[|" + BEGIN_ENV.pattern)
+r"""A display math opener: `$$`, `\[` or a math environment."""
+_TAG = re.compile(r"<!--|</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
+"""An HTML tag or comment, which ends a run of text."""
+_ELEMENT = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)")
+"""The name of the element an HTML block starts with (none for an end tag)."""
+
+
+def htmlblock_plugin(md: MarkdownIt) -> None:
+    r"""Read HTML blocks that hold display math or a code tag across a blank line (module doc).
+
+    Syntax::
+
+        <div style="display: none">
+        $$
+        \newcommand{\R}{\mathbb{R}}
+
+        \definecolor{accent}{RGB}{230,29,0}
+        $$
+        </div>
+
+    Output: one HTML block, its formula typeset by the math plugin (here: only definitions,
+    so nothing shows). CSS classes: none.
+    """
+    md.block.ruler.before("html_block", "html_block_across", html_block_across)
+
+
+def html_block_across(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """Block rule: an HTML block ended by a blank line, read as the module doc says; False
+    (markdown-it's `html_block` reads it) when neither kind of content is in it."""
+    if silent or not _blank_line_ends_html(state, start):
+        return False
+    last = start  # the last line known to be in the block
+    while True:
+        stop = _blank_line(state, last, end)
+        code_at = next((at for at in range(last + 1, stop) if _code_tag(state, at, end)), None)
+        if code_at is not None:
+            return _push(state, start, code_at)
+        closing = _math_closer(state, start, stop, end)
+        if closing is None:
+            return _push(state, start, stop) if last > start else False
+        last = closing
+
+
+def _blank_line_ends_html(state: StateBlock, line: int) -> bool:
+    """Tell whether `line` starts an HTML block that a blank line ends (CommonMark's kinds 6
+    and 7)."""
+    if state.is_code_block(line) or not state.md.options.get("html"):
+        return False
+    text = state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
+    if not text.startswith("<"):
+        return False
+    kind = next((seq for seq in HTML_SEQUENCES if seq[0].search(text)), None)
+    return kind is not None and bool(kind[1].search(""))
+
+
+def _blank_line(state: StateBlock, line: int, end: int) -> int:
+    """Return the first blank line (or the first line outside the container) after `line`,
+    else `end`: where CommonMark ends an HTML block begun at `line`."""
+    for at in range(line + 1, end):
+        if state.isEmpty(at) or left_container(state, at):
+            return at
+    return end
+
+
+def _code_tag(state: StateBlock, line: int, end: int) -> bool:
+    """Tell whether `line` starts a code tag closed before `end` (`CODE_TAGS`)."""
+    start = state.bMarks[line] + state.tShift[line]
+    if not state.src.startswith("{", start):
+        return False
+    return any(find_code_tag(state, line, end, *tag) is not None for tag in CODE_TAGS)
+
+
+def _math_closer(state: StateBlock, start: int, stop: int, end: int) -> int | None:
+    """Return the line that closes a display formula opened in lines `start`…`stop` but not
+    closed there, when it lies before `end`, inside the container, and before the end tag of
+    the block's first element (`<div>…$$…</div>`: a `$$` after its `</div>` is another
+    formula's, and a `<div>` never ended takes nothing); else None."""
+    begin, limit = state.bMarks[start], state.eMarks[stop - 1]
+    element = _ELEMENT.match(state.src, begin + state.tShift[start])
+    text = state.src[begin:limit]
+    pos = 0
+    while (opener := _DISPLAY.search(text, pos)) is not None:
+        if escaped(text, opener.start()):
+            pos = opener.start() + 1
+            continue
+        closer = _closer_of(opener)
+        close = text.find(closer, opener.end())
+        if close >= 0:
+            pos = close + len(closer)
+            continue
+        if element is None or stop >= end:
+            return None
+        found = state.src.find(closer, limit, state.eMarks[end - 1])
+        element_end = _element_end(state.src, element, state.eMarks[end - 1])
+        if found < 0 or element_end < found or _TAG.search(state.src, limit, found):
+            return None  # a formula lies in one run of text: MathJax never reads across a tag
+        line = next(at for at in range(stop, end) if state.eMarks[at] >= found)
+        if any(left_container(state, at) for at in range(stop, line + 1)):
+            return None
+        return line
+    return None
+
+
+def _element_end(src: str, element: re.Match[str], stop: int) -> int:
+    """Return where the element that `element` opens ends (its own end tag, the same
+    elements inside counted), or -1 when it does not end before `stop`."""
+    name = re.escape(element.group(1))
+    tags = re.compile(f"<(/?){name}(?=[\\s/>])", re.I)
+    depth = 0
+    for tag in tags.finditer(src, element.start(), stop):
+        depth += -1 if tag.group(1) else 1
+        if depth == 0:
+            return tag.start()
+    return -1
+
+
+def _closer_of(opener: re.Match[str]) -> str:
+    """Return what closes a display opener: `$$`, `\\]` or the environment's `\\end`."""
+    if opener.group(0) == "$$":
+        return "$$"
+    if opener.group(0) == "\\[":
+        return "\\]"
+    return "\\end{" + opener.group(1) + "}"
+
+
+def _push(state: StateBlock, start: int, stop: int) -> bool:
+    """Push lines `start`…`stop` as one `html_block` token (as markdown-it's rule does)."""
+    token = state.push("html_block", "", 0)
+    token.map = [start, stop]
+    token.content = state.getLines(start, stop, state.blkIndent, True)
+    state.line = stop
+    return True
