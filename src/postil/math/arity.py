@@ -75,8 +75,9 @@ SCRIPTS = {"^": "superscript", "_": "subscript"}
 
 
 @lru_cache(maxsize=4096)
-def _engine_spec(token: str) -> str:
-    """Return the argument spec latex2mathml gives a token ("" for none; macros aside)."""
+def command_spec(token: str) -> str:
+    """Return the argument spec latex2mathml (or a postil rewrite) gives a token, `\\frac` ->
+    `mm`, `\\sqrt` -> `om`, `^` -> `m`; "" for none (macros aside)."""
     if token in SPECS:
         return SPECS[token]
     if token.startswith(engine.MATH) and token not in engine.MATH_NON_FONT_COMMANDS:
@@ -177,7 +178,7 @@ def check_arguments(latex: str, arities: Mapping[str, str]) -> None:
         elif token[1:] in arities:
             spec = arities[token[1:]]
         else:
-            spec = _engine_spec(token)
+            spec = command_spec(token)
         if spec:
             ends[index], found, spans = _read_arguments(texts, ends, bracket, index, spec)
             text_spans += spans

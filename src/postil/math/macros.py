@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from postil.math.arity import command_spec
 from postil.math.colors import read_definecolor
 from postil.math.errors import MathSyntaxError
 from postil.math.paired import expand_paired, is_paired, read_paired_definition
@@ -253,11 +254,45 @@ def _expand_one(latex: str, start: int, pos: int, body: str) -> tuple[str, int]:
         arg, pos = read_group(latex, pos)
         args.append(arg)
     expanded = re.sub(r"#([1-9])", lambda m: args[int(m.group(1)) - 1], body)
+    if _in_argument(latex, start) and not _one_argument(expanded):
+        expanded = "{" + expanded + "}"  # `\widehat\y`: the whole expansion is the argument
     if re.search(r"\\[A-Za-z]+$", expanded) and latex[pos : pos + 1].isalpha():
         expanded += " "  # `\foo{x}y` with body `#1\cdot` must not become `x\cdoty`
     if expanded[:1].isalpha() and re.search(r"\\[A-Za-z]+$", latex[:start]):
         expanded = " " + expanded  # `\expandafter\a` with body `x` is not `\expandafterx`
     return latex[:start] + expanded + latex[pos:], start
+
+
+_BEFORE = re.compile(r"(?:\\([A-Za-z]+)|(?<!\\)([\^_]))\s*\Z")
+"""The control word or script sign right before a macro call."""
+
+
+def _in_argument(latex: str, start: int) -> bool:
+    r"""Tell whether the macro call at `start` is the argument of the command or script sign
+    before it: `\widehat\y`, `x^\y`, `rac\y 2` (not `\left\y`: a delimiter is one token).
+
+    TeX and MathJax give such a command the call as one token and expand it inside the
+    argument, so `\def\y{	extcolor{c}{y}}` under `\widehat\y` puts the hat on all of it.
+    """
+    before = _BEFORE.search(latex, max(0, start - 40), start)
+    if before is None:
+        return False
+    spec = command_spec(before.group(2) or "\\" + before.group(1))
+    return "m" in spec or "t" in spec
+
+
+def _one_argument(text: str) -> bool:
+    """Tell whether `text` is one TeX argument already: one character, one command, or one
+    `{…}` group."""
+    text = text.strip()
+    if len(text) <= 1 or _NAME.fullmatch(text):
+        return True
+    if text.startswith("{"):
+        try:
+            return read_group(text, 0)[1] == len(text)
+        except MathSyntaxError:
+            return False
+    return False
 
 
 def expand_macros(latex: str, macros: Mapping[str, str]) -> str:
