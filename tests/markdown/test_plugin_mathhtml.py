@@ -112,3 +112,18 @@ def test_a_colour_defined_in_a_hidden_preamble_colours_later_formulas():
     html, found = render(text)
     assert found == []
     assert html.count('mathcolor="#E61D00"') == 2 and 'mathcolor="#B6321C"' in html
+
+
+def test_an_eqref_in_raw_html_links_to_the_equation_and_an_unknown_one_is_an_error():
+    # MathJax's `processRefs`: a figure caption in a `<div>` refers to an equation.
+    text = (
+        "$$ a \\label{eq:a} $$\n\n"
+        '<div class="caption">By \\eqref{eq:a} and \\ref{eq:a}; <code>\\eqref{eq:a}</code>'
+        " stays code; \\eqref{eq:zz}.</div>\n"
+    )
+    html, found = render(text)
+    assert (
+        'By <a class="eqref" href="#eq-a">(1)</a> and <a class="eqref" href="#eq-a">1</a>' in html
+    )
+    assert "<code>\\eqref{eq:a}</code>" in html
+    assert found == ["post.md:3:92: unknown equation label 'eq:zz' in \\eqref/\\ref"]

@@ -763,6 +763,13 @@ def render_html_block(self: Any, tokens: list[Token], idx: int, options: Any, en
             out += [html[pos : formula.start]]
             pos = formula.end
             continue
+        if formula.token.type == "math_ref":
+            out += [
+                html[pos : formula.start],
+                render_math_ref(self, [formula.token], 0, options, env),
+            ]
+            pos = formula.end
+            continue
         mathml = render_formula(formula.token, formula.display, state)
         if mathml.startswith("<math"):  # not a `math-error` span
             state.math_chars |= formula_chars(mathml)

@@ -6,8 +6,9 @@ them because MathJax, running over the finished page, typesets it wherever it is
 `<div>` of `$\newcommand…$` is how many of them define their macros. postil typesets math at
 build time, so `find_formulas` finds it in the block's text: `$$…$$` and `\[…\]` (display),
 `\(…\)` and `$…$` (inline, by the same rules as in Markdown:
-`postil.math.delimiters.Closers`), and a math environment up to its own `\end` (display:
-MathJax's `processEnvironments` typesets `<p>\begin{equation}…\end{equation}</p>`). Not
+`postil.math.delimiters.Closers`), a math environment up to its own `\end` (display:
+MathJax's `processEnvironments` typesets `<p>\begin{equation}…\end{equation}</p>`), and
+`\eqref{x}`/`\ref{x}` (links to the equation: MathJax's `processRefs`). Not
 inside tags, comments, `<code>`, `<pre>`, `<script>`, `<style>`, `<textarea>`, `<svg>` or
 `<math>`, and not across a tag: a formula lies in one run of text. HTML's character
 references in the TeX are decoded first (`$a &lt; b$` is `a < b`). MathJax or KaTeX loaded
@@ -56,7 +57,7 @@ BEGIN_ENV = re.compile(
     )
     + r")\}"
 )
-_OPENERS = re.compile(r"\$\$|\$|\\\[|\\\(|" + BEGIN_ENV.pattern)
+_OPENERS = re.compile(r"\$\$|\$|\\\[|\\\(|" + BEGIN_ENV.pattern + r"|\\(eqref|ref)\{([^{}\n]*)\}")
 _CLOSERS = {"$$": "$$", "\\[": "\\]", "\\(": "\\)"}
 
 
@@ -74,7 +75,7 @@ class HtmlFormula(NamedTuple):
 
 def may_hold_math(html: str) -> bool:
     """Tell if an HTML block has a math delimiter, or MathJax or KaTeX in it (most have none)."""
-    if "$" in html or "\\(" in html or "\\[" in html or "\\begin{" in html:
+    if "$" in html or "\\(" in html or "\\[" in html or "\\begin{" in html or "ref{" in html:
         return True
     return ("<script" in html or "<link" in html) and LOADER_URL.search(html) is not None
 
@@ -147,6 +148,20 @@ def _environment(text: str, start: int, opener: re.Match[str], block: Token) -> 
     return [HtmlFormula(token, True, start + opener.start(), start + end)]
 
 
+def _reference(start: int, opener: re.Match[str], block: Token) -> list[HtmlFormula]:
+    r"""Return `\eqref{x}`/`\ref{x}` in a run of text as a `math_ref` token (a link to the
+    equation, as in Markdown text), or nothing for an empty label."""
+    label = opener.group(3).strip()
+    if not label:
+        return []
+    token = Token("math_ref", "a", 0)
+    line0 = block.map[0] if block.map else 0
+    at = start + opener.start()
+    where = (line0, block.content, 0)
+    token.meta = {"kind": opener.group(2), "label": label, "offset": at, "where": where}
+    return [HtmlFormula(token, False, at, start + opener.end())]
+
+
 def _in_text(html: str, start: int, stop: int, block: Token) -> list[HtmlFormula]:
     """Return the formulas of the run of text `html[start:stop]`."""
     text = html[start:stop]
@@ -161,6 +176,10 @@ def _in_text(html: str, start: int, stop: int, block: Token) -> list[HtmlFormula
             search = begin + 1
             continue
         inner = opener.end()
+        if opener.group(2) is not None:  # MathJax's `processRefs`: `\eqref{x}` in text
+            found += _reference(start, opener, block)
+            search = opener.end()
+            continue
         if delimiter.startswith("\\begin"):  # MathJax's `processEnvironments`
             environment = _environment(text, start, opener, block)
             found += environment
