@@ -382,10 +382,30 @@ def _unescaped(latex: str, opener: str) -> tuple[str, tuple[int, ...]]:
     kramdown = (
         opener.startswith("\\\\")
         or (opener == "$" and "\\begin" not in latex and KRAMDOWN_TELL.search(latex) is not None)
+        or (opener == "$" and _balanced_as_kramdown(latex))
         or (opener in ("$", "$$") and ESCAPED_ROWS_TELL.search(latex) is not None)
         or (not opener and ESCAPED_ENV_TELL.search(latex) is not None)
     )
     return unescape(latex, KRAMDOWN_ESCAPES if kramdown else DOLLAR_ESCAPES)
+
+
+def _balanced_as_kramdown(latex: str) -> bool:
+    r"""Tell whether `$…$`'s braces balance only once kramdown's `\{`/`\}` escapes are
+    undone: `$\{(x_i, y_i)}_{i}$` is no TeX (its `}` closes nothing), but kramdown read
+    `\{` as `{`, and MathJax typeset the group."""
+    if "\\{" not in latex and "\\}" not in latex:
+        return False
+    return not _balanced(latex) and _balanced(unescape(latex, KRAMDOWN_ESCAPES)[0])
+
+
+def _balanced(latex: str) -> bool:
+    """Tell whether the TeX's braces pair (`\\{` and `\\}` are no braces)."""
+    depth = 0
+    for token in TEX_GROUPING.findall(latex):
+        depth += {"{": 1, "}": -1}.get(token, 0)
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def _block_opener(line: str) -> tuple[str, str] | None:
