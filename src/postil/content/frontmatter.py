@@ -642,6 +642,7 @@ QUIET_KEYS = frozenset(
     | {"keep-md", "df-print", "code-overflow", "title-block-style", "lightbox"}
     | {"link-external-icon", "link-external-newwindow", "email-obfuscation", "resources"}
     | {"future"}  # al-folio's Distill posts: Jekyll reads `future` from _config.yml only
+    | {"wordpress_id", "wordpress_url"}  # jekyll-import's and blogdown's WordPress imports
     | {"extra", "in_search_index"}  # Zola: the theme's own values; search opt-out
     | {"output", "mermaid"}  # R Markdown's output format; Chirpy's Mermaid script switch
     | {"jupytext", "kernelspec"}  # MyST notebooks: the paired notebook's format, its kernel

@@ -1,4 +1,4 @@
-r"""Raw HTML blocks that hold display math or a code tag across a blank line.
+r"""Raw HTML blocks that hold display math or a code tag across a blank line, or Markdown.
 
 CommonMark ends an HTML block that starts with a block tag (`<div>`, `<details>`, `<p>`) at
 the first blank line, and reads what follows as Markdown. The generators the posts come from
@@ -15,13 +15,21 @@ read such a block otherwise, in two ways that matter:
   and all. Cut at the first blank line, the code's first part stayed in the HTML as text
   and the rest became paragraphs.
 
+- **Markdown inside an element**: kramdown's `<div markdown="1">` and Python-Markdown's
+  `<div markdown>` (md_in_html; MkDocs Material's grids) say the element's content is
+  Markdown, written right after the tag. Cut at the blank line, the content stayed raw
+  text (`**bold**` with its stars) and a code fence inside lost its opening line.
+
 `html_block_across` runs before markdown-it's `html_block` at a line that starts such a block.
 It reads the block to its blank line as CommonMark does, unless (1) a line inside starts a
 code tag (`CODE_TAGS`) that is closed: the block ends before that line, whose tag rule
 (`liquid_block`, `shortcode_block`, `hexo_block`) then makes the code block, and the HTML
 after the code is a block of its own; or (2) the text holds a display math opener whose
 closer lies after the blank line: the block goes on to the closer's line, and then to the next
-blank line (again checked), so `postil.markdown.mathhtml` finds the whole formula. Otherwise,
+blank line (again checked), so `postil.markdown.mathhtml` finds the whole formula; (3) a
+line of tags only that opens an element with a `markdown` attribute is a block of its own
+(the attribute taken out), and so is every such line until one closes the element, so the
+lines between are Markdown (`_markdown_element_line`). Otherwise,
 and for any block a blank line does not end (`<pre>`, comments), it leaves the line to
 `html_block`.
 """
@@ -50,6 +58,17 @@ r"""A display math opener: `$$`, `\[` or a math environment."""
 _TAG = re.compile(r"<!--|</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
 """An HTML tag or comment, which ends a run of text."""
 _ELEMENT = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)")
+MARKDOWN_ATTRIBUTE = re.compile(
+    r"""\s+markdown(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'=<>`/]+))?(?=\s|/?>)""", re.I
+)
+"""kramdown's `markdown="1"` (`"block"`, `"span"`; `"0"` keeps the content raw) and
+Python-Markdown's md_in_html `markdown`: the element's content is Markdown."""
+TAGS_ONLY = re.compile(
+    r"""(?:\s*(?:<!--.*?-->|</?[A-Za-z][\w:-]*(?:\s(?:[^<>"']|"[^"]*"|'[^']*')*)?/?>))+\s*"""
+)
+"""A line of HTML tags (and comments) only."""
+MARKDOWN_ELEMENTS = "_markdown_elements"
+"""The `env` key of the names of the elements with a `markdown` attribute still open."""
 """The name of the element an HTML block starts with (none for an end tag)."""
 
 
@@ -77,6 +96,8 @@ def html_block_across(state: StateBlock, start: int, end: int, silent: bool) -> 
     (markdown-it's `html_block` reads it) when neither kind of content is in it."""
     if silent or not _blank_line_ends_html(state, start):
         return False
+    if _markdown_element_line(state, start):
+        return True
     last = start  # the last line known to be in the block
     while True:
         stop = _blank_line(state, last, end)
@@ -87,6 +108,37 @@ def html_block_across(state: StateBlock, start: int, end: int, silent: bool) -> 
         if closing is None:
             return _push(state, start, stop) if last > start else False
         last = closing
+
+
+def _markdown_element_line(state: StateBlock, line: int) -> bool:
+    """Push `line` alone as an HTML block when it holds only tags and opens an element with
+    a `markdown` attribute, or lies inside one (`MARKDOWN_ATTRIBUTE`); return whether it did.
+
+    The attribute is taken out (no HTML element has it), and the element's name kept in
+    `env` until a line of tags closes it, so the lines between are read as Markdown.
+    """
+    text = state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
+    open_elements: list[str] = state.env.setdefault(MARKDOWN_ELEMENTS, [])
+    if (not open_elements and "markdown" not in text) or not TAGS_ONLY.fullmatch(text):
+        return False
+    opening = _ELEMENT.match(text)
+    attribute = MARKDOWN_ATTRIBUTE.search(text)
+    if attribute is not None and opening is not None:
+        if (attribute.group(1) or "").strip("'\"") == "0":
+            return False  # kramdown's `markdown="0"`: raw, as CommonMark reads any block
+        text = text[: attribute.start()] + text[attribute.end() :]
+        open_elements.append(opening.group(1).lower())
+    elif open_elements:
+        closes = re.search(rf"</{re.escape(open_elements[-1])}\s*>", text, re.I)
+        if closes is not None:
+            open_elements.pop()
+    else:
+        return False
+    token = state.push("html_block", "", 0)
+    token.map = [line, line + 1]
+    token.content = " " * max(0, state.sCount[line] - state.blkIndent) + text + "\n"
+    state.line = line + 1
+    return True
 
 
 def _blank_line_ends_html(state: StateBlock, line: int) -> bool:
