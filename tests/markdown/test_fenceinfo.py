@@ -62,6 +62,8 @@ KNOWN = "known: hl_lines, linenos, linenostart, title"
             FenceInfo("python", "m.py", (2,), True, 7),
         ),
         ("", FenceInfo()),
+        # Pandoc's attribute list: a key that is no option is an HTML attribute, no problem
+        ("{.cpp file=gauss}", FenceInfo("cpp")),
     ],
 )
 def test_each_generators_form_means_the_same(info, expected):

@@ -20,7 +20,8 @@ are read the same (`parse_info`):
 Highlighted lines count from the block's first line whatever number it starts from
 (Pygments' and MkDocs Material's rule). Options that change only another tool's
 presentation (Quarto's `code-fold`, Hugo's `anchorlinenos`, …) are read and ignored
-quietly; any other option is a problem, which the code plugin reports as a warning.
+quietly; any other option is a problem, which the code plugin reports as a warning, except
+a `key=value` inside Pandoc's attribute list, which is an HTML attribute there.
 """
 
 from __future__ import annotations
@@ -147,7 +148,7 @@ def _attribute_language(text: str, found: _Options) -> tuple[str, str]:
             found.linenos = True
         elif not language:
             language = name
-    _read_tokens(body, found)
+    _read_tokens(body, found, attributes=True)
     return language, rest
 
 
@@ -164,8 +165,14 @@ def _suffixes(text: str, found: _Options) -> str:
     return text
 
 
-def _read_tokens(text: str, found: _Options) -> None:
-    """Read options, `{…}` groups, a `[title]` and bare words (see the module)."""
+def _read_tokens(text: str, found: _Options, attributes: bool = False) -> None:
+    """Read options, `{…}` groups, a `[title]` and bare words (see the module).
+
+    Args:
+        attributes: True inside Pandoc's and attr_list's `{.lang key=value}`, where a key
+            that is no option is an HTML attribute (Pandoc writes `data-key`), not a
+            mistake: ignored without a word (cp-algorithms' `{.cpp file=gauss}`).
+    """
     words: list[str] = []
     for match in _TOKEN.finditer(text):
         if match.group("group") is not None:
@@ -177,7 +184,7 @@ def _read_tokens(text: str, found: _Options) -> None:
         elif match.group("bracket") is not None:
             found.title = match.group("bracket").strip()
         elif match.group("key") is not None:
-            _option(match.group("key"), match.group("value"), found)
+            _option(match.group("key"), match.group("value"), found, attributes)
         elif match.group("word") is not None:
             words.append(match.group("word"))
     _bare_words(words, found)
@@ -210,15 +217,16 @@ def _bare_words(words: list[str], found: _Options) -> None:
         found.problems.append(f"unknown code option{plural} {names}; known: {KNOWN}")
 
 
-def _option(key: str, value: str, found: _Options) -> None:
-    """Apply one `key=value` option (`value` as written, quotes and all)."""
+def _option(key: str, value: str, found: _Options, attributes: bool = False) -> None:
+    """Apply one `key=value` option (`value` as written, quotes and all); an unknown key is
+    a problem, unless it is an HTML attribute of an attribute list (`_read_tokens`)."""
     if value[:1] in ("'", '"') and (len(value) < 2 or value[-1] != value[0]):
         found.problems.append(f"unbalanced quote in {key}={value}; close the quote")
         value = value[1:]
     value = _unquote(value)
     name = OPTIONS.get(key.lower())
     if name is None:
-        if key.lower() not in QUIET:
+        if key.lower() not in QUIET and not attributes:
             found.problems.append(f"unknown code option {key!r}; known: {KNOWN}")
         return
     if name == "title":

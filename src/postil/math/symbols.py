@@ -37,6 +37,10 @@ TEXT_SYMBOLS: dict[str, str] = {
     "\\textdegree": "°",
     "\\textdollar": "$",
     "\\textellipsis": "…",
+    "\\dots": "…",  # LaTeX's \dots and \ldots are \textellipsis in text (KaTeX's too)
+    "\\ldots": "…",
+    "\\textbullet": "•",
+    "\\pounds": "£",
     "\\textemdash": "—",
     "\\textendash": "–",
     "\\textquotedblleft": "“",
