@@ -68,10 +68,17 @@ ENGINES = {
     "verbatim": "text",
     "embed": "text",
     "ditaa": "text",
+    # Quarto extensions whose cells run in the reader's browser: quarto-webr, quarto-pyodide,
+    # quarto-live (no server runs them; shown as code all the same)
+    "webr-r": "r",
+    "webr": "r",
+    "pyodide-python": "python",
+    "pyodide": "python",
 }
 """Quarto and knitr engines (lower case) and the Pygments language their code is shown in.
 
-knitr's engine list (`names(knitr::knit_engines$get())`) with Quarto's own: a `{tikz}`
+knitr's engine list (`names(knitr::knit_engines$get())`) with Quarto's own and its
+extensions' browser-run cells (`{webr-r}`, `{pyodide-python}`): a `{tikz}`
 chunk is a picture drawn from TeX that postil cannot draw, so it is shown as its TeX.
 """
 
