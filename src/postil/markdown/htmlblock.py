@@ -2,7 +2,7 @@ r"""Raw HTML blocks that hold display math or a code tag across a blank line, or
 
 CommonMark ends an HTML block that starts with a block tag (`<div>`, `<details>`, `<p>`) at
 the first blank line, and reads what follows as Markdown. The generators the posts come from
-read such a block otherwise, in two ways that matter:
+read such a block otherwise, in three ways that matter:
 
 - **Math**: MathJax typesets the finished page, so `$$…$$`, `\[…\]` or `\begin{align}…\end{align}`
   may hold blank lines inside a `<div>` (the hidden `<div style="display: none">$$ \newcommand…
@@ -14,7 +14,6 @@ read such a block otherwise, in two ways that matter:
   `<details><summary>Code</summary>⏎{% highlight python %}` included, blank lines in the code
   and all. Cut at the first blank line, the code's first part stayed in the HTML as text
   and the rest became paragraphs.
-
 - **Markdown inside an element**: kramdown's `<div markdown="1">` and Python-Markdown's
   `<div markdown>` (md_in_html; MkDocs Material's grids) say the element's content is
   Markdown, written right after the tag. Cut at the blank line, the content stayed raw
@@ -24,14 +23,13 @@ read such a block otherwise, in two ways that matter:
 It reads the block to its blank line as CommonMark does, unless (1) a line inside starts a
 code tag (`CODE_TAGS`) that is closed: the block ends before that line, whose tag rule
 (`liquid_block`, `shortcode_block`, `hexo_block`) then makes the code block, and the HTML
-after the code is a block of its own; or (2) the text holds a display math opener whose
+after the code is a block of its own; (2) the text holds a display math opener whose
 closer lies after the blank line: the block goes on to the closer's line, and then to the next
 blank line (again checked), so `postil.markdown.mathhtml` finds the whole formula; (3) a
 line of tags only that opens an element with a `markdown` attribute is a block of its own
 (the attribute taken out), and so is every such line until one closes the element, so the
-lines between are Markdown (`_markdown_element_line`). Otherwise,
-and for any block a blank line does not end (`<pre>`, comments), it leaves the line to
-`html_block`.
+lines between are Markdown (`_markdown_element_line`). Otherwise, and for any block a blank
+line does not end (`<pre>`, comments), it leaves the line to `html_block`.
 """
 
 from __future__ import annotations
@@ -58,6 +56,7 @@ r"""A display math opener: `$$`, `\[` or a math environment."""
 _TAG = re.compile(r"<!--|</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
 """An HTML tag or comment, which ends a run of text."""
 _ELEMENT = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)")
+"""The name of the element an HTML block starts with (none for an end tag)."""
 MARKDOWN_ATTRIBUTE = re.compile(
     r"""\s+markdown(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'=<>`/]+))?(?=\s|/?>)""", re.I
 )
@@ -69,7 +68,6 @@ TAGS_ONLY = re.compile(
 """A line of HTML tags (and comments) only."""
 MARKDOWN_ELEMENTS = "_markdown_elements"
 """The `env` key of the names of the elements with a `markdown` attribute still open."""
-"""The name of the element an HTML block starts with (none for an end tag)."""
 
 
 def htmlblock_plugin(md: MarkdownIt) -> None:

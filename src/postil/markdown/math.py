@@ -613,7 +613,7 @@ def _closer_next(state: StateBlock, blank: int, closer: str) -> bool:
 
 def _closing_tex_run(state: StateBlock, blank: int, closer: str) -> bool:
     r"""Tell if the lines after the blank line `blank`, up to the next blank one, are TeX
-    ending with `closer` at a line's end: `$$⏎F⏎⏎	ag{6}⏎$$`, one formula as kramdown reads
+    ending with `closer` at a line's end: `$$⏎F⏎⏎\tag{6}⏎$$`, one formula as kramdown reads
     a `$$` block (up to the next `$$`; its writers' MathJax never saw the blank line). TeX
     means a command, and no run of four words (`PROSE`): a paragraph holding `$$y$$` after
     an unclosed `$$` is prose, and stays the warning it was."""

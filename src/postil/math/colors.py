@@ -105,7 +105,7 @@ extension draws them (mathjax/MathJax-src, `ts/input/tex/color/ColorConstants.ts
 matters, as in TeX: `Red` is this red, `red` CSS's."""
 
 COLOR_COMMANDS = re.compile(r"\\(color|textcolor|colorbox|fcolorbox)(?![A-Za-z])")
-"""The commands whose first argument (two for `\fcolorbox`) is a colour."""
+r"""The commands whose first argument (two for `\fcolorbox`) is a colour."""
 
 DECIMAL = re.compile(r"\d+(?:\.\d*)?|\.\d+")
 HEX6 = re.compile(r"[0-9A-Fa-f]{6}")

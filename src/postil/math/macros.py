@@ -269,10 +269,10 @@ _BEFORE = re.compile(r"(?:\\([A-Za-z]+)|(?<!\\)([\^_]))\s*\Z")
 
 def _in_argument(latex: str, start: int) -> bool:
     r"""Tell whether the macro call at `start` is the argument of the command or script sign
-    before it: `\widehat\y`, `x^\y`, `rac\y 2` (not `\left\y`: a delimiter is one token).
+    before it: `\widehat\y`, `x^\y`, `\frac\y 2` (not `\left\y`: a delimiter is one token).
 
     TeX and MathJax give such a command the call as one token and expand it inside the
-    argument, so `\def\y{	extcolor{c}{y}}` under `\widehat\y` puts the hat on all of it.
+    argument, so `\def\y{\textcolor{c}{y}}` under `\widehat\y` puts the hat on all of it.
     """
     before = _BEFORE.search(latex, max(0, start - 40), start)
     if before is None:
