@@ -227,3 +227,15 @@ def test_blogdown_postref_is_nothing_before_a_relative_path_and_other_blogdown_n
         "content/posts/here.md:5:6: Hugo shortcode `{{< blogdown/other >}}` is not supported "
         "and is left out (content between its tags stays); write its result as Markdown or HTML"
     ]
+
+
+def test_a_post_on_x_is_a_link_with_a_warning_and_a_malformed_one_only_a_warning():
+    text = '{{< tweet user="SanDiegoZoo" id="1453110110599868418" >}}\n\n{{< x user="a b" >}}\n'
+    html, state = render(text)
+    found = [str(d).split("\n")[0] for d in state.diagnostics]
+    assert 'href="https://x.com/SanDiegoZoo/status/1453110110599868418"' in html
+    assert html.count("<blockquote") == 1
+    assert found[0].startswith("content/posts/here.md:1:1: warning: `{{< tweet")
+    assert "link to the post" in found[0]
+    assert found[1].startswith("content/posts/here.md:3:1: warning:")
+    assert "names no post on X" in found[1]

@@ -1,5 +1,6 @@
 """Video embeds: Hugo's `youtube`/`vimeo` and Quarto's `video` shortcodes, Jekyll's and
-Hexo's `{% youtube %}`/`{% vimeo %}` tags, as HTML.
+Hexo's `{% youtube %}`/`{% vimeo %}` tags, as HTML; and posts on X (Hugo's `tweet`/`x`,
+jekyll-twitter-plugin's `{% twitter %}`) as a quoted link (`post_html`).
 
     {{< youtube dQw4w9WgXcQ >}}
     {{< youtube id="dQw4w9WgXcQ" title="The lecture" start="90" >}}
@@ -164,3 +165,66 @@ def _iframe(url: str, title: str) -> str:
         f' loading="lazy" allow="{ALLOW}" referrerpolicy="strict-origin-when-cross-origin"'
         " allowfullscreen></iframe></figure>\n"
     )
+
+
+POST_URL = re.compile(
+    r"https?://(?:www\.|mobile\.)?(?:twitter|x)\.com/(?P<user>\w{1,15})(?:/status(?:es)?/(?P<id>\d+))?",
+    re.I,
+)
+"""A post's (tweet's) URL on X or Twitter, or a profile's (`/user` alone)."""
+
+
+def post_html(user: str, post_id: str) -> str | None:
+    """Return a quoted link to a post on X (a tweet), or None when neither is given.
+
+    Hugo's `tweet`/`x` shortcodes and jekyll-twitter-plugin's `{% twitter %}` fetch the
+    post's HTML from X's oEmbed API while the site builds; postil fetches nothing, so the
+    reader gets a link to the post (X's own embed code without its script is the same
+    `<blockquote>` with a link). `user` alone is a profile; `post_id` alone uses X's
+    `i/status` address, which redirects to the post.
+    """
+    user = user.lstrip("@")
+    if (post_id and not post_id.isdigit()) or (user and not re.fullmatch(r"\w{1,15}", user)):
+        return None
+    if post_id:
+        href = f"https://x.com/{user or 'i'}/status/{post_id}"
+        text = f"A post by @{user} on X" if user else "A post on X"
+    elif user:
+        href, text = f"https://x.com/{user}", f"Posts by @{user} on X"
+    else:
+        return None
+    return (
+        f'<blockquote class="embedded-post"><p><a href="{escape(href)}">{escape(text)}</a>'
+        "</p></blockquote>\n"
+    )
+
+
+def push_post(state: StateBlock, line: int, tag: Tag, user: str, post_id: str) -> None:
+    """Push the link of a post tag alone on body line `line` as an `html_block` token, with a
+    warning that the post's text is not shown (or, for a tag naming no post, only the
+    warning).
+
+    Args:
+        tag: Hugo's `tweet`/`x` shortcode or jekyll-twitter-plugin's `{% twitter %}` tag.
+        user, post_id: the account and the post's number, as the tag gives them.
+    """
+    html = post_html(user, post_id)
+    doc = get_state(state.env)
+    if html is None:
+        doc.warn(line, 1, f"`{tag.raw}` names no post on X: give its URL or `user` and `id`")
+        return
+    doc.warn(
+        line,
+        1,
+        f"`{tag.raw}` is shown as a link to the post: postil fetches nothing from X while "
+        "it builds (Hugo and jekyll-twitter-plugin do); quote the post's words above it to "
+        "keep them on the page",
+    )
+    token = state.push("html_block", "", 0)
+    token.content, token.map = html, [line, line + 1]
+
+
+def post_url_parts(url: str) -> tuple[str, str]:
+    """Return (user, post id) of an X or Twitter URL (`POST_URL`), or ("", "")."""
+    found = POST_URL.match(url.strip("\"'"))
+    return (found.group("user"), found.group("id") or "") if found else ("", "")

@@ -30,7 +30,7 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 from postil.markdown.attrlist import clean_attributes
-from postil.markdown.embed import push_video
+from postil.markdown.embed import post_url_parts, push_post, push_video
 from postil.markdown.liquidinclude import include_html, math_loader, push_include, readable
 from postil.markdown.state import RenderState
 from postil.markdown.tagsyntax import (
@@ -201,6 +201,11 @@ def liquid_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         if not silent:  # Hexo's `{% youtube id [type] [cookie] %}`: the id comes first
             words = tag.args.split()
             push_video(state, start, tag, words[0].strip("\"'") if words else "", {})
+            state.line = start + 1
+        return True
+    if tag is not None and tag.kind == "tag" and tag.name == "twitter":
+        if not silent:  # jekyll-twitter-plugin: `{% twitter URL [options] %}`
+            push_post(state, start, tag, *post_url_parts(tag.args.split()[0] if tag.args else ""))
             state.line = start + 1
         return True
     if tag is None or tag.kind != "tag" or tag.name not in BLOCK_TAGS:

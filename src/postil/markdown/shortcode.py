@@ -50,7 +50,7 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 
 from postil.markdown.callout import kind_of
-from postil.markdown.embed import push_video
+from postil.markdown.embed import push_post, push_video
 from postil.markdown.figure import push_figure
 from postil.markdown.liquid import Value
 from postil.markdown.shortcodecallout import (
@@ -189,6 +189,11 @@ def _one_line(state: StateBlock, start: int, end: int, tag: Tag) -> None:
         return
     if tag.name in VIDEOS and not tag.closing:
         _video(state, start, tag)
+        return
+    if tag.name in ("tweet", "x") and not tag.closing:  # Hugo's: `user=` and `id=`
+        positional, named = shortcode_params(tag.args)
+        post_id = named.get("id") or (positional[-1] if positional else "")
+        push_post(state, start, tag, named.get("user", ""), post_id)
         return
     if tag.name == "toc" and not tag.closing:  # themes' `{{< toc >}}`: the post's contents here
         token = state.push("kramdown_toc", "nav", 0)
