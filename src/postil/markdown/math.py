@@ -52,7 +52,7 @@ from postil.markdown.mathdoc import (
 from postil.markdown.mathescape import DOLLAR_ESCAPES, KRAMDOWN_ESCAPES, unescape
 from postil.markdown.mathhtml import BEGIN_ENV, DISPLAY_ATTRS
 from postil.markdown.mathquote import math_quote_lazy
-from postil.markdown.state import get_state
+from postil.markdown.state import get_state, is_mdx
 from postil.markdown.tagsyntax import find_closer, shortcode_params
 from postil.math import anchor_id
 from postil.math.delimiters import closers_for
@@ -194,6 +194,8 @@ def math_inline(state: StateInline, silent: bool) -> bool:
         close = -1 if src[pos + 1].isspace() else closers.dollar(pos + 1, end)
         if close < 0:  # `$10 … x_1 $` is a price, `$2, 3, \dots $` a formula
             close = closers.spaced_dollar(pos + 1, end)
+        if close < 0 and is_mdx(state.env):  # remark-math's reading: `$ 0.16 $m` is math
+            close = closers.spaced_pair(pos + 1, end)
         if close < 0:
             return False
         return _emit(state, silent, "math_inline", pos + 1, close, close + 1)

@@ -33,10 +33,7 @@ from postil.markdown.mdxcomponents import (
 )
 from postil.markdown.rawhtml import MORE_MARKER
 from postil.markdown.references import locate
-from postil.markdown.state import RenderState, get_state
-
-MDX_SUFFIX = ".mdx"
-"""Sources read as MDX."""
+from postil.markdown.state import MDX_SUFFIX, RenderState, get_state, is_mdx
 
 MORE = MORE_MARKER + "\n"
 """The summary break `{/* truncate */}` is (`<!-- truncate -->`: `postil.markdown.rawhtml`)."""
@@ -78,11 +75,6 @@ def mdx_plugin(md: MarkdownIt) -> None:
     md.inline.ruler.before("autolink", "mdx_tag", mdx_tag)
     md.core.ruler.after("inline", "mdx_warnings", mdx_warnings)
     md.add_render_rule("mdx_drop", render_mdx_drop)
-
-
-def is_mdx(env: Any) -> bool:
-    """Whether the document being parsed is an MDX source (its path ends `.mdx`)."""
-    return get_state(env).path.lower().endswith(MDX_SUFFIX)
 
 
 def mdx_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:

@@ -220,3 +220,12 @@ def get_state(env: MutableMapping[str, Any]) -> RenderState:
     if state is None:
         state = env["postil"] = RenderState()
     return state
+
+
+MDX_SUFFIX = ".mdx"
+"""Sources read as MDX (`postil.markdown.mdx`; math's `$` as remark-math reads it too)."""
+
+
+def is_mdx(env: MutableMapping[str, Any]) -> bool:
+    """Whether the document being parsed is an MDX source (its path ends `.mdx`)."""
+    return get_state(env).path.lower().endswith(MDX_SUFFIX)

@@ -27,6 +27,8 @@ TEX_LIKE = re.compile(r"\\[A-Za-z]|[\^_{}=]")
 OPERATOR = re.compile(r"[+\-*/<>]")  # a binary operator or relation of `PLAIN_TERMS`
 PLAIN_TERMS = re.compile(r"[A-Za-z0-9\s+\-*/<>().,'|!]+")
 CONTROL_WORD = re.compile(r"\\[A-Za-z]+|\\[^A-Za-z]")
+ONE_TERM = re.compile(r"\s+[-+]?(?:\d+(?:\.\d+)?|[A-Za-z]{1,2})\s+")
+"""`$ … $`'s TeX as `Closers.spaced_pair` takes it: one number or short name, spaces around."""
 NUMERIC_TERMS = re.compile(r"[A-Za-z0-9\s+\-*/<>().,'|!^_{}=\[\]:;]+")
 RELATION_END = re.compile(r"(?:[=<>]|\\(?:approx|leq?|geq?|neq?|sim|simeq|equiv|propto))\s*\Z")
 """TeX ending in a relation (`p =`, `x \approx`): a number after its closing `$` completes
@@ -160,6 +162,19 @@ class Closers:
             return close
         spaced = self.src[start].isspace() and self.src[close - 1].isspace()
         return close if _variables(tex) and (spaced or OPERATOR.search(tex)) else -1
+
+    def spaced_pair(self, start: int, end: int) -> int:
+        r"""Return the `$` closing `$ … $` around one signed number or a one- or two-letter
+        name, a space inside each `$` (`$ 0.16 $m`, `$ -1 $`, `$ id $`), or -1.
+
+        remark-math (MDX's math) reads any pair as math, where Pandoc's rule and
+        `spaced_dollar` leave these as text; only this one-term form is taken, so that a
+        `$` that no rule closes never pairs with the opener of a later formula.
+        """
+        close = self._first_balanced(self._unescaped, start, end)
+        if close < 0 or self.src[close + 1 : close + 2] == "$":
+            return -1
+        return close if ONE_TERM.fullmatch(self.src, start, close) else -1
 
     def find(self, sub: str, start: int, end: int) -> int:
         """Return what `src.find(sub, start, end)` returns, after one scan per `sub`."""
