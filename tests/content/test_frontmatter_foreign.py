@@ -687,3 +687,9 @@ def test_an_empty_key_beside_another_for_its_value_is_no_duplicate():
     ]
     with pytest.raises(ContentError, match="`authors` repeats another key"):
         read("---\ntitle: T\nauthor: A\nauthors: [B]\n---\n")
+
+
+def test_pelicans_update_date_plugin_key_is_the_update():
+    text = "Title: T\nDate: 2013-08-25 12:14\nUpdate: 2014-06-26 09:55\n\nBody.\n"
+    meta, *_, warnings = read(text)
+    assert meta.updated.isoformat() == "2014-06-26T09:55:00+00:00" and warnings == []

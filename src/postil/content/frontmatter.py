@@ -592,6 +592,7 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "last_modified_at": ("updated", _date, 1),  # Jekyll (jekyll-last-modified-at)
     "date-modified": ("updated", _date, 1),  # Quarto
     "modified": ("updated", _date, 1),  # Pelican, Quartz
+    "update": ("updated", _date, 2),  # Pelican's update_date plugin (`Update: 2014-06-26`)
     "last-modified": ("updated", _date, 1),  # Quartz
     "created": ("date", _date, 1),  # Quartz, Obsidian templates
     "pubdate": ("date", _date, 1),  # Astro's blog template: `pubDate`
