@@ -491,7 +491,7 @@ def test_front_matter_lines_commented_out_with_html_comments_are_quiet():
     text = (
         "---\ntitle: T\ndate: 2020-01-01\n<!-- modified: 2014-03-29 -->\n"
         "<!-- image:\n  feature: abstract-3.jpg\n  creditlink: http://x.org/ -->\n"
-        "future: true\n---\n"
+        "future: true\nhtmlwidgets: true\n---\n"
     )
     meta, *_, warnings = read(text)
     assert warnings == [] and meta.image == ""

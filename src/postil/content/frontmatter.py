@@ -643,6 +643,7 @@ QUIET_KEYS = frozenset(
     | {"keep-md", "df-print", "code-overflow", "title-block-style", "lightbox"}
     | {"link-external-icon", "link-external-newwindow", "email-obfuscation", "resources"}
     | {"future"}  # al-folio's Distill posts: Jekyll reads `future` from _config.yml only
+    | {"htmlwidgets"}  # the ICLR blog-post template's key, which none of its layouts reads
     | {"wordpress_id", "wordpress_url"}  # jekyll-import's and blogdown's WordPress imports
     | {"extra", "in_search_index"}  # Zola: the theme's own values; search opt-out
     | {"output", "mermaid"}  # R Markdown's output format; Chirpy's Mermaid script switch
