@@ -23,9 +23,10 @@ read such a block otherwise, in three ways that matter:
 It reads the block to its blank line as CommonMark does, unless (1) a line inside starts a
 code tag (`CODE_TAGS`) that is closed: the block ends before that line, whose tag rule
 (`liquid_block`, `shortcode_block`, `hexo_block`) then makes the code block, and the HTML
-after the code is a block of its own; (2) the text holds a display math opener whose
-closer lies after the blank line: the block goes on to the closer's line, and then to the next
-blank line (again checked), so `postil.markdown.mathhtml` finds the whole formula; (3) a
+after the code is a block of its own; (2) the text holds a display math opener beginning
+a line whose closer ends a line after the blank line: the block goes on to the closer's
+line, and then to the next blank line (again checked), so `postil.markdown.mathhtml` finds
+the whole formula (a `$$` inside a sentence, a shell's PID, opens nothing); (3) a
 line of tags only that opens an element with a `markdown` attribute is a block of its own
 (the attribute taken out), and so is every such line until one closes the element, so the
 lines between are Markdown (`_markdown_element_line`). Otherwise, and for any block a blank
@@ -117,7 +118,7 @@ def _markdown_element_line(state: StateBlock, line: int) -> bool:
     """
     text = state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
     open_elements: list[str] = state.env.setdefault(MARKDOWN_ELEMENTS, [])
-    if (not open_elements and "markdown" not in text) or not TAGS_ONLY.fullmatch(text):
+    if (not open_elements and "markdown" not in text.lower()) or not TAGS_ONLY.fullmatch(text):
         return False
     opening = _ELEMENT.match(text)
     attribute = MARKDOWN_ATTRIBUTE.search(text)
@@ -186,9 +187,11 @@ def _math_closer(state: StateBlock, start: int, stop: int, end: int) -> int | No
         if close >= 0:
             pos = close + len(closer)
             continue
-        if element is None or stop >= end:
-            return None
+        if element is None or stop >= end or not _own_line_start(state.src, begin + opener.start()):
+            return None  # `PID is $$.⏎⏎… echo $$`: a `$$` inside a sentence opens no display
         found = state.src.find(closer, limit, state.eMarks[end - 1])
+        if found >= 0 and state.src[found + len(closer) : state.src.find("\n", found)].strip():
+            return None  # the closer must end its line, as display math's does
         element_end = _element_end(state.src, element, state.eMarks[end - 1])
         if found < 0 or element_end < found or _TAG.search(state.src, limit, found):
             return None  # a formula lies in one run of text: MathJax never reads across a tag
@@ -197,6 +200,11 @@ def _math_closer(state: StateBlock, start: int, stop: int, end: int) -> int | No
             return None
         return line
     return None
+
+
+def _own_line_start(src: str, pos: int) -> bool:
+    """Tell whether only spaces come before `pos` on its line."""
+    return not src[src.rfind("\n", 0, pos) + 1 : pos].strip()
 
 
 def _element_end(src: str, element: re.Match[str], stop: int) -> int:
