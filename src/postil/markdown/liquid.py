@@ -205,7 +205,8 @@ def liquid_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         return True
     if tag is not None and tag.kind == "tag" and tag.name == "twitter":
         if not silent:  # jekyll-twitter-plugin: `{% twitter URL [options] %}`
-            push_post(state, start, tag, *post_url_parts(tag.args.split()[0] if tag.args else ""))
+            url = next((word for word in tag.args.split() if "://" in word), "")  # `oembed URL`
+            push_post(state, start, tag, *post_url_parts(url))
             state.line = start + 1
         return True
     if tag is None or tag.kind != "tag" or tag.name not in BLOCK_TAGS:

@@ -190,7 +190,7 @@ def _one_line(state: StateBlock, start: int, end: int, tag: Tag) -> None:
     if tag.name in VIDEOS and not tag.closing:
         _video(state, start, tag)
         return
-    if tag.name in ("tweet", "x") and not tag.closing:  # Hugo's: `user=` and `id=`
+    if tag.name in ("tweet", "x", "twitter") and not tag.closing:  # Hugo's `user=`, `id=`
         positional, named = shortcode_params(tag.args)
         post_id = named.get("id") or (positional[-1] if positional else "")
         push_post(state, start, tag, named.get("user", ""), post_id)
