@@ -254,8 +254,11 @@ def _expand_one(latex: str, start: int, pos: int, body: str) -> tuple[str, int]:
         arg, pos = read_group(latex, pos)
         args.append(arg)
     expanded = re.sub(r"#([1-9])", lambda m: args[int(m.group(1)) - 1], body)
-    if _in_argument(latex, start) and not _one_argument(expanded):
-        expanded = "{" + expanded + "}"  # `\widehat\y`: the whole expansion is the argument
+    if not _one_argument(expanded) and (taker := _argument_taker(latex, start)):
+        # `\widehat\y`: a command's argument is the whole call; `x^\y`: a script is the
+        # first item of the expansion (`x^\a b` with `\a` = `ab` is x^a b, as in TeX)
+        end = len(expanded) if taker != "script" else _first_item_end(expanded)
+        expanded = "{" + expanded[:end] + "}" + expanded[end:]
     if re.search(r"\\[A-Za-z]+$", expanded) and latex[pos : pos + 1].isalpha():
         expanded += " "  # `\foo{x}y` with body `#1\cdot` must not become `x\cdoty`
     if expanded[:1].isalpha() and re.search(r"\\[A-Za-z]+$", latex[:start]):
@@ -267,18 +270,52 @@ _BEFORE = re.compile(r"(?:\\([A-Za-z]+)|(?<!\\)([\^_]))\s*\Z")
 """The control word or script sign right before a macro call."""
 
 
-def _in_argument(latex: str, start: int) -> bool:
-    r"""Tell whether the macro call at `start` is the argument of the command or script sign
-    before it: `\widehat\y`, `x^\y`, `\frac\y 2` (not `\left\y`: a delimiter is one token).
+def _argument_taker(latex: str, start: int) -> str:
+    r"""Tell what takes the macro call at `start` as its argument: "command" for a command
+    with arguments before it (`\widehat\y`, `\frac\y 2`), "script" for `^` or `_`
+    (`x^\y`), "" for nothing (`\left\y`: a delimiter is one token).
 
-    TeX and MathJax give such a command the call as one token and expand it inside the
-    argument, so `\def\y{\textcolor{c}{y}}` under `\widehat\y` puts the hat on all of it.
+    A command's argument is the unexpanded call (TeX's macro arguments; MathJax's
+    `GetArgument`), so `\def\y{\textcolor{c}{y}}` under `\widehat\y` puts the hat on all
+    of it. A script is the first item after expansion (TeX's math field, MathJax's
+    `subsup` item): the first token, group, or command with its arguments.
     """
     before = _BEFORE.search(latex, max(0, start - 40), start)
     if before is None:
-        return False
-    spec = command_spec(before.group(2) or "\\" + before.group(1))
-    return "m" in spec or "t" in spec
+        return ""
+    if before.group(2):
+        return "script"
+    spec = command_spec("\\" + before.group(1))
+    return "command" if "m" in spec or "t" in spec else ""
+
+
+def _first_item_end(text: str) -> int:
+    r"""Return the offset just after the first item of `text`: a `{…}` group, a command
+    with the arguments it takes (`\textcolor{c}{y}`, `\sqrt[3]{x}`), or one character."""
+    pos = len(text) - len(text.lstrip())
+    name = _NAME.match(text, pos)
+    if text[pos : pos + 1] == "{":
+        try:
+            return read_group(text, pos)[1]
+        except MathSyntaxError:
+            return len(text)
+    if name is None:
+        return pos + 1
+    spec = command_spec(name.group(0))
+    if "e" in spec or name.group(0) == "\\left":
+        return len(text)  # an environment or a `\left…\right` pair: too long to cut
+    end = name.end()
+    try:
+        for kind in spec:
+            if kind == "o":
+                reader = TexReader(text, pos, end, name.group(0))
+                if reader.optional() is not None:
+                    end = reader.pos
+            else:
+                end = read_group(text, end)[1]
+    except MathSyntaxError:
+        return len(text)  # an argument is missing: the conversion reports it
+    return end
 
 
 def _one_argument(text: str) -> bool:
