@@ -273,14 +273,16 @@ class Published:
     def of(cls, posts: list[Post], when: datetime, options: BuildOptions) -> Published:
         """Return which of `posts` go into a build at `when` (a pass over every post)."""
         drafts, future = options.drafts, options.future
-        upcoming = [d for p in posts if (d := p.meta.date) and _upcoming(p.meta, when, options)]
+        upcoming = [
+            d for p in posts if (d := p.meta.published_at) and _upcoming(p.meta, when, options)
+        ]
         places: list[int] = []
         kept: list[Post] = []
         for post in posts:
             places.append(len(kept) if is_published(post.meta, when, drafts, future) else -1)
             if places[-1] >= 0:
                 kept.append(post)
-        later = [d for p in posts if (d := p.meta.date) is not None and d > when]
+        later = [d for p in posts if (d := p.meta.published_at) is not None and d > when]
         return cls(
             min(upcoming, default=None),
             [p.source.rel for p in posts],
@@ -294,7 +296,7 @@ class Published:
     def after(self, posts: list[Post], when: datetime, options: BuildOptions) -> Published | None:
         """Return this answer for `posts` at `when`, or None when it cannot be proven the
         same: every post that is not the very object it was made from (found by identity,
-        in C) has the same source, URL, date and draft flag, and no date lies between
+        in C) has the same source, URL, dates and draft flag, and no date lies between
         `since` and `when`; the changed posts take their places in the published list."""
         before, drafts, future = self.inputs
         if (drafts, future) != (options.drafts, options.future) or len(before) != len(posts):
@@ -306,10 +308,11 @@ class Published:
             return self if before is posts else replace(self, inputs=(posts, drafts, future))
         for i in changed:
             old, new = before[i], posts[i]
-            if (old.source.rel, old.url, old.meta.date, old.meta.draft) != (
+            if (old.source.rel, old.url, old.meta.date, old.meta.publish_date, old.meta.draft) != (
                 new.source.rel,
                 new.url,
                 new.meta.date,
+                new.meta.publish_date,
                 new.meta.draft,
             ):
                 return None
@@ -392,7 +395,7 @@ def _template_env(root: Path, cache: BuildCache) -> jinja2.Environment:
 
 def _upcoming(meta: FrontMatter, now: datetime, options: BuildOptions) -> bool:
     """Return whether a post is left out only because its date is still to come."""
-    dated = meta.date is not None and meta.date > now
+    dated = meta.published_at is not None and meta.published_at > now
     return dated and not options.future and (options.drafts or not meta.draft)
 
 

@@ -145,7 +145,9 @@ class FrontMatter:
         title: the title as the author wrote it: text, with math in `$…$` or `\\(…\\)`
             (rendered as MathML on the page, as readable text elsewhere: see
             `RenderedPost.title_html` and `title_text`).
-        date: publication time, timezone-aware (None for pages without a date).
+        date: the post's date, timezone-aware (None for pages without a date).
+        publish_date: when the post goes into the site, if later than its date (Hugo's
+            `publishDate`), or None: its `date` (`published_at`).
         updated: time of the last significant update, timezone-aware, or None.
         subtitle: the lede under the title, or "" (math as in `title`).
         label: a small label above the title ("Placeholder post"), or "".
@@ -186,6 +188,7 @@ class FrontMatter:
 
     title: str
     date: datetime | None = None
+    publish_date: datetime | None = None
     updated: datetime | None = None
     subtitle: str = ""
     label: str = ""
@@ -212,6 +215,12 @@ class FrontMatter:
     doi: str = ""
     title_id: str = ""
     media_path: str = ""
+
+    @property
+    def published_at(self) -> datetime | None:
+        """When the post goes into the site: its `publish_date`, else its `date` (Hugo's
+        rule: a `publishDate` still to come holds the post back, as a future `date` does)."""
+        return self.publish_date or self.date
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ def is_published(meta: FrontMatter, now: datetime, drafts: bool, future: bool) -
     """Return whether a post goes into the site: drafts need `drafts`, future dates `future`."""
     if meta.draft and not drafts:
         return False
-    return future or meta.date is None or meta.date <= now
+    return future or meta.published_at is None or meta.published_at <= now
 
 
 def collect(

@@ -480,11 +480,13 @@ def test_michael_roses_theme_images_name_the_post_image(lines, expected):
     assert warnings == []
 
 
-def test_hugos_publishdate_dates_a_post_without_date_and_loses_to_date():
+def test_hugos_publishdate_dates_a_post_without_date_and_publishes_it():
     meta, *_, warnings = read("---\ntitle: T\npublishDate: 2017-12-23 07:00\n---\n")
     assert meta.date.isoformat() == "2017-12-23T07:00:00+00:00" and warnings == []
-    both = "---\ntitle: T\ndate: 2020-01-01\npublishDate: 2017-12-23\n---\n"
-    assert read(both)[0].date.isoformat().startswith("2020-01-01")
+    assert meta.published_at == meta.date
+    both = read("---\ntitle: T\ndate: 2020-01-01\npublishDate: 2021-02-03\n---\n")[0]
+    assert both.date.isoformat().startswith("2020-01-01")  # the date the post shows
+    assert both.published_at.isoformat().startswith("2021-02-03")  # when it goes out
 
 
 def test_front_matter_lines_commented_out_with_html_comments_are_quiet():

@@ -8,6 +8,7 @@ Drafts and future posts, pagination boundaries, tag pages, the archive, summarie
 from __future__ import annotations
 
 import re
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +70,17 @@ def test_drafts_and_future_posts_are_left_out_unless_asked(tmp_path):
     assert not (out / "posts/draft").exists() and not (out / "posts/later").exists()
     assert shown(build_into(root, drafts=True)) == {"Published", "Drafted", "/draft/"}
     assert shown(build_into(root, future=True)) == {"Published", "Scheduled", "/later/"}
+
+
+def test_a_publish_date_still_to_come_holds_a_dated_post_back(tmp_path):
+    # Hugo's `publishDate`: the post shows its `date` but goes out on its publish date
+    later = post_text("Embargoed", "2026-03-01", publishDate="2026-07-01")
+    root = make_site(tmp_path, {"held.md": later, "now.md": post_text("Out", "2026-05-01")})
+    out = build_into(root)
+    assert "Embargoed" not in (out / "index.html").read_text()
+    assert not (out / "posts/held").exists()
+    doc = page(build_into(root, now=datetime(2026, 7, 2, tzinfo=timezone.utc)), "index.html")
+    assert titles(doc) == ["Out", "Embargoed"]  # listed by its date, March
 
 
 def test_tag_pages_list_their_posts_and_the_tag_index_counts_them(tmp_path):

@@ -368,6 +368,8 @@ def _convert(
         if name == "image" and not value:
             continue  # Hugo Blox's `image: {caption: …}` names none: another key may
         values[name], ranks[name] = value, rank
+    if "publish_date" in values:  # Hugo: a post without `date` is dated by `publishDate`
+        values.setdefault("date", values["publish_date"])
     categories = values.pop("categories", ())
     if categories:
         values["tags"] = tuple(dict.fromkeys((*values.get("tags", ()), *categories)))
@@ -596,7 +598,7 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "last-modified": ("updated", _date, 1),  # Quartz
     "created": ("date", _date, 1),  # Quartz, Obsidian templates
     "pubdate": ("date", _date, 1),  # Astro's blog template: `pubDate`
-    "publishdate": ("date", _date, 2),  # Hugo (its `date` falls back to it), astro-cactus
+    "publishdate": ("publish_date", _date, 1),  # Hugo (`date` falls back to it), astro-cactus
     "updateddate": ("updated", _date, 1),  # Astro's blog template: `updatedDate`
     "heroimage": ("image", ft.image, 1),  # Astro's blog template: `heroImage`
     "hide_table_of_contents": ("toc", ft.hidden_toc, 1),  # Docusaurus
