@@ -36,6 +36,7 @@ line does not end (`<pre>`, comments), it leaves the line to `html_block`.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
@@ -68,6 +69,11 @@ TAGS_ONLY = re.compile(
 )
 """A line of HTML tags (and comments) only."""
 MARKDOWN_ELEMENTS = "_markdown_elements"
+INDENTED_CODE_TAGS = "_indented_code_tags"
+"""`env` key: the lines where a code tag indented four spaces or more inside an HTML block
+starts (`<div>⏎    {% highlight python %}`), which `html_code_tag` gives to the tag rules."""
+CODE_TAG_RULES = ("liquid_block", "shortcode_block", "hexo_block")
+"""The block rules that make a code block of a `CODE_TAGS` tag."""
 """The `env` key of the names of the elements with a `markdown` attribute still open."""
 
 
@@ -88,6 +94,7 @@ def htmlblock_plugin(md: MarkdownIt) -> None:
     so nothing shows). CSS classes: none.
     """
     md.block.ruler.before("html_block", "html_block_across", html_block_across)
+    md.block.ruler.before("code", "html_code_tag", html_code_tag)
 
 
 def html_block_across(state: StateBlock, start: int, end: int, silent: bool) -> bool:
@@ -98,6 +105,7 @@ def html_block_across(state: StateBlock, start: int, end: int, silent: bool) -> 
     if _markdown_element_line(state, start):
         return True
     last = start  # the last line known to be in the block
+    _note_indented_code_tags(state, start, _blank_line(state, start, end), end)
     while True:
         stop = _blank_line(state, last, end)
         code_at = next((at for at in range(last + 1, stop) if _code_tag(state, at, end)), None)
@@ -162,11 +170,61 @@ def _blank_line(state: StateBlock, line: int, end: int) -> int:
 
 
 def _code_tag(state: StateBlock, line: int, end: int) -> bool:
-    """Tell whether `line` starts a code tag closed before `end` (`CODE_TAGS`)."""
+    """Tell whether `line` starts a code tag closed before `end` (`CODE_TAGS`), at any
+    indentation: Liquid and Hugo's shortcodes run before the Markdown, and the HTML block
+    keeps the code they write as it is (an indented tag's line is noted for `html_code_tag`).
+    """
     start = state.bMarks[line] + state.tShift[line]
     if not state.src.startswith("{", start):
         return False
-    return any(find_code_tag(state, line, end, *tag) is not None for tag in CODE_TAGS)
+    indent, deeper = state.blkIndent, state.sCount[line] - state.blkIndent >= 4
+    state.blkIndent = max(indent, state.sCount[line])
+    try:
+        found = any(find_code_tag(state, line, end, *tag) is not None for tag in CODE_TAGS)
+    finally:
+        state.blkIndent = indent
+    if found and deeper:
+        state.env.setdefault(INDENTED_CODE_TAGS, set()).add(line)
+    return found
+
+
+_INDENTED_TAG = re.compile(r"^[ \t]{4,}\{[%{]", re.M)
+"""A line that starts with a Liquid tag or a Hugo shortcode indented four spaces or more."""
+
+
+def _note_indented_code_tags(state: StateBlock, start: int, stop: int, end: int) -> None:
+    """Note the indented code tags after line `stop` (where CommonMark ends the block begun
+    at `start`) and before the end tag of the element the block opens, when it opens one it
+    does not close by then: kramdown reads such an element to its end tag, blank lines and
+    all (`<details>⏎<summary>Code</summary>⏎⏎    {% highlight python %}`), where Liquid has
+    put the code's HTML. An unindented tag there is read by its rule anyway."""
+    src = state.src
+    element = _ELEMENT.match(src, state.bMarks[start] + state.tShift[start])
+    if element is None or stop >= end or _element_end(src, element, state.bMarks[stop]) != -1:
+        return
+    for found in _INDENTED_TAG.finditer(src, state.bMarks[stop], state.eMarks[end - 1]):
+        if _element_end(src, element, found.start()) != -1:
+            return  # the element ended before this tag
+        line = bisect_right(state.bMarks, found.start(), stop, end) - 1
+        _code_tag(state, line, end)
+
+
+def html_code_tag(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """Block rule: the code tag of an HTML block indented four spaces or more
+    (`INDENTED_CODE_TAGS`), read by its tag rule as if it were not indented, where the
+    `code` rule would otherwise make an indented code block of its lines."""
+    if start not in state.env.get(INDENTED_CODE_TAGS, ()):
+        return False
+    indent = state.blkIndent
+    state.blkIndent = state.sCount[start]
+    try:
+        rules = state.md.block.ruler.__rules__
+        return any(
+            rule.name in CODE_TAG_RULES and rule.enabled and rule.fn(state, start, end, silent)
+            for rule in rules
+        )
+    finally:
+        state.blkIndent = indent
 
 
 def _math_closer(state: StateBlock, start: int, stop: int, end: int) -> int | None:
