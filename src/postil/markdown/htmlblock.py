@@ -29,8 +29,12 @@ line, and then to the next blank line (again checked), so `postil.markdown.mathh
 the whole formula (a `$$` inside a sentence, a shell's PID, opens nothing); (3) a
 line of tags only that opens an element with a `markdown` attribute is a block of its own
 (the attribute taken out), and so is every such line until one closes the element, so the
-lines between are Markdown (`_markdown_element_line`). Otherwise, and for any block a blank
-line does not end (`<pre>`, comments), it leaves the line to `html_block`.
+lines between are Markdown (`_markdown_element_line`); such an element with its content
+and end tag on its one line is its tags around a paragraph (`_one_line_markdown_element`).
+A code tag inside an element, at any indentation and after blank lines up to the element's
+end tag, is code (`html_code_tag`): kramdown reads the element to its end tag. Otherwise,
+and for any block a blank line does not end (`<pre>`, comments), it leaves the line to
+`html_block`.
 """
 
 from __future__ import annotations
@@ -125,6 +129,8 @@ def _markdown_element_line(state: StateBlock, line: int) -> bool:
     `env` until a line of tags closes it, so the lines between are read as Markdown.
     """
     text = state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
+    if "markdown" in text.lower() and _one_line_markdown_element(state, line, text):
+        return True
     open_elements: list[str] = state.env.setdefault(MARKDOWN_ELEMENTS, [])
     if (not open_elements and "markdown" not in text.lower()) or not TAGS_ONLY.fullmatch(text):
         return False
@@ -144,6 +150,45 @@ def _markdown_element_line(state: StateBlock, line: int) -> bool:
     token = state.push("html_block", "", 0)
     token.map = [line, line + 1]
     token.content = " " * max(0, state.sCount[line] - state.blkIndent) + text + "\n"
+    state.line = line + 1
+    return True
+
+
+_ONE_LINE = re.compile(
+    r"""(<([A-Za-z][A-Za-z0-9-]*)(?:\s(?:[^<>"']|"[^"]*"|'[^']*')*)?>)(.*)</\2\s*>\s*""", re.S
+)
+"""An element with its content and end tag on one line: (start tag, name, content)."""
+SPAN_CONTENT = frozenset(
+    "p h1 h2 h3 h4 h5 h6 td th dt summary figcaption caption legend label".split()
+)
+"""Elements whose Markdown content kramdown parses as text, not blocks (no paragraph)."""
+
+
+def _one_line_markdown_element(state: StateBlock, line: int, text: str) -> bool:
+    """Push an element with a `markdown` attribute whose content and end tag share its line
+    (`<div class="note" markdown="1">**Note:** read this.</div>`): its start tag without the
+    attribute, the content as a paragraph (as text alone in `SPAN_CONTENT` elements or with
+    `markdown="span"`), its end tag; return whether it did."""
+    whole = _ONE_LINE.fullmatch(text)
+    if whole is None or re.search(f"<{re.escape(whole.group(2))}[\\s/>]", whole.group(3), re.I):
+        return False
+    start_tag, content = whole.group(1), whole.group(3).strip()
+    attribute = MARKDOWN_ATTRIBUTE.search(start_tag)
+    value = (attribute.group(1) or "").strip("'\"").lower() if attribute else "0"
+    if attribute is None or value == "0" or not content:
+        return False
+    opening = state.push("html_block", "", 0)
+    opening.map = [line, line + 1]
+    paragraph = value != "span" and whole.group(2).lower() not in SPAN_CONTENT
+    opening.content = start_tag[: attribute.start()] + start_tag[attribute.end() :]
+    opening.content += "\n" if paragraph else ""
+    if paragraph:
+        state.push("paragraph_open", "p", 1).map = [line, line + 1]
+    inline = state.push("inline", "", 0)
+    inline.content, inline.map, inline.children = content, [line, line + 1], []
+    if paragraph:
+        state.push("paragraph_close", "p", -1)
+    state.push("html_block", "", 0).content = f"</{whole.group(2)}>\n"
     state.line = line + 1
     return True
 
