@@ -224,13 +224,20 @@ def _heading_id(
     return str(given)
 
 
+APOSTROPHES = [["'", ""], ["\u2019", ""], ["\u02bc", ""]]
+"""An apostrophe joins its word (`Markov's` is `markovs`), as kramdown's, GitHub's (Hugo's
+default), Pandoc's and Python-Markdown's heading ids have it, so a post's links written
+against those ids (`#markovs-inequality`) land; python-slugify alone splits the word."""
+
+
 def slug_for(text: str) -> str:
-    """Return the id slug of a heading text: lower-case, Unicode letters kept, hyphens.
+    """Return the id slug of a heading text: lower-case, Unicode letters kept, hyphens,
+    apostrophes dropped (`APOSTROPHES`).
 
     A slug that is reserved or starts with a reserved prefix gets "sec-" in front, so
     headings never take the ids of notes, figures or the Notes section.
     """
-    slug = slugify(text, allow_unicode=True) or FALLBACK_SLUG
+    slug = slugify(text, allow_unicode=True, replacements=APOSTROPHES) or FALLBACK_SLUG
     if slug in RESERVED_IDS or slug.startswith(RESERVED_PREFIXES):
         slug = f"sec-{slug}"
     return slug
