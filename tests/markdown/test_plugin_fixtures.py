@@ -62,6 +62,8 @@ PLUGINS = {
     "wikilink": ("links", "wikilink"),
     # jekyll-scholar's `{% cite %}` tags are citations (the cite fixtures' bibliography)
     "scholar": ("math", "sidenote", "cite", "scholar"),
+    # Distill's elements: citations, notes and code blocks (the cite fixtures' bibliography)
+    "distill": ("math", "sidenote", "cite", "code", "distill"),
     # Chirpy's posts: prompts (kramdown attribute lines under quotes), image sizes,
     # captions, colour schemes, code file names
     "chirpy": ("math", "attrs", "callout", "code", "figure", "links", "rawhtml", "images"),
@@ -86,7 +88,7 @@ PLUGINS = {
 
 def fixture_state(name: str) -> RenderState:
     """Return the state a fixture renders with: the cite fixtures cite `fixtures/cite.bib`."""
-    if name not in ("cite", "scholar"):
+    if name not in ("cite", "scholar", "distill"):
         return RenderState()
     bib = FIXTURES / "cite.bib"
     return RenderState(bibliography=read_bib(bib.read_bytes(), "tests/fixtures/cite.bib").works)

@@ -249,3 +249,39 @@ def test_a_post_cites_from_a_csl_json_bibliography(tmp_path):
     assert [c.text_content() for c in doc.find_class("citation")] == ["(Pearl, 2009)"]
     [refs] = doc.find_class("references-list")
     assert "Causality" in refs.text_content() and "Pearl" in refs.text_content()
+
+
+def test_distill_posts_cite_with_d_cite_and_note_with_d_footnote(tmp_path):
+    # al-folio's distill layout and the ICLR blog posts: the post's own `bibliography:`
+    body = (
+        'As in <d-cite key="vaswani2017, muller2019"></d-cite>.'
+        "<d-footnote>Also <d-cite key='deepmind2023'></d-cite>.</d-footnote>\n"
+    )
+    text = post_text("Distill", "2026-01-02", body, bibliography="refs.bib")
+    root = make_site(tmp_path, {"plain.md": post_text("P", "2026-01-02", body)})
+    (root / "content/posts/d").mkdir()
+    (root / "content/posts/d/index.md").write_text(text, "utf-8")
+    shutil.copy(MESSY, root / "content/posts/d/refs.bib")
+    result = build_site(root)
+    doc = page(root / "_site", "posts/d/index.html")
+    citations = [c.text_content() for c in doc.find_class("citation")]  # the note's twice
+    assert citations == ["(Vaswani et al., 2017; Müller & François, 2019)"] + 2 * [
+        "(Google DeepMind, 2023)"
+    ]
+    assert doc.get_element_by_id("fn-1").text_content().strip() == "Also (Google DeepMind, 2023). ↩︎"
+    [refs] = doc.find_class("references-list")  # a work cited only in a note is listed too
+    assert [li.get("id") for li in refs] == [
+        "ref-deepmind2023",
+        "ref-muller2019",
+        "ref-vaswani2017",
+    ]
+    assert not doc.xpath("//d-cite | //d-footnote")
+    # without a bibliography: the keys in brackets and a warning at the element
+    plain = page(root / "_site", "posts/plain/index.html")
+    body = plain.find_class("post-body")[0].text_content().strip()
+    assert body.startswith("As in [vaswani2017, muller2019].")
+    warned = [str(w).split(" reads")[0] for w in result.warnings if "no bibliography" in str(w)]
+    assert warned == [
+        'content/posts/plain.md:6:7: warning: `<d-cite key="vaswani2017, muller2019"></d-cite>`',
+        "content/posts/plain.md:6:72: warning: `<d-cite key='deepmind2023'></d-cite>`",
+    ]

@@ -56,6 +56,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.chunk import chunk_plugin
     from postil.markdown.cite import cite_plugin
     from postil.markdown.code import code_plugin
+    from postil.markdown.distill import distill_plugin
     from postil.markdown.emoji import emoji_plugin
     from postil.markdown.figure import figure_plugin
     from postil.markdown.gitbook import gitbook_plugin
@@ -101,6 +102,7 @@ def create_markdown() -> MarkdownIt:
         sidenote_plugin,
         cite_plugin,  # after the sidenote plugin: its list comes before the Notes
         scholar_plugin,  # jekyll-scholar's `{% cite %}`: before the template plugin's rule
+        distill_plugin,  # Distill's `<d-cite>`, `<d-footnote>`, `<d-code>`: before htmlblock
         code_plugin,
         widget_plugin,
         figure_plugin,

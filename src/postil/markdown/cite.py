@@ -8,7 +8,7 @@ The works come from the `.bib` files the post and the site name (`RenderState.bi
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any
@@ -182,8 +182,13 @@ def warn_no_bibliography(state: StateInline, pos: int, shown: str) -> None:
 # ## Core rule ##
 
 
-def _clusters(tokens: Sequence[Token]) -> Iterator[tuple[Token, Token, bool]]:
-    """Yield (inline token, cite token, inside a note definition) in document order."""
+def _clusters(
+    tokens: Sequence[Token], notes: Mapping[int, Any]
+) -> Iterator[tuple[Token, Token, bool, int]]:
+    """Yield (inline token, cite token, inside a note, where the text the cite token's
+    `pos` counts in starts in the inline token's) in document order: in a note's definition
+    (`[^a]: …`) or a note written inline (`^[…]`, Distill's `<d-footnote>`), whose tokens
+    `notes` (the footnote plugin's list, by id) holds."""
     in_note = False
     for token in tokens:
         if token.type == "footnote_reference_open":
@@ -191,9 +196,22 @@ def _clusters(tokens: Sequence[Token]) -> Iterator[tuple[Token, Token, bool]]:
         elif token.type == "footnote_reference_close":
             in_note = False
         elif token.type == "inline":
-            for child in token.children or []:
-                if child.type == "cite":
-                    yield token, child, in_note
+            yield from _inline_clusters(token, token.children or [], notes, in_note, 0)
+
+
+def _inline_clusters(
+    inline: Token, children: Sequence[Token], notes: Mapping[int, Any], in_note: bool, base: int
+) -> Iterator[tuple[Token, Token, bool, int]]:
+    """Yield the clusters among `children` of `inline`, those of inline notes included
+    (their text starts at the note entry's `offset` in the text `base` starts)."""
+    for child in children:
+        if child.type == "cite":
+            yield inline, child, in_note, base
+        elif child.type == "footnote_ref":
+            note = notes.get(child.meta.get("id", -1))
+            if note is not None and note.get("tokens"):  # an inline note's own tokens
+                at = base + note.get("offset", 0)
+                yield from _inline_clusters(inline, note["tokens"], notes, True, at)
 
 
 def cite_resolve(state: StateCore) -> None:
@@ -218,14 +236,15 @@ def cite_resolve(state: StateCore) -> None:
             _install(render, carry["data"], run.facts["cite"])
     data: _Citations = carry["data"]
     render.step(1)
-    for inline, token, in_note in _clusters(state.tokens):
+    notes = state.env.get("footnotes", {}).get("list", {})
+    for inline, token, in_note, base in _clusters(state.tokens, notes):
         if not in_note:
             carry["count"] += 1
             token.meta["id"] = f"cite-{carry['count']}"
         for item in token.meta["items"]:
             work = works.get(item.key)
             if work is None:
-                _warn_unknown(state, render, inline, token, item.key)
+                _warn_unknown(render, inline, token, item.key, base)
                 continue
             data.works.setdefault(item.key, work)
             if not in_note:
@@ -273,9 +292,15 @@ def _report_unbound(state: StateCore, render: RenderState) -> None:
     pending = render.extra.pop("cite_pending", [])
     if not pending:
         return
+    inlines = [t for t in state.tokens if t.type == "inline"]
     for src, pos, shown in pending:
-        inline = next((t for t in state.tokens if t.type == "inline" and t.content == src), None)
-        line0, col = locate(render, (inline.map or [0])[0], src, pos) if inline else (0, 1)
+        inline = next((t for t in inlines if t.content == src), None)
+        if inline is None:  # an inline note's text (`^[…]`, `<d-footnote>`): in its paragraph
+            inline = next((t for t in inlines if src in t.content), None)
+            pos += inline.content.index(src) if inline else 0
+        line0, col = (0, 1)
+        if inline is not None:
+            line0, col = locate(render, (inline.map or [0])[0], inline.content, pos)
         render.warn(
             line0,
             col,
@@ -286,10 +311,11 @@ def _report_unbound(state: StateCore, render: RenderState) -> None:
         )
 
 
-def _warn_unknown(
-    state: StateCore, render: RenderState, inline: Token, token: Token, key: str
-) -> None:
-    offset = token.meta["pos"] + max(token.content.find("@" + key), 0)
+def _warn_unknown(render: RenderState, inline: Token, token: Token, key: str, base: int) -> None:
+    """Warn of a key the bibliography lacks, at the key in `inline`'s text (the cluster's
+    `pos` counts from `base` there: an inline note's text)."""
+    written = token.content.find("@" + key)  # `[@key]`; `{% cite key %}`, `<d-cite key=…>`
+    offset = base + token.meta["pos"] + max(written if written >= 0 else token.content.find(key), 0)
     line0, col = locate(render, (inline.map or [0])[0], inline.content, offset)
     render.warn(
         line0,

@@ -123,7 +123,7 @@ def footnote_inline_located(state: StateInline, silent: bool) -> bool:
         note_id = state.tokens[-1].meta["id"]
         state.tokens[-1].meta["pos"] = start
         entry = state.env["footnotes"]["list"][note_id]
-        entry.update(label=INLINE_LABEL.format(note_id), count=1)
+        entry.update(label=INLINE_LABEL.format(note_id), count=1, offset=start + 2)
     return matched
 
 
@@ -143,6 +143,7 @@ def push_inline_note(
     tokens: list[Token] = []
     content = state.src[text_start:text_end]
     entries[note_id] = {"content": content, "tokens": tokens, "count": 1, "margin": margin}
+    entries[note_id]["offset"] = text_start  # where its text starts, for locating problems
     entries[note_id]["label"] = INLINE_LABEL.format(note_id)
     state.md.inline.parse(content, state.md, state.env, tokens)
     token = state.push("footnote_ref", "", 0)
