@@ -27,9 +27,12 @@ from textwrap import dedent
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
+from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
 
 from postil.markdown.cite import CiteItem, warn_no_bibliography
+from postil.markdown.mathhtml import PIECE, SKIPPED
 from postil.markdown.sidenote import push_inline_note
 from postil.markdown.state import get_state
 
@@ -63,6 +66,7 @@ def distill_plugin(md: MarkdownIt) -> None:
     Output: the citation, note and code plugins' (their CSS classes).
     """
     md.inline.ruler.before("html_inline", "distill_inline", distill_inline)
+    md.core.ruler.after("block", "distill_html", distill_html)
     md.block.ruler.before("html_block", "distill_code", distill_code, {"alt": ["paragraph"]})
 
 
@@ -85,6 +89,83 @@ def distill_inline(state: StateInline, silent: bool) -> bool:
         state.pos = found.end()
         return True
     return False
+
+
+def distill_html(state: StateCore) -> None:
+    """Core rule: a `<d-cite>` or `<d-footnote>` in the text of a raw HTML block
+    (`<p class="legend">… <d-cite key="x"></d-cite></p>`, a `<summary>`'s note) is an
+    inline token between the block's two parts, which the inline rules read as in a
+    paragraph: Distill's elements work wherever they are in the page."""
+    if not any(t.type == "html_block" and "<d-" in t.content.lower() for t in state.tokens):
+        return
+    tokens: list[Token] = []
+    for token in state.tokens:
+        found = _elements(token.content) if token.type == "html_block" else []
+        if not found:
+            tokens.append(token)
+            continue
+        line0, pos = (token.map or [0])[0], 0
+        for start, end in found:
+            tokens += _html_part(token, token.content[pos:start], line0)
+            inline = Token("inline", "", 0)
+            line = line0 + token.content.count("\n", 0, start)
+            inline.content, inline.map, inline.children = (
+                token.content[start:end],
+                [line, line + 1],
+                [],
+            )
+            tokens.append(inline)
+            pos = end
+        tokens += _html_part(token, token.content[pos:], line0 + token.content.count("\n", 0, pos))
+    state.tokens = tokens
+
+
+def _elements(html: str) -> list[tuple[int, int]]:
+    """Return (start, end) of each `<d-cite>` and `<d-footnote>` element in the text of
+    `html`: outside `<code>`, `<pre>`, scripts and the other `SKIPPED` elements."""
+    if "<d-" not in html.lower():
+        return []
+    found: list[tuple[int, int]] = []
+    skipped: list[str] = []
+    after = 0
+    for piece in PIECE.finditer(html):
+        if piece.start() < after:
+            continue
+        closing, name = piece.group(1), (piece.group(2) or "").lower()
+        if name in SKIPPED and not piece.group(0).endswith("/>"):
+            if not closing:
+                skipped.append(name)
+            elif skipped and skipped[-1] == name:
+                skipped.pop()
+        if skipped or closing or name not in ("d-cite", "d-footnote"):
+            continue
+        end = _element_end(html, piece.start(), name)
+        if end > 0:
+            found.append((piece.start(), end))
+            after = end
+    return found
+
+
+def _element_end(html: str, start: int, name: str) -> int:
+    """Return where the `<d-cite>` or `<d-footnote>` at `start` ends, or -1."""
+    if name == "d-cite":
+        cite = CITE.match(html, start)
+        return cite.end() if cite else -1
+    depth = 0
+    for tag in FOOTNOTE_TAG.finditer(html, start):
+        depth += -1 if tag.group(1) else 1
+        if depth == 0:
+            return tag.end()
+    return -1
+
+
+def _html_part(block: Token, html: str, line: int) -> list[Token]:
+    """Return a copy of `block` holding `html` from body line `line`, or none when blank."""
+    if not html.strip():
+        return []
+    part = Token("html_block", "", 0, map=[line, line + html.count("\n") + 1], block=True)
+    part.content = html
+    return [part]
 
 
 def _cite(state: StateInline, silent: bool) -> bool:

@@ -39,11 +39,13 @@ SKIPPED = frozenset({"code", "pre", "script", "style", "textarea", "svg", "math"
 DISPLAY_ATTRS = 'class="math-display" tabindex="0" role="group" aria-label="Equation"'
 """The attributes of display math's wrapper (`math.render_math` uses them too)."""
 
-_PIECE = re.compile(
+PIECE = re.compile(
     r"<!--.*?-->|<![^>]*>|<\?.*?\?>"  # comments, declarations, processing instructions
     r"""|<(/?)([A-Za-z][\w:-]*)(?:[^>"']|"[^"]*"|'[^']*')*>""",  # a tag, quoted values kept
     re.S,
 )
+"""What ends a run of HTML text: a comment, declaration or processing instruction, or a tag
+(group 1 "/" for an end tag, group 2 its name)."""
 # Display math may be a bare environment at the start of a line: MathJax finds any
 # `\begin{…}…\end{…}` in text (its `processEnvironments`, on by default) and typesets it as
 # display math, and Pelican's render_math and MkDocs' arithmatex keep it from Markdown.
@@ -85,7 +87,7 @@ def find_formulas(block: Token) -> list[HtmlFormula]:
     html = block.content
     found: list[HtmlFormula] = []
     pos, skipped = 0, list[str]()
-    for piece in _PIECE.finditer(html):
+    for piece in PIECE.finditer(html):
         if not skipped:
             found += _in_text(html, pos, piece.start(), block)
         closing, name = piece.group(1), (piece.group(2) or "").lower()
