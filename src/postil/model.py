@@ -181,6 +181,8 @@ class FrontMatter:
         aliases_at: where each of them is written.
         doi: the post's own DOI (`doi:`) without its resolver ("10.59350/abc"), or "":
             in its citation block and metadata.
+        styles: the page's own CSS (`styles:`, al-folio's `_styles:`), or "": written in a
+            `<style>` element in its head, after the theme's stylesheets.
         media_path: the folder its relative image paths are read from, as written
             (Chirpy's `media_subpath:`, older `img_path:`: `/assets/img/post-x`), or "":
             the post's own folder.
@@ -215,6 +217,7 @@ class FrontMatter:
     doi: str = ""
     title_id: str = ""
     media_path: str = ""
+    styles: str = ""
 
     @property
     def published_at(self) -> datetime | None:

@@ -695,3 +695,14 @@ def test_pelicans_update_date_plugin_key_is_the_update():
     text = "Title: T\nDate: 2013-08-25 12:14\nUpdate: 2014-06-26 09:55\n\nBody.\n"
     meta, *_, warnings = read(text)
     assert meta.updated.isoformat() == "2014-06-26T09:55:00+00:00" and warnings == []
+
+
+def test_al_folios_styles_block_is_the_posts_css_and_an_end_tag_in_it_a_warning():
+    text = "---\ntitle: T\ndate: 2020-01-01\n_styles: >\n  .fake-img {\n    color: red;\n  }\n---\n"
+    meta, *_, warnings = read(text)
+    assert meta.styles == ".fake-img {\n  color: red;\n}" and warnings == []
+    bad, *_, warned = read("---\ntitle: T\ndate: 2020-01-01\nstyles: 'a {}</style><b>'\n---\n")
+    assert bad.styles == ""
+    assert [w.split(" which")[0] for w in warned] == [
+        "content/posts/x.md:4:9: warning: `styles` holds `</`,"
+    ]

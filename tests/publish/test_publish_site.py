@@ -204,3 +204,14 @@ def test_robots_txt_is_written_only_at_the_host_root(tmp_path):
     assert user_site.notes == ()
     robots = (user / "_site/robots.txt").read_text()
     assert robots.splitlines()[-1] == "Sitemap: https://example.github.io/sitemap.xml"
+
+
+def test_a_posts_own_css_is_a_style_element_after_the_themes_stylesheets(tmp_path):
+    css = ".fake-img > p {\n  color: white;\n}"
+    root = make_site(tmp_path, {"d.md": post_text("D", "2026-01-02", _styles=css)})
+    html = (build_into(root) / "posts/d/index.html").read_text()
+    head = html[: html.index("</head>")]
+    assert f"<style>\n{css}\n</style>" in head  # `>` as written, not `&gt;`
+    assert head.rindex('rel="stylesheet"') < head.index("<style>")
+    other = build_into(make_site(tmp_path / "b", {"e.md": post_text("E", "2026-01-02")}))
+    assert "<style>" not in (other / "posts/e/index.html").read_text()

@@ -169,6 +169,27 @@ def image(fld: Field, tz: ZoneInfo | None = None) -> str:
     return one_line(as_text(fld))
 
 
+def styles(fld: Field, tz: ZoneInfo | None = None) -> str:
+    """Return the post's own CSS (`styles:`, al-folio's `_styles: >` block), as written.
+
+    Raises:
+        YamlFieldIgnored: the text holds `</` (it would end the page's `<style>` element
+            early: a warning, the key left out) or is no text.
+    """
+    if not isinstance(fld.node, yaml.ScalarNode):
+        raise YamlFieldIgnored(
+            f"`{fld.key}` is CSS text; write it as a `>` or `|` block", *_pos(fld.node)
+        )
+    text = as_text(fld).strip()
+    if "</" in text:
+        raise YamlFieldIgnored(
+            f"`{fld.key}` holds `</`, which would end the page's style element; CSS needs "
+            "no HTML tags: take it out",
+            *_pos(fld.node),
+        )
+    return text
+
+
 TOC_OFF = frozenset({"false", "no", "off", "n"})
 """`toc:` values that hide the table of contents: YAML 1.2's `false` and the YAML 1.1 words
 Jekyll's parser reads as false."""

@@ -582,6 +582,7 @@ _OWN: dict[str, tuple[str, Converter]] = {
     "permalink": ("permalink", ft.permalink),
     "aliases": ("aliases", ft.aliases),
     "doi": ("doi", _plain(ft.doi)),
+    "styles": ("styles", ft.styles),
 }
 """postil's own keys: key → (FrontMatter field, converter)."""
 
@@ -617,6 +618,7 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "media_subpath": ("media_path", _clean_text, 1),  # Chirpy: relative images' folder
     "img_path": ("media_path", _clean_text, 2),  # Chirpy before 7.0
     "previewimage": ("image", ft.image, 2),  # Nikola: the post's image in lists and cards
+    "_styles": ("styles", ft.styles, 1),  # al-folio: the post's CSS (its `distill` layout)
 }
 """Keys of other generators with a meaning postil has: key → (field, converter, rank);
 the lower rank wins when two give one field (postil's own keys have rank 0)."""
