@@ -31,6 +31,7 @@ TEXT_STAND_INS = {"{": "\ue004", "}": "\ue005", "\\": "\ue006"}
 FIXED = "data-fixed"  # a token whose kind a marker chose: classes must not change it
 DATA_OP = "data-op"  # an operator name (`\operatorname`): a function name for spacing
 DATA_LIMITS = "data-limits"  # "1": limits in display style (`\operatorname*`); "always", "0"
+DATA_CLASS = "data-class"  # the TeX class a class command gave a token (`\mathrel{\#}`)
 DATA_ENV = "data-env"  # the environment style of an `mtable` (environments.STYLES)
 REF_KINDS = ("ref", "eqref")
 BIN_SPACE = "0.2222em"  # \medmuskip, 4mu (The TeXbook p. 170)

@@ -246,6 +246,12 @@ def _parse(formula: Formula) -> None:
     formula.marked = markers.may_hold_markers(formula.latex)
 
 
+def _class_commands(formula: Formula) -> None:
+    """Take `\\mathbin{…}`'s and the other class commands' arguments out of their tokens."""
+    if "\\math" in formula.latex and tokens.CLASS_COMMAND.search(formula.latex):
+        tokens.flatten_class_tokens(formula.root)
+
+
 def _limits(formula: Formula) -> None:
     """Stack limits under/over where the style is display style."""
     limits.apply_limits(formula.root, formula.display, unwrap=formula.marked)
@@ -333,6 +339,7 @@ TREE_PASSES: list[tuple[str, Pass]] = [
     ("entities", _tree(engine.decode_entities)),
     ("markers", _marked(markers.expand_markers)),
     ("symbols", _tree(tokens.resolve_symbols)),
+    ("class-commands", _class_commands),
     ("classes", _tree(tokens.classify_tokens)),
     ("letters", _tree(fonts.merge_letters)),
     ("greek-capitals", _tree(fonts.upright_greek_capitals)),

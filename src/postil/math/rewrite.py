@@ -11,10 +11,13 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from latex2mathml.symbols_parser import convert_symbol
+
 from postil.math.environments import unstar_matrices
 from postil.math.errors import MathUnsupportedError
 from postil.math.macros import read_group
 from postil.math.markers import hide_label, marker
+from postil.math.symbols import FUNCTION_NAMES, LIMIT_OPERATORS
 
 OPERATORNAME = re.compile(r"\\(operatorname\*?|operatornamewithlimits)(?![A-Za-z])")
 REF = re.compile(r"\\(eqref|ref)\s*\{([^{}]*)\}")
@@ -22,7 +25,22 @@ UPRIGHT_LETTER = re.compile(r"\\(?:mathrm|mathup)\s*\{\s*([A-Za-z])\s*\}")
 CHAR = re.compile(r'\\char\s*(?:"([0-9A-Fa-f]+)|(\d+))')
 UNICODE = re.compile(r"\\unicode\s*\{\s*([^{}]*?)\s*\}")
 CODE_POINT = re.compile(r"[xX]([0-9A-Fa-f]+)|([0-9]+)", re.ASCII)
-MATHOP = re.compile(r"\\mathop\s*\{\s*\\(?:mathrm|rm|text)\s*\{([A-Za-z]+)\}\s*\}")
+MATHOP = re.compile(r"\\mathop(?![A-Za-z])\s*")
+r"""`\mathop` (its argument read by `rewrite_mathop`)."""
+MATHOP_WORD = re.compile(
+    r"\s*(?:\\(?:mathrm|text|textrm|operatorname)\s*\{(?P<braced>[^{}]*)\}"
+    r"|\\rm(?![A-Za-z])\s*\{?(?P<rm>[^{}]*?)\}?)\s*"
+)
+r"""A `\mathop` argument that is one upright word: `\rm arg\,max`, `\mathrm{tr}`."""
+_NAME = "|".join(sorted(FUNCTION_NAMES))
+OPERATOR_NAME = re.compile(rf"\\operatorname\s*\{{({_NAME})\}}|\\({_NAME})(?![A-Za-z])")
+r"""One operator name: `\max`, or `\operatorname{arg}` (what the built-in `\arg` is)."""
+MATHOP_NAMES = re.compile(rf"(?:\s*(?:{OPERATOR_NAME.pattern}))+\s*")
+r"""A `\mathop` argument of operator names only: `\arg\max`."""
+WORD = re.compile(r"(?:[A-Za-z0-9 -]|\\[,;: ]|\\thinspace(?![A-Za-z]))+")
+"""The text of an operator word: letters, digits, spaces, hyphens and TeX's spaces."""
+LARGE_OPERATORS = {f"{ord(c):05X}" for c in LIMIT_OPERATORS | set("∫∬∭∮∯∰⨌")}
+"""The code points (as latex2mathml's symbol table writes them) of the large operators."""
 # A backslash before a tab or line end (after an even run of backslashes: `\\\⏎` is a row
 # break, then this) is TeX's control space: plain.tex defines `\^^M` and `\^^I` as `\ `.
 CONTROL_WHITESPACE = re.compile(r"(?<!\\)((?:\\\\)*)\\[\t\n\r]")
@@ -118,10 +136,40 @@ def rewrite_specials(latex: str) -> str:
     if "." in latex:
         latex = BARE_POINT.sub(r"\g<1>0.", latex)
     if "\\mathop" in latex:
-        latex = MATHOP.sub(r"\\operatorname{\1}", latex)
+        latex = rewrite_mathop(latex)
     if INFIX_FRACTION.search(latex):
         latex = fill_empty_fractions(latex)
     return latex
+
+
+def rewrite_mathop(latex: str) -> str:
+    r"""Make each `\mathop{…}` the operator TeX makes of it (an Op atom: a function's
+    spacing, its limits under and over in display style, TeX's `\displaylimits`).
+
+    latex2mathml wrote the argument inside an `<mo>` (`<mo><mrow>…</mrow></mo>`, no valid
+    MathML, and `\mathop{\rm arg\,max}` came out as the function "arg" applied to "max").
+    One upright word (`\rm arg\,max`, `\mathrm{tr}`, `\text{arg min}`) or operator names
+    only (`\arg\max`) is `\operatorname*{…}` of that word; any other argument
+    (`\mathbb{E}`, `\sum'`) is a group made the operator by an `opgroup` marker.
+    """
+    out, pos = [], 0
+    for match in MATHOP.finditer(latex):
+        if match.start() < pos:
+            continue
+        body, end = read_group(latex, match.end())
+        word = MATHOP_WORD.fullmatch(body)
+        text = next((w for w in (word.group("braced"), word.group("rm")) if w), "") if word else ""
+        if not text and MATHOP_NAMES.fullmatch(body):
+            text = "\\,".join(a or b for a, b in OPERATOR_NAME.findall(body))
+        if text and WORD.fullmatch(text):
+            operator = rf"\operatorname*{{{text.strip()}}}"
+        elif convert_symbol(body.strip()) in LARGE_OPERATORS:
+            operator = body  # `\mathop{\sum}` is `\sum`
+        else:
+            operator = "{" + marker("opgroup", "opl") + body + "}"
+        out += [latex[pos : match.start()], operator]
+        pos = end
+    return "".join(out) + latex[pos:]
 
 
 def fill_empty_fractions(latex: str) -> str:

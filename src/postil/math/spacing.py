@@ -15,7 +15,7 @@ import re
 import xml.etree.ElementTree as ET
 from functools import lru_cache
 
-from postil.math.markers import BIN_SPACE, DATA_OP, FIXED
+from postil.math.markers import BIN_SPACE, DATA_CLASS, DATA_OP, FIXED
 from postil.math.mathml import POSITIONAL, SCRIPTED_OR_STACKED, core, is_space
 from postil.math.styles import SCRIPT, walk_styles
 from postil.math.symbols import (
@@ -212,6 +212,8 @@ def atom_class(el: ET.Element) -> str | None:
     """
     if el.tag != "mo":
         return None
+    if el.attrib and DATA_CLASS in el.attrib:
+        return el.attrib[DATA_CLASS]  # `\mathrel{\#}` (`tokens.flatten_class_tokens`)
     text = el.text or ""
     if text == ":" and FIXED in el.attrib and el.get("lspace") != REL_SPACE:
         return "mathpunct"

@@ -12,12 +12,13 @@ r"""Token passes: the character each token shows and its kind by TeX math class.
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from functools import lru_cache
 
 from latex2mathml.symbols_parser import convert_symbol
 
-from postil.math.markers import FIXED
+from postil.math.markers import BIN_SPACE, DATA_CLASS, FIXED
 from postil.math.mathml import SCRIPTED_OR_STACKED, is_space
 from postil.math.mathml import core as embellished_core
 from postil.math.symbols import (
@@ -141,6 +142,59 @@ def _classify(el: ET.Element) -> None:
         _make(el, "mo")
         if cls in ("mathopen", "mathclose") and "stretchy" not in el.attrib:
             el.set("stretchy", "false")  # TeX never stretches a delimiter without \left
+
+
+CLASS_COMMAND = re.compile(r"\\math(?:bin|rel|ord|punct|open|close)(?![A-Za-z])")
+"""TeX's class commands whose argument latex2mathml writes inside a token element."""
+
+
+def flatten_class_tokens(root: ET.Element) -> None:
+    r"""Take the argument of `\mathbin`, `\mathrel`, `\mathord`, `\mathpunct`,
+    `\mathopen` and `\mathclose` out of the token element latex2mathml wraps it in
+    (`<mo lspace="0.22em"><mrow><mi>#</mi></mrow></mo>`: a token holds text only in MathML).
+
+    One symbol becomes the token's text, keeping the class's spacing and kind (marked
+    `FIXED`: `\mathbin{\#}` is an `<mo>` with a binary operator's spaces, as in Temml);
+    more (`\mathrel{\sim\sim}`) become an `<mrow>` between `<mspace>`s of the class's
+    widths (a relation's thick spaces where latex2mathml gives none). `\mathop` is
+    rewritten before parsing (`rewrite.rewrite_mathop`).
+    """
+    for parent in list(root.iter()):
+        for index, el in enumerate(list(parent)):
+            if (el.tag != "mo" and el.tag != "mi") or not len(el):
+                continue
+            inner = list(el[0]) if len(el) == 1 and el[0].tag == "mrow" else list(el)
+            if (
+                len(inner) == 1
+                and inner[0].tag in ("mi", "mo", "mn", "mtext")
+                and not len(inner[0])
+            ):
+                el.text = inner[0].text
+                if el.tag == "mo" and not el.attrib:  # `\mathrel`: a relation's thick spaces
+                    el.attrib.update(
+                        {"lspace": REL_SPACE, "rspace": REL_SPACE, DATA_CLASS: "mathrel"}
+                    )
+                elif el.get("lspace") == "0.22em":  # `\mathbin`: TeX's medium space
+                    el.attrib.update(
+                        {"lspace": BIN_SPACE, "rspace": BIN_SPACE, DATA_CLASS: "mathbin"}
+                    )
+                if "mathvariant" in inner[0].attrib:
+                    el.set("mathvariant", inner[0].attrib["mathvariant"])
+                el.remove(el[0])
+                el.set(FIXED, "1")
+                continue
+            group = ET.Element("mrow")
+            group.extend(inner)
+            if el.tag == "mo":
+                left = el.get("lspace", REL_SPACE if not el.attrib else "0em")
+                right = el.get("rspace", REL_SPACE if not el.attrib else "0em")
+                group = ET.Element("mrow")
+                group.append(ET.Element("mspace", width=left))
+                inside = ET.SubElement(group, "mrow")
+                inside.extend(inner)
+                group.append(ET.Element("mspace", width=right))
+            parent.remove(el)
+            parent.insert(index, group)
 
 
 def classify_tokens(root: ET.Element) -> None:
