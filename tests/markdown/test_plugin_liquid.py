@@ -183,3 +183,15 @@ def test_theme_includes_postil_reads_warn_when_they_name_nothing_or_sit_inside_t
 def test_includes_loading_mathjax_or_katex_are_left_out_without_a_warning():
     html, state = render("{% include mathjax.html %}\n\nA{% include katex.html %} b.\n")
     assert (html, messages(state)) == ("<p>A b.</p>\n", [])
+
+
+def test_a_tag_cut_by_a_blank_line_is_text_with_a_warning_at_its_start():
+    body = 'A.\n\n{% include figure.html path="a.png" alt="x"\n\ntitle="y" %}\n\nSee {{< fig\n'
+    html, state = render(body)
+    assert "<p>{% include figure.html path=" in html
+    assert [m.split(" in its")[0] for m in messages(state)] == [
+        "content/posts/here.md:3:1: `{% include` is not closed by `%}`",
+        "content/posts/here.md:7:5: `{{< fig` is not closed by `>}}`",
+    ]
+    # `{{ name` without its `}}` is prose about another template language: no warning
+    assert messages(render("Vue writes {{ name and more.\n")[1]) == []

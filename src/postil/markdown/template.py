@@ -11,6 +11,7 @@ for braces meant as text.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -22,10 +23,11 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 from postil.markdown.hexo import evaluate_hexo, is_hexo
+from postil.markdown.inlinewarn import warn_inline
 from postil.markdown.liquid import Value, evaluate_liquid
 from postil.markdown.shortcode import evaluate_shortcode
 from postil.markdown.state import RenderState, get_state
-from postil.markdown.tagsyntax import Tag, locate, scan_tag
+from postil.markdown.tagsyntax import OPENERS, Tag, locate, scan_tag
 from postil.markdown.zola import evaluate_zola
 
 TAG_START = ("{{", "{%")
@@ -103,6 +105,10 @@ def template_tag(state: StateInline, silent: bool) -> bool:
         return False
     tag = scan_tag(state.src, state.pos, state.posMax)
     if tag is None:
+        if not silent and (opened := UNCLOSED_TAG.match(state.src, state.pos, state.posMax)):
+            closer = OPENERS[opened.group(1)]
+            if state.src.find(closer, state.pos, state.posMax) < 0:
+                warn_inline(state, state.pos, _unclosed(opened.group(0), closer))
         return False
     if tag.kind == "tag" and tag.name in ("raw", "comment"):
         closer = f"{{% end{tag.name} %}}"
@@ -118,6 +124,20 @@ def template_tag(state: StateInline, silent: bool) -> bool:
         token.meta = {"tag": tag}
     state.pos = tag.end
     return True
+
+
+UNCLOSED_TAG = re.compile(r"(\{%|\{\{[<%])-?\s*/?[A-Za-z_][\w.-]*")
+"""The start of a Liquid tag or Hugo shortcode with a name (`{% include`, `{{< figure`);
+not `{{` (prose about other template languages writes it)."""
+
+
+def _unclosed(start: str, closer: str) -> str:
+    """Return the warning for a tag whose closer is not in its paragraph."""
+    return (
+        f"`{start}` is not closed by `{closer}` in its paragraph, so it is shown as text: a "
+        "tag cannot hold a blank line here (Jekyll and Hugo read the file before the "
+        "Markdown); take the blank line out of the tag"
+    )
 
 
 def template_eval(state: StateCore) -> None:
