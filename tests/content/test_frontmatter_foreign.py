@@ -83,7 +83,7 @@ def test_unknown_keys_still_warn():
     assert warnings == [
         "content/posts/x.md:4:1: warning: unknown front matter key `csl` is ignored; "
         "known keys: aliases, author, authors, bibliography, citation, citation_style, date, "
-        "doi, draft, image, label, lede, macros, permalink, slug, subtitle, summary, tags, "
+        "doi, draft, image, label, lede, macros, permalink, slug, styles, subtitle, summary, tags, "
         "title, toc, updated"
     ]
 
@@ -177,7 +177,7 @@ def test_hugo_toml_front_matter_is_read():
     assert warnings == [
         "content/posts/x.md:7:2: warning: unknown front matter key `params` is ignored; "
         "known keys: aliases, author, authors, bibliography, citation, citation_style, date, "
-        "doi, draft, image, label, lede, macros, permalink, slug, subtitle, summary, tags, "
+        "doi, draft, image, label, lede, macros, permalink, slug, styles, subtitle, summary, tags, "
         "title, toc, updated"
     ]
 

@@ -190,8 +190,8 @@ def test_unknown_front_matter_keys_warn_with_the_known_keys_and_fail_only_under_
     result = build(BuildOptions(root=root))
     known = (
         " known keys: aliases, author, authors, bibliography, citation, citation_style, date,"
-        " doi, draft, image, label, lede, macros, permalink, slug, subtitle, summary, tags,"
-        " title, toc, updated"
+        " doi, draft, image, label, lede, macros, permalink, slug, styles, subtitle, summary,"
+        " tags, title, toc, updated"
     )
     assert [str(w) for w in result.warnings] == [
         "content/posts/p.md:3:1: warning: unknown front matter key `number-sections` is "
