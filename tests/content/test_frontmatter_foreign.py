@@ -706,3 +706,32 @@ def test_al_folios_styles_block_is_the_posts_css_and_an_end_tag_in_it_a_warning(
     assert [w.split(" which")[0] for w in warned] == [
         "content/posts/x.md:4:9: warning: `styles` holds `</`,"
     ]
+
+
+def test_quartos_date_keywords_are_warned_and_the_file_name_dates_the_post():
+    text = "---\ntitle: T\ndate: today\ndate-modified: last-modified\n---\n"
+    meta, *_, warnings = read(text, "content/posts/2023-10-22-x.qmd")
+    assert meta.date.date().isoformat() == "2023-10-22" and meta.updated is None
+    assert [w.split(" means")[0] for w in warnings] == [
+        "content/posts/2023-10-22-x.qmd:3:7: warning: `date: today`",
+        "content/posts/2023-10-22-x.qmd:4:16: warning: `date-modified: last-modified`",
+    ]
+
+
+def test_quartos_mathjax_configuration_in_the_header_defines_the_posts_macros():
+    script = (
+        '<script>window.MathJax = {tex: {macros: {RR: "{\\\\bf R}", '
+        'ut: ["\\\\underbrace{#1}_{\\\\text{#2}}", 2]}}};</script>'
+    )
+    text = (
+        f"---\ntitle: T\ndate: 2020-01-01\nformat:\n  html:\n    toc: true\n"
+        f"    include-in-header:\n      - text: |\n          {script}\n"
+        f"      - file: analytics.html\n  pdf: default\n---\n"
+    )
+    meta, *_, warnings = read(text)
+    assert meta.macros == (("RR", "{\\bf R}"), ("ut", "\\underbrace{#1}_{\\text{#2}}"))
+    assert warnings == []
+    pandoc = f"---\ntitle: T\ndate: 2020-01-01\nheader-includes: '{script}'\n---\n"
+    assert read(pandoc)[0].macros == meta.macros
+    own = f"---\ntitle: T\ndate: 2020-01-01\nmacros: {{E: 'e'}}\nheader-includes: '{script}'\n---\n"
+    assert read(own)[0].macros == (("E", "e"),)  # postil's own key wins

@@ -76,3 +76,17 @@ def test_inline_chunks_of_a_quarto_post_warn_once_at_the_first_and_stay_code():
 def test_an_r_code_span_in_a_markdown_post_is_code_without_a_word():
     _, state = render("Call `r mean(x)` in R.\n")
     assert state.diagnostics == []
+
+
+def test_in_a_quarto_source_a_chunk_of_an_engine_knitr_lacks_is_code_not_a_widget():
+    body = "```{latex}\n\\newcommand{\\ut}{u}\n```\n\n```{nosuchengine}\nx\n```\n"
+    state = RenderState(path="content/posts/q.qmd", body_line=4)
+    html = render_markdown(create_markdown(), body, state).html
+    assert '<code class="language-tex">' in html and '<code class="language-text">' in html
+    assert [d.message.split(" are shown")[0] for d in state.diagnostics] == [
+        "2 executable code chunk(s) ({latex}, {nosuchengine})"
+    ]
+    _, markdown = render("```{nosuchengine}\nx\n```\n")  # in a Markdown post: a widget
+    assert [d.message.split(";")[0] for d in markdown.diagnostics] == [
+        "unknown widget `{nosuchengine}`"
+    ]

@@ -134,7 +134,7 @@ def test_cached_highlighting_needs_no_lexer_and_keeps_the_language_class(monkeyp
     def no_lookup(language):
         raise AssertionError(f"looked up a lexer for {language!r}")
 
-    monkeypatch.setattr(code, "_lexer_for", no_lookup)
+    monkeypatch.setattr(code, "lexer_for", no_lookup)
     again, _ = render("```py\nx = 1\n```\n", cache)
     assert again == first
     with pytest.raises(AssertionError, match="looked up"):

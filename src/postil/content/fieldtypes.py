@@ -17,6 +17,8 @@ from zoneinfo import ZoneInfo
 import yaml
 
 from postil.config import citation_style as read_style
+from postil.markdown.mathloader import config_macros
+from postil.math.macros import extract_definitions
 from postil.model import Author
 from postil.yamlnodes import (
     Field,
@@ -188,6 +190,46 @@ def styles(fld: Field, tz: ZoneInfo | None = None) -> str:
             *_pos(fld.node),
         )
     return text
+
+
+def header_macros(fld: Field, tz: ZoneInfo | None = None) -> tuple[tuple[str, str], ...]:
+    """Return the math macros that a MathJax or KaTeX configuration in the page's header
+    defines: Quarto's `format: html: include-in-header: [{text: <script>…</script>}]` (or
+    `include-in-header:` at the top), Pandoc's `header-includes:` (a text or a list).
+
+    Quarto posts define their macros so (`window.MathJax = {tex: {macros: {…}}}`), which
+    postil's math reads as a post's `macros:` (`postil.markdown.mathloader.config_macros`
+    reads the configuration, as it does in a post's body). A header file (`file:`, or a
+    text Quarto takes for a path) is not read; a value of another shape gives none.
+
+    Returns:
+        ((name, body), …) sorted by name, as `macros:` gives them.
+    """
+    texts: list[str] = []
+    _header_texts(fld.node, fld.key.lower(), texts)
+    definitions = "".join(config_macros(text) for text in texts if "macros" in text.lower())
+    return tuple(sorted(extract_definitions(definitions)[0].items())) if definitions else ()
+
+
+def _header_texts(node: yaml.Node, key: str, texts: list[str]) -> None:
+    """Collect the inline header texts under `node`, the value of `key` (module doc)."""
+    if key == "format" and isinstance(node, yaml.MappingNode):
+        for key_node, value in node.value:  # `html:`, `html+…:`; never `pdf:`
+            if isinstance(key_node, yaml.ScalarNode) and key_node.value.startswith("html"):
+                _header_texts(value, "html", texts)
+    elif key == "html" and isinstance(node, yaml.MappingNode):
+        for key_node, value in node.value:
+            if isinstance(key_node, yaml.ScalarNode) and key_node.value == "include-in-header":
+                _header_texts(value, "include-in-header", texts)
+    elif isinstance(node, yaml.SequenceNode):
+        for item in node.value:
+            _header_texts(item, key, texts)
+    elif isinstance(node, yaml.MappingNode):  # `- text: |` (`- file: x.html` is not read)
+        texts += [
+            v.value for k, v in node.value if k.value == "text" and isinstance(v, yaml.ScalarNode)
+        ]
+    elif isinstance(node, yaml.ScalarNode) and key == "header-includes":
+        texts.append(node.value)  # Pandoc's: the text itself (Quarto's is a file's path)
 
 
 TOC_OFF = frozenset({"false", "no", "off", "n"})

@@ -461,9 +461,31 @@ def _title(fld: Field, tz: ZoneInfo) -> str:
     return text
 
 
+QUARTO_DATES = {
+    "today": "the day the page is rendered, which changes with every build",
+    "now": "the moment the page is rendered, which changes with every build",
+    "last-modified": "the file's modification time, which every checkout resets",
+}
+"""Quarto's date keywords (its "Date Formatting" guide): none names a fixed date."""
+
+
 def _date(fld: Field, tz: ZoneInfo) -> datetime:
-    """Parse an ISO 8601 date or date-time as written (YAML's own timestamp typing is bypassed)."""
+    """Parse an ISO 8601 date or date-time as written (YAML's own timestamp typing is bypassed).
+
+    Raises:
+        YamlFieldIgnored: Quarto's `today`, `now` or `last-modified` (`QUARTO_DATES`): a
+            warning, the key left out (a file named `2023-10-22-x.qmd` is then dated so).
+        YamlFieldError: any other text that is no date.
+    """
     text = as_text(fld).strip()
+    if text.lower() in QUARTO_DATES:
+        named = " (a post named YYYY-MM-DD-… is dated by its name)" if fld.key == "date" else ""
+        raise YamlFieldIgnored(
+            f"`{fld.key}: {text}` means, in Quarto, {QUARTO_DATES[text.lower()]}, so it is "
+            f"not read{named}; write the date itself",
+            fld.node.start_mark.line,
+            fld.node.start_mark.column,
+        )
     m = _DATE.fullmatch(text)
     try:
         if m:
@@ -618,7 +640,14 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "media_subpath": ("media_path", _clean_text, 1),  # Chirpy: relative images' folder
     "img_path": ("media_path", _clean_text, 2),  # Chirpy before 7.0
     "previewimage": ("image", ft.image, 2),  # Nikola: the post's image in lists and cards
-    "_styles": ("styles", ft.styles, 1),  # al-folio: the post's CSS (its `distill` layout)
+    "_styles": ("styles", ft.styles, 1),
+    "format": ("macros", ft.header_macros, 1),  # Quarto: a MathJax config in the header
+    "include-in-header": ("macros", ft.header_macros, 2),  # Quarto, at the top
+    "header-includes": (
+        "macros",
+        ft.header_macros,
+        3,
+    ),  # Pandoc, R Markdown  # al-folio: the post's CSS (its `distill` layout)
 }
 """Keys of other generators with a meaning postil has: key → (field, converter, rank);
 the lower rank wins when two give one field (postil's own keys have rank 0)."""
@@ -646,6 +675,9 @@ QUIET_KEYS = frozenset(
     | {"smooth-scroll", "anchor-sections", "html-math-method", "knitr", "editor_options"}
     | {"keep-md", "df-print", "code-overflow", "title-block-style", "lightbox"}
     | {"link-external-icon", "link-external-newwindow", "email-obfuscation", "resources"}
+    # Quarto's PDF and slide options and the labels of its title block
+    | {"fontsize", "geometry", "latex-auto-mk", "figure-location", "fig-location"}
+    | {"title-slide", "published-title", "author-title", "appendix-cite-as"}
     | {"future"}  # al-folio's Distill posts: Jekyll reads `future` from _config.yml only
     | {"htmlwidgets"}  # the ICLR blog-post template's key, which none of its layouts reads
     | {"wordpress_id", "wordpress_url"}  # jekyll-import's and blogdown's WordPress imports

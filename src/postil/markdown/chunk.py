@@ -14,6 +14,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
+from postil.markdown.code import lexer_for
 from postil.markdown.references import locate
 from postil.markdown.state import get_state
 from postil.widgets import known_widgets
@@ -128,19 +129,23 @@ def chunk(state: StateCore) -> None:
     if any(token.type == "fence" and "{" in token.info for token in state.tokens):
         state.tokens[:] = [token for token in state.tokens if not _raw_or_comment(token)]
     widgets = _Widgets()
-    chunks = [token for token in state.tokens if token.type == "fence" and _retype(token, widgets)]
+    quarto = get_state(state.env).path.lower().endswith(QUARTO_SUFFIXES)
+    chunks = [
+        token for token in state.tokens if token.type == "fence" and _retype(token, widgets, quarto)
+    ]
     if not chunks:
         return
     labels = get_state(state.env).extra.setdefault("chunk_labels", set())
     labels.update(label for token in chunks for label in token.meta["chunk"]["labels"])
     engines = sorted({token.meta["chunk"]["engine"] for token in chunks})
+    first = next(t.info for t in chunks if t.meta["chunk"]["engine"] == engines[0])
     get_state(state.env).warn(
         chunks[0].map[0] if chunks[0].map else None,
         1,
         f"{len(chunks)} executable code chunk(s) ({', '.join(f'{{{e}}}' for e in engines)})"
         " are shown as code, not run, and their options are ignored: postil does not "
         "execute code; paste the output (an image, a table) after the chunk, and write "
-        f"```{ENGINES[engines[0]]} to show code without this warning",
+        f"```{first} to show code without this warning",
     )
 
 
@@ -203,16 +208,21 @@ def _raw_or_comment(token: Token) -> bool:
     return found is not None and found.group(1).lower() == "comment"
 
 
-def _retype(token: Token, widgets: _Widgets) -> bool:
-    """Give a chunk or Pandoc fence its plain language; return whether it is a chunk."""
+def _retype(token: Token, widgets: _Widgets, quarto: bool) -> bool:
+    """Give a chunk or Pandoc fence its plain language; return whether it is a chunk.
+
+    In a Quarto or R Markdown source (`quarto`) any `{name}` that is no widget is a chunk,
+    of an engine `ENGINES` lacks too (`{latex}`: knitr warns and goes on), shown in the
+    language Pygments knows by that name, else as text.
+    """
     info = token.info.strip()
     if PANDOC_INFO.match(info):  # shown, not run: the code plugin reads its attributes
         return False
     match = CHUNK_INFO.match(info)
     engine = match.group(1).lower() if match else ""
-    if match is None or engine not in ENGINES or engine in widgets:
+    if match is None or engine in widgets or engine not in ENGINES and not quarto:
         return False
-    token.info = ENGINES[engine]
+    token.info = ENGINES.get(engine) or (engine if lexer_for(engine) else "text")
     options = match.group(2).strip(" ,")
     labels = LABEL_OPTION.findall(token.content)
     header = HEADER_LABEL.match(options)

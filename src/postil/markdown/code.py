@@ -146,7 +146,7 @@ def _plain_code(code: str) -> str:
 
 
 @lru_cache(maxsize=256)
-def _lexer_for(language: str) -> Lexer | None:
+def lexer_for(language: str) -> Lexer | None:
     """Return the Pygments lexer for a language name or alias, or None if there is none;
     Prism's `diff-<language>` (Eleventy's, Docusaurus') is read as a diff.
 
@@ -156,7 +156,7 @@ def _lexer_for(language: str) -> Lexer | None:
         return get_lexer_by_name(language, stripnl=False, ensurenl=True)
     except ClassNotFound:
         if language.lower().startswith("diff-"):  # Prism's `diff-js`: a diff of JavaScript
-            return _lexer_for("diff")
+            return lexer_for("diff")
         return None
 
 
@@ -178,7 +178,7 @@ def render_fence(self: Any, tokens: Sequence[Token], idx: int, options: Any, env
         known = state.highlight_cache.get(key)
         if known:
             return _code_figure(known, _title(token, info))
-    lexer = _lexer_for(info.language) if info.language else None
+    lexer = lexer_for(info.language) if info.language else None
     if info.language and lexer is None:
         state.warn(
             line0,
@@ -228,7 +228,7 @@ def render_code_block(self: Any, tokens: Sequence[Token], idx: int, options: Any
     token = tokens[idx]
     first, _, rest = token.content.partition("\n")
     head = CODEHILITE_HEAD.fullmatch(first)
-    if head is None or _lexer_for(head["language"]) is None:  # `::: note` is no language
+    if head is None or lexer_for(head["language"]) is None:  # `::: note` is no language
         return _code_figure(_plain_code(token.content), "")
     fence = Token("fence", "code", 0, map=token.map)
     options_written = [head["language"]]
