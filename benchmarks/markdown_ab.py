@@ -62,6 +62,8 @@ def main() -> None:
     parser.add_argument("--posts", type=int, default=100)
     args = parser.parse_args()
     paths = sorted((args.corpus / "posts").glob("*.md"))[: args.posts]
+    if not paths:
+        parser.error(f"no posts in {args.corpus / 'posts'}: give a corpus's content folder")
     bodies = [path.read_text("utf-8").split("\n---\n", 1)[1] for path in paths]
     sides = {"base": _load(args.base.resolve()), "current": _load(None)}
     times: dict[str, list[float]] = {name: [] for name in sides}
