@@ -61,13 +61,14 @@ def test_wikilinks_find_notes_headings_and_images_by_name_anywhere(tmp_path):
         "120",
     )
     body = doc.xpath('//div[@class="post-body"]')[0].text_content()
-    assert "[[Nowhere]]" in body and "[[code]]" in body
+    assert "and Nowhere, but" in body and "[[Nowhere]]" not in body and "[[code]]" in body
 
 
 def test_a_wikilink_naming_nothing_is_one_warning_at_its_place(tmp_path):
     root = vault(tmp_path)
     assert [str(w) for w in build_site(root).warnings] == [
-        "content/posts/softmax.md:7:41: warning: wikilink `[[Nowhere]]` is shown as written: "
+        "content/posts/softmax.md:7:41: warning: wikilink `[[Nowhere]]` is shown as its text, "
+        "not a link: "
         "no published post, page or file is named `Nowhere` (wikilinks name a file, "
         "`[[other-note]]` for other-note.md); fix the name, or link to the file, e.g. "
         "`[text](other.md)`"
@@ -93,7 +94,8 @@ def test_two_notes_of_one_name_make_the_wikilink_ambiguous(tmp_path):
     _INDEX.clear()
     warnings = [str(w) for w in build_site(root).warnings]
     assert (
-        "content/posts/softmax.md:6:5: warning: wikilink `[[Attention]]` is shown as written: "
+        "content/posts/softmax.md:6:5: warning: wikilink `[[Attention]]` is shown as its text, "
+        "not a link: "
         "2 files are named `Attention` (content/posts/ml/Attention.md, "
         "content/posts/other/attention.md); write its folder too, e.g. `[[ml/Attention]]`"
     ) in warnings

@@ -18,8 +18,9 @@ them so:
 The links and images made are ordinary `link_open`/`image` tokens whose targets are
 content-root paths (`@/posts/note.md#id`), which the links plugin turns into URLs and
 checks like any other. A name no published file has, or that several share, is a warning
-at its place and the wikilink stays as written. Source: Obsidian's help, "Internal links",
-"Link to blocks" and "Embed files".
+at its place and the wikilink shows its text (`[[Missing note|the text]]` is "the text"),
+as Obsidian and Quartz show an unresolved link; `[[0]]`, naming nothing, stays as written.
+Source: Obsidian's help, "Internal links", "Link to blocks" and "Embed files".
 """
 
 from __future__ import annotations
@@ -29,11 +30,13 @@ import re
 from collections.abc import Mapping
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import normalizeReference
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 from postil.markdown.heading import slug_for
+from postil.markdown.inlinewarn import warn_inline
 from postil.markdown.references import CONTENT_DIR, locate
 from postil.markdown.state import RenderState, get_state
 
@@ -81,7 +84,25 @@ def wikilink(state: StateInline, silent: bool) -> bool:
     image = embed and name.lower().endswith(IMAGE_SUFFIXES)
     found = _find(get_state(state.env), name.strip(), image=image)
     if found is None:
-        return False
+        if not re.search(r"[^\W\d_]", target) or _reference(state, match):
+            return False  # `[[0]]`: brackets in prose; `[[x]]` with `[x]: url`: a link
+        # An embed, or brackets in more brackets or before `:` (`[[[x]]]`, `[[x]]: url`),
+        # stays as written (CommonMark's reading); a link shows its text, as Obsidian and
+        # Quartz show a link to no note
+        written = (
+            embed
+            or state.src[start - 1 : start] in ("[", "!")  # `![[x]]` left by the embed
+            or match.group(0).endswith("]]")
+            and state.src.startswith(":", match.end())
+        )
+        if not silent and state.src[start - 1 : start] != "!":  # the embed warned there
+            warn_inline(state, start, _missing(get_state(state.env), match, written))
+        if written:
+            return False
+        if not silent:
+            state.push("text", "", 0).content = label or _shown(target)
+        state.pos = match.end()
+        return True
     if not silent:
         if image:
             _push_image(state, found, name.strip(), label)
@@ -93,32 +114,30 @@ def wikilink(state: StateInline, silent: bool) -> bool:
     return True
 
 
-def wikilink_check(state: StateCore) -> None:
-    """Core rule: warn at each wikilink left as written (it names no published file, or
-    several) and at each embedded note (shown as a link).
+def _reference(state: StateInline, match: re.Match[str]) -> bool:
+    """Tell whether the text inside a wikilink's outer brackets is a link reference
+    defined in the document (`[[x]]` with `[x]: /url`: CommonMark's link in brackets)."""
+    references = state.env.get("references")
+    if not references or match.group(3) is not None:
+        return False
+    return normalizeReference(match.group(2)) in references
 
-    A wikilink left as written is text again: the concatenated text of neighbouring
-    `text` tokens holds it (code spans and math are tokens of their own).
-    """
+
+def wikilink_check(state: StateCore) -> None:
+    """Core rule: warn at each embedded note (shown as a link); a wikilink that names no
+    published file, or several, was warned at by the inline rule."""
     doc = get_state(state.env)
     for block in state.tokens:
         if block.type != "inline" or not block.children or "[[" not in block.content:
             continue  # most blocks hold no wikilink: no walk over their tokens
-        text = ""
-        for token in [*block.children, None]:
-            if token is not None and token.type == "text":
-                text += token.content
-                continue
-            for match in WIKILINK.finditer(text):
-                if match.group(2).strip():
-                    _report_missing(doc, block, match)
-            text = ""
-            if token is not None and token.type == "link_close" and token.meta.get("embedded"):
+        for token in block.children:
+            if token.type == "link_close" and token.meta.get("embedded"):
                 _report_embed(doc, block, token.meta["embedded"])
 
 
-def _report_missing(doc: RenderState, block: Token, match: re.Match[str]) -> None:
-    """Warn that a wikilink names no published file, or several: shown as written."""
+def _missing(doc: RenderState, match: re.Match[str], written: bool) -> str:
+    """Return the warning for a wikilink that names no published file, or several, shown
+    as `written` or as its text."""
     name = match.group(2).partition("#")[0].strip()
     image = bool(match.group(1)) and name.lower().endswith(IMAGE_SUFFIXES)
     found = candidates(doc, name, image=image) if name else []
@@ -135,10 +154,8 @@ def _report_missing(doc: RenderState, block: Token, match: re.Match[str]) -> Non
             "`[[other-note]]` for other-note.md); fix the name, or link to the file, e.g. "
             "`[text](other.md)`"
         )
-    doc.warn(
-        *locate(doc, block.map, match.group(0)),
-        f"wikilink `{match.group(0)}` is shown as written: {problem}",
-    )
+    shown = "as written" if written else "as its text, not a link"
+    return f"wikilink `{match.group(0)}` is shown {shown}: {problem}"
 
 
 def _report_embed(doc: RenderState, block: Token, written: str) -> None:
