@@ -258,6 +258,45 @@ def rewrite_environments(latex: str) -> str:
     return re.sub("\ue002\\s*\\{\\d+\\}", "", out) if "\ue002" in out else out
 
 
+BRACKET_AFTER_BEGIN = re.compile(r"\\begin\s*\{([A-Za-z]+\*?)\}(\s*)\[")
+"""An environment whose body (or option) starts with `[`."""
+NO_OPTION = frozenset(
+    "matrix pmatrix bmatrix Bmatrix vmatrix Vmatrix smallmatrix cases dcases rcases split "
+    "align align* equation equation* gather gather* multline multline* flalign flalign*".split()
+)
+"""Environments that take no optional argument: a `[` after `\\begin` starts the body."""
+POSITIONED = frozenset("aligned gathered array subarray".split())
+"""Environments whose optional argument is a vertical position, `[t]`, `[b]` or `[c]`."""
+POSITION_OPTION = re.compile(r"\[\s*[tbc]\s*\]")
+
+
+def shield_body_brackets(latex: str) -> str:
+    r"""Keep a body that starts with `[` from being read as an option.
+
+    latex2mathml reads a `[…]` right after `\begin{bmatrix}` or `\begin{aligned}` as column
+    letters (what `bmatrix*`'s `[r]` is), so `\begin{bmatrix} [x]_B & [y]_B` stopped the
+    build ("column letters may only be l, c, r"); amsmath's matrices take no option, and
+    KaTeX and MathJax set `[x]_B` as the first cell. An empty group goes before such a
+    `[`. A vertical position (`\begin{aligned}[t]`, `\begin{array}[b]{cc}`, amsmath's)
+    is taken out: MathML has no such anchor, and latex2mathml cannot read it either.
+    """
+    if "[" not in latex or "\\begin" not in latex:
+        return latex
+    out, pos = [], 0
+    for found in BRACKET_AFTER_BEGIN.finditer(latex):
+        env, bracket = found.group(1), found.end() - 1
+        option = POSITION_OPTION.match(latex, bracket)
+        if env in POSITIONED and option is not None:
+            out += [latex[pos:bracket]]
+            pos = option.end()
+            if latex[pos:].lstrip().startswith("["):  # `\begin{aligned}[t] [u]_B`: a cell
+                out += ["{}"]
+        elif env in NO_OPTION or env in POSITIONED:
+            out += [latex[pos:bracket], "{}"]
+            pos = bracket
+    return "".join(out) + latex[pos:]
+
+
 def unstar_matrices(latex: str) -> str:
     r"""Rewrite `pmatrix*` and its kin as `pmatrix` (latex2mathml has no starred matrices)."""
     if "matrix*" in latex:

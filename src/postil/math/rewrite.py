@@ -13,7 +13,7 @@ import unicodedata
 
 from latex2mathml.symbols_parser import convert_symbol
 
-from postil.math.environments import unstar_matrices
+from postil.math.environments import shield_body_brackets, unstar_matrices
 from postil.math.errors import MathUnsupportedError
 from postil.math.macros import read_group
 from postil.math.markers import hide_label, marker
@@ -130,7 +130,7 @@ def rewrite_specials(latex: str) -> str:
         latex = CHAR.sub(lambda m: chr(_char_code(m)), latex)
     if "\\unicode" in latex:
         latex = UNICODE.sub(lambda m: rf"\unicode{{x{_unicode_code(m):X}}}", latex)
-    latex = unstar_matrices(latex)
+    latex = unstar_matrices(shield_body_brackets(latex))
     if "\\\n" in latex or "\\\t" in latex or "\\\r" in latex:
         latex = CONTROL_WHITESPACE.sub(r"\1\\ ", latex)
     if "." in latex:
