@@ -42,6 +42,7 @@ from postil.yamlnodes import (
     as_text,
     compose_mapping,
     escape_warnings,
+    mapping_fields,
     yaml_error_location,
     yaml_error_message,
 )
@@ -576,6 +577,21 @@ def _macros(fld: Field, tz: ZoneInfo) -> tuple[tuple[str, str], ...]:
     return tuple(sorted((k.lstrip("\\"), v) for k, v in as_str_mapping(fld).items()))
 
 
+def _last_update(fld: Field, tz: ZoneInfo) -> datetime:
+    """Docusaurus' `last_update: {date: 2026-01-03, author: …}`: its date (or a date)."""
+    if isinstance(fld.node, yaml.MappingNode):
+        parts = {sub.key: sub for sub in mapping_fields(fld.node, f"`{fld.key}`")}
+        if "date" not in parts:
+            raise YamlFieldIgnored(
+                f"`{fld.key}` gives no `date`, so the page has no update date from it; "
+                f"write `{fld.key}: {{date: YYYY-MM-DD}}`",
+                fld.line0,
+                fld.col0,
+            )
+        return _date(parts["date"], tz)
+    return _date(fld, tz)
+
+
 def _plain(convert: Callable[[Field], Any]) -> Callable[[Field, ZoneInfo], Any]:
     return lambda fld, tz: convert(fld)
 
@@ -625,6 +641,7 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "updateddate": ("updated", _date, 1),  # Astro's blog template: `updatedDate`
     "heroimage": ("image", ft.image, 1),  # Astro's blog template: `heroImage`
     "hide_table_of_contents": ("toc", ft.hidden_toc, 1),  # Docusaurus
+    "last_update": ("updated", _last_update, 2),  # Docusaurus: `{date: …, author: …}`
     "published": ("draft", ft.unpublished, 1),  # Jekyll: `published: false`
     "status": ("draft", ft.status_draft, 2),  # Pelican: `Status: draft`
     "images": ("image", ft.image, 1),  # Hugo: the first one
@@ -683,6 +700,10 @@ QUIET_KEYS = frozenset(
     | {"wordpress_id", "wordpress_url"}  # jekyll-import's and blogdown's WordPress imports
     | {"extra", "in_search_index"}  # Zola: the theme's own values; search opt-out
     | {"output", "mermaid"}  # R Markdown's output format; Chirpy's Mermaid script switch
+    # Docusaurus: its sidebar's and pager's labels and order, the "Edit this page" link
+    | {"sidebar_label", "sidebar_position", "sidebar_class_name", "sidebar_custom_props"}
+    | {"displayed_sidebar", "pagination_label", "pagination_next", "pagination_prev"}
+    | {"custom_edit_url"}
     | {"jupytext", "kernelspec"}  # MyST notebooks: the paired notebook's format, its kernel
     | {"cssclasses", "cssclass"}  # Obsidian and Quartz: CSS classes of their own theme
     # Nikola: its math switch, the original's link, comments, URL style, title display
