@@ -58,3 +58,11 @@ def test_a_fenced_div_in_a_list_item_ends_with_the_item_and_keeps_the_next_line(
     assert html == (
         '<ul>\n<li>item\n<div class="a">\n<p>in div</p>\n</div>\n</li>\n</ul>\n<p>lazy</p>\n'
     )
+
+
+def test_an_unknown_callout_kind_is_one_warning_a_kind_however_many_callouts_use_it():
+    text = "> [!theorem] A\n> x\n\n> [!Theorem] B\n> y\n\n> [!lemma]\n> z\n"
+    assert [w.split(",")[0] for w in warnings(text)] == [
+        "post.md:1:1: warning: unknown callout kind `theorem`",
+        "post.md:7:1: warning: unknown callout kind `lemma`",
+    ]

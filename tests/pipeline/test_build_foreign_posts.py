@@ -218,7 +218,8 @@ def test_unknown_callout_kind_and_dropped_attribute_warn_and_fail_under_strict(t
     root = make_site(tmp_path / "site", {"p.md": text})
     result = build_site(root)
     assert [str(w) for w in result.warnings] == [
-        "content/posts/p.md:6:1: warning: unknown callout kind `DANGERZONE`, shown as a note; "
+        "content/posts/p.md:6:1: warning: unknown callout kind `DANGERZONE`, shown as a note "
+        "(here and in every other `DANGERZONE` callout of this post); "
         "use one of note, tip, important, warning, caution",
         "content/posts/p.md:9:1: warning: attribute `onclick` is left out: event handlers run "
         "script, which posts may not carry; remove it",

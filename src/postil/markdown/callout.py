@@ -236,11 +236,14 @@ def _check_closed(opening: Token, doc: RenderState) -> None:
 def _retype(opening: Token, name: str, title: str, collapse: str | None, doc: RenderState) -> None:
     """Make `opening` a `callout_open` of the kind `name` with its title and folding."""
     kind, known = kind_of(name)
-    if not known:
+    warned = doc.extra.setdefault("callout_kinds_warned", set())
+    if not known and name.lower() not in warned:  # one warning a kind: a garden's `theorem`s
+        warned.add(name.lower())
         doc.warn(
             opening.map[0] if opening.map else None,
             1,
-            f"unknown callout kind `{name}`, shown as a note; use one of {', '.join(KINDS)}",
+            f"unknown callout kind `{name}`, shown as a note (here and in every other "
+            f"`{name}` callout of this post); use one of {', '.join(KINDS)}",
         )
     opening.type, opening.tag, opening.attrs = "callout_open", "aside", {}
     opening.meta = {
