@@ -735,3 +735,9 @@ def test_quartos_mathjax_configuration_in_the_header_defines_the_posts_macros():
     assert read(pandoc)[0].macros == meta.macros
     own = f"---\ntitle: T\ndate: 2020-01-01\nmacros: {{E: 'e'}}\nheader-includes: '{script}'\n---\n"
     assert read(own)[0].macros == (("E", "e"),)  # postil's own key wins
+
+
+def test_obsidian_aliases_that_are_names_are_their_slugs_beside_the_post():
+    text = "---\ntitle: T\ndate: 2020-01-01\naliases: [product rule, Bayes’ Rule, /old/x/]\n---\n"
+    meta, *_, warnings = read(text)
+    assert meta.aliases == ("product-rule/", "bayes-rule/", "/old/x/") and warnings == []

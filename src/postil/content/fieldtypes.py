@@ -15,6 +15,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import yaml
+from slugify import slugify
 
 from postil.config import citation_style as read_style
 from postil.markdown.mathloader import config_macros
@@ -290,17 +291,27 @@ def aliases(fld: Field, tz: ZoneInfo | None = None) -> tuple[str, ...]:
     in front when it was written from the site's root (`/old/`); one without is relative to
     the post's folder, as in Quarto (`content.posts.alias_path` resolves it). A blank or
     null value, or a blank item (`aliases:`, as Obsidian's and Quartz's templates leave it),
-    is no alias."""
+    is no alias. An alias that is a name, not a path (Obsidian's and Quartz's
+    `aliases: [product rule]`: other names of the note, no `/` in them), is its slug beside
+    the post (`product-rule/`), as Quartz's AliasRedirects plugin makes its page."""
     node = fld.node
     if node.tag == "tag:yaml.org,2002:null":  # `aliases: ~` / `null`: YAML's "no value"
         return ()
     texts = as_text_list(fld)
     items = node.value if isinstance(node, yaml.SequenceNode) else [node] * len(texts)
     return tuple(
-        "/" * text.strip().startswith("/") + site_path(text, fld.key, n)
+        "/" * text.strip().startswith("/") + site_path(_alias_path(text), fld.key, n)
         for text, n in zip(texts, items, strict=True)
-        if text.strip()
+        if _alias_path(text)
     )
+
+
+def _alias_path(text: str) -> str:
+    """Return an alias as a path: a path as written, a note's other name as its slug."""
+    path = text.strip()
+    if not path or "/" in path or ":" in path or SITE_PATH.fullmatch(path):
+        return path
+    return slugify(path, allow_unicode=True)
 
 
 DOI = re.compile(r"(?:https?://(?:dx\.)?doi\.org/|doi:\s*)?(10\.\d{4,9}/\S+)", re.I)
