@@ -285,3 +285,19 @@ def test_distill_posts_cite_with_d_cite_and_note_with_d_footnote(tmp_path):
         'content/posts/plain.md:6:7: warning: `<d-cite key="vaswani2017, muller2019"></d-cite>`',
         "content/posts/plain.md:6:72: warning: `<d-cite key='deepmind2023'></d-cite>`",
     ]
+
+
+def test_myst_cite_roles_are_citation_clusters(tmp_path):
+    # sphinxcontrib-bibtex's and mystmd's roles, as Jupyter Book posts write them
+    body = (
+        "Known {cite}`vaswani2017,muller2019`; {cite:t}`vaswani2017` showed it, "
+        "in {cite:year}`deepmind2023`.\n"
+    )
+    root = cite_site(tmp_path, posts={"m.md": post_text("M", "2026-01-02", body)})
+    doc = page(build_into(root), "posts/m/index.html")
+    citations = [c.text_content() for c in doc.find_class("citation")]
+    assert citations == [
+        "(Vaswani et al., 2017; Müller & François, 2019)",
+        "Vaswani et al. (2017)",
+        "(2023)",
+    ]

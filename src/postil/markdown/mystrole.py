@@ -1,5 +1,6 @@
 """MyST's roles: `` {math}`x` ``, `` {eq}`label` ``, `` {numref}`Figure %s <fig-x>` ``,
-`` {ref}`text <label>` ``, `` {prf:ref}`thm-x` `` and the ones shown as their text.
+`` {ref}`text <label>` ``, `` {prf:ref}`thm-x` ``, the citations `` {cite:p}`key` ``
+(`CITE_ROLES`) and the ones shown as their text.
 
 `myst_role` (inline) reads a role; `myst_role_check` (core, right after `inline`)
 reports the ones postil does not read, and empty ones, at their places;
@@ -22,6 +23,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
+from postil.markdown.cite import CiteItem, warn_no_bibliography
 from postil.markdown.references import locate
 from postil.markdown.state import get_state
 
@@ -73,6 +75,8 @@ def myst_role(state: StateInline, silent: bool) -> bool:
             token.meta = {"offset": found.start(3) if name == "math" else state.pos}
         elif name in REFERENCES:
             _push_reference(state, name, text, found.group())
+        elif name in CITE_ROLES:
+            _push_citation(state, name, text, found.group())
         else:
             shown = text.split("<", 1)[0].strip() if "<" in text else text
             # a role postil does not read is reported where its line is known, by
@@ -82,6 +86,31 @@ def myst_role(state: StateInline, silent: bool) -> bool:
             token.content, token.meta = shown, {"raw": found.group()}
     state.pos = found.end()
     return True
+
+
+CITE_ROLES = {
+    **dict.fromkeys(("cite", "cite:p", "cite:ps", "cite:alp", "cite:alps"), "parenthetical"),
+    **dict.fromkeys(("cite:t", "cite:ts", "cite:ct", "cite:cts", "cite:author"), "narrative"),
+    **dict.fromkeys(("cite:year", "cite:yearpar"), "year"),
+}
+"""sphinxcontrib-bibtex's and mystmd's citation roles (`` {cite:p}`a,b` ``), by the form
+of Pandoc's citation they are: `[@a; @b]`, `@a`, `[-@a]`."""
+
+
+def _push_citation(state: StateInline, name: str, keys: str, raw: str) -> None:
+    """Push the citation cluster a cite role makes (`postil.markdown.cite`), or its text
+    with a warning when the post has no bibliography (as `[@key]`)."""
+    form = CITE_ROLES[name]
+    items = [
+        CiteItem(key.strip(), year_only=form == "year") for key in keys.split(",") if key.strip()
+    ]
+    if get_state(state.env).bibliography is None:
+        warn_no_bibliography(state, state.pos, f"`{raw}`")
+        state.push("text", "", 0).content = raw
+        return
+    token = state.push("cite", "", 0)
+    token.content = raw
+    token.meta = {"items": items, "narrative": form == "narrative", "pos": state.pos}
 
 
 def _empty_role(state: StateInline, silent: bool) -> bool:
