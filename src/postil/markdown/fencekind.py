@@ -33,7 +33,7 @@ sphinx-exercise's gated markers around content that is the post's own."""
 
 UNSUPPORTED = frozenset(
     "toctree glue glue:figure glue:math glue:text bibliography list-table csv-table table "
-    "dropdown tab-set tab-item card grid grid-item grid-item-card "
+    "tab-set tab-item card grid grid-item grid-item-card "
     "literalinclude include only rubric topic versionadded versionchanged deprecated "
     "jupyter-execute pull-quote highlights tabbed div iframe video youtube".split()
 )
@@ -55,9 +55,15 @@ CALLOUTS = {
     "admonition": "note",
     "exercise": "note",
     "solution": "tip",
+    "dropdown": "note",  # sphinx-design: a folded block under its title
+    "toggle": "note",  # sphinx-togglebutton (on in Jupyter Book): folded content
 }
 """Admonition directives as callout kinds (`postil.markdown.callout.KINDS`); every
 `prf:` directive (sphinx-proof's theorem, lemma, proof, …) is a note too."""
+
+FOLDED = frozenset({"dropdown", "toggle"})
+"""Directives whose callout starts folded (as `:class: dropdown` folds an admonition)."""
+
 
 PROOF_KINDS = {
     "axiom": "axiom",

@@ -50,6 +50,7 @@ from postil.markdown.fencekind import (
     CALLOUTS,
     CODE,
     DIRECTIVES,
+    FOLDED,
     LEFT_OUT,
     PROOF_KINDS,
     UNSUPPORTED,
@@ -219,7 +220,7 @@ def _push_blocks(
         if name in ("exercise", "solution") or name.startswith("prf:"):
             title = name.split(":")[-1].capitalize()  # the argument is a label or the title
             title = found_title if (found_title := options.get("title")) else title
-        folded = "dropdown" in options.get("class", "").split()
+        folded = name in FOLDED or "dropdown" in options.get("class", "").split()
         opening.meta = {
             "kind": CALLOUTS.get(name, "note"),
             "title": title,
