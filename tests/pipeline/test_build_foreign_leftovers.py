@@ -126,7 +126,8 @@ other
 def test_a_myst_notebook_is_titled_by_its_heading_its_math_numbered_and_its_gaps_warned(tmp_path):
     root = make_site(tmp_path / "site", {"kalman.md": MYST})
     assert [str(w).split(": warning: ")[1] for w in build_site(root).warnings] == [
-        "MyST role `{cite}` is not supported: `Ljungqvist2012` is shown as text",
+        "`{cite}`Ljungqvist2012`` reads as a citation but the post names no bibliography; "
+        "add `bibliography: refs.bib` to its front matter (or postil.yaml)",
         "MyST directive `{toctree}` is not supported: its body is shown as code; write it as "
         "Markdown (a `:::` callout, an image, text)",
     ]
@@ -372,8 +373,8 @@ code body
 A *Markdown* body.
 :::
 
-:::{dropdown}
-In a dropdown.
+:::{card}
+In a card.
 :::
 """
 
@@ -387,7 +388,7 @@ def test_each_fence_naming_nothing_postil_reads_gets_one_warning_naming_it(tmp_p
         "content/posts/p.md:10:1: warning: `{mystery}` is not a MyST directive, code chunk or "
         "widget postil reads, so its body is shown as Markdown; remove its fence lines, or "
         "make it a callout (`:::{note}`)",
-        "content/posts/p.md:14:1: warning: MyST directive `{dropdown}` is not supported: its "
+        "content/posts/p.md:14:1: warning: MyST directive `{card}` is not supported: its "
         "body is shown as Markdown",
     ]
     doc = page(build_into(root), "posts/p/index.html")
@@ -395,7 +396,7 @@ def test_each_fence_naming_nothing_postil_reads_gets_one_warning_naming_it(tmp_p
     assert body.xpath(".//code")[0].text_content() == "code body\n"
     assert [p.text_content() for p in body.xpath("./p")] == [
         "A Markdown body.",
-        "In a dropdown.",
+        "In a card.",
     ]
 
 
@@ -420,11 +421,11 @@ def test_every_myst_role_postil_does_not_read_is_reported_at_its_own_place(tmp_p
     at each place (they were matched to blocks in order, and one out of order silenced
     every later one)."""
     text = (
-        "---\ntitle: T\ndate: 2024-01-01\n---\n\n```{prf:theorem} After {cite:t}`km`\n"
-        "Text.\n```\n\nAs {cite:t}`km` shows.\n\nAgain {cite:t}`km`.\n"
+        "---\ntitle: T\ndate: 2024-01-01\n---\n\n```{prf:theorem} After {guilabel}`km`\n"
+        "Text.\n```\n\nAs {guilabel}`km` shows.\n\nAgain {guilabel}`km`.\n"
     )
     root = make_site(tmp_path / "site", {"p.md": text})
-    message = "warning: MyST role `{cite:t}` is not supported: `km` is shown as text"
+    message = "warning: MyST role `{guilabel}` is not supported: `km` is shown as text"
     assert [str(w) for w in build_site(root).warnings] == [
         f"content/posts/p.md:6:24: {message}",
         f"content/posts/p.md:10:4: {message}",

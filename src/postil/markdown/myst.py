@@ -42,8 +42,10 @@ from typing import Any
 
 import yaml
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
 
 from postil.markdown.attrlist import clean_attributes
 from postil.markdown.fencekind import (
@@ -108,6 +110,8 @@ def myst_plugin(md: MarkdownIt) -> None:
     md.core.ruler.before("chunk", "myst_directives", myst_directives)
     md.inline.ruler.before("backticks", "myst_role", myst_role)
     md.core.ruler.after("inline", "myst_role_check", myst_role_check)
+    md.core.ruler.before("inline", "myst_targets", myst_targets)
+    md.add_render_rule("myst_target", render_myst_target)
     if "figure_number" in md.core.ruler.get_all_rules():
         md.core.ruler.after("figure_number", "myst_ref_resolve", myst_ref_resolve)
     else:
@@ -117,15 +121,47 @@ def myst_plugin(md: MarkdownIt) -> None:
 
 
 def myst_target(state: StateBlock, start: int, end: int, silent: bool) -> bool:
-    """Block rule: leave out a `(label)=` line (MyST's target for `{ref}`)."""
+    """Block rule: a `(label)=` line, MyST's target for `{ref}` and `[](#label)`, is a
+    `myst_target` token: the id of the heading after it (`myst_targets`), else an anchor."""
     if state.is_code_block(start):
         return False
     line = state.src[state.bMarks[start] + state.tShift[start] : state.eMarks[start]]
-    if not line.startswith("(") or TARGET.match(line) is None:
+    found = TARGET.match(line) if line.startswith("(") else None
+    if found is None:
         return False
     if not silent:
+        token = state.push("myst_target", "", 0)
+        token.meta, token.map = {"label": found.group(1)}, [start, start + 1]
         state.line = start + 1
     return True
+
+
+SECTIONS = "myst_sections"
+"""`extra` key: label of each `(label)=` target -> the inline token of the heading it
+names, or None (an anchor before another block)."""
+
+
+def myst_targets(state: StateCore) -> None:
+    """Core rule (before the heading ids are made): a `(label)=` target right before a
+    heading is that heading's id, and its text what `` {ref}`label` `` shows (MyST's and
+    Sphinx's section labels); any other target stays an empty anchor."""
+    tokens = state.tokens
+    for index, token in enumerate(tokens):
+        if token.type != "myst_target":
+            continue
+        label, targets = token.meta["label"], get_state(state.env).extra.setdefault(SECTIONS, {})
+        targets[label] = None
+        heading = tokens[index + 1] if index + 2 < len(tokens) else None
+        if heading is not None and heading.type == "heading_open" and "id" not in heading.attrs:
+            heading.attrs["id"] = label
+            token.meta["heading"] = True
+            targets[label] = tokens[index + 2]
+
+
+def render_myst_target(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
+    """Render a target that names no heading as an empty anchor of its label."""
+    meta = tokens[idx].meta
+    return "" if meta.get("heading") else f'<div id="{escapeHtml(meta["label"])}"></div>\n'
 
 
 def myst_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:

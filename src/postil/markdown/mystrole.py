@@ -24,6 +24,7 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 from postil.markdown.cite import CiteItem, warn_no_bibliography
+from postil.markdown.heading import inline_text
 from postil.markdown.references import locate
 from postil.markdown.state import get_state
 
@@ -157,6 +158,13 @@ def myst_ref_resolve(state: StateCore) -> None:
             if label is not None:
                 meta["href"] = f"#{meta['label']}"
                 meta["shown"] = _reference_words(meta, label)
+                continue
+            targets = doc.extra.get("myst_sections", {})
+            if meta["label"] in targets and meta["role"] == "ref":  # a `(label)=` target
+                section = targets[meta["label"]]  # the heading after it, or None
+                meta["href"] = f"#{meta['label']}"
+                shown = inline_text(section, doc) if section is not None else meta["label"]
+                meta["shown"] = meta["text"] or shown
                 continue
             meta["shown"] = meta["text"] or meta["label"]
             if meta["label"] in doc.extra.get("chunk_labels", ()):
