@@ -9,7 +9,9 @@ them so:
   `Note` too), shown as the note's name or the text after `|`;
 - `[[Note#Some heading]]`, `[[#Some heading]]`: to that heading, whose id is the slug
   postil gives it (`postil.markdown.heading.slug_for`), checked like any link's fragment;
-  `[[Note#^block-id]]` (a block reference) links to the note;
+  `[[Note#^block-id]]` (a block reference) links to the block whose text ends with
+  ` ^block-id` (Obsidian's block id, taken out of the text and made the block's id by
+  `block_ids`);
 - `![[plot.png]]`, `![[plot.png|300]]`, `![[plot.png|300x200]]`, `![[plot.png|A plot]]`:
   the image file of that name among the content's files, the number its width (and
   height), other text its alt text;
@@ -67,6 +69,7 @@ def wikilink_plugin(md: MarkdownIt) -> None:
     """
     md.inline.ruler.before("link", "wikilink", wikilink)
     md.core.ruler.after("inline", "wikilink_check", wikilink_check)
+    md.core.ruler.after("inline", "block_ids", block_ids)
 
 
 def wikilink(state: StateInline, silent: bool) -> bool:
@@ -121,6 +124,37 @@ def _reference(state: StateInline, match: re.Match[str]) -> bool:
     if not references or match.group(3) is not None:
         return False
     return normalizeReference(match.group(2)) in references
+
+
+BLOCK_ID = re.compile(r"(?:(?<=\s)|\A)\^([A-Za-z0-9-]+)[ \t]*\Z")
+"""Obsidian's block id at the end of a block's text: ` ^abc123`."""
+BLOCK_ID_NAME = re.compile(r"[A-Za-z0-9-]+")
+
+
+def block_ids(state: StateCore) -> None:
+    """Core rule: an Obsidian block id (` ^abc123` ending a paragraph or a list item's
+    text, Obsidian's "Link to a block in a note") is taken out of the text and made the
+    id of its block, where `[[#^abc123]]` and `[[Note#^abc123]]` lead; in a tight list
+    item, of the item."""
+    tokens = state.tokens
+    for index, inline in enumerate(tokens):
+        if inline.type != "inline" or "^" not in inline.content or not inline.children:
+            continue
+        last = inline.children[-1]
+        after_math = len(inline.children) > 1 and inline.children[-2].type == "math_inline"
+        found = BLOCK_ID.search(last.content) if last.type == "text" else None
+        if found is None or not (found.start() or after_math or len(inline.children) == 1):
+            continue
+        if found.start() == 0 and not after_math and len(inline.children) > 1:
+            continue  # `x^2` split by other tokens is no id
+        if not re.search("[A-Za-z]", found.group(1)) and len(found.group(1)) < 5:
+            continue  # `10 ^6` in prose; Obsidian's own ids are six letters and digits
+        last.content = last.content[: found.start()].rstrip()
+        block = next((t for t in reversed(tokens[:index]) if t.nesting == 1), None)
+        if block is not None and block.hidden:  # a tight list's paragraph: its item
+            block = next((t for t in reversed(tokens[:index]) if t.type == "list_item_open"), block)
+        if block is not None and "id" not in block.attrs:
+            block.attrs["id"] = found.group(1)
 
 
 def wikilink_check(state: StateCore) -> None:
@@ -178,7 +212,10 @@ def _shown(target: str) -> str:
 def _push_link(state: StateInline, source: str, fragment: str, text: str) -> None:
     """Push a link to the content file `source` ("" for this page) and `#fragment`."""
     fragment = fragment.strip()
-    anchor = "" if not fragment or fragment.startswith("^") else "#" + slug_for(fragment)
+    if fragment.startswith("^"):  # a block's id, as `block_ids` gives it
+        anchor = "#" + fragment[1:].strip() if BLOCK_ID_NAME.fullmatch(fragment[1:]) else ""
+    else:
+        anchor = "#" + slug_for(fragment) if fragment else ""
     href = ("@/" + source.removeprefix(CONTENT_DIR + "/") if source else "") + anchor
     opening = state.push("link_open", "a", 1)
     opening.attrs = {"href": href or "#"}
