@@ -614,16 +614,18 @@ def _closer_next(state: StateBlock, blank: int, closer: str) -> bool:
 
 
 def _closing_tex_run(state: StateBlock, blank: int, closer: str) -> bool:
-    r"""Tell if the lines after the blank line `blank`, up to the next blank one, are TeX
-    ending with `closer` at a line's end: `$$⏎F⏎⏎\tag{6}⏎$$`, one formula as kramdown reads
-    a `$$` block (up to the next `$$`; its writers' MathJax never saw the blank line). TeX
-    means a command, and no run of four words (`PROSE`): a paragraph holding `$$y$$` after
-    an unclosed `$$` is prose, and stays the warning it was."""
-    line = blank
-    while line < state.lineMax and state.isEmpty(line):
-        line += 1
-    first = line
-    while line < state.lineMax and not state.isEmpty(line):
+    r"""Tell if the lines after the blank line `blank` are runs of TeX, the last ending with
+    `closer` at a line's end: `$$⏎F⏎⏎\tag{6}⏎$$` or `$$⏎A⏎⏎B⏎⏎C⏎$$`, one formula as kramdown
+    and Hexo's kramed read a `$$` block (up to the next `$$`; their writers' MathJax never
+    saw the blank lines). TeX means a command, and no run of four words (`PROSE`): a
+    paragraph holding `$$y$$` after an unclosed `$$` is prose, and stays the warning it was.
+    """
+    line, first, limit = blank, -1, min(state.lineMax, blank + TEX_RUN_LINES)
+    while line < limit:
+        if state.isEmpty(line):  # several runs of TeX between blank lines: kramed's
+            line, first = line + 1, -1  # and kramdown's `$$` block goes on to the `$$`
+            continue
+        first = line if first < 0 else first
         if state.sCount[line] < state.blkIndent:
             return False
         text = state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]].rstrip()
@@ -631,8 +633,17 @@ def _closing_tex_run(state: StateBlock, blank: int, closer: str) -> bool:
             run = state.src[state.bMarks[first] : state.bMarks[line]] + text[: -len(closer)]
             ends = text.endswith(closer) and text.find(closer) == len(text) - len(closer)
             return ends and "\\" in run and PROSE.search(run) is None
+        if line + 1 >= limit or state.isEmpty(line + 1):  # a run ends: TeX, or no formula
+            run = state.src[state.bMarks[first] : state.eMarks[line]]
+            if "\\" not in run or PROSE.search(run) is not None:
+                return False
         line += 1
     return False
+
+
+TEX_RUN_LINES = 200
+"""How far `_closing_tex_run` looks for the closer across runs of TeX (a formula that long
+is a page of TeX; the bound keeps an unclosed `$$` from scanning the rest of a long post)."""
 
 
 def _unfinished(latex: str) -> bool:
