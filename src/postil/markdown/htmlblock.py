@@ -47,6 +47,7 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.rules_block.html_block import HTML_SEQUENCES
 
 from postil.markdown.mathhtml import BEGIN_ENV
+from postil.markdown.state import is_mdx
 from postil.markdown.tagsyntax import find_code_tag, left_container
 from postil.math.delimiters import escaped
 
@@ -129,7 +130,8 @@ def _markdown_element_line(state: StateBlock, line: int) -> bool:
     `env` until a line of tags closes it, so the lines between are read as Markdown.
     """
     text = state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
-    if "markdown" in text.lower() and _one_line_markdown_element(state, line, text):
+    mdx = is_mdx(state.env)
+    if ("markdown" in text.lower() or mdx) and _one_line_markdown_element(state, line, text):
         return True
     open_elements: list[str] = state.env.setdefault(MARKDOWN_ELEMENTS, [])
     if (not open_elements and "markdown" not in text.lower()) or not TAGS_ONLY.fullmatch(text):
@@ -158,6 +160,8 @@ _ONE_LINE = re.compile(
     r"""(<([A-Za-z][A-Za-z0-9-]*)(?:\s(?:[^<>"']|"[^"]*"|'[^']*')*)?>)(.*)</\2\s*>\s*""", re.S
 )
 """An element with its content and end tag on one line: (start tag, name, content)."""
+RAW_TEXT = frozenset({"pre", "script", "style", "textarea", "code", "svg", "math"})
+"""Elements whose one-line content MDX's reading leaves as it is here (code, scripts)."""
 SPAN_CONTENT = frozenset(
     "p h1 h2 h3 h4 h5 h6 td th dt summary figcaption caption legend label".split()
 )
@@ -175,12 +179,17 @@ def _one_line_markdown_element(state: StateBlock, line: int, text: str) -> bool:
     start_tag, content = whole.group(1), whole.group(3).strip()
     attribute = MARKDOWN_ATTRIBUTE.search(start_tag)
     value = (attribute.group(1) or "").strip("'\"").lower() if attribute else "0"
-    if attribute is None or value == "0" or not content:
+    name = whole.group(2)
+    if attribute is None and is_mdx(state.env) and name.islower() and name not in RAW_TEXT:
+        value = "span"  # MDX reads an element as JSX: on one line its content is text
+    if value == "0" or not content:
         return False
     opening = state.push("html_block", "", 0)
     opening.map = [line, line + 1]
     paragraph = value != "span" and whole.group(2).lower() not in SPAN_CONTENT
-    opening.content = start_tag[: attribute.start()] + start_tag[attribute.end() :]
+    if attribute is not None:
+        start_tag = start_tag[: attribute.start()] + start_tag[attribute.end() :]
+    opening.content = start_tag
     opening.content += "\n" if paragraph else ""
     if paragraph:
         state.push("paragraph_open", "p", 1).map = [line, line + 1]

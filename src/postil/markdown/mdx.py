@@ -26,6 +26,7 @@ from postil.markdown.jsx import (
     unfinished,
 )
 from postil.markdown.mdxcomponents import (
+    children,
     component_block,
     component_inline,
     line_of,
@@ -71,10 +72,28 @@ def mdx_plugin(md: MarkdownIt) -> None:
     `postil.markdown.mdxcomponents`. No CSS classes of its own.
     """
     md.block.ruler.before("code", "mdx_block", mdx_block)
+    md.block.ruler.before("code", "mdx_indented", mdx_indented)
     md.inline.ruler.after("backticks", "mdx_expression", mdx_expression)
     md.inline.ruler.before("autolink", "mdx_tag", mdx_tag)
     md.core.ruler.after("inline", "mdx_warnings", mdx_warnings)
     md.add_render_rule("mdx_drop", render_mdx_drop)
+
+
+def mdx_indented(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """Block rule (MDX only): lines indented four spaces or more are Markdown, indented as
+    their least indented line is: MDX has no indented code (mdxjs.com, "Differences from
+    markdown"), and its posts indent the content of their elements freely."""
+    if state.sCount[start_line] - state.blkIndent < 4 or not is_mdx(state.env):
+        return False
+    stop = start_line + 1
+    while stop < end_line and (state.isEmpty(stop) or state.sCount[stop] - state.blkIndent >= 4):
+        stop += 1
+    while stop - 1 > start_line and state.isEmpty(stop - 1):
+        stop -= 1
+    if not silent:
+        children(state, start_line, stop)
+        state.line = stop
+    return True
 
 
 def mdx_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:

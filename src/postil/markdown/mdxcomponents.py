@@ -44,6 +44,8 @@ def component_block(state: StateBlock, start_line: int, end_line: int, silent: b
     its closing tag, as postil's tokens for the components it has (module docstring)."""
     begin = state.bMarks[start_line] + state.tShift[start_line]
     tag = read_tag(state.src, begin)
+    if tag is not None and not tag.component:
+        return _html_element(state, tag, start_line, end_line, silent)
     if tag is None or not tag.component:
         return False
     line = line_of(state, tag.end - 1, start_line, end_line)
@@ -72,6 +74,37 @@ def component_block(state: StateBlock, start_line: int, end_line: int, silent: b
         stop = end_line if close is None else close
         BLOCKS.get(tag.name, _unknown)(state, tag, (start_line, line + 1, stop), doc, where)
         state.line = min(stop + 1, end_line)
+    return True
+
+
+RAW_ELEMENTS = frozenset({"pre", "script", "style", "textarea", "svg", "math"})
+"""HTML elements whose content is no Markdown, in MDX as in HTML."""
+
+
+def _html_element(
+    state: StateBlock, tag: JsxTag, start_line: int, end_line: int, silent: bool
+) -> bool:
+    """An HTML element's start tag alone on its line(s), up to its end tag alone on a line:
+    MDX reads an element as JSX, its content as Markdown (`<details>⏎<summary>…`), indented
+    or not; its tags are written as they are."""
+    if tag.closing or tag.self_closing or tag.name.lower() in RAW_ELEMENTS:
+        return False
+    line = line_of(state, tag.end - 1, start_line, end_line)
+    if line is None or state.src[tag.end : state.eMarks[line]].strip():
+        return False
+    close = _closing_line(state, tag.name, line + 1, end_line)
+    if close is None:
+        return False  # a void element (`<br>`) or one never closed: CommonMark's block
+    if silent:
+        return True
+    begin = state.bMarks[start_line] + state.tShift[start_line]
+    opening = state.push("html_block", "", 0)
+    opening.content, opening.map = state.src[begin : tag.end] + "\n", [start_line, line + 1]
+    children(state, line + 1, close)
+    end = state.src[state.bMarks[close] + state.tShift[close] : state.eMarks[close]].strip()
+    closing = state.push("html_block", "", 0)
+    closing.content, closing.map = end + "\n", [close, close + 1]
+    state.line = close + 1
     return True
 
 
@@ -106,9 +139,9 @@ def _closing_line(state: StateBlock, name: str, first: int, end_line: int) -> in
     return None
 
 
-def _children(state: StateBlock, first: int, stop: int) -> None:
+def children(state: StateBlock, first: int, stop: int) -> None:
     """Tokenize lines `first` to `stop` (not included) as Markdown, indented as their
-    least indented line is."""
+    least indented line is (an element's content; MDX's indented lines, which are no code)."""
     indents = [state.sCount[line] for line in range(first, stop) if not state.isEmpty(line)]
     old_indent, old_max = state.blkIndent, state.lineMax
     state.blkIndent = max(old_indent, min(indents, default=old_indent))
@@ -125,13 +158,13 @@ def _unknown(state: StateBlock, tag: JsxTag, lines: Lines, doc: RenderState, whe
     """A component postil does not have: its content, and a warning once per name."""
     if tag.name:
         warn_component(doc, where, {"name": tag.name, "self_closing": False})
-    _children(state, lines[1], lines[2])
+    children(state, lines[1], lines[2])
 
 
 def _tabs(state: StateBlock, tag: JsxTag, lines: Lines, doc: RenderState, where: Where) -> None:
     """Docusaurus' `<Tabs>`: a set of tabs."""
     open_tabset(state, lines[0], lines[2])
-    _children(state, lines[1], lines[2])
+    children(state, lines[1], lines[2])
     close_tabset(state, lines[2])
 
 
@@ -139,7 +172,7 @@ def _tab_item(state: StateBlock, tag: JsxTag, lines: Lines, doc: RenderState, wh
     """Docusaurus' `<TabItem value="x" label="X">`: a tab titled by its label (or value)."""
     title = tag.attrs.get("label") or tag.attrs.get("value") or "Tab"
     open_tab(state, lines[0], lines[2], title)
-    _children(state, lines[1], lines[2])
+    children(state, lines[1], lines[2])
     state.push("tab_close", "div", -1).markup = "TabItem"
 
 
@@ -151,7 +184,7 @@ def _admonition(
     kind = tag.attrs.get("type", "note")
     opening.map = [lines[0], lines[2] + 1]
     opening.meta = {"kind": kind, "title": tag.attrs.get("title", ""), "collapse": None}
-    _children(state, lines[1], lines[2])
+    children(state, lines[1], lines[2])
     state.push("shortcode_callout_close", "aside", -1).map = [lines[2], lines[2] + 1]
 
 
@@ -175,7 +208,7 @@ def _element(state: StateBlock, tag: JsxTag, lines: Lines, doc: RenderState, whe
     element = HTML_ELEMENTS[tag.name]
     opening = state.push("html_block", "", 0)
     opening.content, opening.map = f"<{element}>\n", [lines[0], lines[1]]
-    _children(state, lines[1], lines[2])
+    children(state, lines[1], lines[2])
     closing = state.push("html_block", "", 0)
     closing.content, closing.map = f"</{element}>\n", [lines[2], lines[2] + 1]
 
