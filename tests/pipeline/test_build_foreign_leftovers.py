@@ -433,3 +433,14 @@ def test_every_myst_role_postil_does_not_read_is_reported_at_its_own_place(tmp_p
     ]
     doc = page(build_into(root), "posts/p/index.html")
     assert doc.xpath('string(//p[@class="theorem-title"])') == "Theorem 1 (After km)."
+
+
+def test_a_myst_eq_role_to_no_equation_is_a_warning_as_in_sphinx_and_eqref_an_error(tmp_path):
+    text = "---\ntitle: T\ndate: 2024-01-01\n---\n\nBy {eq}`eq-gone`, as Sphinx warns.\n"
+    result = build_site(make_site(tmp_path / "a", {"p.md": text}))
+    assert [str(w).split(" in \\")[0] for w in result.warnings] == [
+        "content/posts/p.md:6:4: warning: unknown equation label 'eq-gone'"
+    ]
+    latex = "---\ntitle: T\ndate: 2024-01-01\n---\n\nBy $\\eqref{eq-gone}$.\n"
+    with pytest.raises(BuildFailed):
+        build_site(make_site(tmp_path / "b", {"p.md": latex}))

@@ -300,7 +300,15 @@ def _check_refs(doc: RenderState, token: Any) -> None:
     for label, offset in refs:
         if label not in doc.equations and label not in doc.extra.get("inline_labels", ()):
             line0, col = locate(doc, token, offset)
-            doc.error(line0, col, f"unknown equation label {label!r} in \\eqref/\\ref")
+            # MyST's `{eq}` role: Sphinx and mystmd warn at a label no equation has
+            report = doc.warn if (token.meta or {}).get("role") == "eq" else doc.error
+            report(
+                line0,
+                col,
+                f"unknown equation label {label!r} in \\eqref/\\ref: no equation of this post "
+                f"has \\label{{{label}}} (or `$$ … $$ ({label})`, `{{#{label}}}`); fix the "
+                "label, or label the equation",
+            )
 
 
 def emptiness(latex: str) -> str:

@@ -74,6 +74,8 @@ def myst_role(state: StateInline, silent: bool) -> bool:
             token.markup = "$"
             # where its TeX starts, so a math error names its own column (`mathdoc.locate`)
             token.meta = {"offset": found.start(3) if name == "math" else state.pos}
+            if name == "eq":
+                token.meta["role"] = "eq"  # an unknown label is a warning, as in Sphinx
         elif name in REFERENCES:
             _push_reference(state, name, text, found.group())
         elif name in CITE_ROLES:
