@@ -444,3 +444,18 @@ def test_a_myst_eq_role_to_no_equation_is_a_warning_as_in_sphinx_and_eqref_an_er
     latex = "---\ntitle: T\ndate: 2024-01-01\n---\n\nBy $\\eqref{eq-gone}$.\n"
     with pytest.raises(BuildFailed):
         build_site(make_site(tmp_path / "b", {"p.md": latex}))
+
+
+def test_a_myst_list_table_is_a_numbered_table_its_numref_table_1(tmp_path):
+    text = (
+        "---\ntitle: T\ndate: 2024-01-01\n---\n\n```{list-table} Axioms\n:header-rows: 1\n"
+        ":name: tbl-ax\n\n* - Name\n  - Rule\n* - Identity\n  - $a + 0 = a$\n```\n\n"
+        "See {numref}`tbl-ax`.\n"
+    )
+    root = make_site(tmp_path / "site", {"p.md": text})
+    assert list(build_site(root).warnings) == []
+    doc = page(build_into(root), "posts/p/index.html")
+    [table] = doc.xpath('//figure[@id="tbl-ax"]')
+    assert table.xpath("string(.//figcaption)").split() == ["Table", "1", "Axioms"]
+    assert [th.text_content() for th in table.xpath(".//th")] == ["Name", "Rule"]
+    assert doc.xpath('string(//a[@href="#tbl-ax"])') == "Table 1"

@@ -32,7 +32,7 @@ LEFT_OUT = {
 sphinx-exercise's gated markers around content that is the post's own."""
 
 UNSUPPORTED = frozenset(
-    "toctree glue glue:figure glue:math glue:text bibliography list-table csv-table table "
+    "toctree glue glue:figure glue:math glue:text bibliography csv-table table "
     "tab-set tab-item card grid grid-item grid-item-card "
     "literalinclude include only rubric topic versionadded versionchanged deprecated "
     "jupyter-execute pull-quote highlights tabbed div iframe video youtube".split()

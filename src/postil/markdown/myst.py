@@ -174,7 +174,7 @@ def myst_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     blocks = name in CALLOUTS or name in MARGIN_DIRECTIVES or name.startswith("prf:")
     blocks = blocks or name == "epigraph"
     other = found is not None and found.group(1)[0] == ":" and not blocks  # `:::{dropdown}`
-    if found is None or not (blocks or other or name in ("figure", "image")):
+    if found is None or not (blocks or other or name in ("figure", "image", "list-table")):
         return False
     close = _closing_fence(state, start, end, found.group(1))
     if silent:
@@ -207,7 +207,9 @@ def myst_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         options[option.group(1).lower()] = option.group(2).strip()
         body += 1
     argument = found.group(3).strip()
-    if other and name not in ("figure", "image"):
+    if name == "list-table":
+        _push_list_table(state, (start, body, close), argument, options)
+    elif other and name not in ("figure", "image"):
         _report_colon_fence(state, start, found.group(2))
         _tokenize(state, body, close)
     elif blocks:
@@ -216,6 +218,94 @@ def myst_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         _push_image(state, (start, body, close), name, argument, options)
     state.line = after
     return True
+
+
+def _push_list_table(
+    state: StateBlock, lines: tuple[int, int, int], title: str, options: dict[str, str]
+) -> None:
+    """Push a `{list-table}` (docutils' list table, MyST's and Jupyter Book's) as the GFM
+    table tokens: each item of its list a row, each item of a row's list a cell (its
+    Markdown; one paragraph as the cell's text), `:header-rows: n` rows a header; its
+    title and `:name:` a caption paragraph `Table: title {#name}` after it, which the table
+    plugin numbers (`{numref}` finds it). A body that is no list of lists is its Markdown,
+    with a warning."""
+    start, body, close = lines
+    first = len(state.tokens)
+    _tokenize(state, body, close)
+    rows = _list_rows(state.tokens[first:])
+    if rows is None:
+        get_state(state.env).warn(
+            start,
+            state.sCount[start] + 1,
+            "`{list-table}` holds no list of lists (a `*` item a row, its own `*` items the "
+            "cells), so its body is shown as Markdown",
+        )
+        return
+    del state.tokens[first:]
+    try:
+        header_rows = int(options.get("header-rows", "0"))
+    except ValueError:
+        header_rows = 0
+    state.push("table_open", "table", 1).map = [start, close + 1]
+    for index, row in enumerate(rows):
+        head = index < header_rows
+        if index == 0 and head:
+            state.push("thead_open", "thead", 1)
+        if index == header_rows:
+            state.push("tbody_open", "tbody", 1)
+        state.push("tr_open", "tr", 1)
+        for cell in row:
+            state.push("th_open" if head else "td_open", "th" if head else "td", 1)
+            state.tokens.extend(cell)
+            state.push("th_close" if head else "td_close", "th" if head else "td", -1)
+        state.push("tr_close", "tr", -1)
+        if index == header_rows - 1:
+            state.push("thead_close", "thead", -1)
+    if len(rows) > header_rows:
+        state.push("tbody_close", "tbody", -1)
+    state.push("table_close", "table", -1)
+    if title:
+        name = options.get("name", "")
+        state.push("paragraph_open", "p", 1).map = [start, start + 1]
+        caption = state.push("inline", "", 0)
+        caption.content = f"Table: {title}" + (f" {{#{name}}}" if name else "")
+        caption.map, caption.children = [start, start + 1], []
+        state.push("paragraph_close", "p", -1)
+
+
+def _list_rows(tokens: list[Token]) -> list[list[list[Token]]] | None:
+    """Return the rows of a list of lists as each cell's tokens (one paragraph: its inline
+    token alone), or None when `tokens` are not one bullet list of bullet lists."""
+    if not tokens or tokens[0].type != "bullet_list_open" or tokens[-1].type != "bullet_list_close":
+        return None
+    rows: list[list[list[Token]]] = []
+    depth, cell, row = 0, list[Token](), list[list[Token]]()
+    for token in tokens[1:-1]:
+        if token.type in ("bullet_list_open", "list_item_open"):
+            depth += 1
+        if depth == 3 and token.type == "list_item_open":
+            cell = []
+        elif depth >= 3:
+            cell.append(token)
+        if token.type in ("bullet_list_close", "list_item_close"):
+            depth -= 1
+            if depth == 2 and token.type == "list_item_close":
+                row.append(_cell_content(cell[:-1]))
+            elif depth == 0:
+                rows.append(row)
+                row = []
+        if depth == 1 and token.type not in ("list_item_open", "bullet_list_close"):
+            if token.type != "list_item_close":
+                return None  # a row's own text, not a list of cells
+    return rows if rows and all(rows) else None
+
+
+def _cell_content(tokens: list[Token]) -> list[Token]:
+    """Return a cell's tokens: one paragraph's inline token alone, else the blocks."""
+    kinds = [token.type for token in tokens]
+    if kinds == ["paragraph_open", "inline", "paragraph_close"]:
+        return [tokens[1]]
+    return tokens
 
 
 def _container_end(state: StateBlock, start: int, end: int) -> int:
