@@ -31,7 +31,13 @@ from markdown_it.token import Token
 
 from postil.markdown.attrlist import clean_attributes
 from postil.markdown.embed import post_url_parts, push_post, push_video
-from postil.markdown.liquidinclude import include_html, math_loader, push_include, readable
+from postil.markdown.liquidinclude import (
+    CAPTURED,
+    include_html,
+    math_loader,
+    push_include,
+    readable,
+)
 from postil.markdown.state import RenderState
 from postil.markdown.tagsyntax import (
     Tag,
@@ -178,6 +184,29 @@ lines (they only mark `$…$` math, which postil reads anyway) and jekyll-schola
 `postil.markdown.scholar`)."""
 
 
+def _capture(state: StateBlock, start: int, end: int, tag: Tag, silent: bool) -> bool:
+    """`{% capture name %}` on a line of its own, up to the line `{% endcapture %}` ends:
+    the text between is the variable `name` for the includes after it (al-folio posts
+    write a figure's caption so, `caption=name`); it shows nothing, as in Liquid."""
+    name = tag.args.strip()
+    for line in range(start, end):
+        text = state.src[state.bMarks[line] : state.eMarks[line]]
+        close = ENDCAPTURE.search(text)
+        if close is None:
+            continue
+        if not silent and re.fullmatch(r"[A-Za-z_][\w-]*", name):
+            body = state.src[tag.end : state.bMarks[line] + close.start()]
+            state.env.setdefault(CAPTURED, {})[name] = body.strip()
+        if not silent:
+            state.line = line + 1
+        return True
+    return False  # never closed: the template plugin reports the tag
+
+
+ENDCAPTURE = re.compile(r"\{%-?\s*endcapture\s*-?%\}\s*$")
+"""The end of a `capture` block, ending its line."""
+
+
 def liquid_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     """Block rule: a `highlight`, `raw` or `comment` tag and its end tag, each on its own
     line; `SILENT_TAGS` lines are left out."""
@@ -188,6 +217,8 @@ def liquid_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
             state.line = code.close + 1
         return True
     tag = line_tag(state, start)
+    if tag is not None and tag.kind == "tag" and tag.name == "capture":
+        return _capture(state, start, end, tag, silent)
     if tag is not None and tag.kind == "tag" and tag.name in SILENT_TAGS:
         if not silent:
             state.line = start + 1

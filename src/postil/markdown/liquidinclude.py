@@ -83,7 +83,7 @@ def push_include(state: StateBlock, line: int, tag: Tag) -> None:
     """Push the figure or player of an include written on body line `line`, alone."""
     if math_loader(tag):
         return
-    params = _params(tag)
+    params = _params(tag, state.env.get(CAPTURED, {}))
     if include_name(tag) in VIDEOS:
         source, provider = _video_source(params)
         push_video(state, line, tag, source, params, provider)
@@ -114,10 +114,21 @@ def include_html(tag: Tag) -> str | None:
     return f'<figure class="figure">{image}{text}</figure>'
 
 
-def _params(tag: Tag) -> dict[str, str]:
-    """Return an include's named parameters, the site's root outputs taken out."""
+CAPTURED = "_liquid_captured"
+"""`env` key: Liquid variables a `{% capture name %}` set, by name (`liquid.liquid_block`)."""
+BARE_VALUE = re.compile(r"(?:^|\s)([A-Za-z_][\w-]*)=([A-Za-z_][\w.-]*)(?=\s|$)")
+"""An include parameter whose value is a variable's name (`caption=caption`), not a text."""
+
+
+def _params(tag: Tag, variables: dict[str, str] | None = None) -> dict[str, str]:
+    """Return an include's named parameters, the site's root outputs taken out; a value
+    written as a variable's name (`caption=caption`) is that variable's text when a
+    `{% capture %}` set it (Liquid's rule), else as written."""
     _, _, rest = tag.args.strip().partition(" ")
     _, named = shortcode_params(rest)
+    for key, name in BARE_VALUE.findall(rest) if variables else ():
+        if variables is not None and name in variables:
+            named[key] = variables[name]
     return {key: SITE_ROOT.sub("", value) for key, value in named.items()}
 
 
