@@ -26,7 +26,7 @@ from markdown_it.token import Token
 from postil.markdown.cite import CiteItem, warn_no_bibliography
 from postil.markdown.heading import inline_text
 from postil.markdown.references import locate
-from postil.markdown.state import get_state
+from postil.markdown.state import RenderState, get_state
 
 ROLE = re.compile(r"\{([A-Za-z][\w:-]*)\}(`+)(?!`)(.+?)(?<!`)\2(?!`)", re.S)
 """A MyST role: `` {name}`text` ``, its backticks matched as a code span's are."""
@@ -151,6 +151,7 @@ def myst_ref_resolve(state: StateCore) -> None:
     """
     doc = get_state(state.env)
     labels = doc.groups.facts.get("figure", doc.extra.get("figure_labels", {}))
+    targets = _targets(doc)
     for block in state.tokens:
         for token in block.children or () if block.type == "inline" else ():
             if token.type != "myst_ref":
@@ -161,12 +162,9 @@ def myst_ref_resolve(state: StateCore) -> None:
                 meta["href"] = f"#{meta['label']}"
                 meta["shown"] = _reference_words(meta, label)
                 continue
-            targets = doc.extra.get("myst_sections", {})
             if meta["label"] in targets and meta["role"] == "ref":  # a `(label)=` target
-                section = targets[meta["label"]]  # the heading after it, or None
                 meta["href"] = f"#{meta['label']}"
-                shown = inline_text(section, doc) if section is not None else meta["label"]
-                meta["shown"] = meta["text"] or shown
+                meta["shown"] = meta["text"] or targets[meta["label"]] or meta["label"]
                 continue
             meta["shown"] = meta["text"] or meta["label"]
             if meta["label"] in doc.extra.get("chunk_labels", ()):
@@ -183,6 +181,20 @@ def myst_ref_resolve(state: StateCore) -> None:
                     f"has the label `{meta['label']}`, so it shows as text; fix the label "
                     "(`:name:` of a figure, `:label:` of a theorem)",
                 )
+
+
+def _targets(doc: RenderState) -> dict[str, str]:
+    """Return each `(label)=` target's label -> the text of the heading it names ("" for
+    none). A heading not parsed yet (a post rendered in groups, `GroupRun`, the heading
+    in a later group) is read from the table of contents the gathering run found."""
+    facts = doc.groups.facts.get("heading")
+    contents = {entry.id: entry.text for entry in facts[1]} if facts else {}
+    return {
+        label: (inline_text(title, doc) if title.children else contents.get(label, ""))
+        if title is not None
+        else ""
+        for label, title in doc.extra.get("myst_sections", {}).items()
+    }
 
 
 def _reference_words(meta: dict[str, Any], label: str) -> str:
