@@ -168,6 +168,32 @@ def cite_narrative(state: StateInline, silent: bool) -> bool:
     return True
 
 
+def push_cluster(
+    state: StateInline,
+    written: str,
+    items: list[CiteItem],
+    *,
+    narrative: bool = False,
+    shown: str | None = None,
+) -> None:
+    """Push the citation cluster another syntax writes at `state.pos` (jekyll-scholar's
+    `{% cite %}`, Distill's `<d-cite>`, MyST's `{cite:p}`) as the `cite` token `[@a; @b]`
+    makes; when the post has no bibliography, its text instead (`shown`, else `written`)
+    with the warning `[@key]` gets there.
+
+    Args:
+        written: the citation as written (the token's content, the warning's quote).
+        items: the works cited; narrative: `@key`'s form (the names in the sentence).
+    """
+    if get_state(state.env).bibliography is None:
+        warn_no_bibliography(state, state.pos, f"`{written}`")
+        state.push("text", "", 0).content = written if shown is None else shown
+        return
+    token = state.push("cite", "", 0)
+    token.content = written
+    token.meta = {"items": items, "narrative": narrative, "pos": state.pos}
+
+
 def warn_no_bibliography(state: StateInline, pos: int, shown: str) -> None:
     """Note a citation at `state.src[pos]` (written `shown`: `[@a; @b]`, `{% cite a %}`)
     that has no bibliography to come from; `cite_resolve` warns at its line and column."""

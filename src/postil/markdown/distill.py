@@ -31,10 +31,9 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
-from postil.markdown.cite import CiteItem, warn_no_bibliography
+from postil.markdown.cite import CiteItem, push_cluster
 from postil.markdown.mathhtml import PIECE, SKIPPED
 from postil.markdown.sidenote import push_inline_note
-from postil.markdown.state import get_state
 
 CITE = re.compile(
     r"""<d-cite\s+key\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>/]+))\s*(?:/>|>\s*</d-cite\s*>)""",
@@ -176,14 +175,9 @@ def _cite(state: StateInline, silent: bool) -> bool:
     items = [CiteItem(key.strip()) for key in keys.split(",") if key.strip()]
     if not items:
         return False  # `key=""`: the raw element, as written
-    if not silent:
-        if get_state(state.env).bibliography is None:  # shown as written, as `[@key]` is
-            warn_no_bibliography(state, state.pos, f"`{found.group(0)}`")
-            state.push("text", "", 0).content = "[" + ", ".join(i.key for i in items) + "]"
-        else:
-            token = state.push("cite", "", 0)
-            token.content = found.group(0)
-            token.meta = {"items": items, "narrative": False, "pos": state.pos}
+    if not silent:  # without a bibliography the keys in brackets: the element shows nothing
+        shown = "[" + ", ".join(item.key for item in items) + "]"
+        push_cluster(state, found.group(0), items, shown=shown)
     state.pos = found.end()
     return True
 

@@ -23,7 +23,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
-from postil.markdown.cite import CiteItem, warn_no_bibliography
+from postil.markdown.cite import CiteItem, push_cluster
 from postil.markdown.heading import inline_text
 from postil.markdown.references import locate
 from postil.markdown.state import RenderState, get_state
@@ -107,13 +107,7 @@ def _push_citation(state: StateInline, name: str, keys: str, raw: str) -> None:
     items = [
         CiteItem(key.strip(), year_only=form == "year") for key in keys.split(",") if key.strip()
     ]
-    if get_state(state.env).bibliography is None:
-        warn_no_bibliography(state, state.pos, f"`{raw}`")
-        state.push("text", "", 0).content = raw
-        return
-    token = state.push("cite", "", 0)
-    token.content = raw
-    token.meta = {"items": items, "narrative": form == "narrative", "pos": state.pos}
+    push_cluster(state, raw, items, narrative=form == "narrative")
 
 
 def _empty_role(state: StateInline, silent: bool) -> bool:

@@ -20,9 +20,8 @@ import shlex
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 
-from postil.markdown.cite import CiteItem, warn_no_bibliography
+from postil.markdown.cite import CiteItem, push_cluster
 from postil.markdown.inlinewarn import warn_inline
-from postil.markdown.state import get_state
 
 CITE_TAG = re.compile(r"\{%-?\s*cite\s+([^%]*?)\s*-?%\}")
 """`{% cite key … %}`: group 1 its arguments."""
@@ -57,13 +56,7 @@ def scholar_cite(state: StateInline, silent: bool) -> bool:
     if not silent:
         if problem:
             warn_inline(state, state.pos, f"`{found.group(0)}`: {problem}")
-        if get_state(state.env).bibliography is None:  # shown as written, as `[@key]` is
-            warn_no_bibliography(state, state.pos, f"`{found.group(0)}`")
-            state.push("text", "", 0).content = found.group(0)
-        else:
-            token = state.push("cite", "", 0)
-            token.content = found.group(0)
-            token.meta = {"items": items, "narrative": False, "pos": state.pos}
+        push_cluster(state, found.group(0), items)  # without a bibliography: as written
     state.pos = found.end()
     return True
 
