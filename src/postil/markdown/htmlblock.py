@@ -74,12 +74,12 @@ TAGS_ONLY = re.compile(
 )
 """A line of HTML tags (and comments) only."""
 MARKDOWN_ELEMENTS = "_markdown_elements"
+"""The `env` key of the names of the elements with a `markdown` attribute still open."""
 INDENTED_CODE_TAGS = "_indented_code_tags"
 """`env` key: the lines where a code tag indented four spaces or more inside an HTML block
 starts (`<div>⏎    {% highlight python %}`), which `html_code_tag` gives to the tag rules."""
 CODE_TAG_RULES = ("liquid_block", "shortcode_block", "hexo_block")
 """The block rules that make a code block of a `CODE_TAGS` tag."""
-"""The `env` key of the names of the elements with a `markdown` attribute still open."""
 
 
 def htmlblock_plugin(md: MarkdownIt) -> None:
@@ -172,7 +172,8 @@ def _one_line_markdown_element(state: StateBlock, line: int, text: str) -> bool:
     """Push an element with a `markdown` attribute whose content and end tag share its line
     (`<div class="note" markdown="1">**Note:** read this.</div>`): its start tag without the
     attribute, the content as a paragraph (as text alone in `SPAN_CONTENT` elements or with
-    `markdown="span"`), its end tag; return whether it did."""
+    `markdown="span"`), its end tag; return whether it did. In an MDX post every lowercase
+    element but `RAW_TEXT`'s is read so, its content as text (MDX reads elements as JSX)."""
     whole = _ONE_LINE.fullmatch(text)
     if whole is None or re.search(f"<{re.escape(whole.group(2))}[\\s/>]", whole.group(3), re.I):
         return False
