@@ -42,7 +42,8 @@ def redirects(site: Site) -> list[Redirect]:
         spots = post.meta.aliases_at or (TextAt(),) * len(post.meta.aliases)
         written: dict[str, TextAt] = {}  # each path once, where it is first written
         for alias, at in zip(post.meta.aliases, spots, strict=False):
-            written.setdefault(alias_path(post, alias), at)
+            if alias_path(post, alias) != post.url:  # the note's own name, as Obsidian's
+                written.setdefault(alias_path(post, alias), at)  # aliases repeat it
         for alias, at in written.items():
             rel = alias + "index.html" if alias.endswith("/") else alias
             found.append(Redirect(rel, post.url, post.source.rel, at))

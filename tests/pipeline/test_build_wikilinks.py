@@ -114,3 +114,26 @@ def test_a_wikilink_by_a_notes_words_finds_its_slugged_file_and_its_text_may_hol
     [first, *_] = doc.xpath('//div[@class="post-body"]//a')
     assert first.get("href").endswith("/posts/scaled-attention/")
     assert first.xpath('./span[@class="smallcaps"]/text()') == ["the"]
+
+
+def test_a_block_id_already_taken_is_a_warning_and_a_heading_gives_way(tmp_path):
+    body = "## Intro\n\nFirst ^intro\n\nSame ^twice\n\nAgain ^twice\n\nA note ^notes\n"
+    text = "---\ntitle: T\ndate: 2024-01-01\n---\n\n" + body
+    root = make_site(tmp_path / "site", {"p.md": text})
+    warnings = [str(w).split(",")[0] for w in build_site(root).warnings]
+    assert warnings == [
+        "content/posts/p.md:12:1: warning: block id `^twice` is already an id of this page",
+        "content/posts/p.md:14:1: warning: block id `^notes` is already an id of this page",
+    ]
+    doc = page(build_into(root), "posts/p/index.html")
+    ids = doc.xpath("//div[@class='post-body']//*/@id")
+    assert "intro-2" in ids and ids.count("intro") == 1 and ids.count("twice") == 1
+
+
+def test_an_obsidian_alias_that_is_the_notes_own_name_is_no_redirect(tmp_path):
+    text = "---\ntitle: T\ndate: 2024-01-01\naliases: [product rule, Leibniz rule]\n---\n\nX.\n"
+    root = make_site(tmp_path / "site", {"product-rule.md": text})
+    assert list(build_site(root).warnings) == []
+    out = build_into(root)
+    assert "X." in (out / "posts/product-rule/index.html").read_text()  # not a redirect
+    assert "posts/product-rule/" in (out / "posts/leibniz-rule/index.html").read_text()

@@ -124,7 +124,11 @@ def check_unique_urls(posts: list[Post]) -> list[ContentError]:
     for post in posts:
         aliases = [alias_path(post, alias) for alias in post.meta.aliases]
         spots = post.meta.aliases_at or (TextAt(),) * len(aliases)
-        claims += [(post, a, "alias", at) for a, at in zip(aliases, spots, strict=False)]
+        claims += [
+            (post, a, "alias", at)
+            for a, at in zip(aliases, spots, strict=False)
+            if a != post.url  # an alias naming the post's own URL redirects nowhere: no claim
+        ]
     seen: dict[str, tuple[Post, str]] = {}
     errors = []
     for post, url, kind, at in claims:

@@ -259,12 +259,15 @@ def _unique(slug: str, used: set[str], last: dict[str, int]) -> str:
 
 
 def _figure_ids(tokens: list[Token]) -> set[str]:
-    """Return the ids of figures, widgets and captioned tables in a token stream."""
+    """Return the ids of figures, widgets, captioned tables and Obsidian's block ids
+    (`wikilink.block_ids`) in a token stream."""
     ids = set()
     for token in tokens:
         figure = token.meta.get("figure") if token.meta else None
         if isinstance(figure, dict) and figure.get("id"):
             ids.add(str(figure["id"]))
+        if token.meta and token.meta.get("block_id"):
+            ids.add(str(token.meta["block_id"]))
     return ids
 
 

@@ -617,8 +617,8 @@ def _closing_tex_run(state: StateBlock, blank: int, closer: str) -> bool:
     r"""Tell if the lines after the blank line `blank` are runs of TeX, the last ending with
     `closer` at a line's end: `$$⏎F⏎⏎\tag{6}⏎$$` or `$$⏎A⏎⏎B⏎⏎C⏎$$`, one formula as kramdown
     and Hexo's kramed read a `$$` block (up to the next `$$`; their writers' MathJax never
-    saw the blank lines). TeX means a command, and no run of four words (`PROSE`): a
-    paragraph holding `$$y$$` after an unclosed `$$` is prose, and stays the warning it was.
+    saw the blank lines). TeX means a command or a math sign and no run of four words
+    (`_tex_run`): a paragraph of prose after an unclosed `$$` stays the warning it was.
     """
     line, first, limit = blank, -1, min(state.lineMax, blank + TEX_RUN_LINES)
     while line < limit:
@@ -632,14 +632,22 @@ def _closing_tex_run(state: StateBlock, blank: int, closer: str) -> bool:
         if closer in text:
             run = state.src[state.bMarks[first] : state.bMarks[line]] + text[: -len(closer)]
             ends = text.endswith(closer) and text.find(closer) == len(text) - len(closer)
-            return ends and "\\" in run and PROSE.search(run) is None
+            return ends and _tex_run(run)
         if line + 1 >= limit or state.isEmpty(line + 1):  # a run ends: TeX, or no formula
-            run = state.src[state.bMarks[first] : state.eMarks[line]]
-            if "\\" not in run or PROSE.search(run) is not None:
+            if not _tex_run(state.src[state.bMarks[first] : state.eMarks[line]]):
                 return False
         line += 1
     return False
 
+
+def _tex_run(run: str) -> bool:
+    """Tell whether a run of lines reads as TeX: a command or a math sign (`x^2 + y^2 = 1`),
+    and no run of four words (`PROSE`)."""
+    return bool(TEX_SIGN.search(run)) and PROSE.search(run) is None
+
+
+TEX_SIGN = re.compile(r"[\\^_=+{}<>]")
+"""What only TeX (or math) writes in a run of lines: a command, a script, a relation."""
 
 TEX_RUN_LINES = 200
 """How far `_closing_tex_run` looks for the closer across runs of TeX (a formula that long

@@ -37,7 +37,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
-from postil.markdown.heading import slug_for
+from postil.markdown.heading import RESERVED_IDS, RESERVED_PREFIXES, slug_for
 from postil.markdown.inlinewarn import warn_inline
 from postil.markdown.references import CONTENT_DIR, locate
 from postil.markdown.state import RenderState, get_state
@@ -153,8 +153,19 @@ def block_ids(state: StateCore) -> None:
         block = next((t for t in reversed(tokens[:index]) if t.nesting == 1), None)
         if block is not None and block.hidden:  # a tight list's paragraph: its item
             block = next((t for t in reversed(tokens[:index]) if t.type == "list_item_open"), block)
-        if block is not None and "id" not in block.attrs:
-            block.attrs["id"] = found.group(1)
+        given = found.group(1)
+        taken = state.env.setdefault("_block_ids", set())
+        if given in taken or given in RESERVED_IDS or given.startswith(RESERVED_PREFIXES):
+            get_state(state.env).warn(
+                inline.map[0] if inline.map else None,
+                1,
+                f"block id `^{given}` is already an id of this page, so this block does not "
+                "get it; give the block another id",
+            )
+        elif block is not None and "id" not in block.attrs:
+            block.attrs["id"] = given
+            block.meta = {**(block.meta or {}), "block_id": given}  # headings avoid it
+            taken.add(given)
 
 
 def wikilink_check(state: StateCore) -> None:
