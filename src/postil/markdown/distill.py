@@ -32,6 +32,7 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 from postil.markdown.cite import CiteItem, push_cluster
+from postil.markdown.inlinewarn import warn_inline
 from postil.markdown.mathhtml import PIECE, SKIPPED
 from postil.markdown.sidenote import push_inline_note
 
@@ -174,6 +175,8 @@ def _cite(state: StateInline, silent: bool) -> bool:
     keys = next(group for group in found.groups() if group is not None)
     items = [CiteItem(key.strip()) for key in keys.split(",") if key.strip()]
     if not items:
+        if not silent:
+            warn_inline(state, state.pos, f"`{found.group(0)}` names no work, so it shows nothing")
         return False  # `key=""`: the raw element, as written
     if not silent:  # without a bibliography the keys in brackets: the element shows nothing
         shown = "[" + ", ".join(item.key for item in items) + "]"
@@ -195,6 +198,13 @@ def _footnote(state: StateInline, silent: bool) -> bool:
                 push_inline_note(state, state.pos, opening.end(), tag.start(), margin=False)
             state.pos = tag.end()
             return True
+    if not silent:
+        warn_inline(
+            state,
+            state.pos,
+            "`<d-footnote>` is not closed by `</d-footnote>` in its paragraph, so its text "
+            "stands in the sentence: a note cannot hold a blank line; join its paragraphs",
+        )
     return False  # never closed: markdown-it's raw HTML rule keeps it as written
 
 

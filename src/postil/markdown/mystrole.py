@@ -168,7 +168,14 @@ def myst_ref_resolve(state: StateCore) -> None:
                     f"`{meta['label']}`, which postil does not run, so it shows as text; paste "
                     f"the figure after the cell as a {{figure}} with `:name: {meta['label']}`",
                 )
-            elif meta["role"] != "ref":
+            elif meta["role"] == "ref":
+                doc.warn(
+                    *locate(doc, block.map, meta["raw"]),
+                    f"MyST role `{{ref}}`: no `(label)=` target, figure, table or theorem of "
+                    f"this post has the label `{meta['label']}`, so it shows as text (a label "
+                    "of another page is not resolved); fix the label, or link to the page",
+                )
+            else:
                 doc.warn(
                     *locate(doc, block.map, meta["raw"]),
                     f"MyST role `{{{meta['role']}}}`: no figure, table or theorem of this post "
