@@ -459,3 +459,10 @@ def test_a_myst_list_table_is_a_numbered_table_its_numref_table_1(tmp_path):
     assert table.xpath("string(.//figcaption)").split() == ["Table", "1", "Axioms"]
     assert [th.text_content() for th in table.xpath(".//th")] == ["Name", "Rule"]
     assert doc.xpath('string(//a[@href="#tbl-ax"])') == "Table 1"
+
+
+def test_a_myst_ref_to_no_label_of_the_post_is_a_warning_as_in_sphinx(tmp_path):
+    text = "---\ntitle: T\ndate: 2024-01-01\n---\n\nSee {ref}`elsewhere`.\n"
+    warnings = [str(w) for w in build_site(make_site(tmp_path / "s", {"p.md": text})).warnings]
+    assert [w.split(":", 4)[3] for w in warnings] == [" warning"]
+    assert "has the label `elsewhere`, so it shows as text" in warnings[0]

@@ -301,3 +301,14 @@ def test_myst_cite_roles_are_citation_clusters(tmp_path):
         "Vaswani et al. (2017)",
         "(2023)",
     ]
+
+
+def test_distill_elements_that_show_nothing_are_warned(tmp_path):
+    body = 'No work <d-cite key=""></d-cite>; a note<d-footnote>cut\n\nhere</d-footnote>.\n'
+    root = cite_site(tmp_path, posts={"d.md": post_text("D", "2026-01-02", body)})
+    warnings = [str(w).split(",")[0] for w in build_site(root).warnings if "<d-" in str(w)]
+    assert warnings == [
+        'content/posts/d.md:6:9: warning: `<d-cite key=""></d-cite>` names no work',
+        "content/posts/d.md:6:41: warning: `<d-footnote>` is not closed by `</d-footnote>` "
+        "in its paragraph",
+    ]
