@@ -13,7 +13,7 @@ from __future__ import annotations
 from html import escape
 from typing import NamedTuple
 
-from postil.content.posts import alias_path
+from postil.content.posts import redirecting_aliases
 from postil.model import Site, TextAt
 
 
@@ -39,12 +39,7 @@ def redirects(site: Site) -> list[Redirect]:
     found = []
     for rendered in site.posts + site.pages:
         post = rendered.post
-        spots = post.meta.aliases_at or (TextAt(),) * len(post.meta.aliases)
-        written: dict[str, TextAt] = {}  # each path once, where it is first written
-        for alias, at in zip(post.meta.aliases, spots, strict=False):
-            if alias_path(post, alias) != post.url:  # the note's own name, as Obsidian's
-                written.setdefault(alias_path(post, alias), at)  # aliases repeat it
-        for alias, at in written.items():
+        for alias, at in redirecting_aliases(post):
             rel = alias + "index.html" if alias.endswith("/") else alias
             found.append(Redirect(rel, post.url, post.source.rel, at))
     return found

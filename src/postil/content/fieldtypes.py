@@ -299,11 +299,11 @@ def aliases(fld: Field, tz: ZoneInfo | None = None) -> tuple[str, ...]:
         return ()
     texts = as_text_list(fld)
     items = node.value if isinstance(node, yaml.SequenceNode) else [node] * len(texts)
-    return tuple(
-        "/" * text.strip().startswith("/") + site_path(_alias_path(text), fld.key, n)
+    paths = [
+        (text.strip().startswith("/"), _alias_path(text), n)
         for text, n in zip(texts, items, strict=True)
-        if _alias_path(text)
-    )
+    ]
+    return tuple("/" * rooted + site_path(path, fld.key, n) for rooted, path, n in paths if path)
 
 
 def _alias_path(text: str) -> str:

@@ -657,14 +657,10 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "media_subpath": ("media_path", _clean_text, 1),  # Chirpy: relative images' folder
     "img_path": ("media_path", _clean_text, 2),  # Chirpy before 7.0
     "previewimage": ("image", ft.image, 2),  # Nikola: the post's image in lists and cards
-    "_styles": ("styles", ft.styles, 1),
+    "_styles": ("styles", ft.styles, 1),  # al-folio: the post's CSS (its `distill` layout)
     "format": ("macros", ft.header_macros, 1),  # Quarto: a MathJax config in the header
     "include-in-header": ("macros", ft.header_macros, 2),  # Quarto, at the top
-    "header-includes": (
-        "macros",
-        ft.header_macros,
-        3,
-    ),  # Pandoc, R Markdown  # al-folio: the post's CSS (its `distill` layout)
+    "header-includes": ("macros", ft.header_macros, 3),  # Pandoc, R Markdown
 }
 """Keys of other generators with a meaning postil has: key → (field, converter, rank);
 the lower rank wins when two give one field (postil's own keys have rank 0)."""

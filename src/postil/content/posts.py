@@ -114,6 +114,20 @@ def alias_path(post: Post, alias: str) -> str:
     return posixpath.join(posixpath.dirname(post.source.rel.removeprefix("content/")), alias)
 
 
+def redirecting_aliases(post: Post) -> list[tuple[str, TextAt]]:
+    """Return (site path, where it is written) of each of a post's `aliases:` that needs a
+    redirect page: each path once, where first written, and not the post's own URL (an
+    alias naming the post itself redirects nowhere: Obsidian's aliases repeat the note's
+    own name)."""
+    spots = post.meta.aliases_at or (TextAt(),) * len(post.meta.aliases)
+    written: dict[str, TextAt] = {}
+    for alias, at in zip(post.meta.aliases, spots, strict=False):
+        path = alias_path(post, alias)
+        if path != post.url:
+            written.setdefault(path, at)
+    return list(written.items())
+
+
 def check_unique_urls(posts: list[Post]) -> list[ContentError]:
     """Return an error for every post whose URL, or one of whose `aliases:`, another post's
     URL or alias already takes, naming both files. The URLs are claimed first, so an alias
@@ -122,13 +136,7 @@ def check_unique_urls(posts: list[Post]) -> list[ContentError]:
         (post, post.url, "", post.meta.permalink_at) for post in posts
     ]
     for post in posts:
-        aliases = [alias_path(post, alias) for alias in post.meta.aliases]
-        spots = post.meta.aliases_at or (TextAt(),) * len(aliases)
-        claims += [
-            (post, a, "alias", at)
-            for a, at in zip(aliases, spots, strict=False)
-            if a != post.url  # an alias naming the post's own URL redirects nowhere: no claim
-        ]
+        claims += [(post, path, "alias", at) for path, at in redirecting_aliases(post)]
     seen: dict[str, tuple[Post, str]] = {}
     errors = []
     for post, url, kind, at in claims:

@@ -41,6 +41,8 @@ CITE = re.compile(
     re.I,
 )
 """`<d-cite key="a,b"></d-cite>` (or `/>`): group 1, 2 or 3 the keys."""
+HAS_ELEMENT = re.compile(r"<d-(?:cite|footnote)", re.I)
+"""What a raw HTML block holds when it holds a citation or a note (most hold neither)."""
 FOOTNOTE_TAG = re.compile(r"<(/?)d-footnote\s*>", re.I)
 """The start and end tags of a footnote."""
 CODE_SPAN = re.compile(r"<d-code(?:\s[^>]*)?>(.*?)</d-code\s*>", re.I | re.S)
@@ -96,7 +98,7 @@ def distill_html(state: StateCore) -> None:
     (`<p class="legend">… <d-cite key="x"></d-cite></p>`, a `<summary>`'s note) is an
     inline token between the block's two parts, which the inline rules read as in a
     paragraph: Distill's elements work wherever they are in the page."""
-    if not any(t.type == "html_block" and "<d-" in t.content.lower() for t in state.tokens):
+    if not any(t.type == "html_block" and HAS_ELEMENT.search(t.content) for t in state.tokens):
         return
     tokens: list[Token] = []
     for token in state.tokens:
@@ -123,7 +125,7 @@ def distill_html(state: StateCore) -> None:
 def _elements(html: str) -> list[tuple[int, int]]:
     """Return (start, end) of each `<d-cite>` and `<d-footnote>` element in the text of
     `html`: outside `<code>`, `<pre>`, scripts and the other `SKIPPED` elements."""
-    if "<d-" not in html.lower():
+    if not HAS_ELEMENT.search(html):
         return []
     found: list[tuple[int, int]] = []
     skipped: list[str] = []

@@ -187,7 +187,7 @@ def _one_line_markdown_element(state: StateBlock, line: int, text: str) -> bool:
         return False
     opening = state.push("html_block", "", 0)
     opening.map = [line, line + 1]
-    paragraph = value != "span" and whole.group(2).lower() not in SPAN_CONTENT
+    paragraph = value != "span" and name.lower() not in SPAN_CONTENT
     if attribute is not None:
         start_tag = start_tag[: attribute.start()] + start_tag[attribute.end() :]
     opening.content = start_tag
@@ -198,7 +198,7 @@ def _one_line_markdown_element(state: StateBlock, line: int, text: str) -> bool:
     inline.content, inline.map, inline.children = content, [line, line + 1], []
     if paragraph:
         state.push("paragraph_close", "p", -1)
-    state.push("html_block", "", 0).content = f"</{whole.group(2)}>\n"
+    state.push("html_block", "", 0).content = f"</{name}>\n"
     state.line = line + 1
     return True
 

@@ -29,7 +29,9 @@ Any other include stays a warning naming it (`postil.markdown.liquid`).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from html import escape
+from types import MappingProxyType
 
 from markdown_it.rules_block import StateBlock
 
@@ -120,15 +122,14 @@ BARE_VALUE = re.compile(r"(?:^|\s)([A-Za-z_][\w-]*)=([A-Za-z_][\w.-]*)(?=\s|$)")
 """An include parameter whose value is a variable's name (`caption=caption`), not a text."""
 
 
-def _params(tag: Tag, variables: dict[str, str] | None = None) -> dict[str, str]:
+def _params(tag: Tag, variables: Mapping[str, str] = MappingProxyType({})) -> dict[str, str]:
     """Return an include's named parameters, the site's root outputs taken out; a value
     written as a variable's name (`caption=caption`) is that variable's text when a
     `{% capture %}` set it (Liquid's rule), else as written."""
     _, _, rest = tag.args.strip().partition(" ")
     _, named = shortcode_params(rest)
     for key, name in BARE_VALUE.findall(rest) if variables else ():
-        if variables is not None and name in variables:
-            named[key] = variables[name]
+        named[key] = variables.get(name, named[key])
     return {key: SITE_ROOT.sub("", value) for key, value in named.items()}
 
 

@@ -188,13 +188,16 @@ def _targets(doc: RenderState) -> dict[str, str]:
     """Return each `(label)=` target's label -> the text of the heading it names ("" for
     none). A heading not parsed yet (a post rendered in groups, `GroupRun`, the heading
     in a later group) is read from the table of contents the gathering run found."""
+    sections = doc.extra.get("myst_sections")
+    if not sections:
+        return {}  # most posts: no target
     facts = doc.groups.facts.get("heading")
     contents = {entry.id: entry.text for entry in facts[1]} if facts else {}
     return {
         label: (inline_text(title, doc) if title.children else contents.get(label, ""))
         if title is not None
         else ""
-        for label, title in doc.extra.get("myst_sections", {}).items()
+        for label, title in sections.items()
     }
 
 

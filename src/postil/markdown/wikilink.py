@@ -95,8 +95,7 @@ def wikilink(state: StateInline, silent: bool) -> bool:
         written = (
             embed
             or state.src[start - 1 : start] in ("[", "!")  # `![[x]]` left by the embed
-            or match.group(0).endswith("]]")
-            and state.src.startswith(":", match.end())
+            or state.src.startswith(":", match.end())
         )
         if not silent and state.src[start - 1 : start] != "!":  # the embed warned there
             warn_inline(state, start, _missing(get_state(state.env), match, written))
@@ -144,8 +143,6 @@ def block_ids(state: StateCore) -> None:
         after_math = len(inline.children) > 1 and inline.children[-2].type == "math_inline"
         found = BLOCK_ID.search(last.content) if last.type == "text" else None
         if found is None or not (found.start() or after_math or len(inline.children) == 1):
-            continue
-        if found.start() == 0 and not after_math and len(inline.children) > 1:
             continue  # `x^2` split by other tokens is no id
         if not re.search("[A-Za-z]", found.group(1)) and len(found.group(1)) < 5:
             continue  # `10 ^6` in prose; Obsidian's own ids are six letters and digits

@@ -184,15 +184,14 @@ def flatten_class_tokens(root: ET.Element) -> None:
                 el.set(FIXED, "1")
                 continue
             group = ET.Element("mrow")
-            group.extend(inner)
-            if el.tag == "mo":
+            if el.tag == "mo":  # the class's spaces around the row
                 left = el.get("lspace", REL_SPACE if not el.attrib else "0em")
                 right = el.get("rspace", REL_SPACE if not el.attrib else "0em")
-                group = ET.Element("mrow")
                 group.append(ET.Element("mspace", width=left))
-                inside = ET.SubElement(group, "mrow")
-                inside.extend(inner)
+                ET.SubElement(group, "mrow").extend(inner)
                 group.append(ET.Element("mspace", width=right))
+            else:
+                group.extend(inner)
             parent.remove(el)
             parent.insert(index, group)
 
