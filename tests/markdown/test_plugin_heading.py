@@ -32,7 +32,7 @@ def test_toc_lists_h2_and_h3_with_plain_text_in_order():
 
 def test_heading_ids_skip_figure_ids_and_the_notes_heading():
     html, _ = render("![A](a.png){#results}\n\n## Results\n\n## Notes[^n]\n\n[^n]: N.\n")
-    assert '<h2 id="results-2">' in html
+    assert '<h2 id="results-1">' in html
     assert '<h2 id="sec-notes">' in html
     assert html.count('id="notes"') == 1
 

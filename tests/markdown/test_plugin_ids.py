@@ -25,7 +25,7 @@ def test_a_heading_named_like_the_citation_block_gets_another_id():
 
 def test_a_heading_avoids_an_id_written_in_raw_html():
     html, problems = render('<div id="results">r</div>\n\n## Results\n')
-    assert 'id="results-2"' in html and problems == []
+    assert 'id="results-1"' in html and problems == []
 
 
 def test_a_figure_id_the_page_template_uses_is_an_error_naming_the_template():

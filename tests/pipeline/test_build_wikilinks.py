@@ -127,7 +127,7 @@ def test_a_block_id_already_taken_is_a_warning_and_a_heading_gives_way(tmp_path)
     ]
     doc = page(build_into(root), "posts/p/index.html")
     ids = doc.xpath("//div[@class='post-body']//*/@id")
-    assert "intro-2" in ids and ids.count("intro") == 1 and ids.count("twice") == 1
+    assert "intro-1" in ids and ids.count("intro") == 1 and ids.count("twice") == 1
 
 
 def test_an_obsidian_alias_that_is_the_notes_own_name_is_no_redirect(tmp_path):

@@ -108,7 +108,7 @@ $$c = d \\label{eq:second}$$
 
 Table: A late table. {#tbl-late}
 
-<div id="setup-2">an id a later heading's slug would take</div>
+<div id="setup-1">an id a later heading's slug would take</div>
 
 ## Setup
 
@@ -176,7 +176,7 @@ Table: A second table. {#tbl-b}
 
 ![B figure.](g.png){#fig-b}
 
-<div id="results-2">a raw id a later heading slug would take</div>
+<div id="results-1">a raw id a later heading slug would take</div>
 
 <p id="fig-a">a raw id a figure has</p>
 
@@ -260,7 +260,7 @@ def test_carries_resolve_across_groups(monkeypatch):
     """What the oracle's carry post must give (so it cannot pass by being empty)."""
     whole, _ = render_whole_and_grouped(CARRIES, 1, "author-year", monkeypatch)
     html = whole.html_utf8.decode("utf-8")
-    assert [entry.id for entry in whole.toc] == ["results", "results-3", "results"]
+    assert [entry.id for entry in whole.toc] == ["results", "results-2", "results"]
     assert html.count("<mi>ℝ</mi>") == 6  # the macro, up to the notes
     assert '<a href="#fig-b" tabindex="-1">Figure 2</a>' in html  # in the margin copy
     assert '<a href="#tbl-b">Table 2</a>' in html and 'href="#eq-last">(4)</a>' in html
@@ -290,13 +290,13 @@ def test_forward_references_resolve_and_report_once(monkeypatch):
     whole, _ = render_whole_and_grouped(FORWARD_REFERENCES, 1, "author-year", monkeypatch)
     html = whole.html_utf8.decode("utf-8")
     assert html.startswith('<nav class="toc toc-inline"')
-    assert [entry.id for entry in whole.toc] == ["setup", "setup-3", "setup-4"]
+    assert [entry.id for entry in whole.toc] == ["setup", "setup-2", "setup-3"]
     assert '<a class="eqref" href="#eq-late">(*)</a>' in html
     assert '<a class="eqref" href="#eq-second">(1)</a>' in html
     assert 'href="#fig-late">Figure 1</a>' in html and 'href="#tbl-late">Table 1</a>' in html
     assert '<a href="#ref-ostergaard2020a">Østergaard, 2020b</a>' in html  # b: cited later
     assert html.count('<a href="https://example.org/spec">') == 2
-    assert '<div id="setup-2">' in html and 'id="sn-1"' in html and 'id="mn-1"' in html
+    assert '<div id="setup-1">' in html and 'id="sn-1"' in html and 'id="mn-1"' in html
     assert dict(whole.figures) == {"fig-late": 1, "tbl-late": 1}
     assert dict(whole.equations) == {"eq:late": "*", "eq:second": "1"}
     found = [(d.location.line, d.location.col, d.message.split(" ")[:3]) for d in whole.diagnostics]

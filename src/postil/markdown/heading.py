@@ -55,8 +55,8 @@ def heading_plugin(md: MarkdownIt) -> None:
 
     The id is the Unicode-aware slug of the heading's text (python-slugify with
     `allow_unicode`, so "Über σ" → "über-σ"), math read as text and never its TeX control
-    words (`## The $\\displaystyle S$ matrix` → "the-s-matrix"); a repeat gets "-2",
-    "-3"; a slug that is reserved ("notes") or starts with a note/figure prefix ("fn-")
+    words (`## The $\\displaystyle S$ matrix` → "the-s-matrix"); a repeat gets "-1",
+    "-2" (GitHub's and kramdown's numbering); a slug that is reserved ("notes") or starts with a note/figure prefix ("fn-")
     gets "sec-" in front; an id already used by a figure or table is skipped the same
     way. An id written after the text (`## Results {#results}`, attrs plugin) is kept as
     given, and a heading with the class `unlisted` stays out of the toc. The anchor's `¶`
@@ -244,13 +244,16 @@ def slug_for(text: str) -> str:
 
 
 def _unique(slug: str, used: set[str], last: dict[str, int]) -> str:
-    """Return `slug`, or `slug-2`, `slug-3`, … — the first not in `used`.
+    """Return `slug`, or `slug-1`, `slug-2`, … — the first not in `used`.
+
+    The suffixes count repeats from 1, as GitHub, kramdown, Hugo (goldmark), Pandoc and
+    markdown-it-anchor number them, so links written against those sites' ids land.
 
     `last` remembers the suffix last given to each slug (suffixes only grow), so a post with
     n equal headings costs O(n), not O(n²) (20,000 `## Notes` took 28 s before).
     """
-    n = last.get(slug, 1)
-    candidate = slug if n == 1 else f"{slug}-{n}"
+    n = last.get(slug, 0)
+    candidate = slug if n == 0 else f"{slug}-{n}"
     while candidate in used:
         n += 1
         candidate = f"{slug}-{n}"
