@@ -14,7 +14,9 @@ Each formula is converted by postil, served with `static/css/math.css` and the m
 - an array's edge rules (`|c|`, `\\hline` first and last) frame it, `\\multicolumn` spans
   its columns, `\\cline` rules only its columns;
 - a function name after an operand has TeX's thin space before it (`n \\log n`);
-- `\\intertext` is a line of text between rows that stay aligned.
+- `\\intertext` is a line of text between rows that stay aligned;
+- a binary operator with no operand before it is ordinary (`f(\\cdot)`): 2 × 0.2222em
+  narrower than between two letters (The TeXbook, Appendix G, rule 5).
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ FORMULAS = {
         True,
     ),
     "function": (r"n \log n", False),
+    "ordinary": (r"f(\cdot)", False),
+    "binary": (r"a \cdot b", False),
     "intertext": (r"\begin{align*} x + y &= 1 \\ \intertext{so} z &= 22 \end{align*}", True),
 }
 
@@ -182,6 +186,14 @@ def test_multicolumn_spans_and_cline_rules_only_its_columns(metrics):
 def test_function_name_after_an_operand_has_a_thin_space(metrics):
     n, log = em_boxes(metrics, "#function mi")[:2]
     assert log["left"] - n["right"] == pytest.approx(1 / 6, abs=0.03)
+
+
+def test_a_binary_operator_after_an_opening_bracket_has_no_spaces(metrics):
+    opening, _dot, closing = em_boxes(metrics, "#ordinary mo")
+    a, b = em_boxes(metrics, "#binary mi")
+    inside = closing["left"] - opening["right"]  # the dot, with whatever spaces it has
+    between = b["left"] - a["right"]  # the dot with its two medium spaces
+    assert inside == pytest.approx(between - 2 * 0.2222, abs=0.03)
 
 
 def test_intertext_sits_between_rows_that_stay_aligned(metrics):

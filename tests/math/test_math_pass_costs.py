@@ -253,14 +253,15 @@ def test_math_unknown_command_from_a_macro_still_names_the_macro():
         (
             r"-x \cdot |y|",
             False,
-            '<mrow><mo form="prefix">−</mo><mi>x</mi><mo>·</mo>'
+            '<mrow><mo form="prefix">−</mo><mi>x</mi><mo lspace="0.2222em" rspace="0.2222em">·</mo>'
             '<mo stretchy="false" lspace="0em" rspace="0em" form="prefix">|</mo><mi>y</mi>'
             '<mo stretchy="false" lspace="0em" rspace="0em" form="postfix">|</mo></mrow>',
         ),
         (  # latex2mathml's glyphs fixed: `*` and \dddot's combining mark
             r"a \ast \dddot{x}",
             False,
-            "<mrow><mi>a</mi><mo>∗</mo><mover><mrow><mi>x</mi></mrow><mo>...</mo></mover></mrow>",
+            '<mrow><mi>a</mi><mo lspace="0.2222em" rspace="0.2222em">∗</mo>'
+            "<mover><mrow><mi>x</mi></mrow><mo>...</mo></mover></mrow>",
         ),
         (  # accents keep their kind; ∞ under one is still an `<mi>`, ± an `<mo>`
             r"\hat{x} \overline{\infty} \pm",

@@ -55,12 +55,12 @@ def heading_plugin(md: MarkdownIt) -> None:
 
     The id is the Unicode-aware slug of the heading's text (python-slugify with
     `allow_unicode`, so "Über σ" → "über-σ"), math read as text and never its TeX control
-    words (`## The $\\displaystyle S$ matrix` → "the-s-matrix"); a repeat gets "-1",
-    "-2" (GitHub's and kramdown's numbering); a slug that is reserved ("notes") or starts with a note/figure prefix ("fn-")
-    gets "sec-" in front; an id already used by a figure or table is skipped the same
-    way. An id written after the text (`## Results {#results}`, attrs plugin) is kept as
-    given, and a heading with the class `unlisted` stays out of the toc. The anchor's `¶`
-    glyph is drawn by CSS (`::after`), so copied text stays clean.
+    words (`## The $\\displaystyle S$ matrix` → "the-s-matrix"); a repeat gets "-1", "-2"
+    (GitHub's and kramdown's numbering); a slug that is reserved ("notes") or starts with a
+    note/figure prefix ("fn-") gets "sec-" in front; an id already used by a figure or table
+    is skipped the same way. An id written after the text (`## Results {#results}`, attrs
+    plugin) is kept as given, and a heading with the class `unlisted` stays out of the toc.
+    The anchor's `¶` glyph is drawn by CSS (`::after`), so copied text stays clean.
     `state.extra["toc"]` receives `TocEntry(level, id, text, html)` for h2 and h3, in
     order (html: the text escaped, math as MathML). CSS class: heading-anchor.
     """

@@ -3,10 +3,12 @@
 `fix_lengths` turns MathML's named spaces and TeX-only units into em and pt (Chromium
 drops the others); `apply_functions` gives every function name (`\\log`, `\\operatorname`)
 U+2061 and TeX's thin space before its argument (The TeXbook, ch. 18); `fix_atom_spacing`
-applies the two rules of TeX's spacing table that Chromium's operator dictionary lacks: no
-space between adjacent relations (`:=`), and none around relations, binary operators and
-punctuation in script styles (`j=1` under a sum); and `space_inner_dots` gives `\\ldots`,
-`\\cdots`, `\\ddots` the thin spaces of TeX's Inner atoms.
+applies the rules of TeX's spacing table that Chromium's operator dictionary lacks: 4mu
+around every binary operator and 5mu around every relation where the dictionary has other
+spaces (`\\times`, `\\cdot`: 3mu), no space between adjacent relations (`:=`), and none
+around relations, binary operators and punctuation in script styles (`j=1` under a sum);
+and `space_inner_dots` gives `\\ldots`, `\\cdots`, `\\ddots` the thin spaces of TeX's
+Inner atoms.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from postil.math.styles import SCRIPT, walk_styles
 from postil.math.symbols import (
     CLOSE_FENCES,
     FUNCTION_NAMES,
+    MISSPACED_BINS,
+    MISSPACED_RELATIONS,
     OPEN_FENCES,
     REL_SPACE,
     RELATIONS_AND_PUNCT,
@@ -237,14 +241,19 @@ def fix_atom_spacing(root: ET.Element, display: bool) -> None:
     """
     # What the walk can change, known from the operators before it (it only takes spaces
     # away, which never makes an atom a relation or spaced): most formulas need no walk.
-    classes = [atom_class(el) for el in root.iter("mo")]
+    operators = list(root.iter("mo"))
+    classes = [atom_class(el) for el in operators]
     relations = classes.count("mathrel") >= 2  # `_join_relations` needs two
     dots = any((el.text or "") in INNER_DOTS for el in root.iter("mi"))
-    if not relations and not dots and SPACED_CLASSES.isdisjoint(classes):
+    misspaced = any((el.text or "") in MISSPACED for el in operators)
+    if not relations and not dots and not misspaced and SPACED_CLASSES.isdisjoint(classes):
         return
     if not any(el.tag in STYLE_LOWERING for el in root.iter()):
         # Nothing is in a script style (29 % of the formulas that get here): only the rows'
         # relations and dots need work, found without following the styles.
+        if misspaced:
+            for el in operators:
+                _space_as_tex(el)
         for row in [el for el in root.iter() if el.tag in ROWS]:
             if relations:
                 _join_relations(row)
@@ -260,6 +269,36 @@ def fix_atom_spacing(root: ET.Element, display: bool) -> None:
         if style >= SCRIPT and atom_class(el) in SPACED_CLASSES and el.get("form") != "prefix":
             el.set("lspace", ZERO)
             el.set("rspace", ZERO)
+        elif misspaced and el.tag == "mo" and style < SCRIPT:
+            _space_as_tex(el)
+
+
+MISSPACED = MISSPACED_BINS | MISSPACED_RELATIONS
+
+
+def _space_as_tex(el: ET.Element) -> None:
+    """Give a binary operator or relation that Chromium's dictionary misspaces TeX's spaces.
+
+    `symbols.MISSPACED_BINS` get 4mu on each side, `MISSPACED_RELATIONS` 5mu (The TeXbook,
+    p. 170), where no pass chose a space already (a unary `\\times` has none, a relation
+    joined to the next has none on that side: `_join_relations` runs on rows first, so
+    each side is filled only if empty). `el` is an `<mo>` in text or display style.
+    """
+    text = el.text or ""
+    if text not in MISSPACED or el.get("form") == "prefix":
+        return
+    kind = atom_class(el)
+    if kind == "mathbin" and text in MISSPACED_BINS:
+        space = BIN_SPACE
+    elif kind == "mathrel" and text in MISSPACED_RELATIONS:
+        space = REL_SPACE
+    else:
+        return
+    attrib = el.attrib
+    if "lspace" not in attrib:
+        attrib["lspace"] = space
+    if "rspace" not in attrib:
+        attrib["rspace"] = space
 
 
 def _join_relations(row: ET.Element) -> None:

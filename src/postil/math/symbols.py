@@ -216,6 +216,19 @@ PREFIX_SIGNS = frozenset("−+±∓")
 # A relation written `:` gets TeX's thick spaces; Chromium's dictionary spaces it as
 # punctuation (0 before, thin after), which is `\colon` (symbols.GLYPH_COMMANDS).
 REL_SPACE = "0.2778em"
+# Binary operators and relations that Chromium's operator dictionary (MathML Core,
+# "Operator dictionary", which it applies as written) spaces otherwise than TeX: TeX gives
+# every Bin atom 4mu on each side and every Rel atom 5mu (The TeXbook, p. 170); the
+# dictionary gives `×`, `·`, `∘`, `∗`, `⊗`, `⋆` 3mu, `†`, `△`, `◁` 5mu, `∴`, `⌢` none.
+# `spacing.fix_atom_spacing` writes TeX's spaces on these; the others' dictionary spaces
+# are TeX's. `tests/browser/test_operator_spacing.py` measures every Bin and Rel symbol.
+MISSPACED_BINS = frozenset(
+    "*·×†‡•⁀⁎⅋∗∘∙∾≀⊗⊙⊚⊛⊜⊠⊡⊺⋄⋅⋆⋇⋉⋊⋋⋌⌅⌆⌽△▴▵▶▷▸▹"
+    "▽▾▿◀◁◂◃○◫◯⟇⟑⟠⟡⟢⟣⟤⟥⦂⦵⦶⦷⦹⧀⧁⧆⧇⧈⧍⧖⧗⧢⧾⧿⨯⨰⨱⨲⨳⨴⨵⨶⨷⨻⨼⨽⨿⩐⩤⩥⩱⩲⫴⫵⫾"
+)
+MISSPACED_RELATIONS = frozenset(
+    "\u2234\u2235\u2236\u2322\u2323\u29d4\u29d5\u2a59\u2adb\u2adc\u2add\u2aec\u2aed"
+)  # ∴ ∵ ∶ ⌢ ⌣ ⧔ ⧕ ⩙ ⫛ U+2ADC ⫝ ⫬ ⫭
 
 
 def glyph_macros() -> dict[str, str]:
