@@ -17,7 +17,7 @@ from postil.math.environments import shield_body_brackets, unstar_matrices
 from postil.math.errors import MathUnsupportedError
 from postil.math.macros import read_group
 from postil.math.markers import hide_label, marker
-from postil.math.symbols import FUNCTION_NAMES, LIMIT_OPERATORS
+from postil.math.symbols import FUNCTION_NAMES, LIMIT_OPERATORS, symbol_class
 
 OPERATORNAME = re.compile(r"\\(operatorname\*?|operatornamewithlimits)(?![A-Za-z])")
 REF = re.compile(r"\\(eqref|ref)\s*\{([^{}]*)\}")
@@ -62,6 +62,48 @@ FRACTION_TOKEN = re.compile(
     r"|\\(?:cr|over|atop|above|choose|brace|brack)(?![A-Za-z])|\\[A-Za-z]+|\\.|%[^\n]*|\S",
     re.DOTALL,
 )
+
+
+DOTS = re.compile(r"\\dots(?![A-Za-z])(?=\s*(\\[A-Za-z]+|\\.|.)?)", re.DOTALL)
+r"""amsmath's `\dots` and the token after it (spaces skipped), which chooses its dots."""
+DOTS_BINARY = frozenset("+=<>-*:")
+r"""The characters after which amsmath's `\dots` is `\dotsb` (amsmath.dtx, `\keybin@`)."""
+DOTSB_COMMANDS = frozenset(("\\not", "\\iff", "\\implies", "\\impliedby", "\\And"))
+r"""Commands amsmath marks `\DOTSB` that are no binary operator or relation symbol."""
+INTEGRALS = frozenset("∫∬∭∮∯∰⨌")
+
+
+def rewrite_dots(latex: str) -> str:
+    r"""Choose amsmath's dots for each `\dots` by the token after it (amsmath.dtx, `\mdots@`).
+
+    Before a binary operator, a relation (`+ \dots +`, `\cup \dots \cup`, `= \dots =`,
+    `\not`) or a large operator (`\sum`, `\bigcup`), `\dotsb`: centred dots `\cdots`;
+    before an integral, `\dotsi` (`\!\cdots`); otherwise, a comma included, the dots on the
+    baseline `\ldots` (`\dotsc`, `\dotso`). KaTeX and MathJax choose the same way. Runs after
+    the text pass, so a `\dots` in `\text{…}` (hidden there) stays the text's ellipsis.
+    """
+    if "\\dots" not in latex:
+        return latex
+    return DOTS.sub(_dots, latex)
+
+
+def _dots(match: re.Match[str]) -> str:
+    r"""Return the dots amsmath's `\dots` sets before `match`'s next token."""
+    token = match.group(1) or ""
+    char = token
+    if token.startswith("\\") and len(token) > 2:
+        code = convert_symbol(token)
+        char = chr(int(code, 16)) if code else ""
+    kind = symbol_class(char) if char else None
+    if char in INTEGRALS:
+        dots = "\\!\\cdots"
+    elif (
+        token in DOTS_BINARY or token in DOTSB_COMMANDS or kind in ("mathbin", "mathrel", "mathop")
+    ):
+        dots = "\\cdots"
+    else:
+        dots = "\\ldots"
+    return dots
 
 
 ESCAPED_PERCENT = re.compile(r"(?<!\\)\\\\%")
