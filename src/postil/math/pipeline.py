@@ -205,6 +205,12 @@ def _physics(formula: Formula) -> None:
         raise MathSyntaxError(exc.message, offset, exc.command) from None
 
 
+def _modular(formula: Formula) -> None:
+    """Give `\\pmod`, `\\pod` and `\\mod` amsmath's spaces for the formula's style."""
+    if "mod" in formula.latex or "\\pod" in formula.latex:
+        formula.latex = rewrite.rewrite_modular(formula.latex, formula.display)
+
+
 def _colors(formula: Formula) -> None:
     """Write colour arguments as CSS colours: models, dvips names, `\\definecolor`s."""
     if "color" in formula.latex:
@@ -324,6 +330,7 @@ TEX_PASSES: list[tuple[str, Pass]] = [
     ("ref-markers", _rewrite(rewrite.rewrite_refs)),
     ("verb", _rewrite(textmode.rewrite_verb)),
     ("specials", _rewrite(rewrite.rewrite_specials)),
+    ("modular", _modular),
     ("operatornames", _rewrite(rewrite.rewrite_operatornames)),
     ("enclosures", _rewrite(enclosures.rewrite_enclosures)),
     ("paragraph-columns", _rewrite(parcolumns.rewrite_paragraph_columns)),

@@ -106,6 +106,37 @@ def _dots(match: re.Match[str]) -> str:
     return dots
 
 
+MODULAR = re.compile(r"\\(pmod|pod|mod)(?![A-Za-z])")
+
+
+def rewrite_modular(latex: str, display: bool) -> str:
+    r"""Write amsmath's `\pmod{n}`, `\pod{n}` and `\mod{n}` with their spaces by style.
+
+    amsmath.dtx: `\pod{#1}` is `\mkern18mu(#1)` in display math and `\mkern8mu(#1)` inline,
+    `\pmod{#1}` is `\pod{mod\mkern6mu #1}`, `\mod{#1}` is `\mkern18mu mod\,\,#1` (12mu
+    inline); `mod` is an upright word (`\mathrm`), not a function name. latex2mathml gave
+    18mu inline too. The argument is read as TeX reads one (`\pmod n` takes the `n`).
+
+    Raises:
+        MathSyntaxError: the command has no argument.
+    """
+    out, pos = [], 0
+    for match in MODULAR.finditer(latex):
+        if match.start() < pos:
+            continue
+        argument, end = read_group(latex, match.end())
+        name = match.group(1)
+        space = 18 if display else 12 if name == "mod" else 8
+        if name == "mod":
+            text = rf"\mkern{space}mu\mathrm{{mod}}\mkern6mu{{{argument}}}"
+        else:
+            word = r"\mathrm{mod}\mkern6mu" if name == "pmod" else ""
+            text = rf"\mkern{space}mu({word}{{{argument}}})"
+        out += [latex[pos : match.start()], text]
+        pos = end
+    return "".join(out) + latex[pos:]
+
+
 ESCAPED_PERCENT = re.compile(r"(?<!\\)\\\\%")
 r"""`\\%`: a row break and a comment in TeX, or `\%` escaped for a Markdown processor."""
 
