@@ -14,7 +14,7 @@ import unicodedata
 from latex2mathml.symbols_parser import convert_symbol
 
 from postil.math.environments import shield_body_brackets, unstar_matrices
-from postil.math.errors import MathUnsupportedError
+from postil.math.errors import MathSyntaxError, MathUnsupportedError
 from postil.math.macros import read_group
 from postil.math.markers import hide_label, marker
 from postil.math.symbols import FUNCTION_NAMES, LIMIT_OPERATORS, symbol_class
@@ -212,7 +212,76 @@ def rewrite_specials(latex: str) -> str:
         latex = rewrite_mathop(latex)
     if INFIX_FRACTION.search(latex):
         latex = fill_empty_fractions(latex)
+    if "\\genfrac" in latex:
+        latex = rewrite_genfrac(latex)
+    if "\\bigg" in latex:
+        latex = BIGG.sub(lambda m: marker("sized", "") + m.group(0), latex)
     return latex
+
+
+GENFRAC = re.compile(r"\\genfrac(?![A-Za-z])")
+BIGG = re.compile(r"\\bigg[lrm]?(?![A-Za-z])")
+r"""`\bigg` and its sides: latex2mathml gives them a generalised fraction's delimiter size."""
+GENFRAC_STYLES = {"": "", "0": "\\displaystyle", "1": "\\textstyle", "2": "\\scriptstyle"}
+GENFRAC_STYLES["3"] = "\\scriptscriptstyle"
+DELIMITER_NAMES = {"\\{": "{", "\\}": "}", "\\|": "‖", "\\lbrace": "{", "\\rbrace": "}"}
+
+
+def rewrite_genfrac(latex: str) -> str:
+    r"""Write amsmath's `\genfrac{L}{R}{thickness}{style}{num}{den}` as TeX postil sets.
+
+    amsmath's user's guide §4.11.3: the delimiters braced or bare (`{(}`, `(`, `{\langle}`,
+    `{}` or `.` for none), an empty thickness is the default rule, an empty style the
+    current one (0–3: display, text, script, scriptscript). latex2mathml took bare
+    delimiter characters and a style digit only (`{(}` or an empty style stopped the build;
+    `\langle` came out as the letters "l" and "a"). The delimiters are sized by style as
+    `\binom`'s (`fracdelim` markers), the thickness set on the fraction (`fracrule`).
+
+    Raises:
+        MathSyntaxError: an argument is missing, the style is not empty or 0–3, or a
+            delimiter is no delimiter.
+    """
+    out, pos = [], 0
+    for match in GENFRAC.finditer(latex):
+        if match.start() < pos:
+            continue
+        args, end = [], match.end()
+        for _ in range(6):
+            try:
+                arg, end = read_group(latex, end)
+            except MathSyntaxError:
+                raise MathSyntaxError(
+                    r"\genfrac needs 6 arguments: write \genfrac{(}{)}{0pt}{}{n}{k}",
+                    match.start(),
+                    "\\genfrac",
+                ) from None
+            args.append(arg.strip())
+        left, right, thickness, style, numerator, denominator = args
+        if style not in GENFRAC_STYLES:
+            message = rf"\genfrac's style (4th argument) must be empty or 0, 1, 2, 3, not `{style}`"
+            raise MathSyntaxError(message, match.start(), "\\genfrac")
+        fraction = rf"\frac{{{numerator}}}{{{denominator}}}"
+        if thickness:
+            fraction = marker("fracrule", thickness) + fraction
+        parts = [GENFRAC_STYLES[style], _fraction_delimiter(left, match.start()), fraction]
+        parts.append(_fraction_delimiter(right, match.start()))
+        out += [latex[pos : match.start()], "{", " ".join(p for p in parts if p), "}"]
+        pos = end
+    return "".join(out) + latex[pos:]
+
+
+def _fraction_delimiter(written: str, offset: int) -> str:
+    """Return the marker of a `\\genfrac` delimiter (`(`, `\\langle`, `\\{`), "" for none."""
+    if written in ("", "."):
+        return ""
+    char = DELIMITER_NAMES.get(written, written)
+    if char.startswith("\\"):
+        code = convert_symbol(char)
+        char = chr(int(code, 16)) if code else ""
+    if len(char) != 1 or char.isalnum():
+        message = rf"\genfrac's delimiter `{written}` is no delimiter: write one like ( or \langle"
+        raise MathSyntaxError(message, offset, "\\genfrac")
+    return marker("fracdelim", char)
 
 
 def rewrite_mathop(latex: str) -> str:
