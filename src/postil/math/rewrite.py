@@ -214,9 +214,52 @@ def rewrite_specials(latex: str) -> str:
         latex = fill_empty_fractions(latex)
     if "\\genfrac" in latex:
         latex = rewrite_genfrac(latex)
+    if "\\textcircled" in latex:
+        latex = rewrite_textcircled(latex)
     if "\\bigg" in latex:
         latex = BIGG.sub(lambda m: marker("sized", "") + m.group(0), latex)
     return latex
+
+
+TEXTCIRCLED = re.compile(r"\\textcircled(?![A-Za-z])")
+
+
+def circled(text: str) -> str:
+    """Return `text` in a circle: Unicode's circled form of a number from 0 to 50 or of a
+    Latin letter (①, ⑳, ㊿, ⓐ, Ⓐ), else each character followed by U+20DD (combining
+    enclosing circle). LaTeXML does the same (brucemiller/LaTeXML#2198)."""
+    if text.isdigit() and int(text) <= 50:
+        number = int(text)
+        if number == 0:
+            return "\u24ea"
+        if number <= 20:
+            return chr(0x2460 + number - 1)
+        return chr(0x3251 + number - 21) if number <= 35 else chr(0x32B1 + number - 36)
+    if len(text) == 1 and "a" <= text <= "z":
+        return chr(0x24D0 + ord(text) - ord("a"))
+    if len(text) == 1 and "A" <= text <= "Z":
+        return chr(0x24B6 + ord(text) - ord("A"))
+    return "".join(char + "\u20dd" for char in text)
+
+
+def rewrite_textcircled(latex: str) -> str:
+    r"""Write `\textcircled{1}` (text mode; LaTeX sets it in math too, with a warning, and
+    KaTeX supports it in both) as the circled character, as text: `\text{①}`.
+
+    Numbered derivation steps (`&\textcircled{1}\\` at the end of each aligned row) are
+    its common use. The argument is read as TeX reads one (`\textcircled a`).
+
+    Raises:
+        MathSyntaxError: `\textcircled` has no argument.
+    """
+    out, pos = [], 0
+    for match in TEXTCIRCLED.finditer(latex):
+        if match.start() < pos:
+            continue
+        argument, end = read_group(latex, match.end())
+        out += [latex[pos : match.start()], "\\text{", circled(argument.strip()), "}"]
+        pos = end
+    return "".join(out) + latex[pos:]
 
 
 GENFRAC = re.compile(r"\\genfrac(?![A-Za-z])")
