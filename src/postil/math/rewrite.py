@@ -216,9 +216,37 @@ def rewrite_specials(latex: str) -> str:
         latex = rewrite_genfrac(latex)
     if "\\textcircled" in latex:
         latex = rewrite_textcircled(latex)
+    if "\\substack" in latex:
+        latex = brace_substacks(latex)
     if "\\bigg" in latex:
         latex = BIGG.sub(lambda m: marker("sized", "") + m.group(0), latex)
     return latex
+
+
+SUBSTACK = re.compile(r"\\substack(?![A-Za-z])")
+
+
+def brace_substacks(latex: str) -> str:
+    r"""Brace each `\substack{…}` that is not a group's whole content: `\max_\substack{a\\b} f`,
+    `\bigg\{ \substack{…} \bigg\}`.
+
+    `\substack` takes one argument (amsmath); latex2mathml took the rest of the group into
+    its one cell, so the rows ran together and what followed was set at script size
+    (KaTeX/KaTeX#3178).
+
+    Raises:
+        MathSyntaxError: `\substack` has no argument.
+    """
+    out, pos = [], 0
+    for match in SUBSTACK.finditer(latex):
+        if match.start() < pos:
+            continue
+        _, end = read_group(latex, match.end())
+        whole = latex[: match.start()].rstrip().endswith("{") and latex[end:].lstrip()[:1] == "}"
+        command = latex[match.start() : end]
+        out += [latex[pos : match.start()], command if whole else "{" + command + "}"]
+        pos = end
+    return "".join(out) + latex[pos:]
 
 
 TEXTCIRCLED = re.compile(r"\\textcircled(?![A-Za-z])")
