@@ -49,6 +49,8 @@ def test_dollar_closes_a_lone_operator_before_a_digit_never_a_price(src, expecte
         ("中$x $$y$$", -1),  # a kramdown `$$` follows: no reading is sure
         ("中$x $y", -1),  # the `$` may open `$y…`
         ("中$5 $", -1),  # a price
+        ("变量 $ y$ 的", 6),  # spaces between the `$` and the CJK text
+        ("价格 $ 5 $ 元", -1),
         ("$x 中$", -1),  # CJK inside: two formulas' ends
         ("We store $Y $ in", -1),  # Latin prose: `lone_spaced` warns instead
     ],

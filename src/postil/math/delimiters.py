@@ -36,6 +36,8 @@ the sentence, as knitr writes a computed value after a formula (`$p =$0.39`)."""
 CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
 """A CJK character or CJK punctuation (`，`, `。`): scripts written without spaces between
 words, where Typora's `$x $` sits between characters (`Closers._beside_cjk`)."""
+CJK_REACH = 4
+"""How many spaces `Closers._beside_cjk` skips between a `$` and the CJK text beside it."""
 LONE_OPERATOR = re.compile(
     r"\s*(?:[-+*/±∓×÷·−]|\\(?:pm|mp|times|div|cdot|ast|star|circ|bullet|oplus|ominus|otimes"
     r"|setminus|cup|cap|wedge|vee|to|rightarrow|leftarrow|Rightarrow|mapsto))\s*"
@@ -186,19 +188,21 @@ class Closers:
         return close if _variables(tex) and (spaced or OPERATOR.search(tex)) else -1
 
     def _beside_cjk(self, start: int, close: int) -> bool:
-        r"""Tell whether `$…$` from `start` to `close`, its closing `$` after a space, is
-        Typora's inline math in CJK prose (`中文$x $中文`, `$C $的$(i,j)$`): Typora pairs
-        any `$…$` (typora/typora-issues#2607, "Inline math does not ignore whitespace"), and
-        so does MathJax. Taken only where no other reading is possible: a CJK character right
-        before the opening `$` or right after the closing one, the closing `$` followed by
-        no letter or digit (it opens no formula, and no price) and by a `$` only when that
-        opens the next formula and no `$$` does (`_touching_formula`), and TeX that starts with
-        no digit (`$5 元`) and holds no CJK (a `$…$` around words is two formulas' ends).
+        r"""Tell whether `$…$` from `start` to `close`, with a space inside a `$` (`$x $`,
+        `$ y$`), is Typora's inline math in CJK prose (`中文$x $中文`, `$C $的$(i,j)$`): Typora
+        pairs any `$…$` (typora/typora-issues#2607, "Inline math does not ignore whitespace"),
+        and so does MathJax. Taken only where no other reading is possible: a CJK character
+        before the opening `$` or after the closing one (a few spaces between allowed:
+        `变量 $ y$ 的`), the closing `$` followed by no letter or digit (it opens no formula,
+        and no price) and by a `$` only when that opens the next formula and no `$$` does
+        (`_touching_formula`), and TeX that starts with no digit (`$5 元`) and holds no CJK
+        (a `$…$` around words is two formulas' ends).
         """
         src = self.src
         after = src[close + 1 : close + 2]
-        before = src[start - 2 : start - 1] if start >= 2 else ""
-        if not (CJK.match(after) or CJK.match(before)):
+        before = src[max(0, start - 1 - CJK_REACH) : start - 1].rstrip(" \t")[-1:]
+        beyond = src[close + 1 : close + 1 + CJK_REACH].lstrip(" \t")[:1]
+        if not (CJK.match(beyond) or CJK.match(before)):
             return False
         if after == "$" and not self._touching_formula(close + 1):
             return False
