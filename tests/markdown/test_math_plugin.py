@@ -492,3 +492,32 @@ def test_an_unsupported_math_environment_is_named_as_one_with_its_fix():
         "`\\begin{CD}` is a math environment postil does not support (amscd's commutative "
         "diagram; draw it as an image"
     )
+
+
+def test_math_lone_letter_before_a_spaced_dollar_stays_text_with_one_located_warning():
+    html, state = render("intro\n\nWe store $Y $ in memory and $X $ too, then $Z$.\n")
+    (diag,) = state.diagnostics  # once a paragraph
+    assert diag.severity is Severity.WARNING
+    assert (diag.location.line, diag.location.col) == (3, 10)
+    assert "`$Y $` stays text" in diag.message and "without the space" in diag.message
+    assert "$Y $ in memory" in html
+
+
+def test_math_prices_and_cjk_spaced_dollars_give_no_lone_letter_warning():
+    _, state = render("it costs $5 and $10, $A $B\n\n中文$x $中文\n")
+    assert not state.diagnostics
+
+
+def test_math_brace_error_after_kramdown_escapes_says_how_they_were_read():
+    _, state = render("and $a_{\\\\{x\\\\}$ fails\n")
+    (diag,) = state.diagnostics
+    assert diag.severity is Severity.ERROR
+    assert (diag.location.line, diag.location.col) == (1, 8)
+    assert "{ is never closed" in diag.message
+    assert "`\\\\{` and `\\\\}` were read as `\\{` and `\\}`" in diag.message
+
+
+def test_math_brace_error_in_raw_tex_gets_no_escape_hint():
+    _, state = render("and $a_{x$ fails\n")
+    (diag,) = state.diagnostics
+    assert "escapes" not in diag.message

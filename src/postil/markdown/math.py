@@ -55,7 +55,7 @@ from postil.markdown.mathquote import math_quote_lazy
 from postil.markdown.state import get_state, is_mdx
 from postil.markdown.tagsyntax import find_closer, shortcode_params
 from postil.math import anchor_id
-from postil.math.delimiters import closers_for
+from postil.math.delimiters import Closers, closers_for
 from postil.math.engine import is_blank
 from postil.mathfont import formula_chars
 
@@ -118,6 +118,14 @@ BACKSLASH_DELIMITERS = {
     "\\(": ("\\)", "math_inline"),
     "\\[": ("\\]", "math_inline_display"),
 }
+LONE_SPACED = (
+    "`{tex}` stays text: a `$` after a space closes inline math only around TeX with a "
+    "command, script, brace or `=`, or variables around an operator (Typora and MathJax "
+    "close it anywhere, but `$A $B` may be shell variables); write it without the space "
+    "before the closing `$` for math, or `\\$` for a dollar sign"
+)
+"""The warning of `$y $` left as text in Latin prose (`Closers.lone_spaced`); beside CJK text
+it is math (`Closers._beside_cjk`)."""
 GITHUB_INLINE_OPEN, GITHUB_INLINE_CLOSE = "$`", "`$"
 """GitHub's and GitLab's inline math delimiters (`_github_inline`)."""
 MATHJAX_ESCAPED_DOLLAR = "\\\\$"
@@ -197,6 +205,8 @@ def math_inline(state: StateInline, silent: bool) -> bool:
         if close < 0 and is_mdx(state.env):  # remark-math's reading: `$ 0.16 $m` is math
             close = closers.spaced_pair(pos + 1, end)
         if close < 0:
+            if not silent:
+                _warn_lone_spaced(state, closers, pos)
             return False
         return _emit(state, silent, "math_inline", pos + 1, close, close + 1)
     if src.startswith("\\begin", pos):
@@ -204,10 +214,59 @@ def math_inline(state: StateInline, silent: bool) -> bool:
     for opener, (closer, kind) in BACKSLASH_DELIMITERS.items():
         if src.startswith(opener, pos):
             close = closers.find(closer, pos + len(opener), end)
-            if close < 0:
+            if close < 0 or _escaped_brackets(state, opener, pos, close + len(closer)):
                 return False
             return _emit(state, silent, kind, pos + len(opener), close, close + len(closer))
     return _math_ref(state, silent)
+
+
+PROSE_REACH = 80
+r"""How far along its line `_escaped_brackets` looks for a word beside `\[…\]` (bounded, so
+a line of thousands of pairs stays linear)."""
+
+
+def _escaped_brackets(state: StateInline, opener: str, pos: int, end: int) -> bool:
+    r"""Tell whether `\[…\]` or `\(…\)` from `pos` to `end` is Markdown's escaped brackets
+    in a line of prose, not math.
+
+    CommonMark's `\[` is an escaped `[` (jgm in jgm/pandoc#2707: it "is needed for an
+    escaped bracket"), and Pandoc's markdown writer, R Markdown's `md_document`, Prettier
+    and mdformat write it for every literal bracket: `median\[IQR\]`, `R\[-1\]C\[-1\]`,
+    `[\[4\]][src]`. MathJax's and Pandoc's `tex_math_single_backslash` read `\[…\]` as
+    display math, which postil keeps for TeX. The pair is brackets when its content is not
+    TeX (no command and no math sign, or a run of four words: `_tex_run`, the test `$$`
+    runs take) and it sits inside a line of prose: `\[…\]` on one line with a letter or
+    digit beside it on that line (within `PROSE_REACH`), or inside a link's text; `\(…\)`
+    glued to a word (`f\(x\)`: `where \(x\) is` stays math). A pair spanning lines, or
+    alone on its line, stays math; the kramdown-escaped `\\[` never comes here.
+    """
+    if opener not in ("\\[", "\\("):
+        return False
+    src = state.src
+    content = src[pos + 2 : end - 2]
+    if _tex_run(content):
+        return False
+    if opener == "\\(":
+        return pos > 0 and src[pos - 1].isalnum()
+    if "\n" in content:
+        return False
+    if state.linkLevel > 0:
+        return True
+    before = src[max(0, pos - PROSE_REACH) : pos].rpartition("\n")[2]
+    after = src[end : end + PROSE_REACH].partition("\n")[0]
+    return any(c.isalnum() for c in before) or any(c.isalnum() for c in after)
+
+
+def _warn_lone_spaced(state: StateInline, closers: Closers, pos: int) -> None:
+    """Warn that `$y $` at `pos` stays text (`LONE_SPACED`), once a paragraph: the first
+    tells the author what to fix, and a paragraph of thousands costs no more than one."""
+    warned: set[str] = state.env.setdefault("_math_lone_spaced", set())
+    if state.src in warned:
+        return
+    lone = closers.lone_spaced(pos + 1, state.posMax)
+    if lone >= 0:
+        warned.add(state.src)
+        warn_inline(state, pos, LONE_SPACED.format(tex=state.src[pos : lone + 1]))
 
 
 def _environment(state: StateInline, silent: bool) -> bool:
@@ -383,12 +442,25 @@ def _unescaped(latex: str, opener: str) -> tuple[str, tuple[int, ...]]:
     """
     kramdown = (
         opener.startswith("\\\\")
-        or (opener == "$" and "\\begin" not in latex and KRAMDOWN_TELL.search(latex) is not None)
+        or (opener == "$" and "\\begin" not in latex and _kramdown_tell(latex))
         or (opener == "$" and _balanced_as_kramdown(latex))
         or (opener in ("$", "$$") and ESCAPED_ROWS_TELL.search(latex) is not None)
         or (not opener and ESCAPED_ENV_TELL.search(latex) is not None)
     )
     return unescape(latex, KRAMDOWN_ESCAPES if kramdown else DOLLAR_ESCAPES)
+
+
+def _kramdown_tell(latex: str) -> bool:
+    r"""Tell whether `$…$`'s `\\{`, `\\}`, `\\_` … (`KRAMDOWN_TELL`) say it was written for
+    kramdown, unless its braces pair only as raw TeX: `$y\in { 0,1 \\}$` (a Typora note;
+    Typora reads TeX as written: a group holding a line break) read as kramdown's would
+    leave `{` open, as `\\}` became `\}`, a brace shown. No reading but the raw one parses,
+    so it is taken (MathJax after kramdown would have shown an error there)."""
+    if KRAMDOWN_TELL.search(latex) is None:
+        return False
+    if "{" not in ESCAPED.sub("", latex):
+        return True
+    return _balanced(unescape(latex, KRAMDOWN_ESCAPES)[0]) or not _balanced(latex)
 
 
 def _balanced_as_kramdown(latex: str) -> bool:
