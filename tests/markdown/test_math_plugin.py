@@ -492,3 +492,26 @@ def test_an_unsupported_math_environment_is_named_as_one_with_its_fix():
         "`\\begin{CD}` is a math environment postil does not support (amscd's commutative "
         "diagram; draw it as an image"
     )
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "1. An equation\n    $$2x + 3$$\nand a lazy line.\n2. Next\n",
+        "> For example:\n>\n> $$\nf(n) = n^2 +\n\\begin{cases} 1 \\end{cases}\n$$\n",
+        "1. a\n   $$\n   x\nlazy\n   $$\n",  # closed after a lazy line: one formula
+    ],
+)
+def test_display_math_with_lazy_lines_stays_in_its_container_without_a_warning(source):
+    html, state = render(source)
+    assert not state.diagnostics
+    assert html.count('<math display="block">') == 1
+    inside = html.split("</li>")[0] if source[0] == "1" else html.split("</blockquote>")[0]
+    assert '<math display="block">' in inside and "$$" not in inside.split("<annotation")[0]
+
+
+def test_display_math_opened_in_a_list_item_and_cut_by_a_new_item_still_warns():
+    _, state = render("- item\n  $$\n  x\n- y\n")
+    assert [(d.location.line, d.location.col, d.message) for d in state.diagnostics] == [
+        (2, 3, "`$$` opens display math that is never closed")
+    ]
