@@ -515,3 +515,16 @@ def test_display_math_opened_in_a_list_item_and_cut_by_a_new_item_still_warns():
     assert [(d.location.line, d.location.col, d.message) for d in state.diagnostics] == [
         (2, 3, "`$$` opens display math that is never closed")
     ]
+
+
+def test_kramdowns_escaped_math_block_is_inline_math_and_escaped_dollars_stay_silent():
+    html, state = render("\\$$ x^2 $$\n\ntext \\$\\$ not math $$ here.\n\n\\$$ y $$ more\n")
+    assert not state.diagnostics
+    assert html.count('<math display="inline">') == 1
+    assert "<p>text $$ not math $$ here.</p>" in html and "<p>$$ y $$ more</p>" in html
+
+
+def test_a_formula_error_after_kramdowns_escape_is_located_at_its_tex():
+    _, state = render("\\$$ \\frac{a} $$\n")
+    [diag] = state.diagnostics
+    assert (diag.location.line, diag.location.col) == (1, 5)

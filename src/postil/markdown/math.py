@@ -123,6 +123,9 @@ GITHUB_INLINE_OPEN, GITHUB_INLINE_CLOSE = "$`", "`$"
 """GitHub's and GitLab's inline math delimiters (`_github_inline`)."""
 MATHJAX_ESCAPED_DOLLAR = "\\\\$"
 r"""`\\$`: a dollar sign escaped for Markdown and then for MathJax (`_mathjax_escaped_dollar`)."""
+KRAMDOWN_INLINE_ESCAPE = "\\$$"
+r"""kramdown's escape of a math block's first dollar: `\$$ x $$` opening a paragraph is inline
+math (`_kramdown_escaped_block`)."""
 MATH_WRAPPER_OPEN = re.compile(r"\{\{([<%])\s*math\s*[>%]\}\}[ \t]*")
 """Hugo Blox's (Wowchemy's) `{{< math >}}` glued to the display formula it wraps:
 `{{< math >}}$$` opening a line (the shortcode only passes its content through)."""
@@ -173,13 +176,16 @@ def math_inline(state: StateInline, silent: bool) -> bool:
         return _katex_inline(state, silent)
     if src.startswith(MATHJAX_ESCAPED_DOLLAR, pos):
         return _mathjax_escaped_dollar(state, silent)
+    if pos == 0 and src.startswith(KRAMDOWN_INLINE_ESCAPE, pos):
+        return _kramdown_escaped_block(state, silent)
     if src.startswith(GITHUB_INLINE_OPEN, pos):
         return _github_inline(state, silent)
     closers = closers_for(src, state.env)  # one scan per paragraph: linear, not O(n²)
     if src.startswith("$$", pos):
         close = closers.find("$$", pos + 2, end)
         if close < 0 and not silent:  # text, and a warning (`inlinewarn`)
-            warn_inline(state, pos, UNCLOSED_DOLLARS, "_math_unclosed")
+            if not _shows_dollars(src, pos):
+                warn_inline(state, pos, UNCLOSED_DOLLARS, "_math_unclosed")
             state.push("text", "", 0).content = "$$"
             state.pos += 2
             return True
@@ -259,6 +265,40 @@ def _mathjax_escaped_dollar(state: StateInline, silent: bool) -> bool:
         state.push("text", "", 0).content = "$"
     state.pos += len(MATHJAX_ESCAPED_DOLLAR)
     return True
+
+
+def _kramdown_escaped_block(state: StateInline, silent: bool) -> bool:
+    r"""Parse kramdown's `\$$ x^2 $$` opening a paragraph as inline math `x^2`.
+
+    kramdown's syntax page ("Math Blocks"): "If you have a paragraph that looks like a math
+    block but should actually be a paragraph with just an inline math statement, you need
+    to escape the first dollar sign"; Chirpy's docs give it for inline math in a list item
+    (`- \$$ x $$`). Its math block parser (`parser/kramdown/math.rb`, `BLOCK_MATH_START`)
+    drops the backslash when the `$$…$$` after it starts a block and its closing `$$` ends
+    a line, and the paragraph's `$$…$$` is then inline math (its test
+    `span/math/normal`: `\$$5+5$$` gives `\(5+5\)`). Anywhere else `\$` is kramdown's
+    escaped dollar: `\$$ x $$ more` and `\$\$ x $$` stay text (`_shows_dollars`).
+    """
+    src, start = state.src, state.pos + len(KRAMDOWN_INLINE_ESCAPE)
+    close = src.find("$$", start, state.posMax)
+    if close <= start or is_blank(src[start:close]):
+        return False
+    line_end = src.find("\n", close)
+    if src[close + 2 : line_end if line_end >= 0 else state.posMax].strip(" \t"):
+        return False  # text after the closing `$$`: the backslash escapes a dollar
+    if not silent:
+        token = state.push("math_inline", "math", 0)
+        token.content, removed = _unescaped(src[start:close].replace(PIPE, "|"), "$$")
+        token.meta = {"offset": start, "delims": (KRAMDOWN_INLINE_ESCAPE, "$$"), "removed": removed}
+    state.pos = close + 2
+    return True
+
+
+def _shows_dollars(src: str, pos: int) -> bool:
+    r"""Tell whether an unclosed `$$` at `pos` follows an escaped double dollar in its
+    paragraph (`text \$\$ not math $$ here.`, `\$$ x $$ more`): the author writes
+    dollars as text, which kramdown shows silently, so no warning is due."""
+    return "\\$\\$" in src[:pos] or "\\$$" in src[:pos]
 
 
 def _github_inline(state: StateInline, silent: bool) -> bool:
