@@ -167,6 +167,7 @@ class RenderState:
     groups: GroupRun = field(default_factory=GroupRun, repr=False)
     phase: tuple[int, int] = (0, 0)
     _reported: set[Diagnostic] = field(default_factory=set, repr=False)
+    _excerpts: dict[int, str] = field(default_factory=dict, repr=False)
     _phases: list[tuple[int, int]] = field(default_factory=list, repr=False)
 
     def location(self, body_line0: int | None, col: int = 0) -> Location:
@@ -179,7 +180,11 @@ class RenderState:
         """Record a diagnostic at a 0-based body line and 1-based column."""
         excerpt = ""
         if body_line0 is not None and 0 <= body_line0 < len(self.source_lines):
-            excerpt = self.source_lines[body_line0]
+            # One copy of a line for all its diagnostics: a copy each (and its hash) made a
+            # line of thousands of warnings quadratic in time and memory.
+            excerpt = self._excerpts.get(body_line0, "")
+            if not excerpt:
+                excerpt = self._excerpts[body_line0] = self.source_lines[body_line0]
         found = Diagnostic(severity, self.location(body_line0, col), message, excerpt)
         if found in self._reported:
             return  # the same tokens rendered twice (a note's margin copy and its Notes entry)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from markdown_it.rules_block import StateBlock
@@ -135,18 +136,48 @@ def shortcode_params(args: str) -> tuple[list[str], dict[str, str]]:
     return positional, named
 
 
-def locate(state: RenderState, line0: int, text: str, offset: int) -> tuple[int, int]:
+class BlockLines:
+    """The line starts of one block's text and the indentation of its lines in the source,
+    for `locate` calls on many offsets of that block (a paragraph of thousands of warnings
+    is then located in linear time, not by counting and searching its text for each)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.newlines = [at for at, char in enumerate(text) if char == "\n"]
+        self.indents: dict[int, int] = {}
+
+
+def locate(
+    state: RenderState,
+    line0: int,
+    text: str,
+    offset: int,
+    lines: BlockLines | None = None,
+) -> tuple[int, int]:
     """Return (0-based body line, 1-based column) of `offset` in a block's `text`.
 
     `text` is a block's content starting at body line `line0` (an inline token's content:
-    markdown-it strips list and quote indentation, so each line is found again in the source).
+    markdown-it strips list and quote indentation, so each line is found again in the
+    source). `lines`, made once for `text` by a caller locating many offsets in it, saves
+    counting lines and searching the source again for each.
     """
-    before = text[:offset]
-    delta = before.count("\n")
-    col = offset - (before.rfind("\n") + 1)
-    line = text.split("\n")[delta]
-    source = state.source_lines[line0 + delta] if line0 + delta < len(state.source_lines) else ""
-    return line0 + delta, max(source.find(line), 0) + col + 1
+    if lines is None:
+        delta = text.count("\n", 0, offset)
+        start = text.rfind("\n", 0, offset) + 1
+    else:
+        delta = bisect_left(lines.newlines, offset)
+        start = lines.newlines[delta - 1] + 1 if delta else 0
+    col = offset - start
+    line_no = line0 + delta
+    if lines is not None and line_no in lines.indents:
+        return line_no, lines.indents[line_no] + col + 1
+    end = text.find("\n", offset)
+    line = text[start : end if end >= 0 else len(text)]
+    source = state.source_lines[line_no] if line_no < len(state.source_lines) else ""
+    indent = max(source.find(line), 0)
+    if lines is not None:
+        lines.indents[line_no] = indent
+    return line_no, indent + col + 1
 
 
 _QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
@@ -158,10 +189,15 @@ def _output_close(src: str, start: int, end: int) -> int:
     at = start
     while at < end:
         close = src.find("}}", at, end)
-        quote = _QUOTED.search(src, at, end)
-        if quote is None or close < 0 or close < quote.start():
+        if close < 0:
+            return -1
+        # Only a quote opening before the `}}` matters: looking for one in the rest of the
+        # paragraph made a paragraph of many outputs quadratic.
+        quotes = [q for q in (src.find("'", at, close), src.find('"', at, close)) if q >= 0]
+        if not quotes:
             return close
-        at = quote.end()
+        quote = _QUOTED.match(src, min(quotes), end)
+        at = quote.end() if quote else min(quotes) + 1  # an unpaired quote is text
     return -1
 
 
