@@ -51,6 +51,7 @@ from postil.markdown.mathdoc import (
 )
 from postil.markdown.mathescape import DOLLAR_ESCAPES, KRAMDOWN_ESCAPES, unescape
 from postil.markdown.mathhtml import BEGIN_ENV, DISPLAY_ATTRS
+from postil.markdown.mathprose import math_definitions
 from postil.markdown.mathquote import math_quote_lazy
 from postil.markdown.state import get_state, is_mdx
 from postil.markdown.tagsyntax import find_closer, shortcode_params
@@ -150,6 +151,7 @@ def math_plugin(md: MarkdownIt) -> None:
     md.block.ruler.at("table", math_table_pipes, {"alt": ["paragraph", "reference"]})
     md.core.ruler.after("block", "math_fence", math_fence)
     md.core.ruler.after("math_fence", "math_quote_lazy", math_quote_lazy)  # `mathquote.py`
+    md.core.ruler.after("math_fence", "math_definitions", math_definitions)  # `mathprose.py`
     md.core.ruler.after("inline", "math_resolve", math_resolve)
     md.core.ruler.after("inline", "inline_warnings", report_inline)  # `inlinewarn.py`
     md.core.ruler.after("inline", "math_heading", math_heading)  # so: before math_resolve

@@ -1,0 +1,46 @@
+"""Posts written for Pandoc (Hakyll, Quarto, R Markdown) and Franklin.jl build whole: the
+habits session 35's real posts showed (TeX macro definitions in prose, fenced divs whose
+opening fence ends in colons, theorem divs without Quarto's ids, `lang:`, `\\\\eqref`)."""
+
+from __future__ import annotations
+
+import json
+from functools import partial
+
+from lxml import html as lxml_html
+from support import sites
+
+from postil.build import BuildOptions, build
+
+CONFIG = "title: T\nauthor: A\nbase_url: https://x.org/blog/\n"
+make_site = partial(sites.make_site, config=CONFIG)
+
+MACROS = (
+    "---\ntitle: Girth\ndate: 2024-01-06\n---\n"
+    "<!-- LaTeX macros -->\n"
+    "\\newcommand{\\RR}{\\mathbb{R}}\n\\DeclareMathOperator{\\girth}{girth}\n"
+    "\\DeclareMathOperator*{\\Las}{Las}\n\n"
+    "Let $A \\in \\RR^{n}$ with $\\girth(G) = 3$ and $\\Las_t(P)$.\n"
+)
+
+
+def page(root, slug):
+    return lxml_html.fromstring((root / f"_site/posts/{slug}/index.html").read_bytes())
+
+
+def body(root, slug):
+    return page(root, slug).find_class("post-body")[0]
+
+
+def test_macro_definitions_in_prose_define_the_posts_macros_and_are_not_shown(tmp_path):
+    root = make_site(tmp_path / "site", {"girth.md": MACROS})
+    result = build(BuildOptions(root=root))
+    assert not result.warnings
+    post = body(root, "girth")
+    assert "newcommand" not in post.text_content() and "Declare" not in post.text_content()
+    assert len(post.findall(".//math")) == 3 and not post.find_class("math-error")
+    tree = page(root, "girth")
+    description = tree.xpath("//meta[@name='description']/@content")[0]
+    assert "newcommand" not in description
+    ld = tree.xpath("//script[@type='application/ld+json']/text()")
+    assert all("newcommand" not in json.dumps(json.loads(x)) for x in ld)
