@@ -44,3 +44,24 @@ def test_macro_definitions_in_prose_define_the_posts_macros_and_are_not_shown(tm
     assert "newcommand" not in description
     ld = tree.xpath("//script[@type='application/ld+json']/text()")
     assert all("newcommand" not in json.dumps(json.loads(x)) for x in ld)
+
+
+DIVS = (
+    "---\ntitle: Modules\ndate: 2024-01-07\n---\n"
+    "::: {.container data-name=definition} :::\nA *module* over $R$.\n\n"
+    "::: Warning ::::::\nCareful with $0$.\n:::\n"
+    "::::::::::::::::::\n\nAfter the divs.\n"
+)
+
+
+def test_fenced_divs_whose_opening_fence_ends_in_colons_nest_and_leave_no_colons(tmp_path):
+    root = make_site(tmp_path / "site", {"modules.md": DIVS})
+    result = build(BuildOptions(root=root))
+    assert not result.warnings
+    post = body(root, "modules")
+    assert ":::" not in post.text_content()
+    (outer,) = post.xpath("./div[contains(@class, 'container')]")
+    assert outer.get("data-name") == "definition"
+    (warning,) = outer.xpath("./aside[contains(@class, 'callout-warning')]")
+    assert warning.find_class("callout-title")[0].text_content() == "Warning"
+    assert post.xpath("./p")[-1].text_content() == "After the divs."
