@@ -65,3 +65,28 @@ def test_fenced_divs_whose_opening_fence_ends_in_colons_nest_and_leave_no_colons
     (warning,) = outer.xpath("./aside[contains(@class, 'callout-warning')]")
     assert warning.find_class("callout-title")[0].text_content() == "Warning"
     assert post.xpath("./p")[-1].text_content() == "After the divs."
+
+
+THEOREMS = (
+    "---\ntitle: Matroids\ndate: 2024-01-08\n---\n"
+    "\\newcommand{\\R}{\\mathbb{R}}\n\n"
+    '::: {.Theorem #cs title="Cauchy--Schwarz in $\\R^n$"}\n'
+    "$|\\langle x, y\\rangle| \\le \\|x\\|\\,\\|y\\|$.\n:::\n\n"
+    "::: {.proof}\nExpand.\n:::\n\n::: {.lemma}\nA lemma.\n:::\n\nBy [@cs], we are done.\n"
+)
+
+
+def test_theorem_class_divs_get_their_label_and_typeset_title_and_id_citations_link(tmp_path):
+    root = make_site(tmp_path / "site", {"matroids.md": THEOREMS})
+    result = build(BuildOptions(root=root))
+    assert not result.warnings
+    post = body(root, "matroids")
+    main = post.get_element_by_id("cs")
+    title = main.find_class("theorem-title")[0]
+    assert title.text_content().startswith("Theorem 1 (Cauchy")
+    assert title.find(".//math") is not None and main.get("title") is None
+    lemma = post.find_class("theorem-lem")[0]
+    assert lemma.find_class("theorem-title")[0].text_content() == "Lemma."
+    (link,) = post.xpath("//a[@href='#cs']")
+    assert link.text_content() == "Theorem 1"
+    assert "[@cs]" not in post.text_content()
