@@ -517,3 +517,11 @@ def test_math_definition_paragraph_is_left_out_of_postils_full_parser_output():
     assert not state.diagnostics
     assert "DeclareMathOperator" not in html.split("<annotation")[0]
     assert html.count("<p>") == 1 and "<mi>girth</mi>" in html
+
+
+def test_math_escaped_eqref_to_no_label_is_an_error_at_its_backslashes():
+    _, state = render("$$ a \\label{eq:a} $$\n\nSee \\\\eqref{eq:nope}.\n")
+    (diag,) = state.diagnostics
+    assert diag.severity is Severity.ERROR
+    assert (diag.location.line, diag.location.col) == (3, 5)
+    assert "unknown equation label 'eq:nope'" in diag.message

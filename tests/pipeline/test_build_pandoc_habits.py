@@ -90,3 +90,20 @@ def test_theorem_class_divs_get_their_label_and_typeset_title_and_id_citations_l
     (link,) = post.xpath("//a[@href='#cs']")
     assert link.text_content() == "Theorem 1"
     assert "[@cs]" not in post.text_content()
+
+
+ESCAPED_EQREF = (
+    "---\ntitle: KL\ndate: 2024-01-09\n---\n"
+    "$$ \\begin{equation} D = 0 \\label{eq:kl} \\end{equation} $$\n\n"
+    "By \\\\eqref{eq:kl}, and by \\eqref{eq:kl}.\n"
+)
+
+
+def test_an_escaped_eqref_in_prose_links_to_its_equation_as_a_bare_one(tmp_path):
+    root = make_site(tmp_path / "site", {"kl.md": ESCAPED_EQREF})
+    result = build(BuildOptions(root=root))
+    assert not result.warnings
+    post = body(root, "kl")
+    links = post.xpath("//a[@class='eqref']")
+    assert [(a.get("href"), a.text_content()) for a in links] == [("#eq-kl", "(1)")] * 2
+    assert "eqref" not in post.xpath("//p")[-1].text_content()

@@ -326,7 +326,10 @@ def _math_ref(state: StateInline, silent: bool) -> bool:
     `\@ref(eq:x)` as `\ref{eq:x}` (`postil.markdown.bookdown`)."""
     if state.src.startswith("\\@ref(", state.pos):
         return _bookdown_ref(state, silent)
-    ref = REF.match(state.src, state.pos) if state.src[state.pos] == "\\" else None
+    # `\\eqref{x}`: escaped for Markdown, which Pandoc and kramdown output as `\eqref{x}`
+    # for MathJax's `processRefs` to link in the browser
+    at = state.pos + 1 if state.src.startswith("\\\\", state.pos) else state.pos
+    ref = REF.match(state.src, at) if state.src[state.pos] == "\\" else None
     if ref is None or not ref.group(2).strip():
         return False
     if not silent:
