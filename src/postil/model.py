@@ -186,6 +186,8 @@ class FrontMatter:
         media_path: the folder its relative image paths are read from, as written
             (Chirpy's `media_subpath:`, older `img_path:`: `/assets/img/post-x`), or "":
             the post's own folder.
+        lang: the page's language, a BCP 47 tag (`lang: zh`, Pandoc's and Quarto's
+            metadata field), or "": the site's `language`.
     """
 
     title: str
@@ -218,6 +220,7 @@ class FrontMatter:
     title_id: str = ""
     media_path: str = ""
     styles: str = ""
+    lang: str = ""
 
     @property
     def published_at(self) -> datetime | None:
@@ -296,6 +299,10 @@ class RenderedPost:
         """The subtitle as readable plain text ("" when there is none)."""
         subtitle = self.content.subtitle
         return subtitle.text if subtitle else self.post.meta.subtitle
+
+    def language(self, site_language: str) -> str:
+        """The page's BCP 47 language: its front matter's `lang`, else `site_language`."""
+        return self.post.meta.lang or site_language
 
 
 @dataclass(frozen=True)

@@ -107,3 +107,21 @@ def test_an_escaped_eqref_in_prose_links_to_its_equation_as_a_bare_one(tmp_path)
     links = post.xpath("//a[@class='eqref']")
     assert [(a.get("href"), a.text_content()) for a in links] == [("#eq-kl", "(1)")] * 2
     assert "eqref" not in post.xpath("//p")[-1].text_content()
+
+
+def test_a_posts_lang_is_its_pages_language_and_its_feed_entrys_not_other_pages(tmp_path):
+    chinese = "---\ntitle: 对偶\ndate: 2024-01-10\nlang: zh-Hans\n---\n设 $x \\ge 0$。\n"
+    english = "---\ntitle: Duals\ndate: 2024-01-11\n---\nLet $x \\ge 0$.\n"
+    root = make_site(tmp_path / "site", {"dual-zh.md": chinese, "duals.md": english})
+    result = build(BuildOptions(root=root))
+    assert not result.warnings
+    zh = page(root, "dual-zh")
+    assert zh.get("lang") == "zh-Hans"
+    assert zh.xpath("//meta[@name='citation_language']/@content") == ["zh-Hans"]
+    ld = json.loads(zh.xpath("//script[@type='application/ld+json']/text()")[0])
+    assert ld["inLanguage"] == "zh-Hans"
+    assert page(root, "duals").get("lang") == "en"
+    home = lxml_html.fromstring((root / "_site/index.html").read_bytes())
+    assert home.get("lang") == "en"
+    feed = (root / "_site/feed.xml").read_text()
+    assert feed.count('xml:lang="zh-Hans"') == 1 and feed.count('xml:lang="en"') == 1

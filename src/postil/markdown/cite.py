@@ -138,6 +138,7 @@ def cite_bracketed(state: StateInline, silent: bool) -> bool:
         return False
     if _may_name_target(state, items):
         if not silent:  # `postil.markdown.xref` links it, or reports it as a citation
+            get_state(state.env).extra["id_citations"] = True
             token = state.push("xref", "", 0)
             token.content = src[start : end + 1]
             label, bare = items[0].key, items[0].year_only

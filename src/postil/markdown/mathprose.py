@@ -42,6 +42,10 @@ DEFINITION_START = re.compile(
 )
 """A paragraph that starts with one of these may be a block of TeX macro definitions."""
 
+_ANY_DEFINITION = re.compile(r"^[ \t>*+\-0-9.)]*" + DEFINITION_START.pattern, re.M)
+"""A line that starts with a definition, after any block quote or list markers: a post
+without one has no paragraph `math_definitions` changes (one scan of the source, in C)."""
+
 
 def math_definitions(state: Any) -> None:
     """Core rule: re-type leading definition lines of paragraphs as definition-only math.
@@ -49,6 +53,8 @@ def math_definitions(state: Any) -> None:
     Costs nothing for a post with no paragraph starting with a backslash command that
     defines (`DEFINITION_START`).
     """
+    if not _ANY_DEFINITION.search(state.src):
+        return
     tokens = state.tokens
     i = 0
     while i < len(tokens):

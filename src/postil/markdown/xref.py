@@ -94,7 +94,8 @@ def xref_check(state: StateCore) -> None:
     sections: dict[str, Token] = run.carry.setdefault("xref", {})
     sections.update(_sections(state.tokens))
     targets: dict[str, str] = run.carry.setdefault("xref_targets", {})
-    _page_targets(state.tokens, targets)
+    if not run.whole or doc.extra.get("id_citations"):  # a normal post without `[@id]`: none
+        _page_targets(state.tokens, targets)
     if run.ahead and run.last:
         figures = dict(doc.extra.get("figure_labels", {}))
         run.facts["xref"] = (dict(sections), dict(doc.equations), figures)
