@@ -33,6 +33,7 @@ def head(site: Site, title: str, rel: str, description: str = "") -> dict[str, A
     """Return the `<head>` context of a page at site-relative URL `rel` (no post metadata)."""
     url = site.config.base_url + rel
     return {
+        "language": site.config.language,  # `<html lang>`; a post's own `lang:` overrides it
         "page_title": title,
         "canonical": url,
         "description": description,
@@ -104,6 +105,7 @@ def post_context(site: Site, index: int, rendered: RenderedPost) -> dict[str, An
     ld = blog_posting(config, rendered, authors, absolute, description)
     title = rendered.title_text
     return head(site, title, post.url, description) | {
+        "language": rendered.language(config.language),
         "meta_tags": tags,
         "json_ld": script_json(ld),
         "post": rendered,

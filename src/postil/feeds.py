@@ -172,6 +172,8 @@ def atom_feed(site: Site) -> Pieces:
 def _atom_entry(site: Site, rendered: RenderedPost, bodies: _Bodies) -> ET.Element:
     meta, url = rendered.post.meta, site.config.base_url + rendered.post.url
     entry = ET.Element("entry")
+    if rendered.language(site.config.language) != site.config.language:  # RFC 4287, 2
+        entry.set(XML_LANG, meta.lang)
     _sub(entry, "id", url)
     _sub(entry, "title", rendered.title_text).set("type", "text")
     _link(entry, "alternate", "text/html", url)

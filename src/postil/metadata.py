@@ -133,7 +133,7 @@ def scholar_meta(
     if meta.date:
         tags.append(("name", "citation_publication_date", meta.date.strftime("%Y/%m/%d")))
     tags += [
-        ("name", "citation_language", config.language),
+        ("name", "citation_language", rendered.language(config.language)),
         ("name", "citation_fulltext_html_url", url),
     ]
     if meta.doi:
@@ -226,7 +226,7 @@ def blog_posting(
         "url": url,
         "mainEntityOfPage": {"@type": "WebPage", "@id": url},
         "author": [{"@type": "Person", "name": name} for name in authors],
-        "inLanguage": config.language,
+        "inLanguage": rendered.language(config.language),
         "wordCount": rendered.content.word_count,
         "isPartOf": {"@type": "Blog", "name": config.title, "url": config.base_url},
     }

@@ -188,6 +188,8 @@ class FrontMatter:
         media_path: the folder its relative image paths are read from, as written
             (Chirpy's `media_subpath:`, older `img_path:`: `/assets/img/post-x`), or "":
             the post's own folder.
+        lang: the page's language, a BCP 47 tag (`lang: zh`, Pandoc's and Quarto's
+            metadata field), or "": the site's `language`.
     """
 
     title: str
@@ -221,6 +223,7 @@ class FrontMatter:
     title_id: str = ""
     media_path: str = ""
     styles: str = ""
+    lang: str = ""
 
     @property
     def published_at(self) -> datetime | None:
@@ -313,6 +316,10 @@ class RenderedPost:
         (`<meta name="description">`, JSON-LD); "" when the post has none."""
         summary = self.content.front_summary
         return summary.text if summary else self.post.meta.summary
+
+    def language(self, site_language: str) -> str:
+        """The page's BCP 47 language: its front matter's `lang`, else `site_language`."""
+        return self.post.meta.lang or site_language
 
 
 @dataclass(frozen=True)

@@ -83,8 +83,8 @@ def test_unknown_keys_still_warn():
     assert warnings == [
         "content/posts/x.md:4:1: warning: unknown front matter key `csl` is ignored; "
         "known keys: aliases, author, authors, bibliography, citation, citation_style, date, "
-        "doi, draft, image, label, lede, macros, permalink, slug, styles, subtitle, summary, tags, "
-        "title, toc, updated"
+        "doi, draft, image, label, lang, lede, macros, permalink, slug, styles, subtitle, "
+        "summary, tags, title, toc, updated"
     ]
 
 
@@ -177,8 +177,8 @@ def test_hugo_toml_front_matter_is_read():
     assert warnings == [
         "content/posts/x.md:7:2: warning: unknown front matter key `params` is ignored; "
         "known keys: aliases, author, authors, bibliography, citation, citation_style, date, "
-        "doi, draft, image, label, lede, macros, permalink, slug, styles, subtitle, summary, tags, "
-        "title, toc, updated"
+        "doi, draft, image, label, lang, lede, macros, permalink, slug, styles, subtitle, "
+        "summary, tags, title, toc, updated"
     ]
 
 
@@ -741,3 +741,24 @@ def test_obsidian_aliases_that_are_names_are_their_slugs_beside_the_post():
     text = "---\ntitle: T\ndate: 2020-01-01\naliases: [product rule, Bayes’ Rule, /old/x/]\n---\n"
     meta, *_, warnings = read(text)
     assert meta.aliases == ("product-rule/", "bayes-rule/", "/old/x/") and warnings == []
+
+
+@pytest.mark.parametrize("tag", ["zh", "en-GB", "zh-Hans-CN", "de-CH-1996", "sr-Latn", "x-klingon"])
+def test_lang_is_the_pages_bcp47_language_as_pandoc_and_quarto_write_it(tag):
+    meta, *_, warnings = read(f"---\ntitle: T\ndate: 2024-01-01\nlang: {tag}\n---\n")
+    assert meta.lang == tag and warnings == []
+
+
+@pytest.mark.parametrize(
+    ("written", "hint"),
+    [("zh_CN", " (`zh-CN`)"), ("Chinese simplified", ""), ("e", ""), ("en-", "")],
+)
+def test_a_lang_that_is_no_bcp47_tag_warns_at_its_value_and_the_site_language_stays(written, hint):
+    meta, *_, warnings = read(f"---\ntitle: T\ndate: 2024-01-01\nlang: {written}\n---\n")
+    assert meta.lang == ""
+    (warning,) = warnings
+    assert warning.split("\n")[0] == (
+        f"content/posts/x.md:4:7: warning: `lang: {written}` is not a BCP 47 language tag, "
+        "so the page keeps the site's `language`; write one such as `en`, `zh-Hans` or "
+        f"`pt-BR`{hint}"
+    )

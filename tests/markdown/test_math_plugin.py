@@ -557,3 +557,36 @@ def test_a_formula_error_after_kramdowns_escape_is_located_at_its_tex():
     _, state = render("\\$$ \\frac{a} $$\n")
     [diag] = state.diagnostics
     assert (diag.location.line, diag.location.col) == (1, 5)
+
+
+def test_math_definitions_in_prose_apply_from_their_place_on_as_pandocs_latex_macros():
+    # Pandoc reads its macro table as it parses: a use before the definition stays unknown
+    _, state = render("$\\RR$ first.\n\n\\newcommand{\\RR}{\\mathbb{R}}\n\n$\\RR$ then.\n")
+    (diag,) = state.diagnostics
+    assert diag.location.line == 1 and "\\RR" in diag.message
+
+
+def test_math_malformed_definition_in_prose_warns_at_it_and_stays_text():
+    html, state = render("Intro.\n\n  \\newcommand{\\R}\n")
+    (diag,) = state.diagnostics
+    assert diag.severity is Severity.WARNING
+    assert (diag.location.line, diag.location.col) == (3, 18)
+    assert diag.message.startswith("this line reads as a TeX macro definition, but ")
+    assert "<p>\\newcommand{\\R}</p>" in html
+
+
+def test_math_definition_paragraph_is_left_out_of_postils_full_parser_output():
+    state = RenderState(path="post.md")
+    source = "\\DeclareMathOperator{\\girth}{girth}\n\nSo $\\girth(G)$.\n"
+    html = render_markdown(create_markdown(), source, state).html
+    assert not state.diagnostics
+    assert "DeclareMathOperator" not in html.split("<annotation")[0]
+    assert html.count("<p>") == 1 and "<mi>girth</mi>" in html
+
+
+def test_math_escaped_eqref_to_no_label_is_an_error_at_its_backslashes():
+    _, state = render("$$ a \\label{eq:a} $$\n\nSee \\\\eqref{eq:nope}.\n")
+    (diag,) = state.diagnostics
+    assert diag.severity is Severity.ERROR
+    assert (diag.location.line, diag.location.col) == (3, 5)
+    assert "unknown equation label 'eq:nope'" in diag.message

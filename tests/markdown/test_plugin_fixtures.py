@@ -52,7 +52,8 @@ PLUGINS = {
     # tufte-jekyll's tags are notes, figures and quotes; the others are the template's
     "tufte": ("math", "sidenote", "code", "figure", "links", "liquid", "template", "tufte"),
     # Quarto's theorems: fenced divs, numbered by the figure plugin, referred to by xref
-    "theorem": ("math", "callout", "figure", "theorem", "xref"),
+    # (and by `[@id]`, a citation of the theorem's id, with no bibliography)
+    "theorem": ("math", "sidenote", "cite", "callout", "figure", "theorem", "xref"),
     # MyST's directives are math, code chunks, callouts and figures
     "myst": ("math", "code", "figure", "theorem", "callout", "widget", "chunk", "myst"),
     # Pandoc's bracketed spans: math inside, `.aside` a margin note, links take attributes

@@ -49,3 +49,40 @@ def test_a_reference_to_what_a_code_chunk_makes_warns_and_shows_quartos_question
         "chunk with `{#tbl-fit}`"
     )
     assert "executable code chunk(s)" in messages[0] and len(messages) == 3
+
+
+def test_a_bracketed_citation_of_an_id_on_the_page_links_to_it_in_the_full_parser():
+    text = "::: {.lemma #key}\nA lemma.\n:::\n\n## Setup {#setup}\n\nBy [@key], see [@setup].\n"
+    html, found = render(text)
+    assert found == []
+    assert '<a class="xref" href="#key">Lemma 1</a>' in html
+    assert '<a class="xref" href="#setup">Setup</a>' in html
+
+
+def test_a_bracketed_citation_of_no_id_still_warns_as_a_citation_at_its_place():
+    html, found = render("Intro.\n\nAs shown [@nowhere].\n")
+    assert "[@nowhere]" in html and "<a" not in html
+    assert found == [
+        "post.md:3:10: warning: [@nowhere] reads as a citation but the post names no "
+        "bibliography; add `bibliography: refs.bib` to its front matter (or postil.yaml), "
+        "or give an element of the post the id `nowhere` to refer to it"
+    ]
+
+
+def test_with_a_bibliography_a_key_it_has_is_cited_and_one_it_lacks_warns_unless_an_id():
+    from pathlib import Path
+
+    from postil.bibliography.read import read_bib
+
+    bib = Path(__file__).parents[1] / "fixtures" / "cite.bib"
+    works = read_bib(bib.read_bytes(), "cite.bib").works
+    key = next(iter(works))
+    text = f"::: {{.claim #c}}\nC.\n:::\n\nBy [@c], [@{key}] and [@zzz].\n"
+    state = RenderState(path="post.md", bibliography=works)
+    state.source_lines = text.split("\n")
+    html = render_markdown(create_markdown(), text, state).html
+    assert '<a class="xref" href="#c">Claim 1</a>' in html
+    assert f'href="#ref-{key}"' in html
+    assert '(<span class="citation-missing">@zzz</span>)' in html
+    (diag,) = state.diagnostics
+    assert str(diag).startswith("post.md:5:30: warning: citation key `zzz` is not in the")

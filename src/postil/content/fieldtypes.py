@@ -319,6 +319,37 @@ DOI = re.compile(r"(?:https?://(?:dx\.)?doi\.org/|doi:\s*)?(10\.\d{4,9}/\S+)", r
 display guidelines: https://www.crossref.org/display-guidelines/)."""
 
 
+LANGUAGE_TAG = re.compile(
+    r"(?:[A-Za-z]{2,3}(?:-[A-Za-z]{3}){0,3}|[A-Za-z]{4,8})"  # language, extlang
+    r"(?:-[A-Za-z]{4})?"  # script
+    r"(?:-(?:[A-Za-z]{2}|[0-9]{3}))?"  # region
+    r"(?:-(?:[A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}))*"  # variants
+    r"(?:-[0-9A-WY-Za-wy-z](?:-[A-Za-z0-9]{2,8})+)*"  # extensions
+    r"(?:-[xX](?:-[A-Za-z0-9]{1,8})+)?"  # private use
+    r"|[xX](?:-[A-Za-z0-9]{1,8})+"
+)
+"""A well-formed BCP 47 language tag (RFC 5646, section 2.1's `langtag` and
+`privateuse`): `en`, `zh-Hans-CN`, `de-CH-1996`, `x-klingon`."""
+
+
+def language(fld: Field, tz: ZoneInfo | None = None) -> str:
+    """Return a page's language tag (`lang: zh`, as Pandoc, Quarto and Hakyll write it).
+
+    Raises:
+        YamlFieldIgnored: at the value, for text that is no BCP 47 tag (`lang: Chinese`,
+            `lang: zh_CN`): the page keeps the site's language, with a warning.
+    """
+    text = one_line(as_text(fld)).strip()
+    if LANGUAGE_TAG.fullmatch(text) is None:
+        hint = f" (`{text.replace('_', '-')}`)" if "_" in text else ""
+        raise YamlFieldIgnored(
+            f"`{fld.key}: {text}` is not a BCP 47 language tag, so the page keeps the site's "
+            f"`language`; write one such as `en`, `zh-Hans` or `pt-BR`{hint}",
+            *_pos(fld.node),
+        )
+    return text
+
+
 def doi(fld: Field, tz: ZoneInfo | None = None) -> str:
     """Return the post's own DOI (`doi:`, as Quarto and Distill write it) without its
     resolver: `https://doi.org/10.59350/abc` is `10.59350/abc`.

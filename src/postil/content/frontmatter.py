@@ -622,6 +622,7 @@ _OWN: dict[str, tuple[str, Converter]] = {
     "aliases": ("aliases", ft.aliases),
     "doi": ("doi", _plain(ft.doi)),
     "styles": ("styles", ft.styles),
+    "lang": ("lang", ft.language),  # Pandoc's, Quarto's and Hakyll's metadata field
 }
 """postil's own keys: key → (FrontMatter field, converter)."""
 

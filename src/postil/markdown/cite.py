@@ -136,6 +136,15 @@ def cite_bracketed(state: StateInline, silent: bool) -> bool:
     items = parse_items(inner)
     if items is None:
         return False
+    if _may_name_target(state, items):
+        if not silent:  # `postil.markdown.xref` links it, or reports it as a citation
+            get_state(state.env).extra["id_citations"] = True
+            token = state.push("xref", "", 0)
+            token.content = src[start : end + 1]
+            label, bare = items[0].key, items[0].year_only
+            token.meta = {"label": label, "kind": "target", "bare": bare, "pos": start}
+        state.pos = end + 1
+        return True
     if get_state(state.env).bibliography is None:
         if not silent:
             warn_no_bibliography(state, start, f"[{inner}]")
@@ -146,6 +155,23 @@ def cite_bracketed(state: StateInline, silent: bool) -> bool:
         token.meta = {"items": items, "narrative": False, "pos": start}
     state.pos = end + 1
     return True
+
+
+def _may_name_target(state: StateInline, items: list[CiteItem]) -> bool:
+    """Tell whether `[@key]` may name an element of the page rather than a work: one key,
+    with no prefix or suffix, that the bibliography lacks (or there is none), in a parser
+    with the cross-reference plugin, which decides once the page's ids are known.
+
+    pandoc-crossref (`[@fig:x]`), Quarto (`@thm-x`) and Hakyll sites' own filters (a
+    `Cite` whose key is a theorem's id becomes a link to it) all read a citation of an id
+    on the page as a reference to it.
+    """
+    if len(items) != 1 or items[0].prefix or items[0].suffix:
+        return False
+    works = get_state(state.env).bibliography
+    if works is not None and items[0].key in works:
+        return False
+    return "xref_check" in state.md.core.ruler.get_all_rules()
 
 
 def cite_narrative(state: StateInline, silent: bool) -> bool:
@@ -313,6 +339,26 @@ def _install(render: RenderState, data: _Citations, found: tuple) -> None:
         render.extra["citations"] = citations
 
 
+NO_BIBLIOGRAPHY = (
+    "{shown} reads as a citation but the post names no bibliography; add "
+    "`bibliography: refs.bib` to its front matter (or postil.yaml)"
+)
+"""The warning at a citation in a post without a bibliography (`shown`: as written)."""
+
+UNKNOWN_KEY = (
+    "citation key `{key}` is not in the bibliography; add an entry `{key}` to the .bib "
+    "file, fix the key, or write \\@{key} for literal text"
+)
+"""The warning at a citation of a key the bibliography lacks."""
+
+
+def missing_html(key: str, numeric: bool) -> str:
+    """Return what a citation of a key the bibliography lacks shows: `(@key)`, `[@key]`."""
+    inner = f'<span class="citation-missing">@{escape(key)}</span>'
+    before, after = ("[", "]") if numeric else ("(", ")")
+    return f'<span class="citation">{before}{inner}{after}</span>'
+
+
 def _report_unbound(state: StateCore, render: RenderState) -> None:
     """Warn about the `[@key]`s of a document without a bibliography (found while parsing)."""
     pending = render.extra.pop("cite_pending", [])
@@ -330,8 +376,7 @@ def _report_unbound(state: StateCore, render: RenderState) -> None:
         render.warn(
             line0,
             col,
-            f"{shown} reads as a citation but the post names no bibliography; add "
-            "`bibliography: refs.bib` to its front matter (or postil.yaml)"
+            NO_BIBLIOGRAPHY.format(shown=shown)
             + (", or write \\[ for literal text" if src.startswith("[", pos) else "")
             + (SCHOLAR_DEFAULT if src.startswith("{%", pos) else ""),
         )
@@ -343,12 +388,7 @@ def _warn_unknown(render: RenderState, inline: Token, token: Token, key: str, ba
     written = token.content.find("@" + key)  # `[@key]`; `{% cite key %}`, `<d-cite key=…>`
     offset = base + token.meta["pos"] + max(written if written >= 0 else token.content.find(key), 0)
     line0, col = locate(render, (inline.map or [0])[0], inline.content, offset)
-    render.warn(
-        line0,
-        col,
-        f"citation key `{key}` is not in the bibliography; add an entry `{key}` to the .bib "
-        f"file, fix the key, or write \\@{key} for literal text",
-    )
+    render.warn(line0, col, UNKNOWN_KEY.format(key=key))
 
 
 # ## Formulas in titles ##
@@ -407,7 +447,7 @@ def _item_html(item: CiteItem, data: _Citations, narrative: bool) -> str:
     """Return one item of a cluster (without the cluster's brackets)."""
     label = data.labels.get(item.key)
     if label is None:
-        return f'<span class="citation-missing">@{escape(item.key)}</span>'
+        return f'<span class="citation-missing">@{escape(item.key)}</span>'  # `missing_html`
     suffix = f", {escape(item.suffix)}" if item.suffix else ""
     prefix = f"{escape(item.prefix)} " if item.prefix else ""
     if data.numeric:

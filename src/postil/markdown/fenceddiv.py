@@ -1,8 +1,12 @@
 """Pandoc's fenced divs (`::: {.class}` … `:::`), nested as Pandoc nests them.
 
 A div opens with three or more colons and attributes (or a word), and closes with a line of
-at least as many colons and nothing else. Divs nest: an opening line inside a div opens an
-inner one, so a `:::` closes the innermost open div, whatever the number of colons
+at least as many colons and nothing else. The opening fence may end in colons too
+(`::: Warning ::::::`, `::: {.note} :::`): Pandoc's manual, "Extension: fenced_divs": "The
+attributes may optionally be followed by another string of consecutive colons" (its
+reader's `divFenceStart` skips them); they are not part of the attributes or a title.
+Divs nest: an opening line inside a div opens an inner one, so a `:::` closes the innermost
+open div, whatever the number of colons
 (Pandoc's manual: "Fenced divs can be nested. Opening fences are distinguished because they
 *must* have attributes"). A `:::` line inside a code fence of the div is code. The tokens
 are those of mdit-py-plugins' container plugin (`container_div_open`/`_close`, the
@@ -19,6 +23,8 @@ from markdown_it.common.utils import isStrSpace
 from markdown_it.rules_block import StateBlock
 
 FENCE = re.compile(r"(:{3,})(.*)")
+TRAILING_COLONS = re.compile(r"(?:(?<=\})[ \t]*|[ \t]+):+[ \t]*$")
+"""The colons an opening fence may end in, after its attributes or its word."""
 CODE_FENCE = re.compile(r"(`{3,}|~{3,})")
 
 
@@ -58,7 +64,12 @@ def _fence(state: StateBlock, line: int) -> tuple[str, str] | None:
     if not state.src.startswith(":::", start):
         return None
     found = FENCE.match(state.src, start, end)
-    return (found.group(1), found.group(2)) if found else None
+    if found is None:
+        return None
+    rest = found.group(2)
+    if rest.endswith(":") and (trimmed := TRAILING_COLONS.sub("", rest)).strip():
+        rest = trimmed  # `::: Warning ::::::` (but `::: :::` is no opening fence)
+    return found.group(1), rest
 
 
 def _closing_line(

@@ -35,16 +35,17 @@ def unique_ids(state: StateCore) -> None:
     ids are kept until the last group, where all are checked as for a document parsed whole.
     """
     render_state = get_state(state.env)
-    figures: list[tuple[str, int | None]] = render_state.groups.carry.setdefault("ids", [])
+    figures: list[tuple[str, int | None, str]] = render_state.groups.carry.setdefault("ids", [])
     for token in state.tokens:
         figure = token.meta.get("figure") if token.meta else None
         if isinstance(figure, dict) and figure.get("id"):
-            figures.append((str(figure["id"]), token.map[0] if token.map else None))
+            kind = str(figure.get("kind") or "figure")  # a table, a theorem are numbered so too
+            figures.append((str(figure["id"]), token.map[0] if token.map else None, kind))
     if not render_state.groups.last:
         return
     seen: dict[str, str] = {}
-    for found, line0 in figures:
-        _define(render_state, found, (line0, 1), seen, figure_dup_ok=True)
+    for found, line0, kind in figures:
+        _define(render_state, found, (line0, 1), seen, figure_dup_ok=True, noun=f"the {kind}")
     for found, line0, col in render_state.extra.get("html_ids", ()):
         _define(render_state, found, (line0, col), seen, figure_dup_ok=False)
 
@@ -55,11 +56,12 @@ def _define(
     at: tuple[int | None, int],
     seen: dict[str, str],
     figure_dup_ok: bool,
+    noun: str = "the figure",
 ) -> None:
     """Record id `found` defined at `at` (0-based body line, 1-based column); report it if
-    the page or the post has it already."""
+    the page or the post has it already (`noun`: what a numbered element is, "the table")."""
     line0, col = at
-    where = "the figure" if figure_dup_ok else "raw HTML"
+    where = noun if figure_dup_ok else "raw HTML"
     here = str(render_state.location(line0, col))
     template = PAGE_IDS.get(found)
     other = f"the page template {template}" if template else seen.get(found)

@@ -52,6 +52,7 @@ from postil.markdown.mathdoc import (
 from postil.markdown.mathescape import DOLLAR_ESCAPES, KRAMDOWN_ESCAPES, unescape
 from postil.markdown.mathhtml import BEGIN_ENV, DISPLAY_ATTRS
 from postil.markdown.mathlazy import continue_lazily, lazy_line
+from postil.markdown.mathprose import math_definitions
 from postil.markdown.mathquote import math_quote_lazy
 from postil.markdown.state import get_state, is_mdx
 from postil.markdown.tagsyntax import find_closer, shortcode_params
@@ -162,6 +163,7 @@ def math_plugin(md: MarkdownIt) -> None:
     md.block.ruler.at("table", math_table_pipes, {"alt": ["paragraph", "reference"]})
     md.core.ruler.after("block", "math_fence", math_fence)
     md.core.ruler.after("math_fence", "math_quote_lazy", math_quote_lazy)  # `mathquote.py`
+    md.core.ruler.after("math_fence", "math_definitions", math_definitions)  # `mathprose.py`
     md.core.ruler.after("inline", "math_resolve", math_resolve)
     md.core.ruler.after("inline", "inline_warnings", report_inline)  # `inlinewarn.py`
     md.core.ruler.after("inline", "math_heading", math_heading)  # so: before math_resolve
@@ -424,7 +426,10 @@ def _math_ref(state: StateInline, silent: bool) -> bool:
     `\@ref(eq:x)` as `\ref{eq:x}` (`postil.markdown.bookdown`)."""
     if state.src.startswith("\\@ref(", state.pos):
         return _bookdown_ref(state, silent)
-    ref = REF.match(state.src, state.pos) if state.src[state.pos] == "\\" else None
+    # `\\eqref{x}`: escaped for Markdown, which Pandoc and kramdown output as `\eqref{x}`
+    # for MathJax's `processRefs` to link in the browser
+    at = state.pos + 1 if state.src.startswith("\\\\", state.pos) else state.pos
+    ref = REF.match(state.src, at) if state.src[state.pos] == "\\" else None
     if ref is None or not ref.group(2).strip():
         return False
     if not silent:

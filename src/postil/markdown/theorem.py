@@ -3,7 +3,14 @@
 Quarto ("Theorems and Proofs") makes a fenced div whose id starts with a theorem prefix
 (`THEOREMS`) a numbered theorem of that kind, titled by its `name="…"` attribute or a
 heading right inside it; a div with the class `proof`, `remark` or `solution` is an
-unnumbered proof. `@thm-x` (or `@Thm-x`) refers to a theorem as "Theorem 1"
+unnumbered proof. Pandoc-based blogs without Quarto mark theorems by class, for a filter
+of their own to label (pandoc-theorem, pandoc-amsthm, a Hakyll site's `theoremFilter`):
+`::: {.theorem title="Cauchy"}`, `::: {.Lemma #key}` (`CLASSES`, any case). Such a div is
+a theorem of its kind too, titled by `title="…"` (or `name`, or its first heading; the
+title is Markdown, so its math is typeset), numbered with Quarto's theorems of the kind
+when it has an id (so `[@key]` and `[](#key)` read "Lemma 2", as those filters' own
+references do), and unnumbered ("Theorem (Cauchy).") when nothing can refer to it.
+`@thm-x` (or `@Thm-x`) refers to a theorem as "Theorem 1"
 (`postil.markdown.xref`). An empty label (`#thm-`) warns. sphinx-proof's directives are
 pushed as these tokens by `postil.markdown.myst` (`title_tokens`).
 """
@@ -37,6 +44,27 @@ THEOREMS = {
 
 PROOFS = {"proof": "Proof", "remark": "Remark", "solution": "Solution"}
 """Quarto's proof classes and their words (not numbered)."""
+
+CLASSES = {
+    **{word.lower(): prefix for prefix, word in THEOREMS.items() if prefix not in ("sol", "rem")},
+    **dict.fromkeys(
+        (
+            "assumption",
+            "axiom",
+            "claim",
+            "fact",
+            "hypothesis",
+            "notation",
+            "observation",
+            "problem",
+            "property",
+            "question",
+        )
+    ),
+}
+"""Theorem classes of pandoc-theorem and amsthm-style filters (`::: {.theorem}`, `.Lemma`,
+`.problem`), in lower case, and the Quarto prefix of the same kind (None: the kind is the
+class itself, its word the class capitalised)."""
 
 
 def theorem_plugin(md: MarkdownIt) -> None:
@@ -92,12 +120,21 @@ def div_theorem(state: StateCore) -> None:
 
 
 def _kind(token: Token) -> str:
-    """Return a div's theorem prefix (`thm`) or proof class (`proof`), else ""."""
+    """Return a div's theorem prefix (`thm`), proof class (`proof`) or theorem class
+    (`claim`, `CLASSES`), else ""."""
     prefix = str(token.attrs.get("id", "")).split("-", 1)[0]
     if prefix in THEOREMS and "-" in str(token.attrs.get("id", "")):
         return prefix
     classes = str(token.attrs.get("class", "")).split()
-    return next((name for name in classes if name in PROOFS), "")
+    if proof := next((name for name in classes if name in PROOFS), ""):
+        return proof
+    named = next((name.lower() for name in classes if name.lower() in CLASSES), "")
+    return CLASSES[named] or named if named else ""
+
+
+def _word(kind: str) -> str:
+    """Return the word a theorem or proof of `kind` is titled with ("Theorem", "Claim")."""
+    return THEOREMS.get(kind) or PROOFS.get(kind) or kind.capitalize()
 
 
 def _open(tokens: list[Token], i: int, doc: RenderState) -> None:
@@ -105,16 +142,20 @@ def _open(tokens: list[Token], i: int, doc: RenderState) -> None:
     or one with no text."""
     opening = tokens[i]
     kind = _kind(opening)
+    quarto = str(opening.attrs.get("id", "")).startswith(f"{kind}-")
     opening.type, opening.tag = "theorem_open", "div"
-    opening.meta = {"kind": kind, "word": THEOREMS.get(kind) or PROOFS[kind]}
-    if kind in THEOREMS:
+    opening.meta = {"kind": kind, "word": _word(kind)}
+    if quarto or (kind not in PROOFS and opening.attrs.get("id")):
         ident: str | None = str(opening.attrs.pop("id"))
-        if ident == f"{kind}-":
+        if quarto and ident == f"{kind}-":
             _report_empty_label(doc, opening, kind)
             ident = None
-        opening.meta["figure"] = {"id": ident, "kind": THEOREMS[kind].lower()}
-    # Quarto's `name="…"` (Pandoc made it `data-name`, `attrlist.clean_attributes`)
-    name = opening.attrs.pop("data-name", None) or opening.attrs.pop("name", None)
+        opening.meta["figure"] = {"id": ident, "kind": _word(kind).lower()}
+    # Quarto's `name="…"` (Pandoc made it `data-name`, `attrlist.clean_attributes`); the
+    # filters' `title="…"`, which must not stay an HTML tooltip of raw TeX
+    name = next(
+        (v for k in ("data-name", "name", "title") if (v := opening.attrs.pop(k, None))), None
+    )
     heading = tokens[i + 1] if i + 1 < len(tokens) else None
     if name is None and heading is not None and heading.type == "heading_open":
         tokens[i + 1].type, tokens[i + 3].type = "theorem_title_open", "theorem_title_close"

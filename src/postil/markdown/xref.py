@@ -1,5 +1,7 @@
 """Quarto's cross-references: `@eq-x`, `@fig-x`, `@tbl-x`, `@sec-x`, `@thm-x` (and the other
-theorem kinds, `postil.markdown.theorem`); `[-@eq-x]` the number."""
+theorem kinds, `postil.markdown.theorem`); `[-@eq-x]` the number. A citation `[@key]` of an
+id on the page that the bibliography lacks (pandoc-crossref's and Hakyll filters' way to
+refer to a theorem, figure or heading) is a reference to that element too."""
 
 from __future__ import annotations
 
@@ -91,16 +93,27 @@ def xref_check(state: StateCore) -> None:
     run = doc.groups
     sections: dict[str, Token] = run.carry.setdefault("xref", {})
     sections.update(_sections(state.tokens))
+    targets: dict[str, str] = run.carry.setdefault("xref_targets", {})
+    if not run.whole or doc.extra.get("id_citations"):  # a normal post without `[@id]`: none
+        _page_targets(state.tokens, targets)
     if run.ahead and run.last:
         figures = dict(doc.extra.get("figure_labels", {}))
         run.facts["xref"] = (dict(sections), dict(doc.equations), figures)
+        run.facts["xref_targets"] = dict(targets)
     known = run.facts.get("xref")
+    targets = run.facts.get("xref_targets", targets)
     for block in state.tokens:
         for token in block.children or () if block.type == "inline" else ():
-            if token.type == "xref":
-                token.meta["text"] = _text(token.meta, doc, sections, known)
+            if token.type != "xref":
+                continue
+            if token.meta["kind"] == "target":  # `[@key]`, `postil.markdown.cite`
+                _target(token.meta, doc, sections, targets, known)
                 if token.meta["text"] is None:
-                    _report_unknown(doc, block, token)
+                    _report_citation(doc, block, token)
+                continue
+            token.meta["text"] = _text(token.meta, doc, sections, known)
+            if token.meta["text"] is None:
+                _report_unknown(doc, block, token)
 
 
 def _sections(tokens: Sequence[Token]) -> dict[str, Token]:
@@ -141,19 +154,77 @@ def _text(
     return number if meta["bare"] else f"{PREFIXES[meta['kind']]} {number}"
 
 
-def _report_unknown(doc: RenderState, block: Token, token: Token) -> None:
+def _page_targets(tokens: Sequence[Token], found: dict[str, str]) -> None:
+    """Add to `found` the words of each block of the page with an id that `[@id]` may name
+    and that no number names: an unnumbered theorem its word ("Theorem"), others the id."""
+    for token in tokens:
+        ident = token.attrs.get("id") if token.nesting == 1 and token.attrs else None
+        if ident:
+            word = (token.meta or {}).get("word") if token.type == "theorem_open" else None
+            found.setdefault(str(ident), str(word or ident))
+
+
+def _target(
+    meta: dict[str, Any],
+    doc: RenderState,
+    sections: dict[str, Token],
+    targets: dict[str, str],
+    known: tuple[dict[str, Token], dict[str, str], dict[str, str]] | None,
+) -> None:
+    """Give `[@key]` the words and link of the element of the page with the id `key`: a
+    numbered figure, table or theorem ("Theorem 2", or "2" for `[-@key]`), an equation
+    ("(1)"), a heading (its words), another element (`targets`); `text` None for none."""
+    equations, figures = doc.equations, doc.extra.get("figure_labels", {})
+    if known is not None:
+        sections, equations, figures = known
+    label = meta["label"]
+    meta["text"] = None
+    if label in figures:
+        meta["text"] = figures[label].rsplit(" ", 1)[-1] if meta["bare"] else figures[label]
+    elif label in equations:
+        meta["text"], meta["kind"] = f"({equations[label]})", "eq"
+    elif label in sections:
+        meta["heading"] = sections[label]
+        meta["text"] = sections[label].content
+    elif label in targets:
+        meta["text"] = targets[label]
+
+
+def _report_citation(doc: RenderState, block: Token, token: Token) -> None:
+    """Report `[@key]` that names no element of the page as the citation it then is: with
+    no bibliography, or a key the bibliography lacks (`postil.markdown.cite`'s warnings)."""
+    from postil.markdown.cite import NO_BIBLIOGRAPHY, UNKNOWN_KEY
+
+    line0, col = _spot(doc, block, token)
+    key = token.meta["label"]
+    if doc.bibliography is None:
+        message = NO_BIBLIOGRAPHY.format(shown=token.content)
+        message += f", or give an element of the post the id `{key}` to refer to it"
+    else:  # at the key, as `cite._warn_unknown` reports it
+        message = UNKNOWN_KEY.format(key=key)
+        col += token.content.find("@")
+    doc.warn(line0, col, message)
+
+
+def _spot(doc: RenderState, block: Token, token: Token) -> tuple[int | None, int]:
+    """Return (0-based body line or None, 1-based column) of an inline token in `block`."""
     before = block.content[: token.meta["pos"]]
     line0 = (block.map[0] if block.map else 0) + before.count("\n")
     col = token.meta["pos"] - (before.rfind("\n") + 1) + 1
     if block.map and 0 <= line0 < len(doc.source_lines):
         at = doc.source_lines[line0].find(token.content)
         col = at + 1 if at >= 0 else col
+    return (line0 if block.map else None), col
+
+
+def _report_unknown(doc: RenderState, block: Token, token: Token) -> None:
+    line0, col = _spot(doc, block, token)
     kind = PREFIXES[token.meta["kind"]].lower()
     label = token.meta["label"]
     if label in doc.extra.get("chunk_labels", ()):  # Quarto warns for what it cannot resolve
         token.meta["chunk"] = True
         doc.warn(
-            line0 if block.map else None,
+            line0,
             col,
             f"cross-reference `{token.content}` names the output of a code chunk, which postil "
             f"does not run, so it shows as `?{token.content.lstrip('-')}`; paste the {kind} "
@@ -161,7 +232,7 @@ def _report_unknown(doc: RenderState, block: Token, token: Token) -> None:
         )
         return
     doc.error(
-        line0 if block.map else None,
+        line0,
         col,
         f"cross-reference `{token.content}`: no {kind} of this post has the label "
         f"`{label}`; fix the label or add `{{#{label}}}` to the {kind}",
@@ -173,6 +244,12 @@ def render_xref(self: Any, tokens: Sequence[Token], idx: int, options: Any, env:
     meta = tokens[idx].meta
     text = meta.get("text") or "??"
     label = meta["label"]
+    if meta["kind"] == "target" and meta.get("text") is None:  # a citation after all
+        if get_state(env).bibliography is None:
+            return escape(tokens[idx].content)
+        from postil.markdown.cite import missing_html
+
+        return missing_html(label, get_state(env).citation_style == "numeric")
     if meta.get("chunk"):  # made by a code chunk postil does not run: Quarto's `?@tbl-x`
         return f'<strong class="xref-missing">?@{escape(label)}</strong>'
     heading = meta.get("heading")

@@ -136,7 +136,8 @@ BUILTIN_MACROS: dict[str, str] = {
 }
 
 _DEFINERS = re.compile(
-    r"\\(?:(?P<cmd>newcommand|renewcommand|providecommand|DeclareMathOperator)(?P<star>\*?)"
+    r"\\(?:(?P<cmd>newcommand|renewcommand|providecommand|DeclareRobustCommand"
+    r"|DeclareMathOperator)(?P<star>\*?)"
     r"|(?P<env>newenvironment|renewenvironment)|(?P<def>def|gdef|edef|xdef)|(?P<let>let)"
     r"|DeclarePairedDelimiter(?P<paired>X?)|(?P<color>definecolor))(?![A-Za-z])"
 )
