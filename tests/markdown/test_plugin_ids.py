@@ -72,3 +72,16 @@ def test_page_ids_are_the_ids_of_the_default_post_templates():
         text = Path(templates / name).read_text("utf-8")
         found |= {i: f"templates/{name}" for i in re.findall(r'\bid="([a-z-]+)"', text)}
     assert found == PAGE_IDS
+
+
+def test_an_attribute_list_id_the_page_template_has_is_an_error_naming_the_template():
+    html, problems = render(
+        "::: {#main .note}\nx\n:::\n\nText [span]{#cite-apa}.\n\n::: {#fine}\ny\n:::\n"
+    )
+    assert problems == [
+        "content/posts/a.md:5:1: error: id `main` is already used by the page template "
+        "templates/base.html; ids must be unique in a page: choose another id",
+        "content/posts/a.md:9:1: error: id `cite-apa` is already used by the page template "
+        "templates/partials/cite.html; ids must be unique in a page: choose another id",
+    ]
+    assert 'id="fine"' in html

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
 
 from postil.markdown.state import RenderState, get_state
 from postil.theme import PAGE_IDS
@@ -36,11 +37,18 @@ def unique_ids(state: StateCore) -> None:
     """
     render_state = get_state(state.env)
     figures: list[tuple[str, int | None, str]] = render_state.groups.carry.setdefault("ids", [])
+    line0: int | None = None
     for token in state.tokens:
+        line0 = token.map[0] if token.map else line0
         figure = token.meta.get("figure") if token.meta else None
         if isinstance(figure, dict) and figure.get("id"):
             kind = str(figure.get("kind") or "figure")  # a table, a theorem are numbered so too
             figures.append((str(figure["id"]), token.map[0] if token.map else None, kind))
+        elif token.attrs:
+            _check_template_id(render_state, token, line0)
+        for child in token.children or ():
+            if child.attrs:
+                _check_template_id(render_state, child, line0)
     if not render_state.groups.last:
         return
     seen: dict[str, str] = {}
@@ -48,6 +56,19 @@ def unique_ids(state: StateCore) -> None:
         _define(render_state, found, (line0, 1), seen, figure_dup_ok=True, noun=f"the {kind}")
     for found, line0, col in render_state.extra.get("html_ids", ()):
         _define(render_state, found, (line0, col), seen, figure_dup_ok=False)
+
+
+def _check_template_id(render_state: RenderState, token: Token, line0: int | None) -> None:
+    """Report an id from an attribute list (`::: {#main}`, `[text]{#main}`, `{: #main}`)
+    that a page template has already; headings check their own (`heading.py`)."""
+    found = token.attrs.get("id")
+    if not isinstance(found, str) or found not in PAGE_IDS or token.type == "heading_open":
+        return
+    message = (
+        f"id `{found}` is already used by the page template {PAGE_IDS[found]}; ids must be "
+        "unique in a page: choose another id"
+    )
+    render_state.error(line0, 1, message)
 
 
 def _define(
