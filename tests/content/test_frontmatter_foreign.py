@@ -283,9 +283,9 @@ def test_mkdocs_page_without_title_is_titled_by_its_opening_heading_which_leaves
     [
         ("# Intro {#intro .lead}", "Intro", "intro"),
         ("# Intro {: #intro}", "Intro", "intro"),  # kramdown's form
-        ("# Intro {.lead}", "Intro", ""),
-        ("# The set {1, 2}", "The set {1, 2}", ""),  # braces, not an attribute list
-        ("# Sums {% raw %}", "Sums {% raw %}", ""),
+        ("# Intro {.lead}", "Intro", "intro"),  # no id given: its slug
+        ("# The set {1, 2}", "The set {1, 2}", "the-set-1-2"),  # braces, no attribute list
+        ("# Sums {% raw %}", "Sums {% raw %}", "sums-raw"),
     ],
 )
 def test_the_opening_headings_id_is_the_titles_and_only_an_attribute_list_is_left_out(

@@ -162,7 +162,16 @@ def markdown_key(post: Post, context: str) -> str:
     """
     body = post.body_digest or fingerprint(post.body)
     meta = post.meta
-    titles = repr((meta.title, meta.title_at, meta.subtitle, meta.subtitle_at))
+    titles = repr(
+        (
+            meta.title,
+            meta.title_at,
+            meta.title_id,
+            meta.title_heading,
+            meta.subtitle,
+            meta.subtitle_at,
+        )
+    )
     citing = repr((meta.bibliography, meta.citation_style, meta.media_path))
     return fingerprint(
         context, post.source.rel, str(post.body_line), repr(meta.macros), titles, citing, body

@@ -33,6 +33,7 @@ from postil.content.headers import (
 from postil.content.metablocks import read_dashed_block, read_nikola_comment, read_title_block
 from postil.errors import ContentError, Diagnostic, Location, Severity
 from postil.model import Author, FrontMatter, SourceFile, TextAt
+from postil.slugs import slug_for
 from postil.yamlnodes import (
     Field,
     YamlFieldError,
@@ -195,6 +196,7 @@ def parse(
         told = [] if "title" in skipped else warnings  # the knitr warning said it
         titled = _untitled(source, header, told)
         values["title"], values["title_at"], values["title_id"], body, body_line = titled
+        values["title_heading"] = titled[1] != TextAt()  # a file name's title is nowhere
     _warn_unknown(source.rel, unknown, header.first_line, warnings)
     for line0, col0, message in escape_warnings(header.fields or []):
         _warn(warnings, Location(source.rel, line0 + header.first_line, col0 + 1), message)
@@ -272,7 +274,8 @@ def _untitled(
         where = TextAt(header.body_line + line0, col0 + 1, col0 >= 0)
         after = line0 + count
         body = "\n".join(lines[after:])
-        return ft.one_line(text), where, title_id, body, header.body_line + after
+        title = ft.one_line(text)
+        return title, where, title_id or slug_for(title), body, header.body_line + after
     title = _file_title(PurePosixPath(source.rel), jekyll=header.syntax in ("yaml", "toml"))
     _warn(
         warnings,
