@@ -70,3 +70,37 @@ def test_a_link_to_another_posts_heading_by_its_github_id_warns_with_the_real_id
         "generator's id of its heading `1.1. Edge detection`, whose id is "
         "`1-1-edge-detection`: link to `#1-1-edge-detection`"
     ]
+
+
+VITEPRESS = """---
+title: The beauty of SVD
+description: Rank & <values>
+date: 2024-01-01
+---
+# {{ $frontmatter.title }}
+
+{{ $frontmatter.description }}
+
+## Why {{ $frontmatter.title }}
+
+[why](#why-the-beauty-of-svd)
+"""
+
+
+def test_vitepress_frontmatter_interpolation_fills_text_and_follows_front_matter_edits(
+    tmp_path,
+):
+    """Front matter, the cache key and the Markdown stage meet: the title heading leaves
+    the body (the page shows the title once), a value is put in escaped, and editing only
+    the front matter value renders the body again."""
+    root = make_site(tmp_path / "site", {"p.md": VITEPRESS})
+    assert [str(w) for w in build_site(root).warnings] == []
+    doc = page(build_into(root), "posts/p/index.html")
+    assert len(doc.xpath("//h1")) == 1
+    body = doc.xpath('//div[@class="post-body"]')[0]
+    assert body.xpath("string(p[1])") == "Rank & <values>"
+    assert body.xpath("h2/@id") == ["why-the-beauty-of-svd"]
+    post = root / "content/posts/p.md"
+    post.write_text(VITEPRESS.replace("Rank & <values>", "Singular values"), encoding="utf-8")
+    doc = page(build_into(root), "posts/p/index.html")
+    assert doc.xpath('string(//div[@class="post-body"]/p[1])') == "Singular values"

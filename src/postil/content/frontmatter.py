@@ -32,7 +32,7 @@ from postil.content.headers import (
 )
 from postil.content.metablocks import read_dashed_block, read_nikola_comment, read_title_block
 from postil.errors import ContentError, Diagnostic, Location, Severity
-from postil.model import Author, FrontMatter, SourceFile, TextAt
+from postil.model import Author, FrontMatter, Post, SourceFile, TextAt
 from postil.slugs import slug_for
 from postil.yamlnodes import (
     Field,
@@ -210,6 +210,27 @@ def parse(
             "add `date: YYYY-MM-DD`",
         )
     return FrontMatter(**values), body, body_line
+
+
+VUE_FRONT_MATTER = "$frontmatter"
+"""VitePress' and VuePress' name of the page's front matter in Vue expressions."""
+
+
+def front_matter_values(post: Post) -> dict[str, str]:
+    """Return the scalar values of a post's front matter by key, as written (a date as its
+    text), when its body names `$frontmatter` (VitePress' `{{ $frontmatter.title }}`,
+    `postil.markdown.liquid`); else, and for front matter that does not read, {}."""
+    if VUE_FRONT_MATTER not in post.body:
+        return {}
+    try:
+        fields = read_header(post.source).fields or []
+    except (ContentError, yaml.YAMLError, YamlFieldError):
+        return {}  # reported by the front matter stage
+    return {
+        f.key: str(f.node.value)
+        for f in fields
+        if isinstance(f.node, yaml.ScalarNode) and f.node.value is not None
+    }
 
 
 KNITR_SUFFIXES = (".rmd", ".rmarkdown", ".qmd")

@@ -141,6 +141,9 @@ class RenderState:
             (`FrontMatter.title_heading`), else "": other generators keep that heading
             in the page, so links to its id under their rules land on the title
             (`postil.markdown.fragments`).
+        front_matter: the scalar values of the post's front matter by key, as written
+            (`render.front_matter_values`), for VitePress' `{{ $frontmatter.key }}`;
+            filled only for a body that names `$frontmatter`.
         extra: free room for a plugin's own per-document data, keyed by plugin name.
         groups: where the core rules are when the document is parsed in groups (`GroupRun`).
         phase: the sort key of what is reported now: (core rule's index, step within the
@@ -171,6 +174,7 @@ class RenderState:
     media_path: str = ""
     title_id: str = ""
     title_text: str = ""
+    front_matter: Mapping[str, str] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
     groups: GroupRun = field(default_factory=GroupRun, repr=False)
     phase: tuple[int, int] = (0, 0)
