@@ -168,6 +168,8 @@ class FrontMatter:
             (`postil.slugs.slug_for`), so links to `#id` land on the title as they land
             on the `h1` of GitHub, mdBook and VuePress.
         title_heading: whether the title is the body's opening `# heading`.
+        vue_values: the front matter's scalar values (key, text as written) when the body
+            names VitePress' `$frontmatter` (`{{ $frontmatter.title }}`), else ().
         subtitle_at: where `subtitle` is written.
         image_at: where `image` (or `images`, `thumbnail`, `cover`) is written.
         bibliography: the post's own `.bib` files as written, relative to its file (its
@@ -220,6 +222,7 @@ class FrontMatter:
     doi: str = ""
     title_id: str = ""
     title_heading: bool = False
+    vue_values: tuple[tuple[str, str], ...] = ()
     media_path: str = ""
     styles: str = ""
 

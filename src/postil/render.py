@@ -24,7 +24,6 @@ from postil.bibliography.entries import BibFile, Work
 from postil.bibliography.load import works_for
 from postil.cache.keys import fingerprint, markdown_keys, widget_templates
 from postil.cache.store import BuildCache
-from postil.content.frontmatter import front_matter_values
 from postil.errors import Diagnostic
 from postil.markdown.rendered import RenderedMarkdown
 from postil.markdown.state import RenderState
@@ -247,7 +246,7 @@ def render_state(
         media_path=post.meta.media_path,
         title_id=post.meta.title_id,
         title_text=post.meta.title if post.meta.title_heading else "",
-        front_matter=front_matter_values(post),
+        front_matter=dict(post.meta.vue_values),
     )
     if highlight_cache is not None:
         state.highlight_cache = highlight_cache

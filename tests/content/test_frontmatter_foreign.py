@@ -741,3 +741,11 @@ def test_obsidian_aliases_that_are_names_are_their_slugs_beside_the_post():
     text = "---\ntitle: T\ndate: 2020-01-01\naliases: [product rule, Bayes’ Rule, /old/x/]\n---\n"
     meta, *_, warnings = read(text)
     assert meta.aliases == ("product-rule/", "bayes-rule/", "/old/x/") and warnings == []
+
+
+def test_vitepress_frontmatter_values_are_kept_only_for_a_body_that_names_them():
+    head = "---\ntitle: SVD\ndate: 2024-01-01\nlayout: doc\ntags: [a, b]\n---\n"
+    meta, *_ = read(head + "# {{ $frontmatter.title }}\n")
+    assert meta.vue_values == (("title", "SVD"), ("date", "2024-01-01"), ("layout", "doc"))
+    meta, *_ = read(head + "Text.\n")
+    assert meta.vue_values == ()

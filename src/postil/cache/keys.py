@@ -150,7 +150,7 @@ def markdown_key(post: Post, context: str) -> str:
     and subtitle and where they are written (their math is rendered too), its
     bibliography and citation style (the works it cites are checked like links), the folder
     its relative images are read from (`media_path`), the front matter values a body naming
-    VitePress' `$frontmatter` puts in (`front_matter_values`), and the
+    VitePress' `$frontmatter` puts in (`FrontMatter.vue_values`), and the
     `render_context` (the site's configuration, postil's version). Links to other posts
     and widget templates are checked separately (`postil.render.Rendered.valid_for`): a
     cached post is valid while every link it looked up resolves the same way and, if it
@@ -174,10 +174,7 @@ def markdown_key(post: Post, context: str) -> str:
         )
     )
     citing = repr((meta.bibliography, meta.citation_style, meta.media_path))
-    from postil.content.frontmatter import front_matter_values  # (imports this module)
-
-    values = front_matter_values(post)  # {} unless the body names them
-    named = [repr(sorted(values.items()))] if values else []
+    named = [repr(meta.vue_values)] if meta.vue_values else []  # () unless the body names them
     return fingerprint(
         context,
         post.source.rel,

@@ -32,7 +32,7 @@ from postil.content.headers import (
 )
 from postil.content.metablocks import read_dashed_block, read_nikola_comment, read_title_block
 from postil.errors import ContentError, Diagnostic, Location, Severity
-from postil.model import Author, FrontMatter, Post, SourceFile, TextAt
+from postil.model import Author, FrontMatter, SourceFile, TextAt
 from postil.slugs import slug_for
 from postil.yamlnodes import (
     Field,
@@ -200,6 +200,7 @@ def parse(
     _warn_unknown(source.rel, unknown, header.first_line, warnings)
     for line0, col0, message in escape_warnings(header.fields or []):
         _warn(warnings, Location(source.rel, line0 + header.first_line, col0 + 1), message)
+    values["vue_values"] = _vue_values(header.fields or [], body)
     if source.kind == "post" and "date" not in values:
         values |= _file_date(source.rel, ZoneInfo(timezone))
     if source.kind == "post" and "date" not in values and "date" not in skipped:
@@ -216,21 +217,17 @@ VUE_FRONT_MATTER = "$frontmatter"
 """VitePress' and VuePress' name of the page's front matter in Vue expressions."""
 
 
-def front_matter_values(post: Post) -> dict[str, str]:
-    """Return the scalar values of a post's front matter by key, as written (a date as its
-    text), when its body names `$frontmatter` (VitePress' `{{ $frontmatter.title }}`,
-    `postil.markdown.liquid`); else, and for front matter that does not read, {}."""
-    if VUE_FRONT_MATTER not in post.body:
-        return {}
-    try:
-        fields = read_header(post.source).fields or []
-    except (ContentError, yaml.YAMLError, YamlFieldError):
-        return {}  # reported by the front matter stage
-    return {
-        f.key: str(f.node.value)
+def _vue_values(fields: list[Field], body: str) -> tuple[tuple[str, str], ...]:
+    """Return the scalar values of the front matter by key, as written (a date as its
+    text), when the body names `$frontmatter` (VitePress' `{{ $frontmatter.title }}`,
+    `postil.markdown.liquid`); else ()."""
+    if VUE_FRONT_MATTER not in body:
+        return ()
+    return tuple(
+        (f.key, str(f.node.value))
         for f in fields
         if isinstance(f.node, yaml.ScalarNode) and f.node.value is not None
-    }
+    )
 
 
 KNITR_SUFFIXES = (".rmd", ".rmarkdown", ".qmd")

@@ -142,7 +142,7 @@ class RenderState:
             in the page, so links to its id under their rules land on the title
             (`postil.markdown.fragments`).
         front_matter: the scalar values of the post's front matter by key, as written
-            (`render.front_matter_values`), for VitePress' `{{ $frontmatter.key }}`;
+            (`FrontMatter.vue_values`), for VitePress' `{{ $frontmatter.key }}`;
             filled only for a body that names `$frontmatter`.
         extra: free room for a plugin's own per-document data, keyed by plugin name.
         groups: where the core rules are when the document is parsed in groups (`GroupRun`).
