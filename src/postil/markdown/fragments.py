@@ -84,13 +84,17 @@ def heading_fragments(state: StateCore) -> None:
 
 
 def _headings_and_ids(carry: dict[str, Any]) -> tuple[list[tuple[str, str]], set[str]]:
-    """Return the (id, text) of every heading gathered and every id of the document.
+    """Return the (id, text as written) of every heading gathered and every id of the
+    document.
 
     The headings are read at the end: the gathering run of a document parsed in groups
     gives every heading its id only at its last group (`postil.markdown.heading`).
     """
-    headings = [close.meta["anchor"] for close in carry["closes"] if close.meta.get("anchor")]
-    headings = [(str(given), str(text)) for given, text in headings]
+    headings = [
+        (str(close.meta["anchor"][0]), str(close.meta.get("heading_text", "")))
+        for close in carry["closes"]
+        if close.meta.get("anchor")
+    ]
     return headings, carry["ids"] | {given for given, _ in headings}
 
 

@@ -190,6 +190,8 @@ def _give_ids(
         used.add(heading_id)
         token.attrSet("id", heading_id)
         close.meta["anchor"] = (heading_id, text)
+        # as written, spaces and all: GitHub's and mdBook's ids keep each space as a `-`
+        close.meta["heading_text"] = "".join(part[0] for part in parts).strip()
         level = int(token.tag[1:])
         if level in TOC_LEVELS and UNLISTED not in str(token.attrs.get("class", "")).split():
             html = "".join(part[1] for part in parts).strip()
