@@ -44,12 +44,12 @@ def head(site: Site, title: str, rel: str, description: str = "") -> dict[str, A
 def describe(site: Site, rendered: RenderedPost) -> str:
     """Return a post's description: `summary:`, else `subtitle:`, else its first paragraph.
 
-    The subtitle's math is readable text (`RenderedPost.subtitle_text`); the first paragraph
+    The summary's and subtitle's math is readable text, as the title's is in `<title>`
+    (`RenderedPost.summary_text`, `subtitle_text`); the first paragraph
     is plain text with math as TeX, shortened at a word boundary to `DESCRIPTION_LIMIT`
     characters; a post with none of these gets the site's description.
     """
-    meta = rendered.post.meta
-    text = meta.summary or rendered.subtitle_text or plain_text(rendered.content.summary)
+    text = rendered.summary_text or rendered.subtitle_text or plain_text(rendered.content.summary)
     text = text or site.config.description
     return textwrap.shorten(text, DESCRIPTION_LIMIT, placeholder=" …") if text else ""
 

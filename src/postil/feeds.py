@@ -4,9 +4,10 @@ XML is built with the standard library's `xml.etree.ElementTree`, which escapes 
 attributes itself (never string concatenation). No build time goes into a feed: the feed's
 `updated` is the newest post's, so two builds of the same posts are byte-identical.
 Entry titles are plain text (Atom's `type="text"`; RSS titles are text), math as readable
-text (`RenderedPost.title_text`). Each entry holds the post's whole body made for feed
-readers by `postil.htmlfilter.feed_html`: absolute URLs, math as MathML, notes as endnotes,
-widgets in their static state.
+text (`RenderedPost.title_text`); an entry's `summary` with math is HTML with MathML, as
+the content is (`type="html"`), one without math text. Each entry holds the post's whole
+body made for feed readers by `postil.htmlfilter.feed_html`: absolute URLs, math as MathML,
+notes as endnotes, widgets in their static state.
 """
 
 from __future__ import annotations
@@ -181,8 +182,11 @@ def _atom_entry(site: Site, rendered: RenderedPost, bodies: _Bodies) -> ET.Eleme
         _sub(_sub(entry, "author"), "name", name)
     for tag in meta.tags:
         ET.SubElement(entry, "category", {"term": xml_text(tag)})
-    if meta.summary:
-        _sub(entry, "summary", meta.summary).set("type", "text")
+    summary = rendered.content.front_summary
+    if summary and any(kind == "math" for kind, _ in summary.parts):  # MathML, as the content
+        _sub(entry, "summary", summary.html).set("type", "html")
+    elif meta.summary:
+        _sub(entry, "summary", rendered.summary_text).set("type", "text")
     content = ET.SubElement(entry, "content")
     content.text = bodies.add(entry_parts(rendered, url))
     content.attrib.update({"type": "html", "{http://www.w3.org/XML/1998/namespace}base": url})

@@ -156,7 +156,8 @@ class FrontMatter:
             gives them as mappings (`authors: [{name: …, affiliations: …}]`); else ().
         tags: the post's tags (taxonomy terms), as written; `categories` join them.
         draft: drafts are built only with --drafts.
-        summary: the summary for lists and feeds, or "" (then the first paragraph is used).
+        summary: the summary for lists and feeds (`summary:`, `description:`, `excerpt:`),
+            or "" (then the first paragraph is used); math as in `title`.
         slug: an explicit slug, or "" to derive one from the file name.
         macros: per-post math macros.
         citation: whether to show the "Cite this post" block.
@@ -171,6 +172,7 @@ class FrontMatter:
         vue_values: the front matter's scalar values (key, text as written) when the body
             names VitePress' `$frontmatter` (`{{ $frontmatter.title }}`), else ().
         subtitle_at: where `subtitle` is written.
+        summary_at: where `summary` is written.
         image_at: where `image` (or `images`, `thumbnail`, `cover`) is written.
         bibliography: the post's own `.bib` files as written, relative to its file (its
             bundle may hold them); cited before the site's.
@@ -211,6 +213,7 @@ class FrontMatter:
     author_details: tuple[Author, ...] = ()
     title_at: TextAt = TextAt()
     subtitle_at: TextAt = TextAt()
+    summary_at: TextAt = TextAt()
     image_at: TextAt = TextAt()
     bibliography: tuple[str, ...] = ()
     bibliography_at: tuple[TextAt, ...] = ()
@@ -303,6 +306,20 @@ class RenderedPost:
         """The subtitle as readable plain text ("" when there is none)."""
         subtitle = self.content.subtitle
         return subtitle.text if subtitle else self.post.meta.subtitle
+
+    @property
+    def summary_html(self) -> Markup:
+        """The front matter summary as HTML, its math as MathML (lists of posts, feeds);
+        "" when the post has none."""
+        summary = self.content.front_summary
+        return Markup(summary.html) if summary else escape(self.post.meta.summary)
+
+    @property
+    def summary_text(self) -> str:
+        """The front matter summary as readable plain text, math as in `title_text`
+        (`<meta name="description">`, JSON-LD); "" when the post has none."""
+        summary = self.content.front_summary
+        return summary.text if summary else self.post.meta.summary
 
 
 @dataclass(frozen=True)

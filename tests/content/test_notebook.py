@@ -7,7 +7,7 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support.blog import build_into, make_site, page
+from support.blog import build_into, build_site, make_site, page
 
 from postil.content.notebook import notebook_markdown
 from postil.errors import ContentError, Location
@@ -223,3 +223,35 @@ def test_an_output_image_has_its_size_from_its_header_or_its_metadata():
     text = notebook_markdown(notebook(code("a", plain), code("b", retina)), "n.ipynb")
     assert f'<img src="data:image/png;base64,{PNG_3X2}" alt="" width="3" height="2">' in text
     assert f'<img src="data:image/png;base64,{PNG_3X2}" alt="" width="30" height="20">' in text
+
+
+def test_an_output_with_template_syntax_is_wrapped_as_liquid_raw_and_code_is_left_alone():
+    html = "<script>if (el) {{ go(); }}</script>"
+    text = notebook(code("print('{{ x }}')", result(**{"text/html": html})))
+    assert notebook_markdown(text, "n.ipynb") == (
+        "```python\nprint('{{ x }}')\n```\n\n"
+        "{% raw %}\n\n```{=html}\n" + html + "\n```\n\n{% endraw %}\n"
+    )
+
+
+NOTEBOOK_TEMPLATES = (
+    FRONT,
+    {"cell_type": "markdown", "metadata": {}, "source": "[Home]({{ site.baseurl }}/)"},
+    code(
+        "fig.show()  # {{ z }}",
+        result(**{"text/html": "<div id='p'></div><script>if (p) {{ f(); }} {% x %}</script>"}),
+        {"output_type": "display_data", "metadata": {}, "data": {"text/markdown": "Say {{ y }}"}},
+    ),
+)
+
+
+def test_outputs_are_never_templates_while_markdown_cells_still_are(tmp_path):
+    root = make_site(tmp_path / "site", {})
+    text = notebook(*NOTEBOOK_TEMPLATES)
+    (root / "content/posts/plot.ipynb").write_text(text, encoding="utf-8")
+    assert [str(w) for w in build_site(root).warnings] == []
+    body = page(build_into(root), "posts/plot/index.html").xpath('//div[@class="post-body"]')[0]
+    assert body.xpath(".//a/@href") == ["/blog/"]  # the Markdown cell's tag is evaluated
+    assert body.xpath("string(.//script)") == "if (p) {{ f(); }} {% x %}"
+    assert "Say {{ y }}" in body.text_content()
+    assert "# {{ z }}" in body.xpath("string(.//pre)")

@@ -492,3 +492,68 @@ def test_an_unsupported_math_environment_is_named_as_one_with_its_fix():
         "`\\begin{CD}` is a math environment postil does not support (amscd's commutative "
         "diagram; draw it as an image"
     )
+
+
+def test_math_lone_letter_before_a_spaced_dollar_stays_text_with_one_located_warning():
+    html, state = render("intro\n\nWe store $Y $ in memory and $X $ too, then $Z$.\n")
+    (diag,) = state.diagnostics  # once a paragraph
+    assert diag.severity is Severity.WARNING
+    assert (diag.location.line, diag.location.col) == (3, 10)
+    assert "`$Y $` stays text" in diag.message and "without the space" in diag.message
+    assert "$Y $ in memory" in html
+
+
+def test_math_prices_and_cjk_spaced_dollars_give_no_lone_letter_warning():
+    _, state = render("it costs $5 and $10, $A $B\n\n中文$x $中文\n")
+    assert not state.diagnostics
+
+
+def test_math_brace_error_after_kramdown_escapes_says_how_they_were_read():
+    _, state = render("and $a_{\\\\{x\\\\}$ fails\n")
+    (diag,) = state.diagnostics
+    assert diag.severity is Severity.ERROR
+    assert (diag.location.line, diag.location.col) == (1, 8)
+    assert "{ is never closed" in diag.message
+    assert "`\\\\{` and `\\\\}` were read as `\\{` and `\\}`" in diag.message
+
+
+def test_math_brace_error_in_raw_tex_gets_no_escape_hint():
+    _, state = render("and $a_{x$ fails\n")
+    (diag,) = state.diagnostics
+    assert "escapes" not in diag.message
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "1. An equation\n    $$2x + 3$$\nand a lazy line.\n2. Next\n",
+        "> For example:\n>\n> $$\nf(n) = n^2 +\n\\begin{cases} 1 \\end{cases}\n$$\n",
+        "1. a\n   $$\n   x\nlazy\n   $$\n",  # closed after a lazy line: one formula
+    ],
+)
+def test_display_math_with_lazy_lines_stays_in_its_container_without_a_warning(source):
+    html, state = render(source)
+    assert not state.diagnostics
+    assert html.count('<math display="block">') == 1
+    inside = html.split("</li>")[0] if source[0] == "1" else html.split("</blockquote>")[0]
+    assert '<math display="block">' in inside and "$$" not in inside.split("<annotation")[0]
+
+
+def test_display_math_opened_in_a_list_item_and_cut_by_a_new_item_still_warns():
+    _, state = render("- item\n  $$\n  x\n- y\n")
+    assert [(d.location.line, d.location.col, d.message) for d in state.diagnostics] == [
+        (2, 3, "`$$` opens display math that is never closed")
+    ]
+
+
+def test_kramdowns_escaped_math_block_is_inline_math_and_escaped_dollars_stay_silent():
+    html, state = render("\\$$ x^2 $$\n\ntext \\$\\$ not math $$ here.\n\n\\$$ y $$ more\n")
+    assert not state.diagnostics
+    assert html.count('<math display="inline">') == 1
+    assert "<p>text $$ not math $$ here.</p>" in html and "<p>$$ y $$ more</p>" in html
+
+
+def test_a_formula_error_after_kramdowns_escape_is_located_at_its_tex():
+    _, state = render("\\$$ \\frac{a} $$\n")
+    [diag] = state.diagnostics
+    assert (diag.location.line, diag.location.col) == (1, 5)

@@ -49,3 +49,16 @@ def test_a_chunk_holding_only_options_and_an_include_is_removed_and_not_counted_
     html, found = render("```{python}\n#| code-fold: true\n{{< include code/a.py >}}\n```\n")
     assert "<figure" not in html
     assert found == [f"post.md:3:1: warning: the file inclusion of `code/a.py` {LEFT_OUT}"]
+
+
+def test_mdbook_inclusions_warn_at_their_line_in_text_and_in_a_code_block():
+    text = (
+        "{{#include ../src/intro.md}}\n\n"
+        "```rust\n  {{#rustdoc_include main.rs:2:10}}\nfn x() {}\n```\n"
+    )
+    html, found = render(text)
+    assert "#include" not in html and "rustdoc" not in html and "fn" in html
+    assert found == [
+        f"post.md:1:1: warning: the file inclusion of `../src/intro.md` {LEFT_OUT}",
+        f"post.md:4:3: warning: the file inclusion of `main.rs:2:10` {LEFT_OUT}",
+    ]

@@ -194,7 +194,10 @@ def test_a_sign_after_a_prefix_sign_is_prefix_too():
     assert signs[:2] == ["prefix", "prefix"]
 
 
-def test_bmod_is_a_binary_operator_word_with_medium_spaces_not_a_function():
+def test_bmod_is_an_operator_word_with_5mu_on_each_side_in_every_style_not_a_function():
+    # latex.ltx: \nonscript\mskip-\medmuskip\mkern5mu\mathbin{mod}\penalty900\mkern5mu…
     mod = token(r"a \bmod b", "mod")
-    assert mod.tag == "mo" and mod.get("lspace") == mod.get("rspace") == "0.2222em"
+    assert mod.tag == "mo" and mod.get("lspace") == mod.get("rspace") == "0.2778em"
     assert "\u2061" not in latex_to_mathml(r"a \bmod b")
+    in_script = token(r"c_{i \bmod N}", "mod")
+    assert in_script.get("lspace") == in_script.get("rspace") == "0.2778em"

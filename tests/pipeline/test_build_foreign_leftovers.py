@@ -466,3 +466,38 @@ def test_a_myst_ref_to_no_label_of_the_post_is_a_warning_as_in_sphinx(tmp_path):
     warnings = [str(w) for w in build_site(make_site(tmp_path / "s", {"p.md": text})).warnings]
     assert [w.split(":", 4)[3] for w in warnings] == [" warning"]
     assert "has the label `elsewhere`, so it shows as text" in warnings[0]
+
+
+LAZY_MATH = """---
+title: T
+date: 2024-01-01
+---
+
+1. The identity
+   $$ a = b \\label{eq:ab} $$
+which holds.
+2. Next, by \\eqref{eq:ab}.
+
+> For example:
+>
+> $$
+f(n) = n^2 +
+\\begin{cases} 1 & n \\text{ even} \\end{cases}
+$$
+
+After the quote.
+"""
+
+
+def test_lazy_lines_after_or_inside_display_math_stay_in_their_item_or_quote(tmp_path):
+    root = make_site(tmp_path / "site", {"p.md": LAZY_MATH})
+    assert [str(w) for w in build_site(root).warnings] == []
+    doc = page(build_into(root), "posts/p/index.html")
+    first, second = doc.xpath('//div[@class="post-body"]/ol/li')
+    assert first.xpath('.//*[@id="eq-ab"]') and "which holds." in first.text_content()
+    assert second.xpath('.//a[@href="#eq-ab"]')[0].text_content() == "(1)"
+    [quote] = doc.xpath('//div[@class="post-body"]/blockquote')
+    [formula] = quote.xpath('.//*[contains(@class, "math-display")]//math')
+    assert "cases" in formula.xpath("string(.//annotation)")
+    assert "$$" not in quote.xpath("string(.)").split("f(n)")[0]
+    assert doc.xpath('//div[@class="post-body"]/p')[-1].text_content() == "After the quote."

@@ -121,3 +121,60 @@ def test_an_unclosed_dollar_in_a_title_is_text(tmp_path):
     root = make_site(tmp_path, {"cost.md": "---\ntitle: It costs $5\ndate: 2026-01-15\n---\n"})
     doc = page(build_into(root), "posts/cost/index.html")
     assert doc.xpath("//h1/text()") == ["It costs $5"]
+
+
+SUMMARY_POST = """---
+title: Storage
+date: 2026-01-15
+summary: 'We need only ${O(d_{\\max})}$ storage, $\\RR$-valued; it costs $5 and $10'
+macros:
+  RR: '\\mathbb{R}'
+---
+
+Body.
+"""
+SUMMARY_TEXT = "We need only O(dₘₐₓ) storage, ℝ-valued; it costs $5 and $10"
+
+
+@pytest.fixture(scope="module")
+def summaries(tmp_path_factory) -> Path:
+    plain = "---\ntitle: Plain\ndate: 2026-01-01\ndescription: Costs $5 & more\n---\n\nOld.\n"
+    root = make_site(tmp_path_factory.mktemp("sums"), {"s.md": SUMMARY_POST, "p.md": plain})
+    return build_into(root)
+
+
+def test_a_summary_shows_its_math_as_mathml_in_lists(summaries):
+    with_math, plain = page(summaries, "index.html").xpath("//p[@class='summary']")
+    assert len(with_math.xpath(".//math")) == 2
+    assert with_math.xpath(".//math//mi/text()")[-1] == "ℝ"
+    assert with_math.text_content().startswith("We need only ")
+    assert with_math.text_content().endswith("-valued; it costs $5 and $10")
+    assert plain.text_content() == "Costs $5 & more" and not plain.xpath(".//math")
+
+
+def test_a_summary_reads_as_text_in_meta_tags_and_json_ld(summaries):
+    doc = page(summaries, "posts/s/index.html")
+    for key in ("description", "og:description", "twitter:description"):
+        assert meta(doc, key) == SUMMARY_TEXT
+    (ld,) = doc.xpath("//script[@type='application/ld+json']/text()")
+    assert json.loads(ld)["description"] == SUMMARY_TEXT
+    assert meta(page(summaries, "posts/p/index.html"), "description") == "Costs $5 & more"
+
+
+def test_a_feed_summary_with_math_is_html_with_mathml_and_without_math_text(summaries):
+    feed = feedparser.parse((summaries / "feed.xml").read_bytes())
+    assert not feed.bozo, feed.get("bozo_exception")
+    with_math, plain = feed.entries
+    assert with_math.summary_detail.type == "text/html"
+    assert with_math.summary.count("<math") == 2 and "${O" not in with_math.summary
+    assert plain.summary_detail.type == "text/plain" and plain.summary == "Costs $5 & more"
+
+
+def test_math_error_in_a_summary_is_reported_at_its_front_matter_column(tmp_path):
+    post = "---\ndate: 2026-01-15\ntitle: T\ndescription: See $\\frac{a}$ here\n---\n\nBody.\n"
+    root = make_site(tmp_path, {"bad.md": post})
+    with pytest.raises(BuildFailed) as failed:
+        build(BuildOptions(root=root, out_dir=root / "_site"))
+    (found,) = failed.value.diagnostics
+    assert str(found.location) == "content/posts/bad.md:4:19"
+    assert "\\frac needs 2 arguments" in found.message

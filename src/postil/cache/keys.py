@@ -171,6 +171,8 @@ def markdown_key(post: Post, context: str) -> str:
             meta.title_heading,
             meta.subtitle,
             meta.subtitle_at,
+            meta.summary,
+            meta.summary_at,
         )
     )
     citing = repr((meta.bibliography, meta.citation_style, meta.media_path))

@@ -432,6 +432,7 @@ def _empty(fld: Field) -> bool:
 POSITIONED = {
     "title": "title_at",
     "subtitle": "subtitle_at",
+    "summary": "summary_at",
     "image": "image_at",
     "permalink": "permalink_at",
 }

@@ -15,6 +15,8 @@ Markdown, so every later stage reads it as any post:
   `text/html` (tables of data frames) as a raw HTML block, `text/latex` as display math,
   `text/markdown` as Markdown; a notebook's `data:` URLs are as large as its outputs are;
 - raw cells whose format is HTML as raw HTML; other raw cells are left out;
+- outputs are never templates: one holding `{{` or `{%` is wrapped in `{% raw %}` lines
+  (`_not_a_template`), so a plotly figure's JavaScript keeps its braces;
 - what a cell asks to hide: Quarto's `#| echo: false` (no code), `#| output: false` (no
   outputs), `#| include: false` (neither); Jupyter Book's tags `remove-cell`,
   `remove-input`, `remove-output` (and `hide-…`); fastpages' `#hide`, `#hide_input`.
@@ -186,7 +188,7 @@ def _code_cell(cell: dict[str, Any], source: str, language: str) -> Iterator[str
             if isinstance(output, dict):
                 block = _output(output)
                 if block:
-                    yield block
+                    yield _not_a_template(block)
 
 
 def _hidden(cell: dict[str, Any], source: str) -> tuple[set[str], str]:
@@ -235,6 +237,22 @@ def _output(output: dict[str, Any]) -> str:
     if "text/markdown" in data:
         return _source(data["text/markdown"])
     return _text_block(_source(data.get("text/plain")))
+
+
+def _not_a_template(block: str) -> str:
+    """Return an output's Markdown wrapped in Liquid's `{% raw %}` lines when it holds
+    template syntax (`{{`, `{%`), so that no template tag in it is evaluated.
+
+    An output is what the code printed (plotly's and bokeh's HTML carry JavaScript with
+    `{{ … }}` blocks), never a template: Jupyter and nbconvert run no Liquid, and fastpages,
+    which ran Jekyll on notebooks, cut such outputs (fastai/fastpages#66, "Escape Liquid
+    Tags Present in Code / Code Output"; nbdev escaped `{{` in the HTML it generates,
+    AnswerDotAI/nbdev PR #75). Code cells are fenced code, which the template plugin does
+    not read; Markdown and raw cells are the author's text and keep their tags.
+    """
+    if "{{" not in block and "{%" not in block:
+        return block
+    return f"{{% raw %}}\n\n{block}\n\n{{% endraw %}}"
 
 
 def _image(data: dict[str, Any]) -> str:

@@ -148,7 +148,7 @@ def create_markdown() -> MarkdownIt:
 
 
 def render_post(md: MarkdownIt, post: Post, state: RenderState) -> RenderedMarkdown:
-    """Render a post: its title and subtitle (math in front matter), then its body.
+    """Render a post: its title, subtitle and summary (math in front matter), then its body.
 
     The title comes first, so its diagnostics come before the body's (file order); both use
     the same `state` (the post's macros and math cache).
@@ -166,7 +166,13 @@ def render_post(md: MarkdownIt, post: Post, state: RenderState) -> RenderedMarkd
     if meta.subtitle:
         at = meta.subtitle_at
         subtitle = render_title(meta.subtitle, at, state, line(at.line))
-    return render_markdown(md, post.body, state, title=title, subtitle=subtitle)
+    summary = None
+    if meta.summary:  # HugoBlox/kit#284: math in a summary, typeset as the page's math
+        at = meta.summary_at
+        summary = render_title(meta.summary, at, state, line(at.line))
+    return render_markdown(
+        md, post.body, state, title=title, subtitle=subtitle, front_summary=summary
+    )
 
 
 def render_markdown(
@@ -175,6 +181,7 @@ def render_markdown(
     state: RenderState,
     title: TitleText | None = None,
     subtitle: TitleText | None = None,
+    front_summary: TitleText | None = None,
 ) -> RenderedMarkdown:
     """Render one Markdown body with `md`, collecting what the plugins report in `state`.
 
@@ -184,6 +191,7 @@ def render_markdown(
         state: the document's state (path, body_line, macros, links); filled in place.
         title: the post's rendered title, kept in the result (`render_post`).
         subtitle: its rendered subtitle.
+        front_summary: its rendered front matter summary.
 
     Returns:
         The HTML and everything the plugins found; problems are in `diagnostics`, never raised.
@@ -209,6 +217,7 @@ def render_markdown(
         images=tuple(state.extra.get("images", ())),
         title=title,
         subtitle=subtitle,
+        front_summary=front_summary,
         math_chars="".join(sorted(state.math_chars)),
         toc_placed=bool(state.extra.get("toc_placed")),
         citations=tuple(state.extra.get("citations", ())),

@@ -1,7 +1,9 @@
-"""File inclusions postil does not make: MkDocs snippets (`--8<--`), Quarto's include and
-VitePress' code imports (`<<<`) and inclusions (`<!--@include: …-->`).
+"""File inclusions postil does not make: MkDocs snippets (`--8<--`), Quarto's include,
+VitePress' code imports (`<<<`) and inclusions (`<!--@include: …-->`), and mdBook's
+`{{#include}}`, `{{#rustdoc_include}}` and `{{#playground}}`.
 
-pymdownx.snippets (MkDocs) and Quarto's `{{< include >}}` paste another file into the page
+pymdownx.snippets (MkDocs), Quarto's `{{< include >}}` and mdBook's `{{#include}}` (its
+guide, "mdBook-specific features") paste another file into the page
 before the Markdown is read, code blocks included. postil reads no files into a post (the
 stages read only `content/`, and a post's cache key is its own text), so each inclusion is
 left out with a warning at its line saying to paste the file's content there, rather than
@@ -34,6 +36,13 @@ VITEPRESS_INCLUDE = re.compile(r"[ \t]*<!--[ \t]*@include:[ \t]*(\S+?)[ \t]*-->[
 """VitePress' Markdown inclusion, `<!--@include: ./parts/basics.md-->` ("Markdown File
 Inclusion"); a comment to any other reader, so it vanished without a word."""
 
+MDBOOK_INCLUDE = re.compile(
+    r"[ \t]*\{\{#(?:include|rustdoc_include|playground)[ \t]+([^\s}]+)[^}\n]*\}\}[ \t]*"
+)
+"""mdBook's inclusion on a line of its own, in text or code: `{{#include file.rs:anchor}}`,
+`{{#rustdoc_include file.rs:2:10}}`, `{{#playground ex.rs editable}}` (the path as
+written, with its `:anchor` or `:lines`)."""
+
 QUARTO_INCLUDE = re.compile(r"[ \t]*\{\{<[ \t]*include[ \t]+(\S[^>]*?)[ \t]*>\}\}[ \t]*")
 """Quarto's include shortcode alone on a line of code: `{{< include code/x.py >}}`."""
 
@@ -41,9 +50,13 @@ QUARTO_INCLUDE = re.compile(r"[ \t]*\{\{<[ \t]*include[ \t]+(\S[^>]*?)[ \t]*>\}\
 def include_plugin(md: MarkdownIt) -> None:
     """Leave out file inclusions with one warning each, in text and in code blocks.
 
-    Syntax (MkDocs' pymdownx.snippets, Quarto)::
+    Syntax (MkDocs' pymdownx.snippets, Quarto, mdBook)::
 
         --8<-- "docs/snippets/setup.md"
+
+        ```rust
+        {{#include ../listings/main.rs:setup}}
+        ```
 
         ```cpp
         --8<-- "code/gcd.cpp:core"
@@ -69,7 +82,7 @@ def snippet_block(state: StateBlock, start_line: int, end_line: int, silent: boo
         return False
     line = _line(state, start_line)
     one = SNIPPET.fullmatch(line) or VITEPRESS_IMPORT.fullmatch(line)
-    one = one or VITEPRESS_INCLUDE.fullmatch(line)
+    one = one or VITEPRESS_INCLUDE.fullmatch(line) or MDBOOK_INCLUDE.fullmatch(line)
     paths = [one.group(1).strip("\"'")] if one else []
     last = start_line + 1
     if not paths and SNIPPET_BLOCK.fullmatch(line):
@@ -108,7 +121,8 @@ def include_code(state: StateCore) -> None:
     doc = get_state(state.env)
     kept: list[Token] = []
     for token in state.tokens:
-        if token.type == "fence" and ("--8<--" in token.content or "{{<" in token.content):
+        content = token.content
+        if token.type == "fence" and ("--8<--" in content or "{{<" in content or "{{#" in content):
             token.content = _without_inclusions(token, doc)
             if not OPTION_LINE.sub("", token.content).strip():
                 continue  # nothing left but a chunk's `#|` options
@@ -123,6 +137,7 @@ def _without_inclusions(token: Token, doc: RenderState) -> str:
     kept = []
     for at, line in enumerate(lines):
         found = SNIPPET.fullmatch(line) or QUARTO_INCLUDE.fullmatch(line)
+        found = found or MDBOOK_INCLUDE.fullmatch(line)
         if found is None:
             kept.append(line)
             continue

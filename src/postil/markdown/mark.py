@@ -3,14 +3,19 @@ r"""Highlighted text, `==marked==`, as MkDocs Material (pymdownx.mark), Obsidian
 A run of `==` opens or closes a highlight by the same flanking rules as `~~strikethrough~~`
 (CommonMark's delimiter runs): `==key idea==` is `<mark>key idea</mark>`, while `a == b`
 (spaces on both sides) and `x==y and a==b` (inside words: pymdownx.mark's `smart_mark`)
-stay text, as does `$a == b$` (math is read first) and code. Written the way markdown-it's
+stay text, as does `$a == b$` (math is read first) and code. Beside CJK text, which has no
+spaces between words, a run still opens and closes (`即==损失函数==，`, `的==**x**==`), as
+Typora and Obsidian highlight it (`flanking`). Written the way markdown-it's
 strikethrough rule is: a tokenizer that records delimiter runs, and a pass after the
 emphasis pairs them.
 """
 
 from __future__ import annotations
 
+from unicodedata import east_asian_width
+
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import isMdAsciiPunct, isPunctChar, isWhiteSpace
 from markdown_it.rules_inline import StateInline
 from markdown_it.rules_inline.state_inline import Delimiter
 
@@ -37,14 +42,17 @@ def mark_tokenize(state: StateInline, silent: bool) -> bool:
     """Inline rule: push each `==` of a run as a text token and record it as a delimiter."""
     if silent or state.src[state.pos] != "=":
         return False
-    scanned = state.scanDelims(state.pos, True)
-    length = scanned.length
+    end = state.pos
+    while end < state.posMax and state.src[end] == "=":
+        end += 1
+    length = end - state.pos
     if length < 2:
         return False
-    end = state.pos + length
     before = state.src[state.pos - 1] if state.pos > 0 else " "
     after = state.src[end] if end < state.posMax else " "
-    intraword = before.isalnum() and after.isalnum()  # pymdownx's smart_mark: `x==y`
+    can_open, can_close = flanking(before, after)
+    # pymdownx's smart_mark: `x==y`; CJK, written without spaces, is not a word to it here
+    intraword = before.isalnum() and after.isalnum() and not (is_cjk(before) or is_cjk(after))
     if length % 2:
         token = state.push("text", "", 0)
         token.content = "="
@@ -58,12 +66,39 @@ def mark_tokenize(state: StateInline, silent: bool) -> bool:
                 length=0,  # no "rule of 3": pairs are counted in twos
                 token=len(state.tokens) - 1,
                 end=-1,
-                open=scanned.can_open and not intraword,
-                close=scanned.can_close and not intraword,
+                open=can_open and not intraword,
+                close=can_close and not intraword,
             )
         )
-    state.pos += scanned.length
+    state.pos = end
     return True
+
+
+def is_cjk(char: str) -> bool:
+    """Tell whether `char` is a CJK character as markdown-cjk-friendly's amendment to
+    CommonMark defines one: East Asian Width W, F or H (not an emoji), or Hangul."""
+    code = ord(char)
+    if 0x1F000 <= code <= 0x1FAFF:  # emoji are wide too
+        return False
+    return east_asian_width(char) in ("W", "F", "H") or 0x1100 <= code <= 0x11FF
+
+
+def flanking(before: str, after: str) -> tuple[bool, bool]:
+    """Return whether a delimiter run between `before` and `after` (" " at a line's ends)
+    is left-flanking and right-flanking, by CommonMark's rules with the CJK-friendly
+    amendment (tats-u/markdown-cjk-friendly, `specification.md` §6.2; markdown-it-cjk-friendly
+    is its markdown-it plugin): beside a CJK character, a run before or after punctuation
+    still flanks (`的==**x**==`, `)==是`), as Typora and Obsidian highlight it, where
+    CommonMark's rules alone would not.
+    """
+
+    def punct(char: str) -> bool:  # "non-CJK punctuation" of the amendment
+        return (isMdAsciiPunct(ord(char)) or isPunctChar(char)) and not is_cjk(char)
+
+    space_before, space_after = isWhiteSpace(ord(before)), isWhiteSpace(ord(after))
+    left = not space_after and (not punct(after) or space_before or punct(before) or is_cjk(before))
+    right = not space_before and (not punct(before) or space_after or punct(after) or is_cjk(after))
+    return left, right
 
 
 def mark_pairs(state: StateInline) -> None:

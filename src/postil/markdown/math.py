@@ -51,11 +51,12 @@ from postil.markdown.mathdoc import (
 )
 from postil.markdown.mathescape import DOLLAR_ESCAPES, KRAMDOWN_ESCAPES, unescape
 from postil.markdown.mathhtml import BEGIN_ENV, DISPLAY_ATTRS
+from postil.markdown.mathlazy import continue_lazily, lazy_line
 from postil.markdown.mathquote import math_quote_lazy
 from postil.markdown.state import get_state, is_mdx
 from postil.markdown.tagsyntax import find_closer, shortcode_params
 from postil.math import anchor_id
-from postil.math.delimiters import closers_for
+from postil.math.delimiters import Closers, closers_for
 from postil.math.engine import is_blank
 from postil.mathfont import formula_chars
 
@@ -118,10 +119,21 @@ BACKSLASH_DELIMITERS = {
     "\\(": ("\\)", "math_inline"),
     "\\[": ("\\]", "math_inline_display"),
 }
+LONE_SPACED = (
+    "`{tex}` stays text: a `$` after a space closes inline math only around TeX with a "
+    "command, script, brace or `=`, or variables around an operator (Typora and MathJax "
+    "close it anywhere, but `$A $B` may be shell variables); write it without the space "
+    "before the closing `$` for math, or `\\$` for a dollar sign"
+)
+"""The warning of `$y $` left as text in Latin prose (`Closers.lone_spaced`); beside CJK text
+it is math (`Closers._beside_cjk`)."""
 GITHUB_INLINE_OPEN, GITHUB_INLINE_CLOSE = "$`", "`$"
 """GitHub's and GitLab's inline math delimiters (`_github_inline`)."""
 MATHJAX_ESCAPED_DOLLAR = "\\\\$"
 r"""`\\$`: a dollar sign escaped for Markdown and then for MathJax (`_mathjax_escaped_dollar`)."""
+KRAMDOWN_INLINE_ESCAPE = "\\$$"
+r"""kramdown's escape of a math block's first dollar: `\$$ x $$` opening a paragraph is inline
+math (`_kramdown_escaped_block`)."""
 MATH_WRAPPER_OPEN = re.compile(r"\{\{([<%])\s*math\s*[>%]\}\}[ \t]*")
 """Hugo Blox's (Wowchemy's) `{{< math >}}` glued to the display formula it wraps:
 `{{< math >}}$$` opening a line (the shortcode only passes its content through)."""
@@ -172,13 +184,16 @@ def math_inline(state: StateInline, silent: bool) -> bool:
         return _katex_inline(state, silent)
     if src.startswith(MATHJAX_ESCAPED_DOLLAR, pos):
         return _mathjax_escaped_dollar(state, silent)
+    if pos == 0 and src.startswith(KRAMDOWN_INLINE_ESCAPE, pos):
+        return _kramdown_escaped_block(state, silent)
     if src.startswith(GITHUB_INLINE_OPEN, pos):
         return _github_inline(state, silent)
     closers = closers_for(src, state.env)  # one scan per paragraph: linear, not O(n²)
     if src.startswith("$$", pos):
         close = closers.find("$$", pos + 2, end)
         if close < 0 and not silent:  # text, and a warning (`inlinewarn`)
-            warn_inline(state, pos, UNCLOSED_DOLLARS, "_math_unclosed")
+            if not _shows_dollars(src, pos):
+                warn_inline(state, pos, UNCLOSED_DOLLARS, "_math_unclosed")
             state.push("text", "", 0).content = "$$"
             state.pos += 2
             return True
@@ -197,6 +212,8 @@ def math_inline(state: StateInline, silent: bool) -> bool:
         if close < 0 and is_mdx(state.env):  # remark-math's reading: `$ 0.16 $m` is math
             close = closers.spaced_pair(pos + 1, end)
         if close < 0:
+            if not silent:
+                _warn_lone_spaced(state, closers, pos)
             return False
         return _emit(state, silent, "math_inline", pos + 1, close, close + 1)
     if src.startswith("\\begin", pos):
@@ -204,10 +221,59 @@ def math_inline(state: StateInline, silent: bool) -> bool:
     for opener, (closer, kind) in BACKSLASH_DELIMITERS.items():
         if src.startswith(opener, pos):
             close = closers.find(closer, pos + len(opener), end)
-            if close < 0:
+            if close < 0 or _escaped_brackets(state, opener, pos, close + len(closer)):
                 return False
             return _emit(state, silent, kind, pos + len(opener), close, close + len(closer))
     return _math_ref(state, silent)
+
+
+PROSE_REACH = 80
+r"""How far along its line `_escaped_brackets` looks for a word beside `\[…\]` (bounded, so
+a line of thousands of pairs stays linear)."""
+
+
+def _escaped_brackets(state: StateInline, opener: str, pos: int, end: int) -> bool:
+    r"""Tell whether `\[…\]` or `\(…\)` from `pos` to `end` is Markdown's escaped brackets
+    in a line of prose, not math.
+
+    CommonMark's `\[` is an escaped `[` (jgm in jgm/pandoc#2707: it "is needed for an
+    escaped bracket"), and Pandoc's markdown writer, R Markdown's `md_document`, Prettier
+    and mdformat write it for every literal bracket: `median\[IQR\]`, `R\[-1\]C\[-1\]`,
+    `[\[4\]][src]`. MathJax's and Pandoc's `tex_math_single_backslash` read `\[…\]` as
+    display math, which postil keeps for TeX. The pair is brackets when its content is not
+    TeX (no command and no math sign, or a run of four words: `_tex_run`, the test `$$`
+    runs take) and it sits inside a line of prose: `\[…\]` on one line with a letter or
+    digit beside it on that line (within `PROSE_REACH`), or inside a link's text; `\(…\)`
+    glued to a word (`f\(x\)`: `where \(x\) is` stays math). A pair spanning lines, or
+    alone on its line, stays math; the kramdown-escaped `\\[` never comes here.
+    """
+    if opener not in ("\\[", "\\("):
+        return False
+    src = state.src
+    content = src[pos + 2 : end - 2]
+    if _tex_run(content):
+        return False
+    if opener == "\\(":
+        return pos > 0 and src[pos - 1].isalnum()
+    if "\n" in content:
+        return False
+    if state.linkLevel > 0:
+        return True
+    before = src[max(0, pos - PROSE_REACH) : pos].rpartition("\n")[2]
+    after = src[end : end + PROSE_REACH].partition("\n")[0]
+    return any(c.isalnum() for c in before) or any(c.isalnum() for c in after)
+
+
+def _warn_lone_spaced(state: StateInline, closers: Closers, pos: int) -> None:
+    """Warn that `$y $` at `pos` stays text (`LONE_SPACED`), once a paragraph: the first
+    tells the author what to fix, and a paragraph of thousands costs no more than one."""
+    warned: set[str] = state.env.setdefault("_math_lone_spaced", set())
+    if state.src in warned:
+        return
+    lone = closers.lone_spaced(pos + 1, state.posMax)
+    if lone >= 0:
+        warned.add(state.src)
+        warn_inline(state, pos, LONE_SPACED.format(tex=state.src[pos : lone + 1]))
 
 
 def _environment(state: StateInline, silent: bool) -> bool:
@@ -258,6 +324,40 @@ def _mathjax_escaped_dollar(state: StateInline, silent: bool) -> bool:
         state.push("text", "", 0).content = "$"
     state.pos += len(MATHJAX_ESCAPED_DOLLAR)
     return True
+
+
+def _kramdown_escaped_block(state: StateInline, silent: bool) -> bool:
+    r"""Parse kramdown's `\$$ x^2 $$` opening a paragraph as inline math `x^2`.
+
+    kramdown's syntax page ("Math Blocks"): "If you have a paragraph that looks like a math
+    block but should actually be a paragraph with just an inline math statement, you need
+    to escape the first dollar sign"; Chirpy's docs give it for inline math in a list item
+    (`- \$$ x $$`). Its math block parser (`parser/kramdown/math.rb`, `BLOCK_MATH_START`)
+    drops the backslash when the `$$…$$` after it starts a block and its closing `$$` ends
+    a line, and the paragraph's `$$…$$` is then inline math (its test
+    `span/math/normal`: `\$$5+5$$` gives `\(5+5\)`). Anywhere else `\$` is kramdown's
+    escaped dollar: `\$$ x $$ more` and `\$\$ x $$` stay text (`_shows_dollars`).
+    """
+    src, start = state.src, state.pos + len(KRAMDOWN_INLINE_ESCAPE)
+    close = src.find("$$", start, state.posMax)
+    if close <= start or is_blank(src[start:close]):
+        return False
+    line_end = src.find("\n", close)
+    if src[close + 2 : line_end if line_end >= 0 else state.posMax].strip(" \t"):
+        return False  # text after the closing `$$`: the backslash escapes a dollar
+    if not silent:
+        token = state.push("math_inline", "math", 0)
+        token.content, removed = _unescaped(src[start:close].replace(PIPE, "|"), "$$")
+        token.meta = {"offset": start, "delims": (KRAMDOWN_INLINE_ESCAPE, "$$"), "removed": removed}
+    state.pos = close + 2
+    return True
+
+
+def _shows_dollars(src: str, pos: int) -> bool:
+    r"""Tell whether an unclosed `$$` at `pos` follows an escaped double dollar in its
+    paragraph (`text \$\$ not math $$ here.`, `\$$ x $$ more`): the author writes
+    dollars as text, which kramdown shows silently, so no warning is due."""
+    return "\\$\\$" in src[:pos] or "\\$$" in src[:pos]
 
 
 def _github_inline(state: StateInline, silent: bool) -> bool:
@@ -383,12 +483,25 @@ def _unescaped(latex: str, opener: str) -> tuple[str, tuple[int, ...]]:
     """
     kramdown = (
         opener.startswith("\\\\")
-        or (opener == "$" and "\\begin" not in latex and KRAMDOWN_TELL.search(latex) is not None)
+        or (opener == "$" and "\\begin" not in latex and _kramdown_tell(latex))
         or (opener == "$" and _balanced_as_kramdown(latex))
         or (opener in ("$", "$$") and ESCAPED_ROWS_TELL.search(latex) is not None)
         or (not opener and ESCAPED_ENV_TELL.search(latex) is not None)
     )
     return unescape(latex, KRAMDOWN_ESCAPES if kramdown else DOLLAR_ESCAPES)
+
+
+def _kramdown_tell(latex: str) -> bool:
+    r"""Tell whether `$…$`'s `\\{`, `\\}`, `\\_` … (`KRAMDOWN_TELL`) say it was written for
+    kramdown, unless its braces pair only as raw TeX: `$y\in { 0,1 \\}$` (a Typora note;
+    Typora reads TeX as written: a group holding a line break) read as kramdown's would
+    leave `{` open, as `\\}` became `\}`, a brace shown. No reading but the raw one parses,
+    so it is taken (MathJax after kramdown would have shown an error there)."""
+    if KRAMDOWN_TELL.search(latex) is None:
+        return False
+    if "{" not in ESCAPED.sub("", latex):
+        return True
+    return _balanced(unescape(latex, KRAMDOWN_ESCAPES)[0]) or not _balanced(latex)
 
 
 def _balanced_as_kramdown(latex: str) -> bool:
@@ -428,9 +541,14 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     paragraph with inline math; Quarto's label may follow it (`$$ … $$ {#eq-x}`: the
     formula is numbered, as with `\label{eq-x}`). A blank line inside is allowed only while
     the formula is clearly unfinished (`_unfinished`); a `$$` that is never closed is left
-    as text with a warning at its line. A `$$` line outdented inside a list item
-    (`- text⏎$$⏎x⏎$$`) goes on the item's paragraph, where the inline rule reads the
-    formula as display math.
+    as text with a warning at its line.
+
+    Lazy continuation lines (`postil.markdown.mathlazy`): a formula line outdented inside
+    a list item (`- text⏎$$⏎x⏎$$`, `- text⏎$$x$$`) goes on the item's paragraph, where the
+    inline rule reads the formula as display math; a formula opened inside a list item or
+    quote may go on, and close, on lazy lines (`> $$⏎x⏎$$`); and lazy lines right after a
+    formula stay in its container as a paragraph (`1. a⏎   $$x$$⏎lazy`), as CommonMark,
+    which reads the formula as paragraph text, keeps them there.
     """
     if state.is_code_block(start_line):
         return False
@@ -450,9 +568,11 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     opener, closer = delims
     if not opener and state.parentType == "paragraph" and _inline_math_open(state, begin):
         return False  # `$f = ⏎\begin{cases}…\end{cases}$`: the environment is inline math's
+    if not opener and state.parentType == "blockquote" and _quote_math_open(state, start_line):
+        return False  # `> $$⏎f =⏎\begin{cases}…`: a lazy line of the quote's open formula
     if silent and opener == "$$" and _closes_inline(state, begin):
         return False  # it closes the paragraph's formula (`> $$⏎a⏎> $$`): no interruption
-    lazy = state.sCount[start_line] < state.blkIndent
+    lazy = 0 <= state.sCount[start_line] < state.blkIndent  # outdented in a list item
     scan = _find_closer(state, start_line, end_line, begin + len(opener), closer, lazy)
     if (
         scan.pos < 0
@@ -465,10 +585,13 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     if closing_tag is not None:
         scan = scan._replace(ends_line=True)
     label = _quarto_label(state, scan, opener, closer)
-    if scan.pos < 0 or not (scan.ends_line or label) or (lazy and scan.line > start_line):
-        # Outdented lines inside a list item go on its paragraph (lazy continuation):
-        # there the inline rule reads a formula on lines of its own as display math.
+    if scan.pos < 0 or not (scan.ends_line or label):
         return False
+    if lazy:  # outdented in a list item: a lazy line of its paragraph (`mathlazy`)
+        if not (silent and state.parentType == "paragraph"):
+            return False  # a quote's lazy line in a list item: the quote's paragraph text
+        _indent_lazy_lines(state, start_line, scan.line)
+        return True
     if silent:
         return True
     stop = scan.pos + (len(closer) if not opener else 0)
@@ -482,7 +605,18 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     col0 = begin + len(opener) - state.bMarks[start_line]
     token.meta = {"col0": col0, "delims": delims, "removed": removed, "source": source}
     state.line = closing_tag if closing_tag is not None else scan.line + 1
+    continue_lazily(state, end_line, math_block)
     return True
+
+
+def _indent_lazy_lines(state: StateBlock, first: int, last: int) -> None:
+    """Mark the lines `first`…`last` of a formula that interrupts a list item's paragraph
+    on lazy lines (`1. text⏎$$x$$`) as indented into the item, so that the item's parse
+    goes on with the formula (as a block of the item) instead of ending at its outdented
+    line; CommonMark keeps these lines in the item as lazy paragraph text. markdown-it's
+    block quote rule marks its lazy lines through `sCount` the same way."""
+    for line in range(first, last + 1):
+        state.sCount[line] = max(state.sCount[line], state.blkIndent)
 
 
 def _wrapper_close(state: StateBlock, scan: _Scan, closer: str) -> int | None:
@@ -592,8 +726,9 @@ def _find_closer(
             ):
                 continue
             return _Scan(line, -1, False, line)
-        if line > start_line and state.sCount[line] < state.blkIndent and not lazy:
-            return _Scan(line, -1, False, -1)  # outdented: the search stops at this line
+        outdented = line > start_line and state.sCount[line] < state.blkIndent and not lazy
+        if outdented and not lazy_line(state, line, end_line, math_block):
+            return _Scan(line, -1, False, -1)  # outside the container: the search stops
         found = text.find(closer)
         if found >= 0:
             ends_line = not text[found + len(closer) :].strip()
@@ -673,6 +808,17 @@ def _inline_math_open(state: StateBlock, begin: int) -> bool:
     doubles = text.count("$$")
     singles = text.count("$") - 2 * doubles
     return doubles % 2 == 1 or singles % 2 == 1 or text.count("\\(") > text.count("\\)")
+
+
+def _quote_math_open(state: StateBlock, line: int) -> bool:
+    r"""Tell if, while a block quote looks for its end (a silent call), the paragraph the
+    quote holds before `line` leaves a `$$` open (an odd count): then a `\begin{…}` on
+    that lazy line is TeX inside the formula, not a block that ends the quote."""
+    first = line - 1
+    while first > state.line and not state.isEmpty(first - 1):
+        first -= 1
+    text = ESCAPED.sub("", state.src[state.bMarks[first] : state.bMarks[line]])
+    return text.count("$$") % 2 == 1
 
 
 def _closed_in_lazy_lines(state: StateBlock, line: int, end_line: int, pos: int) -> bool:

@@ -392,8 +392,32 @@ def _convert_token(token: Any, display: bool, doc: RenderState) -> str:
     except MathError as exc:
         line0, col = locate(doc, token, exc.offset)
         report = doc.error if isinstance(exc, MathSyntaxError) else doc.warn
-        report(line0, col, exc.message)  # Diagnostic.report() shows the line and a caret
+        message = exc.message + _escape_hint(token, exc)
+        report(line0, col, message)  # Diagnostic.report() shows the line and a caret
         return error_span(token.content, exc)
+
+
+ESCAPED_BRACE_READ = re.compile(r"(?<!\\)\\[{}]")
+r"""`\{` or `\}` after no other backslash in the TeX read once Markdown's escapes were
+removed: written `\\{` or `\\}` (a brace shown, no group)."""
+
+
+def _escape_hint(token: Any, exc: MathError) -> str:
+    r"""Return what to add to a brace error in TeX whose Markdown escapes were removed
+    (`$…$` read as kramdown's, `\\(…\\)`: `postil.markdown.math._unescaped`): `\\}`
+    became `\}`, a brace shown, which closes no group. Empty for any other error."""
+    meta = token.meta or {}
+    brace = "{" in exc.message or "}" in exc.message
+    if not isinstance(exc, MathSyntaxError) or not brace or not meta.get("removed"):
+        return ""
+    if ESCAPED_BRACE_READ.search(token.content) is None:
+        return ""
+    return (
+        "; Markdown's escapes were removed first, as kramdown removed them before MathJax "
+        "read the TeX, so `\\\\{` and `\\\\}` were read as `\\{` and `\\}`, braces shown "
+        "that open or close no group: write `\\\\{`…`\\\\}` for braces shown and `{`…`}` "
+        "for a group"
+    )
 
 
 def error_span(latex: str, exc: MathError) -> str:

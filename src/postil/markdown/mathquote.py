@@ -11,7 +11,9 @@ ended the quote:
 
 was a quote, then the formula outside it. `math_quote_lazy` puts such a formula, and the
 lazy lines after it up to a blank line, back at the end of the innermost quote, after the
-paragraph it continues.
+paragraph or formula it continues. (Lazy lines after a formula inside the quote, and a
+formula opened in the quote and closed on lazy lines, are read by the math block rule
+itself: `postil.markdown.mathlazy`.)
 """
 
 from __future__ import annotations
@@ -38,13 +40,14 @@ def math_quote_lazy(state: Any) -> None:
 
 def _lazy_after_quote(tokens: list[Token], at: int) -> bool:
     """Return whether the math block at `at` right follows the close of one or more quotes
-    whose last block is a paragraph ending on the line before it."""
+    whose last block is a paragraph or a display formula (`> $$x$$⏎$$y$$`: to CommonMark
+    both are paragraph text) ending on the line before it."""
     k = at - 1
     while k >= 0 and tokens[k].type == "blockquote_close":
         k -= 1
-    if k == at - 1 or k < 1 or tokens[k].type != "paragraph_close":
+    if k == at - 1 or k < 1 or tokens[k].type not in ("paragraph_close", "math_block"):
         return False
-    opening = _paragraph_open(tokens, k)
+    opening = _paragraph_open(tokens, k) if tokens[k].type == "paragraph_close" else tokens[k]
     end = opening.map[1] if opening is not None and opening.map else None
     line = tokens[at].map
     return end is not None and line is not None and line[0] == end

@@ -122,6 +122,7 @@ class RenderedMarkdown:
             (`postil.htmlfilter.summary_html`), for lists of posts; "" if there is none.
         title: the post's title rendered (`TitleText`), or None when not rendered here.
         subtitle: its subtitle rendered, or None when it has none.
+        front_summary: its front matter `summary` rendered, or None when it has none.
         citations: the works the body cites, in reference-list order (`postil.markdown.cite`).
         html_key: the build cache's name of the HTML when `html_utf8` is None.
         load_html: reads the HTML named `html_key` from the build cache (the cache's
@@ -141,6 +142,7 @@ class RenderedMarkdown:
     images: tuple[str, ...] = ()
     title: TitleText | None = None
     subtitle: TitleText | None = None
+    front_summary: TitleText | None = None
     math_chars: str = ""
     toc_placed: bool = False
     citations: tuple[CitedWork, ...] = ()

@@ -33,6 +33,29 @@ NUMERIC_TERMS = re.compile(r"[A-Za-z0-9\s+\-*/<>().,'|!^_{}=\[\]:;]+")
 RELATION_END = re.compile(r"(?:[=<>]|\\(?:approx|leq?|geq?|neq?|sim|simeq|equiv|propto))\s*\Z")
 """TeX ending in a relation (`p =`, `x \approx`): a number after its closing `$` completes
 the sentence, as knitr writes a computed value after a formula (`$p =$0.39`)."""
+CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
+"""A CJK character or CJK punctuation (`，`, `。`): scripts written without spaces between
+words, where Typora's `$x $` sits between characters (`Closers._beside_cjk`)."""
+CJK_REACH = 4
+"""How many spaces `Closers._beside_cjk` skips between a `$` and the CJK text beside it."""
+LONE_OPERATOR = re.compile(
+    r"\s*(?:[-+*/±∓×÷·−]|\\(?:pm|mp|times|div|cdot|ast|star|circ|bullet|oplus|ominus|otimes"
+    r"|setminus|cup|cap|wedge|vee|to|rightarrow|leftarrow|Rightarrow|mapsto))\s*"
+)
+r"""TeX that is one operator (`-`, `+`, `\pm`, `\times`) or arrow: before a digit it is a sign
+written in math for the number after it (`$-$1`, `$\pm$5`), as Docsify's KaTeX, KaTeX's
+auto-render and MathJax read any `$…$` pair; never a price, whose `$` a digit follows."""
+
+
+def completes_number(tex: str) -> bool:
+    r"""Tell whether inline math `tex`, closed right before a digit, still reads as math:
+    it ends in a relation (`RELATION_END`: `p =` before `0.39`) and does not start with a
+    digit (`$5 =$4` is a price), or it is one operator or arrow (`LONE_OPERATOR`: `-`
+    before `1`). Pandoc's rule (no digit after a closing `$`) keeps everything else text,
+    so `$5 and $10` and `$-5 to $10` stay prices."""
+    if LONE_OPERATOR.fullmatch(tex):
+        return True
+    return not tex[:1].isdigit() and RELATION_END.search(tex) is not None
 
 
 class Closers:
@@ -102,8 +125,8 @@ class Closers:
         it (a digit at `end` or beyond does not count); and, as MathJax and KaTeX read it,
         not inside a brace opened after `start` (`_first_balanced`). A `$` with a digit
         after it closes TeX that ends in a relation and starts with no digit (`RELATION_END`:
-        `$p =$0.39`, knitr's value after a formula, which MathJax typeset), never a price
-        (`$5 and $10`, `$5 =$4`).
+        `$p =$0.39`, knitr's value after a formula, which MathJax typeset) or that is one
+        operator (`$-$1`: `completes_number`), never a price (`$5 and $10`, `$5 =$4`).
         `src[start - 1]` must be the opening `$` and `src[start]` not a `$`, as the inline
         rule guarantees.
         """
@@ -111,8 +134,8 @@ class Closers:
         found = end if found < 0 else found
         spots = self._before_digit
         index = bisect_left(spots, start)
-        if index < len(spots) and spots[index] < found and not self.src[start].isdigit():
-            if RELATION_END.search(self.src, start, spots[index]):
+        if index < len(spots) and spots[index] < found:
+            if completes_number(self.src[start : spots[index]]):
                 found = spots[index]
         last = end - 1  # its digit lies outside the span, so it closes
         if start <= last < found and _holds(spots, last):
@@ -151,8 +174,9 @@ class Closers:
         if close < 0:
             return -1
         if self.src[close + 1 : close + 2].isdigit():  # `$x = $0.39`: knitr's value
-            relation = RELATION_END.search(self.src, start, close) is not None
-            return close if relation and not self.src[start].isdigit() else -1
+            return close if completes_number(self.src[start:close]) else -1
+        if self._beside_cjk(start, close):
+            return close
         if self.src[close + 1 : close + 2] == "$":
             return -1
         tex = self.src[start:close]
@@ -162,6 +186,55 @@ class Closers:
             return close
         spaced = self.src[start].isspace() and self.src[close - 1].isspace()
         return close if _variables(tex) and (spaced or OPERATOR.search(tex)) else -1
+
+    def _beside_cjk(self, start: int, close: int) -> bool:
+        r"""Tell whether `$…$` from `start` to `close`, with a space inside a `$` (`$x $`,
+        `$ y$`), is Typora's inline math in CJK prose (`中文$x $中文`, `$C $的$(i,j)$`): Typora
+        pairs any `$…$` (typora/typora-issues#2607, "Inline math does not ignore whitespace"),
+        and so does MathJax. Taken only where no other reading is possible: a CJK character
+        before the opening `$` or after the closing one (a few spaces between allowed:
+        `变量 $ y$ 的`), the closing `$` followed by no letter or digit (it opens no formula,
+        and no price) and by a `$` only when that opens the next formula and no `$$` does
+        (`_touching_formula`), and TeX that starts with no digit (`$5 元`) and holds no CJK
+        (a `$…$` around words is two formulas' ends).
+        """
+        src = self.src
+        after = src[close + 1 : close + 2]
+        before = src[max(0, start - 1 - CJK_REACH) : start - 1].rstrip(" \t")[-1:]
+        beyond = src[close + 1 : close + 1 + CJK_REACH].lstrip(" \t")[:1]
+        if not (CJK.match(beyond) or CJK.match(before)):
+            return False
+        if after == "$" and not self._touching_formula(close + 1):
+            return False
+        if after and not CJK.match(after) and after.isalnum():
+            return False
+        tex = src[start:close].strip()
+        return bool(tex) and not tex[0].isdigit() and CJK.search(tex) is None
+
+    def _touching_formula(self, pos: int) -> bool:
+        r"""Tell whether the `$` at `pos`, right after a closing `$`, opens the next formula
+        (`$\Rightarrow $$A$与`): a non-space follows it and no `$$` follows in the paragraph,
+        so `$$` there opens no kramdown formula."""
+        after = self.src[pos + 1 : pos + 2]
+        return bool(after) and not after.isspace() and self.find("$$", pos + 1, len(self.src)) < 0
+
+    def lone_spaced(self, start: int, end: int) -> int:
+        r"""Return the `$` that Typora and MathJax would close `$y $` with and `spaced_dollar`
+        does not (a lone letter or a few one-letter variables before a space, in Latin prose:
+        `$y $ in memory`), or -1: the inline rule leaves it text with a warning, since a
+        shell variable (`$A $B`) or a lone letter is as likely there. The `$` must be
+        followed by no letter, digit or `$` (it opens nothing, and no price).
+        """
+        if self.src[start].isspace():
+            return -1
+        close = self._first_balanced(self._unescaped, start, end)
+        if close < 0 or not self.src[close - 1].isspace():
+            return -1
+        after = self.src[close + 1 : close + 2]
+        if after and (after.isalnum() or after == "$"):
+            return -1
+        tex = self.src[start:close]
+        return close if not tex[:1].isdigit() and _variables(tex) else -1
 
     def spaced_pair(self, start: int, end: int) -> int:
         r"""Return the `$` closing `$ … $` around one signed number or a one- or two-letter

@@ -8,11 +8,15 @@ marker into the right MathML. The kinds:
 | kind | left by | payload | becomes (`expand_markers`, or the pass named) |
 | --- | --- | --- | --- |
 | `mi`, `mo` | `symbols.glyph_macros` | a character | that token, its kind fixed (`FIXED`) |
-| `mbin` | `symbols.glyph_macros` (`\bmod`) | a word | an `<mo>` with TeX's medium spaces |
+| `mbin` | `symbols.glyph_macros` (`\centerdot`) | a symbol | an `<mo>` with TeX's medium spaces |
+| `bmod` | `symbols.glyph_macros` (`\bmod`) | a word | an `<mo>` with `\bmod`'s 5mu in every style |
 | `op`, `opl` | `rewrite.rewrite_operatornames` | a name | `<mi data-op>` (`opl`: `data-limits`) |
 | `opgroup` | `rewrite.rewrite_operatornames` | `op`/`opl` | `data-op` on its group (math name) |
 | `limits` | `limits.rewrite_limits` | `always`/`0`/`1` | `data-limits` on its operator |
 | `env` | `environments.rewrite_environments` | a style | `data-env` on the next `mtable` |
+| `fracdelim` | `rewrite.rewrite_genfrac` | a delimiter | an `<mo>` sized by style (`\binom`'s) |
+| `fracrule` | `rewrite.rewrite_genfrac` | a length | `linethickness` on the next `mfrac` |
+| `sized` | `rewrite.rewrite_specials` (`\bigg`) | none | `FIXED` on the next delimiter |
 | `ref`, `eqref` | `rewrite.rewrite_refs` | a label in hex | a link (`numbering.resolve_refs`) |
 
 Besides markers, text inside `\text{…}` hides `{`, `}`, `\` behind `TEXT_STAND_INS` (restored
@@ -35,6 +39,12 @@ DATA_CLASS = "data-class"  # the TeX class a class command gave a token (`\mathr
 DATA_ENV = "data-env"  # the environment style of an `mtable` (environments.STYLES)
 REF_KINDS = ("ref", "eqref")
 BIN_SPACE = "0.2222em"  # \medmuskip, 4mu (The TeXbook p. 170)
+DISPLAY_DELIMITER = "2.047em"
+"""latex2mathml's size of a generalised fraction's delimiters (`\\binom`), and of `\\bigg`:
+`styles.fix_fraction_delimiters` sizes the former by style; `\\bigg`'s are marked `FIXED`."""
+BMOD_SPACE = "0.2778em"
+r"""`\bmod`'s 5mu (latex.ltx: `\nonscript\mskip-\medmuskip\mkern5mu\mathbin{mod}…\mkern5mu`:
+the binary operator's own space is taken back, so 5mu in text, display and script style)."""
 
 
 # What puts a marker or a stand-in into latex2mathml's tree: the TeX holding one, or an
@@ -145,9 +155,12 @@ def _expand(parent: ET.Element, index: int, el: ET.Element, kind: str, payload: 
     if kind in ("mi", "mo"):
         el.tag, el.text = kind, payload
         el.set(FIXED, "1")  # the marker chose the kind (symbols.GLYPH_COMMANDS)
-    elif kind == "mbin":  # a binary operator word, `\bmod`: TeX's medium spaces
+    elif kind == "mbin":  # a binary operator, `\centerdot`: TeX's medium spaces
         el.tag, el.text = "mo", payload
         el.attrib.update({FIXED: "1", "lspace": BIN_SPACE, "rspace": BIN_SPACE})
+    elif kind == "bmod":  # latex.ltx's `\bmod`: 5mu on each side in every style
+        el.tag, el.text = "mo", payload
+        el.attrib.update({FIXED: "1", "lspace": BMOD_SPACE, "rspace": BMOD_SPACE})
     elif kind in ("op", "opl"):
         el.tag, el.text = "mi", payload
         el.attrib.clear()
@@ -158,6 +171,20 @@ def _expand(parent: ET.Element, index: int, el: ET.Element, kind: str, payload: 
         parent.set(DATA_OP, "1")
         if payload == "opl":
             parent.set(DATA_LIMITS, "1")
+        parent.remove(el)
+    elif kind == "fracdelim":  # `\genfrac`'s delimiter, sized by style as `\binom`'s
+        el.tag, el.text = "mo", payload
+        el.attrib.clear()
+        el.attrib.update(minsize=DISPLAY_DELIMITER, maxsize=DISPLAY_DELIMITER)
+    elif kind == "fracrule":  # `\genfrac`'s rule thickness, on the fraction after it
+        target = _next_sibling(parent, index)
+        if target is not None and target.tag == "mfrac":
+            target.set("linethickness", payload)
+        parent.remove(el)
+    elif kind == "sized":  # `\bigg`: its size is its own, not a generalised fraction's
+        target = _next_sibling(parent, index)
+        if target is not None:
+            target.set(FIXED, "1")
         parent.remove(el)
     elif kind == "env":
         target = _next_sibling(parent, index)

@@ -205,6 +205,12 @@ def _physics(formula: Formula) -> None:
         raise MathSyntaxError(exc.message, offset, exc.command) from None
 
 
+def _modular(formula: Formula) -> None:
+    """Give `\\pmod`, `\\pod` and `\\mod` amsmath's spaces for the formula's style."""
+    if "mod" in formula.latex or "\\pod" in formula.latex:
+        formula.latex = rewrite.rewrite_modular(formula.latex, formula.display)
+
+
 def _colors(formula: Formula) -> None:
     """Write colour arguments as CSS colours: models, dvips names, `\\definecolor`s."""
     if "color" in formula.latex:
@@ -324,10 +330,12 @@ TEX_PASSES: list[tuple[str, Pass]] = [
     ("ref-markers", _rewrite(rewrite.rewrite_refs)),
     ("verb", _rewrite(textmode.rewrite_verb)),
     ("specials", _rewrite(rewrite.rewrite_specials)),
+    ("modular", _modular),
     ("operatornames", _rewrite(rewrite.rewrite_operatornames)),
     ("enclosures", _rewrite(enclosures.rewrite_enclosures)),
     ("paragraph-columns", _rewrite(parcolumns.rewrite_paragraph_columns)),
     ("text", _rewrite(textmode.rewrite_text)),
+    ("dots", _rewrite(rewrite.rewrite_dots)),
     ("limits-markers", _rewrite(limits.rewrite_limits)),
     ("rows", _rows),
     ("urls", _rewrite(rewrite.rewrite_urls)),
@@ -353,6 +361,7 @@ TREE_PASSES: list[tuple[str, Pass]] = [
     ("row-gap-padding", _marked(environments.apply_row_gaps)),
     ("enclosures", _tree(enclosures.fix_enclosures)),
     ("prefix", _tree(tokens.mark_prefix_operators)),
+    ("ordinary-groups", _tree(tokens.mark_ordinary_groups)),
     ("atom-spacing", _atom_spacing),
     ("fraction-delimiters", _fraction_delimiters),
     ("delimiter-sizes", _tree(styles.fix_delimiter_sizes)),

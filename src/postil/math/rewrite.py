@@ -14,10 +14,10 @@ import unicodedata
 from latex2mathml.symbols_parser import convert_symbol
 
 from postil.math.environments import shield_body_brackets, unstar_matrices
-from postil.math.errors import MathUnsupportedError
+from postil.math.errors import MathSyntaxError, MathUnsupportedError
 from postil.math.macros import read_group
 from postil.math.markers import hide_label, marker
-from postil.math.symbols import FUNCTION_NAMES, LIMIT_OPERATORS
+from postil.math.symbols import FUNCTION_NAMES, LIMIT_OPERATORS, symbol_class
 
 OPERATORNAME = re.compile(r"\\(operatorname\*?|operatornamewithlimits)(?![A-Za-z])")
 REF = re.compile(r"\\(eqref|ref)\s*\{([^{}]*)\}")
@@ -62,6 +62,79 @@ FRACTION_TOKEN = re.compile(
     r"|\\(?:cr|over|atop|above|choose|brace|brack)(?![A-Za-z])|\\[A-Za-z]+|\\.|%[^\n]*|\S",
     re.DOTALL,
 )
+
+
+DOTS = re.compile(r"\\dots(?![A-Za-z])(?=\s*(\\[A-Za-z]+|\\.|.)?)", re.DOTALL)
+r"""amsmath's `\dots` and the token after it (spaces skipped), which chooses its dots."""
+DOTS_BINARY = frozenset("+=<>-*:")
+r"""The characters after which amsmath's `\dots` is `\dotsb` (amsmath.dtx, `\keybin@`)."""
+DOTSB_COMMANDS = frozenset(("\\not", "\\iff", "\\implies", "\\impliedby", "\\And"))
+r"""Commands amsmath marks `\DOTSB` that are no binary operator or relation symbol."""
+INTEGRALS = frozenset("∫∬∭∮∯∰⨌")
+
+
+def rewrite_dots(latex: str) -> str:
+    r"""Choose amsmath's dots for each `\dots` by the token after it (amsmath.dtx, `\mdots@`).
+
+    Before a binary operator, a relation (`+ \dots +`, `\cup \dots \cup`, `= \dots =`,
+    `\not`) or a large operator (`\sum`, `\bigcup`), `\dotsb`: centred dots `\cdots`;
+    before an integral, `\dotsi` (`\!\cdots`); otherwise, a comma included, the dots on the
+    baseline `\ldots` (`\dotsc`, `\dotso`). KaTeX and MathJax choose the same way. Runs after
+    the text pass, so a `\dots` in `\text{…}` (hidden there) stays the text's ellipsis.
+    """
+    if "\\dots" not in latex:
+        return latex
+    return DOTS.sub(_dots, latex)
+
+
+def _dots(match: re.Match[str]) -> str:
+    r"""Return the dots amsmath's `\dots` sets before `match`'s next token."""
+    token = match.group(1) or ""
+    char = token
+    if token.startswith("\\") and len(token) > 2:
+        code = convert_symbol(token)
+        char = chr(int(code, 16)) if code else ""
+    kind = symbol_class(char) if char else None
+    if char in INTEGRALS:
+        dots = "\\!\\cdots"
+    elif (
+        token in DOTS_BINARY or token in DOTSB_COMMANDS or kind in ("mathbin", "mathrel", "mathop")
+    ):
+        dots = "\\cdots"
+    else:
+        dots = "\\ldots"
+    return dots
+
+
+MODULAR = re.compile(r"\\(pmod|pod|mod)(?![A-Za-z])")
+
+
+def rewrite_modular(latex: str, display: bool) -> str:
+    r"""Write amsmath's `\pmod{n}`, `\pod{n}` and `\mod{n}` with their spaces by style.
+
+    amsmath.dtx: `\pod{#1}` is `\mkern18mu(#1)` in display math and `\mkern8mu(#1)` inline,
+    `\pmod{#1}` is `\pod{mod\mkern6mu #1}`, `\mod{#1}` is `\mkern18mu mod\,\,#1` (12mu
+    inline); `mod` is an upright word (`\mathrm`), not a function name. latex2mathml gave
+    18mu inline too. The argument is read as TeX reads one (`\pmod n` takes the `n`).
+
+    Raises:
+        MathSyntaxError: the command has no argument.
+    """
+    out, pos = [], 0
+    for match in MODULAR.finditer(latex):
+        if match.start() < pos:
+            continue
+        argument, end = read_group(latex, match.end())
+        name = match.group(1)
+        space = 18 if display else 12 if name == "mod" else 8
+        if name == "mod":
+            text = rf"\mkern{space}mu\mathrm{{mod}}\mkern6mu{{{argument}}}"
+        else:
+            word = r"\mathrm{mod}\mkern6mu" if name == "pmod" else ""
+            text = rf"\mkern{space}mu({word}{{{argument}}})"
+        out += [latex[pos : match.start()], text]
+        pos = end
+    return "".join(out) + latex[pos:]
 
 
 ESCAPED_PERCENT = re.compile(r"(?<!\\)\\\\%")
@@ -139,7 +212,147 @@ def rewrite_specials(latex: str) -> str:
         latex = rewrite_mathop(latex)
     if INFIX_FRACTION.search(latex):
         latex = fill_empty_fractions(latex)
+    if "\\genfrac" in latex:
+        latex = rewrite_genfrac(latex)
+    if "\\textcircled" in latex:
+        latex = rewrite_textcircled(latex)
+    if "\\substack" in latex:
+        latex = brace_substacks(latex)
+    if "\\bigg" in latex:
+        latex = BIGG.sub(lambda m: marker("sized", "") + m.group(0), latex)
     return latex
+
+
+SUBSTACK = re.compile(r"\\substack(?![A-Za-z])")
+
+
+def brace_substacks(latex: str) -> str:
+    r"""Brace each `\substack{…}` that is not a group's whole content: `\max_\substack{a\\b} f`,
+    `\bigg\{ \substack{…} \bigg\}`.
+
+    `\substack` takes one argument (amsmath); latex2mathml took the rest of the group into
+    its one cell, so the rows ran together and what followed was set at script size
+    (KaTeX/KaTeX#3178).
+
+    Raises:
+        MathSyntaxError: `\substack` has no argument.
+    """
+    out, pos = [], 0
+    for match in SUBSTACK.finditer(latex):
+        if match.start() < pos:
+            continue
+        _, end = read_group(latex, match.end())
+        whole = latex[: match.start()].rstrip().endswith("{") and latex[end:].lstrip()[:1] == "}"
+        command = latex[match.start() : end]
+        out += [latex[pos : match.start()], command if whole else "{" + command + "}"]
+        pos = end
+    return "".join(out) + latex[pos:]
+
+
+TEXTCIRCLED = re.compile(r"\\textcircled(?![A-Za-z])")
+
+
+def circled(text: str) -> str:
+    """Return `text` in a circle: Unicode's circled form of a number from 0 to 50 or of a
+    Latin letter (①, ⑳, ㊿, ⓐ, Ⓐ), else each character followed by U+20DD (combining
+    enclosing circle). LaTeXML does the same (brucemiller/LaTeXML#2198)."""
+    if text.isdigit() and int(text) <= 50:
+        number = int(text)
+        if number == 0:
+            return "\u24ea"
+        if number <= 20:
+            return chr(0x2460 + number - 1)
+        return chr(0x3251 + number - 21) if number <= 35 else chr(0x32B1 + number - 36)
+    if len(text) == 1 and "a" <= text <= "z":
+        return chr(0x24D0 + ord(text) - ord("a"))
+    if len(text) == 1 and "A" <= text <= "Z":
+        return chr(0x24B6 + ord(text) - ord("A"))
+    return "".join(char + "\u20dd" for char in text)
+
+
+def rewrite_textcircled(latex: str) -> str:
+    r"""Write `\textcircled{1}` (text mode; LaTeX sets it in math too, with a warning, and
+    KaTeX supports it in both) as the circled character, as text: `\text{①}`.
+
+    Numbered derivation steps (`&\textcircled{1}\\` at the end of each aligned row) are
+    its common use. The argument is read as TeX reads one (`\textcircled a`).
+
+    Raises:
+        MathSyntaxError: `\textcircled` has no argument.
+    """
+    out, pos = [], 0
+    for match in TEXTCIRCLED.finditer(latex):
+        if match.start() < pos:
+            continue
+        argument, end = read_group(latex, match.end())
+        out += [latex[pos : match.start()], "\\text{", circled(argument.strip()), "}"]
+        pos = end
+    return "".join(out) + latex[pos:]
+
+
+GENFRAC = re.compile(r"\\genfrac(?![A-Za-z])")
+BIGG = re.compile(r"\\bigg[lrm]?(?![A-Za-z])")
+r"""`\bigg` and its sides: latex2mathml gives them a generalised fraction's delimiter size."""
+GENFRAC_STYLES = {"": "", "0": "\\displaystyle", "1": "\\textstyle", "2": "\\scriptstyle"}
+GENFRAC_STYLES["3"] = "\\scriptscriptstyle"
+DELIMITER_NAMES = {"\\{": "{", "\\}": "}", "\\|": "‖", "\\lbrace": "{", "\\rbrace": "}"}
+
+
+def rewrite_genfrac(latex: str) -> str:
+    r"""Write amsmath's `\genfrac{L}{R}{thickness}{style}{num}{den}` as TeX postil sets.
+
+    amsmath's user's guide §4.11.3: the delimiters braced or bare (`{(}`, `(`, `{\langle}`,
+    `{}` or `.` for none), an empty thickness is the default rule, an empty style the
+    current one (0–3: display, text, script, scriptscript). latex2mathml took bare
+    delimiter characters and a style digit only (`{(}` or an empty style stopped the build;
+    `\langle` came out as the letters "l" and "a"). The delimiters are sized by style as
+    `\binom`'s (`fracdelim` markers), the thickness set on the fraction (`fracrule`).
+
+    Raises:
+        MathSyntaxError: an argument is missing, the style is not empty or 0–3, or a
+            delimiter is no delimiter.
+    """
+    out, pos = [], 0
+    for match in GENFRAC.finditer(latex):
+        if match.start() < pos:
+            continue
+        args, end = [], match.end()
+        for _ in range(6):
+            try:
+                arg, end = read_group(latex, end)
+            except MathSyntaxError:
+                raise MathSyntaxError(
+                    r"\genfrac needs 6 arguments: write \genfrac{(}{)}{0pt}{}{n}{k}",
+                    match.start(),
+                    "\\genfrac",
+                ) from None
+            args.append(arg.strip())
+        left, right, thickness, style, numerator, denominator = args
+        if style not in GENFRAC_STYLES:
+            message = rf"\genfrac's style (4th argument) must be empty or 0, 1, 2, 3, not `{style}`"
+            raise MathSyntaxError(message, match.start(), "\\genfrac")
+        fraction = rf"\frac{{{numerator}}}{{{denominator}}}"
+        if thickness:
+            fraction = marker("fracrule", thickness) + fraction
+        parts = [GENFRAC_STYLES[style], _fraction_delimiter(left, match.start()), fraction]
+        parts.append(_fraction_delimiter(right, match.start()))
+        out += [latex[pos : match.start()], "{", " ".join(p for p in parts if p), "}"]
+        pos = end
+    return "".join(out) + latex[pos:]
+
+
+def _fraction_delimiter(written: str, offset: int) -> str:
+    """Return the marker of a `\\genfrac` delimiter (`(`, `\\langle`, `\\{`), "" for none."""
+    if written in ("", "."):
+        return ""
+    char = DELIMITER_NAMES.get(written, written)
+    if char.startswith("\\"):
+        code = convert_symbol(char)
+        char = chr(int(code, 16)) if code else ""
+    if len(char) != 1 or char.isalnum():
+        message = rf"\genfrac's delimiter `{written}` is no delimiter: write one like ( or \langle"
+        raise MathSyntaxError(message, offset, "\\genfrac")
+    return marker("fracdelim", char)
 
 
 def rewrite_mathop(latex: str) -> str:

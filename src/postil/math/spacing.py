@@ -108,9 +108,18 @@ def _is_nonzero(length: str) -> bool:
 
 
 def _is_function_name(el: ET.Element) -> bool:
-    """Tell whether `el` (maybe scripted) is a function name like `log` or `softmax`."""
+    """Tell whether `el` (maybe scripted) is a function name like `log` or `softmax`.
+
+    A name under or over something (`\\underset{x}{\\operatorname{argmin}}`,
+    `\\underset{\\theta}{\\arg\\min}`: a group of names only) is one too: amsmath's
+    `\\underset` makes its base an Op atom (`\\mathop{…}\\limits`), spaced as a name.
+    """
+    stacked = False
     while el.tag in SCRIPTED_OR_STACKED and len(el):
-        el = el[0]
+        el, stacked = el[0], True
+    if stacked and el.tag == "mrow" and len(el) and el.get(DATA_OP) != "1":
+        names = [k for k in el if not is_space(k) and (k.text or "") != "\u2061"]
+        return bool(names) and all(_is_function_name(k) for k in names)
     if el.get(DATA_OP) == "1":
         return True
     if el.tag != "mi" and el.tag != "mo":

@@ -17,7 +17,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from itertools import repeat
 
-from postil.math.markers import DATA_ENV
+from postil.math.markers import DATA_ENV, DISPLAY_DELIMITER
 from postil.math.mathml import SCRIPTED_OR_STACKED
 
 DISPLAY, TEXT, SCRIPT, SCRIPTSCRIPT = 0, 1, 2, 3
@@ -26,7 +26,6 @@ DISPLAY_ENVS = frozenset(("aligned", "alignat", "gathered", "multline", "dcases"
 `aligned` family, `multline`, `dcases`, `darray` (and `eqnarray`, set as `darray`)."""
 # latex2mathml's delimiters of an auto-sized `\binom`/`\choose`/`\genfrac`: display size
 # always; text style takes the size of `\big` (KaTeX's size 1, what `\tbinom` gets).
-DISPLAY_DELIMITER = "2.047em"
 TEXT_DELIMITER = "1.2em"
 # latex2mathml sizes `\big`, `\Big`, `\bigg`, `\Bigg` as MathJax does (1.2, 1.623, 2.047,
 # 2.470em); TeX takes the first glyph of Computer Modern's cmex chain at least as tall as

@@ -140,7 +140,7 @@ GLYPH_COMMANDS: dict[str, tuple[str, str]] = {
     "colon": ("mo", ":"),  # Punct: Chromium's dictionary spaces `:` as TeX's \colon
     "ldotp": ("mo", "."),  # Punct in TeX; a bare `.` is Ord
     "And": ("mo", "&"),  # amsmath: \mathbin{\&}; `\&` is Ord
-    "bmod": ("mbin", "mod"),  # \mathbin{mod}: a word set as a binary operator
+    "bmod": ("bmod", "mod"),  # latex.ltx: `mod` with 5mu on each side, also in scripts
     "centerdot": ("mbin", "⬝"),  # amssymb: \mathbin; unicode-math's U+2B1D is Ord
     "square": ("mi", "□"),
     "blacksquare": ("mi", "■"),

@@ -210,9 +210,22 @@ def rewrite_text(latex: str) -> str:
         if match.start() < pos:
             continue
         content, end = read_group(latex, match.end())
-        out += [latex[pos : match.start()], _split_text(match.group(1), content)]
+        pieces = _split_text(match.group(1), content)
+        if ARGUMENT_BEFORE.search(latex, 0, match.start()) and MANY_PIECES.search(content):
+            pieces = "{" + pieces + "}"  # `b_\text{c $d$ e}`: the script is all of it
+        out += [latex[pos : match.start()], pieces]
         pos = end
     return "".join(out) + latex[pos:]
+
+
+ARGUMENT_BEFORE = re.compile(r"(?:[_^]|\\[A-Za-z]+)\s*\Z")
+r"""What may make a text command an argument: a script's `_`/`^` or a control word before it
+(`\underbrace{…}_\text{…}`, `\sqrt\text{…}`; after `\quad` the braces do no harm)."""
+MANY_PIECES = re.compile(
+    r"\$|\\\(|\\(?:text|textrm|textnormal|textbf|textit|textsf|texttt|textup|textmd|textsc|mbox|hbox|emph)(?![A-Za-z])"
+)
+r"""Text that `_split_text` writes as several pieces: math in it, or a nested text command.
+Such pieces are braced where the text is one argument, as TeX reads it (one box)."""
 
 
 def rewrite_verb(latex: str) -> str:

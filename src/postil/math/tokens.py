@@ -308,6 +308,32 @@ def mark_prefix_operators(root: ET.Element) -> None:
             prev = el
 
 
+def mark_ordinary_groups(root: ET.Element) -> None:
+    r"""Take the spaces off an operator that is alone in a braced group: `3{,}14`, `a{=}b`.
+
+    A `{…}` group is an Ord atom in TeX (The TeXbook, ch. 17, Appendix G rule 16), so the
+    comma of `3{,}14` has no space after it (the TeXbook's decimal comma, which MathJax
+    and KaTeX advise too) and `a{=}b` none around the equals sign. latex2mathml writes the
+    group as an `<mrow>` holding the `<mo>`, which Chromium treats as an embellished
+    operator and spaces by its dictionary. Only a group in a row counts: the base of
+    `\overset{!}{=}` keeps its class, as amsmath's `inrel@` does, and scripts are spaced
+    by `spacing.fix_atom_spacing`.
+    """
+    for parent in root.iter():
+        if parent.tag not in ROW_TAGS:
+            continue
+        for group in parent:
+            if group.tag != "mrow" or len(group) != 1 or group.text:
+                continue
+            (token,) = group
+            if token.tag == "mo" and not ORDINARY_KEEPS.intersection(token.attrib):
+                token.attrib.update(lspace="0em", rspace="0em")
+
+
+ORDINARY_KEEPS = frozenset(("lspace", "rspace", "form", "fence"))
+"""An operator with any of these attributes has its spaces or side chosen already."""
+
+
 @lru_cache(maxsize=512)
 def _may_be_unary(text: str) -> bool:
     """Tell whether an operator's text is a sign, a bar or a binary operator."""
