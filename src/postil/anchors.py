@@ -18,6 +18,7 @@ from typing import Any
 from postil.errors import Diagnostic, Severity
 from postil.markdown.rendered import RenderedMarkdown
 from postil.model import RenderedPost
+from postil.slugs import foreign_ids
 from postil.theme import PAGE_IDS as THEME_IDS
 
 PAGE_IDS = frozenset(THEME_IDS) | {"notes"}
@@ -75,6 +76,26 @@ def check_anchors(
         checked = _Checked.of(rendered)
     memo["last"] = checked
     return list(chain.from_iterable(checked.problems))
+
+
+def _foreign_hint(target: RenderedPost, fragment: str) -> str:
+    """Return how to fix a link to another page's heading written with another
+    generator's id of it (`postil.slugs.foreign_ids`: its title when that is its opening
+    `# Heading`, and the headings of its table of contents), or "" when no one heading
+    has it. Links within a page are moved by `postil.markdown.fragments`; a link from
+    another page is told, since that page was rendered without this one's headings."""
+    headings = [(entry.id, entry.text) for entry in target.content.toc]
+    meta = target.post.meta
+    if meta.title_heading and meta.title_id:
+        headings.insert(0, (meta.title_id, target.title_text))
+    found = foreign_ids([text for _, text in headings]).get(fragment, set())
+    if len(found) != 1:
+        return ""
+    given, text = headings[found.pop()]
+    return (
+        f"`{fragment}` is another generator's id of its heading `{text}`, whose id is "
+        f"`{given}`: link to `#{given}`"
+    )
 
 
 @dataclass
@@ -159,12 +180,13 @@ class _Checked:
                 )
             if link.fragment not in known[2]:
                 where = "this page" if not link.target else link.target
+                fix = _foreign_hint(target, link.fragment) if link.target else ""
                 problems.append(
                     Diagnostic(
                         Severity.WARNING,
                         link.location,
                         f"link to `#{link.fragment}`: {where} has no such anchor; "
-                        "link to an existing heading id or remove the fragment",
+                        + (fix or "link to an existing heading id or remove the fragment"),
                     )
                 )
         for rel in self.targets[i] - targets:

@@ -164,8 +164,13 @@ class FrontMatter:
         image: the post's social image (a URL or a site path as written, `image:`), or "".
         toc: whether the page shows a table of contents; None: when it has 3 or more h2.
         title_at: where `title` is written in the file (for math errors in it).
-        title_id: the title's element id, or "": the `{#id}` of the `# heading {#id}` that
-            titles a source without `title:` (links to `#id` land on the title).
+        title_id: the title's element id, or "": for a source without `title:` titled by
+            its opening `# heading`, that heading's `{#id}`, else its slug
+            (`postil.slugs.slug_for`), so links to `#id` land on the title as they land
+            on the `h1` of GitHub, mdBook and VuePress.
+        title_heading: whether the title is the body's opening `# heading`.
+        vue_values: the front matter's scalar values (key, text as written) when the body
+            names VitePress' `$frontmatter` (`{{ $frontmatter.title }}`), else ().
         subtitle_at: where `subtitle` is written.
         summary_at: where `summary` is written.
         image_at: where `image` (or `images`, `thumbnail`, `cover`) is written.
@@ -221,6 +226,8 @@ class FrontMatter:
     aliases_at: tuple[TextAt, ...] = ()
     doi: str = ""
     title_id: str = ""
+    title_heading: bool = False
+    vue_values: tuple[tuple[str, str], ...] = ()
     media_path: str = ""
     styles: str = ""
     lang: str = ""

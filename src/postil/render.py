@@ -244,6 +244,9 @@ def render_state(
         bibliography=works,
         citation_style=post.meta.citation_style or config.citation_style,
         media_path=post.meta.media_path,
+        title_id=post.meta.title_id,
+        title_text=post.meta.title if post.meta.title_heading else "",
+        front_matter=dict(post.meta.vue_values),
     )
     if highlight_cache is not None:
         state.highlight_cache = highlight_cache

@@ -283,9 +283,9 @@ def test_mkdocs_page_without_title_is_titled_by_its_opening_heading_which_leaves
     [
         ("# Intro {#intro .lead}", "Intro", "intro"),
         ("# Intro {: #intro}", "Intro", "intro"),  # kramdown's form
-        ("# Intro {.lead}", "Intro", ""),
-        ("# The set {1, 2}", "The set {1, 2}", ""),  # braces, not an attribute list
-        ("# Sums {% raw %}", "Sums {% raw %}", ""),
+        ("# Intro {.lead}", "Intro", "intro"),  # no id given: its slug
+        ("# The set {1, 2}", "The set {1, 2}", "the-set-1-2"),  # braces, no attribute list
+        ("# Sums {% raw %}", "Sums {% raw %}", "sums-raw"),
     ],
 )
 def test_the_opening_headings_id_is_the_titles_and_only_an_attribute_list_is_left_out(
@@ -762,3 +762,11 @@ def test_a_lang_that_is_no_bcp47_tag_warns_at_its_value_and_the_site_language_st
         "so the page keeps the site's `language`; write one such as `en`, `zh-Hans` or "
         f"`pt-BR`{hint}"
     )
+
+
+def test_vitepress_frontmatter_values_are_kept_only_for_a_body_that_names_them():
+    head = "---\ntitle: SVD\ndate: 2024-01-01\nlayout: doc\ntags: [a, b]\n---\n"
+    meta, *_ = read(head + "# {{ $frontmatter.title }}\n")
+    assert meta.vue_values == (("title", "SVD"), ("date", "2024-01-01"), ("layout", "doc"))
+    meta, *_ = read(head + "Text.\n")
+    assert meta.vue_values == ()

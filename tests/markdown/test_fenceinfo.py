@@ -52,6 +52,14 @@ KNOWN = "known: hl_lines, linenos, linenostart, title"
         ("js [config.js]", FenceInfo("js", "config.js")),
         ("js:title=src/app.js", FenceInfo("js", "src/app.js")),
         ("js{numberLines: 5}", FenceInfo("js", linenos=True, linenostart=5)),
+        # Eleventy (eleventy-plugin-syntaxhighlight): line groups after the language
+        ("js/2-3", FenceInfo("js", "", (2, 3))),
+        ("js/1,3-4", FenceInfo("js", "", (1, 3, 4))),
+        ("js/2/4", FenceInfo("js", "", (2, 4))),  # added, then removed: both marked
+        ("js/2-3 title=x.js", FenceInfo("js", "x.js", (2, 3))),
+        # a `/` without line numbers after it is part of the name (unknown, reported)
+        ("c/c++", FenceInfo("c/c++")),
+        ("text/x-python", FenceInfo("text/x-python")),
         # Hexo: a file name, then a URL and its link text
         ("python train.py", FenceInfo("python", "train.py")),
         ("js Array.map https://example.org/map MDN", FenceInfo("js", "Array.map")),

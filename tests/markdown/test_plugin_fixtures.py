@@ -84,6 +84,9 @@ PLUGINS = {
     # raw HTML across blank lines: its math is the math plugin's, its code tags the
     # Liquid and shortcode plugins'
     "htmlblock": ("math", "code", "links", "liquid", "shortcode", "htmlblock", "template"),
+    # links to other generators' heading ids: the ids of headings and figures, the links
+    # plugin's record of fragment links
+    "fragments": ("math", "figure", "heading", "links", "fragments"),
 }
 
 

@@ -195,3 +195,52 @@ def test_a_tag_cut_by_a_blank_line_is_text_with_a_warning_at_its_start():
     ]
     # `{{ name` without its `}}` is prose about another template language: no warning
     assert messages(render("Vue writes {{ name and more.\n")[1]) == []
+
+
+def render_vue(body: str, **front_matter: str) -> tuple[str, RenderState]:
+    state = RenderState(path="content/posts/here.md", front_matter=front_matter)
+    return render_markdown(create_markdown(), body, state).html, state
+
+
+def test_vitepress_frontmatter_values_are_put_in_escaped_in_text_headings_and_html():
+    html, state = render_vue(
+        "## About {{ $frontmatter.title }}\n\n{{ $frontmatter.description }}\n\n"
+        '<span title="{{ $frontmatter.description }}">x</span>\n',
+        title="SVD",
+        description="A <b> & c",
+    )
+    assert '<h2 id="about-svd">About SVD' in html
+    assert "<p>A &lt;b&gt; &amp; c</p>" in html
+    assert '<span title="A &lt;b&gt; &amp; c">x</span>' in html
+    assert state.diagnostics == []
+
+
+def test_vitepress_opening_title_heading_is_the_page_title_and_leaves_the_body():
+    html, state = render_vue("# {{ $frontmatter.title }}\n\nBody.\n", title="SVD")
+    assert html == "<p>Body.</p>\n"
+    assert state.diagnostics == []
+
+
+def test_a_heading_left_empty_by_vue_expressions_is_left_out_with_a_vue_warning():
+    html, state = render_vue("Text.\n\n## {{ $route.path }}\n\n# {{ $frontmatter.title }}\n")
+    assert html == "<p>Text.</p>\n"  # no `<h2 id="section">` with an empty link
+    assert sorted(messages(state)) == [  # in file order
+        "content/posts/here.md:3:1: heading `## {{ $route.path }}` is empty once its "
+        "template tags are left out, so it is left out; write its text",
+        "content/posts/here.md:3:4: Vue expression `{{ $route.path }}` (VitePress, VuePress): "
+        "variable `$route.path` is not supported, so the output is left out; postil puts in "
+        "only `$frontmatter.<key>` of a text value the front matter has: write the value "
+        "itself (to show the braces as text, write `\\{{`)",
+        "content/posts/here.md:5:1: heading `# {{ $frontmatter.title }}` is empty once its "
+        "template tags are left out, so it is left out; write its text",
+        "content/posts/here.md:5:3: Vue expression `{{ $frontmatter.title }}` (VitePress, "
+        "VuePress): the front matter has no text value `title`, so the output is left out; "
+        "postil puts in only `$frontmatter.<key>` of a text value the front matter has: "
+        "write the value itself (to show the braces as text, write `\\{{`)",
+    ]
+
+
+def test_liquid_variables_keep_the_liquid_warning():
+    _, state = render_vue("{{ page.title }}\n")
+    [message] = messages(state)
+    assert "Liquid `{{ page.title }}`: variable `page.title` is not supported" in message

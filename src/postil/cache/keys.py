@@ -149,7 +149,8 @@ def markdown_key(post: Post, context: str) -> str:
     post's source path, the body and where it starts in its file, its macros, its title
     and subtitle and where they are written (their math is rendered too), its
     bibliography and citation style (the works it cites are checked like links), the folder
-    its relative images are read from (`media_path`), and the
+    its relative images are read from (`media_path`), the front matter values a body naming
+    VitePress' `$frontmatter` puts in (`FrontMatter.vue_values`), and the
     `render_context` (the site's configuration, postil's version). Links to other posts
     and widget templates are checked separately (`postil.render.Rendered.valid_for`): a
     cached post is valid while every link it looked up resolves the same way and, if it
@@ -163,11 +164,28 @@ def markdown_key(post: Post, context: str) -> str:
     body = post.body_digest or fingerprint(post.body)
     meta = post.meta
     titles = repr(
-        (meta.title, meta.title_at, meta.subtitle, meta.subtitle_at, meta.summary, meta.summary_at)
+        (
+            meta.title,
+            meta.title_at,
+            meta.title_id,
+            meta.title_heading,
+            meta.subtitle,
+            meta.subtitle_at,
+            meta.summary,
+            meta.summary_at,
+        )
     )
     citing = repr((meta.bibliography, meta.citation_style, meta.media_path))
+    named = [repr(meta.vue_values)] if meta.vue_values else []  # () unless the body names them
     return fingerprint(
-        context, post.source.rel, str(post.body_line), repr(meta.macros), titles, citing, body
+        context,
+        post.source.rel,
+        str(post.body_line),
+        repr(meta.macros),
+        titles,
+        citing,
+        body,
+        *named,
     )
 
 

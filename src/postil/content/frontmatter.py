@@ -33,6 +33,7 @@ from postil.content.headers import (
 from postil.content.metablocks import read_dashed_block, read_nikola_comment, read_title_block
 from postil.errors import ContentError, Diagnostic, Location, Severity
 from postil.model import Author, FrontMatter, SourceFile, TextAt
+from postil.slugs import slug_for
 from postil.yamlnodes import (
     Field,
     YamlFieldError,
@@ -195,9 +196,11 @@ def parse(
         told = [] if "title" in skipped else warnings  # the knitr warning said it
         titled = _untitled(source, header, told)
         values["title"], values["title_at"], values["title_id"], body, body_line = titled
+        values["title_heading"] = titled[1] != TextAt()  # a file name's title is nowhere
     _warn_unknown(source.rel, unknown, header.first_line, warnings)
     for line0, col0, message in escape_warnings(header.fields or []):
         _warn(warnings, Location(source.rel, line0 + header.first_line, col0 + 1), message)
+    values["vue_values"] = _vue_values(header.fields or [], body)
     if source.kind == "post" and "date" not in values:
         values |= _file_date(source.rel, ZoneInfo(timezone))
     if source.kind == "post" and "date" not in values and "date" not in skipped:
@@ -208,6 +211,23 @@ def parse(
             "add `date: YYYY-MM-DD`",
         )
     return FrontMatter(**values), body, body_line
+
+
+VUE_FRONT_MATTER = "$frontmatter"
+"""VitePress' and VuePress' name of the page's front matter in Vue expressions."""
+
+
+def _vue_values(fields: list[Field], body: str) -> tuple[tuple[str, str], ...]:
+    """Return the scalar values of the front matter by key, as written (a date as its
+    text), when the body names `$frontmatter` (VitePress' `{{ $frontmatter.title }}`,
+    `postil.markdown.liquid`); else ()."""
+    if VUE_FRONT_MATTER not in body:
+        return ()
+    return tuple(
+        (f.key, str(f.node.value))
+        for f in fields
+        if isinstance(f.node, yaml.ScalarNode) and f.node.value is not None
+    )
 
 
 KNITR_SUFFIXES = (".rmd", ".rmarkdown", ".qmd")
@@ -272,7 +292,8 @@ def _untitled(
         where = TextAt(header.body_line + line0, col0 + 1, col0 >= 0)
         after = line0 + count
         body = "\n".join(lines[after:])
-        return ft.one_line(text), where, title_id, body, header.body_line + after
+        title = ft.one_line(text)
+        return title, where, title_id or slug_for(title), body, header.body_line + after
     title = _file_title(PurePosixPath(source.rel), jekyll=header.syntax in ("yaml", "toml"))
     _warn(
         warnings,

@@ -59,6 +59,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.distill import distill_plugin
     from postil.markdown.emoji import emoji_plugin
     from postil.markdown.figure import figure_plugin
+    from postil.markdown.fragments import fragments_plugin
     from postil.markdown.gitbook import gitbook_plugin
     from postil.markdown.gridtable import gridtable_plugin
     from postil.markdown.heading import heading_plugin
@@ -139,7 +140,8 @@ def create_markdown() -> MarkdownIt:
         include_plugin,
         mdx_plugin,  # `.mdx` only: ESM, expressions, components
         emoji_plugin,  # `:rocket:` in the text every other rule has left
-        abbr_plugin,  # last: marks the text every other rule has left
+        abbr_plugin,  # marks the text every other rule has left
+        fragments_plugin,  # last: every heading id and every link is final
     ):
         plugin(md)
     return md

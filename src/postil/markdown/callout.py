@@ -18,12 +18,14 @@ from mdit_py_plugins.admon.index import admonition
 from postil.markdown.attrlist import clean_attributes, read_attributes
 from postil.markdown.fenceddiv import fenced_div_plugin
 from postil.markdown.state import RenderState, get_state
+from postil.markdown.vuetabs import VUE_TABS_WORD, vue_tabs
 
 KINDS = ("note", "tip", "important", "warning", "caution")
 """The callout kinds of Quarto and GitHub; each has its colour and default title."""
 
 ALIASES = {
     **dict.fromkeys(("info", "abstract", "summary", "tldr", "todo", "seealso"), "note"),
+    "details": "note",  # VitePress' and VuePress' folded container: `<details>` (FOLDED)
     **dict.fromkeys(("example", "question", "help", "faq", "quote", "cite"), "note"),
     **dict.fromkeys(("hint", "success", "check", "done"), "tip"),
     **dict.fromkeys(("attention",), "important"),
@@ -31,6 +33,12 @@ ALIASES = {
     **dict.fromkeys(("danger", "error", "bug", "failure", "fail", "missing"), "caution"),
 }
 """Other names for the kinds (MkDocs Material's and reStructuredText's admonitions)."""
+
+FOLDED = frozenset({"details"})
+"""Container words whose callout starts folded: VitePress' and VuePress' `::: details Title`
+(`<details class="details custom-block"><summary>Title</summary>`, VitePress "Markdown
+Extensions", Custom Containers; "Details" when no title), as MyST's `dropdown`
+(`postil.markdown.fencekind.FOLDED`)."""
 
 _ALERT = re.compile(r"\[!([A-Za-z][\w-]*)\]([+-]?)[ \t]*(.*)")
 """GitHub's alert marker line `[!NOTE]`, with a title after it and Obsidian's fold sign."""
@@ -83,6 +91,7 @@ def callout_plugin(md: MarkdownIt) -> None:
     admon_plugin(md)
     md.block.ruler.at("admonition", admonition_body)
     md.core.ruler.after("block", "callout_tokens", callout_tokens)
+    md.core.ruler.after("callout_tokens", "vue_tabs", vue_tabs)
     md.add_render_rule("callout_open", render_callout_open)
     md.add_render_rule("callout_close", render_callout_close)
     md.add_render_rule("callout_title_open", render_callout_title_open)
@@ -129,7 +138,7 @@ def _is_div(params: str) -> bool:
     text = params.strip()
     if text.startswith("{"):
         return read_attributes(text) is not None
-    return bool(_WORD.match(text))
+    return bool(_WORD.match(text) or VUE_TABS_WORD.match(text))
 
 
 def callout_tokens(state: StateCore) -> None:
@@ -165,6 +174,7 @@ def callout_tokens(state: StateCore) -> None:
             if opener is not None:
                 token.type = "callout_close" if opener.type == "callout_open" else "div_close"
                 token.meta = opener.meta
+                token.info = opener.info
         elif token.type in ("admonition_title_open", "admonition_title_close"):
             token.type = token.type.replace("admonition", "callout")
             opener = openers.get(("admonition", token.level - 1))
@@ -198,7 +208,8 @@ def _fenced_div(opening: Token, tokens: list[Token], i: int, doc: RenderState) -
     names = [m.group(1) for c in attrs.get("class", "").split() if (m := _CALLOUT_CLASS.match(c))]
     word = None if params.startswith("{") else _WORD.match(params)
     if word and word.group(1).lower() in (*KINDS, *ALIASES):
-        _retype(opening, word.group(1), word.group(2) or word.group(3) or "", None, doc)
+        folded = "true" if word.group(1).lower() in FOLDED else None
+        _retype(opening, word.group(1), word.group(2) or word.group(3) or "", folded, doc)
     elif names:
         _retype(opening, names[0], attrs.get("title", ""), attrs.get("collapse"), doc)
         opening.attrs = {"id": attrs["id"]} if attrs.get("id") else {}

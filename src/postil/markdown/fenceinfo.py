@@ -13,6 +13,8 @@ are read the same (`parse_info`):
   showLineNumbers` (`showLineNumbers=5` numbers from 5);
 - VitePress and Gatsby: `js{4}`, `ts:line-numbers {1}` (`:line-numbers=5`), `js [config.js]`
   (a title in brackets), gatsby-remark-code-titles' `js:title=x.js`, `js{numberLines: 5}`;
+- Eleventy (eleventy-plugin-syntaxhighlight): `js/2-3`, `js/1,3-4`, `js/2/4` (line groups
+  after a `/`: `_line_groups`);
 - Hexo: `python train.py` (a bare word holding a `.` or `/` is the file name);
 - Jekyll's `mark_lines`; Sphinx's and MyST's `caption`, `emphasize-lines`, `linenos`,
   `lineno-start` (`postil.markdown.myst` passes a `{code-block}`'s options here).
@@ -75,6 +77,7 @@ _LANGUAGE = re.compile(r"[^\s{\[:]*")
 _SUFFIX = re.compile(r":(no-)?line-numbers(?:=(\d+))?|:title=([^\s{]+)")
 _RANGES = re.compile(r"[\d\s,|-]+")
 _URL = re.compile(r"https?://")
+_ELEVENTY_LINES = re.compile(r"([^/]+)/([\d,-]+(?:/[\d,-]*)?)")
 
 
 @dataclass(frozen=True)
@@ -125,6 +128,7 @@ def parse_info(info: str, no_language: frozenset[str] = frozenset()) -> FenceInf
     else:
         language = _LANGUAGE.match(text).group(0)  # type: ignore[union-attr]
         text = _suffixes(text[len(language) :], found)
+        language = _line_groups(language, found)
     _read_tokens(text, found)
     return FenceInfo(
         language="text" if language.lower() in no_language else language,
@@ -150,6 +154,23 @@ def _attribute_language(text: str, found: _Options) -> tuple[str, str]:
             language = name
     _read_tokens(body, found, attributes=True)
     return language, rest
+
+
+def _line_groups(language: str, found: _Options) -> str:
+    """Read eleventy-plugin-syntaxhighlight's line groups after the language (`js/2-3`,
+    `js/1,3-4`; `js/2/4`: lines added, then removed); return the language alone.
+
+    The plugin splits the language at `/` and marks each group's lines
+    (`src/markdownSyntaxHighlightOptions.js`, `HighlightLinesGroup`: one group highlights,
+    two mark lines added and removed); postil has one mark, so every group's lines are
+    highlighted. A language with a `/` and no line numbers after it stays as written.
+    """
+    match = _ELEVENTY_LINES.fullmatch(language)
+    if match is None:
+        return language
+    for group in match.group(2).split("/"):
+        _add_lines(group, language, found)
+    return match.group(1)
 
 
 def _suffixes(text: str, found: _Options) -> str:

@@ -9,36 +9,30 @@ from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
-from slugify import slugify
 
 from postil.markdown.mathdoc import emptiness, error_span
 from postil.markdown.rendered import TocEntry
 from postil.markdown.state import RenderState, get_state
 from postil.math import MathError, latex_to_mathml
 from postil.math.text import tex_source, text_of, without_tex
-from postil.theme import PAGE_IDS
+from postil.slugs import (  # noqa: F401  (this module's names before postil.slugs)
+    APOSTROPHES,
+    FALLBACK_SLUG,
+    RESERVED_IDS,
+    RESERVED_PREFIXES,
+    slug_for,
+)
 
 TOC_LEVELS = (2, 3)
 """Heading levels listed in the table of contents."""
 
-RESERVED_IDS = frozenset({"notes", "references", "content", "toc", "top"}) | frozenset(PAGE_IDS)
 SECTION_IDS = {"notes": "footnote_block_open", "references": "cite_references"}
 """Reserved ids of sections a post has only sometimes, with the token that makes each: an
 id the author gives a heading (`## References {#references}`) is theirs without a warning
 when the post has no such section."""
-"""Ids the page already uses: the Notes and References headings (sidenote and cite
-plugins) and the templates' ids (`postil.theme.PAGE_IDS`: `## Cite this post` must not take
-the citation block's id)."""
-
-RESERVED_PREFIXES = ("fn-", "fnref-", "sn-", "mn-", "fig-", "tbl-", "eq-", "cite-", "cn-", "ref-")
-"""Id prefixes of notes, figures, tables, equations and citations (`postil.markdown.cite`);
-a heading slug never starts with one."""
 
 UNLISTED = "unlisted"
 """Pandoc's class for a heading left out of the table of contents (`## Aside {.unlisted}`)."""
-
-FALLBACK_SLUG = "section"
-"""The id of a heading whose text has no letters or digits."""
 
 
 def heading_plugin(md: MarkdownIt) -> None:
@@ -149,14 +143,14 @@ def heading_ids(state: StateCore) -> None:
         ]
         if run.last:
             html_ids = {found[0] for found in doc.extra.get("html_ids", ())}
-            used = _reserved(state.tokens) | carry["figures"] | html_ids  # the last group's
+            used = _reserved(state.tokens, doc) | carry["figures"] | html_ids  # the last group's
             toc = _give_ids(carry["headings"], used, {}, doc)  # tokens end the document
-            run.facts["heading"] = (_reserved(state.tokens) | carry["figures"] | html_ids, toc)
+            run.facts["heading"] = (_reserved(state.tokens, doc) | carry["figures"] | html_ids, toc)
         return
     if "used" not in carry:
         found = run.facts.get("heading")
         if found is None:
-            used = _reserved(state.tokens) | _figure_ids(state.tokens)
+            used = _reserved(state.tokens, doc) | _figure_ids(state.tokens)
             used |= {found[0] for found in doc.extra.get("html_ids", ())}
             carry.update(used=used, last={}, toc=[])
         else:
@@ -173,11 +167,14 @@ def heading_ids(state: StateCore) -> None:
         carry["toc"] += toc
 
 
-def _reserved(tokens: list[Token]) -> set[str]:
+def _reserved(tokens: list[Token], doc: RenderState) -> set[str]:
     """Return the reserved ids (`RESERVED_IDS`) but the `SECTION_IDS` of sections that
-    `tokens` (the document's, or its last group's: the sections come last) do not have."""
+    `tokens` (the document's, or its last group's: the sections come last) do not have,
+    and the id of the page's title (`RenderState.title_id`): a `## Intro` under the title
+    `# Intro` is `intro-1`, as GitHub and mdBook number it."""
     kinds = {token.type for token in tokens}
-    return set(RESERVED_IDS) - {name for name, kind in SECTION_IDS.items() if kind not in kinds}
+    reserved = set(RESERVED_IDS) - {n for n, kind in SECTION_IDS.items() if kind not in kinds}
+    return reserved | ({doc.title_id} - {""})
 
 
 def _give_ids(
@@ -193,6 +190,8 @@ def _give_ids(
         used.add(heading_id)
         token.attrSet("id", heading_id)
         close.meta["anchor"] = (heading_id, text)
+        # as written, spaces and all: GitHub's and mdBook's ids keep each space as a `-`
+        close.meta["heading_text"] = "".join(part[0] for part in parts).strip()
         level = int(token.tag[1:])
         if level in TOC_LEVELS and UNLISTED not in str(token.attrs.get("class", "")).split():
             html = "".join(part[1] for part in parts).strip()
@@ -222,25 +221,6 @@ def _heading_id(
             f"heading id {given!r} is already used on this page; give this heading its own id",
         )
     return str(given)
-
-
-APOSTROPHES = [["'", ""], ["\u2019", ""], ["\u02bc", ""]]
-"""An apostrophe joins its word (`Markov's` is `markovs`), as kramdown's, GitHub's (Hugo's
-default), Pandoc's and Python-Markdown's heading ids have it, so a post's links written
-against those ids (`#markovs-inequality`) land; python-slugify alone splits the word."""
-
-
-def slug_for(text: str) -> str:
-    """Return the id slug of a heading text: lower-case, Unicode letters kept, hyphens,
-    apostrophes dropped (`APOSTROPHES`).
-
-    A slug that is reserved or starts with a reserved prefix gets "sec-" in front, so
-    headings never take the ids of notes, figures or the Notes section.
-    """
-    slug = slugify(text, allow_unicode=True, replacements=APOSTROPHES) or FALLBACK_SLUG
-    if slug in RESERVED_IDS or slug.startswith(RESERVED_PREFIXES):
-        slug = f"sec-{slug}"
-    return slug
 
 
 def _unique(slug: str, used: set[str], last: dict[str, int]) -> str:

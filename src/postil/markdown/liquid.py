@@ -20,6 +20,7 @@ posts, so a post moved from Jekyll keeps its tags. This module gives them meanin
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -58,6 +59,10 @@ VIDEOS = frozenset({"youtube", "vimeo"})
 """Tags of Jekyll's plugins and Hexo's that embed a video player (`postil.markdown.embed`)."""
 """Paired tags read as blocks when each of their tags stands on a line of its own (a
 `highlight`'s code may also begin and end on its tags' lines: `find_code_tag`)."""
+
+VUE_FRONT_MATTER = "$frontmatter."
+"""VitePress' (and VuePress') front matter in a Vue expression: `{{ $frontmatter.title }}`
+is the page's `title:` (VitePress "Using Vue in Markdown", Runtime API `$frontmatter`)."""
 
 _STRING = re.compile(r"""\s*("[^"]*"|'[^']*')\s*""")
 
@@ -300,7 +305,11 @@ def _output(tag: Tag, doc: RenderState, in_html: bool) -> Value:
     first, *filters = _split_filters(tag.inner)
     value = _primary(first, doc, in_html)
     if value is None:
-        return Value(None, _unknown(tag, f"variable `{first.strip()}`"))
+        name = first.strip()
+        if name.startswith(VUE_FRONT_MATTER):
+            key = name[len(VUE_FRONT_MATTER) :]
+            return Value(None, _unknown(tag, f"the front matter has no text value `{key}`"))
+        return Value(None, _unknown(tag, f"variable `{name}`"))
     for item in filters:
         name, _, arg = item.partition(":")
         name = name.strip()
@@ -317,6 +326,13 @@ def _output(tag: Tag, doc: RenderState, in_html: bool) -> Value:
 
 
 def _unknown(tag: Tag, what: str) -> str:
+    if tag.inner.strip().startswith("$"):  # Vue's globals: Liquid names never start with `$`
+        what = what if what.startswith("the front matter") else f"{what} is not supported"
+        return (
+            f"Vue expression `{tag.raw}` (VitePress, VuePress): {what}, so the output is "
+            "left out; postil puts in only `$frontmatter.<key>` of a text value the front "
+            "matter has: write the value itself (to show the braces as text, write `\\{{`)"
+        )
     return (
         f"Liquid `{tag.raw}`: {what} is not supported and the output is left out; write "
         "the value itself (to show the braces as text, write `\\{{`)"
@@ -342,8 +358,12 @@ def _primary(text: str, doc: RenderState, in_html: bool) -> str | None:
     literal = _STRING.fullmatch(text)
     if literal:
         return literal.group(1)[1:-1]
+    name = text.strip()
+    if name.startswith(VUE_FRONT_MATTER):  # VitePress' `{{ $frontmatter.title }}`
+        value = doc.front_matter.get(name[len(VUE_FRONT_MATTER) :])
+        return html.escape(value) if in_html and value is not None else value
     base = "" if in_html else _base(doc)
-    return {"site.baseurl": base, "site.url": _origin(doc)}.get(text.strip())
+    return {"site.baseurl": base, "site.url": _origin(doc)}.get(name)
 
 
 def _base(doc: RenderState) -> str:

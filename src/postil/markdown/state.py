@@ -135,6 +135,15 @@ class RenderState:
         citation_style: "author-year" or "numeric" (`postil.markdown.cite`).
         media_path: the folder relative image paths are read from (the post's
             `media_subpath:`, `FrontMatter.media_path`), or "": the document's own.
+        title_id: the id of the page's title element (`FrontMatter.title_id`), or "":
+            body headings avoid it, and links to it are links to an id of the page.
+        title_text: the title when it is the body's opening `# Heading`
+            (`FrontMatter.title_heading`), else "": other generators keep that heading
+            in the page, so links to its id under their rules land on the title
+            (`postil.markdown.fragments`).
+        front_matter: the scalar values of the post's front matter by key, as written
+            (`FrontMatter.vue_values`), for VitePress' `{{ $frontmatter.key }}`;
+            filled only for a body that names `$frontmatter`.
         extra: free room for a plugin's own per-document data, keyed by plugin name.
         groups: where the core rules are when the document is parsed in groups (`GroupRun`).
         phase: the sort key of what is reported now: (core rule's index, step within the
@@ -163,6 +172,9 @@ class RenderState:
     bibliography: Mapping[str, Work] | None = None
     citation_style: str = "author-year"
     media_path: str = ""
+    title_id: str = ""
+    title_text: str = ""
+    front_matter: Mapping[str, str] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
     groups: GroupRun = field(default_factory=GroupRun, repr=False)
     phase: tuple[int, int] = (0, 0)

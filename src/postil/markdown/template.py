@@ -153,7 +153,7 @@ def template_eval(state: StateCore) -> None:
         elif token.type == "html_block" and not raw and _has_tag(token.content):
             token.content = _substitute(doc, token.content, token.map[0] if token.map else 0)
     doc.groups.carry["template_raw"] = raw
-    state.tokens = _without_empty_paragraphs(state.tokens)
+    state.tokens = _without_empty_headings(doc, _without_empty_paragraphs(state.tokens))
 
 
 def _inline(
@@ -259,6 +259,54 @@ def _substitute(doc: RenderState, html: str, line0: int, content: str | None = N
         out.append(value.text or "")
         at = tag.end
     return "".join(out)
+
+
+PAGE_TITLE = re.compile(r"\{\{-?\s*\$frontmatter\.title\s*-?\}\}")
+"""VitePress' heading that shows the page's title, `# {{ $frontmatter.title }}` (VitePress'
+docs, "Using Vue in Markdown"): the page shows its title itself."""
+
+
+def _without_empty_headings(doc: RenderState, tokens: list[Token]) -> list[Token]:
+    """Drop headings whose template tags left no text, with a warning (an empty heading
+    would get an empty id and anchor link), and the opening `# {{ $frontmatter.title }}`,
+    which the page's title already shows, without one."""
+    kept: list[Token] = []
+    for token in tokens:
+        heading = token.type == "heading_close" and len(kept) >= 2
+        if heading and kept[-2].type == "heading_open" and _has_tag(kept[-1].content):
+            inline, opening = kept[-1], kept[-2]
+            if _is_page_title(doc, opening, inline, first=len(kept) == 2):
+                del kept[-2:]
+                continue
+            if not any(_shows(child) for child in inline.children or []):
+                line0 = opening.map[0] if opening.map else None
+                doc.warn(
+                    line0,
+                    1,
+                    f"heading `{opening.markup} {inline.content.strip()}` is empty once its "
+                    "template tags are left out, so it is left out; write its text",
+                )
+                del kept[-2:]
+                continue
+        kept.append(token)
+    return kept
+
+
+def _is_page_title(doc: RenderState, opening: Token, inline: Token, first: bool) -> bool:
+    """Whether a heading is VitePress' opening `# {{ $frontmatter.title }}`."""
+    return (
+        first
+        and doc.groups.first
+        and opening.tag == "h1"
+        and PAGE_TITLE.fullmatch(inline.content.strip()) is not None
+    )
+
+
+def _shows(child: Token) -> bool:
+    """Whether an inline child shows something (text, code, math, an image)."""
+    if child.type in ("softbreak", "hardbreak") or child.nesting != 0:
+        return False
+    return child.type != "text" or bool(child.content.strip())
 
 
 def _without_empty_paragraphs(tokens: list[Token]) -> list[Token]:

@@ -1,0 +1,162 @@
+"""Links to this page's headings written with another generator's ids land on postil's.
+
+A post written for mdBook, GitHub, VuePress, kramdown or Pandoc links to its headings by
+the ids that generator gives them, often through a table of contents the author's editor
+wrote (`[1.1. Edge detection](#11-edge-detection)`); postil's id of that heading is
+`1-1-edge-detection` (`postil.slugs.slug_for`), and postil's ids stay as they are. A
+fragment that is no id of the page but one heading's id under another generator's rule
+(`postil.slugs.FOREIGN_SLUGS`) is pointed at that heading's postil id; one that two
+headings have is a warning naming both. The page's title counts as its first heading when
+it is the opening `# Heading` (it carries its id, `FrontMatter.title_id`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import unquote
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+
+from postil.markdown.references import locate
+from postil.markdown.rendered import AnchorLink
+from postil.markdown.state import RenderState, get_state
+from postil.slugs import RESERVED_IDS, RESERVED_PREFIXES, foreign_ids
+
+
+def fragments_plugin(md: MarkdownIt) -> None:
+    """Point `#fragment` links written with another generator's heading ids at postil's.
+
+    Syntax::
+
+        - [1.1. Edge detection](#11-edge-detection)     GitHub's and mdBook's id
+        - [1.1. Edge detection](#_1-1-edge-detection)   VuePress' id
+
+        ## 1.1. Edge detection
+
+    Output: both links get `href="#1-1-edge-detection"`, the heading's id. A fragment that
+    is an id of the page (any heading's, figure's or raw HTML's), or names no heading under
+    any rule, is left as written (`postil.anchors` warns about the latter). No CSS classes.
+    """
+    md.core.ruler.push("heading_fragments", heading_fragments)
+
+
+def heading_fragments(state: StateCore) -> None:
+    """Rewrite this document's links to other generators' heading ids (see the plugin).
+
+    In a document parsed in groups the gathering run collects every heading and id and
+    keeps them in `facts` at its last group, so a link in the first group finds a heading
+    of the last; a document of one group finds them in its own tokens.
+    """
+    doc = get_state(state.env)
+    run = doc.groups
+    if run.ahead:
+        carry = run.carry.setdefault("fragments", {"closes": [], "ids": set()})
+        _gather(state.tokens, carry)
+        if run.last:
+            run.facts["fragments"] = _headings_and_ids(carry)
+        return
+    fragments = {link.fragment for link in doc.extra.get("anchor_links", ()) if not link.target}
+    if not fragments:
+        return  # the links plugin recorded no link to this page: nothing to look at
+    headings, ids = run.facts.get("fragments") or _headings_and_ids(
+        _gather(state.tokens, {"closes": [], "ids": set()})
+    )
+    if doc.title_id and doc.title_text:
+        headings = [(doc.title_id, doc.title_text), *headings]
+    html_ids = {found[0] for found in doc.extra.get("html_ids", ())}
+    known = ids | html_ids | RESERVED_IDS | {doc.title_id}
+    if not headings or fragments <= known:
+        return
+    links = [link for link in _fragment_links(state.tokens) if link[2] not in known]
+    aliases = foreign_ids([text for _, text in headings])
+    moved: dict[str, str] = {}
+    for block, token, fragment in links:
+        found = sorted(aliases.get(fragment, ()))
+        if len(found) == 1:
+            moved[fragment] = headings[found[0]][0]
+            token.attrSet("href", "#" + moved[fragment])
+        elif len(found) > 1:
+            _ambiguous(doc, block, token, fragment, [headings[i] for i in found])
+            moved[fragment] = ""
+    _move_anchor_links(doc, moved)
+
+
+def _headings_and_ids(carry: dict[str, Any]) -> tuple[list[tuple[str, str]], set[str]]:
+    """Return the (id, text as written) of every heading gathered and every id of the
+    document.
+
+    The headings are read at the end: the gathering run of a document parsed in groups
+    gives every heading its id only at its last group (`postil.markdown.heading`).
+    """
+    headings = [
+        (str(close.meta["anchor"][0]), str(close.meta.get("heading_text", "")))
+        for close in carry["closes"]
+        if close.meta.get("anchor")
+    ]
+    return headings, carry["ids"] | {given for given, _ in headings}
+
+
+def _gather(tokens: list[Token], carry: dict[str, Any]) -> dict[str, Any]:
+    """Add the heading closes (their id and text come later) and every other element id
+    of `tokens` to `carry`."""
+    for token in tokens:
+        if token.type == "heading_close":
+            carry["closes"].append(token)
+            continue
+        found = token.attrs.get("id") if token.type != "heading_open" else None
+        if found:
+            carry["ids"].add(str(found))
+        meta = token.meta or {}
+        figure = meta.get("figure")
+        if isinstance(figure, dict) and figure.get("id"):
+            carry["ids"].add(str(figure["id"]))
+        if meta.get("block_id"):
+            carry["ids"].add(str(meta["block_id"]))
+    return carry
+
+
+def _fragment_links(tokens: list[Token]) -> list[tuple[Token, Token, str]]:
+    """Return (block, link_open, decoded fragment) of every `#fragment` link of `tokens`
+    whose fragment could be another generator's id (not a note's, figure's, equation's)."""
+    found = []
+    for block in tokens:
+        for token in block.children or () if block.type == "inline" else ():
+            href = token.attrs.get("href") if token.type == "link_open" else None
+            if not isinstance(href, str) or not href.startswith("#") or len(href) < 2:
+                continue
+            fragment = unquote(href[1:])
+            if not fragment.startswith(RESERVED_PREFIXES):
+                found.append((block, token, fragment))
+    return found
+
+
+def _ambiguous(
+    doc: RenderState, block: Token, token: Token, fragment: str, headings: list[tuple[str, str]]
+) -> None:
+    """Warn that `fragment` is another generator's id of several headings."""
+    line0, col = locate(doc, block.map, str(token.attrs.get("href", "")))
+    named = " and ".join(f"`{text}` (id `{given}`)" for given, text in headings[:3])
+    doc.warn(
+        line0,
+        col,
+        f"link to `#{fragment}`: this page has no such anchor, and other generators' "
+        f"heading ids give it to more than one heading: {named}; link to the id of the "
+        "one you mean",
+    )
+
+
+def _move_anchor_links(doc: RenderState, moved: dict[str, str]) -> None:
+    """Change the fragments the links plugin recorded for `postil.anchors` to match
+    (a fragment moved to "" was reported here and is no longer checked)."""
+    links = doc.extra.get("anchor_links")
+    if not moved or not links:
+        return
+    kept: list[AnchorLink] = []
+    for link in links:
+        if link.target or link.fragment not in moved:
+            kept.append(link)
+        elif moved[link.fragment]:
+            kept.append(AnchorLink(link.target, moved[link.fragment], link.location))
+    doc.extra["anchor_links"] = kept
