@@ -11,11 +11,10 @@ times with the garbage collector off, never an absolute limit.
 
 from __future__ import annotations
 
-import gc
-import time
 from collections.abc import Callable
 
 import pytest
+from support.timing import best_cpu_time
 
 from postil.markdown import create_markdown, render_markdown
 from postil.markdown.state import RenderState
@@ -35,22 +34,15 @@ SHAPES: dict[str, Callable[[int], str]] = {
 def best_time(source: str) -> tuple[float, int]:
     """Return the best CPU time of five renders of `source` and its number of diagnostics."""
     md = create_markdown()
-    best, found = float("inf"), 0
-    collecting = gc.isenabled()
-    gc.collect()
-    gc.disable()
-    try:
-        for _ in range(5):
-            state = RenderState(path="post.md")
-            state.source_lines = source.split("\n")
-            started = time.process_time()
-            render_markdown(md, source, state)
-            best = min(best, time.process_time() - started)
-            found = len(state.diagnostics)
-    finally:
-        if collecting:
-            gc.enable()
-    return best, found
+    found: list[int] = []
+
+    def render() -> None:
+        state = RenderState(path="post.md")
+        state.source_lines = source.split("\n")
+        render_markdown(md, source, state)
+        found.append(len(state.diagnostics))
+
+    return best_cpu_time(render), found[-1]
 
 
 @pytest.mark.parametrize("shape", list(SHAPES))

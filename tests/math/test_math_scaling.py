@@ -9,12 +9,11 @@ the work) keeps a busy machine's scheduling out of it (a run at 9.3× under load
 
 from __future__ import annotations
 
-import gc
-import time
 from collections.abc import Callable
 
 import pytest
 from markdown_it import MarkdownIt
+from support.timing import best_cpu_time
 
 from postil.markdown.math import math_plugin
 from postil.markdown.state import RenderState
@@ -44,21 +43,12 @@ def parser() -> MarkdownIt:
 
 
 def best_time(md: MarkdownIt, source: str) -> float:
-    best = float("inf")
-    collecting = gc.isenabled()
-    gc.collect()
-    gc.disable()
-    try:
-        for _ in range(5):
-            state = RenderState(path="post.md")
-            state.source_lines = source.split("\n")
-            started = time.process_time()
-            md.render(source, {"postil": state})
-            best = min(best, time.process_time() - started)
-    finally:
-        if collecting:
-            gc.enable()
-    return best
+    def render() -> None:
+        state = RenderState(path="post.md")
+        state.source_lines = source.split("\n")
+        md.render(source, {"postil": state})
+
+    return best_cpu_time(render)
 
 
 @pytest.mark.parametrize("shape", list(SHAPES))
