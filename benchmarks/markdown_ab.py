@@ -10,8 +10,9 @@ ones import fresh). Each round renders every post of `DIR/posts` (a corpus of
 `../shared/bench/gen_corpus.py`) with the base, then with the current checkout, each post
 with a fresh `RenderState` and no math cache (every formula converted, as in a cold build):
 a load that comes and goes on a shared machine falls on both alike. Prints the median over
-rounds of each side's CPU ms a post (process time) and checks that every field of every
-`RenderedMarkdown` is the same on both sides.
+rounds of each side's CPU ms a post (process time) and how many posts' `RenderedMarkdown`
+are the same on both sides, in every field and in their HTML (a change that means to alter
+output, or adds a field, is still timed).
 """
 
 from __future__ import annotations
@@ -47,11 +48,11 @@ def _fields(rendered: Any) -> str:
     return repr({k: v for k, v in rendered.__dict__.items() if k != "load_html"})
 
 
-def _round(render: Render, bodies: list[str]) -> tuple[float, list[str]]:
-    """Render every body; return the CPU seconds taken and the results' fields."""
+def _round(render: Render, bodies: list[str]) -> tuple[float, list[tuple[str, bytes]]]:
+    """Render every body; return the CPU seconds taken and each result's fields and HTML."""
     start = time.process_time()
     results = [render(body) for body in bodies]
-    return time.process_time() - start, [_fields(r) for r in results]
+    return time.process_time() - start, [(_fields(r), r.html_utf8) for r in results]
 
 
 def main() -> None:
@@ -67,18 +68,23 @@ def main() -> None:
     bodies = [path.read_text("utf-8").split("\n---\n", 1)[1] for path in paths]
     sides = {"base": _load(args.base.resolve()), "current": _load(None)}
     times: dict[str, list[float]] = {name: [] for name in sides}
-    outputs: dict[str, list[str]] = {}
+    outputs: dict[str, list[tuple[str, bytes]]] = {}
     for _ in range(args.rounds):
         for name, render in sides.items():
             seconds, outputs[name] = _round(render, bodies)
             times[name].append(seconds)
-    assert outputs["base"] == outputs["current"], "the two sides' results differ"
     for name, found in times.items():
         per_post = [1000 * s / len(bodies) for s in found]
         spread = f"{min(per_post):.2f}-{max(per_post):.2f}"
         print(f"{name:8} median {statistics.median(per_post):.2f} ms a post (range {spread})")
     ratio = statistics.median(times["current"]) / statistics.median(times["base"])
-    print(f"current/base {ratio:.3f} over {len(bodies)} posts, {args.rounds} rounds; identical")
+    pairs = list(zip(outputs["base"], outputs["current"], strict=True))
+    same = sum(base[0] == current[0] for base, current in pairs)
+    same_html = sum(base[1] == current[1] for base, current in pairs)
+    print(
+        f"current/base {ratio:.3f} over {len(bodies)} posts, {args.rounds} rounds; "
+        f"{same} identical in every field, {same_html} with identical HTML"
+    )
 
 
 if __name__ == "__main__":
