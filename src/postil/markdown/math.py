@@ -57,7 +57,7 @@ from postil.markdown.mathquote import math_quote_lazy
 from postil.markdown.state import get_state, is_mdx
 from postil.markdown.tagsyntax import find_closer, shortcode_params
 from postil.math import anchor_id
-from postil.math.delimiters import Closers, closers_for
+from postil.math.delimiters import CJK, Closers, closers_for
 from postil.math.engine import is_blank
 from postil.mathfont import formula_chars
 
@@ -256,14 +256,21 @@ def _escaped_brackets(state: StateInline, opener: str, pos: int, end: int) -> bo
     if _tex_run(content):
         return False
     if opener == "\\(":
-        return pos > 0 and src[pos - 1].isalnum()
+        return pos > 0 and _word_char(src[pos - 1])
     if "\n" in content:
         return False
     if state.linkLevel > 0:
         return True
     before = src[max(0, pos - PROSE_REACH) : pos].rpartition("\n")[2]
     after = src[end : end + PROSE_REACH].partition("\n")[0]
-    return any(c.isalnum() for c in before) or any(c.isalnum() for c in after)
+    return any(_word_char(c) for c in before) or any(_word_char(c) for c in after)
+
+
+def _word_char(char: str) -> bool:
+    r"""Tell whether `char` makes prose an escaped bracket sits in: a letter or digit of a
+    script written with spaces. CJK text is written without them, so `其中\(x\)是实数` and
+    `公式\[x\]如下` are math glued to words, as MathJax and Pandoc read them."""
+    return char.isalnum() and CJK.match(char) is None
 
 
 def _warn_lone_spaced(state: StateInline, closers: Closers, pos: int) -> None:
