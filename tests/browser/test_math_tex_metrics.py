@@ -16,7 +16,8 @@ Each formula is converted by postil, served with `static/css/math.css` and the m
 - a function name after an operand has TeX's thin space before it (`n \\log n`);
 - `\\intertext` is a line of text between rows that stay aligned;
 - a binary operator with no operand before it is ordinary (`f(\\cdot)`): 2 × 0.2222em
-  narrower than between two letters (The TeXbook, Appendix G, rule 5).
+  narrower than between two letters (The TeXbook, Appendix G, rule 5);
+- `\\cdots` between integrals has one thin space on each side (Op-Inner, Inner-Op).
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ FORMULAS = {
     "function": (r"n \log n", False),
     "ordinary": (r"f(\cdot)", False),
     "binary": (r"a \cdot b", False),
+    "intdots": (r"\int \cdots \int", False),
     "intertext": (r"\begin{align*} x + y &= 1 \\ \intertext{so} z &= 22 \end{align*}", True),
 }
 
@@ -194,6 +196,13 @@ def test_a_binary_operator_after_an_opening_bracket_has_no_spaces(metrics):
     inside = closing["left"] - opening["right"]  # the dot, with whatever spaces it has
     between = b["left"] - a["right"]  # the dot with its two medium spaces
     assert inside == pytest.approx(between - 2 * 0.2222, abs=0.03)
+
+
+def test_dots_between_integrals_have_one_thin_space_on_each_side(metrics):
+    first, second = em_boxes(metrics, "#intdots mo")
+    dots = em_boxes(metrics, "#intdots mi")[0]
+    assert dots["left"] - first["right"] == pytest.approx(1 / 6, abs=0.03)
+    assert second["left"] - dots["right"] == pytest.approx(1 / 6, abs=0.03)
 
 
 def test_intertext_sits_between_rows_that_stay_aligned(metrics):

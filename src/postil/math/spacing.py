@@ -56,8 +56,10 @@ INNER_DOTS = frozenset("…⋯⋱")
 # Neighbours that leave no space to an Inner atom on that side, or bring their own
 # (The TeXbook p. 170: Bin and Rel supply theirs, none after Open or before Close;
 # punctuation's thin space after it is Chromium's dictionary's `rspace`).
-NO_SPACE_BEFORE_INNER = frozenset(("mathbin", "mathrel", "mathopen", "mathpunct"))
-NO_SPACE_AFTER_INNER = frozenset(("mathbin", "mathrel", "mathclose"))
+NO_SPACE_BEFORE_INNER = frozenset(("mathbin", "mathrel", "mathopen", "mathpunct", "mathop"))
+NO_SPACE_AFTER_INNER = frozenset(("mathbin", "mathrel", "mathclose", "mathop"))
+# A large operator (`\sum`, `\int`) has Chromium's dictionary's thin spaces on both sides,
+# which are TeX's Op-Inner and Inner-Op spaces: adding ours made `\int\cdots\int` 2/6 em.
 
 
 @lru_cache(maxsize=1024)
