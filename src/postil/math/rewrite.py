@@ -253,16 +253,13 @@ TEXTCIRCLED = re.compile(r"\\textcircled(?![A-Za-z])")
 
 
 def circled(text: str) -> str:
-    """Return `text` in a circle: Unicode's circled form of a number from 0 to 50 or of a
-    Latin letter (①, ⑳, ㊿, ⓐ, Ⓐ), else each character followed by U+20DD (combining
-    enclosing circle). LaTeXML does the same (brucemiller/LaTeXML#2198)."""
-    if text.isdigit() and int(text) <= 50:
+    """Return `text` in a circle: Unicode's circled form of a number from 0 to 20 or of a
+    Latin letter (①, ⑳, ⓐ, Ⓐ), else each character followed by U+20DD (combining enclosing
+    circle). LaTeXML does the same (brucemiller/LaTeXML#2198). The circled numbers from 21
+    (㉑) are CJK compatibility characters that the math font and common Latin fonts lack."""
+    if text.isdigit() and int(text) <= 20:
         number = int(text)
-        if number == 0:
-            return "\u24ea"
-        if number <= 20:
-            return chr(0x2460 + number - 1)
-        return chr(0x3251 + number - 21) if number <= 35 else chr(0x32B1 + number - 36)
+        return chr(0x2460 + number - 1) if number else "\u24ea"
     if len(text) == 1 and "a" <= text <= "z":
         return chr(0x24D0 + ord(text) - ord("a"))
     if len(text) == 1 and "A" <= text <= "Z":
@@ -285,9 +282,37 @@ def rewrite_textcircled(latex: str) -> str:
         if match.start() < pos:
             continue
         argument, end = read_group(latex, match.end())
-        out += [latex[pos : match.start()], "\\text{", circled(argument.strip()), "}"]
+        text = _circle_text(argument)
+        # Plain text is circled; anything else (`{$x$}`, `\#`) is set as text, uncircled,
+        # rather than a circle put after each character of its TeX.
+        shown = circled(text) if PLAIN_TEXT.fullmatch(text) else text
+        out += [latex[pos : match.start()], "\\text{", shown, "}"]
         pos = end
     return "".join(out) + latex[pos:]
+
+
+SIZE_SWITCH = re.compile(
+    r"\\(?:tiny|scriptsize|footnotesize|small|normalsize|large|Large|LARGE|huge|Huge|"
+    r"rm|bf|it|sf|tt|upshape|itshape|bfseries|mdseries|rmfamily|sffamily|ttfamily)"
+    r"(?![A-Za-z])\s*"
+)
+r"""Font switches inside `\textcircled{…}` (`\textcircled{\scriptsize 1}`, LaTeX's idiom for
+a smaller figure in the circle): the Unicode character has its own size."""
+PLAIN_TEXT = re.compile(r"[^\\{}$&#%^_~]+")
+
+
+def _circle_text(argument: str) -> str:
+    """Return `\\textcircled`'s argument without its font switches and enclosing braces."""
+    text = argument.strip()
+    while True:
+        bare = SIZE_SWITCH.sub("", text).strip()
+        if bare.startswith("{") and bare.endswith("}"):
+            inner, end = read_group(bare, 0)
+            if end == len(bare):
+                bare = inner.strip()
+        if bare == text:
+            return text
+        text = bare
 
 
 GENFRAC = re.compile(r"\\genfrac(?![A-Za-z])")
