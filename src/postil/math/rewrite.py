@@ -16,7 +16,7 @@ from latex2mathml.symbols_parser import convert_symbol
 from postil.math.environments import shield_body_brackets, unstar_matrices
 from postil.math.errors import MathSyntaxError, MathUnsupportedError
 from postil.math.macros import read_group
-from postil.math.markers import hide_label, marker
+from postil.math.markers import TEXT_STAND_INS, hide_label, marker
 from postil.math.symbols import FUNCTION_NAMES, LIMIT_OPERATORS, symbol_class
 
 OPERATORNAME = re.compile(r"\\(operatorname\*?|operatornamewithlimits)(?![A-Za-z])")
@@ -318,6 +318,8 @@ def _circle_text(argument: str) -> str:
 GENFRAC = re.compile(r"\\genfrac(?![A-Za-z])")
 BIGG = re.compile(r"\\bigg[lrm]?(?![A-Za-z])")
 r"""`\bigg` and its sides: latex2mathml gives them a generalised fraction's delimiter size."""
+TEX_DIMENSION = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)\s*(?:pt|em|ex|mm|cm|in|bp|pc|dd|cc|sp|mu|px)")
+"""A length TeX reads as `\\genfrac`'s thickness (CSS's `px` too, as MathJax takes it)."""
 GENFRAC_STYLES = {"": "", "0": "\\displaystyle", "1": "\\textstyle", "2": "\\scriptstyle"}
 GENFRAC_STYLES["3"] = "\\scriptscriptstyle"
 DELIMITER_NAMES = {"\\{": "{", "\\}": "}", "\\|": "‖", "\\lbrace": "{", "\\rbrace": "}"}
@@ -353,6 +355,14 @@ def rewrite_genfrac(latex: str) -> str:
                 ) from None
             args.append(arg.strip())
         left, right, thickness, style, numerator, denominator = args
+        if thickness and not TEX_DIMENSION.fullmatch(thickness):
+            message = (
+                r"\genfrac's thickness (3rd argument) must be empty or a length such as 0pt, "
+                f"not `{thickness}`"
+            )
+            raise MathSyntaxError(message, match.start(), "\\genfrac")
+        if "\\genfrac" in numerator + denominator:  # a fraction of fractions
+            numerator, denominator = rewrite_genfrac(numerator), rewrite_genfrac(denominator)
         if style not in GENFRAC_STYLES:
             message = rf"\genfrac's style (4th argument) must be empty or 0, 1, 2, 3, not `{style}`"
             raise MathSyntaxError(message, match.start(), "\\genfrac")
@@ -377,7 +387,7 @@ def _fraction_delimiter(written: str, offset: int) -> str:
     if len(char) != 1 or char.isalnum():
         message = rf"\genfrac's delimiter `{written}` is no delimiter: write one like ( or \langle"
         raise MathSyntaxError(message, offset, "\\genfrac")
-    return marker("fracdelim", char)
+    return marker("fracdelim", TEXT_STAND_INS.get(char, char))  # `{` hidden from `\\text`
 
 
 def rewrite_mathop(latex: str) -> str:
