@@ -86,3 +86,12 @@ def test_with_a_bibliography_a_key_it_has_is_cited_and_one_it_lacks_warns_unless
     assert '(<span class="citation-missing">@zzz</span>)' in html
     (diag,) = state.diagnostics
     assert str(diag).startswith("post.md:5:30: warning: citation key `zzz` is not in the")
+
+
+def test_bracketed_quarto_references_are_no_citation_and_warn_nothing():
+    html, problems = render(
+        "::: {#thm-main}\nT.\n:::\n\n::: {#lem-a}\nL.\n:::\n\n"
+        "See [@thm-main; @lem-a], [see @thm-main, p. 3] and [@smith; @thm-main].\n"
+    )
+    assert html.count('class="xref"') == 4
+    assert len(problems) == 1 and "[@smith; @thm-main] reads as a citation" in problems[0]
