@@ -25,7 +25,6 @@ from postil.errors import Diagnostic, Location, Severity
 from postil.markdown.rendered import CitedWork
 from postil.markdown.state import RenderState, get_state
 from postil.markdown.tagsyntax import locate
-from postil.markdown.xref import XREF
 
 KEY = r"\w(?:\w|[:.#$%&+?<>~/-](?=\w))*"
 """A citation key: Pandoc's rule (a letter, digit or `_`, then those and internal
@@ -146,6 +145,8 @@ def cite_bracketed(state: StateInline, silent: bool) -> bool:
             token.meta = {"label": label, "kind": "target", "bare": bare, "pos": start}
         state.pos = end + 1
         return True
+    from postil.markdown.xref import XREF  # xref imports this module's warnings
+
     if all(XREF.fullmatch("@" + item.key) for item in items):
         return False  # `[@thm-a; @lem-b]`, `[see @thm-a]`: Quarto's references, `xref.py`'s
     if get_state(state.env).bibliography is None:
