@@ -22,9 +22,11 @@ from markdown_it.token import Token
 from postil.bibliography import style
 from postil.bibliography.entries import Work
 from postil.errors import Diagnostic, Location, Severity
+from postil.markdown.citemessages import NO_BIBLIOGRAPHY, UNKNOWN_KEY
 from postil.markdown.rendered import CitedWork
 from postil.markdown.state import RenderState, get_state
 from postil.markdown.tagsyntax import locate
+from postil.markdown.xref import XREF
 
 KEY = r"\w(?:\w|[:.#$%&+?<>~/-](?=\w))*"
 """A citation key: Pandoc's rule (a letter, digit or `_`, then those and internal
@@ -145,8 +147,6 @@ def cite_bracketed(state: StateInline, silent: bool) -> bool:
             token.meta = {"label": label, "kind": "target", "bare": bare, "pos": start}
         state.pos = end + 1
         return True
-    from postil.markdown.xref import XREF  # xref imports this module's warnings
-
     if all(XREF.fullmatch("@" + item.key) for item in items):
         return False  # `[@thm-a; @lem-b]`, `[see @thm-a]`: Quarto's references, `xref.py`'s
     if get_state(state.env).bibliography is None:
@@ -341,26 +341,6 @@ def _install(render: RenderState, data: _Citations, found: tuple) -> None:
     render.extra["cite"] = data
     if citations is not None:
         render.extra["citations"] = citations
-
-
-NO_BIBLIOGRAPHY = (
-    "{shown} reads as a citation but the post names no bibliography; add "
-    "`bibliography: refs.bib` to its front matter (or postil.yaml)"
-)
-"""The warning at a citation in a post without a bibliography (`shown`: as written)."""
-
-UNKNOWN_KEY = (
-    "citation key `{key}` is not in the bibliography; add an entry `{key}` to the .bib "
-    "file, fix the key, or write \\@{key} for literal text"
-)
-"""The warning at a citation of a key the bibliography lacks."""
-
-
-def missing_html(key: str, numeric: bool) -> str:
-    """Return what a citation of a key the bibliography lacks shows: `(@key)`, `[@key]`."""
-    inner = f'<span class="citation-missing">@{escape(key)}</span>'
-    before, after = ("[", "]") if numeric else ("(", ")")
-    return f'<span class="citation">{before}{inner}{after}</span>'
 
 
 def _report_unbound(state: StateCore, render: RenderState) -> None:

@@ -15,6 +15,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
+from postil.markdown.citemessages import NO_BIBLIOGRAPHY, UNKNOWN_KEY, missing_html
 from postil.markdown.state import RenderState, get_state
 from postil.markdown.theorem import THEOREMS
 from postil.math import anchor_id
@@ -193,8 +194,6 @@ def _target(
 def _report_citation(doc: RenderState, block: Token, token: Token) -> None:
     """Report `[@key]` that names no element of the page as the citation it then is: with
     no bibliography, or a key the bibliography lacks (`postil.markdown.cite`'s warnings)."""
-    from postil.markdown.cite import NO_BIBLIOGRAPHY, UNKNOWN_KEY
-
     line0, col = _spot(doc, block, token)
     key = token.meta["label"]
     if doc.bibliography is None:
@@ -247,8 +246,6 @@ def render_xref(self: Any, tokens: Sequence[Token], idx: int, options: Any, env:
     if meta["kind"] == "target" and meta.get("text") is None:  # a citation after all
         if get_state(env).bibliography is None:
             return escape(tokens[idx].content)
-        from postil.markdown.cite import missing_html
-
         return missing_html(label, get_state(env).citation_style == "numeric")
     if meta.get("chunk"):  # made by a code chunk postil does not run: Quarto's `?@tbl-x`
         return f'<strong class="xref-missing">?@{escape(label)}</strong>'
