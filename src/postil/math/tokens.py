@@ -316,7 +316,7 @@ def mark_ordinary_groups(root: ET.Element) -> None:
     and KaTeX advise too) and `a{=}b` none around the equals sign. latex2mathml writes the
     group as an `<mrow>` holding the `<mo>`, which Chromium treats as an embellished
     operator and spaces by its dictionary. Only a group in a row counts: the base of
-    `\overset{!}{=}` keeps its class, as amsmath's `inrel@` does, and scripts are spaced
+    `\overset{!}{=}` keeps its class, as amsmath's `\binrel@` does, and scripts are spaced
     by `spacing.fix_atom_spacing`.
     """
     for parent in root.iter():
