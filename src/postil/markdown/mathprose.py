@@ -47,6 +47,10 @@ _ANY_DEFINITION = re.compile(r"^[ \t>*+\-0-9.)]*" + DEFINITION_START.pattern, re
 without one has no paragraph `math_definitions` changes (one scan of the source, in C)."""
 
 
+MOST_LINES = 64
+"""The longest run of definition lines one paragraph may start with (a preamble's worth)."""
+
+
 def math_definitions(state: Any) -> None:
     """Core rule: re-type leading definition lines of paragraphs as definition-only math.
 
@@ -97,8 +101,12 @@ def _split_paragraph(state: Any, tokens: list[Token], i: int) -> int:
 
 def _definition_lines(state: Any, inline: Token, lines: list[str]) -> int:
     """Return how many leading `lines` hold definitions only (0 for none); warn when the
-    first definition cannot be read."""
-    for count in range(len(lines), 0, -1):
+    first definition cannot be read.
+
+    At most `MOST_LINES` lines are tried, longest first: each try reads its lines again, so
+    a paragraph of thousands of lines that starts with a definition stays linear.
+    """
+    for count in range(min(len(lines), MOST_LINES), 0, -1):
         head = "\n".join(lines[:count])
         try:
             definitions, rest = extract_definitions(head)
