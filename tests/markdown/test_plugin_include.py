@@ -62,3 +62,9 @@ def test_mdbook_inclusions_warn_at_their_line_in_text_and_in_a_code_block():
         f"post.md:1:1: warning: the file inclusion of `../src/intro.md` {LEFT_OUT}",
         f"post.md:4:3: warning: the file inclusion of `main.rs:2:10` {LEFT_OUT}",
     ]
+
+
+def test_an_mdbook_inclusion_inside_a_line_is_named_so_not_a_liquid_variable():
+    html, found = render("See {{#include ../src/x.rs:anchor}} here.\n")
+    assert "#include" not in html and "See" in html
+    assert found == [f"post.md:1:5: warning: the file inclusion of `../src/x.rs:anchor` {LEFT_OUT}"]

@@ -325,7 +325,17 @@ def _output(tag: Tag, doc: RenderState, in_html: bool) -> Value:
     return Value(value)
 
 
+MDBOOK_INCLUSION = re.compile(r"\{\{#(?:include|rustdoc_include|playground)[ \t]+([^\s}]+)")
+"""mdBook's inclusion in a line of text (`include.MDBOOK_INCLUDE` is one on a line of its own)."""
+
+
 def _unknown(tag: Tag, what: str) -> str:
+    inclusion = MDBOOK_INCLUSION.match(tag.raw)
+    if inclusion:  # `{{#include x.md}}` inside a line: mdBook's, as `include.py` says it
+        return (
+            f"the file inclusion of `{inclusion.group(1)}` is left out: postil does not read "
+            "other files into a post; paste the file's content here"
+        )
     if tag.inner.strip().startswith("$"):  # Vue's globals: Liquid names never start with `$`
         what = what if what.startswith("the front matter") else f"{what} is not supported"
         return (
