@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from html import escape
 from pathlib import Path
 
 import html5lib
@@ -178,7 +179,9 @@ def block(draw: st.DrawFn, hostile: bool = True) -> str:
         f"![{text}](fig.png){{#fig-{draw(st.sampled_from(['a', 'b']))}}}",
         f"\\[\n{tex}\n\\]",
         "    indented code " + text,
-        f'<div class="x">{text} ${tex}$ $${tex}$$ <code>${tex}$</code></div>',  # MathJax's
+        # MathJax's math in raw HTML; the author's own text in it is valid HTML (escaped: a
+        # bare `&x` or `a < b` there is the author's parse error, which postil passes on)
+        f'<div class="x">{escape(text, quote=False)} ${tex}$ $${tex}$$ <code>${tex}$</code></div>',
         f"{{{{< katex display >}}}}\n{tex}\n{{{{< /katex >}}}}\n\n{{{{< katex >}}}}{tex}",
         f"{{{{% callout {draw(st.sampled_from(['note', 'nosuch', '']))} %}}}}\n{text}\n"
         + draw(st.sampled_from(["{{% /callout %}}", ""])),
