@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
 from latex2mathml.symbols_parser import convert_symbol
 
@@ -106,6 +107,25 @@ def _dots(match: re.Match[str]) -> str:
     return dots
 
 
+Replacement = Callable[[re.Match[str]], tuple[str, int]]
+"""What replaces one command: (the new TeX, the offset where its arguments end)."""
+
+
+def replace_commands(latex: str, pattern: re.Pattern[str], replace: Replacement) -> str:
+    """Return `latex` with each command `pattern` finds replaced, with the arguments it reads:
+    `replace(match)` gives the new TeX and where the command's arguments end. A match inside
+    arguments an earlier command read belongs to that command and is left to it.
+    """
+    out, pos = [], 0
+    for match in pattern.finditer(latex):
+        if match.start() < pos:
+            continue
+        text, end = replace(match)
+        out += [latex[pos : match.start()], text]
+        pos = end
+    return "".join(out) + latex[pos:]
+
+
 MODULAR = re.compile(r"\\(pmod|pod|mod)(?![A-Za-z])")
 
 
@@ -120,21 +140,17 @@ def rewrite_modular(latex: str, display: bool) -> str:
     Raises:
         MathSyntaxError: the command has no argument.
     """
-    out, pos = [], 0
-    for match in MODULAR.finditer(latex):
-        if match.start() < pos:
-            continue
+
+    def modular(match: re.Match[str]) -> tuple[str, int]:
         argument, end = read_group(latex, match.end())
         name = match.group(1)
         space = 18 if display else 12 if name == "mod" else 8
         if name == "mod":
-            text = rf"\mkern{space}mu\mathrm{{mod}}\mkern6mu{{{argument}}}"
-        else:
-            word = r"\mathrm{mod}\mkern6mu" if name == "pmod" else ""
-            text = rf"\mkern{space}mu({word}{{{argument}}})"
-        out += [latex[pos : match.start()], text]
-        pos = end
-    return "".join(out) + latex[pos:]
+            return rf"\mkern{space}mu\mathrm{{mod}}\mkern6mu{{{argument}}}", end
+        word = r"\mathrm{mod}\mkern6mu" if name == "pmod" else ""
+        return rf"\mkern{space}mu({word}{{{argument}}})", end
+
+    return replace_commands(latex, MODULAR, modular)
 
 
 ESCAPED_PERCENT = re.compile(r"(?<!\\)\\\\%")
@@ -237,16 +253,14 @@ def brace_substacks(latex: str) -> str:
     Raises:
         MathSyntaxError: `\substack` has no argument.
     """
-    out, pos = [], 0
-    for match in SUBSTACK.finditer(latex):
-        if match.start() < pos:
-            continue
+
+    def braced(match: re.Match[str]) -> tuple[str, int]:
         _, end = read_group(latex, match.end())
         whole = latex[: match.start()].rstrip().endswith("{") and latex[end:].lstrip()[:1] == "}"
         command = latex[match.start() : end]
-        out += [latex[pos : match.start()], command if whole else "{" + command + "}"]
-        pos = end
-    return "".join(out) + latex[pos:]
+        return (command if whole else "{" + command + "}"), end
+
+    return replace_commands(latex, SUBSTACK, braced)
 
 
 TEXTCIRCLED = re.compile(r"\\textcircled(?![A-Za-z])")
@@ -277,18 +291,16 @@ def rewrite_textcircled(latex: str) -> str:
     Raises:
         MathSyntaxError: `\textcircled` has no argument.
     """
-    out, pos = [], 0
-    for match in TEXTCIRCLED.finditer(latex):
-        if match.start() < pos:
-            continue
+
+    def circle(match: re.Match[str]) -> tuple[str, int]:
         argument, end = read_group(latex, match.end())
         text = _circle_text(argument)
         # Plain text is circled; anything else (`{$x$}`, `\#`) is set as text, uncircled,
         # rather than a circle put after each character of its TeX.
         shown = circled(text) if PLAIN_TEXT.fullmatch(text) else text
-        out += [latex[pos : match.start()], "\\text{", shown, "}"]
-        pos = end
-    return "".join(out) + latex[pos:]
+        return "\\text{" + shown + "}", end
+
+    return replace_commands(latex, TEXTCIRCLED, circle)
 
 
 SIZE_SWITCH = re.compile(
@@ -339,41 +351,41 @@ def rewrite_genfrac(latex: str) -> str:
         MathSyntaxError: an argument is missing, the style is not empty or 0–3, or a
             delimiter is no delimiter.
     """
-    out, pos = [], 0
-    for match in GENFRAC.finditer(latex):
-        if match.start() < pos:
-            continue
-        args, end = [], match.end()
-        for _ in range(6):
-            try:
-                arg, end = read_group(latex, end)
-            except MathSyntaxError:
-                raise MathSyntaxError(
-                    r"\genfrac needs 6 arguments: write \genfrac{(}{)}{0pt}{}{n}{k}",
-                    match.start(),
-                    "\\genfrac",
-                ) from None
-            args.append(arg.strip())
-        left, right, thickness, style, numerator, denominator = args
-        if thickness and not TEX_DIMENSION.fullmatch(thickness):
-            message = (
-                r"\genfrac's thickness (3rd argument) must be empty or a length such as 0pt, "
-                f"not `{thickness}`"
-            )
-            raise MathSyntaxError(message, match.start(), "\\genfrac")
-        if "\\genfrac" in numerator + denominator:  # a fraction of fractions
-            numerator, denominator = rewrite_genfrac(numerator), rewrite_genfrac(denominator)
-        if style not in GENFRAC_STYLES:
-            message = rf"\genfrac's style (4th argument) must be empty or 0, 1, 2, 3, not `{style}`"
-            raise MathSyntaxError(message, match.start(), "\\genfrac")
-        fraction = rf"\frac{{{numerator}}}{{{denominator}}}"
-        if thickness:
-            fraction = marker("fracrule", thickness) + fraction
-        parts = [GENFRAC_STYLES[style], _fraction_delimiter(left, match.start()), fraction]
-        parts.append(_fraction_delimiter(right, match.start()))
-        out += [latex[pos : match.start()], "{", " ".join(p for p in parts if p), "}"]
-        pos = end
-    return "".join(out) + latex[pos:]
+    return replace_commands(latex, GENFRAC, _genfrac)
+
+
+def _genfrac(match: re.Match[str]) -> tuple[str, int]:
+    """Return one `\\genfrac` (at `match`) as postil's TeX and where its arguments end."""
+    latex = match.string
+    args, end = [], match.end()
+    for _ in range(6):
+        try:
+            arg, end = read_group(latex, end)
+        except MathSyntaxError:
+            raise MathSyntaxError(
+                r"\genfrac needs 6 arguments: write \genfrac{(}{)}{0pt}{}{n}{k}",
+                match.start(),
+                "\\genfrac",
+            ) from None
+        args.append(arg.strip())
+    left, right, thickness, style, numerator, denominator = args
+    if thickness and not TEX_DIMENSION.fullmatch(thickness):
+        message = (
+            r"\genfrac's thickness (3rd argument) must be empty or a length such as 0pt, "
+            f"not `{thickness}`"
+        )
+        raise MathSyntaxError(message, match.start(), "\\genfrac")
+    if "\\genfrac" in numerator + denominator:  # a fraction of fractions
+        numerator, denominator = rewrite_genfrac(numerator), rewrite_genfrac(denominator)
+    if style not in GENFRAC_STYLES:
+        message = rf"\genfrac's style (4th argument) must be empty or 0, 1, 2, 3, not `{style}`"
+        raise MathSyntaxError(message, match.start(), "\\genfrac")
+    fraction = rf"\frac{{{numerator}}}{{{denominator}}}"
+    if thickness:
+        fraction = marker("fracrule", thickness) + fraction
+    parts = [GENFRAC_STYLES[style], _fraction_delimiter(left, match.start()), fraction]
+    parts.append(_fraction_delimiter(right, match.start()))
+    return "{" + " ".join(p for p in parts if p) + "}", end
 
 
 def _fraction_delimiter(written: str, offset: int) -> str:
@@ -400,24 +412,20 @@ def rewrite_mathop(latex: str) -> str:
     only (`\arg\max`) is `\operatorname*{…}` of that word; any other argument
     (`\mathbb{E}`, `\sum'`) is a group made the operator by an `opgroup` marker.
     """
-    out, pos = [], 0
-    for match in MATHOP.finditer(latex):
-        if match.start() < pos:
-            continue
+
+    def operator(match: re.Match[str]) -> tuple[str, int]:
         body, end = read_group(latex, match.end())
         word = MATHOP_WORD.fullmatch(body)
         text = next((w for w in (word.group("braced"), word.group("rm")) if w), "") if word else ""
         if not text and MATHOP_NAMES.fullmatch(body):
             text = "\\,".join(a or b for a, b in OPERATOR_NAME.findall(body))
         if text and WORD.fullmatch(text):
-            operator = rf"\operatorname*{{{text.strip()}}}"
-        elif convert_symbol(body.strip()) in LARGE_OPERATORS:
-            operator = body  # `\mathop{\sum}` is `\sum`
-        else:
-            operator = "{" + marker("opgroup", "opl") + body + "}"
-        out += [latex[pos : match.start()], operator]
-        pos = end
-    return "".join(out) + latex[pos:]
+            return rf"\operatorname*{{{text.strip()}}}", end
+        if convert_symbol(body.strip()) in LARGE_OPERATORS:
+            return body, end  # `\mathop{\sum}` is `\sum`
+        return "{" + marker("opgroup", "opl") + body + "}", end
+
+    return replace_commands(latex, MATHOP, operator)
 
 
 def fill_empty_fractions(latex: str) -> str:
