@@ -85,3 +85,39 @@ def test_an_attribute_list_id_the_page_template_has_is_an_error_naming_the_templ
         "templates/partials/cite.html; ids must be unique in a page: choose another id",
     ]
     assert 'id="fine"' in html
+
+
+def test_a_heading_avoids_an_id_an_attribute_list_gives():
+    # Pandoc numbers a heading's identifier past every id in the document; two `intro`s
+    # would send `#intro` to the div and leave the heading unreachable
+    html, problems = render(
+        "::: {#intro}\nx\n:::\n\n## Intro\n\nSee [the term]{#terms}.\n\n## Terms\n"
+    )
+    assert 'id="intro-1">Intro' in html and 'id="terms-1">Terms' in html
+    assert html.count('id="intro"') == 1 and html.count('id="terms"') == 1
+    assert problems == []
+
+
+def test_an_attribute_list_id_given_twice_is_a_warning_naming_the_first():
+    _, problems = render("[a]{#k} and [b](/x){#k}\n\n::: {#k}\nc\n:::\n")
+    assert problems == [
+        "content/posts/a.md:5:21: warning: id `k` of the attribute list is already used by the "
+        "attribute list at content/posts/a.md:5:5; ids must be unique in a page: choose another id",
+        "content/posts/a.md:7:6: warning: id `k` of the attribute list is already used by the "
+        "attribute list at content/posts/a.md:5:5; ids must be unique in a page: choose another id",
+    ]
+
+
+def test_an_attribute_list_id_equal_to_raw_html_or_a_figure_id_names_the_earlier():
+    _, problems = render('<b id="r">r</b>\n\n[s]{#r}\n\n![C](x.png){#fig-a}\n\n[t]{#fig-a}\n')
+    assert problems == [
+        "content/posts/a.md:7:5: warning: id `r` of the attribute list is already used by raw "
+        "HTML at content/posts/a.md:5:8; ids must be unique in a page: choose another id",
+        "content/posts/a.md:11:5: error: id `fig-a` of the attribute list is already used by the "
+        "figure at content/posts/a.md:9:1; ids must be unique in a page: choose another id",
+    ]
+
+
+def test_a_heading_id_written_like_an_attribute_list_id_is_the_headings_warning():
+    _, problems = render("[a]{#x}\n\n## B {#x}\n")
+    assert len(problems) == 1 and "heading id 'x' is already used on this page" in problems[0]

@@ -10,6 +10,7 @@ from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
+from postil.markdown.ids import attribute_ids
 from postil.markdown.mathdoc import emptiness, error_span
 from postil.markdown.rendered import TocEntry
 from postil.markdown.state import RenderState, get_state
@@ -242,8 +243,9 @@ def _unique(slug: str, used: set[str], last: dict[str, int]) -> str:
 
 
 def _figure_ids(tokens: list[Token]) -> set[str]:
-    """Return the ids of figures, widgets, captioned tables and Obsidian's block ids
-    (`wikilink.block_ids`) in a token stream."""
+    """Return the ids of figures, widgets, captioned tables, Obsidian's block ids
+    (`wikilink.block_ids`) and attribute lists on anything but a heading (`::: {#x}`,
+    `[text]{#x}`, `{: #x}`: `ids.attribute_ids`) in a token stream."""
     ids = set()
     for token in tokens:
         figure = token.meta.get("figure") if token.meta else None
@@ -251,6 +253,7 @@ def _figure_ids(tokens: list[Token]) -> set[str]:
             ids.add(str(figure["id"]))
         if token.meta and token.meta.get("block_id"):
             ids.add(str(token.meta["block_id"]))
+    ids.update(found for found, _ in attribute_ids(tokens))
     return ids
 
 

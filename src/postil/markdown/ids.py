@@ -30,13 +30,16 @@ def ids_plugin(md: MarkdownIt) -> None:
 
 
 def unique_ids(state: StateCore) -> None:
-    """Check the figure ids and raw HTML ids of the document against each other and the page.
+    """Check the figure ids, attribute-list ids and raw HTML ids of the document against
+    each other and the page.
 
-    In a document parsed in groups (`postil.markdown.state.GroupRun`) each group's figure
-    ids are kept until the last group, where all are checked as for a document parsed whole.
+    In a document parsed in groups (`postil.markdown.state.GroupRun`) each group's ids are
+    kept until the last group, where all are checked as for a document parsed whole.
     """
     render_state = get_state(state.env)
-    figures: list[tuple[str, int | None, str]] = render_state.groups.carry.setdefault("ids", [])
+    carry = render_state.groups.carry
+    figures: list[tuple[str, int | None, str]] = carry.setdefault("ids", [])
+    attributes: list[tuple[str, int | None]] = carry.setdefault("attribute_ids", [])
     line0: int | None = None
     for token in state.tokens:
         line0 = token.map[0] if token.map else line0
@@ -49,13 +52,56 @@ def unique_ids(state: StateCore) -> None:
         for child in token.children or ():
             if child.attrs:
                 _check_template_id(render_state, child, line0)
+    attributes += attribute_ids(state.tokens)
     if not render_state.groups.last:
         return
-    seen: dict[str, str] = {}
-    for found, line0, kind in figures:
-        _define(render_state, found, (line0, 1), seen, figure_dup_ok=True, noun=f"the {kind}")
-    for found, line0, col in render_state.extra.get("html_ids", ()):
-        _define(render_state, found, (line0, col), seen, figure_dup_ok=False)
+    defined = [(found, (line0, 1), f"the {kind}", False) for found, line0, kind in figures]
+    after: dict[tuple[int | None, str], int] = {}  # two `{#k}` on one line: the second's
+    for found, line0 in attributes:
+        col = after[line0, found] = _column(
+            render_state, line0, found, after.get((line0, found), 0)
+        )
+        defined.append((found, (line0, col), "the attribute list", True))
+    defined += [
+        (found, (line0, col), "raw HTML", True)
+        for found, line0, col in render_state.extra.get("html_ids", ())
+    ]
+    defined.sort(key=lambda one: (one[1][0] is None, one[1][0] or 0, one[1][1]))
+    seen: dict[str, tuple[str, bool]] = {}
+    for found, at, noun, authored in defined:  # the later of two is reported
+        _define(render_state, found, at, seen, noun, authored)
+
+
+def attribute_ids(tokens: list[Token]) -> list[tuple[str, int | None]]:
+    """Return `(id, 0-based body line)` of each id an attribute list gives an element that is
+    neither a heading (`heading.py` gives and checks those) nor a numbered figure, in order.
+
+    Syntax: Pandoc's and markdown-it-attrs' `::: {#x}`, `[text]{#x}`, `![a](b.png){#x}`
+    on an unnumbered image, kramdown's `{: #x}`; postil copies the id into the element.
+    """
+    found: list[tuple[str, int | None]] = []
+    line0: int | None = None
+    for token in tokens:
+        line0 = token.map[0] if token.map else line0
+        for one in (token, *(token.children or ())):
+            given = one.attrs.get("id") if one.attrs and one.type != "heading_open" else None
+            figure = one.meta.get("figure") if one.meta else None
+            if (
+                isinstance(given, str)
+                and given
+                and not (isinstance(figure, dict) and figure.get("id"))
+            ):
+                found.append((given, line0))
+    return found
+
+
+def _column(render_state: RenderState, line0: int | None, found: str, after: int) -> int:
+    """Return the 1-based column of `#found` on body line `line0` after column `after`, or
+    `after` + 1 when it is not there (an id on a block's line is on the line before it)."""
+    lines = render_state.source_lines
+    if line0 is None or not 0 <= line0 < len(lines):
+        return after + 1
+    return lines[line0].find(f"#{found}", after) + 1 or after + 1
 
 
 def _check_template_id(render_state: RenderState, token: Token, line0: int | None) -> None:
@@ -75,27 +121,40 @@ def _define(
     render_state: RenderState,
     found: str,
     at: tuple[int | None, int],
-    seen: dict[str, str],
-    figure_dup_ok: bool,
-    noun: str = "the figure",
+    seen: dict[str, tuple[str, bool]],
+    noun: str,
+    authored: bool,
 ) -> None:
-    """Record id `found` defined at `at` (0-based body line, 1-based column); report it if
-    the page or the post has it already (`noun`: what a numbered element is, "the table")."""
+    """Record id `found` defined at `at` (0-based body line, 1-based column) by `noun` ("the
+    figure", "the attribute list", "raw HTML"); report it if the page or the post has it
+    already. `authored`: the id is the author's own markup (raw HTML, an attribute list),
+    not a numbered element postil links to.
+
+    Two of the author's own ids are a warning (browsers take the first; Pandoc warns of a
+    "Duplicate identifier" and builds); one that takes a figure's id breaks postil's
+    numbered links, and one the page template has breaks its landmarks: errors. Two
+    figures with one id are the figure plugin's error; an attribute list with a template's
+    id is reported where it is read (`_check_template_id`).
+    """
     line0, col = at
-    where = noun if figure_dup_ok else "raw HTML"
-    here = str(render_state.location(line0, col))
     template = PAGE_IDS.get(found)
-    other = f"the page template {template}" if template else seen.get(found)
-    if other is None:
-        seen[found] = f"{where} at {here}"
+    if template and noun == "the attribute list":
         return
-    if figure_dup_ok and not template:
+    here = str(render_state.location(line0, col))
+    if template:
+        other, other_authored = f"the page template {template}", False
+    elif found in seen:
+        other, other_authored = seen[found]
+    else:
+        seen[found] = (f"{noun} at {here}", authored)
+        return
+    if not template and not authored and not other_authored:
         return  # two figures with one id: the figure plugin's error
     message = (
-        f"id `{found}` of {where} is already used by {other}; ids must be unique in a "
+        f"id `{found}` of {noun} is already used by {other}; ids must be unique in a "
         "page: choose another id"
     )
-    if not template and other.startswith("raw HTML"):
+    if authored and other_authored:
         # The author's HTML twice (an SVG's `<marker id="arrowhead">` pasted with each
         # drawing, as in cs231n's notes): browsers take the first, and every generator
         # builds it, so it is a warning; one that takes a figure's or the page's id breaks
