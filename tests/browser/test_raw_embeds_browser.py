@@ -1,0 +1,73 @@
+"""The author's own embeds in raw HTML in Debian's Chromium (base.css): an `<iframe>` with
+width and height attributes (a pasted YouTube player, as karpathy's and many Jekyll posts
+have), a `<video>` and an `<embed>` wider than a phone's column fit the column; the frame
+keeps the ratio of its attributes, and one narrower than the column keeps its size."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from support.web import write_article_page
+
+from postil.markdown import create_markdown
+from postil.markdown.state import RenderState
+
+BODY = """\
+A paragraph of text before the embeds, long enough to fill the measure of the column.
+
+<iframe width="420" height="315" src="about:blank" title="A player"></iframe>
+
+<iframe width="200" height="100" src="about:blank" title="A small frame"></iframe>
+
+<video width="800" height="400" controls title="A clip"></video>
+
+<embed type="image/svg+xml" src="about:blank" width="700" height="100">
+"""
+
+BOXES_JS = """
+() => {
+  const text = document.querySelector(".post-body p").getBoundingClientRect();
+  const page = document.documentElement;
+  return {
+    overflow: page.scrollWidth - page.clientWidth,
+    text: text.width,
+    boxes: Array.from(document.querySelectorAll(".post-body :is(iframe, video, embed)")).map(
+      (el) => { const box = el.getBoundingClientRect(); return [el.tagName, box.width, box.height]; }),
+  };
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Write the page of embeds with the theme's stylesheets."""
+    root = tmp_path_factory.mktemp("embeds")
+    body = create_markdown().render(BODY, {"postil": RenderState()})
+    assert body.count("<iframe") == 2 and "<video" in body and "<embed" in body
+    write_article_page(root, "Embeds", body)
+    return root
+
+
+def test_on_a_phone_each_embed_fits_the_column_and_a_frame_keeps_its_ratio(page, site, serve_dir):
+    page.set_viewport_size({"width": 390, "height": 900})
+    page.goto(serve_dir(site))
+    found = page.evaluate(BOXES_JS)
+    assert found["overflow"] == 0
+    text = found["text"]
+    assert text < 400  # the player (420 px) is wider than the column
+    (_, player_w, player_h), (_, small_w, small_h), (_, video_w, video_h), (_, embed_w, _) = found[
+        "boxes"
+    ]
+    assert player_w == pytest.approx(text, abs=1)
+    assert player_h == pytest.approx(text * 315 / 420, abs=1)
+    assert (small_w, small_h) == (200, 100)
+    assert video_w == pytest.approx(text, abs=1) and video_h == pytest.approx(text / 2, abs=1)
+    assert embed_w == pytest.approx(text, abs=1)
+
+
+def test_on_a_wide_screen_the_embeds_keep_their_sizes(page, site, serve_dir):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(serve_dir(site))
+    boxes = page.evaluate(BOXES_JS)["boxes"]
+    assert [box[1:] for box in boxes[:2]] == [[420, 315], [200, 100]]
