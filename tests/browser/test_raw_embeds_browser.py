@@ -1,14 +1,16 @@
-"""The author's own embeds in raw HTML in Debian's Chromium (base.css): an `<iframe>` with
-width and height attributes (a pasted YouTube player, as karpathy's and many Jekyll posts
-have), a `<video>` and an `<embed>` wider than a phone's column fit the column; the frame
-keeps the ratio of its attributes, and one narrower than the column keeps its size."""
+"""The author's own raw HTML in Debian's Chromium on a phone: an `<iframe>` with width and
+height attributes (a pasted YouTube player, as karpathy's and many Jekyll posts have), a
+`<video>`, an `<embed>` and a `<canvas>` wider than the column fit it (base.css), the
+frame keeping the ratio of its attributes and one narrower than the column its size; a
+wide `<table>` scrolls in its own region (`postil.markdown.rawtable`); the page never
+scrolls sideways."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from support.web import write_article_page
+from support.web import run_axe, write_article_page
 
 from postil.markdown import create_markdown
 from postil.markdown.state import RenderState
@@ -23,6 +25,13 @@ A paragraph of text before the embeds, long enough to fill the measure of the co
 <video width="800" height="400" controls title="A clip"></video>
 
 <embed type="image/svg+xml" src="about:blank" width="700" height="100">
+
+<canvas width="600" height="220"></canvas>
+
+<table>
+<tr><th>Rank</th><th>Team</th><th>Quarterfinal score</th><th>Average points</th><th>Record</th></tr>
+<tr><td>1</td><td>118</td><td>16.039417063</td><td>68</td><td>8-0-0</td></tr>
+</table>
 """
 
 BOXES_JS = """
@@ -32,8 +41,11 @@ BOXES_JS = """
   return {
     overflow: page.scrollWidth - page.clientWidth,
     text: text.width,
-    boxes: Array.from(document.querySelectorAll(".post-body :is(iframe, video, embed)")).map(
-      (el) => { const box = el.getBoundingClientRect(); return [el.tagName, box.width, box.height]; }),
+    boxes: Array.from(document.querySelectorAll(".post-body :is(iframe, video, embed, canvas)"))
+      .map((el) => {
+        const box = el.getBoundingClientRect();
+        return [el.tagName, box.width, box.height];
+      }),
   };
 }
 """
@@ -56,14 +68,22 @@ def test_on_a_phone_each_embed_fits_the_column_and_a_frame_keeps_its_ratio(page,
     assert found["overflow"] == 0
     text = found["text"]
     assert text < 400  # the player (420 px) is wider than the column
-    (_, player_w, player_h), (_, small_w, small_h), (_, video_w, video_h), (_, embed_w, _) = found[
-        "boxes"
-    ]
+    player, small, video, embed, canvas = found["boxes"]
+    (_, player_w, player_h), (_, small_w, small_h), (_, video_w, video_h) = player, small, video
     assert player_w == pytest.approx(text, abs=1)
     assert player_h == pytest.approx(text * 315 / 420, abs=1)
     assert (small_w, small_h) == (200, 100)
     assert video_w == pytest.approx(text, abs=1) and video_h == pytest.approx(text / 2, abs=1)
-    assert embed_w == pytest.approx(text, abs=1)
+    assert embed[1] == pytest.approx(text, abs=1)
+    assert canvas[1] == pytest.approx(text, abs=1)
+    assert canvas[2] == pytest.approx(text * 220 / 600, abs=1)
+    region = page.evaluate(
+        """() => { const r = document.querySelector(".table-wrap");
+        return [r.clientWidth, r.scrollWidth, r.getAttribute("aria-label")]; }"""
+    )
+    assert region[0] == pytest.approx(text, abs=1) and region[1] > region[0]
+    assert region[2] == "Table: Rank, Team, Quarterfinal score, Average points, Record"
+    assert run_axe(page) == []
 
 
 def test_on_a_wide_screen_the_embeds_keep_their_sizes(page, site, serve_dir):

@@ -87,6 +87,8 @@ PLUGINS = {
     # links to other generators' heading ids: the ids of headings and figures, the links
     # plugin's record of fragment links
     "fragments": ("math", "figure", "heading", "links", "fragments"),
+    # the author's `<table>`: raw HTML blocks (across blank lines too), math in its cells
+    "rawtable": ("math", "links", "rawhtml", "htmlblock", "rawtable"),
 }
 
 

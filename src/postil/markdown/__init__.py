@@ -79,6 +79,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.myst import myst_plugin
     from postil.markdown.nesting import nesting_plugin
     from postil.markdown.rawhtml import rawhtml_plugin
+    from postil.markdown.rawtable import rawtable_plugin
     from postil.markdown.scholar import scholar_plugin
     from postil.markdown.shortcode import shortcode_plugin
     from postil.markdown.sidenote import sidenote_plugin
@@ -117,6 +118,7 @@ def create_markdown() -> MarkdownIt:
         kramdown_plugin,  # `{::comment}`, `{::nomarkdown}`: before the attribute lists' rules
         mark_plugin,  # `==x==`: after the math plugin, which reads `$a == b$` first
         rawhtml_plugin,
+        rawtable_plugin,  # the author's `<table>` in a scroll region, as Markdown's
         htmlblock_plugin,  # display math and code tags across a blank line in HTML
         images_plugin,
         ids_plugin,

@@ -1,0 +1,132 @@
+"""Tables written in raw HTML scroll inside the column, as Markdown's tables do.
+
+A post's own `<table>` (kramdown and Hugo authors write one for merged cells or a styled
+result table) is as wide as its content: on a phone it made the whole page scroll
+sideways. A raw HTML block that is a table is put in the same scroll region as a Markdown
+table (`postil.markdown.table`: `<div class="table-wrap" role="region" tabindex="0">`,
+focusable so the arrow keys scroll it, named for assistive technology).
+"""
+
+from __future__ import annotations
+
+import re
+from html import escape
+from html.parser import HTMLParser
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+
+_TABLE_TAG = re.compile(r"<(/?)table\b", re.I)
+_TABLE_START = re.compile(r"\s*(?:<!--.*?-->\s*)*<table\b", re.I | re.S)
+
+
+def rawtable_plugin(md: MarkdownIt) -> None:
+    """Put each table written as a raw HTML block in a scroll region.
+
+    Syntax: a raw HTML block (or a run of them, as `postil.markdown.htmlblock` reads a
+    table across blank lines) that starts with `<table` and ends with its `</table>`::
+
+        <table>
+          <tr><th>Rank</th><th>Team</th></tr>
+          <tr><td>1</td><td>118</td></tr>
+        </table>
+
+    becomes `<div class="table-wrap" role="region" tabindex="0" aria-label="Table: Rank,
+    Team">` around the author's HTML, unchanged. The region is named by the table's
+    `<caption>`, else its first row's header cells, else "Table". A table inside other raw
+    HTML (`<div><table>…`), one whose end is not the end of a raw block, and one with
+    Markdown blocks between its tags (a code block, a paragraph) are left as written. CSS
+    classes: table-wrap.
+    """
+    md.core.ruler.after("rawhtml", "raw_tables", wrap_raw_tables)
+
+
+def wrap_raw_tables(state: StateCore) -> None:
+    """Insert the scroll region's opening and closing `html_block` tokens around each raw
+    HTML table of the document."""
+    tokens = state.tokens
+    if not any(t.type == "html_block" and "<table" in t.content.lower() for t in tokens):
+        return
+    out: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        end = _table_end(tokens, i) if token.type == "html_block" else None
+        if end is None:
+            out.append(token)
+            i += 1
+            continue
+        name = _region_name(
+            "".join(t.content for t in tokens[i : end + 1] if t.type == "html_block")
+        )
+        opening = Token("html_block", "", 0)
+        opening.content = (
+            f'<div class="table-wrap" role="region" tabindex="0" aria-label="{escape(name)}">\n'
+        )
+        closing = Token("html_block", "", 0)
+        closing.content = "</div>\n"
+        opening.level = closing.level = token.level
+        out += [opening, *tokens[i : end + 1], closing]
+        i = end + 1
+    state.tokens = out
+
+
+def _table_end(tokens: list[Token], start: int) -> int | None:
+    """Return the index of the `html_block` that closes the table `tokens[start]` opens, or
+    None when `tokens[start]` does not start with a table, the table does not end a raw
+    block, or anything but raw HTML blocks is between its tags (CommonMark's example 191:
+    an indented `<td>` after a blank line is a code block inside the table)."""
+    first = tokens[start]
+    if not _TABLE_START.match(first.content):
+        return None
+    depth = 0
+    for i in range(start, len(tokens)):
+        token = tokens[i]
+        if token.type != "html_block" or token.level != first.level:
+            return None  # Markdown between the table's tags: its cells are not plain HTML
+        for found in _TABLE_TAG.finditer(token.content):
+            depth += -1 if found.group(1) else 1
+            if depth == 0:
+                rest = token.content[found.end() :]
+                return i if re.fullmatch(r"\s*>\s*", rest) else None
+    return None
+
+
+class _TableName(HTMLParser):
+    """Read a table's caption and the text of its header cells (fed its first row only)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.caption: list[str] = []
+        self.headers: list[str] = []
+        self.into: str | None = None  # "caption" or "th" while inside one
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "caption":
+            self.into = "caption"
+        elif tag == "th":
+            self.into = "th"
+            self.headers.append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("caption", "th"):
+            self.into = None
+
+    def handle_data(self, data: str) -> None:
+        if self.into == "caption":
+            self.caption.append(data)
+        elif self.into == "th":
+            self.headers[-1] += data
+
+
+def _region_name(html: str) -> str:
+    """Return "Table: <caption>", "Table: A, B" (the first row's header cells) or "Table"."""
+    reader = _TableName()
+    first_row_end = html.lower().find("</tr")
+    reader.feed(html if first_row_end < 0 else html[:first_row_end])  # caption, first row
+    caption = " ".join("".join(reader.caption).split())
+    headers = [" ".join(h.split()) for h in reader.headers if h.strip()]
+    if caption:
+        return f"Table: {caption}"
+    return f"Table: {', '.join(headers)}" if headers else "Table"
