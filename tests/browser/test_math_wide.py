@@ -48,6 +48,8 @@ q_\phi(z_i\mid x_i)+\lambda_1\lVert\theta\rVert_2^2+\lambda_2\lVert\phi\rVert_1$
 $\operatorname{softmax}\!\left(\frac{QK^\top}{\sqrt{d}} + M\right)V
 =\operatorname{Attention}(Q,K,V)W^O+b_1+b_2$,
 and a third $x_1+x_2+x_3+x_4+x_5+x_6+x_7+x_8+x_9+x_{10}+x_{11}+x_{12}+x_{13}+x_{14}+x_{15}$.
+
+泰勒公式 $f(x)=f(0)+f'(0)x+\frac{1}{2!}f''(0)x^2+\cdots+\frac{f^{(n)}(0)}{n!}x^n+R_n(x)$……
 """
 WIDTHS = [400, 1100]
 
@@ -164,6 +166,12 @@ def test_scroll_shadows_mark_the_hidden_side_and_go_at_the_end_of_the_scroll(pag
 def test_long_inline_formulas_never_make_the_page_scroll_sideways(page, wide_url, width):
     open_at(page, wide_url, width)
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+    # nor does the punctuation kept with a formula pass the column's edge ("……": 2em)
+    column = page.eval_on_selector(".post-body", "e => e.getBoundingClientRect().right")
+    glued = page.eval_on_selector_all(
+        ".math-nobreak", "ss => ss.map(s => s.getBoundingClientRect().right)"
+    )
+    assert len(glued) == 4 and max(glued) <= column + 0.5
     sizes = page.eval_on_selector_all("p math", "ms => ms.map(m => [m.scrollWidth, m.clientWidth])")
     assert any(scroll > client for scroll, client in sizes)  # one is wider: it scrolls
     page.wait_for_selector("p math[tabindex]", state="attached")  # math.js ran
