@@ -82,17 +82,23 @@ def attribute_ids(tokens: list[Token]) -> list[tuple[str, int | None]]:
     found: list[tuple[str, int | None]] = []
     line0: int | None = None
     for token in tokens:
-        line0 = token.map[0] if token.map else line0
-        for one in (token, *(token.children or ())):
-            given = one.attrs.get("id") if one.attrs and one.type != "heading_open" else None
-            figure = one.meta.get("figure") if one.meta else None
-            if (
-                isinstance(given, str)
-                and given
-                and not (isinstance(figure, dict) and figure.get("id"))
-            ):
-                found.append((given, line0))
+        if token.map:
+            line0 = token.map[0]
+        if token.attrs and token.type != "heading_open":
+            _author_id(token, line0, found)
+        if token.children and "{" in token.content:  # inline attribute lists are in braces
+            for child in token.children:
+                if child.attrs:
+                    _author_id(child, line0, found)
     return found
+
+
+def _author_id(token: Token, line0: int | None, found: list[tuple[str, int | None]]) -> None:
+    """Append `token`'s id with `line0` to `found` unless it has none or is a figure's."""
+    given = token.attrs.get("id")
+    figure = token.meta.get("figure") if token.meta else None
+    if isinstance(given, str) and given and not (isinstance(figure, dict) and figure.get("id")):
+        found.append((given, line0))
 
 
 def _column(render_state: RenderState, line0: int | None, found: str, after: int) -> int:
