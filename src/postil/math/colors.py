@@ -164,14 +164,18 @@ def model_color(model: str, spec: str, colors: Mapping[str, str]) -> str:
 
 def color_by_name(name: str, colors: Mapping[str, str]) -> str:
     """Return the CSS colour of a colour name: the post's `\\definecolor`, else a dvips name
-    (`DVIPS_NAMES`), else the name as written (CSS reads `red`, `#f80`, `teal`). A colour
-    defined by name (`\\definecolor{accent}{named}{BrickRed}`) is followed to what it names."""
+    (`DVIPS_NAMES`), else six hex digits as `#` and the digits (KaTeX's `parseColorGroup`
+    reads `\\colorbox{e0e0e0}` in xcolor's HTML model; CSS draws nothing for `e0e0e0`),
+    else the name as written (CSS reads `red`, `#f80`, `teal`). A colour defined by name
+    (`\\definecolor{accent}{named}{BrickRed}`) is followed to what it names."""
     for _ in range(8):  # a chain of names, never a loop
         defined = colors.get(color_key(name))
         if defined is None or defined == name:
             break
         name = defined
-    return DVIPS_NAMES.get(name, name)
+    if name in DVIPS_NAMES:
+        return DVIPS_NAMES[name]
+    return "#" + name if HEX6.fullmatch(name) else name
 
 
 def read_definecolor(

@@ -209,7 +209,8 @@ def rewrite_operatornames(latex: str) -> str:
 
 def rewrite_specials(latex: str) -> str:
     r"""Rewrite small constructs latex2mathml gets wrong: `\mathrm{d}`, `\char"41`, `*matrix*`,
-    a backslash before a line end or tab (a control space), lengths written `-.5em`.
+    a backslash before a line end or tab (a control space), lengths written `-.5em`, a
+    limit control after a script's `_` or `^` (`SCRIPT_LIMITS`).
 
     Each rewrite runs only when its command is in the text (most formulas have none).
     """
@@ -236,7 +237,16 @@ def rewrite_specials(latex: str) -> str:
         latex = brace_substacks(latex)
     if "\\bigg" in latex:
         latex = BIGG.sub(lambda m: marker("sized", "") + m.group(0), latex)
+    if "limits" in latex:
+        latex = SCRIPT_LIMITS.sub(r"\2\1", latex)
     return latex
+
+
+SCRIPT_LIMITS = re.compile(r"([_^])\s*(\\(?:no|display)?limits)(?![A-Za-z])")
+r"""`\sum_\limits{i=1}^{m}`: the limit control after the script's `_` (Typora's users write
+it so). MathJax applies it to the operator and reads `{i=1}` as the subscript; latex2mathml
+made `\limits` the subscript, an empty `<munderover>`, and set `i=1` as a superscript.
+Written back as `\sum\limits_{i=1}^{m}`."""
 
 
 SUBSTACK = re.compile(r"\\substack(?![A-Za-z])")
