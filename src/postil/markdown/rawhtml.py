@@ -32,6 +32,14 @@ the Pelican summary plugin's `<!-- PELICAN_END_SUMMARY -->`."""
 MORE_MARKER = "<!--more-->"
 """The summary break `postil.htmlfilter.summary_html` reads (Jekyll's, Hugo's, Pelican's)."""
 
+VOID_ELEMENTS = frozenset(
+    "area base br col embed hr img input link meta param source track wbr keygen".split()
+)
+"""HTML's void elements (WHATWG HTML, 13.1.2): their `/>` is allowed and changes nothing."""
+
+FOREIGN_ROOTS = frozenset({"svg", "math"})
+"""Elements whose content is SVG or MathML, where `<path/>` is an empty element."""
+
 _CSS_URL = re.compile(r"""url\(\s*(['"]?)([^'")]*)\1\s*\)""")
 
 
@@ -49,7 +57,9 @@ def rawhtml_plugin(md: MarkdownIt) -> None:
     root-absolute paths get the base path (`/blog/img/loss.png`), paths relative to the
     post's file that name a content asset become its published URL, links to `.md` files
     become the page's URL, and every file the page needs is checked once the site is known
-    (a missing one is a warning at its line). A tag none of this changes is written exactly
+    (a missing one is a warning at its line). In a raw HTML block, an element HTML does
+    not close with `/>` gets its closing tag (`<div id="w"/>` → `<div id="w"></div>`, as
+    kramdown and MDX read it; `rewrite_html`). A tag none of this changes is written exactly
     as it was. The ids raw HTML defines are recorded (`state.extra["html_ids"]`: (id,
     0-based body line, 1-based column)) so headings avoid them and `postil.markdown.ids`
     checks them. No CSS classes.
@@ -59,19 +69,29 @@ def rawhtml_plugin(md: MarkdownIt) -> None:
 
 
 def rewrite_raw_html(state: StateCore) -> None:
-    """Rewrite the references of every `html_block` and `html_inline` token."""
+    """Rewrite the references of every `html_block` and `html_inline` token, and close the
+    self-closed elements of the blocks."""
     render_state = get_state(state.env)
+    # an `<svg>` open in raw HTML blocks (one across a blank line is several; a document
+    # parsed in groups carries it from group to group)
+    blocks: list[int] = render_state.groups.carry.setdefault("rawhtml_foreign", [0])
     for token in state.tokens:
         if token.type == "html_block":
-            _rewrite_token(render_state, token, token.map)
+            _rewrite_token(render_state, token, token.map, blocks)
         elif token.type == "inline" and token.children:
             for child in token.children:
                 if child.type == "html_inline":
-                    _rewrite_token(render_state, child, token.map)
+                    _rewrite_token(render_state, child, token.map, None)
 
 
-def _rewrite_token(render_state: RenderState, token: Token, block_map: list[int] | None) -> None:
-    """Rewrite one raw HTML token's references in place, recording what must be checked."""
+def _rewrite_token(
+    render_state: RenderState,
+    token: Token,
+    block_map: list[int] | None,
+    foreign: list[int] | None,
+) -> None:
+    """Rewrite one raw HTML token's references in place, recording what must be checked;
+    `foreign`: None, or the depth of SVG and MathML open before a block (`rewrite_html`)."""
 
     def rewrite(value: str) -> str:
         new, target = resolve(value, render_state)
@@ -92,7 +112,8 @@ def _rewrite_token(render_state: RenderState, token: Token, block_map: list[int]
         render_state.extra.setdefault("html_ids", []).append((value, line0, col + 1))
 
     jsx = render_state.path.lower().endswith(".mdx")
-    token.content = rewrite_html(token.content, rewrite, found_id, JSX_ATTRIBUTES if jsx else {})
+    renamed = JSX_ATTRIBUTES if jsx else {}
+    token.content = rewrite_html(token.content, rewrite, found_id, renamed, foreign)
 
 
 def rewrite_html(
@@ -100,18 +121,34 @@ def rewrite_html(
     rewrite: Callable[[str], str],
     found_id: Callable[[str], None] | None = None,
     renamed: Mapping[str, str] | None = None,
+    foreign: list[int] | None = None,
 ) -> str:
-    """Return `html` with every URL of its start tags mapped through `rewrite`.
+    """Return `html` with every URL of its start tags mapped through `rewrite`, and, in a raw
+    HTML block, each element written self-closed that HTML does not close so given its
+    closing tag.
 
     Tags whose URLs all map to themselves keep their exact text; a changed tag is written
     again from its parsed attributes (values quoted and escaped). `found_id` is called with
     the value of every `id` attribute. `renamed` maps attribute names (lower case) to the
-    names written instead (`JSX_ATTRIBUTES` in MDX).
+    names written instead (`JSX_ATTRIBUTES` in MDX). `<a name="x"/>`, `<div id="w"/>`,
+    `<iframe src="…" />` are written `<a name="x"></a>` …: kramdown, whose posts write
+    them so, and MDX read them as empty elements; a browser reads an open one, which took
+    the rest of the paragraph into a link, the rest of the post into a `<div>`, or hid it
+    as an `<iframe>`'s fallback content. Void elements (`<br/>`, `<img … />`) are as written,
+    and so is any element inside SVG or MathML (`<path d="…"/>`): `foreign` holds the depth
+    of `<svg>` and `<math>` elements open before `html`, and is updated for the text after.
+    With `foreign` None (raw HTML inside a paragraph) self-closed elements stay as written:
+    CommonMark passes inline raw HTML through unchanged (its examples 614–617).
     """
     renamed = renamed or {}
     parser = _TagFinder()
+    parser.foreign = foreign[0] if foreign is not None else 0
     parser.feed(html)
     parser.close()
+    if foreign is not None:
+        foreign[0] = parser.foreign
+    else:
+        parser.unclosed.clear()
     starts: list[int] = []
     out, done = [], 0
     for (line, offset), raw, attrs in parser.tags:
@@ -122,11 +159,15 @@ def rewrite_html(
         new = [
             (renamed.get(name, name), _rewrite_value(name, value, rewrite)) for name, value in attrs
         ]
-        if new == attrs:
+        unclosed = (line, offset) in parser.unclosed
+        if new == attrs and not unclosed:
             continue
         starts = starts or _line_starts(html)
         at = starts[line - 1] + offset
-        out += [html[done:at], _tag_text(raw, new)]
+        tag = raw if new == attrs else _tag_text(raw, new)
+        if unclosed:  # `<a name="x"/>` → `<a name="x"></a>`, as kramdown and MDX read it
+            tag = re.sub(r"\s*/>$", ">", tag) + f"</{_tag_name(raw)}>"
+        out += [html[done:at], tag]
         done = at + len(raw)
     return "".join(out) + html[done:] if out else html
 
@@ -150,11 +191,17 @@ def _srcset_candidate(candidate: str, rewrite: Callable[[str], str]) -> str:
     return f"{rewrite(url)} {descriptor.strip()}".strip() if url else candidate
 
 
+def _tag_name(raw: str) -> str:
+    """Return the element name of start tag `raw` as written (`<Catalog />` → `Catalog`)."""
+    name = re.match(r"<\s*([^\s/>]+)", raw)
+    return name[1] if name else "span"
+
+
 def _tag_text(raw: str, attrs: list[tuple[str, str | None]]) -> str:
     """Return a start tag with `attrs`, in the case and closing style of `raw`."""
-    name = re.match(r"<\s*([^\s/>]+)", raw)
-    tag = name[1] if name else "span"
-    parts = [tag] + [k if v is None else f'{k}="{escape(v, quote=True)}"' for k, v in attrs]
+    parts = [_tag_name(raw)] + [
+        k if v is None else f'{k}="{escape(v, quote=True)}"' for k, v in attrs
+    ]
     return "<" + " ".join(parts) + (" />" if raw.rstrip().endswith("/>") else ">")
 
 
@@ -164,18 +211,33 @@ def _line_starts(text: str) -> list[int]:
 
 
 class _TagFinder(HTMLParser):
-    """Collect every start tag: ((line, offset), its raw text, its attributes)."""
+    """Collect every start tag: ((line, offset), its raw text, its attributes), and the
+    positions of the elements written self-closed (`<a name="x"/>`) but HTML's void ones and
+    those inside an `<svg>` or `<math>` (in HTML, `/>` closes nothing; in SVG it does)."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.tags: list[tuple[tuple[int, int], str, list[tuple[str, str | None]]]] = []
+        self.unclosed: set[tuple[int, int]] = set()
+        self.foreign = 0  # depth of <svg> and <math> elements
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         raw = self.get_starttag_text()
         if raw is not None:
             self.tags.append((self.getpos(), raw, attrs))
+        self.foreign += tag in FOREIGN_ROOTS
 
-    handle_startendtag = handle_starttag
+    def handle_endtag(self, tag: str) -> None:
+        if tag in FOREIGN_ROOTS and self.foreign:
+            self.foreign -= 1
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        raw = self.get_starttag_text()
+        if raw is None:
+            return
+        self.tags.append((self.getpos(), raw, attrs))
+        if not self.foreign and tag not in VOID_ELEMENTS:
+            self.unclosed.add(self.getpos())
 
 
 def excerpt_markers(state: StateCore) -> None:
