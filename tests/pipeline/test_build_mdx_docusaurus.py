@@ -86,7 +86,8 @@ def test_mdx_posts_are_built_as_posts_with_the_warnings_they_need(site):
         f"{where}:38:1",
         f"{where}:39:12",
     ]
-    assert [str(w).split("`")[1] for w in result.warnings] == ["<Sparkline />", "<Marginal>", "{year}"]
+    names = [str(w).split("`")[1] for w in result.warnings]
+    assert names == ["<Sparkline />", "<Marginal>", "{year}"]
     assert "uses `year`, exported at line 11" in str(result.warnings[2])
 
 
