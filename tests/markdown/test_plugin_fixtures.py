@@ -89,6 +89,8 @@ PLUGINS = {
     "fragments": ("math", "figure", "heading", "links", "fragments"),
     # WordPress' `$latex …$`: its rules go before the math plugin's
     "wplatex": ("math", "wplatex"),
+    # WordPress' `[caption]`: a figure the figure plugin renders
+    "wpcaption": ("figure", "wpcaption"),
 }
 
 

@@ -1,5 +1,5 @@
-"""WordPress exports: `$latex …$` (`postil.markdown.wplatex`), what the fixture file cannot
-show: warnings and places."""
+"""WordPress exports: `$latex …$` (`postil.markdown.wplatex`) and `[caption]`
+(`postil.markdown.wpcaption`), what the fixture files cannot show: warnings and places."""
 
 from __future__ import annotations
 
@@ -31,6 +31,26 @@ def test_shortcodes_in_html_are_formulas_without_the_word_latex():
     html, warnings = render("<p>Sets $latex S&amp;fg=000000$ and $latex T$.</p>\n")
     assert warnings == []
     assert html.count("<math") == 2 and ">latex" not in html and "fg=" not in html
+
+
+def test_caption_without_an_image_warns_at_its_line_naming_the_fix():
+    html, warnings = render('Text.\n\n[caption id="x"]Only words.[/caption]\n')
+    assert warnings == [
+        "content/posts/p.md:7:1: WordPress' `[caption]` holds no image here, so it is shown "
+        "as written; write the image as `![caption](file.png)` and the caption under it, or "
+        "remove the `[caption]` tags"
+    ]
+    assert "[caption" in html
+
+
+def test_caption_spanning_lines_to_its_closing_tag_is_one_figure():
+    html, warnings = render(
+        '[caption width="300"]<img src="https://e.org/a.png" alt="A" />\n'
+        "A plot\nof loss.[/caption]\n\nAfter.\n"
+    )
+    assert warnings == []
+    assert html.count("<figure") == 1 and "<figcaption>A plot\nof loss.</figcaption>" in html
+    assert html.endswith("<p>After.</p>\n")
 
 
 def test_shortcode_reading_follows_jetpack():

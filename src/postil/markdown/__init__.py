@@ -91,6 +91,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.tufte import tufte_plugin
     from postil.markdown.widget import widget_plugin
     from postil.markdown.wikilink import wikilink_plugin
+    from postil.markdown.wpcaption import wpcaption_plugin
     from postil.markdown.wplatex import wplatex_plugin
     from postil.markdown.xref import xref_plugin
     from postil.markdown.zola import zola_plugin
@@ -109,6 +110,7 @@ def create_markdown() -> MarkdownIt:
         code_plugin,
         widget_plugin,
         figure_plugin,
+        wpcaption_plugin,  # WordPress' `[caption]`: figures the figure plugin renders
         theorem_plugin,  # numbered by the figure plugin's counter
         xref_plugin,  # after figures are numbered; its `@eq-x` rule runs before citations
         heading_plugin,
