@@ -190,6 +190,22 @@ def test_published_neither_boolean_nor_date_is_an_error_naming_both_readings():
     assert "must be true or false (Jekyll" in message and "date (Hakyll" in message
 
 
+def test_astropaper_dates_and_social_image_are_read_without_warnings():
+    meta, *_, warnings = read(
+        "---\ntitle: T\npubDatetime: 2024-11-28T12:00:00Z\nmodDatetime: 2024-12-01T08:00:00Z\n"
+        "ogImage: /og.png\nfeatured: false\n---\n"
+    )
+    assert meta.date == datetime(2024, 11, 28, 12, 0, tzinfo=timezone.utc)
+    assert meta.updated == datetime(2024, 12, 1, 8, 0, tzinfo=timezone.utc)
+    assert meta.image == "/og.png"
+    assert warnings == []
+
+
+def test_astropaper_empty_mod_datetime_is_as_if_not_written():
+    meta, *_, warnings = read("---\ntitle: T\npubDatetime: 2024-11-28\nmodDatetime:\n---\n")
+    assert meta.updated is None and warnings == []
+
+
 def test_hugo_toml_front_matter_is_read():
     meta, body, body_line, warnings = read(
         "+++\ntitle = 'PCA: a model'\ndate = 2025-10-20T12:20:23-05:00\ndraft = false\n"

@@ -693,6 +693,9 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "last-modified": ("updated", _date, 1),  # Quartz
     "created": ("date", _date, 1),  # Quartz, Obsidian templates
     "pubdate": ("date", _date, 1),  # Astro's blog template: `pubDate`
+    "pubdatetime": ("date", _date, 1),  # AstroPaper: `pubDatetime`
+    "moddatetime": ("updated", _date, 1),  # AstroPaper: `modDatetime`
+    "ogimage": ("image", ft.image, 2),  # AstroPaper: `ogImage`, the social image
     "publishdate": ("publish_date", _date, 1),  # Hugo (`date` falls back to it), astro-cactus
     "updateddate": ("updated", _date, 1),  # Astro's blog template: `updatedDate`
     "heroimage": ("image", ft.image, 1),  # Astro's blog template: `heroImage`
