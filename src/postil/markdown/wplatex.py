@@ -6,14 +6,16 @@ white space opens, the first `$` not escaped by one backslash closes (`latex_mar
 `&fg=000000`, `&bg=ffffff`, `&s=2` (text colour, background, size) are options, taken out
 of the TeX before it is set (`latex_src`). knitr's WordPress output (`knit2wp`) writes
 display math as `$$latex …$$`. Exports keep all of it, and an export's HTML-to-Markdown
-converter (exitwp's html2text, wordpress-export-to-markdown's Turndown) escaped Markdown's
-`_` and `*` in the TeX as in any text: `$latex E\_n$`, `$latex z^\*$`.
+converter escaped Markdown in the TeX as in any text: exitwp's html2text `_` and `*`
+(`$latex E\_n$`, `$latex z^\*$`), wordpress-export-to-markdown's Turndown every backslash
+too (`$latex \\mu\_1$`, `$latex \\{3, 5\\}$`).
 
 Read as anything else, `latex` is five variables, the options an alignment `&` and
 letters, and `\_` an underscore glyph, without a word. postil reads the shortcodes as
-WordPress did: the TeX without its options, `\_` and `\*` as `_` and `*` (an export
-cannot tell them from TeX's own `\_`, which WordPress' TeX rarely needs), inline (display
-for `$$latex`).
+WordPress did, inline (display for `$$latex`): the TeX without its options, `\_` and
+`\*` as `_` and `*` (an export cannot tell them from TeX's own `\_`, which WordPress' TeX
+rarely needs), and, when every backslash is doubled, Markdown's escapes all read as
+kramdown reads them.
 `$LaTeX$`, with no space after the word, is no shortcode (Jetpack's pattern).
 
 Markdown's `$latex…$` and `[latex]…[/latex]` are read here (an inline rule before the
@@ -31,7 +33,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock, paragraph
 from markdown_it.rules_inline import StateInline
 
-from postil.markdown.mathescape import unescape
+from postil.markdown.mathescape import KRAMDOWN_ESCAPES, SINGLE_COMMAND, unescape
 
 OPENER = re.compile(r"(\$\$?)latex(?:=\s*|\s+)|\[latex(?:\s[^\]\n]*)?\]", re.IGNORECASE)
 """`$latex ` or `$latex=` (Jetpack's opener), knitr's `$$latex `, the `[latex]` shortcode
@@ -41,8 +43,9 @@ OPTIONS = re.compile(r"(?:&(?:amp;)?(?:fg|bg)=[0-9a-f]{6}\s*|&(?:amp;)?s=-?[0-9]
 """Jetpack's options at the end of the TeX (`&fg=000000`, `&bg=ffffff`, `&s=2`; `&amp;`
 as an HTML export writes it)."""
 
-ESCAPES = frozenset("_*")
-"""The converters' escapes removed from the TeX: Markdown's `\\_` and `\\*`."""
+ESCAPES = frozenset("_*[]")
+"""The converters' escapes removed from the TeX: Markdown's `\\_`, `\\*`, `\\[` and `\\]` (as TeX
+inside inline math, `\\[` and `\\]` would open and close display math)."""
 
 
 class Shortcode(NamedTuple):
@@ -99,7 +102,15 @@ def _shortcode(text: str, start: int, inner: int, close: int, end: int, display:
 def tex_of(text: str, found: Shortcode) -> tuple[str, tuple[int, ...]]:
     """Return a shortcode's TeX as WordPress set it (`ESCAPES` and HTML's character
     references decoded) and the offsets `mathescape.source_offset` maps back."""
-    return unescape(_trimmed(text[found.tex_start : found.tex_stop]), ESCAPES)
+    tex = _trimmed(text[found.tex_start : found.tex_stop])
+    return unescape(tex, KRAMDOWN_ESCAPES if _turndown(tex) else ESCAPES)
+
+
+def _turndown(tex: str) -> bool:
+    r"""Tell whether a shortcode's TeX has every backslash doubled, as Turndown
+    (wordpress-export-to-markdown) writes it: `\\mu`, `\\{3, 5\\}` (no command with its
+    single backslash, and a `\\`, which inline math has no use for as a row break)."""
+    return "\\\\" in tex and SINGLE_COMMAND.search(tex) is None
 
 
 def _trimmed(tex: str) -> str:
