@@ -163,6 +163,49 @@ def test_jekyll_published_false_is_a_draft():
     assert meta.draft is True
 
 
+def test_jekyll_published_true_is_no_draft_and_draft_wins_over_it():
+    meta, *_ = read("---\ntitle: T\ndate: 2020-01-01\npublished: true\n---\n")
+    assert meta.draft is False
+    meta, *_ = read("---\ntitle: T\ndate: 2020-01-01\npublished: true\ndraft: true\n---\n")
+    assert meta.draft is True
+
+
+def test_hakyll_published_date_is_the_post_date_and_no_draft():
+    meta, *_, warnings = read("---\ntitle: T\npublished: 2008-04-17T19:37:24Z\n---\n")
+    assert meta.date == datetime(2008, 4, 17, 19, 37, 24, tzinfo=timezone.utc)
+    assert meta.draft is False
+    assert warnings == []
+
+
+def test_date_wins_over_a_published_date():
+    meta, *_ = read("---\ntitle: T\ndate: 2020-01-02\npublished: 2008-04-17\n---\n")
+    assert meta.date is not None and meta.date.date().isoformat() == "2020-01-02"
+
+
+def test_published_neither_boolean_nor_date_is_an_error_naming_both_readings():
+    with pytest.raises(ContentError) as caught:
+        read("---\ntitle: T\ndate: 2020-01-01\npublished: soon\n---\n")
+    message = str(caught.value)
+    assert "x.md:4:12" in message
+    assert "must be true or false (Jekyll" in message and "date (Hakyll" in message
+
+
+def test_astropaper_dates_and_social_image_are_read_without_warnings():
+    meta, *_, warnings = read(
+        "---\ntitle: T\npubDatetime: 2024-11-28T12:00:00Z\nmodDatetime: 2024-12-01T08:00:00Z\n"
+        "ogImage: /og.png\nfeatured: false\n---\n"
+    )
+    assert meta.date == datetime(2024, 11, 28, 12, 0, tzinfo=timezone.utc)
+    assert meta.updated == datetime(2024, 12, 1, 8, 0, tzinfo=timezone.utc)
+    assert meta.image == "/og.png"
+    assert warnings == []
+
+
+def test_astropaper_empty_mod_datetime_is_as_if_not_written():
+    meta, *_, warnings = read("---\ntitle: T\npubDatetime: 2024-11-28\nmodDatetime:\n---\n")
+    assert meta.updated is None and warnings == []
+
+
 def test_hugo_toml_front_matter_is_read():
     meta, body, body_line, warnings = read(
         "+++\ntitle = 'PCA: a model'\ndate = 2025-10-20T12:20:23-05:00\ndraft = false\n"

@@ -89,6 +89,10 @@ PLUGINS = {
     "fragments": ("math", "figure", "heading", "links", "fragments"),
     # the author's `<table>`: raw HTML blocks (across blank lines too), math in its cells
     "rawtable": ("math", "links", "rawhtml", "htmlblock", "rawtable"),
+    # WordPress' `$latex …$`: its rules go before the math plugin's
+    "wplatex": ("math", "wplatex"),
+    # WordPress' `[caption]`: a figure the figure plugin renders
+    "wpcaption": ("figure", "wpcaption"),
 }
 
 

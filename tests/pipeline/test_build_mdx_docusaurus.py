@@ -46,9 +46,9 @@ The chain rule {/* not the product rule */} multiplies.
 
 <Sparkline points={[1, 2, 3]} />
 
-<Aside>
+<Marginal>
 Written in {year}.
-</Aside>
+</Marginal>
 """
 
 ASTRO = """---
@@ -86,7 +86,8 @@ def test_mdx_posts_are_built_as_posts_with_the_warnings_they_need(site):
         f"{where}:38:1",
         f"{where}:39:12",
     ]
-    assert [str(w).split("`")[1] for w in result.warnings] == ["<Sparkline />", "<Aside>", "{year}"]
+    names = [str(w).split("`")[1] for w in result.warnings]
+    assert names == ["<Sparkline />", "<Marginal>", "{year}"]
     assert "uses `year`, exported at line 11" in str(result.warnings[2])
 
 

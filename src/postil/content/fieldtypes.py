@@ -253,11 +253,6 @@ def hidden_toc(fld: Field, tz: ZoneInfo | None = None) -> bool:
     return not as_bool(fld)
 
 
-def unpublished(fld: Field, tz: ZoneInfo | None = None) -> bool:
-    """Return `draft` from Jekyll's `published:` (`published: false` is a draft)."""
-    return not as_bool(fld)
-
-
 def status_draft(fld: Field, tz: ZoneInfo | None = None) -> bool:
     """Return `draft` from Pelican's `Status:` (`draft` is a draft; `published`, `hidden`,
     and MkDocs' page statuses are not)."""

@@ -390,6 +390,11 @@ def _convert(
         if name == "image" and not value:
             continue  # Hugo Blox's `image: {caption: …}` names none: another key may
         values[name], ranks[name] = value, rank
+    published = values.pop("published", None)  # Jekyll's `false`, or Hakyll's date
+    if isinstance(published, datetime):
+        values.setdefault("date", published)
+    elif published is not None:
+        values.setdefault("draft", not published)
     if "publish_date" in values:  # Hugo: a post without `date` is dated by `publishDate`
         values.setdefault("date", values["publish_date"])
     categories = values.pop("categories", ())
@@ -599,6 +604,34 @@ def _macros(fld: Field, tz: ZoneInfo) -> tuple[tuple[str, str], ...]:
     return tuple(sorted((k.lstrip("\\"), v) for k, v in as_str_mapping(fld).items()))
 
 
+def _published(fld: Field, tz: ZoneInfo) -> bool | datetime:
+    """`published:` as Jekyll writes it (`true`/`false`: whether the post is published) or
+    as Hakyll reads it (its `dateField` and `getItemUTC` try `published` before `date`), the
+    key WordPress and Blogger imports for Hakyll write: `published: 2008-04-17T19:37:24Z`.
+
+    Returns:
+        The boolean, or the date (the post's date, unless it also has `date:`).
+
+    Raises:
+        YamlFieldError: neither true/false nor a date, naming both readings.
+    """
+    text = as_text(fld).strip().lower()
+    if text in ("true", "false"):
+        return text == "true"
+    try:
+        return _date(fld, tz)
+    except YamlFieldIgnored:
+        raise
+    except YamlFieldError as e:
+        raise YamlFieldError(
+            f"`{fld.key}` must be true or false (Jekyll: whether the post is published) or "
+            f"the post's date (Hakyll: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ), "
+            f"not `{fld.node.value}`",
+            e.line0,
+            e.col0,
+        ) from e
+
+
 def _last_update(fld: Field, tz: ZoneInfo) -> datetime:
     """Docusaurus' `last_update: {date: 2026-01-03, author: …}`: its date (or a date)."""
     if isinstance(fld.node, yaml.MappingNode):
@@ -660,12 +693,15 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "last-modified": ("updated", _date, 1),  # Quartz
     "created": ("date", _date, 1),  # Quartz, Obsidian templates
     "pubdate": ("date", _date, 1),  # Astro's blog template: `pubDate`
+    "pubdatetime": ("date", _date, 1),  # AstroPaper: `pubDatetime`
+    "moddatetime": ("updated", _date, 1),  # AstroPaper: `modDatetime`
+    "ogimage": ("image", ft.image, 2),  # AstroPaper: `ogImage`, the social image
     "publishdate": ("publish_date", _date, 1),  # Hugo (`date` falls back to it), astro-cactus
     "updateddate": ("updated", _date, 1),  # Astro's blog template: `updatedDate`
     "heroimage": ("image", ft.image, 1),  # Astro's blog template: `heroImage`
     "hide_table_of_contents": ("toc", ft.hidden_toc, 1),  # Docusaurus
     "last_update": ("updated", _last_update, 2),  # Docusaurus: `{date: …, author: …}`
-    "published": ("draft", ft.unpublished, 1),  # Jekyll: `published: false`
+    "published": ("published", _published, 1),  # Jekyll `false`; Hakyll, Blogger: a date
     "status": ("draft", ft.status_draft, 2),  # Pelican: `Status: draft`
     "images": ("image", ft.image, 1),  # Hugo: the first one
     "thumbnail": ("image", ft.image, 2),  # al-folio

@@ -92,6 +92,8 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.tufte import tufte_plugin
     from postil.markdown.widget import widget_plugin
     from postil.markdown.wikilink import wikilink_plugin
+    from postil.markdown.wpcaption import wpcaption_plugin
+    from postil.markdown.wplatex import wplatex_plugin
     from postil.markdown.xref import xref_plugin
     from postil.markdown.zola import zola_plugin
 
@@ -101,6 +103,7 @@ def create_markdown() -> MarkdownIt:
     md.use(deflist_plugin).use(tasklists_plugin, label=True).use(sub_plugin).use(superscript_plugin)
     for plugin in (
         math_plugin,
+        wplatex_plugin,  # WordPress' `$latex …$`: its rule goes before the math plugin's
         sidenote_plugin,
         cite_plugin,  # after the sidenote plugin: its list comes before the Notes
         scholar_plugin,  # jekyll-scholar's `{% cite %}`: before the template plugin's rule
@@ -108,6 +111,7 @@ def create_markdown() -> MarkdownIt:
         code_plugin,
         widget_plugin,
         figure_plugin,
+        wpcaption_plugin,  # WordPress' `[caption]`: figures the figure plugin renders
         theorem_plugin,  # numbered by the figure plugin's counter
         xref_plugin,  # after figures are numbered; its `@eq-x` rule runs before citations
         heading_plugin,

@@ -44,9 +44,12 @@ _ALERT = re.compile(r"\[!([A-Za-z][\w-]*)\]([+-]?)[ \t]*(.*)")
 """GitHub's alert marker line `[!NOTE]`, with a title after it and Obsidian's fold sign."""
 
 _CALLOUT_CLASS = re.compile(r"callout-([a-z]+)\Z")
-_WORD = re.compile(r"([A-Za-z][\w-]*)(?:\s+(.*)|\[(.*)\]\s*)?\Z")
+_WORD = re.compile(r"([A-Za-z][\w-]*)(?:\s+(.*)|\[(.*)\]\s*(\{[^{}]*\})?\s*|(\{[^{}]*\})\s*)?\Z")
 """A div's word and its title: `warning Numerics` (VitePress, Docusaurus 2), or
-`note[Why]` (Docusaurus 3's title in brackets, https://docusaurus.io/docs/markdown-features/admonitions)."""
+`note[Why]` (Docusaurus 3's title in brackets, https://docusaurus.io/docs/markdown-features/admonitions),
+either with remark-directive's attributes after it (`note[Why]{icon="heart"}`,
+`tip{title="T"}`: Starlight's asides, https://starlight.astro.build/components/asides/,
+and Rspress' containers read `title`; an `icon` is the theme's, not kept)."""
 
 
 def callout_plugin(md: MarkdownIt) -> None:
@@ -209,7 +212,9 @@ def _fenced_div(opening: Token, tokens: list[Token], i: int, doc: RenderState) -
     word = None if params.startswith("{") else _WORD.match(params)
     if word and word.group(1).lower() in (*KINDS, *ALIASES):
         folded = "true" if word.group(1).lower() in FOLDED else None
-        _retype(opening, word.group(1), word.group(2) or word.group(3) or "", folded, doc)
+        given = read_attributes(word.group(4) or word.group(5) or "") or {}
+        title = word.group(2) or word.group(3) or given.get("title", "")
+        _retype(opening, word.group(1), title, folded, doc)
     elif names:
         _retype(opening, names[0], attrs.get("title", ""), attrs.get("collapse"), doc)
         opening.attrs = {"id": attrs["id"]} if attrs.get("id") else {}

@@ -49,7 +49,12 @@ from postil.markdown.mathdoc import (
     protect_pipes,
     render_formula,
 )
-from postil.markdown.mathescape import DOLLAR_ESCAPES, KRAMDOWN_ESCAPES, unescape
+from postil.markdown.mathescape import (
+    DOLLAR_ESCAPES,
+    KRAMDOWN_ESCAPES,
+    doubled_backslashes,
+    unescape,
+)
 from postil.markdown.mathhtml import BEGIN_ENV, DISPLAY_ATTRS
 from postil.markdown.mathlazy import continue_lazily, lazy_line
 from postil.markdown.mathprose import math_definitions
@@ -486,8 +491,11 @@ def _unescaped(latex: str, opener: str) -> tuple[str, tuple[int, ...]]:
     In any `$…$` or `$$…$$` (an environment in it too), four backslashes or those escaped
     spaces tell the same (`ESCAPED_ROWS_TELL`): Hugo's Goldmark without passthrough and
     Zola's Markdown read `$$` as text, so their posts wrote a row break `\\\\`; as raw TeX
-    that is two row breaks, an empty row no author means. `\_` alone tells nothing there: it
-    is TeX's underscore (`\text{my\_var}`) in Pandoc's and kramdown's raw `$$`.
+    that is two row breaks, an empty row no author means. So does a formula whose every
+    command has its backslash doubled (`mathescape.doubled_backslashes`: `\\mu x\_n`, as
+    Turndown, wordpress-export-to-markdown's converter, writes TeX). `\_` alone tells
+    nothing there: it is TeX's underscore (`\text{my\_var}`) in Pandoc's and kramdown's
+    raw `$$`.
     A bare environment (no opener: `\begin{align}` at a line start) was a paragraph to the
     Markdown processor of Hugo and Jekyll, so it lost its escapes too; its TeX is read so
     when it shows them (`ESCAPED_ENV_TELL`: ox-hugo writes `\begin{align\*}`, `x\_i` and
@@ -498,6 +506,7 @@ def _unescaped(latex: str, opener: str) -> tuple[str, tuple[int, ...]]:
         or (opener == "$" and "\\begin" not in latex and _kramdown_tell(latex))
         or (opener == "$" and _balanced_as_kramdown(latex))
         or (opener in ("$", "$$") and ESCAPED_ROWS_TELL.search(latex) is not None)
+        or (opener in ("$", "$$") and doubled_backslashes(latex))  # Turndown's `\\mu x\_n`
         or (not opener and ESCAPED_ENV_TELL.search(latex) is not None)
     )
     return unescape(latex, KRAMDOWN_ESCAPES if kramdown else DOLLAR_ESCAPES)

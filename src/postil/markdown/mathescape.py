@@ -94,6 +94,25 @@ def unescape(tex: str, escapable: frozenset[str]) -> tuple[str, tuple[int, ...]]
     return "".join(out), tuple(removed)
 
 
+DOUBLED_COMMAND = re.compile(r"(?<!\\)\\\\[A-Za-z]")
+"""A command written with two backslashes (`\\\\mu`): as TeX, a line break then letters."""
+
+SINGLE_COMMAND = re.compile(r"(?<!\\)\\[A-Za-z]")
+"""A command written with its one backslash (`\\mu`)."""
+
+
+def doubled_backslashes(tex: str) -> bool:
+    r"""Tell whether every command of `tex` has its backslash doubled (`\\mu x\_n`), as a
+    converter that escapes Markdown in all text writes TeX: Turndown
+    (wordpress-export-to-markdown, its `escape` doubles `\`, escapes `_`, `*`, `[`, `]`) and
+    Hugo or Zola posts written for a Markdown processor that runs before the browser's math.
+    A formula with one command written with its single backslash (`\begin{pmatrix} a \\b
+    \end{pmatrix}`, a row break before a letter) is TeX as written."""
+    if "\\\\" not in tex:  # most formulas: no `\\` at all
+        return False
+    return DOUBLED_COMMAND.search(tex) is not None and SINGLE_COMMAND.search(tex) is None
+
+
 @lru_cache(maxsize=8)
 def _escape_pattern(escapable: frozenset[str]) -> re.Pattern[str]:
     """Return a pattern that finds a backslash before a character of `escapable`."""

@@ -8,7 +8,8 @@ build time, so `find_formulas` finds it in the block's text: `$$…$$` and `\[�
 `\(…\)` and `$…$` (inline, by the same rules as in Markdown:
 `postil.math.delimiters.Closers`), a math environment up to its own `\end` (display:
 MathJax's `processEnvironments` typesets `<p>\begin{equation}…\end{equation}</p>`), and
-`\eqref{x}`/`\ref{x}` (links to the equation: MathJax's `processRefs`). Not
+`\eqref{x}`/`\ref{x}` (links to the equation: MathJax's `processRefs`), WordPress'
+`$latex …$` (inline: `postil.markdown.wplatex`). Not
 inside tags, comments, `<code>`, `<pre>`, `<script>`, `<style>`, `<textarea>`, `<svg>` or
 `<math>`, and not across a tag: a formula lies in one run of text. HTML's character
 references in the TeX are decoded first (`$a &lt; b$` is `a < b`). MathJax or KaTeX loaded
@@ -27,6 +28,7 @@ from typing import NamedTuple
 from markdown_it.token import Token
 
 from postil.markdown.mathloader import LOADER_URL, browser_math, config_macros
+from postil.markdown.wplatex import Shortcode, shortcode_at, tex_of
 from postil.math.delimiters import Closers, escaped
 from postil.math.environments import KNOWN_ENVS
 
@@ -164,6 +166,15 @@ def _reference(start: int, opener: re.Match[str], block: Token) -> list[HtmlForm
     return [HtmlFormula(token, False, at, start + opener.end())]
 
 
+def _wordpress(text: str, start: int, found: Shortcode, block: Token, html: str) -> HtmlFormula:
+    """Return WordPress' `$latex …$` in a run of text as a formula (`postil.markdown.wplatex`)."""
+    token = Token("math_block" if found.display else "math_inline", "math", 0)
+    token.content, token.map = tex_of(text, found)[0], block.map
+    line0 = block.map[0] if block.map else 0
+    token.meta = {"where": (line0, html, 0), "offset": start + found.tex_start, "html": True}
+    return HtmlFormula(token, found.display, start + found.start, start + found.end)
+
+
 def _in_text(html: str, start: int, stop: int, block: Token) -> list[HtmlFormula]:
     """Return the formulas of the run of text `html[start:stop]`."""
     text = html[start:stop]
@@ -186,6 +197,10 @@ def _in_text(html: str, start: int, stop: int, block: Token) -> list[HtmlFormula
             environment = _environment(text, start, opener, block)
             found += environment
             search = environment[0].end - start if environment else inner
+            continue
+        if delimiter[0] == "$" and (shortcode := shortcode_at(text, begin)) is not None:
+            found.append(_wordpress(text, start, shortcode, block, html))  # `$latex …$`
+            search = shortcode.end
             continue
         if delimiter == "$":
             valid = inner < len(text) and not text[inner].isspace()

@@ -1,7 +1,11 @@
 """MDX components as postil's own tokens (`postil.markdown.mdx` finds them).
 
 - Docusaurus `<Tabs>`/`<TabItem value="a" label="A">`: content tabs (`postil.markdown.tabs`);
-- Docusaurus `<Admonition type="tip" title="T">`: a callout (`postil.markdown.callout`);
+- Docusaurus `<Admonition type="tip" title="T">`, Nextra's and Fumadocs' `<Callout
+  type="info">`, Starlight's `<Aside type="caution" title="T">`: a callout
+  (`postil.markdown.callout`; `CALLOUT_TYPES` names their kinds);
+- Nextra's and Starlight's `<Steps>`: its content (numbered headings or a list), as
+  written;
 - Docusaurus `<CodeBlock language="py" title="x.py">`: a code block with that caption;
 - Astro `<Image src="./a.png" alt="A" />`, `<Picture … />`: an image;
 - Docusaurus `<Details>`/`<Summary>`: HTML's `<details>`/`<summary>`;
@@ -176,16 +180,34 @@ def _tab_item(state: StateBlock, tag: JsxTag, lines: Lines, doc: RenderState, wh
     state.push("tab_close", "div", -1).markup = "TabItem"
 
 
+CALLOUT_TYPES = {"default": "note", "idea": "tip"}
+"""Callout `type`s of MDX components that postil's callout names (`callout.ALIASES`) do
+not have: Nextra's `<Callout>` without a type or `type="default"` (its 💡 note, Nextra's
+"Callout" docs), Fumadocs' `type="idea"`. The other types of Nextra (`info`, `warning`,
+`error`, `important`), Fumadocs (`info`, `warn`, `error`, `success`) and Starlight's
+`<Aside>` (`note`, `tip`, `caution`, `danger`) are callout names already."""
+
+
 def _admonition(
     state: StateBlock, tag: JsxTag, lines: Lines, doc: RenderState, where: Where
 ) -> None:
-    """Docusaurus' `<Admonition type="tip" title="T">`: a callout of that kind."""
+    """A callout of the component's `type` titled by its `title` (`CALLOUT_TYPES`):
+    Docusaurus' `<Admonition type="tip" title="T">`, Nextra's `<Callout type="info"
+    emoji="💡">` (its emoji is the theme's icon, not kept), Fumadocs' `<Callout
+    title="T" type="warn">`, Starlight's `<Aside type="caution" title="T">`."""
     opening = state.push("shortcode_callout_open", "aside", 1)
-    kind = tag.attrs.get("type", "note")
+    kind = tag.attrs.get("type") or "note"
+    kind = CALLOUT_TYPES.get(kind.lower(), kind)
     opening.map = [lines[0], lines[2] + 1]
     opening.meta = {"kind": kind, "title": tag.attrs.get("title", ""), "collapse": None}
     children(state, lines[1], lines[2])
     state.push("shortcode_callout_close", "aside", -1).map = [lines[2], lines[2] + 1]
+
+
+def _steps(state: StateBlock, tag: JsxTag, lines: Lines, doc: RenderState, where: Where) -> None:
+    """Nextra's and Starlight's `<Steps>`: its content as written (their themes only
+    number and rule its headings or its ordered list, which read the same without)."""
+    children(state, lines[1], lines[2])
 
 
 def _code_block(
@@ -217,6 +239,9 @@ BLOCKS: dict[str, Callable[[StateBlock, JsxTag, Lines, RenderState, Where], None
     "Tabs": _tabs,
     "TabItem": _tab_item,
     "Admonition": _admonition,
+    "Callout": _admonition,
+    "Aside": _admonition,
+    "Steps": _steps,
     "CodeBlock": _code_block,
     **dict.fromkeys(HTML_ELEMENTS, _element),
 }
