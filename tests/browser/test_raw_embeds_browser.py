@@ -2,8 +2,8 @@
 height attributes (a pasted YouTube player, as karpathy's and many Jekyll posts have), a
 `<video>`, an `<embed>` and a `<canvas>` wider than the column fit it (base.css), the
 frame keeping the ratio of its attributes and one narrower than the column its size; a
-wide `<table>` scrolls in its own region (`postil.markdown.rawtable`); the page never
-scrolls sideways."""
+wide `<table>` scrolls in its own region (`postil.markdown.rawtable`), and so does a
+notebook's plotly output; the page never scrolls sideways."""
 
 from __future__ import annotations
 
@@ -27,6 +27,10 @@ A paragraph of text before the embeds, long enough to fill the measure of the co
 <embed type="image/svg+xml" src="about:blank" width="700" height="100">
 
 <canvas width="600" height="220"></canvas>
+
+<div class="plotly-graph-div" style="height:225px; width:500px;">
+<div style="position: relative; width: 500px; height: 225px"></div>
+</div>
 
 <table>
 <tr><th>Rank</th><th>Team</th><th>Quarterfinal score</th><th>Average points</th><th>Record</th></tr>
@@ -77,6 +81,10 @@ def test_on_a_phone_each_embed_fits_the_column_and_a_frame_keeps_its_ratio(page,
     assert embed[1] == pytest.approx(text, abs=1)
     assert canvas[1] == pytest.approx(text, abs=1)
     assert canvas[2] == pytest.approx(text * 220 / 600, abs=1)
+    plot = page.eval_on_selector(
+        ".plotly-graph-div", "e => [e.getBoundingClientRect().width, e.scrollWidth]"
+    )
+    assert plot[0] == pytest.approx(text, abs=1) and plot[1] == 500  # it scrolls, the page not
     region = page.evaluate(
         """() => { const r = document.querySelector(".table-wrap");
         return [r.clientWidth, r.scrollWidth, r.getAttribute("aria-label")]; }"""
