@@ -770,3 +770,36 @@ def test_vitepress_frontmatter_values_are_kept_only_for_a_body_that_names_them()
     assert meta.vue_values == (("title", "SVD"), ("date", "2024-01-01"), ("layout", "doc"))
     meta, *_ = read(head + "Text.\n")
     assert meta.vue_values == ()
+
+
+def test_logseq_page_properties_are_the_front_matter():
+    """A Logseq page opens with its page properties, `key:: value` lines before the first
+    bullet (mldoc's `markdown_property.ml`): `title::` titles the page, `tags::` lists page
+    names (`[[a b]]`, `#c`, bare words); Logseq's own keys (`alias`, `public`) are quiet.
+    They showed as a paragraph of text, and the page was titled by its file name."""
+    meta, body, body_line, warnings = read(
+        "title:: Conformal Field Theory\ntags:: [[quantum field theory]], #physics, notes\n"
+        "alias:: CFT, [[2d CFT]]\npublic:: true\n\n- Refs\n\t- $c = 1$\n",
+        "content/posts/Conformal Field Theory.md",
+    )
+    assert meta.title == "Conformal Field Theory"
+    assert meta.tags == ("quantum field theory", "physics", "notes")
+    assert body.startswith("\n- Refs") and body_line == 5
+    assert [w for w in warnings if "date" not in w] == []
+    meta, body, _, warnings = read(
+        "alias:: GR\n- # Tricks\n  collapsed:: true\n", "content/posts/gr.md"
+    )
+    assert body == "- # Tricks\n  collapsed:: true\n" and not any("alias" in w for w in warnings)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "std::vector is a class template.\n",  # no space after `::`
+        "Note: the title\n\nbody\n",  # one colon: not Logseq's
+        "- item\nkey:: value\n",  # properties of a block, not of the page
+    ],
+)
+def test_text_that_is_no_logseq_page_property_stays_the_body(text):
+    meta, body, body_line, _ = read(text)
+    assert body == text and body_line == 1
