@@ -803,3 +803,17 @@ def test_logseq_page_properties_are_the_front_matter():
 def test_text_that_is_no_logseq_page_property_stays_the_body(text):
     meta, body, body_line, _ = read(text)
     assert body == text and body_line == 1
+
+
+def test_dendron_front_matter_builds_quietly():
+    """A Dendron note's front matter: `id` (the note's key in its vault), `desc` (its
+    description), `updated` and `created` in milliseconds (`dnode.ts`). `id` and `desc`
+    warned as unknown keys, the dates stopped the build."""
+    meta, *_, warnings = read(
+        "---\nid: 3kzb9jc0yqvrflm8d0jx9ri\ntitle: Flow Matching\ndesc: Notes on flows\n"
+        "updated: 1751790790089\ncreated: 1744397095050\n---\n\nBody\n"
+    )
+    assert meta.title == "Flow Matching" and meta.summary == "Notes on flows"
+    assert meta.date is not None and meta.date.year == 2025 and warnings == []
+    meta, *_, warnings = read("---\ntitle: T\ndesc: ''\ncreated: 1744397095050\n---\n")
+    assert meta.summary == "" and warnings == []

@@ -698,6 +698,7 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "category": ("categories", ft.terms, 1),  # Pelican
     "description": ("summary", _clean_text, 1),  # Quarto, Distill, al-folio, Hugo
     "excerpt": ("summary", _clean_text, 2),  # Jekyll
+    "desc": ("summary", _clean_text, 3),  # Dendron: the note's description
     "lastmod": ("updated", _date, 1),  # Hugo
     "last_modified_at": ("updated", _date, 1),  # Jekyll (jekyll-last-modified-at)
     "date-modified": ("updated", _date, 1),  # Quarto
@@ -776,6 +777,7 @@ QUIET_KEYS = frozenset(
     # Logseq's page properties (property.cljs, `editable-built-in-properties`): other names
     # of the page for its links, publishing, the graph view, templates
     | {"alias", "public", "exclude-from-graph-view", "template", "template-including-parent"}
+    | {"id"}  # Dendron's and Foam's note id: the note's own key in the vault
 )
 """Keys that change nothing postil does (the look of another theme, its comments, its math
 engine, Quarto's execution options, MkDocs' `hide`, Zola's `[extra]` table of theme values,
