@@ -22,6 +22,13 @@ any other is a `<div class="property">` holding the key and the value's Markdown
 line must be a key (a letter, then letters, digits, `_`, `-`, `.`), `::`, a space or the
 line's end: `std::vector`, Haskell's `f :: Int` and `a::b` are text. Obsidian's Dataview
 writes inline fields the same way, and shows them so.
+
+A block's `id:: <uuid>` is what Logseq's block references name: `((<uuid>))` in any block
+shows the referenced block's text, linked to it (mldoc's `block_reference.ml`). The block
+with the id gets it as its HTML id, and `logseq_block_refs` (core) makes a reference to
+a block of the same page a link to it showing the block's first line; a reference to a
+block of another page (its text is not known while this page renders) stays as written,
+with a warning at it saying so.
 """
 
 from __future__ import annotations
@@ -31,11 +38,15 @@ from typing import TYPE_CHECKING, Any
 
 from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_block.paragraph import paragraph
+from markdown_it.token import Token
+
+from postil.markdown.state import get_state
+from postil.markdown.tagsyntax import locate
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
     from markdown_it.rules_block import StateBlock
-    from markdown_it.token import Token
+    from markdown_it.rules_core import StateCore
 
 PROPERTY = re.compile(r"([A-Za-z][\w.-]*)::(?:[ \t]+(.*?))?[ \t]*")
 """A property line after its indent: key and value (None: empty)."""
@@ -62,6 +73,25 @@ def is_hidden(key: str) -> bool:
     return key in HIDDEN or key.startswith(HIDDEN_PREFIXES)
 
 
+BLOCK_UUID = re.compile(
+    r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+)
+"""A Logseq block's id (a UUID), as `id::` gives it and `((…))` names it."""
+
+BLOCK_REF = re.compile(r"\(\((" + BLOCK_UUID.pattern + r")\)\)")
+"""A Logseq block reference, `((6494c06d-09e2-430c-bd73-e8a336c3c06f))`."""
+
+BLOCKS = "_logseq_blocks"
+"""markdown-it's `env` key of the page's block ids: id -> the block's first line."""
+
+OTHER_PAGE = (
+    "Logseq block reference `(({id}))` names a block that is not on this page; postil "
+    "shows the text of a referenced block of the same page only (the block with "
+    "`id:: {id}`), so it is shown as written: copy the block's text in, or link to its page"
+)
+"""The warning at a reference to a block of another page."""
+
+
 def logseq_plugin(md: MarkdownIt) -> None:
     """Register the block property rule (before setext headings and paragraphs, and ending
     a paragraph) and the empty bullet rule."""
@@ -72,6 +102,7 @@ def logseq_plugin(md: MarkdownIt) -> None:
         {"alt": ["paragraph"]},
     )
     md.block.ruler.before("lheading", "empty_bullet", empty_bullet)
+    md.core.ruler.after("inline", "logseq_block_refs", logseq_block_refs)
     md.add_render_rule("logseq_property", _render_property)
 
 
@@ -90,6 +121,8 @@ def logseq_property(state: StateBlock, start_line: int, end_line: int, silent: b
         return True
     state.line = start_line + 1
     key, value = found.group(1), found.group(2) or ""
+    if key.lower() == "id" and BLOCK_UUID.fullmatch(value):
+        _give_block_id(state, value.lower())
     if is_hidden(key) or not value:
         return True
     token = state.push("logseq_property", "div", 1)
@@ -102,6 +135,81 @@ def logseq_property(state: StateBlock, start_line: int, end_line: int, silent: b
     token.meta = {"col0": found.start(2) - state.bMarks[start_line]}
     state.push("logseq_property_close", "div", -1)
     return True
+
+
+def _give_block_id(state: StateBlock, block_id: str) -> None:
+    """Make `block_id` the HTML id of the list item the `id::` line is in, and note the
+    item's first line for the references to it (`BLOCKS`)."""
+    depth = 0
+    for index in range(len(state.tokens) - 1, -1, -1):
+        token = state.tokens[index]
+        if token.type == "list_item_close":
+            depth += 1
+        elif token.type == "list_item_open" and depth:
+            depth -= 1
+        elif token.type == "list_item_open":
+            text = next((t.content for t in state.tokens[index:] if t.type == "inline"), "").split(
+                "\n", 1
+            )[0]
+            blocks = state.env.setdefault(BLOCKS, {})
+            if block_id not in blocks and "id" not in token.attrs:
+                token.attrs["id"] = block_id
+                blocks[block_id] = text.strip()
+            return
+
+
+def logseq_block_refs(state: StateCore) -> None:
+    """Core rule: in the text the inline rules left, `((uuid))` is a link to the block of
+    this page with that id showing its first line; a block of another page stays as
+    written, with a warning at it. Costs one substring test per paragraph without `((`."""
+    blocks = state.env.get(BLOCKS, {})
+    doc = get_state(state.env)
+    for inline in state.tokens:
+        if inline.type != "inline" or "((" not in inline.content or not inline.children:
+            continue
+        children: list[Token] = []
+        cursor = 0
+        for child in inline.children:
+            if child.type != "text" or "((" not in child.content:
+                children.append(child)
+                continue
+            at = 0
+            for found in BLOCK_REF.finditer(child.content):
+                text = blocks.get(found.group(1).lower())
+                offset = inline.content.find(found.group(0), cursor)
+                cursor = offset + 1 if offset >= 0 else cursor
+                if text is None:
+                    line, col = locate(
+                        doc, inline.map[0] if inline.map else 0, inline.content, max(offset, 0)
+                    )
+                    doc.warn(line, col, OTHER_PAGE.format(id=found.group(1)))
+                    continue
+                if found.start() > at:
+                    children.append(_text(child.content[at : found.start()]))
+                children.extend(_link(state, found.group(1).lower(), text))
+                at = found.end()
+            if at == 0:
+                children.append(child)
+            elif at < len(child.content):
+                children.append(_text(child.content[at:]))
+        inline.children = children
+
+
+def _text(content: str) -> Token:
+    """Return a text token."""
+    token = Token("text", "", 0)
+    token.content = content
+    return token
+
+
+def _link(state: StateCore, block_id: str, text: str) -> list[Token]:
+    """Return the tokens of a link to the block `block_id` showing `text` (its references
+    shown as `…`: one level of quoting)."""
+    opening = Token("link_open", "a", 1)
+    opening.attrs = {"href": "#" + block_id, "class": "block-ref"}
+    children: list[Token] = []
+    state.md.inline.parse(BLOCK_REF.sub("…", text) or "…", state.md, state.env, children)
+    return [opening, *children, Token("link_close", "a", -1)]
 
 
 def empty_bullet(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
@@ -118,6 +226,8 @@ def empty_bullet(state: StateBlock, start_line: int, end_line: int, silent: bool
     # it "paragraph" when it finds no underline)
     if silent or state.blkIndent <= 0 or state.is_code_block(start_line):
         return False
+    if not _has_lone_dash(state):
+        return False
     dash = _lone_dash(state, start_line)
     if dash < 0:
         return False
@@ -127,6 +237,21 @@ def empty_bullet(state: StateBlock, start_line: int, end_line: int, silent: bool
         return paragraph(state, start_line, dash, False)
     finally:
         state.lineMax = limit
+
+
+LONE_DASH = re.compile(r"^[ \t>]*-[ \t]*$", re.MULTILINE)
+"""A line that is one `-` (after indentation or quote markers)."""
+
+
+def _has_lone_dash(state: StateBlock) -> bool:
+    """Tell (once a document, kept in `env`) whether any line is a lone `-`: a post
+    without one pays one scan of its source for `empty_bullet`."""
+    key = ("_lone_dash", len(state.src), hash(state.src))
+    known = state.env.get("_lone_dash")
+    if known is None or known[0] != key:
+        known = (key, LONE_DASH.search(state.src) is not None)
+        state.env["_lone_dash"] = known
+    return bool(known[1])
 
 
 def _lone_dash(state: StateBlock, start_line: int) -> int:

@@ -1,0 +1,35 @@
+"""Logseq's pages (`postil.markdown.logseq`): warnings at block references, hidden
+properties left out of a built page."""
+
+from __future__ import annotations
+
+from postil.markdown import create_markdown, render_markdown
+from postil.markdown.state import RenderState
+
+
+def render(body: str) -> tuple[str, list[str]]:
+    state = RenderState(path="content/posts/p.md")
+    rendered = render_markdown(create_markdown(), body, state)
+    return rendered.html_utf8.decode(), [d.report() for d in rendered.diagnostics]
+
+
+def test_a_reference_to_a_block_of_another_page_is_a_warning_at_it():
+    html, warnings = render("- intro\n\t- See ((11111111-ed4c-4f7c-9c37-2cd9b8a8ddf2)) here\n")
+    assert "((11111111-ed4c-4f7c-9c37-2cd9b8a8ddf2))" in html
+    (warning,) = warnings
+    assert warning.startswith(
+        "content/posts/p.md:2:8: warning: Logseq block reference "
+        "`((11111111-ed4c-4f7c-9c37-2cd9b8a8ddf2))` names a block that is not on this page"
+    )
+    assert "copy the block's text in, or link to its page" in warning
+
+
+def test_a_reference_to_a_block_of_the_page_is_a_quiet_link():
+    html, warnings = render(
+        "- The lemma $a$\n  id:: 65910b38-ed4c-4f7c-9c37-2cd9b8a8ddf2\n"
+        "  collapsed:: true\n- by ((65910b38-ed4c-4f7c-9c37-2cd9b8a8ddf2))\n"
+    )
+    assert warnings == []
+    assert '<li id="65910b38-ed4c-4f7c-9c37-2cd9b8a8ddf2">' in html
+    assert 'href="#65910b38-ed4c-4f7c-9c37-2cd9b8a8ddf2" class="block-ref">The lemma <math' in html
+    assert "collapsed" not in html and "id::" not in html
