@@ -87,8 +87,8 @@ PLUGINS = {
     # links to other generators' heading ids: the ids of headings and figures, the links
     # plugin's record of fragment links
     "fragments": ("math", "figure", "heading", "links", "fragments"),
-    # Logseq's block properties and empty bullets: math in a shown property's value
-    "logseq": ("math", "logseq"),
+    # Logseq's block properties, empty bullets, references and admonitions (callouts)
+    "logseq": ("math", "callout", "logseq"),
 }
 
 

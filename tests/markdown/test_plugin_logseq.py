@@ -33,3 +33,17 @@ def test_a_reference_to_a_block_of_the_page_is_a_quiet_link():
     assert '<li id="65910b38-ed4c-4f7c-9c37-2cd9b8a8ddf2">' in html
     assert 'href="#65910b38-ed4c-4f7c-9c37-2cd9b8a8ddf2" class="block-ref">The lemma <math' in html
     assert "collapsed" not in html and "id::" not in html
+
+
+def test_an_admonition_never_closed_and_an_unread_org_block_are_warnings_at_them():
+    html, warnings = render(
+        "- #+BEGIN_TIP\n  never closed\n- next\n\n#+BEGIN_SRC python\nx = 1\n#+END_SRC\n"
+    )
+    assert "#+BEGIN_TIP" in html and "#+BEGIN_SRC python" in html
+    assert [w.split("\n")[0] for w in warnings] == [
+        "content/posts/p.md:1:3: warning: `#+BEGIN_TIP` is never closed in its block, so it "
+        "is shown as text; add `#+END_TIP` on a line of its own after its content",
+        "content/posts/p.md:5:1: warning: `#+BEGIN_SRC python` opens a Logseq (Org-mode) "
+        "block that postil does not read, so it is shown as text; write a fenced code "
+        "block, a quote or plain text instead",
+    ]

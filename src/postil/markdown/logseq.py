@@ -23,6 +23,11 @@ line must be a key (a letter, then letters, digits, `_`, `-`, `.`), `::`, a spac
 line's end: `std::vector`, Haskell's `f :: Int` and `a::b` are text. Obsidian's Dataview
 writes inline fields the same way, and shows them so.
 
+Logseq's admonitions, `#+BEGIN_NOTE` … `#+END_NOTE` (also `TIP`, `IMPORTANT`, `CAUTION`,
+`WARNING`, `PINNED`: mldoc's custom blocks, which Logseq shows as admonitions), are
+callouts of that kind (`logseq_admonition`), and `#+BEGIN_QUOTE` a block quote; they
+showed their `#+BEGIN_`/`#+END_` lines as text.
+
 A block's `id:: <uuid>` is what Logseq's block references name: `((<uuid>))` in any block
 shows the referenced block's text, linked to it (mldoc's `block_reference.ml`). The block
 with the id gets it as its HTML id, and `logseq_block_refs` (core) makes a reference to
@@ -40,6 +45,7 @@ from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_block.paragraph import paragraph
 from markdown_it.token import Token
 
+from postil.markdown.shortcodecallout import push_callout, push_quote
 from postil.markdown.state import get_state
 from postil.markdown.tagsyntax import locate
 
@@ -101,7 +107,10 @@ def logseq_plugin(md: MarkdownIt) -> None:
         logseq_property,
         {"alt": ["paragraph"]},
     )
-    md.block.ruler.before("lheading", "empty_bullet", empty_bullet)
+    md.block.ruler.before(
+        "lheading", "logseq_admonition", logseq_admonition, {"alt": ["paragraph"]}
+    )
+    md.block.ruler.before("lheading", "empty_bullet", empty_bullet)  # after the blocks
     md.core.ruler.after("inline", "logseq_block_refs", logseq_block_refs)
     md.add_render_rule("logseq_property", _render_property)
 
@@ -210,6 +219,81 @@ def _link(state: StateCore, block_id: str, text: str) -> list[Token]:
     children: list[Token] = []
     state.md.inline.parse(BLOCK_REF.sub("…", text) or "…", state.md, state.env, children)
     return [opening, *children, Token("link_close", "a", -1)]
+
+
+BEGIN = re.compile(r"#\+BEGIN_([A-Za-z]+)(?:[ \t]+.*)?", re.IGNORECASE)
+"""The opening line of one of Logseq's `#+BEGIN_…` blocks."""
+
+ADMONITIONS = {
+    "NOTE": ("note", ""),
+    "TIP": ("tip", ""),
+    "IMPORTANT": ("important", ""),
+    "CAUTION": ("caution", ""),
+    "WARNING": ("warning", ""),
+    "PINNED": ("note", "Pinned"),
+}
+"""Logseq's admonitions (its `admonition` component's types): callout kind and title."""
+
+
+UNCLOSED = (
+    "`{line}` is never closed in its block, so it is shown as text; add `#+END_{name}` "
+    "on a line of its own after its content"
+)
+UNREAD = (
+    "`{line}` opens a Logseq (Org-mode) block that postil does not read, so it is shown as "
+    "text; write a fenced code block, a quote or plain text instead"
+)
+
+
+def logseq_admonition(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """Block rule: `#+BEGIN_NOTE` … `#+END_NOTE` is a callout (`ADMONITIONS`) holding the
+    Markdown between, `#+BEGIN_QUOTE` … `#+END_QUOTE` a block quote. The closing line may
+    have a tag after it (`#+END_NOTE #card`: a flashcard's, left out); a block never
+    closed inside its container stays text."""
+    if state.is_code_block(start_line):
+        return False
+    begin = state.bMarks[start_line] + state.tShift[start_line]
+    if not state.src.startswith("#+", begin):
+        return False
+    found = BEGIN.fullmatch(state.src, begin, state.eMarks[start_line])
+    if found is None:
+        return False
+    name, col = found.group(1).upper(), begin - state.bMarks[start_line] + 1
+    if name not in ADMONITIONS and name != "QUOTE":
+        if not silent and _end_line(state, start_line, end_line, name) >= 0:
+            line = found.group(0).rstrip()
+            get_state(state.env).warn(start_line, col, UNREAD.format(line=line))
+        return False
+    close = _end_line(state, start_line, end_line, name)
+    if close < 0:
+        if not silent:
+            message = UNCLOSED.format(line=found.group(0).rstrip(), name=found.group(1))
+            get_state(state.env).warn(start_line, col, message)
+        return False
+    if silent:
+        return True
+    if name == "QUOTE":
+        push_quote(state, (start_line, close), {})
+    else:
+        kind, title = ADMONITIONS[name]
+        meta: dict[str, str | None] = {"kind": kind, "title": title, "collapse": None}
+        push_callout(state, (start_line, close), meta, found.group(0))
+    state.line = close + 1
+    return True
+
+
+def _end_line(state: StateBlock, start_line: int, end_line: int, name: str) -> int:
+    """Return the line of `#+END_<name>` in the container, or -1."""
+    closing = re.compile(r"#\+END_" + name + r"(?:\s.*)?", re.IGNORECASE)
+    for line in range(start_line + 1, end_line):
+        if state.isEmpty(line):
+            continue
+        if state.sCount[line] < state.blkIndent:
+            return -1
+        first = state.bMarks[line] + state.tShift[line]
+        if closing.fullmatch(state.src, first, state.eMarks[line]):
+            return line
+    return -1
 
 
 def empty_bullet(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
