@@ -273,3 +273,17 @@ def test_liquid_outputs_named_like_logseq_macros_stay_liquid(tag):
     _, state = render(f"Text {tag} here.\n")
     (message,) = messages(state)
     assert message.split(": ", 1)[1].startswith(f"Liquid `{tag}`")
+
+
+def test_hackmd_embeds_are_named_as_hackmd_s():
+    """HackMD's `{%hackmd theme-dark %}` (another note: its dark theme) and `{%gist …%}`
+    were warned as Liquid tags that postil has no template language for."""
+    _, state = render("{%hackmd theme-dark %}\n\nText {%gist user/abc123 %} here.\n")
+    found = [m.split(": ", 1)[1] for m in messages(state)]
+    assert found == [
+        "HackMD's `{%hackmd theme-dark %}` embeds another HackMD note (`theme-dark`: "
+        "HackMD's dark theme), which postil does not do, so it is left out; write the "
+        "content itself (a link, the text)",
+        "jekyll-gist's and HackMD's `{%gist user/abc123 %}` embeds a GitHub gist, which postil does not do, "
+        "so it is left out; write the content itself (a link, the text)",
+    ]

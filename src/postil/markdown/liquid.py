@@ -293,11 +293,31 @@ def evaluate_liquid(tag: Tag, doc: RenderState, in_url: bool, in_html: bool = Fa
             f"`{tag.raw}` has no image source, so it is left out; write one: a URL, or a "
             'path with a `/` (`{% img /images/plot.png 400 "Title" "Alt" %}`)',
         )
+    if tag.name in HACKMD_EMBEDS:
+        whose, does = HACKMD_EMBEDS[tag.name]
+        return Value(
+            None,
+            f"{whose} `{tag.raw}` {does}, which postil does not do, so it is left out; "
+            "write the content itself (a link, the text)",
+        )
     return Value(
         None,
         f"Liquid tag `{tag.raw}` is not supported and is left out (postil has no "
         "template language in posts); write its result as Markdown",
     )
+
+
+HACKMD_EMBEDS = {
+    "hackmd": ("HackMD's", "embeds another HackMD note (`theme-dark`: HackMD's dark theme)"),
+    "gist": ("jekyll-gist's and HackMD's", "embeds a GitHub gist"),
+    "slideshare": ("HackMD's", "embeds SlideShare slides"),
+    "speakerdeck": ("HackMD's", "embeds Speaker Deck slides"),
+    "pdf": ("HackMD's", "embeds a PDF viewer"),
+    "figma": ("HackMD's", "embeds a Figma file"),
+}
+"""HackMD's and CodiMD's embeds written as `{%name id %}` (HackMD's "Features": Embed;
+`{%youtube id %}` and `{%vimeo id %}` are players here, `postil.markdown.embed`): what
+each shows, for its warning."""
 
 
 def _output(tag: Tag, doc: RenderState, in_html: bool) -> Value:
