@@ -284,6 +284,6 @@ def test_hackmd_embeds_are_named_as_hackmd_s():
         "HackMD's `{%hackmd theme-dark %}` embeds another HackMD note (`theme-dark`: "
         "HackMD's dark theme), which postil does not do, so it is left out; write the "
         "content itself (a link, the text)",
-        "jekyll-gist's and HackMD's `{%gist user/abc123 %}` embeds a GitHub gist, which postil does not do, "
-        "so it is left out; write the content itself (a link, the text)",
+        "jekyll-gist's and HackMD's `{%gist user/abc123 %}` embeds a GitHub gist, which "
+        "postil does not do, so it is left out; write the content itself (a link, the text)",
     ]
