@@ -23,6 +23,9 @@ line must be a key (a letter, then letters, digits, `_`, `-`, `.`), `::`, a spac
 line's end: `std::vector`, Haskell's `f :: Int` and `a::b` are text. Obsidian's Dataview
 writes inline fields the same way, and shows them so.
 
+An image Logseq resized carries its size after it, `![x](a.png){:height 143, :width 749}`:
+that is its width and height (`logseq_image_sizes`); the map showed as text.
+
 Logseq's admonitions, `#+BEGIN_NOTE` … `#+END_NOTE` (also `TIP`, `IMPORTANT`, `CAUTION`,
 `WARNING`, `PINNED`: mldoc's custom blocks, which Logseq shows as admonitions), are
 callouts of that kind (`logseq_admonition`), and `#+BEGIN_QUOTE` a block quote; they
@@ -112,6 +115,7 @@ def logseq_plugin(md: MarkdownIt) -> None:
     )
     md.block.ruler.before("lheading", "empty_bullet", empty_bullet)  # after the blocks
     md.core.ruler.after("inline", "logseq_block_refs", logseq_block_refs)
+    md.core.ruler.after("inline", "logseq_image_sizes", logseq_image_sizes)
     md.add_render_rule("logseq_property", _render_property)
 
 
@@ -202,6 +206,33 @@ def logseq_block_refs(state: StateCore) -> None:
             elif at < len(child.content):
                 children.append(_text(child.content[at:]))
         inline.children = children
+
+
+IMAGE_SIZE = re.compile(
+    r"\{:(width|height)[ \t]+(\d+(?:\.\d+)?)(?:,?[ \t]*:(width|height)[ \t]+(\d+(?:\.\d+)?))?\}"
+)
+"""The size Logseq writes after an image it resized, an EDN map: `{:height 143, :width 749}`."""
+
+
+def logseq_image_sizes(state: StateCore) -> None:
+    """Core rule: an image followed by Logseq's size (`IMAGE_SIZE`) gets that width and
+    height; the map showed as text after it. Costs one substring test a paragraph."""
+    for inline in state.tokens:
+        if inline.type != "inline" or "{:" not in inline.content or not inline.children:
+            continue
+        children = inline.children
+        for index in range(len(children) - 1):
+            image, after = children[index], children[index + 1]
+            if image.type != "image" or after.type != "text":
+                continue
+            found = IMAGE_SIZE.match(after.content)
+            if found is None:
+                continue
+            for key, value in ((found.group(1), found.group(2)), (found.group(3), found.group(4))):
+                if key:
+                    image.attrs[key] = value.split(".", 1)[0]
+            after.content = after.content[found.end() :]
+        inline.children = [t for t in children if t.type != "text" or t.content]
 
 
 def _text(content: str) -> Token:
