@@ -181,8 +181,9 @@ def logseq_block_refs(state: StateCore) -> None:
         if inline.type != "inline" or "((" not in inline.content or not inline.children:
             continue
         children: list[Token] = []
-        cursor = 0
+        cursor, in_link = 0, 0
         for child in inline.children:
+            in_link += {"link_open": 1, "link_close": -1}.get(child.type, 0)
             if child.type != "text" or "((" not in child.content:
                 children.append(child)
                 continue
@@ -199,7 +200,8 @@ def logseq_block_refs(state: StateCore) -> None:
                     continue
                 if found.start() > at:
                     children.append(_text(child.content[at : found.start()]))
-                children.extend(_link(state, found.group(1).lower(), text))
+                shown = _link(state, found.group(1).lower(), text)
+                children.extend(shown[1:-1] if in_link else shown)  # no link in a link
                 at = found.end()
             if at == 0:
                 children.append(child)
