@@ -47,3 +47,13 @@ def test_an_admonition_never_closed_and_an_unread_org_block_are_warnings_at_them
         "block that postil does not read, so it is shown as text; write a fenced code "
         "block, a quote or plain text instead",
     ]
+
+
+def test_logseq_caret_highlight_beside_pandoc_superscripts():
+    """`^^x^^` (Logseq's highlight) was `^<sup>x</sup>^`; Pandoc's `x^2^` stays a
+    superscript in the same paragraph."""
+    html, warnings = render("a ^^shared^^ network, 19^th^ and x^2^.\n")
+    assert (
+        html == ("<p>a <mark>shared</mark> network, 19<sup>th</sup> and x<sup>2</sup>.</p>\n")
+        and warnings == []
+    )

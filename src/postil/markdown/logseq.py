@@ -125,7 +125,7 @@ def logseq_property(state: StateBlock, start_line: int, end_line: int, silent: b
         return False
     begin = state.bMarks[start_line] + state.tShift[start_line]
     end = state.eMarks[start_line]
-    if "::" not in state.src[begin:end]:
+    if state.src.find("::", begin, end) < 0:
         return False
     found = PROPERTY.fullmatch(state.src, begin, end)
     if found is None:
