@@ -136,6 +136,8 @@ def logseq_property(state: StateBlock, start_line: int, end_line: int, silent: b
     key, value = found.group(1), found.group(2) or ""
     if key.lower() == "id" and BLOCK_UUID.fullmatch(value):
         _give_block_id(state, value.lower())
+    elif key.lower() == "heading":
+        _make_heading(state, value.strip())
     if is_hidden(key) or not value:
         return True
     token = state.push("logseq_property", "div", 1)
@@ -150,9 +152,9 @@ def logseq_property(state: StateBlock, start_line: int, end_line: int, silent: b
     return True
 
 
-def _give_block_id(state: StateBlock, block_id: str) -> None:
-    """Make `block_id` the HTML id of the list item the `id::` line is in, and note the
-    item's first line for the references to it (`BLOCKS`)."""
+def _current_item(state: StateBlock) -> int:
+    """Return the index of the `list_item_open` token of the list item being parsed (the
+    block a property line belongs to), or -1 outside any list item."""
     depth = 0
     for index in range(len(state.tokens) - 1, -1, -1):
         token = state.tokens[index]
@@ -161,14 +163,44 @@ def _give_block_id(state: StateBlock, block_id: str) -> None:
         elif token.type == "list_item_open" and depth:
             depth -= 1
         elif token.type == "list_item_open":
-            text = next((t.content for t in state.tokens[index:] if t.type == "inline"), "").split(
-                "\n", 1
-            )[0]
-            blocks = state.env.setdefault(BLOCKS, {})
-            if block_id not in blocks and "id" not in token.attrs:
-                token.attrs["id"] = block_id
-                blocks[block_id] = text.strip()
-            return
+            return index
+    return -1
+
+
+def _give_block_id(state: StateBlock, block_id: str) -> None:
+    """Make `block_id` the HTML id of the list item the `id::` line is in, and note the
+    item's first line for the references to it (`BLOCKS`)."""
+    index = _current_item(state)
+    if index < 0:
+        return
+    token = state.tokens[index]
+    text = next((t.content for t in state.tokens[index:] if t.type == "inline"), "")
+    blocks = state.env.setdefault(BLOCKS, {})
+    if block_id not in blocks and "id" not in token.attrs:
+        token.attrs["id"] = block_id
+        blocks[block_id] = text.split("\n", 1)[0].strip()
+
+
+def _make_heading(state: StateBlock, value: str) -> None:
+    """Make the text of the block a `heading::` line is in a heading: `heading:: true` of
+    the block's depth in the outline (a top-level block an `h1`, as Logseq's auto heading
+    does: brianwisti/logseq-toggle-heading's README), `heading:: 2` that level; a block
+    whose text is no paragraph is left alone."""
+    index = _current_item(state)
+    if index < 0 or not (value.lower() == "true" or value.isdigit()):
+        return
+    opening = state.tokens[index + 1] if index + 1 < len(state.tokens) else None
+    if opening is None or opening.type != "paragraph_open":
+        return
+    closing = next((t for t in state.tokens[index + 2 :] if t.type == "paragraph_close"), None)
+    if closing is None:
+        return
+    depth = sum(1 for t in state.tokens[: index + 1] if t.type == "list_item_open") - sum(
+        1 for t in state.tokens[:index] if t.type == "list_item_close"
+    )
+    level = min(max(int(value) if value.isdigit() else depth, 1), 6)
+    for token, kind in ((opening, "heading_open"), (closing, "heading_close")):
+        token.type, token.tag, token.hidden, token.markup = kind, f"h{level}", False, "#" * level
 
 
 def logseq_block_refs(state: StateCore) -> None:
