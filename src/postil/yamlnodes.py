@@ -114,23 +114,40 @@ def spaces_for_tabs(text: str) -> str:
 
 
 def mapping_fields(node: yaml.Node, what: str) -> list[Field]:
-    """Return the fields of a mapping node; `what` names it in errors ("`macros`")."""
+    """Return the fields of a mapping node; `what` names it in errors ("`macros`").
+
+    A key written twice with one plain value (`public: true` twice, as Logseq's pages
+    repeat a property: its front matter is read line by line, mldoc's
+    `markdown_front_matter.ml`) is one field; with two values it is an error.
+    """
     if not isinstance(node, yaml.MappingNode):
         raise YamlFieldError(f"{what} must be a mapping of `key: value` lines", *_pos(node))
     fields: list[Field] = []
-    seen: dict[str, int] = {}
+    seen: dict[str, yaml.Node] = {}
     for key_node, value_node in node.value:
         if not isinstance(key_node, yaml.ScalarNode):
             raise YamlFieldError("a key must be plain text", *_pos(key_node))
         key = key_node.value
+        if key in seen and _same_scalar(seen[key], value_node):
+            continue
         if key in seen:
             raise YamlFieldError(
                 f"duplicate key `{key}`: it is already set above; keep one",
                 *_pos(key_node),
             )
-        seen[key] = key_node.start_mark.line
+        seen[key] = value_node
         fields.append(Field(key, value_node, *_pos(key_node)))
     return fields
+
+
+def _same_scalar(first: yaml.Node, second: yaml.Node) -> bool:
+    """Tell if two values are one plain text (`true` and `true`; no list or mapping)."""
+    return (
+        isinstance(first, yaml.ScalarNode)
+        and isinstance(second, yaml.ScalarNode)
+        and first.value == second.value
+        and first.tag == second.tag
+    )
 
 
 def _pos(node: yaml.Node) -> tuple[int, int]:

@@ -273,3 +273,73 @@ def test_an_alias_list_left_blank_is_no_aliases(blank):
 def test_a_blank_item_among_aliases_is_left_out():
     meta, _, _ = parse(source("---\ntitle: T\naliases:\n  - /old/\n  - ''\n---\n"), "UTC")
     assert meta.aliases == ("/old/",)
+
+
+def test_dendron_unix_times_in_milliseconds_are_dates():
+    """Dendron writes `created` and `updated` as milliseconds since 1970 (its `dnode.ts`:
+    `Time.now().toMillis()`): they stopped the build ("not a date")."""
+    meta, _, _ = parse(
+        source("---\ntitle: T\ncreated: 1665469534093\nupdated: 1689756013\n---\n"), "UTC"
+    )
+    assert (meta.date.year, meta.date.month, meta.date.day, meta.date.hour) == (2022, 10, 11, 6)
+    assert (meta.updated.year, meta.updated.month, meta.updated.day) == (2023, 7, 19)
+    berlin, _, _ = parse(source("---\ntitle: T\ndate: 1665469534093\n---\n"), "Europe/Berlin")
+    assert berlin.date.hour == 8 and berlin.date == meta.date
+
+
+@pytest.mark.parametrize("number", ["20210101", "202101011", "12345678901", "16654695340930"])
+def test_other_runs_of_digits_are_still_no_date(number):
+    """Only 10 digits (seconds) or 13 (milliseconds) are a Unix time: `20210101` (a date
+    written without dashes) or a digit too many stays the located error it was."""
+    with pytest.raises(ContentError) as err:
+        parse(source(f"---\ntitle: T\ndate: {number}\n---\n"), "UTC")
+    assert "is not a date" in err.value.message and err.value.location.line == 3
+
+
+def test_logseq_page_references_in_front_matter_are_lists_of_names():
+    """Logseq's front matter is one `key: text` a line (mldoc's `markdown_front_matter.ml`),
+    and its pages write page references there: `tags: [[a]], #b, [[c d]]` is a YAML
+    syntax error that stopped the build, `tags: [[a]]` a list inside a list."""
+    warnings: list = []
+    meta, body, _ = parse(
+        source(
+            "---\ntitle: U\ntags: [[literature-notes]], #reference, [[Siamese Network]], \n"
+            "authors: [[Ada Lovelace]], [[Alan Turing]]\ncategories: [[ml]]\n---\nBody\n"
+        ),
+        "UTC",
+        warnings,
+    )
+    assert meta.tags[:3] == ("literature-notes", "reference", "Siamese Network")
+    assert meta.authors == ("Ada Lovelace", "Alan Turing")
+    assert "ml" in meta.tags and body.strip() == "Body"
+    assert [w.message for w in warnings if "date" not in w.message] == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "tags: [[1, 2], [3]]",  # YAML's own nested list: names hold no comma
+        "tags: #a, #b",  # no `[[`: YAML reads a comment, as it did
+        'subtitle: "[[x]], [[y]]"',  # quoted: YAML's string
+        "subtitle: see [[x]]",  # text before the reference: YAML's string
+    ],
+)
+def test_yaml_that_only_looks_like_page_references_keeps_its_yaml_reading(line):
+    from postil.content.frontmatter import LOGSEQ_REF_VALUE, _ref_list
+
+    text = f"title: T\n{line}\ndate: 2024-01-01\n"
+    assert LOGSEQ_REF_VALUE.sub(_ref_list, text) == text
+
+
+def test_a_key_repeated_with_its_value_is_one_key_and_with_another_an_error():
+    """Logseq's pages repeat a property (`public: true` on two lines of one block); the
+    same plain value twice means one key. Two values stay the located error."""
+    meta, _, _ = parse(
+        source("---\ntitle: T\ndraft: true\ndate: 2024-01-01\ndraft: true\n---\n"), "UTC"
+    )
+    assert meta.draft is True
+    with pytest.raises(ContentError) as err:
+        parse(source("---\ntitle: T\ndraft: true\ndraft: false\n---\n"), "UTC")
+    assert err.value.location.line == 4 and "duplicate key `draft`" in err.value.message
+    with pytest.raises(ContentError, match="duplicate key `tags`"):
+        parse(source("---\ntitle: T\ntags: [a]\ntags: [a]\n---\n"), "UTC")

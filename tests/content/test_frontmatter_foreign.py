@@ -813,3 +813,50 @@ def test_vitepress_frontmatter_values_are_kept_only_for_a_body_that_names_them()
     assert meta.vue_values == (("title", "SVD"), ("date", "2024-01-01"), ("layout", "doc"))
     meta, *_ = read(head + "Text.\n")
     assert meta.vue_values == ()
+
+
+def test_logseq_page_properties_are_the_front_matter():
+    """A Logseq page opens with its page properties, `key:: value` lines before the first
+    bullet (mldoc's `markdown_property.ml`): `title::` titles the page, `tags::` lists page
+    names (`[[a b]]`, `#c`, bare words); Logseq's own keys (`alias`, `public`) are quiet.
+    They showed as a paragraph of text, and the page was titled by its file name."""
+    meta, body, body_line, warnings = read(
+        "title:: Conformal Field Theory\ntags:: [[quantum field theory]], #physics, notes\n"
+        "alias:: CFT, [[2d CFT]]\npublic:: true\n\n- Refs\n\t- $c = 1$\n",
+        "content/posts/Conformal Field Theory.md",
+    )
+    assert meta.title == "Conformal Field Theory"
+    assert meta.tags == ("quantum field theory", "physics", "notes")
+    assert body.startswith("\n- Refs") and body_line == 5
+    assert [w for w in warnings if "date" not in w] == []
+    meta, body, _, warnings = read(
+        "alias:: GR\n- # Tricks\n  collapsed:: true\n", "content/posts/gr.md"
+    )
+    assert body == "- # Tricks\n  collapsed:: true\n" and not any("alias" in w for w in warnings)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "std::vector is a class template.\n",  # no space after `::`
+        "Note: the title\n\nbody\n",  # one colon: not Logseq's
+        "- item\nkey:: value\n",  # properties of a block, not of the page
+    ],
+)
+def test_text_that_is_no_logseq_page_property_stays_the_body(text):
+    meta, body, body_line, _ = read(text)
+    assert body == text and body_line == 1
+
+
+def test_dendron_front_matter_builds_quietly():
+    """A Dendron note's front matter: `id` (the note's key in its vault), `desc` (its
+    description), `updated` and `created` in milliseconds (`dnode.ts`). `id` and `desc`
+    warned as unknown keys, the dates stopped the build."""
+    meta, *_, warnings = read(
+        "---\nid: 3kzb9jc0yqvrflm8d0jx9ri\ntitle: Flow Matching\ndesc: Notes on flows\n"
+        "updated: 1751790790089\ncreated: 1744397095050\n---\n\nBody\n"
+    )
+    assert meta.title == "Flow Matching" and meta.summary == "Notes on flows"
+    assert meta.date is not None and meta.date.year == 2025 and warnings == []
+    meta, *_, warnings = read("---\ntitle: T\ndesc: ''\ncreated: 1744397095050\n---\n")
+    assert meta.summary == "" and warnings == []

@@ -72,6 +72,15 @@ KNOWN = "known: hl_lines, linenos, linenostart, title"
         ("", FenceInfo()),
         # Pandoc's attribute list: a key that is no option is an HTML attribute, no problem
         ("{.cpp file=gauss}", FenceInfo("cpp")),
+        # HackMD and CodiMD: `=` numbers the lines (from N, or on from the block before),
+        # `!` wraps them; a language with `=` in its middle or a bare `=` stays as written
+        ("python=", FenceInfo("python", linenos=True)),
+        ("python=101", FenceInfo("python", linenos=True, linenostart=101)),
+        ("c++=+", FenceInfo("c++", linenos=True)),
+        ("python!", FenceInfo("python")),
+        ('python=! title="a.py"', FenceInfo("python", "a.py", linenos=True)),
+        ("abc=def", FenceInfo("abc=def")),
+        ("=", FenceInfo("=")),
     ],
 )
 def test_each_generators_form_means_the_same(info, expected):

@@ -93,6 +93,8 @@ PLUGINS = {
     "wplatex": ("math", "wplatex"),
     # WordPress' `[caption]`: a figure the figure plugin renders
     "wpcaption": ("figure", "wpcaption"),
+    # Logseq's block properties, empty bullets, references and admonitions (callouts)
+    "logseq": ("math", "callout", "logseq"),
 }
 
 

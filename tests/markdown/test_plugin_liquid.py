@@ -244,3 +244,46 @@ def test_liquid_variables_keep_the_liquid_warning():
     _, state = render_vue("{{ page.title }}\n")
     [message] = messages(state)
     assert "Liquid `{{ page.title }}`: variable `page.title` is not supported" in message
+
+
+def test_logseq_macros_are_named_as_logseq_macros_and_a_cloze_shows_its_text():
+    """Logseq's `{{name args}}` macros (its "Macros" docs) were warned as Liquid variables
+    that postil does not support. A cloze is text the reader sees (hidden only while
+    reviewing flashcards); `{{embed}}` and `{{query}}` show the graph's other content."""
+    html, state = render(
+        "- A {{cloze One-side invertible}} map\n"
+        "- {{embed ((6017cf83-cea5-4a5c-b118-55af96d8aa7e)) }}\n"
+        "- {{query (and [[LooseEnd]] (page [[x]]))}}\n"
+        "- {{cloze the map $f$}}\n"
+    )
+    assert "<li>A One-side invertible map</li>" in html and "<li></li>" in html
+    found = [m.split(": ", 1)[1] for m in messages(state)]
+    assert len(found) == 3 and not any("Liquid" in m for m in found)
+    assert found[0].startswith(
+        "Logseq macro `{{embed ((6017cf83-cea5-4a5c-b118-55af96d8aa7e)) }}`: `{{embed}}` "
+        "shows another block or page of the graph inside this one, which postil does not do"
+    )
+    assert "`{{query}}` lists the blocks of the graph a query finds" in found[1]
+    assert "the cloze's text is shown as written, its Markdown and math not read" in found[2]
+
+
+@pytest.mark.parametrize("tag", ["{{ embed }}", "{{ query }}", "{{cloze}}"])
+def test_liquid_outputs_named_like_logseq_macros_stay_liquid(tag):
+    """A macro's name alone, with no argument after a space, is Liquid's variable."""
+    _, state = render(f"Text {tag} here.\n")
+    (message,) = messages(state)
+    assert message.split(": ", 1)[1].startswith(f"Liquid `{tag}`")
+
+
+def test_hackmd_embeds_are_named_as_hackmd_s():
+    """HackMD's `{%hackmd theme-dark %}` (another note: its dark theme) and `{%gist …%}`
+    were warned as Liquid tags that postil has no template language for."""
+    _, state = render("{%hackmd theme-dark %}\n\nText {%gist user/abc123 %} here.\n")
+    found = [m.split(": ", 1)[1] for m in messages(state)]
+    assert found == [
+        "HackMD's `{%hackmd theme-dark %}` embeds another HackMD note (`theme-dark`: "
+        "HackMD's dark theme), which postil does not do, so it is left out; write the "
+        "content itself (a link, the text)",
+        "jekyll-gist's and HackMD's `{%gist user/abc123 %}` embeds a GitHub gist, which "
+        "postil does not do, so it is left out; write the content itself (a link, the text)",
+    ]

@@ -137,3 +137,21 @@ def test_an_obsidian_alias_that_is_the_notes_own_name_is_no_redirect(tmp_path):
     out = build_into(root)
     assert "X." in (out / "posts/product-rule/index.html").read_text()  # not a redirect
     assert "posts/product-rule/" in (out / "posts/leibniz-rule/index.html").read_text()
+
+
+def test_dendron_s_text_first_wikilink_finds_the_note_after_the_bar(tmp_path):
+    """Dendron writes `[[the text|note.name#heading]]` (its `[[alias|link]]`): the part
+    after `|` is the note. It was shown as the note's name with a "names no file" warning.
+    Obsidian's order still wins when the part before `|` names a file."""
+    root = vault(tmp_path)
+    note = NOTE.replace(
+        "[[Nowhere]]", "[[the dot product|Attention#Scaled dot product]], [[Attention|Nowhere]]"
+    )
+    (root / "content/posts/softmax.md").write_text(note, encoding="utf-8")
+    warnings = [str(w) for w in build_site(root).warnings]
+    doc = page(build_into(root), "posts/softmax/index.html")
+    links = [(a.get("href"), a.text_content()) for a in doc.xpath('//div[@class="post-body"]//a')]
+    prefix = BASE.removeprefix("https://example.github.io")
+    assert (f"{prefix}posts/attention/#scaled-dot-product", "the dot product") in links
+    assert (f"{prefix}posts/attention/", "Nowhere") in links
+    assert warnings == []

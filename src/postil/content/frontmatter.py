@@ -12,6 +12,7 @@ without an offset is in the site's timezone.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from collections.abc import Callable
@@ -27,6 +28,7 @@ from postil.content.headers import (
     Header,
     closing_line,
     heading_title,
+    read_logseq_properties,
     read_meta_lines,
     read_toml,
 )
@@ -55,6 +57,11 @@ _DATE = re.compile(
 )
 """A date as written: ISO 8601, what Jekyll's `Time.parse` reads too (`12:0:00`), and
 Nikola's (`2012/09/15 19:52:05`, `2024-07-30 12:00:00 UTC`, `… UTC+02:00`)."""
+
+_EPOCH = re.compile(r"\d{10}|\d{13}")
+"""A Unix time: seconds (10 digits, 2001–2286) or milliseconds (13 digits), as Dendron
+writes `created` and `updated` (`Time.now().toMillis()`, dendronhq/dendron's
+`packages/common-all/src/dnode.ts`). A date of 8 digits (`20210101`) is no Unix time."""
 _MONTHS = {
     name: number
     for number, names in enumerate(
@@ -133,13 +140,47 @@ def read_header(source: SourceFile) -> Header:
         nikola = read_nikola_comment(source, known)
         if nikola is not None:
             return nikola
+    if "::" in first and first != "---":
+        logseq = read_logseq_properties(source)
+        if logseq is not None:
+            return logseq
     if first != "---":
         meta = read_meta_lines(source, known=known)
         if meta is not None:
             return meta
     yaml_text, body, body_line = split_front_matter(source)
+    if "[[" in yaml_text:
+        yaml_text = LOGSEQ_REF_VALUE.sub(_ref_list, yaml_text)
     fields = compose_mapping(yaml_text) if yaml_text else None
     return Header(fields, body, body_line, 2, "yaml" if yaml_text else "")
+
+
+LOGSEQ_REF_VALUE = re.compile(
+    r"^(?P<key>[^\s:#][^:\n]*:[ \t]+)"
+    r"(?P<refs>(?:#?\[\[[^\[\],\n]+\]\]|#[^\s,\[\]]+)"
+    r"(?:[ \t]*,?[ \t]*(?:#?\[\[[^\[\],\n]+\]\]|#[^\s,\[\]]+))*)[ \t]*,?[ \t]*$",
+    re.MULTILINE,
+)
+"""A front matter line whose value is Logseq's page references: `tags: [[a]], #b, [[c d]]`.
+
+Logseq's front matter is no YAML: mldoc (`lib/syntax/markdown_front_matter.ml`) reads each
+line as a key and its text, and Logseq reads `[[page]]`, `#tag` and `#[[tag]]` in the text
+as page references, so its pages write `authors: [[Ada]], [[Alan]]` (a YAML syntax error)
+and `tags: [[a]]` (a list in a list). At least one `[[…]]` is needed (`_ref_list`), and
+names hold no comma, so YAML's own nested lists (`[[1, 2], [3]]`) are not such a value."""
+
+REF_NAME = re.compile(r"#?\[\[([^\[\]\n]+)\]\]|#([^\s,\[\]]+)")
+"""One of Logseq's page references in a `LOGSEQ_REF_VALUE`: its page's name."""
+
+
+def _ref_list(found: re.Match[str]) -> str:
+    """Return a `LOGSEQ_REF_VALUE` line with its references as a YAML list of page names
+    (`tags: ["a", "b"]`), or the line as written when it holds no `[[…]]`."""
+    refs = found["refs"]
+    if "[[" not in refs:
+        return found.group(0)
+    names = [m.group(1) or m.group(2) for m in REF_NAME.finditer(refs)]
+    return found["key"] + json.dumps([name.strip() for name in names], ensure_ascii=False)
 
 
 def parse(
@@ -498,7 +539,8 @@ QUARTO_DATES = {
 
 
 def _date(fld: Field, tz: ZoneInfo) -> datetime:
-    """Parse an ISO 8601 date or date-time as written (YAML's own timestamp typing is bypassed).
+    """Parse an ISO 8601 date or date-time as written (YAML's own timestamp typing is bypassed),
+    or a Unix time in seconds or milliseconds (`_EPOCH`: Dendron's notes), shown in `tz`.
 
     Raises:
         YamlFieldIgnored: Quarto's `today`, `now` or `last-modified` (`QUARTO_DATES`): a
@@ -514,6 +556,10 @@ def _date(fld: Field, tz: ZoneInfo) -> datetime:
             fld.node.start_mark.line,
             fld.node.start_mark.column,
         )
+    epoch = _EPOCH.fullmatch(text)
+    if epoch:  # Dendron's `created: 1665469534093` (ms), a Unix time in seconds
+        seconds = int(text) / (1000 if len(text) == 13 else 1)
+        return datetime.fromtimestamp(seconds, timezone.utc).astimezone(tz)
     m = _DATE.fullmatch(text)
     try:
         if m:
@@ -685,6 +731,7 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "category": ("categories", ft.terms, 1),  # Pelican
     "description": ("summary", _clean_text, 1),  # Quarto, Distill, al-folio, Hugo
     "excerpt": ("summary", _clean_text, 2),  # Jekyll
+    "desc": ("summary", _clean_text, 3),  # Dendron: the note's description
     "lastmod": ("updated", _date, 1),  # Hugo
     "last_modified_at": ("updated", _date, 1),  # Jekyll (jekyll-last-modified-at)
     "date-modified": ("updated", _date, 1),  # Quarto
@@ -763,6 +810,10 @@ QUIET_KEYS = frozenset(
     | {"cssclasses", "cssclass"}  # Obsidian and Quartz: CSS classes of their own theme
     # Nikola: its math switch, the original's link, comments, URL style, title display
     | {"has_math", "link", "nocomments", "pretty_url", "hidetitle", "enclosure", "filters"}
+    # Logseq's page properties (property.cljs, `editable-built-in-properties`): other names
+    # of the page for its links, publishing, the graph view, templates
+    | {"alias", "public", "exclude-from-graph-view", "template", "template-including-parent"}
+    | {"id"}  # Dendron's and Foam's note id: the note's own key in the vault
 )
 """Keys that change nothing postil does (the look of another theme, its comments, its math
 engine, Quarto's execution options, MkDocs' `hide`, Zola's `[extra]` table of theme values,

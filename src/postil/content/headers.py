@@ -199,6 +199,54 @@ def read_meta_lines(source: SourceFile, known: Container[str] = ()) -> Header | 
     return Header(fields, "\n".join(lines[body_start:]), body_start + 1, 1, "meta")
 
 
+LOGSEQ_PAGE_PROPERTY = re.compile(r"([A-Za-z][\w.-]*)::(?:[ \t]+(.*?))?[ \t]*")
+"""A Logseq page property opening a file: `title:: My page`, `tags:: [[a]], b`."""
+
+LOGSEQ_REF = re.compile(r"#?\[\[([^\[\]\n]+)\]\]|#([^\s,\[\]]+)")
+"""A Logseq page reference in a property's value: `[[page]]`, `#tag`, `#[[a tag]]`."""
+
+
+def read_logseq_properties(source: SourceFile) -> Header | None:
+    """Read the page properties that open a Logseq page, or None.
+
+    A Logseq page in Markdown has no front matter: its first block, written before any
+    bullet, holds the page's properties, one `key:: value` a line (mldoc's
+    `markdown_property.ml`; Logseq's `title::` names the page, `tags::` and `alias::`
+    list page names as `[[page]]`, `#tag` or bare words separated by commas). They run to
+    the first line that is not such a property. `tags`, `alias` and `aliases` are lists of
+    the names (brackets and `#` dropped); the other values are text. Keys are lower-cased.
+    The body starts at the first other line (a blank line or the first bullet).
+    """
+    lines = source.text.split("\n")
+    entries: list[tuple[str, list[str], int, int]] = []
+    end = 0
+    while end < len(lines):
+        found = LOGSEQ_PAGE_PROPERTY.fullmatch(lines[end])
+        if found is None:
+            break
+        value = found.group(2) or ""
+        key = found.group(1).lower()
+        if key in ("tags", "alias", "aliases"):
+            items = [m.group(1) or m.group(2) for m in LOGSEQ_REF.finditer(value)]
+            rest = LOGSEQ_REF.sub(",", value)
+            items += [part.strip() for part in rest.split(",") if part.strip()]
+            entries.append((key, items, end, found.start(2) if value else 0))
+        else:
+            entries.append((key, [value], end, found.start(2) if value else 0))
+        end += 1
+    if not entries:
+        return None
+    fields = []
+    for key, parts, line0, col0 in entries:
+        mark = yaml.Mark("<logseq>", 0, line0, col0, None, 0)
+        if key in ("tags", "alias", "aliases"):
+            nodes = [scalar(item.strip(), STR, mark) for item in parts if item.strip()]
+            fields.append(Field(key, yaml.SequenceNode(SEQ, nodes, mark, mark), line0, 0))
+        else:
+            fields.append(Field(key, scalar(parts[0], STR, mark), line0, 0))
+    return Header(fields, "\n".join(lines[end:]), end + 1, 1, "logseq")
+
+
 def meta_field(key: str, parts: list[str], line0: int, col0: int) -> Field:
     """Return one metadata entry as a field: text, or a list for `META_LISTS` keys."""
     mark = yaml.Mark("<meta>", 0, line0, col0, None, 0)

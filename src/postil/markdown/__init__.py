@@ -72,6 +72,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.linebreak import linebreak_plugin
     from postil.markdown.links import links_plugin
     from postil.markdown.liquid import liquid_plugin
+    from postil.markdown.logseq import logseq_plugin
     from postil.markdown.margin import margin_plugin
     from postil.markdown.mark import mark_plugin
     from postil.markdown.math import math_plugin
@@ -140,6 +141,7 @@ def create_markdown() -> MarkdownIt:
         attrs_plugin,
         span_plugin,  # after the sidenote plugin's rules: `[^1]{…}` is a note
         wikilink_plugin,
+        logseq_plugin,  # `key:: value` lines: a block rule that ends paragraphs
         callout_plugin,
         margin_plugin,  # after the callout plugin, which makes fenced divs `<div>`s
         tabs_plugin,

@@ -26,6 +26,7 @@ KINDS = ("note", "tip", "important", "warning", "caution")
 ALIASES = {
     **dict.fromkeys(("info", "abstract", "summary", "tldr", "todo", "seealso"), "note"),
     "details": "note",  # VitePress' and VuePress' folded container: `<details>` (FOLDED)
+    "spoiler": "note",  # HackMD's, HedgeDoc's and CodiMD's `:::spoiler Title` (FOLDED)
     **dict.fromkeys(("example", "question", "help", "faq", "quote", "cite"), "note"),
     **dict.fromkeys(("hint", "success", "check", "done"), "tip"),
     **dict.fromkeys(("attention",), "important"),
@@ -34,11 +35,13 @@ ALIASES = {
 }
 """Other names for the kinds (MkDocs Material's and reStructuredText's admonitions)."""
 
-FOLDED = frozenset({"details"})
+FOLDED = frozenset({"details", "spoiler"})
 """Container words whose callout starts folded: VitePress' and VuePress' `::: details Title`
 (`<details class="details custom-block"><summary>Title</summary>`, VitePress "Markdown
 Extensions", Custom Containers; "Details" when no title), as MyST's `dropdown`
-(`postil.markdown.fencekind.FOLDED`)."""
+(`postil.markdown.fencekind.FOLDED`); HackMD's and HedgeDoc's `:::spoiler Title`
+(`<details><summary>Title</summary>`: HedgeDoc's `SpoilerMarkdownExtension`, the
+markdown-it-container README's own example), which lost its title as a plain div."""
 
 _ALERT = re.compile(r"\[!([A-Za-z][\w-]*)\]([+-]?)[ \t]*(.*)")
 """GitHub's alert marker line `[!NOTE]`, with a title after it and Obsidian's fold sign."""

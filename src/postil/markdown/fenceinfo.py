@@ -16,6 +16,8 @@ are read the same (`parse_info`):
 - Eleventy (eleventy-plugin-syntaxhighlight): `js/2-3`, `js/1,3-4`, `js/2/4` (line groups
   after a `/`: `_line_groups`);
 - Hexo: `python train.py` (a bare word holding a `.` or `/` is the file name);
+- HackMD and CodiMD: `python=` (line numbers), `python=101` (from 101), `python=+`,
+  `python!` (`_hackmd_suffix`);
 - Jekyll's `mark_lines`; Sphinx's and MyST's `caption`, `emphasize-lines`, `linenos`,
   `lineno-start` (`postil.markdown.myst` passes a `{code-block}`'s options here).
 
@@ -78,6 +80,7 @@ _SUFFIX = re.compile(r":(no-)?line-numbers(?:=(\d+))?|:title=([^\s{]+)")
 _RANGES = re.compile(r"[\d\s,|-]+")
 _URL = re.compile(r"https?://")
 _ELEVENTY_LINES = re.compile(r"([^/]+)/([\d,-]+(?:/[\d,-]*)?)")
+_HACKMD = re.compile(r"([\w#+.-]+?)(?:(=(\d+|\+)?)(!)?|(!))")
 
 
 @dataclass(frozen=True)
@@ -128,7 +131,7 @@ def parse_info(info: str, no_language: frozenset[str] = frozenset()) -> FenceInf
     else:
         language = _LANGUAGE.match(text).group(0)  # type: ignore[union-attr]
         text = _suffixes(text[len(language) :], found)
-        language = _line_groups(language, found)
+        language = _line_groups(_hackmd_suffix(language, found), found)
     _read_tokens(text, found)
     return FenceInfo(
         language="text" if language.lower() in no_language else language,
@@ -154,6 +157,25 @@ def _attribute_language(text: str, found: _Options) -> tuple[str, str]:
             language = name
     _read_tokens(body, found, attributes=True)
     return language, rest
+
+
+def _hackmd_suffix(language: str, found: _Options) -> str:
+    """Read HackMD's and CodiMD's suffixes on the language word; return the language alone.
+
+    `python=` numbers the lines, `python=101` from 101, `python=+` on from the block before
+    (numbered from 1 here: each block is highlighted on its own), `python!` wraps long
+    lines (the page's code blocks scroll instead); HackMD's "Code Block" features, and
+    CodiMD's `highlightRender` (`public/js/extra.js`: `lang.replace('=', '')` is the
+    language, `/=$/` turns the line numbers on). A word that is only `=` or `!` is left.
+    """
+    match = _HACKMD.fullmatch(language)
+    if match is None:
+        return language
+    if match.group(2) is not None:
+        found.linenos = True
+        start = match.group(3)
+        found.start = int(start) if start and start.isdigit() else found.start
+    return match.group(1)
 
 
 def _line_groups(language: str, found: _Options) -> str:

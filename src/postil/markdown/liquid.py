@@ -293,6 +293,13 @@ def evaluate_liquid(tag: Tag, doc: RenderState, in_url: bool, in_html: bool = Fa
             f"`{tag.raw}` has no image source, so it is left out; write one: a URL, or a "
             'path with a `/` (`{% img /images/plot.png 400 "Title" "Alt" %}`)',
         )
+    if tag.name in HACKMD_EMBEDS:
+        whose, does = HACKMD_EMBEDS[tag.name]
+        return Value(
+            None,
+            f"{whose} `{tag.raw}` {does}, which postil does not do, so it is left out; "
+            "write the content itself (a link, the text)",
+        )
     return Value(
         None,
         f"Liquid tag `{tag.raw}` is not supported and is left out (postil has no "
@@ -300,8 +307,25 @@ def evaluate_liquid(tag: Tag, doc: RenderState, in_url: bool, in_html: bool = Fa
     )
 
 
+HACKMD_EMBEDS = {
+    "hackmd": ("HackMD's", "embeds another HackMD note (`theme-dark`: HackMD's dark theme)"),
+    "gist": ("jekyll-gist's and HackMD's", "embeds a GitHub gist"),
+    "slideshare": ("HackMD's", "embeds SlideShare slides"),
+    "speakerdeck": ("HackMD's", "embeds Speaker Deck slides"),
+    "pdf": ("HackMD's", "embeds a PDF viewer"),
+    "figma": ("HackMD's", "embeds a Figma file"),
+}
+"""HackMD's and CodiMD's embeds written as `{%name id %}` (HackMD's "Features": Embed;
+`{%youtube id %}` and `{%vimeo id %}` are players here, `postil.markdown.embed`): what
+each shows, for its warning."""
+
+
 def _output(tag: Tag, doc: RenderState, in_html: bool) -> Value:
-    """Evaluate `{{ value | filter: arg | … }}` with postil's site values."""
+    """Evaluate `{{ value | filter: arg | … }}` with postil's site values; a Logseq macro
+    (`{{cloze …}}`, `{{embed …}}`: `LOGSEQ_MACRO`) is Logseq's."""
+    macro = LOGSEQ_MACRO.fullmatch(tag.inner.strip())
+    if macro:
+        return _logseq_macro(tag, macro.group(1), macro.group(2).strip())
     first, *filters = _split_filters(tag.inner)
     value = _primary(first, doc, in_html)
     if value is None:
@@ -323,6 +347,52 @@ def _output(tag: Tag, doc: RenderState, in_html: bool) -> Value:
         else:
             return Value(None, _unknown(tag, f"filter `{name}`"))
     return Value(value)
+
+
+LOGSEQ_MACRO = re.compile(
+    r"(embed|query|cloze|renderer|video|youtube|youtube-timestamp|vimeo|bilibili|tweet"
+    r"|twitter|pdf|function|namespace|zotero-imported-file|zotero-linked-file|cards)"
+    r"[ \t]+(\S.*)",
+    re.DOTALL,
+)
+"""A Logseq macro: a built-in macro's name, a space and its arguments (`{{embed ((id))}}`,
+`{{query (and [[x]])}}`, `{{cloze text}}`; Logseq's "Macros" docs and mldoc's
+`Macro` inline). Liquid has no output whose name is followed by a space and words."""
+
+LOGSEQ_LIVE = {
+    "embed": "shows another block or page of the graph inside this one",
+    "query": "lists the blocks of the graph a query finds, when the page is opened",
+    "renderer": "runs a Logseq plugin",
+    "function": "computes a value from a query's results",
+    "namespace": "lists the pages of a namespace",
+    "cards": "opens the flashcards of a query",
+}
+"""Logseq's macros that show the graph's other content: what each does (for its warning)."""
+
+
+CLOZE_MARKUP = re.compile(r"[$*_`\[\\<]")
+"""Markdown or math in a cloze's text, which the template's text output does not read."""
+
+
+def _logseq_macro(tag: Tag, name: str, argument: str) -> Value:
+    """Return what a Logseq macro gives here: `{{cloze text}}` its text (Logseq shows it
+    to the reader, hidden only while reviewing flashcards); any other macro nothing, with
+    a warning saying what Logseq shows there."""
+    if name == "cloze":
+        if not CLOZE_MARKUP.search(argument):
+            return Value(argument)
+        return Value(
+            argument,
+            f"Logseq macro `{tag.raw}`: the cloze's text is shown as written, its Markdown "
+            "and math not read (a template's output is text); write the text without "
+            "`{{cloze …}}` to have them read",
+        )
+    does = LOGSEQ_LIVE.get(name, "embeds the media or document it names")
+    return Value(
+        None,
+        f"Logseq macro `{tag.raw}`: `{{{{{name}}}}}` {does}, which postil does not do, so it "
+        "is left out; write the content itself (a link, an image, the text)",
+    )
 
 
 MDBOOK_INCLUSION = re.compile(r"\{\{#(?:include|rustdoc_include|playground)[ \t]+([^\s}]+)")

@@ -8,6 +8,12 @@ spaces between words, a run still opens and closes (`即==损失函数==，`, `�
 Typora and Obsidian highlight it (`flanking`). Written the way markdown-it's
 strikethrough rule is: a tokenizer that records delimiter runs, and a pass after the
 emphasis pairs them.
+
+Logseq writes a highlight `^^marked^^` as well (mldoc's inline `Highlight`, Logseq's
+"Text formatting": `==Highlight with equal sign== and ^^Highlight with carets^^`); such
+runs of two carets pair by the same rules (their own marker: `==a^^` is no pair). It was
+a superscript between two stray carets (`^<sup>shared</sup>^`). A single caret is Pandoc's
+superscript as before (`x^2^`), and `2^^3` inside a word stays text.
 """
 
 from __future__ import annotations
@@ -22,6 +28,9 @@ from markdown_it.rules_inline.state_inline import Delimiter
 EQUALS = 0x3D
 """The marker character, `=`."""
 
+CARET = 0x5E
+"""Logseq's marker character, `^` (runs of two)."""
+
 
 def mark_plugin(md: MarkdownIt) -> None:
     """Read `==text==` as `<mark>text</mark>`.
@@ -34,20 +43,21 @@ def mark_plugin(md: MarkdownIt) -> None:
     than two `=` leave their extra characters as text; unpaired runs stay text. CSS classes:
     none (the browser's own `mark` style).
     """
-    md.inline.ruler.before("emphasis", "mark", mark_tokenize)
+    md.inline.ruler.before("emphasis", "mark", mark_tokenize)  # before Pandoc's `x^2^`
     md.inline.ruler2.before("emphasis", "mark", mark_pairs)
 
 
 def mark_tokenize(state: StateInline, silent: bool) -> bool:
     """Inline rule: push each `==` of a run as a text token and record it as a delimiter."""
-    if silent or state.src[state.pos] != "=":
+    char = state.src[state.pos]
+    if silent or char not in "=^":
         return False
     end = state.pos
-    while end < state.posMax and state.src[end] == "=":
+    while end < state.posMax and state.src[end] == char:
         end += 1
     length = end - state.pos
-    if length < 2:
-        return False
+    if length < 2 or (char == "^" and length % 2):
+        return False  # `^` and `^^^`: Pandoc's superscripts
     before = state.src[state.pos - 1] if state.pos > 0 else " "
     after = state.src[end] if end < state.posMax else " "
     can_open, can_close = flanking(before, after)
@@ -59,10 +69,10 @@ def mark_tokenize(state: StateInline, silent: bool) -> bool:
         length -= 1
     for _ in range(length // 2):
         token = state.push("text", "", 0)
-        token.content = "=="
+        token.content = char * 2
         state.delimiters.append(
             Delimiter(
-                marker=EQUALS,
+                marker=ord(char),
                 length=0,  # no "rule of 3": pairs are counted in twos
                 token=len(state.tokens) - 1,
                 end=-1,
@@ -104,7 +114,7 @@ def flanking(before: str, after: str) -> tuple[bool, bool]:
 def mark_pairs(state: StateInline) -> None:
     """Post-process rule: turn each paired `==` delimiter into `mark_open`/`mark_close`, at
     the top level and inside every nested delimiter list (links, emphasis)."""
-    if "==" not in state.src:  # most paragraphs: no run to pair
+    if "==" not in state.src and "^^" not in state.src:  # most paragraphs: no run to pair
         return
     _pair(state, state.delimiters)
     for meta in state.tokens_meta:
@@ -116,14 +126,15 @@ def _pair(state: StateInline, delimiters: list[Delimiter]) -> None:
     """Pair one delimiter list's `==` runs; a lone `=` of an odd run moves after the closings."""
     lone: list[int] = []
     for opener in delimiters:
-        if opener.marker != EQUALS or opener.end == -1:
+        if opener.marker not in (EQUALS, CARET) or opener.end == -1:
             continue
         closer = delimiters[opener.end]
         opening, closing = state.tokens[opener.token], state.tokens[closer.token]
+        markup = opening.content
         opening.type, opening.nesting = "mark_open", 1
         closing.type, closing.nesting = "mark_close", -1
         for token in (opening, closing):
-            token.tag, token.markup, token.content = "mark", "==", ""
+            token.tag, token.markup, token.content = "mark", markup, ""
         before = state.tokens[closer.token - 1]
         if before.type == "text" and before.content == "=":
             lone.append(closer.token - 1)

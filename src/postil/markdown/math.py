@@ -736,14 +736,16 @@ def _find_closer(
     or unless only blank lines stand between it and the closing delimiter (`_closer_next`),
     or TeX and no prose does (`_closing_tex_run`: `…\end{cases}⏎⏎\tag{6}⏎$$`).
     """
+    # a formula on a lazy line goes on over lines as outdented as its opener
+    indent = min(state.sCount[start_line], state.blkIndent) if lazy else state.blkIndent
     for line in range(start_line, end_line):
         line_start = max(pos, state.bMarks[line] + state.tShift[line])
         text = state.src[line_start : state.eMarks[line]]
         if line > start_line and not text.strip():
             if (
                 _unfinished(state.src[pos:line_start])
-                or _closer_next(state, line, closer)
-                or _closing_tex_run(state, line, closer)
+                or _closer_next(state, line, closer, indent)
+                or _closing_tex_run(state, line, closer, indent)
             ):
                 continue
             return _Scan(line, -1, False, line)
@@ -757,19 +759,20 @@ def _find_closer(
     return _Scan(end_line, -1, False, -1)
 
 
-def _closer_next(state: StateBlock, blank: int, closer: str) -> bool:
+def _closer_next(state: StateBlock, blank: int, closer: str, indent: int) -> bool:
     r"""Tell if the first line with text after the blank line `blank` starts with `closer`:
     `$$⏎⏎F⏎⏎$$`, as kramdown posts space their formulas, holds only blank lines around `F`
-    (kramdown reads a `$$` block up to the next `$$`; MathJax ignores the blank lines)."""
+    (kramdown reads a `$$` block up to the next `$$`; MathJax ignores the blank lines).
+    `indent`: the least indent of a line of the formula (its container's)."""
     line = blank
     while line < state.lineMax and state.isEmpty(line):
         line += 1
-    if line >= state.lineMax or state.sCount[line] < state.blkIndent:
+    if line >= state.lineMax or state.sCount[line] < indent:
         return False
     return state.src.startswith(closer, state.bMarks[line] + state.tShift[line])
 
 
-def _closing_tex_run(state: StateBlock, blank: int, closer: str) -> bool:
+def _closing_tex_run(state: StateBlock, blank: int, closer: str, indent: int) -> bool:
     r"""Tell if the lines after the blank line `blank` are runs of TeX, the last ending with
     `closer` at a line's end: `$$⏎F⏎⏎\tag{6}⏎$$` or `$$⏎A⏎⏎B⏎⏎C⏎$$`, one formula as kramdown
     and Hexo's kramed read a `$$` block (up to the next `$$`; their writers' MathJax never
@@ -782,13 +785,14 @@ def _closing_tex_run(state: StateBlock, blank: int, closer: str) -> bool:
             line, first = line + 1, -1  # and kramdown's `$$` block goes on to the `$$`
             continue
         first = line if first < 0 else first
-        if state.sCount[line] < state.blkIndent:
+        if state.sCount[line] < indent:
             return False
         text = state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]].rstrip()
         if closer in text:
             run = state.src[state.bMarks[first] : state.bMarks[line]] + text[: -len(closer)]
             ends = text.endswith(closer) and text.find(closer) == len(text) - len(closer)
-            return ends and _tex_run(run)
+            # the closer alone on its line after a blank one: the runs before were TeX
+            return ends and (not run.strip() or _tex_run(run))
         if line + 1 >= limit or state.isEmpty(line + 1):  # a run ends: TeX, or no formula
             if not _tex_run(state.src[state.bMarks[first] : state.eMarks[line]]):
                 return False

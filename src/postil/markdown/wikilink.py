@@ -15,7 +15,10 @@ them so:
 - `![[plot.png]]`, `![[plot.png|300]]`, `![[plot.png|300x200]]`, `![[plot.png|A plot]]`:
   the image file of that name among the content's files, the number its width (and
   height), other text its alt text;
-- `![[Note]]`, embedding another note, is shown as a link to it with a warning.
+- `![[Note]]`, embedding another note, is shown as a link to it with a warning;
+- Dendron writes the text first, `[[the text|note.name#heading]]` (Dendron's "Links":
+  `[[alias|link]]`): when the part before `|` names no file and the part after it does,
+  the part after it is the target.
 
 The links and images made are ordinary `link_open`/`image` tokens whose targets are
 content-root paths (`@/posts/note.md#id`), which the links plugin turns into URLs and
@@ -86,6 +89,11 @@ def wikilink(state: StateInline, silent: bool) -> bool:
     name, _, fragment = target.partition("#")
     image = embed and name.lower().endswith(IMAGE_SUFFIXES)
     found = _find(get_state(state.env), name.strip(), image=image)
+    if found is None and label and not image:  # Dendron's `[[label|note.name#heading]]`
+        other, _, other_fragment = label.strip().partition("#")
+        found = _find(get_state(state.env), other.strip(), image=False)
+        if found is not None:
+            label, fragment = target, other_fragment
     if found is None:
         if not re.search(r"[^\W\d_]", target) or _reference(state, match):
             return False  # `[[0]]`: brackets in prose; `[[x]]` with `[x]: url`: a link
