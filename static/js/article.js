@@ -10,6 +10,10 @@
 //   while the reader has opened it. Back on a wide screen every toggle collapses.
 // - Copy buttons: `.copy-code` copies its figure's code text, without line numbers, and
 //   announces the result through one polite status region.
+// - The author's own scrolling boxes (a `<pre>` in raw HTML, a notebook's plot: base.css
+//   lets them scroll in the column) take keyboard focus while they are wider than their box,
+//   so the arrow keys scroll them in every browser (Chromium focuses scrollers by itself,
+//   Safari does not), as postil's code blocks and formulas do.
 (function () {
   "use strict";
 
@@ -34,6 +38,21 @@
   WIDE.addEventListener("change", function (event) {
     if (event.matches) toggles.forEach(function (button) { setExpanded(button, false); });
   });
+
+  var SCROLLERS =
+    ".post-body pre:not([tabindex]), .post-body :is(.plotly-graph-div, .vega-embed, .bk-root)";
+  if (window.ResizeObserver) {
+    var scrollers = new ResizeObserver(function (entries) {
+      entries.forEach(function (entry) {
+        var box = entry.target;
+        if (box.scrollWidth > box.clientWidth) box.tabIndex = 0;
+        else box.removeAttribute("tabindex");
+      });
+    });
+    Array.prototype.forEach.call(document.querySelectorAll(SCROLLERS), function (box) {
+      scrollers.observe(box);
+    });
+  }
 
   var copyButtons = document.querySelectorAll(".copy-code");
   if (!copyButtons.length || !navigator.clipboard) return;
