@@ -11,7 +11,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from postil.math.alphabets import styled_text
-from postil.math.mathml import TOKENS
+from postil.math.mathml import POSITIONAL, TOKENS
 
 GREEK_CAPITALS = frozenset(chr(c) for c in range(0x391, 0x3AA) if c != 0x3A2) | {"ϴ", "ϒ"}
 
@@ -21,12 +21,14 @@ def merge_letters(root: ET.Element) -> None:
 
     TeX sets `\\mathrm{KL}` as one word; MathML Core draws a multi-letter `<mi>` upright,
     so `KL` is one identifier, as Temml and KaTeX write it. Bold and other alphabets
-    keep one letter per `<mi>` (their characters carry the style).
+    keep one letter per `<mi>` (their characters carry the style). The children of a
+    script, fraction or root are its parts, not a run: `{\rm R}^m` is R with the
+    superscript m (joined, they were one `<mi>Rm</mi>` and an `<msup>` of one child).
     """
     if not any(el.get("mathvariant") in ("normal", "italic") for el in root.iter("mi")):
         return  # no letter to merge: skip the walk over every element's children
     for parent in root.iter():
-        if len(parent) < 2:
+        if len(parent) < 2 or parent.tag in POSITIONAL:
             continue
         kids = list(parent)
         for prev, el in zip(kids, kids[1:], strict=False):
