@@ -1,7 +1,7 @@
 """The author's own raw HTML in Debian's Chromium on a phone: an `<iframe>` with width and
 height attributes (a pasted YouTube player, as karpathy's and many Jekyll posts have), a
-`<video>`, an `<embed>` and a `<canvas>` wider than the column fit it (base.css), the
-frame keeping the ratio of its attributes and one narrower than the column its size; a
+`<video>`, an `<embed>` and a `<canvas>` wider than the column fit it (base.css), a frame
+at its height (SoundCloud's `width="100%" height="450"` too), one narrower its size; a
 wide `<table>` scrolls in its own region (`postil.markdown.rawtable`), and so does a
 notebook's plotly output; the page never scrolls sideways."""
 
@@ -22,6 +22,10 @@ A paragraph of text before the embeds, long enough to fill the measure of the co
 
 <iframe width="200" height="100" src="about:blank" title="A small frame"></iframe>
 
+<iframe width="100%" height="450" src="about:blank" title="A player as wide as the text"></iframe>
+
+<iframe width="600px" height="400px" src="about:blank" title="A frame sized in pixels"></iframe>
+
 <video width="800" height="400" controls title="A clip"></video>
 
 <embed type="image/svg+xml" src="about:blank" width="700" height="100">
@@ -35,6 +39,10 @@ A paragraph of text before the embeds, long enough to fill the measure of the co
 <table>
 <tr><th>Rank</th><th>Team</th><th>Quarterfinal score</th><th>Average points</th><th>Record</th></tr>
 <tr><td>1</td><td>118</td><td>16.039417063</td><td>68</td><td>8-0-0</td></tr>
+</table>
+
+<table align="center">
+<tr><td align="right">12.5</td><td valign="bottom">a</td></tr>
 </table>
 """
 
@@ -60,7 +68,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Write the page of embeds with the theme's stylesheets."""
     root = tmp_path_factory.mktemp("embeds")
     body = create_markdown().render(BODY, {"postil": RenderState()})
-    assert body.count("<iframe") == 2 and "<video" in body and "<embed" in body
+    assert body.count("<iframe") == 4 and "<video" in body and "<embed" in body
     write_article_page(root, "Embeds", body)
     return root
 
@@ -72,11 +80,13 @@ def test_on_a_phone_each_embed_fits_the_column_and_a_frame_keeps_its_ratio(page,
     assert found["overflow"] == 0
     text = found["text"]
     assert text < 400  # the player (420 px) is wider than the column
-    player, small, video, embed, canvas = found["boxes"]
+    player, small, full, pixels, video, embed, canvas = found["boxes"]
     (_, player_w, player_h), (_, small_w, small_h), (_, video_w, video_h) = player, small, video
-    assert player_w == pytest.approx(text, abs=1)
-    assert player_h == pytest.approx(text * 315 / 420, abs=1)
+    # a frame narrows to the column at its height (its attributes may be no numbers)
+    assert player_w == pytest.approx(text, abs=1) and player_h == 315
     assert (small_w, small_h) == (200, 100)
+    assert full[1] == pytest.approx(text, abs=1) and full[2] == 450
+    assert pixels[1] == pytest.approx(text, abs=1) and pixels[2] == 400
     assert video_w == pytest.approx(text, abs=1) and video_h == pytest.approx(text / 2, abs=1)
     assert embed[1] == pytest.approx(text, abs=1)
     assert canvas[1] == pytest.approx(text, abs=1)
@@ -97,5 +107,17 @@ def test_on_a_phone_each_embed_fits_the_column_and_a_frame_keeps_its_ratio(page,
 def test_on_a_wide_screen_the_embeds_keep_their_sizes(page, site, serve_dir):
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(serve_dir(site))
-    boxes = page.evaluate(BOXES_JS)["boxes"]
+    found = page.evaluate(BOXES_JS)
+    boxes, text = found["boxes"], found["text"]
     assert [box[1:] for box in boxes[:2]] == [[420, 315], [200, 100]]
+    # the author's table keeps its own look: HTML's align and valign, its own width
+    looks = page.evaluate(
+        """() => { const table = document.querySelectorAll(".table-wrap table")[1];
+        const region = table.parentElement.getBoundingClientRect();
+        const box = table.getBoundingClientRect(); const cells = table.querySelectorAll("td");
+        return [getComputedStyle(cells[0]).textAlign, getComputedStyle(cells[1]).verticalAlign,
+                box.width < region.width / 2, box.left - region.left > 10]; }"""
+    )
+    assert looks == ["-webkit-right", "bottom", True, True]  # HTML align=right: -webkit-right
+    assert boxes[2][1:] == [pytest.approx(text, abs=1), 450]  # width="100%": the column's
+    assert boxes[3][1:] == [600, 400]

@@ -4,7 +4,8 @@ A post's own `<table>` (kramdown and Hugo authors write one for merged cells or 
 result table) is as wide as its content: on a phone it made the whole page scroll
 sideways. A raw HTML block that is a table is put in the same scroll region as a Markdown
 table (`postil.markdown.table`: `<div class="table-wrap" role="region" tabindex="0">`,
-focusable so the arrow keys scroll it, named for assistive technology).
+focusable so the arrow keys scroll it, named for assistive technology), marked
+`data-html` so the theme leaves the table's own look alone.
 """
 
 from __future__ import annotations
@@ -32,9 +33,11 @@ def rawtable_plugin(md: MarkdownIt) -> None:
           <tr><td>1</td><td>118</td></tr>
         </table>
 
-    becomes `<div class="table-wrap" role="region" tabindex="0" aria-label="Table: Rank,
-    Team">` around the author's HTML, unchanged. The region is named by the table's
-    `<caption>`, else its first row's header cells, else "Table". A table inside other raw
+    becomes `<div class="table-wrap" data-html role="region" tabindex="0" aria-label="Table:
+    Rank, Team">` around the author's HTML, unchanged: it scrolls, and keeps the author's
+    alignment, width and rules (`data-html`: article.css styles only Markdown's tables).
+    The region is named by the table's `<caption>`, else its first row's header cells, else
+    "Table". A table inside other raw
     HTML (`<div><table>…`), one whose end is not the end of a raw block, and one with
     Markdown blocks between its tags (a code block, a paragraph) are left as written. CSS
     classes: table-wrap.
@@ -62,7 +65,8 @@ def wrap_raw_tables(state: StateCore) -> None:
         )
         opening = Token("html_block", "", 0)
         opening.content = (
-            f'<div class="table-wrap" role="region" tabindex="0" aria-label="{escape(name)}">\n'
+            f'<div class="table-wrap" data-html role="region" tabindex="0" '
+            f'aria-label="{escape(name)}">\n'
         )
         closing = Token("html_block", "", 0)
         closing.content = "</div>\n"
