@@ -94,8 +94,10 @@ def unescape(tex: str, escapable: frozenset[str]) -> tuple[str, tuple[int, ...]]
     return "".join(out), tuple(removed)
 
 
-DOUBLED_COMMAND = re.compile(r"(?<!\\)\\\\[A-Za-z]")
-"""A command written with two backslashes (`\\\\mu`): as TeX, a line break then letters."""
+DOUBLED_COMMAND = re.compile(r"(?<!\\)\\\\[A-Za-z]{2}")
+"""A command of two letters or more written with two backslashes (`\\\\mu`, `\\\\frac`): as
+TeX, a row break then a word of italic letters, which no author means. After one letter
+(`c\\\\d+e`) it is a row break before a variable, as KaTeX and MathJax read it."""
 
 SINGLE_COMMAND = re.compile(r"(?<!\\)\\[A-Za-z]")
 """A command written with its one backslash (`\\mu`)."""
@@ -107,7 +109,8 @@ def doubled_backslashes(tex: str) -> bool:
     (wordpress-export-to-markdown, its `escape` doubles `\`, escapes `_`, `*`, `[`, `]`) and
     Hugo or Zola posts written for a Markdown processor that runs before the browser's math.
     A formula with one command written with its single backslash (`\begin{pmatrix} a \\b
-    \end{pmatrix}`, a row break before a letter) is TeX as written."""
+    \end{pmatrix}`, a row break before a letter) is TeX as written, and so is one whose
+    doubled commands are all one letter (`a+b=c\\d+e=f`: a row break before `d`)."""
     if "\\\\" not in tex:  # most formulas: no `\\` at all
         return False
     return DOUBLED_COMMAND.search(tex) is not None and SINGLE_COMMAND.search(tex) is None

@@ -73,7 +73,9 @@ def shortcode_at(text: str, pos: int, stop: int | None = None) -> Shortcode | No
     inner = opener.end()
     if opener.group(1) is None:  # `[latex]…[/latex]`
         close = text.lower().find("[/latex]", inner, stop)
-        return None if close < 0 else _shortcode(text, pos, inner, close, close + 8, False)
+        if close < 0 or "`" in text[inner:close]:  # a code span between: Markdown's first
+            return None
+        return _shortcode(text, pos, inner, close, close + 8, False)
     display = opener.group(1) == "$$"
     close = _closing_dollar(text, inner, stop, 2 if display else 1)
     if close < 0 or close == inner:
@@ -83,12 +85,16 @@ def shortcode_at(text: str, pos: int, stop: int | None = None) -> Shortcode | No
 
 def _closing_dollar(text: str, pos: int, stop: int, width: int) -> int:
     """Return where `$` (`$$` when `width` is 2) closes a shortcode, or -1: the first one
-    not escaped by exactly one backslash (Jetpack's `(?<!\\\\)\\$`; `\\$` is TeX's dollar)."""
+    not escaped by exactly one backslash (Jetpack's `(?<!\\\\)\\$`; `\\$` is TeX's dollar),
+    unless that one is before a digit: then -1. A `$` before a digit is a price (`costs
+    $4`), as postil's `$` rule reads it (Pandoc's): a post mentioning the `$latex`
+    shortcode in prose is not typeset from there to its next price."""
     closer = "$" * width
     while (found := text.find(closer, pos, stop)) >= 0:
         slashes = len(text[:found]) - len(text[:found].rstrip("\\"))
+        after = found + width
         if slashes != 1:
-            return found
+            return -1 if after < len(text) and text[after].isdigit() else found
         pos = found + 1
     return -1
 
@@ -123,9 +129,12 @@ def _trimmed(tex: str) -> str:
 
 
 def wp_latex_inline(state: StateInline, silent: bool) -> bool:
-    """Inline rule: a LaTeX shortcode at `state.pos` as a math token (module docstring)."""
+    """Inline rule: a LaTeX shortcode at `state.pos` as a math token (module docstring).
+    `[latex]` is a link when the post defines the reference `[latex]: url`."""
     src, pos = state.src, state.pos
     if src[pos] not in "$[" or "atex" not in src[pos + 2 : pos + 7].lower():
+        return False
+    if src[pos] == "[" and "LATEX" in (state.env.get("references") or {}):
         return False
     found = shortcode_at(src, pos, state.posMax)
     if found is None:
