@@ -37,6 +37,9 @@ VOID_ELEMENTS = frozenset(
 )
 """HTML's void elements (WHATWG HTML, 13.1.2): their `/>` is allowed and changes nothing."""
 
+TEXT_ELEMENTS = frozenset({"textarea", "title"})
+"""Elements whose content HTML reads as text (RCDATA), not tags."""
+
 FOREIGN_ROOTS = frozenset({"svg", "math"})
 """Elements whose content is SVG or MathML, where `<path/>` is an empty element."""
 
@@ -78,7 +81,9 @@ def rewrite_raw_html(state: StateCore) -> None:
     for token in state.tokens:
         if token.type == "html_block":
             _rewrite_token(render_state, token, token.map, blocks)
-        elif token.type == "inline" and token.children:
+            continue
+        blocks[0] = 0  # Markdown's own block (`<p>`, `<li>`, `<pre>` …) ends SVG, as in HTML
+        if token.type == "inline" and token.children:
             for child in token.children:
                 if child.type == "html_inline":
                     _rewrite_token(render_state, child, token.map, None)
@@ -226,6 +231,8 @@ class _TagFinder(HTMLParser):
         if raw is not None:
             self.tags.append((self.getpos(), raw, attrs))
         self.foreign += tag in FOREIGN_ROOTS
+        if tag in TEXT_ELEMENTS:  # `<textarea>`'s `<div/>` is text, shown as written
+            self.set_cdata_mode(tag)
 
     def handle_endtag(self, tag: str) -> None:
         if tag in FOREIGN_ROOTS and self.foreign:
