@@ -121,3 +121,15 @@ def test_an_attribute_list_id_equal_to_raw_html_or_a_figure_id_names_the_earlier
 def test_a_heading_id_written_like_an_attribute_list_id_is_the_headings_warning():
     _, problems = render("[a]{#x}\n\n## B {#x}\n")
     assert len(problems) == 1 and "heading id 'x' is already used on this page" in problems[0]
+
+
+def test_an_attribute_list_id_shaped_like_a_note_id_or_the_notes_section_warns():
+    # `{#fn-1}` took the footnote's id: its back-link jumped to the author's span
+    _, problems = render(
+        "Text[^1] and [x]{#fn-1}.\n\n::: {#notes}\ny\n:::\n\n[z]{#fnord}\n\n[^1]: N.\n"
+    )
+    assert [p.split(": warning: ")[0] for p in problems] == [
+        "content/posts/a.md:5:18",
+        "content/posts/a.md:7:6",
+    ]
+    assert all("of the kind postil gives its own notes" in p for p in problems)

@@ -62,6 +62,7 @@ def unique_ids(state: StateCore) -> None:
             render_state, line0, found, after.get((line0, found), 0)
         )
         defined.append((found, (line0, col), "the attribute list", True))
+        _check_generated_id(render_state, found, (line0, col))
     defined += [
         (found, (line0, col), "raw HTML", True)
         for found, line0, col in render_state.extra.get("html_ids", ())
@@ -108,6 +109,32 @@ def _column(render_state: RenderState, line0: int | None, found: str, after: int
     if line0 is None or not 0 <= line0 < len(lines):
         return after + 1
     return lines[line0].find(f"#{found}", after) + 1 or after + 1
+
+
+GENERATED_PREFIXES = ("fn-", "fnref-", "sn-", "mn-", "cite-", "cn-", "ref-")
+"""Prefixes of the ids postil numbers its own notes and citations with (`fn-1`, `fnref-1-2`,
+`sn-1`, `mn-…`, `cite-…`): `postil.slugs.RESERVED_PREFIXES` but the author's own figure,
+table and equation ids (`fig-`, `tbl-`, `eq-`)."""
+
+GENERATED_IDS = frozenset({"notes", "references", "content", "toc", "top"})
+"""Ids of the sections and landmarks postil adds to a post (the Notes, the References)."""
+
+
+def _check_generated_id(render_state: RenderState, found: str, at: tuple[int | None, int]) -> None:
+    """Warn of an attribute-list id shaped like one postil gives its own notes, citations or
+    sections (`{#fn-1}`, `{#notes}`): the footnote's back-link and the note's link would
+    jump to the author's element instead, today or once a note is added."""
+    if found in PAGE_IDS:
+        return  # the template's: an error already (`_check_template_id`)
+    if found in GENERATED_IDS or found.startswith(GENERATED_PREFIXES):
+        line0, col = at
+        render_state.warn(
+            line0,
+            col,
+            f"id `{found}` is of the kind postil gives its own notes, citations and sections "
+            f"(`notes`, `references`, `fn-1`, `sn-1`, `cite-…`); links to them would land on "
+            "this element: choose another id",
+        )
 
 
 def _check_template_id(render_state: RenderState, token: Token, line0: int | None) -> None:
