@@ -99,3 +99,12 @@ def test_summary_ends_at_the_truncate_comment():
     body = "One.\n\nTwo.\n\n{/* truncate */}\n\nThree.\n"
     rendered = render_markdown(create_markdown(), body, state)
     assert rendered.summary == "One. Two."
+
+
+def test_a_callout_component_inside_a_line_says_to_put_it_on_a_line_of_its_own():
+    _, warnings = render("Text <Callout>inline</Callout> here.\n")
+    assert warnings == [
+        "content/posts/p/index.mdx:5:6: MDX component `<Callout>` inside a line of text is not "
+        "read as one: its content is kept, the tags left out; put `<Callout>` at the start of a "
+        "line of its own (its content may follow it on that line, up to its closing tag)"
+    ]

@@ -53,8 +53,11 @@ def component_block(state: StateBlock, start_line: int, end_line: int, silent: b
     if tag is None or not tag.component:
         return False
     line = line_of(state, tag.end - 1, start_line, end_line)
-    if line is None or state.src[tag.end : state.eMarks[line]].strip():
+    if line is None:
         return False
+    rest = state.src[tag.end : state.eMarks[line]].strip()
+    if rest:
+        return _one_line(state, tag, rest, (start_line, line), silent)
     if silent:
         return True
     doc = get_state(state.env)
@@ -78,6 +81,30 @@ def component_block(state: StateBlock, start_line: int, end_line: int, silent: b
         stop = end_line if close is None else close
         BLOCKS.get(tag.name, _unknown)(state, tag, (start_line, line + 1, stop), doc, where)
         state.line = min(stop + 1, end_line)
+    return True
+
+
+def _one_line(
+    state: StateBlock, tag: JsxTag, rest: str, lines: tuple[int, int], silent: bool
+) -> bool:
+    """A callout component with its content and closing tag on its opening tag's line
+    (`<Callout type="info">Text.</Callout>`, `<Aside type="tip">…</Aside>`): the callout,
+    its content one paragraph. Anything else on the line is not this rule's."""
+    closer = f"</{tag.name}>"
+    if BLOCKS.get(tag.name) is not _admonition or tag.closing or tag.self_closing:
+        return False
+    if not rest.endswith(closer) or closer in rest[: -len(closer)]:
+        return False
+    if silent:
+        return True
+    start_line, line = lines
+    _callout_open(state, tag, [start_line, line + 1])
+    state.push("paragraph_open", "p", 1).map = [start_line, line + 1]
+    inline = state.push("inline", "", 0)
+    inline.content, inline.map, inline.children = rest[: -len(closer)].strip(), [line, line + 1], []
+    state.push("paragraph_close", "p", -1)
+    state.push("shortcode_callout_close", "aside", -1).map = [line, line + 1]
+    state.line = line + 1
     return True
 
 
@@ -195,13 +222,18 @@ def _admonition(
     Docusaurus' `<Admonition type="tip" title="T">`, Nextra's `<Callout type="info"
     emoji="💡">` (its emoji is the theme's icon, not kept), Fumadocs' `<Callout
     title="T" type="warn">`, Starlight's `<Aside type="caution" title="T">`."""
+    _callout_open(state, tag, [lines[0], lines[2] + 1])
+    children(state, lines[1], lines[2])
+    state.push("shortcode_callout_close", "aside", -1).map = [lines[2], lines[2] + 1]
+
+
+def _callout_open(state: StateBlock, tag: JsxTag, lines: list[int]) -> None:
+    """Push the opening token of the callout component `tag` (`CALLOUT_TYPES`)."""
     opening = state.push("shortcode_callout_open", "aside", 1)
     kind = tag.attrs.get("type") or "note"
     kind = CALLOUT_TYPES.get(kind.lower(), kind)
-    opening.map = [lines[0], lines[2] + 1]
+    opening.map = lines
     opening.meta = {"kind": kind, "title": tag.attrs.get("title", ""), "collapse": None}
-    children(state, lines[1], lines[2])
-    state.push("shortcode_callout_close", "aside", -1).map = [lines[2], lines[2] + 1]
 
 
 def _steps(state: StateBlock, tag: JsxTag, lines: Lines, doc: RenderState, where: Where) -> None:
@@ -322,6 +354,14 @@ def warn_component(doc: RenderState, where: Where, meta: dict[str, Any]) -> None
     kept = (
         "it is left out" if meta.get("self_closing") else "its content is kept, the tags left out"
     )
+    if name in BLOCKS:  # one postil has, written inside a line of text
+        doc.warn(
+            *where,
+            f"MDX component `{shown}` inside a line of text is not read as one: {kept}; "
+            f"put `<{name}>` at the start of a line of its own (its content may follow it "
+            "on that line, up to its closing tag)",
+        )
+        return
     doc.warn(
         *where,
         f"MDX component `{shown}` is not one postil has: {kept}; write it as Markdown or "
