@@ -218,6 +218,8 @@ def _fenced_div(opening: Token, tokens: list[Token], i: int, doc: RenderState) -
         given = read_attributes(word.group(4) or word.group(5) or "") or {}
         title = word.group(2) or word.group(3) or given.get("title", "")
         _retype(opening, word.group(1), title, folded, doc)
+        if given.get("id"):  # remark-directive gives the element `#id` (`:::note{#x}`)
+            opening.attrs = {"id": given["id"]}
     elif names:
         _retype(opening, names[0], attrs.get("title", ""), attrs.get("collapse"), doc)
         opening.attrs = {"id": attrs["id"]} if attrs.get("id") else {}
