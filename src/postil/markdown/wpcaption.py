@@ -86,13 +86,16 @@ def caption_block(state: StateBlock, start_line: int, end_line: int, silent: boo
         return False
     if image is not None:
         tag = _attributes(image.group(1))
-        src, alt, rest = tag.get("src", ""), tag.get("alt", ""), content[image.end() :]
+        # `alt=""` is the author's: a decorative image, not read twice with its caption
+        alt: str | None = tag.get("alt")
+        src, rest = tag.get("src", ""), content[image.end() :]
         sizes = {key: tag[key] for key in ("width", "height") if tag.get(key, "").isdigit()}
     else:
         assert markdown is not None
         src, alt, rest, sizes = markdown.group(3), markdown.group(2), content[markdown.end() :], {}
+        alt = alt or None  # `![](a.png)`: no text of its own, the caption gives it
     caption = options.get("caption") or rest.strip()
-    push_figure(state, start_line, src, caption, alt=alt or None, attrs=sizes)
+    push_figure(state, start_line, src, caption, alt=alt, attrs=sizes)
     state.tokens[-3].meta["figure"]["numbered"] = False
     state.tokens[-3].map = [start_line, last + 1]
     state.line = last + 1
