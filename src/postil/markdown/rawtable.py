@@ -18,6 +18,8 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
+from postil.math.text import to_plain_text
+
 _TABLE_TAG = re.compile(r"<(/?)table\b", re.I)
 _TABLE_START = re.compile(r"\s*(?:<!--.*?-->\s*)*<table\b", re.I | re.S)
 
@@ -129,8 +131,19 @@ def _region_name(html: str) -> str:
     reader = _TableName()
     first_row_end = html.lower().find("</tr")
     reader.feed(html if first_row_end < 0 else html[:first_row_end])  # caption, first row
-    caption = " ".join("".join(reader.caption).split())
-    headers = [" ".join(h.split()) for h in reader.headers if h.strip()]
+    caption = _readable(" ".join("".join(reader.caption).split()))
+    headers = [_readable(" ".join(h.split())) for h in reader.headers if h.strip()]
     if caption:
         return f"Table: {caption}"
     return f"Table: {', '.join(headers)}" if headers else "Table"
+
+
+_FORMULA = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)")
+
+
+def _readable(text: str) -> str:
+    """Return a caption or header cell's text with each formula as readable text (`$\\alpha$`
+    → `α`), as a Markdown table's name reads its math (`math.text.to_plain_text`)."""
+    if "$" not in text and "\\(" not in text:
+        return text
+    return _FORMULA.sub(lambda m: to_plain_text(next(g for g in m.groups() if g)), text)
