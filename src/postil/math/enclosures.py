@@ -38,7 +38,8 @@ import xml.etree.ElementTree as ET
 from latex2mathml.symbols_parser import convert_symbol
 
 from postil.math.macros import read_group
-from postil.math.markers import hide_label, marker, read_marker, unhide_label
+from postil.math.markers import MARK, SEP, hide_label, marker, read_marker, unhide_label
+from postil.math.symbols import GLYPH_COMMANDS
 from postil.math.tables import add_style
 
 # `\not X` -> the precomposed negated character (Unicode's "negated" relations).
@@ -73,6 +74,7 @@ NEGATED: dict[str, str] = {
     r"\sqsubseteq": "⋢",
     r"\sqsupseteq": "⋣",
     r"\vdash": "⊬",
+    r"\models": "⊭",
     r"\vDash": "⊭",
     r"\Vdash": "⊮",
     r"\lhd": "⋪",
@@ -96,7 +98,13 @@ NEGATED: dict[str, str] = {
     r"\Leftrightarrow": "⇎",
 }
 OVERLAY = "\u0338"  # COMBINING LONG SOLIDUS OVERLAY
-NOT = re.compile(r"\\not(?![A-Za-z])\s*(\\[A-Za-z]+|[^\s\\{}])")
+NOT = re.compile(
+    r"\\not(?![A-Za-z])\s*(\\text\{" + MARK + r"m[a-z]+" + SEP + r"[^{}]+\}|\\[A-Za-z]+|[^\s\\{}])"
+)
+# The commands the `macros` pass has already turned into glyph markers (`\sim` ->
+# `\text{⟦mo⟧∼}`, symbols.GLYPH_COMMANDS) by the marker they became: `\not` reads them
+# as the command the author wrote.
+GLYPH_MARKERS = {marker(tag, char): "\\" + name for name, (tag, char) in GLYPH_COMMANDS.items()}
 # Commands rewritten into a `\boxed` with a `box` marker -> the marker's payload (notation).
 NOTATIONS = {"phase": "phasorangle", "angl": "actuarial"}
 # Wide accents -> (the `\overset`/`\underset` that holds them, the shape's CSS class).
@@ -121,6 +129,12 @@ ARROW_LABEL_PAD = "0.3889em"  # amsmath's \ext@arrow: 5mu and 9mu around a label
 def _negate(match: re.Match[str]) -> str:
     """Return the marker of the negated relation `\\not X` (precomposed, or X + U+0338)."""
     symbol = match.group(1)
+    if symbol.startswith("\\text{"):  # a glyph marker: `\not\sim` after the macros pass
+        if symbol not in GLYPH_MARKERS:
+            return match.group(0)
+        symbol = GLYPH_MARKERS[symbol]
+        if symbol not in NEGATED:
+            return marker("mo", GLYPH_COMMANDS[symbol[1:]][1] + OVERLAY)
     if symbol in NEGATED:
         return marker("mo", NEGATED[symbol])
     code = convert_symbol(symbol) if symbol.startswith("\\") else None
