@@ -80,6 +80,9 @@ def _own_style(el: ET.Element, tag: str, style: int) -> int:
     level = el.get("scriptlevel", "")
     if tag == "mstyle" and level.isdigit() and int(level) > 0:
         return min(SCRIPTSCRIPT, SCRIPT + int(level) - 1)
+    if tag == "mstyle" and level.isdigit():  # an unsigned 0 is absolute (MathML Core's
+        # math-depth: 0): `\textstyle` in a script, `\cfrac`'s parts in an inline fraction
+        return TEXT if el.get("displaystyle") == "false" else min(style, TEXT)
     if el.get("displaystyle") == "false" or tag == "mtable":
         return max(style, TEXT)
     return style
