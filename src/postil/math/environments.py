@@ -90,6 +90,7 @@ UNSUPPORTED_ENVS = frozenset("CD tikzcd xy picture tabular".split())
 KNOWN_ENVS = frozenset(
     [*ENVIRONMENTS, *MATRIX_FENCES, *(f"{m}*" for m in [*MATRIX_FENCES, "matrix"])]
     + "equation equation* eqnarray eqnarray* rcases drcases".split()
+    + "cases* dcases* rcases* drcases*".split()  # parcolumns.rewrite_starred_cases
 )
 """Every environment postil typesets; any other `\\begin{…}` in math is an error (it would
 be dropped, its content shown as if it were not there). Display math in Markdown may also

@@ -31,12 +31,44 @@ NOT_TEXT = ("\\multicolumn", "\\begin", "\\text")
 would be an error in text mode, and a cell already `\\text` needs no second wrapping."""
 
 
+STARRED_CASES = re.compile(r"\\begin\s*\{((?:d|r|dr)?cases)\*\}")
+
+
+def rewrite_starred_cases(latex: str) -> str:
+    r"""Rewrite mathtools' `cases*` (`dcases*`, `rcases*`, `drcases*`) as the unstarred
+    environment whose second column is text: `\begin{cases*} 1 & if $x > 0$ \end{cases*}`
+    -> `\begin{cases} 1 & \text{if $x > 0$} \end{cases}` (mathtools' manual, 3.4.3:
+    "the second column is set in text mode"; MathJax's mathtools has it too).
+    """
+    edits: list[tuple[int, int, str]] = []
+    for match in STARRED_CASES.finditer(latex):
+        name = match.group(1)
+        edits.append((match.start(), match.end(), f"\\begin{{{name}}}"))
+        for column, start, end in _cells(latex, match.end()):
+            cell = latex[start:end]
+            if column == 1 and cell.strip() and not any(cmd in cell for cmd in NOT_TEXT):
+                edits.append((start, end, "\\text{" + cell.strip() + "}"))
+            if latex.startswith("\\end", end):  # the environment's own end
+                close = re.compile(r"\\end\s*\{" + re.escape(name) + r"\*\}").match(latex, end)
+                if close:
+                    edits.append((close.start(), close.end(), f"\\end{{{name}}}"))
+    out, pos = [], 0
+    for start, end, text in sorted(edits):
+        if start < pos:
+            continue  # inside a cell already wrapped (a nested `cases*`)
+        out += [latex[pos:start], text]
+        pos = end
+    return "".join(out) + latex[pos:]
+
+
 def rewrite_paragraph_columns(latex: str) -> str:
     r"""Wrap every cell of an array's `p`/`m`/`b` columns in `\text{…}` (see the module).
 
     `\begin{array}{lp{4cm}} x & for all $x$ \end{array}` ->
     `\begin{array}{lp{4cm}} x & \text{for all $x$} \end{array}`.
     """
+    if "cases*}" in latex:
+        latex = rewrite_starred_cases(latex)
     if "array}" not in latex or not any(f"{kind}{{" in latex for kind in "pmb@"):
         return latex
     edits: list[tuple[int, int, str]] = []  # (start, end, what goes before/after the cell)
