@@ -55,7 +55,9 @@ def walk_styles(root: ET.Element, display: bool) -> Iterator[tuple[ET.Element, i
             continue
         if tag == "mfrac":
             extend(zip(reversed(el), repeat(min(style + 1, SCRIPTSCRIPT))))
-        elif (tag in SCRIPTED_OR_STACKED or tag == "mroot") and not _is_accent(el, tag):
+        elif (tag in SCRIPTED_OR_STACKED or tag in ("mroot", "mmultiscripts")) and not _is_accent(
+            el, tag
+        ):
             script = SCRIPTSCRIPT if tag == "mroot" or style >= SCRIPT else SCRIPT
             extend(zip(reversed(el[1:]), repeat(script)))
             push((el[0], style))
