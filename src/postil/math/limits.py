@@ -137,15 +137,17 @@ def _limits_mode(base: ET.Element) -> str | None:
     return None
 
 
-SIDESET = re.compile(r"\\sideset(?![A-Za-z])\s*")
+SIDESET = re.compile(r"\\(sideset|prescript)(?![A-Za-z])\s*")
 OPERATOR_TOKEN = re.compile(r"\s*(\\[A-Za-z]+|[^\s{}\\])")
 
 
 def rewrite_sidesets(latex: str) -> str:
     r"""Rewrite amsmath's `\sideset{_a^b}{_c^d}\prod` as a `sideset` marker, the left scripts
     on an empty group and the operator with its right scripts, in a group:
-    `{\text{⟦sideset⟧}{}_a^b{\prod}_c^d}`; `fix_sidesets` builds them into one
-    `<mmultiscripts>`.
+    `{\text{⟦sideset⟧op}{}_a^b{\prod}_c^d}`; `fix_sidesets` builds them into one
+    `<mmultiscripts>`. mathtools' `\prescript{14}{6}{C}` (scripts before a base, flush
+    against it: the mathtools manual, 3.5) is the same without an operator:
+    `{\text{⟦sideset⟧}{}^{14}_{6}{C}}`.
 
     amsmath sets the scripts at the operator's four corners and makes the whole a `\mathop`
     (amsmath.dtx, `\sideset`), so limits written after it (`\sideset{}{'}\sum_{n<k}`) go
@@ -158,6 +160,12 @@ def rewrite_sidesets(latex: str) -> str:
             continue
         left, end = read_group(latex, match.end())
         right, end = read_group(latex, end)
+        if match.group(1) == "prescript":  # mathtools: {sup}{sub}{base}, no operator
+            base, end = read_group(latex, end)
+            body = f"{marker(SIDESET_KIND, '')}{{}}^{{{left}}}_{{{right}}}{{{base}}}"
+            out += [latex[pos : match.start()], "{", body, "}"]
+            pos = end
+            continue
         if latex[end:].lstrip().startswith("{"):
             operator, end = read_group(latex, len(latex) - len(latex[end:].lstrip()))
         else:
@@ -165,7 +173,7 @@ def rewrite_sidesets(latex: str) -> str:
             if token is None:
                 continue  # `\sideset` without its operator: the arguments check reports it
             operator, end = token.group(1), token.end()
-        body = f"{marker(SIDESET_KIND, '')}{{}}{left}{{{operator}}}{right}"
+        body = f"{marker(SIDESET_KIND, 'op')}{{}}{left}{{{operator}}}{right}"
         out += [latex[pos : match.start()], "{", body, "}"]
         pos = end
     return "".join(out) + latex[pos:] if out else latex
@@ -195,6 +203,8 @@ def fix_sidesets(root: ET.Element) -> None:
             for old in (el, pre, post):
                 parent.remove(old)
             parent.insert(index, multi)
+            if (read_marker(el) or ("", ""))[1] != "op":
+                continue  # `\\prescript`: a base, no operator
             if len(parent) == 1 and parent.tag == "mrow":
                 parent.set(DATA_LIMITS, DISPLAY_ONLY)  # the group is the operator
             else:

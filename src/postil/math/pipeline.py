@@ -134,9 +134,10 @@ def _rewrite(step: Callable[[str], str]) -> Pass:
     return run
 
 
-def _if_in(sign: str, step: Callable[[str], str]) -> Callable[[str], str]:
-    """Make a TeX rewrite that returns at once when `sign` is not in the TeX (its cheap test)."""
-    return lambda latex: step(latex) if sign in latex else latex
+def _if_in(signs: tuple[str, ...], step: Callable[[str], str]) -> Callable[[str], str]:
+    """Make a TeX rewrite that returns at once when none of `signs` is in the TeX (its cheap
+    test)."""
+    return lambda latex: step(latex) if any(sign in latex for sign in signs) else latex
 
 
 def _tree(step: Callable[[ET.Element], None]) -> Pass:
@@ -341,7 +342,7 @@ TEX_PASSES: list[tuple[str, Pass]] = [
     ("paragraph-columns", _rewrite(parcolumns.rewrite_paragraph_columns)),
     ("text", _rewrite(textmode.rewrite_text)),
     ("dots", _rewrite(rewrite.rewrite_dots)),
-    ("sidesets", _rewrite(_if_in("\\sideset", limits.rewrite_sidesets))),
+    ("sidesets", _rewrite(_if_in(("\\sideset", "\\prescript"), limits.rewrite_sidesets))),
     ("limits-markers", _rewrite(limits.rewrite_limits)),
     ("rows", _rows),
     ("urls", _rewrite(rewrite.rewrite_urls)),
