@@ -148,6 +148,17 @@ X_ARROWS = {
     "⇐": "wide-arrow-left double",
     "⇔": "wide-arrow-both double",
     "↦": "wide-arrow-right mapsto",
+    "↪": "wide-arrow-right hook",
+    "↩": "wide-arrow-left hook",
+    "⇀": "wide-harpoon right-up",
+    "⇁": "wide-harpoon right-down",
+    "↼": "wide-harpoon left-up",
+    "↽": "wide-harpoon left-down",
+    "↠": "wide-arrow-right twohead",
+    "↞": "wide-arrow-left twohead",
+    "=": "wide-equal",
+    "⇌": "wide-harpoons right-left",
+    "⇋": "wide-harpoons left-right",
 }
 X_ARROW_MIN = "1em"  # amsmath's `\ext@arrow`: never shorter than `\rightarrow`
 BOX_COMMANDS = re.compile(
