@@ -142,10 +142,16 @@ def _open_group(text: str, pos: int) -> int | None:
     return None
 
 
+TEXT_HSPACE = re.compile(r"\\hspace\*?\s*\{([^{}]*)\}")
+r"""LaTeX's `\hspace{1em}` (and `\hspace*`) in text: a space of its length, as in math."""
+
+
 def _split_text(command: str, content: str) -> str:
     r"""Rewrite `\text{a $x$ b}` as `\text{a }x\text{ b}`: math inside text stays math."""
     if "\\" in content and FONT_SWITCH.search(content):
         content = _font_switches(content)
+    if "\\hspace" in content:  # a space of any length: math's `\hspace`, an `<mspace>`
+        content = TEXT_HSPACE.sub(lambda m: "$\\hspace{" + m.group(1) + "}$", content)
     parts = _math_split(content)
     return "".join(
         _nested_text(command, part) if i % 2 == 0 else "{" + rewrite_text(part) + "}"
