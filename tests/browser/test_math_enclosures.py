@@ -24,6 +24,8 @@ FORMULAS = {
     "widehat": (r"\widehat{xyz}", False),
     "underbrace": (r"\underbrace{a + b + c + d}_{n}", True),
     "bbox": (r"\bbox[yellow,5px,border:2px solid red]{x}", False),
+    "xarrow": (r"A \xrightarrow[\text{below}]{\text{a longer label}} B", True),
+    "overarrow": (r"\overrightarrow{ABCDEF}", False),
 }
 INK = 160  # a pixel darker than this (0-255 grey) is ink
 
@@ -176,3 +178,30 @@ def test_bbox_draws_its_background_padding_and_border(formulas):
     box, letter = rect(formulas, "#bbox mpadded.bbox"), rect(formulas, "#bbox mi")
     assert letter["x"] - box["x"] >= 7 - 0.5  # border and padding on the left
     assert box["bottom"] - letter["bottom"] >= 7 - 0.5
+
+
+def test_an_extensible_arrow_is_drawn_across_its_widest_label(formulas):
+    # Chromium stretched no STIX Two Math arrow sideways: `→` stayed 0.95em under any label.
+    label = rect(formulas, "#xarrow munderover > mpadded:last-child")
+    arrow = rect(formulas, "#xarrow munderover > mpadded:first-child")
+    drawn = ink(formulas, {k: arrow[k] for k in ("x", "y", "width", "height")})
+    assert drawn is not None
+    assert drawn["right"] - drawn["left"] >= 0.9 * label["width"]
+    a, b = rect(formulas, "#xarrow mi:first-of-type"), rect(formulas, "#xarrow mi:last-of-type")
+    whole = rect(formulas, "#xarrow munderover")
+    assert whole["x"] - a["right"] == pytest.approx(0.2778 * 24, abs=1.5)  # a relation's 5mu
+    assert b["x"] - whole["right"] == pytest.approx(0.2778 * 24, abs=1.5)
+
+
+def test_overrightarrow_covers_its_whole_base(formulas):
+    base = rect(formulas, "#overarrow mover > mrow")
+    over = rect(formulas, "#overarrow mover")
+    strip = {
+        "x": over["x"],
+        "y": over["y"],
+        "width": over["width"],
+        "height": base["y"] - over["y"],
+    }
+    drawn = ink(formulas, strip)
+    assert drawn is not None
+    assert drawn["right"] - drawn["left"] >= 0.9 * base["width"]

@@ -17,7 +17,10 @@ Each formula is converted by postil, served with `static/css/math.css` and the m
 - `\\intertext` is a line of text between rows that stay aligned;
 - a binary operator with no operand before it is ordinary (`f(\\cdot)`): 2 × 0.2222em
   narrower than between two letters (The TeXbook, Appendix G, rule 5);
-- `\\cdots` between integrals has one thin space on each side (Op-Inner, Inner-Op).
+- `\\cdots` between integrals has one thin space on each side (Op-Inner, Inner-Op);
+- an array's `@{}` at its ends sets it flush with its fences, as `pmatrix` (KaTeX#971),
+  `r@{.}l` lines up the points with nothing between them and the digits, and `c@{}c`
+  sets its columns touching (array.sty: `@{…}` replaces the `\\arraycolsep`s).
 """
 
 from __future__ import annotations
@@ -58,6 +61,10 @@ FORMULAS = {
     "binary": (r"a \cdot b", False),
     "intdots": (r"\int \cdots \int", False),
     "intertext": (r"\begin{align*} x + y &= 1 \\ \intertext{so} z &= 22 \end{align*}", True),
+    "flush": (r"\left(\begin{array}{@{}cc@{}} a & b \\ c & d \end{array}\right)", True),
+    "pmatrix": (r"\begin{pmatrix} a & b \\ c & d \end{pmatrix}", True),
+    "decimal": (r"\begin{array}{r@{.}l} 3 & 14 \\ 10 & 5 \end{array}", True),
+    "touching": (r"\begin{array}{c@{}c} a & b \end{array}", True),
 }
 
 
@@ -213,3 +220,17 @@ def test_intertext_sits_between_rows_that_stay_aligned(metrics):
     assert rows[0]["top"] < text["top"] < rows[2]["top"]
     assert equals[0]["left"] == pytest.approx(equals[1]["left"], abs=0.02)
     assert text["left"] <= rows[0]["left"] + 0.05
+
+
+def test_array_at_spacing_replaces_the_column_gaps(metrics):
+    flush, pmatrix = em_boxes(metrics, "#flush mo"), em_boxes(metrics, "#pmatrix mo")
+    width = [b[1]["right"] - b[0]["left"] for b in (flush, pmatrix)]
+    assert width[0] == pytest.approx(width[1], abs=0.02)  # `@{}` at both ends: no colsep
+    a, b = em_boxes(metrics, "#touching mi")
+    assert b["left"] - a["right"] == pytest.approx(0, abs=0.02)
+    tokens = em_boxes(metrics, "#decimal mn, #decimal mi")
+    points = [t for t in tokens if t["text"] == "."]
+    assert points[0]["left"] == pytest.approx(points[1]["left"], abs=0.01)
+    three, fourteen = (next(t for t in tokens if t["text"] == n) for n in ("3", "14"))
+    assert points[0]["left"] - three["right"] == pytest.approx(0, abs=0.02)
+    assert fourteen["left"] - points[0]["right"] == pytest.approx(0, abs=0.02)

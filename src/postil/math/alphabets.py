@@ -78,7 +78,34 @@ def styled_char(variant: str, char: str) -> str:
             return unicodedata.lookup(name)
         except KeyError:
             continue
-    return char
+    return _styled_accented(variant, char)
+
+
+def _styled_accented(variant: str, char: str) -> str:
+    """Return an accented letter (`é`, `ö`, `Å`, `ç`) as its styled base letter followed by
+    its combining marks (`𝐞́`), or `char` unchanged.
+
+    Unicode has no styled forms of accented letters (its math alphabets are the letters of
+    `_candidate_names`), so `\\textbf{Schrödinger}` came out with an upright ö among bold
+    letters, and `\\mathbf{é}` not bold at all. Canonical decomposition (NFD) gives the base
+    letter and its marks; fonts place the marks over the styled letter as over the plain one
+    (checked in Chromium with STIX Two Math). LaTeX sets such a letter in the font of its
+    neighbours.
+    """
+    parts = unicodedata.normalize("NFD", char)
+    if len(parts) < 2 or not all(unicodedata.combining(c) for c in parts[1:]):
+        return char
+    base = styled_char(variant, parts[0])
+    if base == parts[0]:
+        return char
+    if parts[0] in DOTLESS and unicodedata.combining(parts[1]) == ABOVE:
+        dotless = styled_char(variant, DOTLESS[parts[0]])  # ï: no dot under the diaeresis
+        base = dotless if dotless != DOTLESS[parts[0]] else base
+    return base + parts[1:]
+
+
+DOTLESS = {"i": "ı", "j": "ȷ"}
+ABOVE = 230  # the canonical combining class of marks set above the letter
 
 
 def styled_text(variant: str, text: str) -> str:

@@ -17,16 +17,20 @@ can draw with borders and backgrounds in `currentColor`:
 - **Negations** (`\not=`, `\not\in`): the precomposed Unicode character where one exists
   (≠ ∉ ⊄ …, `NEGATED`), else the symbol followed by U+0338 COMBINING LONG SOLIDUS OVERLAY
   (Unicode's way to negate a relation, as in its own decompositions of ≠ and ∉).
-- **Wide accents** (`\widehat`, `\widetilde`, `\widecheck`): the accent is an
-  `<mpadded class="wide-…">` over an invisible `<mphantom>` copy of the base, so it is
+- **Wide accents** (`\widehat`, `\widetilde`, `\widecheck`, arrows over and under): the
+  accent is an `<mpadded class="wide-…">` over an invisible `<mphantom>` copy of the base, so it is
   exactly as wide as the base; the stylesheet paints the accent's shape into that box. The
   accent's character is there too, in a zero-width `<mo class="wide-glyph">` the stylesheet
   makes transparent, so screen readers and copied text still have it.
 - **Braces over and under** (`\overbrace`, `\underbracket`, …): the brace `<mo>` gets
   `stretchy="true"` so it spans its base in every browser.
 - **Extensible arrows** (`\xrightarrow[b]{a}` …): latex2mathml's labels are `<mpadded>`s with
-  relative lengths MathML Core ignores; they become plain padding and the arrow
-  `stretchy="true"`, so it stretches under its labels.
+  relative lengths MathML Core ignores; they become plain padding. Chromium stretches no
+  arrow of STIX Two Math sideways (a `<mo stretchy="true">→</mo>` over a 5em label stays
+  0.95em), so `→ ← ↔ ⇒ ⇐ ⇔ ↦` become a box as wide as the widest label (at least 1em) that
+  the stylesheet paints as a shaft and a head (`X_ARROWS`), spaced as a relation; other
+  arrows keep a stretchy `<mo>`. `\overrightarrow`, `\overleftarrow`, `\overleftrightarrow`,
+  `\Overrightarrow` and the `\under…` arrows are painted wide accents, as wide as the base.
 """
 
 from __future__ import annotations
@@ -38,7 +42,8 @@ import xml.etree.ElementTree as ET
 from latex2mathml.symbols_parser import convert_symbol
 
 from postil.math.macros import read_group
-from postil.math.markers import hide_label, marker, read_marker, unhide_label
+from postil.math.markers import MARK, SEP, hide_label, marker, read_marker, unhide_label
+from postil.math.symbols import GLYPH_COMMANDS
 from postil.math.tables import add_style
 
 # `\not X` -> the precomposed negated character (Unicode's "negated" relations).
@@ -73,6 +78,7 @@ NEGATED: dict[str, str] = {
     r"\sqsubseteq": "⋢",
     r"\sqsupseteq": "⋣",
     r"\vdash": "⊬",
+    r"\models": "⊭",
     r"\vDash": "⊭",
     r"\Vdash": "⊮",
     r"\lhd": "⋪",
@@ -96,7 +102,13 @@ NEGATED: dict[str, str] = {
     r"\Leftrightarrow": "⇎",
 }
 OVERLAY = "\u0338"  # COMBINING LONG SOLIDUS OVERLAY
-NOT = re.compile(r"\\not(?![A-Za-z])\s*(\\[A-Za-z]+|[^\s\\{}])")
+NOT = re.compile(
+    r"\\not(?![A-Za-z])\s*(\\text\{" + MARK + r"m[a-z]+" + SEP + r"[^{}]+\}|\\[A-Za-z]+|[^\s\\{}])"
+)
+# The commands the `macros` pass has already turned into glyph markers (`\sim` ->
+# `\text{⟦mo⟧∼}`, symbols.GLYPH_COMMANDS) by the marker they became: `\not` reads them
+# as the command the author wrote.
+GLYPH_MARKERS = {marker(tag, char): "\\" + name for name, (tag, char) in GLYPH_COMMANDS.items()}
 # Commands rewritten into a `\boxed` with a `box` marker -> the marker's payload (notation).
 NOTATIONS = {"phase": "phasorangle", "angl": "actuarial"}
 # Wide accents -> (the `\overset`/`\underset` that holds them, the shape's CSS class).
@@ -104,9 +116,51 @@ WIDE_ACCENTS = {
     "widehat": ("overset", "wide-hat"),
     "widetilde": ("overset", "wide-tilde"),
     "widecheck": ("overset", "wide-check"),
+    "overrightarrow": ("overset", "wide-arrow-right"),
+    "overleftarrow": ("overset", "wide-arrow-left"),
+    "overleftrightarrow": ("overset", "wide-arrow-both"),
+    "Overrightarrow": ("overset", "wide-arrow-right double"),
+    "underrightarrow": ("underset", "wide-arrow-right"),
+    "underleftarrow": ("underset", "wide-arrow-left"),
+    "underleftrightarrow": ("underset", "wide-arrow-both"),
 }
 # The character each wide accent stands for (read by screen readers and copied as text).
-WIDE_CHARACTERS = {"wide-hat": "^", "wide-tilde": "~", "wide-check": "ˇ"}
+WIDE_CHARACTERS = {
+    "wide-hat": "^",
+    "wide-tilde": "~",
+    "wide-check": "ˇ",
+    "wide-arrow-right": "→",
+    "wide-arrow-left": "←",
+    "wide-arrow-both": "↔",
+    "wide-arrow-right double": "⇒",
+}
+# Arrows over and under (`\overrightarrow{AB}`) and extensible arrows (`\xrightarrow{f}`):
+# Chromium stretches no arrow of STIX Two Math sideways (`<mo stretchy="true">→</mo>` over a
+# 5em label stays 0.95em; measured in Chromium 156), so the stylesheet paints them, a shaft
+# and a head, across a box as wide as what they span. Their box: 0.4em, an arrow's height.
+ARROW_BOX = {"height": "0.4em", "depth": "0"}
+X_ARROW_BOX = {"height": "0.5em", "depth": "0"}  # centred on the math axis, as `\\rightarrow`
+X_ARROWS = {
+    "→": "wide-arrow-right",
+    "←": "wide-arrow-left",
+    "↔": "wide-arrow-both",
+    "⇒": "wide-arrow-right double",
+    "⇐": "wide-arrow-left double",
+    "⇔": "wide-arrow-both double",
+    "↦": "wide-arrow-right mapsto",
+    "↪": "wide-arrow-right hook",
+    "↩": "wide-arrow-left hook",
+    "⇀": "wide-harpoon right-up",
+    "⇁": "wide-harpoon right-down",
+    "↼": "wide-harpoon left-up",
+    "↽": "wide-harpoon left-down",
+    "↠": "wide-arrow-right twohead",
+    "↞": "wide-arrow-left twohead",
+    "=": "wide-equal",
+    "⇌": "wide-harpoons right-left",
+    "⇋": "wide-harpoons left-right",
+}
+X_ARROW_MIN = "1em"  # amsmath's `\ext@arrow`: never shorter than `\rightarrow`
 BOX_COMMANDS = re.compile(
     r"\\(fbox|framebox|colorbox|fcolorbox|bbox|phase|angln|angl|"
     + "|".join(WIDE_ACCENTS)
@@ -121,6 +175,12 @@ ARROW_LABEL_PAD = "0.3889em"  # amsmath's \ext@arrow: 5mu and 9mu around a label
 def _negate(match: re.Match[str]) -> str:
     """Return the marker of the negated relation `\\not X` (precomposed, or X + U+0338)."""
     symbol = match.group(1)
+    if symbol.startswith("\\text{"):  # a glyph marker: `\not\sim` after the macros pass
+        if symbol not in GLYPH_MARKERS:
+            return match.group(0)
+        symbol = GLYPH_MARKERS[symbol]
+        if symbol not in NEGATED:
+            return marker("mo", GLYPH_COMMANDS[symbol[1:]][1] + OVERLAY)
     if symbol in NEGATED:
         return marker("mo", NEGATED[symbol])
     code = convert_symbol(symbol) if symbol.startswith("\\") else None
@@ -302,7 +362,14 @@ def _fix_wide_accent(el: ET.Element) -> None:
     found = read_marker(el[1]) or (read_marker(el[1][0]) if len(el[1]) == 1 else None)
     if found is None or found[0] != "wide":
         return
-    _paint_script(el, found[1], WIDE_CHARACTERS[found[1]], {"height": "0.3em", "depth": "0"})
+    shape = found[1]
+    size = {"height": "0.3em", "depth": "0"}
+    if shape.startswith("wide-arrow"):
+        tall = "0.5em" if "double" in shape else ARROW_BOX["height"]  # its wider head
+        size = (
+            {"height": tall, "depth": "0"} if el.tag == "mover" else {"height": "0", "depth": tall}
+        )
+    _paint_script(el, shape, WIDE_CHARACTERS[shape], size)
 
 
 # `\overline`, `\underline`: latex2mathml's `<mo>―</mo>` does not stretch, so a rule over a
@@ -355,6 +422,9 @@ def _fix_accent(el: ET.Element) -> None:
     """
     script = el[1] if el.tag == "mover" and len(el) == 2 else None
     if script is None or script.tag != "mo" or "class" in script.attrib:
+        return
+    if script.text == "→":  # `\vec`: TeX's fixed vector accent, never as wide as `\vec{AB}`
+        script.set("stretchy", "false")  # (`\overrightarrow` is painted: `_fix_wide_accent`)
         return
     char = FIXED_ACCENTS.get(script.text or "")
     if char is not None:
@@ -438,6 +508,33 @@ def _fix_arrow(el: ET.Element) -> None:
         add_style(label, f"padding:0 {ARROW_LABEL_PAD}")
         for space in [c for c in label if c.tag == "mspace" and "depth" in c.attrib]:
             label.remove(space)
+    shape = X_ARROWS.get(arrow.text or "")
+    if shape is not None:
+        _paint_arrow(el, arrow, shape)
+
+
+def _paint_arrow(el: ET.Element, arrow: ET.Element, shape: str) -> None:
+    """Replace an extensible arrow's `<mo>` by a box as wide as its widest label (at least
+    `X_ARROW_MIN`), of class `shape` for the stylesheet to paint (`ARROW_BOX`).
+
+    The box holds the arrow's `<mo>` at zero width, transparent (screen readers and copied
+    text keep it). The box is no embellished operator (its phantom is not space-like), so
+    the stylesheet gives the arrow with its labels a relation's thick spaces (5mu) as a
+    margin, as amsmath's `\\mathrel`.
+    """
+    box = ET.Element("mpadded", {"class": shape, **X_ARROW_BOX})
+    glyph = ET.SubElement(box, "mpadded", {"width": "0", "height": "0", "depth": "0"})
+    arrow.attrib.clear()  # as an embellished operator it would still get its spaces
+    arrow.attrib.update({"class": "wide-glyph", "stretchy": "false", "lspace": "0em"})
+    arrow.set("rspace", "0em")
+    glyph.append(arrow)
+    stack = ET.SubElement(ET.SubElement(box, "mphantom"), el.tag)
+    ET.SubElement(stack, "mspace", {"width": X_ARROW_MIN})
+    for label in el[1:]:
+        stack.append(copy.deepcopy(label))
+    el.remove(arrow)
+    el.insert(0, box)
+    el.set("class", "x-arrow")  # math.css: a relation's thick spaces around it
 
 
 def fix_enclosures(root: ET.Element) -> None:

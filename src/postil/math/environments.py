@@ -36,7 +36,14 @@ from postil.math.macros import read_group
 from postil.math.markers import DATA_ENV, has_markers, marker, read_marker
 from postil.math.numbering import EquationRow
 from postil.math.styles import DISPLAY_ENVS
-from postil.math.tables import add_style, align_css, cells
+from postil.math.tables import (
+    ARRAYCOLSEP,
+    DATA_COLSEP,
+    add_style,
+    align_css,
+    boundary_paddings,
+    cells,
+)
 
 # KaTeX environment -> (latex2mathml environment, style name for `style_environment`).
 ENVIRONMENTS: dict[str, tuple[str, str]] = {
@@ -83,6 +90,7 @@ UNSUPPORTED_ENVS = frozenset("CD tikzcd xy picture tabular".split())
 KNOWN_ENVS = frozenset(
     [*ENVIRONMENTS, *MATRIX_FENCES, *(f"{m}*" for m in [*MATRIX_FENCES, "matrix"])]
     + "equation equation* eqnarray eqnarray* rcases drcases".split()
+    + "cases* dcases* rcases* drcases*".split()  # parcolumns.rewrite_starred_cases
 )
 """Every environment postil typesets; any other `\\begin{…}` in math is an error (it would
 be dropped, its content shown as if it were not there). Display math in Markdown may also
@@ -347,6 +355,8 @@ def style_environment(table: ET.Element, env: str, stretch: float | None = None)
     if env in DISPLAY_ENVS:
         table.set("displaystyle", "true")
     rows = cells(table)
+    pads = boundary_paddings(table.get(DATA_COLSEP, "")) if env in ("array", "darray") else []
+    columns = [_first_columns(row) for row in rows]
     for i, row in enumerate(rows):
         for j, cell in enumerate(row):
             if env == "multline":
@@ -361,13 +371,50 @@ def style_environment(table: ET.Element, env: str, stretch: float | None = None)
                 if env in ARRAY_STRETCH:
                     add_style(cell, f"padding-top:0;padding-bottom:{LINESKIP_EM}em")
             elif env in ("array", "darray"):
-                add_style(cell, ARRAY_COLUMN_PADDING)
+                sides = _boundary_padding(pads, columns[i][j], cell) if pads else None
+                add_style(cell, sides or ARRAY_COLUMN_PADDING)
                 add_style(cell, f"padding-top:0;padding-bottom:{LINESKIP_EM}em")
             elif env in ("gathered", "subarray"):
                 add_style(cell, f"padding:{JOT_PADDING} 0" if env == "gathered" else "padding:0")
         if env in ARRAY_STRETCH and row:
             own = ARRAY_STRETCH[env]
             add_strut(row[0], own if env in ("cases", "dcases") or stretch is None else stretch)
+
+
+def _first_columns(row: list[ET.Element]) -> list[int]:
+    """Return the first column of each cell of a row (a `columnspan` covers several)."""
+    firsts, column = [], 0
+    for cell in row:
+        firsts.append(column)
+        column += int(cell.get("columnspan", "1"))
+    return firsts
+
+
+def _boundary_padding(pads: list[str], first: int, cell: ET.Element) -> str:
+    """Return the side padding of a cell of an array whose preamble has `@{…}`/`!{…}`
+    (`tables.Gap`; `first` is the cell's first column).
+
+    `@{x}` replaces the `\\arraycolsep` on both sides of its boundary by x: the column before
+    it ends x before the next, which starts at once; `!{x}` keeps them and adds x (array.sty,
+    "The preamble options"). At the array's edges the same holds for its first and last
+    column (`@{}cc@{}` sets the table flush with what is around it).
+    """
+    last = first + int(cell.get("columnspan", "1"))
+    left = right = ARRAYCOLSEP
+    pad = pads[first] if first < len(pads) else ""
+    if pad and first == 0:  # the left edge: only this column's side
+        left = _pad_width(pad)
+    elif pad.startswith("@"):  # the column before holds the width
+        left = "0"
+    if last < len(pads) and pads[last]:
+        right = _pad_width(pads[last])
+    return f"padding-left:{left};padding-right:{right}"
+
+
+def _pad_width(pad: str) -> str:
+    """Return the width a boundary's pad (`@1em`, `!0.1667em`) leaves beside a column."""
+    width = pad[1:]
+    return width if pad[0] == "@" else f"calc({ARRAYCOLSEP} + {width})"
 
 
 def add_strut(cell: ET.Element, stretch: float) -> None:

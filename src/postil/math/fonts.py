@@ -76,7 +76,8 @@ def apply_mathvariant(root: ET.Element) -> None:
                 del el.attrib["mathvariant"]
             continue
         if variant == "italic" and el.tag == "mi" and len(el.text or "") == 1:
-            del el.attrib["mathvariant"]
-            continue
+            if len(styled_text(variant, el.text or "")) == 1:  # drawn italic by Chromium
+                del el.attrib["mathvariant"]
+                continue
         el.text = styled_text(variant, el.text or "")
         del el.attrib["mathvariant"]

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+from postil.math.macros import read_group
 from postil.math.markers import DATA_LIMITS, has_markers, marker, read_marker
 from postil.math.mathml import SCRIPTED, UNDER_OVER, core
 from postil.math.styles import DISPLAY, walk_styles
@@ -134,3 +135,89 @@ def _limits_mode(base: ET.Element) -> str | None:
     if base.tag in ("mi", "mo") and (text in LIMIT_OPERATORS or text in LIMIT_NAMES):
         return DISPLAY_ONLY
     return None
+
+
+SIDESET = re.compile(r"\\(sideset|prescript)(?![A-Za-z])\s*")
+OPERATOR_TOKEN = re.compile(r"\s*(\\[A-Za-z]+|[^\s{}\\])")
+
+
+def rewrite_sidesets(latex: str) -> str:
+    r"""Rewrite amsmath's `\sideset{_a^b}{_c^d}\prod` as a `sideset` marker, the left scripts
+    on an empty group and the operator with its right scripts, in a group:
+    `{\text{⟦sideset⟧op}{}_a^b{\prod}_c^d}`; `fix_sidesets` builds them into one
+    `<mmultiscripts>`. mathtools' `\prescript{14}{6}{C}` (scripts before a base, flush
+    against it: the mathtools manual, 3.5) is the same without an operator:
+    `{\text{⟦sideset⟧}{}^{14}_{6}{C}}`.
+
+    amsmath sets the scripts at the operator's four corners and makes the whole a `\mathop`
+    (amsmath.dtx, `\sideset`), so limits written after it (`\sideset{}{'}\sum_{n<k}`) go
+    under it in display style. latex2mathml drew the right-hand scripts as limits (`'` over
+    the ∑) and the limits beside the whole.
+    """
+    out, pos = [], 0
+    for match in SIDESET.finditer(latex):
+        if match.start() < pos:
+            continue
+        left, end = read_group(latex, match.end())
+        right, end = read_group(latex, end)
+        if match.group(1) == "prescript":  # mathtools: {sup}{sub}{base}, no operator
+            base, end = read_group(latex, end)
+            body = f"{marker(SIDESET_KIND, '')}{{}}^{{{left}}}_{{{right}}}{{{base}}}"
+            out += [latex[pos : match.start()], "{", body, "}"]
+            pos = end
+            continue
+        if latex[end:].lstrip().startswith("{"):
+            operator, end = read_group(latex, len(latex) - len(latex[end:].lstrip()))
+        else:
+            token = OPERATOR_TOKEN.match(latex, end)
+            if token is None:
+                continue  # `\sideset` without its operator: the arguments check reports it
+            operator, end = token.group(1), token.end()
+        body = f"{marker(SIDESET_KIND, 'op')}{{}}{left}{{{operator}}}{right}"
+        out += [latex[pos : match.start()], "{", body, "}"]
+        pos = end
+    return "".join(out) + latex[pos:] if out else latex
+
+
+SIDESET_KIND = "sideset"
+
+
+def fix_sidesets(root: ET.Element) -> None:
+    """Build each `sideset` marker's scripts and operator into one `<mmultiscripts>`, an
+    operator that takes limits (see `rewrite_sidesets`)."""
+    if not has_markers(root, (SIDESET_KIND,)):
+        return
+    for parent in list(root.iter()):
+        for el in [e for e in parent if (read_marker(e) or ("", ""))[0] == SIDESET_KIND]:
+            index = list(parent).index(el)
+            pre, post = (list(parent) + [None, None])[index + 1 : index + 3]
+            if pre is None or post is None:
+                parent.remove(el)
+                continue
+            multi = ET.Element("mmultiscripts")
+            base, post_scripts = _base_and_scripts(post)
+            multi.append(base)
+            multi.extend(post_scripts)
+            ET.SubElement(multi, "mprescripts")
+            multi.extend(_base_and_scripts(pre)[1])
+            for old in (el, pre, post):
+                parent.remove(old)
+            parent.insert(index, multi)
+            if (read_marker(el) or ("", ""))[1] != "op":
+                continue  # `\\prescript`: a base, no operator
+            if len(parent) == 1 and parent.tag == "mrow":
+                parent.set(DATA_LIMITS, DISPLAY_ONLY)  # the group is the operator
+            else:
+                multi.set(DATA_LIMITS, DISPLAY_ONLY)
+
+
+def _base_and_scripts(el: ET.Element) -> tuple[ET.Element, list[ET.Element]]:
+    """Return a scripted element's base and its (subscript, superscript), `<mrow/>` for one
+    missing; an element without scripts is the base itself."""
+    if el.tag == "msubsup":
+        return el[0], [el[1], el[2]]
+    if el.tag == "msub":
+        return el[0], [el[1], ET.Element("mrow")]
+    if el.tag == "msup":
+        return el[0], [ET.Element("mrow"), el[1]]
+    return el, [ET.Element("mrow"), ET.Element("mrow")]

@@ -1,4 +1,5 @@
-r"""Paragraph columns of an array (`p{3cm}`, `m{…}`, `b{…}`): their cells are text.
+r"""Paragraph columns of an array (`p{3cm}`, `m{…}`, `b{…}`): their cells are text; and
+the material of `@{…}` (`r@{.}l`) put into the cells beside it.
 
 LaTeX sets a `p` column's cell as a paragraph in text mode, also inside math's `array`
 (array.sty, "The preamble options": `p{wd}` is a `\parbox[t]{wd}`; in LaTeX's own words on
@@ -14,7 +15,7 @@ from __future__ import annotations
 import re
 
 from postil.math.macros import read_group
-from postil.math.tables import ARRAY_BEGIN, column_kinds
+from postil.math.tables import ARRAY_BEGIN, column_kinds, material_placements
 
 SEPARATOR = re.compile(
     r"\\\\\*?(?:\s*\[[^\]]*\])?|&|\\(begin|end)\s*\{[^{}]*\}|[{}]|\\[A-Za-z]+|\\."
@@ -30,29 +31,70 @@ NOT_TEXT = ("\\multicolumn", "\\begin", "\\text")
 would be an error in text mode, and a cell already `\\text` needs no second wrapping."""
 
 
+STARRED_CASES = re.compile(r"\\begin\s*\{((?:d|r|dr)?cases)\*\}")
+
+
+def rewrite_starred_cases(latex: str) -> str:
+    r"""Rewrite mathtools' `cases*` (`dcases*`, `rcases*`, `drcases*`) as the unstarred
+    environment whose second column is text: `\begin{cases*} 1 & if $x > 0$ \end{cases*}`
+    -> `\begin{cases} 1 & \text{if $x > 0$} \end{cases}` (mathtools' manual, 3.4.3:
+    "the second column is set in text mode"; MathJax's mathtools has it too).
+    """
+    edits: list[tuple[int, int, str]] = []
+    for match in STARRED_CASES.finditer(latex):
+        name = match.group(1)
+        edits.append((match.start(), match.end(), f"\\begin{{{name}}}"))
+        for column, start, end in _cells(latex, match.end()):
+            cell = latex[start:end]
+            if column == 1 and cell.strip() and not any(cmd in cell for cmd in NOT_TEXT):
+                edits.append((start, end, "\\text{" + cell.strip() + "}"))
+            if latex.startswith("\\end", end):  # the environment's own end
+                close = re.compile(r"\\end\s*\{" + re.escape(name) + r"\*\}").match(latex, end)
+                if close:
+                    edits.append((close.start(), close.end(), f"\\end{{{name}}}"))
+    out, pos = [], 0
+    for start, end, text in sorted(edits):
+        if start < pos:
+            continue  # inside a cell already wrapped (a nested `cases*`)
+        out += [latex[pos:start], text]
+        pos = end
+    return "".join(out) + latex[pos:]
+
+
 def rewrite_paragraph_columns(latex: str) -> str:
     r"""Wrap every cell of an array's `p`/`m`/`b` columns in `\text{…}` (see the module).
 
     `\begin{array}{lp{4cm}} x & for all $x$ \end{array}` ->
     `\begin{array}{lp{4cm}} x & \text{for all $x$} \end{array}`.
     """
-    if "array}" not in latex or not any(f"{kind}{{" in latex for kind in "pmb"):
+    if "cases*}" in latex:
+        latex = rewrite_starred_cases(latex)
+    if "array}" not in latex or not any(f"{kind}{{" in latex for kind in "pmb@"):
         return latex
-    edits: list[tuple[int, int]] = []  # (start, end) of each cell to wrap
+    edits: list[tuple[int, int, str]] = []  # (start, end, what goes before/after the cell)
     for match in ARRAY_BEGIN.finditer(latex):
         spec, body = read_group(latex, match.end())
         kinds = column_kinds(spec)
-        if "p" in kinds:
-            edits += [
-                (start, end)
-                for column, start, end in _cells(latex, body)
-                if column < len(kinds) and kinds[column] == "p"
-            ]
+        places = material_placements(spec) if "@" in spec else []
+        if "p" not in kinds and not places:
+            continue
+        for column, start, end in _cells(latex, body):
+            if column < len(kinds) and kinds[column] == "p":
+                edits.append((start, end, "text"))
+            edits += [(start, end, m) for c, after, m in places if c == column and after]
+            edits += [(start, end, "^" + m) for c, after, m in places if c == column and not after]
     out, pos = [], 0
-    for start, end in sorted(edits):
+    for start, end, what in sorted(edits, key=lambda e: (e[0], e[2] != "text")):
         rules = ROW_RULES.match(latex, start, end)
         start = rules.end() if rules else start
         cell = latex[start:end]
+        if what != "text":  # `@{…}` material: stuck to the cell's start or end
+            if pos > start or "\\multicolumn" in cell:
+                continue  # a `\multicolumn` cell has its own preamble, without it
+            at = start if what.startswith("^") else end
+            out += [latex[pos:at], "{", what.removeprefix("^"), "}"]
+            pos = at
+            continue
         if pos > start or not cell.strip() or any(cmd in cell for cmd in NOT_TEXT):
             continue  # a cell of an array nested in a wrapped cell was wrapped with it
         out += [latex[pos:start], "\\text{", cell.strip(), "}"]

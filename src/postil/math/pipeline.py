@@ -134,6 +134,12 @@ def _rewrite(step: Callable[[str], str]) -> Pass:
     return run
 
 
+def _if_in(signs: tuple[str, ...], step: Callable[[str], str]) -> Callable[[str], str]:
+    """Make a TeX rewrite that returns at once when none of `signs` is in the TeX (its cheap
+    test)."""
+    return lambda latex: step(latex) if any(sign in latex for sign in signs) else latex
+
+
 def _tree(step: Callable[[ET.Element], None]) -> Pass:
     """Make a pass of a change to the MathML tree."""
     return lambda formula: step(formula.root)
@@ -336,6 +342,7 @@ TEX_PASSES: list[tuple[str, Pass]] = [
     ("paragraph-columns", _rewrite(parcolumns.rewrite_paragraph_columns)),
     ("text", _rewrite(textmode.rewrite_text)),
     ("dots", _rewrite(rewrite.rewrite_dots)),
+    ("sidesets", _rewrite(_if_in(("\\sideset", "\\prescript"), limits.rewrite_sidesets))),
     ("limits-markers", _rewrite(limits.rewrite_limits)),
     ("rows", _rows),
     ("urls", _rewrite(rewrite.rewrite_urls)),
@@ -353,6 +360,7 @@ TREE_PASSES: list[tuple[str, Pass]] = [
     ("greek-capitals", _tree(fonts.upright_greek_capitals)),
     ("mathvariant", _tree(fonts.apply_mathvariant)),
     ("lengths", _tree(spacing.fix_lengths)),
+    ("sideset-scripts", _marked(limits.fix_sidesets)),
     ("limits", _limits),
     ("functions", _tree(spacing.apply_functions)),
     ("span-cells", _marked(tables.fix_spans)),

@@ -55,7 +55,9 @@ def walk_styles(root: ET.Element, display: bool) -> Iterator[tuple[ET.Element, i
             continue
         if tag == "mfrac":
             extend(zip(reversed(el), repeat(min(style + 1, SCRIPTSCRIPT))))
-        elif (tag in SCRIPTED_OR_STACKED or tag == "mroot") and not _is_accent(el, tag):
+        elif (tag in SCRIPTED_OR_STACKED or tag in ("mroot", "mmultiscripts")) and not _is_accent(
+            el, tag
+        ):
             script = SCRIPTSCRIPT if tag == "mroot" or style >= SCRIPT else SCRIPT
             extend(zip(reversed(el[1:]), repeat(script)))
             push((el[0], style))
@@ -80,6 +82,9 @@ def _own_style(el: ET.Element, tag: str, style: int) -> int:
     level = el.get("scriptlevel", "")
     if tag == "mstyle" and level.isdigit() and int(level) > 0:
         return min(SCRIPTSCRIPT, SCRIPT + int(level) - 1)
+    if tag == "mstyle" and level.isdigit():  # an unsigned 0 is absolute (MathML Core's
+        # math-depth: 0): `\textstyle` in a script, `\cfrac`'s parts in an inline fraction
+        return TEXT if el.get("displaystyle") == "false" else min(style, TEXT)
     if el.get("displaystyle") == "false" or tag == "mtable":
         return max(style, TEXT)
     return style

@@ -20,6 +20,10 @@ DATA_SPAN_RULES = "data-span-rules"  # a `\multicolumn` cell's own rules: "", "l
 DATA_CLINE = "data-cline"  # a cell a `\cline` rules (below it, or above the first row)
 DATA_CLINE_SIDE = "data-cline-side"
 DATA_FRAME = "data-frame"  # the rules at an array's edges: "l", "r", "t", "b" (`_frame`)
+DATA_COLSEP = "data-colsep"  # an array's boundaries between columns (`column_boundaries`)
+DATA_DOUBLE_ABOVE = "data-double-above"  # a row after `\hline\hline`: a double rule above it
+DOUBLE_RULE = "0.18em"  # `||`, `\hline\hline`: two rules of RULE with RULE between (CSS double)
+ARRAYCOLSEP = "5pt"
 
 
 def align_css(align: str) -> str:
@@ -55,6 +59,10 @@ def style_table(table: ET.Element) -> None:
     width = max((len(r) for r in rows), default=0)
     col_lines = _lines(table.attrib.pop("columnlines", "none"), max(width - 1, 0))
     row_lines = _lines(table.attrib.pop("rowlines", "none"), max(len(rows) - 1, 0))
+    for j, rule in enumerate(boundary_rules(table.get(DATA_COLSEP, ""))[1:-1]):
+        if j < len(col_lines) and col_lines[j] != "none" and rule in ("dashed", "double"):
+            col_lines[j] = rule
+    doubles = [row.get(DATA_DOUBLE_ABOVE) for row in table if row.tag == "mtr"]
     table.attrib.pop("rowspacing", None)
     table.attrib.pop("columnspacing", None)
     _frame(rows, table.attrib.pop(DATA_FRAME, ""))
@@ -73,12 +81,19 @@ def style_table(table: ET.Element) -> None:
                 if "r" in rules:
                     add_style(cell, f"border-right:{RULE} solid")
             elif j < len(col_lines) and col_lines[j] != "none":
-                add_style(cell, f"border-right:{RULE} {col_lines[j]}")
+                add_style(cell, _border("right", col_lines[j]))
             if i < len(row_lines) and row_lines[i] != "none":
-                add_style(cell, f"border-bottom:{RULE} {row_lines[i]}")
+                double = i + 1 < len(doubles) and doubles[i + 1]
+                add_style(cell, _border("bottom", "double" if double else row_lines[i]))
             elif cell.attrib.pop(DATA_CLINE, None):
                 add_style(cell, f"border-{cell.get(DATA_CLINE_SIDE, 'bottom')}:{RULE} solid")
             cell.attrib.pop(DATA_CLINE_SIDE, None)
+
+
+def _border(side: str, style: str) -> str:
+    """Return the CSS of one rule: LaTeX's `\\arrayrulewidth` (0.4pt), dashed (arydshln's
+    `:` and `\\hdashline`), or two such rules close together (`||`, `\\hline\\hline`)."""
+    return f"border-{side}:{DOUBLE_RULE if style == 'double' else RULE} {style}"
 
 
 def _frame(rows: list[list[ET.Element]], frame: str) -> None:
@@ -114,14 +129,186 @@ SPACING_ONLY = re.compile(r"(?:\s|\\[,:;! ]|\\q?quad(?![A-Za-z])|\\hspace\*?\{[^
 MAX_COLUMNS = 100
 
 
+SPACES_EM = {"\\,": 3 / 18, "\\:": 4 / 18, "\\;": 5 / 18, "\\!": -3 / 18, "\\ ": 1 / 3}
+SPACE_TOKEN = re.compile(r"\s+|\\([,:;! ])|\\(q?quad)(?![A-Za-z])|\\hspace\*?\{([^{}]*)\}")
+LENGTH = re.compile(r"\s*(-?(?:\d+\.?\d*|\.\d+))\s*(pt|em|ex|mm|cm|in|bp|pc|dd|cc|sp|px|mu)\s*")
+CSS_UNITS = {"bp": "pt", "dd": "pt", "cc": "pt", "sp": "pt"}  # close enough at a column's gap
+CSS_FACTORS = {"bp": 1.0, "dd": 1.07, "cc": 12.84, "sp": 1 / 65536}
+
+
+def spacing_css(content: str) -> str:
+    """Return the width of `@{…}`/`!{…}` spacing (`\\,`, `\\quad`, `\\hspace{2pt}` …) as CSS.
+
+    Raises:
+        ValueError: the content is not spacing only (the caller reports it).
+    """
+    em, others, pos = 0.0, [], 0
+    while pos < len(content):
+        match = SPACE_TOKEN.match(content, pos)
+        if match is None:
+            raise ValueError(content)
+        pos = match.end()
+        if match.group(1):
+            em += SPACES_EM["\\" + match.group(1)]
+        elif match.group(2):
+            em += 1 if match.group(2) == "quad" else 2
+        elif match.group(3) is not None:
+            length = LENGTH.fullmatch(match.group(3))
+            if length is None:
+                raise ValueError(content)
+            number, unit = float(length.group(1)), length.group(2)
+            if unit == "mu":
+                em += number / 18
+            else:
+                others.append(f"{number * CSS_FACTORS.get(unit, 1):.4g}{CSS_UNITS.get(unit, unit)}")
+    parts = ([f"{em:.4g}em"] if em or not others else []) + others
+    return parts[0] if len(parts) == 1 else "calc(" + " + ".join(parts) + ")"
+
+
+class Gap:
+    """What an array preamble puts between two columns (or at an edge): rules (`|`, `:`),
+    `@{…}` (replaces the two `\\arraycolsep`s) and `!{…}` (keeps them), array.sty's
+    "The preamble options"."""
+
+    def __init__(self) -> None:
+        self.rules = ""
+        self.at: str | None = None
+        self.bang: str | None = None
+
+    def merge(self, other: Gap) -> None:
+        """Add what `other`, the same boundary seen from a repeated `*{n}{…}`, holds."""
+        self.rules += other.rules
+        if other.at is not None:
+            self.at = (self.at or "") + other.at
+        if other.bang is not None:
+            self.bang = (self.bang or "") + other.bang
+
+    def rule_style(self) -> str:
+        """Return the boundary's rule: "", "solid", "dashed" (`:` alone) or "double"."""
+        if not self.rules:
+            return ""
+        if len(self.rules) > 1:
+            return "double"
+        return "dashed" if self.rules == ":" else "solid"
+
+
+def column_boundaries(spec: str) -> tuple[str, list[Gap]]:
+    """Return an array preamble's columns (`l`, `c`, `r`, `p`) and the n + 1 boundaries
+    around and between them."""
+    columns, gaps, pos = [], [Gap()], 0
+    while pos < len(spec):
+        match = PREAMBLE_TOKEN.match(spec, pos)
+        if match is None:
+            break
+        token, pos = match.group(1), match.end()
+        if token in "lcr":
+            columns.append(token)
+            gaps.append(Gap())
+        elif token in "|:":
+            gaps[-1].rules += token
+        elif token == "*":
+            count, pos = read_group(spec, pos)
+            body, pos = read_group(spec, pos)
+            inner_columns, inner_gaps = column_boundaries(body)
+            repeat = int(count) if count.strip().isdigit() else 0
+            for _ in range(min(repeat, MAX_COLUMNS)):
+                gaps[-1].merge(inner_gaps[0])
+                columns += inner_columns
+                for gap in inner_gaps[1:]:
+                    gaps.append(Gap())
+                    gaps[-1].merge(gap)
+        elif token in "pmbwW":
+            first, pos = read_group(spec, pos)
+            if token in "wW":
+                _, pos = read_group(spec, pos)
+            columns.append("p" if token in "pmb" else (first.strip() or "l")[0])
+            gaps.append(Gap())
+        elif token in "<>":
+            _, pos = read_group(spec, pos)
+        elif token == "@":
+            content, pos = read_group(spec, pos)
+            gaps[-1].at = (gaps[-1].at or "") + content
+        elif token == "!":
+            content, pos = read_group(spec, pos)
+            gaps[-1].bang = (gaps[-1].bang or "") + content
+    return "".join(columns), gaps
+
+
+def material_placements(spec: str) -> list[tuple[int, bool, str]]:
+    r"""Return where the material of each `@{…}` that is not spacing goes: (column, after?,
+    content). `r@{.}l` sets a decimal point between a right- and a left-aligned column: it
+    is appended to every cell of the `r` column (or put before every cell of an `l` column
+    after it), where it stands exactly as between the columns.
+
+    Raises:
+        MathUnsupportedError: material between columns it cannot stick to (`c@{:}c`), or
+            in `!{…}`, with the way to write it.
+    """
+    columns, gaps = column_boundaries(spec)
+    placements = []
+    for b, gap in enumerate(gaps):
+        for token, content in (("@", gap.at), ("!", gap.bang)):
+            if content is None or SPACING_ONLY.fullmatch(content):
+                continue
+            left = columns[b - 1] if b > 0 else ""
+            right = columns[b] if b < len(columns) else ""
+            if token == "@" and left == "r":
+                placements.append((b - 1, True, content))
+            elif token == "@" and right == "l":
+                placements.append((b, False, content))
+            else:
+                raise MathUnsupportedError(
+                    f"`{token}{{{content}}}` between array columns is supported only after an "
+                    "`r` column or before an `l` one (`r@{.}l`): put that content in a "
+                    "column of its own",
+                    0,
+                    token,
+                )
+    return placements
+
+
+def _colsep_payload(gaps: list[Gap]) -> str:
+    """Return the `colsep` marker's payload, or "" when every boundary is LaTeX's default
+    (two `\\arraycolsep`s, solid or no rules): `pad|rule` per boundary, `;` between, where
+    pad is `@width` (`@{…}`: the width instead of the column gaps), `!width` (`!{…}`: the
+    width besides them) or "" and rule "", "solid", "dashed" or "double"."""
+    entries, special = [], False
+    for gap in gaps:
+        pad = ""
+        if gap.at is not None:
+            pad = "@" + (spacing_css(gap.at) if SPACING_ONLY.fullmatch(gap.at) else "0em")
+        if gap.bang is not None and SPACING_ONLY.fullmatch(gap.bang):
+            width = spacing_css(gap.bang)
+            pad = "" if width == "0em" else "!" + width
+        rule = gap.rule_style()
+        special = special or bool(pad) or rule in ("dashed", "double")
+        entries.append(f"{pad}|{rule}")
+    return ";".join(entries) if special else ""
+
+
+def boundary_rules(payload: str) -> list[str]:
+    """Return the rule style of each boundary a `colsep` payload holds ([] for none)."""
+    return [entry.partition("|")[2] for entry in payload.split(";")] if payload else []
+
+
+def boundary_paddings(payload: str) -> list[str]:
+    """Return the pad of each boundary a `colsep` payload holds ([] for none)."""
+    return [entry.partition("|")[0] for entry in payload.split(";")] if payload else []
+
+
 def rewrite_array_preambles(latex: str) -> str:
     r"""Rewrite the preamble of every `array` to the `l`, `c`, `r`, `|` latex2mathml reads.
 
     `*{3}{c}` -> `ccc` (repeated, nested too), `p{2cm}`/`m{…}`/`b{…}` -> `l` (a paragraph
     column is set flush left), `w{c}{2cm}`/`W{…}{…}` -> its alignment, `>{…}`/`<{…}` (code
-    before or after each cell) dropped, `@{}`/`!{}` with nothing or only spacing dropped;
-    `:` (arydshln's dashed rule) is drawn solid. The source of the rules: array.sty's
-    documentation, "The preamble options".
+    before or after each cell) dropped, `@{…}`/`!{…}` taken out, runs of rules (`||`, `:`)
+    one `|`. The source of the rules: array.sty's documentation, "The preamble options".
+
+    What the letters cannot say is left in a `colsep` marker before the table
+    (`_colsep_payload`): the width `@{…}` puts instead of the two `\arraycolsep`s (0 for
+    material, which `parcolumns` puts into the cells beside it) or `!{…}` adds to them, and
+    which rules are dashed (`:`) or double (`||`); `environments.style_environment` pads the
+    cells and `style_table` draws the rules by it.
 
     The rules at the table's edges, which latex2mathml misplaces (a `|` before the first
     column shifted every column rule by one, an `\hline` before the first row was drawn
@@ -129,16 +316,19 @@ def rewrite_array_preambles(latex: str) -> str:
     marker before the table for `fix_spans`.
 
     Raises:
-        MathUnsupportedError: `@{…}`/`!{…}` holding content, or a letter that is no column
-            type (named as written).
+        MathUnsupportedError: `@{…}` holding material it cannot place, `!{…}` holding
+            material (`material_placements`), or a letter that is no column type (named as
+            written).
     """
     if "array}" not in latex:
         return latex
     edits: list[tuple[int, int, str]] = []
     for match in ARRAY_BEGIN.finditer(latex):
         spec, end = read_group(latex, match.end())
-        columns = _preamble(spec)
+        material_placements(spec)  # raises at material it cannot place
+        columns = _preamble(spec, materials=True)
         frame = ("l" if columns.startswith("|") else "") + ("r" if columns.endswith("|") else "")
+        colsep = _colsep_payload(column_boundaries(spec)[1])
         top = TOP_RULES.match(latex, end)
         body = top.end() if top else end
         if body > end:
@@ -148,9 +338,11 @@ def rewrite_array_preambles(latex: str) -> str:
         if bottom is not None and closing is not None:
             frame += "b"
             edits.append((bottom.start(), closing, ""))
-        head = marker("frame", frame) if frame else ""
+        head = (marker("frame", frame) if frame else "") + (
+            marker("colsep", colsep) if colsep else ""
+        )
         edits.append((match.start(), match.start(), head))
-        edits.append((match.end(), body, "{" + columns.strip("|") + "}"))
+        edits.append((match.end(), body, "{" + re.sub(r"\|+", "|", columns.strip("|")) + "}"))
     out, pos = [], 0
     for start, stop, text in sorted(edits):
         out += [latex[pos:start], text]
@@ -177,9 +369,10 @@ def _matching_end(latex: str, pos: int) -> int | None:
     return None
 
 
-def _preamble(spec: str, paragraphs: bool = False) -> str:
+def _preamble(spec: str, paragraphs: bool = False, materials: bool = False) -> str:
     """Return one array preamble as `l`/`c`/`r`/`|` letters (see `rewrite_array_preambles`);
-    with `paragraphs`, a `p`/`m`/`b` column is `p` (`column_kinds`)."""
+    with `paragraphs`, a `p`/`m`/`b` column is `p` (`column_kinds`); with `materials`,
+    `@{…}` holding material is passed over (`material_placements` placed it)."""
     columns, pos = [], 0
     while pos < len(spec):
         match = PREAMBLE_TOKEN.match(spec, pos)
@@ -194,7 +387,7 @@ def _preamble(spec: str, paragraphs: bool = False) -> str:
             count, pos = read_group(spec, pos)
             body, pos = read_group(spec, pos)
             repeat = int(count) if count.strip().isdigit() else 0
-            columns.append(_preamble(body, paragraphs) * min(repeat, MAX_COLUMNS))
+            columns.append(_preamble(body, paragraphs, materials) * min(repeat, MAX_COLUMNS))
         elif token in "pmb":
             _, pos = read_group(spec, pos)
             columns.append("p" if paragraphs else "l")
@@ -206,7 +399,7 @@ def _preamble(spec: str, paragraphs: bool = False) -> str:
             _, pos = read_group(spec, pos)
         elif token in "@!":
             content, pos = read_group(spec, pos)
-            if not SPACING_ONLY.fullmatch(content):
+            if not SPACING_ONLY.fullmatch(content) and not (materials and token == "@"):
                 raise MathUnsupportedError(
                     f"`{token}{{{content}}}` between array columns is not supported: "
                     "put that content in a column of its own",
@@ -223,10 +416,12 @@ def _preamble(spec: str, paragraphs: bool = False) -> str:
 def column_kinds(spec: str) -> str:
     """Return an array preamble's columns, rules left out, as `l`, `c`, `r` and `p` (a
     paragraph column, `p{…}`, `m{…}` or `b{…}`): `{lp{3cm}|c}` -> "lpc"."""
-    return _preamble(spec, paragraphs=True).replace("|", "")
+    return _preamble(spec, paragraphs=True, materials=True).replace("|", "")
 
 
 SPAN = re.compile(r"\\multicolumn(?![A-Za-z])\s*")
+DOUBLE_HLINE = re.compile(r"\\hline(?:\s*\\hline(?![A-Za-z]))+")
+"""`\\hline\\hline` between rows: a double rule (LaTeX sets the two `\\doublerulesep` apart)."""
 CLINE = re.compile(r"\\cline(?![A-Za-z])\s*\{\s*(\d+)\s*-\s*(\d+)\s*\}")
 ANY_CLINE = re.compile(r"\\cline(?![A-Za-z])")
 ENVIRONMENT_EDGE = re.compile(r"\\(begin|end)\s*\{")
@@ -259,13 +454,17 @@ def rewrite_spans(latex: str) -> str:
 
     LaTeX's `\multicolumn{n}{spec}{content}` sets one cell across n columns, aligned and
     ruled by its own one-column `spec`; `\cline{i-j}` draws a rule under columns i to j of
-    the row above (latex.ltx). latex2mathml knows neither.
+    the row above (latex.ltx). latex2mathml knows neither. `\hline\hline` between rows
+    (latex2mathml draws one rule) leaves a `dhline` marker in the next row: a double rule.
 
     Raises:
         MathUnsupportedError: either is malformed (no number, more than one column type,
             no cell content, a range `i-j` missing or backwards) or outside a table, each
             with the form to write; LaTeX stops at these too.
     """
+    if "\\multicolumn" not in latex and "\\cline" not in latex and "\\hline" not in latex:
+        return latex
+    latex = DOUBLE_HLINE.sub(lambda m: "\\hline " + marker("dhline", ""), latex)
     if "\\multicolumn" not in latex and "\\cline" not in latex:
         return latex
     latex = _rewrite_clines(latex)
@@ -318,15 +517,16 @@ def fix_spans(root: ET.Element) -> None:
 
     Runs before `style_tables`, which turns the alignment and rules into cell CSS.
     """
-    if not has_markers(root, ("frame", "span", "cline")):
+    if not has_markers(root, ("frame", "colsep", "span", "cline", "dhline")):
         return
     for parent in list(root.iter()):
-        for el in [e for e in parent if (read_marker(e) or ("", ""))[0] == "frame"]:
+        for el in [e for e in parent if (read_marker(e) or ("", ""))[0] in TABLE_MARKERS]:
             index = list(parent).index(el)
             tables = (next(s.iter("mtable"), None) for s in list(parent)[index + 1 :])
             table = next((t for t in tables if t is not None), None)
+            kind, payload = read_marker(el) or ("", "")
             if table is not None:
-                table.set(DATA_FRAME, (read_marker(el) or ("", ""))[1])
+                table.set(TABLE_MARKERS[kind], payload)
             parent.remove(el)
     for table in list(root.iter("mtable")):
         rows = cells(table)
@@ -342,12 +542,21 @@ def fix_spans(root: ET.Element) -> None:
                         cell.set(DATA_SPAN_RULES, rules)
                     elif kind == "cline":
                         _cline(rows, i, payload)
+                    elif kind == "dhline":
+                        _row_of(table, cell).set(DATA_DOUBLE_ABOVE, "1")
                     else:
                         continue
                     _parent_of(cell, el).remove(el)
 
 
 ALIGN_NAMES = {"l": "left", "c": "center", "r": "right"}
+TABLE_MARKERS = {"frame": DATA_FRAME, "colsep": DATA_COLSEP}
+"""Markers put before a table (its preamble's news) -> the attribute they become on it."""
+
+
+def _row_of(table: ET.Element, cell: ET.Element) -> ET.Element:
+    """Return the `mtr` of `table` that holds `cell`."""
+    return next(row for row in table if row.tag == "mtr" and cell in list(row))
 
 
 def _cline(rows: list[list[ET.Element]], index: int, payload: str) -> None:

@@ -31,7 +31,10 @@ SMALL_CAPITALS = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ᴀʙᴄᴅᴇꜰ�
 COMMAND_BEFORE = re.compile(r"\\[A-Za-z]+\s*\Z|\}\s*\Z")
 r"""What makes a `{` a command's argument: a control word right before it, or another
 argument (`\textcolor{red}{…}`)."""
-TEXT_COMMAND = re.compile(r"(\\[A-Za-z]+)\s*|(\\[&%$#_{} ,:;!>\\])")
+TEXT_COMMAND = re.compile(r"(\\[A-Za-z]+)\s*(?:\{\})?|(\\[&%$#_{} ,:;!>\\])")
+r"""A text-mode command: a control word with the spaces after it, or with the empty group
+`{}` that ends it and keeps the space after (`\ss{} b`, `\LaTeX{} is`: TeX's idiom, in which
+the group shows nothing), or a control symbol."""
 # Spaces in text mode (LaTeX's `\quad` is 1em, `\enspace` 0.5em, `\,` a thin space 1/6em;
 # amsmath's `\:`/`\>` 4/18em and `\;` 5/18em, `\!` a negative thin space, drawn as none)
 # as Unicode spaces. `\\` and `\newline` end no line inside `\text` (a box of one line):
@@ -139,10 +142,16 @@ def _open_group(text: str, pos: int) -> int | None:
     return None
 
 
+TEXT_HSPACE = re.compile(r"\\hspace\*?\s*\{([^{}]*)\}")
+r"""LaTeX's `\hspace{1em}` (and `\hspace*`) in text: a space of its length, as in math."""
+
+
 def _split_text(command: str, content: str) -> str:
     r"""Rewrite `\text{a $x$ b}` as `\text{a }x\text{ b}`: math inside text stays math."""
     if "\\" in content and FONT_SWITCH.search(content):
         content = _font_switches(content)
+    if "\\hspace" in content:  # a space of any length: math's `\hspace`, an `<mspace>`
+        content = TEXT_HSPACE.sub(lambda m: "$\\hspace{" + m.group(1) + "}$", content)
     parts = _math_split(content)
     return "".join(
         _nested_text(command, part) if i % 2 == 0 else "{" + rewrite_text(part) + "}"
