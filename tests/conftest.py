@@ -54,6 +54,18 @@ def serve_dir() -> Iterator[Callable[..., str]]:
         yield serve
 
 
+@pytest.fixture(scope="module")
+def serve_dir_module() -> Iterator[Callable[..., str]]:
+    """`serve_dir` for a module's tests: the servers stay up until the module's last test
+    (for a site built once in a module-scoped fixture)."""
+    with ExitStack() as servers:
+
+        def serve(directory: Path, base_path: str = "/") -> str:
+            return servers.enter_context(web.serve_dir(Path(directory), base_path))
+
+        yield serve
+
+
 @pytest.fixture
 def build_site() -> Callable[..., build.BuildResult]:
     """Return `build(src_dir, out_dir, *args) -> BuildResult(returncode, stdout, stderr)`.

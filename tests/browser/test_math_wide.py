@@ -8,8 +8,6 @@ scroll sideways. The site is built with the default theme (base.css, math.css, t
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from support.sites import make_site
 from support.web import run_axe
@@ -59,16 +57,6 @@ def wide_url(tmp_path_factory, serve_dir_module) -> str:
     root = make_site(tmp_path_factory.mktemp("wide") / "site", {"wide.md": POST})
     build(BuildOptions(root=root))
     return serve_dir_module(root / "_site") + "posts/wide/"
-
-
-@pytest.fixture(scope="module")
-def serve_dir_module():
-    from contextlib import ExitStack
-
-    from support.web import serve_dir
-
-    with ExitStack() as servers:
-        yield lambda directory: servers.enter_context(serve_dir(Path(directory)))
 
 
 def open_at(page, url: str, width: int):

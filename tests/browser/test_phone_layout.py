@@ -48,17 +48,6 @@ def middle_url(tmp_path_factory, serve_dir_module) -> str:
     return serve_dir_module(root / "_site") + "posts/b/"
 
 
-@pytest.fixture(scope="module")
-def serve_dir_module():
-    from contextlib import ExitStack
-    from pathlib import Path
-
-    from support.web import serve_dir
-
-    with ExitStack() as servers:
-        yield lambda directory: servers.enter_context(serve_dir(Path(directory)))
-
-
 def test_on_a_phone_nothing_widens_the_page(page, middle_url):
     page.set_viewport_size({"width": 390, "height": 900})
     page.goto(middle_url)
