@@ -87,8 +87,9 @@ def attribute_ids(tokens: list[Token]) -> list[tuple[str, int | None]]:
             line0 = token.map[0]
         if token.attrs and token.type != "heading_open":
             _author_id(token, line0, found)
-        if token.children and "{" in token.content:  # inline attribute lists are in braces
-            for child in token.children:
+        content = token.content
+        if token.children and "{" in content and ("#" in content or "id=" in content):
+            for child in token.children:  # an inline attribute list: `{#x}`, `{id="x"}`
                 if child.attrs:
                     _author_id(child, line0, found)
     return found

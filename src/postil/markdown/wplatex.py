@@ -39,6 +39,9 @@ OPENER = re.compile(r"(\$\$?)latex(?:=\s*|\s+)|\[latex(?:\s[^\]\n]*)?\]", re.IGN
 """`$latex ` or `$latex=` (Jetpack's opener), knitr's `$$latex `, the `[latex]` shortcode
 (its `[latex s=2]` options left out)."""
 
+AT_OPENER = re.compile(r"\$\$?latex|\[latex", re.IGNORECASE)
+"""What every opener starts with: the inline rule's first test at a `$` or `[`."""
+
 OPTIONS = re.compile(r"(?:&(?:amp;)?(?:fg|bg)=[0-9a-f]{6}\s*|&(?:amp;)?s=-?[0-9]{1,2}\s*)+$", re.I)
 """Jetpack's options at the end of the TeX (`&fg=000000`, `&bg=ffffff`, `&s=2`; `&amp;`
 as an HTML export writes it)."""
@@ -132,7 +135,7 @@ def wp_latex_inline(state: StateInline, silent: bool) -> bool:
     """Inline rule: a LaTeX shortcode at `state.pos` as a math token (module docstring).
     `[latex]` is a link when the post defines the reference `[latex]: url`."""
     src, pos = state.src, state.pos
-    if src[pos] not in "$[" or "atex" not in src[pos + 2 : pos + 7].lower():
+    if AT_OPENER.match(src, pos) is None:  # most `$` and `[`: one match in C
         return False
     if src[pos] == "[" and "LATEX" in (state.env.get("references") or {}):
         return False
