@@ -97,6 +97,8 @@ def wikilink(state: StateInline, silent: bool) -> bool:
     if found is None:
         if not re.search(r"[^\W\d_]", target) or _reference(state, match):
             return False  # `[[0]]`: brackets in prose; `[[x]]` with `[x]: url`: a link
+        if not embed and _link_after(state, match.end()):
+            return False  # `[[PDF]](https://…)`, `[[PDF]][1]`: CommonMark's link of `[PDF]`
         # An embed, or brackets in more brackets or before `:` (`[[[x]]]`, `[[x]]: url`),
         # stays as written (CommonMark's reading); a link shows its text, as Obsidian and
         # Quartz show a link to no note
@@ -122,6 +124,19 @@ def wikilink(state: StateInline, silent: bool) -> bool:
                 state.tokens[-1].meta["embedded"] = match.group(0)  # the link_close
     state.pos = match.end()
     return True
+
+
+def _link_after(state: StateInline, pos: int) -> bool:
+    """Tell whether a link's destination follows a wikilink's `]]` at `pos`: `(`, or
+    `[label]` of a reference the document defines (kramdown's and CommonMark's `[[PDF]](url)`
+    is a link whose text is `[PDF]`, as academic posts write it after a citation)."""
+    if state.src.startswith("(", pos):
+        return True
+    if not state.src.startswith("[", pos):
+        return False
+    close = state.src.find("]", pos + 1, state.posMax)
+    references = state.env.get("references") or {}
+    return close > pos and normalizeReference(state.src[pos + 1 : close]) in references
 
 
 def _reference(state: StateInline, match: re.Match[str]) -> bool:
