@@ -99,6 +99,30 @@ def citation_style(fld: Field) -> str:
     return style
 
 
+def _params(fld: Field) -> tuple[tuple[str, str], ...]:
+    """Read `params:`, the site's own values (Jekyll's `_config.yml` keys a post reads as
+    `{{ site.assets }}`, Hugo's `[params]`, Quarto's `_variables.yml`): text by name, a
+    nested mapping's values by dotted name (`social.github`), in the order written."""
+    values: list[tuple[str, str]] = []
+
+    def read(node: yaml.Node, prefix: str) -> None:
+        for sub in mapping_fields(node, f"`params{'.' + prefix[:-1] if prefix else ''}`"):
+            if isinstance(sub.node, yaml.MappingNode):
+                read(sub.node, f"{prefix}{sub.key}.")
+            elif isinstance(sub.node, yaml.SequenceNode):
+                raise YamlFieldError(
+                    f"`params.{prefix}{sub.key}` must be text or a mapping, not a list: a "
+                    "post shows a value as text",
+                    sub.node.start_mark.line,
+                    sub.node.start_mark.column,
+                )
+            else:
+                values.append((prefix + sub.key, as_text(sub)))
+
+    read(fld.node, "")
+    return tuple(values)
+
+
 def _bibliography(fld: Field) -> tuple[str, ...]:
     """Read `bibliography:`, one path or a list (checked against the site by `load_config`)."""
     return tuple(path.strip() for path in as_text_list(fld) if path.strip())
@@ -124,6 +148,7 @@ _FIELDS: dict[str, tuple[str, Callable[[Field], Any]]] = {
     "citation_style": ("citation_style", citation_style),
     "cite_this_post": ("cite_this_post", as_bool),
     "search": ("search", as_bool),
+    "params": ("params", _params),
 }
 _REQUIRED = ("title", "author", "base_url")
 

@@ -56,6 +56,9 @@ class SiteConfig:
             `citation: false` turns it off for that post).
         search: build a Pagefind search index, a search page and a search box
             (`postil.search`; needs `pip install 'postil[search]'`).
+        params: the site's own values, (name, text) pairs, a nested mapping's by dotted
+            name: what posts read as Jekyll's `{{ site.name }}`, Hugo's
+            `{{< param name >}}` and Quarto's `{{< var name >}}` (`params:`).
     """
 
     root: Path
@@ -78,6 +81,7 @@ class SiteConfig:
     citation_style: str = "author-year"
     cite_this_post: bool = True
     search: bool = False
+    params: tuple[tuple[str, str], ...] = ()
 
     @property
     def base_path(self) -> str:
@@ -170,7 +174,8 @@ class FrontMatter:
             on the `h1` of GitHub, mdBook and VuePress.
         title_heading: whether the title is the body's opening `# heading`.
         vue_values: the front matter's scalar values (key, text as written) when the body
-            names VitePress' `$frontmatter` (`{{ $frontmatter.title }}`), else ().
+            reads them (VitePress' `{{ $frontmatter.title }}`, Hugo's `{{< param key >}}`,
+            Quarto's `{{< meta key >}}`), else ().
         subtitle_at: where `subtitle` is written.
         summary_at: where `summary` is written.
         image_at: where `image` (or `images`, `thumbnail`, `cover`) is written.

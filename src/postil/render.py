@@ -247,6 +247,7 @@ def render_state(
         title_id=post.meta.title_id,
         title_text=post.meta.title if post.meta.title_heading else "",
         front_matter=dict(post.meta.vue_values),
+        site_params=dict(config.params),
     )
     if highlight_cache is not None:
         state.highlight_cache = highlight_cache

@@ -122,3 +122,34 @@ def test_invalid_values_are_reported_at_their_line_and_column(tmp_path, line, me
 def test_a_bad_base_url_override_names_the_flag(tmp_path):
     with pytest.raises(ConfigError, match="^--base-url: base_url `blog` must be"):
         load_config(write(tmp_path, "title: T\nauthor: A\nbase_url: https://x.org/\n"), "blog")
+
+
+def test_params_are_text_by_name_and_a_nested_mapping_by_dotted_name(tmp_path):
+    config = load_config(
+        write(
+            tmp_path,
+            "title: T\nauthor: A\nbase_url: https://x.org/\nparams:\n  assets: /assets\n"
+            "  version: 1.20\n  social:\n    github: someone\n",
+        )
+    )
+    # as written: `1.20` stays `1.20` (a Jekyll post shows the text, not a float)
+    assert config.params == (
+        ("assets", "/assets"),
+        ("version", "1.20"),
+        ("social.github", "someone"),
+    )
+
+
+@pytest.mark.parametrize(
+    ("params", "line", "message"),
+    [
+        ("params: /assets\n", 4, "`params` must be a mapping"),
+        ("params:\n  tags: [a, b]\n", 5, "`params.tags` must be text or a mapping, not a list"),
+        ("params:\n  social:\n    - github\n", 6, "`params.social` must be text or a mapping"),
+    ],
+)
+def test_params_that_are_no_text_are_errors_at_their_line(tmp_path, params, line, message):
+    with pytest.raises(ConfigError) as err:
+        load_config(write(tmp_path, "title: T\nauthor: A\nbase_url: https://x.org/\n" + params))
+    assert message in err.value.message
+    assert err.value.location.line == line

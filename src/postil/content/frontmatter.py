@@ -238,7 +238,10 @@ def parse(
         titled = _untitled(source, header, told)
         values["title"], values["title_at"], values["title_id"], body, body_line = titled
         values["title_heading"] = titled[1] != TextAt()  # a file name's title is nowhere
-    _warn_unknown(source.rel, unknown, header.first_line, warnings)
+    read = _keys_read(body)  # not ignored: the body shows them
+    _warn_unknown(
+        source.rel, [f for f in unknown if f.key not in read], header.first_line, warnings
+    )
     for line0, col0, message in escape_warnings(header.fields or []):
         _warn(warnings, Location(source.rel, line0 + header.first_line, col0 + 1), message)
     values["vue_values"] = _vue_values(header.fields or [], body)
@@ -258,11 +261,28 @@ VUE_FRONT_MATTER = "$frontmatter"
 """VitePress' and VuePress' name of the page's front matter in Vue expressions."""
 
 
+FRONT_MATTER_SHORTCODE = re.compile(r"\{\{[<%]\s*(?:param|meta)\b")
+"""Hugo's `{{< param key >}}` and Quarto's `{{< meta key >}}`, which read the front matter."""
+
+
+KEY_READ = re.compile(r"\$frontmatter\.([\w-]+)|\{\{[<%]\s*(?:param|meta)\s+[\"']?([\w.-]+)")
+"""A front matter key a body shows: `{{ $frontmatter.key }}`, `{{< param key >}}`,
+`{{< meta "key" >}}`."""
+
+
+def _keys_read(body: str) -> set[str]:
+    """Return the front matter keys the body shows (`KEY_READ`), which are not ignored."""
+    if VUE_FRONT_MATTER not in body and FRONT_MATTER_SHORTCODE.search(body) is None:
+        return set()
+    return {a or b for a, b in KEY_READ.findall(body)}
+
+
 def _vue_values(fields: list[Field], body: str) -> tuple[tuple[str, str], ...]:
     """Return the scalar values of the front matter by key, as written (a date as its
-    text), when the body names `$frontmatter` (VitePress' `{{ $frontmatter.title }}`,
-    `postil.markdown.liquid`); else ()."""
-    if VUE_FRONT_MATTER not in body:
+    text), when the body reads them: VitePress' `{{ $frontmatter.title }}`
+    (`postil.markdown.liquid`), Hugo's `{{< param key >}}`, Quarto's `{{< meta key >}}`
+    (`postil.markdown.shortcode`); else ()."""
+    if VUE_FRONT_MATTER not in body and FRONT_MATTER_SHORTCODE.search(body) is None:
         return ()
     return tuple(
         (f.key, str(f.node.value))

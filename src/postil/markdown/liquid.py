@@ -333,6 +333,13 @@ def _output(tag: Tag, doc: RenderState, in_html: bool) -> Value:
         if name.startswith(VUE_FRONT_MATTER):
             key = name[len(VUE_FRONT_MATTER) :]
             return Value(None, _unknown(tag, f"the front matter has no text value `{key}`"))
+        if name.startswith("site.") and " " not in name:  # a `_config.yml` key of the site's
+            return Value(
+                None,
+                f"Liquid `{tag.raw}`: `{name}` is not in `params:` in postil.yaml, so the "
+                f"output is left out; define it there (`params:` ⏎ `  {name[5:]}: …`, as in "
+                "Jekyll's `_config.yml`), or write the value itself",
+            )
         return Value(None, _unknown(tag, f"variable `{name}`"))
     for item in filters:
         name, _, arg = item.partition(":")
@@ -434,7 +441,8 @@ def _split_filters(expression: str) -> list[str]:
 
 
 def _primary(text: str, doc: RenderState, in_html: bool) -> str | None:
-    """Return a quoted string's text or a known variable's value, else None."""
+    """Return a quoted string's text or a known variable's value (`site.baseurl`,
+    `site.url`, a site's own `site.name` from `params:`, `$frontmatter.key`), else None."""
     literal = _STRING.fullmatch(text)
     if literal:
         return literal.group(1)[1:-1]
@@ -443,7 +451,11 @@ def _primary(text: str, doc: RenderState, in_html: bool) -> str | None:
         value = doc.front_matter.get(name[len(VUE_FRONT_MATTER) :])
         return html.escape(value) if in_html and value is not None else value
     base = "" if in_html else _base(doc)
-    return {"site.baseurl": base, "site.url": _origin(doc)}.get(name)
+    value = {"site.baseurl": base, "site.url": _origin(doc)}.get(name)
+    if value is None and name.startswith("site.") and name[5:] in doc.site_params:
+        value = doc.site_params[name[5:]]  # `params:` in postil.yaml, as `_config.yml`'s
+        return html.escape(value) if in_html else value
+    return value
 
 
 def _base(doc: RenderState) -> str:

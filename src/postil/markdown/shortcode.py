@@ -357,6 +357,8 @@ def evaluate_shortcode(tag: Tag, doc: RenderState, in_url: bool, in_html: bool =
         return Value("")
     if tag.name == "kbd":
         return Value(_keys(tag), markup=True)
+    if tag.name in VALUE_SHORTCODES:
+        return _value(tag, doc)
     if tag.name == "pagebreak":  # a print page break: nothing on a web page
         return Value("")
     if tag.name == "figure":
@@ -364,6 +366,35 @@ def evaluate_shortcode(tag: Tag, doc: RenderState, in_url: bool, in_html: bool =
     if tag.name == "highlight":
         return Value(None, unclosed_code(tag, "{{< /highlight >}}"))
     return Value(None, unsupported(tag, doc.path))
+
+
+VALUE_SHORTCODES = {
+    "param": ("front matter", "params"),  # Hugo: the page's parameter, else the site's
+    "meta": ("front matter",),  # Quarto: the document's metadata
+    "var": ("params",),  # Quarto: `_variables.yml`
+}
+"""Shortcodes that show a value by name, and where each looks it up in turn."""
+
+
+def _value(tag: Tag, doc: RenderState) -> Value:
+    """Return the value `{{< param name >}}` (Hugo), `{{< meta name >}}` or `{{< var name >}}`
+    (Quarto) shows: the post's front matter value, or the site's `params:` one; a name in
+    neither is left out with a warning saying where to define it."""
+    positional, _ = shortcode_params(tag.args)
+    name = positional[0] if positional else ""
+    places = VALUE_SHORTCODES[tag.name]
+    for place in places:
+        values = doc.front_matter if place == "front matter" else doc.site_params
+        if name in values:
+            return Value(values[name])
+    where = " or ".join(
+        "the post's front matter" if place == "front matter" else "`params:` in postil.yaml"
+        for place in places
+    )
+    return Value(
+        None,
+        f"`{tag.raw}` shows `{name}`, which is not in {where}, so it is left out; define it there",
+    )
 
 
 def _html_callout(tag: Tag) -> str:

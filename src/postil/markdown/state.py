@@ -142,8 +142,11 @@ class RenderState:
             in the page, so links to its id under their rules land on the title
             (`postil.markdown.fragments`).
         front_matter: the scalar values of the post's front matter by key, as written
-            (`FrontMatter.vue_values`), for VitePress' `{{ $frontmatter.key }}`;
-            filled only for a body that names `$frontmatter`.
+            (`FrontMatter.vue_values`), for VitePress' `{{ $frontmatter.key }}`, Hugo's
+            `{{< param key >}}` and Quarto's `{{< meta key >}}`; filled only for a body
+            that reads them.
+        site_params: the site's own values by name (`SiteConfig.params`), for Jekyll's
+            `{{ site.name }}`, Hugo's `{{< param name >}}` and Quarto's `{{< var name >}}`.
         extra: free room for a plugin's own per-document data, keyed by plugin name.
         groups: where the core rules are when the document is parsed in groups (`GroupRun`).
         phase: the sort key of what is reported now: (core rule's index, step within the
@@ -175,6 +178,7 @@ class RenderState:
     title_id: str = ""
     title_text: str = ""
     front_matter: Mapping[str, str] = field(default_factory=dict)
+    site_params: Mapping[str, str] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
     groups: GroupRun = field(default_factory=GroupRun, repr=False)
     phase: tuple[int, int] = (0, 0)
