@@ -107,9 +107,9 @@ def test_unknown_tags_and_variables_are_left_out_with_a_warning_naming_them():
 
 
 def test_an_unknown_filter_is_named():
-    _, state = render("{{ 'x' | upcase }}\n")
+    _, state = render("{{ 'x' | truncatewords: 3 }}\n")
     (warning,) = state.diagnostics
-    assert "filter `upcase` is not supported" in warning.message
+    assert "filter `truncatewords` is not supported" in warning.message
 
 
 def test_highlight_options_postil_lacks_are_reported_and_the_code_is_still_shown():

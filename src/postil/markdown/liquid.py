@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -345,15 +346,40 @@ def _output(tag: Tag, doc: RenderState, in_html: bool) -> Value:
         name, _, arg = item.partition(":")
         name = name.strip()
         argument = _primary(arg, doc, in_html) if arg.strip() else ""
-        if name in ("relative_url", "absolute_url") and not urlsplit(value).scheme:
-            absolute = name == "absolute_url"
-            base = "" if in_html and not absolute else _base(doc)
-            value = (_origin(doc) if absolute else "") + base + "/" + value.lstrip("/")
+        arguments = [_primary(one, doc, in_html) for one in _split(arg, ",")] if arg.strip() else []
+        if name in ("relative_url", "absolute_url"):
+            if not urlsplit(value).scheme:  # a full URL is kept, as Jekyll keeps it
+                absolute = name == "absolute_url"
+                base = "" if in_html and not absolute else _base(doc)
+                value = (_origin(doc) if absolute else "") + base + "/" + value.lstrip("/")
         elif name in ("prepend", "append") and argument is not None:
             value = argument + value if name == "prepend" else value + argument
+        elif name in STRING_FILTERS and None not in arguments:
+            count, apply = STRING_FILTERS[name]
+            if len(arguments) != count:
+                return Value(
+                    None, _unknown(tag, f"filter `{name}` with {len(arguments)} arguments")
+                )
+            value = apply(value, *[a for a in arguments if a is not None])
         else:
             return Value(None, _unknown(tag, f"filter `{name}`"))
     return Value(value)
+
+
+STRING_FILTERS: dict[str, tuple[int, Callable[..., str]]] = {
+    "replace": (2, lambda value, old, new: value.replace(old, new)),
+    "replace_first": (2, lambda value, old, new: value.replace(old, new, 1)),
+    "remove": (1, lambda value, old: value.replace(old, "")),
+    "remove_first": (1, lambda value, old: value.replace(old, "", 1)),
+    "upcase": (0, str.upper),
+    "downcase": (0, str.lower),
+    "capitalize": (0, lambda value: value[:1].upper() + value[1:].lower()),
+    "strip": (0, str.strip),
+    "lstrip": (0, str.lstrip),
+    "rstrip": (0, str.rstrip),
+}
+"""Liquid's string filters (Shopify's Liquid reference, as Jekyll runs them): name ->
+(how many arguments, the function of the value and the arguments)."""
 
 
 LOGSEQ_MACRO = re.compile(
@@ -428,11 +454,16 @@ def _unknown(tag: Tag, what: str) -> str:
 
 def _split_filters(expression: str) -> list[str]:
     """Split `"a|b" | f: x` at the pipes outside quotes."""
+    return _split(expression, "|")
+
+
+def _split(expression: str, separator: str) -> list[str]:
+    """Split `expression` at each `separator` outside quotes (`'a,b', 'c'` at commas)."""
     parts, current, quote = [], "", ""
     for char in expression:
         if char in "\"'" and (not quote or quote == char):
             quote = "" if quote else char
-        if char == "|" and not quote:
+        if char == separator and not quote:
             parts.append(current)
             current = ""
         else:
