@@ -95,3 +95,11 @@ def test_a_document_parsed_in_groups_finds_a_heading_of_a_later_group():
     html, state = render(f"[x](#11-late)\n\n{filler}## 1.1. Late\n")
     assert '<a href="#1-1-late">x</a>' in html
     assert state.diagnostics == []
+
+
+def test_a_fragment_naming_an_inline_element_id_stays_on_that_element():
+    # `[term]{#k}` is the page's `k`; `## K` is `k-1` (it avoids it) and GitHub's `k`: the
+    # link meant the span, and was moved to the heading while inline ids went unseen
+    html, state = render("A [term]{#k} here.\n\n## K\n\nGo to [the term](#k).\n")
+    assert '<span id="k">term</span>' in html and '<h2 id="k-1">' in html
+    assert '<a href="#k">the term</a>' in html and state.diagnostics == []

@@ -272,9 +272,14 @@ KEY_READ = re.compile(r"\$frontmatter\.([\w-]+)|\{\{[<%]\s*(?:param|meta)\s+[\"'
 
 def _keys_read(body: str) -> set[str]:
     """Return the front matter keys the body shows (`KEY_READ`), which are not ignored."""
-    if VUE_FRONT_MATTER not in body and FRONT_MATTER_SHORTCODE.search(body) is None:
+    if not _reads_front_matter(body):
         return set()
     return {a or b for a, b in KEY_READ.findall(body)}
+
+
+def _reads_front_matter(body: str) -> bool:
+    """Tell whether the body shows front matter values (`$frontmatter`, `param`, `meta`)."""
+    return VUE_FRONT_MATTER in body or FRONT_MATTER_SHORTCODE.search(body) is not None
 
 
 def _vue_values(fields: list[Field], body: str) -> tuple[tuple[str, str], ...]:
@@ -282,7 +287,7 @@ def _vue_values(fields: list[Field], body: str) -> tuple[tuple[str, str], ...]:
     text), when the body reads them: VitePress' `{{ $frontmatter.title }}`
     (`postil.markdown.liquid`), Hugo's `{{< param key >}}`, Quarto's `{{< meta key >}}`
     (`postil.markdown.shortcode`); else ()."""
-    if VUE_FRONT_MATTER not in body and FRONT_MATTER_SHORTCODE.search(body) is None:
+    if not _reads_front_matter(body):
         return ()
     return tuple(
         (f.key, str(f.node.value))

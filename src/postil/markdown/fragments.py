@@ -19,6 +19,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
+from postil.markdown.ids import element_ids
 from postil.markdown.references import locate
 from postil.markdown.rendered import AnchorLink
 from postil.markdown.state import RenderState, get_state
@@ -101,19 +102,8 @@ def _headings_and_ids(carry: dict[str, Any]) -> tuple[list[tuple[str, str]], set
 def _gather(tokens: list[Token], carry: dict[str, Any]) -> dict[str, Any]:
     """Add the heading closes (their id and text come later) and every other element id
     of `tokens` to `carry`."""
-    for token in tokens:
-        if token.type == "heading_close":
-            carry["closes"].append(token)
-            continue
-        found = token.attrs.get("id") if token.type != "heading_open" else None
-        if found:
-            carry["ids"].add(str(found))
-        meta = token.meta or {}
-        figure = meta.get("figure")
-        if isinstance(figure, dict) and figure.get("id"):
-            carry["ids"].add(str(figure["id"]))
-        if meta.get("block_id"):
-            carry["ids"].add(str(meta["block_id"]))
+    carry["closes"] += [token for token in tokens if token.type == "heading_close"]
+    carry["ids"] |= element_ids(tokens)
     return carry
 
 

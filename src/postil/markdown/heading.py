@@ -10,7 +10,7 @@ from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from postil.markdown.ids import attribute_ids
+from postil.markdown.ids import element_ids
 from postil.markdown.mathdoc import emptiness, error_span
 from postil.markdown.rendered import TocEntry
 from postil.markdown.state import RenderState, get_state
@@ -125,7 +125,8 @@ def _formula(token: Token, doc: RenderState | None) -> tuple[str, str]:
 def heading_ids(state: StateCore) -> None:
     """Set a unique `id` on every heading and fill `state.extra["toc"]`.
 
-    A slug must avoid every figure id and raw HTML id of the document, and the table of
+    A slug must avoid every id the document's elements carry (`ids.element_ids`: figures,
+    attribute lists, block ids) and its raw HTML ids, and the table of
     contents may be shown before its headings (`[TOC]`, `{:toc}`): in a document parsed in
     groups (`postil.markdown.state.GroupRun`) the gathering run keeps each heading and
     gives the ids at its last group, when every id is known; the later run starts from
@@ -135,7 +136,7 @@ def heading_ids(state: StateCore) -> None:
     run = doc.groups
     carry = run.carry.setdefault("heading", {"headings": [], "figures": set()})
     if run.ahead:
-        carry["figures"] |= _figure_ids(state.tokens)
+        carry["figures"] |= element_ids(state.tokens)
         tokens = state.tokens
         carry["headings"] += [
             tokens[i : i + 3]
@@ -151,7 +152,7 @@ def heading_ids(state: StateCore) -> None:
     if "used" not in carry:
         found = run.facts.get("heading")
         if found is None:
-            used = _reserved(state.tokens, doc) | _figure_ids(state.tokens)
+            used = _reserved(state.tokens, doc) | element_ids(state.tokens)
             used |= {found[0] for found in doc.extra.get("html_ids", ())}
             carry.update(used=used, last={}, toc=[])
         else:
@@ -240,21 +241,6 @@ def _unique(slug: str, used: set[str], last: dict[str, int]) -> str:
         candidate = f"{slug}-{n}"
     last[slug] = n
     return candidate
-
-
-def _figure_ids(tokens: list[Token]) -> set[str]:
-    """Return the ids of figures, widgets, captioned tables, Obsidian's block ids
-    (`wikilink.block_ids`) and attribute lists on anything but a heading (`::: {#x}`,
-    `[text]{#x}`, `{: #x}`: `ids.attribute_ids`) in a token stream."""
-    ids = set()
-    for token in tokens:
-        figure = token.meta.get("figure") if token.meta else None
-        if isinstance(figure, dict) and figure.get("id"):
-            ids.add(str(figure["id"]))
-        if token.meta and token.meta.get("block_id"):
-            ids.add(str(token.meta["block_id"]))
-    ids.update(found for found, _ in attribute_ids(tokens))
-    return ids
 
 
 def render_heading_close(

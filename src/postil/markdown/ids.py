@@ -8,6 +8,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 from postil.markdown.state import RenderState, get_state
+from postil.slugs import RESERVED_IDS, RESERVED_PREFIXES
 from postil.theme import PAGE_IDS
 
 
@@ -58,6 +59,8 @@ def unique_ids(state: StateCore) -> None:
     defined = [(found, (line0, 1), f"the {kind}", False) for found, line0, kind in figures]
     after: dict[tuple[int | None, str], int] = {}  # two `{#k}` on one line: the second's
     for found, line0 in attributes:
+        if found in PAGE_IDS:
+            continue  # the template's: an error where it was read (`_check_template_id`)
         col = after[line0, found] = _column(
             render_state, line0, found, after.get((line0, found), 0)
         )
@@ -71,6 +74,24 @@ def unique_ids(state: StateCore) -> None:
     seen: dict[str, tuple[str, bool]] = {}
     for found, at, noun, authored in defined:  # the later of two is reported
         _define(render_state, found, at, seen, noun, authored)
+
+
+def element_ids(tokens: list[Token]) -> set[str]:
+    """Return the ids the elements of `tokens` but headings carry: figures', tables' and
+    widgets' (`meta["figure"]`), Obsidian's block ids (`meta["block_id"]`,
+    `wikilink.block_ids`) and attribute lists' (`attribute_ids`). Heading slugs avoid them
+    (`heading.py`); a `#fragment` naming one is no other generator's heading id
+    (`fragments.py`)."""
+    ids = {found for found, _ in attribute_ids(tokens)}
+    for token in tokens:
+        if not token.meta:
+            continue
+        figure = token.meta.get("figure")
+        if isinstance(figure, dict) and figure.get("id"):
+            ids.add(str(figure["id"]))
+        if token.meta.get("block_id"):
+            ids.add(str(token.meta["block_id"]))
+    return ids
 
 
 def attribute_ids(tokens: list[Token]) -> list[tuple[str, int | None]]:
@@ -112,21 +133,20 @@ def _column(render_state: RenderState, line0: int | None, found: str, after: int
     return lines[line0].find(f"#{found}", after) + 1 or after + 1
 
 
-GENERATED_PREFIXES = ("fn-", "fnref-", "sn-", "mn-", "cite-", "cn-", "ref-")
+GENERATED_PREFIXES = tuple(p for p in RESERVED_PREFIXES if p not in ("fig-", "tbl-", "eq-"))
 """Prefixes of the ids postil numbers its own notes and citations with (`fn-1`, `fnref-1-2`,
 `sn-1`, `mn-…`, `cite-…`): `postil.slugs.RESERVED_PREFIXES` but the author's own figure,
 table and equation ids (`fig-`, `tbl-`, `eq-`)."""
 
-GENERATED_IDS = frozenset({"notes", "references", "content", "toc", "top"})
-"""Ids of the sections and landmarks postil adds to a post (the Notes, the References)."""
+GENERATED_IDS = RESERVED_IDS - frozenset(PAGE_IDS)
+"""Ids of the sections and landmarks postil adds to a post (the Notes, the References):
+`postil.slugs.RESERVED_IDS` but the templates' (`_check_template_id` reports those)."""
 
 
 def _check_generated_id(render_state: RenderState, found: str, at: tuple[int | None, int]) -> None:
     """Warn of an attribute-list id shaped like one postil gives its own notes, citations or
     sections (`{#fn-1}`, `{#notes}`): the footnote's back-link and the note's link would
     jump to the author's element instead, today or once a note is added."""
-    if found in PAGE_IDS:
-        return  # the template's: an error already (`_check_template_id`)
     if found in GENERATED_IDS or found.startswith(GENERATED_PREFIXES):
         line0, col = at
         render_state.warn(
@@ -167,13 +187,10 @@ def _define(
     Two of the author's own ids are a warning (browsers take the first; Pandoc warns of a
     "Duplicate identifier" and builds); one that takes a figure's id breaks postil's
     numbered links, and one the page template has breaks its landmarks: errors. Two
-    figures with one id are the figure plugin's error; an attribute list with a template's
-    id is reported where it is read (`_check_template_id`).
+    figures with one id are the figure plugin's error.
     """
     line0, col = at
     template = PAGE_IDS.get(found)
-    if template and noun == "the attribute list":
-        return
     here = str(render_state.location(line0, col))
     if template:
         other, other_authored = f"the page template {template}", False
