@@ -345,15 +345,12 @@ def _output(tag: Tag, doc: RenderState, in_html: bool) -> Value:
     for item in filters:
         name, _, arg = item.partition(":")
         name = name.strip()
-        argument = _primary(arg, doc, in_html) if arg.strip() else ""
         arguments = [_primary(one, doc, in_html) for one in _split(arg, ",")] if arg.strip() else []
         if name in ("relative_url", "absolute_url"):
             if not urlsplit(value).scheme:  # a full URL is kept, as Jekyll keeps it
                 absolute = name == "absolute_url"
                 base = "" if in_html and not absolute else _base(doc)
                 value = (_origin(doc) if absolute else "") + base + "/" + value.lstrip("/")
-        elif name in ("prepend", "append") and argument is not None:
-            value = argument + value if name == "prepend" else value + argument
         elif name in STRING_FILTERS and None not in arguments:
             count, apply = STRING_FILTERS[name]
             if len(arguments) != count:
@@ -367,6 +364,8 @@ def _output(tag: Tag, doc: RenderState, in_html: bool) -> Value:
 
 
 STRING_FILTERS: dict[str, tuple[int, Callable[..., str]]] = {
+    "prepend": (1, lambda value, text: text + value),
+    "append": (1, lambda value, text: value + text),
     "replace": (2, lambda value, old, new: value.replace(old, new)),
     "replace_first": (2, lambda value, old, new: value.replace(old, new, 1)),
     "remove": (1, lambda value, old: value.replace(old, "")),
