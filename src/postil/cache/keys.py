@@ -49,6 +49,7 @@ LIBRARIES = {
     "bibtexparser": "bibtexparser",  # reads .bib files
     "pylatexenc": "pylatexenc",  # reads their LaTeX
     "emoji": "emoji",  # emoji shortcodes
+    "coloraide": "coloraide",  # math colours made readable in both colour schemes
 }
 """Libraries whose version shapes the output (module → distribution, as its `.dist-info`
 folder is named, lower case); a new version of any of them empties the cache."""

@@ -16,8 +16,19 @@ the rest of what the posts written for MathJax use:
   out and keeps it under `color_key(name)`, so it holds for the rest of the post as macros
   do); `rewrite_colors` writes each use as the CSS colour it names.
 
+- **xcolor's colour expressions** (`\color{red!80}`, `\colorbox{blue!10}{…}`,
+  `\textcolor{red!60!black}{…}`, `-red`): LaTeX habits MathJax passes to CSS, which draws
+  nothing for them (the formula came out black); KaTeX and Temml reject them.
+  `xcolor_expression` mixes them as xcolor does.
+
 A name neither defined nor a dvips name is left as written, as MathJax passes it to CSS
 (`red`, `#f80`, `teal`); `postil.math.enclosures` drops a box colour that is no CSS word.
+
+Last, **both colour schemes**: the theme has a light and a dark page, and a colour the
+author chose for one is often unreadable on the other (`\color{black}` and `\color{navy}`
+vanish on the dark page, `\color{cyan}` and `\colorbox{yellow}` on the light one or under
+the dark page's light text). `scheme_colors` keeps every colour that is readable and moves
+the rest in lightness only (`readable`), per scheme, through CSS `light-dark()`.
 Models: `rgb` and `gray` (0–1), `RGB` (0–255), `HTML` (six hex digits), `cmyk` (0–1, xcolor's
 conversion) and `named`; MathJax has the first three and `named`, xcolor all of them.
 """
@@ -25,9 +36,11 @@ conversion) and `named`; MathJax has the first three and `named`, xcolor all of 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator, Mapping
+from functools import cache
 
-from postil.math.errors import MathSyntaxError
+from postil.math.errors import MathSyntaxError, MathUnsupportedError
 from postil.math.texreader import TexReader
 
 DVIPS_NAMES = {
@@ -104,6 +117,31 @@ DVIPS_NAMES = {
 extension draws them (mathjax/MathJax-src, `ts/input/tex/color/ColorConstants.ts`). Case
 matters, as in TeX: `Red` is this red, `red` CSS's."""
 
+XCOLOR_BASE = {
+    "red": (1, 0, 0),
+    "green": (0, 1, 0),
+    "blue": (0, 0, 1),
+    "cyan": (0, 1, 1),
+    "magenta": (1, 0, 1),
+    "yellow": (1, 1, 0),
+    "black": (0, 0, 0),
+    "white": (1, 1, 1),
+    "gray": (0.5, 0.5, 0.5),
+    "darkgray": (0.25, 0.25, 0.25),
+    "lightgray": (0.75, 0.75, 0.75),
+    "brown": (0.75, 0.5, 0.25),
+    "lime": (0.75, 1, 0),
+    "olive": (0.5, 0.5, 0),
+    "orange": (1, 0.5, 0),
+    "pink": (1, 0.75, 0.75),
+    "purple": (0.75, 0, 0.25),
+    "teal": (0, 0.5, 0.5),
+    "violet": (0.5, 0, 0.5),
+}
+"""xcolor's 19 base colours, always available in LaTeX (xcolor.sty's `rgb` definitions; the
+xcolor manual's table of base colours). A colour expression mixes these, as LaTeX prints it:
+xcolor's `green` is pure green, CSS's is half as bright."""
+
 COLOR_COMMANDS = re.compile(r"\\(color|textcolor|colorbox|fcolorbox)(?![A-Za-z])")
 r"""The commands whose first argument (two for `\fcolorbox`) is a colour."""
 
@@ -175,7 +213,85 @@ def color_by_name(name: str, colors: Mapping[str, str]) -> str:
         name = defined
     if name in DVIPS_NAMES:
         return DVIPS_NAMES[name]
+    if "!" in name or name.startswith("-"):
+        return xcolor_expression(name, colors)
     return "#" + name if HEX6.fullmatch(name) else name
+
+
+EXPRESSION = re.compile(
+    r"(-*)([A-Za-z][\w.]*)((?:!\s*\d*\.?\d+\s*!\s*[A-Za-z][\w.]*)*)(?:!\s*(\d*\.?\d+))?"
+)
+"""xcolor's standard colour expression: a prefix of `-`s, a colour, then `!percent!colour`
+mixes, and a last `!percent` that mixes with white (the xcolor manual, "Color expressions")."""
+
+
+def xcolor_expression(expression: str, colors: Mapping[str, str]) -> str:
+    r"""Return the `#RRGGBB` of an xcolor colour expression, mixed as xcolor mixes.
+
+    `red!80` is 80 % red and 20 % white; `red!60!black` 60 % red and 40 % black; each further
+    `!p!c` mixes the result so far with `c`; each leading `-` takes the complement (1 - each
+    RGB value). Percentages above 100 count as 100. Names are the post's `\definecolor`s,
+    xcolor's base colours (`XCOLOR_BASE`), dvips names and CSS's colour names, in that order.
+
+    Raises:
+        MathUnsupportedError: an expression of another form (xcolor's `!!` colour series,
+            `>` functions) or a name none of those knows.
+    """
+    match = EXPRESSION.fullmatch(expression.strip())
+    if match is None:
+        raise MathUnsupportedError(
+            f"colour expression `{expression}` is not supported: write one such as red!80 "
+            "or red!60!black, a colour name, or #RRGGBB",
+            0,
+            expression,
+        )
+    prefix, first, mixes, last = match.groups()
+    rgb = _rgb(first, colors)
+    for percent, name in re.findall(r"!\s*(\d*\.?\d+)\s*!\s*([A-Za-z][\w.]*)", mixes):
+        rgb = _mix(rgb, _rgb(name, colors), float(percent))
+    if last is not None:
+        rgb = _mix(rgb, (1, 1, 1), float(last))
+    if len(prefix) % 2:
+        rgb = tuple(1 - value for value in rgb)
+    return "#" + "".join(f"{round(value * 255):02X}" for value in rgb)
+
+
+def _mix(one: tuple[float, ...], other: tuple[float, ...], percent: float) -> tuple[float, ...]:
+    """Return `percent` % of `one` and the rest of `other`, value by value (xcolor's mix)."""
+    share = min(percent, 100.0) / 100
+    return tuple(share * a + (1 - share) * b for a, b in zip(one, other, strict=True))
+
+
+def _rgb(name: str, colors: Mapping[str, str]) -> tuple[float, ...]:
+    """Return the 0–1 RGB values of a colour name in an xcolor expression (`xcolor_expression`)."""
+    defined = colors.get(color_key(name))
+    if defined is not None and defined != name:
+        name = color_by_name(defined, colors)
+    elif name in XCOLOR_BASE:
+        return XCOLOR_BASE[name]
+    elif name in DVIPS_NAMES:
+        name = DVIPS_NAMES[name]
+    parsed = _css_color(name)
+    if parsed is None:
+        raise MathUnsupportedError(
+            f"unknown colour `{name}` in a colour expression: use xcolor's base colours, "
+            "a dvips or CSS colour name, or \\definecolor it first",
+            0,
+            name,
+        )
+    return parsed
+
+
+@cache
+def _css_color(css: str) -> tuple[float, float, float] | None:
+    """Return the sRGB values (0–1) of a CSS colour (`navy`, `#f80`, `#FF8000`), or None."""
+    from coloraide import Color  # a post without colours does not load it (60 ms)
+
+    try:
+        red, green, blue = Color(css).convert("srgb").clip()[:3]
+    except ValueError:
+        return None
+    return (red, green, blue)
 
 
 def read_definecolor(
@@ -210,6 +326,7 @@ def rewrite_colors(latex: str, colors: Mapping[str, str]) -> str:
 
     Raises:
         MathSyntaxError: a model or its values are wrong, at the command.
+        MathUnsupportedError: a colour expression postil cannot mix (`xcolor_expression`).
     """
     if "color" not in latex:
         return latex
@@ -227,6 +344,10 @@ def rewrite_colors(latex: str, colors: Mapping[str, str]) -> str:
                 break
             try:
                 css = model_color((model or "").strip(), spec, colors)
+            except MathUnsupportedError as exc:  # an expression postil cannot mix
+                raise MathUnsupportedError(
+                    f"{reader.name}: {exc.message}", match.start(), reader.name
+                ) from None
             except ValueError as exc:
                 raise MathSyntaxError(f"{reader.name}: {exc}", match.start(), reader.name) from None
             written = spec.strip() if model is None else None
@@ -234,3 +355,151 @@ def rewrite_colors(latex: str, colors: Mapping[str, str]) -> str:
             pos = reader.pos
     out.append(latex[pos:])
     return "".join(out)
+
+
+PAGE_BACKGROUND = {"light": "#fffdf8", "dark": "#171614"}
+"""The theme's page background in each colour scheme (`--bg` in static/css/base.css; a test
+checks they agree)."""
+PAGE_TEXT = {"light": "#1f1d1a", "dark": "#e8e4dc"}
+"""The theme's text colour in each scheme (`--fg` in static/css/base.css)."""
+MINIMUM_CONTRAST = 3.0
+"""The contrast ratio below which a colour is moved: WCAG 2's minimum for large text and for
+graphics (success criteria 1.4.3 and 1.4.11). A higher bar would move common choices (pure
+`red` on the light page is 3.95:1)."""
+MOVED_CONTRAST = 4.5
+"""The contrast ratio a moved colour is given: WCAG 2's AA minimum for body text (1.4.3), so
+what was unreadable becomes comfortably readable, not just barely."""
+
+
+def scheme_colors(root: ET.Element) -> None:
+    """Give each colour of a formula a readable value in the light and the dark scheme.
+
+    A `mathcolor` is checked against what it is drawn on: the page's background in each
+    scheme, or the nearest `mathbackground` box. One that reaches `MINIMUM_CONTRAST` is
+    kept as the author wrote it; one that does not is moved in lightness only (`readable`).
+    A box keeps the author's colour (it may name a figure's series); where the scheme's text
+    colour is unreadable on it (the dark page's light text on `\\colorbox{yellow}`), the
+    box's text takes the other scheme's text colour, as a highlighter's ink stays dark.
+
+    Where a scheme needs another colour the element gets an inline `color` of CSS's
+    `light-dark(light, dark)`, which follows the page's `color-scheme` (set by the theme
+    and by its light/dark switch); `mathcolor` and `mathbackground` stay for readers that
+    drop styles (feeds).
+    """
+    if not any(el.get("mathcolor") or el.get("mathbackground") for el in root.iter()):
+        return
+    light, dark = PAGE_BACKGROUND["light"], PAGE_BACKGROUND["dark"]
+    for el, backgrounds in _with_backgrounds(root, (light, dark)):
+        colour = el.get("mathcolor")
+        if colour and _opaque(colour):
+            pair = (readable(colour, backgrounds[0]), readable(colour, backgrounds[1]))
+            if pair != (colour, colour):
+                _set_style(el, "color", _scheme_value(*pair))
+        box = el.get("mathbackground")
+        if box and not colour and _opaque(box):
+            text = (_box_text(box, "light"), _box_text(box, "dark"))
+            if text != ("currentcolor", "currentcolor"):
+                _set_style(el, "color", _scheme_value(*text))
+
+
+def _with_backgrounds(
+    root: ET.Element, backgrounds: tuple[str, str]
+) -> Iterator[tuple[ET.Element, tuple[str, str]]]:
+    """Yield each element below `root` with the (light, dark) background it is drawn on: the
+    page's, or the nearest enclosing `mathbackground` box's own."""
+    for el in root:
+        yield el, backgrounds
+        box = el.get("mathbackground")
+        yield from _with_backgrounds(el, (box, box) if box and _opaque(box) else backgrounds)
+
+
+def _box_text(box: str, scheme: str) -> str:
+    """Return the text colour for a box of colour `box` in `scheme`: `currentcolor` (the
+    text's own, the theme's) where the scheme's text colour is readable on the box, else the
+    other scheme's where that is more so."""
+    own, other = PAGE_TEXT[scheme], PAGE_TEXT["dark" if scheme == "light" else "light"]
+    if _contrast(box, own) >= MINIMUM_CONTRAST or _contrast(box, other) <= _contrast(box, own):
+        return "currentcolor"
+    return other
+
+
+@cache
+def _contrast(one: str, other: str) -> float:
+    """Return WCAG 2's contrast ratio of two CSS colours (1 to 21)."""
+    from coloraide import Color
+
+    return float(Color(one).contrast(Color(other)))
+
+
+@cache
+def _opaque(css: str) -> bool:
+    """Whether `css` is a colour CSS knows, without transparency (`transparent` hides on
+    purpose, and is left so)."""
+    from coloraide import Color
+
+    try:
+        return Color(css).alpha() >= 1
+    except ValueError:
+        return False
+
+
+def _scheme_value(light: str, dark: str) -> str:
+    """Return the CSS value of a colour per scheme: `light-dark(light,dark)`, or the one
+    colour both schemes take."""
+    return light if light == dark else f"light-dark({light},{dark})"
+
+
+def _set_style(el: ET.Element, prop: str, value: str) -> None:
+    """Append `prop:value` to the element's inline style."""
+    old = el.get("style", "").rstrip("; ")
+    el.set("style", f"{old};{prop}:{value}" if old else f"{prop}:{value}")
+
+
+def light_dark(colour: str) -> str:
+    """Return a CSS colour for `colour` drawn against the page (an `\\fcolorbox` frame):
+    `colour` itself where it is readable on both pages, else `light-dark(light, dark)`
+    (`readable`)."""
+    if not _opaque(colour):
+        return colour
+    pair = tuple(readable(colour, PAGE_BACKGROUND[scheme]) for scheme in ("light", "dark"))
+    return colour if pair == (colour, colour) else _scheme_value(*pair)
+
+
+@cache
+def readable(colour: str, against: str) -> str:
+    """Return `colour` if its contrast with `against` reaches `MINIMUM_CONTRAST`, else the
+    colour of the same OKLCH hue and chroma whose lightness is the nearest that reaches
+    `MOVED_CONTRAST` (`#rrggbb`, fitted into sRGB).
+
+    Args:
+        colour: a CSS colour (`navy`, `#f80`).
+        against: the CSS colour it is drawn on.
+
+    Contrast is WCAG 2's ratio of relative luminances, (L1 + 0.05) / (L2 + 0.05); OKLCH is
+    Björn Ottosson's perceptual space (CSS Color 4), in which a change of lightness keeps
+    the hue the reader sees. Both through the coloraide library.
+    """
+    from coloraide import Color
+
+    if _contrast(colour, against) >= MINIMUM_CONTRAST:
+        return colour
+    original, other = Color(colour), Color(against)
+    lighter = other.luminance() < 0.18  # move away from the other colour's lightness
+    low, high = (
+        (original.convert("oklch")["lightness"], 1.0)
+        if lighter
+        else (0.0, original.convert("oklch")["lightness"])
+    )
+    best = None
+    for _ in range(24):  # bisection on lightness: the contrast grows monotonically with it
+        middle = (low + high) / 2
+        fitted = original.convert("oklch").set("lightness", middle).fit("srgb")
+        trial = Color(fitted.convert("srgb").to_string(hex=True))  # as it will be written
+        if trial.contrast(other) >= MOVED_CONTRAST:
+            best = trial
+            high, low = (middle, low) if lighter else (high, middle)
+        else:
+            low, high = (middle, high) if lighter else (low, middle)
+    if best is None:
+        best = Color("white" if lighter else "black")
+    return best.convert("srgb").to_string(hex=True)

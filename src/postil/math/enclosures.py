@@ -41,6 +41,7 @@ import xml.etree.ElementTree as ET
 
 from latex2mathml.symbols_parser import convert_symbol
 
+from postil.math.colors import light_dark
 from postil.math.macros import read_group
 from postil.math.markers import MARK, SEP, hide_label, marker, read_marker, unhide_label
 from postil.math.symbols import GLYPH_COMMANDS
@@ -299,7 +300,7 @@ def _fix_box(el: ET.Element) -> None:
         el.set("mathbackground", background)
     frame = _colour(words[1]) if len(words) == 3 else None
     if frame:
-        add_style(el, f"border:{FRAME_RULE} solid {frame}")
+        add_style(el, f"border:{FRAME_RULE} solid {light_dark(frame)}")
 
 
 BBOX_PROPERTIES = re.compile(

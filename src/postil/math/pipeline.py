@@ -222,9 +222,19 @@ def _colors(formula: Formula) -> None:
     if "color" in formula.latex:
         try:
             formula.latex = colors.rewrite_colors(formula.latex, formula.macro_table)
+        except MathUnsupportedError as exc:  # a colour, not the command: no macro to define
+            offset, _ = engine.locate_command(exc.command, formula.source, formula.macro_table)
+            raise MathUnsupportedError(exc.message, offset, exc.command) from None
         except MathSyntaxError as exc:
             offset, _ = engine.locate_command(exc.command, formula.source, formula.macro_table)
             raise MathSyntaxError(exc.message, offset, exc.command) from None
+
+
+def _color_schemes(formula: Formula) -> None:
+    """Make each colour readable in the light and the dark scheme (`colors.scheme_colors`);
+    only a formula that names a colour (`\\color`, `\\colorbox`, `\\bbox[yellow]`) has one."""
+    if "color" in formula.latex or "bbox" in formula.latex:
+        colors.scheme_colors(formula.root)
 
 
 def _expanded_arguments(formula: Formula) -> None:
@@ -377,6 +387,7 @@ TREE_PASSES: list[tuple[str, Pass]] = [
     ("intertext-rows", _marked_located(intertext.fix_intertext)),
     ("refs", _refs),
     ("leftovers", _leftovers),
+    ("color-schemes", _color_schemes),
     ("clean", _tree(markers.clean_markers)),
 ]
 PASSES: list[tuple[str, Pass]] = [*TEX_PASSES, ("parse", _parse), *TREE_PASSES]

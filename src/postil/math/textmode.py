@@ -146,10 +146,38 @@ TEXT_HSPACE = re.compile(r"\\hspace\*?\s*\{([^{}]*)\}")
 r"""LaTeX's `\hspace{1em}` (and `\hspace*`) in text: a space of its length, as in math."""
 
 
+COLOR_SWITCH = re.compile(r"\\color(?![A-Za-z])\s*(?=\{)")
+r"""xcolor's `\color{c}` in text: a switch like `\bf`, which colours the rest of its group."""
+
+
+def _color_switches(content: str) -> str:
+    r"""Rewrite colour switches in text as `\textcolor`: `a \color{red} b c` ->
+    `a \textcolor{red}{b c}`, `{\color{red} b} c` -> `\textcolor{red}{b} c` (the scope is
+    the rest of the innermost group, as for `_font_switches`)."""
+    for _ in range(100):  # each pass rewrites one switch
+        match = COLOR_SWITCH.search(content)
+        if match is None:
+            return content
+        colour, after = read_group(content, match.end())
+        start, opened = match.start(), _open_group(content, match.start())
+        if opened is not None and content[opened + 1 : start].strip() == "":
+            _, end = read_group(content, opened)  # `{\color{red} x}`: the group is the scope
+            inner = content[after : end - 1]
+            content = content[:opened] + f"\\textcolor{{{colour}}}{{{inner}}}" + content[end:]
+            continue
+        end = len(content) if opened is None else read_group(content, opened)[1] - 1
+        content = (
+            content[:start] + f"\\textcolor{{{colour}}}{{{content[after:end]}}}" + content[end:]
+        )
+    return content
+
+
 def _split_text(command: str, content: str) -> str:
     r"""Rewrite `\text{a $x$ b}` as `\text{a }x\text{ b}`: math inside text stays math."""
     if "\\" in content and FONT_SWITCH.search(content):
         content = _font_switches(content)
+    if "\\color" in content:
+        content = _color_switches(content)
     if "\\hspace" in content:  # a space of any length: math's `\hspace`, an `<mspace>`
         content = TEXT_HSPACE.sub(lambda m: "$\\hspace{" + m.group(1) + "}$", content)
     parts = _math_split(content)
@@ -188,19 +216,37 @@ def _math_split(content: str) -> list[str]:
     return [*parts, content[start:]]
 
 
+TEXT_PIECES = re.compile(TEXT_COMMANDS.pattern + r"|\\(textcolor|boxed)(?![A-Za-z])\s*(?=\{)")
+r"""What text holds as pieces of its own: a text command (`TEXT_COMMANDS`), a colour
+(`\textcolor{c}{…}`, and `\color{c}` once `_color_switches` has rewritten it), and a box
+(`\fbox`, `\colorbox`, which `postil.math.enclosures` has made `\boxed{…}` before)."""
+
+
 def _nested_text(command: str, text: str) -> str:
     r"""Rewrite text holding text commands as pieces: `\text{if \textbf{yes}}` ->
-    `\text{if }\textbf{yes}` (a `\text`/`\mbox` inside keeps the outer font, as in LaTeX)."""
+    `\text{if }\textbf{yes}` (a `\text`/`\mbox` inside keeps the outer font, as in LaTeX).
+
+    A colour in text is a math-level `\textcolor` around its text (`\text{a \textcolor{red}
+    {b}}` -> `\text{a }\textcolor{red}{\text{b}}`), and a box in text is the box
+    (`\text{see \colorbox{yellow}{this}}`): KaTeX and MathJax take both in text mode.
+    """
     out, pos = [], 0
-    for match in TEXT_COMMANDS.finditer(text):
+    for match in TEXT_PIECES.finditer(text):
         if match.start() < pos:
             continue
-        inner, end = read_group(text, match.end())
-        keeps_font = match.group(1) in ("text", "mbox", "hbox")
-        out += [
-            _text_piece(command, text[pos : match.start()]) if match.start() > pos else "",
-            _split_text(command if keeps_font else match.group(1), inner),
-        ]
+        before = _text_piece(command, text[pos : match.start()]) if match.start() > pos else ""
+        if match.group(2) == "textcolor":
+            colour, after = read_group(text, match.end())
+            inner, end = read_group(text, after)
+            piece = f"\\textcolor{{{colour}}}{{{_split_text(command, inner)}}}"
+        elif match.group(2) == "boxed":
+            inner, end = read_group(text, match.end())
+            piece = f"\\boxed{{{rewrite_text(inner)}}}"
+        else:
+            inner, end = read_group(text, match.end())
+            keeps_font = match.group(1) in ("text", "mbox", "hbox")
+            piece = _split_text(command if keeps_font else match.group(1), inner)
+        out += [before, piece]
         pos = end
     if not out:
         return _text_piece(command, text)
@@ -231,7 +277,8 @@ ARGUMENT_BEFORE = re.compile(r"(?:[_^]|\\[A-Za-z]+)\s*\Z")
 r"""What may make a text command an argument: a script's `_`/`^` or a control word before it
 (`\underbrace{…}_\text{…}`, `\sqrt\text{…}`; after `\quad` the braces do no harm)."""
 MANY_PIECES = re.compile(
-    r"\$|\\\(|\\(?:text|textrm|textnormal|textbf|textit|textsf|texttt|textup|textmd|textsc|mbox|hbox|emph)(?![A-Za-z])"
+    r"\$|\\\(|\\(?:text|textrm|textnormal|textbf|textit|textsf|texttt|textup|textmd|textsc|mbox|hbox|emph"
+    r"|textcolor|color|boxed)(?![A-Za-z])"
 )
 r"""Text that `_split_text` writes as several pieces: math in it, or a nested text command.
 Such pieces are braced where the text is one argument, as TeX reads it (one box)."""

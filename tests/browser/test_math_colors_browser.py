@@ -1,0 +1,96 @@
+"""Coloured math on a built page, read in Chromium in the light and the dark colour scheme.
+
+Every coloured glyph must be readable on what it is drawn on (WCAG 2 contrast ≥ 3, the
+bar `postil.math.colors.MINIMUM_CONTRAST` sets), whether the scheme comes from the system
+(`prefers-color-scheme`) or from the theme's switch (`data-theme` on the root); colours
+that read in a scheme keep the author's value there; and xcolor's `red!80` is drawn.
+"""
+
+from __future__ import annotations
+
+import pytest
+from support.sites import make_site
+
+from postil.build import BuildOptions, build
+
+POST = r"""---
+title: Coloured math
+date: 2026-01-15
+---
+
+Kept: $\color{red}{r_1}$. Dark page: $\color{black}{k_1}$, $\color{navy}{n_1}$,
+$\color{purple}{p_1}$. Light page: $\color{cyan}{c_1}$, $\color{yellow}{y_1}$,
+$\textcolor{#f80}{o_1}$. Mixed: $\color{red!80}{m_1}$, $\color{blue!20}{m_2}$.
+Boxes: $\colorbox{yellow}{b1}$, $\colorbox{black}{b2}$, $\colorbox{black}{\color{white}b3}$,
+$\fcolorbox{orange}{white}{b4}$. In text: $\text{t1 \textcolor{navy}{t2}}$.
+"""
+
+GLYPHS = """() => {
+  const rgb = s => s.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = c => { const [r, g, b] = c.map(v => { v /= 255;
+      return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const contrast = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+      return (x + 0.05) / (y + 0.05); };
+  const out = {};
+  for (const math of document.querySelectorAll('.post-body math')) {
+    const leaves = [...math.querySelectorAll('mi, mn, mtext')];
+    const name = leaves.map(leaf => leaf.textContent.trim()).join('');
+    for (const leaf of leaves) {  // the last leaf's colours; the lowest contrast of all
+      let el = leaf, back = 'rgba(0, 0, 0, 0)';
+      while (el && /rgba\\(.*, 0\\)$/.test(back)) {
+        back = getComputedStyle(el).backgroundColor;
+        el = el.parentElement;
+      }
+      const colour = getComputedStyle(leaf).color, seen = contrast(rgb(colour), rgb(back));
+      out[name] = {colour, back, contrast: Math.min(seen, out[name] ? out[name].contrast : 99)};
+    }
+  }
+  return out;
+}"""
+NAMES = "r k n p c y o m b t".split()
+
+
+@pytest.fixture(scope="module")
+def colours_url(tmp_path_factory, serve_dir_module) -> str:
+    root = make_site(tmp_path_factory.mktemp("colours") / "site", {"colours.md": POST})
+    build(BuildOptions(root=root))
+    return serve_dir_module(root / "_site") + "posts/colours/"
+
+
+def glyphs(page, url: str, scheme: str, switch: str | None = None) -> dict:
+    page.emulate_media(color_scheme=scheme)
+    page.goto(url)
+    if switch:
+        page.evaluate(f"document.documentElement.dataset.theme = '{switch}'")
+    found = page.evaluate(GLYPHS)
+    return {text[:2]: found[text] for text in found if text[:1] in NAMES and text[1:2].isdigit()}
+
+
+@pytest.mark.parametrize(
+    ("scheme", "switch"), [("light", None), ("dark", None), ("light", "dark"), ("dark", "light")]
+)
+def test_every_coloured_glyph_reads_on_what_it_is_drawn_on(page, colours_url, scheme, switch):
+    found = glyphs(page, colours_url, scheme, switch)
+    assert len(found) == 14  # every glyph of the post was measured
+    unreadable = {text: seen for text, seen in found.items() if seen["contrast"] < 3}
+    assert unreadable == {}
+
+
+def test_a_colour_that_reads_keeps_the_authors_value(page, colours_url):
+    light, dark = glyphs(page, colours_url, "light"), glyphs(page, colours_url, "dark")
+    assert light["r1"]["colour"] == dark["r1"]["colour"] == "rgb(255, 0, 0)"
+    assert light["n1"]["colour"] == "rgb(0, 0, 128)"  # navy on the light page
+    assert dark["c1"]["colour"] == "rgb(0, 255, 255)"  # cyan on the dark page
+    assert light["k1"]["colour"] == "rgb(0, 0, 0)"
+    assert dark["n1"]["colour"] != "rgb(0, 0, 128)"  # moved on the dark page
+    # a box keeps its colour in both schemes; its ink changes where it must
+    assert light["b1"]["back"] == dark["b1"]["back"] == "rgb(255, 255, 0)"
+    assert dark["b1"]["colour"] == light["b1"]["colour"]  # dark ink on yellow
+    assert dark["b3"]["colour"] == light["b3"]["colour"] == "rgb(255, 255, 255)"
+
+
+def test_xcolor_expressions_are_drawn_mixed(page, colours_url):
+    light = glyphs(page, colours_url, "light")
+    assert light["m1"]["colour"] == "rgb(255, 51, 51)"  # red!80: 80 % red, 20 % white
+    assert light["m2"]["colour"] != "rgb(31, 29, 26)"  # blue!20 is drawn (moved: too light)
