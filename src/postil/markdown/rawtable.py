@@ -39,10 +39,12 @@ def rawtable_plugin(md: MarkdownIt) -> None:
     Rank, Team">` around the author's HTML, unchanged: it scrolls, and keeps the author's
     alignment, width and rules (`data-html`: article.css styles only Markdown's tables).
     The region is named by the table's `<caption>`, else its first row's header cells, else
-    "Table". A table inside other raw
-    HTML (`<div><table>…`), one whose end is not the end of a raw block, and one with
-    Markdown blocks between its tags (a code block, a paragraph) are left as written. CSS
-    classes: table-wrap.
+    "Table". A table inside other raw HTML (`<font size="2"><table>…</table></font>`,
+    `<div class="wide"><table>…`, `<details>`), or followed by more HTML or text in its
+    block, gets the same region inside the author's HTML, written around its tags
+    (`_wrap_inner_tables`); an outer table's inner tables are its own. One with Markdown
+    blocks between its tags (a code block, a paragraph) is left as written. CSS classes:
+    table-wrap.
     """
     md.core.ruler.after("rawhtml", "raw_tables", wrap_raw_tables)
 
@@ -66,16 +68,56 @@ def wrap_raw_tables(state: StateCore) -> None:
             "".join(t.content for t in tokens[i : end + 1] if t.type == "html_block")
         )
         opening = Token("html_block", "", 0)
-        opening.content = (
-            f'<div class="table-wrap" data-html role="region" tabindex="0" '
-            f'aria-label="{escape(name)}">\n'
-        )
+        opening.content = _opening(name) + "\n"
         closing = Token("html_block", "", 0)
         closing.content = "</div>\n"
         opening.level = closing.level = token.level
+        opening.meta["table_region"] = closing.meta["table_region"] = True
         out += [opening, *tokens[i : end + 1], closing]
+        for wrapped in tokens[i : end + 1]:
+            wrapped.meta["table_region"] = True
         i = end + 1
+    _wrap_inner_tables(out)
     state.tokens = out
+
+
+def _opening(name: str) -> str:
+    """Return the scroll region's opening tag, named `name`."""
+    return (
+        f'<div class="table-wrap" data-html role="region" tabindex="0" aria-label="{escape(name)}">'
+    )
+
+
+def _wrap_inner_tables(tokens: list[Token]) -> None:
+    """Write the scroll region's tags around each outermost raw HTML table that
+    `wrap_raw_tables` did not wrap whole: inside the author's HTML, around the table's own
+    tags, in the `html_block` tokens' content. A table whose tags have anything but raw HTML
+    blocks between them is left as written."""
+    spans: list[tuple[int, int, int, int]] = []  # (token, offset) of `<table`, of after `>`
+    depth, start, level = 0, (0, 0), 0
+    for i, token in enumerate(tokens):
+        if token.type != "html_block" or token.meta.get("table_region"):
+            depth = 0  # Markdown between a table's tags: that table is left as written
+            continue
+        if depth and token.level != level:
+            depth = 0
+        for found in _TABLE_TAG.finditer(token.content):
+            if not found.group(1):
+                if depth == 0:
+                    start, level = (i, found.start()), token.level
+                depth += 1
+            elif depth:
+                depth -= 1
+                close = token.content.find(">", found.end())
+                if depth == 0 and close >= 0:
+                    spans.append((*start, i, close + 1))
+    for first, at, last, end in reversed(spans):
+        html = "".join(t.content for t in tokens[first : last + 1])
+        name = _region_name(html[at : len(html) - len(tokens[last].content) + end])
+        closing = tokens[last].content
+        tokens[last].content = closing[:end] + "</div>" + closing[end:]
+        opening = tokens[first].content
+        tokens[first].content = opening[:at] + _opening(name) + opening[at:]
 
 
 def _table_end(tokens: list[Token], start: int) -> int | None:
@@ -100,26 +142,37 @@ def _table_end(tokens: list[Token], start: int) -> int | None:
 
 
 class _TableName(HTMLParser):
-    """Read a table's caption and the text of its header cells (fed its first row only)."""
+    """Read a table's caption and the text of its first row's header cells; a table inside
+    a cell (a nested table) has its own, which are not read."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.caption: list[str] = []
         self.headers: list[str] = []
         self.into: str | None = None  # "caption" or "th" while inside one
+        self.depth = 0  # tables open
+        self.first_row_done = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "caption":
+        if tag == "table":
+            self.depth += 1
+        elif self.depth == 1 and tag == "caption":
             self.into = "caption"
-        elif tag == "th":
+        elif self.depth == 1 and tag == "th" and not self.first_row_done:
             self.into = "th"
             self.headers.append("")
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in ("caption", "th"):
+        if tag == "table":
+            self.depth -= 1
+        elif self.depth == 1 and tag in ("caption", "th"):
             self.into = None
+        elif self.depth == 1 and tag == "tr":
+            self.first_row_done = True
 
     def handle_data(self, data: str) -> None:
+        if self.depth != 1:
+            return
         if self.into == "caption":
             self.caption.append(data)
         elif self.into == "th":
@@ -128,9 +181,14 @@ class _TableName(HTMLParser):
 
 def _region_name(html: str) -> str:
     """Return "Table: <caption>", "Table: A, B" (the first row's header cells) or "Table"."""
-    reader = _TableName()
-    first_row_end = html.lower().find("</tr")
-    reader.feed(html if first_row_end < 0 else html[:first_row_end])  # caption, first row
+    reader, fed = _TableName(), 0
+    for row_end in re.finditer(r"</tr\s*>", html, re.I):  # up to the first row, not a long table
+        reader.feed(html[fed : row_end.end()])
+        fed = row_end.end()
+        if reader.first_row_done:
+            break
+    else:
+        reader.feed(html[fed:])
     caption = _readable(" ".join("".join(reader.caption).split()))
     headers = [_readable(" ".join(h.split())) for h in reader.headers if h.strip()]
     if caption:
