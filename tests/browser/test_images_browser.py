@@ -76,6 +76,17 @@ def test_an_image_for_one_colour_scheme_shows_only_in_it(
     assert visible == {"Day": not dark, "Night": dark, "Logo": dark}
 
 
+@pytest.mark.parametrize(("scheme", "theme"), [("dark", None), ("light", "dark"), ("light", None)])
+def test_paper_shows_the_light_schemes_images(page, site, serve_dir, scheme, theme):
+    """A page printed from the dark scheme is printed light (base.css), so its images are
+    the light scheme's."""
+    page.emulate_media(media="print", color_scheme=scheme)
+    page.goto(serve_dir(site))
+    if theme is not None:
+        page.evaluate(f"() => {{ document.documentElement.dataset.theme = '{theme}'; }}")
+    assert page.evaluate(SHOWN_JS) == {"Day": True, "Night": False, "Logo": False}
+
+
 def test_a_left_image_floats_with_the_text_beside_it(page, site, serve_dir):
     page.set_viewport_size({"width": 1000, "height": 900})
     page.goto(serve_dir(site))

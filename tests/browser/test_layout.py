@@ -83,6 +83,29 @@ def test_system_dark_preference_applies_without_a_stored_choice(page, base_url):
     assert max(channels) < 64, rgb
 
 
+PRINTED = """() => {
+  const colour = sel => getComputedStyle(document.querySelector(sel)).color;
+  const scheme = getComputedStyle(document.documentElement).colorScheme;
+  return {text: colour('.post-body p'), scheme,
+          code: colour('.post-body .highlight .k, .post-body .highlight .kn')};
+}"""
+
+
+@pytest.mark.parametrize(("scheme", "theme"), [("dark", None), ("light", "dark")])
+def test_a_page_printed_from_the_dark_scheme_is_dark_ink_on_paper(page, base_url, scheme, theme):
+    """Paper is light: the dark scheme's light text would print almost white on white (the
+    background is not printed), and its code and math colours were chosen for a dark page."""
+    page.goto(base_url + REFERENCE)
+    if theme:
+        page.evaluate(f"document.documentElement.dataset.theme = '{theme}'")
+    page.emulate_media(media="print", color_scheme=scheme)
+    printed = page.evaluate(PRINTED)
+    page.emulate_media(media="print", color_scheme="light")
+    page.evaluate("delete document.documentElement.dataset.theme")
+    assert printed == page.evaluate(PRINTED)  # as printed from the light scheme
+    assert printed["text"] == "rgb(0, 0, 0)" and printed["scheme"] == "light"
+
+
 @pytest.mark.slow
 def test_no_request_leaves_the_site(page, base_url):
     hosts: list[str] = []

@@ -94,3 +94,15 @@ def test_xcolor_expressions_are_drawn_mixed(page, colours_url):
     light = glyphs(page, colours_url, "light")
     assert light["m1"]["colour"] == "rgb(255, 51, 51)"  # red!80: 80 % red, 20 % white
     assert light["m2"]["colour"] != "rgb(31, 29, 26)"  # blue!20 is drawn (moved: too light)
+
+
+def test_printed_from_the_dark_scheme_the_math_takes_the_light_schemes_colours(page, colours_url):
+    def printed(scheme: str) -> dict:
+        page.emulate_media(media="print", color_scheme=scheme)
+        found = page.evaluate(GLYPHS)
+        return {text[:2]: seen["colour"] for text, seen in found.items() if text[:1] in NAMES}
+
+    page.goto(colours_url)
+    from_light, from_dark = printed("light"), printed("dark")
+    assert len(from_dark) == 14 and from_dark == from_light
+    assert from_dark["c1"] == "rgb(0, 131, 131)"  # cyan as on the light page

@@ -120,7 +120,9 @@ def test_every_token_colour_meets_wcag_aa_on_plain_and_highlighted_lines(scope):
 
 def test_pygments_css_has_a_media_block_and_a_manual_dark_scope():
     css = pygments_css()
-    assert "@media (prefers-color-scheme: dark) {" in css
+    # the dark rules are the screen's: printed code keeps the light style on paper
+    assert "@media screen and (prefers-color-scheme: dark) {" in css
+    assert css.count("@media screen {") == 1
     assert ':root:not([data-theme="light"]) .highlight .k {' in css
     assert ':root[data-theme="dark"] .highlight .k {' in css
     assert "\npre {" not in css and "span.linenos" not in css  # no unscoped rules leak out

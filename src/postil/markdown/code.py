@@ -254,16 +254,24 @@ def _code_figure(body: str, title: str) -> str:
 def pygments_css() -> str:
     """Return the Pygments stylesheet: light rules, then dark ones for both dark-mode switches.
 
-    Dark rules apply under `@media (prefers-color-scheme: dark)` unless the page sets
-    `data-theme="light"` on `<html>`, and always under `:root[data-theme="dark"]` (the manual
-    toggle). Dark rules first reset every token span, so a light colour the dark style does
+    Dark rules apply on screens under `@media (prefers-color-scheme: dark)` unless the page
+    sets `data-theme="light"` on `<html>`, and under `:root[data-theme="dark"]` (the manual
+    toggle); paper is light (the theme's print rules), so printed code keeps the light
+    style. Dark rules first reset every token span, so a light colour the dark style does
     not override never leaks into dark mode.
     """
     light = _style_rules(LIGHT_STYLE, ".highlight")
-    auto = _dark_rules(':root:not([data-theme="light"])')
-    manual = _dark_rules(':root[data-theme="dark"]')
-    indented = "\n".join("  " + line for line in auto.splitlines())
-    return f"{light}\n@media (prefers-color-scheme: dark) {{\n{indented}\n}}\n{manual}\n"
+    auto = _indented(_dark_rules(':root:not([data-theme="light"])'))
+    manual = _indented(_dark_rules(':root[data-theme="dark"]'))
+    return (
+        f"{light}\n@media screen and (prefers-color-scheme: dark) {{\n{auto}\n}}\n"
+        f"@media screen {{\n{manual}\n}}\n"
+    )
+
+
+def _indented(css: str) -> str:
+    """Return CSS rules indented one level (inside an `@media` block)."""
+    return "\n".join("  " + line for line in css.splitlines())
 
 
 def _style_rules(style: str, prefix: str) -> str:
