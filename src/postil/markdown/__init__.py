@@ -60,6 +60,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.emoji import emoji_plugin
     from postil.markdown.figure import figure_plugin
     from postil.markdown.fragments import fragments_plugin
+    from postil.markdown.franklin import franklin_plugin
     from postil.markdown.gitbook import gitbook_plugin
     from postil.markdown.gridtable import gridtable_plugin
     from postil.markdown.heading import heading_plugin
@@ -135,6 +136,7 @@ def create_markdown() -> MarkdownIt:
         shortcode_plugin,
         zola_plugin,  # before the template plugin: its inline math rule goes first
         gitbook_plugin,
+        franklin_plugin,  # Franklin.jl's `@def` lines, `~~~` raw HTML, `\fig{…}`
         template_plugin,  # before the links rule, which it hands evaluated links to
         tufte_plugin,  # after the liquid and template rules, which it goes before
         toc_plugin,
@@ -307,10 +309,11 @@ def group_bounds(tokens: list[Any], size: int) -> list[tuple[int, int]]:
     its caption); at least one group, even for no tokens."""
     bounds: list[tuple[int, int]] = []
     start = 0
+    open_tables: list[set[int]] = []  # `_open_raw_tables`, found when first needed
     while start < len(tokens) or not bounds:
         end = min(start + size, len(tokens))
         while end < len(tokens) and (
-            not _ends_block(tokens[end - 1]) or _kept_together(tokens, end)
+            not _ends_block(tokens[end - 1]) or _kept_together(tokens, end, open_tables)
         ):
             end += 1
         bounds.append((start, end))
@@ -318,20 +321,48 @@ def group_bounds(tokens: list[Any], size: int) -> list[tuple[int, int]]:
     return bounds
 
 
-def _kept_together(tokens: list[Any], end: int) -> bool:
+def _kept_together(tokens: list[Any], end: int, open_tables: list[set[int]]) -> bool:
     """Tell if the tokens before `end` and from `end` on must be in one group: a table and
-    the caption paragraph after it, or a caption paragraph and the table after it."""
+    the caption paragraph after it, a caption paragraph and the table after it, or two raw
+    HTML blocks of one raw table (`rawtable.wrap_raw_tables` wraps a table whose blocks it
+    sees together: `<font><table>…` and, after a blank line, `…</table></font>`)."""
     from postil.markdown.table import CAPTION_PREFIX  # the table plugin's (no import cycle)
 
     last = tokens[end - 1]
     if last.type == "table_close":
         return True
+    if last.type == "html_block":
+        if not open_tables:
+            open_tables.append(_open_raw_tables(tokens))
+        if end - 1 in open_tables[0]:
+            return True
     return (
         last.type == "paragraph_close"
         and tokens[end].type == "table_open"
         and end >= 2
         and CAPTION_PREFIX.match(tokens[end - 2].content) is not None
     )
+
+
+def _open_raw_tables(tokens: list[Any]) -> set[int]:
+    """Return the indices of the top-level raw HTML blocks after which a raw `<table>` is
+    still open (counting its tags through a run of raw HTML blocks, as `rawtable` does)."""
+    from postil.markdown.rawtable import TABLE_TAG
+
+    found: set[int] = set()
+    depth = 0
+    for index, token in enumerate(tokens):
+        if token.level != 0:
+            continue
+        if token.type != "html_block":
+            depth = 0  # Markdown between a table's tags: rawtable leaves that table as written
+            continue
+        if "table" in token.content.lower():
+            for tag in TABLE_TAG.finditer(token.content):
+                depth = max(0, depth + (-1 if tag.group(1) else 1))
+        if depth:
+            found.add(index)
+    return found
 
 
 def _run_rules(rules: list[Callable[[StateCore], None]], group: StateCore, first: int) -> None:

@@ -20,7 +20,8 @@ from markdown_it.token import Token
 
 from postil.math.text import to_plain_text
 
-_TABLE_TAG = re.compile(r"<(/?)table\b", re.I)
+TABLE_TAG = re.compile(r"<(/?)table\b", re.I)
+"""A raw table's opening or closing tag (group 1: `/` for a closing one)."""
 _TABLE_START = re.compile(r"\s*(?:<!--.*?-->\s*)*<table\b", re.I | re.S)
 
 
@@ -101,7 +102,7 @@ def _wrap_inner_tables(tokens: list[Token]) -> None:
             continue
         if depth and token.level != level:
             depth = 0
-        for found in _TABLE_TAG.finditer(token.content):
+        for found in TABLE_TAG.finditer(token.content):
             if not found.group(1):
                 if depth == 0:
                     start, level = (i, found.start()), token.level
@@ -133,7 +134,7 @@ def _table_end(tokens: list[Token], start: int) -> int | None:
         token = tokens[i]
         if token.type != "html_block" or token.level != first.level:
             return None  # Markdown between the table's tags: its cells are not plain HTML
-        for found in _TABLE_TAG.finditer(token.content):
+        for found in TABLE_TAG.finditer(token.content):
             depth += -1 if found.group(1) else 1
             if depth == 0:
                 rest = token.content[found.end() :]
