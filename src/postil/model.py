@@ -173,6 +173,9 @@ class FrontMatter:
             (`postil.slugs.slug_for`), so links to `#id` land on the title as they land
             on the `h1` of GitHub, mdBook and VuePress.
         title_heading: whether the title is the body's opening `# heading`.
+        front_matter_syntax: how the front matter is written: "yaml", "toml", "julia"
+            (Franklin.jl's page variables), "meta" (`Key: value` lines), … or "" (none);
+            the Markdown reads a dialect's own syntax by it (`postil.markdown.franklin`).
         vue_values: the front matter's scalar values (key, text as written) when the body
             reads them (VitePress' `{{ $frontmatter.title }}`, Hugo's `{{< param key >}}`,
             Quarto's `{{< meta key >}}`), else ().
@@ -236,6 +239,7 @@ class FrontMatter:
     media_path: str = ""
     styles: str = ""
     lang: str = ""
+    front_matter_syntax: str = ""
 
     @property
     def published_at(self) -> datetime | None:

@@ -248,6 +248,7 @@ def render_state(
         title_text=post.meta.title if post.meta.title_heading else "",
         front_matter=dict(post.meta.vue_values),
         site_params=dict(config.params),
+        front_matter_syntax=post.meta.front_matter_syntax,
     )
     if highlight_cache is not None:
         state.highlight_cache = highlight_cache

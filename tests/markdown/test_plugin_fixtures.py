@@ -95,11 +95,15 @@ PLUGINS = {
     "wpcaption": ("figure", "wpcaption"),
     # Logseq's block properties, empty bullets, references and admonitions (callouts)
     "logseq": ("math", "callout", "logseq"),
+    "franklin": ("math", "heading", "toc", "franklin"),
 }
 
 
 def fixture_state(name: str) -> RenderState:
-    """Return the state a fixture renders with: the cite fixtures cite `fixtures/cite.bib`."""
+    """Return the state a fixture renders with: the cite fixtures cite `fixtures/cite.bib`;
+    the franklin fixtures are a Franklin.jl page's (its front matter is Julia)."""
+    if name == "franklin":
+        return RenderState(front_matter_syntax="julia")
     if name not in ("cite", "scholar", "distill"):
         return RenderState()
     bib = FIXTURES / "cite.bib"

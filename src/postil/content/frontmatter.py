@@ -24,6 +24,7 @@ from zoneinfo import ZoneInfo
 import yaml
 
 from postil.content import fieldtypes as ft
+from postil.content.franklin import DEF_LINE, read_julia_block, with_def_lines
 from postil.content.headers import (
     Header,
     closing_line,
@@ -130,7 +131,14 @@ def read_header(source: SourceFile) -> Header:
     """
     first = source.text.split("\n", 1)[0].rstrip()
     if first == "+++":
-        return read_toml(source)
+        try:
+            return with_def_lines(read_toml(source))
+        except ContentError as error:  # Franklin.jl's Julia, `date = Date(2023, 4, 22)`
+            if "TOML syntax error" not in error.message:
+                raise
+            return read_julia_block(source, error)
+    if DEF_LINE.fullmatch(first.strip()):
+        return with_def_lines(Header(None, source.text, 1, 1, ""))
     known = FIELDS.keys() | QUIET_KEYS
     if first.startswith(("%", "----")):
         block = read_title_block(source) if first[0] == "%" else read_dashed_block(source, known)
@@ -152,6 +160,8 @@ def read_header(source: SourceFile) -> Header:
     if "[[" in yaml_text:
         yaml_text = LOGSEQ_REF_VALUE.sub(_ref_list, yaml_text)
     fields = compose_mapping(yaml_text) if yaml_text else None
+    if fields is None and "\n@def" in source.text:  # Franklin.jl after a first command
+        return with_def_lines(Header(None, source.text, 1, 1, ""))
     return Header(fields, body, body_line, 2, "yaml" if yaml_text else "")
 
 
@@ -245,6 +255,7 @@ def parse(
     for line0, col0, message in escape_warnings(header.fields or []):
         _warn(warnings, Location(source.rel, line0 + header.first_line, col0 + 1), message)
     values["vue_values"] = _vue_values(header.fields or [], body)
+    values["front_matter_syntax"] = header.syntax
     if source.kind == "post" and "date" not in values:
         values |= _file_date(source.rel, ZoneInfo(timezone))
     if source.kind == "post" and "date" not in values and "date" not in skipped:
@@ -790,6 +801,10 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "previewimage": ("image", ft.image, 2),  # Nikola: the post's image in lists and cards
     "_styles": ("styles", ft.styles, 1),  # al-folio: the post's CSS (its `distill` layout)
     "format": ("macros", ft.header_macros, 1),  # Quarto: a MathJax config in the header
+    "rss": ("summary", _clean_text, 4),  # Franklin.jl: the page's description in its feed
+    "rss_description": ("summary", _clean_text, 4),  # Franklin.jl: the same, its long name
+    "rss_descr": ("summary", _clean_text, 4),  # Franklin.jl: its short name
+    "rss_pubdate": ("date", _date, 2),  # Franklin.jl: the page's date in its feed
     "include-in-header": ("macros", ft.header_macros, 2),  # Quarto, at the top
     "header-includes": ("macros", ft.header_macros, 3),  # Pandoc, R Markdown
 }
@@ -839,6 +854,12 @@ QUIET_KEYS = frozenset(
     # of the page for its links, publishing, the graph view, templates
     | {"alias", "public", "exclude-from-graph-view", "template", "template-including-parent"}
     | {"id"}  # Dendron's and Foam's note id: the note's own key in the vault
+    # Franklin.jl's page variables (franklinjl.org, "Page variables"): its KaTeX and
+    # highlight.js switches, code evaluation, its table of contents' levels, feed fields
+    | {"hasmath", "hascode", "hasplotly", "showall", "reeval", "noeval", "freezecode"}
+    | {"ignore_cache", "mintoclevel", "maxtoclevel", "reflinks", "indented_code", "fn_title"}
+    | {"rss_title", "rss_author", "rss_category", "rss_comments", "rss_enclosure"}
+    | {"robots_disallow", "sitemap_changefreq", "sitemap_priority", "sitemap_exclude"}
 )
 """Keys that change nothing postil does (the look of another theme, its comments, its math
 engine, Quarto's execution options, MkDocs' `hide`, Zola's `[extra]` table of theme values,

@@ -147,6 +147,9 @@ class RenderState:
             that reads them.
         site_params: the site's own values by name (`SiteConfig.params`), for Jekyll's
             `{{ site.name }}`, Hugo's `{{< param name >}}` and Quarto's `{{< var name >}}`.
+        front_matter_syntax: how the post's front matter is written
+            (`FrontMatter.front_matter_syntax`): "julia" makes it a Franklin.jl page, whose
+            own Markdown `postil.markdown.franklin` reads.
         extra: free room for a plugin's own per-document data, keyed by plugin name.
         groups: where the core rules are when the document is parsed in groups (`GroupRun`).
         phase: the sort key of what is reported now: (core rule's index, step within the
@@ -179,6 +182,7 @@ class RenderState:
     title_text: str = ""
     front_matter: Mapping[str, str] = field(default_factory=dict)
     site_params: Mapping[str, str] = field(default_factory=dict)
+    front_matter_syntax: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
     groups: GroupRun = field(default_factory=GroupRun, repr=False)
     phase: tuple[int, int] = (0, 0)

@@ -22,11 +22,14 @@ ITEM = re.compile(r" {0,3}(?:[*+-]|\d{1,9}[.)])[ \t]+\S.*")
 MARKER = re.compile(r" {0,3}\{:\s*toc\s*\}[ \t]*")
 """kramdown's reference to its table of contents, on the line after the list item."""
 
-LINE_MARKER = re.compile(r" {0,3}(?:\[TOC\]|\[\[_?TOC_?\]\]|@\[TOC\]|\$\{TOC\})[ \t]*", re.I)
+LINE_MARKER = re.compile(
+    r" {0,3}(?:\[TOC\]|\[\[_?TOC_?\]\]|@\[TOC\]|\$\{TOC\}|\\toc|\\tableofcontents)[ \t]*", re.I
+)
 """A table of contents marker alone on its line: `[TOC]` (Python-Markdown's `toc`
 extension, MkDocs, Pelican), `[[toc]]` (markdown-it-table-of-contents, VuePress,
 VitePress), `@[toc]` (markdown-it-toc-and-anchor: Hexo's markdown-it renderers),
-`${toc}` (markdown-it-toc-done-right), `[[_TOC_]]` (GitLab, Azure DevOps)."""
+`${toc}` (markdown-it-toc-done-right), `[[_TOC_]]` (GitLab, Azure DevOps), `\toc`
+(Franklin.jl) and LaTeX's `\tableofcontents` (in Pandoc Markdown)."""
 
 REFERENCE = re.compile(r"^ {0,3}\[toc\]:", re.I | re.M)
 """A link reference definition named `toc`, which makes a `[TOC]` line a link."""
@@ -73,7 +76,7 @@ def toc_marker(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         return False
     pos = state.bMarks[start] + state.tShift[start]
     first = state.src[pos] if pos < state.eMarks[start] else ""
-    if not first or first not in "[@$" or not LINE_MARKER.fullmatch(_line(state, start)):
+    if not first or first not in "[@$\\" or not LINE_MARKER.fullmatch(_line(state, start)):
         return False
     if first == "[" and REFERENCE.search(state.src):
         return False

@@ -1,0 +1,206 @@
+"""Franklin.jl's page variables: `@def` lines and a `+++` block of Julia assignments.
+
+Franklin (a static site generator of the Julia community, franklinjl.org, "Page variables")
+sets a page's variables two ways, and a page may use both:
+
+    +++
+    title = "Inference for epidemic models"
+    date = Date(2023, 4, 22)
+    tags = ["julia", "bayes"]
+    +++
+    @def hascode = true
+    @def rss = "A short description."
+
+The `+++` block is Julia code, not TOML: its values are Julia expressions (`Date(2023, 4,
+22)`, `true`, vectors `["a", "b"]`), so Hugo's TOML reader stopped the build at the first
+`Date(`. Each `@def name = value` line sets one variable; Franklin reads them anywhere in the
+page, and pages write them first. postil reads both into front matter fields, the `+++`
+block only where it is no TOML (`read_julia_block`), and `@def` lines that open the body
+(`read_def_lines`). A value is a Julia literal (`julia_value`): a string, a number, `true` or
+`false`, `nothing`, a vector or tuple of literals, `Date(y, m, d)` or `Date("y-m-d")`; any
+other expression is kept as its text, which the field's own rule then reports.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any
+
+from postil.content.headers import Header, _node
+from postil.errors import ContentError
+from postil.model import SourceFile
+from postil.yamlnodes import Field
+
+DEF_LINE = re.compile(r"@def\s+([A-Za-z_]\w*)\s*=\s*(.*?)\s*")
+"""A Franklin `@def name = value` line; groups: the name, the value as written."""
+
+ASSIGNMENT = re.compile(r"([A-Za-z_]\w*)\s*=\s*(.*?)\s*")
+"""One assignment of a `+++` block: `name = value`."""
+
+JULIA_STATEMENT = re.compile(r"(?:using|import)\s+[\w., :]+|#.*")
+"""A line of a `+++` block that sets no variable: `using Dates`, a comment."""
+
+CALL = re.compile(r"[A-Za-z_][\w.]*\(.*\)", re.S)
+"""A Julia call, `Date(2023, 13, 1)`, `get(ENV, "X", "")`: an expression a `+++` block may
+hold, kept as its text."""
+
+_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
+_DATE_CALL = re.compile(r"Date\(\s*(\d{4})\s*,\s*(\d{1,2})\s*,\s*(\d{1,2})\s*\)")
+_DATE_TEXT = re.compile(r'Date\(\s*"(\d{4})-(\d{1,2})-(\d{1,2})"\s*\)')
+
+
+def julia_value(text: str) -> Any:
+    """Return the Python value of a Julia literal written in a page variable, or `text`
+    itself when it is another expression (module docstring).
+
+    `"a\\"b"` -> `a"b`; `Date(2023, 4, 22)` -> a `date`; `["a", "b"]` and `("a", "b")` ->
+    a list; `true` -> True; `nothing` -> None; `3`, `2.5` -> numbers.
+    """
+    text = text.strip()
+    string = _STRING.fullmatch(text)
+    if string:
+        return re.sub(r"\\(.)", r"\1", string.group(1))
+    if text in ("true", "false"):
+        return text == "true"
+    if text == "nothing":
+        return None
+    if _NUMBER.fullmatch(text):
+        return float(text) if re.search(r"[.eE]", text) else int(text)
+    found = _DATE_CALL.fullmatch(text) or _DATE_TEXT.fullmatch(text)
+    if found:
+        try:
+            return date(*(int(part) for part in found.groups()))
+        except ValueError:
+            return text
+    if len(text) >= 2 and (text[0], text[-1]) in (("[", "]"), ("(", ")")):
+        items = _split_items(text[1:-1])
+        if items is not None:
+            values = [julia_value(item) for item in items]
+            unread = [
+                item
+                for item, value in zip(items, values, strict=True)
+                if isinstance(value, str) and not _STRING.fullmatch(item.strip())
+            ]
+            if not unread:  # every item a literal; else the whole is an expression
+                return values
+    return text
+
+
+def _split_items(inner: str) -> list[str] | None:
+    """Split a vector's or tuple's content at its top-level commas (not in strings or
+    brackets); None when its brackets or quotes do not pair up."""
+    items, depth, start, quoted, i = [], 0, 0, False, 0
+    while i < len(inner):
+        char = inner[i]
+        if quoted:
+            if char == "\\":
+                i += 1
+            elif char == '"':
+                quoted = False
+        elif char == '"':
+            quoted = True
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            items.append(inner[start:i])
+            start = i + 1
+        i += 1
+    if quoted or depth:
+        return None
+    last = inner[start:]
+    return [item for item in [*items, last] if item.strip()]
+
+
+def read_julia_block(source: SourceFile, error: ContentError) -> Header:
+    """Read a `+++` block that is no TOML as Franklin's Julia assignments.
+
+    Args:
+        source: the page, whose first line is `+++`.
+        error: TOML's error for the block, raised again when the block is no Franklin block
+            either (a line neither an assignment nor a `using`).
+
+    Returns:
+        The header: one field per assignment, its position the value's, and the body after
+        the block with its leading `@def` lines read too (`read_def_lines`).
+    """
+    lines = source.text.split("\n")
+    end = next(i for i in range(1, len(lines)) if lines[i].rstrip() == "+++")
+    fields: list[Field] = []
+    for line0, line in enumerate(lines[1:end]):
+        assignment = ASSIGNMENT.fullmatch(line.strip())
+        if assignment is None:
+            if line.strip() and not JULIA_STATEMENT.fullmatch(line.strip()):
+                raise error
+            continue
+        col0 = line.index(assignment.group(2), assignment.end(1)) if assignment.group(2) else 0
+        value = julia_value(assignment.group(2))
+        if value == assignment.group(2) and not CALL.fullmatch(value):
+            raise error  # neither a literal nor a call: TOML's error says more (`= = 2024`)
+        if value is not None:
+            fields.append(Field(assignment.group(1), _node(value, line0, col0), line0, 0))
+    header = Header(fields, "\n".join(lines[end + 1 :]), end + 2, 2, "julia")
+    return with_def_lines(header)
+
+
+def with_def_lines(header: Header) -> Header:
+    """Return `header` with the `@def` lines of its body read as fields too (after the
+    header's own: Franklin sets the later one last). Those that open the body (with the
+    blank lines between them) are taken out of it; one further down (after a command such
+    as `\\enabletheorems`) stays in the body, where `postil.markdown.franklin` shows it as
+    nothing. Lines in fenced code are text."""
+    if "@def" not in header.body:
+        return header
+    lines = header.body.split("\n")
+    found = read_def_lines(lines, header.body_line - header.first_line)
+    if not found:
+        return header
+    fields = [*(header.fields or []), *(field for field, _ in found if field is not None)]
+    opening = {index for _, index in found}
+    skip = 0  # the `@def` lines that open the body, and the blank lines around them
+    while skip < len(lines) and (skip in opening or not lines[skip].strip()):
+        skip += 1
+    syntax = header.syntax if header.fields else "julia"
+    body = "\n".join(lines[skip:])
+    return Header(fields, body, header.body_line + skip, header.first_line, syntax)
+
+
+FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+"""A fenced code block's opening or closing line (CommonMark)."""
+
+
+def read_def_lines(lines: list[str], line0: int) -> list[tuple[Field | None, int]]:
+    """Read the `@def name = value` lines of `lines` outside fenced code.
+
+    Args:
+        lines: the page's body lines.
+        line0: the 0-based header line of `lines[0]` (fields are placed relative to the
+            header's first line, `Header.first_line`).
+
+    Returns:
+        Each field (None for one set to `nothing`) with the index of its line in `lines`.
+    """
+    found: list[tuple[Field | None, int]] = []
+    fence = ""
+    for i, line in enumerate(lines):
+        opening = FENCE.match(line)
+        if opening:
+            mark = opening.group(1)
+            if not fence:
+                fence = mark
+            elif mark[0] == fence[0] and len(mark) >= len(fence) and not line.strip()[len(mark) :]:
+                fence = ""
+            continue
+        if fence or not line.startswith("@def"):
+            continue
+        match = DEF_LINE.fullmatch(line.strip())
+        if match is None:
+            continue
+        col0 = line.index(match.group(2)) if match.group(2) else 0
+        value = julia_value(match.group(2))  # None: `nothing`, the variable unset
+        node = None if value is None else _node(value, line0 + i, col0)
+        found.append((None if node is None else Field(match.group(1), node, line0 + i, 0), i))
+    return found

@@ -1,0 +1,104 @@
+"""Franklin.jl's page variables: `@def` lines and `+++` blocks of Julia
+(`postil.content.franklin`), read through `frontmatter.parse` as a post's front matter."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from postil.content.franklin import julia_value
+from postil.content.frontmatter import parse
+from postil.errors import ContentError
+from postil.model import SourceFile
+
+
+def read(text: str) -> tuple:
+    warnings: list = []
+    source = SourceFile(path=Path("x.md"), rel="content/posts/x.md", text=text, kind="post")
+    meta, body, body_line = parse(source, "UTC", warnings)
+    return meta, body, body_line, [str(w) for w in warnings]
+
+
+@pytest.mark.parametrize(
+    ("written", "value"),
+    [
+        ('"A title"', "A title"),
+        (r'"say \"hi\""', 'say "hi"'),
+        ("true", True),
+        ("false", False),
+        ("3", 3),
+        ("2.5", 2.5),
+        ("nothing", None),
+        ("Date(2023, 4, 22)", date(2023, 4, 22)),
+        ('Date("2021-07-01")', date(2021, 7, 1)),
+        ('["julia", "bayes"]', ["julia", "bayes"]),
+        ('("a", 1)', ["a", 1]),
+        ("[]", []),
+        # another expression is kept as written: the field's rule reports it
+        ('get(ENV, "X", "")', 'get(ENV, "X", "")'),
+        ("Date(2023, 13, 1)", "Date(2023, 13, 1)"),
+        ('[f(x), "a"]', '[f(x), "a"]'),
+    ],
+)
+def test_julia_literals_are_read_as_values(written, value):
+    assert julia_value(written) == value
+
+
+def test_a_julia_block_is_the_front_matter_where_toml_cannot_read_it():
+    meta, body, body_line, warnings = read(
+        '+++\ntitle = "Epidemics"\nhascode = true\ndate = Date(2023, 4, 22)\n'
+        'rss = "SIR models in Julia."\n+++\n@def tags = ["syntax", "code"]\n\n# Epidemics\n'
+    )
+    assert meta.title == "Epidemics"
+    assert meta.date == datetime(2023, 4, 22, tzinfo=timezone.utc)
+    assert meta.tags == ("syntax", "code")
+    assert meta.summary == "SIR models in Julia."
+    assert meta.front_matter_syntax == "julia"
+    assert body == "# Epidemics\n" and body_line == 9
+    assert warnings == []  # hascode and the like are Franklin's own switches: quiet
+
+
+def test_def_lines_are_the_front_matter_and_leave_the_body():
+    meta, body, body_line, warnings = read(
+        '@def title = "Geometry of a set"\n@def published ="July 30, 2021"\n'
+        '@def tags =["optimization"]\n\nText.\n'
+    )
+    assert meta.title == "Geometry of a set"
+    assert meta.date == datetime(2021, 7, 30, tzinfo=timezone.utc)
+    assert meta.tags == ("optimization",)
+    assert (body, body_line, warnings) == ("Text.\n", 5, [])
+
+
+def test_def_lines_after_a_first_command_are_read_and_stay_in_the_body():
+    """Franklin reads `@def` anywhere; the body stays the end of the file (the Markdown
+    shows the lines as nothing: tests/fixtures/franklin.md)."""
+    text = '\\enabletheorems\n\n@def title = "T"\n@def rss_pubdate = Date(2021, 11, 24)\n\nA.\n'
+    meta, body, body_line, _ = read(text)
+    assert (meta.title, meta.date.date()) == ("T", date(2021, 11, 24))
+    assert body == text and body_line == 1
+
+
+def test_def_lines_in_fenced_code_are_code():
+    meta, *_ = read('@def title = "T"\n\n```julia\n@def title = "in code"\n```\n')
+    assert meta.title == "T"
+
+
+def test_an_unknown_page_variable_is_warned_at_its_line():
+    *_, warnings = read('@def title = "T"\n@def date = Date(2021, 1, 2)\n@def weight = 3\n')
+    assert len(warnings) == 1 and warnings[0].startswith("content/posts/x.md:3:")
+    assert "weight" in warnings[0]
+
+
+def test_a_block_neither_toml_nor_julia_is_reported_as_toml():
+    with pytest.raises(ContentError) as raised:
+        read('+++\ntitle = "T"\nthis is not = = julia\n+++\n')
+    assert "TOML syntax error" in raised.value.message
+    assert raised.value.location.line == 3
+
+
+def test_a_bad_date_in_julia_is_reported_at_its_value():
+    with pytest.raises(ContentError) as raised:
+        read('+++\ntitle = "T"\ndate = Date(2021, 13, 1)\n+++\n')
+    assert raised.value.location.line == 3 and raised.value.location.col == 8
