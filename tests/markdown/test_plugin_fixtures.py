@@ -95,7 +95,7 @@ PLUGINS = {
     "wpcaption": ("figure", "wpcaption"),
     # Logseq's block properties, empty bullets, references and admonitions (callouts)
     "logseq": ("math", "callout", "logseq"),
-    "franklin": ("math", "heading", "toc", "franklin"),
+    "franklin": ("math", "heading", "toc", "callout", "theorem", "figure", "franklin"),
 }
 
 

@@ -9,10 +9,15 @@ page:
 - `~~~` … `~~~` around HTML is raw HTML (Franklin's "raw HTML" block; elsewhere a `~~~`
   line opens a code fence, as CommonMark reads it);
 - `\\fig{path}` alone on its line is the image at `path` (Franklin's `\\fig`);
-- `\\toc` is the table of contents (for every page: `postil.markdown.toc`).
+- `\\toc` is the table of contents (for every page: `postil.markdown.toc`);
+- `\\begin{theorem}{Title}{label}` … `\\end{theorem}` (and `lemma`, `definition`, `proof`…:
+  `theorem.CLASSES`, `theorem.PROOFS`), environments a Franklin site defines in its
+  `config.md` with `\\newenvironment` and writes on lines of their own, are postil's
+  theorems (`postil.markdown.theorem`: "Theorem 1 (Title).", `label` its id), and
+  `\\begin{dropdown}{Summary}` a folded callout with that title.
 
-Franklin's own commands (`\\newcommand` for prose, `\\biblabel`, environments a site defines
-in its `config.md`) are the site's, and not read.
+Franklin's own commands (`\\newcommand` for prose, `\\biblabel`, other environments a site
+defines) are the site's, and not read.
 """
 
 from __future__ import annotations
@@ -23,12 +28,19 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 
 from postil.content.franklin import DEF_LINE
+from postil.markdown.shortcodecallout import push_callout
 from postil.markdown.state import get_state
+from postil.markdown.theorem import CLASSES, PROOFS
 
 FIG = re.compile(r"\\fig\{([^{}\s]+)\}")
 """Franklin's `\\fig{path}` alone on its line: the image (or plot) at `path`."""
 
 RAW_FENCE = "~~~"
+
+ENVIRONMENT = re.compile(r"\\begin\{([A-Za-z]+)\}((?:\{[^{}]*\})*)\s*")
+"""A Franklin environment opening on its own line: its name, then its `{…}` arguments."""
+FOLDS = frozenset({"dropdown", "details", "collapse", "spoiler"})
+"""Environment names Franklin sites give a folded block."""
 
 
 def franklin_plugin(md: MarkdownIt) -> None:
@@ -38,6 +50,9 @@ def franklin_plugin(md: MarkdownIt) -> None:
         "fence", "franklin_raw", franklin_raw, {"alt": ["paragraph", "reference", "blockquote"]}
     )
     md.block.ruler.before("paragraph", "franklin_def", franklin_def, {"alt": ["paragraph"]})
+    md.block.ruler.before(
+        "math_block", "franklin_environment", franklin_environment, {"alt": ["paragraph"]}
+    )
     md.block.ruler.before("paragraph", "franklin_fig", franklin_fig)
 
 
@@ -109,4 +124,48 @@ def franklin_fig(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     inline.content, inline.map, inline.children = f"![]({found.group(1)})", [start, start + 1], []
     state.push("paragraph_close", "p", -1)
     state.line = start + 1
+    return True
+
+
+def franklin_environment(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """Block rule: in a Franklin page, a theorem-like or folding environment (module
+    docstring) from its `\\begin` line to its `\\end` line; its content is Markdown."""
+    if state.sCount[start] - state.blkIndent >= 4:
+        return False
+    pos = state.bMarks[start] + state.tShift[start]
+    if not state.src.startswith("\\begin{", pos):
+        return False
+    found = ENVIRONMENT.fullmatch(_line(state, start))
+    if found is None or not _franklin(state):
+        return False
+    name = found.group(1)
+    if name.lower() not in CLASSES and name.lower() not in PROOFS and name.lower() not in FOLDS:
+        return False  # math (`align`) or the site's own: the math plugin's
+    closing = f"\\end{{{name}}}"
+    close = next((n for n in range(start + 1, end) if _line(state, n).strip() == closing), None)
+    if close is None:
+        return False
+    if silent:
+        return True
+    args = re.findall(r"\{([^{}]*)\}", found.group(2))
+    title = args[0].strip() if args else ""
+    if name.lower() in FOLDS:
+        meta: dict[str, str | None] = {
+            "kind": "note",
+            "title": title or "Details",
+            "collapse": "true",
+        }
+        push_callout(state, (start, close), meta, _line(state, start))
+    else:
+        opening = state.push("div_open", "div", 1)
+        opening.map = [start, close + 1]
+        opening.attrs = {"class": name.lower(), **({"title": title} if title else {})}
+        label = args[1].strip() if len(args) > 1 else ""
+        if label and re.fullmatch(r"[\w:.-]+", label):
+            opening.attrs["id"] = label
+        old_max, state.lineMax = state.lineMax, close
+        state.md.block.tokenize(state, start + 1, close)
+        state.lineMax = old_max
+        state.push("div_close", "div", -1).map = [close, close + 1]
+    state.line = close + 1
     return True
