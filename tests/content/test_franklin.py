@@ -102,3 +102,14 @@ def test_a_bad_date_in_julia_is_reported_at_its_value():
     with pytest.raises(ContentError) as raised:
         read('+++\ntitle = "T"\ndate = Date(2021, 13, 1)\n+++\n')
     assert raised.value.location.line == 3 and raised.value.location.col == 8
+
+
+def test_a_julia_block_may_hold_triple_quoted_strings_and_values_over_several_lines():
+    meta, *_, warnings = read(
+        '+++\ntitle = "Julia 1.12 Highlights"\nrss = """Highlights of the release."""\n'
+        "rss_pubdate = Date(2025, 10, 8)\n"
+        'tags = [\n    "release",\n    "julia",\n]\n+++\nText.\n'
+    )
+    assert meta.summary == "Highlights of the release."
+    assert meta.tags == ("release", "julia")
+    assert meta.date.date() == date(2025, 10, 8) and warnings == []

@@ -860,3 +860,37 @@ def test_dendron_front_matter_builds_quietly():
     assert meta.date is not None and meta.date.year == 2025 and warnings == []
     meta, *_, warnings = read("---\ntitle: T\ndesc: ''\ncreated: 1744397095050\n---\n")
     assert meta.summary == "" and warnings == []
+
+
+@pytest.mark.parametrize(
+    ("written", "names"),
+    [
+        (
+            '"Simon Byrne, Luis Benet and David Sanders"',
+            ("Simon Byrne", "Luis Benet", "David Sanders"),
+        ),
+        ('"A. Smith & B. Jones"', ("A. Smith", "B. Jones")),
+        ('"Doe, John and Roe, Jane"', ("Doe, John", "Roe, Jane")),
+        # one name: a comma or `and` inside a name, or a part of one word
+        ('"Byrne, Simon"', ("Byrne, Simon",)),
+        ('"Tom and Jerry"', ("Tom and Jerry",)),
+        ('"Research and Development Team"', ("Research and Development Team",)),
+        ('"Jean-Luc Picard, PhD"', ("Jean-Luc Picard, PhD",)),
+    ],
+)
+def test_a_text_of_several_full_names_is_several_authors(written, names):
+    """One `author` string naming several people (Franklin.jl's, Hugo's, Jekyll's): cited as
+    one, BibTeX read "Simon Byrne, Luis Benet" as a surname and given name."""
+    meta, *_ = read(f"---\ntitle: T\ndate: 2020-01-01\nauthor: {written}\n---\n")
+    assert meta.authors == names
+
+
+def test_an_author_written_as_an_html_link_is_the_linked_name():
+    meta, *_ = read(
+        "---\ntitle: T\ndate: 2020-01-01\n"
+        "author: '<a href=\"https://example.org/ml\">Miles Lubin</a>'\n---\n"
+    )
+    assert meta.authors == ("Miles Lubin",)
+    assert [(a.name, a.url) for a in meta.author_details] == [
+        ("Miles Lubin", "https://example.org/ml")
+    ]

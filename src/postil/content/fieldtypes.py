@@ -99,8 +99,44 @@ def authors(fld: Field, tz: ZoneInfo | None = None) -> tuple[Author, ...]:
         if isinstance(item, yaml.MappingNode):
             found.append(_author(sub))
         else:
-            found.extend(Author(one_line(name)) for name in as_text_list(sub))
+            found.extend(author for name in as_text_list(sub) for author in named(one_line(name)))
     return tuple(author for author in found if author.name)
+
+
+AUTHOR_LINK = re.compile(
+    r"""<a\s[^>]*?href\s*=\s*["']([^"']+)["'][^>]*>(.*?)</a\s*>""", re.I | re.S
+)
+"""An author written as an HTML link, `<a href="https://…">Miles Lubin</a>` (Franklin.jl's
+`authors`, which its templates put in the page as HTML)."""
+NAME_LIST = re.compile(r",?\s+and\s+|\s*&\s*|\s*;\s*", re.I)
+"""What separates names in one text: ` and `, `&`, `;` (and `, and`)."""
+
+
+def named(text: str) -> list[Author]:
+    """Return the authors one text names: `Simon Byrne, Luis Benet and David Sanders` is three
+    (a text of names as Franklin.jl's, Hugo's and Jekyll's single `author` strings hold them:
+    cited as one, BibTeX read "Simon Byrne, Luis Benet" as a surname and a given name). The text
+    is split only where every part is a full name of two words or more, so `Byrne, Simon`,
+    `Tom and Jerry` and `Research and Development` stay one name. An HTML link is the name
+    it shows, linked (`AUTHOR_LINK`); other tags are dropped.
+    """
+    links: dict[str, str] = {}
+
+    def link(found: re.Match[str]) -> str:
+        shown = re.sub(r"<[^>]+>", "", found.group(2)).strip()
+        links[shown] = found.group(1).strip()
+        return shown
+
+    if "<" in text:
+        text = re.sub(r"<[^>]+>", "", AUTHOR_LINK.sub(link, text))
+    parts = [part.strip() for part in NAME_LIST.split(text) if part.strip()]
+    pieces = [piece.strip() for part in parts for piece in part.split(",") if piece.strip()]
+    names = [text.strip()]  # one name, unless every part is a full name (two words or more)
+    for split in (pieces, parts):
+        if len(split) > 1 and all(len(name.split()) >= 2 for name in split):
+            names = split
+            break
+    return [Author(name, links.get(name, "")) for name in names if name]
 
 
 def _author(fld: Field) -> Author:

@@ -46,6 +46,7 @@ CALL = re.compile(r"[A-Za-z_][\w.]*\(.*\)", re.S)
 hold, kept as its text."""
 
 _STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+_TRIPLE = re.compile(r'"""((?:[^\\]|\\.)*?)"""', re.S)
 _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
 _DATE_CALL = re.compile(r"Date\(\s*(\d{4})\s*,\s*(\d{1,2})\s*,\s*(\d{1,2})\s*\)")
 _DATE_TEXT = re.compile(r'Date\(\s*"(\d{4})-(\d{1,2})-(\d{1,2})"\s*\)')
@@ -59,6 +60,9 @@ def julia_value(text: str) -> Any:
     a list; `true` -> True; `nothing` -> None; `3`, `2.5` -> numbers.
     """
     text = text.strip()
+    triple = _TRIPLE.fullmatch(text)
+    if triple:  # Julia drops a newline right after the opening quotes
+        return re.sub(r"\\(.)", r"\1", triple.group(1).removeprefix("\n"))
     string = _STRING.fullmatch(text)
     if string:
         return re.sub(r"\\(.)", r"\1", string.group(1))
@@ -86,6 +90,15 @@ def julia_value(text: str) -> Any:
             if not unread:  # every item a literal; else the whole is an expression
                 return values
     return text
+
+
+def _unfinished(text: str) -> bool:
+    """Tell if a value goes on to the next line: a triple-quoted string not closed, or
+    more brackets opened than closed outside strings."""
+    if text.count('"""') % 2:
+        return True
+    plain = _STRING.sub("", _TRIPLE.sub("", text))
+    return sum(plain.count(c) for c in "([{") > sum(plain.count(c) for c in ")]}")
 
 
 def _split_items(inner: str) -> list[str] | None:
@@ -130,18 +143,26 @@ def read_julia_block(source: SourceFile, error: ContentError) -> Header:
     lines = source.text.split("\n")
     end = next(i for i in range(1, len(lines)) if lines[i].rstrip() == "+++")
     fields: list[Field] = []
-    for line0, line in enumerate(lines[1:end]):
+    block = lines[1:end]
+    line0 = 0
+    while line0 < len(block):
+        line = block[line0]
         assignment = ASSIGNMENT.fullmatch(line.strip())
         if assignment is None:
             if line.strip() and not JULIA_STATEMENT.fullmatch(line.strip()):
                 raise error
+            line0 += 1
             continue
         col0 = line.index(assignment.group(2), assignment.end(1)) if assignment.group(2) else 0
-        value = julia_value(assignment.group(2))
-        if value == assignment.group(2) and not CALL.fullmatch(value):
+        written, more = assignment.group(2), line0 + 1
+        while _unfinished(written) and more < len(block):  # a vector or string goes on
+            written, more = written + "\n" + block[more], more + 1
+        value = julia_value(written)
+        if value == written and not CALL.fullmatch(value):
             raise error  # neither a literal nor a call: TOML's error says more (`= = 2024`)
         if value is not None:
             fields.append(Field(assignment.group(1), _node(value, line0, col0), line0, 0))
+        line0 = more
     header = Header(fields, "\n".join(lines[end + 1 :]), end + 2, 2, "julia")
     return with_def_lines(header)
 

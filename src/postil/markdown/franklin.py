@@ -79,30 +79,35 @@ def franklin_def(state: StateBlock, start: int, end: int, silent: bool) -> bool:
 def franklin_raw(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     """Block rule: in a Franklin page, `~~~` lines around HTML are a raw HTML block.
 
-    The opening `~~~` is alone on its line (with an info string it is a code fence) and the
-    block ends at the next `~~~` line; without one, or with no `<` opening its first line,
-    it is CommonMark's fence.
+    The HTML follows the opening `~~~` (on its line or the next) and ends at the next `~~~`
+    (at the end of a line); with an info string (`~~~julia`), without a closing `~~~`, or
+    with no `<` opening the content, it is CommonMark's fence.
     """
     if state.sCount[start] - state.blkIndent >= 4:
         return False
     pos = state.bMarks[start] + state.tShift[start]
-    if not state.src.startswith(RAW_FENCE, pos) or _line(state, start).strip() != RAW_FENCE:
+    if not state.src.startswith(RAW_FENCE, pos) or not _franklin(state):
         return False
-    if not _franklin(state):
-        return False
-    close = next(
-        (line for line in range(start + 1, end) if _line(state, line).strip() == RAW_FENCE), None
-    )
-    if close is None:
-        return False
-    first = next((_line(state, line) for line in range(start + 1, close) if _line(state, line)), "")
-    if not first.startswith("<"):
+    opening = _line(state, start).strip()
+    if opening != RAW_FENCE and not opening.startswith(RAW_FENCE + "<"):
+        return False  # `~~~julia`: a fence
+    if opening != RAW_FENCE and opening.endswith(RAW_FENCE) and len(opening) > 6:
+        close, html = start, opening[3:-3]  # `~~~<a …>…</a>~~~` on one line
+    else:
+        close = next(
+            (n for n in range(start + 1, end) if _line(state, n).rstrip().endswith(RAW_FENCE)),
+            -1,
+        )
+        if close < 0:
+            return False
+        html = state.getLines(start, close + 1, state.blkIndent, True).strip()[3:-3]
+    if not html.lstrip().startswith("<"):
         return False  # `~~~` around code: a fence
     if silent:
         return True
     token = state.push("html_block", "", 0)
     token.map = [start, close + 1]
-    token.content = state.getLines(start + 1, close, state.blkIndent, True)
+    token.content = html.strip("\n") + "\n"
     state.line = close + 1
     return True
 
