@@ -566,7 +566,8 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
 
     Lazy continuation lines (`postil.markdown.mathlazy`): a formula line outdented inside
     a list item (`- text⏎$$⏎x⏎$$`, `- text⏎$$x$$`) goes on the item's paragraph, where the
-    inline rule reads the formula as display math; a formula opened inside a list item or
+    inline rule reads the formula as display math (on a quote's lazy line in a list item,
+    `1. > q⏎$$x$$`, it ends the quote and `mathquote` moves it back in); a formula opened inside a list item or
     quote may go on, and close, on lazy lines (`> $$⏎x⏎$$`); and lazy lines right after a
     formula stay in its container as a paragraph (`1. a⏎   $$x$$⏎lazy`), as CommonMark,
     which reads the formula as paragraph text, keeps them there.
@@ -608,9 +609,11 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     label = _quarto_label(state, scan, opener, closer)
     if scan.pos < 0 or not (scan.ends_line or label):
         return False
-    if lazy:  # outdented in a list item: a lazy line of its paragraph (`mathlazy`)
-        if not (silent and state.parentType == "paragraph"):
-            return False  # a quote's lazy line in a list item: the quote's paragraph text
+    if lazy:  # outdented in a list item: a lazy line of its paragraph or quote (`mathlazy`)
+        if not (silent and state.parentType in ("paragraph", "blockquote")):
+            return False
+        # the formula goes on in the item; one on a quote's lazy line (`1. > q⏎$$x$$`) is
+        # moved back into the quote by `mathquote`
         _indent_lazy_lines(state, start_line, scan.line)
         return True
     if silent:
