@@ -109,3 +109,14 @@ def test_a_math_error_in_an_inline_note_is_reported_at_its_own_line_and_column()
         (3, source.split("\n")[2].index("\\foo") + 1)
     ]
     assert html.count('class="sidenote"') == 2
+
+
+def test_empty_note_definition_warns_at_its_marker():
+    # markdown-it/markdown-it-footnote#36: text after `[^id]:` or on the next line is the
+    # note's; with another definition (or a blank line) after the marker it has none
+    _, state = render("Text.[^a][^b]\n\n[^a]:\n[^b]:\n\nPara.\n")
+    assert messages(state) == [
+        f"post.md:{line}:1: warning: footnote `[^{label}]` has no text; write it after "
+        f"`[^{label}]:` or on the next line, and indent its later paragraphs by four spaces"
+        for line, label in ((7, "a"), (8, "b"))
+    ]

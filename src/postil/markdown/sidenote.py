@@ -20,6 +20,7 @@ from markdown_it.token import Token
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.footnote.index import footnote_inline, footnote_ref
 
+from postil.markdown.footnotedef import next_line_definitions
 from postil.markdown.state import get_state
 
 INLINE_LABEL = "inline {}"
@@ -93,6 +94,10 @@ def sidenote_plugin(md: MarkdownIt) -> None:
     order of their references; `^[{-} …]` is a margin note (pandoc-sidenote's rule).
     """
     footnote_plugin(md, inline=False, move_to_end=False, always_match_refs=True)
+    footnote_def = md.block.ruler.__rules__[md.block.ruler.__find__("footnote_def")].fn
+    md.block.ruler.at(  # as mdit-py-plugins registers it: a definition ends a paragraph
+        "footnote_def", next_line_definitions(footnote_def), {"alt": ["paragraph", "reference"]}
+    )
     md.inline.ruler.at("footnote_ref", footnote_ref_located)
     md.inline.ruler.before("footnote_ref", "footnote_inline", footnote_inline_located)
     md.core.ruler.after("inline", "sidenote_tail", sidenote_tail)
