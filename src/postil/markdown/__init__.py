@@ -321,7 +321,7 @@ def group_bounds(tokens: list[Any], size: int) -> list[tuple[int, int]]:
 def _kept_together(tokens: list[Any], end: int) -> bool:
     """Tell if the tokens before `end` and from `end` on must be in one group: a table and
     the caption paragraph after it, or a caption paragraph and the table after it."""
-    from postil.markdown.table import CAPTION_PREFIX  # the table plugin's (no import cycle)
+    from postil.markdown.attrs import CAPTION_PREFIX  # the table plugin's (no import cycle)
 
     last = tokens[end - 1]
     if last.type == "table_close":

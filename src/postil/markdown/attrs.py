@@ -25,6 +25,11 @@ IMAGE_SHORTHANDS = {"w": "width", "h": "height"}
 """Chirpy's names for an image's size (`![a](a.png){: w="700" h="400" }`: its "Writing a New
 Post", Size), read as `width` and `height`."""
 
+CAPTION_PREFIX = re.compile(r"(?:[Tt]able)?:(?=\s)")
+"""A paragraph right after or right before a table starting with this (`Table:`, `table:`
+or `:`) is its caption: Pandoc's syntax, which Quarto writes `: Caption {#tbl-x}`. Read by
+the table plugin; here so that such a paragraph's attribute list is left to it."""
+
 QUARTO_LABEL = re.compile(f"(?:{'|'.join(('eq', 'fig', 'tbl', 'sec', *THEOREMS))})-")
 """The id of a Quarto cross-reference label (`postil.markdown.xref`)."""
 
@@ -265,8 +270,6 @@ def _block_end_attributes(tokens: list[Token], index: int) -> None:
             opening = tokens[index - 2]  # a tight item's hidden paragraph: the item
     if opening.type not in ("paragraph_open", "list_item_open", "th_open", "td_open"):
         return
-    from postil.markdown.table import CAPTION_PREFIX  # the table plugin imports this one
-
     inline = tokens[index]
     if CAPTION_PREFIX.match(inline.content) or any(
         child.type == "image" for child in inline.children or ()
