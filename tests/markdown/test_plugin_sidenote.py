@@ -120,3 +120,12 @@ def test_empty_note_definition_warns_at_its_marker():
         f"`[^{label}]:` or on the next line, and indent its later paragraphs by four spaces"
         for line, label in ((7, "a"), (8, "b"))
     ]
+
+
+def test_note_inside_a_link_text_warns_at_the_note_with_how_to_write_it():
+    # commonmark/commonmark-java#400: a link holds no link, so the outer one is text
+    _, state = render("Intro.\n\nSee [the terms[^t]](https://example.com).\n\n[^t]: A note.\n")
+    assert messages(state) == [
+        "post.md:7:15: warning: note `[^t]` is inside a link's text, so the link shows as "
+        "text (a link holds no other link); put the note after the link: `[text](url)[^t]`"
+    ]

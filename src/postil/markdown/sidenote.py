@@ -325,12 +325,17 @@ def _report_unreferenced(state: StateCore, definitions: dict, notes: dict[int, N
 
 
 def _annotate_refs(state: StateCore, inline: Token, notes: dict[int, Note]) -> None:
-    """Attach each `footnote_ref` child's Note; warn about references to undefined notes."""
-    for child in inline.children or []:
+    """Attach each `footnote_ref` child's Note; warn about references to undefined notes
+    and about notes inside a link's text."""
+    children = inline.children or []
+    _notes_after_links(children)
+    for index, child in enumerate(children):
         if child.type != "footnote_ref" or "note" in child.meta:
             continue
         note = notes[child.meta["id"]]
         child.meta["note"] = note
+        if index + 1 < len(children) and children[index + 1].content.startswith("]("):
+            _warn_note_in_link(state, inline, child, note)
         if note.label == INLINE_LABEL.format(child.meta["id"]) and note.body:
             # an inline note's text is on its reference's line: its math errors point there
             line0, _ = _locate(state.src, inline, child.meta.get("pos", 0))
@@ -345,6 +350,45 @@ def _annotate_refs(state: StateCore, inline: Token, notes: dict[int, Note]) -> N
                 f'"[^{note.label}]: text" below the paragraph, or write \\[^{note.label}] '
                 "for literal text",
             )
+
+
+def _notes_after_links(children: list[Token]) -> None:
+    """Move each note reference that stands inside a link (Pandoc's `[the terms^[a note]](url)`,
+    which markdown-it's link rule reads as a link holding the note) to right after the link:
+    a link inside a link is not HTML (a browser splits them, leaving the link's text after
+    the note unlinked), and neither is the note's toggle button inside a link."""
+    depth, index = 0, 0
+    held: list[Token] = []
+    while index < len(children):
+        child = children[index]
+        if child.type == "link_open":
+            depth += 1
+        elif child.type == "link_close" and depth:
+            depth -= 1
+            if not depth and held:
+                children[index + 1 : index + 1] = held
+                index += len(held)
+                held = []
+        elif child.type == "footnote_ref" and depth:
+            held.append(children.pop(index))
+            continue
+        index += 1
+
+
+def _warn_note_in_link(state: StateCore, inline: Token, ref: Token, note: Note) -> None:
+    """Warn that the note `ref` stands inside a link's text (`[the terms[^t]](url)`), which
+    CommonMark's rule that links hold no links leaves as text, as markdown-it-footnote and
+    GitHub do (commonmark/commonmark-java#400); Pandoc and kramdown nest the note's link in
+    the link, which HTML does not allow."""
+    inline_note = note.label == INLINE_LABEL.format(ref.meta["id"])
+    written = "^[…]" if inline_note else f"[^{note.label}]"
+    line0, col = _locate(state.src, inline, ref.meta.get("pos", 0))
+    get_state(state.env).warn(
+        line0,
+        col,
+        f"note `{written}` is inside a link's text, so the link shows as text (a link "
+        f"holds no other link); put the note after the link: `[text](url){written}`",
+    )
 
 
 def _locate(src: str, inline: Token, pos: int) -> tuple[int, int]:
