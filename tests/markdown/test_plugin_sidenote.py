@@ -129,3 +129,13 @@ def test_note_inside_a_link_text_warns_at_the_note_with_how_to_write_it():
         "post.md:7:15: warning: note `[^t]` is inside a link's text, so the link shows as "
         "text (a link holds no other link); put the note after the link: `[text](url)[^t]`"
     ]
+
+
+def test_note_referenced_only_inside_raw_html_says_so_and_how_to_fix():
+    # alphagov/govspeak#69: `<p>…[^1]</p>` is raw HTML; its `[^1]` is no reference
+    _, state = render("Intro.\n\n<p>Some text[^1]</p>\n\n[^1]: The note.\n")
+    assert messages(state) == [
+        "post.md:9:1: warning: note [^1] is referenced only inside raw HTML (line 7), where "
+        "Markdown is not read, so it is left out of the page; write that text in Markdown, "
+        'or add markdown="1" to its HTML element'
+    ]

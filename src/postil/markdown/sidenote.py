@@ -313,15 +313,37 @@ def _strip_margin_marker(body: list[Token]) -> bool:
 
 
 def _report_unreferenced(state: StateCore, definitions: dict, notes: dict[int, Note]) -> None:
+    """Warn about each definition no reference reads, naming a reference written inside
+    raw HTML, where Markdown is not read (alphagov/govspeak#69: `<p>text[^1]</p>`)."""
     referenced = {note.label for note in notes.values()}
     for label, (_, line0) in definitions.items():
-        if label not in referenced:
-            get_state(state.env).warn(
-                line0,
-                _column_of(state.src, line0, f"[^{label}]:"),
-                f"note [^{label}] is defined but never referenced, so it is left out of the "
-                f"page; add [^{label}] where it belongs or delete the definition",
+        if label in referenced:
+            continue
+        html_line = _reference_in_html(state.tokens, f"[^{label}]")
+        if html_line is None:
+            reason = "defined but never referenced, so it is left out of the page"
+            fix = f"add [^{label}] where it belongs or delete the definition"
+        else:
+            at = get_state(state.env).body_line + html_line
+            reason = (
+                f"referenced only inside raw HTML (line {at}), where Markdown is not read, "
+                "so it is left out of the page"
             )
+            fix = 'write that text in Markdown, or add markdown="1" to its HTML element'
+        get_state(state.env).warn(
+            line0,
+            _column_of(state.src, line0, f"[^{label}]:"),
+            f"note [^{label}] is {reason}; {fix}",
+        )
+
+
+def _reference_in_html(tokens: list[Token], reference: str) -> int | None:
+    """Return the 0-based body line of the first raw HTML block holding `reference`."""
+    for token in tokens:
+        if token.type == "html_block" and reference in token.content and token.map:
+            index = token.content.index(reference)
+            return token.map[0] + token.content.count("\n", 0, index)
+    return None
 
 
 def _annotate_refs(state: StateCore, inline: Token, notes: dict[int, Note]) -> None:
