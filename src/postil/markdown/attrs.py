@@ -33,6 +33,13 @@ the table plugin; here so that such a paragraph's attribute list is left to it."
 QUARTO_LABEL = re.compile(f"(?:{'|'.join(('eq', 'fig', 'tbl', 'sec', *THEOREMS))})-")
 """The id of a Quarto cross-reference label (`postil.markdown.xref`)."""
 
+SPAN_CLOSES = frozenset({"em_close", "strong_close", "s_close", "mark_close"})
+"""Inline elements a list touching their end applies to (`_span_attributes`)."""
+
+SPAN_ATTRIBUTES = re.compile(r"[*_~=]\{")
+"""A list touching the closing delimiter of emphasis, a strikethrough or a mark: the only
+texts `_span_attributes` looks at (one search per paragraph)."""
+
 RAW_ATTRIBUTE = re.compile(r"\{=([A-Za-z][\w-]*)\}")
 """Pandoc's raw attribute after a code span (`` `<b>x</b>`{=html} ``): its format."""
 
@@ -56,9 +63,11 @@ def attrs_plugin(md: MarkdownIt) -> None:
         - item {.red}                               → <li class="red">   which VitePress
         | cell {.c} |                               → <td class="c">     bundles)
         | a |⏎| - |⏎| 1 |⏎⏎{.wide}                   → <table class="wide">
+        *red*{.red} **b**{: .x}                     → <em class="red">, <strong class="x">
 
     An attribute list must touch the inline element it follows (`![a](b.png) {.x}` stays
-    text, except the figure plugin's `{#fig-id}`); at the end of a paragraph's, a tight
+    text, except the figure plugin's `{#fig-id}`): an image, a link, a code span, emphasis,
+    a strikethrough or a mark (kramdown's span IAL); at the end of a paragraph's, a tight
     list item's or a table cell's text, after a space, it is the block's (markdown-it-attrs'
     "end of block"; not kramdown's span `{: …}` nor `{-}`, nor a Quarto label such as
     `{#fig-x}`, nor after a bracket). A line holding only an attribute list applies to the block
@@ -237,19 +246,47 @@ def _table_attributes(before: Token | None, token: Token, after: Token | None) -
 
 
 def attrs_heading(state: StateCore) -> None:
-    """Move a trailing `{…}` of a heading's text onto the heading; report dropped attributes."""
+    """Move a trailing `{…}` of a heading's, paragraph's, list item's or table cell's text
+    onto that block, and one touching emphasis onto it; report dropped attributes."""
     tokens, doc = state.tokens, get_state(state.env)
     for i, token in enumerate(tokens):
         if token.type == "heading_open" and i + 1 < len(tokens):
             _heading_attributes(token, tokens[i + 1])
-        elif token.type == "inline" and token.content.endswith("}") and i > 0:
-            _block_end_attributes(tokens, i)
-        if token.type == "inline" and token.children:
-            line0 = token.map[0] if token.map else None
-            for child in token.children:
-                report_dropped(doc, child, line0)
+        elif token.type == "inline" and "{" in token.content:  # every list is written `{…}`
+            _inline_attributes(tokens, i, doc)
         if token.meta and token.meta.get("dropped_attrs"):
             report_dropped(doc, token, token.map[0] if token.map else None)
+
+
+def _inline_attributes(tokens: list[Token], index: int, doc: RenderState) -> None:
+    """Read the lists of the inline token at `index` that end its block's text or touch
+    emphasis, and report what the allow-list dropped from its elements."""
+    inline = tokens[index]
+    if inline.content.endswith("}") and index > 0:
+        _block_end_attributes(tokens, index)
+    if SPAN_ATTRIBUTES.search(inline.content):
+        _span_attributes(inline)
+    line0 = inline.map[0] if inline.map else None
+    for child in inline.children or ():
+        report_dropped(doc, child, line0)
+
+
+def _span_attributes(inline: Token) -> None:
+    """Move a list touching the end of emphasis, strong emphasis, a strikethrough or a mark
+    (`*red*{.red}`, `**b**{: .x}`) onto that element: kramdown's span IAL ("Span IALs") and
+    markdown-it-attrs' inline form. Emphasis is paired after the inline rules, so this is
+    done on the finished tokens."""
+    children = inline.children or []
+    for index in range(1, len(children)):
+        child = children[index]
+        if child.type != "text" or children[index - 1].type not in SPAN_CLOSES:
+            continue
+        end = attribute_end(child.content, 0) if child.content.startswith("{") else -1
+        attrs = read_attributes(child.content[:end]) if end > 0 else None
+        if attrs is not None:
+            apply_attributes(_opening(children, index - 1), attrs)
+            child.content = child.content[end:]
+    inline.children = [c for c in children if c.type != "text" or c.content]
 
 
 def _heading_attributes(heading: Token, inline: Token) -> None:
