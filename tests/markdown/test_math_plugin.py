@@ -590,3 +590,20 @@ def test_math_escaped_eqref_to_no_label_is_an_error_at_its_backslashes():
     assert diag.severity is Severity.ERROR
     assert (diag.location.line, diag.location.col) == (3, 5)
     assert "unknown equation label 'eq:nope'" in diag.message
+
+
+def test_math_formula_shaped_escaped_brackets_left_as_brackets_warn_at_their_place():
+    # goessner/markdown-it-texmath#9: `\[…\]` in prose meant as display math; in a post
+    # with no backslash-delimited formula it stays CommonMark's brackets, never silently
+    _, state = render("intro\n\nWe have \\[f(x)\\] for all x, median\\[IQR\\].\n")
+    (diag,) = state.diagnostics
+    assert diag.severity is Severity.WARNING
+    assert (diag.location.line, diag.location.col) == (3, 9)
+    assert "`\\[f(x)\\]` is read as the brackets `[f(x)]`" in diag.message
+    assert "`$$f(x)$$`" in diag.message
+
+
+def test_math_formula_shaped_escaped_brackets_in_a_backslash_math_post_are_math_unwarned():
+    html, state = render("We have \\[f(x)\\] for all x.\n\nThen \\(a_1\\) too.\n")
+    assert not state.diagnostics
+    assert html.count('class="math-display"') == 1

@@ -109,3 +109,33 @@ def test_a_math_error_in_an_inline_note_is_reported_at_its_own_line_and_column()
         (3, source.split("\n")[2].index("\\foo") + 1)
     ]
     assert html.count('class="sidenote"') == 2
+
+
+def test_empty_note_definition_warns_at_its_marker():
+    # markdown-it/markdown-it-footnote#36: text after `[^id]:` or on the next line is the
+    # note's; with another definition (or a blank line) after the marker it has none
+    _, state = render("Text.[^a][^b]\n\n[^a]:\n[^b]:\n\nPara.\n")
+    assert messages(state) == [
+        f"post.md:{line}:1: warning: footnote `[^{label}]` has no text; write it after "
+        f"`[^{label}]:` or on the next line, and indent its later paragraphs by four spaces"
+        for line, label in ((7, "a"), (8, "b"))
+    ]
+
+
+def test_note_inside_a_link_text_warns_at_the_note_with_how_to_write_it():
+    # commonmark/commonmark-java#400: a link holds no link, so the outer one is text
+    _, state = render("Intro.\n\nSee [the terms[^t]](https://example.com).\n\n[^t]: A note.\n")
+    assert messages(state) == [
+        "post.md:7:15: warning: note `[^t]` is inside a link's text, so the link shows as "
+        "text (a link holds no other link); put the note after the link: `[text](url)[^t]`"
+    ]
+
+
+def test_note_referenced_only_inside_raw_html_says_so_and_how_to_fix():
+    # alphagov/govspeak#69: `<p>…[^1]</p>` is raw HTML; its `[^1]` is no reference
+    _, state = render("Intro.\n\n<p>Some text[^1]</p>\n\n[^1]: The note.\n")
+    assert messages(state) == [
+        "post.md:9:1: warning: note [^1] is referenced only inside raw HTML (line 7), where "
+        "Markdown is not read, so it is left out of the page; write that text in Markdown, "
+        'or add markdown="1" to its HTML element'
+    ]

@@ -326,7 +326,7 @@ def _kept_together(tokens: list[Any], end: int, open_tables: list[set[int]]) -> 
     the caption paragraph after it, a caption paragraph and the table after it, or two raw
     HTML blocks of one raw table (`rawtable.wrap_raw_tables` wraps a table whose blocks it
     sees together: `<font><table>…` and, after a blank line, `…</table></font>`)."""
-    from postil.markdown.table import CAPTION_PREFIX  # the table plugin's (no import cycle)
+    from postil.markdown.attrs import CAPTION_PREFIX  # the table plugin's (no import cycle)
 
     last = tokens[end - 1]
     if last.type == "table_close":

@@ -12,6 +12,7 @@ from markdown_it.token import Token
 
 from postil.markdown.attrlist import attribute_end, clean_attributes, read_attributes
 from postil.markdown.state import RenderState, get_state
+from postil.markdown.theorem import THEOREMS
 
 KRAMDOWN_TOC = re.compile(r"\{:\s*toc\s*\}")
 """kramdown's table of contents marker, after a one-item list (`* TOC`) that it replaces."""
@@ -23,6 +24,21 @@ INLINE_TARGETS = ("image", "link_close", "code_inline")
 IMAGE_SHORTHANDS = {"w": "width", "h": "height"}
 """Chirpy's names for an image's size (`![a](a.png){: w="700" h="400" }`: its "Writing a New
 Post", Size), read as `width` and `height`."""
+
+CAPTION_PREFIX = re.compile(r"(?:[Tt]able)?:(?=\s)")
+"""A paragraph right after or right before a table starting with this (`Table:`, `table:`
+or `:`) is its caption: Pandoc's syntax, which Quarto writes `: Caption {#tbl-x}`. Read by
+the table plugin; here so that such a paragraph's attribute list is left to it."""
+
+QUARTO_LABEL = re.compile(f"(?:{'|'.join(('eq', 'fig', 'tbl', 'sec', *THEOREMS))})-")
+"""The id of a Quarto cross-reference label (`postil.markdown.xref`)."""
+
+SPAN_CLOSES = frozenset({"em_close", "strong_close", "s_close", "mark_close"})
+"""Inline elements a list touching their end applies to (`_span_attributes`)."""
+
+SPAN_ATTRIBUTES = re.compile(r"[*_~=]\{")
+"""A list touching the closing delimiter of emphasis, a strikethrough or a mark: the only
+texts `_span_attributes` looks at (one search per paragraph)."""
 
 RAW_ATTRIBUTE = re.compile(r"\{=([A-Za-z][\w-]*)\}")
 """Pandoc's raw attribute after a code span (`` `<b>x</b>`{=html} ``): its format."""
@@ -43,10 +59,22 @@ def attrs_plugin(md: MarkdownIt) -> None:
         {.note}
         A paragraph.                                → <p class="note">  (Djot: the block after)
 
-    An attribute list must touch what it follows (`![a](b.png) {.x}` stays text, except the
-    figure plugin's `{#fig-id}`). A line holding only an attribute list applies to the block
+        A paragraph {.lead}                         → <p class="lead">  (markdown-it-attrs,
+        - item {.red}                               → <li class="red">   which VitePress
+        | cell {.c} |                               → <td class="c">     bundles)
+        | a |⏎| - |⏎| 1 |⏎⏎{.wide}                   → <table class="wide">
+        *red*{.red} **b**{: .x}                     → <em class="red">, <strong class="x">
+
+    An attribute list must touch the inline element it follows (`![a](b.png) {.x}` stays
+    text, except the figure plugin's `{#fig-id}`): an image, a link, a code span, emphasis,
+    a strikethrough or a mark (kramdown's span IAL); at the end of a paragraph's, a tight
+    list item's or a table cell's text, after a space, it is the block's (markdown-it-attrs'
+    "end of block"; not kramdown's span `{: …}` nor `{-}`, nor a Quarto label such as
+    `{#fig-x}`, nor after a bracket). A line holding only an attribute list applies to the block
     right before it when written kramdown's way (`{: …}`, no blank line between), otherwise
-    to the next block; with neither it is a warning. kramdown's `* TOC` + `{:toc}` is
+    to the next block; with neither it is a warning. One under a table is the table's
+    (markdown-it-attrs' table form), right under its last row or after a blank line, unless
+    it touches a block after it. kramdown's `* TOC` + `{:toc}` is
     dropped (the page shows its own table of contents). Attributes pass
     `postil.markdown.attrlist.clean_attributes` (the allow-list); each dropped one is a
     warning at its line. Heading ids given this way replace the slug (heading plugin); the
@@ -121,8 +149,9 @@ def attrs_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         return False
     if silent:
         # Only kramdown's `{: …}` ends the paragraph above it (its block IAL): a Djot line
-        # `{k=v}` inside a paragraph may be TeX of a `$$` formula spanning lines.
-        return line.startswith("{:")
+        # `{k=v}` inside a paragraph may be TeX of a `$$` formula spanning lines. Any ends a
+        # table, whose row it would be (arve0/markdown-it-attrs#113: `| a |⏎{.lorem}`).
+        return line.startswith("{:") or state.parentType == "table"
     token = state.push("attrs_block", "", 0)
     token.map = [start, start + 1]
     token.meta = {"attrs": attrs, "kramdown": line.startswith("{:"), "text": line, "toc": toc}
@@ -199,40 +228,134 @@ def _block_target(tokens: list[Token], index: int) -> Token | None:
     follows = after is not None and after.nesting >= 0 and after.level == token.level
     if adjacent and (token.meta["kramdown"] or not follows):
         return before
+    if _table_attributes(before, token, after):
+        return before
     return after if follows else None
 
 
+def _table_attributes(before: Token | None, token: Token, after: Token | None) -> bool:
+    """Tell whether the attribute line `token` is markdown-it-attrs' list for the table
+    `before` it: `{.x}` (not kramdown's `{: …}`) after a blank line below the table and not
+    touching a block after it (VitePress bundles markdown-it-attrs; its tables take their
+    list so, arve0/markdown-it-attrs#113)."""
+    if before is None or before.type != "table_open" or token.meta["kramdown"]:
+        return False
+    if after is None or after.map is None or token.map is None:
+        return True
+    return after.map[0] != token.map[1]
+
+
 def attrs_heading(state: StateCore) -> None:
-    """Move a trailing `{…}` of a heading's text onto the heading; report dropped attributes."""
+    """Move a trailing `{…}` of a heading's, paragraph's, list item's or table cell's text
+    onto that block, and one touching emphasis onto it; report dropped attributes."""
     tokens, doc = state.tokens, get_state(state.env)
     for i, token in enumerate(tokens):
         if token.type == "heading_open" and i + 1 < len(tokens):
             _heading_attributes(token, tokens[i + 1])
-        if token.type == "inline" and token.children:
-            line0 = token.map[0] if token.map else None
-            for child in token.children:
-                report_dropped(doc, child, line0)
+        elif token.type == "inline" and "{" in token.content:  # every list is written `{…}`
+            _inline_attributes(tokens, i, doc)
         if token.meta and token.meta.get("dropped_attrs"):
             report_dropped(doc, token, token.map[0] if token.map else None)
 
 
+def _inline_attributes(tokens: list[Token], index: int, doc: RenderState) -> None:
+    """Read the lists of the inline token at `index` that end its block's text or touch
+    emphasis, and report what the allow-list dropped from its elements."""
+    inline = tokens[index]
+    if inline.content.endswith("}") and index > 0:
+        _block_end_attributes(tokens, index)
+    if SPAN_ATTRIBUTES.search(inline.content):
+        _span_attributes(inline)
+    line0 = inline.map[0] if inline.map else None
+    for child in inline.children or ():
+        report_dropped(doc, child, line0)
+
+
+def _span_attributes(inline: Token) -> None:
+    """Move a list touching the end of emphasis, strong emphasis, a strikethrough or a mark
+    (`*red*{.red}`, `**b**{: .x}`) onto that element: kramdown's span IAL ("Span IALs") and
+    markdown-it-attrs' inline form. Emphasis is paired after the inline rules, so this is
+    done on the finished tokens."""
+    children = inline.children or []
+    for index in range(1, len(children)):
+        child = children[index]
+        if child.type != "text" or children[index - 1].type not in SPAN_CLOSES:
+            continue
+        end = attribute_end(child.content, 0) if child.content.startswith("{") else -1
+        attrs = read_attributes(child.content[:end]) if end > 0 else None
+        if attrs is not None:
+            apply_attributes(_opening(children, index - 1), attrs)
+            child.content = child.content[end:]
+    inline.children = [c for c in children if c.type != "text" or c.content]
+
+
 def _heading_attributes(heading: Token, inline: Token) -> None:
     """Read `## Title {#id .class}`: strip the list from the text, set it on the heading."""
+    attrs = _trailing_attributes(inline, spaced=False)
+    if attrs is not None:
+        apply_attributes(heading, attrs)
+
+
+def _block_end_attributes(tokens: list[Token], index: int) -> None:
+    """Read markdown-it-attrs' list at the end of a paragraph's, a tight list item's or a
+    table cell's text (`text {.red}`, `- item {.red}`, `| cell {scope=col} |`), after a
+    space and not kramdown's `{: …}` or pandoc-sidenote's `{-}`, onto that block (VitePress
+    bundles markdown-it-attrs; arve0/markdown-it-attrs#142, #150)."""
+    opening = tokens[index - 1]
+    if opening.type == "paragraph_open" and opening.hidden and index > 1:
+        if tokens[index - 2].type == "list_item_open":
+            opening = tokens[index - 2]  # a tight item's hidden paragraph: the item
+    if opening.type not in ("paragraph_open", "list_item_open", "th_open", "td_open"):
+        return
+    inline = tokens[index]
+    if CAPTION_PREFIX.match(inline.content) or any(
+        child.type == "image" for child in inline.children or ()
+    ):
+        return  # `: Caption {#tbl-x}`, `![a](b.png) {#fig-x}`: the figure plugin's labels
+    attrs = _trailing_attributes(inline, spaced=True)
+    if attrs is not None:
+        apply_attributes(opening, attrs)
+
+
+def _quarto_label(attrs: dict[str, str]) -> bool:
+    """Tell whether an attribute list names a Quarto cross-reference label (`{#fig-x}`,
+    `{#eq-x}`, `{#thm-x}`): the xref and figure plugins' business, not a block's id."""
+    return QUARTO_LABEL.match(attrs.get("id", "")) is not None
+
+
+def _trailing_attributes(inline: Token, *, spaced: bool) -> dict[str, str] | None:
+    """Strip an attribute list that ends `inline`'s text and return it (None: there is
+    none). `spaced`: only a list after a space, not kramdown's `{: …}` or `{-}` (for
+    blocks other than headings, whose text may end so)."""
     children = inline.children or []
     if not children or children[-1].type != "text":
-        return
+        return None
     text = children[-1].content.rstrip()
     start = text.rfind("{")
     while start >= 0 and attribute_end(text, start) != len(text):
         start = text.rfind("{", 0, start)
-    attrs = read_attributes(text[start:]) if start >= 0 else None
-    if attrs is None:
-        return
+    if start < 0:
+        return None
+    written = text[start:]
+    before = text[:start].rstrip()
+    if spaced and (
+        written.startswith("{:")
+        or written == "{-}"
+        or before.endswith("]")  # `[a] {.x}`: a Pandoc span with a space, text
+        or (start > 0 and not text[start - 1].isspace())
+        or (start == 0 and len(children) > 1 and children[-2].type != "softbreak")
+    ):
+        return None
+    attrs = read_attributes(written)
+    if attrs is None or (spaced and _quarto_label(attrs)):
+        return None
     children[-1].content = text[:start].rstrip()
     if not children[-1].content:
         children.pop()
+        if children and children[-1].type == "softbreak":
+            children.pop()  # `text⏎{.note}`: the list had a line of its own
     inline.content = inline.content.rstrip()[: -(len(text) - start)].rstrip()
-    apply_attributes(heading, attrs)
+    return attrs
 
 
 def apply_attributes(token: Token, attrs: dict[str, str]) -> None:

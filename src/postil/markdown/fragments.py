@@ -57,6 +57,7 @@ def heading_fragments(state: StateCore) -> None:
         _gather(state.tokens, carry)
         if run.last:
             run.facts["fragments"] = _headings_and_ids(carry)
+            run.facts["fragment_sources"] = _sources(carry["closes"])
         return
     fragments = {link.fragment for link in doc.extra.get("anchor_links", ()) if not link.target}
     if not fragments:
@@ -71,7 +72,10 @@ def heading_fragments(state: StateCore) -> None:
     if not headings or fragments <= known:
         return
     links = [link for link in _fragment_links(state.tokens) if link[2] not in known]
-    aliases = foreign_ids([text for _, text in headings])
+    sources = run.facts.get("fragment_sources") or _sources(state.tokens)
+    if doc.title_id and doc.title_text:
+        sources = [doc.title_text, *sources]
+    aliases = _aliases([text for _, text in headings], sources)
     moved: dict[str, str] = {}
     for block, token, fragment in links:
         found = sorted(aliases.get(fragment, ()))
@@ -97,6 +101,26 @@ def _headings_and_ids(carry: dict[str, Any]) -> tuple[list[tuple[str, str]], set
         if close.meta.get("anchor")
     ]
     return headings, carry["ids"] | {given for given, _ in headings}
+
+
+def _aliases(texts: list[str], sources: list[str]) -> dict[str, set[int]]:
+    """Return other generators' ids of the headings (`postil.slugs.foreign_ids`), from
+    their text and from their text with each formula as written (`$q_1$`, as generators
+    that leave math to the browser slug it), when the two differ."""
+    aliases = foreign_ids(texts)
+    if len(sources) == len(texts) and sources != texts:
+        for alias, indices in foreign_ids(sources).items():
+            aliases.setdefault(alias, set()).update(indices)
+    return aliases
+
+
+def _sources(tokens: list[Token]) -> list[str]:
+    """Return each heading's text with its formulas as written (`heading._source_text`)."""
+    return [
+        str(token.meta.get("heading_source", ""))
+        for token in tokens
+        if token.type == "heading_close" and token.meta.get("anchor")
+    ]
 
 
 def _gather(tokens: list[Token], carry: dict[str, Any]) -> dict[str, Any]:

@@ -102,6 +102,22 @@ def _parts(inline: Token, doc: RenderState | None) -> list[tuple[str, str, str]]
     return parts
 
 
+def _source_text(inline: Token) -> str:
+    """Return a heading's text with each formula as written, delimiters and all
+    (`Analysis of $q_1$`): what GitHub, mdBook and other generators that leave math to the
+    browser slug (their id `analysis-of-q_1`; badboy/mdbook-toc#48)."""
+    pieces = []
+    for child in inline.children or []:
+        if child.type in MATH_TOKENS:
+            opener, closer = (child.meta or {}).get("delims", ("$", "$"))
+            pieces.append(f"{opener}{child.content}{closer}")
+        elif child.type in ("text", "code_inline", "text_special", "math_ref"):
+            pieces.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            pieces.append(" ")
+    return "".join(pieces).strip()
+
+
 def _formula(token: Token, doc: RenderState | None) -> tuple[str, str]:
     """Return (plain text, MathML) of a formula in a heading; ("", "") for empty math.
 
@@ -194,6 +210,7 @@ def _give_ids(
         close.meta["anchor"] = (heading_id, text)
         # as written, spaces and all: GitHub's and mdBook's ids keep each space as a `-`
         close.meta["heading_text"] = "".join(part[0] for part in parts).strip()
+        close.meta["heading_source"] = _source_text(inline)
         level = int(token.tag[1:])
         if level in TOC_LEVELS and UNLISTED not in str(token.attrs.get("class", "")).split():
             html = "".join(part[1] for part in parts).strip()

@@ -42,6 +42,7 @@ from markdown_it.token import Token
 
 from postil.markdown import bookdown
 from postil.markdown.inlinewarn import UNCLOSED_DOLLARS, report_inline, warn_inline
+from postil.markdown.mathbracket import AMBIGUOUS_BRACKETS, formula_shaped, writes_backslash_math
 from postil.markdown.mathcore import math_alt, math_fence, math_heading, math_nobreak
 from postil.markdown.mathdoc import (
     PIPE,
@@ -228,7 +229,7 @@ def math_inline(state: StateInline, silent: bool) -> bool:
     for opener, (closer, kind) in BACKSLASH_DELIMITERS.items():
         if src.startswith(opener, pos):
             close = closers.find(closer, pos + len(opener), end)
-            if close < 0 or _escaped_brackets(state, opener, pos, close + len(closer)):
+            if close < 0 or _escaped_brackets(state, opener, pos, close + len(closer), silent):
                 return False
             return _emit(state, silent, kind, pos + len(opener), close, close + len(closer))
     return _math_ref(state, silent)
@@ -239,7 +240,9 @@ r"""How far along its line `_escaped_brackets` looks for a word beside `\[…\]`
 a line of thousands of pairs stays linear)."""
 
 
-def _escaped_brackets(state: StateInline, opener: str, pos: int, end: int) -> bool:
+def _escaped_brackets(
+    state: StateInline, opener: str, pos: int, end: int, silent: bool = True
+) -> bool:
     r"""Tell whether `\[…\]` or `\(…\)` from `pos` to `end` is Markdown's escaped brackets
     in a line of prose, not math.
 
@@ -252,7 +255,10 @@ def _escaped_brackets(state: StateInline, opener: str, pos: int, end: int) -> bo
     runs take) and it sits inside a line of prose: `\[…\]` on one line with a letter or
     digit beside it on that line (within `PROSE_REACH`), or inside a link's text; `\(…\)`
     glued to a word (`f\(x\)`: `where \(x\) is` stays math). A pair spanning lines, or
-    alone on its line, stays math; the kramdown-escaped `\\[` never comes here.
+    alone on its line, stays math; the kramdown-escaped `\\[` never comes here. A pair in
+    prose that reads as a formula without any TeX sign (`\[f(x)\]`) is math in a post that
+    writes other backslash-delimited formulas, otherwise brackets with a warning
+    (`postil.markdown.mathbracket`; none when `silent`).
     """
     if opener not in ("\\[", "\\("):
         return False
@@ -268,7 +274,23 @@ def _escaped_brackets(state: StateInline, opener: str, pos: int, end: int) -> bo
         return True
     before = src[max(0, pos - PROSE_REACH) : pos].rpartition("\n")[2]
     after = src[end : end + PROSE_REACH].partition("\n")[0]
-    return any(_word_char(c) for c in before) or any(_word_char(c) for c in after)
+    if not (any(_word_char(c) for c in before) or any(_word_char(c) for c in after)):
+        return False
+    return _prose_brackets(state, pos, content, silent)
+
+
+def _prose_brackets(state: StateInline, pos: int, content: str, silent: bool) -> bool:
+    r"""Tell whether `\[content\]` at `pos`, in a line of prose and holding no TeX, is
+    brackets: yes unless it reads as a formula (`formula_shaped`) in a post that writes
+    backslash-delimited math; a formula-shaped one left as brackets is warned about."""
+    if not formula_shaped(content):
+        return True
+    if writes_backslash_math(state.env):
+        return False
+    if not silent:
+        written = state.src[pos : pos + len(content) + 4]
+        warn_inline(state, pos, AMBIGUOUS_BRACKETS.format(written=written, content=content))
+    return True
 
 
 def _word_char(char: str) -> bool:
@@ -566,10 +588,11 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
 
     Lazy continuation lines (`postil.markdown.mathlazy`): a formula line outdented inside
     a list item (`- text⏎$$⏎x⏎$$`, `- text⏎$$x$$`) goes on the item's paragraph, where the
-    inline rule reads the formula as display math; a formula opened inside a list item or
-    quote may go on, and close, on lazy lines (`> $$⏎x⏎$$`); and lazy lines right after a
-    formula stay in its container as a paragraph (`1. a⏎   $$x$$⏎lazy`), as CommonMark,
-    which reads the formula as paragraph text, keeps them there.
+    inline rule reads the formula as display math (on a quote's lazy line in a list item,
+    `1. > q⏎$$x$$`, it ends the quote and `mathquote` moves it back in); a formula opened
+    inside a list item or quote may go on, and close, on lazy lines (`> $$⏎x⏎$$`); and lazy
+    lines right after a formula stay in its container as a paragraph (`1. a⏎   $$x$$⏎lazy`),
+    as CommonMark, which reads the formula as paragraph text, keeps them there.
     """
     if state.is_code_block(start_line):
         return False
@@ -608,9 +631,11 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     label = _quarto_label(state, scan, opener, closer)
     if scan.pos < 0 or not (scan.ends_line or label):
         return False
-    if lazy:  # outdented in a list item: a lazy line of its paragraph (`mathlazy`)
-        if not (silent and state.parentType == "paragraph"):
-            return False  # a quote's lazy line in a list item: the quote's paragraph text
+    if lazy:  # outdented in a list item: a lazy line of its paragraph or quote (`mathlazy`)
+        if not (silent and state.parentType in ("paragraph", "blockquote")):
+            return False
+        # the formula goes on in the item; one on a quote's lazy line (`1. > q⏎$$x$$`) is
+        # moved back into the quote by `mathquote`
         _indent_lazy_lines(state, start_line, scan.line)
         return True
     if silent:

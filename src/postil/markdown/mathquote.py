@@ -11,7 +11,10 @@ ended the quote:
 
 was a quote, then the formula outside it. `math_quote_lazy` puts such a formula, and the
 lazy lines after it up to a blank line, back at the end of the innermost quote, after the
-paragraph or formula it continues. (Lazy lines after a formula inside the quote, and a
+paragraph or formula it continues. A quote inside a list item (`1. > The identity⏎$$ a = b $$
+(eq:ab)`) gets its formula the same way: the math block rule ends the quote there and keeps
+the formula in the item (`math._indent_lazy_lines`), and this rule moves it into the quote,
+where CommonMark's laziness has it. (Lazy lines after a formula inside the quote, and a
 formula opened in the quote and closed on lazy lines, are read by the math block rule
 itself: `postil.markdown.mathlazy`.)
 """
@@ -83,6 +86,8 @@ def _move_into_quote(tokens: list[Token], at: int) -> int:
     moved = tokens[at:end]
     for token in moved:
         token.level = level + (token.type == "inline")
+        # a tight list hides its items' paragraphs, not a quote's (`- > q⏎$$x$$⏎text`)
+        token.hidden = False
     closes = tokens[first_close:at]
     tokens[first_close:end] = moved + closes
     return first_close + len(moved) - 1

@@ -20,6 +20,7 @@ from markdown_it.token import Token
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.footnote.index import footnote_inline, footnote_ref
 
+from postil.markdown.footnotedef import next_line_definitions
 from postil.markdown.state import get_state
 
 INLINE_LABEL = "inline {}"
@@ -93,6 +94,10 @@ def sidenote_plugin(md: MarkdownIt) -> None:
     order of their references; `^[{-} …]` is a margin note (pandoc-sidenote's rule).
     """
     footnote_plugin(md, inline=False, move_to_end=False, always_match_refs=True)
+    footnote_def = md.block.ruler.__rules__[md.block.ruler.__find__("footnote_def")].fn
+    md.block.ruler.at(  # as mdit-py-plugins registers it: a definition ends a paragraph
+        "footnote_def", next_line_definitions(footnote_def), {"alt": ["paragraph", "reference"]}
+    )
     md.inline.ruler.at("footnote_ref", footnote_ref_located)
     md.inline.ruler.before("footnote_ref", "footnote_inline", footnote_inline_located)
     md.core.ruler.after("inline", "sidenote_tail", sidenote_tail)
@@ -308,24 +313,51 @@ def _strip_margin_marker(body: list[Token]) -> bool:
 
 
 def _report_unreferenced(state: StateCore, definitions: dict, notes: dict[int, Note]) -> None:
+    """Warn about each definition no reference reads, naming a reference written inside
+    raw HTML, where Markdown is not read (alphagov/govspeak#69: `<p>text[^1]</p>`)."""
     referenced = {note.label for note in notes.values()}
     for label, (_, line0) in definitions.items():
-        if label not in referenced:
-            get_state(state.env).warn(
-                line0,
-                _column_of(state.src, line0, f"[^{label}]:"),
-                f"note [^{label}] is defined but never referenced, so it is left out of the "
-                f"page; add [^{label}] where it belongs or delete the definition",
+        if label in referenced:
+            continue
+        html_line = _reference_in_html(state.tokens, f"[^{label}]")
+        if html_line is None:
+            reason = "defined but never referenced, so it is left out of the page"
+            fix = f"add [^{label}] where it belongs or delete the definition"
+        else:
+            at = get_state(state.env).body_line + html_line
+            reason = (
+                f"referenced only inside raw HTML (line {at}), where Markdown is not read, "
+                "so it is left out of the page"
             )
+            fix = 'write that text in Markdown, or add markdown="1" to its HTML element'
+        get_state(state.env).warn(
+            line0,
+            _column_of(state.src, line0, f"[^{label}]:"),
+            f"note [^{label}] is {reason}; {fix}",
+        )
+
+
+def _reference_in_html(tokens: list[Token], reference: str) -> int | None:
+    """Return the 0-based body line of the first raw HTML block holding `reference`."""
+    for token in tokens:
+        if token.type == "html_block" and reference in token.content and token.map:
+            index = token.content.index(reference)
+            return token.map[0] + token.content.count("\n", 0, index)
+    return None
 
 
 def _annotate_refs(state: StateCore, inline: Token, notes: dict[int, Note]) -> None:
-    """Attach each `footnote_ref` child's Note; warn about references to undefined notes."""
-    for child in inline.children or []:
+    """Attach each `footnote_ref` child's Note; warn about references to undefined notes
+    and about notes inside a link's text."""
+    children = inline.children or []
+    _notes_after_links(children)
+    for index, child in enumerate(children):
         if child.type != "footnote_ref" or "note" in child.meta:
             continue
         note = notes[child.meta["id"]]
         child.meta["note"] = note
+        if index + 1 < len(children) and children[index + 1].content.startswith("]("):
+            _warn_note_in_link(state, inline, child, note)
         if note.label == INLINE_LABEL.format(child.meta["id"]) and note.body:
             # an inline note's text is on its reference's line: its math errors point there
             line0, _ = _locate(state.src, inline, child.meta.get("pos", 0))
@@ -340,6 +372,45 @@ def _annotate_refs(state: StateCore, inline: Token, notes: dict[int, Note]) -> N
                 f'"[^{note.label}]: text" below the paragraph, or write \\[^{note.label}] '
                 "for literal text",
             )
+
+
+def _notes_after_links(children: list[Token]) -> None:
+    """Move each note reference that stands inside a link (Pandoc's `[the terms^[a note]](url)`,
+    which markdown-it's link rule reads as a link holding the note) to right after the link:
+    a link inside a link is not HTML (a browser splits them, leaving the link's text after
+    the note unlinked), and neither is the note's toggle button inside a link."""
+    depth, index = 0, 0
+    held: list[Token] = []
+    while index < len(children):
+        child = children[index]
+        if child.type == "link_open":
+            depth += 1
+        elif child.type == "link_close" and depth:
+            depth -= 1
+            if not depth and held:
+                children[index + 1 : index + 1] = held
+                index += len(held)
+                held = []
+        elif child.type == "footnote_ref" and depth:
+            held.append(children.pop(index))
+            continue
+        index += 1
+
+
+def _warn_note_in_link(state: StateCore, inline: Token, ref: Token, note: Note) -> None:
+    """Warn that the note `ref` stands inside a link's text (`[the terms[^t]](url)`), which
+    CommonMark's rule that links hold no links leaves as text, as markdown-it-footnote and
+    GitHub do (commonmark/commonmark-java#400); Pandoc and kramdown nest the note's link in
+    the link, which HTML does not allow."""
+    inline_note = note.label == INLINE_LABEL.format(ref.meta["id"])
+    written = "^[…]" if inline_note else f"[^{note.label}]"
+    line0, col = _locate(state.src, inline, ref.meta.get("pos", 0))
+    get_state(state.env).warn(
+        line0,
+        col,
+        f"note `{written}` is inside a link's text, so the link shows as text (a link "
+        f"holds no other link); put the note after the link: `[text](url){written}`",
+    )
 
 
 def _locate(src: str, inline: Token, pos: int) -> tuple[int, int]:

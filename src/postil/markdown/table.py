@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from itertools import islice
 from typing import Any
@@ -13,13 +12,9 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 from postil.markdown.attrlist import attribute_end, read_attributes
-from postil.markdown.attrs import apply_attributes, report_dropped
+from postil.markdown.attrs import CAPTION_PREFIX, apply_attributes, report_dropped
 from postil.markdown.heading import inline_text
 from postil.markdown.state import RenderState, get_state
-
-CAPTION_PREFIX = re.compile(r"(?:[Tt]able)?:(?=\s)")
-"""A paragraph right after or right before a table starting with this (`Table:`, `table:`
-or `:`) is its caption: Pandoc's syntax, which Quarto writes `: Caption {#tbl-x}`."""
 
 
 def table_plugin(md: MarkdownIt) -> None:
