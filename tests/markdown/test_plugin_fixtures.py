@@ -95,6 +95,9 @@ PLUGINS = {
     "wpcaption": ("figure", "wpcaption"),
     # Logseq's block properties, empty bullets, references and admonitions (callouts)
     "logseq": ("math", "callout", "logseq"),
+    # dev.to's posts: katex tags are the math plugin's, folds callouts, `{% embed %}`
+    # GitBook's, `{% twitter %}` the Liquid plugin's
+    "forem": ("math", "code", "callout", "links", "liquid", "gitbook", "forem", "template"),
 }
 
 

@@ -59,6 +59,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.distill import distill_plugin
     from postil.markdown.emoji import emoji_plugin
     from postil.markdown.figure import figure_plugin
+    from postil.markdown.forem import forem_plugin
     from postil.markdown.fragments import fragments_plugin
     from postil.markdown.gitbook import gitbook_plugin
     from postil.markdown.gridtable import gridtable_plugin
@@ -135,6 +136,7 @@ def create_markdown() -> MarkdownIt:
         shortcode_plugin,
         zola_plugin,  # before the template plugin: its inline math rule goes first
         gitbook_plugin,
+        forem_plugin,  # dev.to's folds and embeds; its katex tags are the math plugin's
         template_plugin,  # before the links rule, which it hands evaluated links to
         tufte_plugin,  # after the liquid and template rules, which it goes before
         toc_plugin,

@@ -8,7 +8,9 @@ reference: hints, tabs, embedded URLs, code blocks):
 - `{% tabs %}` around `{% tab title="…" %}` … `{% endtab %}` → content tabs
   (`postil.markdown.shortcodetabs`);
 - `{% embed url="…" %}` (with an optional caption and `{% endembed %}`) → a video player
-  for a YouTube or Vimeo URL (`postil.markdown.embed`), else a link (GitBook's card);
+  for a YouTube or Vimeo URL (`postil.markdown.embed`), a quoted link for a post on X,
+  else a link (GitBook's card); dev.to's `{% embed URL %}` (Forem's `UnifiedEmbed`, the
+  URL without `url=`) is read the same;
 - `{% code title="x.py" lineNumbers="true" %}` around a fence → the fence's caption and
   line numbers (`postil.markdown.fenceinfo`); `overflow`, `fullWidth` and `expandable` only
   lay the block out and are read without a word.
@@ -23,7 +25,13 @@ from urllib.parse import urlsplit
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 
-from postil.markdown.embed import VIMEO_HOSTS, YOUTUBE_HOSTS, push_video
+from postil.markdown.embed import (
+    VIMEO_HOSTS,
+    YOUTUBE_HOSTS,
+    post_url_parts,
+    push_post,
+    push_video,
+)
 from postil.markdown.shortcodecallout import push_callout
 from postil.markdown.shortcodetabs import push_tab, push_tabset
 from postil.markdown.state import get_state
@@ -135,8 +143,8 @@ def _code(state: StateBlock, lines: tuple[int, int], tag: Tag, named: dict[str, 
 def _embed(state: StateBlock, start: int, end: int, tag: Tag) -> None:
     """Push a player for an embedded YouTube or Vimeo URL, else a link to the URL; the lines
     up to `{% endembed %}` are its caption, a paragraph under it."""
-    _, named = shortcode_params(tag.args)
-    url = named.get("url", "").strip()
+    positional, named = shortcode_params(tag.args)
+    url = named.get("url", positional[0] if positional else "").strip()
     close = find_closer(state, start, end, "endembed")
     state.line = (close if close is not None else start) + 1
     if not url:
@@ -146,6 +154,9 @@ def _embed(state: StateBlock, start: int, end: int, tag: Tag) -> None:
     caption = "".join(state.getLines(start + 1, close, state.blkIndent, False)) if close else ""
     if host in YOUTUBE_HOSTS | VIMEO_HOSTS:
         push_video(state, start, tag, url, {}, provider="video")
+        text = caption.strip()
+    elif any(post_url_parts(url)):  # a post on X: its quoted link (`embed.push_post`)
+        push_post(state, start, tag, *post_url_parts(url))
         text = caption.strip()
     else:
         label = (caption.strip() or url).replace("]", "\\]").replace("[", "\\[")

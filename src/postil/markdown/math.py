@@ -41,6 +41,7 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 from postil.markdown import bookdown
+from postil.markdown.forem import FOREM_ESCAPES, forem_katex_display, is_forem
 from postil.markdown.inlinewarn import UNCLOSED_DOLLARS, report_inline, warn_inline
 from postil.markdown.mathcore import math_alt, math_fence, math_heading, math_nobreak
 from postil.markdown.mathdoc import (
@@ -400,17 +401,26 @@ def _katex_inline(state: StateInline, silent: bool) -> bool:
     closing = KATEX_CLOSE.search(state.src, opening.end(), state.posMax)
     if closing is None:
         return False
-    kind = "math_inline_display" if katex_display(opening) else "math_inline"
-    return _emit(state, silent, kind, opening.end(), closing.start(), closing.end())
+    forem = is_forem(state.env)
+    kind = "math_inline_display" if katex_display(opening, forem) else "math_inline"
+    _emit(state, silent, kind, opening.end(), closing.start(), closing.end())
+    if forem and not silent:  # dev.to's Markdown ran first: its escapes are gone
+        token = state.tokens[-1]
+        tex = state.src[opening.end() : closing.start()]
+        token.content, token.meta["removed"] = unescape(tex, FOREM_ESCAPES)
+    return True
 
 
-def katex_display(opening: re.Match[str]) -> bool:
+def katex_display(opening: re.Match[str], forem: bool = False) -> bool:
     """Tell whether a `KATEX_OPEN` tag asks for display math: a `display` word (jekyll-katex's
     `{% katex display %}`, Hugo Book's first form) or a `display=` value that is not false
     (Hugo Book's template tests `.Get "display"`, so `display=true` and `display=1` count;
-    `display=false` is read as the author means it, inline).
+    `display=false` is read as the author means it, inline). In a dev.to post (`forem`:
+    `postil.markdown.forem`) every `{% katex %}` is display unless it says `inline`.
     """
     arguments = opening.group(1) or opening.group(3) or ""
+    if forem and opening["name"] == "katex":
+        return forem_katex_display(arguments)
     if '"displayMode": true' in arguments.replace("'", '"'):  # hexo-math's KaTeX options
         return True
     positional, named = shortcode_params(arguments)
@@ -679,7 +689,8 @@ def _katex_block(state: StateBlock, start_line: int, end_line: int, silent: bool
     begin = state.bMarks[start_line] + state.tShift[start_line]
     line = state.src[begin : state.eMarks[start_line]].rstrip()
     opening = KATEX_OPEN.fullmatch(line)
-    if opening is None or not (katex_display(opening) or opening["name"] in HEXO_MATH):
+    forem = is_forem(state.env)
+    if opening is None or not (katex_display(opening, forem) or opening["name"] in HEXO_MATH):
         return False
     name = opening["name"]
     close = find_closer(state, start_line, end_line, f"end{name}" if name else "katex")
@@ -692,7 +703,7 @@ def _katex_block(state: StateBlock, start_line: int, end_line: int, silent: bool
         state, start_line, state.eMarks[start_line], state.bMarks[close] + state.tShift[close]
     )
     token = state.push("math_block", "math", 0)
-    token.content, removed = _unescaped(source, line)
+    token.content, removed = unescape(source, FOREM_ESCAPES) if forem else _unescaped(source, line)
     token.map = [start_line, close + 1]
     col0 = state.eMarks[start_line] - state.bMarks[start_line]
     token.meta = {"col0": col0, "delims": (line, closer), "removed": removed, "source": source}
