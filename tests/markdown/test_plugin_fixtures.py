@@ -98,6 +98,8 @@ PLUGINS = {
     # dev.to's posts: katex tags are the math plugin's, folds callouts, `{% embed %}`
     # GitBook's, `{% twitter %}` the Liquid plugin's
     "forem": ("math", "code", "callout", "links", "liquid", "gitbook", "forem", "template"),
+    # Hashnode's `%[URL]` lines: players and quoted posts of the embed module, else links
+    "hashnode": ("math", "links", "hashnode"),
 }
 
 

@@ -83,7 +83,14 @@ _MONTHS = {
     )
     for name in names
 }
-_TIME = r"(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(Z|[+-]\d{2}:?\d{2})?)?"
+_TIME = (
+    r"(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(Z|(?:GMT|UTC)?[+-]\d{2}:?\d{2})?"
+    r"(?:\s*\([^()]*\))?)?"
+)
+"""A time after a date: `10:00`, `10:00:30 +02:00`, and JavaScript's `Date.toString()` form
+(ECMA-262 `TimeString` and `TimeZoneString`: `10:32:55 GMT+0000 (Coordinated Universal
+Time)`), which Hashnode's backups write (`datePublished: Sun Apr 02 2023 10:32:55 GMT+0000
+(…)`); the zone's name in parentheses is read from the offset before it."""
 _WRITTEN_DATE = re.compile(
     r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?"  # a weekday: `Fri, 24 Feb 2017`
     r"(?:(?P<d1>\d{1,2})\s+(?P<m1>[A-Za-z]{3,9})\.?,?"  # `24 Feb 2017`, `24 February 2017`
@@ -792,6 +799,13 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "format": ("macros", ft.header_macros, 1),  # Quarto: a MathJax config in the header
     "include-in-header": ("macros", ft.header_macros, 2),  # Quarto, at the top
     "header-includes": ("macros", ft.header_macros, 3),  # Pandoc, R Markdown
+    "cover_image": ("image", ft.image, 2),  # dev.to: the post's cover (and social image)
+    "main_image": ("image", ft.image, 3),  # dev.to's API name of the cover
+    "datepublished": ("date", _date, 1),  # Hashnode's backups: `datePublished`
+    "seodescription": ("summary", _clean_text, 2),  # Hashnode: the meta description
+    "enabletoc": ("toc", ft.toc, 1),  # Hashnode: `enableToc: true`
+    "saveasdraft": ("draft", _plain(as_bool), 1),  # Hashnode: kept as a draft
+    "ignorepost": ("draft", _plain(as_bool), 2),  # Hashnode's GitHub source: not published
 }
 """Keys of other generators with a meaning postil has: key → (field, converter, rank);
 the lower rank wins when two give one field (postil's own keys have rank 0)."""
@@ -839,6 +853,9 @@ QUIET_KEYS = frozenset(
     # of the page for its links, publishing, the graph view, templates
     | {"alias", "public", "exclude-from-graph-view", "template", "template-including-parent"}
     | {"id"}  # Dendron's and Foam's note id: the note's own key in the vault
+    # Hashnode: the post's id, its blog, where it is listed, comments, its author's account
+    | {"cuid", "domain", "hidefromhashnodecommunity", "hidefromhashnodefeed"}
+    | {"disablecomments", "publishas"}
 )
 """Keys that change nothing postil does (the look of another theme, its comments, its math
 engine, Quarto's execution options, MkDocs' `hide`, Zola's `[extra]` table of theme values,

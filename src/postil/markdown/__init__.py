@@ -63,6 +63,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.fragments import fragments_plugin
     from postil.markdown.gitbook import gitbook_plugin
     from postil.markdown.gridtable import gridtable_plugin
+    from postil.markdown.hashnode import hashnode_plugin
     from postil.markdown.heading import heading_plugin
     from postil.markdown.hexo import hexo_plugin
     from postil.markdown.htmlblock import htmlblock_plugin
@@ -137,6 +138,7 @@ def create_markdown() -> MarkdownIt:
         zola_plugin,  # before the template plugin: its inline math rule goes first
         gitbook_plugin,
         forem_plugin,  # dev.to's folds and embeds; its katex tags are the math plugin's
+        hashnode_plugin,  # Hashnode's `%[URL]` embed lines
         template_plugin,  # before the links rule, which it hands evaluated links to
         tufte_plugin,  # after the liquid and template rules, which it goes before
         toc_plugin,

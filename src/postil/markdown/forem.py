@@ -36,6 +36,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 
+from postil.markdown.embed import push_url_embed
 from postil.markdown.shortcodecallout import push_callout
 from postil.markdown.state import get_state
 from postil.markdown.tagsyntax import Tag, find_closer, line_tag
@@ -139,7 +140,7 @@ def forem_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     if url is None:
         return False
     if not silent:
-        _push_link(state, start, url)
+        push_url_embed(state, start, tag, url)
         state.line = start + 1
     return True
 
@@ -156,12 +157,3 @@ def embed_url(tag: Tag) -> str | None:
     if tag.name in ("link", "post") and JEKYLL_LINK.fullmatch(first):
         return None
     return EMBED_URLS[tag.name].format(first.lstrip("/"))
-
-
-def _push_link(state: StateBlock, line: int, url: str) -> None:
-    """Push a paragraph on body line `line` holding a link to `url`, labelled with it."""
-    label = url.replace("[", "\\[").replace("]", "\\]")
-    state.push("paragraph_open", "p", 1).map = [line, line + 1]
-    inline = state.push("inline", "", 0)
-    inline.content, inline.map, inline.children = f"[{label}](<{url}>)", [line, line + 1], []
-    state.push("paragraph_close", "p", -1)

@@ -20,18 +20,10 @@ Other tags stay Liquid's (`postil.markdown.liquid`), reported as they are today.
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 
-from postil.markdown.embed import (
-    VIMEO_HOSTS,
-    YOUTUBE_HOSTS,
-    post_url_parts,
-    push_post,
-    push_video,
-)
+from postil.markdown.embed import push_url_embed
 from postil.markdown.shortcodecallout import push_callout
 from postil.markdown.shortcodetabs import push_tab, push_tabset
 from postil.markdown.state import get_state
@@ -150,19 +142,5 @@ def _embed(state: StateBlock, start: int, end: int, tag: Tag) -> None:
     if not url:
         get_state(state.env).warn(start, 1, f'`{tag.raw}` has no `url`; write `url="…"`')
         return
-    host = urlsplit(url).netloc.lower()
     caption = "".join(state.getLines(start + 1, close, state.blkIndent, False)) if close else ""
-    if host in YOUTUBE_HOSTS | VIMEO_HOSTS:
-        push_video(state, start, tag, url, {}, provider="video")
-        text = caption.strip()
-    elif any(post_url_parts(url)):  # a post on X: its quoted link (`embed.push_post`)
-        push_post(state, start, tag, *post_url_parts(url))
-        text = caption.strip()
-    else:
-        label = (caption.strip() or url).replace("]", "\\]").replace("[", "\\[")
-        text = f"[{label}](<{url}>)"
-    if text:
-        state.push("paragraph_open", "p", 1).map = [start, state.line]
-        inline = state.push("inline", "", 0)
-        inline.content, inline.map, inline.children = text, [start, state.line], []
-        state.push("paragraph_close", "p", -1)
+    push_url_embed(state, start, tag, url, caption)
