@@ -263,6 +263,8 @@ def _escaped_brackets(state: StateInline, opener: str, pos: int, end: int) -> bo
         return False
     if opener == "\\(":
         return pos > 0 and _word_char(src[pos - 1])
+    if _bracketed_prose(content):  # `\[do something...\]`, even alone on its line
+        return True
     if "\n" in content:
         return False
     if state.linkLevel > 0:
@@ -270,6 +272,28 @@ def _escaped_brackets(state: StateInline, opener: str, pos: int, end: int) -> bo
     before = src[max(0, pos - PROSE_REACH) : pos].rpartition("\n")[2]
     after = src[end : end + PROSE_REACH].partition("\n")[0]
     return any(_word_char(c) for c in before) or any(_word_char(c) for c in after)
+
+
+SPACED_WORDS = re.compile(
+    r"(?<![\\A-Za-z])(?:[A-Za-z]{3,}[.,;:!?]*[ \t]+[A-Za-z]{2,}"
+    r"|[A-Za-z]{2,}[.,;:!?]*[ \t]+[A-Za-z]{3,}|[0-9]+[.,;:][ \t]+[0-9])"
+)
+"""Words TeX would set glued together, as one italic run: `do something`, `36. 49.` (two
+words of two and three letters or more, or numbers after a full stop, apart by a space)."""
+
+
+def _bracketed_prose(content: str) -> bool:
+    r"""Tell whether the content of a one-line `\[…\]` is words in Markdown's escaped
+    brackets, not display math, wherever the pair stands: no command or math sign, and
+    words that TeX, which drops spaces in math, would glue into one (`SPACED_WORDS`).
+    Hashnode's editor and Turndown-style converters escape every literal bracket, so code
+    written as prose in a post (`if \[ condition \]; then⏎    \[do something...\]`) or
+    a printed array (`> \[36. 49. 64.\]`) has pairs alone on their lines; as math they
+    would read `dosomething...` and `36.49.64.`, which no author means.
+    """
+    return (
+        "\n" not in content and not TEX_SIGN.search(content) and bool(SPACED_WORDS.search(content))
+    )
 
 
 def _word_char(char: str) -> bool:
@@ -618,6 +642,8 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     label = _quarto_label(state, scan, opener, closer)
     if scan.pos < 0 or not (scan.ends_line or label):
         return False
+    if opener == "\\[" and _bracketed_prose(state.src[begin + 2 : scan.pos]):
+        return False  # Markdown's escaped brackets around words: a paragraph's text
     if lazy:  # outdented in a list item: a lazy line of its paragraph (`mathlazy`)
         if not (silent and state.parentType == "paragraph"):
             return False  # a quote's lazy line in a list item: the quote's paragraph text
