@@ -100,6 +100,10 @@ PLUGINS = {
     "forem": ("math", "code", "callout", "links", "liquid", "gitbook", "forem", "template"),
     # Hashnode's `%[URL]` lines: players and quoted posts of the embed module, else links
     "hashnode": ("math", "links", "hashnode"),
+    # Notion's `<aside>` callouts go before the HTML block rules; its `⁍` formulas are math
+    "notion": ("math", "htmlblock", "notion"),
+    # mdsvex posts: MDX's rules read their expressions and components (callouts)
+    "svelte": ("math", "callout", "mdx", "svelte"),
 }
 
 

@@ -81,12 +81,14 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.mdx import mdx_plugin
     from postil.markdown.myst import myst_plugin
     from postil.markdown.nesting import nesting_plugin
+    from postil.markdown.notion import notion_plugin
     from postil.markdown.rawhtml import rawhtml_plugin
     from postil.markdown.rawtable import rawtable_plugin
     from postil.markdown.scholar import scholar_plugin
     from postil.markdown.shortcode import shortcode_plugin
     from postil.markdown.sidenote import sidenote_plugin
     from postil.markdown.span import span_plugin
+    from postil.markdown.svelte import svelte_plugin
     from postil.markdown.table import table_plugin
     from postil.markdown.tabs import tabs_plugin
     from postil.markdown.template import template_plugin
@@ -127,6 +129,7 @@ def create_markdown() -> MarkdownIt:
         rawhtml_plugin,
         rawtable_plugin,  # the author's `<table>` in a scroll region, as Markdown's
         htmlblock_plugin,  # display math and code tags across a blank line in HTML
+        notion_plugin,  # Notion's `<aside>` callouts: before the HTML block rules above
         images_plugin,
         ids_plugin,
         nesting_plugin,
@@ -151,6 +154,7 @@ def create_markdown() -> MarkdownIt:
         tabs_plugin,
         include_plugin,
         mdx_plugin,  # `.mdx` only: ESM, expressions, components
+        svelte_plugin,  # mdsvex posts: MDX's rules read their expressions and components
         emoji_plugin,  # `:rocket:` in the text every other rule has left
         abbr_plugin,  # marks the text every other rule has left
         fragments_plugin,  # last: every heading id and every link is final
