@@ -425,7 +425,7 @@ def _katex_inline(state: StateInline, silent: bool) -> bool:
     closing = KATEX_CLOSE.search(state.src, opening.end(), state.posMax)
     if closing is None:
         return False
-    forem = is_forem(state.env)
+    forem = is_forem(state.env) and opening["name"] == "katex"  # dev.to's own tag
     kind = "math_inline_display" if katex_display(opening, forem) else "math_inline"
     _emit(state, silent, kind, opening.end(), closing.start(), closing.end())
     if forem and not silent:  # dev.to's Markdown ran first: its escapes are gone
@@ -715,7 +715,7 @@ def _katex_block(state: StateBlock, start_line: int, end_line: int, silent: bool
     begin = state.bMarks[start_line] + state.tShift[start_line]
     line = state.src[begin : state.eMarks[start_line]].rstrip()
     opening = KATEX_OPEN.fullmatch(line)
-    forem = is_forem(state.env)
+    forem = opening is not None and opening["name"] == "katex" and is_forem(state.env)
     if opening is None or not (katex_display(opening, forem) or opening["name"] in HEXO_MATH):
         return False
     name = opening["name"]
