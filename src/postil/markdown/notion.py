@@ -12,7 +12,8 @@ CommonMark ends that HTML block at the blank line, so the callout's first paragr
 shown as written (`**median**` with its stars). Here `<aside>` alone on its line up to a
 `</aside>` line is the callout: an `<aside class="callout callout-note">` whose lines are
 Markdown, the icon kept as the text's first character (Notion shows it there). An
-`<aside>` with attributes (an HTML author's, Distill's) stays raw HTML.
+`<aside>` whose text does not open with an icon (Distill's and al-folio's margin notes:
+`<aside>⏎<p>…`) or that has attributes stays raw HTML.
 
 Notion keeps an inline equation as the character `⁍` (U+204D) with the TeX beside it in
 its own format (`["⁍", [["e", "x^2"]]]`, jamalex/notion-py#247); where its export misses the
@@ -23,6 +24,7 @@ is reported at its place, saying to copy the formula from the Notion page.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -67,7 +69,7 @@ def notion_aside(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     ):
         return False
     close = _closing_line(state, start, end)
-    if close is None:
+    if close is None or not _icon_first(state, start + 1, close):
         return False
     if silent:
         return True
@@ -93,6 +95,17 @@ def _closing_line(state: StateBlock, start: int, end: int) -> int | None:
         if ASIDE_OPEN.fullmatch(state.src, begin, stop):
             return None
     return None
+
+
+def _icon_first(state: StateBlock, first: int, close: int) -> bool:
+    """Tell whether the callout's first text is an icon, as Notion writes it (an emoji, a
+    symbol of Unicode's category So: 💡, 📁, ⚠️); Distill's and al-folio's `<aside>` margin
+    notes open with text or a tag and stay raw HTML."""
+    for line in range(first, close):
+        text = state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
+        if text:
+            return unicodedata.category(text[0]) == "So"
+    return False
 
 
 def render_notion_aside_open(
