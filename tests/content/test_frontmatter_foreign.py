@@ -897,3 +897,18 @@ def test_a_javascript_date_without_its_zone_name_and_a_wrong_one_stay_what_they_
     assert meta.date == datetime(2022, 9, 6, 17, 53, 48, tzinfo=timezone.utc)
     with pytest.raises(ContentError):
         read("---\ntitle: T\ndate: Sun Foo 02 2023 10:32:55 GMT+0000 (UTC)\n---\n")
+
+
+def test_a_hashnode_title_with_unescaped_inner_quotes_is_read_as_written():
+    meta, *_, warnings = read(
+        '---\ntitle: "Why "sum" and "count" differ"\ndatePublished: 2024-06-20\n---\n'
+    )
+    assert meta.title == 'Why "sum" and "count" differ'
+    assert warnings == []
+
+
+def test_valid_double_quoted_values_are_unchanged_and_a_lone_inner_quote_still_fails():
+    meta, *_ = read('---\ntitle: "A \\"b\\" c"\nsummary: "x: y"\ndate: 2024-06-20\n---\n')
+    assert (meta.title, meta.summary) == ('A "b" c', "x: y")
+    with pytest.raises(ContentError):
+        read('---\ntitle: "open\ndate: 2024-06-20\n---\n')

@@ -158,6 +158,8 @@ def read_header(source: SourceFile) -> Header:
     yaml_text, body, body_line = split_front_matter(source)
     if "[[" in yaml_text:
         yaml_text = LOGSEQ_REF_VALUE.sub(_ref_list, yaml_text)
+    if '"' in yaml_text:
+        yaml_text = QUOTED_VALUE.sub(_escaped_quotes, yaml_text)
     fields = compose_mapping(yaml_text) if yaml_text else None
     return Header(fields, body, body_line, 2, "yaml" if yaml_text else "")
 
@@ -175,6 +177,23 @@ line as a key and its text, and Logseq reads `[[page]]`, `#tag` and `#[[tag]]` i
 as page references, so its pages write `authors: [[Ada]], [[Alan]]` (a YAML syntax error)
 and `tags: [[a]]` (a list in a list). At least one `[[…]]` is needed (`_ref_list`), and
 names hold no comma, so YAML's own nested lists (`[[1, 2], [3]]`) are not such a value."""
+
+QUOTED_VALUE = re.compile(r'^(?P<key>[^\s:#"][^:\n]*:[ \t]+)"(?P<text>.*)"[ \t]*$', re.MULTILINE)
+"""A front matter line whose value is written between double quotes, up to the line's end."""
+
+INNER_QUOTE = re.compile(r'(?<!\\)"')
+
+
+def _escaped_quotes(found: re.Match[str]) -> str:
+    """Return a `QUOTED_VALUE` line with the double quotes inside its value escaped, when it
+    has any: Hashnode's backups write `title: "Why "sum" and "count""` (a YAML syntax error:
+    a double-quoted scalar ends at its first unescaped `"`), meaning the quotes as written.
+    A line without inner quotes is returned as written, so valid YAML never changes."""
+    text = found["text"]
+    if INNER_QUOTE.search(text) is None:
+        return found.group(0)
+    return found["key"] + '"' + INNER_QUOTE.sub('\\"', text) + '"'
+
 
 REF_NAME = re.compile(r"#?\[\[([^\[\]\n]+)\]\]|#([^\s,\[\]]+)")
 """One of Logseq's page references in a `LOGSEQ_REF_VALUE`: its page's name."""
