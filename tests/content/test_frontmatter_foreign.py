@@ -894,3 +894,55 @@ def test_an_author_written_as_an_html_link_is_the_linked_name():
     assert [(a.name, a.url) for a in meta.author_details] == [
         ("Miles Lubin", "https://example.org/ml")
     ]
+
+
+def test_a_hashnode_backups_front_matter_is_read_its_javascript_date_too():
+    meta, *_, warnings = read(
+        "---\ntitle: T\ndatePublished: Sun Apr 02 2023 10:32:55 GMT+0530 (India Standard Time)"
+        "\ncuid: clfz9kmdz000709mf6emoc1cx\nslug: t-post\n"
+        "cover: https://cdn.hashnode.com/x.png\ntags: react, axios\n"
+        "seoDescription: One line.\nenableToc: true\ndomain: x.hashnode.dev\n---\n"
+    )
+    assert warnings == []
+    assert meta.date == datetime(2023, 4, 2, 10, 32, 55, tzinfo=timezone(timedelta(hours=5.5)))
+    assert (meta.slug, meta.tags, meta.summary, meta.toc) == (
+        "t-post",
+        ("react", "axios"),
+        "One line.",
+        True,
+    )
+    assert meta.image is not None and meta.image.endswith("x.png")
+
+
+def test_hashnode_drafts_and_dev_to_covers_are_read():
+    meta, *_, warnings = read("---\ntitle: T\ndate: 2023-01-01\nsaveAsDraft: true\n---\n")
+    assert warnings == [] and meta.draft is True
+    meta, *_, warnings = read(
+        "---\ntitle: T\ndate: 2023-01-01\npublished: true\n"
+        "cover_image: https://e.org/c.png\ntags: 'ml, stats'\n---\n"
+    )
+    assert warnings == []
+    assert meta.image is not None and meta.image.endswith("c.png")
+    assert meta.tags == ("ml", "stats")
+
+
+def test_a_javascript_date_without_its_zone_name_and_a_wrong_one_stay_what_they_were():
+    meta, *_ = read("---\ntitle: T\ndate: Tue Sep 06 2022 17:53:48 GMT+0000\n---\n")
+    assert meta.date == datetime(2022, 9, 6, 17, 53, 48, tzinfo=timezone.utc)
+    with pytest.raises(ContentError):
+        read("---\ntitle: T\ndate: Sun Foo 02 2023 10:32:55 GMT+0000 (UTC)\n---\n")
+
+
+def test_a_hashnode_title_with_unescaped_inner_quotes_is_read_as_written():
+    meta, *_, warnings = read(
+        '---\ntitle: "Why "sum" and "count" differ"\ndatePublished: 2024-06-20\n---\n'
+    )
+    assert meta.title == 'Why "sum" and "count" differ'
+    assert warnings == []
+
+
+def test_valid_double_quoted_values_are_unchanged_and_a_lone_inner_quote_still_fails():
+    meta, *_ = read('---\ntitle: "A \\"b\\" c"\nsummary: "x: y"\ndate: 2024-06-20\n---\n')
+    assert (meta.title, meta.summary) == ('A "b" c', "x: y")
+    with pytest.raises(ContentError):
+        read('---\ntitle: "open\ndate: 2024-06-20\n---\n')

@@ -96,6 +96,15 @@ PLUGINS = {
     # Logseq's block properties, empty bullets, references and admonitions (callouts)
     "logseq": ("math", "callout", "logseq"),
     "franklin": ("math", "heading", "toc", "callout", "theorem", "figure", "franklin"),
+    # dev.to's posts: katex tags are the math plugin's, folds callouts, `{% embed %}`
+    # GitBook's, `{% twitter %}` the Liquid plugin's
+    "forem": ("math", "code", "callout", "links", "liquid", "gitbook", "forem", "template"),
+    # Hashnode's `%[URL]` lines: players and quoted posts of the embed module, else links
+    "hashnode": ("math", "links", "hashnode"),
+    # Notion's `<aside>` callouts go before the HTML block rules; its `⁍` formulas are math
+    "notion": ("math", "htmlblock", "notion"),
+    # mdsvex posts: MDX's rules read their expressions and components (callouts)
+    "svelte": ("math", "callout", "mdx", "svelte"),
 }
 
 

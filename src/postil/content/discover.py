@@ -25,10 +25,18 @@ R_MARKDOWN_SUFFIXES = (".Rmd", ".rmd", ".Rmarkdown")
 """R Markdown (blogdown, R's distill, bookdown): Pandoc's Markdown with knitr's chunks, read
 as a `.qmd` is (`postil.markdown.chunk`: code shown, not run)."""
 
-SOURCE_SUFFIXES = (".md", ".markdown", ".qmd", ".mdx", NOTEBOOK_SUFFIX, *R_MARKDOWN_SUFFIXES)
+SOURCE_SUFFIXES = (
+    ".md",
+    ".markdown",
+    ".qmd",
+    ".mdx",
+    ".svx",  # mdsvex: Markdown with Svelte (`postil.markdown.svelte`)
+    NOTEBOOK_SUFFIX,
+    *R_MARKDOWN_SUFFIXES,
+)
 """File name endings of sources: Markdown (`.markdown` is Jekyll's other ending), Quarto,
-MDX (Docusaurus, Astro: `postil.markdown.mdx`) and R Markdown. The one list: every stage
-reads it."""
+MDX (Docusaurus, Astro: `postil.markdown.mdx`), mdsvex (`postil.markdown.svelte`) and
+R Markdown. The one list: every stage reads it."""
 
 KNITTED_SUFFIXES = (".md", ".markdown")
 """What blogdown knits an R Markdown source into, beside it: `x.Rmarkdown` -> `x.markdown`,

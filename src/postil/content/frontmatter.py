@@ -84,7 +84,14 @@ _MONTHS = {
     )
     for name in names
 }
-_TIME = r"(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(Z|[+-]\d{2}:?\d{2})?)?"
+_TIME = (
+    r"(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(Z|(?:GMT|UTC)?[+-]\d{2}:?\d{2})?"
+    r"(?:\s*\([^()]*\))?)?"
+)
+"""A time after a date: `10:00`, `10:00:30 +02:00`, and JavaScript's `Date.toString()` form
+(ECMA-262 `TimeString` and `TimeZoneString`: `10:32:55 GMT+0000 (Coordinated Universal
+Time)`), which Hashnode's backups write (`datePublished: Sun Apr 02 2023 10:32:55 GMT+0000
+(…)`); the zone's name in parentheses is read from the offset before it."""
 _WRITTEN_DATE = re.compile(
     r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?"  # a weekday: `Fri, 24 Feb 2017`
     r"(?:(?P<d1>\d{1,2})\s+(?P<m1>[A-Za-z]{3,9})\.?,?"  # `24 Feb 2017`, `24 February 2017`
@@ -159,6 +166,8 @@ def read_header(source: SourceFile) -> Header:
     yaml_text, body, body_line = split_front_matter(source)
     if "[[" in yaml_text:
         yaml_text = LOGSEQ_REF_VALUE.sub(_ref_list, yaml_text)
+    if '"' in yaml_text:
+        yaml_text = QUOTED_VALUE.sub(_escaped_quotes, yaml_text)
     fields = compose_mapping(yaml_text) if yaml_text else None
     if fields is None and "\n@def" in source.text:  # Franklin.jl after a first command
         return with_def_lines(Header(None, source.text, 1, 1, ""))
@@ -178,6 +187,23 @@ line as a key and its text, and Logseq reads `[[page]]`, `#tag` and `#[[tag]]` i
 as page references, so its pages write `authors: [[Ada]], [[Alan]]` (a YAML syntax error)
 and `tags: [[a]]` (a list in a list). At least one `[[…]]` is needed (`_ref_list`), and
 names hold no comma, so YAML's own nested lists (`[[1, 2], [3]]`) are not such a value."""
+
+QUOTED_VALUE = re.compile(r'^(?P<key>[^\s:#"][^:\n]*:[ \t]+)"(?P<text>.*)"[ \t]*$', re.MULTILINE)
+"""A front matter line whose value is written between double quotes, up to the line's end."""
+
+INNER_QUOTE = re.compile(r'(?<!\\)"')
+
+
+def _escaped_quotes(found: re.Match[str]) -> str:
+    """Return a `QUOTED_VALUE` line with the double quotes inside its value escaped, when it
+    has any: Hashnode's backups write `title: "Why "sum" and "count""` (a YAML syntax error:
+    a double-quoted scalar ends at its first unescaped `"`), meaning the quotes as written.
+    A line without inner quotes is returned as written, so valid YAML never changes."""
+    text = found["text"]
+    if INNER_QUOTE.search(text) is None:
+        return found.group(0)
+    return found["key"] + '"' + INNER_QUOTE.sub('\\"', text) + '"'
+
 
 REF_NAME = re.compile(r"#?\[\[([^\[\]\n]+)\]\]|#([^\s,\[\]]+)")
 """One of Logseq's page references in a `LOGSEQ_REF_VALUE`: its page's name."""
@@ -807,6 +833,13 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "rss_pubdate": ("date", _date, 2),  # Franklin.jl: the page's date in its feed
     "include-in-header": ("macros", ft.header_macros, 2),  # Quarto, at the top
     "header-includes": ("macros", ft.header_macros, 3),  # Pandoc, R Markdown
+    "cover_image": ("image", ft.image, 2),  # dev.to: the post's cover (and social image)
+    "main_image": ("image", ft.image, 3),  # dev.to's API name of the cover
+    "datepublished": ("date", _date, 1),  # Hashnode's backups: `datePublished`
+    "seodescription": ("summary", _clean_text, 2),  # Hashnode: the meta description
+    "enabletoc": ("toc", ft.toc, 1),  # Hashnode: `enableToc: true`
+    "saveasdraft": ("draft", _plain(as_bool), 1),  # Hashnode: kept as a draft
+    "ignorepost": ("draft", _plain(as_bool), 2),  # Hashnode's GitHub source: not published
 }
 """Keys of other generators with a meaning postil has: key → (field, converter, rank);
 the lower rank wins when two give one field (postil's own keys have rank 0)."""
@@ -860,6 +893,9 @@ QUIET_KEYS = frozenset(
     | {"ignore_cache", "mintoclevel", "maxtoclevel", "reflinks", "indented_code", "fn_title"}
     | {"rss_title", "rss_author", "rss_category", "rss_comments", "rss_enclosure"}
     | {"robots_disallow", "sitemap_changefreq", "sitemap_priority", "sitemap_exclude"}
+    # Hashnode: the post's id, its blog, where it is listed, comments, its author's account
+    | {"cuid", "domain", "hidefromhashnodecommunity", "hidefromhashnodefeed"}
+    | {"disablecomments", "publishas"}
 )
 """Keys that change nothing postil does (the look of another theme, its comments, its math
 engine, Quarto's execution options, MkDocs' `hide`, Zola's `[extra]` table of theme values,

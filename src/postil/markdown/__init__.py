@@ -59,10 +59,12 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.distill import distill_plugin
     from postil.markdown.emoji import emoji_plugin
     from postil.markdown.figure import figure_plugin
+    from postil.markdown.forem import forem_plugin
     from postil.markdown.fragments import fragments_plugin
     from postil.markdown.franklin import franklin_plugin
     from postil.markdown.gitbook import gitbook_plugin
     from postil.markdown.gridtable import gridtable_plugin
+    from postil.markdown.hashnode import hashnode_plugin
     from postil.markdown.heading import heading_plugin
     from postil.markdown.hexo import hexo_plugin
     from postil.markdown.htmlblock import htmlblock_plugin
@@ -80,12 +82,14 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.mdx import mdx_plugin
     from postil.markdown.myst import myst_plugin
     from postil.markdown.nesting import nesting_plugin
+    from postil.markdown.notion import notion_plugin
     from postil.markdown.rawhtml import rawhtml_plugin
     from postil.markdown.rawtable import rawtable_plugin
     from postil.markdown.scholar import scholar_plugin
     from postil.markdown.shortcode import shortcode_plugin
     from postil.markdown.sidenote import sidenote_plugin
     from postil.markdown.span import span_plugin
+    from postil.markdown.svelte import svelte_plugin
     from postil.markdown.table import table_plugin
     from postil.markdown.tabs import tabs_plugin
     from postil.markdown.template import template_plugin
@@ -126,6 +130,7 @@ def create_markdown() -> MarkdownIt:
         rawhtml_plugin,
         rawtable_plugin,  # the author's `<table>` in a scroll region, as Markdown's
         htmlblock_plugin,  # display math and code tags across a blank line in HTML
+        notion_plugin,  # Notion's `<aside>` callouts: before the HTML block rules above
         images_plugin,
         ids_plugin,
         nesting_plugin,
@@ -137,6 +142,8 @@ def create_markdown() -> MarkdownIt:
         zola_plugin,  # before the template plugin: its inline math rule goes first
         gitbook_plugin,
         franklin_plugin,  # Franklin.jl's `@def` lines, `~~~` raw HTML, `\fig{…}`
+        forem_plugin,  # dev.to's folds and embeds; its katex tags are the math plugin's
+        hashnode_plugin,  # Hashnode's `%[URL]` embed lines
         template_plugin,  # before the links rule, which it hands evaluated links to
         tufte_plugin,  # after the liquid and template rules, which it goes before
         toc_plugin,
@@ -149,6 +156,7 @@ def create_markdown() -> MarkdownIt:
         tabs_plugin,
         include_plugin,
         mdx_plugin,  # `.mdx` only: ESM, expressions, components
+        svelte_plugin,  # mdsvex posts: MDX's rules read their expressions and components
         emoji_plugin,  # `:rocket:` in the text every other rule has left
         abbr_plugin,  # marks the text every other rule has left
         fragments_plugin,  # last: every heading id and every link is final

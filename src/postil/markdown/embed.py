@@ -217,8 +217,8 @@ def push_post(state: StateBlock, line: int, tag: Tag, user: str, post_id: str) -
         line,
         1,
         f"`{tag.raw}` is shown as a link to the post: postil fetches nothing from X while "
-        "it builds (Hugo and jekyll-twitter-plugin do); quote the post's words above it to "
-        "keep them on the page",
+        "it builds (Hugo, jekyll-twitter-plugin, dev.to and Hashnode do); quote the post's "
+        "words above it to keep them on the page",
     )
     token = state.push("html_block", "", 0)
     token.content, token.map = html, [line, line + 1]
@@ -228,3 +228,27 @@ def post_url_parts(url: str) -> tuple[str, str]:
     """Return (user, post id) of an X or Twitter URL (`POST_URL`), or ("", "")."""
     found = POST_URL.match(url.strip("\"'"))
     return (found.group("user"), found.group("id") or "") if found else ("", "")
+
+
+def push_url_embed(state: StateBlock, line: int, tag: Tag, url: str, caption: str = "") -> None:
+    """Push what an embed of a page's `url` alone on body line `line` shows here: a player
+    for a YouTube or Vimeo URL (`push_video`), a quoted link for a post on X (`push_post`),
+    else a paragraph with a link to the page (the card GitBook, dev.to and Hashnode draw
+    from the page's metadata, which postil does not fetch). A `caption` (GitBook's lines
+    before `{% endembed %}`) is a paragraph under a player or a post, a link's text else.
+    """
+    host = urlsplit(url).netloc.lower()
+    if host in YOUTUBE_HOSTS | VIMEO_HOSTS:
+        push_video(state, line, tag, url, {}, provider="video")
+        text = caption.strip()
+    elif any(post_url_parts(url)):
+        push_post(state, line, tag, *post_url_parts(url))
+        text = caption.strip()
+    else:
+        label = (caption.strip() or url).replace("]", "\\]").replace("[", "\\[")
+        text = f"[{label}](<{url}>)"
+    if text:
+        state.push("paragraph_open", "p", 1).map = [line, line + 1]
+        inline = state.push("inline", "", 0)
+        inline.content, inline.map, inline.children = text, [line, line + 1], []
+        state.push("paragraph_close", "p", -1)

@@ -8,7 +8,9 @@ reference: hints, tabs, embedded URLs, code blocks):
 - `{% tabs %}` around `{% tab title="…" %}` … `{% endtab %}` → content tabs
   (`postil.markdown.shortcodetabs`);
 - `{% embed url="…" %}` (with an optional caption and `{% endembed %}`) → a video player
-  for a YouTube or Vimeo URL (`postil.markdown.embed`), else a link (GitBook's card);
+  for a YouTube or Vimeo URL (`postil.markdown.embed`), a quoted link for a post on X,
+  else a link (GitBook's card); dev.to's `{% embed URL %}` (Forem's `UnifiedEmbed`, the
+  URL without `url=`) is read the same;
 - `{% code title="x.py" lineNumbers="true" %}` around a fence → the fence's caption and
   line numbers (`postil.markdown.fenceinfo`); `overflow`, `fullWidth` and `expandable` only
   lay the block out and are read without a word.
@@ -18,12 +20,10 @@ Other tags stay Liquid's (`postil.markdown.liquid`), reported as they are today.
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 
-from postil.markdown.embed import VIMEO_HOSTS, YOUTUBE_HOSTS, push_video
+from postil.markdown.embed import push_url_embed
 from postil.markdown.shortcodecallout import push_callout
 from postil.markdown.shortcodetabs import push_tab, push_tabset
 from postil.markdown.state import get_state
@@ -135,23 +135,12 @@ def _code(state: StateBlock, lines: tuple[int, int], tag: Tag, named: dict[str, 
 def _embed(state: StateBlock, start: int, end: int, tag: Tag) -> None:
     """Push a player for an embedded YouTube or Vimeo URL, else a link to the URL; the lines
     up to `{% endembed %}` are its caption, a paragraph under it."""
-    _, named = shortcode_params(tag.args)
-    url = named.get("url", "").strip()
+    positional, named = shortcode_params(tag.args)
+    url = named.get("url", positional[0] if positional else "").strip()
     close = find_closer(state, start, end, "endembed")
     state.line = (close if close is not None else start) + 1
     if not url:
         get_state(state.env).warn(start, 1, f'`{tag.raw}` has no `url`; write `url="…"`')
         return
-    host = urlsplit(url).netloc.lower()
     caption = "".join(state.getLines(start + 1, close, state.blkIndent, False)) if close else ""
-    if host in YOUTUBE_HOSTS | VIMEO_HOSTS:
-        push_video(state, start, tag, url, {}, provider="video")
-        text = caption.strip()
-    else:
-        label = (caption.strip() or url).replace("]", "\\]").replace("[", "\\[")
-        text = f"[{label}](<{url}>)"
-    if text:
-        state.push("paragraph_open", "p", 1).map = [start, state.line]
-        inline = state.push("inline", "", 0)
-        inline.content, inline.map, inline.children = text, [start, state.line], []
-        state.push("paragraph_close", "p", -1)
+    push_url_embed(state, start, tag, url, caption)

@@ -240,10 +240,14 @@ def liquid_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
             push_video(state, start, tag, words[0].strip("\"'") if words else "", {})
             state.line = start + 1
         return True
-    if tag is not None and tag.kind == "tag" and tag.name == "twitter":
+    if tag is not None and tag.kind == "tag" and tag.name in ("twitter", "tweet"):
         if not silent:  # jekyll-twitter-plugin: `{% twitter URL [options] %}`
             url = next((word for word in tag.args.split() if "://" in word), "")  # `oembed URL`
-            push_post(state, start, tag, *post_url_parts(url))
+            words = tag.args.split()
+            if not url and words and words[0].isdigit():  # dev.to's `{% twitter ID %}`
+                push_post(state, start, tag, "", words[0])
+            else:
+                push_post(state, start, tag, *post_url_parts(url))
             state.line = start + 1
         return True
     if tag is None or tag.kind != "tag" or tag.name not in BLOCK_TAGS:

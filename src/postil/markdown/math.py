@@ -41,6 +41,7 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 from postil.markdown import bookdown
+from postil.markdown.forem import FOREM_ESCAPES, forem_katex_display, is_forem
 from postil.markdown.inlinewarn import UNCLOSED_DOLLARS, report_inline, warn_inline
 from postil.markdown.mathbracket import AMBIGUOUS_BRACKETS, formula_shaped, writes_backslash_math
 from postil.markdown.mathcore import math_alt, math_fence, math_heading, math_nobreak
@@ -268,6 +269,8 @@ def _escaped_brackets(
         return False
     if opener == "\\(":
         return pos > 0 and _word_char(src[pos - 1])
+    if _bracketed_prose(content):  # `\[do something...\]`, even alone on its line
+        return True
     if "\n" in content:
         return False
     if state.linkLevel > 0:
@@ -291,6 +294,28 @@ def _prose_brackets(state: StateInline, pos: int, content: str, silent: bool) ->
         written = state.src[pos : pos + len(content) + 4]
         warn_inline(state, pos, AMBIGUOUS_BRACKETS.format(written=written, content=content))
     return True
+
+
+SPACED_WORDS = re.compile(
+    r"(?<![\\A-Za-z])(?:[A-Za-z]{3,}[.,;:!?]*[ \t]+[A-Za-z]{2,}"
+    r"|[A-Za-z]{2,}[.,;:!?]*[ \t]+[A-Za-z]{3,}|[0-9]+[.,;:][ \t]+[0-9])"
+)
+"""Words TeX would set glued together, as one italic run: `do something`, `36. 49.` (two
+words of two and three letters or more, or numbers after a full stop, apart by a space)."""
+
+
+def _bracketed_prose(content: str) -> bool:
+    r"""Tell whether the content of a one-line `\[…\]` is words in Markdown's escaped
+    brackets, not display math, wherever the pair stands: no command or math sign, and
+    words that TeX, which drops spaces in math, would glue into one (`SPACED_WORDS`).
+    Hashnode's editor and Turndown-style converters escape every literal bracket, so code
+    written as prose in a post (`if \[ condition \]; then⏎    \[do something...\]`) or
+    a printed array (`> \[36. 49. 64.\]`) has pairs alone on their lines; as math they
+    would read `dosomething...` and `36.49.64.`, which no author means.
+    """
+    return (
+        "\n" not in content and not TEX_SIGN.search(content) and bool(SPACED_WORDS.search(content))
+    )
 
 
 def _word_char(char: str) -> bool:
@@ -422,17 +447,26 @@ def _katex_inline(state: StateInline, silent: bool) -> bool:
     closing = KATEX_CLOSE.search(state.src, opening.end(), state.posMax)
     if closing is None:
         return False
-    kind = "math_inline_display" if katex_display(opening) else "math_inline"
-    return _emit(state, silent, kind, opening.end(), closing.start(), closing.end())
+    forem = is_forem(state.env) and opening["name"] == "katex"  # dev.to's own tag
+    kind = "math_inline_display" if katex_display(opening, forem) else "math_inline"
+    _emit(state, silent, kind, opening.end(), closing.start(), closing.end())
+    if forem and not silent:  # dev.to's Markdown ran first: its escapes are gone
+        token = state.tokens[-1]
+        tex = state.src[opening.end() : closing.start()]
+        token.content, token.meta["removed"] = unescape(tex, FOREM_ESCAPES)
+    return True
 
 
-def katex_display(opening: re.Match[str]) -> bool:
+def katex_display(opening: re.Match[str], forem: bool = False) -> bool:
     """Tell whether a `KATEX_OPEN` tag asks for display math: a `display` word (jekyll-katex's
     `{% katex display %}`, Hugo Book's first form) or a `display=` value that is not false
     (Hugo Book's template tests `.Get "display"`, so `display=true` and `display=1` count;
-    `display=false` is read as the author means it, inline).
+    `display=false` is read as the author means it, inline). In a dev.to post (`forem`:
+    `postil.markdown.forem`) every `{% katex %}` is display unless it says `inline`.
     """
     arguments = opening.group(1) or opening.group(3) or ""
+    if forem and opening["name"] == "katex":
+        return forem_katex_display(arguments)
     if '"displayMode": true' in arguments.replace("'", '"'):  # hexo-math's KaTeX options
         return True
     positional, named = shortcode_params(arguments)
@@ -631,6 +665,8 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     label = _quarto_label(state, scan, opener, closer)
     if scan.pos < 0 or not (scan.ends_line or label):
         return False
+    if opener == "\\[" and _bracketed_prose(state.src[begin + 2 : scan.pos]):
+        return False  # Markdown's escaped brackets around words: a paragraph's text
     if lazy:  # outdented in a list item: a lazy line of its paragraph or quote (`mathlazy`)
         if not (silent and state.parentType in ("paragraph", "blockquote")):
             return False
@@ -704,7 +740,8 @@ def _katex_block(state: StateBlock, start_line: int, end_line: int, silent: bool
     begin = state.bMarks[start_line] + state.tShift[start_line]
     line = state.src[begin : state.eMarks[start_line]].rstrip()
     opening = KATEX_OPEN.fullmatch(line)
-    if opening is None or not (katex_display(opening) or opening["name"] in HEXO_MATH):
+    forem = opening is not None and opening["name"] == "katex" and is_forem(state.env)
+    if opening is None or not (katex_display(opening, forem) or opening["name"] in HEXO_MATH):
         return False
     name = opening["name"]
     close = find_closer(state, start_line, end_line, f"end{name}" if name else "katex")
@@ -717,7 +754,7 @@ def _katex_block(state: StateBlock, start_line: int, end_line: int, silent: bool
         state, start_line, state.eMarks[start_line], state.bMarks[close] + state.tShift[close]
     )
     token = state.push("math_block", "math", 0)
-    token.content, removed = _unescaped(source, line)
+    token.content, removed = unescape(source, FOREM_ESCAPES) if forem else _unescaped(source, line)
     token.map = [start_line, close + 1]
     col0 = state.eMarks[start_line] - state.bMarks[start_line]
     token.meta = {"col0": col0, "delims": (line, closer), "removed": removed, "source": source}

@@ -34,7 +34,7 @@ from postil.markdown.mdxcomponents import (
 )
 from postil.markdown.rawhtml import MORE_MARKER
 from postil.markdown.references import locate
-from postil.markdown.state import MDX_SUFFIX, RenderState, get_state, is_mdx
+from postil.markdown.state import RenderState, get_state, is_mdx, jsx_dialect
 
 MORE = MORE_MARKER + "\n"
 """The summary break `{/* truncate */}` is (`<!-- truncate -->`: `postil.markdown.rawhtml`)."""
@@ -107,7 +107,8 @@ def mdx_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -
     if char == "{":
         return _comment_block(state, start_line, end_line, silent)
     top = state.level == 0 and state.blkIndent == 0 and state.sCount[start_line] == 0
-    if top and ESM.match(state.src, begin):
+    svelte = get_state(state.env).extra.get("svelte")  # mdsvex imports in `<script>` only
+    if top and not svelte and ESM.match(state.src, begin):
         return _esm_block(state, start_line, end_line, silent)
     return False
 
@@ -192,7 +193,7 @@ def mdx_warnings(state: StateCore) -> None:
     """Core rule: warn at each expression left out (once per exported name it uses) and
     once per post for each component postil does not have."""
     doc = get_state(state.env)
-    if not doc.path.lower().endswith(MDX_SUFFIX):
+    if not is_mdx(state.env):
         return
     for block in state.tokens:
         for token in block.children or ():
@@ -223,7 +224,8 @@ def _warn_expression(doc: RenderState, block: Token, token: Token) -> None:
         return
     doc.warn(
         *where,
-        f"MDX expression `{token.content}` is left out: postil runs no JavaScript; write "
+        f"{jsx_dialect(doc)} expression `{token.content}` is left out: postil runs no "
+        "JavaScript; write "
         "its value as text, or `{'text'}` for a string",
     )
 

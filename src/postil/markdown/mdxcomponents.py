@@ -28,7 +28,7 @@ from markdown_it.rules_block import StateBlock
 from markdown_it.rules_inline import StateInline
 
 from postil.markdown.jsx import JsxTag, read_tag
-from postil.markdown.state import RenderState, get_state
+from postil.markdown.state import RenderState, get_state, jsx_dialect
 from postil.markdown.tabs import close_tabset, open_tab, open_tabset
 
 IMAGES = ("Image", "Picture")
@@ -357,13 +357,13 @@ def warn_component(doc: RenderState, where: Where, meta: dict[str, Any]) -> None
     if name in BLOCKS:  # one postil has, written inside a line of text
         doc.warn(
             *where,
-            f"MDX component `{shown}` inside a line of text is not read as one: {kept}; "
-            f"put `<{name}>` at the start of a line of its own (its content may follow it "
-            "on that line, up to its closing tag)",
+            f"{jsx_dialect(doc)} component `{shown}` inside a line of text is not read as "
+            f"one: {kept}; put `<{name}>` at the start of a line of its own (its content "
+            "may follow it on that line, up to its closing tag)",
         )
         return
     doc.warn(
         *where,
-        f"MDX component `{shown}` is not one postil has: {kept}; write it as Markdown or "
-        f"HTML (postil reads {', '.join([*BLOCKS, *IMAGES])})",
+        f"{jsx_dialect(doc)} component `{shown}` is not one postil has: {kept}; write it "
+        f"as Markdown or HTML (postil reads {', '.join([*BLOCKS, *IMAGES])})",
     )

@@ -252,5 +252,13 @@ MDX_SUFFIX = ".mdx"
 
 
 def is_mdx(env: MutableMapping[str, Any]) -> bool:
-    """Whether the document being parsed is an MDX source (its path ends `.mdx`)."""
-    return get_state(env).path.lower().endswith(MDX_SUFFIX)
+    """Whether the document being parsed is read as MDX: an MDX source (its path ends
+    `.mdx`), or Markdown with Svelte (`postil.markdown.svelte` marks it `extra["svelte"]`),
+    whose expressions and components are MDX's."""
+    state = get_state(env)
+    return state.path.lower().endswith(MDX_SUFFIX) or bool(state.extra.get("svelte"))
+
+
+def jsx_dialect(state: RenderState) -> str:
+    """Name the document's JavaScript-in-Markdown for messages: "Svelte" or "MDX"."""
+    return "Svelte" if state.extra.get("svelte") else "MDX"
