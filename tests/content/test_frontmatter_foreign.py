@@ -946,3 +946,9 @@ def test_valid_double_quoted_values_are_unchanged_and_a_lone_inner_quote_still_f
     assert (meta.title, meta.summary) == ('A "b" c', "x: y")
     with pytest.raises(ContentError):
         read('---\ntitle: "open\ndate: 2024-06-20\n---\n')
+
+
+def test_valid_yaml_with_quotes_in_a_comment_is_read_as_yaml():
+    """The mending of Hashnode's unescaped inner quotes runs only on YAML that fails."""
+    meta, *_ = read('---\ntitle: "Hello" # "a comment"\ndate: 2020-01-01\n---\n')
+    assert meta.title == "Hello"

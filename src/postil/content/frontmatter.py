@@ -166,9 +166,16 @@ def read_header(source: SourceFile) -> Header:
     yaml_text, body, body_line = split_front_matter(source)
     if "[[" in yaml_text:
         yaml_text = LOGSEQ_REF_VALUE.sub(_ref_list, yaml_text)
-    if '"' in yaml_text:
-        yaml_text = QUOTED_VALUE.sub(_escaped_quotes, yaml_text)
-    fields = compose_mapping(yaml_text) if yaml_text else None
+    try:
+        fields = compose_mapping(yaml_text) if yaml_text else None
+    except yaml.MarkedYAMLError:  # Hashnode's `title: "Why "sum" and "count""`
+        mended = QUOTED_VALUE.sub(_escaped_quotes, yaml_text) if '"' in yaml_text else yaml_text
+        if mended == yaml_text:
+            raise
+        try:
+            fields = compose_mapping(mended)
+        except yaml.MarkedYAMLError:
+            fields = compose_mapping(yaml_text)  # raises YAML's own error, at its place
     if fields is None and "\n@def" in source.text:  # Franklin.jl after a first command
         return with_def_lines(Header(None, source.text, 1, 1, ""))
     return Header(fields, body, body_line, 2, "yaml" if yaml_text else "")
@@ -198,7 +205,8 @@ def _escaped_quotes(found: re.Match[str]) -> str:
     """Return a `QUOTED_VALUE` line with the double quotes inside its value escaped, when it
     has any: Hashnode's backups write `title: "Why "sum" and "count""` (a YAML syntax error:
     a double-quoted scalar ends at its first unescaped `"`), meaning the quotes as written.
-    A line without inner quotes is returned as written, so valid YAML never changes."""
+    Used only on front matter YAML cannot read (`read_header`), so valid YAML never
+    changes (`title: "a" # "b"` keeps its comment)."""
     text = found["text"]
     if INNER_QUOTE.search(text) is None:
         return found.group(0)
