@@ -100,15 +100,23 @@ NUMBER = re.compile(r"\d+(?:[.,]\d+)?|[.,]\d+")
 COEFFICIENT = re.compile(r"\d+/\d+(?![\d.])|\d+(?:[.,]\d+)?(?=[A-Z(\[\\a-z$^{])")
 FORMULA_START = re.compile(r"[A-Za-z(\[\\^_${]")
 ALONE = re.compile(r"[v^](?:\s|$)")
+ORBITAL = re.compile(r"(\d)([spdf])(?=\^|$)")
 VARIABLE = re.compile(r"(\d*)([a-z]|\$[^$]*\$)$")
 
 
 class ChemError(Exception):
-    """An mhchem construct this module does not read, at an offset into the argument."""
+    """An mhchem construct this module does not read, at an offset into the argument.
 
-    def __init__(self, what: str, offset: int) -> None:
+    Args:
+        what: the construct (`` superscript `^{.}` ``), or what is wrong with the input.
+        offset: its offset in the argument.
+        fix: how to fix input that is wrong (an unclosed `[`), or "" when the construct is
+            mhchem's but not read here.
+    """
+
+    def __init__(self, what: str, offset: int, fix: str = "") -> None:
         super().__init__(what)
-        self.what, self.offset = what, offset
+        self.what, self.offset, self.fix = what, offset, fix
 
 
 def rewrite_mhchem(latex: str) -> str:
@@ -137,7 +145,9 @@ def rewrite_mhchem(latex: str) -> str:
             tex = translate_pu(argument) if match.group(1) == "pu" else translate_ce(argument)
         except ChemError as exc:
             message = (
-                f"mhchem's {exc.what} in \\{match.group(1)}{{…}} is not supported; "
+                f"\\{match.group(1)}{{…}}: {exc.what}; {exc.fix}"
+                if exc.fix
+                else f"mhchem's {exc.what} in \\{match.group(1)}{{…}} is not supported; "
                 "write that part as math (\\mathrm{…}, _{…}, ^{…})"
             )
             raise MathUnsupportedError(message, start + 1 + exc.offset, match.group(0)) from None
@@ -274,7 +284,7 @@ class _Equation:
                 break
             index += 1
         else:
-            raise ChemError("arrow text `[` never closed", self.base + self.pos)
+            raise ChemError("an arrow's `[` is never closed", self.base + self.pos, "add its `]`")
         inner, start = self.text[self.pos + 1 : index], self.pos + 1
         self.pos = index + 1
         stripped = inner.strip()
@@ -301,14 +311,14 @@ def _skip_group(text: str, index: int, base: int) -> int:
     if text[index] == "$":
         end = text.find("$", index + 1)
         if end < 0:
-            raise ChemError("`$` never closed", base + index)
+            raise ChemError("`$` is never closed", base + index, "add the closing `$`")
         return end + 1
     depth = 0
     for end in range(index, len(text)):
         depth += {"{": 1, "}": -1}.get(text[end], 0) if text[end - 1 : end] != "\\" else 0
         if depth == 0:
             return end + 1
-    raise ChemError("`{` never closed", base + index)
+    raise ChemError("`{` is never closed", base + index, "add its `}`")
 
 
 def _coefficient(word: str) -> str:
@@ -353,9 +363,9 @@ class _Formula:
         self._flush()
         return "".join(self.out)
 
-    def fail(self, what: str) -> ChemError:
-        """Return the error for `what` at `pos`."""
-        return ChemError(what, self.base + self.pos)
+    def fail(self, what: str, at: int | None = None) -> ChemError:
+        """Return the error for `what` at `at` (default: `pos`)."""
+        return ChemError(what, self.base + (self.pos if at is None else at))
 
     def _emit(self, tex: str, last: str) -> None:
         self._flush()
@@ -369,6 +379,10 @@ class _Formula:
 
     def _coefficient(self) -> None:
         """Read a coefficient glued to the formula (`2H2O`, `1/2O2`, `0.5H2O`) and isotopes."""
+        if orbital := ORBITAL.match(self.text, self.pos):  # `1s^2`: no space in it
+            self.pos = orbital.end()
+            self._emit(rf"{orbital.group(1)}\mathrm{{{orbital.group(2)}}}", "atom")
+            return
         if match := COEFFICIENT.match(self.text, self.pos):
             self.pos = match.end()
             self._emit(_coefficient(match.group(0)) + r"\,", "")
@@ -453,6 +467,12 @@ class _Formula:
         elif greek := GREEK.match(rest):
             self.pos += greek.end()
             self._emit(rf"\mathrm{{{greek.group(0)}}}", "math")
+        elif nested := re.match(r"\\(ce|pu)\s*\{", rest):
+            end = _skip_group(self.text, self.pos + nested.end() - 1, self.base)
+            argument = self.text[self.pos + nested.end() : end - 1]
+            inner = translate_pu(argument) if nested.group(1) == "pu" else translate_ce(argument)
+            self._emit(inner, "atom")
+            self.pos = end
         elif rest.startswith("\\bond"):
             self._bond()
         elif char == "$":
@@ -468,6 +488,7 @@ class _Formula:
 
     def _superscript(self) -> None:
         r"""Read `^…`: a charge (`^2-`, `^{n+}`), an oxidation state (`^{II}`)."""
+        start = self.pos
         self.pos += 1
         value = self._script_value(r"\d*[+-]|\d+|[a-z][+-]")
         if ROMAN.fullmatch(value) and value != "0":
@@ -475,17 +496,18 @@ class _Formula:
         elif re.fullmatch(r"[\w+\-\\ ]*", value) and "." not in value:
             self._script("^", value.replace(" ", ""))
         else:
-            raise self.fail(f"superscript `^{{{value}}}`")
+            raise self.fail(f"superscript `^{{{value}}}`", start)
 
     def _bond(self) -> None:
         r"""Read `\bond{…}`."""
+        start = self.pos
         self.pos += len("\\bond")
         if not self.text.startswith("{", self.pos):
-            raise self.fail("\\bond without `{…}`")
+            raise self.fail("\\bond without `{…}`", start)
         end = _skip_group(self.text, self.pos, self.base)
         kind = self.text[self.pos + 1 : end - 1]
         if kind not in BONDS:
-            raise self.fail(f"bond `\\bond{{{kind}}}`")
+            raise self.fail(f"bond `\\bond{{{kind}}}`", start)
         self.pos = end
         self._emit(BONDS[kind], "bond")
 
