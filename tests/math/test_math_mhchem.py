@@ -19,7 +19,8 @@ ARROW = r"\xrightarrow{\hspace{2em}}"
         # chemical equations: coefficients, operators, arrows
         (
             r"2H2 + O2 -> 2H2O",
-            rf"2\,\mathrm{{H}}_{{2}} {{}}+{{}} \mathrm{{O}}_{{2}}{ARROW}2\,\mathrm{{H}}_{{2}}\mathrm{{O}}",
+            rf"2\,\mathrm{{H}}_{{2}} {{}}+{{}} \mathrm{{O}}_{{2}}{ARROW}"
+            r"2\,\mathrm{H}_{2}\mathrm{O}",
         ),
         (r"2 CO", r"2\,\mathrm{CO}"),
         (r"1/2 H2O", r"\tfrac{1}{2}\,\mathrm{H}_{2}\mathrm{O}"),
