@@ -34,13 +34,13 @@ ARROW = r"\xrightarrow{\hspace{2em}}"
         (r"A <=> B", r"\mathrm{A}\xrightleftharpoons{\hspace{2em}}\mathrm{B}"),
         (
             r"A <=>> B",
-            r"\mathrm{A}\mathrel{\underset{\textstyle\mathord{\leftharpoondown}}"
-            r"{\xrightharpoonup{\hspace{2em}}}}\mathrm{B}",
+            r"\mathrm{A}\mathrel{\raise0.12em{\xrightharpoonup{\hspace{2em}}}"
+            r"\mathllap{\raise-0.15em{\mathord{\leftharpoondown}}\hspace{0.9em}}}\mathrm{B}",
         ),
         (
             r"A <<=> B",
-            r"\mathrm{A}\mathrel{\overset{\textstyle\mathord{\rightharpoonup}}"
-            r"{\xleftharpoondown{\hspace{2em}}}}\mathrm{B}",
+            r"\mathrm{A}\mathrel{\raise-0.15em{\xleftharpoondown{\hspace{2em}}}"
+            r"\mathllap{\raise0.12em{\mathord{\rightharpoonup}}\hspace{0.9em}}}\mathrm{B}",
         ),
         (
             r"A ->[{text above}][{text below}] B",
@@ -107,6 +107,41 @@ ARROW = r"\xrightarrow{\hspace{2em}}"
         (r"A\bond{#}B", r"\mathrm{A}{\equiv}\mathrm{B}"),
         (r"A\bond{->}B", r"\mathrm{A}{\rightarrow}\mathrm{B}"),
         (r"A\bond{...}B", r"\mathrm{A}{{\cdot}{\cdot}{\cdot}}\mathrm{B}"),
+        # the manual's rarer corners
+        (r"(1/2) H2O", r"(1/2)\,\mathrm{H}_{2}\mathrm{O}"),
+        (r"^0_-1n-", r"\prescript{0}{-1}{\mathrm{n}}{}^{-}"),
+        (r"H^3HO", r"\mathrm{H}\prescript{3}{}{\mathrm{H}}\mathrm{O}"),
+        (r"H{}^3HO", r"\mathrm{H}\prescript{3}{}{\mathrm{H}}\mathrm{O}"),
+        (r"[\{(X2)3\}2]^3+", r"[\{(\mathrm{X}_{2})_{3}\}_{2}]^{3+}"),
+        (r"CO3^2-_{(aq)}", r"\mathrm{CO}_{3}{}^{2-}{}_{\mskip1mu (\mathrm{aq})}"),
+        (r"ZnS($c$)", r"\mathrm{ZnS}\mskip2mu (c)"),
+        (r"ZnS(\ca$c$)", r"\mathrm{ZnS}\mskip2mu ({\sim}c)"),
+        (r"Co(en)3", r"\mathrm{Co}(\mathrm{en})_{3}"),
+        (
+            r"[Pt(\eta^2-C2H4)Cl3]-",
+            r"[\mathrm{Pt}(\mathrm{\eta}^{2}\text{-}\mathrm{C}_{2}\mathrm{H}_{4})\mathrm{Cl}_{3}]^{-}",
+        ),
+        (r"\beta +", r"\mathrm{\beta}{}^{+}"),
+        (r"\nu_e", r"\mathrm{\nu}_{e}"),
+        (r"Fe(CN)_{$\frac{6}{2}$}", r"\mathrm{Fe}(\mathrm{CN})_{\frac{6}{2}}"),
+        (r"X_{{red}}", r"\mathrm{X}_{\text{red}}"),
+        (
+            r"{(+)}_589{-}[Co(en)3]Cl3",
+            r"{\text{(+)}}{}_{589}{\text{-}}[\mathrm{Co}(\mathrm{en})_{3}]\mathrm{Cl}_{3}",
+        ),
+        (
+            r"KCr(SO4)2 * 12 H2O",
+            r"\mathrm{KCr}(\mathrm{SO}_{4})_{2}\,{\cdot}\,12\,\mathrm{H}_{2}\mathrm{O}",
+        ),
+        (r"OCO^{.-}", r"\mathrm{OCO}^{\mkern1mu{\bullet}\mkern1mu -}"),
+        (r"NO^*", r"\mathrm{NO}^{*}"),
+        (r"A \pm B", r"\mathrm{A} {}\pm{} \mathrm{B}"),
+        (r"B (v)", r"\mathrm{B}\;\mathord{\downarrow}\; "),
+        (r"n-Pr", r"n\text{-}\mathrm{Pr}"),
+        (r"\ca Fe", r"{\sim}\mathrm{Fe}"),
+        (r"A, B; C", r"\mathrm{A}{,}\mkern6mu \mathrm{B}{;}\mkern6mu \mathrm{C}"),
+        (r"A ->[+ 2OH-] B", r"\mathrm{A}\xrightarrow{ {}+{} 2\,\mathrm{OH}^{-}}\mathrm{B}"),
+        (r"$K = [\ce{H+}]$", r"K = [{\mathrm{H}^{+}}] "),
     ],
 )
 def test_mhchem_ce_becomes_the_tex_mhchem_documents(source: str, tex: str) -> None:
@@ -136,6 +171,8 @@ def test_mhchem_ce_becomes_the_tex_mhchem_documents(source: str, tex: str) -> No
         (r"-273.15 °C", r"-273.15~{}^{\circ}\mathrm{C}"),
         (r"kJ/mol", r"\mathrm{kJ}/\mathrm{mol}"),
         (r"5 \%", r"5~\%"),
+        (r"1,2e3 kJ", r"1{,}2\cdot 10^{3}~\mathrm{kJ}"),
+        (r"75.3 J // mol K", r"75.3~\tfrac{\mathrm{J}}{\mathrm{mol}\mkern3mu \mathrm{K}}"),
     ],
 )
 def test_mhchem_pu_becomes_the_tex_mhchem_documents(source: str, tex: str) -> None:
@@ -167,11 +204,14 @@ def test_mhchem_formula_without_ce_is_returned_as_is() -> None:
 @pytest.mark.parametrize(
     ("latex", "offset", "message"),
     [
-        (r"\ce{Cl^{.}}", 6, "mhchem's superscript `^{.}` in \\ce{…} is not supported"),
+        (r"\ce{Li^x_{Li}}", 6, "mhchem's script `^x_{Li}` in \\ce{…} is not supported"),
+        (r"\ce{O''_{i}}", 5, "mhchem's `''_{i}` in \\ce{…} is not supported"),
+        (r"\ce{^{a}X}", 4, "mhchem's scripts before a formula that are no isotope"),
         (r"\ce{A\bond{?}B}", 5, "mhchem's bond `\\bond{?}` in \\ce{…} is not supported"),
         (r"x + \ce{NaCl |}", 13, "mhchem's `|` in \\ce{…} is not supported"),
         (r"\ce{\color{red}{H}}", 4, "mhchem's command \\color in \\ce{…} is not supported"),
-        (r"\pu{1-2 kJ}", 5, "mhchem's unit `-2 kJ` in \\pu{…} is not supported"),
+        (r"\pu{1-2 kJ}", 4, "mhchem's unit `1-2 kJ` in \\pu{…} is not supported"),
+        (r"\pu{1.2 +- 0.1 m}", 8, "mhchem's unit `+- 0.1 m` in \\pu{…} is not supported"),
         (r"\ce{A ->[x B}", 8, "\\ce{…}: an arrow's `[` is never closed; add its `]`"),
         (r"\ce H2O", 0, "\\ce needs its argument in braces: write \\ce{H2O}"),
     ],

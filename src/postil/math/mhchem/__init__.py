@@ -1,0 +1,95 @@
+r"""mhchem's `\ce{…}` and `\pu{…}`: chemical equations, formulas and units, as TeX.
+
+mhchem is a parser that turns chemists' shorthand into TeX (`\ce{SO4^2-}` →
+`\mathrm{SO}_{4}{}^{2-}`); KaTeX (contrib/mhchem), MathJax and Temml typeset that TeX. This
+package is postil's own reading of the same syntax, written from the mhchem manual
+(https://mhchem.github.io/MathJax-mhchem/) and checked against the TeX mhchem 3.3 emits
+(no code of mhchem's is in it), in TeX latex2mathml lays out as mhchem's looks: scripts on
+the element they follow, isotopes as `\prescript`, reaction arrows as the extensible arrows
+padded to mhchem's shortest length.
+
+- `equations.py`: `\ce`'s words, operators, arrows with `[above][below]` texts, coefficients;
+- `formulas.py`: one formula: elements, subscripts, charges, oxidation states, isotopes,
+  states, addition compounds, bonds, Greek letters, `$math$`, `{text}`;
+- `units.py`: `\pu`'s number and units;
+- `grammar.py`: the arrows, bonds, patterns, and `ChemError`.
+
+`\cee` and `\cf` are `\ce` (mhchem's aliases for MathJax 2). What is not read (electron-pair
+dots in Kröger–Vink notation, `\color` in `\ce`, ranges in `\pu`, …) raises
+`MathUnsupportedError` naming the construct at its offset, so the build warns at
+`path:line:col` and the page shows the TeX instead of a wrong formula.
+"""
+
+from __future__ import annotations
+
+import re
+
+from postil.math.errors import MathUnsupportedError
+from postil.math.mhchem.equations import translate_ce
+from postil.math.mhchem.grammar import SIGNS, ChemError
+from postil.math.mhchem.units import translate_pu
+from postil.math.texreader import read_group
+
+__all__ = ["SIGNS", "rewrite_mhchem", "translate_ce", "translate_pu"]
+
+COMMAND = re.compile(r"\\(ce|cee|cf|pu)(?![A-Za-z])")
+TEXT_GROUP = re.compile(r"\\(?:text|textrm|mbox|textnormal)\s*\{")
+UNREAD = "write that part as math (\\mathrm{…}, _{…}, ^{…})"
+
+
+def rewrite_mhchem(latex: str) -> str:
+    r"""Replace every `\ce{…}`, `\cee{…}`, `\cf{…}` and `\pu{…}` by the TeX mhchem makes.
+
+    A `\ce` inside `\text{…}` is set as math there (`$…$`), as LaTeX's mhchem sets it.
+
+    Raises:
+        MathUnsupportedError: at the construct of the argument that is not read here, or
+            at the command when it has no `{…}` argument.
+    """
+    if not any(sign in latex for sign in SIGNS):
+        return latex
+    out, last = [], 0
+    for match in COMMAND.finditer(latex):
+        if match.start() < last:
+            continue  # inside an argument already translated (`\ce{… \pu{…} …}`)
+        start = match.end()
+        while start < len(latex) and latex[start].isspace():
+            start += 1
+        name = match.group(1)
+        if not latex.startswith("{", start):
+            message = f"\\{name} needs its argument in braces: write \\{name}{{H2O}}"
+            raise MathUnsupportedError(message, match.start(), match.group(0))
+        argument, end = read_group(latex, start)
+        try:
+            tex = translate_pu(argument) if name == "pu" else translate_ce(argument)
+        except ChemError as exc:
+            offset = start + 1 + exc.offset
+            raise MathUnsupportedError(_message(exc, name), offset, match.group(0)) from None
+        if _in_text(latex, match.start()):
+            tex = f"${tex}$"
+        out += [latex[last : match.start()], tex]
+        last = end
+    return "".join(out) + latex[last:]
+
+
+def _message(exc: ChemError, name: str) -> str:
+    """Return the warning's message for `exc` in `\\name{…}`."""
+    if exc.fix == "nested":
+        return exc.what
+    if exc.fix:
+        return f"\\{name}{{…}}: {exc.what}; {exc.fix}"
+    return f"mhchem's {exc.what} in \\{name}{{…}} is not supported; {UNREAD}"
+
+
+def _in_text(latex: str, offset: int) -> bool:
+    r"""Tell whether `offset` lies in the text of a `\text{…}`-like group, outside `$…$`."""
+    for match in TEXT_GROUP.finditer(latex, 0, offset):
+        depth, dollars = 1, 0
+        for char in latex[match.end() : offset]:
+            depth += {"{": 1, "}": -1}.get(char, 0)
+            dollars += char == "$"
+            if depth == 0:
+                break
+        if depth > 0 and dollars % 2 == 0:
+            return True
+    return False
