@@ -6,7 +6,10 @@ warnings for what is not read."""
 from __future__ import annotations
 
 import pytest
+from markdown_it import MarkdownIt
 
+from postil.markdown.math import math_plugin
+from postil.markdown.state import RenderState
 from postil.math import MathUnsupportedError, latex_to_mathml
 from postil.math.mhchem import rewrite_mhchem, translate_ce, translate_pu
 
@@ -142,6 +145,15 @@ ARROW = r"\xrightarrow{\hspace{2em}}"
         (r"A, B; C", r"\mathrm{A}{,}\mkern6mu \mathrm{B}{;}\mkern6mu \mathrm{C}"),
         (r"A ->[+ 2OH-] B", r"\mathrm{A}\xrightarrow{ {}+{} 2\,\mathrm{OH}^{-}}\mathrm{B}"),
         (r"$K = [\ce{H+}]$", r"K = [{\mathrm{H}^{+}}] "),
+        # other TeX commands, passed on as mhchem passes them
+        (r"\color{red}{H2O}", r"{\color{red}{\mathrm{H}_{2}\mathrm{O}}}"),
+        (r"\frac{1}{2}H2O", r"\frac{1}{2}\mathrm{H}_{2}\mathrm{O}"),
+        (r"\overset{a}{H}", r"\overset{\mathrm{a}}{\mathrm{H}}"),
+        (
+            r"A ->[\text{Fe}] B",
+            r"\mathrm{A}\xrightarrow{\hspace{1em}\mathclap{\text{Fe}}\hspace{1em}}\mathrm{B}",
+        ),
+        (r"A \cdot B", r"\mathrm{A}~\cdot \mathrm{B}"),
     ],
 )
 def test_mhchem_ce_becomes_the_tex_mhchem_documents(source: str, tex: str) -> None:
@@ -209,7 +221,6 @@ def test_mhchem_formula_without_ce_is_returned_as_is() -> None:
         (r"\ce{^{a}X}", 4, "mhchem's scripts before a formula that are no isotope"),
         (r"\ce{A\bond{?}B}", 5, "mhchem's bond `\\bond{?}` in \\ce{…} is not supported"),
         (r"x + \ce{NaCl |}", 13, "mhchem's `|` in \\ce{…} is not supported"),
-        (r"\ce{\color{red}{H}}", 4, "mhchem's command \\color in \\ce{…} is not supported"),
         (r"\pu{1-2 kJ}", 4, "mhchem's unit `1-2 kJ` in \\pu{…} is not supported"),
         (r"\pu{1.2 +- 0.1 m}", 8, "mhchem's unit `+- 0.1 m` in \\pu{…} is not supported"),
         (r"\ce{A ->[x B}", 8, "\\ce{…}: an arrow's `[` is never closed; add its `]`"),
@@ -230,3 +241,25 @@ def test_mhchem_a_posts_own_ce_macro_wins() -> None:
 
 def test_mhchem_ce_in_a_macro_body_is_translated() -> None:
     assert latex_to_mathml(r"\newcommand{\water}{\ce{H2O}}\water").count("<mn>2</mn>") == 1
+
+
+def _render(source: str) -> tuple[str, RenderState]:
+    """Render a post's Markdown with the math plugin, as `tests/markdown` does."""
+    md = MarkdownIt("commonmark")
+    math_plugin(md)
+    state = RenderState(path="post.md")
+    state.source_lines = source.split("\n")
+    return md.render(source, {"postil": state}), state
+
+
+def test_mhchem_in_a_post_is_typeset_without_warnings() -> None:
+    html, state = _render("Water: $\\ce{2H2 + O2 -> 2H2O}$, $\\pu{-285.8 kJ/mol}$.\n")
+    assert not state.diagnostics
+    assert html.count("<math") == 2 and "<mi>kJ</mi>" in html and "→" in html
+
+
+def test_mhchem_unread_construct_in_a_post_warns_at_path_line_column() -> None:
+    _, state = _render("intro\n\nthe ion $x + \\ce{Li^x_{Li}}$ here\n")
+    (diag,) = state.diagnostics
+    assert (diag.location.line, diag.location.col) == (3, 20)
+    assert diag.message.startswith("mhchem's script `^x_{Li}` in \\ce{…} is not supported")

@@ -22,6 +22,7 @@ from postil.math.mhchem.grammar import (
     COEFFICIENT_WORD,
     FORMULA_START,
     GAS,
+    GREEK,
     LOPSIDED,
     NUMBER,
     OPERATORS,
@@ -67,14 +68,15 @@ class Equation:
                 spaced = True
                 continue
             piece, next_kind = self._item(self.text[self.pos :], spaced, bool(out))
-            if spaced and kind == next_kind == "word":
+            if spaced and kind == "word" and next_kind in ("word", "command"):
                 out.append("~")  # two formulas side by side keep their space
             out.append(piece)
             kind, spaced = next_kind, False
         return "".join(out)
 
     def _item(self, rest: str, spaced: bool, started: bool) -> tuple[str, str]:
-        """Read one arrow, operator, escape or word at `pos`; return (TeX, "word" or "")."""
+        """Read one arrow, operator, escape or word at `pos`; return (TeX, its kind: "word",
+        "command" or "")."""
         alone = len(rest) == 1 or rest[1].isspace()
         if arrow := ARROW.match(rest):
             self.pos += arrow.end()
@@ -117,6 +119,8 @@ class Equation:
             if NUMBER.fullmatch(word):
                 return word.replace(",", "{,}"), "word"
         tex = Formula(word, self.base + start).read()
+        if re.fullmatch(r"\\[A-Za-z]+", word) and not GREEK.fullmatch(word):
+            return tex, "command"  # `A \cdot B`: spaced before, as mhchem's `~\cdot`
         return tex + separator, "" if separator else "word"
 
     def _word_end(self) -> int:

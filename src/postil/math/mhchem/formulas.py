@@ -192,6 +192,8 @@ class Formula:
             end = skip_group(self.text, self.text.index("{", self.pos), self.base)
             self._emit(math_tex(self.text[self.pos : end], self.base + self.pos), "atom")
             self.pos = end
+        elif command := re.match(r"\\([A-Za-z]+)\s*", rest):
+            self._command(command)
         elif rest[0] in "${":
             end = skip_group(self.text, self.pos, self.base)
             inner = self.text[self.pos + 1 : end - 1]
@@ -202,10 +204,36 @@ class Formula:
             else:
                 self._emit("", "")  # `H{}^3HO`: `{}` ends what a script would attach to
             self.pos = end
+        elif rest[0] == "°":
+            self.pos += 1
+            self._emit("°", "text")
         else:
-            command = re.match(r"\\[A-Za-z]+", rest)
-            what = f"command {command.group(0)}" if command else f"`{rest[:12]}`"
-            raise self.fail(what)
+            raise self.fail(f"`{rest[:12]}`")
+
+    def _command(self, command: re.Match[str]) -> None:
+        r"""Read another TeX command, as mhchem passes it on: `\color{c}{…}`, `\frac{…}{…}`,
+        `\overset{…}{…}`, `\underset{…}{…}` with mhchem in their arguments; any other with
+        its `{…}` arguments (`\text{Fe}`, `\mathrm{X}`), or alone (`\cdot`), as written."""
+        name, start = command.group(1), self.pos
+        self.pos = command.end()
+        arguments: list[tuple[str, int]] = []
+        while self.text.startswith("{", self.pos) and len(arguments) < 2:
+            end = skip_group(self.text, self.pos, self.base)
+            arguments.append((self.text[self.pos + 1 : end - 1], self.base + self.pos + 1))
+            self.pos = end
+        if name in ("frac", "overset", "underset", "color") and len(arguments) == 2:
+            from postil.math.mhchem.equations import Equation  # it reads words with this class
+
+            first, second = (
+                text if name == "color" and index == 0 else Equation(text, offset).read()
+                for index, (text, offset) in enumerate(arguments)
+            )
+            tex = rf"\{name}{{{first}}}{{{second}}}"
+            self._emit("{" + tex + "}" if name == "color" else tex, "atom")
+        elif arguments:
+            self._emit(self.text[start : self.pos], "text")
+        else:
+            self._emit(self.text[start : self.pos].rstrip() + " ", "atom", hyphen=True)
 
     def _state(self, state: re.Match[str]) -> str:
         r"""Return a state of aggregation's TeX: `(\mathrm{aq})`, `(\mathrm{aq},\infty)`."""
