@@ -224,7 +224,7 @@ def test_mhchem_formula_without_ce_is_returned_as_is() -> None:
         (r"\pu{1-2 kJ}", 4, "mhchem's unit `1-2 kJ` in \\pu{…} is not supported"),
         (r"\pu{1.2 +- 0.1 m}", 8, "mhchem's unit `+- 0.1 m` in \\pu{…} is not supported"),
         (r"\ce{A ->[x B}", 8, "\\ce{…}: an arrow's `[` is never closed; add its `]`"),
-        (r"\ce H2O", 0, "\\ce needs its argument in braces: write \\ce{H2O}"),
+        (r"\ce H2O", 0, "\\ce{…}: its argument is not in braces; write \\ce{H2O}"),
     ],
 )
 def test_mhchem_unread_construct_warns_at_its_place(latex: str, offset: int, message: str) -> None:

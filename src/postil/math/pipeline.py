@@ -213,7 +213,7 @@ def _physics(formula: Formula) -> None:
 
 
 def _mhchem(formula: Formula) -> None:
-    """Translate mhchem's `\\ce{…}` and `\\pu{…}` into TeX, before the syntax checks: its
+    """Translate mhchem's `\\ce{…}` and `\\pu{…}` into TeX, before the argument checks: its
     argument is no TeX (`\\ce{CO2 ^}` is a gas). A `\\ce` the post or site defines as a
     macro is its own: `macros` expands it, and `expanded-mhchem` reads what is left."""
     if any(sign in formula.latex for sign in mhchem.SIGNS) and not _defines_mhchem(formula):
@@ -353,8 +353,8 @@ TEX_PASSES: list[tuple[str, Pass]] = [
     ("safety", _tex(check_safety)),
     ("definitions", _definitions),
     ("escaped-percent", _rewrite(rewrite.rewrite_escaped_percent)),
-    ("mhchem", _mhchem),
     ("syntax", _syntax),
+    ("mhchem", _mhchem),
     ("arguments", _arguments),
     ("braket-bars", _rewrite(rewrite_braket_bars)),
     ("macros", _macros),

@@ -25,14 +25,12 @@ from __future__ import annotations
 import re
 
 from postil.math.errors import MathUnsupportedError
-from postil.math.mhchem.equations import translate_ce
+from postil.math.mhchem.equations import find_commands, translate_ce
 from postil.math.mhchem.grammar import SIGNS, ChemError
 from postil.math.mhchem.units import translate_pu
-from postil.math.texreader import read_group
 
 __all__ = ["SIGNS", "rewrite_mhchem", "translate_ce", "translate_pu"]
 
-COMMAND = re.compile(r"\\(ce|cee|cf|pu)(?![A-Za-z])")
 TEXT_GROUP = re.compile(r"\\(?:text|textrm|mbox|textnormal)\s*\{")
 UNREAD = "write that part as math (\\mathrm{…}, _{…}, ^{…})"
 
@@ -43,39 +41,32 @@ def rewrite_mhchem(latex: str) -> str:
     A `\ce` inside `\text{…}` is set as math there (`$…$`), as LaTeX's mhchem sets it.
 
     Raises:
-        MathUnsupportedError: at the construct of the argument that is not read here, or
-            at the command when it has no `{…}` argument.
+        MathUnsupportedError: at the construct of an argument that is not read here, or at
+            a command without its `{…}` argument.
     """
     if not any(sign in latex for sign in SIGNS):
         return latex
-    out, last = [], 0
-    for match in COMMAND.finditer(latex):
-        if match.start() < last:
-            continue  # inside an argument already translated (`\ce{… \pu{…} …}`)
-        start = match.end()
-        while start < len(latex) and latex[start].isspace():
-            start += 1
-        name = match.group(1)
-        if not latex.startswith("{", start):
-            message = f"\\{name} needs its argument in braces: write \\{name}{{H2O}}"
-            raise MathUnsupportedError(message, match.start(), match.group(0))
-        argument, end = read_group(latex, start)
-        try:
-            tex = translate_pu(argument) if name == "pu" else translate_ce(argument)
-        except ChemError as exc:
-            offset = start + 1 + exc.offset
-            raise MathUnsupportedError(_message(exc, name), offset, match.group(0)) from None
-        if _in_text(latex, match.start()):
-            tex = f"${tex}$"
-        out += [latex[last : match.start()], tex]
-        last = end
+    out, last, name = [], 0, "ce"
+    try:
+        for match, start, end in find_commands(latex):
+            name = match.group(1)
+            argument = latex[start + 1 : end - 1]
+            tex = (
+                translate_pu(argument, start + 1)
+                if name == "pu"
+                else translate_ce(argument, start + 1)
+            )
+            if _in_text(latex, match.start()):
+                tex = f"${tex}$"
+            out += [latex[last : match.start()], tex]
+            last = end
+    except ChemError as exc:
+        raise MathUnsupportedError(_message(exc, name), exc.offset, f"\\{name}") from None
     return "".join(out) + latex[last:]
 
 
 def _message(exc: ChemError, name: str) -> str:
     """Return the warning's message for `exc` in `\\name{…}`."""
-    if exc.fix == "nested":
-        return exc.what
     if exc.fix:
         return f"\\{name}{{…}}: {exc.what}; {exc.fix}"
     return f"mhchem's {exc.what} in \\{name}{{…}} is not supported; {UNREAD}"

@@ -11,6 +11,7 @@ a space between them. Each word is read by `formulas.Formula`.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from postil.math.mhchem.formulas import Formula, coefficient_tex
@@ -20,27 +21,33 @@ from postil.math.mhchem.grammar import (
     ARROW,
     ARROWS,
     COEFFICIENT_WORD,
+    COMMAND,
     FORMULA_START,
     GAS,
     GREEK,
     LOPSIDED,
     NUMBER,
     OPERATORS,
+    SIGNS,
     ChemError,
-    math_tex,
     skip_group,
 )
+from postil.math.mhchem.units import translate_pu
 
 
-def translate_ce(argument: str) -> str:
+def translate_ce(argument: str, base: int = 0) -> str:
     r"""Return the TeX of a `\ce{…}` argument: `2H2 + O2 -> 2H2O` → `{2\,\mathrm{H}_{2} …}`.
 
     The TeX is one group, unless it holds `&` or `\\` (an `aligned`'s cells and rows).
 
+    Args:
+        argument: the argument, without its braces.
+        base: its offset in what the offsets of errors count from.
+
     Raises:
-        ChemError: a construct postil does not read, at its offset in `argument`.
+        ChemError: a construct postil does not read, at its offset.
     """
-    tex = Equation(argument).read()
+    tex = Equation(argument, base).read()
     return tex if "&" in tex or "\\\\" in tex else "{" + tex + "}"
 
 
@@ -115,10 +122,10 @@ class Equation:
         if COEFFICIENT_WORD.fullmatch(word) and not separator:
             if FORMULA_START.match(following) and not ARROW.match(following):
                 if not ALONE.match(following):
-                    return coefficient_tex(word, self.base + start) + r"\,", ""
+                    return coefficient_tex(word, self.base + start, read_nested) + r"\,", ""
             if NUMBER.fullmatch(word):
                 return word.replace(",", "{,}"), "word"
-        tex = Formula(word, self.base + start).read()
+        tex = Formula(word, self.base + start, read_nested).read()
         if re.fullmatch(r"\\[A-Za-z]+", word) and not GREEK.fullmatch(word):
             return tex, "command"  # `A \cdot B`: spaced before, as mhchem's `~\cdot`
         return tex + separator, "" if separator else "word"
@@ -170,7 +177,9 @@ class Equation:
         self.pos = index + 1
         stripped = inner.strip()
         if re.fullmatch(r"\$[^$]*\$", stripped):  # mhchem sets it upright (`{\rm …}`)
-            return rf"\mathrm{{{math_tex(stripped[1:-1], self.base + start)}}}"
+            return (
+                rf"\mathrm{{{math_tex(stripped[1:-1], self.base + start + inner.index('$') + 1)}}}"
+            )
         if re.fullmatch(r"\{[^{}]*\}", stripped):
             return rf"\text{{{stripped[1:-1]}}}"
         return Equation(inner, self.base + start).read()
@@ -185,3 +194,52 @@ def arrow_text(label: str) -> str:
     if len(re.sub(r"\\[A-Za-z]+", "x", visible)) <= 3:
         return rf"\hspace{{1em}}\mathclap{{{label}}}\hspace{{1em}}"
     return label
+
+
+def read_nested(text: str, offset: int, math: bool) -> str:
+    """Read mhchem nested in a formula: `$…$` math (`math_tex`) or mhchem (`\\frac{…}`'s
+    arguments); see `grammar.Reader`."""
+    return math_tex(text, offset) if math else Equation(text, offset).read()
+
+
+def math_tex(math: str, offset: int) -> str:
+    r"""Return the TeX of `$…$` math inside mhchem, its own `\ce` and `\pu` translated.
+
+    Args:
+        math: the math without its dollars.
+        offset: its offset, from which the errors of a `\ce` in it count.
+    """
+    if not any(sign in math for sign in SIGNS):
+        return math
+    out, last = [], 0
+    for match, start, end in find_commands(math, offset):
+        translate = translate_pu if match.group(1) == "pu" else translate_ce
+        out += [
+            math[last : match.start()],
+            translate(math[start + 1 : end - 1], offset + start + 1),
+        ]
+        last = end
+    return "".join(out) + math[last:]
+
+
+def find_commands(latex: str, base: int = 0) -> Iterator[tuple[re.Match[str], int, int]]:
+    r"""Yield each `\ce`, `\cee`, `\cf`, `\pu` of `latex` not inside another's argument:
+    (its match, the offset of its `{`, the offset after its `}`).
+
+    Raises:
+        ChemError: a command without a `{…}` argument, or one never closed (at `base` +
+            its offset).
+    """
+    last = 0
+    for match in COMMAND.finditer(latex):
+        if match.start() < last:
+            continue  # inside an argument already found (`\ce{… \pu{…} …}`)
+        start = match.end()
+        while start < len(latex) and latex[start].isspace():
+            start += 1
+        if not latex.startswith("{", start):
+            name = match.group(1)
+            fix = f"write \\{name}{{H2O}}"
+            raise ChemError("its argument is not in braces", base + match.start(), fix)
+        last = skip_group(latex, start, base)
+        yield match, start, last

@@ -24,19 +24,19 @@ from postil.math.mhchem.grammar import (
     ROMAN,
     STATE,
     ChemError,
-    math_tex,
+    Reader,
     skip_group,
 )
 
 
-def coefficient_tex(word: str, offset: int) -> str:
+def coefficient_tex(word: str, offset: int, read: Reader) -> str:
     """Return the TeX of a coefficient: `2`, `0.5`, `1/2` (a text-style fraction), `(1/2)`
-    (as written), `2n`, `$x$`."""
+    (as written), `2n`, `$x$` (`read` reads the math)."""
     if fraction := re.fullmatch(r"(\d+)/(\d+)", word):
         return rf"\tfrac{{{fraction.group(1)}}}{{{fraction.group(2)}}}"
     if "$" in word:
         before, math = word.split("$", 1)
-        return before + math_tex(math.rstrip("$"), offset + len(before) + 1) + " "
+        return before + read(math.rstrip("$"), offset + len(before) + 1, True) + " "
     return word
 
 
@@ -46,6 +46,7 @@ class Formula:
     Attributes:
         text: the word.
         base: its offset in the `\ce` argument, for errors.
+        read: reads what is nested in it (`$…$`, `\frac{…}{…}`'s arguments).
         pos: the offset read so far.
         out: the TeX so far.
         letters: element letters not yet written (one `\mathrm{…}` a run).
@@ -55,8 +56,8 @@ class Formula:
         hyphen: `-` here is a hyphen (after a Greek letter or `$…$`, through its scripts).
     """
 
-    def __init__(self, text: str, base: int) -> None:
-        self.text, self.base, self.pos = text, base, 0
+    def __init__(self, text: str, base: int, read: Reader) -> None:
+        self.text, self.base, self.pos, self.read_nested = text, base, 0, read
         self.out: list[str] = []
         self.letters, self.last, self.hyphen = "", "", False
 
@@ -98,7 +99,7 @@ class Formula:
             return
         if match := COEFFICIENT.match(self.text, self.pos):
             self.pos = match.end()
-            self._emit(coefficient_tex(match.group(0), self.base) + r"\,", "")
+            self._emit(coefficient_tex(match.group(0), self.base, self.read_nested) + r"\,", "")
         if self.text.startswith(("^", "_"), self.pos):
             self._isotope()
 
@@ -190,7 +191,9 @@ class Formula:
             self._bond()
         elif re.match(r"\\(?:ce|pu)\s*\{", rest):
             end = skip_group(self.text, self.text.index("{", self.pos), self.base)
-            self._emit(math_tex(self.text[self.pos : end], self.base + self.pos), "atom")
+            self._emit(
+                self.read_nested(self.text[self.pos : end], self.base + self.pos, True), "atom"
+            )
             self.pos = end
         elif command := re.match(r"\\([A-Za-z]+)\s*", rest):
             self._command(command)
@@ -198,7 +201,8 @@ class Formula:
             end = skip_group(self.text, self.pos, self.base)
             inner = self.text[self.pos + 1 : end - 1]
             if rest[0] == "$":
-                self._emit(math_tex(inner, self.base + self.pos + 1) + " ", "atom", hyphen=True)
+                math = self.read_nested(inner, self.base + self.pos + 1, True)
+                self._emit(math + " ", "atom", hyphen=True)
             elif inner:
                 self._emit(rf"{{\text{{{inner}}}}}", "text")
             else:
@@ -215,17 +219,15 @@ class Formula:
         `\overset{…}{…}`, `\underset{…}{…}` with mhchem in their arguments; any other with
         its `{…}` arguments (`\text{Fe}`, `\mathrm{X}`), or alone (`\cdot`), as written."""
         name, start = command.group(1), self.pos
-        self.pos = command.end()
+        self.pos = start + command.end()  # `command` matched the rest of the word
         arguments: list[tuple[str, int]] = []
         while self.text.startswith("{", self.pos) and len(arguments) < 2:
             end = skip_group(self.text, self.pos, self.base)
             arguments.append((self.text[self.pos + 1 : end - 1], self.base + self.pos + 1))
             self.pos = end
         if name in ("frac", "overset", "underset", "color") and len(arguments) == 2:
-            from postil.math.mhchem.equations import Equation  # it reads words with this class
-
             first, second = (
-                text if name == "color" and index == 0 else Equation(text, offset).read()
+                text if name == "color" and index == 0 else self.read_nested(text, offset, False)
                 for index, (text, offset) in enumerate(arguments)
             )
             tex = rf"\{name}{{{first}}}{{{second}}}"
@@ -261,7 +263,8 @@ class Formula:
         if re.fullmatch(r"[\d().+\-]*\.[\d().+\-]*", value):
             return self._script("^", value.replace(".", RADICAL).rstrip())
         if re.fullmatch(r"[\w+\-*\\ ]*|\$[^$]*\$", value):
-            return self._script("^", math_tex(value.replace(" ", "").strip("$"), self.base))
+            math = self.read_nested(value.replace(" ", "").strip("$"), self.base + start, True)
+            return self._script("^", math)
         raise self.fail(f"superscript `^{{{value}}}`", start)
 
     def _subscript(self) -> None:
@@ -274,7 +277,9 @@ class Formula:
         if re.fullmatch(r"\{[^{}]*\}", value):
             return self._script("_", rf"\text{{{value[1:-1]}}}")
         if re.fullmatch(r"[\w,.\-+\\ ]*|\$[^$]*\$", value):
-            return self._script("_", math_tex(value.replace("$", ""), self.base + start))
+            return self._script(
+                "_", self.read_nested(value.replace("$", ""), self.base + start, True)
+            )
         raise self.fail(f"subscript `_{{{value}}}`", start)
 
     def _bond(self) -> None:

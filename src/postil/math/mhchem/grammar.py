@@ -8,11 +8,15 @@ reaction arrows, rules for the dashed bonds.
 from __future__ import annotations
 
 import re
-
-from postil.math.errors import MathUnsupportedError
+from collections.abc import Callable
 
 SIGNS = ("\\ce", "\\cf", "\\pu")
 """Substrings that mark a formula mhchem may change (the passes' cheap test)."""
+COMMAND = re.compile(r"\\(ce|cee|cf|pu)(?![A-Za-z])")
+
+Reader = Callable[[str, int, bool], str]
+"""Reads mhchem nested in a formula (`equations.read_nested`): (text, its offset in the
+argument, whether it is `$…$` math, whose own `\\ce` it translates) -> TeX."""
 
 # mhchem's arrows, longest first, and the extensible arrow each one is here.
 ARROW = re.compile(r"<-->|<=>>|<<=>|<=>|<->|->|<-|→|⟶|⇌")
@@ -119,20 +123,3 @@ def skip_group(text: str, index: int, base: int) -> int:
         if depth == 0:
             return end + 1
     raise ChemError("`{` is never closed", base + index, "add its `}`")
-
-
-def math_tex(math: str, offset: int) -> str:
-    r"""Return the TeX of `$…$` math inside mhchem, its own `\ce` and `\pu` translated.
-
-    Args:
-        math: the math without its dollars.
-        offset: its offset in the argument, for an error of a `\ce` in it.
-    """
-    if not any(sign in math for sign in SIGNS):
-        return math
-    from postil.math.mhchem import rewrite_mhchem  # the package imports this module first
-
-    try:
-        return rewrite_mhchem(math)
-    except MathUnsupportedError as exc:
-        raise ChemError(exc.message, offset + exc.offset, "nested") from None

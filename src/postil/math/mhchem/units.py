@@ -32,12 +32,15 @@ SEPARATORS = {
 }
 
 
-def translate_pu(argument: str) -> str:
+def translate_pu(argument: str, base: int = 0) -> str:
     r"""Return the TeX of a `\pu{…}` argument: `123 kJ/mol` → `{123~\mathrm{kJ}/\mathrm{mol}}`.
 
+    Args:
+        argument: the argument, without its braces.
+        base: its offset in what the offsets of errors count from.
+
     Raises:
-        ChemError: a construct postil does not read (a range, an uncertainty), at its offset
-            in `argument`.
+        ChemError: a construct postil does not read (a range, an uncertainty), at its offset.
     """
     lead = len(argument) - len(argument.lstrip())
     text = argument.strip()
@@ -47,7 +50,7 @@ def translate_pu(argument: str) -> str:
         units_at = number.end()
     units = text[units_at:].lstrip()
     if units:
-        parts.append(_units(units, lead + len(text) - len(units)))
+        parts.append(_units(units, base + lead + len(text) - len(units)))
     return "{" + "~".join(parts) + "}"
 
 
