@@ -66,9 +66,8 @@ BONDS |= {
     ),
 }
 BONDS["~--"] = BONDS["~="]
-# A precipitate's ↓ and a gas's ↑: a relation's spaces, and \mathord, since an arrow in a
-# row with scripts would stretch in Chromium (TeX's \uparrow never does).
-GAS = {"^": r"\;\mathord{\uparrow}\; ", "v": r"\;\mathord{\downarrow}\; "}
+# A precipitate's ↓ and a gas's ↑, relations as mhchem writes them.
+GAS = {"^": r" \uparrow{} ", "v": r" \downarrow{} "}
 GAS |= {"(^)": GAS["^"], "(v)": GAS["v"]}
 OPERATORS = {"+": "+", "-": "-", "=": "=", "\\pm": r"\pm", "\\approx": r"\approx"}
 ADDUCT = r"\,{\cdot}\,"
