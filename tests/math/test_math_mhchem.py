@@ -145,6 +145,18 @@ ARROW = r"\xrightarrow{\hspace{2em}}"
         (r"A, B; C", r"\mathrm{A}{,}\mkern6mu \mathrm{B}{;}\mkern6mu \mathrm{C}"),
         (r"A ->[+ 2OH-] B", r"\mathrm{A}\xrightarrow{ {}+{} 2\,\mathrm{OH}^{-}}\mathrm{B}"),
         (r"$K = [\ce{H+}]$", r"K = [{\mathrm{H}^{+}}] "),
+        # Kröger–Vink notation: ×, bullets and primes stacked over the site
+        (r"Li^x_{Li,1-2x}", r"\mathrm{Li}^{{\times}}_{\mathrm{Li}{,}\mkern1mu 1-2x}"),
+        (
+            r"M^{..}_i",
+            r"\mathrm{M}^{\mkern1mu{\bullet}\mkern1mu \mkern1mu{\bullet}\mkern1mu}_{\mathrm{i}}",
+        ),
+        (r"O''_{i,x}", r"\mathrm{O}^{\prime \prime }_{\mathrm{i}{,}\mkern1mu x}"),
+        (r"$V$^{4'}_{Ti}", r"V ^{4\prime }_{\mathrm{Ti}}"),
+        (
+            r"V_{V,1}C_{C,0.8}",
+            r"\mathrm{V}_{\mathrm{V}{,}\mkern1mu 1}\mathrm{C}_{\mathrm{C}{,}\mkern1mu 0.8}",
+        ),
         # other TeX commands, passed on as mhchem passes them
         (r"\color{red}{H2O}", r"{\color{red}{\mathrm{H}_{2}\mathrm{O}}}"),
         (r"\frac{1}{2}H2O", r"\frac{1}{2}\mathrm{H}_{2}\mathrm{O}"),
@@ -216,8 +228,7 @@ def test_mhchem_formula_without_ce_is_returned_as_is() -> None:
 @pytest.mark.parametrize(
     ("latex", "offset", "message"),
     [
-        (r"\ce{Li^x_{Li}}", 6, "mhchem's script `^x_{Li}` in \\ce{…} is not supported"),
-        (r"\ce{O''_{i}}", 5, "mhchem's `''_{i}` in \\ce{…} is not supported"),
+        (r"\ce{X^{1/2}}", 5, "mhchem's superscript `^{1/2}` in \\ce{…} is not supported"),
         (r"\ce{^{a}X}", 4, "mhchem's scripts before a formula that are no isotope"),
         (r"\ce{A\bond{?}B}", 5, "mhchem's bond `\\bond{?}` in \\ce{…} is not supported"),
         (r"x + \ce{NaCl |}", 13, "mhchem's `|` in \\ce{…} is not supported"),
@@ -259,7 +270,7 @@ def test_mhchem_in_a_post_is_typeset_without_warnings() -> None:
 
 
 def test_mhchem_unread_construct_in_a_post_warns_at_path_line_column() -> None:
-    _, state = _render("intro\n\nthe ion $x + \\ce{Li^x_{Li}}$ here\n")
+    _, state = _render("intro\n\nthe ion $x + \\ce{X^{1/2}}$ here\n")
     (diag,) = state.diagnostics
-    assert (diag.location.line, diag.location.col) == (3, 20)
-    assert diag.message.startswith("mhchem's script `^x_{Li}` in \\ce{…} is not supported")
+    assert (diag.location.line, diag.location.col) == (3, 19)
+    assert diag.message.startswith("mhchem's superscript `^{1/2}` in \\ce{…} is not supported")

@@ -14,8 +14,8 @@ padded to mhchem's shortest length.
 - `units.py`: `\pu`'s number and units;
 - `grammar.py`: the arrows, bonds, patterns, and `ChemError`.
 
-`\cee` and `\cf` are `\ce` (mhchem's aliases for MathJax 2). What is not read (electron-pair
-dots in Kröger–Vink notation, `\color` in `\ce`, ranges in `\pu`, …) raises
+`\cee` and `\cf` are `\ce` (mhchem's aliases for MathJax 2). What is not read (a script of
+no kind mhchem has, `\ce{X^{1/2}}`; ranges and uncertainties in `\pu`; …) raises
 `MathUnsupportedError` naming the construct at its offset, so the build warns at
 `path:line:col` and the page shows the TeX instead of a wrong formula.
 """

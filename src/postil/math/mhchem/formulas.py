@@ -5,7 +5,8 @@ element symbols upright, one `\mathrm{…}` a run; digits after an element or br
 subscript; `+`/`-` ending the word, or `^…`, a charge; `^{II}` an oxidation state;
 `^{227}_{90}` before an element (or `^3` inside a formula before one) its isotope;
 `(aq)` a state of aggregation; `.`/`*` an addition compound; `-`, `=`, `#`, `\bond{…}` bonds,
-but `-` after a Greek letter or `$…$` before a letter a hyphen; `$…$` math, `{…}` text.
+but `-` after a Greek letter or `$…$` before a letter a hyphen; `$…$` math, `{…}` text;
+Kröger–Vink's `^x`, dots and primes stacked over the site (`Li^x_{Li,1-2x}`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from postil.math.mhchem.grammar import (
     PREFIX,
     RADICAL,
     ROMAN,
+    SITE,
     STATE,
     ChemError,
     Reader,
@@ -159,6 +161,8 @@ class Formula:
             self._superscript()
         elif char == "_":
             self._subscript()
+        elif char == "'" and self.last in ("atom", "script"):
+            self._primes()
         elif char == "-" and self.hyphen and re.match(r"-[A-Za-z\\]", rest):
             self.pos += 1
             self._emit(r"\text{-}", "bond")
@@ -248,7 +252,8 @@ class Formula:
 
     def _superscript(self) -> None:
         r"""Read `^…`: a charge (`^2-`, `^{n+}`), an oxidation state (`^{II}`), a radical
-        (`^{.-}`), an excited state (`^*`), or a mass number before an element (`H^3HO`)."""
+        (`^{.-}`), an excited state (`^*`), Kröger–Vink's neutral `^x` and primes, or a mass
+        number before an element (`H^3HO`)."""
         start = self.pos
         self.pos += 1
         value = self._value(CHARGE.pattern, "^")
@@ -258,28 +263,63 @@ class Formula:
         if value.isdigit() and re.match(r"[A-Z]", self.text[self.pos : self.pos + 1]):
             self.pos = start
             return self._isotope()
+        self._attach_superscript(self._superscript_tex(value, start))
+
+    def _superscript_tex(self, value: str, start: int) -> str:
+        """Return a superscript's TeX (`value` as written between `^{` and `}`)."""
         if ROMAN.fullmatch(value):
-            return self._script("^", rf"\mathrm{{{value}}}")
+            return rf"\mathrm{{{value}}}"
+        if value == "x":
+            return r"{\times}"
+        if re.fullmatch(r"\d*'+", value):
+            return value.replace("'", r"\prime ")
         if re.fullmatch(r"[\d().+\-]*\.[\d().+\-]*", value):
-            return self._script("^", value.replace(".", RADICAL).rstrip())
+            return value.replace(".", RADICAL).rstrip()
         if re.fullmatch(r"[\w+\-*\\ ]*|\$[^$]*\$", value):
-            math = self.read_nested(value.replace(" ", "").strip("$"), self.base + start, True)
-            return self._script("^", math)
+            return self.read_nested(value.replace(" ", "").strip("$"), self.base + start, True)
         raise self.fail(f"superscript `^{{{value}}}`", start)
 
-    def _subscript(self) -> None:
-        r"""Read `_…`: digits, a letter, `{…}` (`{{red}}` text, `{(aq)}` a state), `$…$`."""
+    def _attach_superscript(self, tex: str) -> None:
+        """Write a superscript; a subscript right after it (not a state) goes under it, as
+        mhchem stacks Kröger–Vink's charge and site (`Li^x_{Li}`, `M^{..}_i`)."""
+        if not self.text.startswith("_", self.pos):
+            return self._script("^", tex)
         start = self.pos
         self.pos += 1
         value = self._value(r"\d+|[A-Za-z]|\\[A-Za-z]+", "_")
+        if STATE.fullmatch(value):
+            self._script("^", tex)
+            return self._script("_", self._subscript_tex(value, start))
+        base = "{}" if self.last in ("script", "", "text", "state") and not self.letters else ""
+        self._emit(f"{base}^{{{tex}}}_{{{self._subscript_tex(value, start)}}}", "script")
+
+    def _primes(self) -> None:
+        """Read `'`, `''` after a formula: Kröger–Vink's negative charges, as primes."""
+        primes = re.match(r"'+", self.text[self.pos :])
+        assert primes is not None
+        self.pos += primes.end()
+        self._attach_superscript(r"\prime " * primes.end())
+
+    def _subscript(self) -> None:
+        r"""Read `_…`: digits, a letter, `{…}` (`{{red}}` text, `{(aq)}` a state), `$…$`, a
+        Kröger–Vink site (`_{Li,1-2x}`)."""
+        start = self.pos
+        self.pos += 1
+        value = self._value(r"\d+|[A-Za-z]|\\[A-Za-z]+", "_")
+        self._script("_", self._subscript_tex(value, start))
+
+    def _subscript_tex(self, value: str, start: int) -> str:
+        """Return a subscript's TeX (`value` as written between `_{` and `}`)."""
         if state := STATE.fullmatch(value):
-            return self._script("_", rf"\mskip1mu {self._state(state)}")
+            return rf"\mskip1mu {self._state(state)}"
         if re.fullmatch(r"\{[^{}]*\}", value):
-            return self._script("_", rf"\text{{{value[1:-1]}}}")
+            return rf"\text{{{value[1:-1]}}}"
+        if site := SITE.fullmatch(value):
+            rest = site.group(2)
+            after = "" if rest is None else r"{,}\mkern1mu " + rest.replace("$", "")
+            return rf"\mathrm{{{site.group(1)}}}{after}"
         if re.fullmatch(r"[\w,.\-+\\ ]*|\$[^$]*\$", value):
-            return self._script(
-                "_", self.read_nested(value.replace("$", ""), self.base + start, True)
-            )
+            return self.read_nested(value.replace("$", ""), self.base + start, True)
         raise self.fail(f"subscript `_{{{value}}}`", start)
 
     def _bond(self) -> None:

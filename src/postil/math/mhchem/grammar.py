@@ -87,7 +87,9 @@ FORMULA_START = re.compile(r"[A-Za-z(\[\\^_${]")
 ALONE = re.compile(r"[v^](?:\s|$)")
 ORBITAL = re.compile(r"(\d)([spdf])(?=\^|$)")
 PREFIX = re.compile(r"([a-z])-(?=[A-Z])")  # n-Pr, t-Bu: an italic prefix and a hyphen
-CHARGE = re.compile(r"\d*[+-]|\d+|\*|\.+[+-]?")
+CHARGE = re.compile(r"\d*[+-]|\d*'+|\d+|\*|\.+[+-]?|x(?![A-Za-z])")
+# A Kröger–Vink site in a subscript (`_{Li,1-2x}`, `_i`): the site upright, then the rest.
+SITE = re.compile(r"([A-Z][a-z]{0,2}|i)(?:,(.*))?", re.DOTALL)
 
 
 class ChemError(Exception):
