@@ -60,6 +60,19 @@ CASES = [
     (r"\grave a", "à"),
     (r"\overline{AB}", "A̅B̅"),
     (r"\underline{x}", "x̲"),
+    # extensible arrows: the arrow, its texts as scripts, spaced as a relation; empty
+    # scripts are nothing, a ring superscript the degree sign
+    (r"A \xrightarrow{f} B", "A →ᶠ B"),
+    (r"A \xrightarrow{} B", "A → B"),
+    (r"A \xrightarrow[g]{f} B", "A →_gᶠ B"),
+    (r"x^{}", "x"),
+    (r"90^\circ", "90°"),
+    # mhchem
+    (r"\ce{2H2 + O2 -> 2H2O}", "2 H₂ + O₂ → 2 H₂O"),
+    (r"\ce{SO4^2-}", "SO₄²⁻"),
+    (r"\ce{A <=>[k_1][k_2] B}", "A ⇌_(k₂)^(k₁) B"),
+    (r"\pu{25 °C}", "25 °C"),
+    (r"\pu{123 kJ/mol}", "123 kJ/mol"),
     # no text form: the TeX source, whitespace collapsed
     (r"\begin{pmatrix}a & b\end{pmatrix}", r"\begin{pmatrix}a & b\end{pmatrix}"),
     (r"\binom{n}{k}", r"\binom{n}{k}"),

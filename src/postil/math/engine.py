@@ -29,18 +29,11 @@ HOW_TO_DEFINE = (
 # supported"), and supported ones whose misuse is reported (`\\multicolumn{x}`): defining
 # them as macros is not the fix, so the error does not suggest it.
 NOT_MACROS = frozenset(
-    "expandafter futurelet afterassignment csname endcsname ce pu angl angln phase "
+    "expandafter futurelet afterassignment csname endcsname angl angln phase "
     "overlinesegment underlinesegment sixptsize xymatrix multicolumn cline "
     "intertext shortintertext".split()
     # bussproofs' forms that `proofs.py` does not draw: the fix is its C forms, not a macro
     + "Axiom UnaryInf BinaryInf TrinaryInf QuaternaryInf QuinaryInf fCenter DisplayProof".split()
-)
-# Packages postil's math does not have, said as such (not "define it with \newcommand").
-NOT_SUPPORTED_PACKAGES = dict.fromkeys(
-    ("ce", "pu"),
-    "mhchem's chemistry and units are not supported: write the formula as math, "
-    "\\mathrm{H_2O} for \\ce{H2O}, \\mathrm{2H_2 + O_2 \\rightarrow 2H_2O} for a reaction, "
-    "\\mathrm{kJ\\,mol^{-1}} for \\pu{kJ mol-1}",
 )
 # latex2mathml's exceptions carry no message; say what each means and how to fix it.
 ENGINE_ERRORS = {
@@ -158,12 +151,7 @@ def unsupported(
     offset, via = locate_command(command, latex, macros)
     if via:
         message += f" (in the expansion of {via})"
-    hint = NOT_SUPPORTED_PACKAGES.get(command.lstrip("\\"))
-    if hint:
-        message += "; " + hint
-    elif command.lstrip("\\").rstrip("*") not in NOT_MACROS and re.fullmatch(
-        r"\\[A-Za-z]+", command
-    ):
+    if command.lstrip("\\").rstrip("*") not in NOT_MACROS and re.fullmatch(r"\\[A-Za-z]+", command):
         message += "; " + HOW_TO_DEFINE.format(name=command[1:])
     return MathUnsupportedError(message, offset, command)
 

@@ -27,6 +27,7 @@ from postil.math import (
     intertext,
     limits,
     markers,
+    mhchem,
     numbering,
     parcolumns,
     physics,
@@ -211,6 +212,38 @@ def _physics(formula: Formula) -> None:
         raise MathSyntaxError(exc.message, offset, exc.command) from None
 
 
+def _mhchem(formula: Formula) -> None:
+    """Translate mhchem's `\\ce{…}` and `\\pu{…}` into TeX, before the argument checks: its
+    argument is no TeX (`\\ce{CO2 ^}` is a gas). A `\\ce` the post or site defines as a
+    macro is its own: `macros` expands it, and `expanded-mhchem` reads what is left."""
+    if any(sign in formula.latex for sign in mhchem.SIGNS) and not _defines_mhchem(formula):
+        _expanded_mhchem(formula)
+
+
+def _expanded_mhchem(formula: Formula) -> None:
+    """Translate the `\\ce{…}` and `\\pu{…}` left after `macros` (a macro's body held them).
+
+    The error points into the source when the TeX before it is the source's (no macro
+    changed it), else at the command's first place in the source.
+    """
+    before = formula.latex
+    if not any(sign in before for sign in mhchem.SIGNS):
+        return
+    try:
+        formula.latex = mhchem.rewrite_mhchem(before)
+    except MathUnsupportedError as exc:
+        offset = exc.offset
+        if formula.source[:offset] != before[:offset]:
+            offset, _ = engine.locate_command(exc.command, formula.source, formula.macro_table)
+        raise MathUnsupportedError(exc.message, offset, exc.command) from None
+
+
+def _defines_mhchem(formula: Formula) -> bool:
+    """Tell whether the post or site defines a command of mhchem's as a macro of its own."""
+    names = ("ce", "cee", "cf", "pu")
+    return any(name in formula.macros or name in formula.definitions for name in names)
+
+
 def _modular(formula: Formula) -> None:
     """Give `\\pmod`, `\\pod` and `\\mod` amsmath's spaces for the formula's style."""
     if "mod" in formula.latex or "\\pod" in formula.latex:
@@ -331,9 +364,11 @@ TEX_PASSES: list[tuple[str, Pass]] = [
     ("definitions", _definitions),
     ("escaped-percent", _rewrite(rewrite.rewrite_escaped_percent)),
     ("syntax", _syntax),
+    ("mhchem", _mhchem),
     ("arguments", _arguments),
     ("braket-bars", _rewrite(rewrite_braket_bars)),
     ("macros", _macros),
+    ("expanded-mhchem", _expanded_mhchem),
     ("physics", _physics),
     ("colors", _colors),
     ("expanded-safety", _tex(check_safety)),

@@ -34,6 +34,9 @@ What becomes what:
   composed where Unicode has the accented letter (NFC): `\hat{x}` x̂, `\vec{v}` v⃗,
   `\bar{z}` z̄, `\grave{a}` à; also `\tilde`, `\dot`, `\ddot`, `\acute`, `\breve`,
   `\check`, `\overline`, `\underline`;
+- an extensible arrow (`\xrightarrow[g]{f}`, mhchem's reaction arrows) is the arrow with
+  its texts as scripts (`→_gᶠ`), spaced as a relation; an empty script is nothing, a ring
+  superscript the degree sign (`90^\circ` 90°);
 - anything else (tables and matrices, `\binom`, multiscripts, a formula that does not
   convert) makes the whole formula fall back to its TeX source, whitespace collapsed:
   `\begin{pmatrix}a & b\end{pmatrix}`.
@@ -322,7 +325,10 @@ def _stacked(
     node: ET.Element, script: bool, marks: Mapping[str, str], fallback: Callable[..., str]
 ) -> str:
     """Return a base with a script over or under it: an accent as a combining mark (`marks`),
-    a brace left out, anything else as `fallback` (a superscript or subscript)."""
+    a brace left out, an extensible arrow as `_x_arrow`, anything else as `fallback` (a
+    superscript or subscript)."""
+    if node.get("class") == "x-arrow":
+        return _x_arrow(node)
     base, stacked = _children(node, 2)
     accent = _painted(stacked)
     mark = _combining(accent, marks)
@@ -331,6 +337,26 @@ def _stacked(
     if accent.tag == "mo" and accent.text in BRACES:
         return _text(base, script)
     return fallback(node, script)
+
+
+def _under_over(node: ET.Element, script: bool) -> str:
+    """Return a base with scripts under and over it (an extensible arrow as `_x_arrow`)."""
+    return _x_arrow(node) if node.get("class") == "x-arrow" else _subsup(node, script)
+
+
+def _x_arrow(node: ET.Element) -> str:
+    r"""Return an extensible arrow (`\xrightarrow[g]{f}`, mhchem's reaction arrows): the
+    arrow, its texts after it as subscript and superscript, spaced as the relation it is."""
+    arrow = next((el for el in node.iter("mo") if el.get("class") == "wide-glyph"), None)
+    if arrow is None:
+        raise _NoText("x-arrow")
+    texts = list(node)[1:]
+    kinds = {"mover": ["super"], "munder": ["sub"]}.get(node.tag, ["sub", "super"])
+    scripts = "".join(
+        _script(text, kind, "^" if kind == "super" else "_")
+        for text, kind in zip(texts, kinds, strict=False)
+    )
+    return f" {(arrow.text or '').strip()}{scripts} "
 
 
 def _frac(node: ET.Element, script: bool) -> str:
@@ -357,7 +383,7 @@ SCRIPTED = {
     "msubsup": _subsup,
     "mover": _over,
     "munder": _under,
-    "munderover": lambda n, s: _subsup(n, s),
+    "munderover": _under_over,
     "mfrac": _frac,
     "msqrt": _sqrt,
     "mroot": _root,
@@ -395,8 +421,14 @@ def _outside_brackets(text: str) -> str:
 
 
 def _script(node: ET.Element, kind: str, marker: str) -> str:
-    """Return a script as Unicode super/subscript characters, or `marker` and the text."""
+    """Return a script as Unicode super/subscript characters, or `marker` and the text; an
+    empty one (an arrow's `\\hspace` text) as nothing, a ring superscript (`90^\\circ`) as
+    the degree sign."""
     text = _tidy(_text(node, True))
+    if not text.strip():
+        return ""
+    if text == "∘" and kind == "super":
+        return "°"
     if text and all(c in PRIMES for c in text):
         return text
     try:

@@ -38,6 +38,10 @@ from postil.math.textmode import text_mode
 ACCENT_PARENTS = frozenset(("mover", "munder", "munderover"))
 SCRIPTS = frozenset(("msub", "msup", "msubsup"))
 BARS = frozenset("|‖")
+# Arrows the operator dictionary stretches vertically: as bare operators Chromium stretches
+# them to their row's height (`\mathrm{CO}_2 \uparrow` drawn as tall as the subscript
+# reaches); TeX stretches them only after `\left`, `\big` & co. (delimiters, kept apart).
+VERTICAL_ARROWS = frozenset("↑↓↕⇑⇓⇕↾↿⇂⇃⇅⇵")
 SIGNS_AND_BARS = PREFIX_SIGNS | BARS
 """The texts of the operators `mark_prefix_operators` gives a form (`_is_sign`, `_is_bar`)."""
 BIN_AS_ORD = {"form": "prefix", "lspace": "0em", "rspace": "0em"}
@@ -142,7 +146,9 @@ def _classify(el: ET.Element) -> None:
         if el.tag == "mi" and text == ":":
             el.attrib.update(lspace=REL_SPACE, rspace=REL_SPACE)
         _make(el, "mo")
-        if cls in ("mathopen", "mathclose") and "stretchy" not in el.attrib:
+        if (cls in ("mathopen", "mathclose") or text in VERTICAL_ARROWS) and (
+            "stretchy" not in el.attrib
+        ):
             el.set("stretchy", "false")  # TeX never stretches a delimiter without \left
 
 
