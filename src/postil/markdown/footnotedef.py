@@ -40,7 +40,9 @@ def next_line_definitions(footnote_def: Callable[..., bool]) -> Callable[..., bo
     def footnote_def_next_line(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         """Read `[^id]:` alone on its line with its text on the lines after it (Pandoc)."""
         begin = state.bMarks[start] + state.tShift[start]
-        if silent or not state.src.startswith("[^", begin):
+        if not state.src.startswith("[^", begin):
+            return False  # no definition (the rule's own first test), without calling it
+        if silent:
             return footnote_def(state, start, end, silent)
         line_end = state.eMarks[start]
         close = state.src.find("]", begin + 2, line_end)  # the rule's label: no space, no `]`

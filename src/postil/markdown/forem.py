@@ -119,6 +119,9 @@ def forem_katex_display(arguments: str) -> bool:
 def forem_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     """Block rule: a fold's opening tag alone on line `start` up to its end tag, or an embed
     tag alone on its line."""
+    begin = state.bMarks[start] + state.tShift[start]
+    if not state.src.startswith("{%", begin):
+        return False  # most lines: no tag to read
     tag = line_tag(state, start)
     if tag is None or tag.kind != "tag":
         return False

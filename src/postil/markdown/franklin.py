@@ -44,16 +44,31 @@ FOLDS = frozenset({"dropdown", "details", "collapse", "spoiler"})
 
 
 def franklin_plugin(md: MarkdownIt) -> None:
-    """Register the block rules of Franklin pages (module docstring): `@def` lines (any page:
-    no other Markdown writes them), then raw HTML and `\\fig` (Franklin pages only)."""
+    """Register Franklin's block rule (module docstring): `@def` lines in any page (no other
+    Markdown writes them), raw HTML, `\\fig` and environments in Franklin pages. One rule,
+    before the math plugin's (a theorem's `\\begin` is no formula) and the fences (`~~~`),
+    looks at a line's first character and hands it on, so a line of another page costs one
+    call."""
     md.block.ruler.before(
-        "fence", "franklin_raw", franklin_raw, {"alt": ["paragraph", "reference", "blockquote"]}
+        "math_block", "franklin", franklin_block, {"alt": ["paragraph", "reference", "blockquote"]}
     )
-    md.block.ruler.before("paragraph", "franklin_def", franklin_def, {"alt": ["paragraph"]})
-    md.block.ruler.before(
-        "math_block", "franklin_environment", franklin_environment, {"alt": ["paragraph"]}
-    )
-    md.block.ruler.before("paragraph", "franklin_fig", franklin_fig)
+
+
+def franklin_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """Block rule: a Franklin line, by its first character: `@` (`franklin_def`), `~`
+    (`franklin_raw`), `\\` (`franklin_environment`, then `franklin_fig`, which does not
+    end a paragraph)."""
+    pos = state.bMarks[start] + state.tShift[start]
+    first = state.src[pos : pos + 1]
+    if first == "@":
+        return franklin_def(state, start, end, silent)
+    if first == "~":
+        return franklin_raw(state, start, end, silent)
+    if first == "\\":
+        if franklin_environment(state, start, end, silent):
+            return True
+        return not silent and franklin_fig(state, start, end, silent)
+    return False
 
 
 def _line(state: StateBlock, line: int) -> str:

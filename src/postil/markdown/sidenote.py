@@ -350,7 +350,11 @@ def _annotate_refs(state: StateCore, inline: Token, notes: dict[int, Note]) -> N
     """Attach each `footnote_ref` child's Note; warn about references to undefined notes
     and about notes inside a link's text."""
     children = inline.children or []
-    _notes_after_links(children)
+    types = [child.type for child in children]
+    if "footnote_ref" not in types:
+        return  # most inline tokens: one pass over their children's types
+    if "link_open" in types:
+        _notes_after_links(children)
     for index, child in enumerate(children):
         if child.type != "footnote_ref" or "note" in child.meta:
             continue
