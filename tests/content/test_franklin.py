@@ -113,3 +113,13 @@ def test_a_julia_block_may_hold_triple_quoted_strings_and_values_over_several_li
     assert meta.summary == "Highlights of the release."
     assert meta.tags == ("release", "julia")
     assert meta.date.date() == date(2025, 10, 8) and warnings == []
+
+
+def test_julia_comments_and_expressions_in_a_julia_block_are_julia():
+    meta, *_, warnings = read(
+        '+++\ntitle = "T" # working title\ndate = Date(2023, 4, 22) # published\n'
+        "mintoclevel = 2 # only h2\nconst weight = 1 + 2\n+++\n"
+        '@def tags = ["a", "b"] # topics\n\nText.\n'
+    )
+    assert (meta.title, meta.date.date(), meta.tags) == ("T", date(2023, 4, 22), ("a", "b"))
+    assert len(warnings) == 1 and "weight" in warnings[0]  # kept as text, warned as unknown

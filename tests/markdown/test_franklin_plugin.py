@@ -27,4 +27,4 @@ def test_another_page_keeps_commonmark_fences_and_text():
     html = render("yaml")
     assert "<pre" in html and "&lt;span&gt;raw&lt;/span&gt;" in html  # a code block
     assert "\\fig{/assets/plot.png}" in html
-    assert "@def" not in html  # an `@def` line is Franklin's in any page
+    assert "@def hascode = true" in html  # the author's text: only Franklin reads it

@@ -607,3 +607,25 @@ def test_math_formula_shaped_escaped_brackets_in_a_backslash_math_post_are_math_
     html, state = render("We have \\[f(x)\\] for all x.\n\nThen \\(a_1\\) too.\n")
     assert not state.diagnostics
     assert html.count('class="math-display"') == 1
+
+
+def test_math_formula_shaped_escaped_brackets_beside_any_inline_backslash_math_are_math():
+    """`\\(x\\)` is math whatever it holds, so a post writing it writes for MathJax (a fresh
+    user's trial: the warning said the post wrote no such formula)."""
+    html, state = render("Inline \\(x\\) first.\n\nThe function \\[f(x)\\] is shown.\n")
+    assert not state.diagnostics
+    assert html.count('class="math-display"') == 1
+    # glued to a word, `f\(x\)` is brackets: it makes no post a MathJax one
+    html, state = render("The function \\[f(x)\\] is shown, not f\\(x\\).\n")
+    assert "[f(x)]" in html and len(state.diagnostics) == 1
+
+
+def test_a_definecolor_line_in_prose_is_a_definition_for_the_formulas_after_it():
+    """As `\\newcommand` lines are (Pandoc's latex_macros, Franklin.jl): shown as nothing,
+    in force after it (a trial found it shown as text and the colour unknown)."""
+    html, state = render(
+        "\\definecolor{accent}{RGB}{230,29,0}\n\nSee $\\color{accent} a$ and $\\color{accent!50} b$.\n"
+    )
+    assert "definecolor" not in html.split("<annotation")[0]
+    assert 'mathcolor="#E61D00"' in html and 'mathcolor="#F28E80"' in html
+    assert not state.diagnostics

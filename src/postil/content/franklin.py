@@ -18,7 +18,8 @@ page, and pages write them first. postil reads both into front matter fields, th
 block only where it is no TOML (`read_julia_block`), and `@def` lines that open the body
 (`read_def_lines`). A value is a Julia literal (`julia_value`): a string, a number, `true` or
 `false`, `nothing`, a vector or tuple of literals, `Date(y, m, d)` or `Date("y-m-d")`; any
-other expression is kept as its text, which the field's own rule then reports.
+other expression is kept as its text, which the field's own rule then reports; a `# comment`
+after a value is Julia's and left out (`strip_comment`).
 """
 
 from __future__ import annotations
@@ -35,15 +36,11 @@ from postil.yamlnodes import Field
 DEF_LINE = re.compile(r"@def\s+([A-Za-z_]\w*)\s*=\s*(.*?)\s*")
 """A Franklin `@def name = value` line; groups: the name, the value as written."""
 
-ASSIGNMENT = re.compile(r"([A-Za-z_]\w*)\s*=\s*(.*?)\s*")
+ASSIGNMENT = re.compile(r"(?:const\s+)?([A-Za-z_]\w*)\s*=(?!=)\s*(.*?)\s*")
 """One assignment of a `+++` block: `name = value`."""
 
 JULIA_STATEMENT = re.compile(r"(?:using|import)\s+[\w., :]+|#.*")
 """A line of a `+++` block that sets no variable: `using Dates`, a comment."""
-
-CALL = re.compile(r"[A-Za-z_][\w.]*\(.*\)", re.S)
-"""A Julia call, `Date(2023, 13, 1)`, `get(ENV, "X", "")`: an expression a `+++` block may
-hold, kept as its text."""
 
 _STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _TRIPLE = re.compile(r'"""((?:[^\\]|\\.)*?)"""', re.S)
@@ -89,6 +86,29 @@ def julia_value(text: str) -> Any:
             ]
             if not unread:  # every item a literal; else the whole is an expression
                 return values
+    return text
+
+
+def strip_comment(text: str) -> str:
+    """Return a Julia value without the `# comment` after it (a `#` in a string is text)."""
+    if "#" not in text:
+        return text
+    quoted = ""
+    i = 0
+    while i < len(text):
+        if quoted:
+            if text[i] == "\\":
+                i += 1
+            elif text.startswith(quoted, i):
+                i += len(quoted) - 1
+                quoted = ""
+        elif text.startswith('"""', i):
+            quoted, i = '"""', i + 2
+        elif text[i] == '"':
+            quoted = '"'
+        elif text[i] == "#":
+            return text[:i].rstrip()
+        i += 1
     return text
 
 
@@ -154,12 +174,12 @@ def read_julia_block(source: SourceFile, error: ContentError) -> Header:
             line0 += 1
             continue
         col0 = line.index(assignment.group(2), assignment.end(1)) if assignment.group(2) else 0
-        written, more = assignment.group(2), line0 + 1
+        written, more = strip_comment(assignment.group(2)), line0 + 1
         while _unfinished(written) and more < len(block):  # a vector or string goes on
-            written, more = written + "\n" + block[more], more + 1
-        value = julia_value(written)
-        if value == written and not CALL.fullmatch(value):
-            raise error  # neither a literal nor a call: TOML's error says more (`= = 2024`)
+            written, more = written + "\n" + strip_comment(block[more]), more + 1
+        if not written or written.startswith("="):
+            raise error  # no Julia: TOML's error says more (`date = = 2024`)
+        value = julia_value(written)  # another expression (`1 + 2`, `:sym`) kept as text
         if value is not None:
             fields.append(Field(assignment.group(1), _node(value, line0, col0), line0, 0))
         line0 = more
@@ -184,8 +204,8 @@ def with_def_lines(header: Header) -> Header:
     skip = 0  # the `@def` lines that open the body, and the blank lines around them
     while skip < len(lines) and (skip in opening or not lines[skip].strip()):
         skip += 1
-    syntax = header.syntax if header.fields else "julia"
     body = "\n".join(lines[skip:])
+    syntax = "julia"  # a Franklin page, whatever its `+++` block parsed as
     return Header(fields, body, header.body_line + skip, header.first_line, syntax)
 
 
@@ -221,7 +241,7 @@ def read_def_lines(lines: list[str], line0: int) -> list[tuple[Field | None, int
         if match is None:
             continue
         col0 = line.index(match.group(2)) if match.group(2) else 0
-        value = julia_value(match.group(2))  # None: `nothing`, the variable unset
+        value = julia_value(strip_comment(match.group(2)))  # None: `nothing`, unset
         node = None if value is None else _node(value, line0 + i, col0)
         found.append((None if node is None else Field(match.group(1), node, line0 + i, 0), i))
     return found

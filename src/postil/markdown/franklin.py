@@ -5,7 +5,7 @@ own. A Franklin page is recognised by its page variables (`@def` lines, or a `++
 Julia: `RenderState.front_matter_syntax` is "julia", `postil.content.franklin`); in such a
 page:
 
-- an `@def name = value` line anywhere shows nothing (the front matter reader has read it);
+- an `@def name = value` line shows nothing (the front matter reader has read it);
 - `~~~` … `~~~` around HTML is raw HTML (Franklin's "raw HTML" block; elsewhere a `~~~`
   line opens a code fence, as CommonMark reads it);
 - `\\fig{path}` alone on its line is the image at `path` (Franklin's `\\fig`);
@@ -30,6 +30,7 @@ from markdown_it.rules_block import StateBlock
 from postil.content.franklin import DEF_LINE
 from postil.markdown.shortcodecallout import push_callout
 from postil.markdown.state import get_state
+from postil.markdown.tagsyntax import tokenize_lines
 from postil.markdown.theorem import CLASSES, PROOFS
 
 FIG = re.compile(r"\\fig\{([^{}\s]+)\}")
@@ -44,8 +45,8 @@ FOLDS = frozenset({"dropdown", "details", "collapse", "spoiler"})
 
 
 def franklin_plugin(md: MarkdownIt) -> None:
-    """Register Franklin's block rule (module docstring): `@def` lines in any page (no other
-    Markdown writes them), raw HTML, `\\fig` and environments in Franklin pages. One rule,
+    """Register Franklin's block rule (module docstring): `@def` lines, raw HTML, `\\fig` and
+    environments, in Franklin pages. One rule,
     before the math plugin's (a theorem's `\\begin` is no formula) and the fences (`~~~`),
     looks at a line's first character and hands it on, so a line of another page costs one
     call."""
@@ -80,8 +81,9 @@ def _franklin(state: StateBlock) -> bool:
 
 
 def franklin_def(state: StateBlock, start: int, end: int, silent: bool) -> bool:
-    """Block rule: an `@def name = value` line shows nothing (and ends a paragraph)."""
-    if state.sCount[start] - state.blkIndent >= 4:
+    """Block rule: in a Franklin page, an `@def name = value` line shows nothing (the front
+    matter reader read it) and ends a paragraph; in another page it is the author's text."""
+    if state.sCount[start] - state.blkIndent >= 4 or not _franklin(state):
         return False
     pos = state.bMarks[start] + state.tShift[start]
     if not state.src.startswith("@def", pos) or not DEF_LINE.fullmatch(_line(state, start)):
@@ -183,9 +185,7 @@ def franklin_environment(state: StateBlock, start: int, end: int, silent: bool) 
         label = args[1].strip() if len(args) > 1 else ""
         if label and re.fullmatch(r"[\w:.-]+", label):
             opening.attrs["id"] = label
-        old_max, state.lineMax = state.lineMax, close
-        state.md.block.tokenize(state, start + 1, close)
-        state.lineMax = old_max
+        tokenize_lines(state, start + 1, close)
         state.push("div_close", "div", -1).map = [close, close + 1]
     state.line = close + 1
     return True

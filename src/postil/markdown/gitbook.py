@@ -27,7 +27,7 @@ from postil.markdown.embed import push_url_embed
 from postil.markdown.shortcodecallout import push_callout
 from postil.markdown.shortcodetabs import push_tab, push_tabset
 from postil.markdown.state import get_state
-from postil.markdown.tagsyntax import Tag, find_closer, line_tag, shortcode_params
+from postil.markdown.tagsyntax import Tag, find_closer, line_tag, shortcode_params, tokenize_lines
 
 PAIRED = {"hint": "endhint", "tabs": "endtabs", "tab": "endtab", "code": "endcode"}
 """GitBook's paired blocks and their end tags."""
@@ -106,9 +106,7 @@ def _code(state: StateBlock, lines: tuple[int, int], tag: Tag, named: dict[str, 
     """Push the blocks inside `{% code %}`, its title and line numbers on their fences."""
     start, close = lines
     first = len(state.tokens)
-    old_max, state.lineMax = state.lineMax, close
-    state.md.block.tokenize(state, start + 1, close)
-    state.lineMax = old_max
+    tokenize_lines(state, start + 1, close)
     options = []
     if named.get("title"):
         options.append('title="' + named["title"].replace('"', "'") + '"')

@@ -37,7 +37,14 @@ from postil.markdown.liquid import Value
 from postil.markdown.shortcodecallout import push_callout, push_quote
 from postil.markdown.state import RenderState
 from postil.markdown.tabs import close_tabset, open_tab, open_tabset
-from postil.markdown.tagsyntax import Tag, code_block, find_closer, find_code_tag, line_tag
+from postil.markdown.tagsyntax import (
+    Tag,
+    code_block,
+    find_closer,
+    find_code_tag,
+    line_tag,
+    tokenize_lines,
+)
 
 NOTE_KINDS = {
     "default": "note",
@@ -151,9 +158,7 @@ def _tabs(state: StateBlock, start: int, close: int) -> None:
         )
         count += 1
         open_tab(state, line, end, (opening["title"] or "").strip() or f"Tab {count}")
-        old_max, state.lineMax = state.lineMax, end
-        state.md.block.tokenize(state, line + 1, end)
-        state.lineMax = old_max
+        tokenize_lines(state, line + 1, end)
         state.push("tab_close", "div", -1).markup = "tab"
         line = end + 1
     close_tabset(state, close)

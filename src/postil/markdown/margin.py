@@ -29,6 +29,8 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 
+from postil.markdown.tagsyntax import tokenize_lines
+
 MARGIN_DIRECTIVES = frozenset({"margin", "aside", "sidebar"})
 """MyST directives whose body goes in the margin (`{sidebar}`'s argument is its title)."""
 
@@ -82,9 +84,7 @@ def push_margin(
     opening.map = [start, close + 1]
     if title:
         _push_title(state, title, start)
-    old_max, state.lineMax = state.lineMax, close
-    state.md.block.tokenize(state, body, close)
-    state.lineMax = old_max
+    tokenize_lines(state, body, close)
     state.push("div_close", "div", -1).map = [close, close + 1]
 
 

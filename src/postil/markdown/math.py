@@ -1056,9 +1056,13 @@ def render_html_block(self: Any, tokens: list[Token], idx: int, options: Any, en
 
 
 def render_math_ref(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
-    r"""Render `\eqref{x}` / `\ref{x}` in prose as a link to the numbered equation."""
-    meta = tokens[idx].meta
-    number = get_state(env).equations.get(meta["label"], "??")
+    r"""Render `\eqref{x}` / `\ref{x}` in prose as a link to the numbered equation, or
+    `\ref{x}` to a numbered figure, table or theorem of that id (its number)."""
+    meta, doc = tokens[idx].meta, get_state(env)
+    label = meta["label"]
+    if label not in doc.equations and label in doc.figures:  # `\ref{thm:x}` to a theorem
+        return f'<a class="eqref" href="{escape("#" + label)}">{doc.figures[label]}</a>'
+    number = doc.equations.get(label, "??")
     text = f"({number})" if meta["kind"] == "eqref" else number
-    href = escape("#" + anchor_id(meta["label"]))
+    href = escape("#" + anchor_id(label))
     return f'<a class="eqref" href="{href}">{escape(text)}</a>'

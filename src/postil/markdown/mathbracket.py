@@ -57,11 +57,16 @@ def formula_shaped(content: str) -> bool:
     return FORMULA_SHAPED.fullmatch(content) is not None
 
 
+def _glued(body: str, pos: int) -> bool:
+    """Tell whether the `\\(` at `pos` is glued to a word before it (`f\\(x\\)`: brackets)."""
+    return pos > 0 and body[pos - 1].isalnum()
+
+
 def writes_backslash_math(env: MutableMapping[str, Any]) -> bool:
-    r"""Tell whether the post being rendered writes a formula between `\[`…`\]` or
-    `\(`…`\)` whose content is TeX (a command or a math sign): its author writes for
-    MathJax's delimiters. Read once per post from its body (`RenderState.source_lines`)
-    and kept in the state; False when the body is not known."""
+    r"""Tell whether the post being rendered writes a formula between `\(`…`\)` (not glued
+    to a word: `where \(x\) is`), or between `\[`…`\]` with TeX in it (a command or a math
+    sign): its author writes for MathJax's delimiters. Read once per post from its body
+    (`RenderState.source_lines`) and kept in the state; False when the body is not known."""
     doc = get_state(env)
     known = doc.extra.get("_writes_backslash_math")
     if known is None:
@@ -71,8 +76,10 @@ def writes_backslash_math(env: MutableMapping[str, Any]) -> bool:
         body = text if isinstance(text, str) else "\n".join(lines)
         for count, found in enumerate(BACKSLASH_MATH.finditer(body)):
             content = found.group(1) if found.group(1) is not None else found.group(2)
-            if TEX_SIGN.search(content) or count >= PAIRS_LOOKED_AT:
-                known = TEX_SIGN.search(content) is not None
+            # `\(x\)` not glued to a word is math whatever it holds (`math._escaped_brackets`)
+            inline = found.group(2) is not None and not _glued(body, found.start())
+            if inline or TEX_SIGN.search(content) or count >= PAIRS_LOOKED_AT:
+                known = inline or TEX_SIGN.search(content) is not None
                 break
         doc.extra["_writes_backslash_math"] = known
     return bool(known)

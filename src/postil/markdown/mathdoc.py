@@ -13,12 +13,14 @@ may come before its equation.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping
+from functools import cache
 from html import escape
 from typing import Any
 from urllib.parse import unquote
 
 from postil.markdown.bookdown import equation_labels
+from postil.markdown.ids import element_ids
 from postil.markdown.mathescape import source_offset
 from postil.markdown.mathhtml import find_formulas, may_hold_math
 from postil.markdown.rendered import AnchorLink
@@ -169,14 +171,19 @@ def math_resolve(state: Any) -> None:
             carry["count"] = _number(doc, token, carry, carry["count"])
         elif "\\label" in token.content and emptiness(token.content) != "numbering":
             _inline_labels(doc, token)
+    if run.ahead:  # the whole document's numbered elements, for a `\ref` to one
+        carry.setdefault("elements", []).append(state.tokens)
     if run.ahead and run.last:
         run.facts["math"] = dict(doc.equations)
         run.facts["inline_labels"] = set(doc.extra.get("inline_labels", ()))
+        run.facts["element_tokens"] = carry.pop("elements")
     if doc.equations:
         link_labels(state.tokens, doc)
     doc.step(1)
+    groups = run.facts.get("element_tokens") or [state.tokens]
+    elements = cache(lambda: set().union(*(element_ids(tokens) for tokens in groups)))
     for token, _ in formulas:
-        _check_refs(doc, token)
+        _check_refs(doc, token, elements)
 
 
 def link_labels(tokens: list[Any], doc: RenderState) -> None:
@@ -290,15 +297,19 @@ def _inline_labels(doc: RenderState, token: Any) -> None:
         )
 
 
-def _check_refs(doc: RenderState, token: Any) -> None:
+def _check_refs(doc: RenderState, token: Any, elements: Callable[[], set[str]]) -> None:
     r"""Report every `\eqref`/`\ref` to a label no equation of the post defines (one in
-    inline math is reported at its `\label`: `_inline_labels`)."""
+    inline math is reported at its `\label`: `_inline_labels`); a `\ref` to the id of a
+    numbered figure, table or theorem (`elements`: Franklin's `\ref{thm:x}`) is no error
+    (`math.render_math_ref` links it)."""
     if token.type == "math_ref":
         refs = [(token.meta["label"], 0)]
     else:
         refs = [(m.group(2).strip(), m.start()) for m in REF.finditer(token.content)]
     for label, offset in refs:
-        if label not in doc.equations and label not in doc.extra.get("inline_labels", ()):
+        if label in doc.equations or label in doc.extra.get("inline_labels", ()):
+            continue
+        if label not in elements():  # read only for a label no equation has
             line0, col = locate(doc, token, offset)
             # MyST's `{eq}` role: Sphinx and mystmd warn at a label no equation has
             report = doc.warn if (token.meta or {}).get("role") == "eq" else doc.error

@@ -38,7 +38,7 @@ from postil.math.macros import extract_definitions
 
 DEFINITION_START = re.compile(
     r"\\(?:newcommand|renewcommand|providecommand|DeclareMathOperator|DeclareRobustCommand"
-    r"|def|gdef|edef|xdef|let|DeclarePairedDelimiter)(?![A-Za-z])"
+    r"|def|gdef|edef|xdef|let|DeclarePairedDelimiter|definecolor)(?![A-Za-z])"
 )
 """A paragraph that starts with one of these may be a block of TeX macro definitions."""
 

@@ -70,6 +70,7 @@ from postil.markdown.mystrole import (
     render_myst_role_text,
 )
 from postil.markdown.state import get_state
+from postil.markdown.tagsyntax import tokenize_lines
 from postil.markdown.theorem import PROOFS, title_tokens
 
 DIRECTIVE = re.compile(r"\{([A-Za-z][\w:-]*)\}\s*(.*)\Z")
@@ -353,9 +354,7 @@ def _push_blocks(
             "collapse": "true" if folded else None,
         }
     opening.map = [start, close + 1]
-    old_max, state.lineMax = state.lineMax, close
-    state.md.block.tokenize(state, body, close)
-    state.lineMax = old_max
+    tokenize_lines(state, body, close)
     state.push(f"{kind}_close", opening.tag, -1).map = [close, close + 1]
 
 
@@ -440,9 +439,7 @@ def _report_no_path(state: StateBlock, start: int, name: str) -> None:
 
 def _tokenize(state: StateBlock, start: int, end: int) -> None:
     """Parse the lines `start` to `end` as the blocks of the current container."""
-    old_max, state.lineMax = state.lineMax, end
-    state.md.block.tokenize(state, start, end)
-    state.lineMax = old_max
+    tokenize_lines(state, start, end)
 
 
 def myst_directives(state: StateCore) -> None:

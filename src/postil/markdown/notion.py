@@ -34,6 +34,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 from postil.markdown.state import get_state
+from postil.markdown.tagsyntax import tokenize_lines
 
 ASIDE_OPEN = re.compile(r" {0,3}<aside>[ \t]*")
 ASIDE_CLOSE = re.compile(r" {0,3}</aside>[ \t]*")
@@ -75,9 +76,7 @@ def notion_aside(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         return True
     opening = state.push("notion_aside_open", "aside", 1)
     opening.map = [start, close + 1]
-    old_max, state.lineMax = state.lineMax, close
-    state.md.block.tokenize(state, start + 1, close)
-    state.lineMax = old_max
+    tokenize_lines(state, start + 1, close)
     state.push("notion_aside_close", "aside", -1).map = [close, close + 1]
     state.line = close + 1
     return True

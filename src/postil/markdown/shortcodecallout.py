@@ -12,7 +12,7 @@ import re
 from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_block import StateBlock
 
-from postil.markdown.tagsyntax import Tag, push_blocks, shortcode_params
+from postil.markdown.tagsyntax import Tag, push_blocks, shortcode_params, tokenize_lines
 
 CALLOUTS = frozenset({"callout", "hint", "alert", "notice", "admonition"})
 """Paired shortcodes of popular themes that draw a callout: Hugo Blox (Wowchemy)
@@ -81,9 +81,7 @@ def push_callout(
     start, close = lines
     open_callout(state, lines, meta, raw)
     if body is None:
-        old_max, state.lineMax = state.lineMax, close
-        state.md.block.tokenize(state, start + 1, close)
-        state.lineMax = old_max
+        tokenize_lines(state, start + 1, close)
     else:
         push_blocks(state, start, body)
     state.push("shortcode_callout_close", "aside", -1).map = [close, close + 1]
@@ -101,9 +99,7 @@ def push_quote(state: StateBlock, lines: tuple[int, int], named: dict[str, str])
     start, close = lines
     opening = state.push("blockquote_open", "blockquote", 1)
     opening.map = [start, close + 1]
-    old_max, state.lineMax = state.lineMax, close
-    state.md.block.tokenize(state, start + 1, close)
-    state.lineMax = old_max
+    tokenize_lines(state, start + 1, close)
     author, source, url = (named.get(key, "").strip() for key in ("author", "source", "url"))
     if author or source:
         cite = f"<cite>{escapeHtml(source)}</cite>" if source else ""

@@ -16,7 +16,7 @@ from markdown_it.rules_block import StateBlock
 
 from postil.markdown.state import get_state
 from postil.markdown.tabs import close_tabset, open_tab, open_tabset
-from postil.markdown.tagsyntax import Tag, push_blocks, shortcode_params
+from postil.markdown.tagsyntax import Tag, push_blocks, shortcode_params, tokenize_lines
 
 TABSETS = frozenset({"tabs", "tabpane"})
 """Shortcodes around a set of tabs (Hugo Book, Hextra, Docsy)."""
@@ -34,9 +34,7 @@ def push_tabset(state: StateBlock, start: int, close: int, tag: Tag) -> None:
     panes: list[dict[str, object]] = get_state(state.env).extra.setdefault("tab_panes", [])
     panes.append({"items": items, "count": 0, "text": text})
     open_tabset(state, start, close)
-    old_max, state.lineMax = state.lineMax, close
-    state.md.block.tokenize(state, start + 1, close)
-    state.lineMax = old_max
+    tokenize_lines(state, start + 1, close)
     close_tabset(state, close)
     panes.pop()
 
@@ -64,7 +62,5 @@ def push_tab(state: StateBlock, lines: tuple[int, int], tag: Tag, body: str | No
     elif body is not None:
         push_blocks(state, start, body)
     else:
-        old_max, state.lineMax = state.lineMax, close
-        state.md.block.tokenize(state, start + 1, close)
-        state.lineMax = old_max
+        tokenize_lines(state, start + 1, close)
     state.push("tab_close", "div", -1).markup = "tab"

@@ -46,6 +46,14 @@ SVELTE_IMPORT = re.compile(r"""^\s*import\b[^;\n]*['"](?:\$lib/|\$app/|[^'"]*\.s
 """An import of a Svelte component or a SvelteKit module, as only a Svelte script has."""
 
 SCRIPT_CLOSE = "</script>"
+STYLE_OPEN = re.compile(r"<style(?:\s+lang\s*=\s*[\"']?\w+[\"']?)?\s*>[ \t]*$", re.M)
+"""A Svelte component's `<style>` block opening alone on its line."""
+STYLE_CLOSE = "</style>"
+STYLE_LEFT_OUT = (
+    "the post's `<style>` block is left out: Svelte applies it to the post's component only, "
+    "and in the page it would restyle the whole theme; put the rules in the site's "
+    "static/css/ with a selector of the post's own elements"
+)
 
 LOGIC = re.compile(r"\{(?:[#:/](?:if|else|each|await|then|catch|key|snippet)\b|@)")
 """A Svelte logic block's tag (`{#if x}`, `{:else}`, `{/each}`) or a `{@…}` tag."""
@@ -82,18 +90,25 @@ def is_svelte(state: StateBlock | StateInline) -> bool:
 
 
 def svelte_script(state: StateBlock, start: int, end: int, silent: bool) -> bool:
-    """Block rule: leave out a Svelte `<script>` block, from its line to `</script>`."""
+    """Block rule: leave out a Svelte `<script>` block, from its line to `</script>`, and a
+    component's `<style>` block to `</style>`, with a warning: Svelte scopes it to the
+    component, and in the page it styled the whole theme (a `<style> h2 {…}` turned the
+    theme's own headings red)."""
     begin = state.bMarks[start] + state.tShift[start]
-    if not state.src.startswith("<script", begin) or not is_svelte(state):
+    style = state.src.startswith("<style", begin)
+    if not (style or state.src.startswith("<script", begin)) or not is_svelte(state):
         return False
     if state.sCount[start] - state.blkIndent >= 4:
         return False
-    if SCRIPT_OPEN.match(state.src, begin, state.eMarks[start]) is None:
+    opening, closing = (STYLE_OPEN, STYLE_CLOSE) if style else (SCRIPT_OPEN, SCRIPT_CLOSE)
+    if opening.match(state.src, begin, state.eMarks[start]) is None:
         return False
     for line in range(start, end):
-        if SCRIPT_CLOSE in state.src[state.bMarks[line] : state.eMarks[line]]:
+        if closing in state.src[state.bMarks[line] : state.eMarks[line]]:
             if not silent:
                 state.line = line + 1
+                if style:
+                    get_state(state.env).warn(start, 1, STYLE_LEFT_OUT)
             return True
     return False
 

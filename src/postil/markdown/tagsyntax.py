@@ -395,6 +395,15 @@ def wrap_block(state: StateBlock, start: int, close: int, name: str) -> None:
     state.parentType, state.lineMax = old_parent, old_max
 
 
+def tokenize_lines(state: StateBlock, start: int, end: int) -> None:
+    """Parse lines `start` up to `end` (exclusive) as Markdown blocks, into the tokens being
+    pushed: the content of a container whose closing line is `end` (a callout's, a tab's, a
+    directive's), which no block inside may run past."""
+    old_max, state.lineMax = state.lineMax, end
+    state.md.block.tokenize(state, start, end)
+    state.lineMax = old_max
+
+
 def push_blocks(state: StateBlock, line: int, text: str) -> None:
     """Push the blocks of the Markdown `text`, given by a tag written on body line `line`
     (a tab's body on its tags' line, Zola's `body="…"`), each mapped to that line."""

@@ -15,7 +15,7 @@ from postil.markdown.embed import push_video
 from postil.markdown.figure import push_figure
 from postil.markdown.shortcodecallout import push_callout, push_quote
 from postil.markdown.state import get_state
-from postil.markdown.tagsyntax import Tag, left_container, line_tag, scan_tag
+from postil.markdown.tagsyntax import Tag, left_container, line_tag, scan_tag, tokenize_lines
 from postil.markdown.zolasyntax import (
     CALLOUTS,
     DIAGRAMS,
@@ -103,9 +103,7 @@ def _body_shortcode(
         fence.content = "".join(state.getLines(start + 1, close, state.blkIndent, False))
     else:
         doc.warn(start, 1, unsupported(tag) if read is not None else unreadable(tag))
-        old_max, state.lineMax = state.lineMax, close
-        state.md.block.tokenize(state, start + 1, close)
-        state.lineMax = old_max
+        tokenize_lines(state, start + 1, close)
     state.line = close + 1
     return True
 

@@ -153,9 +153,12 @@ r"""xcolor's `\color{c}` in text: a switch like `\bf`, which colours the rest of
 def _color_switches(content: str) -> str:
     r"""Rewrite colour switches in text as `\textcolor`: `a \color{red} b c` ->
     `a \textcolor{red}{b c}`, `{\color{red} b} c` -> `\textcolor{red}{b} c` (the scope is
-    the rest of the innermost group, as for `_font_switches`)."""
+    the rest of the innermost group, as for `_font_switches`). A `\color` in math inside the
+    text (`\colorbox{yellow}{$\color{red} x$}`) is math's own switch, left as written."""
     for _ in range(100):  # each pass rewrites one switch
-        match = COLOR_SWITCH.search(content)
+        match = next(
+            (m for m in COLOR_SWITCH.finditer(content) if not _in_math(content, m.start())), None
+        )
         if match is None:
             return content
         colour, after = read_group(content, match.end())
@@ -172,12 +175,15 @@ def _color_switches(content: str) -> str:
     return content
 
 
+def _in_math(text: str, pos: int) -> bool:
+    """Tell whether `pos` is inside `$…$` in `text` (an odd number of unescaped `$` before it)."""
+    return len(re.findall(r"(?<!\\)\$", text[:pos])) % 2 == 1
+
+
 def _split_text(command: str, content: str) -> str:
     r"""Rewrite `\text{a $x$ b}` as `\text{a }x\text{ b}`: math inside text stays math."""
     if "\\" in content and FONT_SWITCH.search(content):
         content = _font_switches(content)
-    if "\\color" in content:
-        content = _color_switches(content)
     if "\\hspace" in content:  # a space of any length: math's `\hspace`, an `<mspace>`
         content = TEXT_HSPACE.sub(lambda m: "$\\hspace{" + m.group(1) + "}$", content)
     parts = _math_split(content)
@@ -230,6 +236,8 @@ def _nested_text(command: str, text: str) -> str:
     {b}}` -> `\text{a }\textcolor{red}{\text{b}}`), and a box in text is the box
     (`\text{see \colorbox{yellow}{this}}`): KaTeX and MathJax take both in text mode.
     """
+    if "\\color" in text:  # a switch in the text, not in the math between its `$`s
+        text = _color_switches(text)
     out, pos = [], 0
     for match in TEXT_PIECES.finditer(text):
         if match.start() < pos:
