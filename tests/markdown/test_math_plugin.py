@@ -624,7 +624,8 @@ def test_a_definecolor_line_in_prose_is_a_definition_for_the_formulas_after_it()
     """As `\\newcommand` lines are (Pandoc's latex_macros, Franklin.jl): shown as nothing,
     in force after it (a trial found it shown as text and the colour unknown)."""
     html, state = render(
-        "\\definecolor{accent}{RGB}{230,29,0}\n\nSee $\\color{accent} a$ and $\\color{accent!50} b$.\n"
+        "\\definecolor{accent}{RGB}{230,29,0}\n\n"
+        "See $\\color{accent} a$ and $\\color{accent!50} b$.\n"
     )
     assert "definecolor" not in html.split("<annotation")[0]
     assert 'mathcolor="#E61D00"' in html and 'mathcolor="#F28E80"' in html
