@@ -67,18 +67,21 @@ def display_name(author: str) -> str:
     return f"{name}, {found.suffix}" if found.suffix else name or author.strip()
 
 
-_AND = re.compile(r"\band\b", re.IGNORECASE)
-
-
 def bibtex_author(name: str) -> str:
-    """Return one author for a BibTeX `author` field: escaped, and braced whole when the
-    name holds the word "and" ("Bob and Eve" is one author, not two) or was braced whole
-    (`{World Health Organization}`: an organisation, kept one name)."""
-    if person(name).literal:
-        name = name.strip()[1:-1]
+    """Return one author for a BibTeX `author` field: escaped, braced whole when the name
+    holds the word "and" ("Bob and Eve" is one author, not two) or was braced whole
+    (`{World Health Organization}`: an organisation, kept one name), and a suffix written
+    after the name ("Martin Luther King, Jr.") in BibTeX's "King, Jr., Martin Luther"."""
+    found = person(name)
+    if found.literal:
+        name = name.strip()
+        if name.startswith("{") and name.endswith("}"):
+            name = name[1:-1]
         return f"{{{escape_bibtex(name)}}}"
-    escaped = escape_bibtex(name)
-    return f"{{{escaped}}}" if _AND.search(name) else escaped
+    if found.suffix and name.count(",") == 1:  # "Martin Luther King, Jr." as written
+        von = f"{found.von} " if found.von else ""
+        name = f"{von}{found.family}, {found.suffix}, {found.given}"  # BibTeX's order
+    return escape_bibtex(name)
 
 
 def _ascii_word(text: str) -> str:

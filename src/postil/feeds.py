@@ -23,6 +23,7 @@ from datetime import datetime, timezone
 from email.utils import format_datetime
 
 from postil import __version__
+from postil.citation import display_name
 from postil.htmlfilter import feed_html_parts
 from postil.model import Pieces, RenderedPost, Site
 
@@ -181,7 +182,7 @@ def _atom_entry(site: Site, rendered: RenderedPost, bodies: _Bodies) -> ET.Eleme
         _sub(entry, "published", meta.date.isoformat())
     _sub(entry, "updated", post_updated(rendered).isoformat())
     for name in meta.authors or (site.config.author,):
-        _sub(_sub(entry, "author"), "name", name)
+        _sub(_sub(entry, "author"), "name", display_name(name))
     for tag in meta.tags:
         ET.SubElement(entry, "category", {"term": xml_text(tag)})
     summary = rendered.content.front_summary
@@ -233,7 +234,7 @@ def _rss_item(site: Site, rendered: RenderedPost, bodies: _Bodies) -> ET.Element
     if meta.date:
         ET.SubElement(item, "pubDate").text = format_datetime(meta.date)
     for name in meta.authors or (site.config.author,):
-        ET.SubElement(item, f"{{{DC_NS}}}creator").text = xml_text(name)
+        ET.SubElement(item, f"{{{DC_NS}}}creator").text = xml_text(display_name(name))
     for tag in meta.tags:
         ET.SubElement(item, "category").text = xml_text(tag)
     ET.SubElement(item, "description").text = bodies.add(entry_parts(rendered, url))

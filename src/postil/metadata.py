@@ -14,7 +14,9 @@ from urllib.parse import quote, urljoin, urlsplit
 
 from markupsafe import Markup
 
+from postil.bibliography.read import person
 from postil.bibliography.style import cited_name, work_url
+from postil.citation import display_name
 from postil.markdown.rendered import CitedWork
 from postil.model import RenderedPost, SiteConfig
 
@@ -129,7 +131,7 @@ def scholar_meta(
     """
     meta = rendered.post.meta
     tags: list[MetaTag] = [("name", "citation_title", rendered.title_text)]
-    tags += [("name", "citation_author", author) for author in authors]
+    tags += [("name", "citation_author", display_name(author)) for author in authors]
     if meta.date:
         tags.append(("name", "citation_publication_date", meta.date.strftime("%Y/%m/%d")))
     tags += [
@@ -175,6 +177,13 @@ def _person(person: Any) -> str:
 
 _LD_TYPES = {"article": "ScholarlyArticle", "inproceedings": "ScholarlyArticle", "book": "Book"}
 """schema.org types of BibTeX entry types; any other is a `CreativeWork`."""
+
+
+def _author_ld(name: str) -> dict[str, str]:
+    """Return one author as schema.org reads them: a `Person`, or an `Organization` for a
+    name braced whole or holding "and" (`bibliography.read.person`), its byline name."""
+    kind = "Organization" if person(name).literal else "Person"
+    return {"@type": kind, "name": display_name(name)}
 
 
 def cited_work_ld(cited: CitedWork) -> dict[str, Any]:
@@ -225,7 +234,7 @@ def blog_posting(
         "description": description,
         "url": url,
         "mainEntityOfPage": {"@type": "WebPage", "@id": url},
-        "author": [{"@type": "Person", "name": name} for name in authors],
+        "author": [_author_ld(name) for name in authors],
         "inLanguage": rendered.language(config.language),
         "wordCount": rendered.content.word_count,
         "isPartOf": {"@type": "Blog", "name": config.title, "url": config.base_url},

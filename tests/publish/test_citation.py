@@ -1,10 +1,19 @@
 """Cite this post: BibTeX key, escaping, round trip through a BibTeX parser, APA text."""
 
 import bibtexparser
+import pytest
 from bibtexparser.middlewares import LatexDecodingMiddleware, SeparateCoAuthors
 
 from postil import citation
-from postil.citation import apa_reference, bibtex_entry, citation_key, escape_bibtex
+from postil.citation import (
+    apa_author,
+    apa_reference,
+    bibtex_author,
+    bibtex_entry,
+    citation_key,
+    display_name,
+    escape_bibtex,
+)
 
 
 def test_reference_post_entry_matches_the_seed_exactly():
@@ -132,3 +141,40 @@ def test_a_byline_shows_names_read_by_bibtex_rules_in_reading_order():
         "Ada Lovelace",
         "Plato",
     ]
+
+
+@pytest.mark.parametrize(
+    ("author", "byline", "apa", "bibtex"),
+    [
+        # one name holding "and" is an organisation's: BibTeX read "and" as a particle
+        ("Tom and Jerry", "Tom and Jerry", "Tom and Jerry", "{Tom and Jerry}"),
+        (
+            "Research and Development Team",
+            "Research and Development Team",
+            "Research and Development Team",
+            "{Research and Development Team}",
+        ),
+        # a suffix after the name in prose order: BibTeX read "Jr." as the given name
+        (
+            "Martin Luther King, Jr.",
+            "Martin Luther King, Jr.",
+            "King, M. L., Jr.",
+            "King, Jr., Martin Luther",
+        ),
+        (
+            "King, Jr., Martin Luther",
+            "Martin Luther King, Jr.",
+            "King, M. L., Jr.",
+            "King, Jr., Martin Luther",
+        ),
+    ],
+)
+def test_an_organisation_and_a_suffixed_name_as_front_matter_writes_them(
+    author, byline, apa, bibtex
+):
+    assert (display_name(author), apa_author(author), bibtex_author(author)) == (
+        byline,
+        apa,
+        bibtex,
+    )
+    assert citation_key(("Tom and Jerry",), 2023, "Cats") == "tomandjerry2023cats"

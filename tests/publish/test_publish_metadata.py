@@ -125,3 +125,19 @@ def test_a_posts_doi_is_in_its_citation_block_scholar_meta_and_json_ld(tmp_path)
     block = " ".join(doc.xpath("//*[contains(@class, 'cite')]//text()"))
     assert re.search(r"\n  doi +=", block) and "= {10.59350/abc-123},\n  url" in block
     assert "https://doi.org/10.59350/abc-123" in block  # the APA reference links the DOI
+
+
+def test_an_organisation_and_a_braced_name_are_written_by_their_byline_names(tmp_path):
+    """`{Barnes and Noble}` is an organisation (braces are BibTeX's, not the name's) and
+    `Martin Luther King, Jr.` a person with a suffix, in JSON-LD, Scholar's tags and feeds."""
+    out, doc = build_one(tmp_path, author=["{Barnes and Noble}", "Martin Luther King, Jr."])
+    assert json_ld(doc)["author"] == [
+        {"@type": "Organization", "name": "Barnes and Noble"},
+        {"@type": "Person", "name": "Martin Luther King, Jr."},
+    ]
+    assert meta_map(doc, "name")["citation_author"] == [
+        "Barnes and Noble",
+        "Martin Luther King, Jr.",
+    ]
+    feeds = (out / "feed.xml").read_text(encoding="utf-8")
+    assert "<name>Barnes and Noble</name>" in feeds and "{" not in feeds.split("<entry>")[1][:600]

@@ -244,6 +244,12 @@ def person(name: str) -> Person:
     name = name.strip()
     if name.startswith("{") and name.endswith("}") and _closes_at_end(name):
         return Person(family=decode(name[1:-1]), literal=True)
+    if AND_WORD.search(name):  # one name holding "and" (BibTeX would split it): braced whole
+        return Person(family=decode(name), literal=True)
+    suffixed = SUFFIXED.fullmatch(name)
+    if suffixed:  # "Martin Luther King, Jr.", as written in prose: BibTeX's "King, Jr., Martin"
+        found = person(suffixed.group(1))
+        return Person(found.family, found.given, found.von, suffixed.group(2), found.literal)
     parts = parse_single_name_into_parts(name, strict=False)
     return Person(
         family=decode(" ".join(parts.last)),
@@ -251,6 +257,16 @@ def person(name: str) -> Person:
         von=decode(" ".join(parts.von)),
         suffix=decode(" ".join(parts.jr)),
     )
+
+
+AND_WORD = re.compile(r"\band\b", re.IGNORECASE)
+"""The word BibTeX separates names with: a single name holding it (`Tom and Jerry`, the
+front matter's `author: Research and Development Team`) is an organisation's."""
+
+SUFFIXED = re.compile(r"([^,]+\s[^,]+),\s*(Jr\.?|Sr\.?|II|III|IV|V)")
+"""A name in prose order with a generational suffix after a comma ("Martin Luther King,
+Jr."), which BibTeX's "Last, First" rule read as the family "Martin Luther King" and the
+given name "Jr."."""
 
 
 def _closes_at_end(name: str) -> bool:
