@@ -106,3 +106,15 @@ def test_printed_from_the_dark_scheme_the_math_takes_the_light_schemes_colours(p
     from_light, from_dark = printed("light"), printed("dark")
     assert len(from_dark) == 14 and from_dark == from_light
     assert from_dark["c1"] == "rgb(0, 131, 131)"  # cyan as on the light page
+
+
+def test_a_colour_box_prints_its_background(page, colours_url):
+    """Browsers print no backgrounds by default; a box's is its meaning, and the ink on it
+    was chosen for it, so the box asks to be printed as it is."""
+    page.emulate_media(media="print")
+    page.goto(colours_url)
+    adjust = page.evaluate(
+        "[...document.querySelectorAll('.post-body mpadded.colorbox')]"
+        ".map(e => getComputedStyle(e).printColorAdjust)"
+    )
+    assert len(adjust) == 4 and set(adjust) == {"exact"}

@@ -47,7 +47,7 @@ from postil.math.engine import ENGINE_ERRORS
         (r"\set", 0, r"\set needs 1 argument"),  # a KaTeX macro taking an argument
         (r"\def\half#1{\frac{#1}} \half{x}", 12, r"\frac needs 2 arguments"),
         (r"\sqrt[3 x", 0, r"\sqrt[ has no closing ]: write \sqrt[…]{…}"),
-        (r"{\color{red}}", 1, r"\color needs 2 arguments, found 1"),
+        (r"x \color", 2, r"\color needs 1 argument, found 0"),  # a switch needs its colour
         (r"\begin x", 0, r"\begin needs an environment name in braces"),
         (r"\set\begin{matrix} a \end{matrix}", 4, r"\begin needs an environment name"),
     ],

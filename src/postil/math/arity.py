@@ -41,7 +41,7 @@ SPECS: dict[str, str] = {
     **dict.fromkeys(TEXT_COMMANDS, "t"),
     **dict.fromkeys((engine.RAISE, engine.LOWER, engine.MOVELEFT, engine.MOVERIGHT), "tm"),
     **dict.fromkeys((engine.TEXTCOLOR, engine.HREF, engine.SKEW, engine.CLASS, engine.STYLE), "tm"),
-    engine.COLOR: "tm",  # a switch in TeX, but latex2mathml fails when nothing follows it
+    engine.COLOR: "t",  # a switch (`environments.scope_switches` drops one colouring nothing)
     **{engine.SQRT: "om", engine.SMASH: "om", engine.SUBSTACK: "m", engine.SIDESET: "mmm"},
     **{engine.RULE: "ott", engine.COLORBOX: "tt", engine.FCOLORBOX: "ttt"},
     **{engine.MATHCHOICE: "mmmm", engine.GENFRAC: "ttttmm"},

@@ -577,6 +577,10 @@ def scope_switches(latex: str) -> str:
             end = read_group(latex, argument)[1]
         else:
             end = _scope_end(latex, after_colour)
+        if not latex[after_colour:end].strip():  # `x \color{red}`, `b \color{red} \\`:
+            out.append(latex[pos : match.start()])  # it colours nothing (valid TeX), and
+            pos = after_colour  # latex2mathml fails on a `\color` with nothing after it
+            continue
         rest = latex[end : end + 1]
         if end == len(latex) or rest == "}":
             continue
