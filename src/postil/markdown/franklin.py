@@ -9,6 +9,7 @@ page:
 - `~~~` … `~~~` around HTML is raw HTML (Franklin's "raw HTML" block; elsewhere a `~~~`
   line opens a code fence, as CommonMark reads it);
 - `\\fig{path}` alone on its line is the image at `path` (Franklin's `\\fig`);
+- `@@name` … `@@` on lines of their own is a `<div class="name">` of Markdown;
 - `\\toc` is the table of contents (for every page: `postil.markdown.toc`);
 - `\\begin{theorem}{Title}{label}` … `\\end{theorem}` (and `lemma`, `definition`, `proof`…:
   `theorem.CLASSES`, `theorem.PROOFS`), environments a Franklin site defines in its
@@ -38,6 +39,10 @@ FIG = re.compile(r"\\fig\{([^{}\s]+)\}")
 
 RAW_FENCE = "~~~"
 
+DIV_OPEN = re.compile(r"@@([A-Za-z][\w-]*(?:,[A-Za-z][\w-]*)*)\s*")
+"""Franklin's div block opening alone on its line: `@@note`, `@@row,wide` (classes)."""
+DIV_CLOSE = "@@"
+
 ENVIRONMENT = re.compile(r"\\begin\{([A-Za-z]+)\}((?:\{[^{}]*\})*)\s*")
 """A Franklin environment opening on its own line: its name, then its `{…}` arguments."""
 FOLDS = frozenset({"dropdown", "details", "collapse", "spoiler"})
@@ -56,12 +61,15 @@ def franklin_plugin(md: MarkdownIt) -> None:
 
 
 def franklin_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
-    """Block rule: a Franklin line, by its first character: `@` (`franklin_def`), `~`
+    """Block rule: a Franklin line, by its first character: `@` (`franklin_div`,
+    `franklin_def`), `~`
     (`franklin_raw`), `\\` (`franklin_environment`, then `franklin_fig`, which does not
     end a paragraph)."""
     pos = state.bMarks[start] + state.tShift[start]
     first = state.src[pos : pos + 1]
     if first == "@":
+        if state.src.startswith("@@", pos):
+            return franklin_div(state, start, end, silent)
         return franklin_def(state, start, end, silent)
     if first == "~":
         return franklin_raw(state, start, end, silent)
@@ -97,8 +105,9 @@ def franklin_raw(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     """Block rule: in a Franklin page, `~~~` lines around HTML are a raw HTML block.
 
     The HTML follows the opening `~~~` (on its line or the next) and ends at the next `~~~`
-    (at the end of a line); with an info string (`~~~julia`), without a closing `~~~`, or
-    with no `<` opening the content, it is CommonMark's fence.
+    (at the end of a line): Franklin keeps `~~~` for raw HTML, whatever it holds (its code
+    fences are backticks); with an info string (`~~~julia`) or without a closing `~~~` it
+    is CommonMark's fence.
     """
     if state.sCount[start] - state.blkIndent >= 4:
         return False
@@ -118,8 +127,6 @@ def franklin_raw(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         if close < 0:
             return False
         html = state.getLines(start, close + 1, state.blkIndent, True).strip()[3:-3]
-    if not html.lstrip().startswith("<"):
-        return False  # `~~~` around code: a fence
     if silent:
         return True
     token = state.push("html_block", "", 0)
@@ -187,5 +194,37 @@ def franklin_environment(state: StateBlock, start: int, end: int, silent: bool) 
             opening.attrs["id"] = label
         tokenize_lines(state, start + 1, close)
         state.push("div_close", "div", -1).map = [close, close + 1]
+    state.line = close + 1
+    return True
+
+
+def franklin_div(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """Block rule: in a Franklin page, `@@name` alone on a line up to its `@@` line is a
+    `<div class="name">` of Markdown (Franklin's "div blocks"; `@@a,b` gives two classes;
+    they nest). Without its closing line it is text."""
+    if state.sCount[start] - state.blkIndent >= 4 or not _franklin(state):
+        return False
+    found = DIV_OPEN.fullmatch(_line(state, start))
+    if found is None:
+        return False
+    depth, close = 1, None
+    for line in range(start + 1, end):
+        text = _line(state, line).strip()
+        if text == DIV_CLOSE:
+            depth -= 1
+            if depth == 0:
+                close = line
+                break
+        elif DIV_OPEN.fullmatch(text):
+            depth += 1
+    if close is None:
+        return False
+    if silent:
+        return True
+    opening = state.push("div_open", "div", 1)
+    opening.map = [start, close + 1]
+    opening.attrs = {"class": " ".join(found.group(1).split(","))}
+    tokenize_lines(state, start + 1, close)
+    state.push("div_close", "div", -1).map = [close, close + 1]
     state.line = close + 1
     return True
