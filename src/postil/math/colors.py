@@ -213,7 +213,7 @@ def color_by_name(name: str, colors: Mapping[str, str]) -> str:
         name = defined
     if name in DVIPS_NAMES:
         return DVIPS_NAMES[name]
-    if "!" in name or name.startswith("-"):
+    if "!" in name or ">" in name or name.startswith("-"):
         return xcolor_expression(name, colors)
     return "#" + name if HEX6.fullmatch(name) else name
 

@@ -295,7 +295,8 @@ def _fix_box(el: ET.Element) -> None:
     el.tag = "mpadded"
     el.attrib.clear()
     el.set("class", "colorbox")
-    background = _colour(words[-1])
+    words = re.split(r"\s", payload)  # an empty colour (`\colorbox{}{x}`) stays a word
+    background = _colour(words[-1]) if len(words) > 1 else None
     if background:
         el.set("mathbackground", background)
     frame = _colour(words[1]) if len(words) == 3 else None
