@@ -28,7 +28,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.web import write_formula_page
+from support.web import em_boxes as web_em_boxes
+from support.web import open_formula_page, write_formula_page
 
 FONT_PX = 40
 FORMULAS = {
@@ -79,20 +80,12 @@ def metrics_dir(tmp_path_factory: pytest.TempPathFactory, repo_root: Path) -> Pa
 @pytest.fixture
 def metrics(metrics_dir: Path, serve_dir, page):
     """Open the formulas page once the fonts are ready; return the Playwright page."""
-    page.set_viewport_size({"width": 900, "height": 900})
-    page.goto(serve_dir(metrics_dir) + "index.html")
-    page.evaluate("document.fonts.ready")
-    return page
+    return open_formula_page(page, serve_dir(metrics_dir) + "index.html")
 
 
 def em_boxes(page, selector: str) -> list[dict]:
     """Return the boxes of every element matching `selector`, in em of the page font."""
-    return page.eval_on_selector_all(
-        selector,
-        f"els => els.map(e => {{ const r = e.getBoundingClientRect(); return {{"
-        f" top: r.top / {FONT_PX}, height: r.height / {FONT_PX}, left: r.left / {FONT_PX},"
-        f" right: r.right / {FONT_PX}, text: e.textContent }}; }})",
-    )
+    return web_em_boxes(page, selector, FONT_PX)
 
 
 def row_pitches(page, key: str) -> list[float]:

@@ -196,6 +196,25 @@ def write_formula_page(
     copy_math_css(repo_root, directory, html)
 
 
+def open_formula_page(page: Any, url: str) -> Any:
+    """Open a `write_formula_page` page at 900 px once its fonts are ready; return `page`."""
+    page.set_viewport_size({"width": 900, "height": 900})
+    page.goto(url)
+    page.evaluate("document.fonts.ready")
+    return page
+
+
+def em_boxes(page: Any, selector: str, font_px: int) -> list[dict[str, Any]]:
+    """Return the box (top, height, left, right, in em of a `font_px` font) and the text of
+    every element matching `selector`."""
+    return page.eval_on_selector_all(  # type: ignore[no-any-return]
+        selector,
+        f"els => els.map(e => {{ const r = e.getBoundingClientRect(); return {{"
+        f" top: r.top / {font_px}, height: r.height / {font_px}, left: r.left / {font_px},"
+        f" right: r.right / {font_px}, text: e.textContent }}; }})",
+    )
+
+
 ARTICLE_PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
