@@ -105,6 +105,7 @@ def post_context(site: Site, index: int, rendered: RenderedPost) -> dict[str, An
     ld = blog_posting(config, rendered, authors, absolute, description)
     title = rendered.title_text
     return head(site, title, post.url, description) | {
+        "canonical": meta.canonical or absolute,  # a cross-post names its original
         "language": rendered.language(config.language),
         "meta_tags": tags,
         "json_ld": script_json(ld),

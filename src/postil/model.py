@@ -173,6 +173,8 @@ class FrontMatter:
             (`postil.slugs.slug_for`), so links to `#id` land on the title as they land
             on the `h1` of GitHub, mdBook and VuePress.
         title_heading: whether the title is the body's opening `# heading`.
+        canonical: the URL of the post's original when it was published first elsewhere
+            (`canonical_url:`), the page's `<link rel="canonical">`; "" for the post's own.
         front_matter_syntax: how the front matter is written: "yaml", "toml", "julia"
             (Franklin.jl's page variables), "meta" (`Key: value` lines), … or "" (none);
             the Markdown reads a dialect's own syntax by it (`postil.markdown.franklin`).
@@ -240,6 +242,7 @@ class FrontMatter:
     styles: str = ""
     lang: str = ""
     front_matter_syntax: str = ""
+    canonical: str = ""
 
     @property
     def published_at(self) -> datetime | None:

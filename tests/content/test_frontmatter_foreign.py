@@ -952,3 +952,13 @@ def test_valid_yaml_with_quotes_in_a_comment_is_read_as_yaml():
     """The mending of Hashnode's unescaped inner quotes runs only on YAML that fails."""
     meta, *_ = read('---\ntitle: "Hello" # "a comment"\ndate: 2020-01-01\n---\n')
     assert meta.title == "Hello"
+
+
+def test_a_canonical_url_is_the_originals_absolute_url():
+    meta, *_, warnings = read(
+        "---\ntitle: T\ndate: 2020-01-01\ncanonicalURL: https://example.org/a/\n---\n"
+    )
+    assert (meta.canonical, warnings) == ("https://example.org/a/", [])
+    with pytest.raises(ContentError) as raised:
+        read("---\ntitle: T\ndate: 2020-01-01\ncanonical_url: /a/\n---\n")
+    assert "absolute URL" in raised.value.message and raised.value.location.line == 4

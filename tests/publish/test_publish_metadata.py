@@ -141,3 +141,10 @@ def test_an_organisation_and_a_braced_name_are_written_by_their_byline_names(tmp
     ]
     feeds = (out / "feed.xml").read_text(encoding="utf-8")
     assert "<name>Barnes and Noble</name>" in feeds and "{" not in feeds.split("<entry>")[1][:600]
+
+
+def test_a_cross_post_names_its_original_as_the_canonical_page(tmp_path):
+    """dev.to's and Jekyll SEO's `canonical_url:` (Hugo PaperMod's `canonicalURL:`): search
+    engines credit the original; without it the page is its own canonical URL."""
+    _, doc = build_one(tmp_path, canonical_url="https://example.org/2020/01/original/")
+    assert doc.xpath("//link[@rel='canonical']/@href") == ["https://example.org/2020/01/original/"]

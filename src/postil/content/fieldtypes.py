@@ -316,6 +316,27 @@ def permalink(fld: Field, tz: ZoneInfo | None = None) -> str:
     return site_path(as_text(fld), fld.key, node)
 
 
+CANONICAL_URL = re.compile(r"https?://[^\s<>\"']+\Z")
+
+
+def canonical_url(fld: Field, tz: ZoneInfo | None = None) -> str:
+    """Return the URL of a post's original (`canonical_url:`, as dev.to, Jekyll SEO and Hugo's
+    PaperMod `canonicalURL:` write it for a post published first elsewhere): the page's
+    `<link rel="canonical">`, so search engines credit the original.
+
+    Raises:
+        YamlFieldError: not an absolute http(s) URL.
+    """
+    text = as_text(fld).strip()
+    if not CANONICAL_URL.match(text):
+        raise YamlFieldError(
+            f"`{fld.key}` must be the original's absolute URL, such as "
+            "https://example.org/2020/01/my-post/",
+            *_pos(fld.node),
+        )
+    return text
+
+
 def aliases(fld: Field, tz: ZoneInfo | None = None) -> tuple[str, ...]:
     """Return the paths that redirect to a post (Hugo's `aliases:`, jekyll-redirect-from's
     `redirect_from:`): one text or a list, each normalised by `site_path`, with its `/` kept

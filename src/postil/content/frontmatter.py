@@ -793,6 +793,7 @@ _OWN: dict[str, tuple[str, Converter]] = {
     "doi": ("doi", _plain(ft.doi)),
     "styles": ("styles", ft.styles),
     "lang": ("lang", ft.language),  # Pandoc's, Quarto's and Hakyll's metadata field
+    "canonical_url": ("canonical", ft.canonical_url),  # dev.to, Jekyll SEO: the original
 }
 """postil's own keys: key → (FrontMatter field, converter)."""
 
@@ -835,6 +836,7 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "previewimage": ("image", ft.image, 2),  # Nikola: the post's image in lists and cards
     "_styles": ("styles", ft.styles, 1),  # al-folio: the post's CSS (its `distill` layout)
     "format": ("macros", ft.header_macros, 1),  # Quarto: a MathJax config in the header
+    "canonicalurl": ("canonical", ft.canonical_url, 1),  # Hugo's PaperMod: `canonicalURL`
     "rss": ("summary", _clean_text, 4),  # Franklin.jl: the page's description in its feed
     "rss_description": ("summary", _clean_text, 4),  # Franklin.jl: the same, its long name
     "rss_descr": ("summary", _clean_text, 4),  # Franklin.jl: its short name
