@@ -116,7 +116,8 @@ def test_unknown_key_is_a_warning_naming_the_key_and_the_known_keys():
     [warning] = warnings
     assert str(warning).startswith(
         "content/posts/x.md:3:1: warning: unknown front matter key `weight` is ignored;"
-        " known keys: aliases, author, authors, bibliography, canonical_url, citation, citation_style, date,"
+        " known keys: aliases, author, authors, bibliography, canonical_url, citation,"
+        " citation_style, date,"
         " doi, draft, image,"
     )
 

@@ -82,7 +82,8 @@ def test_unknown_keys_still_warn():
     *_, warnings = read("---\ntitle: T\ndate: 2020-01-01\ncsl: apa.csl\n---\n")
     assert warnings == [
         "content/posts/x.md:4:1: warning: unknown front matter key `csl` is ignored; "
-        "known keys: aliases, author, authors, bibliography, canonical_url, citation, citation_style, date, "
+        "known keys: aliases, author, authors, bibliography, canonical_url, citation, "
+        "citation_style, date, "
         "doi, draft, image, label, lang, lede, macros, permalink, slug, styles, subtitle, "
         "summary, tags, title, toc, updated"
     ]
@@ -219,7 +220,8 @@ def test_hugo_toml_front_matter_is_read():
     assert (body, body_line) == ("\nBody\n", 10)
     assert warnings == [
         "content/posts/x.md:7:2: warning: unknown front matter key `params` is ignored; "
-        "known keys: aliases, author, authors, bibliography, canonical_url, citation, citation_style, date, "
+        "known keys: aliases, author, authors, bibliography, canonical_url, citation, "
+        "citation_style, date, "
         "doi, draft, image, label, lang, lede, macros, permalink, slug, styles, subtitle, "
         "summary, tags, title, toc, updated"
     ]

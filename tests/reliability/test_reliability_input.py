@@ -189,7 +189,8 @@ def test_unknown_front_matter_keys_warn_with_the_known_keys_and_fail_only_under_
     root = make_site(tmp_path / "site", {"p.md": text})
     result = build(BuildOptions(root=root))
     known = (
-        " known keys: aliases, author, authors, bibliography, canonical_url, citation, citation_style, date,"
+        " known keys: aliases, author, authors, bibliography, canonical_url, citation,"
+        " citation_style, date,"
         " doi, draft, image, label, lang, lede, macros, permalink, slug, styles, subtitle, summary,"
         " tags, title, toc, updated"
     )
