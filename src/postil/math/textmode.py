@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
 from postil.math.errors import MathUnsupportedError
 from postil.math.macros import read_group
@@ -109,20 +110,35 @@ FONT_SWITCH = re.compile(r"\\(" + "|".join(FONT_SWITCHES) + r")(?![A-Za-z])\s*")
 def _font_switches(content: str) -> str:
     r"""Rewrite font switches as text commands: `{\bf x} y` -> `\textbf{x} y`, and a switch
     outside braces applies to the rest of its group: `a \it b c` -> `a \textit{b c}`."""
+    return _scoped_switches(
+        content, FONT_SWITCH, lambda match: (FONT_SWITCHES[match.group(1)], match.end())
+    )
+
+
+def _scoped_switches(
+    content: str, switch: re.Pattern[str], command: Callable[[re.Match[str]], tuple[str, int]]
+) -> str:
+    r"""Rewrite each `switch` in text as the command taking its scope as an argument: the
+    group it opens (`{\bf x}` -> `\textbf{x}`), else the rest of the innermost group (`a
+    \it b c` -> `a \textit{b c}`). `command(match)` gives the command (`textbf`,
+    `textcolor{red}`) and the offset its scope starts at. A switch in math inside the text
+    (`\text{a $\bf x$ b}`, `\colorbox{y}{$\color{red} x$}`) is math's own, left as
+    written: rewritten, its scope ran past the closing `$`, which then showed as text."""
     for _ in range(100):  # each pass rewrites one switch; 100 are more than any text holds
-        match = FONT_SWITCH.search(content)
+        match = next(
+            (m for m in switch.finditer(content) if not _in_math(content, m.start())), None
+        )
         if match is None:
             return content
-        command = FONT_SWITCHES[match.group(1)]
-        start = match.start()
-        opened = _open_group(content, start)
+        name, after = command(match)
+        start, opened = match.start(), _open_group(content, match.start())
         if opened is not None and content[opened + 1 : start].strip() == "":
             _, end = read_group(content, opened)  # `{\bf x}`: the group is the scope
-            inner = content[match.end() : end - 1]
-            content = content[:opened] + f"\\{command}{{{inner}}}" + content[end:]
+            inner = content[after : end - 1]
+            content = content[:opened] + f"\\{name}{{{inner}}}" + content[end:]
             continue
         end = len(content) if opened is None else read_group(content, opened)[1] - 1
-        content = content[:start] + f"\\{command}{{{content[match.end() : end]}}}" + content[end:]
+        content = content[:start] + f"\\{name}{{{content[after:end]}}}" + content[end:]
     return content
 
 
@@ -152,27 +168,14 @@ r"""xcolor's `\color{c}` in text: a switch like `\bf`, which colours the rest of
 
 def _color_switches(content: str) -> str:
     r"""Rewrite colour switches in text as `\textcolor`: `a \color{red} b c` ->
-    `a \textcolor{red}{b c}`, `{\color{red} b} c` -> `\textcolor{red}{b} c` (the scope is
-    the rest of the innermost group, as for `_font_switches`). A `\color` in math inside the
-    text (`\colorbox{yellow}{$\color{red} x$}`) is math's own switch, left as written."""
-    for _ in range(100):  # each pass rewrites one switch
-        match = next(
-            (m for m in COLOR_SWITCH.finditer(content) if not _in_math(content, m.start())), None
-        )
-        if match is None:
-            return content
-        colour, after = read_group(content, match.end())
-        start, opened = match.start(), _open_group(content, match.start())
-        if opened is not None and content[opened + 1 : start].strip() == "":
-            _, end = read_group(content, opened)  # `{\color{red} x}`: the group is the scope
-            inner = content[after : end - 1]
-            content = content[:opened] + f"\\textcolor{{{colour}}}{{{inner}}}" + content[end:]
-            continue
-        end = len(content) if opened is None else read_group(content, opened)[1] - 1
-        content = (
-            content[:start] + f"\\textcolor{{{colour}}}{{{content[after:end]}}}" + content[end:]
-        )
-    return content
+    `a \textcolor{red}{b c}`, `{\color{red} b} c` -> `\textcolor{red}{b} c`
+    (`_scoped_switches`)."""
+
+    def command(match: re.Match[str]) -> tuple[str, int]:
+        colour, after = read_group(match.string, match.end())
+        return f"textcolor{{{colour}}}", after
+
+    return _scoped_switches(content, COLOR_SWITCH, command)
 
 
 def _in_math(text: str, pos: int) -> bool:
@@ -184,6 +187,8 @@ def _split_text(command: str, content: str) -> str:
     r"""Rewrite `\text{a $x$ b}` as `\text{a }x\text{ b}`: math inside text stays math."""
     if "\\" in content and FONT_SWITCH.search(content):
         content = _font_switches(content)
+    if "\\color" in content:
+        content = _color_switches(content)
     if "\\hspace" in content:  # a space of any length: math's `\hspace`, an `<mspace>`
         content = TEXT_HSPACE.sub(lambda m: "$\\hspace{" + m.group(1) + "}$", content)
     parts = _math_split(content)
@@ -236,8 +241,6 @@ def _nested_text(command: str, text: str) -> str:
     {b}}` -> `\text{a }\textcolor{red}{\text{b}}`), and a box in text is the box
     (`\text{see \colorbox{yellow}{this}}`): KaTeX and MathJax take both in text mode.
     """
-    if "\\color" in text:  # a switch in the text, not in the math between its `$`s
-        text = _color_switches(text)
     out, pos = [], 0
     for match in TEXT_PIECES.finditer(text):
         if match.start() < pos:
