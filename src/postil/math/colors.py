@@ -386,8 +386,6 @@ def scheme_colors(root: ET.Element) -> None:
     and by its light/dark switch); `mathcolor` and `mathbackground` stay for readers that
     drop styles (feeds).
     """
-    if not any(el.get("mathcolor") or el.get("mathbackground") for el in root.iter()):
-        return
     light, dark = PAGE_BACKGROUND["light"], PAGE_BACKGROUND["dark"]
     for el, backgrounds in _with_backgrounds(root, (light, dark)):
         colour = el.get("mathcolor")
@@ -483,17 +481,13 @@ def readable(colour: str, against: str) -> str:
 
     if _contrast(colour, against) >= MINIMUM_CONTRAST:
         return colour
-    original, other = Color(colour), Color(against)
+    original, other = Color(colour).convert("oklch"), Color(against)
     lighter = other.luminance() < 0.18  # move away from the other colour's lightness
-    low, high = (
-        (original.convert("oklch")["lightness"], 1.0)
-        if lighter
-        else (0.0, original.convert("oklch")["lightness"])
-    )
+    low, high = (original["lightness"], 1.0) if lighter else (0.0, original["lightness"])
     best = None
     for _ in range(24):  # bisection on lightness: the contrast grows monotonically with it
         middle = (low + high) / 2
-        fitted = original.convert("oklch").set("lightness", middle).fit("srgb")
+        fitted = original.clone().set("lightness", middle).fit("srgb")
         trial = Color(fitted.convert("srgb").to_string(hex=True))  # as it will be written
         if trial.contrast(other) >= MOVED_CONTRAST:
             best = trial
