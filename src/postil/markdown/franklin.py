@@ -61,12 +61,17 @@ def franklin_plugin(md: MarkdownIt) -> None:
 
 
 def franklin_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
-    """Block rule: a Franklin line, by its first character: `@` (`franklin_div`,
+    """Block rule: in a Franklin page, a line by its first character (the others' checks of
+    indentation and page made here once): `@` (`franklin_div`,
     `franklin_def`), `~`
     (`franklin_raw`), `\\` (`franklin_environment`, then `franklin_fig`, which does not
     end a paragraph)."""
     pos = state.bMarks[start] + state.tShift[start]
     first = state.src[pos : pos + 1]
+    if first not in ("@", "~", "\\") or state.sCount[start] - state.blkIndent >= 4:
+        return False
+    if not _franklin(state):
+        return False
     if first == "@":
         if state.src.startswith("@@", pos):
             return franklin_div(state, start, end, silent)
@@ -91,8 +96,6 @@ def _franklin(state: StateBlock) -> bool:
 def franklin_def(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     """Block rule: in a Franklin page, an `@def name = value` line shows nothing (the front
     matter reader read it) and ends a paragraph; in another page it is the author's text."""
-    if state.sCount[start] - state.blkIndent >= 4 or not _franklin(state):
-        return False
     pos = state.bMarks[start] + state.tShift[start]
     if not state.src.startswith("@def", pos) or not DEF_LINE.fullmatch(_line(state, start)):
         return False
@@ -109,10 +112,8 @@ def franklin_raw(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     fences are backticks); with an info string (`~~~julia`) or without a closing `~~~` it
     is CommonMark's fence.
     """
-    if state.sCount[start] - state.blkIndent >= 4:
-        return False
     pos = state.bMarks[start] + state.tShift[start]
-    if not state.src.startswith(RAW_FENCE, pos) or not _franklin(state):
+    if not state.src.startswith(RAW_FENCE, pos):
         return False
     opening = _line(state, start).strip()
     if opening != RAW_FENCE and not opening.startswith(RAW_FENCE + "<"):
@@ -138,13 +139,11 @@ def franklin_raw(state: StateBlock, start: int, end: int, silent: bool) -> bool:
 
 def franklin_fig(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     """Block rule: in a Franklin page, `\\fig{path}` alone on its line is an image."""
-    if state.sCount[start] - state.blkIndent >= 4:
-        return False
     pos = state.bMarks[start] + state.tShift[start]
     if not state.src.startswith("\\fig{", pos):
         return False
     found = FIG.fullmatch(_line(state, start).rstrip())
-    if found is None or not _franklin(state):
+    if found is None:
         return False
     if silent:
         return True
@@ -159,13 +158,11 @@ def franklin_fig(state: StateBlock, start: int, end: int, silent: bool) -> bool:
 def franklin_environment(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     """Block rule: in a Franklin page, a theorem-like or folding environment (module
     docstring) from its `\\begin` line to its `\\end` line; its content is Markdown."""
-    if state.sCount[start] - state.blkIndent >= 4:
-        return False
     pos = state.bMarks[start] + state.tShift[start]
     if not state.src.startswith("\\begin{", pos):
         return False
     found = ENVIRONMENT.fullmatch(_line(state, start))
-    if found is None or not _franklin(state):
+    if found is None:
         return False
     name = found.group(1)
     if name.lower() not in CLASSES and name.lower() not in PROOFS and name.lower() not in FOLDS:
@@ -202,8 +199,6 @@ def franklin_div(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     """Block rule: in a Franklin page, `@@name` alone on a line up to its `@@` line is a
     `<div class="name">` of Markdown (Franklin's "div blocks"; `@@a,b` gives two classes;
     they nest). Without its closing line it is text."""
-    if state.sCount[start] - state.blkIndent >= 4 or not _franklin(state):
-        return False
     found = DIV_OPEN.fullmatch(_line(state, start))
     if found is None:
         return False

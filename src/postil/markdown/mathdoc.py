@@ -171,17 +171,18 @@ def math_resolve(state: Any) -> None:
             carry["count"] = _number(doc, token, carry, carry["count"])
         elif "\\label" in token.content and emptiness(token.content) != "numbering":
             _inline_labels(doc, token)
-    if run.ahead:  # the whole document's numbered elements, for a `\ref` to one
-        carry.setdefault("elements", []).append(state.tokens)
+    if run.ahead:  # the whole document's element ids, for a `\ref` to a theorem (its ids,
+        carry.setdefault("elements", set()).update(element_ids(state.tokens))  # not tokens)
     if run.ahead and run.last:
         run.facts["math"] = dict(doc.equations)
         run.facts["inline_labels"] = set(doc.extra.get("inline_labels", ()))
-        run.facts["element_tokens"] = carry.pop("elements")
+        run.facts["elements"] = carry.pop("elements")
     if doc.equations:
         link_labels(state.tokens, doc)
     doc.step(1)
-    groups = run.facts.get("element_tokens") or [state.tokens]
-    elements = cache(lambda: set().union(*(element_ids(tokens) for tokens in groups)))
+    known = run.facts.get("elements")
+    tokens = state.tokens
+    elements = cache(lambda: known if known is not None else element_ids(tokens))
     for token, _ in formulas:
         _check_refs(doc, token, elements)
 
