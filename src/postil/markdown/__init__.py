@@ -353,24 +353,11 @@ def _kept_together(tokens: list[Any], end: int, open_tables: list[set[int]]) -> 
 
 
 def _open_raw_tables(tokens: list[Any]) -> set[int]:
-    """Return the indices of the top-level raw HTML blocks after which a raw `<table>` is
-    still open (counting its tags through a run of raw HTML blocks, as `rawtable` does)."""
-    from postil.markdown.rawtable import TABLE_TAG
+    """Return the indices of the raw HTML blocks after which a raw `<table>` is still open
+    (`rawtable.raw_table_spans`: the same reading the table's region is written by)."""
+    from postil.markdown.rawtable import raw_table_spans
 
-    found: set[int] = set()
-    depth = 0
-    for index, token in enumerate(tokens):
-        if token.level != 0:
-            continue
-        if token.type != "html_block":
-            depth = 0  # Markdown between a table's tags: rawtable leaves that table as written
-            continue
-        if "table" in token.content.lower():
-            for tag in TABLE_TAG.finditer(token.content):
-                depth = max(0, depth + (-1 if tag.group(1) else 1))
-        if depth:
-            found.add(index)
-    return found
+    return {i for first, _, last, _ in raw_table_spans(tokens) for i in range(first, last)}
 
 
 def _run_rules(rules: list[Callable[[StateCore], None]], group: StateCore, first: int) -> None:

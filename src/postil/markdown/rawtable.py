@@ -92,16 +92,29 @@ def _opening(name: str) -> str:
 def _wrap_inner_tables(tokens: list[Token]) -> None:
     """Write the scroll region's tags around each outermost raw HTML table that
     `wrap_raw_tables` did not wrap whole: inside the author's HTML, around the table's own
-    tags, in the `html_block` tokens' content. A table whose tags have anything but raw HTML
-    blocks between them is left as written."""
-    spans: list[tuple[int, int, int, int]] = []  # (token, offset) of `<table`, of after `>`
+    tags, in the `html_block` tokens' content (`raw_table_spans`)."""
+    spans = [span for span in raw_table_spans(tokens) if "table_region" not in tokens[span[0]].meta]
+    for first, at, last, end in reversed(spans):
+        html = "".join(t.content for t in tokens[first : last + 1])
+        name = _region_name(html[at : len(html) - len(tokens[last].content) + end])
+        closing = tokens[last].content
+        tokens[last].content = closing[:end] + "</div>" + closing[end:]
+        opening = tokens[first].content
+        tokens[first].content = opening[:at] + _opening(name) + opening[at:]
+
+
+def raw_table_spans(tokens: list[Token]) -> list[tuple[int, int, int, int]]:
+    """Return where each outermost raw HTML table is: (index of the `html_block` holding its
+    `<table`, the tag's offset there, index of the one holding its `</table>`, the offset
+    after that tag's `>`). A table whose tags have anything but raw HTML blocks of its level
+    between them (Markdown in a cell: CommonMark's example 191) is none."""
+    spans: list[tuple[int, int, int, int]] = []
     depth, start, level = 0, (0, 0), 0
     for i, token in enumerate(tokens):
-        if token.type != "html_block" or token.meta.get("table_region"):
+        if token.type != "html_block" or (depth and token.level != level):
             depth = 0  # Markdown between a table's tags: that table is left as written
-            continue
-        if depth and token.level != level:
-            depth = 0
+            if token.type != "html_block":
+                continue
         for found in TABLE_TAG.finditer(token.content):
             if not found.group(1):
                 if depth == 0:
@@ -112,13 +125,7 @@ def _wrap_inner_tables(tokens: list[Token]) -> None:
                 close = token.content.find(">", found.end())
                 if depth == 0 and close >= 0:
                     spans.append((*start, i, close + 1))
-    for first, at, last, end in reversed(spans):
-        html = "".join(t.content for t in tokens[first : last + 1])
-        name = _region_name(html[at : len(html) - len(tokens[last].content) + end])
-        closing = tokens[last].content
-        tokens[last].content = closing[:end] + "</div>" + closing[end:]
-        opening = tokens[first].content
-        tokens[first].content = opening[:at] + _opening(name) + opening[at:]
+    return spans
 
 
 def _table_end(tokens: list[Token], start: int) -> int | None:
