@@ -345,6 +345,41 @@ def test_setext_heading_opening_a_page_without_title_is_its_title():
     assert (meta.title, body, body_line) == ("Kernels", "\nText\n", 3)
 
 
+@pytest.mark.parametrize(
+    "before",
+    [
+        "\\newcommand{\\E}{\\mathbb{E}}\n\n",  # Franklin.jl, Pandoc: a line of its own
+        "\\newcommand{\\E}{\\mathbb{E}}\n\\DeclareMathOperator{\\Var}{Var}\n",  # no blank
+        "$$\\newcommand{\\E}{\\mathbb{E}}$$\n\n",  # MathJax: a display block of definitions
+        "$$\n\\newcommand{\\E}{\\mathbb{E}}\n\\def\\Var{\\operatorname{Var}}\n$$\n\n",
+    ],
+)
+def test_macro_definitions_before_the_opening_heading_show_nothing_and_stay_the_pages(before):
+    meta, body, body_line, warnings = read(
+        f"+++\ndate = Date(2020, 1, 2)\n+++\n{before}# St Petersburg\n\nText $\\E X$\n"
+    )
+    assert meta.title == "St Petersburg"
+    assert dict(meta.macros)["E"] == "\\mathbb{E}"
+    assert body == "\nText $\\E X$\n"
+    assert warnings == []
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        "\\newcommand{\\E}{\\mathbb{E}} is how we write it.\n\n",  # prose after it shows
+        "\\newcommand{\\E}\n\n",  # malformed: shown, as mathprose leaves it
+        "$$\\newcommand{\\E}{\\mathbb{E}} \\E X$$\n\n",  # a formula is shown
+        "$$\n\\newcommand{\\E}{\\mathbb{E}}\n",  # never closed
+        "\\section{Intro}\n\n",  # a command that defines nothing
+    ],
+)
+def test_what_shows_before_a_heading_keeps_it_from_being_the_title(before):
+    meta, body, _, _ = read(f"---\ndate: 2020-01-02\n---\n{before}# St Petersburg\n")
+    assert meta.title == "X"
+    assert body.startswith(before)
+
+
 def test_mkdocs_metadata_without_title_is_read_when_its_keys_are_known_and_title_is_the_name():
     meta, body, body_line, warnings = read(
         "author: Ann, Bob\n\nText $x$\n", rel="content/posts/mobius_inversion.md"

@@ -46,6 +46,23 @@ def test_macro_definitions_in_prose_define_the_posts_macros_and_are_not_shown(tm
     assert all("newcommand" not in json.dumps(json.loads(x)) for x in ld)
 
 
+def test_definitions_before_the_heading_that_titles_a_page_apply_to_its_math_and_title(tmp_path):
+    # Franklin.jl: no title in the front matter, `\newcommand` lines above the `# heading`
+    source = (
+        "+++\ndate = Date(2024, 1, 6)\n+++\n\\newcommand{\\E}{\\mathbb{E}}\n\n"
+        "# Paradox of $\\E X$\n\nSo $\\E X = \\infty$.\n"
+    )
+    root = make_site(tmp_path / "site", {"paradox.md": source})
+    result = build(BuildOptions(root=root))
+    assert not result.warnings
+    tree = page(root, "paradox")
+    assert tree.find_class("post-title")[0].text_content().startswith("Paradox of")
+    assert "\U0001d53c" in tree.find_class("post-title")[0].text_content()  # 𝔼
+    post = body(root, "paradox")
+    assert "newcommand" not in post.text_content() and not post.find_class("math-error")
+    assert "\U0001d53c" in post.text_content()
+
+
 DIVS = (
     "---\ntitle: Modules\ndate: 2024-01-07\n---\n"
     "::: {.container data-name=definition} :::\nA *module* over $R$.\n\n"

@@ -280,7 +280,9 @@ def parse(
     if "title" not in values:
         told = [] if "title" in skipped else warnings  # the knitr warning said it
         titled = _untitled(source, header, told)
-        values["title"], values["title_at"], values["title_id"], body, body_line = titled
+        values["title"], values["title_at"], values["title_id"], body, body_line = titled[:5]
+        if titled[5]:
+            values["macros"] = tuple(sorted((dict(values.get("macros", ())) | titled[5]).items()))
         values["title_heading"] = titled[1] != TextAt()  # a file name's title is nowhere
     read = _keys_read(body)  # not ignored: the body shows them
     _warn_unknown(
@@ -381,30 +383,32 @@ def _file_date(rel: str, tz: ZoneInfo) -> dict[str, datetime]:
 
 def _untitled(
     source: SourceFile, header: Header, warnings: list[Diagnostic] | None
-) -> tuple[str, TextAt, str, str, int]:
+) -> tuple[str, TextAt, str, str, int, dict[str, str]]:
     """Title a source whose front matter has none as MkDocs and Jekyll do.
 
-    Returns (title, where it is written, title id, body, body line). The `# heading`
-    opening the body is the title, and the body starts after it (the page shows the title
-    above the body; blank lines and HTML comments before the heading go with it); the
-    heading's `{#id}` is the title's id ("" without one). A source with no heading
-    is titled by its file name, with a warning: Jekyll's rule after `---` or `+++` front
-    matter (`Utils.titleize_slug`: the date prefix dropped, each `-` word capitalised:
-    `2015-08-18-linear-classify.md` → `Linear Classify`), MkDocs' rule after its
-    `key: value` metadata or no front matter (`Page._set_title`, for pages its `nav:`
-    titles: `-` and `_` read as spaces, an all-lower-case name capitalised). `index.md`
-    takes its folder's name. Both generators build such a page, so postil does too.
+    Returns (title, where it is written, title id, body, body line, TeX macros). The
+    `# heading` opening the body is the title, and the body starts after it (the page shows
+    the title above the body; blank lines, HTML comments and TeX macro definitions before
+    the heading go with it: `heading_title`); the heading's `{#id}` is the title's id (""
+    without one), the definitions' macros are the page's, after its front matter's. A
+    source with no heading is titled by its file name, with a warning: Jekyll's rule
+    after `---` or `+++` front matter (`Utils.titleize_slug`: the date prefix dropped,
+    each `-` word capitalised: `2015-08-18-linear-classify.md` → `Linear Classify`),
+    MkDocs' rule after its `key: value` metadata or no front matter (`Page._set_title`,
+    for pages its `nav:` titles: `-` and `_` read as spaces, an all-lower-case name
+    capitalised). `index.md` takes its folder's name. Both generators build such a page,
+    so postil does too.
     """
     found = heading_title(header.body)
     if found is not None:
-        text, line0, count, title_id = found
         lines = header.body.split("\n")
-        col0 = lines[line0].find(text)
-        where = TextAt(header.body_line + line0, col0 + 1, col0 >= 0)
-        after = line0 + count
+        col0 = lines[found.line0].find(found.text)
+        where = TextAt(header.body_line + found.line0, col0 + 1, col0 >= 0)
+        after = found.line0 + found.count
         body = "\n".join(lines[after:])
-        title = ft.one_line(text)
-        return title, where, title_id or slug_for(title), body, header.body_line + after
+        title = ft.one_line(found.text)
+        title_id = found.id or slug_for(title)
+        return title, where, title_id, body, header.body_line + after, found.macros
     title = _file_title(PurePosixPath(source.rel), jekyll=header.syntax in ("yaml", "toml"))
     _warn(
         warnings,
@@ -412,7 +416,7 @@ def _untitled(
         f"no `title` and no `# heading` opening the page; it is titled `{title}` after its "
         "file name; add `title: …` at the top (or a `# heading` as its first line)",
     )
-    return title, TextAt(), "", header.body, header.body_line
+    return title, TextAt(), "", header.body, header.body_line, {}
 
 
 def _file_title(path: PurePosixPath, jekyll: bool) -> str:

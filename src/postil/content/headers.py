@@ -25,14 +25,18 @@ import sys
 from collections.abc import Container
 from dataclasses import dataclass
 from datetime import date, datetime, time
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
 from postil.errors import ContentError, Location
 from postil.markdown.attrlist import read_attributes
+from postil.markdown.mathprose import DEFINITION_START
 from postil.markdown.mystrole import ROLE as MYST_ROLE
 from postil.markdown.mystrole import role_text
+from postil.math.engine import is_blank
+from postil.math.errors import MathError
+from postil.math.macros import extract_definitions
 from postil.model import SourceFile
 from postil.yamlnodes import Field
 
@@ -274,22 +278,37 @@ HEADING_ATTRS = re.compile(r"[ \t]*\{[^{}]*\}\Z")
 """An attribute list ending a heading (`# Title {#id}`)."""
 
 
-def heading_title(body: str) -> tuple[str, int, int, str] | None:
-    """Return (text, first line, line count, id) of the `# heading` that opens a body, or None.
+class OpeningHeading(NamedTuple):
+    """The `# heading` that opens a body (`heading_title`); lines are 0-based in the body."""
+
+    text: str
+    line0: int
+    count: int
+    """Its lines: 1, or 2 for a setext heading (`Title` over `=====`)."""
+    id: str
+    macros: dict[str, str]
+    """The TeX macros defined before it (name -> body, `extract_definitions`)."""
+
+
+def heading_title(body: str) -> OpeningHeading | None:
+    r"""Return the `# heading` that opens a body, or None.
 
     MkDocs titles a page without a `title` by its first level-1 heading when that heading
     is the first thing on the page (`mkdocs.structure.pages`, since MkDocs 1.5); blank
     lines and HTML comments before it are passed over, and so are what shows nothing in a
     MyST notebook (Jupyter Book titles it by the same heading): a `(label)=` target and a
-    `{raw}`, `{index}` or `{contents}` directive (`postil.markdown.myst`); a MyST role in
-    the heading is its text (`` {index}`LLN <single: LLN>` `` is "LLN"). Lines are
-    0-based in `body`; a setext heading (`Title` over `=====`) has two lines. The id is
-    the one its attribute list gives (`# Title {#intro}`: "intro", as Python-Markdown's
-    `attr_list` and kramdown set it), else "": the page's title keeps it, so links to
-    `#intro` still land.
+    `{raw}`, `{index}` or `{contents}` directive (`postil.markdown.myst`); and TeX macro
+    definitions, which show nothing either (Franklin.jl and Pandoc posts open with
+    `\newcommand{\E}{\mathbb{E}}` lines, `postil.markdown.mathprose`; MathJax posts with
+    a `$$\newcommand…$$` block): the page keeps their `macros`, as its math needs them. A
+    MyST role in the heading is its text (`` {index}`LLN <single: LLN>` `` is "LLN"). The
+    id is the one its attribute list gives (`# Title {#intro}`: "intro", as
+    Python-Markdown's `attr_list` and kramdown set it), else "": the page's title keeps
+    it, so links to `#intro` still land.
     """
     lines = body.split("\n")
     at = 0
+    macros: dict[str, str] = {}
     while at < len(lines):
         line = lines[at].strip()
         if line.startswith("<!--"):
@@ -299,6 +318,12 @@ def heading_title(body: str) -> tuple[str, int, int, str] | None:
             at += 1
             while at < len(lines) and not lines[at].strip().startswith(line[:3]):
                 at += 1
+        elif line.startswith(("\\", "$$")):
+            read = _definitions(lines, at)
+            if read is None:
+                break
+            macros |= read[1]
+            at = read[0] - 1
         elif line and not MYST_TARGET.fullmatch(line):
             break
         at += 1
@@ -320,7 +345,37 @@ def heading_title(body: str) -> tuple[str, int, int, str] | None:
     if found is not None and attrs is not None:
         text = text[: attrs.start()]
     text = plain_heading(MYST_ROLE.sub(role_text, text).strip() if "}`" in text else text.strip())
-    return (text, at, count, (found or {}).get("id", "")) if text else None
+    if not text:
+        return None
+    return OpeningHeading(text, at, count, (found or {}).get("id", ""), macros)
+
+
+def _definitions(lines: list[str], at: int) -> tuple[int, dict[str, str]] | None:
+    """Return (the line after them, name -> body) of the TeX macro definitions starting
+    at `lines[at]`, or None when they are not definitions only: lines each starting with
+    a definition, or a `$$ … $$` block holding nothing else."""
+    if lines[at].strip().startswith("$$"):
+        end = at + 1
+        if lines[at].count("$$") < 2:
+            while end < len(lines) and "$$" not in lines[end]:
+                end += 1
+            end += 1
+        text = "\n".join(lines[at:end]).strip()
+        if end > len(lines) or len(text) < 4 or not text.endswith("$$"):
+            return None
+        text = text[2:-2]
+    else:
+        end = at
+        while end < len(lines) and DEFINITION_START.match(lines[end].strip()):
+            end += 1
+        if end == at:
+            return None
+        text = "\n".join(lines[at:end])
+    try:
+        found, rest = extract_definitions(text)
+    except MathError:
+        return None
+    return (end, found) if found and is_blank(rest) else None
 
 
 INLINE_MATH = re.compile(r"(\$\$?)(?:\\.|[^\\$])+?\1")
