@@ -404,7 +404,7 @@ def _untitled(
         lines = header.body.split("\n")
         col0 = lines[found.line0].find(found.text)
         where = TextAt(header.body_line + found.line0, col0 + 1, col0 >= 0)
-        after = found.line0 + found.count
+        after = found.line0 + found.line_count
         body = "\n".join(lines[after:])
         title = ft.one_line(found.text)
         title_id = found.id or slug_for(title)

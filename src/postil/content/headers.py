@@ -283,7 +283,7 @@ class OpeningHeading(NamedTuple):
 
     text: str
     line0: int
-    count: int
+    line_count: int
     """Its lines: 1, or 2 for a setext heading (`Title` over `=====`)."""
     id: str
     macros: dict[str, str]
