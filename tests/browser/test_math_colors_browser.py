@@ -8,9 +8,12 @@ that read in a scheme keep the author's value there; and xcolor's `red!80` is dr
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from coloraide import Color
 from support.sites import make_site
+from support.web import run_vnu
 
 from postil.build import BuildOptions, build
 from postil.math.colors import PAGE_BACKGROUND, readable
@@ -25,6 +28,7 @@ $\color{purple}{p_1}$. Light page: $\color{cyan}{c_1}$, $\color{yellow}{y_1}$,
 $\textcolor{#f80}{o_1}$. Mixed: $\color{red!80}{m_1}$, $\color{blue!20}{m_2}$.
 Boxes: $\colorbox{yellow}{b1}$, $\colorbox{black}{b2}$, $\colorbox{black}{\color{white}b3}$,
 $\fcolorbox{orange}{white}{b4}$. In text: $\text{t1 \textcolor{navy}{t2}}$.
+Hidden: $a + \color{transparent}{h_1} + z$.
 """
 
 GLYPHS = """() => {
@@ -54,10 +58,15 @@ NAMES = "r k n p c y o m b t".split()
 
 
 @pytest.fixture(scope="module")
-def colours_url(tmp_path_factory, serve_dir_module) -> str:
+def colours_site(tmp_path_factory) -> Path:
     root = make_site(tmp_path_factory.mktemp("colours") / "site", {"colours.md": POST})
     build(BuildOptions(root=root))
-    return serve_dir_module(root / "_site") + "posts/colours/"
+    return root / "_site"
+
+
+@pytest.fixture(scope="module")
+def colours_url(colours_site, serve_dir_module) -> str:
+    return serve_dir_module(colours_site) + "posts/colours/"
 
 
 def glyphs(page, url: str, scheme: str, switch: str | None = None) -> dict:
@@ -124,3 +133,19 @@ def test_a_colour_box_prints_its_background(page, colours_url):
         ".map(e => getComputedStyle(e).printColorAdjust)"
     )
     assert len(adjust) == 4 and set(adjust) == {"exact"}
+
+
+def test_colours_are_valid_html_and_a_transparent_one_hides_and_keeps_its_space(
+    page, colours_site, colours_url
+):
+    """The Nu Html Checker reads `mathcolor` as MathML 3 does (`#rgb`, `#rrggbb` or one of
+    HTML 4's sixteen names): `cyan` and `transparent` were errors in it."""
+    assert run_vnu([colours_site / "posts/colours/index.html"]) == []
+    page.goto(colours_url)
+    hidden = page.evaluate(
+        """() => { const math = [...document.querySelectorAll('.post-body math')]
+            .find(m => m.textContent.includes('h1'));
+          const h = [...math.querySelectorAll('mi')].find(e => e.textContent === 'h');
+          return [getComputedStyle(h).visibility, h.getBoundingClientRect().width]; }"""
+    )
+    assert hidden[0] == "hidden" and hidden[1] > 4

@@ -384,20 +384,87 @@ def scheme_colors(root: ET.Element) -> None:
     Where a scheme needs another colour the element gets an inline `color` of CSS's
     `light-dark(light, dark)`, which follows the page's `color-scheme` (set by the theme
     and by its light/dark switch); `mathcolor` and `mathbackground` stay for readers that
-    drop styles (feeds).
+    drop styles (feeds), written as MathML 3 allows (`_valid_attribute`).
     """
     light, dark = PAGE_BACKGROUND["light"], PAGE_BACKGROUND["dark"]
     for el, backgrounds in _with_backgrounds(root, (light, dark)):
-        colour = el.get("mathcolor")
+        colour = _valid_attribute(el, "mathcolor", "color")
         if colour and _opaque(colour):
             pair = (readable(colour, backgrounds[0]), readable(colour, backgrounds[1]))
             if pair != (colour, colour):
                 _set_style(el, "color", _scheme_value(*pair))
-        box = el.get("mathbackground")
+        box = _valid_attribute(el, "mathbackground", "background-color")
         if box and not colour and _opaque(box):
             text = (_box_text(box, "light"), _box_text(box, "dark"))
             if text != ("currentcolor", "currentcolor"):
                 _set_style(el, "color", _scheme_value(*text))
+
+
+HTML_COLOR_NAMES = frozenset(
+    "aqua black blue fuchsia gray green lime maroon navy olive purple red silver teal white "
+    "yellow".split()
+)
+"""The colour names MathML 3 allows in `mathcolor` and `mathbackground` (its "html-color-name",
+section 2.1.5.2); any other is written `#RRGGBB`."""
+
+HEX_COLOR = re.compile(r"#(?:[0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})")
+"""A colour value MathML 3 allows besides the names: `#rgb` or `#rrggbb`."""
+
+
+def _valid_attribute(el: ET.Element, name: str, css_property: str) -> str | None:
+    r"""Return the colour attribute `name` of `el` (None if it has none), first rewritten to
+    a value MathML 3 allows (its `mathcolor` is `#rgb`, `#rrggbb` or an HTML 4 name, as the
+    Nu Html Checker requires; MathML Core takes any CSS colour):
+
+    - a name outside `HTML_COLOR_NAMES` (`cyan`, `orange`) or another CSS form (`rgb(…)`)
+      is written `#RRGGBB`, the same colour;
+    - a colour with transparency has no MathML 3 form: a transparent `\color` (LaTeX's
+      `\color{transparent}` hides what it colours and keeps its space) puts the content in an
+      `<mphantom>`, which hides it in feeds too, unless something inside has a colour of its
+      own; a transparent background is no background; any other goes to the inline style's
+      `css_property`;
+    - a word CSS does not know (`\color{notacolour}`), which browsers ignore as MathJax
+      does, is dropped.
+    """
+    value = el.get(name)
+    if not value or value.lower() in HTML_COLOR_NAMES or HEX_COLOR.fullmatch(value):
+        return value
+    hex_value = _hex(value)
+    if hex_value is not None:
+        el.set(name, hex_value)
+        return hex_value
+    del el.attrib[name]
+    alpha = _alpha(value)
+    if alpha is None or (alpha == 0 and name == "mathbackground"):
+        return None
+    if alpha == 0 and not any(inner.get("mathcolor") for inner in el.iter() if inner is not el):
+        phantom = ET.Element("mphantom")
+        phantom[:] = list(el)
+        el[:] = [phantom]
+    else:
+        _set_style(el, css_property, value)
+    return None
+
+
+@cache
+def _alpha(css: str) -> float | None:
+    """Return the opacity of a CSS colour (0 to 1), or None when CSS does not know it."""
+    from coloraide import Color
+
+    try:
+        return float(Color(css).alpha())
+    except ValueError:
+        return None
+
+
+@cache
+def _hex(css: str) -> str | None:
+    """Return an opaque CSS colour as `#RRGGBB`, or None (not a colour, or not opaque)."""
+    if not _opaque(css):
+        return None
+    from coloraide import Color
+
+    return Color(css).convert("srgb").fit("srgb").to_string(hex=True, upper=True)
 
 
 def _with_backgrounds(
