@@ -37,6 +37,9 @@ VOID_ELEMENTS = frozenset(
 )
 """HTML's void elements (WHATWG HTML, 13.1.2): their `/>` is allowed and changes nothing."""
 
+TARGET_ATTRS = frozenset({"id", "name"})
+"""Attributes that make an element a link target (`<a name="x"/>`, `<span id="x"/>`)."""
+
 TEXT_ELEMENTS = frozenset({"textarea", "title"})
 """Elements whose content HTML reads as text (RCDATA), not tags."""
 
@@ -62,7 +65,8 @@ def rawhtml_plugin(md: MarkdownIt) -> None:
     become the page's URL, and every file the page needs is checked once the site is known
     (a missing one is a warning at its line). In a raw HTML block, an element HTML does
     not close with `/>` gets its closing tag (`<div id="w"/>` → `<div id="w"></div>`, as
-    kramdown and MDX read it; `rewrite_html`). A tag none of this changes is written exactly
+    kramdown and MDX read it; `rewrite_html`), and so does a link target in a paragraph
+    (`<a name="x"/>`). A tag none of this changes is written exactly
     as it was. The ids raw HTML defines are recorded (`state.extra["html_ids"]`: (id,
     0-based body line, 1-based column)) so headings avoid them and `postil.markdown.ids`
     checks them. No CSS classes.
@@ -142,8 +146,11 @@ def rewrite_html(
     as an `<iframe>`'s fallback content. Void elements (`<br/>`, `<img … />`) are as written,
     and so is any element inside SVG or MathML (`<path d="…"/>`): `foreign` holds the depth
     of `<svg>` and `<math>` elements open before `html`, and is updated for the text after.
-    With `foreign` None (raw HTML inside a paragraph) self-closed elements stay as written:
-    CommonMark passes inline raw HTML through unchanged (its examples 614–617).
+    With `foreign` None (raw HTML inside a paragraph) only a link target is closed, an
+    element with an `id` or `name` (`<a name="nice"/>A nice property…`: the open `<a>` took
+    the paragraph, the next formula and heading into a link's colour in a kramdown post);
+    other self-closed elements stay as written, as CommonMark passes inline raw HTML
+    through unchanged (its examples 614–617, none of which has an `id` or `name`).
     """
     renamed = renamed or {}
     parser = _TagFinder()
@@ -152,8 +159,9 @@ def rewrite_html(
     parser.close()
     if foreign is not None:
         foreign[0] = parser.foreign
-    else:
-        parser.unclosed.clear()
+    else:  # inline: only a link target (`<a name="x"/>`) is closed
+        targets = {at for at, _, attrs in parser.tags if any(n in TARGET_ATTRS for n, _ in attrs)}
+        parser.unclosed &= targets
     starts: list[int] = []
     out, done = [], 0
     for (line, offset), raw, attrs in parser.tags:
