@@ -64,3 +64,42 @@ def test_rewrite_html_reports_ids():
     ids: list[str] = []
     rewrite_html("<div id=\"main\"><span id='k'></span></div>", lambda u: u, ids.append)
     assert ids == ["main", "k"]
+
+
+def warnings_of(body: str, path: str = "content/posts/here.md") -> list[tuple[int, int, str]]:
+    state = fixture_state(path=path)
+    state.source_lines = body.split("\n")
+    render_markdown(create_markdown(), body, state)
+    return [(d.location.line, d.location.col, d.message) for d in state.diagnostics]
+
+
+def test_a_tag_naming_no_html_element_without_partner_is_warned_at_its_place():
+    body = (
+        "Intro.\n\nSee std::unique_ptr<T> and [<stdexcept>](http://x.org/),\n"
+        "a stray </vector> too.\n"
+    )
+    found = warnings_of(body)
+    assert [(line, col) for line, col, _ in found] == [(3, 20), (3, 29), (4, 9)]
+    assert found[0][2] == (
+        "`<T>` is read as an HTML tag, and names no HTML element: a browser shows nothing "
+        "for it; write `\\<T>` or put it in a code span (`` `…` ``) to show it"
+    )
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "A <foo>kept</foo> element shows its text; <T>x</T> too.\n",  # partners
+        "A <my-widget> custom element, <b>bold</b>, <center>old</center>, <br>.\n",
+        "A <Catalog /> component.\n",  # self-closed: Vue's or JSX's
+        '<svg width="4" height="4"><g><circle r="2"/></g></svg> and <g> in SVG.\n',
+        "`<T>` in code, \\<T> escaped, <!-- <T> --> in a comment.\n",
+        "```\nstd::vector<T>\n```\n",
+    ],
+)
+def test_elements_components_svg_and_code_are_not_unknown_tags(body):
+    assert warnings_of(body) == []
+
+
+def test_mdx_components_are_left_to_the_mdx_plugin():
+    assert not [w for w in warnings_of("A <T>.\n", "content/posts/x.mdx") if "HTML tag" in w[2]]

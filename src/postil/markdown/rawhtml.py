@@ -46,6 +46,24 @@ TEXT_ELEMENTS = frozenset({"textarea", "title"})
 FOREIGN_ROOTS = frozenset({"svg", "math"})
 """Elements whose content is SVG or MathML, where `<path/>` is an empty element."""
 
+HTML_ELEMENTS = frozenset(
+    """a abbr address area article aside audio b base bdi bdo blockquote body br button canvas
+    caption cite code col colgroup data datalist dd del details dfn dialog div dl dt em embed
+    fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 head header hgroup hr html i
+    iframe img input ins kbd label legend li link main map mark menu meta meter nav noscript
+    object ol optgroup option output p param picture pre progress q rp rt ruby s samp script
+    search section select slot small source span strong style sub summary sup table tbody td
+    template textarea tfoot th thead time title tr track u ul var video wbr
+    acronym applet basefont bgsound big blink center dir font frame frameset image isindex
+    keygen listing marquee menuitem multicol nextid nobr noembed noframes plaintext rb rtc
+    spacer strike tt xmp svg math""".split()
+)
+"""The elements of WHATWG HTML (its index of elements) and the obsolete ones browsers still
+draw (its section 16, "Obsolete features"), and the roots of SVG and MathML."""
+
+_TAG_NAME = re.compile(r"</?([A-Za-z][A-Za-z0-9]*)(?=[\s/>])")
+"""The name of an open or closing tag that is no custom element (those have a `-`)."""
+
 _CSS_URL = re.compile(r"""url\(\s*(['"]?)([^'")]*)\1\s*\)""")
 
 
@@ -72,6 +90,7 @@ def rawhtml_plugin(md: MarkdownIt) -> None:
     checks them. No CSS classes.
     """
     md.core.ruler.after("links", "rawhtml", rewrite_raw_html)
+    md.core.ruler.after("rawhtml", "unknown_tags", unknown_tags)
     md.core.ruler.after("block", "excerpt_markers", excerpt_markers)
 
 
@@ -253,6 +272,61 @@ class _TagFinder(HTMLParser):
         self.tags.append((self.getpos(), raw, attrs))
         if not self.foreign and tag not in VOID_ELEMENTS:
             self.unclosed.add(self.getpos())
+
+
+def unknown_tags(state: StateCore) -> None:
+    """Core rule: warn at each tag in a paragraph that names no HTML element and has no
+    partner: `std::unique_ptr<T>`, `#include <iostream>`, `[<stdexcept>](…)`.
+
+    CommonMark reads `<T>` as raw HTML (its examples 613 and 623: any name), and a browser
+    makes it an unknown, empty element: the reader sees `std::unique_ptr` (HackMD's sanitiser
+    escapes tags it does not know and shows `<T>`; GitHub's drops them). postil keeps
+    CommonMark's HTML and says where the text went. A tag counts when its name is no
+    element of `HTML_ELEMENTS` and no custom element's (those have a `-`), and its partner
+    (`</T>` after `<T>`, or `<T>` before `</T>`) is not in the same paragraph: `<T>x</T>`
+    shows its `x`. A paragraph with inline `<svg>` or `<math>` (whose parts are no HTML
+    elements), and MDX, where `<T>` is a component (`postil.markdown.mdx`), are left.
+    """
+    doc = get_state(state.env)
+    if doc.path.lower().endswith(".mdx") or "<" not in state.src:
+        return
+    for token in state.tokens:
+        if token.type != "inline" or not token.children:
+            continue
+        tags = [
+            (child, name.lower())
+            for child in token.children
+            if child.type == "html_inline" and (name := _tag_name_of(child.content))
+        ]
+        if not tags or any(name in FOREIGN_ROOTS for _, name in tags):
+            continue
+        for at, (child, name) in enumerate(tags):
+            if name in HTML_ELEMENTS:
+                continue
+            closing = child.content.startswith("</")
+            partners = tags[:at] if closing else tags[at + 1 :]
+            if any(
+                other == name and other_child.content.startswith("</") != closing
+                for other_child, other in partners
+            ):
+                continue
+            line0, col = locate(doc, token.map, child.content)
+            escaped = child.content.replace("<", "\\<", 1)
+            doc.warn(
+                line0,
+                col,
+                f"`{child.content}` is read as an HTML tag, and names no HTML element: a "
+                f"browser shows nothing for it; write `{escaped}` or put it in a code span "
+                "(`` `…` ``) to show it",
+            )
+
+
+def _tag_name_of(html: str) -> str:
+    """Return the element name of a raw open or closing tag (`<T>` → `T`), "" for anything
+    else: a comment, a custom element's tag, a self-closed one (`<Catalog />`, a Vue or JSX
+    component's)."""
+    found = _TAG_NAME.match(html)
+    return found[1] if found and not html.endswith("/>") else ""
 
 
 def excerpt_markers(state: StateCore) -> None:
