@@ -73,6 +73,18 @@ def test_the_kernels_language_names_the_code():
             "$$\n\\displaystyle x^{2}\n$$",
         ),
         ({"text/markdown": "**bold**"}, "**bold**"),
+        (  # a whole document (a figure saved as a page): the fragment Jupyter shows
+            {
+                "text/html": '<!DOCTYPE html>\n<html lang="en">\n<head><meta charset="utf-8" />'
+                '\n<script src="p.js"></script>\n</head>\n<BODY class="b">\n<div id="f">'
+                "</div>\n</BODY>\n</html>\n"
+            },
+            '```{=html}\n<script src="p.js"></script>\n<div id="f"></div>\n```',
+        ),
+        (  # negative: a fragment that mentions <html> in its text is as it was
+            {"text/html": "<p>Write <code>&lt;html&gt;</code></p><html>"},
+            "```{=html}\n<p>Write <code>&lt;html&gt;</code></p><html>\n```",
+        ),
     ],
 )
 def test_an_output_is_shown_in_its_richest_form(data, expected):

@@ -12,7 +12,8 @@ Markdown, so every later stage reads it as any post:
   (`stream`, `text/plain`, errors without their terminal colours) as a `text` block,
   images (`image/svg+xml`, `image/png`, `image/jpeg`, `image/gif`) as `<img>`s of
   `data:` URLs (an `<img>` runs no script an SVG may hold),
-  `text/html` (tables of data frames) as a raw HTML block, `text/latex` as display math,
+  `text/html` (tables of data frames) as a raw HTML block (a whole document as the
+  fragment Jupyter shows: `html_fragment`), `text/latex` as display math,
   `text/markdown` as Markdown; a notebook's `data:` URLs are as large as its outputs are;
 - raw cells whose format is HTML as raw HTML; other raw cells are left out;
 - outputs are never templates: one holding `{{` or `{%` is wrapped in `{% raw %}` lines
@@ -229,7 +230,7 @@ def _output(output: dict[str, Any]) -> str:
         return f'<img src="{image}" alt=""{size}>'
 
     if "text/html" in data:
-        html = _source(data["text/html"])
+        html = html_fragment(_source(data["text/html"]))
         fence = "`" * max(3, _longest_run(html, "`") + 1)
         return f"{fence}{{=html}}\n{html.rstrip()}\n{fence}"
     if "text/latex" in data:
@@ -237,6 +238,37 @@ def _output(output: dict[str, Any]) -> str:
     if "text/markdown" in data:
         return _source(data["text/markdown"])
     return _text_block(_source(data.get("text/plain")))
+
+
+DOCUMENT_START = re.compile(
+    r"\A\s*(?:<!doctype[^>]*>\s*)?<html\b[^>]*>\s*(?:<head\b[^>]*>(?P<head>.*?)</head>\s*)?"
+    r"(?:<body\b[^>]*>)?",
+    re.I | re.S,
+)
+"""The opening of a whole HTML document: doctype, `<html>`, the `<head>` and `<body>` tags."""
+
+DOCUMENT_END = re.compile(r"(?:</body>\s*)?</html>\s*\Z", re.I)
+
+CHARSET = re.compile(r"<meta\s+charset\s*=[^>]*>\s*", re.I)
+
+
+def html_fragment(html: str) -> str:
+    """Return an HTML output that is a whole document (a plotly or bokeh figure saved as a
+    page: `<html><head>…</head><body>…</body></html>`) as the fragment a notebook shows.
+
+    Jupyter renders an output as a fragment (as `innerHTML` parses it, the document's
+    `<html>`, `<head>` and `<body>` tags are dropped and what they hold kept); written
+    into a page as they are, they are stray tags there (a second `<html>` and `<body>`, a
+    second `<meta charset>`, after which the Nu Html Checker gives up on the page). The
+    head's scripts and styles are kept before the body's content; its `<meta charset>`
+    goes, as the page has its own. Any other output is returned as it is.
+    """
+    start = DOCUMENT_START.match(html)
+    if start is None:
+        return html
+    head = CHARSET.sub("", start["head"] or "").strip()
+    body = DOCUMENT_END.sub("", html[start.end() :]).strip()
+    return f"{head}\n{body}" if head else body
 
 
 def _not_a_template(block: str) -> str:
