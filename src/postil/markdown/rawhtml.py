@@ -204,10 +204,20 @@ def rewrite_html(
     return "".join(out) + html[done:] if out else html
 
 
+PIXELS = re.compile(r"\s*(\d+)(?:\.\d*)?\s*px\s*", re.I)
+"""A `width` or `height` written in CSS pixels (`700px`), where HTML wants the number."""
+
+
 def _rewrite_value(name: str, value: str | None, rewrite: Callable[[str], str]) -> str | None:
-    """Return an attribute's value with its URLs rewritten."""
+    """Return an attribute's value with its URLs rewritten, and a `width` or `height` in
+    pixels (`<img width="700px">`) as the number a browser reads from it (HTML's rules
+    for parsing dimension values take the leading digits): the Nu Html Checker rejects
+    the unit."""
     if not value:
         return value
+    if name in ("width", "height"):
+        pixels = PIXELS.fullmatch(value)
+        return pixels[1] if pixels else value
     if name in URL_ATTRS:
         return rewrite(value.strip())
     if name == "srcset":
