@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from support.blog import build_into, make_site, post_text
-from support.web import serve_dir
+from support.web import run_axe, serve_dir
 
 FIXTURE_BIB = Path(__file__).parents[1] / "fixtures" / "cite.bib"
 FILLER = "The paragraph goes on so that the line is long and wraps in the measure. " * 2
@@ -94,3 +94,42 @@ def test_print_shows_the_reference_list_only(page, tmp_path):
         assert not page.locator("#cn-1").is_visible()
         assert not page.locator("button[aria-controls='cn-1']").is_visible()
         assert page.locator("#ref-vaswani2017").is_visible()
+
+
+CITING_NOTE = """\
+As in [@vaswani2017], the bound \\eqref{eq:b} holds.[^a] {filler}
+
+$$
+a \\le b \\label{eq:b}
+$$
+
+[^a]: The proof follows [@muller2019, p. 3] and [the appendix](#eq-b).
+"""
+
+
+@pytest.mark.parametrize("style", ["author-year", "numeric"])
+def test_citation_and_equation_links_are_told_from_text_and_hidden_copies_take_no_focus(
+    page, tmp_path, style
+):
+    """axe's `link-in-text-block` (the accent is 2.2:1 against the text, so a link needs
+    more than its colour) and `aria-hidden-focus` (a note's margin copy is hidden from
+    screen readers; the links in it took the keyboard's focus)."""
+    config = f"bibliography: refs.bib\ncitation_style: {style}\n"
+    body = CITING_NOTE.replace("{filler}", FILLER)
+    root = make_site(tmp_path / style, {"n.md": post_text("Noted", "2026-01-02", body)}, config)
+    shutil.copy(FIXTURE_BIB, root / "refs.bib")
+    out = build_into(root)
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    with serve_dir(out, "/blog/") as local:
+        page.goto(local + "posts/n/", wait_until="networkidle")
+        lines = page.evaluate(
+            """() => [...document.querySelectorAll('.post-body p > .citation a, a.eqref')]
+                .map(a => getComputedStyle(a).textDecorationLine)"""
+        )
+        focusable = page.evaluate(
+            """() => [...document.querySelectorAll('[aria-hidden=true] a[href]')]
+                .filter(a => a.tabIndex >= 0).length"""
+        )
+        assert lines and set(lines) == {"underline"}
+        assert focusable == 0
+        assert run_axe(page) == []

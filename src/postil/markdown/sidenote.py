@@ -8,6 +8,7 @@ tail rule and renderers.
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -517,8 +518,10 @@ def _render_margin_body(self: Any, note: Note, options: Any, env: Any, *, hidden
     parts = []
     for token in note.body if note.margin is None else note.margin:
         if token.type == "inline":
-            children = [_margin_child(child, hidden) for child in token.children or []]
+            children = [_margin_child(child) for child in token.children or []]
             inner = self.renderInline(children, options, env)
+            if hidden:
+                inner = unfocusable(inner)
             parts.append(f'<span class="sidenote-para">{inner}</span>')
         elif token.type in ("fence", "code_block"):
             code = escapeHtml(token.content.rstrip("\n"))
@@ -526,9 +529,32 @@ def _render_margin_body(self: Any, note: Note, options: Any, env: Any, *, hidden
     return "".join(parts)
 
 
-def _margin_child(token: Token, hidden: bool) -> Token:
-    """Return a copy of an inline token fit for the margin copy (no ids, unfocusable links,
-    escapes as their text)."""
+FOCUSABLE = re.compile(r"<(?:a|button|input|select|textarea|summary|iframe)\b[^>]*?(?=\s*/?>)")
+"""A start tag of what a keyboard may reach (a link, a form control, a frame), up to its `>`."""
+
+_ATTR_TABINDEX = re.compile(r"\stabindex\s*=", re.I)
+_ATTR_HREF = re.compile(r"\shref\s*=", re.I)
+
+
+def unfocusable(html: str) -> str:
+    """Return `html` with `tabindex="-1"` on each link (`<a href>`), form control and frame
+    that has no `tabindex`: a margin copy is hidden from screen readers, and axe's
+    `aria-hidden-focus` asks that nothing in it take the keyboard's focus, whichever plugin
+    wrote it (Markdown's links, cross-references, citations, equation references, raw
+    HTML)."""
+
+    def one(tag: re.Match[str]) -> str:
+        text = tag[0]
+        if _ATTR_TABINDEX.search(text) or (text[:2] == "<a" and not _ATTR_HREF.search(text)):
+            return text
+        return f'{text} tabindex="-1"'
+
+    return FOCUSABLE.sub(one, html) if "<" in html else html
+
+
+def _margin_child(token: Token) -> Token:
+    """Return a copy of an inline token fit for the margin copy (no ids, escapes as their
+    text)."""
     if token.type == "footnote_ref":
         plain = copy.copy(token)
         plain.type = "sidenote_ref_plain"
@@ -537,10 +563,6 @@ def _margin_child(token: Token, hidden: bool) -> Token:
         text = copy.copy(token)  # margin note's body, which is in no `inline` of the page
         text.type = "text"
         return text
-    if hidden and token.type == "link_open":
-        link = copy.copy(token)
-        link.attrs = {**token.attrs, "tabindex": "-1"}
-        return link
     return token
 
 
