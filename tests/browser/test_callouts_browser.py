@@ -19,14 +19,14 @@ BODY = """\
 A note.
 :::
 
-> [!TIP]
+> [!TIP] Keep `pip` current
 > A tip.
 
 ::: {.callout-important}
 Important.
 :::
 
-!!! warning "Numerics"
+!!! warning "Numerics of `exp`"
     Subtract the maximum: $\\max_i z_i$.
 
 ::: {.callout-caution collapse="true" title="Folded proof"}
