@@ -12,7 +12,7 @@ from typing import Any
 
 from postil.citation import apa_reference, bibtex_entry, display_name
 from postil.htmlfilter import plain_text
-from postil.markdown.rendered import RenderedMarkdown
+from postil.markdown.rendered import RenderedMarkdown, sections
 from postil.metadata import (
     MetaTag,
     blog_posting,
@@ -114,7 +114,7 @@ def post_context(site: Site, index: int, rendered: RenderedPost) -> dict[str, An
         "authors": tuple(display_name(name) for name in authors),  # the byline's
         **author_byline(meta.author_details),
         "content": BodyHTML(rendered.content),
-        "toc": () if rendered.content.toc_placed else rendered.content.toc,
+        "toc": () if rendered.content.toc_placed else sections(rendered.content.toc),
         "widgets": sorted(rendered.content.widgets),
         "math": bool(rendered.content.math_chars),
         "tag_links": tag_links(site, meta.tags),

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from markdown_it import MarkdownIt
 
 from postil.markdown import TocEntry
 from postil.markdown.figure import figure_plugin
 from postil.markdown.heading import heading_plugin, slug_for
 from postil.markdown.math import math_plugin
+from postil.markdown.rendered import section_level
 from postil.markdown.sidenote import sidenote_plugin
 from postil.markdown.state import RenderState
 
@@ -20,14 +22,35 @@ def render(source: str) -> tuple[str, RenderState]:
     return md.render(source, {"postil": state}), state
 
 
-def test_toc_lists_h2_and_h3_with_plain_text_in_order():
+def test_toc_holds_every_heading_with_plain_text_in_order():
     _, state = render(
         "# Title\n\n## The *one* line[^1]\n\n### Sub `code`\n\n#### Deep\n\n[^1]: N.\n"
     )
     assert state.extra["toc"] == [
+        TocEntry(1, "title", "Title", "Title"),
         TocEntry(2, "the-one-line", "The one line", "The one line"),
         TocEntry(3, "sub-code", "Sub code", "Sub code"),
+        TocEntry(4, "deep", "Deep", "Deep"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("levels", "sections"),
+    [
+        ("1 2 2 2 3", 2),  # a lone `#` repeating the title: the `##` are the sections
+        ("1 2 1 2 1 2 2", 1),  # `#` sections (Jekyll, Hakyll, mdBook posts), `##` below
+        ("1 2 2 2 1", 2),  # two `#` and three `##`: the three
+        ("1 4 4 4 4", 4),  # a Franklin post of `####` headings
+        ("2 3 2 3", 2),  # fewer than three at every level: the shallowest used twice
+        ("3", 3),
+        ("", None),
+    ],
+)
+def test_the_section_level_is_the_shallowest_used_three_times_then_twice_then_once(
+    levels, sections
+):
+    entries = [TocEntry(int(level), f"h{i}", "x") for i, level in enumerate(levels.split())]
+    assert section_level(entries) == sections
 
 
 def test_heading_ids_skip_figure_ids_and_the_notes_heading():

@@ -270,3 +270,27 @@ def test_a_hexo_post_has_its_contents_once_where_its_marker_is(tmp_path):
     assert [a.text_content() for a in toc.iter("a")] == ["Model", "Phases"]
     assert [t.strip() for t in tex] == ["H", "H = -\\sum_{i=1}^N \\sigma_i^x \\sigma_{i+1}^x"]
     assert "@[toc]" not in shown_text(body)
+
+
+def contents(root, slug):
+    return [a.text_content() for a in page(root, slug).xpath("//nav[@class='toc']//a")]
+
+
+def test_the_page_contents_list_a_posts_sections_at_the_level_it_writes_them(tmp_path):
+    hash_sections = HEAD.format("Kernels") + "".join(
+        f"# Part {n}\n\nText.\n\n## Detail {n}\n\nText.\n\n" for n in (1, 2, 3)
+    )
+    repeated_title = (
+        HEAD.format("Attention")
+        + "# Attention\n\n"
+        + "".join(f"## Step {n}\n\nText.\n\n" for n in (1, 2, 3))
+    )
+    deep = HEAD.format("Bounds") + "".join(f"#### Lemma {n}\n\nText.\n\n" for n in (1, 2, 3))
+    root = make_site(
+        tmp_path / "site",
+        {"kernels.md": hash_sections, "attention.md": repeated_title, "bounds.md": deep},
+    )
+    build(BuildOptions(root=root))
+    assert contents(root, "kernels") == ["Part 1", "Part 2", "Part 3"]  # was the three Details
+    assert contents(root, "attention") == ["Step 1", "Step 2", "Step 3"]
+    assert contents(root, "bounds") == ["Lemma 1", "Lemma 2", "Lemma 3"]  # was none

@@ -24,9 +24,6 @@ from postil.slugs import (  # noqa: F401  (this module's names before postil.slu
     slug_for,
 )
 
-TOC_LEVELS = (2, 3)
-"""Heading levels listed in the table of contents."""
-
 SECTION_IDS = {"notes": "footnote_block_open", "references": "cite_references"}
 """Reserved ids of sections a post has only sometimes, with the token that makes each: an
 id the author gives a heading (`## References {#references}`) is theirs without a warning
@@ -56,8 +53,9 @@ def heading_plugin(md: MarkdownIt) -> None:
     is skipped the same way. An id written after the text (`## Results {#results}`, attrs
     plugin) is kept as given, and a heading with the class `unlisted` stays out of the toc.
     The anchor's `¶` glyph is drawn by CSS (`::after`), so copied text stays clean.
-    `state.extra["toc"]` receives `TocEntry(level, id, text, html)` for h2 and h3, in
-    order (html: the text escaped, math as MathML). CSS class: heading-anchor.
+    `state.extra["toc"]` receives `TocEntry(level, id, text, html)` for every heading, in
+    order (html: the text escaped, math as MathML); a table of contents lists the levels
+    `postil.markdown.toc.section_level` finds. CSS class: heading-anchor.
     """
     md.core.ruler.push("heading_ids", heading_ids)
     md.add_render_rule("heading_close", render_heading_close)
@@ -199,7 +197,7 @@ def _give_ids(
     headings: list[list[Token]], used: set[str], last: dict[str, int], doc: RenderState
 ) -> list[TocEntry]:
     """Give each heading (open, inline, close) its id and anchor, in order; return the
-    table of contents entries (h2 and h3 not `unlisted`)."""
+    table of contents entries (every heading not `unlisted`)."""
     toc: list[TocEntry] = []
     for token, inline, close in headings:
         parts = _parts(inline, doc)
@@ -212,7 +210,7 @@ def _give_ids(
         close.meta["heading_text"] = "".join(part[0] for part in parts).strip()
         close.meta["heading_source"] = _source_text(inline)
         level = int(token.tag[1:])
-        if level in TOC_LEVELS and UNLISTED not in str(token.attrs.get("class", "")).split():
+        if UNLISTED not in str(token.attrs.get("class", "")).split():
             html = "".join(part[1] for part in parts).strip()
             toc.append(TocEntry(level, heading_id, text, html))
     return toc

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from postil.bibliography.entries import Work
@@ -25,6 +26,33 @@ class TocEntry:
     id: str
     text: str
     html: str = ""
+
+
+def section_level(entries: Sequence[TocEntry]) -> int | None:
+    """Return the heading level of a post's sections, which its table of contents lists:
+    the shallowest level of at least three headings, else of two, else of one; None for a
+    post without headings.
+
+    Posts titled by their front matter write their sections as `##` (Hugo's and Jekyll's
+    themes, Quarto) or as `#` (47 of 291 real posts of Jekyll, Hakyll, mdBook, VitePress
+    and Franklin blogs: their `##` are subsections), some only as `####`; a lone `#` that
+    repeats the title is no level of sections. Hugo's table of contents starts at `##`
+    (`startLevel: 2`); kramdown's `{:toc}` and Python-Markdown's `[TOC]` list every level
+    from `#`, and so showed a post of `#` sections whole where postil showed its
+    subsections, or nothing.
+    """
+    counts = Counter(entry.level for entry in entries)
+    for least in (3, 2, 1):
+        found = [level for level, count in counts.items() if count >= least]
+        if found:
+            return min(found)
+    return None
+
+
+def sections(entries: Sequence[TocEntry]) -> tuple[TocEntry, ...]:
+    """Return the entries of a post's sections (`section_level`): the page's contents list."""
+    level = section_level(entries)
+    return tuple(entry for entry in entries if entry.level == level)
 
 
 @dataclass(frozen=True)
