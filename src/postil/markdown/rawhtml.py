@@ -84,10 +84,11 @@ def rawhtml_plugin(md: MarkdownIt) -> None:
     (a missing one is a warning at its line). In a raw HTML block, an element HTML does
     not close with `/>` gets its closing tag (`<div id="w"/>` → `<div id="w"></div>`, as
     kramdown and MDX read it; `rewrite_html`), and so does a link target in a paragraph
-    (`<a name="x"/>`). A tag none of this changes is written exactly
-    as it was. The ids raw HTML defines are recorded (`state.extra["html_ids"]`: (id,
-    0-based body line, 1-based column)) so headings avoid them and `postil.markdown.ids`
-    checks them. No CSS classes.
+    (`<a name="x"/>`). A tag none of this changes is written exactly as it was. The ids
+    raw HTML defines are recorded (`state.extra["html_ids"]`: (id, 0-based body line,
+    1-based column)) so headings avoid them and `postil.markdown.ids` checks them. A tag in
+    a paragraph that names no HTML element (`std::unique_ptr<T>`) is a warning
+    (`unknown_tags`). No CSS classes.
     """
     md.core.ruler.after("links", "rawhtml", rewrite_raw_html)
     md.core.ruler.after("rawhtml", "unknown_tags", unknown_tags)
@@ -310,15 +311,20 @@ def unknown_tags(state: StateCore) -> None:
         ]
         if not tags or any(name in FOREIGN_ROOTS for _, name in tags):
             continue
+        first_open: dict[str, int] = {}
+        last_close: dict[str, int] = {}
+        for at, (child, name) in enumerate(tags):
+            if child.content.startswith("</"):
+                last_close[name] = at
+            else:
+                first_open.setdefault(name, at)
         for at, (child, name) in enumerate(tags):
             if name in HTML_ELEMENTS:
                 continue
-            closing = child.content.startswith("</")
-            partners = tags[:at] if closing else tags[at + 1 :]
-            if any(
-                other == name and other_child.content.startswith("</") != closing
-                for other_child, other in partners
-            ):
+            if child.content.startswith("</"):
+                if first_open.get(name, at) < at:  # `<T>x</T>`: an element with its text
+                    continue
+            elif last_close.get(name, at) > at:
                 continue
             line0, col = locate(doc, token.map, child.content)
             escaped = child.content.replace("<", "\\<", 1)
