@@ -3,7 +3,8 @@ height attributes (a pasted YouTube player, as karpathy's and many Jekyll posts 
 `<video>`, an `<embed>` and a `<canvas>` wider than the column fit it (base.css), a frame
 at its height (SoundCloud's `width="100%" height="450"` too), one narrower its size; a
 wide `<table>` scrolls in its own region (`postil.markdown.rawtable`), and so does a
-notebook's plotly output; the page never scrolls sideways."""
+notebook's plotly output; an inline `<svg>` drawing scales by its viewBox (a Julia blog's
+plots scrolled the page 231 px sideways); the page never scrolls sideways."""
 
 from __future__ import annotations
 
@@ -32,6 +33,11 @@ A paragraph of text before the embeds, long enough to fill the measure of the co
 
 <canvas width="600" height="220"></canvas>
 
+<svg xmlns="http://www.w3.org/2000/svg" width="600" height="400" viewBox="0 0 600 400"
+  role="img" aria-label="A plot"><rect width="600" height="400" fill="#ddd"/>
+<svg x="10" y="10" width="50" height="40" viewBox="0 0 5 4"><rect width="5" height="4"/></svg>
+</svg>
+
 <div class="plotly-graph-div" style="height:225px; width:500px;">
 <div style="position: relative; width: 500px; height: 225px"></div>
 </div>
@@ -53,7 +59,8 @@ BOXES_JS = """
   return {
     overflow: page.scrollWidth - page.clientWidth,
     text: text.width,
-    boxes: Array.from(document.querySelectorAll(".post-body :is(iframe, video, embed, canvas)"))
+    boxes: Array.from(document.querySelectorAll(
+      ".post-body :is(iframe, video, embed, canvas, svg)"))
       .map((el) => {
         const box = el.getBoundingClientRect();
         return [el.tagName, box.width, box.height];
@@ -80,7 +87,7 @@ def test_on_a_phone_each_embed_fits_the_column_and_a_frame_keeps_its_ratio(page,
     assert found["overflow"] == 0
     text = found["text"]
     assert text < 400  # the player (420 px) is wider than the column
-    player, small, full, pixels, video, embed, canvas = found["boxes"]
+    player, small, full, pixels, video, embed, canvas, svg, inner = found["boxes"]
     (_, player_w, player_h), (_, small_w, small_h), (_, video_w, video_h) = player, small, video
     # a frame narrows to the column at its height (its attributes may be no numbers)
     assert player_w == pytest.approx(text, abs=1) and player_h == 315
@@ -91,6 +98,9 @@ def test_on_a_phone_each_embed_fits_the_column_and_a_frame_keeps_its_ratio(page,
     assert embed[1] == pytest.approx(text, abs=1)
     assert canvas[1] == pytest.approx(text, abs=1)
     assert canvas[2] == pytest.approx(text * 220 / 600, abs=1)
+    # an inline SVG drawing scales by its viewBox; the one inside it stays its own size
+    assert svg[1] == pytest.approx(text, abs=1) and svg[2] == pytest.approx(text * 400 / 600, abs=1)
+    assert inner[1] == pytest.approx(50 * text / 600, abs=1)
     plot = page.eval_on_selector(
         ".plotly-graph-div", "e => [e.getBoundingClientRect().width, e.scrollWidth]"
     )
@@ -121,3 +131,4 @@ def test_on_a_wide_screen_the_embeds_keep_their_sizes(page, site, serve_dir):
     assert looks == ["-webkit-right", "bottom", True, True]  # HTML align=right: -webkit-right
     assert boxes[2][1:] == [pytest.approx(text, abs=1), 450]  # width="100%": the column's
     assert boxes[3][1:] == [600, 400]
+    assert boxes[7][1:] == [600, 400]  # the inline SVG at its own size
