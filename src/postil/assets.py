@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from postil.content.discover import CONTENT_DIR, is_hidden, walk_content
-from postil.errors import ContentError, Location
+from postil.content.discover import CONTENT_DIR, OTHER_FORMATS, is_hidden, walk_content
+from postil.errors import ContentError, Diagnostic, Location, Severity
 from postil.model import SiteConfig
 from postil.theme import static_dirs
 
@@ -89,6 +89,39 @@ def site_assets(
             continue
         files[rel], origins[rel], by_source[source] = path, source, rel
     return SiteAssets(tuple(sorted(files.items())), by_source, origins), errors
+
+
+def unread_sources(by_source: Mapping[str, str]) -> list[Diagnostic]:
+    """Return a warning for each content asset written in another generator's content
+    format (`OTHER_FORMATS`: Org mode, AsciiDoc, reStructuredText, Textile), which a site
+    moved from Hugo, Pelican or Nikola may hold as posts: postil publishes it as a file,
+    not as a post, where the reader would otherwise find the post silently gone.
+
+    Args:
+        by_source: source rel (`content/…`) -> output rel of the published content assets.
+    """
+    found = []
+    for source, output in by_source.items():
+        stem, suffix = posixpath.splitext(posixpath.basename(source))
+        kind = OTHER_FORMATS.get(suffix.lower())
+        if kind is None:
+            continue
+        convert = (
+            f"`asciidoctor -b docbook {stem}{suffix}`, then `pandoc {stem}.xml -t markdown`"
+            if kind == "AsciiDoc"
+            else f"`pandoc {stem}{suffix} -t markdown -o {stem}.md`"
+        )
+        found.append(
+            Diagnostic(
+                Severity.WARNING,
+                Location(source, 1, 1),
+                f"written in {kind}, which postil does not read as a post or page (it reads "
+                "Markdown, Quarto, R Markdown and notebooks): published as the file "
+                f"`{output}`; convert it to Markdown ({convert}) or move it out of "
+                "`content/`",
+            )
+        )
+    return found
 
 
 def content_assets(

@@ -35,7 +35,7 @@ import jinja2
 
 from postil import parallel
 from postil.anchors import check_anchors
-from postil.assets import SiteAssets, site_assets
+from postil.assets import SiteAssets, site_assets, unread_sources
 from postil.bibliography.load import load_bibliographies
 from postil.cache.keys import fingerprint, markdown_keys, templates_text
 from postil.cache.rows import RenderedRows
@@ -215,7 +215,7 @@ def run(
     chosen = _published(posts, when, options, cache.memo("published"))
     upcoming_first, sources, (posts, published) = chosen.upcoming, chosen.sources, chosen.posts
     assets, problems = site_assets(config, sources, published, cache.memo("content"))
-    diagnostics += [as_diagnostic(e) for e in problems]
+    diagnostics += [as_diagnostic(e) for e in problems] + unread_sources(assets.by_source)
     env = _template_env(config.root, cache)
     rows = RenderedRows(cache, trusted)
     keys = markdown_keys(config, posts, cache.memo("markdown keys"))

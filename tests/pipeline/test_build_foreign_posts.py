@@ -275,3 +275,22 @@ def test_blogdown_r_markdown_and_its_knitted_files_build_as_blogdown_publishes_t
     assert (out / "posts/bundle/index_files/figure-html/q.png").is_file()
     assert not list(out.rglob("*.Rmd")) and not list(out.rglob("*.Rmarkdown"))
     assert not (out / "posts/bundle/index.html").read_text().startswith("---")
+
+
+def test_markdown_endings_of_jekyll_and_hugo_are_posts_and_other_formats_are_told(tmp_path):
+    post = "---\ntitle: {}\ndate: 2024-01-0{}\n---\n\nText with $x$.\n"
+    endings = (".mkdown", ".mkdn", ".mkd", ".mdown", ".pandoc", ".pdc")
+    posts = {f"p{n}{ending}": post.format(ending, n) for n, ending in enumerate(endings, 1)}
+    posts |= {"a.org": "#+TITLE: Org\n\n* Intro\n", "b.rst": "Title\n=====\n", "c.adoc": "= T\n"}
+    root = make_site(tmp_path / "site", posts)
+    result = build_site(root)
+    assert result.posts == len(endings)
+    warnings = sorted(str(w).split("\n")[0] for w in result.warnings)
+    assert [w.split(": warning: ")[0] for w in warnings] == [
+        "content/posts/a.org:1:1",
+        "content/posts/b.rst:1:1",
+        "content/posts/c.adoc:1:1",
+    ]
+    assert "written in Org mode, which postil does not read as a post or page" in warnings[0]
+    assert "published as the file `posts/a.org`" in warnings[0]
+    assert "`pandoc a.org -t markdown -o a.md`" in warnings[0]

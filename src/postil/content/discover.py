@@ -28,15 +28,34 @@ as a `.qmd` is (`postil.markdown.chunk`: code shown, not run)."""
 SOURCE_SUFFIXES = (
     ".md",
     ".markdown",
+    ".mkdown",  # Jekyll's other default endings (`markdown_ext`)
+    ".mkdn",
+    ".mkd",
+    ".mdown",  # Hugo's
+    ".pandoc",  # Hugo's Pandoc Markdown
+    ".pdc",
     ".qmd",
     ".mdx",
     ".svx",  # mdsvex: Markdown with Svelte (`postil.markdown.svelte`)
     NOTEBOOK_SUFFIX,
     *R_MARKDOWN_SUFFIXES,
 )
-"""File name endings of sources: Markdown (`.markdown` is Jekyll's other ending), Quarto,
-MDX (Docusaurus, Astro: `postil.markdown.mdx`), mdsvex (`postil.markdown.svelte`) and
+"""File name endings of sources: Markdown (as Jekyll's `markdown_ext` and Hugo's content
+formats name it: `.markdown`, `.mkdn`, `.mdown`, Pandoc's `.pandoc`), Quarto, MDX
+(Docusaurus, Astro: `postil.markdown.mdx`), mdsvex (`postil.markdown.svelte`) and
 R Markdown. The one list: every stage reads it."""
+
+OTHER_FORMATS = {
+    ".org": "Org mode",
+    ".adoc": "AsciiDoc",
+    ".asciidoc": "AsciiDoc",
+    ".ad": "AsciiDoc",
+    ".rst": "reStructuredText",
+    ".textile": "Textile",
+}
+"""Endings of the content formats other generators read that postil does not (Hugo reads
+all of them, Pelican and Nikola reStructuredText, Jekyll Textile with a plugin): such a
+file under `content/` is published as a file, and said so (`postil.assets`)."""
 
 KNITTED_SUFFIXES = (".md", ".markdown")
 """What blogdown knits an R Markdown source into, beside it: `x.Rmarkdown` -> `x.markdown`,
