@@ -91,37 +91,51 @@ def site_assets(
     return SiteAssets(tuple(sorted(files.items())), by_source, origins), errors
 
 
-def unread_sources(by_source: Mapping[str, str]) -> list[Diagnostic]:
-    """Return a warning for each content asset written in another generator's content
-    format (`OTHER_FORMATS`: Org mode, AsciiDoc, reStructuredText, Textile), which a site
-    moved from Hugo, Pelican or Nikola may hold as posts: postil publishes it as a file,
-    not as a post, where the reader would otherwise find the post silently gone.
-
-    Args:
-        by_source: source rel (`content/…`) -> output rel of the published content assets.
+def unread_sources(assets: SiteAssets) -> list[Diagnostic]:
+    """Return a warning for each content asset that another generator reads as a post or
+    page and postil publishes as a file: one written in a content format postil does not
+    read (`OTHER_FORMATS`: Org mode, AsciiDoc, reStructuredText, Textile; Hugo, Pelican and
+    Nikola read them), and an HTML file that opens with `---` front matter (Jekyll's and
+    Hugo's posts written in HTML, as Jekyll's WordPress importer writes them), which would
+    be published with its front matter showing. Without it the post is silently gone.
     """
     found = []
-    for source, output in by_source.items():
+    files = dict(assets.files)
+    for source, output in assets.by_source.items():
         stem, suffix = posixpath.splitext(posixpath.basename(source))
         kind = OTHER_FORMATS.get(suffix.lower())
-        if kind is None:
-            continue
-        convert = (
-            f"`asciidoctor -b docbook {stem}{suffix}`, then `pandoc {stem}.xml -t markdown`"
-            if kind == "AsciiDoc"
-            else f"`pandoc {stem}{suffix} -t markdown -o {stem}.md`"
-        )
-        found.append(
-            Diagnostic(
-                Severity.WARNING,
-                Location(source, 1, 1),
+        if kind is not None:
+            convert = (
+                f"`asciidoctor -b docbook {stem}{suffix}`, then `pandoc {stem}.xml -t markdown`"
+                if kind == "AsciiDoc"
+                else f"`pandoc {stem}{suffix} -t markdown -o {stem}.md`"
+            )
+            message = (
                 f"written in {kind}, which postil does not read as a post or page (it reads "
                 "Markdown, Quarto, R Markdown and notebooks): published as the file "
                 f"`{output}`; convert it to Markdown ({convert}) or move it out of "
-                "`content/`",
+                "`content/`"
             )
-        )
+        elif suffix.lower() in (".html", ".htm") and _opens_with_front_matter(files[output]):
+            message = (
+                "an HTML file with front matter is a post to Jekyll and Hugo, but postil reads "
+                f"posts written in Markdown: published as the file `{output}`, its front "
+                f"matter showing; rename it `{stem}.md` (Markdown keeps raw HTML as written)"
+            )
+        else:
+            continue
+        found.append(Diagnostic(Severity.WARNING, Location(source, 1, 1), message))
     return found
+
+
+def _opens_with_front_matter(path: Path) -> bool:
+    """Whether a file's first line is `---` (YAML front matter), BOM and spaces aside."""
+    try:
+        with open(path, "rb") as file:
+            first = file.readline(64)
+    except OSError:
+        return False
+    return first.removeprefix(b"\xef\xbb\xbf").rstrip() == b"---"
 
 
 def content_assets(

@@ -215,7 +215,7 @@ def run(
     chosen = _published(posts, when, options, cache.memo("published"))
     upcoming_first, sources, (posts, published) = chosen.upcoming, chosen.sources, chosen.posts
     assets, problems = site_assets(config, sources, published, cache.memo("content"))
-    diagnostics += [as_diagnostic(e) for e in problems] + unread_sources(assets.by_source)
+    diagnostics += [as_diagnostic(e) for e in problems] + unread_sources(assets)
     env = _template_env(config.root, cache)
     rows = RenderedRows(cache, trusted)
     keys = markdown_keys(config, posts, cache.memo("markdown keys"))

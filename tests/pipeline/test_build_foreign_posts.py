@@ -282,6 +282,10 @@ def test_markdown_endings_of_jekyll_and_hugo_are_posts_and_other_formats_are_tol
     endings = (".mkdown", ".mkdn", ".mkd", ".mdown", ".pandoc", ".pdc")
     posts = {f"p{n}{ending}": post.format(ending, n) for n, ending in enumerate(endings, 1)}
     posts |= {"a.org": "#+TITLE: Org\n\n* Intro\n", "b.rst": "Title\n=====\n", "c.adoc": "= T\n"}
+    posts |= {
+        "d.html": "---\ntitle: WordPress import\n---\n<p>Old.</p>\n",
+        "e.html": "<p>A page.</p>",
+    }
     root = make_site(tmp_path / "site", posts)
     result = build_site(root)
     assert result.posts == len(endings)
@@ -290,7 +294,9 @@ def test_markdown_endings_of_jekyll_and_hugo_are_posts_and_other_formats_are_tol
         "content/posts/a.org:1:1",
         "content/posts/b.rst:1:1",
         "content/posts/c.adoc:1:1",
+        "content/posts/d.html:1:1",  # Jekyll's and Hugo's post in HTML; e.html is a file
     ]
     assert "written in Org mode, which postil does not read as a post or page" in warnings[0]
     assert "published as the file `posts/a.org`" in warnings[0]
     assert "`pandoc a.org -t markdown -o a.md`" in warnings[0]
+    assert "an HTML file with front matter is a post to Jekyll and Hugo" in warnings[3]
