@@ -280,10 +280,10 @@ def parse(
     if "title" not in values:
         told = [] if "title" in skipped else warnings  # the knitr warning said it
         titled = _untitled(source, header, told)
-        values["title"], values["title_at"], values["title_id"], body, body_line = titled[:5]
-        if titled[5]:
-            values["macros"] = tuple(sorted((dict(values.get("macros", ())) | titled[5]).items()))
-        values["title_heading"] = titled[1] != TextAt()  # a file name's title is nowhere
+        values["title"], values["title_at"], values["title_id"], body, body_line, defined = titled
+        if defined:  # macros defined above the heading: the page's, after the front matter's
+            values["macros"] = tuple(sorted((dict(values.get("macros", ())) | defined).items()))
+        values["title_heading"] = values["title_at"] != TextAt()  # a file name's: nowhere
     read = _keys_read(body)  # not ignored: the body shows them
     _warn_unknown(
         source.rel, [f for f in unknown if f.key not in read], header.first_line, warnings
