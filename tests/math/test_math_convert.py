@@ -225,8 +225,8 @@ def test_syntax_errors_point_at_the_unbalanced_construct(latex, offset):
 
 
 def test_unsupported_environment_is_named():
-    with pytest.raises(MathUnsupportedError, match="CD"):
-        latex_to_mathml(r"\begin{CD} A @>>> B \end{CD}", display=True)
+    with pytest.raises(MathUnsupportedError, match="tikzcd"):
+        latex_to_mathml(r"\begin{tikzcd} A \arrow[r] & B \end{tikzcd}", display=True)
 
 
 def test_macros_builtin_site_and_in_formula_definitions():

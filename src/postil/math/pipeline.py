@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from postil.math import (
+    amscd,
     colors,
     enclosures,
     engine,
@@ -375,6 +376,7 @@ TEX_PASSES: list[tuple[str, Pass]] = [
     ("expanded-arguments", _expanded_arguments),
     ("intertext", _rewrite(intertext.rewrite_intertext)),
     ("prooftrees", _rewrite(proofs.rewrite_prooftrees)),
+    ("diagrams", _rewrite(amscd.rewrite_cd)),
     ("row-gaps", _rewrite(environments.rewrite_row_gaps)),
     ("switches", _rewrite(environments.scope_switches)),
     ("numbering", _numbering),
