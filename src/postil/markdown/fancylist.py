@@ -36,6 +36,9 @@ ROMAN = re.compile(r"m*(?:c[md]|d?c{0,3})(?:x[cl]|l?x{0,3})(?:i[xv]|v?i{0,3})")
 ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 FIRST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ(#")
 """What a fancy marker starts with (decimal ones only enclosed: `(1)`)."""
+QUICK_FIRST = frozenset("(#ivxlcdmIVXLCDM")
+"""First characters of markers longer than a letter and its delimiter (`(a)`, `#.`, `iv.`):
+a line starting with any other letter not followed by `.` or `)` opens no fancy list."""
 
 
 @dataclass(frozen=True)
@@ -117,9 +120,14 @@ def _fancy(list_rule: Callable[..., bool]) -> Callable[..., bool]:
 
     def fancy_list(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         """Parse a list at `start`; a fancy one with its markers stood in by decimal ones."""
-        begin = state.bMarks[start] + state.tShift[start]
-        if state.src[begin : begin + 1] not in FIRST_CHARS or (silent and not state.blkIndent):
+        if silent and not state.blkIndent:  # (most calls: may a line end a paragraph?)
             return list_rule(state, start, end, silent)
+        begin = state.bMarks[start] + state.tShift[start]
+        char = state.src[begin : begin + 1]
+        if char not in FIRST_CHARS or (
+            char not in QUICK_FIRST and state.src[begin + 1 : begin + 2] not in (".", ")")
+        ):
+            return list_rule(state, start, end, silent)  # (a word: no marker)
         first = read_marker(state.src[begin : state.eMarks[start]])
         if first is None:
             return list_rule(state, start, end, silent)
