@@ -204,7 +204,20 @@ def callout_tokens(state: StateCore) -> None:
         tokens.append(token)
         if token.type == "callout_open" and not token.meta.get("has_title_tokens"):
             tokens += _title_tokens(token)
+    _unfold_empty(tokens)
     state.tokens = tokens
+
+
+def _unfold_empty(tokens: list[Token]) -> None:
+    """Make a foldable callout with nothing under its title an ordinary one: a fold that
+    opens on nothing (`> [!bug]- Title` alone; Obsidian shows no fold for it,
+    jackyzha0/quartz#1538)."""
+    for i, token in enumerate(tokens):
+        if token.type != "callout_title_close" or not token.meta.get("collapsible"):
+            continue
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        if after is not None and after.type == "callout_close" and after.meta is token.meta:
+            token.meta["collapsible"] = False
 
 
 def _title_tokens(opening: Token) -> list[Token]:
