@@ -34,8 +34,9 @@ LICENSE_REL = "fonts/STIXTwoMath-OFL.txt"
 SOURCE_NAME = "fonts/STIXTwoMath-Regular.ttf"
 """The font file inside the `ziamath` package."""
 
-FEATURES = ("ssty", "flac", "dtls", "rtlm")
-"""OpenType features a MathML renderer applies besides the default shaping ones."""
+FEATURES = ("ssty", "flac", "dtls", "rtlm", "ss04")
+"""OpenType features a MathML renderer applies besides the default shaping ones, and the
+prime variants (`ss04`) math.css asks for in superscripts."""
 
 ANNOTATION = re.compile(r"<annotation\b.*?</annotation>", re.S)
 TEXT = re.compile(r">([^<]+)")

@@ -66,6 +66,7 @@ FORMULAS = {
     "pmatrix": (r"\begin{pmatrix} a & b \\ c & d \end{pmatrix}", True),
     "decimal": (r"\begin{array}{r@{.}l} 3 & 14 \\ 10 & 5 \end{array}", True),
     "touching": (r"\begin{array}{c@{}c} a & b \end{array}", True),
+    "prime": (r"f'(x) + \tau'_{2H}", False),
 }
 
 
@@ -158,6 +159,17 @@ def test_big_slashes_grow_as_parentheses_do(metrics):
     huge = em_boxes(metrics, "#Biggslash mo")[0]
     assert plain["height"] < 1.15 <= big["height"]
     assert huge["height"] >= 2.9
+
+
+def test_primes_in_superscripts_take_the_fonts_raised_variants(metrics):
+    # arXiv/html_feedback#1555: STIX Two Math's default prime in a script was a small
+    # stroke far above the letter; its ss04 variant is drawn to be raised, as TeX's \prime
+    settings = metrics.eval_on_selector_all(
+        "#prime msup > :last-child, #prime msubsup > :last-child, #prime mi",
+        "els => els.map(e => [e.textContent, getComputedStyle(e).fontFeatureSettings])",
+    )
+    assert ["\u2032", '"ss04"'] in settings and settings.count(["\u2032", '"ss04"']) == 2
+    assert ["f", "normal"] in settings  # the letters keep the font's default forms
 
 
 def border(page, selector: str, side: str) -> list[float]:

@@ -485,13 +485,22 @@ def test_a_bookdown_reference_to_an_unknown_equation_is_an_error_at_it():
 
 
 def test_an_unsupported_math_environment_is_named_as_one_with_its_fix():
-    _, state = _full("Text.\n\n\\begin{CD}\nA @>f>> B\n\\end{CD}\n")
+    _, state = _full("Text.\n\n\\begin{tikzcd}\nA \\arrow[r] & B\n\\end{tikzcd}\n")
     (diag,) = state.diagnostics
     assert (diag.location.line, diag.location.col) == (3, 1)
     assert diag.message.startswith(
-        "`\\begin{CD}` is a math environment postil does not support (amscd's commutative "
-        "diagram; draw it as an image"
+        "`\\begin{tikzcd}` is a math environment postil does not support (tikz-cd's "
+        "commutative diagram; draw it as an image"
     )
+
+
+def test_an_amscd_diagram_on_its_own_lines_is_display_math():
+    # MathJax's amscd and KaTeX's CD draw it; postil writes it as an array (math/amscd.py)
+    html, state = _full(
+        "Text.\n\n\\begin{CD}\nA @>f>> B\\\\\n@VgVV @VVhV\\\\\nC @>>k> D\n\\end{CD}\n"
+    )
+    assert not state.diagnostics
+    assert '<math display="block">' in html and "<mtable" in html and "↓" in html
 
 
 def test_math_lone_letter_before_a_spaced_dollar_stays_text_with_one_located_warning():

@@ -105,6 +105,8 @@ PLUGINS = {
     "notion": ("math", "htmlblock", "notion"),
     # mdsvex posts: MDX's rules read their expressions and components (callouts)
     "svelte": ("math", "callout", "mdx", "svelte"),
+    # Pandoc's letter and Roman numeral lists: markdown-it's list rule with stand-in markers
+    "fancylist": ("code", "fancylist"),
 }
 
 

@@ -139,3 +139,21 @@ def test_note_referenced_only_inside_raw_html_says_so_and_how_to_fix():
         "Markdown is not read, so it is left out of the page; write that text in Markdown, "
         'or add markdown="1" to its HTML element'
     ]
+
+
+def test_spaced_label_messages_name_it_as_written():
+    # Python-Markdown's labels hold spaces; messages show the spaces, not their stand-in
+    source = "A[^my note] B[^my note].\n\n[^my note]: one\n[^my note]: two\n[^x y]: three\n"
+    _, state = render(source)
+    assert messages(state) == [
+        "post.md:8:1: warning: note [^my note] is defined twice (first on line 7); the first "
+        "definition is used: rename one of the labels or delete the duplicate",
+        "post.md:9:1: warning: note [^x y] is defined but never referenced, so it is left out "
+        "of the page; add [^x y] where it belongs or delete the definition",
+    ]
+
+
+def test_spaced_label_with_nothing_after_it_warns_as_empty():
+    html, state = render("See [^a b].\n\n[^a b]:\n\nText.\n")
+    assert "footnote `[^a b]` has no text" in messages(state)[0]
+    assert "\u00a0" not in html

@@ -225,8 +225,8 @@ def test_syntax_errors_point_at_the_unbalanced_construct(latex, offset):
 
 
 def test_unsupported_environment_is_named():
-    with pytest.raises(MathUnsupportedError, match="CD"):
-        latex_to_mathml(r"\begin{CD} A @>>> B \end{CD}", display=True)
+    with pytest.raises(MathUnsupportedError, match="tikzcd"):
+        latex_to_mathml(r"\begin{tikzcd} A \arrow[r] & B \end{tikzcd}", display=True)
 
 
 def test_macros_builtin_site_and_in_formula_definitions():
@@ -325,3 +325,22 @@ def test_the_math_cache_gives_its_newest_entries_newest_first():
     assert cache.newest(2) == {"d": "D", "c": "C"} and list(cache.newest(2)) == ["d", "c"]
     assert cache.newest(5) == {"d": "D", "c": "C", "b": "B"}
     assert cache.newest(0) == {} and cache.newest(-1) == {}
+
+
+@pytest.mark.parametrize(
+    ("latex", "superscript"),
+    [(r"f_2'^2", ["′", "2"]), (r"f_2''^{n}", ["′", "′", "n"]), (r"f'^2", ["′", "2"])],
+)
+def test_primes_and_the_superscript_after_them_are_one_superscript(latex, superscript):
+    # TeX reads `'^2` as `^{\prime 2}` (The TeXbook, ch. 16); latex2mathml nested `f_2'^2`
+    # as msup(msubsup(f, 2, ′), 2), the 2 raised above the prime
+    root = tree(latex)
+    scripted = root.find(".//msubsup") if "_" in latex else root.find(".//msup")
+    assert scripted is not None and root.find(".//msup/msubsup") is None
+    assert [el.text for el in scripted[-1].iter() if el.text and el.text.strip()] == superscript
+
+
+def test_a_subscript_and_a_prime_alone_stay_as_they_are():
+    root = tree(r"f_2' + x_i^2")
+    assert [len(el) for el in root.iter("msubsup")] == [3, 3]
+    assert root.find(".//msup") is None

@@ -240,3 +240,23 @@ def test_font_process_is_stopped_when_the_build_fails(tmp_path, monkeypatch):
         build(BuildOptions(root=root, strict=True))
     assert spy.events == ["started", "closed"]
     assert multiprocessing.active_children() == []
+
+
+def test_subset_font_keeps_the_prime_variants_math_css_asks_for_in_superscripts():
+    # math.css sets `ss04` on superscripts: STIX Two Math's primes drawn to be raised as
+    # TeX's \prime is (its default U+2032 is raised already: tiny and high in a script)
+    font = font_of(subset_woff2(subset_chars("f′″")))
+    gsub = font["GSUB"].table
+    lookups = {
+        index
+        for record in gsub.FeatureList.FeatureRecord
+        if record.FeatureTag == "ss04"
+        for index in record.Feature.LookupListIndex
+    }
+    mapping: dict[str, str] = {}
+    for index in lookups:
+        for table in gsub.LookupList.Lookup[index].SubTable:
+            mapping.update(getattr(getattr(table, "ExtSubTable", table), "mapping", {}))
+    cmap = font.getBestCmap()
+    assert cmap[ord("′")] in mapping and cmap[ord("″")] in mapping
+    assert mapping[cmap[ord("′")]] in font.getGlyphOrder()

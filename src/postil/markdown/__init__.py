@@ -58,6 +58,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.code import code_plugin
     from postil.markdown.distill import distill_plugin
     from postil.markdown.emoji import emoji_plugin
+    from postil.markdown.fancylist import fancylist_plugin
     from postil.markdown.figure import figure_plugin
     from postil.markdown.forem import forem_plugin
     from postil.markdown.fragments import fragments_plugin
@@ -108,6 +109,7 @@ def create_markdown() -> MarkdownIt:
     # definition lists, GFM task lists (each item's text its checkbox's label), `H~2~O`, `x^2^`
     md.use(deflist_plugin).use(tasklists_plugin, label=True).use(sub_plugin).use(superscript_plugin)
     for plugin in (
+        fancylist_plugin,  # Pandoc's `a.`, `(ii)`, `#.` lists: markdown-it's list rule, wrapped
         math_plugin,
         wplatex_plugin,  # WordPress' `$latex …$`: its rule goes before the math plugin's
         sidenote_plugin,

@@ -95,13 +95,23 @@ def callout_plugin(md: MarkdownIt) -> None:
     """
     fenced_div_plugin(md, validate=_is_div)
     admon_plugin(md)
-    md.block.ruler.at("admonition", admonition_body)
+    # as mdit-py-plugins registers it (`Ruler.at` drops the options it is not given): an
+    # admonition ends a paragraph, a list item's text or a quote's, as in Python-Markdown,
+    # whose `AdmonitionProcessor.run` parses the lines before a `!!!` line as their own block
+    md.block.ruler.at(
+        "admonition", admonition_body, {"alt": ["paragraph", "reference", "blockquote", "list"]}
+    )
     md.core.ruler.after("block", "callout_tokens", callout_tokens)
     md.core.ruler.after("callout_tokens", "vue_tabs", vue_tabs)
     md.add_render_rule("callout_open", render_callout_open)
     md.add_render_rule("callout_close", render_callout_close)
     md.add_render_rule("callout_title_open", render_callout_title_open)
     md.add_render_rule("callout_title_close", render_callout_title_close)
+
+
+ADMONITION_LINE = re.compile(r'(?:!!!|\?\?\?\+?) ?[\w\-]+(?: +[\w\-]+)*(?: +".*?")? *$')
+"""A line opening an admonition as Python-Markdown's `AdmonitionProcessor.RE` reads it (and
+pymdownx.details' `???`/`???+`): a kind after the marker, then an optional quoted title."""
 
 
 def admonition_body(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
@@ -113,6 +123,12 @@ def admonition_body(state: StateBlock, start_line: int, end_line: int, silent: b
     rule as indented while it runs.
     """
     begin = state.bMarks[start_line] + state.tShift[start_line]
+    if silent and state.src[begin : begin + 3] in ("!!!", "???"):
+        # ending a paragraph: only Python-Markdown's own marker line (`!!!!! wow` is text)
+        marker_line = state.src[begin : state.eMarks[start_line]]
+        return bool(ADMONITION_LINE.match(marker_line)) and admonition(
+            state, start_line, end_line, silent
+        )
     if silent or state.src[begin : begin + 3] not in ("!!!", "???"):
         return admonition(state, start_line, end_line, silent)  # (most lines: no marker)
     indent = state.sCount[start_line] + 4
@@ -188,7 +204,20 @@ def callout_tokens(state: StateCore) -> None:
         tokens.append(token)
         if token.type == "callout_open" and not token.meta.get("has_title_tokens"):
             tokens += _title_tokens(token)
+    _unfold_empty(tokens)
     state.tokens = tokens
+
+
+def _unfold_empty(tokens: list[Token]) -> None:
+    """Make a foldable callout with nothing under its title an ordinary one: a fold that
+    opens on nothing (`> [!bug]- Title` alone; Obsidian shows no fold for it,
+    jackyzha0/quartz#1538)."""
+    for i, token in enumerate(tokens):
+        if token.type != "callout_title_close" or not token.meta.get("collapsible"):
+            continue
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        if after is not None and after.type == "callout_close" and after.meta is token.meta:
+            token.meta["collapsible"] = False
 
 
 def _title_tokens(opening: Token) -> list[Token]:

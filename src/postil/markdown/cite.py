@@ -34,7 +34,7 @@ punctuation `:.#$%&-+?<>~/`); `@{…}` takes any key."""
 
 _ANY_KEY = rf"(?P<key>{KEY}|\{{[^{{}}]+\}})"
 _ITEM = re.compile(rf"(?P<prefix>(?:.*?\s)?)(?P<minus>-?)@{_ANY_KEY}(?P<suffix>.*)", re.S)
-_NARRATIVE = re.compile(rf"@{_ANY_KEY}(?: ?\[(?P<locator>[^\[\]@]*)\](?![(\[]))?")
+_NARRATIVE = re.compile(rf"@{_ANY_KEY}(?: ?\[(?P<locator>[^\[\]]*)\](?![(\[]))?")
 _NOT_BEFORE_NARRATIVE = frozenset("_@.-/\\`")
 BACKREF_GLYPH = "\u21a9\ufe0e"
 SCHOLAR_DEFAULT = (
@@ -189,13 +189,35 @@ def cite_narrative(state: StateInline, silent: bool) -> bool:
     found = _NARRATIVE.match(src, start)
     if found is None:
         return False
+    items = _narrative_items(found["key"].strip("{}"), found["locator"] or "")
+    if items is None:  # a bracket of text holding an `@`: the citation is `@key` alone
+        items, end = [CiteItem(found["key"].strip("{}"))], found.end("key")
+    else:
+        end = found.end()
     if not silent:
         token = state.push("cite", "", 0)
-        token.content = found[0]
-        item = CiteItem(found["key"].strip("{}"), suffix=(found["locator"] or "").strip())
-        token.meta = {"items": [item], "narrative": True, "pos": start}
-    state.pos = found.end()
+        token.content = src[start:end]
+        token.meta = {"items": items, "narrative": True, "pos": start}
+    state.pos = end
     return True
+
+
+def _narrative_items(key: str, bracket: str) -> list[CiteItem] | None:
+    """Return the items of `@key [bracket]`: the locator of `@key [p. 33]`, and the works
+    after it in `@key [p. 33; @other, ch. 2]` (Pandoc's author-in-text citation with more
+    works: its test `citeproc-author-in-text-suffix` reads `@a [p. 33; @b]` as one
+    citation, `a` in the text and `b` after its year); None when a part after the first
+    is no `@key` (the bracket is text)."""
+    first, _, rest = bracket.partition(";")
+    if "@" in first:
+        return None
+    items = [CiteItem(key, suffix=first.strip())]
+    if rest:
+        more = parse_items(rest)
+        if more is None:
+            return None
+        items.extend(more)
+    return items
 
 
 def push_cluster(
@@ -448,6 +470,17 @@ def _item_html(item: CiteItem, data: _Citations, narrative: bool) -> str:
     return f"{prefix}{_ref_link(item.key, f'{names}, {escape(label.year)}')}{suffix}"
 
 
+def _narrative_with_more(items: list[str], first: CiteItem, data: _Citations) -> str:
+    """Return `@a [p. 33; @b]`: the first work's names in the text, its year (or number)
+    and locator then the other works in its brackets, "Vaswani et al. (2017, p. 33;
+    Müller & François, 2019)", as Pandoc's citeproc shows it."""
+    html, rest = items[0], "; ".join(items[1:])
+    close = "]" if data.numeric else ")"
+    if first.key not in data.labels or not html.endswith(close):
+        return f"{html}; {rest}"
+    return f"{html[: -len(close)]}; {rest}{close}"
+
+
 def _names(label: style.Label, data: _Citations, key: str, narrative: bool) -> str:
     """Return the cited names, or the title for a work without authors (APA)."""
     names = label.narrative_names if narrative else label.names
@@ -461,8 +494,11 @@ def render_cite(self: Any, tokens: Sequence[Token], idx: int, options: Any, env:
     """Render a citation cluster, then its toggle and margin copy (outside notes)."""
     token = tokens[idx]
     data, narrative = _data(env), token.meta["narrative"]
-    items = [_item_html(item, data, narrative) for item in token.meta["items"]]
-    if narrative:
+    items = [_item_html(item, data, narrative) for item in token.meta["items"][:1]]
+    items += [_item_html(item, data, False) for item in token.meta["items"][1:]]
+    if narrative and len(items) > 1:
+        text = _narrative_with_more(items, token.meta["items"][0], data)
+    elif narrative:
         text = items[0]
     elif data.numeric:
         joiner = "; " if any(i.suffix or i.prefix for i in token.meta["items"]) else ", "

@@ -74,8 +74,6 @@ TEXT_ENV_SHOWN = (
     "so it shows as text; write it as Markdown, a code block or an image"
 )
 UNSUPPORTED_MATH_ENVS = {
-    "CD": "amscd's commutative diagram; draw it as an image, or with `\\xrightarrow` and "
-    "`\\downarrow` in an `array`",
     "xy": "Xy-pic's diagram; draw it as an image",
     "tikzcd": "tikz-cd's commutative diagram; draw it as an image",
 }

@@ -21,7 +21,12 @@ from markdown_it.token import Token
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.footnote.index import footnote_inline, footnote_ref
 
-from postil.markdown.footnotedef import next_line_definitions
+from postil.markdown.footnotedef import (
+    next_line_definitions,
+    spaced_label,
+    with_label_key,
+    written,
+)
 from postil.markdown.state import get_state
 
 INLINE_LABEL = "inline {}"
@@ -112,9 +117,22 @@ def sidenote_plugin(md: MarkdownIt) -> None:
 
 
 def footnote_ref_located(state: StateInline, silent: bool) -> bool:
-    """Parse `[^id]` like mdit-py-plugins, recording the offset in the inline source in `meta`."""
+    """Parse `[^id]` like mdit-py-plugins, recording the offset in the inline source in `meta`.
+
+    A label holding spaces (`[^my note]`, Python-Markdown's) is a reference when a definition
+    has that label (`footnotedef.spaced_label`); otherwise it stays text, as it was."""
     start = state.pos
-    matched = footnote_ref(state, silent, always_match=True)
+    if not state.src.startswith("[^", start):
+        return False
+    close = state.src.find("]", start + 2, state.posMax)
+    label = state.src[start + 2 : close]
+    if close > 0 and " " in label:
+        key = spaced_label(label)
+        if key is None or ":" + key not in state.env.get("footnotes", {}).get("refs", {}):
+            return False
+        matched = with_label_key(state, start + 2, close, key, footnote_ref, silent)
+    else:
+        matched = footnote_ref(state, silent, always_match=True)
     if matched and not silent:
         state.tokens[-1].meta["pos"] = start
     return matched
@@ -271,9 +289,9 @@ def _report_duplicate(state: StateCore, label: str, line0: int, first0: int) -> 
     first_line = render_state.body_line + first0
     render_state.warn(
         line0,
-        _column_of(state.src, line0, f"[^{label}]:"),
-        f"note [^{label}] is defined twice (first on line {first_line}); the first definition "
-        "is used: rename one of the labels or delete the duplicate",
+        _column_of(state.src, line0, f"[^{written(label)}]:"),
+        f"note [^{written(label)}] is defined twice (first on line {first_line}); the first "
+        "definition is used: rename one of the labels or delete the duplicate",
     )
 
 
@@ -320,10 +338,10 @@ def _report_unreferenced(state: StateCore, definitions: dict, notes: dict[int, N
     for label, (_, line0) in definitions.items():
         if label in referenced:
             continue
-        html_line = _reference_in_html(state.tokens, f"[^{label}]")
+        html_line = _reference_in_html(state.tokens, f"[^{written(label)}]")
         if html_line is None:
             reason = "defined but never referenced, so it is left out of the page"
-            fix = f"add [^{label}] where it belongs or delete the definition"
+            fix = f"add [^{written(label)}] where it belongs or delete the definition"
         else:
             at = get_state(state.env).body_line + html_line
             reason = (
@@ -333,8 +351,8 @@ def _report_unreferenced(state: StateCore, definitions: dict, notes: dict[int, N
             fix = 'write that text in Markdown, or add markdown="1" to its HTML element'
         get_state(state.env).warn(
             line0,
-            _column_of(state.src, line0, f"[^{label}]:"),
-            f"note [^{label}] is {reason}; {fix}",
+            _column_of(state.src, line0, f"[^{written(label)}]:"),
+            f"note [^{written(label)}] is {reason}; {fix}",
         )
 
 
@@ -370,11 +388,12 @@ def _annotate_refs(state: StateCore, inline: Token, notes: dict[int, Note]) -> N
                 token.map = [line0, line0 + 1]
         if note.kind == "missing":
             line0, col = _locate(state.src, inline, child.meta.get("pos", 0))
+            label = written(note.label)
             get_state(state.env).warn(
                 line0,
                 col,
-                f"note [^{note.label}] is referenced but never defined; add a line "
-                f'"[^{note.label}]: text" below the paragraph, or write \\[^{note.label}] '
+                f"note [^{label}] is referenced but never defined; add a line "
+                f'"[^{label}]: text" below the paragraph, or write \\[^{label}] '
                 "for literal text",
             )
 
@@ -408,13 +427,13 @@ def _warn_note_in_link(state: StateCore, inline: Token, ref: Token, note: Note) 
     GitHub do (commonmark/commonmark-java#400); Pandoc and kramdown nest the note's link in
     the link, which HTML does not allow."""
     inline_note = note.label == INLINE_LABEL.format(ref.meta["id"])
-    written = "^[…]" if inline_note else f"[^{note.label}]"
+    shown = "^[…]" if inline_note else f"[^{written(note.label)}]"
     line0, col = _locate(state.src, inline, ref.meta.get("pos", 0))
     get_state(state.env).warn(
         line0,
         col,
-        f"note `{written}` is inside a link's text, so the link shows as text (a link "
-        f"holds no other link); put the note after the link: `[text](url){written}`",
+        f"note `{shown}` is inside a link's text, so the link shows as text (a link "
+        f"holds no other link); put the note after the link: `[text](url){shown}`",
     )
 
 
@@ -484,7 +503,7 @@ def render_footnote_ref(
     note: Note = tokens[idx].meta["note"]
     sub = tokens[idx].meta.get("subId", 0)
     if note.kind == "missing":
-        return f'<sup class="footnote-missing">{escapeHtml(note.label)}</sup>'
+        return f'<sup class="footnote-missing">{escapeHtml(written(note.label))}</sup>'
     if sub > 0:
         return _repeat_marker(note, sub)
     if note.kind == "margin":
@@ -574,7 +593,7 @@ def render_sidenote_ref_plain(
     if note.kind == "numbered":
         return f'<sup class="footnote-ref">{note.number}</sup>'
     if note.kind == "missing":
-        return f'<sup class="footnote-missing">{escapeHtml(note.label)}</sup>'
+        return f'<sup class="footnote-missing">{escapeHtml(written(note.label))}</sup>'
     return ""
 
 

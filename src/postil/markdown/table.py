@@ -186,10 +186,11 @@ def render_table_open(self: Any, tokens: Sequence[Token], idx: int, options: Any
 
 def _header_name(tokens: Sequence[Token], idx: int, env: Any) -> str:
     """Return "Table: A, B, C" from the header cells of the table opening at `idx` (math
-    as readable text)."""
+    as readable text); "Table" for a table without a header row (a grid table with no `+==+`
+    line), whose cells name nothing."""
     headers: list[str] = []
     for token in islice(tokens, idx + 1, None):  # not a copy of the rest of the document
-        if token.type in ("thead_close", "table_close"):
+        if token.type in ("thead_close", "table_close", "tbody_open"):
             break
         if token.type == "inline":
             headers.append(inline_text(token, get_state(env)))

@@ -20,7 +20,7 @@ For each KaTeX environment:
   reads `\label`/`\tag`/`\nonumber` out of each row (`numbering.py` draws the numbers).
 - **`eqnarray`** (LaTeX's, which MathJax has): an `rcl` display-style array, every row
   numbered (`eqnarray*`: none).
-- **Unsupported**: `UNSUPPORTED_ENVS` (`CD`, `tikzcd`, …) and every name not in
+- **Unsupported**: `UNSUPPORTED_ENVS` (`tikzcd`, `xy`, …) and every name not in
   `KNOWN_ENVS` are refused with their name. (`prooftree` never gets here: the
   `prooftrees` pass, `proofs.py`, has rewritten it.)
 """
@@ -86,11 +86,12 @@ NUMBERED_TOP = re.compile(
     r"\\end\{\1\2\}\s*",
     re.DOTALL,
 )
-UNSUPPORTED_ENVS = frozenset("CD tikzcd xy picture tabular".split())
+UNSUPPORTED_ENVS = frozenset("tikzcd xy picture tabular".split())
 KNOWN_ENVS = frozenset(
     [*ENVIRONMENTS, *MATRIX_FENCES, *(f"{m}*" for m in [*MATRIX_FENCES, "matrix"])]
     + "equation equation* eqnarray eqnarray* rcases drcases".split()
     + "cases* dcases* rcases* drcases*".split()  # parcolumns.rewrite_starred_cases
+    + ["CD"]  # amscd.rewrite_cd
 )
 """Every environment postil typesets; any other `\\begin{…}` in math is an error (it would
 be dropped, its content shown as if it were not there). Display math in Markdown may also

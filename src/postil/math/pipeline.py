@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from postil.math import (
+    amscd,
     colors,
     enclosures,
     engine,
@@ -343,6 +344,12 @@ def tag_tree(text: str) -> list[ET.Element]:
     return list(formula.root)
 
 
+def _prime_scripts(formula: Formula) -> None:
+    """Merge a superscript after primes into theirs (only a formula with a prime walks)."""
+    if "'" in formula.source or "prime" in formula.source:
+        tokens.merge_prime_scripts(formula.root)
+
+
 def _refs(formula: Formula) -> None:
     """Turn `\\eqref`/`\\ref` markers into links to the numbered rows."""
     if formula.marked:
@@ -375,6 +382,7 @@ TEX_PASSES: list[tuple[str, Pass]] = [
     ("expanded-arguments", _expanded_arguments),
     ("intertext", _rewrite(intertext.rewrite_intertext)),
     ("prooftrees", _rewrite(proofs.rewrite_prooftrees)),
+    ("diagrams", _rewrite(amscd.rewrite_cd)),
     ("row-gaps", _rewrite(environments.rewrite_row_gaps)),
     ("switches", _rewrite(environments.scope_switches)),
     ("numbering", _numbering),
@@ -399,6 +407,7 @@ TREE_PASSES: list[tuple[str, Pass]] = [
     ("entities", _tree(engine.decode_entities)),
     ("markers", _marked(markers.expand_markers)),
     ("symbols", _tree(tokens.resolve_symbols)),
+    ("prime-scripts", _prime_scripts),
     ("class-commands", _class_commands),
     ("classes", _tree(tokens.classify_tokens)),
     ("letters", _tree(fonts.merge_letters)),

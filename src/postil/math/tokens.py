@@ -120,6 +120,38 @@ def _make(el: ET.Element, tag: str) -> None:
             el.attrib.pop(attr, None)
 
 
+def merge_prime_scripts(root: ET.Element) -> None:
+    r"""Make a superscript after primes one superscript: `f_2'^2` is `f_2^{\prime 2}`.
+
+    TeX reads `'` as `^group\prime` that takes the primes after it and the superscript
+    after them (The TeXbook, chapter 16; latex.ltx's `ctive@math@prime`), so `f'^2` and
+    `f_2'^2` put the prime and the 2 in one superscript. latex2mathml does so for `f'^2` but
+    nests `f_2'^2` as `msup(msubsup(f, 2, ′), 2)`: the 2 went above the prime, raised again
+    (carloskiki/pulldown-latex#35 for the same complaint), and `f_2''^{n}` split its primes.
+    """
+    for parent in root.iter():
+        for index, child in enumerate(parent):
+            if child.tag != "msup" or len(child) != 2:
+                continue
+            inner, sup = child[0], child[1]
+            if inner.tag != "msubsup" or len(inner) != 3 or not _all_primes(inner[2]):
+                continue
+            row = ET.Element("mrow")
+            for part in (inner[2], sup):
+                row.extend(list(part) if part.tag == "mrow" else [part])
+            inner.remove(inner[2])
+            inner.append(row)
+            parent[index] = inner
+
+
+def _all_primes(el: ET.Element) -> bool:
+    """Tell whether `el` is primes only: `<mo>′</mo>`, or a row of them."""
+    parts = list(el) if el.tag == "mrow" else [el]
+    return bool(parts) and all(
+        part.tag in ("mo", "mi") and part.text and set(part.text) <= PRIMES for part in parts
+    )
+
+
 def _is_delimiter(el: ET.Element) -> bool:
     """Tell whether `el` is a `\\left`/`\\right` or `\\big` delimiter (keeps its `<mo>`)."""
     return el.get("stretchy") == "true" or el.get("fence") == "true" or "minsize" in el.attrib
