@@ -25,6 +25,7 @@ FORMULAS = {
     "underbrace": (r"\underbrace{a + b + c + d}_{n}", True),
     "bbox": (r"\bbox[yellow,5px,border:2px solid red]{x}", False),
     "xarrow": (r"A \xrightarrow[\text{below}]{\text{a longer label}} B", True),
+    "xtofrom": (r"A \xtofrom{\text{a longer label}} B", True),
     "overarrow": (r"\overrightarrow{ABCDEF}", False),
 }
 INK = 160  # a pixel darker than this (0-255 grey) is ink
@@ -191,6 +192,18 @@ def test_an_extensible_arrow_is_drawn_across_its_widest_label(formulas):
     whole = rect(formulas, "#xarrow munderover")
     assert whole["x"] - a["right"] == pytest.approx(0.2778 * 24, abs=1.5)  # a relation's 5mu
     assert b["x"] - whole["right"] == pytest.approx(0.2778 * 24, abs=1.5)
+
+
+def test_xtofrom_draws_both_arrows_across_its_label(formulas):
+    # `\xtofrom` kept a stretchy `⇄` that Chromium drew 1em wide under a 7em label.
+    label = rect(formulas, "#xtofrom semantics > mrow > mover > mpadded:last-child")
+    arrow = rect(formulas, "#xtofrom semantics > mrow > mover > mpadded:first-child")
+    top = {"x": arrow["x"], "y": arrow["y"], "width": arrow["width"], "height": arrow["height"] / 2}
+    bottom = dict(top, y=arrow["y"] + arrow["height"] / 2)
+    for half in (top, bottom):  # one shaft in each half, each as wide as the label
+        drawn = ink(formulas, half)
+        assert drawn is not None
+        assert drawn["right"] - drawn["left"] >= 0.9 * label["width"]
 
 
 def test_overrightarrow_covers_its_whole_base(formulas):

@@ -23,8 +23,14 @@ def braket_form(stars: int, *parts: str) -> str:
         return r"\langle{" + r"}\vert{".join(parts) + r"}\rangle"
     if stars == 2 or len(parts) == 2:
         return r"\left\langle{" + r"}\middle\vert{".join(parts) + r"}\right\rangle"
+    # Two pairs with the middle part between (Chromium stretches each pair); each pair in
+    # braces is an Ord atom, so no Inner thin space opens between the bars and the middle
+    # (physics sets one `\left…\middle…\right` group, whose bars have no spaces).
     first, middle, last = parts
-    return rf"\left\langle{{{first}}}\right\vert{{{middle}}}\left\vert{{{last}}}\right\rangle"
+    return (
+        rf"{{\left\langle{{{first}}}\right\vert}}{{{middle}}}"
+        rf"{{\left\vert{{{last}}}\right\rangle}}"
+    )
 
 
 def bra(reader: TexReader) -> str:

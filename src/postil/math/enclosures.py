@@ -27,10 +27,11 @@ can draw with borders and backgrounds in `currentColor`:
 - **Extensible arrows** (`\xrightarrow[b]{a}` …): latex2mathml's labels are `<mpadded>`s with
   relative lengths MathML Core ignores; they become plain padding. Chromium stretches no
   arrow of STIX Two Math sideways (a `<mo stretchy="true">→</mo>` over a 5em label stays
-  0.95em), so `→ ← ↔ ⇒ ⇐ ⇔ ↦` become a box as wide as the widest label (at least 1em) that
-  the stylesheet paints as a shaft and a head (`X_ARROWS`), spaced as a relation; other
-  arrows keep a stretchy `<mo>`. `\overrightarrow`, `\overleftarrow`, `\overleftrightarrow`,
-  `\Overrightarrow` and the `\under…` arrows are painted wide accents, as wide as the base.
+  0.95em), so `→ ← ↔ ⇒ ⇐ ⇔ ↦`, the hooks, harpoons, two heads, `=` and the pairs `⇌ ⇋ ⇄`
+  become a box as wide as the widest label (at least 1em) that the stylesheet paints as
+  shafts and heads (`X_ARROWS`), spaced as a relation; other arrows keep a stretchy `<mo>`.
+  `\overrightarrow`, `\overleftarrow`, `\overleftrightarrow`, `\Overrightarrow` and the
+  `\under…` arrows are painted wide accents, as wide as the base.
 """
 
 from __future__ import annotations
@@ -160,6 +161,7 @@ X_ARROWS = {
     "=": "wide-equal",
     "⇌": "wide-harpoons right-left",
     "⇋": "wide-harpoons left-right",
+    "⇄": "wide-harpoons to-from",  # `\\xtofrom`: → over ←, each with its full head
 }
 X_ARROW_MIN = "1em"  # amsmath's `\ext@arrow`: never shorter than `\rightarrow`
 BOX_COMMANDS = re.compile(

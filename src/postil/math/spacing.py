@@ -7,8 +7,8 @@ applies the rules of TeX's spacing table that Chromium's operator dictionary lac
 around every binary operator and 5mu around every relation where the dictionary has other
 spaces (`\\times`, `\\cdot`: 3mu), no space between adjacent relations (`:=`), and none
 around relations, binary operators and punctuation in script styles (`j=1` under a sum);
-and `space_inner_dots` gives `\\ldots`, `\\cdots`, `\\ddots` the thin spaces of TeX's
-Inner atoms.
+and `space_inner_dots` gives TeX's Inner atoms their thin spaces: `\\ldots`, `\\cdots`,
+`\\ddots`, and every `\\left…\\right` group (`f\\left(x\\right)`, a `pmatrix` after a letter).
 """
 
 from __future__ import annotations
@@ -255,7 +255,9 @@ def fix_atom_spacing(root: ET.Element, display: bool) -> None:
     operators = list(root.iter("mo"))
     classes = [atom_class(el) for el in operators]
     relations = classes.count("mathrel") >= 2  # `_join_relations` needs two
-    dots = any((el.text or "") in INNER_DOTS for el in root.iter("mi"))
+    dots = any((el.text or "") in INNER_DOTS for el in root.iter("mi")) or any(
+        _is_left_fence(el) for el in operators
+    )
     misspaced = any((el.text or "") in MISSPACED for el in operators)
     if not relations and not dots and not misspaced and SPACED_CLASSES.isdisjoint(classes):
         return
@@ -275,7 +277,7 @@ def fix_atom_spacing(root: ET.Element, display: bool) -> None:
         if el.tag in ROWS:
             if relations:
                 _join_relations(el)
-            if style < SCRIPT and dots:  # `space_inner_dots` needs an `<mi>` of dots
+            if style < SCRIPT and dots:  # `space_inner_dots` needs dots or a `\left`
                 space_inner_dots(el)
         if style >= SCRIPT and atom_class(el) in SPACED_CLASSES and el.get("form") != "prefix":
             el.set("lspace", ZERO)
@@ -333,6 +335,53 @@ def _is_inner_dots(el: ET.Element) -> bool:
     return el.tag == "mi" and (el.text or "") in INNER_DOTS
 
 
+def _is_left_fence(el: ET.Element) -> bool:
+    """Tell whether `el` is the opening `<mo>` of a `\\left…\\right` group.
+
+    latex2mathml writes `\\left(` as a stretchy fence of form `prefix`; `\\bigl(` has a
+    fixed size (`minsize`) and no form, and is an Open atom, not Inner.
+    """
+    attrib = el.attrib
+    return (
+        el.tag == "mo"
+        and attrib.get("form") == "prefix"
+        and attrib.get("fence") == "true"
+        and attrib.get("stretchy") == "true"
+        and "minsize" not in attrib
+    )
+
+
+def _is_left_right_group(el: ET.Element) -> bool:
+    """Tell whether `el` is a `\\left…\\right` group (an `<mrow>` from fence to fence).
+
+    The TeXbook, Appendix G, rule 15e: `\\left…\\right` makes an Inner atom, with scripts
+    or without (`\\left(x\\right)^2`: `core` reaches the group under the `<msup>`).
+    """
+    group = core(el)
+    if group.tag != "mrow" or len(group) < 2 or not _is_left_fence(group[0]):
+        return False
+    last = group[-1]
+    return last.tag == "mo" and last.get("form") == "postfix" and last.get("fence") == "true"
+
+
+def _is_inner(el: ET.Element) -> bool:
+    """Tell whether `el` is an Inner atom: dots (`_is_inner_dots`) or a `\\left…\\right` group."""
+    return _is_inner_dots(el) or _is_left_right_group(el)
+
+
+def _spaced_before(row: ET.Element, position: int) -> bool:
+    """Tell whether the child at `position` follows a function name's thin space.
+
+    `apply_functions` already gave `\\exp\\left(x\\right)` the Op–Inner thin space
+    (after U+2061, before any space the author wrote: `\\operatorname{f}\\!\\left(`); a
+    second one would double it.
+    """
+    index = position - 1
+    while index >= 0 and is_space(row[index]):
+        index -= 1
+    return index < position - 1 and index >= 0 and (row[index].text or "") == "\u2061"
+
+
 def _neighbour_class(el: ET.Element | None) -> str | None:
     """Return the TeX class of an Inner atom's neighbour that decides the space to it.
 
@@ -341,7 +390,7 @@ def _neighbour_class(el: ET.Element | None) -> str | None:
     """
     if el is None:
         return None
-    if _is_inner_dots(el):
+    if _is_inner(el):
         return "inner"
     token = core(el)
     if token.tag != "mo":
@@ -356,22 +405,31 @@ def _neighbour_class(el: ET.Element | None) -> str | None:
 
 
 def space_inner_dots(row: ET.Element) -> None:
-    """Put TeX's thin spaces around the Inner dots of one row (text or display style).
+    """Put TeX's thin spaces around the Inner atoms of one row (text or display style).
 
-    The TeXbook p. 170: an Inner atom has a thin space on each side, except after Open
-    and before Close; next to Bin and Rel theirs is the only space, and after Punct its
-    own thin space (so `x_1, \\ldots, x_n` has one thin space on each side of the dots and
-    `a + \\cdots + z` only the medium spaces of `+`). Spaces the author wrote are kept and
-    not counted as atoms. In script styles TeX adds none (the caller skips them).
+    Inner atoms are `\\ldots`, `\\cdots`, `\\ddots` (`\\mathinner` in plain.tex and
+    amsmath) and `\\left…\\right` groups (The TeXbook, Appendix G, rule 15e), so also the
+    matrices and `cases` amsmath builds with `\\left`. The TeXbook p. 170: an Inner atom has
+    a thin space on each side, except after Open and before Close; next to Bin and Rel
+    theirs is the only space, and after Punct its own thin space (so `x_1, \\ldots, x_n` has
+    one thin space on each side of the dots, `a + \\cdots + z` only the medium spaces of
+    `+`, and `f\\left(x\\right)` a thin space between `f` and the parenthesis, as
+    `\\left` gives in LaTeX; the mleftright package exists to remove it). Spaces the
+    author wrote are kept and not counted as atoms; a function name's thin space is the
+    Op–Inner space already. In script styles TeX adds none (the caller skips them).
     """
     kids = [k for k in row if not is_space(k) and (k.text or "") != "\u2061"]
     for index, el in enumerate(kids):
-        if not _is_inner_dots(el):
+        if not _is_inner(el):
             continue
         before = _neighbour_class(kids[index - 1] if index else None)
         after = _neighbour_class(kids[index + 1] if index + 1 < len(kids) else None)
         position = list(row).index(el)
         if after is not None and after not in NO_SPACE_AFTER_INNER:
             row.insert(position + 1, ET.Element("mspace", width=THIN))
-        if before not in (None, "inner") and before not in NO_SPACE_BEFORE_INNER:
+        if (
+            before not in (None, "inner")
+            and before not in NO_SPACE_BEFORE_INNER
+            and not _spaced_before(row, position)
+        ):
             row.insert(position, ET.Element("mspace", width=THIN))
