@@ -67,13 +67,14 @@ class Field:
     col0: int
 
 
-def compose_mapping(text: str) -> list[Field] | None:
+def compose_mapping(text: str, repeated: list[Field] | None = None) -> list[Field] | None:
     """Compose `text` as one YAML mapping and return its fields in written order.
 
     Returns None for an empty document. Raises `yaml.MarkedYAMLError` on a syntax error, and
     `YamlFieldError` for a character YAML forbids, when the document is not a mapping, a key
-    is not text, a key repeats, or the document nests too deeply to read. Tabs after the
-    indentation are read as spaces (columns are unchanged: one tab becomes one space).
+    is not text, a key repeats (unless `repeated` is given: see `mapping_fields`), or the
+    document nests too deeply to read. Tabs after the indentation are read as spaces
+    (columns are unchanged: one tab becomes one space).
     """
     text = spaces_for_tabs(text)
     try:
@@ -82,7 +83,7 @@ def compose_mapping(text: str) -> list[Field] | None:
         node = None
     else:
         if node is None or not _astral_or_escaped(text):
-            return None if node is None else mapping_fields(node, "the document")
+            return None if node is None else mapping_fields(node, "the document", repeated)
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except RecursionError:
@@ -94,7 +95,7 @@ def compose_mapping(text: str) -> list[Field] | None:
         raise YamlFieldError(message, line0, col0) from None
     if node is None:
         return None
-    return mapping_fields(node, "the document")
+    return mapping_fields(node, "the document", repeated)
 
 
 def spaces_for_tabs(text: str) -> str:
@@ -113,12 +114,18 @@ def spaces_for_tabs(text: str) -> str:
     return "\n".join(lines)
 
 
-def mapping_fields(node: yaml.Node, what: str) -> list[Field]:
+def mapping_fields(node: yaml.Node, what: str, repeated: list[Field] | None = None) -> list[Field]:
     """Return the fields of a mapping node; `what` names it in errors ("`macros`").
 
     A key written twice with one plain value (`public: true` twice, as Logseq's pages
     repeat a property: its front matter is read line by line, mldoc's
-    `markdown_front_matter.ml`) is one field; with two values it is an error.
+    `markdown_front_matter.ml`) is one field. With two values it is an error, unless
+    `repeated` is given (a post's front matter): then the later value is the field, in the
+    earlier one's place, and the earlier field goes to `repeated` for a warning. That is
+    what the generators posts come from read: Jekyll's Psych, Hugo's `gopkg.in/yaml.v2`
+    (`Unmarshal` rejects a repeated key only in its strict mode) and PyYAML all keep the
+    last value, so Hugo LoveIt's posts that copied its documentation's front matter (an
+    empty `license: ""` near the top, the licence's HTML at the end) built there.
     """
     if not isinstance(node, yaml.MappingNode):
         raise YamlFieldError(f"{what} must be a mapping of `key: value` lines", *_pos(node))
@@ -129,6 +136,12 @@ def mapping_fields(node: yaml.Node, what: str) -> list[Field]:
             raise YamlFieldError("a key must be plain text", *_pos(key_node))
         key = key_node.value
         if key in seen and _same_scalar(seen[key], value_node):
+            continue
+        if key in seen and repeated is not None:
+            at = next(i for i, f in enumerate(fields) if f.key == key)
+            repeated.append(fields[at])
+            fields[at] = Field(key, value_node, *_pos(key_node))
+            seen[key] = value_node
             continue
         if key in seen:
             raise YamlFieldError(

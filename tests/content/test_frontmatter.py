@@ -97,11 +97,22 @@ def test_non_mapping_front_matter_is_an_error():
         parse(source("---\n- a\n- b\n---\n"), "UTC")
 
 
-def test_duplicate_keys_are_an_error_naming_the_key():
-    with pytest.raises(ContentError) as err:
-        parse(source("---\ntitle: A\ntitle: B\n---\n"), "UTC")
-    assert "duplicate key `title`" in err.value.message
-    assert err.value.location.line == 3
+def test_a_repeated_key_takes_its_later_value_with_a_warning_at_the_earlier_line():
+    """Jekyll (Psych), Hugo (yaml.v2's non-strict `Unmarshal`) and PyYAML keep a repeated
+    key's last value; LoveIt's posts repeat `license:` (empty at the top, HTML at the end)."""
+    warnings: list = []
+    text = '---\ntitle: A\nlicense: ""\ndate: 2024-01-01\ntitle: B\nlicense: "<a>CC</a>"\n---\n'
+    meta, _, _ = parse(source(text), "UTC", warnings)
+    assert meta.title == "B"
+    repeats = [(w.location.line, w.message) for w in warnings if "is set again" in w.message]
+    assert [line for line, _ in repeats] == [2, 3]
+    assert "`title` is set again further down; the later value is used" in repeats[0][1]
+
+
+def test_a_key_written_once_has_no_repeat_warning():
+    warnings: list = []
+    parse(source("---\ntitle: A\ndate: 2024-01-01\n---\n"), "UTC", warnings)
+    assert not [w for w in warnings if "set again" in w.message]
 
 
 def test_control_characters_from_yaml_escapes_are_removed_from_titles():
@@ -332,15 +343,18 @@ def test_yaml_that_only_looks_like_page_references_keeps_its_yaml_reading(line):
     assert LOGSEQ_REF_VALUE.sub(_ref_list, text) == text
 
 
-def test_a_key_repeated_with_its_value_is_one_key_and_with_another_an_error():
+def test_a_key_repeated_with_its_value_is_one_key_and_with_another_the_later_value():
     """Logseq's pages repeat a property (`public: true` on two lines of one block); the
-    same plain value twice means one key. Two values stay the located error."""
+    same plain value twice means one key, quietly. Two values: the later one, warned."""
     meta, _, _ = parse(
         source("---\ntitle: T\ndraft: true\ndate: 2024-01-01\ndraft: true\n---\n"), "UTC"
     )
     assert meta.draft is True
-    with pytest.raises(ContentError) as err:
-        parse(source("---\ntitle: T\ndraft: true\ndraft: false\n---\n"), "UTC")
-    assert err.value.location.line == 4 and "duplicate key `draft`" in err.value.message
-    with pytest.raises(ContentError, match="duplicate key `tags`"):
-        parse(source("---\ntitle: T\ntags: [a]\ntags: [a]\n---\n"), "UTC")
+    warnings: list = []
+    meta, _, _ = parse(source("---\ntitle: T\ndraft: true\ndraft: false\n---\n"), "UTC", warnings)
+    assert meta.draft is False
+    assert [w.location.line for w in warnings if "`draft` is set again" in w.message] == [3]
+    warnings = []
+    meta, _, _ = parse(source("---\ntitle: T\ntags: [a]\ntags: [b]\n---\n"), "UTC", warnings)
+    assert meta.tags == ("b",)
+    assert [w.location.line for w in warnings if "`tags` is set again" in w.message] == [3]

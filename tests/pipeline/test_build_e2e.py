@@ -192,14 +192,13 @@ GOOD = "---\ntitle: Good\ndate: 2024-01-01\n---\n\nFine.\n"
     "text, location, message",
     [
         ("---\ntitle: T\ntags: [a\n---\n", "content/posts/bad.md:3:9", "YAML syntax error"),
-        ("---\ntitle: A\ntitle: B\n---\nx\n", "content/posts/bad.md:3:1", "duplicate key"),
         (
             "---\ntitle: T\ndate: 2024-01-01\n---\n\nSee $\\frac{a}{$ here.\n",
             "content/posts/bad.md:6:",
             "",
         ),
     ],
-    ids=["bad-yaml", "duplicate-key", "unparseable-latex"],
+    ids=["bad-yaml", "unparseable-latex"],
 )
 @pytest.mark.slow
 def test_content_errors_exit_1_with_location_and_keep_the_old_site(
@@ -320,3 +319,15 @@ def test_the_command_exits_with_its_code_and_flushed_output_also_under_a_profile
     profiled = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert profiled.returncode == 0 and profiled.stdout.startswith("postil ")
     assert profile.stat().st_size > 0
+
+
+@pytest.mark.slow
+def test_a_repeated_front_matter_key_builds_with_its_later_value_and_a_warning(tmp_path):
+    """LoveIt's posts repeat `license:`; Jekyll and Hugo keep the last value, so does postil."""
+    text = '---\ntitle: Draft title\nlicense: ""\ndate: 2024-01-01\ntitle: Real title\n---\n\nx\n'
+    root = make_site(tmp_path / "site", {"rep.md": text})
+    result = run_postil(root, "build")
+    assert result.returncode == 0, result.stderr
+    assert "content/posts/rep.md:2:1: warning: `title` is set again" in result.stderr
+    html = (root / "_site/posts/rep/index.html").read_text()
+    assert "<h1" in html and "Real title" in html and "Draft title" not in html

@@ -166,19 +166,21 @@ def read_header(source: SourceFile) -> Header:
     yaml_text, body, body_line = split_front_matter(source)
     if "[[" in yaml_text:
         yaml_text = LOGSEQ_REF_VALUE.sub(_ref_list, yaml_text)
+    repeated: list[Field] = []
     try:
-        fields = compose_mapping(yaml_text) if yaml_text else None
+        fields = compose_mapping(yaml_text, repeated) if yaml_text else None
     except yaml.MarkedYAMLError:  # Hashnode's `title: "Why "sum" and "count""`
         mended = QUOTED_VALUE.sub(_escaped_quotes, yaml_text) if '"' in yaml_text else yaml_text
         if mended == yaml_text:
             raise
+        repeated.clear()
         try:
-            fields = compose_mapping(mended)
+            fields = compose_mapping(mended, repeated)
         except yaml.MarkedYAMLError:
             fields = compose_mapping(yaml_text)  # raises YAML's own error, at its place
     if fields is None and "\n@def" in source.text:  # Franklin.jl after a first command
         return with_def_lines(Header(None, source.text, 1, 1, ""))
-    return Header(fields, body, body_line, 2, "yaml" if yaml_text else "")
+    return Header(fields, body, body_line, 2, "yaml" if yaml_text else "", tuple(repeated))
 
 
 LOGSEQ_REF_VALUE = re.compile(
@@ -288,6 +290,13 @@ def parse(
     _warn_unknown(
         source.rel, [f for f in unknown if f.key not in read], header.first_line, warnings
     )
+    for fld in header.repeated:
+        _warn(
+            warnings,
+            Location(source.rel, fld.line0 + header.first_line, fld.col0 + 1),
+            f"`{fld.key}` is set again further down; the later value is used (as Jekyll and "
+            "Hugo do); delete this line or the later one",
+        )
     for line0, col0, message in escape_warnings(header.fields or []):
         _warn(warnings, Location(source.rel, line0 + header.first_line, col0 + 1), message)
     values["vue_values"] = _vue_values(header.fields or [], body)

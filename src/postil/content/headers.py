@@ -74,6 +74,8 @@ class Header:
         first_line: the file line of the front matter's first line: a field's 0-based
             `line0` is file line `first_line + line0`.
         syntax: "yaml", "toml", "meta" or "" (none).
+        repeated: YAML keys written again later in the front matter, each the earlier
+            (dropped) field; the later value is in `fields` (`yamlnodes.mapping_fields`).
     """
 
     fields: list[Field] | None
@@ -81,6 +83,7 @@ class Header:
     body_line: int
     first_line: int
     syntax: str
+    repeated: tuple[Field, ...] = ()
 
 
 def closing_line(lines: list[str], fences: tuple[str, ...], rel: str, what: str) -> int:
