@@ -402,9 +402,12 @@ def _subfigure_number(token: Token, kind: str, parents: list[list[Any]]) -> str 
 
 
 def _resolve_references(state: StateCore, inline: Token, labels: dict[str, str]) -> None:
-    """Give every empty-text link to `#id` in an inline token the label of figure `id`."""
+    """Give every empty-text link to `#id` in an inline token the label of figure `id`,
+    or the heading text of MyST's `(id)=` target (mystmd and Jupyter Book fill an empty
+    link so; one to an equation label got its number from `mathdoc.link_labels`)."""
     children = inline.children or []
     resolved: list[Token] = []
+    targets: dict[str, str] | None = None
     for i, child in enumerate(children):
         resolved.append(child)
         href = str(child.attrs.get("href", "")) if child.type == "link_open" else ""
@@ -413,17 +416,28 @@ def _resolve_references(state: StateCore, inline: Token, labels: dict[str, str])
             continue
         label = labels.get(href[1:])
         if label is None:
+            targets = _myst_targets(state) if targets is None else targets
+            label = targets.get(href[1:]) or None
+        if label is None:
             line0, col = _find_in_block(state.src, inline.map, f"[]({href})")
             known = ", ".join(sorted(labels)) or "none"
             get_state(state.env).error(
                 line0,
                 col,
-                f"empty link to {href}: no figure or table has the id {href[1:]!r} "
-                f"(known: {known}); fix the id or write the link text",
+                f"empty link to {href}: no figure, table, equation or `(label)=` target "
+                f"has the id {href[1:]!r} (figures and tables: {known}); fix the id or "
+                "write the link text",
             )
             label = "??"
         resolved.append(Token("text", "", 0, content=label))
     inline.children = resolved
+
+
+def _myst_targets(state: StateCore) -> dict[str, str]:
+    """Return each MyST `(label)=` target's label -> its heading's text (`mystrole`)."""
+    from postil.markdown.mystrole import targets
+
+    return targets(get_state(state.env))
 
 
 def _find_in_block(src: str, line_map: list[int] | None, needle: str) -> tuple[int | None, int]:

@@ -19,6 +19,8 @@ from html import escape
 from typing import Any
 from urllib.parse import unquote
 
+from markdown_it.token import Token
+
 from postil.markdown.bookdown import equation_labels
 from postil.markdown.ids import element_ids
 from postil.markdown.mathescape import source_offset
@@ -192,8 +194,10 @@ def link_labels(tokens: list[Any], doc: RenderState) -> None:
 
     ox-hugo turns `\\ref{eq:lif}` into the link `[eq:lif](#eq:lif)`; the equation's id is
     `anchor_id("eq:lif")` (`eq-lif`), so the link gets that `href`, and link text that is
-    the label itself becomes the equation's number, `(1)`. The `#fragment` the links plugin
-    recorded for `postil.anchors` is changed to match.
+    the label itself becomes the equation's number, `(1)`; so does no text at all, MyST's
+    `[](#eq-lif)` (mystmd and Jupyter Book fill an empty link to a label with what it
+    names; `(1)` is what MyST's `{eq}` role and `\\eqref` show). The `#fragment` the links
+    plugin recorded for `postil.anchors` is changed to match.
     """
     moved: dict[str, str] = {}
     for block in tokens:
@@ -205,9 +209,12 @@ def link_labels(tokens: list[Any], doc: RenderState) -> None:
                 continue
             moved[label] = anchor_id(label)
             token.attrSet("href", "#" + moved[label])
-            text = children[i + 1] if i + 2 < len(children) else None
-            if text is not None and text.type == "text" and text.content.strip() == label:
-                if children[i + 2].type == "link_close":
+            text = children[i + 1] if i + 1 < len(children) else None
+            if text is not None and text.type == "link_close":  # `[](#eq-x)`
+                children.insert(i + 1, Token("text", "", 0, content=f"({doc.equations[label]})"))
+                token.attrJoin("class", "eqref")
+            elif text is not None and text.type == "text" and text.content.strip() == label:
+                if i + 2 < len(children) and children[i + 2].type == "link_close":
                     text.content = f"({doc.equations[label]})"
                     token.attrJoin("class", "eqref")
     links = doc.extra.get("anchor_links")

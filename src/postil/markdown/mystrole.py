@@ -145,7 +145,7 @@ def myst_ref_resolve(state: StateCore) -> None:
     """
     doc = get_state(state.env)
     labels = doc.groups.facts.get("figure", doc.extra.get("figure_labels", {}))
-    targets = _targets(doc)
+    found_targets = targets(doc)
     for block in state.tokens:
         for token in block.children or () if block.type == "inline" else ():
             if token.type != "myst_ref":
@@ -156,9 +156,9 @@ def myst_ref_resolve(state: StateCore) -> None:
                 meta["href"] = f"#{meta['label']}"
                 meta["shown"] = _reference_words(meta, label)
                 continue
-            if meta["label"] in targets and meta["role"] == "ref":  # a `(label)=` target
+            if meta["label"] in found_targets and meta["role"] == "ref":  # a `(label)=` target
                 meta["href"] = f"#{meta['label']}"
-                meta["shown"] = meta["text"] or targets[meta["label"]] or meta["label"]
+                meta["shown"] = meta["text"] or found_targets[meta["label"]] or meta["label"]
                 continue
             meta["shown"] = meta["text"] or meta["label"]
             if meta["label"] in doc.extra.get("chunk_labels", ()):
@@ -184,7 +184,7 @@ def myst_ref_resolve(state: StateCore) -> None:
                 )
 
 
-def _targets(doc: RenderState) -> dict[str, str]:
+def targets(doc: RenderState) -> dict[str, str]:
     """Return each `(label)=` target's label -> the text of the heading it names ("" for
     none). A heading not parsed yet (a post rendered in groups, `GroupRun`, the heading
     in a later group) is read from the table of contents the gathering run found."""
