@@ -35,10 +35,12 @@ UNSUPPORTED = frozenset(
     "toctree glue glue:figure glue:math glue:text bibliography csv-table table "
     "tab-set tab-item card grid grid-item grid-item-card "
     "literalinclude include only rubric topic versionadded versionchanged deprecated "
-    "jupyter-execute pull-quote highlights tabbed div iframe video youtube".split()
+    "jupyter-execute pull-quote highlights tabbed div iframe video youtube "
+    "myst mdast embed mermaid button glossary outline anywidget blockquote".split()
 )
 """MyST and Sphinx directives postil has no equivalent for: shown as code (as Markdown in a
-colon fence) with a warning."""
+colon fence) with a warning. The last row are mystmd's (its directive reference): a name
+nothing reads alone in braces is a widget's, and an unknown widget stops the build."""
 
 
 CALLOUTS = {
