@@ -999,3 +999,15 @@ def test_a_canonical_url_is_the_originals_absolute_url():
     with pytest.raises(ContentError) as raised:
         read("---\ntitle: T\ndate: 2020-01-01\ncanonical_url: /a/\n---\n")
     assert "absolute URL" in raised.value.message and raised.value.location.line == 4
+
+
+def test_loveit_featured_image_is_the_posts_image_and_its_script_switches_are_quiet():
+    meta, _, _, warnings = read(
+        "---\ntitle: T\ndate: 2024-01-02\nfeaturedImage: /img/cover.png\n"
+        "featuredImagePreview: /img/small.png\ntwemoji: false\nlightgallery: true\n"
+        "code:\n  copy: true\n  maxShownLines: 50\nhiddenFromHomePage: true\n---\nText\n"
+    )
+    assert meta.image == "/img/cover.png"  # the preview ranks after it
+    assert [w.split(": warning: ")[1][:40] for w in warnings] == [
+        "unknown front matter key `hiddenFromHome"  # a difference a reader sees: told
+    ]

@@ -858,6 +858,8 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "header-includes": ("macros", ft.header_macros, 3),  # Pandoc, R Markdown
     "cover_image": ("image", ft.image, 2),  # dev.to: the post's cover (and social image)
     "main_image": ("image", ft.image, 3),  # dev.to's API name of the cover
+    "featuredimage": ("image", ft.image, 2),  # Hugo's LoveIt, FixIt, DoIt: `featuredImage`
+    "featuredimagepreview": ("image", ft.image, 3),  # the same themes: the lists' image
     "datepublished": ("date", _date, 1),  # Hashnode's backups: `datePublished`
     "seodescription": ("summary", _clean_text, 2),  # Hashnode: the meta description
     "enabletoc": ("toc", ft.toc, 1),  # Hashnode: `enableToc: true`
@@ -919,6 +921,9 @@ QUIET_KEYS = frozenset(
     # Hashnode: the post's id, its blog, where it is listed, comments, its author's account
     | {"cuid", "domain", "hidefromhashnodecommunity", "hidefromhashnodefeed"}
     | {"disablecomments", "publishas"}
+    # Hugo's LoveIt, FixIt and DoIt (their post archetype): scripts the theme loads or not
+    | {"twemoji", "lightgallery", "ruby", "fraction", "fontawesome", "linktomarkdown"}
+    | {"rssfulltext", "mapbox", "library", "comment", "code"}
 )
 """Keys that change nothing postil does (the look of another theme, its comments, its math
 engine, Quarto's execution options, MkDocs' `hide`, Zola's `[extra]` table of theme values,
