@@ -112,9 +112,12 @@ PLUGINS = {
 
 def fixture_state(name: str) -> RenderState:
     """Return the state a fixture renders with: the cite fixtures cite `fixtures/cite.bib`;
-    the franklin fixtures are a Franklin.jl page's (its front matter is Julia)."""
+    the franklin fixtures are a Franklin.jl page's (its front matter is Julia), the
+    fancylist ones a Quarto post's (Pandoc's Markdown)."""
     if name == "franklin":
         return RenderState(front_matter_syntax="julia")
+    if name == "fancylist":  # Pandoc's Markdown: a Quarto post's
+        return RenderState(path="content/posts/post.qmd")
     if name not in ("cite", "scholar", "distill"):
         return RenderState()
     bib = FIXTURES / "cite.bib"
@@ -147,3 +150,14 @@ def test_plugin_fixture_renders_expected_html(name, line, source, expected):
 def test_every_plugin_has_fixture_cases():
     counts = {name: sum(1 for case in CASES if case.values[0] == name) for name in PLUGINS}
     assert all(count >= 5 for count in counts.values()), counts
+
+
+@pytest.mark.parametrize("path", ["content/posts/p.md", "content/posts/p.markdown", "p.mdx"])
+def test_fancy_lists_are_pandocs_only_a_paragraph_opening_a_letter_stays_one_elsewhere(path):
+    """`fancy_lists` is Pandoc's extension; CommonMark, kramdown and goldmark read `e. coli`
+    at a paragraph's start as text (fancy lists were read in every post for a while: prose
+    opening `c. 1900 …` became a list)."""
+    md = make_parser(PLUGINS["fancylist"])
+    source = "e. coli grows fast.\n\nc. 1900 it was known.\n\ni. e. a list? No.\n"
+    html = md.render(source, {"postil": RenderState(path=path)})
+    assert "<ol" not in html and html.count("<p>") == 3

@@ -1,7 +1,8 @@
 """Pandoc's fancy lists: ordered lists numbered by letters or Roman numerals.
 
 Pandoc's `fancy_lists` extension (on in Pandoc's Markdown, so in Quarto, R Markdown,
-Hakyll and every Pandoc-built blog; Pandoc's manual, "Ordered lists"):
+Hakyll and every Pandoc-built blog; Pandoc's manual, "Ordered lists"), read in the sources
+written in Pandoc's Markdown (`PANDOC_SUFFIXES`):
 
     a. first            i. first          (a) first        #. first
     b. second          ii. second         (b) second       #. second
@@ -30,12 +31,20 @@ from dataclasses import dataclass
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 
+from postil.markdown.state import get_state
+
 MARKER = re.compile(r"(\()?([A-Za-z]+|#|[0-9]+)([.)])([ \t]+|$)")
 """A fancy marker opening a line: `a.`, `iv)`, `(B)`, `#.`, with the space after it."""
 ROMAN = re.compile(r"m*(?:c[md]|d?c{0,3})(?:x[cl]|l?x{0,3})(?:i[xv]|v?i{0,3})")
 ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 FIRST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ(#")
 """What a fancy marker starts with (decimal ones only enclosed: `(1)`)."""
+DECIMAL = re.compile(r"[0-9]{1,9}[.)](?:[ \t]|$)")
+"""markdown-it's own ordered list marker."""
+PANDOC_SUFFIXES = (".qmd", ".rmd", ".rmarkdown", ".pandoc", ".pdc")
+"""Sources written in Pandoc's Markdown, where `fancy_lists` is on: Quarto, R Markdown, and
+Hugo's `.pandoc`. In other Markdown (CommonMark, kramdown, goldmark, GitHub's) a paragraph
+opening `e. coli …`, `c. 1900 …` or `p. 5 shows …` is a paragraph."""
 QUICK_FIRST = frozenset("(#ivxlcdmIVXLCDM")
 """First characters of markers longer than a letter and its delimiter (`(a)`, `#.`, `iv.`):
 a line starting with any other letter not followed by `.` or `)` opens no fancy list."""
@@ -129,12 +138,12 @@ def _fancy(list_rule: Callable[..., bool]) -> Callable[..., bool]:
         ):
             return list_rule(state, start, end, silent)  # (a word: no marker)
         first = read_marker(state.src[begin : state.eMarks[start]])
-        if first is None:
+        if first is None or not get_state(state.env).path.lower().endswith(PANDOC_SUFFIXES):
             return list_rule(state, start, end, silent)
-        src, shifted = state.src, _stand_in(state, start, end, first)
+        src, (shifted, stop) = state.src, _stand_in(state, start, end, first)
         size = len(state.tokens)
         try:
-            matched = list_rule(state, start, end, silent)
+            matched = list_rule(state, start, stop, silent)
         finally:
             state.src = src
             for line in shifted:
@@ -153,10 +162,12 @@ def _fancy(list_rule: Callable[..., bool]) -> Callable[..., bool]:
     return fancy_list
 
 
-def _stand_in(state: StateBlock, start: int, end: int, first: Marker) -> list[int]:
+def _stand_in(state: StateBlock, start: int, end: int, first: Marker) -> tuple[list[int], int]:
     """Write a decimal marker of value 1 over each marker of `first`'s style at the first
     marker's indentation, from `start` to where the list must end; return the lines whose
-    `(` became a space (their indentation grows by one while the rule runs)."""
+    `(` became a space (their indentation grows by one while the rule runs), and the line
+    the list must end before: one at its indentation with another style's marker (Pandoc:
+    "a new style starts a new list"; `1.` after `a.` and `b.` is a list of its own)."""
     indent, chars, shifted = state.sCount[start], list(state.src), []
     for line in range(start, end):
         begin = state.bMarks[line] + state.tShift[line]
@@ -164,6 +175,10 @@ def _stand_in(state: StateBlock, start: int, end: int, first: Marker) -> list[in
         if not text.strip():
             continue
         marker = read_marker(text, first.style) if state.sCount[line] == indent else None
+        if marker is None and line > start and state.sCount[line] == indent:
+            if DECIMAL.match(text) or read_marker(text) is not None:
+                end = line  # another style's item: a list of its own
+                break
         if marker is None or (marker.style, marker.delimiter) != (first.style, first.delimiter):
             if state.sCount[line] <= indent and line > start and state.isEmpty(line - 1):
                 break  # text at the list's indentation after a blank line: the list ends
@@ -179,4 +194,4 @@ def _stand_in(state: StateBlock, start: int, end: int, first: Marker) -> list[in
             state.sCount[line] += 1
         chars[begin : begin + marker.width] = stand_in
     state.src = "".join(chars)
-    return shifted
+    return shifted, end
