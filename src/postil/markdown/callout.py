@@ -35,6 +35,8 @@ ALIASES = {
 }
 """Other names for the kinds (MkDocs Material's and reStructuredText's admonitions)."""
 
+KNOWN_KINDS = frozenset(KINDS) | ALIASES.keys()
+
 FOLDED = frozenset({"details", "spoiler"})
 """Container words whose callout starts folded: VitePress' and VuePress' `::: details Title`
 (`<details class="details custom-block"><summary>Title</summary>`, VitePress "Markdown
@@ -109,7 +111,7 @@ def callout_plugin(md: MarkdownIt) -> None:
     md.add_render_rule("callout_title_close", render_callout_title_close)
 
 
-ADMONITION_LINE = re.compile(r'(?:!!!|\?\?\?\+?) ?[\w\-]+(?: +[\w\-]+)*(?: +".*?")? *$')
+ADMONITION_LINE = re.compile(r'(?:!!!|\?\?\?\+?) ?([\w\-]+)(?: +[\w\-]+)*(?: +".*?")? *$')
 """A line opening an admonition as Python-Markdown's `AdmonitionProcessor.RE` reads it (and
 pymdownx.details' `???`/`???+`): a kind after the marker, then an optional quoted title."""
 
@@ -125,9 +127,13 @@ def admonition_body(state: StateBlock, start_line: int, end_line: int, silent: b
     begin = state.bMarks[start_line] + state.tShift[start_line]
     if silent and state.src[begin : begin + 3] in ("!!!", "???"):
         # ending a paragraph: only Python-Markdown's own marker line (`!!!!! wow` is text)
+        # of a kind a callout has (`!!! Thanks for reading` after prose stays prose)
         marker_line = state.src[begin : state.eMarks[start_line]]
-        return bool(ADMONITION_LINE.match(marker_line)) and admonition(
-            state, start_line, end_line, silent
+        found = ADMONITION_LINE.match(marker_line)
+        return (
+            found is not None
+            and found[1].lower() in KNOWN_KINDS
+            and admonition(state, start_line, end_line, silent)
         )
     if silent or state.src[begin : begin + 3] not in ("!!!", "???"):
         return admonition(state, start_line, end_line, silent)  # (most lines: no marker)
@@ -182,6 +188,7 @@ def callout_tokens(state: StateCore) -> None:
                 _check_closed(token, doc)
             elif token.type == "admonition_open":
                 _admonition(token, doc)
+                _python_markdown_title(token, source, i)
             elif token.type == "shortcode_callout_open":  # `postil.markdown.shortcode`
                 meta = token.meta
                 _retype(token, meta["kind"], meta["title"], meta["collapse"], doc)
@@ -320,6 +327,19 @@ def _admonition(token: Token, doc: RenderState) -> None:
         collapse = "+" if token.markup.endswith("+") else "true"
     _retype(token, token.meta.get("tag") or "note", "", collapse, doc)
     token.meta["has_title_tokens"] = True
+
+
+def _python_markdown_title(token: Token, tokens: list[Token], i: int) -> None:
+    """Title an admonition as Python-Markdown does when its title is not quoted: the words
+    after the kind are classes (`!!! note inline end`, MkDocs Material's placement), and
+    the title is the kind capitalised ("Note"; `AdmonitionProcessor.get_class_and_title`).
+    mdit-py-plugins took the words for the title ("inline end")."""
+    params = token.info.strip()
+    if '"' in params or " " not in params or i + 2 >= len(tokens):
+        return
+    inline = tokens[i + 2]
+    if tokens[i + 1].type == "admonition_title_open" and inline.type == "inline":
+        inline.content = params.split(" ", 1)[0].capitalize()
 
 
 def _alert(tokens: list[Token], i: int, doc: RenderState) -> bool:
