@@ -382,16 +382,22 @@ def _spaced_before(row: ET.Element, position: int) -> bool:
     return index < position - 1 and index >= 0 and (row[index].text or "") == "\u2061"
 
 
-def _neighbour_class(el: ET.Element | None) -> str | None:
-    """Return the TeX class of an Inner atom's neighbour that decides the space to it.
+def _neighbour_class(el: ET.Element | None, empty: str = "mathord") -> str | None:
+    r"""Return the TeX class of an Inner atom's neighbour that decides the space to it.
 
     None for no neighbour; `inner` for dots; a unary sign (`form="prefix"`) is Ord; a
-    stretched fence is Open or Close by its form; anything not an operator is Ord.
+    stretched fence is Open or Close by its form; anything not an operator is Ord. An
+    empty class atom, `\mathopen{}` before a `\left` and `\mathclose{}` after a
+    `\right` (the mleftright package's idiom, `f\mathopen{}\left(x\right)`, to take the
+    Inner spaces away; latex2mathml writes both alike) is `empty`: Open before the group,
+    Close after it.
     """
     if el is None:
         return None
     if _is_inner(el):
         return "inner"
+    if el.tag == "mrow" and len(el) and all(_empty_atom_part(part) for part in el):
+        return empty
     token = core(el)
     if token.tag != "mo":
         return "mathord"
@@ -402,6 +408,14 @@ def _neighbour_class(el: ET.Element | None) -> str | None:
     if kind == "mathbin" and form == "prefix":
         return "mathord"
     return kind or "mathord"
+
+
+def _empty_atom_part(el: ET.Element) -> bool:
+    """Tell whether `el` is a part of an empty class atom as `tokens.flatten_class_tokens`
+    writes it: a zero-width `<mspace>` or an empty `<mrow>`."""
+    if el.tag == "mspace":
+        return el.get("width") in ("0em", "0", "0px")
+    return el.tag == "mrow" and not len(el) and not (el.text or "").strip()
 
 
 def space_inner_dots(row: ET.Element) -> None:
@@ -422,8 +436,8 @@ def space_inner_dots(row: ET.Element) -> None:
     for index, el in enumerate(kids):
         if not _is_inner(el):
             continue
-        before = _neighbour_class(kids[index - 1] if index else None)
-        after = _neighbour_class(kids[index + 1] if index + 1 < len(kids) else None)
+        before = _neighbour_class(kids[index - 1] if index else None, "mathopen")
+        after = _neighbour_class(kids[index + 1] if index + 1 < len(kids) else None, "mathclose")
         position = list(row).index(el)
         if after is not None and after not in NO_SPACE_AFTER_INNER:
             row.insert(position + 1, ET.Element("mspace", width=THIN))
