@@ -389,6 +389,7 @@ TEX_PASSES: list[tuple[str, Pass]] = [
     ("ref-markers", _rewrite(rewrite.rewrite_refs)),
     ("verb", _rewrite(textmode.rewrite_verb)),
     ("specials", _rewrite(rewrite.rewrite_specials)),
+    ("prime-superscripts", _rewrite(rewrite.rewrite_prime_superscripts)),
     ("modular", _modular),
     ("operatornames", _rewrite(rewrite.rewrite_operatornames)),
     ("enclosures", _rewrite(enclosures.rewrite_enclosures)),

@@ -573,3 +573,35 @@ def rewrite_urls(latex: str) -> str:
     if "\\url" in latex:
         latex = URL.sub(r"\\href{\1}{\\texttt{\1}}", latex)
     return latex
+
+
+PRIMES_THEN_SUPERSCRIPT = re.compile(r"('{2,})\s*\^")
+"""Two primes or more and a superscript after them (`f''^n`)."""
+
+
+def rewrite_prime_superscripts(latex: str) -> str:
+    r"""Write primes followed by a superscript as one superscript: `f''^n` is
+    `f^{\prime\prime n}`.
+
+    TeX reads `'` as `^{\prime}` that takes the primes after it and a superscript after
+    them into one superscript (The TeXbook, chapter 16; latex.ltx's `\active@math@prime`), so
+    `f''^n` is "f double prime to the n", as KaTeX and MathJax read it; latex2mathml reads
+    two primes as a superscript of their own and refused the `^` after them ("double
+    superscript"). One prime and a superscript it reads itself (`f'^2`); after a subscript,
+    `tokens.merge_prime_scripts` puts them together.
+    """
+    if "''" not in latex:
+        return latex
+    out: list[str] = []
+    done = 0
+    for found in PRIMES_THEN_SUPERSCRIPT.finditer(latex):
+        if found.start() < done:
+            continue
+        try:
+            argument, end = read_group(latex, found.end())
+        except MathSyntaxError:
+            continue  # `f''^` at the end: latex2mathml's own error says it
+        primes = "\\prime" * len(found[1])
+        out += [latex[done : found.start()], "^{", primes, " ", argument, "}"]
+        done = end
+    return "".join(out) + latex[done:] if out else latex
