@@ -66,17 +66,28 @@ class Diagnostic:
         """Return the message, then the source line and a caret under the column (as GCC does).
 
         The excerpt lines are indented by four spaces; tabs before the column are kept so the
-        caret lines up in a terminal.
+        caret lines up in a terminal. A line longer than `EXCERPT_WIDTH` (a minified line, a
+        notebook's output) is cut to that many characters around the column, `…` marking
+        each cut: its thousands of warnings each printed the whole line.
         """
         line = self.source_line
         if not line.strip():
             return str(self)
-        text = f"{self}\n    {line}"
         col = self.location.col
+        if len(line) > EXCERPT_WIDTH:
+            start = max(0, min(col - 1 - EXCERPT_WIDTH // 2, len(line) - EXCERPT_WIDTH))
+            cut = line[start : start + EXCERPT_WIDTH]
+            head, tail = ("…" if start else ""), ("…" if start + EXCERPT_WIDTH < len(line) else "")
+            line, col = head + cut + tail, col - start + len(head)
+        text = f"{self}\n    {line}"
         if 0 < col <= len(line) + 1:
             pad = "".join("\t" if c == "\t" else " " for c in line[: col - 1])
             text += f"\n    {pad}^"
         return text
+
+
+EXCERPT_WIDTH = 160
+"""The most characters of a source line a diagnostic's excerpt shows."""
 
 
 class PostilError(Exception):

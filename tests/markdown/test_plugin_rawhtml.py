@@ -103,3 +103,12 @@ def test_elements_components_svg_and_code_are_not_unknown_tags(body):
 
 def test_mdx_components_are_left_to_the_mdx_plugin():
     assert not [w for w in warnings_of("A <T>.\n", "content/posts/x.mdx") if "HTML tag" in w[2]]
+
+
+def test_an_unknown_tag_is_told_once_a_post_at_its_place_outside_code_spans():
+    body = "Code `Vec<T>` then real Vec<T> and Vec<T>.\n\nAgain Vec<T> and `<K>` then <K>.\n"
+    found = warnings_of(body)
+    assert [(line, col, message[:5]) for line, col, message in found] == [
+        (1, 28, "`<T>`"),  # after the code span holding the same text
+        (3, 29, "`<K>`"),
+    ]

@@ -22,3 +22,13 @@ def test_a_diagnostic_outside_the_site_or_without_a_line_is_kept(tmp_path):
     assert located(theme, tmp_path) == theme
     error = as_diagnostic(TemplateError("cannot load template x.html"))
     assert located(error, tmp_path) == error and str(error) == "<site>: cannot load template x.html"
+
+
+def test_an_excerpt_of_a_long_line_is_cut_around_its_column_with_the_caret_under_it():
+    line = "x" * 500 + "<T>" + "y" * 500  # a minified line: thousands of warnings printed it
+    found = Diagnostic(Severity.WARNING, Location("a.md", 3, 501), "m", line).report()
+    _, excerpt, caret = found.split("\n")
+    assert excerpt.startswith("    …") and excerpt.endswith("…") and len(excerpt) <= 4 + 162
+    assert excerpt[caret.index("^") : caret.index("^") + 3] == "<T>"
+    short = Diagnostic(Severity.WARNING, Location("a.md", 3, 2), "m", "ab").report()
+    assert short == "a.md:3:2: warning: m\n    ab\n     ^"

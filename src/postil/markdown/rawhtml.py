@@ -296,11 +296,13 @@ def unknown_tags(state: StateCore) -> None:
     element of `HTML_ELEMENTS` and no custom element's (those have a `-`), and its partner
     (`</T>` after `<T>`, or `<T>` before `</T>`) is not in the same paragraph: `<T>x</T>`
     shows its `x`. A paragraph with inline `<svg>` or `<math>` (whose parts are no HTML
-    elements), and MDX, where `<T>` is a component (`postil.markdown.mdx`), are left.
+    elements), and MDX, where `<T>` is a component (`postil.markdown.mdx`), are left. Each
+    tag is told once a post, at its first place outside code spans.
     """
     doc = get_state(state.env)
     if doc.path.lower().endswith(".mdx") or "<" not in state.src:
         return
+    told: set[str] = doc.groups.carry.setdefault("unknown_tags", set())
     for token in state.tokens:
         if token.type != "inline" or not token.children:
             continue
@@ -319,14 +321,15 @@ def unknown_tags(state: StateCore) -> None:
             else:
                 first_open.setdefault(name, at)
         for at, (child, name) in enumerate(tags):
-            if name in HTML_ELEMENTS:
+            if name in HTML_ELEMENTS or child.content in told:
                 continue
             if child.content.startswith("</"):
                 if first_open.get(name, at) < at:  # `<T>x</T>`: an element with its text
                     continue
             elif last_close.get(name, at) > at:
                 continue
-            line0, col = locate(doc, token.map, child.content)
+            told.add(child.content)  # once a post: a page of `Vec<T>` is one mistake
+            line0, col = _locate_outside_code(doc, token.map, child.content)
             escaped = child.content.replace("<", "\\<", 1)
             doc.warn(
                 line0,
@@ -335,6 +338,27 @@ def unknown_tags(state: StateCore) -> None:
                 f"browser shows nothing for it; write `{escaped}` or put it in a code span "
                 "(`` `…` ``) to show it",
             )
+
+
+CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
+"""A code span on a line (CommonMark: a run of backticks closed by a run as long)."""
+
+
+def _locate_outside_code(
+    doc: RenderState, block_map: list[int] | None, text: str
+) -> tuple[int | None, int]:
+    """Return (0-based body line, 1-based column) of `text` in a block's lines outside its
+    code spans (`` `Vec<T>` `` before the real `Vec<T>` on the line), else where `locate`
+    finds it."""
+    if block_map:
+        for line0 in range(block_map[0], min(block_map[1], len(doc.source_lines))):
+            line = doc.source_lines[line0]
+            if "`" in line:
+                line = CODE_SPAN.sub(lambda span: " " * len(span[0]), line)
+            col = line.find(text)
+            if col >= 0:
+                return line0, col + 1
+    return locate(doc, block_map, text)
 
 
 def _tag_name_of(html: str) -> str:
