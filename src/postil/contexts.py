@@ -12,7 +12,7 @@ from typing import Any
 
 from postil.citation import apa_reference, bibtex_entry, display_name
 from postil.htmlfilter import plain_text
-from postil.markdown.rendered import RenderedMarkdown, sections
+from postil.markdown.rendered import RenderedMarkdown, TocEntry, contents
 from postil.metadata import (
     MetaTag,
     blog_posting,
@@ -114,7 +114,7 @@ def post_context(site: Site, index: int, rendered: RenderedPost) -> dict[str, An
         "authors": tuple(display_name(name) for name in authors),  # the byline's
         **author_byline(meta.author_details),
         "content": BodyHTML(rendered.content),
-        "toc": () if rendered.content.toc_placed else sections(rendered.content.toc),
+        "toc": () if rendered.content.toc_placed else page_contents(rendered),
         "widgets": sorted(rendered.content.widgets),
         "math": bool(rendered.content.math_chars),
         "tag_links": tag_links(site, meta.tags),
@@ -201,3 +201,21 @@ class BodyHTML:
 
     def __init__(self, content: RenderedMarkdown) -> None:
         self.content = content
+
+
+PAGE_CONTENTS_MOST = 25
+"""The most entries the page's contents list shows with its subsections; a longer one
+lists its sections only (it sits in the margin beside the post's start, and sidenotes clear
+it)."""
+
+
+def page_contents(rendered: RenderedPost) -> tuple[tuple[TocEntry, tuple[TocEntry, ...]], ...]:
+    """Return the page's contents list (`rendered.contents`, its title's repetition left
+    out; the template shows it from three entries, or one with `toc: true`). Each section
+    keeps its subsections unless the whole would pass `PAGE_CONTENTS_MOST`, as Hugo's
+    `.TableOfContents` (`##` and `###`) and Quarto's (`toc-depth`) nest them."""
+    groups = contents(rendered.content.toc, rendered.title_text)
+    count = sum(1 + len(children) for _, children in groups)
+    if count > PAGE_CONTENTS_MOST:
+        groups = tuple((entry, ()) for entry, _ in groups)
+    return groups

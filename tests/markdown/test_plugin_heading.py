@@ -9,7 +9,7 @@ from postil.markdown import TocEntry
 from postil.markdown.figure import figure_plugin
 from postil.markdown.heading import heading_plugin, slug_for
 from postil.markdown.math import math_plugin
-from postil.markdown.rendered import section_level
+from postil.markdown.rendered import contents
 from postil.markdown.sidenote import sidenote_plugin
 from postil.markdown.state import RenderState
 
@@ -35,22 +35,31 @@ def test_toc_holds_every_heading_with_plain_text_in_order():
 
 
 @pytest.mark.parametrize(
-    ("levels", "sections"),
+    ("levels", "title", "shown"),
     [
-        ("1 2 2 2 3", 2),  # a lone `#` repeating the title: the `##` are the sections
-        ("1 2 1 2 1 2 2", 1),  # `#` sections (Jekyll, Hakyll, mdBook posts), `##` below
-        ("1 2 2 2 1", 2),  # two `#` and three `##`: the three
-        ("1 4 4 4 4", 4),  # a Franklin post of `####` headings
-        ("2 3 2 3", 2),  # fewer than three at every level: the shallowest used twice
-        ("3", 3),
-        ("", None),
+        # `#` sections (Jekyll, Hakyll, mdBook posts), `##` nested under them
+        ("1:A 2:a 2:b 1:B 2:c", "", "A(a b) B(c)"),
+        ("1:Intro 3:x 3:y 3:z", "", "Intro(x y z)"),  # the next level used, not the next number
+        ("1:T 2:a 2:b 2:c", "T", "a b c"),  # a `#` repeating the title is no section
+        ("1:Other 2:a 2:b", "T", "Other(a b)"),  # one that does not is
+        ("4:a 4:b", "", "a b"),  # a Franklin post of `####` headings
+        ("2:a 3:x 4:deep 2:b", "", "a(x) b"),  # deeper than the next level: left out
+        ("3:x 2:a 3:y", "", "x a(y)"),  # before any section: one of its own
+        ("", "", ""),
     ],
 )
-def test_the_section_level_is_the_shallowest_used_three_times_then_twice_then_once(
-    levels, sections
-):
-    entries = [TocEntry(int(level), f"h{i}", "x") for i, level in enumerate(levels.split())]
-    assert section_level(entries) == sections
+def test_contents_are_the_shallowest_level_with_the_next_level_nested(levels, title, shown):
+    entries = [
+        TocEntry(int(level), text, text) for level, text in (x.split(":") for x in levels.split())
+    ]
+    groups = contents(entries, title)
+    assert (
+        " ".join(
+            e.text + (f"({' '.join(c.text for c in children)})" if children else "")
+            for e, children in groups
+        )
+        == shown
+    )
 
 
 def test_heading_ids_skip_figure_ids_and_the_notes_heading():

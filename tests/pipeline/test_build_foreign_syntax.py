@@ -273,7 +273,17 @@ def test_a_hexo_post_has_its_contents_once_where_its_marker_is(tmp_path):
 
 
 def contents(root, slug):
-    return [a.text_content() for a in page(root, slug).xpath("//nav[@class='toc']//a")]
+    """The page's contents list: each section's text, with its subsections' in brackets."""
+    items = page(root, slug).xpath("//nav[@class='toc']/ol/li")
+    return [
+        item.xpath("./a")[0].text_content()
+        + (
+            f" [{', '.join(a.text_content() for a in item.xpath('./ol/li/a'))}]"
+            if item.xpath("./ol")
+            else ""
+        )
+        for item in items
+    ]
 
 
 def test_the_page_contents_list_a_posts_sections_at_the_level_it_writes_them(tmp_path):
@@ -286,11 +296,24 @@ def test_the_page_contents_list_a_posts_sections_at_the_level_it_writes_them(tmp
         + "".join(f"## Step {n}\n\nText.\n\n" for n in (1, 2, 3))
     )
     deep = HEAD.format("Bounds") + "".join(f"#### Lemma {n}\n\nText.\n\n" for n in (1, 2, 3))
+    long = HEAD.format("Long") + "".join(
+        f"## S{n}\n\n" + "".join(f"### S{n}.{k}\n\nText.\n\n" for k in range(10)) for n in (1, 2, 3)
+    )
     root = make_site(
         tmp_path / "site",
-        {"kernels.md": hash_sections, "attention.md": repeated_title, "bounds.md": deep},
+        {
+            "kernels.md": hash_sections,
+            "attention.md": repeated_title,
+            "bounds.md": deep,
+            "long.md": long,
+        },
     )
     build(BuildOptions(root=root))
-    assert contents(root, "kernels") == ["Part 1", "Part 2", "Part 3"]  # was the three Details
+    assert contents(root, "kernels") == [  # was the three Details alone
+        "Part 1 [Detail 1]",
+        "Part 2 [Detail 2]",
+        "Part 3 [Detail 3]",
+    ]
     assert contents(root, "attention") == ["Step 1", "Step 2", "Step 3"]
     assert contents(root, "bounds") == ["Lemma 1", "Lemma 2", "Lemma 3"]  # was none
+    assert contents(root, "long") == ["S1", "S2", "S3"]  # 33 entries: the sections only

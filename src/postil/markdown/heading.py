@@ -55,7 +55,7 @@ def heading_plugin(md: MarkdownIt) -> None:
     The anchor's `¶` glyph is drawn by CSS (`::after`), so copied text stays clean.
     `state.extra["toc"]` receives `TocEntry(level, id, text, html)` for every heading, in
     order (html: the text escaped, math as MathML); a table of contents lists the levels
-    `postil.markdown.toc.section_level` finds. CSS class: heading-anchor.
+    `postil.markdown.rendered.contents` picks. CSS class: heading-anchor.
     """
     md.core.ruler.push("heading_ids", heading_ids)
     md.add_render_rule("heading_close", render_heading_close)

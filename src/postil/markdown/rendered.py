@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -28,31 +27,35 @@ class TocEntry:
     html: str = ""
 
 
-def section_level(entries: Sequence[TocEntry]) -> int | None:
-    """Return the heading level of a post's sections, which its table of contents lists:
-    the shallowest level of at least three headings, else of two, else of one; None for a
-    post without headings.
+def contents(
+    entries: Sequence[TocEntry], title: str = ""
+) -> tuple[tuple[TocEntry, tuple[TocEntry, ...]], ...]:
+    """Return a post's table of contents: each section with its headings of the next level
+    used below it, from the post's headings in order (`state.extra["toc"]`).
 
-    Posts titled by their front matter write their sections as `##` (Hugo's and Jekyll's
-    themes, Quarto) or as `#` (47 of 291 real posts of Jekyll, Hakyll, mdBook, VitePress
-    and Franklin blogs: their `##` are subsections), some only as `####`; a lone `#` that
-    repeats the title is no level of sections. Hugo's table of contents starts at `##`
-    (`startLevel: 2`); kramdown's `{:toc}` and Python-Markdown's `[TOC]` list every level
-    from `#`, and so showed a post of `#` sections whole where postil showed its
-    subsections, or nothing.
+    The sections are the shallowest level of headings (kramdown's `{:toc}` and
+    Python-Markdown's `[TOC]` list every level from `#`, nested): `##` in most posts, `#`
+    in 47 of 291 real posts of Jekyll, Hakyll, mdBook, VitePress and Franklin blogs (their
+    `##` are subsections; postil listed only those, or nothing), `####` in some; a heading
+    of a level deeper than the next is left out. A first heading alone at its level whose
+    text is the post's `title` repeats it (a front matter title and `# Title` again): it is
+    no section. A heading of the next level before any section is one of its own.
     """
-    counts = Counter(entry.level for entry in entries)
-    for least in (3, 2, 1):
-        found = [level for level, count in counts.items() if count >= least]
-        if found:
-            return min(found)
-    return None
-
-
-def sections(entries: Sequence[TocEntry]) -> tuple[TocEntry, ...]:
-    """Return the entries of a post's sections (`section_level`): the page's contents list."""
-    level = section_level(entries)
-    return tuple(entry for entry in entries if entry.level == level)
+    found = list(entries)
+    if title and found and [e.level for e in found].count(found[0].level) == 1:
+        if found[0].text.strip().casefold() == title.strip().casefold() and len(found) > 1:
+            found = found[1:]
+    if not found:
+        return ()
+    top = min(entry.level for entry in found)
+    deeper = sorted({entry.level for entry in found if entry.level > top})
+    groups: list[tuple[TocEntry, list[TocEntry]]] = []
+    for entry in found:
+        if entry.level == top or (deeper and entry.level == deeper[0] and not groups):
+            groups.append((entry, []))
+        elif deeper and entry.level == deeper[0]:
+            groups[-1][1].append(entry)
+    return tuple((entry, tuple(children)) for entry, children in groups)
 
 
 @dataclass(frozen=True)

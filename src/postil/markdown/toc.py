@@ -13,7 +13,7 @@ from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_block import StateBlock
 from markdown_it.token import Token
 
-from postil.markdown.rendered import TocEntry, section_level
+from postil.markdown.rendered import TocEntry, contents
 from postil.markdown.state import get_state
 
 ITEM = re.compile(r" {0,3}(?:[*+-]|\d{1,9}[.)])[ \t]+\S.*")
@@ -46,8 +46,8 @@ def toc_plugin(md: MarkdownIt) -> None:
         [TOC]
 
     Output: `<nav class="toc toc-inline" aria-label="Contents"><ol>` with a link per
-    section (`##` in most posts: `section_level`) and a nested `<ol>` for its headings of
-    the next level (the heading plugin's `state.extra["toc"]`). `state.extra["toc_placed"]`
+    section (`##` in most posts: `rendered.contents`) and a nested `<ol>` for its headings
+    of the next level (the heading plugin's `state.extra["toc"]`). `state.extra["toc_placed"]`
     is set, so the page template does not show the table of contents a second time. CSS
     classes: toc, toc-inline.
     """
@@ -101,19 +101,11 @@ def _line(state: StateBlock, line: int) -> str:
 def render_kramdown_toc(
     self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any
 ) -> str:
-    """Render the post's table of contents: its sections (`section_level`), each with its
-    headings of the next level used below them."""
-    entries: list[TocEntry] = list(get_state(env).extra.get("toc", ()))
-    top = section_level(entries)
-    if top is None:
+    """Render the post's table of contents: its sections, each with its headings of the
+    next level used below them (`rendered.contents`)."""
+    groups = contents(get_state(env).extra.get("toc", ()))
+    if not groups:
         return ""
-    deeper = sorted({entry.level for entry in entries if entry.level > top})
-    groups: list[tuple[TocEntry, list[TocEntry]]] = []
-    for entry in entries:
-        if entry.level == top or (deeper and entry.level == deeper[0] and not groups):
-            groups.append((entry, []))
-        elif deeper and entry.level == deeper[0]:
-            groups[-1][1].append(entry)
     items = []
     for entry, children in groups:
         inner = "".join(f"<li>{_link(child)}</li>\n" for child in children)
