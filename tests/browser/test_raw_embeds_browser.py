@@ -38,6 +38,9 @@ A paragraph of text before the embeds, long enough to fill the measure of the co
 <svg x="10" y="10" width="50" height="40" viewBox="0 0 5 4"><rect width="5" height="4"/></svg>
 </svg>
 
+<svg xmlns="http://www.w3.org/2000/svg" width="100%" height="120" viewBox="0 0 10 1"
+  preserveAspectRatio="none" role="img" aria-label="A band"><rect width="10" height="1"/></svg>
+
 <div class="plotly-graph-div" style="height:225px; width:500px;">
 <div style="position: relative; width: 500px; height: 225px"></div>
 </div>
@@ -87,7 +90,7 @@ def test_on_a_phone_each_embed_fits_the_column_and_a_frame_keeps_its_ratio(page,
     assert found["overflow"] == 0
     text = found["text"]
     assert text < 400  # the player (420 px) is wider than the column
-    player, small, full, pixels, video, embed, canvas, svg, inner = found["boxes"]
+    player, small, full, pixels, video, embed, canvas, svg, inner, band = found["boxes"]
     (_, player_w, player_h), (_, small_w, small_h), (_, video_w, video_h) = player, small, video
     # a frame narrows to the column at its height (its attributes may be no numbers)
     assert player_w == pytest.approx(text, abs=1) and player_h == 315
@@ -101,6 +104,7 @@ def test_on_a_phone_each_embed_fits_the_column_and_a_frame_keeps_its_ratio(page,
     # an inline SVG drawing scales by its viewBox; the one inside it stays its own size
     assert svg[1] == pytest.approx(text, abs=1) and svg[2] == pytest.approx(text * 400 / 600, abs=1)
     assert inner[1] == pytest.approx(50 * text / 600, abs=1)
+    assert band[2] == 120  # drawn to stretch (preserveAspectRatio="none"): its own height
     plot = page.eval_on_selector(
         ".plotly-graph-div", "e => [e.getBoundingClientRect().width, e.scrollWidth]"
     )

@@ -81,6 +81,14 @@ def test_the_kernels_language_names_the_code():
             },
             '```{=html}\n<script src="p.js"></script>\n<div id="f"></div>\n```',
         ),
+        (  # a comment before it; the head's title, meta and base go, its stylesheet stays
+            {
+                "text/html": "<!-- saved -->\n<html><head><title>Plot</title>"
+                '<meta http-equiv="refresh" content="0"><base href="/x/">'
+                '<link rel="stylesheet" href="p.css"></head><body><p>f</p></body></html>'
+            },
+            '```{=html}\n<link rel="stylesheet" href="p.css">\n<p>f</p>\n```',
+        ),
         (  # negative: a fragment that mentions <html> in its text is as it was
             {"text/html": "<p>Write <code>&lt;html&gt;</code></p><html>"},
             "```{=html}\n<p>Write <code>&lt;html&gt;</code></p><html>\n```",

@@ -241,15 +241,17 @@ def _output(output: dict[str, Any]) -> str:
 
 
 DOCUMENT_START = re.compile(
-    r"\A\s*(?:<!doctype[^>]*>\s*)?<html\b[^>]*>\s*(?:<head\b[^>]*>(?P<head>.*?)</head>\s*)?"
-    r"(?:<body\b[^>]*>)?",
+    r"\A\s*(?:<!--.*?-->\s*)*(?:<!doctype[^>]*>\s*)?(?:<!--.*?-->\s*)*<html\b[^>]*>\s*"
+    r"(?:<head\b[^>]*>(?P<head>.*?)</head>\s*)?(?:<body\b[^>]*>)?",
     re.I | re.S,
 )
 """The opening of a whole HTML document: doctype, `<html>`, the `<head>` and `<body>` tags."""
 
 DOCUMENT_END = re.compile(r"(?:</body>\s*)?</html>\s*\Z", re.I)
 
-CHARSET = re.compile(r"<meta\s+charset\s*=[^>]*>\s*", re.I)
+HEAD_ONLY = re.compile(r"<title\b[^>]*>.*?</title>\s*|<(?:meta|base)\b[^>]*>\s*", re.I | re.S)
+"""What belongs to a document's head alone: its title, `<meta>` (charset, refresh) and
+`<base>` (which would change every relative URL of the page)."""
 
 
 def html_fragment(html: str) -> str:
@@ -260,13 +262,14 @@ def html_fragment(html: str) -> str:
     `<html>`, `<head>` and `<body>` tags are dropped and what they hold kept); written
     into a page as they are, they are stray tags there (a second `<html>` and `<body>`, a
     second `<meta charset>`, after which the Nu Html Checker gives up on the page). The
-    head's scripts and styles are kept before the body's content; its `<meta charset>`
-    goes, as the page has its own. Any other output is returned as it is.
+    head's scripts, styles and stylesheet links are kept before the body's content; its
+    title, `<meta>` and `<base>` go (`HEAD_ONLY`), as the page has its own. Comments before
+    the document are passed over. Any other output is returned as it is.
     """
     start = DOCUMENT_START.match(html)
     if start is None:
         return html
-    head = CHARSET.sub("", start["head"] or "").strip()
+    head = HEAD_ONLY.sub("", start["head"] or "").strip()
     body = DOCUMENT_END.sub("", html[start.end() :]).strip()
     return f"{head}\n{body}" if head else body
 

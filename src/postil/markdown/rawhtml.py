@@ -37,8 +37,9 @@ VOID_ELEMENTS = frozenset(
 )
 """HTML's void elements (WHATWG HTML, 13.1.2): their `/>` is allowed and changes nothing."""
 
-TARGET_ATTRS = frozenset({"id", "name"})
-"""Attributes that make an element a link target (`<a name="x"/>`, `<span id="x"/>`)."""
+TARGET_ATTRS = frozenset({"id", "name", "href"})
+"""Attributes that make an element a link or a link target (`<a name="x"/>`,
+`<span id="x"/>`, `<a href="…"/>`, which left the rest of the page a link)."""
 
 TEXT_ELEMENTS = frozenset({"textarea", "title"})
 """Elements whose content HTML reads as text (RCDATA), not tags."""
@@ -166,11 +167,12 @@ def rewrite_html(
     as an `<iframe>`'s fallback content. Void elements (`<br/>`, `<img … />`) are as written,
     and so is any element inside SVG or MathML (`<path d="…"/>`): `foreign` holds the depth
     of `<svg>` and `<math>` elements open before `html`, and is updated for the text after.
-    With `foreign` None (raw HTML inside a paragraph) only a link target is closed, an
-    element with an `id` or `name` (`<a name="nice"/>A nice property…`: the open `<a>` took
-    the paragraph, the next formula and heading into a link's colour in a kramdown post);
-    other self-closed elements stay as written, as CommonMark passes inline raw HTML
-    through unchanged (its examples 614–617, none of which has an `id` or `name`).
+    With `foreign` None (raw HTML inside a paragraph) only a link or a link target is
+    closed, an element with an `id`, `name` or `href` (`<a name="nice"/>A nice property…`:
+    the open `<a>` took the paragraph, the next formula and heading into a link's colour in
+    a kramdown post); other self-closed elements stay as written, as CommonMark passes
+    inline raw HTML through unchanged (its examples 614–617, none of which has an `id`,
+    `name` or `href`).
     """
     renamed = renamed or {}
     parser = _TagFinder()
@@ -179,7 +181,7 @@ def rewrite_html(
     parser.close()
     if foreign is not None:
         foreign[0] = parser.foreign
-    else:  # inline: only a link target (`<a name="x"/>`) is closed
+    else:  # inline: only a link or a link target (`<a name="x"/>`) is closed
         targets = {at for at, _, attrs in parser.tags if any(n in TARGET_ATTRS for n, _ in attrs)}
         parser.unclosed &= targets
     starts: list[int] = []

@@ -427,6 +427,9 @@ def _valid_attribute(el: ET.Element, name: str, css_property: str) -> str | None
       does, is dropped.
     """
     value = el.get(name)
+    if value == "" or (value is not None and not value.strip()):  # `\color{}`: no colour
+        del el.attrib[name]
+        return None
     if not value or value.lower() in HTML_COLOR_NAMES or HEX_COLOR.fullmatch(value):
         return value
     hex_value = _hex(value)
