@@ -86,8 +86,10 @@ def test_heading_ids_have_no_tex_and_the_toc_shows_mathml(out):
     assert ids == ["the-s-matrix", "bounds-on-r", "plain"]
     (label,) = doc.xpath("//h2[@id='the-s-matrix']/a/@aria-label")
     assert label == "Link to section: The S matrix"
-    links = doc.xpath("//nav[@class='toc']//a")
-    assert [a.get("href") for a in links] == ["#the-s-matrix", "#bounds-on-r", "#plain"]
+    sections = doc.xpath("//nav[@class='toc']/ol/li/a")
+    assert [a.get("href") for a in sections] == ["#the-s-matrix", "#bounds-on-r", "#plain"]
+    links = doc.xpath("//nav[@class='toc']//a")  # the `###` nested under its section
+    assert [a.get("href") for a in links] == ["#the-s-matrix", "#bounds-on-r", "#plain", "#deeper"]
     assert links[0].xpath(".//math//mi/text()") == ["S"]
 
 
