@@ -95,8 +95,8 @@ def unread_sources(assets: SiteAssets) -> list[Diagnostic]:
     """Return a warning for each content asset that another generator reads as a post or
     page and postil publishes as a file: one written in a content format postil does not
     read (`OTHER_FORMATS`: Org mode, AsciiDoc, reStructuredText, Textile; Hugo, Pelican and
-    Nikola read them), and an HTML file that opens with `---` front matter (Jekyll's and
-    Hugo's posts written in HTML, as Jekyll's WordPress importer writes them), which would
+    Nikola read them), and an HTML file that opens with `---` or `+++` front matter (Jekyll's
+    and Hugo's posts written in HTML, as Jekyll's WordPress importer writes them), which would
     be published with its front matter showing. Without it the post is silently gone.
     """
     found = []
@@ -129,13 +129,14 @@ def unread_sources(assets: SiteAssets) -> list[Diagnostic]:
 
 
 def _opens_with_front_matter(path: Path) -> bool:
-    """Whether a file's first line is `---` (YAML front matter), BOM and spaces aside."""
+    """Whether a file's first line is `---` or `+++` (YAML or Hugo's TOML front matter),
+    BOM and spaces aside."""
     try:
         with open(path, "rb") as file:
             first = file.readline(64)
     except OSError:
         return False
-    return first.removeprefix(b"\xef\xbb\xbf").rstrip() == b"---"
+    return first.removeprefix(b"\xef\xbb\xbf").rstrip() in (b"---", b"+++")
 
 
 def content_assets(

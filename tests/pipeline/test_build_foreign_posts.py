@@ -285,6 +285,7 @@ def test_markdown_endings_of_jekyll_and_hugo_are_posts_and_other_formats_are_tol
     posts |= {
         "d.html": "---\ntitle: WordPress import\n---\n<p>Old.</p>\n",
         "e.html": "<p>A page.</p>",
+        "f.html": '+++\ntitle = "Hugo"\n+++\n<p>Hugo\'s HTML content.</p>\n',
     }
     root = make_site(tmp_path / "site", posts)
     result = build_site(root)
@@ -295,6 +296,7 @@ def test_markdown_endings_of_jekyll_and_hugo_are_posts_and_other_formats_are_tol
         "content/posts/b.rst:1:1",
         "content/posts/c.adoc:1:1",
         "content/posts/d.html:1:1",  # Jekyll's and Hugo's post in HTML; e.html is a file
+        "content/posts/f.html:1:1",  # with Hugo's TOML front matter
     ]
     assert "written in Org mode, which postil does not read as a post or page" in warnings[0]
     assert "published as the file `posts/a.org`" in warnings[0]
