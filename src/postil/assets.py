@@ -18,6 +18,7 @@ never publishes a file from outside the site's directory.
 
 from __future__ import annotations
 
+import bisect
 import os
 import posixpath
 from collections.abc import Iterable, Mapping
@@ -50,6 +51,12 @@ class SiteAssets:
     files: tuple[tuple[str, Path], ...]
     by_source: Mapping[str, str]
     origins: Mapping[str, str]
+
+    def path_of(self, rel: str) -> Path:
+        """Return the file published at the output `rel` (one of `files`, which are sorted
+        by rel: a binary search, not a map of every file on each rebuild)."""
+        at = bisect.bisect_left(self.files, (rel,))
+        return self.files[at][1]
 
 
 def site_assets(
@@ -100,7 +107,6 @@ def unread_sources(assets: SiteAssets) -> list[Diagnostic]:
     be published with its front matter showing. Without it the post is silently gone.
     """
     found = []
-    files = dict(assets.files)
     for source, output in assets.by_source.items():
         stem, suffix = posixpath.splitext(posixpath.basename(source))
         kind = OTHER_FORMATS.get(suffix.lower())
@@ -116,7 +122,9 @@ def unread_sources(assets: SiteAssets) -> list[Diagnostic]:
                 f"`{output}`; convert it to Markdown ({convert}) or move it out of "
                 "`content/`"
             )
-        elif suffix.lower() in (".html", ".htm") and _opens_with_front_matter(files[output]):
+        elif suffix.lower() in (".html", ".htm") and _opens_with_front_matter(
+            assets.path_of(output)
+        ):
             message = (
                 "an HTML file with front matter is a post to Jekyll and Hugo, but postil reads "
                 f"posts written in Markdown: published as the file `{output}`, its front "

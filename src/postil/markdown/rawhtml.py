@@ -331,7 +331,7 @@ def unknown_tags(state: StateCore) -> None:
             elif last_close.get(name, at) > at:
                 continue
             told.add(child.content)  # once a post: a page of `Vec<T>` is one mistake
-            line0, col = _locate_outside_code(doc, token.map, child.content)
+            line0, col = locate(doc, token.map, child.content, outside_code=True)
             escaped = child.content.replace("<", "\\<", 1)
             doc.warn(
                 line0,
@@ -340,27 +340,6 @@ def unknown_tags(state: StateCore) -> None:
                 f"browser shows nothing for it; write `{escaped}` or put it in a code span "
                 "(`` `…` ``) to show it",
             )
-
-
-CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
-"""A code span on a line (CommonMark: a run of backticks closed by a run as long)."""
-
-
-def _locate_outside_code(
-    doc: RenderState, block_map: list[int] | None, text: str
-) -> tuple[int | None, int]:
-    """Return (0-based body line, 1-based column) of `text` in a block's lines outside its
-    code spans (`` `Vec<T>` `` before the real `Vec<T>` on the line), else where `locate`
-    finds it."""
-    if block_map:
-        for line0 in range(block_map[0], min(block_map[1], len(doc.source_lines))):
-            line = doc.source_lines[line0]
-            if "`" in line:
-                line = CODE_SPAN.sub(lambda span: " " * len(span[0]), line)
-            col = line.find(text)
-            if col >= 0:
-                return line0, col + 1
-    return locate(doc, block_map, text)
 
 
 def _tag_name_of(html: str) -> str:

@@ -121,13 +121,24 @@ def references(state: RenderState) -> list[Reference]:
     return [found for rule in sorted(by_rule) for found in by_rule[rule]]
 
 
-def locate(state: RenderState, block_map: list[int] | None, text: str) -> tuple[int | None, int]:
-    """Return (0-based body line, 1-based column) of `text` inside a block's source lines."""
+CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
+"""A code span on a line (CommonMark: a run of backticks closed by a run as long)."""
+
+
+def locate(
+    state: RenderState, block_map: list[int] | None, text: str, outside_code: bool = False
+) -> tuple[int | None, int]:
+    """Return (0-based body line, 1-based column) of `text` inside a block's source lines
+    (the block's start when it is not found); with `outside_code`, the first place outside
+    a code span (`` `Vec<T>` `` before the real `Vec<T>` on the line)."""
     if not block_map:
         return None, 0
     start, end = block_map
     for line0 in range(start, min(end, len(state.source_lines))):
-        col = state.source_lines[line0].find(text)
+        line = state.source_lines[line0]
+        if outside_code and "`" in line:
+            line = CODE_SPAN.sub(lambda span: " " * len(span[0]), line)
+        col = line.find(text)
         if col >= 0:
             return line0, col + 1
     return start, 1
