@@ -41,6 +41,10 @@ A paragraph of text before the embeds, long enough to fill the measure of the co
 <svg xmlns="http://www.w3.org/2000/svg" width="100%" height="120" viewBox="0 0 10 1"
   preserveAspectRatio="none" role="img" aria-label="A band"><rect width="10" height="1"/></svg>
 
+<svg xmlns="http://www.w3.org/2000/svg" width="640" height="320" role="img"
+  aria-label="A plot without a viewBox"><rect width="640" height="320" fill="#ddd"/>
+<circle cx="630" cy="310" r="10"/></svg>
+
 <div class="plotly-graph-div" style="height:225px; width:500px;">
 <div style="position: relative; width: 500px; height: 225px"></div>
 </div>
@@ -73,6 +77,10 @@ BOXES_JS = """
 """
 
 
+_RIGHT_OF_SVG = "e => e.ownerSVGElement.getBoundingClientRect().right"
+"""The right edge of a drawing's `<svg>`, where its last circle (cx + r = width) ends."""
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Write the page of embeds with the theme's stylesheets."""
@@ -90,7 +98,7 @@ def test_on_a_phone_each_embed_fits_the_column_and_a_frame_keeps_its_ratio(page,
     assert found["overflow"] == 0
     text = found["text"]
     assert text < 400  # the player (420 px) is wider than the column
-    player, small, full, pixels, video, embed, canvas, svg, inner, band = found["boxes"]
+    player, small, full, pixels, video, embed, canvas, svg, inner, band, bare = found["boxes"]
     (_, player_w, player_h), (_, small_w, small_h), (_, video_w, video_h) = player, small, video
     # a frame narrows to the column at its height (its attributes may be no numbers)
     assert player_w == pytest.approx(text, abs=1) and player_h == 315
@@ -105,6 +113,10 @@ def test_on_a_phone_each_embed_fits_the_column_and_a_frame_keeps_its_ratio(page,
     assert svg[1] == pytest.approx(text, abs=1) and svg[2] == pytest.approx(text * 400 / 600, abs=1)
     assert inner[1] == pytest.approx(50 * text / 600, abs=1)
     assert band[2] == 120  # drawn to stretch (preserveAspectRatio="none"): its own height
+    # one sized in pixels without a viewBox scales too (it was cut off at the column's edge)
+    assert bare[1] == pytest.approx(text, abs=1) and bare[2] == pytest.approx(text / 2, abs=1)
+    dot = page.eval_on_selector("circle", "e => e.getBoundingClientRect().right")
+    assert dot == pytest.approx(page.eval_on_selector("circle", _RIGHT_OF_SVG), abs=1)
     plot = page.eval_on_selector(
         ".plotly-graph-div", "e => [e.getBoundingClientRect().width, e.scrollWidth]"
     )
@@ -136,3 +148,4 @@ def test_on_a_wide_screen_the_embeds_keep_their_sizes(page, site, serve_dir):
     assert boxes[2][1:] == [pytest.approx(text, abs=1), 450]  # width="100%": the column's
     assert boxes[3][1:] == [600, 400]
     assert boxes[7][1:] == [600, 400]  # the inline SVG at its own size
+    assert boxes[10][1:] == [640, 320]  # and the one without a viewBox

@@ -194,6 +194,8 @@ def rewrite_html(
         new = [
             (renamed.get(name, name), _rewrite_value(name, value, rewrite)) for name, value in attrs
         ]
+        if raw[1:4].lower() == "svg" and _tag_name(raw).lower() == "svg":
+            new += _view_box(new)
         unclosed = (line, offset) in parser.unclosed
         if new == attrs and not unclosed:
             continue
@@ -209,6 +211,9 @@ def rewrite_html(
 
 PIXELS = re.compile(r"\s*(\d+)(?:\.\d*)?\s*px\s*", re.I)
 """A `width` or `height` written in CSS pixels (`700px`), where HTML wants the number."""
+
+SVG_LENGTH = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(?:px)?\s*", re.I)
+"""An SVG `width` or `height` in user units: a number, or pixels (not `%`, `em`, `cm`)."""
 
 
 def _rewrite_value(name: str, value: str | None, rewrite: Callable[[str], str]) -> str | None:
@@ -228,6 +233,24 @@ def _rewrite_value(name: str, value: str | None, rewrite: Callable[[str], str]) 
     if name == "style":
         return _CSS_URL.sub(lambda m: f"url({m[1]}{rewrite(m[2].strip())}{m[1]})", value)
     return value
+
+
+def _view_box(attrs: list[tuple[str, str | None]]) -> list[tuple[str, str]]:
+    """Return `[("viewBox", "0 0 W H")]` for an `<svg>` sized by a `width` and `height` in
+    pixels but without a `viewBox`, else `[]`.
+
+    Without a viewBox an SVG's drawing keeps its size when CSS narrows the element, so a
+    phone's column showed part of a `<svg width="800" height="400">` drawing and scrolled the
+    page; with the viewBox of its own size (its user units are pixels: SVG 1.1, 7.2) it is
+    drawn exactly as before at its written size and scales with the column like an image
+    (`base.css`, `svg[viewBox]`)."""
+    sizes = dict(attrs)
+    if "viewbox" in sizes or "viewBox" in sizes:
+        return []
+    width, height = (SVG_LENGTH.fullmatch(sizes.get(k) or "") for k in ("width", "height"))
+    if not (width and height):
+        return []
+    return [("viewBox", f"0 0 {width[1]} {height[1]}")]
 
 
 def _srcset_candidate(candidate: str, rewrite: Callable[[str], str]) -> str:
