@@ -97,3 +97,40 @@ def test_postil_spaces_operators_and_relations_as_tex(formulas, key):
 def test_a_binary_operator_in_a_script_has_no_spaces(formulas):
     before, after = gaps_mu(formulas, "#script msub > mrow")
     assert (before, after) == (pytest.approx(0, abs=0.2), pytest.approx(0, abs=0.2))
+
+
+# `\big` and its sides (plain.tex: `\bigl` is `\mathopen\big`, `\bigr` `\mathclose\big`,
+# `\bigm` `\mathrel\big`): key -> (TeX of the middle atom, TeX space on each side in mu).
+BIG_DELIMITERS = {
+    "big-bar": (r"\big|", 0),
+    "Big-vert": (r"\Big\vert", 0),
+    "bigl-bar": (r"\bigl|", 0),
+    "bigr-double-bar": (r"\bigr\|", 0),
+    "bigm-bar": (r"\bigm|", 5),
+    "Bigm-bar": (r"\Bigm|", 5),
+    "big-arrow": (r"\big\uparrow", 0),
+    "big-paren": (r"\big(", 0),
+}
+
+
+@pytest.fixture
+def big_delimiters(serve_dir, page, tmp_path: Path, repo_root: Path):
+    """Open a page of `a <sized delimiter> b` formulas converted by postil."""
+    formulas = {key: (rf"a {tex} b", False) for key, (tex, _) in BIG_DELIMITERS.items()}
+    write_formula_page(tmp_path, repo_root, formulas, f"font-size:{FONT_PX}px")
+    page.goto(serve_dir(tmp_path) + "index.html")
+    page.evaluate("document.fonts.ready")
+    return page
+
+
+@pytest.mark.parametrize("key", list(BIG_DELIMITERS))
+def test_a_big_delimiter_is_drawn_at_its_size_and_spaced_by_its_atom_class(big_delimiters, key):
+    # an infix `|` or `↑` got the dictionary's 5mu on each side and no stretching: `a\big|b`
+    # was a text-size bar between two thick spaces
+    before, after = gaps_mu(big_delimiters, f"#{key} math")
+    want = BIG_DELIMITERS[key][1]
+    assert (before, after) == (pytest.approx(want, abs=0.3), pytest.approx(want, abs=0.3))
+    height = big_delimiters.eval_on_selector(
+        f"#{key} mo", f"o => o.getBoundingClientRect().height / {FONT_PX}"
+    )
+    assert height > 1.15  # at least `\big`'s 1.2em (the font's next size variant)

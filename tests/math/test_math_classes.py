@@ -109,9 +109,20 @@ def test_lvert_stays_an_operator_that_does_not_stretch_and_left_bar_stretches():
     assert [(b.tag, b.get("stretchy")) for b in bars] == [("mo", "true")] * 2
 
 
-def test_big_delimiter_keeps_its_size_and_is_not_made_unstretchy():
-    bar = token(r"\big| x \big|", "|")
-    assert bar.tag == "mo" and bar.get("minsize") and bar.get("stretchy") is None
+def test_big_delimiter_keeps_its_size_stretches_and_is_spaced_as_an_ordinary_atom():
+    bar = token(r"a \big| x \big| b", "|")  # infix `|`: the dictionary neither stretches
+    assert bar.tag == "mo" and bar.get("minsize") and bar.get("stretchy") == "true"
+    assert (bar.get("lspace"), bar.get("rspace")) == ("0em", "0em")  # nor spaces it as TeX
+
+
+def test_bigm_delimiter_is_a_relation_with_its_spaces_but_not_in_scripts():
+    bar = token(r"a \Bigm| b", "|")
+    assert (bar.get("minsize"), bar.get("stretchy")) == ("1.8em", "true")
+    assert (bar.get("lspace"), bar.get("rspace")) == ("0.2778em", "0.2778em")
+    bar = token(r"x^{a \bigm| b}", "|")
+    assert (bar.get("lspace"), bar.get("rspace")) == ("0em", "0em")
+    bar = token(r"a \bigl| b", "|")  # an Open atom, which latex2mathml writes as `\bigm|`
+    assert (bar.get("lspace"), bar.get("rspace")) == ("0em", "0em")
 
 
 def test_primes_are_operators_without_side_space():

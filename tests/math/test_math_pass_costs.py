@@ -245,9 +245,11 @@ def test_math_unknown_command_from_a_macro_still_names_the_macro():
         (  # an inline `\binom` still gets text-size parentheses beside a plain fraction
             r"\binom{n}{k} + \frac{a}{b}",
             False,
-            '<mrow><mo minsize="1.2em" maxsize="1.2em" symmetric="true">(</mo>'
+            '<mrow><mo minsize="1.2em" maxsize="1.2em" symmetric="true" stretchy="true" '
+            'lspace="0em" rspace="0em">(</mo>'
             '<mfrac linethickness="0"><mrow><mi>n</mi></mrow><mrow><mi>k</mi></mrow></mfrac>'
-            '<mo minsize="1.2em" maxsize="1.2em" symmetric="true">)</mo><mo>+</mo>'
+            '<mo minsize="1.2em" maxsize="1.2em" symmetric="true" stretchy="true" '
+            'lspace="0em" rspace="0em">)</mo><mo>+</mo>'
             "<mfrac><mrow><mi>a</mi></mrow><mrow><mi>b</mi></mrow></mfrac></mrow>",
         ),
         (

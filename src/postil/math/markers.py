@@ -16,7 +16,7 @@ marker into the right MathML. The kinds:
 | `env` | `environments.rewrite_environments` | a style | `data-env` on the next `mtable` |
 | `fracdelim` | `rewrite.rewrite_genfrac` | a delimiter | an `<mo>` sized by style (`\binom`'s) |
 | `fracrule` | `rewrite.rewrite_genfrac` | a length | `linethickness` on the next `mfrac` |
-| `sized` | `rewrite.rewrite_specials` (`\bigg`) | none | `FIXED` on the next delimiter |
+| `sized` | `rewrite_specials` | `mathrel`, none | `FIXED` on `\bigg`'s, `\bigm`'s delimiter |
 | `ref`, `eqref` | `rewrite.rewrite_refs` | a label in hex | a link (`numbering.resolve_refs`) |
 
 Besides markers, text inside `\text{…}` hides `{`, `}`, `\` behind `TEXT_STAND_INS` (restored
@@ -42,6 +42,7 @@ BIN_SPACE = "0.2222em"  # \medmuskip, 4mu (The TeXbook p. 170)
 DISPLAY_DELIMITER = "2.047em"
 """latex2mathml's size of a generalised fraction's delimiters (`\\binom`), and of `\\bigg`:
 `styles.fix_fraction_delimiters` sizes the former by style; `\\bigg`'s are marked `FIXED`."""
+REL_SPACE = "0.2778em"  # \thickmuskip, 5mu (The TeXbook p. 170)
 BMOD_SPACE = "0.2778em"
 r"""`\bmod`'s 5mu (latex.ltx: `\nonscript\mskip-\medmuskip\mkern5mu\mathbin{mod}…\mkern5mu`:
 the binary operator's own space is taken back, so 5mu in text, display and script style)."""
@@ -185,6 +186,10 @@ def _expand(parent: ET.Element, index: int, el: ET.Element, kind: str, payload: 
         target = _next_sibling(parent, index)
         if target is not None:
             target.set(FIXED, "1")
+            if payload:  # `\bigm|`: a relation, with its spaces (dropped in scripts by
+                # the atom spacing, as TeX does)
+                target.attrib.update({DATA_CLASS: payload, "lspace": REL_SPACE})
+                target.set("rspace", REL_SPACE)
         parent.remove(el)
     elif kind == "env":
         target = _next_sibling(parent, index)

@@ -235,8 +235,8 @@ def rewrite_specials(latex: str) -> str:
         latex = rewrite_textcircled(latex)
     if "\\substack" in latex:
         latex = brace_substacks(latex)
-    if "\\bigg" in latex:
-        latex = BIGG.sub(lambda m: marker("sized", "") + m.group(0), latex)
+    if "ig" in latex and ("\\big" in latex or "\\Big" in latex):
+        latex = SIZED.sub(_sized_marker, latex)
     if "limits" in latex:
         latex = SCRIPT_LIMITS.sub(r"\2\1", latex)
     return latex
@@ -338,8 +338,20 @@ def _circle_text(argument: str) -> str:
 
 
 GENFRAC = re.compile(r"\\genfrac(?![A-Za-z])")
-BIGG = re.compile(r"\\bigg[lrm]?(?![A-Za-z])")
-r"""`\bigg` and its sides: latex2mathml gives them a generalised fraction's delimiter size."""
+SIZED = re.compile(r"\\([Bb]igg?)([lrm]?)(?![A-Za-z])")
+r"""`\big`, `\Big`, `\bigg`, `\Bigg` and their `l`, `r`, `m` forms."""
+
+
+def _sized_marker(match: re.Match[str]) -> str:
+    r"""Put a `sized` marker before `\bigg` (latex2mathml gives it a generalised fraction's
+    delimiter size: its own is kept) and before each `\bigm` form, whose delimiter is a
+    relation (plain.tex: `\def\bigm{\mathrel\big}`); latex2mathml writes `\bigm|` as it
+    writes `\bigl|`, so without the marker the two could not be spaced apart."""
+    if match[2] == "m":
+        return marker("sized", "mathrel") + match[0]
+    return marker("sized", "") + match[0] if match[1] == "bigg" else match[0]
+
+
 TEX_DIMENSION = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)\s*(?:pt|em|ex|mm|cm|in|bp|pc|dd|cc|sp|mu|px)")
 """A length TeX reads as `\\genfrac`'s thickness (CSS's `px` too, as MathJax takes it)."""
 GENFRAC_STYLES = {"": "", "0": "\\displaystyle", "1": "\\textstyle", "2": "\\scriptstyle"}

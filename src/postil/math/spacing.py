@@ -17,7 +17,7 @@ import re
 import xml.etree.ElementTree as ET
 from functools import lru_cache
 
-from postil.math.markers import BIN_SPACE, DATA_CLASS, DATA_OP, FIXED
+from postil.math.markers import BIN_SPACE, DATA_CLASS, DATA_OP, FIXED, REL_SPACE
 from postil.math.mathml import POSITIONAL, SCRIPTED_OR_STACKED, core, is_space
 from postil.math.styles import SCRIPT, walk_styles
 from postil.math.symbols import (
@@ -26,7 +26,6 @@ from postil.math.symbols import (
     MISSPACED_BINS,
     MISSPACED_RELATIONS,
     OPEN_FENCES,
-    REL_SPACE,
     RELATIONS_AND_PUNCT,
     symbol_class,
 )

@@ -121,10 +121,6 @@ def _auto_sized(el: ET.Element) -> bool:
     )
 
 
-# Delimiters TeX sizes with `\big` that MathML Core's operator dictionary does not stretch.
-UNSTRETCHY_DELIMITERS = frozenset("/\\\u2215\u29f5")
-
-
 def fix_delimiter_sizes(root: ET.Element) -> None:
     r"""Give `\Big`, `\bigg`, `\Bigg` (and a display `\binom`) Computer Modern's sizes,
     centred on the math axis.
@@ -141,10 +137,11 @@ def fix_delimiter_sizes(root: ET.Element) -> None:
         # plain.tex's `\big` boxes are centred on the math axis, as every `\left` is;
         # MathML Core centres a stretched operator only when it is symmetric.
         el.set("symmetric", "true")
-        if el.text in UNSTRETCHY_DELIMITERS and "stretchy" not in el.attrib:
-            # Chromium sizes only operators that stretch, and the operator dictionary
-            # stretches no slash (ronkok/Temml#71: `\big/` drawn at text size); `\big`
-            # makes an ordinary atom, so no operator space either.
-            el.set("stretchy", "true")
-            el.set("lspace", el.get("lspace", "0em"))
-            el.set("rspace", el.get("rspace", "0em"))
+        # Chromium sizes only operators that stretch, and the operator dictionary's infix
+        # forms stretch no slash, bar or double bar (ronkok/Temml#71: `\big/`; `a\big|b`
+        # was drawn at text size). `\big`, `\bigl`, `\bigr` make an Ord, Open, Close
+        # atom (plain.tex: `\bigl` is `\mathopen\big`), without the relation spaces the
+        # dictionary gives an infix `|` or arrow; `\bigm`'s marker gave it a relation's.
+        el.set("stretchy", "true")
+        el.set("lspace", el.get("lspace", "0em"))
+        el.set("rspace", el.get("rspace", "0em"))

@@ -231,9 +231,8 @@ OVERRIDES = {
 PRIMES = frozenset("′″‴⁗‵‶‷")
 VARIATION_SELECTORS = str.maketrans("", "", "\ufe00\ufe0e\ufe0f")
 PREFIX_SIGNS = frozenset("−+±∓")
-# A relation written `:` gets TeX's thick spaces; Chromium's dictionary spaces it as
-# punctuation (0 before, thin after), which is `\colon` (symbols.GLYPH_COMMANDS).
-REL_SPACE = "0.2778em"
+# A relation written `:` gets TeX's thick spaces (`REL_SPACE`); Chromium's dictionary spaces
+# it as punctuation (0 before, thin after), which is `\colon` (symbols.GLYPH_COMMANDS).
 # Binary operators and relations that Chromium's operator dictionary (MathML Core,
 # "Operator dictionary", which it applies as written) spaces otherwise than TeX: TeX gives
 # every Bin atom 4mu on each side and every Rel atom 5mu (The TeXbook, p. 170); the

@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from latex2mathml.symbols_parser import convert_symbol
 
-from postil.math.markers import BIN_SPACE, DATA_CLASS, FIXED
+from postil.math.markers import BIN_SPACE, DATA_CLASS, FIXED, REL_SPACE
 from postil.math.mathml import SCRIPTED_OR_STACKED, is_space
 from postil.math.mathml import core as embellished_core
 from postil.math.symbols import (
@@ -29,7 +29,6 @@ from postil.math.symbols import (
     ORD_CLASSES,
     PREFIX_SIGNS,
     PRIMES,
-    REL_SPACE,
     TEXT_SYMBOLS,
     symbol_class,
 )
