@@ -358,3 +358,32 @@ def test_a_key_repeated_with_its_value_is_one_key_and_with_another_the_later_val
     meta, _, _ = parse(source("---\ntitle: T\ntags: [a]\ntags: [b]\n---\n"), "UTC", warnings)
     assert meta.tags == ("b",)
     assert [w.location.line for w in warnings if "`tags` is set again" in w.message] == [3]
+
+
+def test_front_matter_without_its_opening_dashes_is_read_and_warned():
+    """A Jekyll post whose edit dropped the first `---`: its keys up to the closing `---`
+    were a setext heading and the title the file name's."""
+    text = 'layout: post\ntitle: "Generalized PCA"\ndate: 2020-03-14\n<!-- image: -->\n'
+    text += "---\n\nBody\n"
+    warnings: list = []
+    meta, body, body_line = parse(source(text), "UTC", warnings)
+    assert (meta.title, meta.date.day, body, body_line) == ("Generalized PCA", 14, "\nBody\n", 6)
+    (warning,) = [w for w in warnings if "no opening `---`" in w.message]
+    assert warning.location == Location("content/posts/x.md", 1, 1)
+    assert "lines 1–4" in warning.message and "add a line `---` before line 1" in warning.message
+
+
+@pytest.mark.parametrize(
+    ("text", "body_line"),
+    [
+        ("Note: the first line is prose.\nMore prose.\n\n---\n\nBody\n", 1),  # no known key
+        ("title: T\nthis is no YAML: [\n---\n", 1),  # not a mapping
+        ("layout: post\ndate: 2020-01-01\n---\nBody\n", 1),  # no title: a setext heading
+        ("title: T\n\nA paragraph, then a thematic break.\n\n***\n", 3),  # Pelican's `Title:`
+    ],
+)
+def test_lines_that_only_look_like_unopened_front_matter_stay_the_body(text, body_line):
+    warnings: list = []
+    _, body, line = parse(source(text), "UTC", warnings)
+    assert not [w for w in warnings if "no opening `---`" in w.message]
+    assert line == body_line and text.endswith(body)

@@ -33,7 +33,12 @@ from postil.content.headers import (
     read_meta_lines,
     read_toml,
 )
-from postil.content.metablocks import read_dashed_block, read_nikola_comment, read_title_block
+from postil.content.metablocks import (
+    read_dashed_block,
+    read_nikola_comment,
+    read_title_block,
+    read_unopened_block,
+)
 from postil.errors import ContentError, Diagnostic, Location, Severity
 from postil.model import Author, FrontMatter, SourceFile, TextAt
 from postil.slugs import slug_for
@@ -160,7 +165,7 @@ def read_header(source: SourceFile) -> Header:
         if logseq is not None:
             return logseq
     if first != "---":
-        meta = read_meta_lines(source, known=known)
+        meta = read_meta_lines(source, known=known) or read_unopened_block(source, known)
         if meta is not None:
             return meta
     yaml_text, body, body_line = split_front_matter(source)
@@ -296,6 +301,14 @@ def parse(
             Location(source.rel, fld.line0 + header.first_line, fld.col0 + 1),
             f"`{fld.key}` is set again further down; the later value is used (as Jekyll and "
             "Hugo do); delete this line or the later one",
+        )
+    if not header.opened:
+        _warn(
+            warnings,
+            Location(source.rel, 1, 1),
+            f"front matter has no opening `---`; lines 1–{header.body_line - 2}, up to the "
+            "`---` closing them, are read as front matter (Jekyll and Hugo read none without "
+            "the line); add a line `---` before line 1",
         )
     for line0, col0, message in escape_warnings(header.fields or []):
         _warn(warnings, Location(source.rel, line0 + header.first_line, col0 + 1), message)

@@ -76,6 +76,8 @@ class Header:
         syntax: "yaml", "toml", "meta" or "" (none).
         repeated: YAML keys written again later in the front matter, each the earlier
             (dropped) field; the later value is in `fields` (`yamlnodes.mapping_fields`).
+        opened: False for YAML whose opening `---` is missing
+            (`metablocks.read_unopened_block`).
     """
 
     fields: list[Field] | None
@@ -84,6 +86,7 @@ class Header:
     first_line: int
     syntax: str
     repeated: tuple[Field, ...] = ()
+    opened: bool = True
 
 
 def closing_line(lines: list[str], fences: tuple[str, ...], rel: str, what: str) -> int:

@@ -6,7 +6,8 @@ are the body's after all:
 
 - `% Title`, `% Author`, `% Date` lines: Pandoc's title block (`read_title_block`);
 - YAML between lines of more than three dashes: Hakyll's (`read_dashed_block`);
-- `.. key: value` lines inside an HTML comment: Nikola's (`read_nikola_comment`).
+- `.. key: value` lines inside an HTML comment: Nikola's (`read_nikola_comment`);
+- YAML closed by `---` whose opening `---` was left out (`read_unopened_block`).
 """
 
 from __future__ import annotations
@@ -50,6 +51,37 @@ def read_dashed_block(source: SourceFile, known: Container[str] = ()) -> Header 
     if "title" not in keys and not (keys and all(key in known for key in keys)):
         return None
     return Header(fields, "\n".join(lines[end + 1 :]), end + 2, 2, "yaml")
+
+
+UNOPENED_FIRST = re.compile(r"([A-Za-z_][\w-]*):(?:[ \t]|$)")
+"""The first line of front matter whose opening `---` was left out: `layout: post`."""
+
+
+def read_unopened_block(source: SourceFile, known: Container[str] = ()) -> Header | None:
+    """Read YAML front matter closed by `---` but not opened by one, or None.
+
+    Found in real Jekyll posts (an edit that dropped the first line): Jekyll and Hugo read
+    front matter only after an opening `---`, and postil read `title: …` to `---` as a
+    setext heading and titled the post by its file name. The block counts only when its first
+    line is `key: value` with a key in `known`, a line `---` closes it, what it holds reads
+    as a YAML mapping and one key is `title`; the header says it was `opened=False`, and
+    `frontmatter.parse` warns to add the line.
+    """
+    lines = source.text.split("\n")
+    first = UNOPENED_FIRST.match(lines[0])
+    if first is None or first[1].lower() not in known:
+        return None
+    end = next((i for i, line in enumerate(lines) if line.rstrip() == "---"), None)
+    if end is None:
+        return None
+    try:
+        fields = compose_mapping("\n".join(lines[:end]))
+    except (yaml.YAMLError, YamlFieldError):
+        return None
+    if "title" not in [f.key for f in fields or ()]:
+        return None
+    body = "\n".join(lines[end + 1 :])
+    return Header(fields, body, end + 2, 1, "yaml", opened=False)
 
 
 TITLE_BLOCK_LINE = re.compile(r"%(?:[ \t]+(.*?))?[ \t]*")
