@@ -63,8 +63,9 @@ PLUGINS = {
     "wikilink": ("links", "wikilink"),
     # jekyll-scholar's `{% cite %}` tags are citations (the cite fixtures' bibliography)
     "scholar": ("math", "sidenote", "cite", "scholar"),
-    # Distill's elements: citations, notes and code blocks (the cite fixtures' bibliography)
-    "distill": ("math", "sidenote", "cite", "code", "distill"),
+    # Distill's elements: citations, notes and code blocks (the cite fixtures' bibliography);
+    # jekyll-scholar's `{% cite %}` in raw HTML is split out as they are
+    "distill": ("math", "sidenote", "cite", "scholar", "code", "distill"),
     # Chirpy's posts: prompts (kramdown attribute lines under quotes), image sizes,
     # captions, colour schemes, code file names
     "chirpy": ("math", "attrs", "callout", "code", "figure", "links", "rawhtml", "images"),

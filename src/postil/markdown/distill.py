@@ -34,6 +34,7 @@ from markdown_it.token import Token
 from postil.markdown.cite import CiteItem, push_cluster
 from postil.markdown.inlinewarn import warn_inline
 from postil.markdown.mathhtml import PIECE, SKIPPED
+from postil.markdown.scholar import CITE_TAG
 from postil.markdown.sidenote import push_inline_note
 
 CITE = re.compile(
@@ -41,8 +42,11 @@ CITE = re.compile(
     re.I,
 )
 """`<d-cite key="a,b"></d-cite>` (or `/>`): group 1, 2 or 3 the keys."""
-HAS_ELEMENT = re.compile(r"<d-(?:cite|footnote)", re.I)
+HAS_ELEMENT = re.compile(r"<d-(?:cite|footnote)|\{%-?\s*cite\s", re.I)
 """What a raw HTML block holds when it holds a citation or a note (most hold neither)."""
+PIECE_OR_CITE = re.compile(rf"{PIECE.pattern}|(?P<scholar>{CITE_TAG.pattern})", re.S)
+"""A tag, comment … (`PIECE`: groups 1 and 2 a closing slash and the name), or
+jekyll-scholar's `{% cite … %}` (group `scholar`)."""
 FOOTNOTE_TAG = re.compile(r"<(/?)d-footnote\s*>", re.I)
 """The start and end tags of a footnote."""
 CODE_SPAN = re.compile(r"<d-code(?:\s[^>]*)?>(.*?)</d-code\s*>", re.I | re.S)
@@ -97,7 +101,9 @@ def distill_html(state: StateCore) -> None:
     """Core rule: a `<d-cite>` or `<d-footnote>` in the text of a raw HTML block
     (`<p class="legend">… <d-cite key="x"></d-cite></p>`, a `<summary>`'s note) is an
     inline token between the block's two parts, which the inline rules read as in a
-    paragraph: Distill's elements work wherever they are in the page."""
+    paragraph: Distill's elements work wherever they are in the page. So is
+    jekyll-scholar's `{% cite key %}` (`postil.markdown.scholar`), which Jekyll's Liquid
+    evaluates in a figure's HTML caption as anywhere else (it was left out, warned)."""
     if not any(t.type == "html_block" and HAS_ELEMENT.search(t.content) for t in state.tokens):
         return
     tokens: list[Token] = []
@@ -123,15 +129,20 @@ def distill_html(state: StateCore) -> None:
 
 
 def _elements(html: str) -> list[tuple[int, int]]:
-    """Return (start, end) of each `<d-cite>` and `<d-footnote>` element in the text of
-    `html`: outside `<code>`, `<pre>`, scripts and the other `SKIPPED` elements."""
+    """Return (start, end) of each `<d-cite>` and `<d-footnote>` element and `{% cite %}`
+    tag in the text of `html`: outside `<code>`, `<pre>`, scripts and the other `SKIPPED`
+    elements."""
     if not HAS_ELEMENT.search(html):
         return []
     found: list[tuple[int, int]] = []
     skipped: list[str] = []
     after = 0
-    for piece in PIECE.finditer(html):
+    for piece in PIECE_OR_CITE.finditer(html):
         if piece.start() < after:
+            continue
+        if piece.group("scholar"):
+            if not skipped:
+                found.append(piece.span())
             continue
         closing, name = piece.group(1), (piece.group(2) or "").lower()
         if name in SKIPPED and not piece.group(0).endswith("/>"):
