@@ -61,6 +61,8 @@ PLUGINS = {
     # Quarto's margin divs are fenced divs (callout plugin); MyST's directives are MyST's
     # Obsidian's wikilinks become links the links plugin resolves
     "wikilink": ("links", "wikilink"),
+    # Obsidian's `%%` comments: code, math, links and escapes read `%%` first
+    "comment": ("math", "code", "links", "heading", "comment"),
     # jekyll-scholar's `{% cite %}` tags are citations (the cite fixtures' bibliography)
     "scholar": ("math", "sidenote", "cite", "scholar"),
     # Distill's elements: citations, notes and code blocks (the cite fixtures' bibliography)

@@ -56,6 +56,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.chunk import chunk_plugin
     from postil.markdown.cite import cite_plugin
     from postil.markdown.code import code_plugin
+    from postil.markdown.comment import comment_plugin
     from postil.markdown.distill import distill_plugin
     from postil.markdown.emoji import emoji_plugin
     from postil.markdown.fancylist import fancylist_plugin
@@ -152,6 +153,7 @@ def create_markdown() -> MarkdownIt:
         attrs_plugin,
         span_plugin,  # after the sidenote plugin's rules: `[^1]{…}` is a note
         wikilink_plugin,
+        comment_plugin,  # Obsidian's `%%…%%`: after code, math, links and raw HTML
         logseq_plugin,  # `key:: value` lines: a block rule that ends paragraphs
         callout_plugin,
         margin_plugin,  # after the callout plugin, which makes fenced divs `<div>`s
