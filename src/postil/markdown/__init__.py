@@ -74,6 +74,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.images import images_plugin
     from postil.markdown.include import include_plugin
     from postil.markdown.kramdown import kramdown_plugin
+    from postil.markdown.lineblock import lineblock_plugin
     from postil.markdown.linebreak import linebreak_plugin
     from postil.markdown.links import links_plugin
     from postil.markdown.liquid import liquid_plugin
@@ -111,6 +112,7 @@ def create_markdown() -> MarkdownIt:
     md.use(deflist_plugin).use(tasklists_plugin, label=True).use(sub_plugin).use(superscript_plugin)
     for plugin in (
         fancylist_plugin,  # Pandoc's `a.`, `(ii)`, `#.` lists: markdown-it's list rule, wrapped
+        lineblock_plugin,  # Pandoc's `| ` lines: after the table rule, which reads pipe tables
         math_plugin,
         wplatex_plugin,  # WordPress' `$latex …$`: its rule goes before the math plugin's
         sidenote_plugin,
