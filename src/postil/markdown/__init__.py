@@ -73,6 +73,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.ids import ids_plugin
     from postil.markdown.images import images_plugin
     from postil.markdown.include import include_plugin
+    from postil.markdown.keys import keys_plugin
     from postil.markdown.kramdown import kramdown_plugin
     from postil.markdown.lineblock import lineblock_plugin
     from postil.markdown.linebreak import linebreak_plugin
@@ -132,6 +133,7 @@ def create_markdown() -> MarkdownIt:
         linebreak_plugin,  # after the math plugin, which reads `\\` in formulas first
         kramdown_plugin,  # `{::comment}`, `{::nomarkdown}`: before the attribute lists' rules
         mark_plugin,  # `==x==`: after the math plugin, which reads `$a == b$` first
+        keys_plugin,  # MkDocs' `++ctrl+alt+del++`: after code and math, which read `++` first
         rawhtml_plugin,
         rawtable_plugin,  # the author's `<table>` in a scroll region, as Markdown's
         htmlblock_plugin,  # display math and code tags across a blank line in HTML
