@@ -109,6 +109,8 @@ PLUGINS = {
     "svelte": ("math", "callout", "mdx", "svelte"),
     # Pandoc's letter and Roman numeral lists: markdown-it's list rule with stand-in markers
     "fancylist": ("code", "fancylist"),
+    # kramdown's tables: the pipe tables' tokens; `|` inside math is the formula's
+    "kramdowntable": ("math", "kramdowntable"),
     # pymdownx.keys' `++ctrl+c++`: code spans and math read `++` first
     "keys": ("math", "keys"),
     # Pandoc's line blocks: after GFM's pipe tables (the parser's), math in their lines

@@ -75,6 +75,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.include import include_plugin
     from postil.markdown.keys import keys_plugin
     from postil.markdown.kramdown import kramdown_plugin
+    from postil.markdown.kramdowntable import kramdowntable_plugin
     from postil.markdown.lineblock import lineblock_plugin
     from postil.markdown.linebreak import linebreak_plugin
     from postil.markdown.links import links_plugin
@@ -129,6 +130,7 @@ def create_markdown() -> MarkdownIt:
         heading_plugin,
         table_plugin,
         gridtable_plugin,  # Pandoc's grid tables: tokens the table plugin wraps
+        kramdowntable_plugin,  # kramdown's separators, footers, headerless tables: the same
         links_plugin,
         linebreak_plugin,  # after the math plugin, which reads `\\` in formulas first
         kramdown_plugin,  # `{::comment}`, `{::nomarkdown}`: before the attribute lists' rules
