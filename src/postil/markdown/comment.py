@@ -5,16 +5,23 @@ visible in Editing view", so a note's comments are the author's notes to self; p
 Obsidian vaults (Quartz, Digital Garden, mkdocs-publisher) leave them out, and a page that
 showed them published what was never meant to be read (oleeskild/obsidian-digital-garden#112,
 mkdocs-publisher/mkdocs-publisher#46). A `%%` with no closing `%%` after it stays text, and
-so does `\\%%`; `%%` in code, math, links and raw HTML is theirs (their rules read it first).
+so does `\\%%`, and a `%%` with a word right after it closes nothing (Jupyter's `%%timeit`
+named in prose); `%%` in code, math, links and raw HTML is theirs (their rules read it first).
 """
 
 from __future__ import annotations
+
+import re
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_inline import StateInline
 
 MARK = "%%"
+CLOSING = re.compile(r"%%(?!\w)")
+"""A closing `%%`: none with a word right after it (`%%bash`, Jupyter's cell magic, which
+prose names as `%%timeit and %%bash`), as no comment of Obsidian's ends so; the `%%` before
+such a one opens no comment."""
 
 
 def comment_plugin(md: MarkdownIt) -> None:
@@ -46,7 +53,7 @@ def comment_block(state: StateBlock, start: int, end: int, silent: bool) -> bool
     pos = state.bMarks[start] + state.tShift[start]
     if not state.src.startswith(MARK, pos):
         return False
-    close = state.src.find(MARK, pos + len(MARK), state.eMarks[end - 1])
+    close = _closing(state.src, pos, state.eMarks[end - 1])
     if close < 0:
         return False
     last = start
@@ -74,8 +81,15 @@ def comment_span(state: StateInline, silent: bool) -> bool:
     """Inline rule: `%%…%%` inside a paragraph (across its lines too) is dropped."""
     if not state.src.startswith(MARK, state.pos):
         return False
-    close = state.src.find(MARK, state.pos + len(MARK), state.posMax)
+    close = _closing(state.src, state.pos, state.posMax)
     if close < 0:
         return False
     state.pos = close + len(MARK)
     return True
+
+
+def _closing(src: str, opening: int, end: int) -> int:
+    """Return where the `%%` closing the one at `opening` starts (before `end`), or -1: the
+    next `%%`, unless a word follows it (then the first was no comment either)."""
+    close = src.find(MARK, opening + len(MARK), end)
+    return close if close >= 0 and CLOSING.match(src, close) else -1
