@@ -113,8 +113,9 @@ PLUGINS = {
     "kramdowntable": ("math", "kramdowntable"),
     # pymdownx.keys' `++ctrl+c++`: code spans and math read `++` first
     "keys": ("math", "keys"),
-    # Pandoc's line blocks: after GFM's pipe tables (the parser's), math in their lines
-    "lineblock": ("math", "lineblock"),
+    # Pandoc's line blocks: after GFM's pipe tables (the parser's) and kramdown's (in
+    # Pandoc's Markdown, `| a | b |` rows with no separator are a line block), math inside
+    "lineblock": ("math", "kramdowntable", "lineblock"),
 }
 
 

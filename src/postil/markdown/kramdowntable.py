@@ -20,7 +20,9 @@ import re
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 
+from postil.markdown.fancylist import PANDOC_SUFFIXES
 from postil.markdown.mathdoc import protect_pipes
+from postil.markdown.state import get_state
 
 SEPARATOR = re.compile(r"\|[-+|: \t]*--[-+|: \t]*")
 """A separator line: dashes, with `:`, `+` and `|` (kramdown's `TABLE_SEP_LINE`, but two
@@ -51,7 +53,8 @@ def kramdown_table(state: StateBlock, start: int, end: int, silent: bool) -> boo
     kinds = [
         "sep" if SEPARATOR.fullmatch(t) else "foot" if FOOTER.fullmatch(t) else "row" for t in lines
     ]
-    if not _kramdowns(lines, kinds):
+    pandoc = get_state(state.env).path.lower().endswith(PANDOC_SUFFIXES)
+    if not _kramdowns(lines, kinds, headerless=not pandoc):  # Pandoc: `| ` is a line block
         return False
     if silent:
         return True
@@ -60,10 +63,10 @@ def kramdown_table(state: StateBlock, start: int, end: int, silent: bool) -> boo
     return True
 
 
-def _kramdowns(lines: list[str], kinds: list[str]) -> bool:
+def _kramdowns(lines: list[str], kinds: list[str], *, headerless: bool) -> bool:
     """Tell whether the `|` lines are a table only kramdown reads so: a separator first, a
-    footer line, a second separator, or (no separator) two rows or more, each of the same
-    two cells or more and closed by `|`."""
+    footer line, a second separator, or (no separator, when `headerless`) two rows or
+    more, each of the same two cells or more and closed by `|`."""
     rows = [i for i, kind in enumerate(kinds) if kind == "row"]
     if not rows:
         return False
@@ -74,7 +77,8 @@ def _kramdowns(lines: list[str], kinds: list[str]) -> bool:
         return "+" in lines[at] or at > 1
     widths = {len(_cells(lines[i])) for i in rows}
     return (
-        len(rows) > 1
+        headerless
+        and len(rows) > 1
         and all(lines[i].endswith("|") for i in rows)
         and len(widths) == 1 < min(widths)
     )
