@@ -106,7 +106,10 @@ def test_elements_components_svg_and_code_are_not_unknown_tags(body):
 def test_a_self_closed_component_in_a_markdown_post_is_warned_in_a_line_and_alone():
     """A component (Vue's, MDX's, a theme's) shows nothing in a `.md` post: said where
     (humanspeak/svelte-markdown#383: "silently dropped … no warning")."""
-    body = 'Intro.\n\nA <Catalog /> here.\n\n<BlockMath math="x^2"/>\n\nA <Pair></Pair> shows.\n'
+    body = (
+        'Intro.\n\nA <Catalog /> here.\n\n<BlockMath math="x^2"/>\n\nA <Pair></Pair> shows.\n\n'
+        '<BlockMath math="y"/> is told once, as the first.\n'
+    )
     found = warnings_of(body)
     assert [(line, col, message.split("`")[1]) for line, col, message in found] == [
         (3, 3, "<Catalog />"),

@@ -361,10 +361,13 @@ def _unknown_in_paragraph(children: list[Token]) -> list[Token]:
 
 
 def _warn_unknown(doc: RenderState, token: Token, tag: str, told: set[str]) -> None:
-    """Warn once a post at `tag` (raw HTML of `token`) that a browser shows nothing for it."""
-    if tag in told:
+    """Warn once a post at `tag` (raw HTML of `token`) that a browser shows nothing for it;
+    a component once a post by its name (a page of `<Badge text="…" />`s is one mistake)."""
+    found = _TAG_NAME.match(tag) if tag.endswith("/>") else None
+    key = f"<{found[1]} />" if found else tag
+    if key in told:
         return
-    told.add(tag)  # once a post: a page of `Vec<T>` is one mistake
+    told.add(key)  # once a post: a page of `Vec<T>` is one mistake
     line0, col = locate(doc, token.map, tag, outside_code=True)
     if tag.endswith("/>"):
         doc.warn(
