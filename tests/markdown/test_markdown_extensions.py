@@ -58,3 +58,10 @@ def test_sub_and_superscripts_and_what_stays_text(source, html):
 def test_adjacent_footnote_references_are_notes_not_a_superscript():
     html = render("Two notes[^a][^b].\n\n[^a]: A.\n[^b]: B.\n")
     assert html.count('class="sidenote"') == 2 and "<sup>" not in html
+
+
+def test_keys_in_a_heading_are_its_text_for_the_id_and_the_anchor_label():
+    """pymdownx.keys' `++ctrl+s++`: the labels and `+` are text, as MkDocs' toc reads them."""
+    html = render("## Save with ++ctrl+s++\n")
+    assert html.startswith('<h2 id="save-with-ctrl-s">Save with <span class="keys">')
+    assert 'aria-label="Link to section: Save with Ctrl+S"' in html

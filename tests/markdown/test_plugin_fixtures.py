@@ -61,6 +61,8 @@ PLUGINS = {
     # Quarto's margin divs are fenced divs (callout plugin); MyST's directives are MyST's
     # Obsidian's wikilinks become links the links plugin resolves
     "wikilink": ("links", "wikilink"),
+    # Obsidian's `%%` comments: code, math, links and escapes read `%%` first
+    "comment": ("math", "code", "links", "heading", "comment"),
     # jekyll-scholar's `{% cite %}` tags are citations (the cite fixtures' bibliography)
     "scholar": ("math", "sidenote", "cite", "scholar"),
     # Distill's elements: citations, notes and code blocks (the cite fixtures' bibliography);
@@ -108,16 +110,23 @@ PLUGINS = {
     "svelte": ("math", "callout", "mdx", "svelte"),
     # Pandoc's letter and Roman numeral lists: markdown-it's list rule with stand-in markers
     "fancylist": ("code", "fancylist"),
+    # kramdown's tables: the pipe tables' tokens; `|` inside math is the formula's
+    "kramdowntable": ("math", "kramdowntable"),
+    # pymdownx.keys' `++ctrl+c++`: code spans and math read `++` first
+    "keys": ("math", "keys"),
+    # Pandoc's line blocks: after GFM's pipe tables (the parser's) and kramdown's (in
+    # Pandoc's Markdown, `| a | b |` rows with no separator are a line block), math inside
+    "lineblock": ("math", "kramdowntable", "lineblock"),
 }
 
 
 def fixture_state(name: str) -> RenderState:
     """Return the state a fixture renders with: the cite fixtures cite `fixtures/cite.bib`;
     the franklin fixtures are a Franklin.jl page's (its front matter is Julia), the
-    fancylist ones a Quarto post's (Pandoc's Markdown)."""
+    fancylist and lineblock ones a Quarto post's (Pandoc's Markdown)."""
     if name == "franklin":
         return RenderState(front_matter_syntax="julia")
-    if name == "fancylist":  # Pandoc's Markdown: a Quarto post's
+    if name in ("fancylist", "lineblock"):  # Pandoc's Markdown: a Quarto post's
         return RenderState(path="content/posts/post.qmd")
     if name not in ("cite", "scholar", "distill"):
         return RenderState()
@@ -151,6 +160,14 @@ def test_plugin_fixture_renders_expected_html(name, line, source, expected):
 def test_every_plugin_has_fixture_cases():
     counts = {name: sum(1 for case in CASES if case.values[0] == name) for name in PLUGINS}
     assert all(count >= 5 for count in counts.values()), counts
+
+
+@pytest.mark.parametrize("path", ["content/posts/p.md", "content/posts/p.markdown", "p.mdx"])
+def test_line_blocks_are_pandocs_only_bar_lines_are_a_paragraph_elsewhere(path):
+    """`line_blocks` is Pandoc's extension: CommonMark reads `| ` lines as a paragraph."""
+    md = make_parser(PLUGINS["lineblock"])
+    html = md.render("| a line\n| another\n", {"postil": RenderState(path=path)})
+    assert html == "<p>| a line\n| another</p>\n"
 
 
 @pytest.mark.parametrize("path", ["content/posts/p.md", "content/posts/p.markdown", "p.mdx"])

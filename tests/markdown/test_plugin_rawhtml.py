@@ -91,7 +91,9 @@ def test_a_tag_naming_no_html_element_without_partner_is_warned_at_its_place():
     [
         "A <foo>kept</foo> element shows its text; <T>x</T> too.\n",  # partners
         "A <my-widget> custom element, <b>bold</b>, <center>old</center>, <br>.\n",
-        "A <Catalog /> component.\n",  # self-closed: Vue's or JSX's
+        "A <my-widget /> custom element, <br/>, <Div/>.\n",  # self-closed, but elements
+        "<Tabs>\n\nShown.\n\n</Tabs>\n",  # a component around Markdown shows it
+        '<svg>\n\n<circle r="2"/>\n\n</svg>\n',  # SVG's elements across blank lines
         '<svg width="4" height="4"><g><circle r="2"/></g></svg> and <g> in SVG.\n',
         "`<T>` in code, \\<T> escaped, <!-- <T> --> in a comment.\n",
         "```\nstd::vector<T>\n```\n",
@@ -99,6 +101,25 @@ def test_a_tag_naming_no_html_element_without_partner_is_warned_at_its_place():
 )
 def test_elements_components_svg_and_code_are_not_unknown_tags(body):
     assert warnings_of(body) == []
+
+
+def test_a_self_closed_component_in_a_markdown_post_is_warned_in_a_line_and_alone():
+    """A component (Vue's, MDX's, a theme's) shows nothing in a `.md` post: said where
+    (humanspeak/svelte-markdown#383: "silently dropped … no warning")."""
+    body = (
+        'Intro.\n\nA <Catalog /> here.\n\n<BlockMath math="x^2"/>\n\nA <Pair></Pair> shows.\n\n'
+        '<BlockMath math="y"/> is told once, as the first.\n'
+    )
+    found = warnings_of(body)
+    assert [(line, col, message.split("`")[1]) for line, col, message in found] == [
+        (3, 3, "<Catalog />"),
+        (5, 1, '<BlockMath math="x^2"/>'),
+    ]
+    assert found[0][2].endswith(
+        "names no HTML element, so a browser shows nothing for it: a component (Vue's, "
+        "MDX's, a theme's) is not run in a Markdown post; write what it shows as Markdown "
+        "or HTML, or remove it"
+    )
 
 
 def test_mdx_components_are_left_to_the_mdx_plugin():

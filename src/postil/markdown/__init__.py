@@ -56,6 +56,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.chunk import chunk_plugin
     from postil.markdown.cite import cite_plugin
     from postil.markdown.code import code_plugin
+    from postil.markdown.comment import comment_plugin
     from postil.markdown.distill import distill_plugin
     from postil.markdown.emoji import emoji_plugin
     from postil.markdown.fancylist import fancylist_plugin
@@ -72,7 +73,10 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.ids import ids_plugin
     from postil.markdown.images import images_plugin
     from postil.markdown.include import include_plugin
+    from postil.markdown.keys import keys_plugin
     from postil.markdown.kramdown import kramdown_plugin
+    from postil.markdown.kramdowntable import kramdowntable_plugin
+    from postil.markdown.lineblock import lineblock_plugin
     from postil.markdown.linebreak import linebreak_plugin
     from postil.markdown.links import links_plugin
     from postil.markdown.liquid import liquid_plugin
@@ -110,6 +114,7 @@ def create_markdown() -> MarkdownIt:
     md.use(deflist_plugin).use(tasklists_plugin, label=True).use(sub_plugin).use(superscript_plugin)
     for plugin in (
         fancylist_plugin,  # Pandoc's `a.`, `(ii)`, `#.` lists: markdown-it's list rule, wrapped
+        lineblock_plugin,  # Pandoc's `| ` lines: after the table rule, which reads pipe tables
         math_plugin,
         wplatex_plugin,  # WordPress' `$latex …$`: its rule goes before the math plugin's
         sidenote_plugin,
@@ -125,10 +130,12 @@ def create_markdown() -> MarkdownIt:
         heading_plugin,
         table_plugin,
         gridtable_plugin,  # Pandoc's grid tables: tokens the table plugin wraps
+        kramdowntable_plugin,  # kramdown's separators, footers, headerless tables: the same
         links_plugin,
         linebreak_plugin,  # after the math plugin, which reads `\\` in formulas first
         kramdown_plugin,  # `{::comment}`, `{::nomarkdown}`: before the attribute lists' rules
         mark_plugin,  # `==x==`: after the math plugin, which reads `$a == b$` first
+        keys_plugin,  # MkDocs' `++ctrl+alt+del++`: after code and math, which read `++` first
         rawhtml_plugin,
         rawtable_plugin,  # the author's `<table>` in a scroll region, as Markdown's
         htmlblock_plugin,  # display math and code tags across a blank line in HTML
@@ -152,6 +159,7 @@ def create_markdown() -> MarkdownIt:
         attrs_plugin,
         span_plugin,  # after the sidenote plugin's rules: `[^1]{…}` is a note
         wikilink_plugin,
+        comment_plugin,  # Obsidian's `%%…%%`: after code, math, links and raw HTML
         logseq_plugin,  # `key:: value` lines: a block rule that ends paragraphs
         callout_plugin,
         margin_plugin,  # after the callout plugin, which makes fenced divs `<div>`s

@@ -328,34 +328,53 @@ def _trailing_attributes(inline: Token, *, spaced: bool) -> dict[str, str] | Non
     none). `spaced`: only a list after a space, not kramdown's `{: …}` or `{-}` (for
     blocks other than headings, whose text may end so)."""
     children = inline.children or []
-    if not children or children[-1].type != "text":
-        return None
-    text = children[-1].content.rstrip()
-    start = text.rfind("{")
-    while start >= 0 and attribute_end(text, start) != len(text):
-        start = text.rfind("{", 0, start)
+    run, text = _trailing_text(children)
+    start = _list_start(text)
     if start < 0:
         return None
-    written = text[start:]
-    before = text[:start].rstrip()
+    written, before = text[start:], text[:start].rstrip()
     if spaced and (
         written.startswith("{:")
         or written == "{-}"
         or before.endswith("]")  # `[a] {.x}`: a Pandoc span with a space, text
         or (start > 0 and not text[start - 1].isspace())
-        or (start == 0 and len(children) > 1 and children[-2].type != "softbreak")
+        or (start == 0 and len(children) > run and children[-run - 1].type != "softbreak")
     ):
         return None
     attrs = read_attributes(written)
     if attrs is None or (spaced and _quarto_label(attrs)):
         return None
-    children[-1].content = text[:start].rstrip()
-    if not children[-1].content:
+    last = children[len(children) - run]
+    last.type, last.content = "text", before
+    del children[len(children) - run + 1 :]
+    if not last.content:
         children.pop()
         if children and children[-1].type == "softbreak":
             children.pop()  # `text⏎{.note}`: the list had a line of its own
-    inline.content = inline.content.rstrip()[: -(len(text) - start)].rstrip()
+    source = inline.content.rstrip()  # as written: its escapes may differ from the text's
+    at = _list_start(source)
+    inline.content = source[:at].rstrip() if at >= 0 else source
     return attrs
+
+
+def _trailing_text(children: list[Token]) -> tuple[int, str]:
+    """Return how many text tokens end `children` and their text joined (0, "" when the
+    last is no text): `text_join` joins them later, and a backslash before a letter (TeX in
+    a value, `{data-tex="e^{i\\pi}"}`) is a token of its own until then."""
+    run = 0
+    while run < len(children) and children[-1 - run].type in ("text", "text_special"):
+        run += 1
+    if not run or children[-1].type != "text":
+        return 0, ""
+    return run, "".join(child.content for child in children[len(children) - run :]).rstrip()
+
+
+def _list_start(text: str) -> int:
+    """Return where the attribute list ending `text` starts, or -1."""
+    start = text.rfind("{")
+    while start >= 0 and attribute_end(text, start) != len(text):
+        start = text.rfind("{", 0, start)
+    return start
 
 
 def apply_attributes(token: Token, attrs: dict[str, str]) -> None:

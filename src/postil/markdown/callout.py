@@ -249,11 +249,10 @@ def _fenced_div(opening: Token, tokens: list[Token], i: int, doc: RenderState) -
     attrs = (read_attributes(params) or {}) if params.startswith("{") else {}
     names = [m.group(1) for c in attrs.get("class", "").split() if (m := _CALLOUT_CLASS.match(c))]
     word = None if params.startswith("{") else _WORD.match(params)
+    title, given = _word_title(word) if word else ("", {})
     if word and word.group(1).lower() in (*KINDS, *ALIASES):
         folded = "true" if word.group(1).lower() in FOLDED else None
-        given = read_attributes(word.group(4) or word.group(5) or "") or {}
-        title = word.group(2) or word.group(3) or given.get("title", "")
-        _retype(opening, word.group(1), title, folded, doc)
+        _retype(opening, word.group(1), title or given.get("title", ""), folded, doc)
         if given.get("id"):  # remark-directive gives the element `#id` (`:::note{#x}`)
             opening.attrs = {"id": given["id"]}
     elif names:
@@ -263,9 +262,23 @@ def _fenced_div(opening: Token, tokens: list[Token], i: int, doc: RenderState) -
             _heading_title(tokens, i)
     else:
         opening.type = "div_open"
-        opening.attrs = dict(
-            clean_attributes(attrs or {"class": word.group(1) if word else ""}).kept
-        )
+        if word:  # `::: Theorem {#id}`: the word a class beside the list's classes
+            classes = " ".join(filter(None, (word.group(1), given.get("class"))))
+            attrs = {**given, "class": classes}
+        opening.attrs = dict(clean_attributes(attrs).kept)
+
+
+def _word_title(word: re.Match[str]) -> tuple[str, dict[str, str]]:
+    """Return the title and the attributes written after a div's word (`_WORD`).
+
+    An attribute list after a space is the div's, not its title: `::: Warning {#w1}`,
+    `::: Theorem {#id}` (Pandoc reads neither, jgm/pandoc#5611; their authors mean the
+    word's class with that id, as `::: {.Theorem #id}` writes it)."""
+    title = word.group(2) or word.group(3) or ""
+    listed = word.group(4) or word.group(5)
+    if listed is None and title.startswith("{") and read_attributes(title.strip()) is not None:
+        title, listed = "", title.strip()
+    return title, read_attributes(listed or "") or {}
 
 
 _DIV_END = re.compile(r"^[\s>]*:{3,}\s*$")

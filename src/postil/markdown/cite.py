@@ -117,11 +117,26 @@ def parse_items(inner: str) -> list[CiteItem] | None:
         found = _ITEM.fullmatch(part.strip())
         if found is None:
             return None
-        suffix = found["suffix"].strip()
-        suffix = suffix[1:].strip() if suffix.startswith(",") else suffix
         key = found["key"].strip("{}")
+        suffix = _suffix(found["suffix"])
         items.append(CiteItem(key, found["prefix"].strip(), suffix, bool(found["minus"])))
     return items
+
+
+def _suffix(text: str) -> str:
+    """Return a citation's suffix as shown: without its leading comma, and a locator in
+    braces without them (Pandoc's manual, "Citation syntax": `[@smith{ii, A, D-Z}, with a
+    suffix]` and `[@smith, {pp. iv, vi-xi} more]` force a locator, `[@smith{}, 99 years
+    later]` keeps "99" from being one; citeproc shows what is inside)."""
+    suffix = text.strip()
+    braced = suffix.startswith("{")
+    if not braced and suffix.startswith(","):
+        suffix = suffix[1:].strip()
+    close = suffix.find("}") if suffix.startswith("{") else -1
+    if close > 0:
+        suffix = (suffix[1:close] + suffix[close + 1 :]).strip()
+        suffix = suffix[1:].strip() if suffix.startswith(",") else suffix
+    return suffix
 
 
 def cite_bracketed(state: StateInline, silent: bool) -> bool:
@@ -211,7 +226,7 @@ def _narrative_items(key: str, bracket: str) -> list[CiteItem] | None:
     first, _, rest = bracket.partition(";")
     if "@" in first:
         return None
-    items = [CiteItem(key, suffix=first.strip())]
+    items = [CiteItem(key, suffix=_suffix(first))]
     if rest:
         more = parse_items(rest)
         if more is None:

@@ -54,6 +54,7 @@ from postil.markdown.mathdoc import (
 from postil.markdown.mathescape import (
     DOLLAR_ESCAPES,
     KRAMDOWN_ESCAPES,
+    SHOWN_BRACES_KEPT,
     doubled_backslashes,
     unescape,
 )
@@ -554,6 +555,10 @@ def _unescaped(latex: str, opener: str) -> tuple[str, tuple[int, ...]]:
     Markdown processor of Hugo and Jekyll, so it lost its escapes too; its TeX is read so
     when it shows them (`ESCAPED_ENV_TELL`: ox-hugo writes `\begin{align\*}`, `x\_i` and
     `\\\\` for a row break), and raw otherwise (Pandoc's and Quarto's reading).
+    Read so, a `\{` or `\}` keeps its backslash when the braces pair with them shown
+    (`SHOWN_BRACES_KEPT`): `\\(\left\{ x \right.\\)` and the set `\\(\{1, 2\}\\)`
+    mean TeX's braces, which kramdown and mdBook lost (a `\left{` error, no braces shown:
+    rust-lang/mdBook#1660, #2248); `\{(x_i)}_{i}` pairs only as a group and loses it.
     """
     kramdown = (
         opener.startswith("\\\\")
@@ -563,7 +568,9 @@ def _unescaped(latex: str, opener: str) -> tuple[str, tuple[int, ...]]:
         or (opener in ("$", "$$") and doubled_backslashes(latex))  # Turndown's `\\mu x\_n`
         or (not opener and ESCAPED_ENV_TELL.search(latex) is not None)
     )
-    return unescape(latex, KRAMDOWN_ESCAPES if kramdown else DOLLAR_ESCAPES)
+    if not kramdown:
+        return unescape(latex, DOLLAR_ESCAPES)
+    return unescape(latex, SHOWN_BRACES_KEPT if _balanced(latex) else KRAMDOWN_ESCAPES)
 
 
 def _kramdown_tell(latex: str) -> bool:

@@ -4,7 +4,8 @@ Posts written for Jekyll (kramdown) and MathJax put inline math between `\\(` an
 kramdown turns `\\` into `\`, so MathJax sees `\(…\)`. The Markdown processor also removed
 the backslash of every other escape inside (`\_` → `_`, `\*` → `*`, `\\` → `\`, `\{` → `{`),
 which authors wrote to keep `_` and `*` from becoming emphasis. `unescape` removes them
-the same way, before the TeX reaches the converter:
+the same way, before the TeX reaches the converter (but `\{` and `\}` that pair as shown
+braces keep their backslash, `SHOWN_BRACES_KEPT`: the author meant them shown):
 
     >>> unescape(r"\sum\_i \log p(y\_i \mid x\_i)", KRAMDOWN_ESCAPES)[0]
     '\\sum_i \\log p(y_i \\mid x_i)'
@@ -40,6 +41,10 @@ CommonMark escapes every ASCII punctuation character; kramdown's set leaves TeX'
 post written for a CommonMark processor (where `\,` would have lost its backslash) wrote
 `\\,`, which this set turns into `\,` as well.
 """
+
+SHOWN_BRACES_KEPT = KRAMDOWN_ESCAPES - {"{", "}"}
+r"""kramdown's escapes but `\{` and `\}`, for math whose `\{`/`\}` pair as shown braces
+(`math._unescaped`): an author who escaped a brace in TeX meant the brace shown."""
 
 DOLLAR_ESCAPES = frozenset("*~")
 """The escapes removed from raw-TeX math (`$…$`, `$$…$$`, `\\(…\\)`, `\\[…\\]`)."""

@@ -86,9 +86,11 @@ TARGET = re.compile(r"\(([^()\s]+)\)=\s*\Z")
 """A MyST target line: `(label)=`."""
 
 
-FENCE_OPEN = re.compile(r"(`{3,}|~{3,}|:{3,})\{([A-Za-z][\w:-]*)\}[ \t]*(.*)\Z")
+FENCE_OPEN = re.compile(r"(`{3,}|~{3,}|:{3,})[ \t]*\{([A-Za-z][\w:-]*)\}[ \t]*(.*)\Z")
 """The opening fence of a directive read as blocks: its fence, name and argument; `:::`
-is MyST's colon fence (the `colon_fence` extension Jupyter Book turns on)."""
+is MyST's colon fence (the `colon_fence` extension Jupyter Book turns on). Spaces may
+come between the fence and the name (```` ``` {note} ````, `::: {note}`): MyST-Parser
+strips a fence's info before it reads `{name}` (`render_fence`, `render_colon_fence`)."""
 
 
 def myst_plugin(md: MarkdownIt) -> None:

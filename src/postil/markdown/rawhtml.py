@@ -16,7 +16,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 from postil.markdown.references import locate, record, resolve
-from postil.markdown.state import RenderState, get_state
+from postil.markdown.state import RenderState, get_state, is_mdx
 
 URL_ATTRS = frozenset({"src", "href", "poster"})
 """Attributes holding one URL (`<img src>`, `<a href>`, `<video poster>`)."""
@@ -312,7 +312,9 @@ class _TagFinder(HTMLParser):
 
 def unknown_tags(state: StateCore) -> None:
     """Core rule: warn at each tag in a paragraph that names no HTML element and has no
-    partner: `std::unique_ptr<T>`, `#include <iostream>`, `[<stdexcept>](…)`.
+    partner: `std::unique_ptr<T>`, `#include <iostream>`, `[<stdexcept>](…)`; and at each
+    such tag written self-closed, a component of Vue, MDX or a theme (`<BlockMath
+    math="x"/>`, in a paragraph or alone on its line), which a Markdown post does not run.
 
     CommonMark reads `<T>` as raw HTML (its examples 613 and 623: any name), and a browser
     makes it an unknown, empty element: the reader sees `std::unique_ptr` (HackMD's sanitiser
@@ -325,52 +327,94 @@ def unknown_tags(state: StateCore) -> None:
     tag is told once a post, at its first place outside code spans.
     """
     doc = get_state(state.env)
-    if doc.path.lower().endswith(".mdx") or "<" not in state.src:
+    if is_mdx(state.env) or "<" not in state.src:
         return
     told: set[str] = doc.groups.carry.setdefault("unknown_tags", set())
     for token in state.tokens:
-        if token.type != "inline" or not token.children:
+        if token.type == "inline" and token.children:
+            for child in _unknown_in_paragraph(token.children):
+                _warn_unknown(doc, token, child.content, told)
+        elif token.type == "html_block" and (alone := _COMPONENT.fullmatch(token.content.strip())):
+            if alone[2].lower() not in HTML_ELEMENTS:
+                _warn_unknown(doc, token, _written(doc, token, alone[1]), told)
+
+
+_COMPONENT = re.compile(r"(<([A-Z][A-Za-z0-9]*)(?:\s[^<>]*)?)(?:/>|></\2>)")
+"""A component alone on its lines, written self-closed (`<Catalog />`, which
+`rewrite_raw_html` has closed: `<Catalog ></Catalog>`) or empty: its name capitalised, as
+Vue's, MDX's and JSX's are (SVG's and MathML's elements are not)."""
+
+
+def _written(doc: RenderState, token: Token, opening: str) -> str:
+    """Return a component block as the post writes it: its first line, if it holds the
+    whole tag, else the tag as self-closed."""
+    line = token.map[0] if token.map else len(doc.source_lines)
+    first = doc.source_lines[line].strip() if line < len(doc.source_lines) else ""
+    return first if first.startswith(opening) and first.endswith(">") else f"{opening.rstrip()} />"
+
+
+def _unknown_in_paragraph(children: list[Token]) -> list[Token]:
+    """Return a paragraph's raw tags that name no HTML element and show nothing: written
+    self-closed, or with no partner in the paragraph (see `unknown_tags`)."""
+    tags = [
+        (child, name.lower())
+        for child in children
+        if child.type == "html_inline" and (name := _tag_name_of(child.content))
+    ]
+    if any(name in FOREIGN_ROOTS for _, name in tags):
+        return []
+    first_open: dict[str, int] = {}
+    last_close: dict[str, int] = {}
+    for at, (child, name) in enumerate(tags):
+        if child.content.startswith("</"):
+            last_close[name] = at
+        elif not child.content.endswith("/>"):
+            first_open.setdefault(name, at)
+    unknown = []
+    for at, (child, name) in enumerate(tags):
+        if name in HTML_ELEMENTS:
             continue
-        tags = [
-            (child, name.lower())
-            for child in token.children
-            if child.type == "html_inline" and (name := _tag_name_of(child.content))
-        ]
-        if not tags or any(name in FOREIGN_ROOTS for _, name in tags):
+        if child.content.startswith("</"):
+            if first_open.get(name, at) < at:  # `<T>x</T>`: an element with its text
+                continue
+        elif not child.content.endswith("/>") and last_close.get(name, at) > at:
             continue
-        first_open: dict[str, int] = {}
-        last_close: dict[str, int] = {}
-        for at, (child, name) in enumerate(tags):
-            if child.content.startswith("</"):
-                last_close[name] = at
-            else:
-                first_open.setdefault(name, at)
-        for at, (child, name) in enumerate(tags):
-            if name in HTML_ELEMENTS or child.content in told:
-                continue
-            if child.content.startswith("</"):
-                if first_open.get(name, at) < at:  # `<T>x</T>`: an element with its text
-                    continue
-            elif last_close.get(name, at) > at:
-                continue
-            told.add(child.content)  # once a post: a page of `Vec<T>` is one mistake
-            line0, col = locate(doc, token.map, child.content, outside_code=True)
-            escaped = child.content.replace("<", "\\<", 1)
-            doc.warn(
-                line0,
-                col,
-                f"`{child.content}` is read as an HTML tag, and names no HTML element: a "
-                f"browser shows nothing for it; write `{escaped}` or put it in a code span "
-                "(`` `…` ``) to show it",
-            )
+        unknown.append(child)
+    return unknown
+
+
+def _warn_unknown(doc: RenderState, token: Token, tag: str, told: set[str]) -> None:
+    """Warn once a post at `tag` (raw HTML of `token`) that a browser shows nothing for it;
+    a component once a post by its name (a page of `<Badge text="…" />`s is one mistake)."""
+    found = _TAG_NAME.match(tag) if tag.endswith("/>") else None
+    key = f"<{found[1]} />" if found else tag
+    if key in told:
+        return
+    told.add(key)  # once a post: a page of `Vec<T>` is one mistake
+    line0, col = locate(doc, token.map, tag, outside_code=True)
+    if tag.endswith("/>"):
+        doc.warn(
+            line0,
+            col,
+            f"`{tag}` names no HTML element, so a browser shows nothing for it: a component "
+            "(Vue's, MDX's, a theme's) is not run in a Markdown post; write what it shows "
+            "as Markdown or HTML, or remove it",
+        )
+        return
+    escaped = tag.replace("<", "\\<", 1)
+    doc.warn(
+        line0,
+        col,
+        f"`{tag}` is read as an HTML tag, and names no HTML element: a browser shows "
+        f"nothing for it; write `{escaped}` or put it in a code span (`` `…` ``) to show it",
+    )
 
 
 def _tag_name_of(html: str) -> str:
-    """Return the element name of a raw open or closing tag (`<T>` → `T`), "" for anything
-    else: a comment, a custom element's tag, a self-closed one (`<Catalog />`, a Vue or JSX
-    component's)."""
+    """Return the element name of a raw open, closing or self-closed tag (`<T>` → `T`),
+    "" for anything else: a comment, a custom element's tag (`<my-widget>`)."""
     found = _TAG_NAME.match(html)
-    return found[1] if found and not html.endswith("/>") else ""
+    return found[1] if found else ""
 
 
 def excerpt_markers(state: StateCore) -> None:

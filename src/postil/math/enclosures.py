@@ -170,6 +170,7 @@ BOX_COMMANDS = re.compile(
     + r")(?![A-Za-z])"
 )
 COLOUR = re.compile(r"#?[A-Za-z0-9]+")
+CSS_COLOUR = re.compile(r"rgba?\([0-9., /]+\)")
 BRACES = frozenset("⏞⏟⎴⎵⏜⏝⏠⏡")  # horizontal braces, brackets, parentheses, shells
 FRAME_RULE = "max(1px,0.4pt)"  # \fboxrule
 ARROW_LABEL_PAD = "0.3889em"  # amsmath's \ext@arrow: 5mu and 9mu around a label, averaged
@@ -239,7 +240,7 @@ def _box(latex: str, match: re.Match[str]) -> tuple[str, int]:
         colour, pos = read_group(latex, pos)
         colours.append(colour.strip())
     text, pos = read_group(latex, pos)
-    payload = marker("box", " ".join([name, *colours])) if colours else ""
+    payload = marker("box", " ".join([name, *map(hide_label, colours)])) if colours else ""
     return r"\boxed{" + payload + r"\text{" + text + "}}", pos
 
 
@@ -275,8 +276,9 @@ def _first_marker(el: ET.Element, kind: str) -> tuple[ET.Element, ET.Element, st
 
 
 def _colour(value: str) -> str | None:
-    """Return a colour name or `#hex` safe to write into a style, or None."""
-    return value if COLOUR.fullmatch(value) else None
+    r"""Return a colour safe to write into a style, or None: a name, `#hex` or CSS's
+    `rgb(…)`, `rgba(…)` (`\colorbox{rgba(255,0,0,0.2)}`, which MathJax passes to CSS)."""
+    return value if COLOUR.fullmatch(value) or CSS_COLOUR.fullmatch(value) else None
 
 
 def _fix_box(el: ET.Element) -> None:
@@ -298,6 +300,7 @@ def _fix_box(el: ET.Element) -> None:
     el.attrib.clear()
     el.set("class", "colorbox")
     words = re.split(r"\s", payload)  # an empty colour (`\colorbox{}{x}`) stays a word
+    words = [words[0], *(unhide_label(word).strip() for word in words[1:])]  # `hide_label`ed
     background = _colour(words[-1]) if len(words) > 1 else None
     if background:
         el.set("mathbackground", background)
