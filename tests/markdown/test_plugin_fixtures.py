@@ -78,6 +78,8 @@ PLUGINS = {
     "abbr": ("math", "code", "abbr"),
     # `==marked==`: math reads `$a == b$` first
     "mark": ("math", "mark"),
+    # LaTeX's text commands in prose: math and code spans read theirs first
+    "latextext": ("math", "latextext"),
     # `:rocket:`: headings keep their ids, math and code are not read
     "emoji": ("math", "heading", "emoji"),
     # kramdown's extensions, beside its attribute lists (`{:/}` is no attribute list)

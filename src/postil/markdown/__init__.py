@@ -76,6 +76,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.keys import keys_plugin
     from postil.markdown.kramdown import kramdown_plugin
     from postil.markdown.kramdowntable import kramdowntable_plugin
+    from postil.markdown.latextext import latextext_plugin
     from postil.markdown.lineblock import lineblock_plugin
     from postil.markdown.linebreak import linebreak_plugin
     from postil.markdown.links import links_plugin
@@ -136,6 +137,7 @@ def create_markdown() -> MarkdownIt:
         kramdown_plugin,  # `{::comment}`, `{::nomarkdown}`: before the attribute lists' rules
         mark_plugin,  # `==x==`: after the math plugin, which reads `$a == b$` first
         keys_plugin,  # MkDocs' `++ctrl+alt+del++`: after code and math, which read `++` first
+        latextext_plugin,  # `\emph{…}` in prose: code spans and math read theirs first
         rawhtml_plugin,
         rawtable_plugin,  # the author's `<table>` in a scroll region, as Markdown's
         htmlblock_plugin,  # display math and code tags across a blank line in HTML
