@@ -114,9 +114,12 @@ ESCAPED_SPACE_TELL = re.compile(r"(?<!\\)\\\\[,;:!]")
 # passthrough, Zola: `a & b \\\\ c & d`, `g(x)\\,dx`): four backslashes, or `ESCAPED_SPACE_TELL`.
 ESCAPED_ROWS_TELL = re.compile(r"\\{4}|" + ESCAPED_SPACE_TELL.pattern)
 # A bare environment's TeX escaped for a Markdown processor (ox-hugo's `\begin{align\*}`,
-# `x\_i`, `\\\\` for a row break): `\_` or `\*` after an even run of backslashes,
-# four backslashes, or `KRAMDOWN_TELL`.
-ESCAPED_ENV_TELL = re.compile(r"(?<!\\)(?:\\\\)*\\[_*]|\\{4}|" + KRAMDOWN_TELL.pattern)
+# `x\_i`, `\\\\` for a row break; a Jekyll post's `a \\\ b`, kramdown's `\\` and a
+# control space, which is `\\ ` to MathJax): `\_` or `\*` after an even run of
+# backslashes, four backslashes, three before a space, or `KRAMDOWN_TELL`.
+ESCAPED_ENV_TELL = re.compile(
+    r"(?<!\\)(?:\\\\)*\\[_*]|\\{4}|(?<!\\)\\{3}(?=\s)|" + KRAMDOWN_TELL.pattern
+)
 REF = re.compile(r"\\(eqref|ref)\{([^{}\n]+)\}")
 CLOSERS = {"$$": "$$", "\\\\[": "\\\\]", "\\[": "\\]"}
 # The backslash delimiters of inline math: kramdown-escaped ones first (`\\(` holds `\(`).
