@@ -54,7 +54,9 @@ from postil.markdown.mathdoc import (
 from postil.markdown.mathescape import (
     DOLLAR_ESCAPES,
     KRAMDOWN_ESCAPES,
+    SCRIPT_ESCAPES,
     doubled_backslashes,
+    escaped_subscripts,
     unescape,
 )
 from postil.markdown.mathhtml import BEGIN_ENV, DISPLAY_ATTRS
@@ -549,7 +551,9 @@ def _unescaped(latex: str, opener: str) -> tuple[str, tuple[int, ...]]:
     command has its backslash doubled (`mathescape.doubled_backslashes`: `\\mu x\_n`, as
     Turndown, wordpress-export-to-markdown's converter, writes TeX). `\_` alone tells
     nothing there: it is TeX's underscore (`\text{my\_var}`) in Pandoc's and kramdown's
-    raw `$$`.
+    raw `$$`; but `\_` in a subscript's place (`y\_{t+1}`, `\sum\_i`: `escaped_subscripts`)
+    was written for a processor that removed it (Hugo without passthrough, marked), and only
+    that escape is undone with the raw TeX's (`SCRIPT_ESCAPES`): the rest is TeX as written.
     A bare environment (no opener: `\begin{align}` at a line start) was a paragraph to the
     Markdown processor of Hugo and Jekyll, so it lost its escapes too; its TeX is read so
     when it shows them (`ESCAPED_ENV_TELL`: ox-hugo writes `\begin{align\*}`, `x\_i` and
@@ -563,7 +567,10 @@ def _unescaped(latex: str, opener: str) -> tuple[str, tuple[int, ...]]:
         or (opener in ("$", "$$") and doubled_backslashes(latex))  # Turndown's `\\mu x\_n`
         or (not opener and ESCAPED_ENV_TELL.search(latex) is not None)
     )
-    return unescape(latex, KRAMDOWN_ESCAPES if kramdown else DOLLAR_ESCAPES)
+    if kramdown:
+        return unescape(latex, KRAMDOWN_ESCAPES)
+    subscripts = "\\_" in latex and escaped_subscripts(latex)
+    return unescape(latex, SCRIPT_ESCAPES if subscripts else DOLLAR_ESCAPES)
 
 
 def _kramdown_tell(latex: str) -> bool:
