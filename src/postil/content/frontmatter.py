@@ -816,6 +816,7 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "description": ("summary", _clean_text, 1),  # Quarto, Distill, al-folio, Hugo
     "excerpt": ("summary", _clean_text, 2),  # Jekyll
     "desc": ("summary", _clean_text, 3),  # Dendron: the note's description
+    "abstract": ("summary", _clean_text, 5),  # Pandoc, Quarto: listings read it after `description`
     "lastmod": ("updated", _date, 1),  # Hugo
     "last_modified_at": ("updated", _date, 1),  # Jekyll (jekyll-last-modified-at)
     "date-modified": ("updated", _date, 1),  # Quarto
