@@ -63,6 +63,7 @@ from postil.markdown.mathhtml import BEGIN_ENV, DISPLAY_ATTRS
 from postil.markdown.mathlazy import continue_lazily, lazy_line
 from postil.markdown.mathprose import math_definitions
 from postil.markdown.mathquote import math_quote_lazy
+from postil.markdown.mathtilde import math_tilde_plugin
 from postil.markdown.state import get_state, is_mdx
 from postil.markdown.tagsyntax import find_closer, shortcode_params
 from postil.math import anchor_id
@@ -168,6 +169,7 @@ def math_plugin(md: MarkdownIt) -> None:
         "fence", "math_block", math_block, {"alt": ["paragraph", "reference", "blockquote", "list"]}
     )
     md.block.ruler.at("table", math_table_pipes, {"alt": ["paragraph", "reference"]})
+    math_tilde_plugin(md)  # a formula's `~~~` line stays in its paragraph: `mathtilde.py`
     md.core.ruler.after("block", "math_fence", math_fence)
     md.core.ruler.after("math_fence", "math_quote_lazy", math_quote_lazy)  # `mathquote.py`
     md.core.ruler.after("math_fence", "math_definitions", math_definitions)  # `mathprose.py`
