@@ -1022,3 +1022,13 @@ def test_a_quarto_abstract_is_the_summary_after_a_description():
     assert warnings == [] and meta.summary == "Find \\(A_n\\) in closed form."
     meta, *_ = read("---\ntitle: T\ndate: 2023-04-23\nabstract: Long.\ndescription: Short.\n---\n")
     assert meta.summary == "Short."
+
+
+@pytest.mark.parametrize("switch", ["use_math", "usemathjax", "mathjax", "katex"])
+def test_a_themes_math_script_switch_is_quiet_and_a_near_name_is_not(switch):
+    *_, warnings = read(f"---\ntitle: T\ndate: 2024-11-19\n{switch}: true\n---\n$x$\n")
+    assert warnings == []
+    *_, warnings = read("---\ntitle: T\ndate: 2024-11-19\nuse_maths: true\n---\n$x$\n")
+    assert [w.split(": warning: ")[1][:38] for w in warnings] == [
+        "unknown front matter key `use_maths` i"
+    ]

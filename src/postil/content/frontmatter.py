@@ -879,7 +879,8 @@ PRIMARY_KEYS = frozenset(_OWN)
 """The keys listed in the unknown-key warning (the aliases are documented in README)."""
 
 QUIET_KEYS = frozenset(
-    {"layout", "comments", "mathjax", "math", "katex", "usemathjax", "share", "sharing"}
+    {"layout", "comments", "mathjax", "math", "katex", "usemathjax", "use_math", "share"}
+    | {"sharing"}  # `use_math`: Minimal Mistakes posts' MathJax switch (a custom include's)
     | {"giscus_comments", "disqus_comments", "related_posts", "featured", "pin", "sitemap"}
     | {"type", "template", "format", "jupyter", "execute", "engine", "freeze"}
     | {"editor", "highlight-style", "code-fold", "code-tools", "title-block-banner"}
