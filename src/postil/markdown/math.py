@@ -115,6 +115,12 @@ ESCAPED_SPACE_TELL = re.compile(r"(?<!\\)\\\\[,;:!]")
 # A dollar formula's rows or spaces escaped for a Markdown processor (Hugo without
 # passthrough, Zola: `a & b \\\\ c & d`, `g(x)\\,dx`): four backslashes, or `ESCAPED_SPACE_TELL`.
 ESCAPED_ROWS_TELL = re.compile(r"\\{4}|" + ESCAPED_SPACE_TELL.pattern)
+# A delimiter after a sizing command, escaped for Markdown (Hugo without passthrough:
+# `\Big\[`, `\big\\{`, `\left\\|`): as raw TeX no delimiter follows it, an error; the
+# Markdown processor left `\Big[`, `\big\{`, `\left\|` for KaTeX.
+ESCAPED_DELIMITER_TELL = re.compile(
+    r"\\(?:left|right|middle|[bB]igg?[lrm]?)(?![A-Za-z])\s*(?:\\\\[{}|]|\\[\[\]])"
+)
 # A bare environment's TeX escaped for a Markdown processor (ox-hugo's `\begin{align\*}`,
 # `x\_i`, `\\\\` for a row break): `\_` or `\*` after an even run of backslashes,
 # four backslashes, or `KRAMDOWN_TELL`.
@@ -551,7 +557,9 @@ def _unescaped(latex: str, opener: str) -> tuple[str, tuple[int, ...]]:
     Zola's Markdown read `$$` as text, so their posts wrote a row break `\\\\`; as raw TeX
     that is two row breaks, an empty row no author means. So does a formula whose every
     command has its backslash doubled (`mathescape.doubled_backslashes`: `\\mu x\_n`, as
-    Turndown, wordpress-export-to-markdown's converter, writes TeX). `\_` alone tells
+    Turndown, wordpress-export-to-markdown's converter, writes TeX), and so does a sizing
+    command before an escaped delimiter (`ESCAPED_DELIMITER_TELL`: `\Big\[`, `\big\\{`,
+    an error as raw TeX). `\_` alone tells
     nothing there: it is TeX's underscore (`\text{my\_var}`) in Pandoc's and kramdown's
     raw `$$`; but `\_` in a subscript's place (`y\_{t+1}`, `\sum\_i`: `escaped_subscripts`)
     was written for a processor that removed it (Hugo without passthrough, marked), and only
@@ -566,6 +574,7 @@ def _unescaped(latex: str, opener: str) -> tuple[str, tuple[int, ...]]:
         or (opener == "$" and "\\begin" not in latex and _kramdown_tell(latex))
         or (opener == "$" and _balanced_as_kramdown(latex))
         or (opener in ("$", "$$") and ESCAPED_ROWS_TELL.search(latex) is not None)
+        or (opener in ("$", "$$") and ESCAPED_DELIMITER_TELL.search(latex) is not None)
         or (opener in ("$", "$$") and doubled_backslashes(latex))  # Turndown's `\\mu x\_n`
         or (not opener and ESCAPED_ENV_TELL.search(latex) is not None)
     )
