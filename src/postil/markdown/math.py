@@ -54,10 +54,10 @@ from postil.markdown.mathdoc import (
 from postil.markdown.mathescape import (
     DOLLAR_ESCAPES,
     KRAMDOWN_ESCAPES,
-    SCRIPT_ESCAPES,
     doubled_backslashes,
     escaped_subscripts,
     unescape,
+    unescape_subscripts,
 )
 from postil.markdown.mathhtml import BEGIN_ENV, DISPLAY_ATTRS
 from postil.markdown.mathlazy import continue_lazily, lazy_line
@@ -563,7 +563,8 @@ def _unescaped(latex: str, opener: str) -> tuple[str, tuple[int, ...]]:
     nothing there: it is TeX's underscore (`\text{my\_var}`) in Pandoc's and kramdown's
     raw `$$`; but `\_` in a subscript's place (`y\_{t+1}`, `\sum\_i`: `escaped_subscripts`)
     was written for a processor that removed it (Hugo without passthrough, marked), and only
-    that escape is undone with the raw TeX's (`SCRIPT_ESCAPES`): the rest is TeX as written.
+    that escape is undone with the raw TeX's (`unescape_subscripts`; one in a text argument stays):
+    the rest is TeX as written.
     A bare environment (no opener: `\begin{align}` at a line start) was a paragraph to the
     Markdown processor of Hugo and Jekyll, so it lost its escapes too; its TeX is read so
     when it shows them (`ESCAPED_ENV_TELL`: ox-hugo writes `\begin{align\*}`, `x\_i` and
@@ -580,8 +581,9 @@ def _unescaped(latex: str, opener: str) -> tuple[str, tuple[int, ...]]:
     )
     if kramdown:
         return unescape(latex, KRAMDOWN_ESCAPES)
-    subscripts = "\\_" in latex and escaped_subscripts(latex)
-    return unescape(latex, SCRIPT_ESCAPES if subscripts else DOLLAR_ESCAPES)
+    if "\\_" in latex and escaped_subscripts(latex):
+        return unescape_subscripts(latex)
+    return unescape(latex, DOLLAR_ESCAPES)
 
 
 def _kramdown_tell(latex: str) -> bool:

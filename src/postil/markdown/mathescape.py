@@ -146,12 +146,36 @@ def escaped_subscripts(tex: str) -> bool:
     found = ESCAPED_SUBSCRIPT.search(tex)
     if found is None:
         return False
-    texts = [(m.end() - 1, _group_end(tex, m.end() - 1)) for m in TEXT_ARGUMENT.finditer(tex)]
+    texts = _text_arguments(tex)
     while found is not None:
         if not any(start < found.start() < end for start, end in texts):
             return True
         found = ESCAPED_SUBSCRIPT.search(tex, found.end())
     return False
+
+
+def unescape_subscripts(tex: str) -> tuple[str, tuple[int, ...]]:
+    r"""`unescape(tex, SCRIPT_ESCAPES)` for a formula that `escaped_subscripts`: every `\_`
+    is `_` but those in a text argument, which stay TeX's underscore
+    (`\operatorname{arg\_max}_x`, `\mathrm{max\_iter}`); same result shape as `unescape`."""
+    texts = _text_arguments(tex)
+    if not texts:
+        return unescape(tex, SCRIPT_ESCAPES)
+    kept = [i for i in range(len(tex) - 1) if tex.startswith("\\_", i) and _within(i, texts)]
+    masked = list(tex)
+    for i in kept:
+        masked[i] = "\0"  # no escape: `\0_` stays as written, then becomes `\_` again
+    out, removed = unescape("".join(masked), SCRIPT_ESCAPES)
+    return out.replace("\0", "\\"), removed
+
+
+def _text_arguments(tex: str) -> list[tuple[int, int]]:
+    """Return the spans (the `{` to after its `}`) of `tex`'s text arguments."""
+    return [(m.end() - 1, _group_end(tex, m.end() - 1)) for m in TEXT_ARGUMENT.finditer(tex)]
+
+
+def _within(pos: int, spans: list[tuple[int, int]]) -> bool:
+    return any(start < pos < end for start, end in spans)
 
 
 def _group_end(tex: str, start: int) -> int:
