@@ -148,7 +148,7 @@ def escaped_subscripts(tex: str) -> bool:
         return False
     texts = _text_arguments(tex)
     while found is not None:
-        if not any(start < found.start() < end for start, end in texts):
+        if not _within(found.start(), texts):
             return True
         found = ESCAPED_SUBSCRIPT.search(tex, found.end())
     return False
@@ -175,6 +175,7 @@ def _text_arguments(tex: str) -> list[tuple[int, int]]:
 
 
 def _within(pos: int, spans: list[tuple[int, int]]) -> bool:
+    """Tell whether `pos` lies inside one of `spans` (after its `{`, before its end)."""
     return any(start < pos < end for start, end in spans)
 
 
