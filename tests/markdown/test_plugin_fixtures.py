@@ -107,6 +107,8 @@ PLUGINS = {
     "svelte": ("math", "callout", "mdx", "svelte"),
     # Pandoc's letter and Roman numeral lists: markdown-it's list rule with stand-in markers
     "fancylist": ("code", "fancylist"),
+    # remark-directive's leaf and text directives beside the callout plugin's containers
+    "directive": ("math", "code", "callout", "links", "directive"),
 }
 
 
