@@ -1011,3 +1011,24 @@ def test_loveit_featured_image_is_the_posts_image_and_its_script_switches_are_qu
     assert [w.split(": warning: ")[1][:40] for w in warnings] == [
         "unknown front matter key `hiddenFromHome"  # a difference a reader sees: told
     ]
+
+
+def test_a_quarto_abstract_is_the_summary_after_a_description():
+    """Quarto's listings show `description`, else `abstract` (website-listing-read.ts); its
+    TeX stays for the summary's math."""
+    meta, *_, warnings = read(
+        "---\ntitle: T\ndate: 2023-04-23\nabstract: 'Find \\(A_n\\) in closed form.'\n---\n"
+    )
+    assert warnings == [] and meta.summary == "Find \\(A_n\\) in closed form."
+    meta, *_ = read("---\ntitle: T\ndate: 2023-04-23\nabstract: Long.\ndescription: Short.\n---\n")
+    assert meta.summary == "Short."
+
+
+@pytest.mark.parametrize("switch", ["use_math", "usemathjax", "mathjax", "katex"])
+def test_a_themes_math_script_switch_is_quiet_and_a_near_name_is_not(switch):
+    *_, warnings = read(f"---\ntitle: T\ndate: 2024-11-19\n{switch}: true\n---\n$x$\n")
+    assert warnings == []
+    *_, warnings = read("---\ntitle: T\ndate: 2024-11-19\nuse_maths: true\n---\n$x$\n")
+    assert [w.split(": warning: ")[1][:38] for w in warnings] == [
+        "unknown front matter key `use_maths` i"
+    ]

@@ -45,6 +45,13 @@ KNOWN = "known: hl_lines, linenos, linenostart, title"
             FenceInfo("jsx", "/src/x.js", (1, 4, 5, 6), True),
         ),
         ("jsx showLineNumbers=5", FenceInfo("jsx", linenos=True, linenostart=5)),
+        # Expressive Code: marked, inserted and deleted lines, labelled ranges, presentation
+        ("js showLineNumbers startLineNumber=5", FenceInfo("js", linenos=True, linenostart=5)),
+        ('js title="m.js" del={2} ins={3-4} {6}', FenceInfo("js", "m.js", (2, 3, 4, 6))),
+        ('jsx {"1. The prop:":5-6} del={"2":8} mark={10}', FenceInfo("jsx", "", (5, 6, 8, 10))),
+        ('ps frame="code" title="Profile.ps1"', FenceInfo("ps", "Profile.ps1")),
+        ("js wrap preserveIndent=false collapse={1-5, 12-14}", FenceInfo("js")),
+        ('diff lang="js"', FenceInfo("diff")),
         # VitePress, Gatsby
         ("js{4}", FenceInfo("js", hl_lines=(4,))),
         ("ts:line-numbers=5 {1}", FenceInfo("ts", "", (1,), True, 5)),
@@ -104,6 +111,17 @@ def test_each_generators_form_means_the_same(info, expected):
             "hl_lines='5-2' is not a line list; write e.g. hl_lines=\"3-5 8\"",
         ),
         ("go {hl_lines=[x]}", "hl_lines='[x]' is not a line list; write e.g. hl_lines=\"3-5 8\""),
+        # Expressive Code's text markers: one problem a block, the first named
+        (
+            'js "return true;" ins="inserted" /ye[sp]/',
+            'Expressive Code\'s text marker "return true;" is not highlighted: postil marks '
+            "whole lines; mark its line with {n} instead",
+        ),
+        (
+            "sh /\\/ho.*\\//",
+            "Expressive Code's text marker /\\/ho.*\\// is not highlighted: postil marks "
+            "whole lines; mark its line with {n} instead",
+        ),
     ],
 )
 def test_what_cannot_be_read_is_a_problem_not_an_error(info, problem):

@@ -12,7 +12,13 @@ from markdown_it.utils import read_fixture_file
 from postil.errors import Severity
 from postil.markdown import create_markdown, render_markdown
 from postil.markdown.math import math_plugin
-from postil.markdown.mathescape import DOLLAR_ESCAPES, KRAMDOWN_ESCAPES, source_offset, unescape
+from postil.markdown.mathescape import (
+    DOLLAR_ESCAPES,
+    KRAMDOWN_ESCAPES,
+    source_offset,
+    unescape,
+    unescape_subscripts,
+)
 from postil.markdown.state import RenderState
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "math.md"
@@ -639,3 +645,18 @@ def test_a_definecolor_line_in_prose_is_a_definition_for_the_formulas_after_it()
     assert "definecolor" not in html.split("<annotation")[0]
     assert 'mathcolor="#E61D00"' in html and 'mathcolor="#F28E80"' in html
     assert not state.diagnostics
+
+
+def test_math_error_column_after_escaped_subscripts_points_at_the_source():
+    source = "see $y\\_t + x\\_{i} + \\foo$ here\n"
+    _, state = render(source)
+    (diag,) = state.diagnostics
+    assert (diag.location.line, diag.location.col) == (1, source.index("\\foo") + 1)
+    assert "\\foo" in diag.message
+
+
+def test_escaped_subscripts_keep_a_text_arguments_underscore_and_map_every_offset():
+    tex = r"\operatorname{arg\_max}\_x f(x\_i)"
+    out, removed = unescape_subscripts(tex)
+    assert out == r"\operatorname{arg\_max}_x f(x_i)"
+    assert [tex[source_offset(i, removed)] for i in range(len(out))] == list(out)

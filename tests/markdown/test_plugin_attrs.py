@@ -25,6 +25,8 @@ def render(source: str) -> tuple[str, RenderState]:
         ("{title='it''s'}", None),
         ("{title='say \"hi\"'}", {"title": 'say "hi"'}),
         ("{-}", {"class": "unnumbered"}),
+        ("{#exr-2.15}", {"id": "exr-2.15"}),  # Pandoc's identifiers hold dots
+        ("{#fig-a.b .wide}", {"id": "fig-a.b", "class": "wide"}),
         ("{% raw %}", None),
         ("{{ site.url }}", None),
         ("{::comment}", None),

@@ -60,6 +60,21 @@ def test_empty_language_is_plain_text_without_a_warning():
     assert "&lt;b&gt;" in html
 
 
+@pytest.mark.parametrize("name", ["txt", "plaintext", "nohighlight", "default"])
+def test_other_generators_names_for_no_language_are_plain_text_without_a_warning(name):
+    html, state = render(f"```{name}\n<b>\n```\n")
+    assert state.diagnostics == []
+    assert 'class="language-text"' in html and "&lt;b&gt;" in html
+
+
+def test_a_name_near_a_no_language_name_still_warns():
+    _, state = render("```txtx\nx\n```\n")
+    assert [d.message for d in state.diagnostics] == [
+        "unknown code language 'txtx', shown as plain text; use a Pygments short name such "
+        "as python, bash or text (https://pygments.org/languages/)"
+    ]
+
+
 def test_unbalanced_quote_warns_at_the_fence_line():
     _, state = render('```python title="oops\nx\n```\n')
     assert [str(d) for d in state.diagnostics] == [

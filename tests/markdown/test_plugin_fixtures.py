@@ -119,6 +119,8 @@ PLUGINS = {
     # Pandoc's line blocks: after GFM's pipe tables (the parser's) and kramdown's (in
     # Pandoc's Markdown, `| a | b |` rows with no separator are a line block), math inside
     "lineblock": ("math", "kramdowntable", "lineblock"),
+    # remark-directive's leaf and text directives beside the callout plugin's containers
+    "directive": ("math", "code", "callout", "links", "directive"),
 }
 
 

@@ -287,3 +287,13 @@ def test_hackmd_embeds_are_named_as_hackmd_s():
         "jekyll-gist's and HackMD's `{%gist user/abc123 %}` embeds a GitHub gist, which "
         "postil does not do, so it is left out; write the content itself (a link, the text)",
     ]
+
+
+def test_a_pdf_viewer_tag_is_left_out_with_a_warning_naming_whose_it_is():
+    html, state = render("Intro.\n\n{% pdf /files/slides.pdf 600px %}\n")
+    assert "pdf" not in html
+    assert messages(state) == [
+        "content/posts/here.md:3:1: HackMD's and Hexo NexT's `{% pdf /files/slides.pdf 600px %}` "
+        "embeds a PDF viewer, which postil does not do, so it is left out; write the content "
+        "itself (a link, the text)"
+    ]

@@ -829,6 +829,7 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "description": ("summary", _clean_text, 1),  # Quarto, Distill, al-folio, Hugo
     "excerpt": ("summary", _clean_text, 2),  # Jekyll
     "desc": ("summary", _clean_text, 3),  # Dendron: the note's description
+    "abstract": ("summary", _clean_text, 5),  # Pandoc, Quarto: listings read it after `description`
     "lastmod": ("updated", _date, 1),  # Hugo
     "last_modified_at": ("updated", _date, 1),  # Jekyll (jekyll-last-modified-at)
     "date-modified": ("updated", _date, 1),  # Quarto
@@ -891,7 +892,8 @@ PRIMARY_KEYS = frozenset(_OWN)
 """The keys listed in the unknown-key warning (the aliases are documented in README)."""
 
 QUIET_KEYS = frozenset(
-    {"layout", "comments", "mathjax", "math", "katex", "usemathjax", "share", "sharing"}
+    {"layout", "comments", "mathjax", "math", "katex", "usemathjax", "use_math", "share"}
+    | {"sharing"}  # `use_math`: Minimal Mistakes posts' MathJax switch (a custom include's)
     | {"giscus_comments", "disqus_comments", "related_posts", "featured", "pin", "sitemap"}
     | {"type", "template", "format", "jupyter", "execute", "engine", "freeze"}
     | {"editor", "highlight-style", "code-fold", "code-tools", "title-block-banner"}

@@ -57,6 +57,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.cite import cite_plugin
     from postil.markdown.code import code_plugin
     from postil.markdown.comment import comment_plugin
+    from postil.markdown.directive import directive_plugin
     from postil.markdown.distill import distill_plugin
     from postil.markdown.emoji import emoji_plugin
     from postil.markdown.fancylist import fancylist_plugin
@@ -164,6 +165,7 @@ def create_markdown() -> MarkdownIt:
         comment_plugin,  # Obsidian's `%%…%%`: after code, math, links and raw HTML
         logseq_plugin,  # `key:: value` lines: a block rule that ends paragraphs
         callout_plugin,
+        directive_plugin,  # remark-directive's `::github{…}` lines and `:spoiler[…]`
         margin_plugin,  # after the callout plugin, which makes fenced divs `<div>`s
         tabs_plugin,
         include_plugin,

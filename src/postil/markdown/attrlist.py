@@ -125,9 +125,14 @@ def _restore(value: str) -> str:
 
 
 def _djot_item(match: re.Match[str]) -> str:
-    """Return one item of an attribute list in the Djot form mdit-py-plugins parses."""
+    """Return one item of an attribute list in the Djot form mdit-py-plugins parses.
+
+    Pandoc's identifiers hold `.` (its Markdown reader's `identifier`: letters, digits and
+    `-_:.`), so Quarto posts label `{#exr-2.15}` and `{#fig-exr-3.21-loc}`; Djot's grammar
+    ends an id at `.`, so such an id is handed over as `id="…"`."""
     if match["word"]:
-        return match["word"]
+        word = match["word"]
+        return f'id="{word[1:]}"' if word[0] == "#" and "." in word else word
     if match["dash"]:
         return ".unnumbered"
     value = match["dq"] if match["dq"] is not None else match["sq"] or match["bare"] or ""

@@ -72,10 +72,11 @@ def code_plugin(md: MarkdownIt) -> None:
     md.add_render_rule("code_block", render_code_block)
 
 
-NO_LANGUAGE = frozenset({"default", "plain", "plaintext", "none", "nohighlight", "nil"})
+NO_LANGUAGE = frozenset({"default", "plain", "plaintext", "txt", "none", "nohighlight", "nil"})
 """Names other generators give code that has no language: Quarto's and Pandoc's `default`,
-highlight.js' `plaintext` and `nohighlight`, Org mode's `nil` (ox-hugo writes ```` ```nil ````):
-shown as Pygments' `text`, without a warning."""
+highlight.js' `plaintext` (and its alias `txt`, which Shiki and Prism's plugins read too) and
+`nohighlight`, Org mode's `nil` (ox-hugo writes ```` ```nil ````): shown as Pygments'
+`text`, without a warning."""
 
 
 def parse_info(info: str) -> FenceInfo:

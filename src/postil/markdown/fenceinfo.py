@@ -9,8 +9,13 @@ are read the same (`parse_info`):
 - Hugo: `go {linenos=table,hl_lines=[8,"15-17"],linenostart=199}`;
 - Pandoc and Quarto: `{.python .numberLines startFrom="10"}`, Quarto's `filename="x.py"`,
   `code-line-numbers="true"` and its listings' `lst-cap="…"`;
-- Docusaurus and Expressive Code (Astro, Starlight): `jsx title="x.js" {1,4-6}
-  showLineNumbers` (`showLineNumbers=5` numbers from 5);
+- Docusaurus and Expressive Code (Astro, Starlight, Fuwari): `jsx title="x.js" {1,4-6}
+  showLineNumbers` (`showLineNumbers=5` or `startLineNumber=5` numbers from 5); Expressive
+  Code's `ins={3-4}`, `del={2}`, `mark={6}` and labelled ranges (`{"1":5}`, `del={"2":7-8}`)
+  mark those lines (postil has one mark, as for Eleventy's groups); its `frame=`, `wrap`,
+  `preserveIndent`, `collapse={…}` and a diff's `lang=` change only its presentation; its
+  text markers (`"given text"`, `/regex/`, `ins="word"`) are one problem: postil marks
+  whole lines;
 - VitePress and Gatsby: `js{4}`, `ts:line-numbers {1}` (`:line-numbers=5`), `js [config.js]`
   (a title in brackets), gatsby-remark-code-titles' `js:title=x.js`, `js{numberLines: 5}`;
 - Eleventy (eleventy-plugin-syntaxhighlight): `js/2-3`, `js/1,3-4`, `js/2/4` (line groups
@@ -53,6 +58,10 @@ OPTIONS = {
     "startfrom": "linenostart",
     "start-from": "linenostart",
     "lineno-start": "linenostart",
+    "startlinenumber": "linenostart",  # Expressive Code
+    "ins": "hl_lines",  # Expressive Code's inserted, deleted and marked lines
+    "del": "hl_lines",
+    "mark": "hl_lines",
 }
 """Option names as written (lower case) -> the option they set."""
 
@@ -60,6 +69,8 @@ QUIET = frozenset(
     "code-fold code-summary code-overflow code-copy anchorlinenos lineanchors "
     "linenostyle linenumbersintable noclasses style hl_inline tabwidth guesssyntax wrap "
     "class id name dedent force".split()
+    # Expressive Code: its frame, wrapping and collapsed sections, a diff's language
+    + "frame preserveindent hangingindent collapse collapsestyle lang".split()
 )
 """Options of other tools' presentation, with nothing to do here: ignored without a word."""
 
@@ -72,9 +83,13 @@ KNOWN = "hl_lines, linenos, linenostart, title"
 _TOKEN = re.compile(
     r"""\{(?P<group>[^{}]*)\}"""  # `{1,3}` or `{linenos=table,hl_lines=[8]}`
     r"""|\[(?P<bracket>[^\]]*)\]"""  # VitePress' `[config.js]`
-    r"""|(?P<key>[A-Za-z_][\w-]*)\s*[=:](?!//)\s*(?P<value>"[^"]*"|'[^']*'|\[[^\]]*\]|[^\s,}]*)"""
+    r"""|(?P<key>[A-Za-z_][\w-]*)\s*[=:](?!//)\s*"""
+    r"""(?P<value>"[^"]*"|'[^']*'|\[[^\]]*\]|\{[^{}]*\}|[^\s,}]*)"""
+    r"""|(?P<marker>"[^"]*"|/(?:[^/\\\s]|\\.)+/(?=\s|$))"""  # Expressive Code's text markers
     r"""|(?P<word>[^\s,]+)"""
 )
+_LABEL = re.compile(r"""\s*(?:"[^"]*"|'[^']*')\s*:\s*""")
+"""A label before a range of Expressive Code's (`{"1. Provide the prop:":5-6}`)."""
 _LANGUAGE = re.compile(r"[^\s{\[:]*")
 _SUFFIX = re.compile(r":(no-)?line-numbers(?:=(\d+))?|:title=([^\s{]+)")
 _RANGES = re.compile(r"[\d\s,|-]+")
@@ -219,7 +234,7 @@ def _read_tokens(text: str, found: _Options, attributes: bool = False) -> None:
     words: list[str] = []
     for match in _TOKEN.finditer(text):
         if match.group("group") is not None:
-            group = match.group("group")
+            group = _LABEL.sub("", match.group("group"))
             if _RANGES.fullmatch(group):
                 _add_lines(group, "{" + group + "}", found)
             else:
@@ -228,9 +243,21 @@ def _read_tokens(text: str, found: _Options, attributes: bool = False) -> None:
             found.title = match.group("bracket").strip()
         elif match.group("key") is not None:
             _option(match.group("key"), match.group("value"), found, attributes)
+        elif match.group("marker") is not None:
+            _text_marker(match.group("marker"), found)
         elif match.group("word") is not None:
             words.append(match.group("word"))
     _bare_words(words, found)
+
+
+def _text_marker(marker: str, found: _Options) -> None:
+    """Note that Expressive Code's text markers are not shown (once a block)."""
+    problem = (
+        f"Expressive Code's text marker {marker} is not highlighted: postil marks whole "
+        "lines; mark its line with {n} instead"
+    )
+    if not any(p.startswith("Expressive Code's text marker") for p in found.problems):
+        found.problems.append(problem)
 
 
 def _bare_words(words: list[str], found: _Options) -> None:
@@ -274,6 +301,11 @@ def _option(key: str, value: str, found: _Options, attributes: bool = False) -> 
         return
     if name == "title":
         found.title = value
+    elif name == "hl_lines" and key.lower() in ("ins", "del", "mark"):
+        if value.startswith("{"):
+            _add_lines(_LABEL.sub("", value[1:-1]), value, found, key)
+        else:
+            _text_marker(f'{key}="{value}"', found)
     elif name == "hl_lines":
         _add_lines(value, value, found, key)
     elif name == "linenostart":

@@ -21,7 +21,9 @@ it does not know. Read here, from Hexo's documentation ("Tag Plugins") and the t
   the post's asset folder (Hexo's `post_asset_folder`: the folder named as the post's
   file, beside it, or the bundle's own folder), as raw HTML the raw HTML plugin checks.
 
-A paired tag whose end tag is missing stays with the Liquid plugin, which reports it.
+A note, fold or quote may open and close on one line around its text (`{% cq %}A line.{% endcq %}`):
+that text is its body. A paired tag whose end tag is missing stays with the Liquid plugin,
+which reports it.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from postil.markdown.tagsyntax import (
     find_closer,
     find_code_tag,
     line_tag,
+    scan_tag,
     tokenize_lines,
 )
 
@@ -109,7 +112,9 @@ def hexo_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
                 state.line = code.close + 1
             return True
     tag = line_tag(state, start)
-    if tag is None or tag.kind != "tag" or tag.closing:
+    if tag is None:
+        return _one_line_pair(state, start, silent)
+    if tag.kind != "tag" or tag.closing:
         return False
     closes = PAIRED.get(tag.name)
     close = find_closer(state, start, end, closes) if closes is not None else None
@@ -121,22 +126,53 @@ def hexo_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         return False  # GitBook's `{% tabs %}` holds `{% tab %}` tags: `postil.markdown.gitbook`
     if silent:
         return True
-    words = tag.args.split()
-    meta: dict[str, str | None]
     if tag.name == "tabs":
         _tabs(state, start, close)
-    elif tag.name == "note":
+    else:
+        _push_paired(state, tag, (start, close))
+    state.line = close + 1
+    return True
+
+
+def _one_line_pair(state: StateBlock, start: int, silent: bool) -> bool:
+    """Read a note, fold or quote opened and closed on one line around its text
+    (`{% cq %}A line of verse.{% endcq %}`, `{% note info %}Read this.{% endnote %}`), as
+    Hexo reads a tag's body wherever its end tag is: the text is the body's Markdown."""
+    begin = state.bMarks[start] + state.tShift[start]
+    end = state.eMarks[start]
+    if state.sCount[start] - state.blkIndent >= 4:
+        return False
+    tag = scan_tag(state.src, begin, end)
+    if tag is None or tag.kind != "tag" or tag.closing or tag.name == "tabs":
+        return False
+    closes = PAIRED.get(tag.name)
+    pos = state.src.rfind("{%", tag.end, end)
+    closing = scan_tag(state.src, pos, end) if closes is not None and pos >= 0 else None
+    if closing is None or closing.name != closes or state.src[closing.end : end].strip():
+        return False
+    if not silent:
+        _push_paired(state, tag, (start, start), state.src[tag.end : pos].strip())
+        state.line = start + 1
+    return True
+
+
+def _push_paired(
+    state: StateBlock, tag: Tag, lines: tuple[int, int], body: str | None = None
+) -> None:
+    """Push a note, fold or quote around the Markdown between `lines` (its tags' lines), or
+    around `body` when both tags share one line."""
+    words = tag.args.split()
+    meta: dict[str, str | None]
+    if tag.name == "note":
         kind = next((NOTE_KINDS[w] for w in words if w in NOTE_KINDS), "note")
         meta = {"kind": kind, "title": "", "collapse": None}
-        push_callout(state, (start, close), meta, tag.raw)
+        push_callout(state, lines, meta, tag.raw, body)
     elif tag.name in FOLDS:
         title = " ".join(w for w in words if w not in NOTE_KINDS).lstrip("@").strip("\"'")
         meta = {"kind": "note", "title": title or "Details", "collapse": "true"}
-        push_callout(state, (start, close), meta, tag.raw)
+        push_callout(state, lines, meta, tag.raw, body)
     else:
-        push_quote(state, (start, close), _attribution(tag.args))
-    state.line = close + 1
-    return True
+        push_quote(state, lines, _attribution(tag.args), body)
 
 
 TAB = re.compile(r"<!--\s*tab(?:\s+(?P<title>[^@>]*?))?(?:\s*@[\w-]+)?\s*-->\s*")

@@ -317,10 +317,11 @@ HACKMD_EMBEDS = {
     "gist": ("jekyll-gist's and HackMD's", "embeds a GitHub gist"),
     "slideshare": ("HackMD's", "embeds SlideShare slides"),
     "speakerdeck": ("HackMD's", "embeds Speaker Deck slides"),
-    "pdf": ("HackMD's", "embeds a PDF viewer"),
+    "pdf": ("HackMD's and Hexo NexT's", "embeds a PDF viewer"),
     "figma": ("HackMD's", "embeds a Figma file"),
 }
 """HackMD's and CodiMD's embeds written as `{%name id %}` (HackMD's "Features": Embed;
+NexT's `{% pdf url [height] %}` is its PDF viewer too;
 `{%youtube id %}` and `{%vimeo id %}` are players here, `postil.markdown.embed`): what
 each shows, for its warning."""
 

@@ -56,12 +56,15 @@ from postil.markdown.mathescape import (
     KRAMDOWN_ESCAPES,
     SHOWN_BRACES_KEPT,
     doubled_backslashes,
+    escaped_subscripts,
     unescape,
+    unescape_subscripts,
 )
 from postil.markdown.mathhtml import BEGIN_ENV, DISPLAY_ATTRS
 from postil.markdown.mathlazy import continue_lazily, lazy_line
 from postil.markdown.mathprose import math_definitions
 from postil.markdown.mathquote import math_quote_lazy
+from postil.markdown.mathtilde import math_tilde_plugin
 from postil.markdown.state import get_state, is_mdx
 from postil.markdown.tagsyntax import find_closer, shortcode_params
 from postil.math import anchor_id
@@ -113,6 +116,12 @@ ESCAPED_SPACE_TELL = re.compile(r"(?<!\\)\\\\[,;:!]")
 # A dollar formula's rows or spaces escaped for a Markdown processor (Hugo without
 # passthrough, Zola: `a & b \\\\ c & d`, `g(x)\\,dx`): four backslashes, or `ESCAPED_SPACE_TELL`.
 ESCAPED_ROWS_TELL = re.compile(r"\\{4}|" + ESCAPED_SPACE_TELL.pattern)
+# A delimiter after a sizing command, escaped for Markdown (Hugo without passthrough:
+# `\Big\[`, `\big\\{`, `\left\\|`): as raw TeX no delimiter follows it, an error; the
+# Markdown processor left `\Big[`, `\big\{`, `\left\|` for KaTeX.
+ESCAPED_DELIMITER_TELL = re.compile(
+    r"\\(?:left|right|middle|[bB]igg?[lrm]?)(?![A-Za-z])\s*(?:\\\\[{}|]|\\[\[\]])"
+)
 # A bare environment's TeX escaped for a Markdown processor (ox-hugo's `\begin{align\*}`,
 # `x\_i`, `\\\\` for a row break; a Jekyll post's `a \\\ b`, kramdown's `\\` and a
 # control space, which is `\\ ` to MathJax): `\_` or `\*` after an even run of
@@ -170,6 +179,7 @@ def math_plugin(md: MarkdownIt) -> None:
         "fence", "math_block", math_block, {"alt": ["paragraph", "reference", "blockquote", "list"]}
     )
     md.block.ruler.at("table", math_table_pipes, {"alt": ["paragraph", "reference"]})
+    math_tilde_plugin(md)  # a formula's `~~~` line stays in its paragraph: `mathtilde.py`
     md.core.ruler.after("block", "math_fence", math_fence)
     md.core.ruler.after("math_fence", "math_quote_lazy", math_quote_lazy)  # `mathquote.py`
     md.core.ruler.after("math_fence", "math_definitions", math_definitions)  # `mathprose.py`
@@ -551,9 +561,14 @@ def _unescaped(latex: str, opener: str) -> tuple[str, tuple[int, ...]]:
     Zola's Markdown read `$$` as text, so their posts wrote a row break `\\\\`; as raw TeX
     that is two row breaks, an empty row no author means. So does a formula whose every
     command has its backslash doubled (`mathescape.doubled_backslashes`: `\\mu x\_n`, as
-    Turndown, wordpress-export-to-markdown's converter, writes TeX). `\_` alone tells
+    Turndown, wordpress-export-to-markdown's converter, writes TeX), and so does a sizing
+    command before an escaped delimiter (`ESCAPED_DELIMITER_TELL`: `\Big\[`, `\big\\{`,
+    an error as raw TeX). `\_` alone tells
     nothing there: it is TeX's underscore (`\text{my\_var}`) in Pandoc's and kramdown's
-    raw `$$`.
+    raw `$$`; but `\_` in a subscript's place (`y\_{t+1}`, `\sum\_i`: `escaped_subscripts`)
+    was written for a processor that removed it (Hugo without passthrough, marked), and only
+    that escape is undone with the raw TeX's (`unescape_subscripts`; one in a text argument stays):
+    the rest is TeX as written.
     A bare environment (no opener: `\begin{align}` at a line start) was a paragraph to the
     Markdown processor of Hugo and Jekyll, so it lost its escapes too; its TeX is read so
     when it shows them (`ESCAPED_ENV_TELL`: ox-hugo writes `\begin{align\*}`, `x\_i` and
@@ -568,12 +583,15 @@ def _unescaped(latex: str, opener: str) -> tuple[str, tuple[int, ...]]:
         or (opener == "$" and "\\begin" not in latex and _kramdown_tell(latex))
         or (opener == "$" and _balanced_as_kramdown(latex))
         or (opener in ("$", "$$") and ESCAPED_ROWS_TELL.search(latex) is not None)
+        or (opener in ("$", "$$") and ESCAPED_DELIMITER_TELL.search(latex) is not None)
         or (opener in ("$", "$$") and doubled_backslashes(latex))  # Turndown's `\\mu x\_n`
         or (not opener and ESCAPED_ENV_TELL.search(latex) is not None)
     )
-    if not kramdown:
-        return unescape(latex, DOLLAR_ESCAPES)
-    return unescape(latex, SHOWN_BRACES_KEPT if _balanced(latex) else KRAMDOWN_ESCAPES)
+    if kramdown:
+        return unescape(latex, SHOWN_BRACES_KEPT if _balanced(latex) else KRAMDOWN_ESCAPES)
+    if "\\_" in latex and escaped_subscripts(latex):
+        return unescape_subscripts(latex)
+    return unescape(latex, DOLLAR_ESCAPES)
 
 
 def _kramdown_tell(latex: str) -> bool:

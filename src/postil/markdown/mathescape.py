@@ -49,6 +49,24 @@ r"""kramdown's escapes but `\{` and `\}`, for math whose `\{`/`\}` pair as shown
 DOLLAR_ESCAPES = frozenset("*~")
 """The escapes removed from raw-TeX math (`$…$`, `$$…$$`, `\\(…\\)`, `\\[…\\]`)."""
 
+SCRIPT_ESCAPES = DOLLAR_ESCAPES | {"_"}
+"""The escapes removed from raw-TeX math that writes its subscripts `x\\_i`
+(`escaped_subscripts`)."""
+
+ESCAPED_SUBSCRIPT = re.compile(
+    r"(?<=[^\W_]|[}\)\]|'!])\\_(?=\{|\\[A-Za-z]|\d|[^\W\d_](?![^\W\d_]))"
+)
+r"""`\_` in a subscript's place: after a letter, digit, `}`, `)`, `]`, `|`, `'` or `!` (the
+end of a command name is letters too: `\nabla\_y`), before a group, a command, a digit or
+one letter (`y\_0`, `\sum\_{i}`, `f\_\theta`, `p\_i^2`). A name's underscore (`Loss\_Fn`,
+`original\_loss`: letters on both sides) is not one."""
+
+TEXT_ARGUMENT = re.compile(
+    r"\\(?:text[a-z]*|mbox|hbox|mathrm|mathtt|mathsf|mathit|operatorname\*?)\s*\{"
+)
+r"""A command whose argument is text or a name, where `\_` is TeX's underscore as meant
+(`\text{my\_var}`, `\texttt{sum\_of\_f}`, `\operatorname{arg\_max}`)."""
+
 CHARACTER_REFERENCE = re.compile(
     r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
 )
@@ -119,6 +137,67 @@ def doubled_backslashes(tex: str) -> bool:
     if "\\\\" not in tex:  # most formulas: no `\\` at all
         return False
     return DOUBLED_COMMAND.search(tex) is not None and SINGLE_COMMAND.search(tex) is None
+
+
+def escaped_subscripts(tex: str) -> bool:
+    r"""Tell whether `tex` writes a subscript `x\_i` (`ESCAPED_SUBSCRIPT`) outside a text
+    argument (`TEXT_ARGUMENT`).
+
+    A Markdown processor that reads `$` as text (Hugo's Goldmark without passthrough,
+    hexo-renderer-marked) turns `\_` into `_` before KaTeX or MathJax in the browser reads
+    the TeX, so its posts escape every subscript (`y\_{t+1} = y\_t`) to keep `_` from
+    becoming emphasis. As raw TeX `\_` is an underscore glyph, which no author means after
+    a variable and before its index. TeX's underscore in a name stays (`\text{my\_var}`)."""
+    found = ESCAPED_SUBSCRIPT.search(tex)
+    if found is None:
+        return False
+    texts = _text_arguments(tex)
+    while found is not None:
+        if not _within(found.start(), texts):
+            return True
+        found = ESCAPED_SUBSCRIPT.search(tex, found.end())
+    return False
+
+
+def unescape_subscripts(tex: str) -> tuple[str, tuple[int, ...]]:
+    r"""`unescape(tex, SCRIPT_ESCAPES)` for a formula that `escaped_subscripts`: every `\_`
+    is `_` but those in a text argument, which stay TeX's underscore
+    (`\operatorname{arg\_max}_x`, `\mathrm{max\_iter}`); same result shape as `unescape`."""
+    texts = _text_arguments(tex)
+    if not texts:
+        return unescape(tex, SCRIPT_ESCAPES)
+    kept = [i for i in range(len(tex) - 1) if tex.startswith("\\_", i) and _within(i, texts)]
+    masked = list(tex)
+    for i in kept:
+        masked[i] = "\0"  # no escape: `\0_` stays as written, then becomes `\_` again
+    out, removed = unescape("".join(masked), SCRIPT_ESCAPES)
+    return out.replace("\0", "\\"), removed
+
+
+def _text_arguments(tex: str) -> list[tuple[int, int]]:
+    """Return the spans (the `{` to after its `}`) of `tex`'s text arguments."""
+    return [(m.end() - 1, _group_end(tex, m.end() - 1)) for m in TEXT_ARGUMENT.finditer(tex)]
+
+
+def _within(pos: int, spans: list[tuple[int, int]]) -> bool:
+    """Tell whether `pos` lies inside one of `spans` (after its `{`, before its end)."""
+    return any(start < pos < end for start, end in spans)
+
+
+def _group_end(tex: str, start: int) -> int:
+    r"""Return the index after the `}` closing the group whose `{` is at `start` (`\{` and
+    `\}` are no braces), or the end of `tex`."""
+    depth, pos = 0, start
+    while pos < len(tex):
+        char = tex[pos]
+        if char == "\\":
+            pos += 2
+            continue
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        pos += 1
+        if depth == 0:
+            return pos
+    return pos
 
 
 @lru_cache(maxsize=8)

@@ -14,11 +14,12 @@ from markdown_it.rules_block import StateBlock
 
 from postil.markdown.tagsyntax import Tag, push_blocks, shortcode_params, tokenize_lines
 
-CALLOUTS = frozenset({"callout", "hint", "alert", "notice", "admonition"})
+CALLOUTS = frozenset({"callout", "hint", "alert", "notice", "admonition", "box"})
 """Paired shortcodes of popular themes that draw a callout: Hugo Blox (Wowchemy)
 `{{% callout note %}}`, Hugo Book `{{< hint warning >}}`, Docsy
 `{{% alert title="T" color="warning" %}}`, Hextra `{{< callout type="info" >}}`, Blowfish
-`{{< alert >}}`, Learn/Relearn `{{% notice tip %}}`, `admonition` themes."""
+`{{< alert >}}`, Learn/Relearn `{{% notice tip %}}`, `admonition` themes, the Roneo
+shortcode collection's `{{< box info >}}` (`info`, `tip`, `warning`, `important`)."""
 
 QUOTES = frozenset({"quote", "blockquote"})
 """Paired shortcodes that quote their content, attributed (Hugo Stack's `quote`: `author`,
@@ -93,13 +94,19 @@ def quote(state: StateBlock, start: int, close: int, tag: Tag) -> None:
     push_quote(state, (start, close), shortcode_params(tag.args)[1])
 
 
-def push_quote(state: StateBlock, lines: tuple[int, int], named: dict[str, str]) -> None:
-    """Push a block quote of the Markdown between `lines` (the tags' lines), attributed to
-    `named`'s `author` and `source` (linked to its `url`), for Hugo's and Zola's `quote`."""
+def push_quote(
+    state: StateBlock, lines: tuple[int, int], named: dict[str, str], body: str | None = None
+) -> None:
+    """Push a block quote of the Markdown between `lines` (the tags' lines), or of `body`
+    when the tags share one line around it, attributed to `named`'s `author` and `source`
+    (linked to its `url`), for Hugo's, Zola's and Hexo's quotes."""
     start, close = lines
     opening = state.push("blockquote_open", "blockquote", 1)
     opening.map = [start, close + 1]
-    tokenize_lines(state, start + 1, close)
+    if body is None:
+        tokenize_lines(state, start + 1, close)
+    else:
+        push_blocks(state, start, body)
     author, source, url = (named.get(key, "").strip() for key in ("author", "source", "url"))
     if author or source:
         cite = f"<cite>{escapeHtml(source)}</cite>" if source else ""
