@@ -65,3 +65,10 @@ def test_keys_in_a_heading_are_its_text_for_the_id_and_the_anchor_label():
     html = render("## Save with ++ctrl+s++\n")
     assert html.startswith('<h2 id="save-with-ctrl-s">Save with <span class="keys">')
     assert 'aria-label="Link to section: Save with Ctrl+S"' in html
+
+
+def test_a_link_to_notes_goes_to_postils_notes_when_the_post_has_footnotes():
+    """The Notes section holds `id="notes"`: the link is left as written; without footnotes
+    it goes to the author's own `## Notes` heading (`tests/fixtures/fragments.md`)."""
+    html = render("See [n](#notes) and a note[^1].\n\n## Notes\n\nMine.\n\n[^1]: A note.\n")
+    assert '<a href="#notes">n</a>' in html and 'id="sec-notes"' in html

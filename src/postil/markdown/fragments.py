@@ -19,6 +19,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
+from postil.markdown.heading import SECTION_IDS
 from postil.markdown.ids import element_ids
 from postil.markdown.references import locate
 from postil.markdown.rendered import AnchorLink
@@ -68,7 +69,7 @@ def heading_fragments(state: StateCore) -> None:
     if doc.title_id and doc.title_text:
         headings = [(doc.title_id, doc.title_text), *headings]
     html_ids = {found[0] for found in doc.extra.get("html_ids", ())}
-    known = ids | html_ids | RESERVED_IDS | {doc.title_id}
+    known = ids | html_ids | (RESERVED_IDS - SECTION_IDS.keys()) | {doc.title_id}
     if not headings or fragments <= known:
         return
     links = [link for link in _fragment_links(state.tokens) if link[2] not in known]
@@ -125,9 +126,13 @@ def _sources(tokens: list[Token]) -> list[str]:
 
 def _gather(tokens: list[Token], carry: dict[str, Any]) -> dict[str, Any]:
     """Add the heading closes (their id and text come later) and every other element id
-    of `tokens` to `carry`."""
+    of `tokens` to `carry`, the Notes' and References' ids only where the page has them
+    (`#references` in a post without citations is its own `## References` heading's,
+    under kramdown's and GitHub's rule)."""
     carry["closes"] += [token for token in tokens if token.type == "heading_close"]
     carry["ids"] |= element_ids(tokens)
+    kinds = {token.type for token in tokens}
+    carry["ids"] |= {name for name, kind in SECTION_IDS.items() if kind in kinds}
     return carry
 
 
