@@ -44,7 +44,13 @@ from postil.markdown import bookdown
 from postil.markdown.forem import FOREM_ESCAPES, forem_katex_display, is_forem
 from postil.markdown.inlinewarn import UNCLOSED_DOLLARS, report_inline, warn_inline
 from postil.markdown.mathbracket import AMBIGUOUS_BRACKETS, formula_shaped, writes_backslash_math
-from postil.markdown.mathcore import math_alt, math_fence, math_heading, math_nobreak
+from postil.markdown.mathcore import (
+    math_alt,
+    math_escapes,
+    math_fence,
+    math_heading,
+    math_nobreak,
+)
 from postil.markdown.mathdoc import (
     PIPE,
     math_resolve,
@@ -54,9 +60,11 @@ from postil.markdown.mathdoc import (
 from postil.markdown.mathescape import (
     DOLLAR_ESCAPES,
     KRAMDOWN_ESCAPES,
-    SHOWN_BRACES_KEPT,
+    TEX_GROUPING,
+    balanced_braces,
     doubled_backslashes,
     escaped_subscripts,
+    markdown_unescaped,
     unescape,
     unescape_subscripts,
 )
@@ -93,7 +101,6 @@ def text_environment(begin: str) -> str:
     return TEXT_ENV_SHOWN.format(env=begin)
 
 
-TEX_GROUPING = re.compile(r"\\.|[{}]", re.S)  # `\{` is no group
 PROSE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}(?:[ ,;:]+[A-Za-z]{2,}){3}")
 """Four words in a row outside commands: a sentence, not TeX (`_closing_tex_run`)."""
 ESCAPED = re.compile(r"\\.", re.S)
@@ -186,6 +193,7 @@ def math_plugin(md: MarkdownIt) -> None:
     md.core.ruler.after("inline", "math_resolve", math_resolve)
     md.core.ruler.after("inline", "inline_warnings", report_inline)  # `inlinewarn.py`
     md.core.ruler.after("inline", "math_heading", math_heading)  # so: before math_resolve
+    md.core.ruler.after("inline", "math_escapes", math_escapes)  # before both
     md.core.ruler.after("math_resolve", "math_nobreak", math_nobreak)
     md.core.ruler.after("math_resolve", "math_alt", math_alt)
     md.add_render_rule("math_nobreak_open", lambda *args: '<span class="math-nobreak">')
@@ -420,7 +428,9 @@ def _kramdown_escaped_block(state: StateInline, silent: bool) -> bool:
         return False  # text after the closing `$$`: the backslash escapes a dollar
     if not silent:
         token = state.push("math_inline", "math", 0)
-        token.content, removed = _unescaped(src[start:close].replace(PIPE, "|"), "$$")
+        token.content, removed, escaped = _reading(src[start:close].replace(PIPE, "|"), "$$")
+        if escaped:
+            get_state(state.env).extra["math_escaped"] = True
         token.meta = {"offset": start, "delims": (KRAMDOWN_INLINE_ESCAPE, "$$"), "removed": removed}
     state.pos = close + 2
     return True
@@ -537,18 +547,42 @@ def _bookdown_ref(state: StateInline, silent: bool) -> bool:
 
 
 def _emit(state: StateInline, silent: bool, kind: str, start: int, stop: int, end: int) -> bool:
-    """Push a math token for `state.src[start:stop]` (unless silent); move to `end`."""
+    """Push a math token for `state.src[start:stop]` (unless silent); move to `end`.
+
+    A `$…$` read as raw TeX is noted for `mathcore.math_escapes`, which reads it again
+    with Markdown's escapes removed when another formula of the post shows they were."""
     if not silent:
         token = state.push(kind, "math", 0)
         delims = (state.src[state.pos : start], state.src[stop:end])
-        token.content, removed = _unescaped(state.src[start:stop].replace(PIPE, "|"), delims[0])
+        raw = state.src[start:stop].replace(PIPE, "|")
+        token.content, removed, escaped = _reading(raw, delims[0])
         token.meta = {"offset": start, "delims": delims, "removed": removed}
+        _note_reading(state.env, token, raw, escaped)
     state.pos = end
     return True
 
 
+def _note_reading(env: Any, token: Token, raw: str, escaped: bool) -> None:
+    """Note in the post's state that a formula lost Markdown's escapes (`escaped`), or
+    keep a `$…$` read raw (`raw`, its TeX as written) to be read again if one did."""
+    extra = get_state(env).extra
+    if escaped:
+        extra["math_escaped"] = True
+    elif token.meta.get("delims", ("",))[0] == "$":
+        extra.setdefault("math_raw_dollars", []).append((token, raw))
+
+
 def _unescaped(latex: str, opener: str) -> tuple[str, tuple[int, ...]]:
-    r"""Return the TeX the author meant: Markdown's escapes removed as `mathescape` says.
+    """Return the TeX the author meant and the escapes removed (`_reading`)."""
+    content, removed, _ = _reading(latex, opener)
+    return content, removed
+
+
+def _reading(latex: str, opener: str) -> tuple[str, tuple[int, ...], bool]:
+    r"""Return the TeX the author meant: Markdown's escapes removed as `mathescape` says;
+    the offsets of the backslashes removed; whether the formula shows that its Markdown
+    processor removed escapes (read below; `mathcore.math_escapes` reads the post's other
+    `$…$` so too).
 
     `$…$` whose TeX has `\\{`, `\\}`, `\\|`, `\\_`, `\\*` or `\\#` outside an environment was
     written for kramdown, where a single `$` is no math syntax, so Markdown's escapes were
@@ -588,10 +622,10 @@ def _unescaped(latex: str, opener: str) -> tuple[str, tuple[int, ...]]:
         or (not opener and ESCAPED_ENV_TELL.search(latex) is not None)
     )
     if kramdown:
-        return unescape(latex, SHOWN_BRACES_KEPT if _balanced(latex) else KRAMDOWN_ESCAPES)
+        return (*markdown_unescaped(latex), True)
     if "\\_" in latex and escaped_subscripts(latex):
-        return unescape_subscripts(latex)
-    return unescape(latex, DOLLAR_ESCAPES)
+        return (*unescape_subscripts(latex), True)
+    return (*unescape(latex, DOLLAR_ESCAPES), False)
 
 
 def _kramdown_tell(latex: str) -> bool:
@@ -604,7 +638,7 @@ def _kramdown_tell(latex: str) -> bool:
         return False
     if "{" not in ESCAPED.sub("", latex):
         return True
-    return _balanced(unescape(latex, KRAMDOWN_ESCAPES)[0]) or not _balanced(latex)
+    return balanced_braces(unescape(latex, KRAMDOWN_ESCAPES)[0]) or not balanced_braces(latex)
 
 
 def _balanced_as_kramdown(latex: str) -> bool:
@@ -613,17 +647,7 @@ def _balanced_as_kramdown(latex: str) -> bool:
     `\{` as `{`, and MathJax typeset the group."""
     if "\\{" not in latex and "\\}" not in latex:
         return False
-    return not _balanced(latex) and _balanced(unescape(latex, KRAMDOWN_ESCAPES)[0])
-
-
-def _balanced(latex: str) -> bool:
-    """Tell whether the TeX's braces pair (`\\{` and `\\}` are no braces)."""
-    depth = 0
-    for token in TEX_GROUPING.findall(latex):
-        depth += {"{": 1, "}": -1}.get(token, 0)
-        if depth < 0:
-            return False
-    return depth == 0
+    return not balanced_braces(latex) and balanced_braces(unescape(latex, KRAMDOWN_ESCAPES)[0])
 
 
 def _block_opener(line: str) -> tuple[str, str] | None:
@@ -705,7 +729,9 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     stop = scan.pos + (len(closer) if not opener else 0)
     token = state.push("math_block", "math", 0)
     source = _lines_between(state, start_line, begin + len(opener), stop)
-    token.content, removed = _unescaped(source, opener)
+    token.content, removed, escaped = _reading(source, opener)
+    if escaped:
+        get_state(state.env).extra["math_escaped"] = True
     if label:  # numbered as `\label` numbers it; `@eq-…` and `\eqref` refer to it
         tex = token.content.rstrip()
         token.content = f"{tex} \\label{{{label}}}{token.content[len(tex) :]}"

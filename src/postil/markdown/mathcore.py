@@ -1,8 +1,9 @@
 """The math plugin's core rules after parsing: ```` ```math ```` fences, image descriptions,
-headings, and punctuation kept with its formula.
+headings, punctuation kept with its formula, and a post's `$…$` read as its other formulas
+tell.
 
 `postil.markdown.math` registers them (`math_plugin`): `math_fence` after the block parse,
-`math_heading`, `math_alt` and `math_nobreak` after the inline parse.
+`math_escapes`, `math_heading`, `math_alt` and `math_nobreak` after the inline parse.
 """
 
 from __future__ import annotations
@@ -14,10 +15,14 @@ from typing import Any
 from markdown_it.token import Token
 
 from postil.markdown.mathdoc import MATH_TYPES, release_pipes
+from postil.markdown.mathescape import balanced_braces, markdown_unescaped
 from postil.markdown.state import get_state
 
 TRAILING_PUNCT = re.compile(r"[.,;:!?)\]}’”'\"…]+")
 """Punctuation that `math_nobreak` keeps on the line of the formula before it."""
+
+UNDERSCORE = frozenset("_")
+"""The escape `math_escapes` leaves: `\\_` outside a subscript's place is TeX's underscore."""
 
 MATH_FENCES = frozenset({"math", "katex"})
 """Fence languages that hold display math: GitHub's and GitLab's ```` ```math ````, Hugo Book's
@@ -116,3 +121,31 @@ def _glue_punctuation(children: list[Token]) -> list[Token]:
         out += [after] if after.content else []
         i += 2
     return out
+
+
+def math_escapes(state: Any) -> None:
+    r"""Read a post's `$…$` formulas with Markdown's escapes removed when one of its
+    formulas showed they were (`math._reading`: kramdown's `\\\ ` rows, `\\{`, `\_` in a
+    subscript's place, `\\(` delimiters).
+
+    kramdown and Hugo's Goldmark without passthrough read a single `$` as text, so they
+    removed every Markdown escape of the post's `$…$` before MathJax saw it: a Jekyll
+    statistics blog writes `$p(x \| \theta)$` for the conditional bar and `$\|\|x\|\|$`
+    for a norm, which as raw TeX are ‖ and ‖‖x‖‖. One formula alone often shows nothing (a
+    lone `\|` is KL divergence's ‖ in a Pandoc post), so the post's other formulas decide.
+    A formula whose braces pair only as written stays raw, and so does its `\_`: one in a
+    subscript's place would have told (`escaped_subscripts`), so these are TeX's underscore
+    (`\text{my\_var}`, a lone `$\_$`). In a document parsed in groups a tell reaches the
+    groups after it.
+    """
+    doc = get_state(state.env)
+    carry = doc.groups.carry
+    escaped = carry.get("math_escaped", False) or doc.extra.pop("math_escaped", False)
+    raw_dollars = doc.extra.pop("math_raw_dollars", [])
+    carry["math_escaped"] = escaped
+    if not escaped:
+        return
+    for token, raw in raw_dollars:
+        content, removed = markdown_unescaped(raw, keep=UNDERSCORE)
+        if content != token.content and (balanced_braces(content) or not balanced_braces(raw)):
+            token.content, token.meta["removed"] = content, removed

@@ -209,3 +209,28 @@ def _escape_pattern(escapable: frozenset[str]) -> re.Pattern[str]:
 def source_offset(offset: int, removed: Sequence[int]) -> int:
     """Map an offset in unescaped TeX back to the TeX as written (see `unescape`)."""
     return offset + bisect_right(removed, offset) if removed else offset
+
+
+TEX_GROUPING = re.compile(r"\\.|[{}]", re.S)
+"""A TeX control symbol (`\\{` is no group) or a brace."""
+
+
+def balanced_braces(latex: str) -> bool:
+    """Tell whether the TeX's braces pair (`\\{` and `\\}` are no braces)."""
+    depth = 0
+    for token in TEX_GROUPING.findall(latex):
+        depth += {"{": 1, "}": -1}.get(token, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def markdown_unescaped(
+    latex: str, keep: frozenset[str] = frozenset()
+) -> tuple[str, tuple[int, ...]]:
+    """Return TeX written for a Markdown processor that removed its escapes (kramdown's
+    set, `KRAMDOWN_ESCAPES`, but the characters `keep`), a `\\{` and `\\}` that pair as
+    shown braces kept (`SHOWN_BRACES_KEPT`), and the offsets of the backslashes removed
+    (`unescape`)."""
+    escapable = SHOWN_BRACES_KEPT if balanced_braces(latex) else KRAMDOWN_ESCAPES
+    return unescape(latex, escapable - keep if keep else escapable)
