@@ -263,8 +263,14 @@ def rewrite_environments(latex: str) -> str:
 
     if "[" in latex:  # `\begin{aligned}[t]`: the vertical position (MathJax reads it)
         latex = POSITION.sub(r"\1", latex)
+    if "&" in latex:  # `c & \end{…}`: a last row whose last cell is empty is a row in TeX,
+        latex = LAST_EMPTY_CELL.sub("&{}", latex)  # which latex2mathml dropped whole
     out = BEGIN.sub(replace, latex)
     return re.sub("\ue002\\s*\\{\\d+\\}", "", out) if "\ue002" in out else out
+
+
+LAST_EMPTY_CELL = re.compile(r"(?:(?<!\\)|(?<=\\\\))&(?=\s*\\end\s*\{)")
+"""An `&` whose cell, the last of its environment, is empty (`a & b \\\\ c & \\end{…}`)."""
 
 
 BRACKET_AFTER_BEGIN = re.compile(r"\\begin\s*\{([A-Za-z]+\*?)\}(\s*)\[")
@@ -535,6 +541,12 @@ def apply_row_gaps(root: ET.Element) -> None:
 # Switches that colour or style "the rest of the group": in TeX they end at the end of the
 # cell too (`&`, `\\`: each cell is its own group), which latex2mathml does not know.
 SWITCH = re.compile(r"\\(color)\s*(?=\{)")
+STYLE_SWITCH = re.compile(
+    r"\\\\|\\(?:(?:display|text|script|scriptscript)style|tiny|Tiny|scriptsize|footnotesize|small"
+    r"|normalsize|large|Large|LARGE|huge|Huge|rm|bf|it|sf|tt|cal|frak)(?![A-Za-z])"
+)
+"""The style, size and old font switches latex2mathml knows (`\\displaystyle`, `\\small`,
+`\\bf`), and `\\\\`, matched so that `\\\\tt` (a new row, then `tt`) is no `\\tt`."""
 SCOPE_TOKEN = re.compile(r"\\begin|\\end|\\left|\\right|\\middle|\\\\|\\cr(?![A-Za-z])|\\.|[{}&]")
 
 
@@ -562,8 +574,11 @@ def scope_switches(latex: str) -> str:
     instead swallows the rest of the table (`&`, `\\`) into the colour. A switch whose
     scope already ends at a group's end is left alone. `\color{c}{X}`, a group right after
     the colour, colours only `X`: MathJax reads `\color` with two arguments, and the posts
-    written for it (Jekyll, Hugo) mean `\textcolor{c}{X}` by it.
+    written for it (Jekyll, Hugo) mean `\textcolor{c}{X}` by it. Style, size and font
+    switches are braced with the rest of their cell as well (`_scope_style_switches`).
     """
+    if "&" in latex or "\\\\" in latex or "\\cr" in latex:
+        latex = _scope_style_switches(latex)
     if "\\color" not in latex:
         return latex
     out, pos = [], 0
@@ -586,6 +601,31 @@ def scope_switches(latex: str) -> str:
         if end == len(latex) or rest == "}":
             continue
         out.append(latex[pos : match.start()] + "{" + latex[match.start() : end] + "}")
+        pos = end
+    out.append(latex[pos:])
+    return "".join(out)
+
+
+def _scope_style_switches(latex: str) -> str:
+    r"""Brace a style, size or font switch with the rest of its cell: `& {\displaystyle …} &`.
+
+    latex2mathml builds a table cell one item at a time, so a switch standing directly in a
+    cell (`\begin{cases} \displaystyle \frac{1}{2} & …`, `& \scriptstyle{\text{note}}`,
+    `\bf x & y`) became an empty `<mstyle>` and what follows it kept the cell's style; in TeX
+    it applies to the end of the cell, a group. A switch whose scope ends at a group's end,
+    or at the formula's end (no table), is read right already and left alone; one with
+    nothing after it in its cell does nothing in TeX and is dropped.
+    """
+    out, pos = [], 0
+    for match in STYLE_SWITCH.finditer(latex):
+        if match.start() < pos or match.group(0) == "\\\\":
+            continue  # inside a switch braced already (its group applies it), or a new row
+        end = _scope_end(latex, match.end())
+        if end == len(latex) or latex.startswith(("}", "\\right", "\\middle"), end):
+            continue
+        out.append(latex[pos : match.start()])
+        if latex[match.end() : end].strip():
+            out.append("{" + latex[match.start() : end] + "}")
         pos = end
     out.append(latex[pos:])
     return "".join(out)
