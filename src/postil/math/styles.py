@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from itertools import repeat
 
 from postil.math.markers import DATA_ENV, DISPLAY_DELIMITER
-from postil.math.mathml import SCRIPTED_OR_STACKED
+from postil.math.mathml import SCRIPTED, SCRIPTED_OR_STACKED
 
 DISPLAY, TEXT, SCRIPT, SCRIPTSCRIPT = 0, 1, 2, 3
 DISPLAY_ENVS = frozenset(("aligned", "alignat", "gathered", "multline", "dcases", "darray"))
@@ -126,9 +126,14 @@ def fix_delimiter_sizes(root: ET.Element) -> None:
     centred on the math axis.
 
     See `CM_DELIMITER_SIZES`; runs after `fix_fraction_delimiters`, which reads
-    latex2mathml's display size to find a generalised fraction's delimiters.
+    latex2mathml's display size to find a generalised fraction's delimiters. A sized
+    delimiter that is a script's base (`\Big)^2`) goes into an `<mrow>` of its own: as the
+    base itself Chromium drew it at text size.
     """
+    scripted = []
     for el in root.iter():
+        if el.tag in SCRIPTED and len(el) and el[0].tag == "mo" and "minsize" in el[0].attrib:
+            scripted.append(el)
         size = el.get("minsize")
         if not size or el.get("maxsize") != size:
             continue
@@ -145,3 +150,7 @@ def fix_delimiter_sizes(root: ET.Element) -> None:
         el.set("stretchy", "true")
         el.set("lspace", el.get("lspace", "0em"))
         el.set("rspace", el.get("rspace", "0em"))
+    for script in scripted:  # `\Big)^2`, `\bigg\vert_{x=0}`: Chromium stretches no script's
+        row = ET.Element("mrow")  # base operator; one alone in a row it sizes (Temml's way)
+        row.append(script[0])
+        script[0] = row
