@@ -4,6 +4,7 @@ Every cell of an alignment is a group in TeX, so `\\displaystyle`, `\\scriptstyl
 `\\small` standing in a cell applies to the rest of that cell (`\\begin{cases}
 \\displaystyle \\frac{1}{2} & …`, lil'log's `& \\scriptstyle{\\text{; note}}`); and a last
 row whose last cell is empty (`c &= d & \\end{aligned}`) is a row like any other.
+amsmath's `[t]` (`\\begin{aligned}[t]`) puts the first row on the baseline of the text beside.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ FORMULAS = {
     "note_script": (r"\begin{aligned} a &= b & \scriptstyle{\text{; note}} \end{aligned}", True),
     "note_plain": (r"\begin{aligned} a &= b & \text{; note} \end{aligned}", True),
     "last_row": (r"\begin{aligned} a &= b & \\ c &= d & \end{aligned}", True),
+    "top": (r"x = \begin{aligned}[t] a &= b \\ c &= \frac{1}{2} \end{aligned}", False),
+    "centred": (r"x = \begin{aligned} a &= b \\ c &= \frac{1}{2} \end{aligned}", False),
+    "top_array": (r"x = \begin{array}[t]{ll} a & b \\ c & d \end{array}", False),
 }
 
 
@@ -48,3 +52,23 @@ def test_a_last_row_ending_in_an_empty_cell_is_drawn(cells):
     letters = [b["text"] for b in em_boxes(cells, "#last_row mi", FONT_PX)]
     assert len(rows) == 2 and rows[1]["top"] >= rows[0]["top"] + rows[0]["height"] - 0.05
     assert "c" in letters and "d" in letters
+
+
+def _baseline_offset(page, key: str) -> float:
+    """Return how far (em) the first row's `a` sits below the `x` before the table."""
+    letters = {b["text"]: b for b in em_boxes(page, f"#{key} mi", FONT_PX)}
+    a, x = letters["a"], letters["x"]
+    return (a["top"] + a["height"]) - (x["top"] + x["height"])
+
+
+def test_top_position_puts_the_first_row_on_the_baseline(cells):
+    assert _baseline_offset(cells, "top") == pytest.approx(0, abs=0.03)
+    assert _baseline_offset(cells, "top_array") == pytest.approx(0, abs=0.03)
+    assert _baseline_offset(cells, "centred") < -0.3  # centred on the axis: row 1 above
+
+
+def test_top_position_keeps_the_columns_aligned(cells):
+    relations = [b for b in em_boxes(cells, "#top mo", FONT_PX) if b["text"] == "="][1:]
+    assert len(relations) == 2 and relations[0]["left"] == pytest.approx(
+        relations[1]["left"], abs=0.02
+    )
