@@ -640,16 +640,20 @@ def _scope_style_switches(latex: str) -> str:
     latex2mathml builds a table cell one item at a time, so a switch standing directly in a
     cell (`\begin{cases} \displaystyle \frac{1}{2} & …`, `& \scriptstyle{\text{note}}`,
     `\bf x & y`) became an empty `<mstyle>` and what follows it kept the cell's style; in TeX
-    it applies to the end of the cell, a group. A switch whose scope ends at a group's end,
-    or at the formula's end (no table), is read right already and left alone; one with
-    nothing after it in its cell does nothing in TeX and is dropped.
+    it applies to the end of the cell, a group. So is one in the last row of display math
+    whose rows become a `gathered` (`a \\ \small b`, the `rows` pass runs later). A switch
+    whose scope ends at a group's end, or at the end of a formula of one row, is read right
+    already and left alone; one with nothing after it in its cell does nothing in TeX and
+    is dropped.
     """
     out, pos = [], 0
     for match in STYLE_SWITCH.finditer(latex):
         if match.start() < pos or match.group(0) == "\\\\":
             continue  # inside a switch braced already (its group applies it), or a new row
         end = _scope_end(latex, match.end())
-        if end == len(latex) or latex.startswith(("}", "\\right", "\\middle"), end):
+        if end == len(latex) and "\\\\" not in latex[: match.start()]:
+            continue  # the formula's end, in its only row: latex2mathml reads it so
+        if latex.startswith(("}", "\\right", "\\middle"), end):
             continue
         out.append(latex[pos : match.start()])
         if latex[match.end() : end].strip():
