@@ -33,7 +33,7 @@ import xml.etree.ElementTree as ET
 from postil.math.errors import MathUnsupportedError
 from postil.math.intertext import ROW_MARK
 from postil.math.macros import read_group
-from postil.math.markers import DATA_ENV, has_markers, marker, read_marker
+from postil.math.markers import DATA_ENV, DATA_TOP, has_markers, marker, read_marker
 from postil.math.numbering import EquationRow
 from postil.math.styles import DISPLAY_ENVS
 from postil.math.tables import (
@@ -263,8 +263,22 @@ def rewrite_environments(latex: str) -> str:
 
     if "[" in latex:  # `\begin{aligned}[t]`: the vertical position (MathJax reads it)
         latex = POSITION.sub(r"\1", latex)
+    if "&" in latex:  # `c & \end{…}`: a last row whose last cell is empty is a row in TeX,
+        latex = LAST_EMPTY_CELL.sub("&{}", latex)  # which latex2mathml dropped whole
     out = BEGIN.sub(replace, latex)
+    if TOP in out:  # `\begin{aligned}[t]`: its marker's style gets `:t` (`top_align`)
+        out = TOP_MARKER.sub(r"\1:t", out).replace(TOP, "")
     return re.sub("\ue002\\s*\\{\\d+\\}", "", out) if "\ue002" in out else out
+
+
+LAST_EMPTY_CELL = re.compile(r"(?:(?<!\\)|(?<=\\\\))&(?=\s*\\end\s*\{)")
+"""An `&` whose cell, the last of its environment, is empty (`a & b \\\\ c & \\end{…}`)."""
+
+
+TOP = "\ue003"
+"""Left before `\\begin{aligned}` (and `gathered`, `array`, …) whose option was `[t]`."""
+TOP_MARKER = re.compile(TOP + "(" + re.escape(marker("env", "")[:-1]) + "[A-Za-z*]+)")
+"""`TOP` and the environment marker `rewrite_environments` put after it."""
 
 
 BRACKET_AFTER_BEGIN = re.compile(r"\\begin\s*\{([A-Za-z]+\*?)\}(\s*)\[")
@@ -287,7 +301,10 @@ def shield_body_brackets(latex: str) -> str:
     build ("column letters may only be l, c, r"); amsmath's matrices take no option, and
     KaTeX and MathJax set `[x]_B` as the first cell. An empty group goes before such a
     `[`. A vertical position (`\begin{aligned}[t]`, `\begin{array}[b]{cc}`, amsmath's)
-    is taken out: MathML has no such anchor, and latex2mathml cannot read it either.
+    is taken out, as latex2mathml cannot read it: `[t]` leaves `TOP` before the `\begin`,
+    which `rewrite_environments` hands on to the table (`top_align`); `[b]` and `[c]`
+    are dropped (centred on the axis: MathML Core has no way to put a table's last row on
+    the baseline).
     """
     if "[" not in latex or "\\begin" not in latex:
         return latex
@@ -296,7 +313,10 @@ def shield_body_brackets(latex: str) -> str:
         env, bracket = found.group(1), found.end() - 1
         option = POSITION_OPTION.match(latex, bracket)
         if env in POSITIONED and option is not None:
-            out += [latex[pos:bracket]]
+            if "t" in option.group(0):  # read by `rewrite_environments`
+                out += [latex[pos : found.start()], TOP, latex[found.start() : bracket]]
+            else:
+                out += [latex[pos:bracket]]
             pos = option.end()
             if latex[pos:].lstrip().startswith("["):  # `\begin{aligned}[t] [u]_B`: a cell
                 out += ["{}"]
@@ -444,12 +464,26 @@ def array_stretch(definitions: dict[str, str]) -> float | None:
     return number if 0 < number <= 10 else None
 
 
+def top_align(table: ET.Element) -> None:
+    r"""Put the first row of `\begin{aligned}[t]` (`gathered`, `array`, …) on the baseline.
+
+    amsmath's `[t]` aligns the environment's top row with the text beside it, where a table
+    is otherwise centred on the math axis. Chromium lays out an `mtable` whose CSS display
+    is `inline-block` as a CSS table, whose baseline is its first row's (CSS 2, 17.5.1),
+    and the row beside it aligns with that baseline; columns stay aligned. (`[b]` has no
+    such means: no CSS display puts a table's last row on the baseline in a math row.)
+    """
+    add_style(table, "display:inline-block")
+
+
 def style_environments(root: ET.Element, stretch: float | None = None) -> None:
     """Apply `style_environment` to every mtable under `root` that an environment marked."""
     for table in list(root.iter("mtable")):
         env = table.get(DATA_ENV)
         if env:
             style_environment(table, env, stretch)
+        if table.get(DATA_TOP):
+            top_align(table)
 
 
 ROW_GAP = re.compile(
@@ -535,6 +569,12 @@ def apply_row_gaps(root: ET.Element) -> None:
 # Switches that colour or style "the rest of the group": in TeX they end at the end of the
 # cell too (`&`, `\\`: each cell is its own group), which latex2mathml does not know.
 SWITCH = re.compile(r"\\(color)\s*(?=\{)")
+STYLE_SWITCH = re.compile(
+    r"\\\\|\\(?:(?:display|text|script|scriptscript)style|tiny|Tiny|scriptsize|footnotesize|small"
+    r"|normalsize|large|Large|LARGE|huge|Huge|rm|bf|it|sf|tt|cal|frak)(?![A-Za-z])"
+)
+"""The style, size and old font switches latex2mathml knows (`\\displaystyle`, `\\small`,
+`\\bf`), and `\\\\`, matched so that `\\\\tt` (a new row, then `tt`) is no `\\tt`."""
 SCOPE_TOKEN = re.compile(r"\\begin|\\end|\\left|\\right|\\middle|\\\\|\\cr(?![A-Za-z])|\\.|[{}&]")
 
 
@@ -562,8 +602,11 @@ def scope_switches(latex: str) -> str:
     instead swallows the rest of the table (`&`, `\\`) into the colour. A switch whose
     scope already ends at a group's end is left alone. `\color{c}{X}`, a group right after
     the colour, colours only `X`: MathJax reads `\color` with two arguments, and the posts
-    written for it (Jekyll, Hugo) mean `\textcolor{c}{X}` by it.
+    written for it (Jekyll, Hugo) mean `\textcolor{c}{X}` by it. Style, size and font
+    switches are braced with the rest of their cell as well (`_scope_style_switches`).
     """
+    if "&" in latex or "\\\\" in latex or "\\cr" in latex:
+        latex = _scope_style_switches(latex)
     if "\\color" not in latex:
         return latex
     out, pos = [], 0
@@ -586,6 +629,35 @@ def scope_switches(latex: str) -> str:
         if end == len(latex) or rest == "}":
             continue
         out.append(latex[pos : match.start()] + "{" + latex[match.start() : end] + "}")
+        pos = end
+    out.append(latex[pos:])
+    return "".join(out)
+
+
+def _scope_style_switches(latex: str) -> str:
+    r"""Brace a style, size or font switch with the rest of its cell: `& {\displaystyle …} &`.
+
+    latex2mathml builds a table cell one item at a time, so a switch standing directly in a
+    cell (`\begin{cases} \displaystyle \frac{1}{2} & …`, `& \scriptstyle{\text{note}}`,
+    `\bf x & y`) became an empty `<mstyle>` and what follows it kept the cell's style; in TeX
+    it applies to the end of the cell, a group. So is one in the last row of display math
+    whose rows become a `gathered` (`a \\ \small b`, the `rows` pass runs later). A switch
+    whose scope ends at a group's end, or at the end of a formula of one row, is read right
+    already and left alone; one with nothing after it in its cell does nothing in TeX and
+    is dropped.
+    """
+    out, pos = [], 0
+    for match in STYLE_SWITCH.finditer(latex):
+        if match.start() < pos or match.group(0) == "\\\\":
+            continue  # inside a switch braced already (its group applies it), or a new row
+        end = _scope_end(latex, match.end())
+        if end == len(latex) and "\\\\" not in latex[: match.start()]:
+            continue  # the formula's end, in its only row: latex2mathml reads it so
+        if latex.startswith(("}", "\\right", "\\middle"), end):
+            continue
+        out.append(latex[pos : match.start()])
+        if latex[match.end() : end].strip():
+            out.append("{" + latex[match.start() : end] + "}")
         pos = end
     out.append(latex[pos:])
     return "".join(out)

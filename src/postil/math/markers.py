@@ -13,7 +13,7 @@ marker into the right MathML. The kinds:
 | `op`, `opl` | `rewrite.rewrite_operatornames` | a name | `<mi data-op>` (`opl`: `data-limits`) |
 | `opgroup` | `rewrite.rewrite_operatornames` | `op`/`opl` | `data-op` on its group (math name) |
 | `limits` | `limits.rewrite_limits` | `always`/`0`/`1` | `data-limits` on its operator |
-| `env` | `environments.rewrite_environments` | a style | `data-env` on the next `mtable` |
+| `env` | `environments.rewrite_environments` | a style (`:t`: `[t]`) | `data-env` (`data-top`) |
 | `fracdelim` | `rewrite.rewrite_genfrac` | a delimiter | an `<mo>` sized by style (`\binom`'s) |
 | `fracrule` | `rewrite.rewrite_genfrac` | a length | `linethickness` on the next `mfrac` |
 | `sized` | `rewrite_specials` | `mathrel`, none | `FIXED` on `\bigg`'s, `\bigm`'s delimiter |
@@ -21,7 +21,8 @@ marker into the right MathML. The kinds:
 
 Besides markers, text inside `\text{…}` hides `{`, `}`, `\` behind `TEXT_STAND_INS` (restored
 by `expand_markers`), and tree passes leave private `data-*` attributes on elements
-(`FIXED`, `DATA_OP`, `DATA_LIMITS`, `DATA_ENV`) that `clean_markers` drops before output.
+(`FIXED`, `DATA_OP`, `DATA_LIMITS`, `DATA_ENV`, `DATA_TOP`) that `clean_markers` drops before
+output.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ DATA_OP = "data-op"  # an operator name (`\operatorname`): a function name for s
 DATA_LIMITS = "data-limits"  # "1": limits in display style (`\operatorname*`); "always", "0"
 DATA_CLASS = "data-class"  # the TeX class a class command gave a token (`\mathrel{\#}`)
 DATA_ENV = "data-env"  # the environment style of an `mtable` (environments.STYLES)
+DATA_TOP = "data-top"  # "t": an `mtable` whose first row sits on the baseline (`[t]`)
 REF_KINDS = ("ref", "eqref")
 BIN_SPACE = "0.2222em"  # \medmuskip, 4mu (The TeXbook p. 170)
 DISPLAY_DELIMITER = "2.047em"
@@ -195,7 +197,10 @@ def _expand(parent: ET.Element, index: int, el: ET.Element, kind: str, payload: 
         target = _next_sibling(parent, index)
         table = next(target.iter("mtable"), None) if target is not None else None
         if table is not None:
-            table.set(DATA_ENV, payload)
+            style, _, position = payload.partition(":")
+            table.set(DATA_ENV, style)
+            if position:  # `\begin{aligned}[t]` (`environments.top_align`)
+                table.set(DATA_TOP, position)
         parent.remove(el)
 
 

@@ -388,6 +388,7 @@ TEX_PASSES: list[tuple[str, Pass]] = [
     ("numbering", _numbering),
     ("ref-markers", _rewrite(rewrite.rewrite_refs)),
     ("verb", _rewrite(textmode.rewrite_verb)),
+    ("cfrac", _rewrite(_if_in(("\\cfrac",), styles.rewrite_cfrac))),
     ("specials", _rewrite(rewrite.rewrite_specials)),
     ("prime-superscripts", _rewrite(rewrite.rewrite_prime_superscripts)),
     ("modular", _modular),

@@ -13,12 +13,14 @@ are left out in script styles (`spacing.fix_atom_spacing`), and an automatically
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from itertools import repeat
 
 from postil.math.markers import DATA_ENV, DISPLAY_DELIMITER
-from postil.math.mathml import SCRIPTED_OR_STACKED
+from postil.math.mathml import SCRIPTED, SCRIPTED_OR_STACKED
+from postil.math.texreader import read_group
 
 DISPLAY, TEXT, SCRIPT, SCRIPTSCRIPT = 0, 1, 2, 3
 DISPLAY_ENVS = frozenset(("aligned", "alignat", "gathered", "multline", "dcases", "darray"))
@@ -126,9 +128,14 @@ def fix_delimiter_sizes(root: ET.Element) -> None:
     centred on the math axis.
 
     See `CM_DELIMITER_SIZES`; runs after `fix_fraction_delimiters`, which reads
-    latex2mathml's display size to find a generalised fraction's delimiters.
+    latex2mathml's display size to find a generalised fraction's delimiters. A sized
+    delimiter that is a script's base (`\Big)^2`) goes into an `<mrow>` of its own: as the
+    base itself Chromium drew it at text size.
     """
+    scripted = []
     for el in root.iter():
+        if el.tag in SCRIPTED and len(el) and el[0].tag == "mo" and "minsize" in el[0].attrib:
+            scripted.append(el)
         size = el.get("minsize")
         if not size or el.get("maxsize") != size:
             continue
@@ -145,3 +152,38 @@ def fix_delimiter_sizes(root: ET.Element) -> None:
         el.set("stretchy", "true")
         el.set("lspace", el.get("lspace", "0em"))
         el.set("rspace", el.get("rspace", "0em"))
+    for script in scripted:  # `\Big)^2`, `\bigg\vert_{x=0}`: Chromium stretches no script's
+        row = ET.Element("mrow")  # base operator; one alone in a row it sizes (Temml's way)
+        row.append(script[0])
+        script[0] = row
+
+
+CFRAC = re.compile(r"\\cfrac(?![A-Za-z])\s*(?:\[\s*([lcr])\s*\])?")
+"""amsmath's `\\cfrac`, with its optional numerator position `[l]`, `[c]` or `[r]`."""
+
+
+def rewrite_cfrac(latex: str) -> str:
+    r"""Write amsmath's `\cfrac{a}{b}` as its definition, `{\displaystyle\frac{\strut a}{b}}`.
+
+    Each level of a continued fraction is a display-style fraction whose numerator has a
+    strut (amsmath.sty), so `\cfrac` inline is as tall as in display math and the nested
+    levels are not shrunk. latex2mathml set the parts in text style but the fraction in
+    the surrounding style (an inline `\cfrac` took Chromium's smaller inline gaps), and
+    read `[l]` as part of the numerator. The position is dropped: MathML Core has no
+    `numalign`, so every numerator is centred. The last `\cfrac` is rewritten first, so
+    its arguments hold no `\cfrac` left to read.
+    """
+    while (found := _last_cfrac(latex)) is not None:
+        numerator, after = read_group(latex, found.end())
+        denominator, end = read_group(latex, after)
+        latex = (
+            f"{latex[: found.start()]}{{\\displaystyle\\frac{{\\strut {numerator}}}"
+            f"{{{denominator}}}}}{latex[end:]}"
+        )
+    return latex
+
+
+def _last_cfrac(latex: str) -> re.Match[str] | None:
+    """Return the last `\\cfrac` in `latex` (with its option), or None."""
+    found = list(CFRAC.finditer(latex))
+    return found[-1] if found else None

@@ -156,10 +156,20 @@ def _is_delimiter(el: ET.Element) -> bool:
     return el.get("stretchy") == "true" or el.get("fence") == "true" or "minsize" in el.attrib
 
 
+MIDDLE_SPACE = "0.05em"
+r"""The side spaces latex2mathml (after KaTeX's MathML) gives a `\middle` bar; TeX gives none:
+e-TeX makes `\middle` a right noad, spaced as a Close atom on both sides (etex.ch,
+`make_left_right`), so `\left\{ x \middle| x > 0 \right\}` has no space at the bar (authors
+write `\;\middle|\;`, braket.sty `\,\middle|\,`); MathJax, which puts an empty Close atom
+before the bar and an empty Open one after it, sets none either."""
+
+
 def _classify(el: ET.Element) -> None:
     """Give one token the tag (and the spacing attributes) of its TeX class."""
     text = el.text or ""
     if _is_delimiter(el):
+        if el.get("lspace") == MIDDLE_SPACE and el.get("fence") == "true" and not el.get("form"):
+            el.attrib.update(lspace="0em", rspace="0em")  # a `\middle` bar (`MIDDLE_SPACE`)
         return
     if text and set(text) <= PRIMES:
         _make(el, "mo")
