@@ -358,3 +358,26 @@ def test_r_markdown_sources_are_posts_and_blogdowns_knitted_files_win(tmp_path, 
     assert "posts/knit.Rmarkdown" in walker.walk({posts / "knit.markdown"})
     saved = rename_save(posts / "knit.markdown", "---\ntitle: x\n---\n")
     assert "posts/knit.Rmarkdown" not in walker.walk(saved)
+
+
+def test_a_notebook_beside_its_markdown_post_is_a_file_of_the_site(tmp_path, monkeypatch):
+    """A Pelican blog embeds `x.ipynb` in `x.md` (liquid_tags' `{% notebook %}`), Jupytext
+    pairs the two: the Markdown is the post and the notebook a published file (as two posts
+    they took one slug and stopped the build). A notebook alone, or beside a Markdown file
+    of another name, is a post; the pairing follows the files as they come and go."""
+    config = site(tmp_path)
+    posts = tmp_path / "content/posts"
+    notebook = '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}'
+    for name in ("Steepest-ascent.ipynb", "alone.ipynb", "other.ipynb"):
+        (posts / name).write_text(notebook)
+    for name in ("steepest-ascent.md", "others.md"):
+        (posts / name).write_text("---\ntitle: x\n---\n")
+    assert rels(config) == [
+        f"content/posts/{name}" for name in ("alone.ipynb", "other.ipynb", "others.md")
+    ] + ["content/posts/steepest-ascent.md"]
+    walker = Walker(tmp_path, monkeypatch)
+    found = walker.walk()
+    assert "posts/Steepest-ascent.ipynb" in found and "posts/steepest-ascent.md" in found
+    (posts / "steepest-ascent.md").unlink()  # the Markdown gone: the notebook is the post
+    assert "posts/Steepest-ascent.ipynb" in walker.walk({posts / "steepest-ascent.md"})
+    assert "content/posts/Steepest-ascent.ipynb" in rels(config)

@@ -388,6 +388,8 @@ def _scan(
     if any(name.endswith(R_MARKDOWN_SUFFIXES) for name in kinds):
         _knitted(kinds)
         entries = [(path, rel, kinds[rel[len(prefix) :]]) for path, rel, _ in entries]
+    if any(name.endswith(NOTEBOOK_SUFFIX) for name in kinds) and _paired_notebooks(kinds):
+        entries = [(path, rel, kinds[rel[len(prefix) :]]) for path, rel, _ in entries]
     racy = max(st.st_mtime_ns, st.st_ctime_ns) >= listed_at - RACY_NS
     by_kind: dict[str, list[tuple[Path, str]]] = {"dir": [], "markdown": [], "other": []}
     for path, rel, kind in entries:
@@ -411,6 +413,32 @@ def _knitted(kinds: dict[str, str]) -> None:
             kinds[name] = "knitted"
         if kinds.get(stem + ".html") == "other":
             kinds[stem + ".html"] = "knitted"
+
+
+def _paired_notebooks(kinds: dict[str, str]) -> bool:
+    """Mark, in a directory's `kinds`, each notebook beside a Markdown source of the same
+    name (`x.ipynb` and `x.md`, in any case) as a file to publish, not a post; return
+    whether there was one.
+
+    The Markdown is the post: Pelican blogs embed the notebook in it
+    (liquid_tags' `{% notebook x.ipynb cells[1:] %}`), Jupytext pairs the two files as one
+    document, nbconvert writes the Markdown from it; as two posts they took one slug and
+    stopped the build (a Pelican blog: 9 such pairs)."""
+    stems = {
+        name.rpartition(".")[0].lower()
+        for name, kind in kinds.items()
+        if kind == "markdown" and not name.endswith(NOTEBOOK_SUFFIX)
+    }
+    paired = [
+        name
+        for name, kind in kinds.items()
+        if kind == "markdown"
+        and name.endswith(NOTEBOOK_SUFFIX)
+        and name[: -len(NOTEBOOK_SUFFIX)].lower() in stems
+    ]
+    for name in paired:
+        kinds[name] = "other"
+    return bool(paired)
 
 
 def _path_order(pair: tuple[Path, str]) -> list[str]:
