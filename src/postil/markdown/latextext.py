@@ -28,6 +28,9 @@ import re
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 
+from postil.math.errors import MathSyntaxError
+from postil.math.texreader import read_group
+
 COMMAND = re.compile(r"\\(textbf|emph|textit|textsl|texttt|paragraph|subparagraph|href|url)\{")
 """A text command and its argument's opening brace: group 1 the name."""
 
@@ -108,19 +111,10 @@ def _tokenize(state: StateInline, start: int, end: int) -> None:
 
 
 def _argument_end(src: str, start: int, maximum: int) -> int:
-    """Return the index of the `}` closing the argument that starts at `start` (after its
-    `{`), or -1 when it does not close before `maximum`; `\\{` and `\\}` are no braces."""
-    depth, at = 1, start
-    while at < maximum:
-        char = src[at]
-        if char == "\\":
-            at += 2
-            continue
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-            if depth == 0:
-                return at
-        at += 1
-    return -1
+    """Return the index of the `}` closing the argument whose `{` is at `start - 1`, or -1
+    when it does not close before `maximum` (`texreader.read_group`: `\\{` is no brace)."""
+    try:
+        _, after = read_group(src[:maximum], start - 1)
+    except MathSyntaxError:
+        return -1
+    return after - 1
