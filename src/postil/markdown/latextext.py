@@ -74,6 +74,10 @@ def latex_text(state: StateInline, silent: bool) -> bool:
         arguments.append(_argument_end(state.src, second + 1, state.posMax) if has_brace else -1)
     if min(arguments) < 0:
         return False
+    if found[1] in ("href", "url"):  # markdown-it's own check: no `javascript:` links
+        url = state.md.normalizeLink(state.src[found.end() : arguments[0]].strip())
+        if not state.md.validateLink(url):
+            return False
     if not silent:
         _push(state, found[1], found.end(), arguments)
     state.pos = arguments[-1] + 1
@@ -94,7 +98,7 @@ def _push(state: StateInline, name: str, start: int, ends: list[int]) -> None:
         return
     url = state.src[start : ends[0]].strip()
     link = state.push("link_open", "a", 1)
-    link.attrs = {"href": state.md.normalizeLink(url)}
+    link.attrs = {"href": state.md.normalizeLink(url)}  # checked by `latex_text`
     if name == "href":
         _tokenize(state, ends[0] + 2, ends[1])
     else:
