@@ -660,3 +660,23 @@ def test_escaped_subscripts_keep_a_text_arguments_underscore_and_map_every_offse
     out, removed = unescape_subscripts(tex)
     assert out == r"\operatorname{arg\_max}_x f(x_i)"
     assert [tex[source_offset(i, removed)] for i in range(len(out))] == list(out)
+
+
+@pytest.mark.parametrize(
+    ("path", "source", "bars"),
+    [
+        # a kramdown tell (`\\{`) in one formula: the post's other `$…$` lost their escapes
+        ("post.md", r"$D\_{KL}(P \| Q)$, $(P \| Q)$ and $x \\{ y \\}$.", "||"),
+        # Pandoc keeps every formula's TeX as written, whatever one formula shows
+        ("post.qmd", r"$D\_{KL}(P \| Q)$, $(P \| Q)$ and $x \\{ y \\}$.", "‖‖"),
+        # `\_` subscripts alone tell nothing for the post's other formulas
+        ("post.md", r"$D_{KL}(P \| Q)$ and a rate $\mathrm{lr}\_0$.", "‖"),
+    ],
+)
+def test_a_posts_dollar_math_loses_its_escapes_only_when_a_kramdown_tell_says_so(
+    path, source, bars
+):
+    state = RenderState(path=path)
+    state.source_lines = source.split("\n")
+    html = render_markdown(create_markdown(), source + "\n", state).html
+    assert "".join(re.findall(r">([|‖])</mo>", html)) == bars

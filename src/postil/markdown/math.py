@@ -428,8 +428,8 @@ def _kramdown_escaped_block(state: StateInline, silent: bool) -> bool:
         return False  # text after the closing `$$`: the backslash escapes a dollar
     if not silent:
         token = state.push("math_inline", "math", 0)
-        token.content, removed, escaped = _reading(src[start:close].replace(PIPE, "|"), "$$")
-        if escaped:
+        token.content, removed, reading = _reading(src[start:close].replace(PIPE, "|"), "$$")
+        if reading == "markdown":
             get_state(state.env).extra["math_escaped"] = True
         token.meta = {"offset": start, "delims": (KRAMDOWN_INLINE_ESCAPE, "$$"), "removed": removed}
     state.pos = close + 2
@@ -555,18 +555,19 @@ def _emit(state: StateInline, silent: bool, kind: str, start: int, stop: int, en
         token = state.push(kind, "math", 0)
         delims = (state.src[state.pos : start], state.src[stop:end])
         raw = state.src[start:stop].replace(PIPE, "|")
-        token.content, removed, escaped = _reading(raw, delims[0])
+        token.content, removed, reading = _reading(raw, delims[0])
         token.meta = {"offset": start, "delims": delims, "removed": removed}
-        _note_reading(state.env, token, raw, escaped)
+        _note_reading(state.env, token, raw, reading)
     state.pos = end
     return True
 
 
-def _note_reading(env: Any, token: Token, raw: str, escaped: bool) -> None:
-    """Note in the post's state that a formula lost Markdown's escapes (`escaped`), or
-    keep a `$…$` read raw (`raw`, its TeX as written) to be read again if one did."""
+def _note_reading(env: Any, token: Token, raw: str, reading: str) -> None:
+    """Note in the post's state that a formula lost all of Markdown's escapes (`reading`
+    "markdown"), or keep a `$…$` read otherwise (`raw`, its TeX as written) to be read
+    again if one did."""
     extra = get_state(env).extra
-    if escaped:
+    if reading == "markdown":
         extra["math_escaped"] = True
     elif token.meta.get("delims", ("",))[0] == "$":
         extra.setdefault("math_raw_dollars", []).append((token, raw))
@@ -578,11 +579,12 @@ def _unescaped(latex: str, opener: str) -> tuple[str, tuple[int, ...]]:
     return content, removed
 
 
-def _reading(latex: str, opener: str) -> tuple[str, tuple[int, ...], bool]:
+def _reading(latex: str, opener: str) -> tuple[str, tuple[int, ...], str]:
     r"""Return the TeX the author meant: Markdown's escapes removed as `mathescape` says;
-    the offsets of the backslashes removed; whether the formula shows that its Markdown
-    processor removed escapes (read below; `mathcore.math_escapes` reads the post's other
-    `$…$` so too).
+    the offsets of the backslashes removed; how it was read: "markdown" when the formula
+    shows that its Markdown processor removed every escape (read below;
+    `mathcore.math_escapes` then reads the post's other `$…$` so too), "subscripts" when
+    only its `\_` subscripts were, "raw" otherwise.
 
     `$…$` whose TeX has `\\{`, `\\}`, `\\|`, `\\_`, `\\*` or `\\#` outside an environment was
     written for kramdown, where a single `$` is no math syntax, so Markdown's escapes were
@@ -622,10 +624,10 @@ def _reading(latex: str, opener: str) -> tuple[str, tuple[int, ...], bool]:
         or (not opener and ESCAPED_ENV_TELL.search(latex) is not None)
     )
     if kramdown:
-        return (*markdown_unescaped(latex), True)
+        return (*markdown_unescaped(latex), "markdown")
     if "\\_" in latex and escaped_subscripts(latex):
-        return (*unescape_subscripts(latex), True)
-    return (*unescape(latex, DOLLAR_ESCAPES), False)
+        return (*unescape_subscripts(latex), "subscripts")
+    return (*unescape(latex, DOLLAR_ESCAPES), "raw")
 
 
 def _kramdown_tell(latex: str) -> bool:
@@ -729,8 +731,8 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     stop = scan.pos + (len(closer) if not opener else 0)
     token = state.push("math_block", "math", 0)
     source = _lines_between(state, start_line, begin + len(opener), stop)
-    token.content, removed, escaped = _reading(source, opener)
-    if escaped:
+    token.content, removed, reading = _reading(source, opener)
+    if reading == "markdown":
         get_state(state.env).extra["math_escaped"] = True
     if label:  # numbered as `\label` numbers it; `@eq-…` and `\eqref` refer to it
         tex = token.content.rstrip()

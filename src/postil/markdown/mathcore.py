@@ -14,15 +14,13 @@ from typing import Any
 
 from markdown_it.token import Token
 
+from postil.markdown.fancylist import PANDOC_SUFFIXES
 from postil.markdown.mathdoc import MATH_TYPES, release_pipes
 from postil.markdown.mathescape import balanced_braces, markdown_unescaped
 from postil.markdown.state import get_state
 
 TRAILING_PUNCT = re.compile(r"[.,;:!?)\]}’”'\"…]+")
 """Punctuation that `math_nobreak` keeps on the line of the formula before it."""
-
-UNDERSCORE = frozenset("_")
-"""The escape `math_escapes` leaves: `\\_` outside a subscript's place is TeX's underscore."""
 
 MATH_FENCES = frozenset({"math", "katex"})
 """Fence languages that hold display math: GitHub's and GitLab's ```` ```math ````, Hugo Book's
@@ -133,19 +131,21 @@ def math_escapes(state: Any) -> None:
     statistics blog writes `$p(x \| \theta)$` for the conditional bar and `$\|\|x\|\|$`
     for a norm, which as raw TeX are ‖ and ‖‖x‖‖. One formula alone often shows nothing (a
     lone `\|` is KL divergence's ‖ in a Pandoc post), so the post's other formulas decide.
-    A formula whose braces pair only as written stays raw, and so does its `\_`: one in a
-    subscript's place would have told (`escaped_subscripts`), so these are TeX's underscore
-    (`\text{my\_var}`, a lone `$\_$`). In a document parsed in groups a tell reaches the
-    groups after it.
+    A formula whose braces pair only as written stays raw; its `\_` is a subscript where
+    the formula writes subscripts so (`escaped_subscripts`), else TeX's underscore
+    (`\text{my\_var}`, a lone `$\_$`). `\_` subscripts alone tell nothing for the post
+    (a Pandoc post may write them), and a source in Pandoc's Markdown (`.qmd`, `.Rmd` …)
+    is never read so: Pandoc keeps a formula's TeX as written. In a document parsed in
+    groups a tell reaches the groups after it.
     """
     doc = get_state(state.env)
     carry = doc.groups.carry
-    escaped = carry.get("math_escaped", False) or doc.extra.pop("math_escaped", False)
+    escaped = doc.extra.pop("math_escaped", False) or carry.get("math_escaped", False)
     raw_dollars = doc.extra.pop("math_raw_dollars", [])
     carry["math_escaped"] = escaped
-    if not escaped:
+    if not escaped or doc.path.lower().endswith(PANDOC_SUFFIXES):
         return
     for token, raw in raw_dollars:
-        content, removed = markdown_unescaped(raw, keep=UNDERSCORE)
+        content, removed = markdown_unescaped(raw, formula_alone=False)
         if content != token.content and (balanced_braces(content) or not balanced_braces(raw)):
             token.content, token.meta["removed"] = content, removed

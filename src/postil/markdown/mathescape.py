@@ -159,18 +159,22 @@ def escaped_subscripts(tex: str) -> bool:
     return False
 
 
-def unescape_subscripts(tex: str) -> tuple[str, tuple[int, ...]]:
-    r"""`unescape(tex, SCRIPT_ESCAPES)` for a formula that `escaped_subscripts`: every `\_`
-    is `_` but those in a text argument, which stay TeX's underscore
-    (`\operatorname{arg\_max}_x`, `\mathrm{max\_iter}`); same result shape as `unescape`."""
+def unescape_subscripts(
+    tex: str, escapable: frozenset[str] = SCRIPT_ESCAPES
+) -> tuple[str, tuple[int, ...]]:
+    r"""`unescape(tex, escapable)` for a formula that `escaped_subscripts`: every `\_` is
+    `_` but those in a text argument, which stay TeX's underscore
+    (`\operatorname{arg\_max}_x`, `\mathrm{max\_iter}`); same result shape as `unescape`.
+    `escapable` holds `_` (`SCRIPT_ESCAPES`, or kramdown's set for a post that lost its
+    escapes: `markdown_unescaped`)."""
     texts = _text_arguments(tex)
     if not texts:
-        return unescape(tex, SCRIPT_ESCAPES)
+        return unescape(tex, escapable)
     kept = [i for i in range(len(tex) - 1) if tex.startswith("\\_", i) and _within(i, texts)]
     masked = list(tex)
     for i in kept:
         masked[i] = "\0"  # no escape: `\0_` stays as written, then becomes `\_` again
-    out, removed = unescape("".join(masked), SCRIPT_ESCAPES)
+    out, removed = unescape("".join(masked), escapable)
     return out.replace("\0", "\\"), removed
 
 
@@ -225,12 +229,17 @@ def balanced_braces(latex: str) -> bool:
     return depth == 0
 
 
-def markdown_unescaped(
-    latex: str, keep: frozenset[str] = frozenset()
-) -> tuple[str, tuple[int, ...]]:
-    """Return TeX written for a Markdown processor that removed its escapes (kramdown's
-    set, `KRAMDOWN_ESCAPES`, but the characters `keep`), a `\\{` and `\\}` that pair as
-    shown braces kept (`SHOWN_BRACES_KEPT`), and the offsets of the backslashes removed
-    (`unescape`)."""
+def markdown_unescaped(latex: str, formula_alone: bool = True) -> tuple[str, tuple[int, ...]]:
+    r"""Return TeX written for a Markdown processor that removed its escapes (kramdown's
+    set, `KRAMDOWN_ESCAPES`), a `\{` and `\}` that pair as shown braces kept
+    (`SHOWN_BRACES_KEPT`), and the offsets of the backslashes removed (`unescape`).
+
+    With `formula_alone` False (the formula told nothing, its post did:
+    `mathcore.math_escapes`) a `\_` is TeX's underscore unless the formula writes
+    subscripts so (`escaped_subscripts`), and then one in a text argument still is."""
     escapable = SHOWN_BRACES_KEPT if balanced_braces(latex) else KRAMDOWN_ESCAPES
-    return unescape(latex, escapable - keep if keep else escapable)
+    if formula_alone:
+        return unescape(latex, escapable)
+    if "\\_" in latex and escaped_subscripts(latex):
+        return unescape_subscripts(latex, escapable)
+    return unescape(latex, escapable - {"_"})
