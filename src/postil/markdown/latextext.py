@@ -75,7 +75,7 @@ def latex_text(state: StateInline, silent: bool) -> bool:
     if min(arguments) < 0:
         return False
     if found[1] in ("href", "url"):  # markdown-it's own check: no `javascript:` links
-        url = state.md.normalizeLink(state.src[found.end() : arguments[0]].strip())
+        url = state.md.normalizeLink(_text(state.src[found.end() : arguments[0]].strip()))
         if not state.md.validateLink(url):
             return False
     if not silent:
@@ -88,7 +88,7 @@ def _push(state: StateInline, name: str, start: int, ends: list[int]) -> None:
     """Push the tokens of command `name` whose first argument starts at `start` and whose
     arguments end (at their `}`) at `ends`."""
     if name == "texttt":
-        state.push("code_inline", "code", 0).content = state.src[start : ends[0]]
+        state.push("code_inline", "code", 0).content = _text(state.src[start : ends[0]])
         return
     if name in WRAPS:
         tag = WRAPS[name]
@@ -96,7 +96,7 @@ def _push(state: StateInline, name: str, start: int, ends: list[int]) -> None:
         _tokenize(state, start, ends[0])
         state.push(f"{tag}_close", tag, -1).markup = f"\\{name}"
         return
-    url = state.src[start : ends[0]].strip()
+    url = _text(state.src[start : ends[0]].strip())
     link = state.push("link_open", "a", 1)
     link.attrs = {"href": state.md.normalizeLink(url)}  # checked by `latex_text`
     if name == "href":
@@ -104,6 +104,18 @@ def _push(state: StateInline, name: str, start: int, ends: list[int]) -> None:
     else:
         state.push("text", "", 0).content = url
     state.push("link_close", "a", -1)
+
+
+ESCAPED_CHARACTER = re.compile(r"\\textbackslash(?![A-Za-z])\s*(?:\{\})?|\\([!-/:-@\[-`{-~])")
+r"""LaTeX's escaped special characters, which are Markdown's escapes too (`\_`, `\%`, `\#`,
+`\&`, `\{`, `\$`), and `\textbackslash`: a backslash."""
+
+
+def _text(argument: str) -> str:
+    r"""Return the characters a verbatim argument shows: `\texttt{snake\_case}` is
+    `snake_case`, `\href{https://e.org/a\_b}` links to `a_b` (LaTeX's and Markdown's
+    escapes of special characters)."""
+    return ESCAPED_CHARACTER.sub(lambda m: m[1] or "\\", argument)
 
 
 def _tokenize(state: StateInline, start: int, end: int) -> None:
