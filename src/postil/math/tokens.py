@@ -268,6 +268,8 @@ def classify_tokens(root: ET.Element) -> None:
                 continue  # a letter is an `<mi>` already (what `_classify` would leave)
         elif FIXED in el.attrib:
             continue
+        if el.text == "." and tag == "mo" and _is_delimiter(el):
+            el.text = ""  # `\Bigl.`, `\middle.`: TeX's null delimiter, empty as `\left.` is
         attrs = tuple(el.attrib.items())
         el.tag, classified = _classified(tag, el.text or "", attrs)
         if classified != attrs:
