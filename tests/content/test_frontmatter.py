@@ -370,7 +370,14 @@ def test_front_matter_without_its_opening_dashes_is_read_and_warned():
     assert (meta.title, meta.date.day, body, body_line) == ("Generalized PCA", 14, "\nBody\n", 6)
     (warning,) = [w for w in warnings if "no opening `---`" in w.message]
     assert warning.location == Location("content/posts/x.md", 1, 1)
-    assert "lines 1–4" in warning.message and "add a line `---` before line 1" in warning.message
+    assert "before the `---` on line 5" in warning.message
+    assert "add a line `---` before line 1" in warning.message
+    # a key written twice: the later value, warned as with the opening line
+    text = "title: First\ndate: 2024-01-02\ntitle: Second\n---\nBody\n"
+    warnings = []
+    meta, body, _ = parse(source(text), "UTC", warnings)
+    assert (meta.title, body) == ("Second", "Body\n")
+    assert [w.location.line for w in warnings if "`title` is set again" in w.message] == [1]
 
 
 @pytest.mark.parametrize(

@@ -306,9 +306,9 @@ def parse(
         _warn(
             warnings,
             Location(source.rel, 1, 1),
-            f"front matter has no opening `---`; lines 1–{header.body_line - 2}, up to the "
-            "`---` closing them, are read as front matter (Jekyll and Hugo read none without "
-            "the line); add a line `---` before line 1",
+            "front matter has no opening `---`; the lines before the `---` on line "
+            f"{header.body_line - 1} are read as front matter (Jekyll and Hugo read none "
+            "without the line); add a line `---` before line 1",
         )
     for line0, col0, message in escape_warnings(header.fields or []):
         _warn(warnings, Location(source.rel, line0 + header.first_line, col0 + 1), message)

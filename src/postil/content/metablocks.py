@@ -74,14 +74,15 @@ def read_unopened_block(source: SourceFile, known: Container[str] = ()) -> Heade
     end = next((i for i, line in enumerate(lines) if line.rstrip() == "---"), None)
     if end is None:
         return None
+    repeated: list[Field] = []
     try:
-        fields = compose_mapping("\n".join(lines[:end]))
+        fields = compose_mapping("\n".join(lines[:end]), repeated)
     except (yaml.YAMLError, YamlFieldError):
         return None
     if "title" not in [f.key for f in fields or ()]:
         return None
     body = "\n".join(lines[end + 1 :])
-    return Header(fields, body, end + 2, 1, "yaml", opened=False)
+    return Header(fields, body, end + 2, 1, "yaml", tuple(repeated), opened=False)
 
 
 TITLE_BLOCK_LINE = re.compile(r"%(?:[ \t]+(.*?))?[ \t]*")
