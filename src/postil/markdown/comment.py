@@ -78,8 +78,12 @@ def _opens(state: StateBlock, line: int) -> bool:
 
 
 def comment_span(state: StateInline, silent: bool) -> bool:
-    """Inline rule: `%%…%%` inside a paragraph (across its lines too) is dropped."""
+    """Inline rule: `%%…%%` inside a paragraph (across its lines too) is dropped; a `%%`
+    right after a digit is a percent sign typed twice (`growth was 50%% of target`), no
+    comment's opening."""
     if not state.src.startswith(MARK, state.pos):
+        return False
+    if state.pos and state.src[state.pos - 1].isdigit():
         return False
     close = _closing(state.src, state.pos, state.posMax)
     if close < 0:
