@@ -178,7 +178,9 @@ class _Checked:
                     title_id,
                     element_ids(target.content.html) | PAGE_IDS | ({title_id} - {""}),
                 )
-            if link.fragment not in known[2]:
+            if link.fragment not in known[2] and link.fragment.lower() != "top":
+                # HTML's "scroll to the fragment": `#top` is the page's top when no element
+                # has that id (WHATWG HTML, "find a potential indicated element")
                 where = "this page" if not link.target else link.target
                 fix = _foreign_hint(target, link.fragment) if link.target else ""
                 problems.append(

@@ -21,11 +21,13 @@ def test_a_link_to_the_id_of_the_heading_that_titles_a_page_lands_on_the_title(t
     assert title.xpath(".//math")
 
 
-def test_a_link_to_an_id_no_title_has_still_warns(tmp_path):
-    text = "---\ndate: 2024-01-01\n---\n# Notes\n\nText. [Back up](#top).\n"
+def test_a_link_to_an_id_no_title_has_still_warns_but_top_is_the_pages_top(tmp_path):
+    """HTML scrolls `#top` to the top of the page when no element has that id (WHATWG
+    HTML, "find a potential indicated element"): that link works, another does not."""
+    text = "---\ndate: 2024-01-01\n---\n# Notes\n\nText. [Back up](#top), [in](#intro).\n"
     root = make_site(tmp_path / "site", {"p.md": text})
     [warning] = [str(w) for w in build_site(root).warnings]
-    assert "link to `#top`: this page has no such anchor" in warning
+    assert "link to `#intro`: this page has no such anchor" in warning
     [title] = page(build_into(root), "posts/p/index.html").xpath('//h1[@class="post-title"]')
     assert title.get("id") == "sec-notes"  # its slug; `notes` is the Notes section's
 
