@@ -128,6 +128,20 @@ def _is_argument(texts: list[str], index: int) -> bool:
     return text not in NOT_AN_ARGUMENT and not (text[:4] == "\\end" and END.match(text))
 
 
+DELIMITER_CHARACTERS = frozenset("()[]|/.<>{}\u2016\u27e8\u27e9\u230a\u230b\u2308\u2309")
+"""What may follow `\\left`, `\\middle`, `\\right` or a size command: TeX's delimiter
+characters (The TeXbook, ch. 17: `( ) [ ] | / .`; `<`, `>` as MathJax reads them), a group
+`{…}` (MathJax's), and the Unicode double bar, angles, floors and ceilings."""
+
+def _is_delimiter(text: str) -> bool:
+    """Tell whether a token can be the delimiter after `\\left`, `\\middle` or `\\big`: a
+    delimiter character, or a command but another of these (`\\middle\\big|`, which showed
+    a character reference's garbage) — a command may be a macro the post defines."""
+    if text[0] != "\\":
+        return text in DELIMITER_CHARACTERS
+    return text not in DELIMITED
+
+
 def _message(token: str, spec: str, found: int) -> str:
     """Return what is missing after `token` and how to write it."""
     if token in SCRIPTS:
@@ -208,6 +222,8 @@ def _read_arguments(
             continue
         if kind == "e" or not _is_argument(texts, at):
             return at, found, spans
+        if kind == "d" and not _is_delimiter(texts[at]):
+            return at, found, spans  # `\middle\big|`, `\left x`: TeX's "Missing delimiter"
         # latex2mathml reads a math argument as a whole item (`\sqrt\frac12` is √½) but
         # a text argument or a delimiter as one token (`\text\frac` is the text "\frac")
         after = ends[at] if kind == "m" or texts[at] == "{" else at + 1
