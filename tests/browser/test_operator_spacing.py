@@ -81,8 +81,14 @@ def formulas(serve_dir, page, tmp_path: Path, repo_root: Path):
     """Open a page of `a <op> b` formulas converted by postil, with math.css and its font."""
     formulas = {key: (rf"a {tex} b", False) for key, (tex, _) in COMMANDS.items()}
     formulas["script"] = (r"x_{a \times b}", False)
-    write_formula_page(tmp_path, repo_root, formulas, f"font-size:{FONT_PX}px")
-    page.goto(serve_dir(tmp_path) + "index.html")
+    return open_page(page, serve_dir, tmp_path, repo_root, formulas)
+
+
+def open_page(page, serve_dir, directory: Path, repo_root: Path, formulas: dict) -> object:
+    """Write `formulas` (key -> (TeX, display)) at `FONT_PX` and open them once the math
+    font is ready; return `page`."""
+    write_formula_page(directory, repo_root, formulas, f"font-size:{FONT_PX}px")
+    page.goto(serve_dir(directory) + "index.html")
     page.evaluate("document.fonts.ready")
     return page
 
@@ -117,10 +123,7 @@ BIG_DELIMITERS = {
 def big_delimiters(serve_dir, page, tmp_path: Path, repo_root: Path):
     """Open a page of `a <sized delimiter> b` formulas converted by postil."""
     formulas = {key: (rf"a {tex} b", False) for key, (tex, _) in BIG_DELIMITERS.items()}
-    write_formula_page(tmp_path, repo_root, formulas, f"font-size:{FONT_PX}px")
-    page.goto(serve_dir(tmp_path) + "index.html")
-    page.evaluate("document.fonts.ready")
-    return page
+    return open_page(page, serve_dir, tmp_path, repo_root, formulas)
 
 
 @pytest.mark.parametrize("key", list(BIG_DELIMITERS))
