@@ -133,6 +133,7 @@ DELIMITER_CHARACTERS = frozenset("()[]|/.<>{}\u2016\u27e8\u27e9\u230a\u230b\u230
 characters (The TeXbook, ch. 17: `( ) [ ] | / .`; `<`, `>` as MathJax reads them), a group
 `{…}` (MathJax's), and the Unicode double bar, angles, floors and ceilings."""
 
+
 def _is_delimiter(text: str) -> bool:
     """Tell whether a token can be the delimiter after `\\left`, `\\middle` or `\\big`: a
     delimiter character, or a command but another of these (`\\middle\\big|`, which showed
