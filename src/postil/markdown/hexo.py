@@ -135,25 +135,44 @@ def hexo_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
 
 
 def _one_line_pair(state: StateBlock, start: int, silent: bool) -> bool:
-    """Read a note, fold or quote opened and closed on one line around its text
-    (`{% cq %}A line of verse.{% endcq %}`, `{% note info %}Read this.{% endnote %}`), as
-    Hexo reads a tag's body wherever its end tag is: the text is the body's Markdown."""
-    begin = state.bMarks[start] + state.tShift[start]
-    end = state.eMarks[start]
+    """Read notes, folds or quotes opened and closed on one line around their text
+    (`{% cq %}A line of verse.{% endcq %}`, `{% note info %}Read this.{% endnote %}`, two
+    of them side by side), as Hexo reads a tag's body up to its end tag: each text is its
+    body's Markdown. The line must hold nothing but such pairs."""
     if state.sCount[start] - state.blkIndent >= 4:
         return False
-    tag = scan_tag(state.src, begin, end)
-    if tag is None or tag.kind != "tag" or tag.closing or tag.name == "tabs":
-        return False
-    closes = PAIRED.get(tag.name)
-    pos = state.src.rfind("{%", tag.end, end)
-    closing = scan_tag(state.src, pos, end) if closes is not None and pos >= 0 else None
-    if closing is None or closing.name != closes or state.src[closing.end : end].strip():
+    begin = state.bMarks[start] + state.tShift[start]
+    pairs = _pairs_on_line(state.src, begin, state.eMarks[start])
+    if not pairs:
         return False
     if not silent:
-        _push_paired(state, tag, (start, start), state.src[tag.end : pos].strip())
+        for tag, body in pairs:
+            _push_paired(state, tag, (start, start), body)
         state.line = start + 1
     return True
+
+
+def _pairs_on_line(src: str, begin: int, end: int) -> list[tuple[Tag, str]]:
+    """Return (opening tag, body) of each paired tag of `src[begin:end]`, which must hold
+    only such pairs and spaces between them, or []."""
+    pairs: list[tuple[Tag, str]] = []
+    at = begin
+    while at < end:
+        tag = scan_tag(src, at, end)
+        if tag is None or tag.kind != "tag" or tag.closing or tag.name == "tabs":
+            return []
+        closes, pos = PAIRED.get(tag.name), src.find("{%", tag.end, end)
+        closing = scan_tag(src, pos, end) if closes is not None and pos >= 0 else None
+        while closing is not None and not (closing.closing and closing.name == closes):
+            pos = src.find("{%", closing.end, end)  # a tag inside the body: the next one
+            closing = scan_tag(src, pos, end) if pos >= 0 else None
+        if closing is None:
+            return []
+        pairs.append((tag, src[tag.end : pos].strip()))
+        at = closing.end
+        while at < end and src[at] in " \t":
+            at += 1
+    return pairs
 
 
 def _push_paired(
