@@ -429,8 +429,7 @@ def _kramdown_escaped_block(state: StateInline, silent: bool) -> bool:
     if not silent:
         token = state.push("math_inline", "math", 0)
         token.content, removed, reading = _reading(src[start:close].replace(PIPE, "|"), "$$")
-        if reading == "markdown":
-            get_state(state.env).extra["math_escaped"] = True
+        _note_reading(state.env, token, "", reading, "$$")
         token.meta = {"offset": start, "delims": (KRAMDOWN_INLINE_ESCAPE, "$$"), "removed": removed}
     state.pos = close + 2
     return True
@@ -557,19 +556,19 @@ def _emit(state: StateInline, silent: bool, kind: str, start: int, stop: int, en
         raw = state.src[start:stop].replace(PIPE, "|")
         token.content, removed, reading = _reading(raw, delims[0])
         token.meta = {"offset": start, "delims": delims, "removed": removed}
-        _note_reading(state.env, token, raw, reading)
+        _note_reading(state.env, token, raw, reading, delims[0])
     state.pos = end
     return True
 
 
-def _note_reading(env: Any, token: Token, raw: str, reading: str) -> None:
+def _note_reading(env: Any, token: Token, raw: str, reading: str, opener: str) -> None:
     """Note in the post's state that a formula lost all of Markdown's escapes (`reading`
-    "markdown"), or keep a `$…$` read otherwise (`raw`, its TeX as written) to be read
-    again if one did."""
+    "markdown"), or keep a `$…$` (`opener` "$") read otherwise, with `raw`, its TeX as
+    written, to be read again if one did (`mathcore.math_escapes`)."""
     extra = get_state(env).extra
     if reading == "markdown":
         extra["math_escaped"] = True
-    elif token.meta.get("delims", ("",))[0] == "$":
+    elif opener == "$":
         extra.setdefault("math_raw_dollars", []).append((token, raw))
 
 
@@ -732,8 +731,7 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     token = state.push("math_block", "math", 0)
     source = _lines_between(state, start_line, begin + len(opener), stop)
     token.content, removed, reading = _reading(source, opener)
-    if reading == "markdown":
-        get_state(state.env).extra["math_escaped"] = True
+    _note_reading(state.env, token, source, reading, opener)
     if label:  # numbered as `\label` numbers it; `@eq-…` and `\eqref` refer to it
         tex = token.content.rstrip()
         token.content = f"{tex} \\label{{{label}}}{token.content[len(tex) :]}"
