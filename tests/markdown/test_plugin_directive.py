@@ -2,16 +2,7 @@
 
 from __future__ import annotations
 
-from postil.markdown import create_markdown, render_markdown
-from postil.markdown.state import RenderState
-
-
-def render(text: str) -> tuple[str, list[str]]:
-    """Render `text` as the body of `post.md`; return its HTML and diagnostics as text."""
-    state = RenderState(path="post.md")
-    state.source_lines = text.split("\n")
-    html = render_markdown(create_markdown(), text, state).html
-    return html, [str(d).split("\n")[0] for d in state.diagnostics]
+from support.markdown import render_post as render
 
 
 def test_a_leaf_directive_postil_cannot_show_is_left_out_with_a_warning_at_its_line():

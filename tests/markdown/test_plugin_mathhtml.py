@@ -5,16 +5,7 @@ from __future__ import annotations
 
 import re
 
-from postil.markdown import create_markdown, render_markdown
-from postil.markdown.state import RenderState
-
-
-def render(text: str) -> tuple[str, list[str]]:
-    """Render `text` as the body of `post.md`; return its HTML and diagnostics as text."""
-    state = RenderState(path="post.md")
-    state.source_lines = text.split("\n")
-    html = render_markdown(create_markdown(), text, state).html
-    return html, [str(d).split("\n")[0] for d in state.diagnostics]
+from support.markdown import render_post as render
 
 
 def test_a_caption_with_math_in_raw_html_is_typeset_without_a_warning():

@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
+from support.markdown import render_post as render
+
 from postil.markdown import create_markdown, render_markdown
 from postil.markdown.state import RenderState
-
-
-def render(text: str) -> tuple[str, list[str]]:
-    """Render `text` as the body of `post.md`; return its HTML and diagnostics as text."""
-    state = RenderState(path="post.md")
-    state.source_lines = text.split("\n")
-    html = render_markdown(create_markdown(), text, state).html
-    return html, [str(d).split("\n")[0] for d in state.diagnostics]
 
 
 def test_an_unknown_label_is_an_error_at_the_reference_and_shows_question_marks():
