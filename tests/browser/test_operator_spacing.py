@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.web import write_formula_page
+from support.web import open_formula_page, write_formula_page
 
 from postil.math.symbols import MISSPACED_BINS, MISSPACED_RELATIONS, tex_classes
 
@@ -86,11 +86,9 @@ def formulas(serve_dir, page, tmp_path: Path, repo_root: Path):
 
 def open_page(page, serve_dir, directory: Path, repo_root: Path, formulas: dict) -> object:
     """Write `formulas` (key -> (TeX, display)) at `FONT_PX` and open them once the math
-    font is ready; return `page`."""
+    font is ready (`support.web`); return `page`."""
     write_formula_page(directory, repo_root, formulas, f"font-size:{FONT_PX}px")
-    page.goto(serve_dir(directory) + "index.html")
-    page.evaluate("document.fonts.ready")
-    return page
+    return open_formula_page(page, serve_dir(directory) + "index.html")
 
 
 @pytest.mark.parametrize("key", list(COMMANDS))
