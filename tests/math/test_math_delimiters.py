@@ -73,3 +73,14 @@ def test_spaced_dollar_beside_cjk_closes_only_where_no_other_reading_is(src, exp
 )
 def test_lone_spaced_finds_the_dollar_typora_would_close(src, expected):
     assert Closers(src).lone_spaced(1, len(src)) == expected
+
+
+def test_group_end_pairs_each_brace_of_a_paragraph_in_one_scan():
+    src = r"a \emph{x {y} \{z} and \emph{open b {c}"
+    closers = Closers(src)
+    first, inner, second, last = (i for i, c in enumerate(src) if c == "{" and src[i - 1] != "\\")
+    assert closers.group_end(first) == src.index("}", src.index(r"\{z"))
+    assert closers.group_end(inner) == src.index("{y}") + 2
+    assert closers.group_end(second) == -1  # never closed in the paragraph
+    assert closers.group_end(last) == len(src) - 1
+    assert closers.group_end(src.index(r"\{") + 1) == -1  # an escaped brace opens nothing

@@ -28,8 +28,7 @@ import re
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 
-from postil.math.errors import MathSyntaxError
-from postil.math.texreader import read_group
+from postil.math.delimiters import closers_for
 
 COMMAND = re.compile(r"\\(textbf|emph|textit|textsl|texttt|paragraph|subparagraph|href|url)\{")
 """A text command and its argument's opening brace: group 1 the name."""
@@ -67,11 +66,11 @@ def latex_text(state: StateInline, silent: bool) -> bool:
     found = COMMAND.match(state.src, state.pos, state.posMax)
     if found is None:
         return False
-    arguments = [_argument_end(state.src, found.end(), state.posMax)]
+    arguments = [_argument_end(state, found.end())]
     if found[1] == "href" and arguments[0] > 0:
         second = arguments[0] + 1
         has_brace = second < state.posMax and state.src[second] == "{"
-        arguments.append(_argument_end(state.src, second + 1, state.posMax) if has_brace else -1)
+        arguments.append(_argument_end(state, second + 1) if has_brace else -1)
     if min(arguments) < 0:
         return False
     if found[1] in ("href", "url"):  # markdown-it's own check: no `javascript:` links
@@ -126,11 +125,9 @@ def _tokenize(state: StateInline, start: int, end: int) -> None:
     state.pos, state.posMax = old_pos, old_max
 
 
-def _argument_end(src: str, start: int, maximum: int) -> int:
+def _argument_end(state: StateInline, start: int) -> int:
     """Return the index of the `}` closing the argument whose `{` is at `start - 1`, or -1
-    when it does not close before `maximum` (`texreader.read_group`: `\\{` is no brace)."""
-    try:
-        _, after = read_group(src[:maximum], start - 1)
-    except MathSyntaxError:
-        return -1
-    return after - 1
+    when it does not close before `state.posMax` (`\\{` is no brace: the paragraph's
+    `Closers.group_end`, one scan for all its groups)."""
+    end = closers_for(state.src, state.env).group_end(start - 1)
+    return end if end < state.posMax else -1

@@ -72,6 +72,7 @@ class Closers:
         self._unescaped: list[int] = []
         self._found: dict[str, list[int]] = {}
         self._braces: tuple[list[int], list[int]] | None = None  # `{`, `}`: made on demand
+        self._pairs: dict[int, int] | None = None  # each `{` -> its `}`: made on demand
         for match in re.finditer(r"\$", src):
             self._classify(match.start())
 
@@ -87,17 +88,38 @@ class Closers:
         else:
             self._strict.append(pos)
 
-    def _balanced(self, start: int, close: int) -> bool:
-        """Tell if every `{` opened between `start` and `close` is closed before `close`."""
-        if self.src.find("{", start, close) < 0:
-            return True  # most formulas: nothing to count
+    def _brace_positions(self) -> tuple[list[int], list[int]]:
+        """Return the positions of the unescaped `{` and of the unescaped `}` of the source."""
         if self._braces is None:
             braces: tuple[list[int], list[int]] = ([], [])
             for match in re.finditer(r"[{}]", self.src):
                 if not escaped(self.src, match.start()):
                     braces[match.group() == "}"].append(match.start())
             self._braces = braces
-        opens, closes = self._braces
+        return self._braces
+
+    def group_end(self, opening: int) -> int:
+        """Return the position of the `}` closing the `{` at `opening`, or -1 (none, or an
+        escaped brace there): one scan of the source for all its groups, however many are
+        asked for or left open (`postil.markdown.latextext`)."""
+        if self._pairs is None:
+            opens, closes = self._brace_positions()
+            braces = sorted([(at, 1) for at in opens] + [(at, -1) for at in closes])
+            pairs: dict[int, int] = {}
+            stack: list[int] = []
+            for at, step in braces:
+                if step > 0:
+                    stack.append(at)
+                elif stack:
+                    pairs[stack.pop()] = at
+            self._pairs = pairs
+        return self._pairs.get(opening, -1)
+
+    def _balanced(self, start: int, close: int) -> bool:
+        """Tell if every `{` opened between `start` and `close` is closed before `close`."""
+        if self.src.find("{", start, close) < 0:
+            return True  # most formulas: nothing to count
+        opens, closes = self._brace_positions()
         opened = bisect_left(opens, close) - bisect_left(opens, start)
         return opened <= bisect_left(closes, close) - bisect_left(closes, start)
 
