@@ -12,15 +12,12 @@ import posixpath
 from collections.abc import Iterable, Mapping
 from urllib.parse import unquote, urlsplit
 
-from postil.content.discover import SOURCE_SUFFIXES
+from postil.content.discover import is_source
 from postil.errors import Diagnostic, Location, Severity
 from postil.markdown.references import published
 from postil.model import RenderedPost, Site, TextAt
 from postil.pages import PageJob, PageSpec
 from postil.redirects import redirects
-
-SOURCES = SOURCE_SUFFIXES
-"""The suffixes of posts' and pages' sources (located at a line; other files are not)."""
 
 GENERATED = {
     "index.html": "the list of posts",
@@ -70,7 +67,7 @@ def site_outputs(
     errors: list[Diagnostic] = []
     for rel, origin, own in claims:
         first = outputs.setdefault(rel, (origin, own))
-        both_sources = first[0].endswith(SOURCES) and origin.endswith(SOURCES)
+        both_sources = is_source(first[0]) and is_source(origin)
         if first != (origin, own) and not both_sources:  # two slugs: `check_unique_urls`
             errors.append(_collision(rel, first, (origin, own), spots))
     for rel, (origin, own) in outputs.items():  # `feed.xml/index.html` under `feed.xml`
@@ -112,7 +109,7 @@ def _collision(
         clash = f"published at `{rel}`, where {name} is published too"
     return Diagnostic(
         Severity.ERROR,
-        Location(where, spot.line, spot.col) if where.endswith(SOURCES) else Location(where),
+        Location(where, spot.line, spot.col) if is_source(where) else Location(where),
         f"{clash}; rename or move this file (for a post or page: set another `slug:` or "
         "`permalink:`, or drop the `aliases:`)",
     )

@@ -388,3 +388,16 @@ def test_a_notebook_beside_its_markdown_post_is_a_file_of_the_site(tmp_path, mon
     walker.walk({posts / "steepest-ascent.md"})
     assert kind_of_notebook() == "markdown"
     assert "content/posts/Steepest-ascent.ipynb" in rels(config)
+
+
+def test_plain_markdown_endings_in_capitals_are_sources(tmp_path):
+    """Jekyll downcases a file's ending before comparing it with `markdown_ext`: `Post.MD`
+    and `Notes.Markdown` are posts there (here they were published as files, silently).
+    Other endings keep their case: `x.MDX`, `x.QMD` and `x.TXT` stay files, as in Hugo and
+    Quarto, whose readers of those formats are named by the lower-case ending."""
+    config = site(tmp_path)
+    for name in ["Post.MD", "Notes.Markdown", "old.MKD", "x.MDX", "y.QMD", "z.TXT", "a.md"]:
+        (tmp_path / "content/posts" / name).write_text("---\ntitle: x\n---\n")
+    assert rels(config) == [
+        f"content/posts/{name}" for name in ("Notes.Markdown", "Post.MD", "a.md", "old.MKD")
+    ]

@@ -94,10 +94,13 @@ def test_a_link_to_a_draft_warns_unless_drafts_are_built(tmp_path):
 
 def test_links_to_markdown_and_quarto_sources_are_links_to_their_pages():
     links = {**LINKS, "content/posts/rl.markdown": "posts/rl/", "content/posts/q.qmd": "posts/q/"}
+    links["content/posts/Win.MD"] = "posts/win/"  # Jekyll reads a `.MD` ending as Markdown
     state = RenderState(path="content/posts/here.md", links=links, base_path="/blog/")
-    html = render_markdown(create_markdown(), "[a](rl.markdown) [b](q.qmd#x)\n", state).html
+    text = "[a](rl.markdown) [b](q.qmd#x) [c](Win.MD)\n"
+    html = render_markdown(create_markdown(), text, state).html
     assert '<a href="/blog/posts/rl/">a</a>' in html
     assert '<a href="/blog/posts/q/#x">b</a>' in html
+    assert '<a href="/blog/posts/win/">c</a>' in html
 
 
 def test_pelican_links_in_raw_html_and_tags_are_checked_against_the_built_site():

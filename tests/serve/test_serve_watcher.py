@@ -176,6 +176,8 @@ def test_each_kind_of_source_lands_in_its_own_bucket(layout: SiteLayout) -> None
     assert changes.templates == {root / "templates/post.html"}
     assert changes.static == {root / "static/css/base.css"}
     assert changes.config and not changes.content
+    windows = root / "content/posts/Windows.MD"  # a source, as discovery reads it
+    assert changes_of(layout, FileModifiedEvent(str(windows))).content == {windows}
 
 
 @pytest.mark.parametrize("rel", ["refs.bib", "content/posts/bundle/refs.bib"])

@@ -57,6 +57,20 @@ OTHER_FORMATS = {
 all of them, Pelican and Nikola reStructuredText, Jekyll Textile with a plugin): such a
 file under `content/` is published as a file, and said so (`postil.assets`)."""
 
+MARKDOWN_ENDINGS = SOURCE_SUFFIXES[:6]
+"""The plain Markdown endings, read in any case (`is_source`): Jekyll compares a file's
+ending with `markdown_ext` downcased (`Jekyll::Converters::Markdown#matches`), so a
+Windows-made `Post.MD` or `Notes.Markdown` is a post there; here it was published as a
+file, silently."""
+
+
+def is_source(name: str) -> bool:
+    """Tell whether a file name (or path) ends as a source: `SOURCE_SUFFIXES`, or a plain
+    Markdown ending in capitals (`MARKDOWN_ENDINGS`: `x.MD`, `x.Markdown`). The one test:
+    discovery, links to sources, output collisions and the dev server's watcher use it."""
+    return name.endswith(SOURCE_SUFFIXES) or name.lower().endswith(MARKDOWN_ENDINGS)
+
+
 KNITTED_SUFFIXES = (".md", ".markdown")
 """What blogdown knits an R Markdown source into, beside it: `x.Rmarkdown` -> `x.markdown`,
 `x.Rmd` -> `x.html` (and `x.md` with `keep_md`)."""
@@ -246,7 +260,7 @@ def walk_content(
             elif path.is_dir():
                 stack.append((path, rel + "/", target, True))
             elif path.is_file():
-                (markdown if path.name.endswith(SOURCE_SUFFIXES) else other).append((path, rel))
+                (markdown if is_source(path.name) else other).append((path, rel))
     memo["linked"] = any(listing.links for listing in visited)
     last = memo.get("walk")
     if last is not None and len(last[0]) == len(visited) and all(map(_same, last[0], visited)):
@@ -348,7 +362,7 @@ def _kind(directory: Path, name: str) -> str | None:
     if stat.S_ISDIR(mode):
         return "dir"
     if stat.S_ISREG(mode):
-        return "markdown" if name.endswith(SOURCE_SUFFIXES) else "other"
+        return "markdown" if is_source(name) else "other"
     return None
 
 
@@ -383,7 +397,7 @@ def _scan(
             entries.append((path, rel, "dir"))
             kinds[name] = "dir"
         elif entry.is_file():
-            kind = kinds[name] = "markdown" if name.endswith(SOURCE_SUFFIXES) else "other"
+            kind = kinds[name] = "markdown" if is_source(name) else "other"
             entries.append((path, rel, kind))
     if any(name.endswith(R_MARKDOWN_SUFFIXES) for name in kinds):
         _knitted(kinds)

@@ -14,7 +14,8 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from postil.markdown.references import SOURCE_SUFFIX, locate, record, resolve, source_path
+from postil.content.discover import is_source
+from postil.markdown.references import locate, record, resolve, source_path
 from postil.markdown.rendered import AnchorLink
 from postil.markdown.state import RenderState, get_state
 
@@ -133,7 +134,7 @@ def _record_fragment(render_state: RenderState, block: Token, url: str) -> None:
     parts = urlsplit(url)
     if not parts.fragment or parts.scheme or parts.netloc:
         return
-    if parts.path and not parts.path.endswith(SOURCE_SUFFIX):
+    if parts.path and not is_source(parts.path):
         return
     target = source_path(render_state.path, unquote(parts.path)) if parts.path else ""
     line0, col = locate(render_state, block.map, url)

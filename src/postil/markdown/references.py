@@ -13,13 +13,10 @@ from collections.abc import Mapping
 from typing import NamedTuple
 from urllib.parse import quote, unquote, urlsplit
 
-from postil.content.discover import SOURCE_SUFFIXES
+from postil.content.discover import is_source
 from postil.content.posts import make_slug
 from postil.markdown.rendered import Reference
 from postil.markdown.state import RenderState
-
-SOURCE_SUFFIX = SOURCE_SUFFIXES  # a link to a source file is a link to its page
-"""A link whose path ends with this is a link to another post's source file."""
 
 CONTENT_DIR = "content"
 """Where sources live, relative to the site root; `/x.md` in a link means `content/x.md`."""
@@ -80,7 +77,7 @@ def resolve(url: str, state: RenderState) -> Resolved:
     tail = (f"?{parts.query}" if parts.query else "") + (
         f"#{parts.fragment}" if parts.fragment else ""
     )
-    if path.endswith(SOURCE_SUFFIX):
+    if is_source(path):  # a link to a source file is a link to its page
         page = state.links.get(source_path(state.path, path))
         return Resolved(None if page is None else state.base_path + page + tail)
     if path.startswith("/"):

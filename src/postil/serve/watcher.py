@@ -50,7 +50,7 @@ from watchdog.observers.api import BaseObserver, ObservedWatch
 from watchdog.observers.polling import PollingObserver
 
 from postil.config import CONFIG_NAME
-from postil.content.discover import SOURCE_SUFFIXES
+from postil.content.discover import is_source
 from postil.theme import static_dirs, template_dirs
 
 CONTENT_DIR = "content"
@@ -190,7 +190,7 @@ class SiteLayout:
         if path.is_relative_to(content):
             if is_dir:
                 into.rescan = True
-            elif path.suffix in SOURCE_SUFFIXES:
+            elif is_source(path.name):
                 into.content.add(path)
             elif path.suffix == ".bib":  # a post's bibliography: the build finds what it changed
                 into.config = True
