@@ -16,7 +16,14 @@ from support.sites import make_site
 from postil import mathfont, parallel
 from postil.build import BuildOptions, build
 from postil.errors import BuildFailed
-from postil.mathfont import FONT_REL, LICENSE_REL, formula_chars, subset_chars, subset_woff2
+from postil.mathfont import (
+    BROTLI_QUALITY,
+    FONT_REL,
+    LICENSE_REL,
+    formula_chars,
+    subset_chars,
+    subset_woff2,
+)
 
 MATHML = (
     '<math display="block"><semantics><mrow><mi>x</mi><mo>&lt;</mo><msqrt><mn>2</mn></msqrt>'
@@ -260,3 +267,25 @@ def test_subset_font_keeps_the_prime_variants_math_css_asks_for_in_superscripts(
     cmap = font.getBestCmap()
     assert cmap[ord("′")] in mapping and cmap[ord("″")] in mapping
     assert mapping[cmap[ord("′")]] in font.getGlyphOrder()
+
+
+def test_the_woff2_is_compressed_at_postils_brotli_quality(monkeypatch):
+    """fontTools compresses WOFF2 at brotli's slowest quality and takes no other; postil's
+    subset asks for `BROTLI_QUALITY` through fontTools' own call (this fails should fontTools
+    stop calling its module's `brotli.compress`, which would make the font slower again, not
+    wrong), and puts fontTools' module back afterwards."""
+    from fontTools.ttLib import woff2
+
+    module = woff2.brotli
+    qualities = []
+    real = module.compress
+
+    def compress(data, *args, **options):
+        qualities.append(options.get("quality"))
+        return real(data, *args, **options)
+
+    monkeypatch.setattr(module, "compress", compress)
+    data = subset_woff2.__wrapped__(subset_chars("(x)=∑√"))
+    assert qualities == [BROTLI_QUALITY] and BROTLI_QUALITY < 11
+    assert woff2.brotli is module
+    assert set(map(ord, "(x)=∑√")) <= set(font_of(data).getBestCmap())
