@@ -48,7 +48,8 @@ PLUGINS = {
     "cite": ("math", "sidenote", "cite"),  # `$a@b$` is math; citations inside notes
     "tabs": ("math", "code", "tabs"),  # math in titles, code in bodies
     "include": ("include",),
-    "xref": ("math", "attrs", "figure", "heading", "xref"),  # numbers, heading ids
+    # numbers, heading ids; Quarto's numbered callouts and code listings
+    "xref": ("math", "attrs", "code", "callout", "figure", "heading", "xref"),
     # tufte-jekyll's tags are notes, figures and quotes; the others are the template's
     "tufte": ("math", "sidenote", "code", "figure", "links", "liquid", "template", "tufte"),
     # Quarto's theorems: fenced divs, numbered by the figure plugin, referred to by xref

@@ -15,12 +15,16 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
+from postil.markdown.callout import CROSSREF_PREFIXES
 from postil.markdown.citemessages import NO_BIBLIOGRAPHY, UNKNOWN_KEY, missing_html
 from postil.markdown.state import RenderState, get_state
 from postil.markdown.theorem import THEOREMS
 from postil.math import anchor_id
 
-_KINDS = "|".join(f"[{k[0].upper()}{k[0]}]{k[1:]}" for k in ("eq", "fig", "tbl", "sec", *THEOREMS))
+FLOATS = {"fig": "Figure", "tbl": "Table", "lst": "Listing"}
+"""Quarto's float prefixes and their words (`lst`: a code block `{#lst-x lst-cap="…"}`)."""
+_OTHERS = (*FLOATS, *THEOREMS, *CROSSREF_PREFIXES)
+_KINDS = "|".join(f"[{k[0].upper()}{k[0]}]{k[1:]}" for k in ("eq", "sec", *_OTHERS))
 XREF = re.compile(rf"(-?)@(({_KINDS})-[\w:.-]*\w)")
 """A reference: group 1 `-` (number only), group 2 the label, group 3 its kind; the kind
 may be capitalised (`@Thm-x`, Quarto's reference at the start of a sentence)."""
@@ -28,8 +32,15 @@ may be capitalised (`@Thm-x`, Quarto's reference at the start of a sentence)."""
 BRACKETED = re.compile(rf"\[(-?)@(({_KINDS})-[\w:.-]*\w)\]")
 """A reference in brackets, `[@eq-x]` or `[-@eq-x]` (Pandoc's citation syntax)."""
 
-PREFIXES = {"eq": "Equation", "fig": "Figure", "tbl": "Table", "sec": "Section", **THEOREMS}
-"""Quarto's default reference prefixes (`crossref: eq-prefix` and so on)."""
+PREFIXES = {
+    "eq": "Equation",
+    "sec": "Section",
+    **FLOATS,
+    **THEOREMS,
+    **{prefix: kind.title() for prefix, kind in CROSSREF_PREFIXES.items()},
+}
+"""Quarto's default reference prefixes (`crossref: eq-prefix` and so on): callouts' too
+(`@tip-x` is "Tip 1", `postil.markdown.callout.CROSSREF_PREFIXES`)."""
 
 
 def xref_plugin(md: MarkdownIt) -> None:
