@@ -239,7 +239,24 @@ def rewrite_specials(latex: str) -> str:
         latex = SIZED.sub(_sized_marker, latex)
     if "limits" in latex:
         latex = SCRIPT_LIMITS.sub(r"\2\1", latex)
+    if "<" in latex or ">" in latex or "\\middle" in latex:
+        latex = DELIMITER_CHARACTER.sub(_delimiter_command, latex)
     return latex
+
+
+DELIMITER_CHARACTER = re.compile(
+    r"(\\(?:left|right|middle|[Bb]igg?[lrm]?)(?![A-Za-z])\s*)([<>\[\]])"
+)
+r"""A delimiter written as a character after `\left`, `\right`, `\middle` or a `\big` size."""
+DELIMITER_COMMANDS = {"<": "\\langle ", ">": "\\rangle ", "[": "\\lbrack ", "]": "\\rbrack "}
+
+
+def _delimiter_command(match: re.Match[str]) -> str:
+    r"""Write the delimiter character of `DELIMITER_CHARACTER` as its command: `\left<` is
+    TeX's angle bracket (plain.tex: `\delcode`<="4268 0A`, the `\langle` glyph), which
+    latex2mathml drew as a stretched less-than sign; `\middle[` and `\middle]` came out as
+    `&#xNone;` (carloskiki/pulldown-latex#25 for `\middle]`)."""
+    return match[1] + DELIMITER_COMMANDS[match[2]]
 
 
 SCRIPT_LIMITS = re.compile(r"([_^])\s*(\\(?:no|display)?limits)(?![A-Za-z])")
