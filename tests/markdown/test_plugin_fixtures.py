@@ -122,6 +122,8 @@ PLUGINS = {
     "lineblock": ("math", "kramdowntable", "lineblock"),
     # remark-directive's leaf and text directives beside the callout plugin's containers
     "directive": ("math", "code", "callout", "links", "directive"),
+    # the Obsidian Admonition plugin's ```ad-note blocks: callouts, notes and code inside
+    "adfence": ("math", "sidenote", "code", "callout", "adfence"),
 }
 
 

@@ -203,6 +203,7 @@ def callout_tokens(state: StateCore) -> None:
             elif token.type == "shortcode_callout_open":  # `postil.markdown.shortcode`
                 meta = token.meta
                 _retype(token, meta["kind"], meta["title"], meta["collapse"], doc)
+                token.meta["has_title_tokens"] = bool(meta.get("untitled"))  # `adfence`
             openers[key] = token
         elif token.type in (
             "container_div_close",
