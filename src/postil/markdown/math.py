@@ -137,7 +137,13 @@ ESCAPED_ENV_TELL = re.compile(
     r"(?<!\\)(?:\\\\)*\\[_*]|\\{4}|(?<!\\)\\{3}(?=\s)|" + KRAMDOWN_TELL.pattern
 )
 REF = re.compile(r"\\(eqref|ref)\{([^{}\n]+)\}")
-CLOSERS = {"$$": "$$", "\\\\[": "\\\\]", "\\[": "\\]"}
+CLOSERS = {"$$$": "$$$", "$$": "$$", "\\\\[": "\\\\]", "\\[": "\\]"}
+"""Display math's delimiters at a line's start, longest first: `$$$` is Outline's export
+of a math block and Haroopad's and markdown-notes' delimiter (`TRIPLE`)."""
+TRIPLE = "$$$"
+"""Three dollars around a formula: Outline exports its math blocks so (outline/outline#5555),
+Haroopad (rhiokim/haroopad#501) and nicbou/markdown-notes#14 write them; each `$` used to
+be shown, the inner ones inside the formula. Read as `$$…$$` (display or inline alike)."""
 # The backslash delimiters of inline math: kramdown-escaped ones first (`\\(` holds `\(`).
 BACKSLASH_DELIMITERS = {
     "\\\\(": ("\\\\)", "math_inline"),
@@ -218,6 +224,10 @@ def math_inline(state: StateInline, silent: bool) -> bool:
     if src.startswith(GITHUB_INLINE_OPEN, pos):
         return _github_inline(state, silent)
     closers = closers_for(src, state.env)  # one scan per paragraph: linear, not O(n²)
+    triple = src.startswith(TRIPLE, pos) and src[pos + 3 : pos + 4] != "$"
+    if triple and (close := closers.find(TRIPLE, pos + 3, end)) > pos + 3:
+        kind = _double_dollar_kind(state, src[pos + 3 : close])
+        return _emit(state, silent, kind, pos + 3, close, close + 3)
     if src.startswith("$$", pos):
         close = closers.find("$$", pos + 2, end)
         if close < 0 and not silent:  # text, and a warning (`inlinewarn`)
@@ -654,8 +664,8 @@ def _balanced_as_kramdown(latex: str) -> bool:
 def _block_opener(line: str) -> tuple[str, str] | None:
     """Return (opening delimiter, closing delimiter) if `line` opens display math."""
     for opener, closer in CLOSERS.items():
-        if line.startswith(opener):
-            return opener, closer
+        if line.startswith(opener) and not (opener == TRIPLE and line[3:4] == "$"):
+            return opener, closer  # `$$$$` is an empty `$$…$$`, no `$$$`
     env = BEGIN_ENV.match(line)
     if env:
         return "", "\\end{" + env.group(1) + "}"
