@@ -85,8 +85,8 @@ def style_table(table: ET.Element) -> None:
             if i < len(row_lines) and row_lines[i] != "none":
                 double = i + 1 < len(doubles) and doubles[i + 1]
                 add_style(cell, _border("bottom", "double" if double else row_lines[i]))
-            elif cell.attrib.pop(DATA_CLINE, None):
-                add_style(cell, f"border-{cell.get(DATA_CLINE_SIDE, 'bottom')}:{RULE} solid")
+            elif style := cell.attrib.pop(DATA_CLINE, None):
+                add_style(cell, f"border-{cell.get(DATA_CLINE_SIDE, 'bottom')}:{RULE} {style}")
             cell.attrib.pop(DATA_CLINE_SIDE, None)
 
 
@@ -460,8 +460,9 @@ def column_kinds(spec: str) -> str:
 SPAN = re.compile(r"\\multicolumn(?![A-Za-z])\s*")
 DOUBLE_HLINE = re.compile(r"\\hline(?:\s*\\hline(?![A-Za-z]))+")
 """`\\hline\\hline` between rows: a double rule (LaTeX sets the two `\\doublerulesep` apart)."""
-CLINE = re.compile(r"\\cline(?![A-Za-z])\s*\{\s*(\d+)\s*-\s*(\d+)\s*\}")
-ANY_CLINE = re.compile(r"\\cline(?![A-Za-z])")
+CLINE = re.compile(r"\\c(dash)?line(?![A-Za-z])\s*\{\s*(\d+)\s*-\s*(\d+)\s*\}")
+ANY_CLINE = re.compile(r"\\c(?:dash)?line(?![A-Za-z])")
+"""`\\cline{2-3}` and arydshln's dashed `\\cdashline{2-3}` (arXiv/html_feedback#302)."""
 ENVIRONMENT_EDGE = re.compile(r"\\(begin|end)\s*\{")
 ROW_TOKENS = ("\\\\", "&", "\\cr", "\\end", "\\hline", "\\cline", "\\multicolumn")
 """What a `\\multicolumn` whose cell is missing takes as its third argument: the row goes on."""
@@ -500,10 +501,10 @@ def rewrite_spans(latex: str) -> str:
             no cell content, a range `i-j` missing or backwards) or outside a table, each
             with the form to write; LaTeX stops at these too.
     """
-    if "\\multicolumn" not in latex and "\\cline" not in latex and "\\hline" not in latex:
+    if "\\multicolumn" not in latex and "line" not in latex:
         return latex
     latex = DOUBLE_HLINE.sub(lambda m: "\\hline " + marker("dhline", ""), latex)
-    if "\\multicolumn" not in latex and "\\cline" not in latex:
+    if "\\multicolumn" not in latex and "\\cline" not in latex and "\\cdashline" not in latex:
         return latex
     latex = _rewrite_clines(latex)
     out, pos = [], 0
@@ -536,7 +537,7 @@ def _rewrite_clines(latex: str) -> str:
     out, pos = [], 0
     for match in ANY_CLINE.finditer(latex):
         whole = CLINE.match(latex, match.start())
-        first, last = (int(whole.group(1)), int(whole.group(2))) if whole else (0, 0)
+        first, last = (int(whole.group(2)), int(whole.group(3))) if whole else (0, 0)
         if not whole or not 1 <= first <= last:
             raise MathUnsupportedError(
                 "\\cline needs a range of columns, first to last, in braces: write "
@@ -544,8 +545,10 @@ def _rewrite_clines(latex: str) -> str:
                 0,
                 "\\cline",
             )
-        _table_only(latex, match.start(), "\\cline", "\\cline{2-3}")
-        out += [latex[pos : match.start()], marker("cline", f"{first}-{last}")]
+        name = match.group(0)
+        _table_only(latex, match.start(), name, name + "{2-3}")
+        dashed = ":dashed" if whole.group(1) else ""
+        out += [latex[pos : match.start()], marker("cline", f"{first}-{last}{dashed}")]
         pos = whole.end()
     return "".join(out) + latex[pos:]
 
@@ -599,14 +602,15 @@ def _row_of(table: ET.Element, cell: ET.Element) -> ET.Element:
 
 def _cline(rows: list[list[ET.Element]], index: int, payload: str) -> None:
     """Mark the cells of columns i..j of the row above row `index` (the first row: above it)."""
-    first, last = (int(n) for n in payload.split("-"))
+    columns, _, style = payload.partition(":")
+    first, last = (int(n) for n in columns.split("-"))
     target, side = (rows[index - 1], "bottom") if index > 0 else (rows[index], "top")
     column = 0
     for cell in target:
         start = column + 1
         column += int(cell.get("columnspan", "1"))
         if start <= last and column >= first:
-            cell.set(DATA_CLINE, "1")
+            cell.set(DATA_CLINE, style or "solid")
             cell.set(DATA_CLINE_SIDE, side)
 
 
