@@ -172,10 +172,11 @@ MATH_WRAPPER_OPEN = re.compile(r"\{\{([<%])\s*math\s*[>%]\}\}[ \t]*")
 MATH_WRAPPER_CLOSE = re.compile(r"[ \t]*\{\{[<%]\s*/math\s*[>%]\}\}[ \t]*")
 """The wrapper's end after the closing delimiter: `$${{< /math >}}`."""
 QUARTO_LABEL = re.compile(
-    r"[ \t]*(?:\{#(eq-[\w:.-]*\w)\}"
+    r"[ \t]*(?:\{#(eq[-:][\w:.-]*\w)\}"
     r"|\(((?=[\w:.-]*[A-Za-z])(?=[\w.]*[:_-]|[\w:.-]{4})[\w:.-]*\w)\))[ \t]*"
 )
-"""Quarto's label after a display formula's closing `$$`: `$$ … $$ {#eq-mass}`; MyST's
+"""Quarto's label after a display formula's closing `$$`: `$$ … $$ {#eq-mass}` (pandoc-crossref's
+`{#eq:mass}` too, lierdakil/pandoc-crossref#131); MyST's
 is in parentheses, `$$ … $$ (eq-mass)` (MyST-Parser's `dollarmath` with labels), with a
 letter in it and a `:`, `_` or `-` or four characters: `$$ … $$ (1)`, `(ii)`, `(a)` and
 `(2.3)` are numbers written by hand, not labels (unless the post refers to one: `SHORT_LABEL`)."""

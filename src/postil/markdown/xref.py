@@ -25,12 +25,17 @@ FLOATS = {"fig": "Figure", "tbl": "Table", "lst": "Listing"}
 """Quarto's float prefixes and their words (`lst`: a code block `{#lst-x lst-cap="…"}`)."""
 _OTHERS = (*FLOATS, *THEOREMS, *CROSSREF_PREFIXES)
 _KINDS = "|".join(f"[{k[0].upper()}{k[0]}]{k[1:]}" for k in ("eq", "sec", *_OTHERS))
-XREF = re.compile(rf"(-?)@(({_KINDS})-[\w:.-]*\w)")
-"""A reference: group 1 `-` (number only), group 2 the label, group 3 its kind; the kind
-may be capitalised (`@Thm-x`, Quarto's reference at the start of a sentence)."""
+_CROSSREF = ("eq", "fig", "tbl", "lst", "sec")  # pandoc-crossref's kinds, `@fig:x`
+_COLON_KINDS = "|".join(f"[{k[0].upper()}{k[0]}]{k[1:]}" for k in _CROSSREF)
+_LABEL = rf"((?:({_KINDS})-|({_COLON_KINDS}):)[\w:.-]*\w)"
+XREF = re.compile(rf"(-?)@{_LABEL}")
+"""A reference: group 1 `-` (number only), group 2 the label, group 3 or 4 its kind; the
+kind may be capitalised (`@Thm-x`, Quarto's reference at the start of a sentence).
+pandoc-crossref writes its labels with a colon, `@eq:x`, `@fig:x` (group 4: its kinds)."""
 
 BRACKETED = re.compile(rf"\[(-?)@(({_KINDS})-[\w:.-]*\w)\]")
-"""A reference in brackets, `[@eq-x]` or `[-@eq-x]` (Pandoc's citation syntax)."""
+"""A reference in brackets, `[@eq-x]` or `[-@eq-x]` (Pandoc's citation syntax); with a colon,
+`[@eq:x]`, it is a citation of an id on the page (`postil.markdown.cite`), read as before."""
 
 PREFIXES = {
     "eq": "Equation",
@@ -86,7 +91,7 @@ def xref(state: StateInline, silent: bool) -> bool:
     if not silent:
         token = state.push("xref", "", 0)
         token.content = found[0]
-        kind = found[3].lower()  # `@Fig-x` names `#fig-x`: Quarto's ids are lower case
+        kind = (found[3] or found[4]).lower()  # `@Fig-x` names `#fig-x`: ids are lower case
         label = kind + found[2][len(kind) :]
         token.meta = {"label": label, "kind": kind, "bare": bool(found[1])}
         token.meta["pos"] = start
