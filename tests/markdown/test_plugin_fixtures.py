@@ -186,3 +186,12 @@ def test_fancy_lists_are_pandocs_only_a_paragraph_opening_a_letter_stays_one_els
     source = "e. coli grows fast.\n\nc. 1900 it was known.\n\ni. e. a list? No.\n"
     html = md.render(source, {"postil": RenderState(path=path)})
     assert "<ol" not in html and html.count("<p>") == 3
+
+
+@pytest.mark.parametrize("path", ["content/posts/p.md", "p.mdx"])
+def test_numbered_examples_are_pandocs_only_elsewhere_a_paragraph_and_text(path):
+    """`example_lists` is Pandoc's extension: in other Markdown `(@) x` is a paragraph and
+    `(@x)` text (no example numbers it)."""
+    md = make_parser(PLUGINS["fancylist"])
+    html = md.render("(@x) An example.\n\nAs (@x) shows.\n", {"postil": RenderState(path=path)})
+    assert html == "<p>(@x) An example.</p>\n<p>As (@x) shows.</p>\n"
