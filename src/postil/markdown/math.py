@@ -193,6 +193,8 @@ def math_plugin(md: MarkdownIt) -> None:
         "fence", "math_block", math_block, {"alt": ["paragraph", "reference", "blockquote", "list"]}
     )
     md.block.ruler.at("table", math_table_pipes, {"alt": ["paragraph", "reference"]})
+    image = md.inline.ruler.__rules__[md.inline.ruler.__find__("image")].fn
+    md.inline.ruler.at("image", _in_description(image))
     math_tilde_plugin(md)  # a formula's `~~~` line stays in its paragraph: `mathtilde.py`
     md.core.ruler.after("block", "math_fence", math_fence)
     md.core.ruler.after("math_fence", "math_quote_lazy", math_quote_lazy)  # `mathquote.py`
@@ -209,6 +211,22 @@ def math_plugin(md: MarkdownIt) -> None:
         md.add_render_rule(kind, render_math)
     md.add_render_rule("math_ref", render_math_ref)
     md.add_render_rule("html_block", render_html_block)  # math in raw HTML: `mathhtml`
+
+
+def _in_description(image: Any) -> Any:
+    r"""Return markdown-it's image rule noting, while it parses an image's description, that
+    the text is one (`_escaped_brackets` reads `\[1\]` there as brackets, as in a link's
+    text: `![\[Manny\]](x.jpg)` had the alt "Manny", markedjs/marked#1681's case)."""
+
+    def image_rule(state: StateInline, silent: bool) -> bool:
+        extra = get_state(state.env).extra
+        extra["in_description"] = extra.get("in_description", 0) + 1
+        try:
+            return bool(image(state, silent))
+        finally:
+            extra["in_description"] -= 1
+
+    return image_rule
 
 
 def math_inline(state: StateInline, silent: bool) -> bool:
@@ -304,8 +322,8 @@ def _escaped_brackets(
         return True
     if "\n" in content:
         return False
-    if state.linkLevel > 0:
-        return True
+    if state.linkLevel > 0 or get_state(state.env).extra.get("in_description"):
+        return True  # in a link's text or an image's description: never display math
     before = src[max(0, pos - PROSE_REACH) : pos].rpartition("\n")[2]
     after = src[end : end + PROSE_REACH].partition("\n")[0]
     if not (any(_word_char(c) for c in before) or any(_word_char(c) for c in after)):
