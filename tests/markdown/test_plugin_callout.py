@@ -66,3 +66,17 @@ def test_an_unknown_callout_kind_is_one_warning_a_kind_however_many_callouts_use
         "post.md:1:1: warning: unknown callout kind `theorem`",
         "post.md:7:1: warning: unknown callout kind `lemma`",
     ]
+
+
+def test_a_callout_referred_to_by_its_kinds_whole_name_is_a_warning_at_the_callout():
+    """Quarto numbers `#nte-x` and `@nte-x` refers to it; `#note-x` is numbered by nothing
+    (quarto-dev/quarto-cli#10769), so the post's `@note-x` would show as text."""
+    text = "::: {#note-setup .callout-note}\nSet up.\n:::\n\nSee @note-setup.\n"
+    assert warnings(text) == [
+        "post.md:1:1: warning: callout id `#note-setup` is not numbered, so `@note-setup` "
+        "shows as text: Quarto numbers a note callout whose id starts with `nte-`; write "
+        "`#nte-setup`"
+    ]
+    # not referred to, it is an anchor like any other id; `#nte-` is numbered
+    assert warnings("::: {#note-setup .callout-note}\nSet up.\n:::\n") == []
+    assert warnings("::: {#nte-setup .callout-note}\nSet up.\n:::\n\nSee @nte-setup.\n") == []

@@ -48,7 +48,8 @@ PLUGINS = {
     "cite": ("math", "sidenote", "cite"),  # `$a@b$` is math; citations inside notes
     "tabs": ("math", "code", "tabs"),  # math in titles, code in bodies
     "include": ("include",),
-    "xref": ("math", "attrs", "figure", "heading", "xref"),  # numbers, heading ids
+    # numbers, heading ids; Quarto's numbered callouts and code listings
+    "xref": ("math", "attrs", "code", "callout", "figure", "heading", "xref"),
     # tufte-jekyll's tags are notes, figures and quotes; the others are the template's
     "tufte": ("math", "sidenote", "code", "figure", "links", "liquid", "template", "tufte"),
     # Quarto's theorems: fenced divs, numbered by the figure plugin, referred to by xref
@@ -121,6 +122,8 @@ PLUGINS = {
     "lineblock": ("math", "kramdowntable", "lineblock"),
     # remark-directive's leaf and text directives beside the callout plugin's containers
     "directive": ("math", "code", "callout", "links", "directive"),
+    # the Obsidian Admonition plugin's ```ad-note blocks: callouts, notes and code inside
+    "adfence": ("math", "sidenote", "code", "callout", "adfence"),
 }
 
 
@@ -183,3 +186,12 @@ def test_fancy_lists_are_pandocs_only_a_paragraph_opening_a_letter_stays_one_els
     source = "e. coli grows fast.\n\nc. 1900 it was known.\n\ni. e. a list? No.\n"
     html = md.render(source, {"postil": RenderState(path=path)})
     assert "<ol" not in html and html.count("<p>") == 3
+
+
+@pytest.mark.parametrize("path", ["content/posts/p.md", "p.mdx"])
+def test_numbered_examples_are_pandocs_only_elsewhere_a_paragraph_and_text(path):
+    """`example_lists` is Pandoc's extension: in other Markdown `(@) x` is a paragraph and
+    `(@x)` text (no example numbers it)."""
+    md = make_parser(PLUGINS["fancylist"])
+    html = md.render("(@x) An example.\n\nAs (@x) shows.\n", {"postil": RenderState(path=path)})
+    assert html == "<p>(@x) An example.</p>\n<p>As (@x) shows.</p>\n"

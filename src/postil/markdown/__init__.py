@@ -51,6 +51,7 @@ def create_markdown() -> MarkdownIt:
     from mdit_py_plugins.tasklists import tasklists_plugin
 
     from postil.markdown.abbr import abbr_plugin
+    from postil.markdown.adfence import adfence_plugin
     from postil.markdown.attrs import attrs_plugin
     from postil.markdown.callout import callout_plugin
     from postil.markdown.chunk import chunk_plugin
@@ -165,6 +166,7 @@ def create_markdown() -> MarkdownIt:
         comment_plugin,  # Obsidian's `%%…%%`: after code, math, links and raw HTML
         logseq_plugin,  # `key:: value` lines: a block rule that ends paragraphs
         callout_plugin,
+        adfence_plugin,  # the Obsidian Admonition plugin's ```ad-note blocks: callout tokens
         directive_plugin,  # remark-directive's `::github{…}` lines and `:spoiler[…]`
         margin_plugin,  # after the callout plugin, which makes fenced divs `<div>`s
         tabs_plugin,

@@ -17,7 +17,7 @@ from mdit_py_plugins.admon.index import admonition
 
 from postil.markdown.attrlist import clean_attributes, read_attributes
 from postil.markdown.fenceddiv import fenced_div_plugin
-from postil.markdown.state import RenderState, get_state
+from postil.markdown.state import RenderState, SourceLines, get_state
 from postil.markdown.vuetabs import VUE_TABS_WORD, vue_tabs
 
 KINDS = ("note", "tip", "important", "warning", "caution")
@@ -111,6 +111,17 @@ def callout_plugin(md: MarkdownIt) -> None:
     md.add_render_rule("callout_title_close", render_callout_title_close)
 
 
+CROSSREF_PREFIXES = {
+    "nte": "note",
+    "tip": "tip",
+    "wrn": "warning",
+    "imp": "important",
+    "cau": "caution",
+}
+"""Quarto's id prefixes of numbered callouts ("Cross-References", Callouts: `{#tip-x
+.callout-tip}` is "Tip 1", `@tip-x` refers to it), and the kind each counts as: the figure
+plugin numbers each kind on its own (`meta["figure"]`), the title reads "Tip 1: …"."""
+
 ADMONITION_LINE = re.compile(r'(?:!!!|\?\?\?\+?) ?([\w\-]+)(?: +[\w\-]+)*(?: +".*?")? *$')
 """A line opening an admonition as Python-Markdown's `AdmonitionProcessor.RE` reads it (and
 pymdownx.details' `???`/`???+`): a kind after the marker, then an optional quoted title."""
@@ -192,6 +203,7 @@ def callout_tokens(state: StateCore) -> None:
             elif token.type == "shortcode_callout_open":  # `postil.markdown.shortcode`
                 meta = token.meta
                 _retype(token, meta["kind"], meta["title"], meta["collapse"], doc)
+                token.meta["has_title_tokens"] = bool(meta.get("untitled"))  # `adfence`
             openers[key] = token
         elif token.type in (
             "container_div_close",
@@ -230,7 +242,7 @@ def _unfold_empty(tokens: list[Token]) -> None:
 def _title_tokens(opening: Token) -> list[Token]:
     """Return the title of a callout as `callout_title_open`, `inline`, `callout_title_close`."""
     meta = opening.meta
-    title = meta["title"] or meta["default_title"]
+    title = meta["title"] or ("" if "figure" in meta else meta["default_title"])
     tokens = [
         Token("callout_title_open", "p", 1),
         Token("inline", "", 0),
@@ -260,12 +272,33 @@ def _fenced_div(opening: Token, tokens: list[Token], i: int, doc: RenderState) -
         opening.attrs = {"id": attrs["id"]} if attrs.get("id") else {}
         if not attrs.get("title"):
             _heading_title(tokens, i)
+        _numbered(opening, str(attrs.get("id", "")), doc)
     else:
         opening.type = "div_open"
         if word:  # `::: Theorem {#id}`: the word a class beside the list's classes
             classes = " ".join(filter(None, (word.group(1), given.get("class"))))
             attrs = {**given, "class": classes}
         opening.attrs = dict(clean_attributes(attrs).kept)
+
+
+def _numbered(opening: Token, ident: str, doc: RenderState) -> None:
+    """Number a Quarto callout whose id has a callout prefix (`CROSSREF_PREFIXES`); warn at
+    one the post refers to by the kind's whole name (`#note-x`, quarto-dev/quarto-cli#10769:
+    Quarto numbers none, and `@note-x` stays text)."""
+    prefix, _, label = ident.partition("-")
+    if prefix in CROSSREF_PREFIXES and label:
+        opening.meta["figure"] = {"id": ident, "kind": CROSSREF_PREFIXES[prefix]}
+        return
+    short = {kind: prefix for prefix, kind in CROSSREF_PREFIXES.items()}.get(prefix)
+    lines = doc.source_lines
+    text = lines.text if isinstance(lines, SourceLines) else "\n".join(lines)
+    if short and label and f"@{ident}" in text:
+        doc.warn(
+            opening.map[0] if opening.map else None,
+            1,
+            f"callout id `#{ident}` is not numbered, so `@{ident}` shows as text: Quarto "
+            f"numbers a {prefix} callout whose id starts with `{short}-`; write `#{short}-{label}`",
+        )
 
 
 def _word_title(word: re.Match[str]) -> tuple[str, dict[str, str]]:
@@ -429,9 +462,12 @@ def render_callout_title_open(
 ) -> str:
     """Open the title: `<summary>` of a collapsible callout, else a paragraph; in bold, so it
     reads as a title where the theme's CSS is absent (feed readers)."""
-    collapsible = (tokens[idx].meta or {}).get("collapsible")
-    tag = "summary" if collapsible else "p"
-    return f'<{tag} class="callout-title"><strong>'
+    meta = tokens[idx].meta or {}
+    tag = "summary" if meta.get("collapsible") else "p"
+    number = meta.get("figure_number")  # Quarto's numbered callout: "Tip 1: Title"
+    label = f"{meta['figure']['kind'].title()} {number}" if number else ""
+    after = ": " if label and meta.get("title") else ""
+    return f'<{tag} class="callout-title"><strong>{label}{after}'
 
 
 def render_callout_title_close(

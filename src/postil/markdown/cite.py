@@ -22,6 +22,7 @@ from markdown_it.token import Token
 from postil.bibliography import style
 from postil.bibliography.entries import Work
 from postil.errors import Diagnostic, Location, Severity
+from postil.markdown.citeaffix import affix_html
 from postil.markdown.citemessages import NO_BIBLIOGRAPHY, UNKNOWN_KEY
 from postil.markdown.rendered import CitedWork
 from postil.markdown.state import RenderState, get_state
@@ -34,8 +35,9 @@ punctuation `:.#$%&-+?<>~/`); `@{…}` takes any key."""
 
 _ANY_KEY = rf"(?P<key>{KEY}|\{{[^{{}}]+\}})"
 _ITEM = re.compile(rf"(?P<prefix>(?:.*?\s)?)(?P<minus>-?)@{_ANY_KEY}(?P<suffix>.*)", re.S)
-_NARRATIVE = re.compile(rf"@{_ANY_KEY}(?: ?\[(?P<locator>[^\[\]]*)\](?![(\[]))?")
+_NARRATIVE = re.compile(rf"@{_ANY_KEY}(?: ?\[(?!\^)(?P<locator>[^\[\]]*)\](?![(\[]))?")
 _NOT_BEFORE_NARRATIVE = frozenset("_@.-/\\`")
+
 BACKREF_GLYPH = "\u21a9\ufe0e"
 SCHOLAR_DEFAULT = (
     " (jekyll-scholar read `_bibliography/references.bib` unless told otherwise: "
@@ -146,7 +148,7 @@ def cite_bracketed(state: StateInline, silent: bool) -> bool:
         return False
     end = src.find("]", start)
     inner = src[start + 1 : end]
-    if end < 0 or "[" in inner or "@" not in inner or src[end + 1 : end + 2] in ("(", "["):
+    if end < 0 or "[" in inner or "@" not in inner or _followed_by_link(src, end + 1):
         return False
     if normalizeReference(inner) in state.env.get("references", {}):
         return False  # `[@x]: url` defines a link
@@ -174,6 +176,13 @@ def cite_bracketed(state: StateInline, silent: bool) -> bool:
         token.meta = {"items": items, "narrative": False, "pos": start}
     state.pos = end + 1
     return True
+
+
+def _followed_by_link(src: str, end: int) -> bool:
+    """Tell whether `[…]` ending before `end` is a link's text: `(url)` or `[label]` after
+    it; a note reference after it, `[@key][^1]`, is a note (quarto-dev/quarto-cli#6177)."""
+    after = src[end : end + 2]
+    return after[:1] == "(" or (after[:1] == "[" and after != "[^")
 
 
 def _may_name_target(state: StateInline, items: list[CiteItem]) -> bool:
@@ -436,7 +445,7 @@ def _formula_html(tex: str, render: RenderState, work: Work | None = None) -> st
     return mathml
 
 
-def _formulas(render: RenderState, work: Work) -> style.Formula:
+def _formulas(render: RenderState, work: Work | None) -> style.Formula:
     """Return the formula writer of one work's entry (its errors are warned at the entry)."""
     return lambda tex: _formula_html(tex, render, work)
 
@@ -464,13 +473,17 @@ def _ref_link(key: str, text: str) -> str:
     return f'<a href="#ref-{escape(key)}">{text}</a>'
 
 
-def _item_html(item: CiteItem, data: _Citations, narrative: bool) -> str:
-    """Return one item of a cluster (without the cluster's brackets)."""
+def _item_html(
+    item: CiteItem, data: _Citations, narrative: bool, affixes: tuple[str, str] | None = None
+) -> str:
+    """Return one item of a cluster (without the cluster's brackets); `affixes`: its prefix
+    and suffix as HTML (`citeaffix`), else they are escaped text."""
     label = data.labels.get(item.key)
     if label is None:
         return f'<span class="citation-missing">@{escape(item.key)}</span>'  # `missing_html`
-    suffix = f", {escape(item.suffix)}" if item.suffix else ""
-    prefix = f"{escape(item.prefix)} " if item.prefix else ""
+    before, after = affixes or (escape(item.prefix), escape(item.suffix))
+    suffix = f", {after}" if item.suffix else ""
+    prefix = f"{before} " if item.prefix else ""
     if data.numeric:
         link = _ref_link(item.key, str(label.number))
         if narrative:
@@ -509,8 +522,11 @@ def render_cite(self: Any, tokens: Sequence[Token], idx: int, options: Any, env:
     """Render a citation cluster, then its toggle and margin copy (outside notes)."""
     token = tokens[idx]
     data, narrative = _data(env), token.meta["narrative"]
-    items = [_item_html(item, data, narrative) for item in token.meta["items"][:1]]
-    items += [_item_html(item, data, False) for item in token.meta["items"][1:]]
+    cited = token.meta["items"]
+    formula = _formulas(get_state(env), None)
+    shown = [(affix_html(i.prefix, formula), affix_html(i.suffix, formula)) for i in cited]
+    items = [_item_html(cited[0], data, narrative, shown[0])]
+    items += [_item_html(i, data, False, a) for i, a in zip(cited[1:], shown[1:], strict=True)]
     if narrative and len(items) > 1:
         text = _narrative_with_more(items, token.meta["items"][0], data)
     elif narrative:

@@ -10,6 +10,7 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
+from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
@@ -68,8 +69,25 @@ def code_plugin(md: MarkdownIt) -> None:
     bad line range) is ignored with a warning. Highlighting is cached per process.
     CSS classes: code, code-title, copy-code, highlight, hll, linenos, and Pygments' token classes.
     """
+    md.core.ruler.after("block", "code_listing", code_listing)
     md.add_render_rule("fence", render_fence)
     md.add_render_rule("code_block", render_code_block)
+
+
+LISTING_ID = re.compile(r"\{[^{}]*#(lst-[\w:.-]*\w)")
+"""Quarto's code listing: a fence's attribute list with a `#lst-` id, as in
+`{#lst-q .sql lst-cap="Query"}`."""
+
+
+def code_listing(state: StateCore) -> None:
+    """Core rule: number Quarto's code listings (the figure plugin's counter, kind "listing"),
+    so the block is "Listing 1: Query" and `@lst-q` refers to it (`postil.markdown.xref`)."""
+    if "#lst-" not in state.src:
+        return
+    for token in state.tokens:
+        found = LISTING_ID.match(token.info.strip()) if token.type == "fence" else None
+        if found:
+            token.meta["figure"] = {"id": found[1], "kind": "listing"}
 
 
 NO_LANGUAGE = frozenset({"default", "plain", "plaintext", "txt", "none", "nohighlight", "nil"})
@@ -178,7 +196,7 @@ def render_fence(self: Any, tokens: Sequence[Token], idx: int, options: Any, env
         key = (code, info.language, info.hl_lines, info.linenos, info.linenostart)
         known = state.highlight_cache.get(key)
         if known:
-            return _code_figure(known, _title(token, info))
+            return _code_figure(known, _title(token, info), token.meta)
     lexer = lexer_for(info.language) if info.language else None
     if info.language and lexer is None:
         state.warn(
@@ -199,7 +217,7 @@ def render_fence(self: Any, tokens: Sequence[Token], idx: int, options: Any, env
             info.linenostart,
             state.highlight_cache,
         )
-    return _code_figure(body, _title(token, info))
+    return _code_figure(body, _title(token, info), token.meta)
 
 
 def _title(token: Token, info: FenceInfo) -> str:
@@ -242,11 +260,17 @@ def render_code_block(self: Any, tokens: Sequence[Token], idx: int, options: Any
     return render_fence(self, [fence], 0, options, env)
 
 
-def _code_figure(body: str, title: str) -> str:
-    """Wrap highlighted code in a figure with an optional caption and a copy button."""
-    caption = f'<figcaption class="code-title">{escapeHtml(title)}</figcaption>\n' if title else ""
+def _code_figure(body: str, title: str, meta: dict[str, Any] | None = None) -> str:
+    """Wrap highlighted code in a figure with an optional caption and a copy button; a
+    numbered listing (`code_listing`) has its id and "Listing 1" before its caption."""
+    listing = (meta or {}).get("figure")
+    number = (meta or {}).get("figure_number")
+    label = f'<span class="figure-label">Listing {number}</span> ' if listing and number else ""
+    text = label + escapeHtml(title)
+    caption = f'<figcaption class="code-title">{text.rstrip()}</figcaption>\n' if text else ""
+    ident = f' id="{escapeHtml(listing["id"])}"' if listing else ""
     return (
-        f'<figure class="code">\n{caption}'
+        f'<figure class="code"{ident}>\n{caption}'
         '<button type="button" class="copy-code" aria-label="Copy code" hidden>Copy</button>\n'
         f"{body}</figure>\n"
     )

@@ -15,6 +15,12 @@ capital numeral) with a period must be followed by at least two spaces ("B. Russ
 English philosopher" is a sentence, not a list); a new style starts a new list. As in
 Pandoc, a fancy list does not interrupt a paragraph, except a list nested in a list item.
 
+Pandoc's numbered examples (`example_lists`, on with `fancy_lists`): `(@)`, `@.`, `@)` and
+labelled `(@good)` items are one numbering across the post (a later example list goes on
+from the earlier one: `start`), the lists `class="example"` as Pandoc's HTML; `(@good)` in
+the text is the example's number, also before it (the block stage has read every list when
+the inline rules run); `(@name)` naming no example is left to the citation rules.
+
 markdown-it reads only decimal markers, so these lines were text (mdit-py-plugins#34 asks
 for the plugin; Pandoc posts write them). `fancy_list` runs markdown-it's own list rule
 with each marker of the list's style stood in by a decimal one of the same length (`a.` as
@@ -30,14 +36,17 @@ from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
+from markdown_it.rules_inline import StateInline
 
 from postil.markdown.state import get_state
 
-MARKER = re.compile(r"(\()?([A-Za-z]+|#|[0-9]+)([.)])([ \t]+|$)")
-"""A fancy marker opening a line: `a.`, `iv)`, `(B)`, `#.`, with the space after it."""
+MARKER = re.compile(r"(\()?([A-Za-z]+|#|[0-9]+|@[\w-]*)([.)])([ \t]+|$)")
+"""A fancy marker opening a line: `a.`, `iv)`, `(B)`, `#.`, `(@good)`, with the space after it."""
+EXAMPLE_REF = re.compile(r"@([\w-]+)\)")
+"""A reference to a numbered example after its `(`: `(@good)` (Pandoc's `example_lists`)."""
 ROMAN = re.compile(r"m*(?:c[md]|d?c{0,3})(?:x[cl]|l?x{0,3})(?:i[xv]|v?i{0,3})")
 ROMAN_VALUES = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
-FIRST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ(#")
+FIRST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ(#@")
 """What a fancy marker starts with (decimal ones only enclosed: `(1)`)."""
 DECIMAL = re.compile(r"[0-9]{1,9}[.)](?:[ \t]|$)")
 """markdown-it's own ordered list marker."""
@@ -45,7 +54,7 @@ PANDOC_SUFFIXES = (".qmd", ".rmd", ".rmarkdown", ".pandoc", ".pdc")
 """Sources written in Pandoc's Markdown, where `fancy_lists` is on: Quarto, R Markdown, and
 Hugo's `.pandoc`. In other Markdown (CommonMark, kramdown, goldmark, GitHub's) a paragraph
 opening `e. coli …`, `c. 1900 …` or `p. 5 shows …` is a paragraph."""
-QUICK_FIRST = frozenset("(#ivxlcdmIVXLCDM")
+QUICK_FIRST = frozenset("(#@ivxlcdmIVXLCDM")
 """First characters of markers longer than a letter and its delimiter (`(a)`, `#.`, `iv.`):
 a line starting with any other letter not followed by `.` or `)` opens no fancy list."""
 
@@ -68,11 +77,47 @@ class Marker:
 
 
 def fancylist_plugin(md: MarkdownIt) -> None:
-    """Read Pandoc's letter- and Roman-numbered lists with markdown-it's list rule."""
+    """Read Pandoc's letter- and Roman-numbered lists with markdown-it's list rule, and its
+    numbered examples, `(@)` and `(@label)` items numbered across the post, `(@label)` in
+    the text their number (Pandoc's manual, "Numbered example lists")."""
     index = md.block.ruler.__find__("list")
     list_rule = md.block.ruler.__rules__[index].fn
     alt = md.block.ruler.__rules__[index].alt
     md.block.ruler.at("list", _fancy(list_rule), {"alt": alt})
+    md.inline.ruler.push("example_ref", example_ref)
+
+
+def _number_examples(state: StateBlock, size: int) -> None:
+    """Number the items of the example list opened at `state.tokens[size]` on from the
+    post's earlier examples, keeping each `(@label)`'s number; the list is `class="example"`
+    (Pandoc's HTML) and starts at its first number."""
+    examples = get_state(state.env).extra.setdefault("examples", {"count": 0, "labels": {}})
+    opening, first = state.tokens[size], examples["count"] + 1
+    for token in state.tokens[size + 1 :]:
+        if token.type == "ordered_list_close" and token.level == opening.level:
+            break
+        if token.type != "list_item_open" or token.level != opening.level + 1 or not token.map:
+            continue
+        examples["count"] += 1
+        line = state.src[state.bMarks[token.map[0]] + state.tShift[token.map[0]] :]
+        label = MARKER.match(line)
+        if label and label[2][1:]:
+            examples["labels"].setdefault(label[2][1:], examples["count"])
+    opening.attrs = {"class": "example", **({"start": str(first)} if first != 1 else {})}
+
+
+def example_ref(state: StateInline, silent: bool) -> bool:
+    """Inline rule: `(@label)` of a numbered example of the post is its number, `(3)`."""
+    if state.src[state.pos] != "@" or state.src[state.pos - 1 : state.pos] != "(":
+        return False
+    labels = get_state(state.env).extra.get("examples", {}).get("labels")
+    found = EXAMPLE_REF.match(state.src, state.pos) if labels else None
+    if found is None or found[1] not in labels:
+        return False
+    if not silent:
+        state.push("text", "", 0).content = str(labels[found[1]])
+    state.pos = found.end(1)
+    return True
 
 
 def read_marker(line: str, style: str | None = None) -> Marker | None:
@@ -97,6 +142,8 @@ def read_marker(line: str, style: str | None = None) -> Marker | None:
 def _numbering(text: str, style: str | None, enclosed: bool) -> tuple[str, int] | None:
     """Return (style, value) of a marker's text, in `style` when given (None if it is not
     one of that style): `#`, digits only in `(…)` (markdown-it reads `1.` and `1)`)."""
+    if text.startswith("@"):  # a numbered example: its number comes from the document
+        return ("@", 0) if style in (None, "@") else None
     lower, case = text.lower(), ("A" if text.isupper() else "a")
     if not (text.isupper() or text.islower() or text.isdigit() or text == "#"):
         return None  # `Mix.`: a word, not a numeral
@@ -149,7 +196,9 @@ def _fancy(list_rule: Callable[..., bool]) -> Callable[..., bool]:
             for line in shifted:
                 state.tShift[line] -= 1
                 state.sCount[line] -= 1
-        if matched and not silent and len(state.tokens) > size:
+        if matched and not silent and len(state.tokens) > size and first.style == "@":
+            _number_examples(state, size)
+        elif matched and not silent and len(state.tokens) > size:
             opening = state.tokens[size]
             if first.style != "1":
                 opening.attrSet("type", first.style)

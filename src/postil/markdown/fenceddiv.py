@@ -8,7 +8,8 @@ reader's `divFenceStart` skips them); they are not part of the attributes or a t
 Divs nest: an opening line inside a div opens an inner one, so a `:::` closes the innermost
 open div, whatever the number of colons
 (Pandoc's manual: "Fenced divs can be nested. Opening fences are distinguished because they
-*must* have attributes"). A `:::` line inside a code fence of the div is code. The tokens
+*must* have attributes"); one may open on a list item's first line (`- ::: {.b}`), and
+the item's indented `:::` closes it. A `:::` line inside a code fence of the div is code. The tokens
 are those of mdit-py-plugins' container plugin (`container_div_open`/`_close`, the
 parameters in `info`), which `postil.markdown.callout` turns into callouts and divs.
 """
@@ -26,6 +27,9 @@ FENCE = re.compile(r"(:{3,})(.*)")
 TRAILING_COLONS = re.compile(r"(?:(?<=\})[ \t]*|[ \t]+):+[ \t]*$")
 """The colons an opening fence may end in, after its attributes or its word."""
 CODE_FENCE = re.compile(r"(`{3,}|~{3,})")
+ITEM_OPENING = re.compile(r"(?:[-+*]|\d{1,9}[.)])[ \t]+:{3,}(.*)")
+"""A list item whose first line opens a div: its closing `:::`, indented as the item's
+text, closes that div, not the one the list is in."""
 
 
 def fenced_div_plugin(md: MarkdownIt, validate: Callable[[str], bool]) -> None:
@@ -94,6 +98,8 @@ def _closing_line(
             continue
         colons = _fence(state, line)
         if colons is None:
+            item = ITEM_OPENING.match(text)  # `- ::: {.b}`: a div in a list item (jgm/pandoc#4281)
+            depth += bool(item and validate(TRAILING_COLONS.sub("", item.group(1))))
             continue
         rest = colons[1]
         if all(isStrSpace(c) for c in rest):

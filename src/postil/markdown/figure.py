@@ -334,8 +334,8 @@ def figure_number(state: StateCore) -> None:
         if token.type == "div_figure_close" and parents:
             parents.pop()
         figure = token.meta.get("figure") if token.meta else None
-        if not isinstance(figure, dict):
-            continue
+        if not isinstance(figure, dict) or "figure_number" in token.meta:
+            continue  # a callout's title and closing tokens share its meta: numbered once
         kind = figure.get("kind", "figure")
         if figure.get("numbered") is False:  # an implicit figure: a caption, no number
             continue

@@ -137,7 +137,13 @@ ESCAPED_ENV_TELL = re.compile(
     r"(?<!\\)(?:\\\\)*\\[_*]|\\{4}|(?<!\\)\\{3}(?=\s)|" + KRAMDOWN_TELL.pattern
 )
 REF = re.compile(r"\\(eqref|ref)\{([^{}\n]+)\}")
-CLOSERS = {"$$": "$$", "\\\\[": "\\\\]", "\\[": "\\]"}
+CLOSERS = {"$$$": "$$$", "$$": "$$", "\\\\[": "\\\\]", "\\[": "\\]"}
+"""Display math's delimiters at a line's start, longest first: `$$$` is Outline's export
+of a math block and Haroopad's and markdown-notes' delimiter (`TRIPLE`)."""
+TRIPLE = "$$$"
+"""Three dollars around a formula: Outline exports its math blocks so (outline/outline#5555),
+Haroopad (rhiokim/haroopad#501) and nicbou/markdown-notes#14 write them; each `$` used to
+be shown, the inner ones inside the formula. Read as `$$…$$` (display or inline alike)."""
 # The backslash delimiters of inline math: kramdown-escaped ones first (`\\(` holds `\(`).
 BACKSLASH_DELIMITERS = {
     "\\\\(": ("\\\\)", "math_inline"),
@@ -166,10 +172,11 @@ MATH_WRAPPER_OPEN = re.compile(r"\{\{([<%])\s*math\s*[>%]\}\}[ \t]*")
 MATH_WRAPPER_CLOSE = re.compile(r"[ \t]*\{\{[<%]\s*/math\s*[>%]\}\}[ \t]*")
 """The wrapper's end after the closing delimiter: `$${{< /math >}}`."""
 QUARTO_LABEL = re.compile(
-    r"[ \t]*(?:\{#(eq-[\w:.-]*\w)\}"
+    r"[ \t]*(?:\{#(eq[-:][\w:.-]*\w)\}"
     r"|\(((?=[\w:.-]*[A-Za-z])(?=[\w.]*[:_-]|[\w:.-]{4})[\w:.-]*\w)\))[ \t]*"
 )
-"""Quarto's label after a display formula's closing `$$`: `$$ … $$ {#eq-mass}`; MyST's
+"""Quarto's label after a display formula's closing `$$`: `$$ … $$ {#eq-mass}` (pandoc-crossref's
+`{#eq:mass}` too, lierdakil/pandoc-crossref#131); MyST's
 is in parentheses, `$$ … $$ (eq-mass)` (MyST-Parser's `dollarmath` with labels), with a
 letter in it and a `:`, `_` or `-` or four characters: `$$ … $$ (1)`, `(ii)`, `(a)` and
 `(2.3)` are numbers written by hand, not labels (unless the post refers to one: `SHORT_LABEL`)."""
@@ -186,6 +193,8 @@ def math_plugin(md: MarkdownIt) -> None:
         "fence", "math_block", math_block, {"alt": ["paragraph", "reference", "blockquote", "list"]}
     )
     md.block.ruler.at("table", math_table_pipes, {"alt": ["paragraph", "reference"]})
+    image = md.inline.ruler.__rules__[md.inline.ruler.__find__("image")].fn
+    md.inline.ruler.at("image", _in_description(image))
     math_tilde_plugin(md)  # a formula's `~~~` line stays in its paragraph: `mathtilde.py`
     md.core.ruler.after("block", "math_fence", math_fence)
     md.core.ruler.after("math_fence", "math_quote_lazy", math_quote_lazy)  # `mathquote.py`
@@ -204,6 +213,22 @@ def math_plugin(md: MarkdownIt) -> None:
     md.add_render_rule("html_block", render_html_block)  # math in raw HTML: `mathhtml`
 
 
+def _in_description(image: Any) -> Any:
+    r"""Return markdown-it's image rule noting, while it parses an image's description, that
+    the text is one (`_escaped_brackets` reads `\[1\]` there as brackets, as in a link's
+    text: `![\[Manny\]](x.jpg)` had the alt "Manny", markedjs/marked#1681's case)."""
+
+    def image_rule(state: StateInline, silent: bool) -> bool:
+        extra = get_state(state.env).extra
+        extra["in_description"] = extra.get("in_description", 0) + 1
+        try:
+            return bool(image(state, silent))
+        finally:
+            extra["in_description"] -= 1
+
+    return image_rule
+
+
 def math_inline(state: StateInline, silent: bool) -> bool:
     r"""Parse `$…$`, `$$…$$`, `\(…\)`, `\[…\]`, `\\(…\\)`, `\\[…\\]`, `\eqref{…}` at `state.pos`."""
     src, pos, end = state.src, state.pos, state.posMax
@@ -218,6 +243,10 @@ def math_inline(state: StateInline, silent: bool) -> bool:
     if src.startswith(GITHUB_INLINE_OPEN, pos):
         return _github_inline(state, silent)
     closers = closers_for(src, state.env)  # one scan per paragraph: linear, not O(n²)
+    triple = src.startswith(TRIPLE, pos) and src[pos + 3 : pos + 4] != "$"
+    if triple and (close := closers.find(TRIPLE, pos + 3, end)) > pos + 3:
+        kind = _double_dollar_kind(state, src[pos + 3 : close])
+        return _emit(state, silent, kind, pos + 3, close, close + 3)
     if src.startswith("$$", pos):
         close = closers.find("$$", pos + 2, end)
         if close < 0 and not silent:  # text, and a warning (`inlinewarn`)
@@ -293,8 +322,8 @@ def _escaped_brackets(
         return True
     if "\n" in content:
         return False
-    if state.linkLevel > 0:
-        return True
+    if state.linkLevel > 0 or get_state(state.env).extra.get("in_description"):
+        return True  # in a link's text or an image's description: never display math
     before = src[max(0, pos - PROSE_REACH) : pos].rpartition("\n")[2]
     after = src[end : end + PROSE_REACH].partition("\n")[0]
     if not (any(_word_char(c) for c in before) or any(_word_char(c) for c in after)):
@@ -654,8 +683,8 @@ def _balanced_as_kramdown(latex: str) -> bool:
 def _block_opener(line: str) -> tuple[str, str] | None:
     """Return (opening delimiter, closing delimiter) if `line` opens display math."""
     for opener, closer in CLOSERS.items():
-        if line.startswith(opener):
-            return opener, closer
+        if line.startswith(opener) and not (opener == TRIPLE and line[3:4] == "$"):
+            return opener, closer  # `$$$$` is an empty `$$…$$`, no `$$$`
     env = BEGIN_ENV.match(line)
     if env:
         return "", "\\end{" + env.group(1) + "}"

@@ -15,21 +15,37 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
+from postil.markdown.callout import CROSSREF_PREFIXES
 from postil.markdown.citemessages import NO_BIBLIOGRAPHY, UNKNOWN_KEY, missing_html
 from postil.markdown.state import RenderState, get_state
 from postil.markdown.theorem import THEOREMS
 from postil.math import anchor_id
 
-_KINDS = "|".join(f"[{k[0].upper()}{k[0]}]{k[1:]}" for k in ("eq", "fig", "tbl", "sec", *THEOREMS))
-XREF = re.compile(rf"(-?)@(({_KINDS})-[\w:.-]*\w)")
-"""A reference: group 1 `-` (number only), group 2 the label, group 3 its kind; the kind
-may be capitalised (`@Thm-x`, Quarto's reference at the start of a sentence)."""
+FLOATS = {"fig": "Figure", "tbl": "Table", "lst": "Listing"}
+"""Quarto's float prefixes and their words (`lst`: a code block `{#lst-x lst-cap="…"}`)."""
+_OTHERS = (*FLOATS, *THEOREMS, *CROSSREF_PREFIXES)
+_KINDS = "|".join(f"[{k[0].upper()}{k[0]}]{k[1:]}" for k in ("eq", "sec", *_OTHERS))
+_CROSSREF = ("eq", "fig", "tbl", "lst", "sec")  # pandoc-crossref's kinds, `@fig:x`
+_COLON_KINDS = "|".join(f"[{k[0].upper()}{k[0]}]{k[1:]}" for k in _CROSSREF)
+_LABEL = rf"((?:({_KINDS})-|({_COLON_KINDS}):)[\w:.-]*\w)"
+XREF = re.compile(rf"(-?)@{_LABEL}")
+"""A reference: group 1 `-` (number only), group 2 the label, group 3 or 4 its kind; the
+kind may be capitalised (`@Thm-x`, Quarto's reference at the start of a sentence).
+pandoc-crossref writes its labels with a colon, `@eq:x`, `@fig:x` (group 4: its kinds)."""
 
 BRACKETED = re.compile(rf"\[(-?)@(({_KINDS})-[\w:.-]*\w)\]")
-"""A reference in brackets, `[@eq-x]` or `[-@eq-x]` (Pandoc's citation syntax)."""
+"""A reference in brackets, `[@eq-x]` or `[-@eq-x]` (Pandoc's citation syntax); with a colon,
+`[@eq:x]`, it is a citation of an id on the page (`postil.markdown.cite`), read as before."""
 
-PREFIXES = {"eq": "Equation", "fig": "Figure", "tbl": "Table", "sec": "Section", **THEOREMS}
-"""Quarto's default reference prefixes (`crossref: eq-prefix` and so on)."""
+PREFIXES = {
+    "eq": "Equation",
+    "sec": "Section",
+    **FLOATS,
+    **THEOREMS,
+    **{prefix: kind.title() for prefix, kind in CROSSREF_PREFIXES.items()},
+}
+"""Quarto's default reference prefixes (`crossref: eq-prefix` and so on): callouts' too
+(`@tip-x` is "Tip 1", `postil.markdown.callout.CROSSREF_PREFIXES`)."""
 
 
 def xref_plugin(md: MarkdownIt) -> None:
@@ -75,7 +91,7 @@ def xref(state: StateInline, silent: bool) -> bool:
     if not silent:
         token = state.push("xref", "", 0)
         token.content = found[0]
-        kind = found[3].lower()  # `@Fig-x` names `#fig-x`: Quarto's ids are lower case
+        kind = (found[3] or found[4]).lower()  # `@Fig-x` names `#fig-x`: ids are lower case
         label = kind + found[2][len(kind) :]
         token.meta = {"label": label, "kind": kind, "bare": bool(found[1])}
         token.meta["pos"] = start

@@ -56,6 +56,8 @@ def _candidate_names(style: str, char: str) -> list[str]:
         return [f"MATHEMATICAL {style} {rest}", f"MATHEMATICAL {style} {' '.join(words[1:])}"]
     if name in ("NABLA", "PARTIAL DIFFERENTIAL"):
         return [f"MATHEMATICAL {style} {name}"]
+    if name.startswith("MATHEMATICAL ITALIC ") and "ITALIC" in style:  # `\varGamma` 𝛤
+        return [f"MATHEMATICAL {style} {name.removeprefix('MATHEMATICAL ITALIC ')}"]
     if name == "LATIN SMALL LETTER DOTLESS I":
         return [f"MATHEMATICAL {style} SMALL DOTLESS I"]
     return []

@@ -43,6 +43,7 @@ import xml.etree.ElementTree as ET
 from latex2mathml.symbols_parser import convert_symbol
 
 from postil.math.colors import light_dark
+from postil.math.errors import MathUnsupportedError
 from postil.math.macros import read_group
 from postil.math.markers import MARK, SEP, hide_label, marker, read_marker, unhide_label
 from postil.math.symbols import GLYPH_COMMANDS
@@ -113,6 +114,15 @@ NOT = re.compile(
 GLYPH_MARKERS = {marker(tag, char): "\\" + name for name, (tag, char) in GLYPH_COMMANDS.items()}
 # Commands rewritten into a `\boxed` with a `box` marker -> the marker's payload (notation).
 NOTATIONS = {"phase": "phasorangle", "angl": "actuarial"}
+DRAWN_NOTATIONS = (
+    "box",
+    "updiagonalstrike",
+    "downdiagonalstrike",
+    "horizontalstrike",
+    "phasorangle",
+    "actuarial",
+)
+"""The `<menclose>` notations the stylesheet draws: what MathJax's `\\enclose{…}` may name."""
 # Wide accents -> (the `\overset`/`\underset` that holds them, the shape's CSS class).
 WIDE_ACCENTS = {
     "widehat": ("overset", "wide-hat"),
@@ -165,7 +175,7 @@ X_ARROWS = {
 }
 X_ARROW_MIN = "1em"  # amsmath's `\ext@arrow`: never shorter than `\rightarrow`
 BOX_COMMANDS = re.compile(
-    r"\\(fbox|framebox|colorbox|fcolorbox|bbox|phase|angln|angl|"
+    r"\\(fbox|framebox|colorbox|fcolorbox|bbox|phase|angln|angl|enclose|"
     + "|".join(WIDE_ACCENTS)
     + r")(?![A-Za-z])"
 )
@@ -217,6 +227,30 @@ def _skip_optional(latex: str, pos: int) -> int:
         pos = len(latex) - len(rest) + close + 1
 
 
+def _enclose(latex: str, start: int, pos: int) -> tuple[str, int]:
+    r"""Return MathJax's `\enclose{notations}[attributes]{math}` as a `\boxed` with a `box`
+    marker naming its notations, drawn as `\cancel`, `\sout` and `\boxed` are (Mathpix's
+    answer in Mathpix/mathpix-markdown-it#353 writes `\enclose{horizontalstrike}{…}`); its
+    attributes style MathJax's box and are left out.
+
+    Raises:
+        MathUnsupportedError: a notation the stylesheet does not draw (`circle`, `longdiv`).
+    """
+    notation, pos = read_group(latex, pos)
+    _, pos = _optional(latex, pos)
+    body, pos = read_group(latex, pos)
+    words = notation.replace(",", " ").split()
+    missing = [word for word in words if word not in DRAWN_NOTATIONS] or ([] if words else [""])
+    if missing:
+        raise MathUnsupportedError(
+            f"\\enclose{{{notation}}}: postil draws only the notations "
+            f"{', '.join(DRAWN_NOTATIONS)}; use one of them, or \\cancel, \\sout or \\boxed",
+            start,
+            "\\enclose",
+        )
+    return r"\boxed{" + marker("box", " ".join(words)) + body + "}", pos
+
+
 def _box(latex: str, match: re.Match[str]) -> tuple[str, int]:
     """Return the rewrite of one box command at `match` and the offset after its arguments."""
     name, pos = match.group(1), match.end()
@@ -229,6 +263,8 @@ def _box(latex: str, match: re.Match[str]) -> tuple[str, int]:
     if name in NOTATIONS:
         body, pos = read_group(latex, pos)
         return r"\boxed{" + marker("box", NOTATIONS[name]) + body + "}", pos
+    if name == "enclose":
+        return _enclose(latex, match.start(), pos)
     if name == "bbox":
         options, pos = _optional(latex, pos)
         body, pos = read_group(latex, pos)

@@ -30,7 +30,7 @@ HOW_TO_DEFINE = (
 # them as macros is not the fix, so the error does not suggest it.
 NOT_MACROS = frozenset(
     "expandafter futurelet afterassignment csname endcsname angl angln phase "
-    "overlinesegment underlinesegment sixptsize xymatrix multicolumn cline "
+    "overlinesegment underlinesegment sixptsize xymatrix multicolumn cline cdashline enclose "
     "intertext shortintertext".split()
     # bussproofs' forms that `proofs.py` does not draw: the fix is its C forms, not a macro
     + "Axiom UnaryInf BinaryInf TrinaryInf QuaternaryInf QuinaryInf fCenter DisplayProof".split()

@@ -66,6 +66,8 @@ def apply_mathvariant(root: ET.Element) -> None:
 
     `normal` stays on one-letter `<mi>` (MathML Core supports exactly that), and on `mtext`
     the styled characters are used as well (they survive copy-paste as math letters).
+    `\boldsymbol` and `\bm` (latex2mathml's `bold-italic`) make a capital Greek letter bold
+    and upright: TeX takes it from the bold roman font, class 7 as unstyled (math-core#214).
     """
     for el in root.iter():
         variant = el.attrib.get("mathvariant")
@@ -75,6 +77,8 @@ def apply_mathvariant(root: ET.Element) -> None:
             if not (el.tag == "mi" and len(el.text or "") == 1):
                 del el.attrib["mathvariant"]
             continue
+        if variant == "bold-italic" and el.tag == "mi" and (el.text or "") in GREEK_CAPITALS:
+            variant = "bold"  # `\boldsymbol{\Gamma}`: upright, as `upright_greek_capitals`
         if variant == "italic" and el.tag == "mi" and len(el.text or "") == 1:
             if len(styled_text(variant, el.text or "")) == 1:  # drawn italic by Chromium
                 del el.attrib["mathvariant"]

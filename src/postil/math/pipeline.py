@@ -402,6 +402,7 @@ TEX_PASSES: list[tuple[str, Pass]] = [
     ("rows", _rows),
     ("urls", _rewrite(rewrite.rewrite_urls)),
     ("array-preambles", _rewrite(tables.rewrite_array_preambles)),
+    ("matrix-edges", _rewrite(tables.rewrite_matrix_edges)),
     ("spans", _rewrite(tables.rewrite_spans)),
     ("environments", _rewrite(environments.rewrite_environments)),
 ]

@@ -238,11 +238,67 @@ def rewrite_specials(latex: str) -> str:
     if "ig" in latex and ("\\big" in latex or "\\Big" in latex):
         latex = SIZED.sub(_sized_marker, latex)
     if "limits" in latex:
-        latex = SCRIPT_LIMITS.sub(r"\2\1", latex)
+        latex = move_trailing_limits(SCRIPT_LIMITS.sub(r"\2\1", latex))
+    if "<" in latex or ">" in latex or "\\middle" in latex:
+        latex = DELIMITER_CHARACTER.sub(_delimiter_command, latex)
     return latex
 
 
+DELIMITER_CHARACTER = re.compile(
+    r"(\\(?:left|right|middle|[Bb]igg?[lrm]?)(?![A-Za-z])\s*)([<>\[\]])"
+)
+r"""A delimiter written as a character after `\left`, `\right`, `\middle` or a `\big` size."""
+DELIMITER_COMMANDS = {"<": "\\langle ", ">": "\\rangle ", "[": "\\lbrack ", "]": "\\rbrack "}
+
+
+def _delimiter_command(match: re.Match[str]) -> str:
+    r"""Write the delimiter character of `DELIMITER_CHARACTER` as its command: `\left<` is
+    TeX's angle bracket (plain.tex: `\delcode`<="4268 0A`, the `\langle` glyph), which
+    latex2mathml drew as a stretched less-than sign; `\middle[` and `\middle]` came out as
+    `&#xNone;` (carloskiki/pulldown-latex#25 for `\middle]`)."""
+    return match[1] + DELIMITER_COMMANDS[match[2]]
+
+
 SCRIPT_LIMITS = re.compile(r"([_^])\s*(\\(?:no|display)?limits)(?![A-Za-z])")
+SCRIPT_MARK = re.compile(r"(?<!\\)[_^]")
+LIMIT_CONTROL = re.compile(r"\s*(\\(?:no|display)?limits)(?![A-Za-z])")
+
+
+def move_trailing_limits(latex: str) -> str:
+    r"""Move a limit control written after an operator's scripts to the operator:
+    `\int_0^1\nolimits` is `\int\nolimits_0^1`.
+
+    TeX applies `\limits` to the operator noad the scripts belong to, wherever it comes
+    after them (The TeXbook, ch. 17: it modifies the current Op atom); latex2mathml read it
+    only right after the operator: `\int_0^1\nolimits` was an unsupported command and
+    `\sum_{i=1}^n\limits` an empty `<munderover>` (mathjax/MathJax-src#1497 for the same
+    construct).
+    """
+    out, done, at = [], 0, 0
+    while (mark := SCRIPT_MARK.search(latex, at)) is not None:
+        end = _scripts_end(latex, mark.start())
+        control = LIMIT_CONTROL.match(latex, end)
+        if control is not None and end > mark.start():
+            out += [latex[done : mark.start()], control[1], latex[mark.start() : end]]
+            done = control.end()
+        at = max(end, mark.start() + 1)
+    return "".join(out) + latex[done:] if out else latex
+
+
+def _scripts_end(latex: str, start: int) -> int:
+    """Return where the one or two scripts (`_a^b`) from `start` end, or `start`."""
+    end = start
+    for _ in range(2):
+        mark = SCRIPT_MARK.match(latex, end + len(latex[end:]) - len(latex[end:].lstrip()))
+        if mark is None:
+            break
+        try:
+            _, end = read_group(latex, mark.end())
+        except MathSyntaxError:
+            break
+    return end
+
+
 r"""`\sum_\limits{i=1}^{m}`: the limit control after the script's `_` (Typora's users write
 it so). MathJax applies it to the operator and reads `{i=1}` as the subscript; latex2mathml
 made `\limits` the subscript, an empty `<munderover>`, and set `i=1` as a superscript.

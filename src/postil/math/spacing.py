@@ -93,6 +93,8 @@ def fix_lengths(root: ET.Element) -> None:
         attrib = el.attrib
         if not attrib or LENGTH_ATTRIBUTES.isdisjoint(attrib):
             continue  # no length: most elements (one test in C instead of six)
+        if el.tag == "mpadded" and "voffset" in attrib and _signed(attrib):
+            _pad_raised_box(el)
         for attr in LENGTH_ATTRIBUTES_IN_ORDER:
             if attr in attrib:
                 attrib[attr] = _css_length(attrib[attr])
@@ -100,6 +102,27 @@ def fix_lengths(root: ET.Element) -> None:
         if el.tag == "mspace" and width.startswith("-") and _is_nonzero(width):
             del el.attrib["width"]
             add_style(el, f"margin-left:{width}")
+
+
+def _signed(attrib: dict[str, str]) -> bool:
+    """Tell whether an `<mpadded>`'s height and depth are MathML 3's signed increments
+    (`height="+2pt" depth="-2pt"`), which MathML Core does not read."""
+    height, depth = attrib.get("height", ""), attrib.get("depth", "")
+    return height[:1] in ("+", "-") and depth[:1] in ("+", "-")
+
+
+def _pad_raised_box(el: ET.Element) -> None:
+    """Give a raised or lowered box (`\\raise`, `\\lower`, `\\raisebox`) the room TeX gives
+    it: padding above a raised box, below a lowered one, as Temml writes it; latex2mathml's
+    signed increments were not read by Chromium, and a negative one came out `+-3em`
+    (`\\raisebox{-3em}{}` did not lengthen a `\\left…\\right` pair around it, KaTeX#2697)."""
+    offset = _css_length(el.attrib.pop("voffset"))
+    del el.attrib["height"], el.attrib["depth"]
+    size = offset.lstrip("+-")
+    el.set("voffset", offset.lstrip("+"))
+    if _is_nonzero(offset):
+        side = f"0 0 {size} 0" if offset.startswith("-") else f"{size} 0 0 0"
+        add_style(el, f"padding:{side}")
 
 
 def _is_nonzero(length: str) -> bool:

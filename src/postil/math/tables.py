@@ -85,8 +85,8 @@ def style_table(table: ET.Element) -> None:
             if i < len(row_lines) and row_lines[i] != "none":
                 double = i + 1 < len(doubles) and doubles[i + 1]
                 add_style(cell, _border("bottom", "double" if double else row_lines[i]))
-            elif cell.attrib.pop(DATA_CLINE, None):
-                add_style(cell, f"border-{cell.get(DATA_CLINE_SIDE, 'bottom')}:{RULE} solid")
+            elif style := cell.attrib.pop(DATA_CLINE, None):
+                add_style(cell, f"border-{cell.get(DATA_CLINE_SIDE, 'bottom')}:{RULE} {style}")
             cell.attrib.pop(DATA_CLINE_SIDE, None)
 
 
@@ -98,7 +98,8 @@ def _border(side: str, style: str) -> str:
 
 def _frame(rows: list[list[ET.Element]], frame: str) -> None:
     """Draw the rules at a table's edges: `l`, `r` (a `|` first or last in the preamble),
-    `t`, `b` (an `\\hline` before the first row or after the last)."""
+    `t`, `b` (an `\\hline` before the first row or after the last), `T`, `B` (a dashed
+    one, `\\hdashline`)."""
     if not frame or not rows:
         return
     for row in rows:
@@ -107,8 +108,9 @@ def _frame(rows: list[list[ET.Element]], frame: str) -> None:
         if "r" in frame and row:
             add_style(row[-1], f"border-right:{RULE} solid")
     for side, row in (("t", rows[0]), ("b", rows[-1])):
-        for cell in row if side in frame else ():
-            add_style(cell, f"border-{'top' if side == 't' else 'bottom'}:{RULE} solid")
+        style = "solid" if side in frame else "dashed" if side.upper() in frame else ""
+        for cell in row if style else ():
+            add_style(cell, f"border-{'top' if side == 't' else 'bottom'}:{RULE} {style}")
 
 
 def style_tables(root: ET.Element) -> None:
@@ -329,20 +331,13 @@ def rewrite_array_preambles(latex: str) -> str:
         columns = _preamble(spec, materials=True)
         frame = ("l" if columns.startswith("|") else "") + ("r" if columns.endswith("|") else "")
         colsep = _colsep_payload(column_boundaries(spec)[1])
-        top = TOP_RULES.match(latex, end)
-        body = top.end() if top else end
-        if body > end:
-            frame += "t"
-        closing = _matching_end(latex, body)
-        bottom = BOTTOM_RULES.search(latex, body, closing) if closing is not None else None
-        if bottom is not None and closing is not None:
-            frame += "b"
-            edits.append((bottom.start(), closing, ""))
+        body, edges = _edge_rules(latex, end, edits)
+        frame += edges
         head = (marker("frame", frame) if frame else "") + (
             marker("colsep", colsep) if colsep else ""
         )
         edits.append((match.start(), match.start(), head))
-        edits.append((match.end(), body, "{" + re.sub(r"\|+", "|", columns.strip("|")) + "}"))
+        edits.append((match.end(), end, "{" + re.sub(r"\|+", "|", columns.strip("|")) + "}"))
     out, pos = [], 0
     for start, stop, text in sorted(edits):
         out += [latex[pos:start], text]
@@ -350,8 +345,51 @@ def rewrite_array_preambles(latex: str) -> str:
     return "".join(out) + latex[pos:]
 
 
-TOP_RULES = re.compile(r"(?:\s*\\hline(?![A-Za-z]))+")
-BOTTOM_RULES = re.compile(r"(?:\\\\)?(?:\s*\\hline(?![A-Za-z]))+\s*$")
+TOP_RULES = re.compile(r"(?:\s*\\h(?:dash)?line(?![A-Za-z]))+")
+BOTTOM_RULES = re.compile(r"(?:\\\\)?(?:\s*\\h(?:dash)?line(?![A-Za-z]))+\s*$")
+MATRIX_BEGIN = re.compile(r"\\begin\s*\{(?:[pbBvV]?matrix|smallmatrix)\*?\}(?:\s*\[[^\]]*\])?")
+
+
+def _edge_rules(latex: str, start: int, edits: list[tuple[int, int, str]]) -> tuple[int, str]:
+    """Take the rules before the first row and after the last row of the table whose body
+    starts at `start` out (into `edits`); return (where the body starts, the `frame`
+    letters: `t`/`b` a rule, `T`/`B` a dashed one, `\\hdashline`)."""
+    top = TOP_RULES.match(latex, start)
+    body, frame = (top.end(), _rule_letter(top[0], "t")) if top else (start, "")
+    if body > start:
+        edits.append((start, body, ""))
+    closing = _matching_end(latex, body)
+    bottom = BOTTOM_RULES.search(latex, body, closing) if closing is not None else None
+    if bottom is not None and closing is not None:
+        frame += _rule_letter(bottom[0], "b")
+        edits.append((bottom.start(), closing, ""))
+    return body, frame
+
+
+def _rule_letter(rules: str, side: str) -> str:
+    """Return `side` for rules holding a solid `\\hline`, upper case for dashed ones only."""
+    return side if "hline" in rules.replace("hdashline", "") else side.upper()
+
+
+def rewrite_matrix_edges(latex: str) -> str:
+    r"""Take a matrix's rules before its first row and after its last out into a `frame`
+    marker, as `rewrite_array_preambles` does for an array: latex2mathml drew an `\hline`
+    before a matrix's first row under that row, and dropped it in a one-row matrix
+    (mathjax/MathJax#519's `\begin{matrix}\hdashline a & b\end{matrix}`)."""
+    if "matrix" not in latex or ("\\hline" not in latex and "\\hdashline" not in latex):
+        return latex
+    edits: list[tuple[int, int, str]] = []
+    for match in MATRIX_BEGIN.finditer(latex):
+        _, frame = _edge_rules(latex, match.end(), edits)
+        if frame:
+            edits.append((match.start(), match.start(), marker("frame", frame)))
+    out, pos = [], 0
+    for start, stop, text in sorted(edits):
+        out += [latex[pos:start], text]
+        pos = stop
+    return "".join(out) + latex[pos:]
+
+
 BEGIN_OR_END = re.compile(r"\\(begin|end)\s*\{[^{}]*\}")
 
 
@@ -422,8 +460,9 @@ def column_kinds(spec: str) -> str:
 SPAN = re.compile(r"\\multicolumn(?![A-Za-z])\s*")
 DOUBLE_HLINE = re.compile(r"\\hline(?:\s*\\hline(?![A-Za-z]))+")
 """`\\hline\\hline` between rows: a double rule (LaTeX sets the two `\\doublerulesep` apart)."""
-CLINE = re.compile(r"\\cline(?![A-Za-z])\s*\{\s*(\d+)\s*-\s*(\d+)\s*\}")
-ANY_CLINE = re.compile(r"\\cline(?![A-Za-z])")
+CLINE = re.compile(r"\\c(dash)?line(?![A-Za-z])\s*\{\s*(\d+)\s*-\s*(\d+)\s*\}")
+ANY_CLINE = re.compile(r"\\c(?:dash)?line(?![A-Za-z])")
+"""`\\cline{2-3}` and arydshln's dashed `\\cdashline{2-3}` (arXiv/html_feedback#302)."""
 ENVIRONMENT_EDGE = re.compile(r"\\(begin|end)\s*\{")
 ROW_TOKENS = ("\\\\", "&", "\\cr", "\\end", "\\hline", "\\cline", "\\multicolumn")
 """What a `\\multicolumn` whose cell is missing takes as its third argument: the row goes on."""
@@ -462,10 +501,10 @@ def rewrite_spans(latex: str) -> str:
             no cell content, a range `i-j` missing or backwards) or outside a table, each
             with the form to write; LaTeX stops at these too.
     """
-    if "\\multicolumn" not in latex and "\\cline" not in latex and "\\hline" not in latex:
+    if "\\multicolumn" not in latex and "line" not in latex:
         return latex
     latex = DOUBLE_HLINE.sub(lambda m: "\\hline " + marker("dhline", ""), latex)
-    if "\\multicolumn" not in latex and "\\cline" not in latex:
+    if "\\multicolumn" not in latex and "\\cline" not in latex and "\\cdashline" not in latex:
         return latex
     latex = _rewrite_clines(latex)
     out, pos = [], 0
@@ -498,7 +537,7 @@ def _rewrite_clines(latex: str) -> str:
     out, pos = [], 0
     for match in ANY_CLINE.finditer(latex):
         whole = CLINE.match(latex, match.start())
-        first, last = (int(whole.group(1)), int(whole.group(2))) if whole else (0, 0)
+        first, last = (int(whole.group(2)), int(whole.group(3))) if whole else (0, 0)
         if not whole or not 1 <= first <= last:
             raise MathUnsupportedError(
                 "\\cline needs a range of columns, first to last, in braces: write "
@@ -506,8 +545,10 @@ def _rewrite_clines(latex: str) -> str:
                 0,
                 "\\cline",
             )
-        _table_only(latex, match.start(), "\\cline", "\\cline{2-3}")
-        out += [latex[pos : match.start()], marker("cline", f"{first}-{last}")]
+        name = match.group(0)
+        _table_only(latex, match.start(), name, name + "{2-3}")
+        dashed = ":dashed" if whole.group(1) else ""
+        out += [latex[pos : match.start()], marker("cline", f"{first}-{last}{dashed}")]
         pos = whole.end()
     return "".join(out) + latex[pos:]
 
@@ -561,14 +602,15 @@ def _row_of(table: ET.Element, cell: ET.Element) -> ET.Element:
 
 def _cline(rows: list[list[ET.Element]], index: int, payload: str) -> None:
     """Mark the cells of columns i..j of the row above row `index` (the first row: above it)."""
-    first, last = (int(n) for n in payload.split("-"))
+    columns, _, style = payload.partition(":")
+    first, last = (int(n) for n in columns.split("-"))
     target, side = (rows[index - 1], "bottom") if index > 0 else (rows[index], "top")
     column = 0
     for cell in target:
         start = column + 1
         column += int(cell.get("columnspan", "1"))
         if start <= last and column >= first:
-            cell.set(DATA_CLINE, "1")
+            cell.set(DATA_CLINE, style or "solid")
             cell.set(DATA_CLINE_SIDE, side)
 
 

@@ -139,8 +139,24 @@ def merge_prime_scripts(root: ET.Element) -> None:
             for part in (inner[2], sup):
                 row.extend(list(part) if part.tag == "mrow" else [part])
             inner.remove(inner[2])
-            inner.append(row)
+            inner.append(_one_prime_glyph(row))
             parent[index] = inner
+
+
+PRIME_GLYPHS = {1: "′", 2: "″", 3: "‴", 4: "⁗"}
+PRIME_COUNTS = {glyph: count for count, glyph in PRIME_GLYPHS.items()}
+
+
+def _one_prime_glyph(row: ET.Element) -> ET.Element:
+    """Return a row of primes only as one glyph (`y_3` and three primes, which latex2mathml
+    splits as one prime then two, is the triple prime that `y` and three primes comes as:
+    math-core#42); a row with anything else, or more than four primes, is `row`."""
+    parts = list(row)
+    counts = [PRIME_COUNTS.get(part.text or "", 0) for part in parts]
+    if len(parts) < 2 or 0 in counts or sum(counts) not in PRIME_GLYPHS:
+        return row
+    parts[0].text = PRIME_GLYPHS[sum(counts)]
+    return parts[0]
 
 
 def _all_primes(el: ET.Element) -> bool:
