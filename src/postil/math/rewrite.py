@@ -47,11 +47,15 @@ LARGE_OPERATORS = {f"{ord(c):05X}" for c in LIMIT_OPERATORS | set("∫∬∭∮�
 CONTROL_WHITESPACE = re.compile(r"(?<!\\)((?:\\\\)*)\\[\t\n\r]")
 SPACES = re.compile(r"\\[,:;> ]|~|\\(?:thinspace|medspace|thickspace)(?![A-Za-z])")
 URL = re.compile(r"\\url\s*\{([^{}]*)\}")
-# A length with no digit before its point (`\kern-.5em`, `\hspace{.2em}`): TeX reads it,
-# latex2mathml reads `-` or `.5` alone (a width of "-").
+# A length with no digit before its point (`\kern-.5em`, `\hspace{.2em}`,
+# `\raisebox{-.5ex}` as `\raise{-.5ex}` after the macros): TeX reads it, latex2mathml
+# reads `-` or `.5` alone (a width of "-", a raise of ".21" with no unit).
 BARE_POINT = re.compile(
-    r"(\\(?:kern|mkern|mskip|hskip|hspace\*?\s*\{|mspace\s*\{)\s*[+-]?)\.(?=\d)"
+    r"(\\(?:kern|mkern|mskip|hskip|hspace\*?\s*\{|mspace\s*\{|raise\s*\{|lower\s*\{)"
+    r"\s*[+-]?)\.(?=\d)"
 )
+RULE = re.compile(r"\\rule\s*(?:\[([^\[\]{}]*)\])?\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+"""LaTeX's `\rule[raise]{width}{height}`: a box of ink (a strut when its width is 0)."""
 MATH_IN_NAME = re.compile(r"[\\^_$&#%]")  # an operator name that is not a plain word
 # TeX's generalized fractions, infix: `{n \choose k}` (The TeXbook, ch. 17).
 INFIX_FRACTION = re.compile(r"\\(?:over|atop|above|choose|brace|brack)(?![A-Za-z])")
@@ -223,6 +227,8 @@ def rewrite_specials(latex: str) -> str:
     latex = unstar_matrices(shield_body_brackets(latex))
     if "\\\n" in latex or "\\\t" in latex or "\\\r" in latex:
         latex = CONTROL_WHITESPACE.sub(r"\1\\ ", latex)
+    if "\\rule" in latex:
+        latex = RULE.sub(_rule, latex)
     if "." in latex:
         latex = BARE_POINT.sub(r"\g<1>0.", latex)
     if "\\mathop" in latex:
@@ -478,6 +484,22 @@ def _fraction_delimiter(written: str, offset: int) -> str:
         message = rf"\genfrac's delimiter `{written}` is no delimiter: write one like ( or \langle"
         raise MathSyntaxError(message, offset, "\\genfrac")
     return marker("fracdelim", TEXT_STAND_INS.get(char, char))  # `{` hidden from `\\text`
+
+
+def _rule(match: re.Match[str]) -> str:
+    r"""Return `\rule[r]{w}{h}` as latex2mathml reads it: `\raise{r}{\rule{w}{h}}`, each
+    length with a digit before its point. latex2mathml takes no optional argument (the
+    `[` became the width) and reads `.5em` as `.5`; LaTeX raises the box by `r` (its
+    manual, "\\rule")."""
+    raised, width, height = (_zero_point(part) for part in match.groups(""))
+    box = rf"\rule{{{width}}}{{{height}}}"
+    return rf"\raise{{{raised}}}{{{box}}}" if raised else box
+
+
+def _zero_point(length: str) -> str:
+    """Return a TeX length with a `0` before a bare point: `-.5em` -> `-0.5em`."""
+    length = length.strip()
+    return re.sub(r"\A([+-]?)\.(?=\d)", r"\g<1>0.", length)
 
 
 def rewrite_mathop(latex: str) -> str:

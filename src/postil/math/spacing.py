@@ -85,6 +85,8 @@ LENGTH_ATTRIBUTES = frozenset(LENGTH_ATTRIBUTES_IN_ORDER)
 def fix_lengths(root: ET.Element) -> None:
     """Rewrite named and TeX-only lengths on spaces and operators as CSS lengths (em, pt).
 
+    A `\\rule` (latex2mathml's black `<mspace>`) is drawn in the text's colour, as TeX
+    draws rules: black was invisible in the dark scheme and ignored `\\color`.
     A negative space (`\\!`, `\\negthinspace`, `\\mkern-3mu`, `\\hspace{-1em}`) becomes a
     negative left margin: MathML Core's `<mspace width>` takes no negative length, and
     Chromium sets `<mspace width="-0.1667em">` as no space at all.
@@ -102,6 +104,9 @@ def fix_lengths(root: ET.Element) -> None:
         if el.tag == "mspace" and width.startswith("-") and _is_nonzero(width):
             del el.attrib["width"]
             add_style(el, f"margin-left:{width}")
+        if el.tag == "mspace" and attrib.get("mathbackground") == "black":
+            del attrib["mathbackground"]  # a `\rule`: ink of the text's colour, as TeX's
+            add_style(el, "background:currentcolor")
 
 
 def _signed(attrib: dict[str, str]) -> bool:

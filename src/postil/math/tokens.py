@@ -49,7 +49,8 @@ ROW_TAGS = frozenset(("math", "mrow", "mtd", "msqrt", "mstyle", "mpadded", "mpha
 
 
 def resolve_symbols(root: ET.Element) -> None:
-    """Replace `\\command` texts latex2mathml left in tokens, and fix its glyph choices."""
+    """Replace `\\command` texts latex2mathml left in tokens, and fix its glyph choices and
+    its numbers written from their point (`_is_point_number`)."""
     if not _may_hold_symbols(root):
         return  # 1 formula in 70 of the benchmark corpus has one: no walk by parents
     for parent in list(root.iter()):
@@ -63,6 +64,14 @@ def resolve_symbols(root: ET.Element) -> None:
                 _replace_command(parent, index, el, text)
             elif tag == "mo" and text in GLYPHS:
                 el.text = GLYPHS[text]
+            elif tag == "mi" and _is_point_number(text):
+                el.tag = "mn"
+
+
+def _is_point_number(text: str) -> bool:
+    """Tell whether a token's text is a number written from its point, `.5`, `.05`: a number
+    to TeX, KaTeX and Temml (`<mn>.5</mn>`); latex2mathml made it an identifier."""
+    return text[:1] == "." and text[1:].isdigit()
 
 
 def _may_hold_symbols(root: ET.Element) -> bool:
@@ -73,7 +82,7 @@ def _may_hold_symbols(root: ET.Element) -> bool:
             continue
         if tag == "mtext" and "\\" in text or (tag == "mi" or tag == "mo") and text[0] == "\\":
             return True
-        if tag == "mo" and text in GLYPHS:
+        if tag == "mo" and text in GLYPHS or tag == "mi" and _is_point_number(text):
             return True
     return False
 
