@@ -11,6 +11,7 @@ import textwrap
 from typing import Any
 
 from postil.citation import apa_reference, bibtex_entry, display_name
+from postil.content.posts import tag_slug
 from postil.htmlfilter import plain_text
 from postil.markdown.rendered import RenderedMarkdown, TocEntry, contents
 from postil.metadata import (
@@ -56,9 +57,15 @@ def describe(site: Site, rendered: RenderedPost) -> str:
 
 
 def tag_links(site: Site, tags: tuple[str, ...]) -> list[tuple[str, str | None]]:
-    """Return (tag, site-relative URL of its page or None) for each tag of a post or page."""
-    slugs = tag_slugs(site.tags)
-    return [(tag, f"tags/{slugs[tag]}/" if tag in slugs else None) for tag in tags]
+    """Return (term name, site-relative URL of its page or None) for each tag of a post or
+    page, its spelling read as the site's term of the same slug (`site.tag_slugs`): a post's
+    `#Math` shows as the site's `math`; a page's tag, which lists no page, as written."""
+    names = {slug: tag for tag, slug in tag_slugs(site.tags).items()}
+    links: list[tuple[str, str | None]] = []
+    for tag in tags:
+        slug = tag_slug(tag)
+        links.append((names[slug], f"tags/{slug}/") if slug in names else (tag, None))
+    return list(dict.fromkeys(links))  # `Math` and `math` in one post: one term
 
 
 def author_byline(people: tuple[Author, ...]) -> dict[str, Any]:

@@ -5,6 +5,7 @@ Also the shapes the list pages need from a site: pagination, unique tag slugs, y
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
@@ -13,7 +14,7 @@ from operator import is_not
 from pathlib import Path
 from typing import Any
 
-from postil.content.posts import make_slug
+from postil.content.posts import tag_slug
 from postil.model import FrontMatter, Post, RenderedPost, Site, SiteConfig
 
 
@@ -101,11 +102,7 @@ class _Order:
             (i for i in kept if rendered[i].post.source.kind == "page"),
             key=lambda i: rendered[i].post.url,
         )
-        by_tag: dict[str, list[int]] = {}
-        for i in posts:
-            for tag in rendered[i].post.meta.tags:
-                by_tag.setdefault(tag, []).append(i)
-        tags = [(tag, by_tag[tag]) for tag in sorted(by_tag, key=lambda t: (t.casefold(), t))]
+        tags = _terms([(i, rendered[i].post.meta.tags) for i in posts])
         previews = frozenset(
             rendered[i].post.url
             for i in kept
@@ -200,30 +197,45 @@ def paginate(posts: tuple[RenderedPost, ...], size: int, prefix: str = "") -> li
     ]
 
 
-def tag_slugs(tags: tuple[tuple[str, tuple[RenderedPost, ...]], ...]) -> dict[str, str]:
-    """Return tag -> URL slug, unique: "C++" and "C" both slug to "c", so the later gets "c-2".
+def _terms(tagged: list[tuple[int, tuple[str, ...]]]) -> list[tuple[str, list[int]]]:
+    """Return each taxonomy term with the indices of its posts (in the order given), terms
+    by name: the tags of `tagged` (index, tags) grouped by `tag_slug`, so `Math`, `math`
+    and `#math` are one term at one URL whatever other posts say. A term is named by its
+    spelling most posts use (ties: the first by `_by_name`), without Obsidian's `#`."""
+    posts: dict[str, dict[int, None]] = {}
+    spellings: dict[str, Counter[str]] = {}
+    for i, tags in tagged:
+        for tag in tags:
+            key = tag_slug(tag)
+            posts.setdefault(key, {})[i] = None
+            spellings.setdefault(key, Counter())[tag.strip().lstrip("#").strip() or tag] += 1
+    named = {key: _usual(spellings[key]) for key in posts}
+    return [
+        (named[key], list(posts[key])) for key in sorted(posts, key=lambda k: _by_name(named[k]))
+    ]
 
-    A tag with nothing usable for a slug (only emoji) gets "tag", numbered the same way.
-    Tags are taken in the site's order, so the result is deterministic. (Every page that
-    shows a post's tags asks: the answer for the same tag names is made once.)
-    """
+
+def _usual(spellings: Counter[str]) -> str:
+    """Return the spelling used most, the first by name among the most used."""
+    most = max(spellings.values())
+    return min((s for s, n in spellings.items() if n == most), key=_by_name)
+
+
+def _by_name(name: str) -> tuple[str, str]:
+    return name.casefold(), name
+
+
+def tag_slugs(tags: tuple[tuple[str, tuple[RenderedPost, ...]], ...]) -> dict[str, str]:
+    """Return term name -> URL slug (`tag_slug`) for `Site.tags`, whose names have one slug
+    each (`_terms`). A post's own spelling of a term finds it through `tag_slug` too.
+    (Every page that shows a post's tags asks: the answer for the same names is made once.)"""
     return dict(_slugs(tuple(tag for tag, _ in tags)))
 
 
 @lru_cache(maxsize=4)
 def _slugs(tags: tuple[str, ...]) -> dict[str, str]:
-    """Return `tag_slugs` of the tags named `tags`, in order (never mutated: cached)."""
-    slugs: dict[str, str] = {}
-    used: set[str] = set()
-    for tag in tags:
-        base = make_slug(tag) or "tag"
-        slug, n = base, 1
-        while slug in used:
-            n += 1
-            slug = f"{base}-{n}"
-        used.add(slug)
-        slugs[tag] = slug
-    return slugs
+    """Return `tag_slugs` of the terms named `tags` (never mutated: cached)."""
+    return {tag: tag_slug(tag) for tag in tags}
 
 
 def archive_years(

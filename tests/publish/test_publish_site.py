@@ -91,7 +91,7 @@ def test_tag_pages_list_their_posts_and_the_tag_index_counts_them(tmp_path):
     out = build_into(make_site(tmp_path, posts))
     assert titles(page(out, "tags/machine-learning/index.html")) == ["Beta", "Alpha"]
     assert titles(page(out, "tags/c/index.html")) == ["Beta"]
-    assert titles(page(out, "tags/c-2/index.html")) == ["Alpha"]  # "C++" also slugs to "c"
+    assert titles(page(out, "tags/cpp/index.html")) == ["Alpha"]  # not "c": another term
     index = page(out, "tags/index.html")
     entries = [li.text_content().split() for li in index.xpath("//ul[@class='tag-index']/li")]
     assert entries == [
@@ -100,7 +100,37 @@ def test_tag_pages_list_their_posts_and_the_tag_index_counts_them(tmp_path):
         ["Machine", "Learning", "(2", "posts)"],
     ]
     links = page(out, "posts/a/index.html").xpath("//p[@class='post-tags']/a/@href")
-    assert links == ["/blog/tags/machine-learning/", "/blog/tags/c-2/"]
+    assert links == ["/blog/tags/machine-learning/", "/blog/tags/cpp/"]
+
+
+def test_tags_spelled_alike_are_one_term_at_one_url_whatever_other_posts_say(tmp_path):
+    """`Math`, `math` and Obsidian's `#math` are one term (Hugo merges the terms it urlizes
+    alike), named as most posts spell it; its URL never moves when a post adds a spelling
+    (it became `math-2`, then `math-3`). `C++`, `C#` and `C` stay three terms, and two
+    emoji-only tags two."""
+    posts = {
+        "a.md": post_text("Alpha", "2026-01-01", tags=["math", "Machine Learning", "C#"]),
+        "b.md": post_text("Beta", "2026-01-02", tags=["Math", "machine-learning", "🚀"]),
+        "c.md": post_text("Gamma", "2026-01-03", tags=["#math", "C++", "math", "🎉"]),
+    }
+    alone = make_site(tmp_path / "alone", {"a.md": posts["a.md"]})
+    assert titles(page(build_into(alone), "tags/math/index.html")) == ["Alpha"]
+    out = build_into(make_site(tmp_path / "all", posts))
+    assert titles(page(out, "tags/math/index.html")) == ["Gamma", "Beta", "Alpha"]
+    assert titles(page(out, "tags/machine-learning/index.html")) == ["Beta", "Alpha"]
+    assert titles(page(out, "tags/csharp/index.html")) == ["Alpha"]
+    assert titles(page(out, "tags/cpp/index.html")) == ["Gamma"]
+    assert titles(page(out, "tags/tag-1f680/index.html")) == ["Beta"]
+    assert titles(page(out, "tags/tag-1f389/index.html")) == ["Gamma"]
+    index = page(out, "tags/index.html")
+    names = [li.xpath("a")[0].text_content() for li in index.xpath("//ul[@class='tag-index']/li")]
+    assert names == ["C#", "C++", "Machine Learning", "math", "🎉", "🚀"]
+    gamma = page(out, "posts/c/index.html").xpath("//p[@class='post-tags']/a")
+    assert [(a.text_content(), a.get("href")) for a in gamma] == [
+        ("math", "/blog/tags/math/"),
+        ("C++", "/blog/tags/cpp/"),
+        ("🎉", "/blog/tags/tag-1f389/"),
+    ]
 
 
 def test_tag_pages_paginate_like_the_index(tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import posixpath
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 from slugify import slugify
@@ -19,6 +20,28 @@ def make_slug(text: str) -> str:
     path segment. Returns "" when nothing usable remains (e.g. only punctuation or emoji).
     """
     return slugify(text, max_length=80, word_boundary=True)
+
+
+TAG_REPLACEMENTS = [("++", "pp"), ("#", "sharp"), ("+", " plus ")]
+"""What a tag's signs stand for in its slug, so `C++`, `C#` and `C` are three tags (`cpp`,
+`csharp`, `c`) where a slug dropping the signs made them one."""
+
+
+@lru_cache(maxsize=4096)
+def tag_slug(tag: str) -> str:
+    """Return the slug of a taxonomy term, which is also its identity: terms with one slug
+    are one term, as Hugo merges the terms it urlizes alike (`Math`, `math`, `#math`,
+    `Machine Learning`, `machine-learning`).
+
+    Obsidian's and Quartz's `#` before a tag is no part of it; `C++` is `cpp`, `C#` is
+    `csharp` (`TAG_REPLACEMENTS`). A term with nothing a slug can keep (emoji only) is named
+    by its code points, `tag-1f680`, so two such terms stay two.
+    """
+    name = tag.strip().lstrip("#").strip()
+    slug = slugify(name, max_length=80, word_boundary=True, replacements=TAG_REPLACEMENTS)
+    if slug or not name:
+        return str(slug) or "tag"
+    return "tag-" + "-".join(f"{ord(char):x}" for char in name if not char.isspace())
 
 
 def title_slug(title: str, macros: tuple[tuple[str, str], ...] = ()) -> str:

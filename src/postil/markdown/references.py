@@ -14,7 +14,7 @@ from typing import NamedTuple
 from urllib.parse import quote, unquote, urlsplit
 
 from postil.content.discover import is_source
-from postil.content.posts import make_slug
+from postil.content.posts import tag_slug
 from postil.markdown.rendered import Reference
 from postil.markdown.state import RenderState
 
@@ -66,7 +66,7 @@ def resolve(url: str, state: RenderState) -> Resolved:
     if pelican is not None:
         kind, url = pelican["braced"] or pelican["barred"], url[pelican.end() :]
         if kind in ("tag", "category"):  # categories join the tags (`frontmatter`)
-            slug = make_slug(unquote(url).split("#")[0]) or "tag"
+            slug = tag_slug(unquote(url).split("#")[0])
             return Resolved(f"{state.base_path}tags/{slug}/", f"tags/{slug}/index.html")
         if kind == "index":
             return Resolved(state.base_path + url, "index.html")
