@@ -26,6 +26,17 @@ def _positive(text: str) -> int:
     return number
 
 
+def _port(text: str) -> int:
+    """Parse a TCP port for argparse, 0 (any free port) to 65535: `--port 99999` is a usage
+    error (exit 2), not the socket's OverflowError."""
+    from postil.yamlnodes import whole_number
+
+    number = whole_number(text)
+    if number is None or not 0 <= number <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a port from 0 to 65535, not {text[:40]!r}")
+    return number
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="postil", description="Build a technical blog from Markdown."
@@ -71,7 +82,7 @@ def _parser() -> argparse.ArgumentParser:
     new.add_argument("title", help="the post's title, e.g. 'Attention, from the softmax up'")
     serve = sub.add_parser("serve", help="preview with live reload (never writes _site/)")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port (default: 8000; 0: any free)")
+    serve.add_argument("--port", type=_port, default=8000, help="port (default: 8000; 0: any free)")
     serve.add_argument("--open", action="store_true", help="open the site in a web browser")
     serve.add_argument("--no-drafts", action="store_true", help="leave draft posts out")
     serve.add_argument("--future", action="store_true", help="include posts dated in the future")

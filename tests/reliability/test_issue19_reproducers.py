@@ -62,6 +62,15 @@ def test_jobs_flag_refuses_a_superscript_digit(capsys):
     assert "must be a whole number" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("port", ["99999", "-5", "65536", "²"])
+def test_serve_refuses_a_port_out_of_range_as_a_usage_error(capsys, port):
+    """`--port 99999` printed the socket's OverflowError with a traceback (a user's trial)."""
+    assert main(["serve", "--port", port]) == 2
+    err = capsys.readouterr().err
+    assert "must be a port from 0 to 65535" in err
+    assert "Traceback" not in err
+
+
 # ## Widget bodies ##
 
 WIDGET = "---\ntitle: W\ndate: 2024-01-01\n---\n\n```{{temperature}}\n{body}\ncaption: C\n```\n"
