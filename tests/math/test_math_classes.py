@@ -26,7 +26,6 @@ ORD_SYMBOLS = [
     (r"\emptyset", "∅"),
     (r"\varnothing", "∅"),
     (r"\partial", "∂"),
-    (r"\nabla", "∇"),
     (r"\ell", "ℓ"),
     (r"\hbar", "ℏ"),
     (r"\hslash", "ℏ"),
@@ -52,6 +51,15 @@ ORD_SYMBOLS = [
 def test_ordinary_symbols_are_identifiers_not_operators(latex, text):
     (el,) = [el for el in tokens(f"a {latex} b") if el.text == text]
     assert el.tag == "mi" and not el.attrib
+
+
+def test_nabla_is_an_upright_identifier_and_partial_an_italic_one():
+    """TeX's `\\nabla` is in the upright symbol font, `\\partial` in the italic one
+    (plain.tex); MathML Core draws a one-character `<mi>` italic unless told otherwise."""
+    (nabla,) = [el for el in tokens(r"a \nabla b") if el.text == "∇"]
+    (partial,) = [el for el in tokens(r"a \partial b") if el.text == "∂"]
+    assert nabla.tag == "mi" and nabla.attrib == {"mathvariant": "normal"}
+    assert partial.tag == "mi" and not partial.attrib
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,10 @@ from postil.math.alphabets import styled_text
 from postil.math.mathml import POSITIONAL, TOKENS
 
 GREEK_CAPITALS = frozenset(chr(c) for c in range(0x391, 0x3AA) if c != 0x3A2) | {"ϴ", "ϒ"}
+UPRIGHT = GREEK_CAPITALS | {"∇"}
+"""One-character identifiers TeX sets upright: the capital Greek letters and `\\nabla`
+(plain.tex's `\\mathchardef\\nabla="0272`, class 0 in the upright symbol font, where
+`\\partial`, `"0140`, is in the italic one); MathML Core draws a one-letter `<mi>` italic."""
 
 
 def merge_letters(root: ET.Element) -> None:
@@ -48,7 +52,8 @@ def merge_letters(root: ET.Element) -> None:
 
 
 def upright_greek_capitals(root: ET.Element) -> None:
-    """Set every capital Greek letter upright (`mathvariant="normal"`): `\\Sigma` is Σ.
+    """Set every capital Greek letter and `\\nabla` upright (`mathvariant="normal"`, `UPRIGHT`):
+    `\\Sigma` is Σ, `\\nabla` ∇ (an italic 𝛻 in Chromium before; Temml writes it so too).
 
     TeX takes `\\Gamma` … `\\Omega` from the roman font (plain.tex gives them
     `\\mathcode"7000`, class 7: variable family, upright by default; The TeXbook p. 434),
@@ -57,7 +62,7 @@ def upright_greek_capitals(root: ET.Element) -> None:
     """
     for el in root.iter("mi"):
         text = el.text or ""
-        if len(text) == 1 and text in GREEK_CAPITALS:
+        if len(text) == 1 and text in UPRIGHT:
             el.attrib.setdefault("mathvariant", "normal")
 
 
