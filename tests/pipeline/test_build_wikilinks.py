@@ -76,12 +76,14 @@ def test_a_wikilink_naming_nothing_is_one_warning_at_its_place(tmp_path):
 
 
 def test_a_wikilink_to_a_heading_the_note_lacks_is_reported_like_any_link(tmp_path):
+    """At the wikilink's own column (it was the line's first: the check looked for the
+    link's href, which the `[[…]]` as written is not)."""
     root = vault(tmp_path)
     note = NOTE.replace("[[Attention#Scaled dot product]]", "[[Attention#Softmax]]")
     (root / "content/posts/softmax.md").write_text(note, encoding="utf-8")
     warnings = [str(w) for w in build_site(root).warnings]
     assert (
-        "content/posts/softmax.md:6:1: warning: link to `#softmax`: content/posts/ml/"
+        "content/posts/softmax.md:6:54: warning: link to `#softmax`: content/posts/ml/"
         "Attention.md has no such anchor; link to an existing heading id or remove the fragment"
     ) in warnings
 

@@ -89,9 +89,12 @@ def _rewrite(render_state: RenderState, block: Token, token: Token, crossref: bo
     if not isinstance(value, str):
         return
     target, check = resolve(_in_media_path(render_state, token, value), render_state)
+    # A link another syntax made (a wikilink's `[[note#Heading]]`) is found by its text
+    # as written, which its href is not.
+    written = token.meta.get("written", value) if token.meta else value
     if name == "href" and target is not None and not crossref:
-        _record_fragment(render_state, block, value)
-    line0, col = locate(render_state, block.map, value)
+        _record_fragment(render_state, block, value, written)
+    line0, col = locate(render_state, block.map, written)
     if target is None:
         written = source_path(render_state.path, unquote(urlsplit(value).path))
         render_state.warn(
@@ -125,11 +128,12 @@ def _relative_to(url: str) -> str:
     return "content/" if url.startswith(("/", "@/")) else "this file"
 
 
-def _record_fragment(render_state: RenderState, block: Token, url: str) -> None:
+def _record_fragment(render_state: RenderState, block: Token, url: str, written: str) -> None:
     """Remember a link's `#fragment` so `postil.anchors` can check it once all pages exist.
 
-    Links to this page (`#x`) and to other posts' files (`b.md#x`) are recorded; empty link
-    text cross-references (`[](#fig-x)`) are checked by the figure plugin instead.
+    Links to this page (`#x`) and to other posts' files (`b.md#x`) are recorded at the
+    link's text as `written` in the source; empty link text cross-references (`[](#fig-x)`)
+    are checked by the figure plugin instead.
     """
     parts = urlsplit(url)
     if not parts.fragment or parts.scheme or parts.netloc:
@@ -137,6 +141,6 @@ def _record_fragment(render_state: RenderState, block: Token, url: str) -> None:
     if parts.path and not is_source(parts.path):
         return
     target = source_path(render_state.path, unquote(parts.path)) if parts.path else ""
-    line0, col = locate(render_state, block.map, url)
+    line0, col = locate(render_state, block.map, written)
     anchors = render_state.extra.setdefault("anchor_links", [])
     anchors.append(AnchorLink(target, unquote(parts.fragment), render_state.location(line0, col)))

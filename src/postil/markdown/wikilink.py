@@ -119,7 +119,7 @@ def wikilink(state: StateInline, silent: bool) -> bool:
         if image:
             _push_image(state, found, name.strip(), label)
         else:
-            _push_link(state, found, fragment, label or _shown(target))
+            _push_link(state, found, fragment, label or _shown(target), match.group(0))
             if embed:
                 state.tokens[-1].meta["embedded"] = match.group(0)  # the link_close
     state.pos = match.end()
@@ -240,8 +240,9 @@ def _shown(target: str) -> str:
     return f"{name} > {fragment}" if name and fragment else name or fragment
 
 
-def _push_link(state: StateInline, source: str, fragment: str, text: str) -> None:
-    """Push a link to the content file `source` ("" for this page) and `#fragment`."""
+def _push_link(state: StateInline, source: str, fragment: str, text: str, written: str) -> None:
+    """Push a link to the content file `source` ("" for this page) and `#fragment`; the
+    link's `meta["written"]` is the `[[…]]` as written, where its warnings point."""
     fragment = fragment.strip()
     if fragment.startswith("^"):  # a block's id, as `block_ids` gives it
         anchor = "#" + fragment[1:].strip() if BLOCK_ID_NAME.fullmatch(fragment[1:]) else ""
@@ -251,6 +252,7 @@ def _push_link(state: StateInline, source: str, fragment: str, text: str) -> Non
     opening = state.push("link_open", "a", 1)
     opening.attrs = {"href": href or "#"}
     opening.markup, opening.info = "wikilink", "auto"
+    opening.meta["written"] = written
     children: list[Token] = []
     state.md.inline.parse(text, state.md, state.env, children)
     state.tokens.extend(children)
