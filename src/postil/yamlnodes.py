@@ -249,9 +249,32 @@ def as_str_mapping(field: Field) -> dict[str, str]:
     return result
 
 
+UNCLOSED = {
+    "while scanning a quoted scalar": "this quoted value is never closed; end it with the same "
+    "quote on its line",
+    "while parsing a flow sequence": "this `[` list is never closed; end it with `]` on its "
+    "line, or quote a value that starts with `[`",
+    "while parsing a flow mapping": "this `{` mapping is never closed; end it with `}` on its "
+    "line, or quote a value that starts with `{`",
+}
+"""What PyYAML's error means when a quote, `[` or `{` opened on one line is never closed:
+PyYAML reports where it gave up (the end of the block, or the next line's `:`), lines
+after the cause; the message is put at the opening instead, with the fix."""
+
+
+def _unclosed(err: yaml.MarkedYAMLError) -> str | None:
+    """Return `UNCLOSED`'s message when `err` is an opening never closed on its line."""
+    opened, found = err.context_mark, err.problem_mark
+    if err.context not in UNCLOSED or opened is None or found is None:
+        return None
+    ended = "end of stream" in (err.problem or "") or "<stream end>" in (err.problem or "")
+    return UNCLOSED[err.context] if ended or found.line > opened.line else None
+
+
 def yaml_error_location(err: yaml.MarkedYAMLError, path: str, first_line: int) -> Location:
-    """Return the file location of a PyYAML error in a block starting at file line `first_line`."""
-    mark = err.problem_mark or err.context_mark
+    """Return the file location of a PyYAML error in a block starting at file line `first_line`
+    (an opening never closed: at the opening, `_unclosed`)."""
+    mark = err.context_mark if _unclosed(err) else err.problem_mark or err.context_mark
     if mark is None:
         return Location(path, first_line, 0)
     return Location(path, first_line + mark.line, mark.column + 1)
@@ -259,6 +282,9 @@ def yaml_error_location(err: yaml.MarkedYAMLError, path: str, first_line: int) -
 
 def yaml_error_message(err: yaml.MarkedYAMLError) -> str:
     """Return PyYAML's problem in one line, without its own (block-relative) position."""
+    unclosed = _unclosed(err)
+    if unclosed is not None:
+        return f"YAML syntax error: {unclosed}"
     parts = [p for p in (err.context, err.problem) if p]
     text = "; ".join(parts) or "invalid YAML"
     if "\t" in text or "found character '\\t'" in text:

@@ -59,10 +59,27 @@ def test_impossible_date_is_reported_at_its_line():
 
 def test_yaml_syntax_error_is_reported_at_the_file_line():
     with pytest.raises(ContentError) as err:
-        parse(source("---\ntitle: T\ntags: [a, b\ndate: 2024-01-01\n---\nbody\n"), "UTC")
-    # the flow list opened on line 3 is broken by the `:` of line 4, column 5
-    assert err.value.location == Location("content/posts/x.md", 4, 5)
+        parse(source("---\ntitle: T\nmacros:\n  R: x\n  - y\n---\nbody\n"), "UTC")
+    assert err.value.location == Location("content/posts/x.md", 5, 3)
     assert err.value.message.startswith("YAML syntax error")
+
+
+@pytest.mark.parametrize(
+    ("header", "where", "says"),
+    [
+        ('title: "Broken yaml\ntags: [a, b\n', (2, 8), "this quoted value is never closed"),
+        ("title: 'Broken\ndate: 2024-01-01\n", (2, 8), "this quoted value is never closed"),
+        ("title: T\ntags: [a, b\ndate: 2024-01-01\n", (3, 7), "this `[` list is never closed"),
+        ("title: T\nx: {a: 1\ndate: 2024-01-01\n", (3, 4), "this `{` mapping is never closed"),
+    ],
+)
+def test_a_quote_or_bracket_never_closed_is_reported_where_it_opens(header, where, says):
+    """PyYAML gives up lines later (the end of the block, the next line's `:`); the error
+    is put at the opening quote or bracket, with the fix (a user's trial)."""
+    with pytest.raises(ContentError) as err:
+        parse(source(f"---\n{header}---\nbody\n"), "UTC")
+    assert (err.value.location.line, err.value.location.col) == where
+    assert err.value.message.startswith(f"YAML syntax error: {says}")
 
 
 def test_tab_indentation_error_says_to_use_spaces():

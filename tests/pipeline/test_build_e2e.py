@@ -191,7 +191,7 @@ GOOD = "---\ntitle: Good\ndate: 2024-01-01\n---\n\nFine.\n"
 @pytest.mark.parametrize(
     "text, location, message",
     [
-        ("---\ntitle: T\ntags: [a\n---\n", "content/posts/bad.md:3:9", "YAML syntax error"),
+        ("---\ntitle: T\ntags: [a\n---\n", "content/posts/bad.md:3:7", "YAML syntax error"),
         (
             "---\ntitle: T\ndate: 2024-01-01\n---\n\nSee $\\frac{a}{$ here.\n",
             "content/posts/bad.md:6:",
