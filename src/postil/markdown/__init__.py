@@ -97,6 +97,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.shortcode import shortcode_plugin
     from postil.markdown.sidenote import sidenote_plugin
     from postil.markdown.span import span_plugin
+    from postil.markdown.strayend import strayend_plugin
     from postil.markdown.svelte import svelte_plugin
     from postil.markdown.table import table_plugin
     from postil.markdown.tabs import tabs_plugin
@@ -141,6 +142,7 @@ def create_markdown() -> MarkdownIt:
         keys_plugin,  # MkDocs' `++ctrl+alt+del++`: after code and math, which read `++` first
         latextext_plugin,  # `\emph{…}` in prose: code spans and math read theirs first
         rawhtml_plugin,
+        strayend_plugin,  # closing tags of the theme's elements in raw HTML: after rawhtml
         rawtable_plugin,  # the author's `<table>` in a scroll region, as Markdown's
         htmlblock_plugin,  # display math and code tags across a blank line in HTML
         notion_plugin,  # Notion's `<aside>` callouts: before the HTML block rules above
