@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 from markdown_it.utils import read_fixture_file
+from support.markdown import render_post
 
 from postil.markdown import create_markdown, render_markdown
 from postil.markdown.links import links_plugin
@@ -111,3 +112,14 @@ def test_pelican_links_in_raw_html_and_tags_are_checked_against_the_built_site()
     assert '<a href="/blog/tags/deep-nets/">t</a>' in rendered.html
     assert [r.target for r in rendered.references] == ["tags/deep-nets/index.html", "images/x.png"]
     assert state.diagnostics == []
+
+
+def test_a_link_markdown_refuses_to_make_stays_text_with_a_warning_at_it():
+    """markdown-it (as every CommonMark renderer) makes no link of a `javascript:`,
+    `vbscript:`, `file:` or non-image `data:` URL: the text was shown as written, silently."""
+    text = "A [run](JavaScript:alert(5)) and [f]( file:///etc/x) [ok](https://x.org).\n"
+    html, warnings = render_post(text + "\n![i](data:image/png;base64,AAAA) `[c](javascript:x)`\n")
+    assert "[run](JavaScript:alert(5))" in html and '<a href="https://x.org">ok</a>' in html
+    assert [w.split(": warning: ")[0] for w in warnings] == ["post.md:1:3", "post.md:1:34"]
+    assert "a link to a `javascript:` URL is shown as its text" in warnings[0]
+    assert "a link to a `file:` URL" in warnings[1]

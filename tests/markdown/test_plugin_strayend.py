@@ -6,8 +6,7 @@ import pytest
 from support.markdown import render_post
 
 STRAY = (
-    "closes no `<{tag}>` this post opened: it would close an element of the page around "
-    "the post"
+    "closes no `<{tag}>` this post opened: it would close an element of the page around the post"
 )
 
 
@@ -27,7 +26,7 @@ def test_each_stray_structural_closing_tag_is_a_warning_at_its_place():
         # a raw `<div>` block around Markdown, closed by a later block
         '<div class="note">\n\nSome *Markdown*.\n\n</div>\n',
         # opened and closed inline, across lines of one paragraph
-        'A <span>b</span> and <div>c\nd</div>.\n',
+        "A <span>b</span> and <div>c\nd</div>.\n",
         # nested, with implied closes and void elements on the way
         "<details><summary>s</summary>\n\n<ul><li>a<li>b<br></ul>\n\n</details>\n",
         # a stray closing tag of no layout element, and closing tags in code

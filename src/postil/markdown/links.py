@@ -8,13 +8,17 @@ means nothing in the built site. This plugin fixes both before anything is rende
 from __future__ import annotations
 
 import posixpath
+import re
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
+from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 from postil.content.discover import is_source
+from postil.markdown.inlinewarn import warn_inline
 from postil.markdown.references import locate, record, resolve, source_path
 from postil.markdown.rendered import AnchorLink
 from postil.markdown.state import RenderState, get_state
@@ -52,9 +56,40 @@ def links_plugin(md: MarkdownIt) -> None:
       file is known: a missing one is a warning at its line (`postil.linkcheck`).
 
     The core rule runs right after inline parsing, before the notes and figures plugins
-    move tokens, so links inside notes and figure images are covered. No CSS classes.
+    move tokens, so links inside notes and figure images are covered. A link whose URL
+    markdown-it refuses (`javascript:`, `vbscript:`, `file:`, `data:` but images') stays
+    text, as in every CommonMark renderer, with a warning at it (`_refused_link`). No CSS
+    classes.
     """
     md.core.ruler.after("inline", "links", rewrite_links)
+    link = md.inline.ruler.__rules__[md.inline.ruler.__find__("link")].fn
+    md.inline.ruler.at("link", _refused_link(link))
+
+
+REFUSED = re.compile(r"\[[^\[\]\n]*\]\(\s*<?\s*(javascript|vbscript|file|data):", re.I)
+"""A link's text and a URL of a scheme markdown-it's `validateLink` refuses (its
+`BAD_PROTO_RE`; `data:` images are the image rule's)."""
+
+
+def _refused_link(link: Any) -> Any:
+    """Return markdown-it's link rule warning where it made no link of a URL it refuses:
+    `[run](javascript:alert(1))` was shown as written, silently."""
+
+    def link_rule(state: StateInline, silent: bool) -> bool:
+        if link(state, silent):
+            return True
+        found = None if silent else REFUSED.match(state.src, state.pos)
+        if found is not None:
+            warn_inline(
+                state,
+                state.pos,
+                f"a link to a `{found[1].lower()}:` URL is shown as its text: Markdown makes "
+                "no link of `javascript:`, `vbscript:`, `file:` or `data:` URLs (they run code "
+                "or read the reader's files); link to a web page (https://…) instead",
+            )
+        return False
+
+    return link_rule
 
 
 def rewrite_links(state: StateCore) -> None:
