@@ -43,7 +43,7 @@ from postil.cache.store import BuildCache, CacheError
 from postil.config import config_warnings, load_config
 from postil.content.load import load_posts
 from postil.errors import BuildFailed, Diagnostic, Severity, as_diagnostic, located
-from postil.images import image_sizes
+from postil.images import image_sizes, unreadable_images
 from postil.model import FrontMatter, OutputFile, Post, RenderedPost, Site
 from postil.output import check_output_dir
 from postil.outputs import check_references, check_social_images, site_outputs
@@ -221,7 +221,9 @@ def run(
     keys = markdown_keys(config, posts, cache.memo("markdown keys"))
     bibliographies, problems_bib = load_bibliographies(config, posts, cache)
     diagnostics += problems_bib
-    maps = AssetMaps(assets.by_source, image_sizes(assets.files, cache), bibliographies)
+    sizes = image_sizes(assets.files, cache)
+    diagnostics += unreadable_images(assets.files, sizes, assets.origins)
+    maps = AssetMaps(assets.by_source, sizes, bibliographies)
     with _font_standby(options, cache, posts):
         rendered, found = render_posts(config, posts, env, cache, rows, options.workers, keys, maps)
         rows.prune()

@@ -12,11 +12,12 @@ from __future__ import annotations
 import os
 import re
 import xml.parsers.expat
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from postil.cache.keys import fingerprint
 from postil.cache.store import BuildCache
+from postil.errors import Diagnostic, Location, Severity
 
 Size = tuple[int, int]
 """(width, height) in CSS pixels."""
@@ -56,6 +57,45 @@ def image_sizes(files: Iterable[tuple[str, Path]], cache: BuildCache) -> dict[st
             sizes[rel] = (int(size[0]), int(size[1]))
     cache.forget("image", known.keys() - kept)
     return sizes
+
+
+def unreadable_images(
+    files: Iterable[tuple[str, Path]], sizes: Mapping[str, Size], origins: Mapping[str, str]
+) -> list[Diagnostic]:
+    """Return a warning for each raster image among `files` ((output rel, file)) that has no
+    size in `sizes` although Pillow reads its format: not the image its name says (a page
+    saved as `plot.png`, a file cut short or empty), which a browser shows as a broken image.
+
+    Args:
+        origins: the source path (`content/…`, `static/…`) of each output rel, where the
+            warning points.
+    """
+    broken = [
+        (rel, path)
+        for rel, path in files
+        if rel not in sizes and os.path.splitext(rel)[1].lower() in RASTER
+    ]
+    if not broken:
+        return []
+    from PIL import Image
+
+    readable = Image.registered_extensions()  # the formats this Pillow was built with
+    found = []
+    for rel, path in broken:
+        kind = readable.get(os.path.splitext(rel)[1].lower())
+        if kind is None or not path.is_file():
+            continue
+        found.append(
+            Diagnostic(
+                Severity.WARNING,
+                Location(origins.get(rel, rel)),
+                f"this file is not a {kind} image a browser can show (its bytes are no {kind} "
+                f"file, or it is empty or cut short): published as `{rel}`, it shows as a "
+                f"broken image; save the image again as {kind}, or give the file the ending "
+                "of its format",
+            )
+        )
+    return found
 
 
 def image_size(path: Path) -> Size | None:

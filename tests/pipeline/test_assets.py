@@ -8,10 +8,9 @@ import os
 
 import pytest
 from support.blog import build_site, make_site, post_text
+from support.images import PNG
 
 from postil.errors import BuildFailed
-
-PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 8
 
 
 def bundle(root, name, text, files):
@@ -144,3 +143,22 @@ def test_an_image_replaced_by_one_of_another_size_updates_the_page(tmp_path):
     result = build_site(root)
     assert result.rendered == 1
     assert 'width="20" height="30"' in page.read_text()
+
+
+def test_an_image_file_that_is_no_image_is_a_warning_at_the_file(tmp_path):
+    """A page saved as `plot.png`, an empty `photo.jpg`: published as they are, they show as
+    broken images; a warning names each (the trial's `fake.png` was silent). A real image,
+    an SVG sized in `em` and a file of no image ending are no warning, on every build."""
+    root = make_site(tmp_path / "site", {})
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg" width="2em" height="1em"></svg>'
+    files = {"plot.png": b"<html>a page</html>", "photo.jpg": b"", "real.png": PNG}
+    bundle(root, "p", post_text("P", "2026-01-01", "![a](plot.png)\n"), files | {"d.svg": svg})
+    (root / "content/notes.dat").write_bytes(b"\x89PNG")
+    for _ in range(2):  # the second build reads the sizes from the cache
+        warnings = [str(w) for w in build_site(root).warnings]
+        assert [w.split(": warning: ")[0] for w in warnings] == [
+            "content/posts/p/photo.jpg",
+            "content/posts/p/plot.png",
+        ]
+        assert "this file is not a JPEG image a browser can show" in warnings[0]
+        assert "published as `posts/p/plot.png`, it shows as a broken image" in warnings[1]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from support.blog import build_into, build_site, make_site, page
+from support.images import PNG
 
 from postil.errors import BuildFailed
 
@@ -55,7 +56,7 @@ Both.
 def test_quarto_subfigures_without_ids_show_their_captions_and_an_empty_figure_warns(tmp_path):
     root = make_site(tmp_path / "site", {"p.md": QUARTO_FIGURES})
     for name in ("a.png", "b.png"):
-        (root / "content/posts" / name).write_bytes(b"")
+        (root / "content/posts" / name).write_bytes(PNG)
     warnings = [str(w) for w in build_site(root).warnings]
     assert warnings == [
         "content/posts/p.md:16:1: warning: figure div `#fig-empty` is empty; put the figure "
@@ -228,7 +229,7 @@ No image here.
 def test_a_myst_figures_name_is_its_id_and_numref_links_to_it(tmp_path):
     root = make_site(tmp_path / "site", {"p.md": MYST_FIGURES})
     for name in ("plot.png", "late.png"):
-        (root / "content/posts" / name).write_bytes(b"")
+        (root / "content/posts" / name).write_bytes(PNG)
     assert [str(w) for w in build_site(root).warnings] == [
         "content/posts/p.md:18:1: warning: MyST directive `{figure}` names no image, so none "
         "is shown; write its path after the name: ```{figure} images/plot.png"
@@ -264,7 +265,7 @@ def test_math_errors_in_a_myst_caption_or_role_and_an_empty_role_name_their_own_
     tmp_path,
 ):
     root = make_site(tmp_path / "site", {"p.md": MYST_ERRORS})
-    (root / "content/posts/plot.png").write_bytes(b"")
+    (root / "content/posts/plot.png").write_bytes(PNG)
     with pytest.raises(BuildFailed) as failed:
         build_site(root)
     assert [str(error).split(" ", 1)[0] for error in failed.value.diagnostics] == [

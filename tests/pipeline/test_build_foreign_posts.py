@@ -9,6 +9,7 @@ from __future__ import annotations
 import feedparser
 import pytest
 from support.blog import build_into, build_site, make_site, page
+from support.images import PNG
 
 from postil.build import BuildOptions, build
 from postil.errors import BuildFailed
@@ -126,7 +127,7 @@ def site(tmp_path_factory):
     root = make_site(tmp_path_factory.mktemp("foreign") / "site", POSTS)
     for image in ("assets/pong.png", "img/ppca.png"):  # the images the posts show
         (root / "static" / image).parent.mkdir(parents=True, exist_ok=True)
-        (root / "static" / image).write_bytes(b"")
+        (root / "static" / image).write_bytes(PNG)
     result = build_site(root)
     return root, build_into(root), result
 
@@ -254,10 +255,10 @@ def test_blogdown_r_markdown_and_its_knitted_files_build_as_blogdown_publishes_t
         "![plot](index_files/figure-html/q.png)\n"
     )
     (bundle / "index.html").write_text('---\ntitle: "Bundle"\n---\n<p>rendered</p>\n')
-    (bundle / "index_files/figure-html/q.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (bundle / "index_files/figure-html/q.png").write_bytes(PNG)
     figures = root / "content/posts/knit_files/figure-html"
     figures.mkdir(parents=True)
-    (figures / "p.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (figures / "p.png").write_bytes(PNG)
     report = build_site(root)
     assert report.posts == 3
     assert [(w.location.path, w.location.line) for w in report.warnings] == [

@@ -6,6 +6,7 @@ from functools import partial
 
 from lxml import html as lxml_html
 from support import sites
+from support.images import PNG
 
 from postil.build import BuildOptions, build
 from postil.errors import BuildFailed
@@ -34,7 +35,7 @@ def page(root, slug):
 def test_a_jekyll_post_builds_with_its_links_toc_and_one_warning(tmp_path):
     root = make_site(tmp_path / "site", {"2021-diffusion.md": JEKYLL, "2017-gan.md": GAN})
     (root / "static/assets").mkdir(parents=True)
-    (root / "static/assets/o.png").write_bytes(b"")  # the image the post shows
+    (root / "static/assets/o.png").write_bytes(PNG)  # the image the post shows
     result = build(BuildOptions(root=root))
     assert [str(w).split(": warning: ")[0] for w in result.warnings] == [
         "content/posts/2021-diffusion.md:20:1"  # the include; `#nice` is an anchor
@@ -169,7 +170,7 @@ TUFTE = HEAD.format("Tufte") + (
 def test_a_tufte_jekyll_post_has_its_notes_figure_and_quote_and_no_warning(tmp_path):
     root = make_site(tmp_path / "site", {"tufte.md": TUFTE})
     (root / "static/assets").mkdir(parents=True)
-    (root / "static/assets/march.png").write_bytes(b"")
+    (root / "static/assets/march.png").write_bytes(PNG)
     assert not build(BuildOptions(root=root)).warnings
     body = page(root, "tufte").find_class("post-body")[0]
     assert body.xpath("string(//span[@class='newthought'])") == "Small multiples"

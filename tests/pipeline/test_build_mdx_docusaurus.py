@@ -8,6 +8,7 @@ from __future__ import annotations
 import feedparser
 import pytest
 from support.blog import build_into, build_site, make_site, page
+from support.images import PNG
 
 DOCUSAURUS = """---
 title: Gradients in MDX
@@ -66,11 +67,11 @@ def site(tmp_path_factory):
     root = make_site(tmp_path_factory.mktemp("mdx") / "site", {})
     (root / "content/posts/astro").mkdir()
     (root / "content/posts/astro/index.mdx").write_text(ASTRO, encoding="utf-8")
-    (root / "content/posts/astro/hero.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (root / "content/posts/astro/hero.png").write_bytes(PNG)
     folder = root / "content/posts/2024-05-01-post"
     folder.mkdir()
     (folder / "index.mdx").write_text(DOCUSAURUS, encoding="utf-8")
-    (folder / "graph.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    (folder / "graph.png").write_bytes(PNG)
     result = build_site(root)
     return root, build_into(root), result
 

@@ -6,6 +6,7 @@ from functools import partial
 
 from lxml import html as lxml_html
 from support import sites
+from support.images import PNG
 
 from postil.build import BuildOptions, build
 
@@ -41,7 +42,7 @@ def test_a_zola_post_renders_its_math_callout_and_figure_and_reports_the_theme_s
     tmp_path,
 ):
     root = make_site(tmp_path / "site", {"zola/index.md": ZOLA})
-    (root / "content/posts/zola/plot.png").write_bytes(b"")
+    (root / "content/posts/zola/plot.png").write_bytes(PNG)
     result = build(BuildOptions(root=root))
     assert [str(w).split(": warning: ")[0] for w in result.warnings] == [
         "content/posts/zola/index.md:19:1"

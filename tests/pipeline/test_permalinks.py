@@ -9,12 +9,12 @@ from functools import partial
 import pytest
 from lxml import html as lxml_html
 from support import sites
+from support.images import PNG
 
 from postil.build import BuildOptions, build
 from postil.errors import BuildFailed
 
 CONFIG = "title: T\nauthor: A\nbase_url: https://x.org/blog/\n"
-PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 8  # enough for an asset
 make_site = partial(sites.make_site, config=CONFIG)
 MOVED = (
     "---\ntitle: Moved\ndate: 2020-01-01\nurl: /2012/12/04/a-primer\n"

@@ -22,6 +22,7 @@ from pathlib import Path
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 import pytest
+from support.images import PNG
 from support.web import serve_dir
 
 REPO = Path(__file__).resolve().parents[2]
@@ -277,12 +278,12 @@ ASSET_POSTS = {
     ),
 }
 ASSET_FILES = {
-    "content/posts/bundle/plot.png": b"\x89PNG\r\n\x1a\n",
+    "content/posts/bundle/plot.png": PNG,
     "content/posts/bundle/img/fig.svg": (
         b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 2"/>'
     ),
     "content/posts/bundle/clip.mp4": b"mp4",
-    "content/img/red.png": b"\x89PNG\r\n\x1a\n",
+    "content/img/red.png": PNG,
     "static/data/table.csv": b"a,b\n",
 }
 

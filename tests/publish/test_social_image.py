@@ -4,6 +4,7 @@ image, else the site's `image:`; absolute, with a large Twitter card."""
 from __future__ import annotations
 
 from support.blog import BASE, build_into, build_site, make_site, page, post_text
+from support.images import PNG
 
 
 def meta(out, rel, name):
@@ -14,7 +15,7 @@ def meta(out, rel, name):
 def test_the_first_image_of_a_post_is_its_social_image(tmp_path):
     root = make_site(tmp_path, {"a.md": post_text("A", "2026-01-01", "![x](/img/a.png)\n")})
     (root / "static/img").mkdir(parents=True)
-    (root / "static/img/a.png").write_bytes(b"png")
+    (root / "static/img/a.png").write_bytes(PNG)
     out = build_into(root)
     assert meta(out, "posts/a/index.html", "og:image") == [f"{BASE}img/a.png"]
     assert meta(out, "posts/a/index.html", "twitter:image") == [f"{BASE}img/a.png"]
@@ -26,9 +27,9 @@ def test_front_matter_image_wins_and_is_read_relative_to_the_page(tmp_path):
     root = make_site(tmp_path, {})
     (root / "content/posts/a").mkdir()
     (root / "content/posts/a/index.md").write_text(text)
-    (root / "content/posts/a/cover.png").write_bytes(b"png")
+    (root / "content/posts/a/cover.png").write_bytes(PNG)
     (root / "static/img").mkdir(parents=True)
-    (root / "static/img/a.png").write_bytes(b"png")
+    (root / "static/img/a.png").write_bytes(PNG)
     out = build_into(root)
     assert meta(out, "posts/a/index.html", "og:image") == [f"{BASE}posts/a/cover.png"]
 
@@ -36,7 +37,7 @@ def test_front_matter_image_wins_and_is_read_relative_to_the_page(tmp_path):
 def test_the_site_image_is_the_default_and_pages_without_one_have_a_small_card(tmp_path):
     root = make_site(tmp_path / "s", {"a.md": post_text("A", "2026-01-01")}, "image: /card.png\n")
     (root / "static").mkdir()
-    (root / "static/card.png").write_bytes(b"png")
+    (root / "static/card.png").write_bytes(PNG)
     out = build_into(root)
     assert meta(out, "posts/a/index.html", "og:image") == [f"{BASE}card.png"]
     assert meta(out, "index.html", "og:image") == [f"{BASE}card.png"]
