@@ -27,6 +27,11 @@ def bib():
         ("{SGD} {GPU}s", "SGD GPUs"),
         (r"5% of \$3", "5% of $3"),
         ("J.~Smith", "J.\u00a0Smith"),
+        (r"The {\TeX}book", "The TeXbook"),
+        (r"{\LaTeX}: A System", "LaTeX: A System"),
+        (r"\BibTeX{} and {\AmS}-\LaTeX", "BibTeX and AMS-LaTeX"),
+        (r"\texttt{grep} in an \mbox{mbox}", "grep in an mbox"),
+        (r"\mycommand{kept} \emph{and} \textbf{this}", "kept and this"),
     ],
 )
 def test_latex_in_fields_reads_as_unicode(latex, text):

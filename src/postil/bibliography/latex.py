@@ -5,6 +5,9 @@ Real `.bib` files are written for LaTeX: accents (`M{\"u}ller`, `Fran{\c c}ois`,
 protect case (`{SGD}`) and math (`$\alpha$`). Text is decoded by pylatexenc (the library
 bibtexparser itself uses for this); braces are dropped and the case is kept as written (no
 style here changes a title's case, so protecting braces have nothing to protect from).
+The TeX logos (`\\TeX`, `{\\LaTeX}`, `\\BibTeX`, …) are written as their names, and a command
+pylatexenc has no text for (`\\texttt{…}`, `\\mbox{…}`, a private `\\foo{…}`) keeps its arguments'
+text: pylatexenc's own default drops both, which lost words from titles.
 A field without a backslash takes a fast path that gives the same text, and decoded texts
 are remembered (names repeat across a file): pylatexenc costs about 0.3 ms a field.
 """
@@ -30,7 +33,52 @@ def _decoder() -> tuple[Any, Any, Any]:
     from pylatexenc.latex2text import LatexNodes2Text
     from pylatexenc.latexwalker import LatexWalker, get_default_latex_context_db
 
-    return LatexWalker, get_default_latex_context_db(), LatexNodes2Text(strict_latex_spaces=True)
+    return (
+        LatexWalker,
+        get_default_latex_context_db(),
+        LatexNodes2Text(latex_context=_text_context(), strict_latex_spaces=True),
+    )
+
+
+LOGOS = {
+    "TeX": "TeX",
+    "LaTeX": "LaTeX",
+    "LaTeXe": "LaTeX2\u03b5",
+    "BibTeX": "BibTeX",
+    "BibLaTeX": "BibLaTeX",
+    "biblatex": "biblatex",
+    "XeTeX": "XeTeX",
+    "XeLaTeX": "XeLaTeX",
+    "LuaTeX": "LuaTeX",
+    "LuaLaTeX": "LuaLaTeX",
+    "pdfTeX": "pdfTeX",
+    "pdfLaTeX": "pdfLaTeX",
+    "eTeX": "\u03b5-TeX",
+    "ConTeXt": "ConTeXt",
+    "AmS": "AMS",
+    "AMS": "AMS",
+    "AmSTeX": "AMS-TeX",
+    "AmSLaTeX": "AMS-LaTeX",
+    "SliTeX": "SliTeX",
+    "METAFONT": "METAFONT",
+    "MF": "METAFONT",
+    "MP": "MetaPost",
+    "MetaPost": "MetaPost",
+}
+"""The logo commands of the TeX world (latex.ltx, hologo, the `\\BibTeX` of bibliography
+styles) → their names as text."""
+
+
+def _text_context() -> Any:
+    """Return pylatexenc's text rules with the logos added and unknown commands keeping
+    their arguments' text (the default drops a command it does not know with its text)."""
+    from pylatexenc.latex2text import MacroTextSpec, get_default_latex_context_db
+
+    context = get_default_latex_context_db()
+    logos = [MacroTextSpec(name, simplify_repl=text) for name, text in LOGOS.items()]
+    context.add_context_category("postil-logos", macros=logos, prepend=True)
+    context.set_unknown_macro_spec(MacroTextSpec("", discard=False))
+    return context
 
 
 def _latex_to_text(latex: str) -> str:
