@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import yaml
 
 from postil.bibliography.entries import CITATION_STYLES
-from postil.errors import ConfigError, Diagnostic, Location, Severity
+from postil.errors import ConfigError, Diagnostic, Location, Severity, not_utf8
 from postil.model import SiteConfig
 from postil.yamlnodes import (
     Field,
@@ -167,13 +167,17 @@ def load_config(root: Path, base_url: str | None = None) -> SiteConfig:
     """
     path = root / CONFIG_NAME
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        data = path.read_bytes()
     except FileNotFoundError as e:
         raise ConfigError(
             f"no {CONFIG_NAME} in {root}; create one with title, author, base_url"
         ) from e
-    except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(f"cannot read {CONFIG_NAME}: {e}", Location(CONFIG_NAME)) from e
+    except OSError as e:
+        raise ConfigError(f"cannot read {CONFIG_NAME}: {e.strerror}", Location(CONFIG_NAME)) from e
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise ConfigError(*not_utf8(data, CONFIG_NAME, e)) from e
     values = _parse(text)
     _check_bibliography(root, text, values.get("bibliography", ()))
     if base_url is not None:

@@ -75,7 +75,7 @@ def test_latin1_file_is_an_error_naming_the_file_byte_line_and_column(tmp_path):
     data = HEAD.encode() + "caf\xe9\n".encode("latin-1")
     [error] = build_errors(make_site(tmp_path / "site", {"p.md": data}))
     assert error == (
-        "content/posts/p.md:5:4: not valid UTF-8 at byte 37 (0xe9); save the file as UTF-8"
+        "content/posts/p.md:5:4: the file is not valid UTF-8 at byte 37 (0xe9); save it as UTF-8"
     )
 
 
@@ -288,7 +288,7 @@ def test_cjk_and_accented_names_give_ascii_slugs(tmp_path):
 
 def test_a_name_and_title_of_only_emoji_ask_for_a_slug(tmp_path):
     [error] = build_errors(make_site(tmp_path / "site", {"🎉.md": "---\ntitle: 🎉🎉\n---\nx\n"}))
-    assert error.startswith("content/posts/🎉.md:1:1: cannot make a URL slug")
+    assert error.startswith("content/posts/🎉.md:1:1: postil cannot make a URL slug")
     assert "add `slug: my-post`" in error
 
 

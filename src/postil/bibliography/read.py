@@ -22,7 +22,7 @@ from bibtexparser.middlewares.names import (
 
 from postil.bibliography.entries import BibFile, Person, StoredWorks, Work
 from postil.bibliography.latex import decode, pieces
-from postil.errors import Diagnostic, Location, Severity
+from postil.errors import Diagnostic, Location, Severity, not_utf8
 
 
 class _Quiet(logging.Filter):
@@ -68,12 +68,13 @@ def read_bib(data: bytes, rel: str) -> BibFile:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         text = data.decode("latin-1")
-        line = data[: e.start].count(b"\n") + 1
-        warnings.append(_warning(rel, line, "is not UTF-8; read as Latin-1: save it as UTF-8"))
+        message, where = not_utf8(data, rel, e)
+        message = message.replace("; save it", "; it is read as Latin-1: save it")
+        warnings.append(Diagnostic(Severity.WARNING, where, message))
     try:
         library = bibtexparser.parse_string(text.replace("\r\n", "\n"), parse_stack=[])
     except Exception as e:  # the parser's own invariants failed: report the file, go on
-        warnings.append(_warning(rel, 1, f"cannot be read ({e}); no entry of it is used"))
+        warnings.append(_warning(rel, 1, f"the file cannot be read ({e}); no entry of it is used"))
         return BibFile({}, tuple(warnings))
     works: dict[str, Work] = {}
     strings = dict(_MACROS)
