@@ -277,15 +277,16 @@ def config_warnings(config: SiteConfig) -> list[Diagnostic]:
     return [
         Diagnostic(
             Severity.WARNING,
-            _key_location(config.root, "base_url"),
+            key_location(config.root, "base_url"),
             f"base_url `{config.base_url}` is a placeholder; set it to the address the site "
             "will be published at (the GitHub Pages workflow passes its own with --base-url)",
         )
     ]
 
 
-def _key_location(root: Path, key: str) -> Location:
-    """Return where `key`'s value is in `root/postil.yaml` (the file alone if not found)."""
+def key_location(root: Path, key: str) -> Location:
+    """Return where top-level `key`'s value is in `root/postil.yaml`, as file:line:col (the
+    file alone if the key is not there or the file cannot be read)."""
     try:
         text = (root / CONFIG_NAME).read_text(encoding="utf-8-sig")
         fields = compose_mapping(text.replace("\r\n", "\n")) or []
