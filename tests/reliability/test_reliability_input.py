@@ -20,7 +20,7 @@ from support import sites
 from support.build import build_site
 
 from postil.build import BuildOptions, build
-from postil.errors import BuildFailed
+from postil.errors import BuildFailed, TemplateError, as_diagnostic, located
 
 INVALID = Path(__file__).parents[1] / "sites" / "invalid"
 CONFIG = "title: T\nauthor: A\nbase_url: https://x.org/blog/\n"
@@ -318,3 +318,25 @@ def test_invalid_site_prints_exactly_its_expected_errors_and_exits_1(tmp_path, c
     located = [line for line in done.stderr.splitlines() if line.startswith("content/")]
     assert located == expected
     assert not (site / "_site").exists()
+
+
+@pytest.mark.parametrize(
+    ("expression", "error"),
+    [
+        ("{{ meta.nonexistent_field.x }}", "UndefinedError: 'postil.model.FrontMatter object'"),
+        ("{{ 1 // 0 }}", "ZeroDivisionError: integer division or modulo by zero"),
+    ],
+)
+def test_a_template_failing_while_it_renders_is_an_error_at_its_file_and_line(
+    tmp_path, expression, error
+):
+    root = make_site(tmp_path / "site", {"p.md": HEAD + "x\n"})
+    (root / "templates").mkdir(exist_ok=True)
+    (root / "templates/post.html").write_text(
+        '{% extends "base.html" %}\n{% block main %}\n\n' + expression + "\n{% endblock %}\n"
+    )
+    with pytest.raises(TemplateError) as failed:
+        build(BuildOptions(root=root))
+    found = str(located(as_diagnostic(failed.value), root))
+    assert found.startswith(f"templates/post.html:4: rendering posts/p/index.html failed: {error}")
+    assert not (root / "_site").exists()
