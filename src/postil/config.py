@@ -17,13 +17,13 @@ import yaml
 
 from postil.bibliography.entries import CITATION_STYLES
 from postil.errors import ConfigError, Diagnostic, Location, Severity, not_utf8
+from postil.macrodefs import read_macros
 from postil.model import SiteConfig
 from postil.yamlnodes import (
     Field,
     YamlFieldError,
     as_bool,
     as_int,
-    as_str_mapping,
     as_text,
     as_text_list,
     compose_mapping,
@@ -66,10 +66,7 @@ def _math(field: Field) -> dict[str, Any]:
         )
     values: dict[str, Any] = {}
     if "macros" in sub:
-        macros = as_str_mapping(sub["macros"])
-        values["math_macros"] = tuple(
-            sorted((name.lstrip("\\"), body) for name, body in macros.items())
-        )
+        values["math_macros"] = read_macros(sub["macros"])
     if "double_dollar_in_text" in sub:
         values["math_double_dollar_in_text"] = _double_dollar(sub["double_dollar_in_text"])
     return values
