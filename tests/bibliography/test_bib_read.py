@@ -118,3 +118,14 @@ def test_latin1_bytes_are_read_with_a_warning():
         "l.bib:1:19: warning: the file is not valid UTF-8 at byte 18 (0xfc); "
         "it is read as Latin-1: save it as UTF-8"
     )
+
+
+def test_emphasis_commands_are_emphasis_pieces_and_logos_stay_in_the_title():
+    assert pieces(r"{\LaTeX}: A System and \emph{more} of \textbf{it}") == (
+        ("text", "LaTeX: A System and "),
+        ("em", "more"),
+        ("text", " of "),
+        ("strong", "it"),
+    )
+    assert pieces(r"\textit{a {B} c} on $x$") == (("em", "a B c"), ("text", " on "), ("math", "x"))
+    assert pieces(r"an \emph{unclosed one") == (("text", "an unclosed one"),)

@@ -104,7 +104,9 @@ def decode(latex: str) -> str:
 
 
 def pieces(latex: str) -> Pieces:
-    r"""Return a field's text and math pieces: `$…$` is math (TeX kept), `\$` a dollar.
+    r"""Return a field's text, emphasis and math pieces: `$…$` is ("math", TeX), `\$` a
+    dollar; `\emph{…}`, `\textit{…}`, `\textsl{…}` are ("em", text) and `\textbf{…}`
+    ("strong", text), which styles that write markup keep (`EMPHASIS`).
 
     A `$` without its closing `$` is text.
     """
@@ -112,19 +114,53 @@ def pieces(latex: str) -> Pieces:
     for kind, content in _split_math(latex):
         if kind == "math":
             found.append(("math", content.strip()))
-        elif content:
-            text = decode(content)
-            # decode() collapses spaces at the edges too; keep one where the source had one
-            lead = " " if content[:1].isspace() and found else ""
-            tail = " " if content[-1:].isspace() else ""
-            if text or lead or tail:
-                text = lead + text + (tail if text else "")
-                if found and found[-1][0] == "text":  # after an unclosed `$`
-                    text = found.pop()[1] + text
-                found.append(("text", text))
-    if found and found[-1][0] == "text":
-        found[-1] = ("text", found[-1][1].rstrip())
+            continue
+        for style, part in _split_emphasis(content):
+            _add_text(found, style, part)
+    if found and found[-1][0] != "math":
+        found[-1] = (found[-1][0], found[-1][1].rstrip())
     return tuple(piece for piece in found if piece[1])
+
+
+EMPHASIS = {"emph": "em", "textit": "em", "textsl": "em", "textbf": "strong"}
+"""LaTeX's emphasis commands → the piece kind a reference writes as `<em>` or `<strong>`."""
+
+_EMPHASIS = re.compile(r"\\(" + "|".join(EMPHASIS) + r")\s*\{")
+
+
+def _split_emphasis(latex: str) -> list[tuple[str, str]]:
+    """Split LaTeX text at its emphasis commands into ("text"|"em"|"strong", LaTeX) parts;
+    a command whose `{` is not closed stays text."""
+    parts, pos = [], 0
+    for match in _EMPHASIS.finditer(latex):
+        if match.start() < pos:
+            continue  # inside an emphasis already taken
+        depth, end = 1, match.end()
+        while end < len(latex) and depth:
+            depth += {"{": 1, "}": -1}.get(latex[end], 0)
+            end += 2 if latex[end] == "\\" else 1
+        if depth:
+            break
+        parts += [
+            ("text", latex[pos : match.start()]),
+            (EMPHASIS[match.group(1)], latex[match.end() : end - 1]),
+        ]
+        pos = end
+    parts.append(("text", latex[pos:]))
+    return [part for part in parts if part[1]]
+
+
+def _add_text(found: list[tuple[str, str]], kind: str, content: str) -> None:
+    """Append decoded text of `kind` to `found`, keeping one space at an edge where the
+    source had one (`decode` strips them), and joining text after an unclosed `$`."""
+    text = decode(content)
+    lead = " " if content[:1].isspace() and found else ""
+    tail = " " if content[-1:].isspace() else ""
+    if text or lead or tail:
+        text = lead + text + (tail if text else "")
+        if kind == "text" and found and found[-1][0] == "text":
+            text = found.pop()[1] + text
+        found.append((kind, text))
 
 
 def _split_math(latex: str) -> list[tuple[str, str]]:
