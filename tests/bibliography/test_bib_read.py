@@ -129,3 +129,16 @@ def test_emphasis_commands_are_emphasis_pieces_and_logos_stay_in_the_title():
     )
     assert pieces(r"\textit{a {B} c} on $x$") == (("em", "a B c"), ("text", " on "), ("math", "x"))
     assert pieces(r"an \emph{unclosed one") == (("text", "an unclosed one"),)
+
+
+def test_a_command_with_no_text_is_a_warning_at_its_field_and_known_ones_are_not():
+    bib = read_bib(
+        b"@book{a,\n  title = {The {\\TeX}book and \\mylogo{} of {\\em it}},\n"
+        b"  publisher = {\\texttt{AW} \\relax $\\undefinedmath$}\n}\n",
+        "f.bib",
+    )
+    assert [str(w) for w in bib.warnings] == [
+        "f.bib:2: warning: entry `a`, field `title`: `\\mylogo` has no text postil knows and "
+        "is left out; write the text it stands for"
+    ]
+    assert bib.works["a"].title == (("text", "The TeXbook and of it"),)

@@ -103,6 +103,51 @@ def decode(latex: str) -> str:
     return _SPACES.sub(" ", text).strip(" \t\n\r")
 
 
+NO_TEXT = frozenset(
+    "em it bf sl sc rm sf tt up md normalfont itshape bfseries scshape upshape mdseries slshape "
+    "rmfamily sffamily ttfamily tiny scriptsize footnotesize small normalsize large Large LARGE "
+    "huge Huge relax protect noindent par newline linebreak nobreak hfill hfil allowbreak "
+    "null unskip ignorespaces".split()
+)
+"""Commands that have no text of their own in LaTeX either (font and size switches,
+spacing, `\\relax`): leaving them out loses nothing, so no warning names them."""
+
+
+@lru_cache(maxsize=1 << 12)
+def dropped_commands(latex: str) -> tuple[str, ...]:
+    r"""Return the commands of a field's text (not its math) that have no text and so are
+    left out: a `\name` pylatexenc does not know, with no `{…}` after it (`\LaTeX`-like
+    logos and `\name{text}` keep their text), in order, each once."""
+    if "\\" not in latex:
+        return ()
+    walker, context, converter = _decoder()
+    found: dict[str, None] = {}
+    for kind, content in _split_math(latex):
+        if kind == "text" and "\\" in content:
+            parsed = walker(content, latex_context=context, tolerant_parsing=True)
+            _find_dropped(parsed.get_latex_nodes()[0], converter.latex_context, found)
+    return tuple(found)
+
+
+def _find_dropped(nodes: list[Any], text_context: Any, found: dict[str, None]) -> None:
+    from pylatexenc.latexwalker import LatexGroupNode, LatexMacroNode
+
+    for i, node in enumerate(nodes or ()):
+        if isinstance(node, LatexGroupNode):
+            _find_dropped(node.nodelist, text_context, found)
+        elif isinstance(node, LatexMacroNode):
+            args = node.nodeargd.argnlist if node.nodeargd else []
+            for arg in args:
+                if isinstance(arg, LatexGroupNode):
+                    _find_dropped(arg.nodelist, text_context, found)
+            after = nodes[i + 1] if i + 1 < len(nodes) else None
+            grouped = isinstance(after, LatexGroupNode) and after.nodelist
+            unknown = text_context.get_macro_spec(node.macroname) is text_context.unknown_macro_spec
+            silent = not node.macroname.isalpha() or node.macroname in NO_TEXT
+            if unknown and not silent and not any(args) and not grouped:
+                found["\\" + node.macroname] = None
+
+
 def pieces(latex: str) -> Pieces:
     r"""Return a field's text, emphasis and math pieces: `$…$` is ("math", TeX), `\$` a
     dollar; `\emph{…}`, `\textit{…}`, `\textsl{…}` are ("em", text) and `\textbf{…}`

@@ -21,7 +21,7 @@ from bibtexparser.middlewares.names import (
 )
 
 from postil.bibliography.entries import BibFile, Person, StoredWorks, Work
-from postil.bibliography.latex import decode, pieces
+from postil.bibliography.latex import decode, dropped_commands, pieces
 from postil.errors import Diagnostic, Location, Severity, not_utf8
 
 
@@ -45,6 +45,9 @@ CONTAINERS = ("journal", "journaltitle", "booktitle", "howpublished")
 
 PUBLISHERS = ("publisher", "institution", "school", "organization")
 """Fields naming who published a work, the first present wins."""
+
+SHOWN_FIELDS = frozenset({"title", "subtitle", *CONTAINERS, *PUBLISHERS})
+"""The text fields a reference shows, whose unknown commands are worth a warning."""
 
 _MACROS = {name[:3].lower(): name for name in MONTHS}
 _KEY = re.compile(r"@\s*(\w+)\s*[{(]\s*([^,\s]*)")
@@ -167,11 +170,19 @@ def _add_entry(
     for fld in entry.fields:
         if fld.key.lower() in fields:
             continue  # a field given twice: BibTeX ignores the extra one
+        line = (fld.start_line or entry.start_line or 0) + 1
         try:
             fields[fld.key.lower()] = evaluate(str(fld.value), strings)
         except _FieldProblem as e:
-            line = (fld.start_line or entry.start_line or 0) + 1
             warnings.append(_warning(rel, line, f"entry `{entry.key}`, field `{fld.key}`: {e}"))
+            continue
+        if fld.key.lower() in SHOWN_FIELDS:
+            for command in dropped_commands(fields[fld.key.lower()]):
+                message = (
+                    f"entry `{entry.key}`, field `{fld.key}`: `{command}` has no text postil "
+                    f"knows and is left out; write the text it stands for"
+                )
+                warnings.append(_warning(rel, line, message))
     work = make_work(entry.key, entry.entry_type.lower(), fields, rel, (entry.start_line or 0) + 1)
     works.setdefault(entry.key, work)
 
