@@ -16,14 +16,14 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import yaml
 
 from postil.bibliography.entries import CITATION_STYLES
-from postil.errors import ConfigError, Diagnostic, Location, Severity
+from postil.errors import ConfigError, Diagnostic, Location, Severity, not_utf8
+from postil.macrodefs import read_macros
 from postil.model import SiteConfig
 from postil.yamlnodes import (
     Field,
     YamlFieldError,
     as_bool,
     as_int,
-    as_str_mapping,
     as_text,
     as_text_list,
     compose_mapping,
@@ -66,10 +66,7 @@ def _math(field: Field) -> dict[str, Any]:
         )
     values: dict[str, Any] = {}
     if "macros" in sub:
-        macros = as_str_mapping(sub["macros"])
-        values["math_macros"] = tuple(
-            sorted((name.lstrip("\\"), body) for name, body in macros.items())
-        )
+        values["math_macros"] = read_macros(sub["macros"])
     if "double_dollar_in_text" in sub:
         values["math_double_dollar_in_text"] = _double_dollar(sub["double_dollar_in_text"])
     return values
@@ -167,13 +164,17 @@ def load_config(root: Path, base_url: str | None = None) -> SiteConfig:
     """
     path = root / CONFIG_NAME
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        data = path.read_bytes()
     except FileNotFoundError as e:
         raise ConfigError(
             f"no {CONFIG_NAME} in {root}; create one with title, author, base_url"
         ) from e
-    except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(f"cannot read {CONFIG_NAME}: {e}", Location(CONFIG_NAME)) from e
+    except OSError as e:
+        raise ConfigError(f"cannot read {CONFIG_NAME}: {e.strerror}", Location(CONFIG_NAME)) from e
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise ConfigError(*not_utf8(data, CONFIG_NAME, e)) from e
     values = _parse(text)
     _check_bibliography(root, text, values.get("bibliography", ()))
     if base_url is not None:
@@ -273,15 +274,16 @@ def config_warnings(config: SiteConfig) -> list[Diagnostic]:
     return [
         Diagnostic(
             Severity.WARNING,
-            _key_location(config.root, "base_url"),
+            key_location(config.root, "base_url"),
             f"base_url `{config.base_url}` is a placeholder; set it to the address the site "
             "will be published at (the GitHub Pages workflow passes its own with --base-url)",
         )
     ]
 
 
-def _key_location(root: Path, key: str) -> Location:
-    """Return where `key`'s value is in `root/postil.yaml` (the file alone if not found)."""
+def key_location(root: Path, key: str) -> Location:
+    """Return where top-level `key`'s value is in `root/postil.yaml`, as file:line:col (the
+    file alone if the key is not there or the file cannot be read)."""
     try:
         text = (root / CONFIG_NAME).read_text(encoding="utf-8-sig")
         fields = compose_mapping(text.replace("\r\n", "\n")) or []

@@ -194,3 +194,18 @@ def _source_line(root: Path, location: Location) -> str:
     except (OSError, UnicodeDecodeError):
         return ""
     return ""
+
+
+def not_utf8(data: bytes, rel: str, error: UnicodeDecodeError) -> tuple[str, Location]:
+    """Return the message and place of bytes that are not UTF-8: the file's line and column
+    of the first bad byte, its offset and value, and how to fix it (save as UTF-8).
+
+    Args:
+        data: the file's bytes; error: what decoding them as UTF-8 raised.
+        rel: the file's path relative to the site root.
+    """
+    line_start = data.rfind(b"\n", 0, error.start) + 1
+    line = data.count(b"\n", 0, error.start) + 1
+    col = len(data[line_start : error.start].decode("utf-8", "replace")) + 1
+    byte = f"byte {error.start} (0x{data[error.start]:02x})"
+    return f"the file is not valid UTF-8 at {byte}; save it as UTF-8", Location(rel, line, col)

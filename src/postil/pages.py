@@ -425,9 +425,10 @@ def _page(env: jinja2.Environment, template: str, rel: str, ctx: dict[str, Any])
         raise TemplateError(f"template syntax error: {e.message}", _template_location(e)) from e
     except (jinja2.TemplateError, ArithmeticError, LookupError, TypeError, ValueError) as e:
         # an undefined name, or an expression of the template failing (`{{ 1 // 0 }}`)
-        raise TemplateError(
-            f"rendering {rel} with {template} failed: {type(e).__name__}: {e}"
-        ) from e
+        where = _failing_line(e)
+        named = "" if where else f" with {template}"
+        message = f"rendering {rel}{named} failed: {type(e).__name__}: {e}"
+        raise TemplateError(message, where) from e
     if marker is not None and isinstance(body, BodyHTML) and marker in html:
         return OutputFile(rel, _spliced(html.encode("utf-8"), marker, body.content.html_bytes))
     return OutputFile(rel, html.encode("utf-8"))
@@ -480,6 +481,18 @@ def _bare_in(node: nodes.Node, parent: nodes.Node | None = None, captured: bool 
         node, (nodes.FilterBlock, nodes.AssignBlock, nodes.Macro, nodes.CallBlock)
     )
     return all(_bare_in(child, node, captured) for child in node.iter_child_nodes())
+
+
+def _failing_line(e: BaseException) -> Location | None:
+    """Return the template file and line where rendering raised `e`: the innermost frame of
+    its traceback that Jinja rewrote to point at template source (its globals hold
+    `__jinja_exception__`, jinja2.debug.fake_traceback), or None when there is none."""
+    found, tb = None, e.__traceback__
+    while tb is not None:
+        if "__jinja_exception__" in tb.tb_frame.f_globals:
+            found = Location(tb.tb_frame.f_code.co_filename, tb.tb_lineno)
+        tb = tb.tb_next
+    return found
 
 
 def _template_location(e: jinja2.TemplateSyntaxError) -> Location:

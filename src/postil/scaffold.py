@@ -86,7 +86,7 @@ PLACEHOLDER_BASE_URL = "https://example.invalid/"
 """The base URL of a site started without `--base-url`: `.invalid` is the top-level domain
 reserved never to resolve (RFC 2606, section 2), and the build warns while it is set."""
 
-_FIELD = re.compile(r"\$(title|author|base_url|date|requirement)\b")
+_FIELD = re.compile(r"\$(title|author|base_url|date|requirement|search)\b")
 
 
 @dataclass(frozen=True)
@@ -154,7 +154,19 @@ def _field_values(settings: SiteSettings) -> dict[str, str]:
         "base_url": scalar(check_base_url(settings.base_url)),
         "date": settings.today or datetime.now(timezone.utc).date().isoformat(),
         "requirement": f"postil[search]=={__version__}",
+        **_search_values(),
     }
+
+
+def _search_values() -> dict[str, str]:
+    """Return `search` on when Pagefind is installed here, so the new site builds with what
+    is installed, else off with how to turn it on. The Pages workflow installs
+    `postil[search]` either way (`requirement`), so turning it on later builds there too."""
+    from postil.search import pagefind_installed
+
+    if pagefind_installed() is not None:
+        return {"search": "true"}
+    return {"search": "false  # Pagefind was not installed when this site was made"}
 
 
 def _write_new(path: Path, text: str) -> Path:

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from postil.cache.keys import fingerprint
 from postil.cache.store import BuildCache
+from postil.config import key_location
 from postil.errors import ConfigError, OutputError
 from postil.htmlfilter import feed_html
 from postil.model import OutputFile, RenderedPost, Site
@@ -75,7 +76,7 @@ def search_index(site: Site, cache: BuildCache, keys: Mapping[str, str]) -> Sear
 
     kept = cache.get("search", "pagefind", key)
     if not isinstance(kept, list):
-        _pagefind_executable()  # fail now, as making the index would
+        _pagefind_executable(site.config.root)  # fail now, as making the index would
 
     def files() -> list[OutputFile]:
         found = kept if isinstance(kept, list) else cache.get("search", "pagefind", key)
@@ -83,7 +84,7 @@ def search_index(site: Site, cache: BuildCache, keys: Mapping[str, str]) -> Sear
             # At the pages' paths: Pagefind gives each its URL from the site's root, and
             # the search page's script puts the base path before it.
             documents = [(r.post.output_rel, search_document(site, r)) for r in posts]
-            found = list(_run_pagefind(documents, site.config.language))
+            found = list(_run_pagefind(documents, site.config.language, site.config.root))
             cache.put("search", "pagefind", key, found)
         return [OutputFile(SEARCH_DIR + rel, data) for rel, data in found]
 
@@ -127,9 +128,11 @@ def _tex_words(match: re.Match[str]) -> str:
     return f" <span>{html.escape(' '.join(words.split()))}</span> "
 
 
-def _run_pagefind(documents: list[tuple[str, str]], language: str) -> list[tuple[str, bytes]]:
+def _run_pagefind(
+    documents: list[tuple[str, str]], language: str, root: Path
+) -> list[tuple[str, bytes]]:
     """Index (output rel, html) documents with Pagefind's binary; return its files (path
-    under `SEARCH_DIR`, bytes), sorted by path.
+    under `SEARCH_DIR`, bytes), sorted by path. `root` is the site's, for the error.
 
     The documents are written to a scratch folder at their pages' paths, so Pagefind gives
     each the page's URL from the site's root. The binary is run as a command, not through
@@ -141,7 +144,7 @@ def _run_pagefind(documents: list[tuple[str, str]], language: str) -> list[tuple
         ConfigError: Pagefind is not installed.
         OutputError: Pagefind failed (its last lines are in the message).
     """
-    executable = _pagefind_executable()
+    executable = _pagefind_executable(root)
     with tempfile.TemporaryDirectory(prefix="postil-search-") as scratch:
         site, out = Path(scratch) / "site", Path(scratch) / "pagefind"
         for rel, document in documents:
@@ -159,20 +162,29 @@ def _run_pagefind(documents: list[tuple[str, str]], language: str) -> list[tuple
         return sorted((p.relative_to(out).as_posix(), p.read_bytes()) for p in files)
 
 
-def _pagefind_executable() -> Path:
-    """Return Pagefind's binary as the `pagefind` package finds it (the extended build first).
-
-    Raises:
-        ConfigError: Pagefind is not installed.
-    """
+def pagefind_installed() -> Path | None:
+    """Return Pagefind's binary as the `pagefind` package finds it (the extended build
+    first), or None when the `search` extra is not installed."""
     try:
         from pagefind.service import get_executable
 
         executable = get_executable()
     except ImportError:
-        executable = None
+        return None
+    return Path(executable) if executable is not None else None
+
+
+def _pagefind_executable(root: Path) -> Path:
+    """Return Pagefind's binary (`pagefind_installed`).
+
+    Raises:
+        ConfigError: Pagefind is not installed; at `search:` in `root/postil.yaml`.
+    """
+    executable = pagefind_installed()
     if executable is None:
         raise ConfigError(
-            "search: true needs Pagefind; install it with pip install 'postil[search]'"
+            "`search: true` needs Pagefind, which is not installed: install it with "
+            "pip install 'postil[search]', or set `search: false`",
+            key_location(root, "search"),
         )
-    return Path(executable)
+    return executable

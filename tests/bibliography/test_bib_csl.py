@@ -62,7 +62,7 @@ def test_what_cannot_be_read_is_a_warning_at_its_line():
         "r.json:4: warning: `a` is defined twice; the first is used: rename or delete one",
     ]
     [broken] = read_csl(b"[1,", "bad.json").warnings
-    assert str(broken).startswith("bad.json:1: warning: cannot be read (Expecting value")
+    assert str(broken).startswith("bad.json:1: warning: the file cannot be read (Expecting value")
     [shape] = read_csl(b"{}", "o.json").warnings
     assert "holds no list of CSL items" in str(shape)
 

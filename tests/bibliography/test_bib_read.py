@@ -27,6 +27,11 @@ def bib():
         ("{SGD} {GPU}s", "SGD GPUs"),
         (r"5% of \$3", "5% of $3"),
         ("J.~Smith", "J.\u00a0Smith"),
+        (r"The {\TeX}book", "The TeXbook"),
+        (r"{\LaTeX}: A System", "LaTeX: A System"),
+        (r"\BibTeX{} and {\AmS}-\LaTeX", "BibTeX and AMS-LaTeX"),
+        (r"\texttt{grep} in an \mbox{mbox}", "grep in an mbox"),
+        (r"\mycommand{kept} \emph{and} \textbf{this}", "kept and this"),
     ],
 )
 def test_latex_in_fields_reads_as_unicode(latex, text):
@@ -109,4 +114,31 @@ def test_a_field_given_twice_keeps_the_entry_and_its_first_value_as_bibtex_does(
 def test_latin1_bytes_are_read_with_a_warning():
     bib = read_bib("@misc{a, author={Müller, H.}}\n".encode("latin-1"), "l.bib")
     assert bib.works["a"].authors[0].family == "Müller"
-    assert "is not UTF-8" in str(bib.warnings[0])
+    assert str(bib.warnings[0]) == (
+        "l.bib:1:19: warning: the file is not valid UTF-8 at byte 18 (0xfc); "
+        "it is read as Latin-1: save it as UTF-8"
+    )
+
+
+def test_emphasis_commands_are_emphasis_pieces_and_logos_stay_in_the_title():
+    assert pieces(r"{\LaTeX}: A System and \emph{more} of \textbf{it}") == (
+        ("text", "LaTeX: A System and "),
+        ("em", "more"),
+        ("text", " of "),
+        ("strong", "it"),
+    )
+    assert pieces(r"\textit{a {B} c} on $x$") == (("em", "a B c"), ("text", " on "), ("math", "x"))
+    assert pieces(r"an \emph{unclosed one") == (("text", "an unclosed one"),)
+
+
+def test_a_command_with_no_text_is_a_warning_at_its_field_and_known_ones_are_not():
+    bib = read_bib(
+        b"@book{a,\n  title = {The {\\TeX}book and \\mylogo{} of {\\em it}},\n"
+        b"  publisher = {\\texttt{AW} \\relax $\\undefinedmath$}\n}\n",
+        "f.bib",
+    )
+    assert [str(w) for w in bib.warnings] == [
+        "f.bib:2: warning: entry `a`, field `title`: `\\mylogo` has no text postil knows and "
+        "is left out; write the text it stands for"
+    ]
+    assert bib.works["a"].title == (("text", "The TeXbook and of it"),)

@@ -71,3 +71,9 @@ def test_reference_entry_in_html_and_plain_text():
         text
         == "Müller, H., & François, J.-P. (2020b). On $x$. J. ML, 20(3), 1–9. https://doi.org/10.1/x"
     )
+
+
+def test_emphasis_in_a_title_is_markup_in_html_and_text_in_plain_text():
+    entry = Work("k", "book", title=(("text", "The "), ("em", "TeX"), ("strong", "book")))
+    assert "The <em>TeX</em><strong>book</strong>." in reference(entry, Markup(str))
+    assert "The TeXbook." in reference(entry, Plain(str))

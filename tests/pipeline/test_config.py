@@ -153,3 +153,13 @@ def test_params_that_are_no_text_are_errors_at_their_line(tmp_path, params, line
         load_config(write(tmp_path, "title: T\nauthor: A\nbase_url: https://x.org/\n" + params))
     assert message in err.value.message
     assert err.value.location.line == line
+
+
+def test_a_config_that_is_not_utf8_is_an_error_at_its_line_and_column_as_posts_get(tmp_path):
+    (tmp_path / "postil.yaml").write_bytes("title: T\nauthor: Ren\xe9\n".encode("latin-1"))
+    with pytest.raises(ConfigError) as err:
+        load_config(tmp_path)
+    assert str(err.value) == (
+        "postil.yaml:2:12: the file is not valid UTF-8 at byte 20 (0xe9); save it as UTF-8"
+    )
+    assert err.value.exit_code == 2

@@ -180,3 +180,18 @@ from postil.build import BuildOptions, build
 result = build(BuildOptions(root=Path.cwd(), base_url="{PAGES_URL}/"))
 print("rendered", result.rendered)
 """
+
+
+def test_without_pagefind_init_turns_search_off_and_the_site_builds(tmp_path, monkeypatch):
+    monkeypatch.setattr("postil.search.pagefind_installed", lambda: None)
+    root = tmp_path / "site"
+    init_site(root, SETTINGS)
+    assert yaml.safe_load((root / "postil.yaml").read_text())["search"] is False
+    assert f"postil[search]=={__version__}" in (root / "requirements.txt").read_text()
+    assert build(BuildOptions(root=root, strict=True, cache=False)).posts == 1
+
+
+def test_with_pagefind_init_turns_search_on(tmp_path, monkeypatch):
+    monkeypatch.setattr("postil.search.pagefind_installed", lambda: Path("/bin/pagefind"))
+    init_site(tmp_path / "site", SETTINGS)
+    assert yaml.safe_load((tmp_path / "site/postil.yaml").read_text())["search"] is True

@@ -110,5 +110,11 @@ def test_indexing_writes_nothing_outside_the_output(tmp_path, monkeypatch):
 def test_search_without_pagefind_is_a_configuration_error_naming_the_extra(tmp_path, monkeypatch):
     monkeypatch.setattr("pagefind.service.get_executable", lambda: None)
     root = make_site(tmp_path, POSTS, config="search: true\n")
-    with pytest.raises(ConfigError, match=r"pip install 'postil\[search\]'"):
+    with pytest.raises(ConfigError) as err:
         build(BuildOptions(root=root, cache=False))
+    lines = (root / "postil.yaml").read_text().splitlines()
+    line = next(n for n, text in enumerate(lines, 1) if text.startswith("search:"))
+    assert str(err.value) == (
+        f"postil.yaml:{line}:9: `search: true` needs Pagefind, which is not installed: install "
+        "it with pip install 'postil[search]', or set `search: false`"
+    )

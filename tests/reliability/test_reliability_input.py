@@ -20,7 +20,7 @@ from support import sites
 from support.build import build_site
 
 from postil.build import BuildOptions, build
-from postil.errors import BuildFailed
+from postil.errors import BuildFailed, TemplateError, as_diagnostic, located
 
 INVALID = Path(__file__).parents[1] / "sites" / "invalid"
 CONFIG = "title: T\nauthor: A\nbase_url: https://x.org/blog/\n"
@@ -75,7 +75,7 @@ def test_latin1_file_is_an_error_naming_the_file_byte_line_and_column(tmp_path):
     data = HEAD.encode() + "caf\xe9\n".encode("latin-1")
     [error] = build_errors(make_site(tmp_path / "site", {"p.md": data}))
     assert error == (
-        "content/posts/p.md:5:4: not valid UTF-8 at byte 37 (0xe9); save the file as UTF-8"
+        "content/posts/p.md:5:4: the file is not valid UTF-8 at byte 37 (0xe9); save it as UTF-8"
     )
 
 
@@ -288,7 +288,7 @@ def test_cjk_and_accented_names_give_ascii_slugs(tmp_path):
 
 def test_a_name_and_title_of_only_emoji_ask_for_a_slug(tmp_path):
     [error] = build_errors(make_site(tmp_path / "site", {"🎉.md": "---\ntitle: 🎉🎉\n---\nx\n"}))
-    assert error.startswith("content/posts/🎉.md:1:1: cannot make a URL slug")
+    assert error.startswith("content/posts/🎉.md:1:1: postil cannot make a URL slug")
     assert "add `slug: my-post`" in error
 
 
@@ -318,3 +318,25 @@ def test_invalid_site_prints_exactly_its_expected_errors_and_exits_1(tmp_path, c
     located = [line for line in done.stderr.splitlines() if line.startswith("content/")]
     assert located == expected
     assert not (site / "_site").exists()
+
+
+@pytest.mark.parametrize(
+    ("expression", "error"),
+    [
+        ("{{ meta.nonexistent_field.x }}", "UndefinedError: 'postil.model.FrontMatter object'"),
+        ("{{ 1 // 0 }}", "ZeroDivisionError: integer division or modulo by zero"),
+    ],
+)
+def test_a_template_failing_while_it_renders_is_an_error_at_its_file_and_line(
+    tmp_path, expression, error
+):
+    root = make_site(tmp_path / "site", {"p.md": HEAD + "x\n"})
+    (root / "templates").mkdir(exist_ok=True)
+    (root / "templates/post.html").write_text(
+        '{% extends "base.html" %}\n{% block main %}\n\n' + expression + "\n{% endblock %}\n"
+    )
+    with pytest.raises(TemplateError) as failed:
+        build(BuildOptions(root=root))
+    found = str(located(as_diagnostic(failed.value), root))
+    assert found.startswith(f"templates/post.html:4: rendering posts/p/index.html failed: {error}")
+    assert not (root / "_site").exists()

@@ -55,7 +55,8 @@ def read_csl(data: bytes, rel: str) -> BibFile:
         loaded: Any = json.loads(text) if rel.endswith(".json") else yaml.load(text, BaseLoader)
     except (ValueError, yaml.YAMLError) as e:
         line = getattr(e, "lineno", None) or getattr(getattr(e, "problem_mark", None), "line", 0)
-        return BibFile({}, (_warning(rel, int(line or 1), f"cannot be read ({_first(e)})"),))
+        message = f"the file cannot be read ({_first(e)})"
+        return BibFile({}, (_warning(rel, int(line or 1), message),))
     items = loaded.get("references") if isinstance(loaded, Mapping) else loaded
     if not isinstance(items, list):
         message = "holds no list of CSL items (a JSON array, or YAML `references:`)"

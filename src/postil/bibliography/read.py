@@ -21,8 +21,8 @@ from bibtexparser.middlewares.names import (
 )
 
 from postil.bibliography.entries import BibFile, Person, StoredWorks, Work
-from postil.bibliography.latex import decode, pieces
-from postil.errors import Diagnostic, Location, Severity
+from postil.bibliography.latex import decode, dropped_commands, pieces
+from postil.errors import Diagnostic, Location, Severity, not_utf8
 
 
 class _Quiet(logging.Filter):
@@ -46,6 +46,9 @@ CONTAINERS = ("journal", "journaltitle", "booktitle", "howpublished")
 PUBLISHERS = ("publisher", "institution", "school", "organization")
 """Fields naming who published a work, the first present wins."""
 
+SHOWN_FIELDS = frozenset({"title", "subtitle", *CONTAINERS, *PUBLISHERS})
+"""The text fields a reference shows, whose unknown commands are worth a warning."""
+
 _MACROS = {name[:3].lower(): name for name in MONTHS}
 _KEY = re.compile(r"@\s*(\w+)\s*[{(]\s*([^,\s]*)")
 _DOI = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:)", re.IGNORECASE)
@@ -68,12 +71,13 @@ def read_bib(data: bytes, rel: str) -> BibFile:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         text = data.decode("latin-1")
-        line = data[: e.start].count(b"\n") + 1
-        warnings.append(_warning(rel, line, "is not UTF-8; read as Latin-1: save it as UTF-8"))
+        message, where = not_utf8(data, rel, e)
+        message = message.replace("; save it", "; it is read as Latin-1: save it")
+        warnings.append(Diagnostic(Severity.WARNING, where, message))
     try:
         library = bibtexparser.parse_string(text.replace("\r\n", "\n"), parse_stack=[])
     except Exception as e:  # the parser's own invariants failed: report the file, go on
-        warnings.append(_warning(rel, 1, f"cannot be read ({e}); no entry of it is used"))
+        warnings.append(_warning(rel, 1, f"the file cannot be read ({e}); no entry of it is used"))
         return BibFile({}, tuple(warnings))
     works: dict[str, Work] = {}
     strings = dict(_MACROS)
@@ -166,11 +170,19 @@ def _add_entry(
     for fld in entry.fields:
         if fld.key.lower() in fields:
             continue  # a field given twice: BibTeX ignores the extra one
+        line = (fld.start_line or entry.start_line or 0) + 1
         try:
             fields[fld.key.lower()] = evaluate(str(fld.value), strings)
         except _FieldProblem as e:
-            line = (fld.start_line or entry.start_line or 0) + 1
             warnings.append(_warning(rel, line, f"entry `{entry.key}`, field `{fld.key}`: {e}"))
+            continue
+        if fld.key.lower() in SHOWN_FIELDS:
+            for command in dropped_commands(fields[fld.key.lower()]):
+                message = (
+                    f"entry `{entry.key}`, field `{fld.key}`: `{command}` has no text postil "
+                    f"knows and is left out; write the text it stands for"
+                )
+                warnings.append(_warning(rel, line, message))
     work = make_work(entry.key, entry.entry_type.lower(), fields, rel, (entry.start_line or 0) + 1)
     works.setdefault(entry.key, work)
 

@@ -177,8 +177,14 @@ class Markup:
         return f'<a class="reference-link" href="{escape(href)}"{extra}>{escape(href)}</a>'
 
     def pieces(self, pieces: Pieces) -> str:
-        """Write text pieces as text and math pieces through `formula`."""
-        return "".join(self.formula(c) if k == "math" else self.text(c) for k, c in pieces)
+        """Write text pieces as text, emphasis as `emphasis`, math through `formula`."""
+        return "".join(
+            self.formula(c) if k == "math" else self.emphasis(k, self.text(c)) for k, c in pieces
+        )
+
+    def emphasis(self, kind: str, inner: str) -> str:
+        """Write an `\\emph{…}` ("em") or `\\textbf{…}` ("strong") piece; text as it is."""
+        return f"<{kind}>{inner}</{kind}>" if kind in ("em", "strong") else inner
 
 
 class Plain(Markup):
@@ -194,6 +200,10 @@ class Plain(Markup):
 
     def italic(self, inner: str) -> str:
         """Write a volume as it is."""
+        return inner
+
+    def emphasis(self, kind: str, inner: str) -> str:
+        """Write emphasis as its text."""
         return inner
 
     def link(self, href: str) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 from postil.cache.manifest import RACY_NS
 from postil.content.notebook import notebook_markdown
-from postil.errors import ContentError, Location
+from postil.errors import ContentError, Location, not_utf8
 from postil.model import SiteConfig, SourceFile
 
 CONTENT_DIR = "content"
@@ -471,17 +471,11 @@ def read_source(path: Path, rel: str, kind: str) -> SourceFile:
     try:
         data = path.read_bytes()
     except OSError as e:
-        raise ContentError(f"cannot read file: {e.strerror}", Location(rel)) from e
+        raise ContentError(f"the file cannot be read: {e.strerror}", Location(rel)) from e
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        line_start = data.rfind(b"\n", 0, e.start) + 1
-        line = data.count(b"\n", 0, e.start) + 1
-        col = len(data[line_start : e.start].decode("utf-8", "replace")) + 1
-        raise ContentError(
-            f"not valid UTF-8 at byte {e.start} (0x{data[e.start]:02x}); save the file as UTF-8",
-            Location(rel, line, col),
-        ) from e
+        raise ContentError(*not_utf8(data, rel, e)) from e
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if rel.endswith(NOTEBOOK_SUFFIX):
         text = notebook_markdown(text, rel)

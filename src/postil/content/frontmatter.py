@@ -40,6 +40,7 @@ from postil.content.metablocks import (
     read_unopened_block,
 )
 from postil.errors import ContentError, Diagnostic, Location, Severity
+from postil.macrodefs import read_macros
 from postil.model import Author, FrontMatter, SourceFile, TextAt
 from postil.slugs import slug_for
 from postil.yamlnodes import (
@@ -47,7 +48,6 @@ from postil.yamlnodes import (
     YamlFieldError,
     YamlFieldIgnored,
     as_bool,
-    as_str_mapping,
     as_text,
     compose_mapping,
     escape_warnings,
@@ -743,7 +743,7 @@ def _offset(fld: Field, off: str) -> tzinfo:
 
 
 def _macros(fld: Field, tz: ZoneInfo) -> tuple[tuple[str, str], ...]:
-    return tuple(sorted((k.lstrip("\\"), v) for k, v in as_str_mapping(fld).items()))
+    return read_macros(fld)
 
 
 def _published(fld: Field, tz: ZoneInfo) -> bool | datetime:

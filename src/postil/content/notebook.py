@@ -95,7 +95,7 @@ def notebook_markdown(text: str, rel: str) -> str:
         notebook = json.loads(text)
     except json.JSONDecodeError as e:
         raise ContentError(
-            f"not a readable notebook: {e.msg}; open and save it in Jupyter",
+            f"the file is not a readable notebook: {e.msg}; open and save it in Jupyter",
             Location(rel, e.lineno, e.colno),
         ) from None
     if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
@@ -105,7 +105,8 @@ def notebook_markdown(text: str, rel: str) -> str:
             if isinstance(version, int) and version < 4
             else "open and save it in Jupyter"
         )
-        raise ContentError(f"not a notebook of nbformat 4 (no `cells`); {hint}", Location(rel))
+        message = f"the file is not a notebook of nbformat 4 (no `cells`); {hint}"
+        raise ContentError(message, Location(rel))
     language = _language(_mapping(notebook.get("metadata")))
     cells = [cell for cell in notebook["cells"] if isinstance(cell, dict)]
     front = _fastpages_front(cells[0]) if cells else None

@@ -83,7 +83,7 @@ def make_post(source: SourceFile, meta: FrontMatter, body: str, body_line: int) 
     slug = make_slug(meta.slug) or make_slug(stem) or title_slug(meta.title, meta.macros)
     if not slug:
         raise ContentError(
-            "cannot make a URL slug from the file name or title;"
+            "postil cannot make a URL slug from the file name or title;"
             " add `slug: my-post` to the front matter",
             Location(source.rel, 1, 1),
         )

@@ -515,7 +515,7 @@ def _names(label: style.Label, data: _Citations, key: str, narrative: bool) -> s
     if names:
         return names
     work = data.works[key]
-    return "".join(c if kind == "text" else f"${c}$" for kind, c in work.title) or key
+    return "".join(f"${c}$" if kind == "math" else c for kind, c in work.title) or key
 
 
 def render_cite(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:

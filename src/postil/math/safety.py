@@ -54,7 +54,7 @@ def check_safety(latex: str) -> None:
         if not is_safe_url(url.strip()):
             raise MathUnsupportedError(
                 f"\\{match.group(1)} target {url.strip()[:40]!r} is not allowed: only http(s) "
-                "and relative URLs are",
+                "and relative URLs are allowed; link to an https:// or relative address",
                 match.start(),
                 "\\" + match.group(1),
             )

@@ -1,0 +1,65 @@
+"""Math macros in `postil.yaml` and front matter: text, MathJax's list form, and bad forms
+reported at their line (`postil.macrodefs`)."""
+
+from pathlib import Path
+
+import pytest
+
+from postil.config import load_config
+from postil.content.frontmatter import parse
+from postil.errors import ConfigError, ContentError
+from postil.math.texreader import macro_signature
+from postil.model import SourceFile
+
+HEAD = "title: T\nauthor: A\nbase_url: https://x.org/\nmath:\n  macros:\n"
+
+
+def config_macros(tmp_path, lines):
+    (tmp_path / "postil.yaml").write_text(HEAD + lines, encoding="utf-8")
+    return dict(load_config(tmp_path).math_macros)
+
+
+def test_mathjax_list_form_gives_the_count_and_the_optional_first_argument(tmp_path):
+    macros = config_macros(
+        tmp_path,
+        "    norm: ['\\left\\lVert #1 \\right\\rVert', 1]\n"
+        "    pr: ['P_{#1}(#2)', 2, 'x']\n"
+        "    two: ['\\alpha', 2]\n"
+        "    RR: '\\mathbb{R}'\n",
+    )
+    assert macros["norm"] == r"\left\lVert #1 \right\rVert"
+    assert macro_signature(macros["pr"]) == (2, "x", "P_{#1}(#2)")
+    assert macro_signature(macros["two"]) == (2, None, r"\alpha")  # MathJax: unused ones read
+    assert macros["RR"] == r"\mathbb{R}"
+
+
+@pytest.mark.parametrize(
+    ("value", "col", "says"),
+    [
+        ("['\\a #2', 1]", 18, "macro `m` takes 1 argument but its body uses #2; write"),
+        ("['\\a', x]", 8, "macro `m` is not a macro definition; write `m: '\\body with #1'`"),
+        ("{a: b}", 8, "macro `m` is not a macro definition"),
+        ("['\\a', 0, 'd']", 15, "macro `m` has a default for its first argument but takes none"),
+        ("['\\a #1', 10]", 18, "macro `m` takes 10 arguments, but TeX has only #1 … #9"),
+        ("'\\mathbb{R'", 8, "macro `m`: a `{` is never closed in `\\mathbb{R`; balance its"),
+        ("'\\a}'", 8, "macro `m`: a `}` closes nothing in `\\a}`"),
+    ],
+)
+def test_a_bad_macro_is_an_error_at_its_line_saying_how_to_write_it(tmp_path, value, col, says):
+    with pytest.raises(ConfigError) as err:
+        config_macros(tmp_path, f"    ok: '\\{{ \\}}'\n    m: {value}\n")
+    assert (err.value.location.line, err.value.location.col) == (7, col)
+    assert err.value.message.startswith(says), err.value.message
+
+
+def test_front_matter_macros_take_the_list_form_and_report_bad_ones_at_their_line():
+    def front(text: str):
+        text = f"---\ntitle: T\n{text}---\nx\n"
+        return parse(SourceFile(Path("x.md"), "content/posts/x.md", text, "post"), "UTC")
+
+    meta = front("macros:\n  ip: ['\\langle #1, #2 \\rangle', 2]\n")[0]
+    assert dict(meta.macros)["ip"] == r"\langle #1, #2 \rangle"
+    with pytest.raises(ContentError) as err:
+        front("macros:\n  RR: '\\mathbb{R'\n")
+    assert err.value.location.line == 4
+    assert "a `{` is never closed" in err.value.message
