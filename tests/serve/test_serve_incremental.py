@@ -209,9 +209,9 @@ def test_the_search_index_is_made_when_first_asked_for_not_on_every_edit(tmp_pat
     runs: list[int] = []
     real = search._run_pagefind
 
-    def counting(documents, language):
+    def counting(documents, *args):
         runs.append(len(documents))
-        return real(documents, language)
+        return real(documents, *args)
 
     monkeypatch.setattr(search, "_run_pagefind", counting)
     site = make_site(tmp_path / "site", config="search: true\n")
