@@ -129,7 +129,7 @@ def _rewrite(render_state: RenderState, block: Token, token: Token, crossref: bo
     written = token.meta.get("written", value) if token.meta else value
     if name == "href" and target is not None and not crossref:
         _record_fragment(render_state, block, value, written)
-    line0, col = locate(render_state, block.map, written)
+    line0, col = locate(render_state, block.map, written, whole_url=True)
     if target is None:
         written = source_path(render_state.path, unquote(urlsplit(value).path))
         render_state.warn(

@@ -122,12 +122,25 @@ CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
 """A code span on a line (CommonMark: a run of backticks closed by a run as long)."""
 
 
+URL_CHARS = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~%/?#&=+:@!$;,"
+)
+"""Characters that continue a URL (RFC 3986's unreserved, reserved and `%`): `/notes/`
+followed by one of them is the start of a longer URL (`/notes/a/`), not the link."""
+
+
 def locate(
-    state: RenderState, block_map: list[int] | None, text: str, outside_code: bool = False
+    state: RenderState,
+    block_map: list[int] | None,
+    text: str,
+    outside_code: bool = False,
+    whole_url: bool = False,
 ) -> tuple[int | None, int]:
     """Return (0-based body line, 1-based column) of `text` inside a block's source lines
     (the block's start when it is not found); with `outside_code`, the first place outside
-    a code span (`` `Vec<T>` `` before the real `Vec<T>` on the line)."""
+    a code span (`` `Vec<T>` `` before the real `Vec<T>` on the line); with `whole_url`, the
+    first place not followed by a character of a URL (`/notes/` is not the start of an
+    earlier `/notes/a/` on the line)."""
     if not block_map:
         return None, 0
     start, end = block_map
@@ -136,6 +149,8 @@ def locate(
         if outside_code and "`" in line:
             line = CODE_SPAN.sub(lambda span: " " * len(span[0]), line)
         col = line.find(text)
+        while whole_url and col >= 0 and line[col + len(text) : col + len(text) + 1] in URL_CHARS:
+            col = line.find(text, col + 1)
         if col >= 0:
             return line0, col + 1
     return start, 1
