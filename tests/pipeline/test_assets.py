@@ -162,3 +162,15 @@ def test_an_image_file_that_is_no_image_is_a_warning_at_the_file(tmp_path):
         ]
         assert "this file is not a JPEG image a browser can show" in warnings[0]
         assert "published as `posts/p/plot.png`, it shows as a broken image" in warnings[1]
+
+
+def test_a_missing_link_warns_at_its_own_url_not_at_a_longer_one_before_it(tmp_path):
+    root = make_site(tmp_path / "site", {})
+    body = "[A](/notes/a/) and [B](/notes/)\nand [C](/notes/)\n"
+    bundle(root, "p", post_text("P", "2026-01-01", body), {})
+    warnings = build_site(root).warnings
+    cols = [(w.location.col, w.message.split("`")[1]) for w in warnings]
+    # `/notes/` is found after `/notes/a/`, not at the start of it (col 5); linked again,
+    # at its second place (the first, line 1 col 24, without counting)
+    cols = [(w.location.line - 5, c, url) for (c, url), w in zip(cols, warnings, strict=True)]
+    assert cols == [(1, 5, "/notes/a/"), (1, 24, "/notes/"), (2, 9, "/notes/")]

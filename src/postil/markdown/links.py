@@ -103,9 +103,10 @@ def rewrite_links(state: StateCore) -> None:
                 for token, after in zip(children, children[1:], strict=False)
                 if token.type == "link_open" and after.type == "link_close"
             }
+            seen: dict[str, int] = {}  # URLs located in this block: the next is further on
             for token in _walk(children):
                 if token.type == "link_open" or token.type == "image":  # `_rewrite` skips others
-                    _rewrite(render_state, block, token, id(token) in crossrefs)
+                    _rewrite(render_state, block, token, id(token) in crossrefs, seen)
 
 
 def _walk(tokens: list[Token]) -> list[Token]:
@@ -118,7 +119,9 @@ def _walk(tokens: list[Token]) -> list[Token]:
     return found
 
 
-def _rewrite(render_state: RenderState, block: Token, token: Token, crossref: bool) -> None:
+def _rewrite(
+    render_state: RenderState, block: Token, token: Token, crossref: bool, seen: dict[str, int]
+) -> None:
     name = "href" if token.type == "link_open" else "src" if token.type == "image" else ""
     value = token.attrs.get(name) if name else None
     if not isinstance(value, str):
@@ -129,7 +132,8 @@ def _rewrite(render_state: RenderState, block: Token, token: Token, crossref: bo
     written = token.meta.get("written", value) if token.meta else value
     if name == "href" and target is not None and not crossref:
         _record_fragment(render_state, block, value, written)
-    line0, col = locate(render_state, block.map, written)
+    nth = seen[written] = seen.get(written, -1) + 1
+    line0, col = locate(render_state, block.map, written, whole_url=True, nth=nth)
     if target is None:
         written = source_path(render_state.path, unquote(urlsplit(value).path))
         render_state.warn(

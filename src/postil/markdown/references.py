@@ -122,12 +122,27 @@ CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
 """A code span on a line (CommonMark: a run of backticks closed by a run as long)."""
 
 
+URL_CHARS = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~%/?#&=+:@!$;,"
+)
+"""Characters that continue a URL (RFC 3986's unreserved, reserved and `%`): `/notes/`
+followed by one of them is the start of a longer URL (`/notes/a/`), not the link."""
+
+
 def locate(
-    state: RenderState, block_map: list[int] | None, text: str, outside_code: bool = False
+    state: RenderState,
+    block_map: list[int] | None,
+    text: str,
+    outside_code: bool = False,
+    whole_url: bool = False,
+    nth: int = 0,
 ) -> tuple[int | None, int]:
     """Return (0-based body line, 1-based column) of `text` inside a block's source lines
     (the block's start when it is not found); with `outside_code`, the first place outside
-    a code span (`` `Vec<T>` `` before the real `Vec<T>` on the line)."""
+    a code span (`` `Vec<T>` `` before the real `Vec<T>` on the line); with `whole_url`, the
+    `nth` (0-based) place not followed by a character of a URL (`/notes/` is not the start
+    of an earlier `/notes/a/` on the line; a URL linked twice is found twice), the first
+    such place when there are fewer."""
     if not block_map:
         return None, 0
     start, end = block_map
@@ -135,10 +150,26 @@ def locate(
         line = state.source_lines[line0]
         if outside_code and "`" in line:
             line = CODE_SPAN.sub(lambda span: " " * len(span[0]), line)
-        col = line.find(text)
-        if col >= 0:
-            return line0, col + 1
-    return start, 1
+        if not whole_url:
+            col = line.find(text)
+            if col >= 0:
+                return line0, col + 1
+            continue
+        for col in _url_places(line, text):
+            if nth == 0:
+                return line0, col + 1
+            nth -= 1
+    return locate(state, block_map, text, outside_code, whole_url) if nth else (start, 1)
+
+
+def _url_places(line: str, text: str) -> list[int]:
+    """Return the 0-based columns where `text` occurs in `line` as a whole URL."""
+    places, col = [], line.find(text)
+    while col >= 0:
+        if line[col + len(text) : col + len(text) + 1] not in URL_CHARS:
+            places.append(col)
+        col = line.find(text, col + 1)
+    return places
 
 
 def published(target: str, outputs: Mapping[str, object] | frozenset[str]) -> bool:
