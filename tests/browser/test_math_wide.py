@@ -150,6 +150,26 @@ def test_scroll_shadows_mark_the_hidden_side_and_go_at_the_end_of_the_scroll(pag
     assert strip(page, narrow, "eqno") == blank[narrow]  # a formula that fits: no shadow
 
 
+def test_a_formula_that_fits_paints_no_shadow_line_at_a_half_pixel_edge(page, wide_url):
+    # At 375 px the text column ends on a fractional pixel; the shadow and its cover both
+    # painted that last pixel at half coverage, leaving a grey line on every fitting formula.
+    open_at(page, wide_url, 375)
+    page.add_style_tag(content=HIDE_INK)
+    page.evaluate(  # a fitting formula without a number (the narrow one's number cell hides it)
+        """() => { const fits = document.querySelector(".math-display").cloneNode(false);
+                   fits.id = "fits";
+                   fits.innerHTML = '<math display="block"><mfrac><mi>a</mi><mi>b</mi>'
+                     + '</mfrac></math>';
+                   document.querySelector(".post-body").prepend(fits); }"""
+    )
+    r = page.eval_on_selector("#fits", "e => e.getBoundingClientRect().toJSON()")
+    assert r["right"] % 1 != 0  # the case measured: a box ending inside a pixel
+    clip = {"y": r["top"] + 2, "width": 2, "height": r["height"] - 4}
+    edge = page.screenshot(clip={**clip, "x": int(r["right"]) - 1})
+    blank = page.screenshot(clip={**clip, "x": r["left"] + 1})
+    assert edge == blank  # the shadows of formulas that overflow: the test above
+
+
 @pytest.mark.parametrize("width", [360, 400])
 def test_long_inline_formulas_never_make_the_page_scroll_sideways(page, wide_url, width):
     open_at(page, wide_url, width)

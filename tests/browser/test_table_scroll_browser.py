@@ -1,0 +1,70 @@
+"""A table wider than a phone's column shows, by an edge shadow, the side it scrolls to.
+
+Measured in Chromium at 375 px on a built post: a strip at the table region's right edge
+differs from the same strip of a table that fits until the table is scrolled to its end, and
+then the left edge carries the shadow instead.
+"""
+
+from __future__ import annotations
+
+import pytest
+from support.sites import make_site
+
+from postil.build import BuildOptions, build
+
+HEAD = "| " + " | ".join(f"Column {n}" for n in range(1, 9)) + " |"
+RULE = "|" + "---|" * 8
+ROW = "| " + " | ".join(f"value number {n}" for n in range(1, 9)) + " |"
+POST = f"""---
+title: Tables
+date: 2026-01-15
+---
+
+A table that fits:
+
+| a | b |
+|---|---|
+| 1 | 2 |
+
+A wide one:
+
+{HEAD}
+{RULE}
+{ROW}
+"""
+
+
+@pytest.fixture(scope="module")
+def tables_url(tmp_path_factory, serve_dir_module) -> str:
+    root = make_site(tmp_path_factory.mktemp("tables") / "site", {"tables.md": POST})
+    build(BuildOptions(root=root))
+    return serve_dir_module(root / "_site") + "posts/tables/"
+
+
+def strip(page, index: int, side: str) -> bytes:
+    """A 3 px strip inside the `index`-th table region at its "left", "right" or "middle",
+    tables hidden."""
+    r = page.eval_on_selector_all(
+        ".table-wrap", f"es => es[{index}].getBoundingClientRect().toJSON()"
+    )
+    x = {"left": r["left"] + 1, "right": r["right"] - 4, "middle": (r["left"] + r["right"]) / 2}
+    clip = {"x": x[side], "y": r["top"] + 2, "width": 3, "height": r["height"] - 4}
+    return page.screenshot(clip=clip)
+
+
+def test_a_wide_table_shows_the_side_it_scrolls_to(page, tables_url):
+    page.set_viewport_size({"width": 375, "height": 900})
+    page.goto(tables_url)
+    page.add_style_tag(content=".table-wrap table { visibility: hidden; }")
+    wide = page.eval_on_selector_all(
+        ".table-wrap", "es => es.map(e => e.scrollWidth > e.clientWidth)"
+    )
+    assert wide == [False, True]
+    blank = [strip(page, 0, "middle"), strip(page, 1, "middle")]
+    assert strip(page, 0, "right") == blank[0] == strip(page, 0, "left")  # fits: no shadow
+    assert strip(page, 1, "right") != blank[1]  # columns hidden on the right
+    assert strip(page, 1, "left") == blank[1]
+    page.evaluate("document.querySelectorAll('.table-wrap')[1].scrollLeft = 1e6")
+    page.wait_for_timeout(50)
+    assert strip(page, 1, "right") == blank[1]
+    assert strip(page, 1, "left") != blank[1]  # now hidden on the left
