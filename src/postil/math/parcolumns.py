@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from postil.math.macros import read_group
-from postil.math.tables import ARRAY_BEGIN, column_kinds, material_placements
+from postil.math.tables import ARRAY_BEGIN, apply_edits, column_kinds, material_placements
 
 SEPARATOR = re.compile(
     r"\\\\\*?(?:\s*\[[^\]]*\])?|&|\\(begin|end)\s*\{[^{}]*\}|[{}]|\\[A-Za-z]+|\\."
@@ -52,13 +52,7 @@ def rewrite_starred_cases(latex: str) -> str:
                 close = re.compile(r"\\end\s*\{" + re.escape(name) + r"\*\}").match(latex, end)
                 if close:
                     edits.append((close.start(), close.end(), f"\\end{{{name}}}"))
-    out, pos = [], 0
-    for start, end, text in sorted(edits):
-        if start < pos:
-            continue  # inside a cell already wrapped (a nested `cases*`)
-        out += [latex[pos:start], text]
-        pos = end
-    return "".join(out) + latex[pos:]
+    return apply_edits(latex, edits)  # a cell inside one wrapped whole (a nested `cases*`): kept
 
 
 def rewrite_paragraph_columns(latex: str) -> str:

@@ -338,8 +338,17 @@ def rewrite_array_preambles(latex: str) -> str:
         )
         edits.append((match.start(), match.start(), head))
         edits.append((match.end(), end, "{" + re.sub(r"\|+", "|", columns.strip("|")) + "}"))
+    return apply_edits(latex, edits)
+
+
+def apply_edits(latex: str, edits: list[tuple[int, int, str]]) -> str:
+    """Return `latex` with each (start, stop, text) of `edits` replacing `latex[start:stop]`,
+    in order of place; an edit starting inside one made already is dropped (a cell inside
+    a cell wrapped whole)."""
     out, pos = [], 0
     for start, stop, text in sorted(edits):
+        if start < pos:
+            continue
         out += [latex[pos:start], text]
         pos = stop
     return "".join(out) + latex[pos:]
@@ -383,11 +392,7 @@ def rewrite_matrix_edges(latex: str) -> str:
         _, frame = _edge_rules(latex, match.end(), edits)
         if frame:
             edits.append((match.start(), match.start(), marker("frame", frame)))
-    out, pos = [], 0
-    for start, stop, text in sorted(edits):
-        out += [latex[pos:start], text]
-        pos = stop
-    return "".join(out) + latex[pos:]
+    return apply_edits(latex, edits)
 
 
 BEGIN_OR_END = re.compile(r"\\(begin|end)\s*\{[^{}]*\}")
