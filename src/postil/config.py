@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import yaml
 
 from postil.bibliography.entries import CITATION_STYLES
-from postil.errors import ConfigError, Diagnostic, Location, Severity, not_utf8
+from postil.errors import ConfigError, Diagnostic, Location, Severity, read_utf8
 from postil.macrodefs import read_macros
 from postil.model import SiteConfig
 from postil.yamlnodes import (
@@ -163,18 +163,9 @@ def load_config(root: Path, base_url: str | None = None) -> SiteConfig:
             carries the file's line and column.
     """
     path = root / CONFIG_NAME
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError as e:
-        raise ConfigError(
-            f"no {CONFIG_NAME} in {root}; create one with title, author, base_url"
-        ) from e
-    except OSError as e:
-        raise ConfigError(f"cannot read {CONFIG_NAME}: {e.strerror}", Location(CONFIG_NAME)) from e
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise ConfigError(*not_utf8(data, CONFIG_NAME, e)) from e
+    if not path.exists():
+        raise ConfigError(f"no {CONFIG_NAME} in {root}; create one with title, author, base_url")
+    text = read_utf8(path, CONFIG_NAME, ConfigError)
     values = _parse(text)
     _check_bibliography(root, text, values.get("bibliography", ()))
     if base_url is not None:

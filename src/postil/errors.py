@@ -209,3 +209,25 @@ def not_utf8(data: bytes, rel: str, error: UnicodeDecodeError) -> tuple[str, Loc
     col = len(data[line_start : error.start].decode("utf-8", "replace")) + 1
     byte = f"byte {error.start} (0x{data[error.start]:02x})"
     return f"the file is not valid UTF-8 at {byte}; save it as UTF-8", Location(rel, line, col)
+
+
+def read_utf8(path: Path, rel: str, error: type[PostilError]) -> str:
+    """Return the text of the file at `path` read as UTF-8, a byte order mark dropped.
+
+    Args:
+        rel: the file's path relative to the site root, where a problem is reported.
+        error: the error class raised (`ConfigError` for postil.yaml, `ContentError` for a
+            source).
+
+    Raises:
+        error: the file cannot be read (the system's reason), or is not UTF-8 (`not_utf8`:
+            the first bad byte's line, column, offset and value).
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise error(f"the file cannot be read: {e.strerror}", Location(rel)) from e
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise error(*not_utf8(data, rel, e)) from e

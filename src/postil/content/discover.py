@@ -13,7 +13,7 @@ from typing import Any
 
 from postil.cache.manifest import RACY_NS
 from postil.content.notebook import notebook_markdown
-from postil.errors import ContentError, Location, not_utf8
+from postil.errors import ContentError, Location, read_utf8
 from postil.model import SiteConfig, SourceFile
 
 CONTENT_DIR = "content"
@@ -468,14 +468,7 @@ def read_source(path: Path, rel: str, kind: str) -> SourceFile:
         ContentError: the file is not valid UTF-8 (names the byte offset, line and column),
             holds a control character or noncharacter that HTML forbids, or cannot be read.
     """
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise ContentError(f"the file cannot be read: {e.strerror}", Location(rel)) from e
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise ContentError(*not_utf8(data, rel, e)) from e
+    text = read_utf8(path, rel, ContentError)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if rel.endswith(NOTEBOOK_SUFFIX):
         text = notebook_markdown(text, rel)
