@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import NamedTuple
 from urllib.parse import quote, unquote, urlsplit
 
@@ -137,12 +137,11 @@ def locate(
     whole_url: bool = False,
     nth: int = 0,
 ) -> tuple[int | None, int]:
-    """Return (0-based body line, 1-based column) of `text` inside a block's source lines
-    (the block's start when it is not found); with `outside_code`, the first place outside
-    a code span (`` `Vec<T>` `` before the real `Vec<T>` on the line); with `whole_url`, the
-    `nth` (0-based) place not followed by a character of a URL (`/notes/` is not the start
-    of an earlier `/notes/a/` on the line; a URL linked twice is found twice), the first
-    such place when there are fewer."""
+    """Return (0-based body line, 1-based column) of the `nth` (0-based) place of `text`
+    inside a block's source lines (the first place when there are fewer; the block's start
+    when there is none); with `outside_code`, places outside code spans only (`` `Vec<T>` ``
+    before the real `Vec<T>` on the line); with `whole_url`, places not followed by a
+    character of a URL only (`/notes/` is not the start of an earlier `/notes/a/`)."""
     if not block_map:
         return None, 0
     start, end = block_map
@@ -150,26 +149,20 @@ def locate(
         line = state.source_lines[line0]
         if outside_code and "`" in line:
             line = CODE_SPAN.sub(lambda span: " " * len(span[0]), line)
-        if not whole_url:
-            col = line.find(text)
-            if col >= 0:
-                return line0, col + 1
-            continue
-        for col in _url_places(line, text):
+        for col in _places(line, text, whole_url):
             if nth == 0:
                 return line0, col + 1
             nth -= 1
     return locate(state, block_map, text, outside_code, whole_url) if nth else (start, 1)
 
 
-def _url_places(line: str, text: str) -> list[int]:
-    """Return the 0-based columns where `text` occurs in `line` as a whole URL."""
-    places, col = [], line.find(text)
+def _places(line: str, text: str, whole_url: bool) -> Iterator[int]:
+    """Yield the 0-based columns where `text` occurs in `line` (as a whole URL: `URL_CHARS`)."""
+    col = line.find(text)
     while col >= 0:
-        if line[col + len(text) : col + len(text) + 1] not in URL_CHARS:
-            places.append(col)
+        if not whole_url or line[col + len(text) : col + len(text) + 1] not in URL_CHARS:
+            yield col
         col = line.find(text, col + 1)
-    return places
 
 
 def published(target: str, outputs: Mapping[str, object] | frozenset[str]) -> bool:

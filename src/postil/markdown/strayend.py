@@ -67,7 +67,7 @@ def _scan(doc: RenderState, token: Token, block_map: list[int] | None, opened: l
     for tag in finder.stray:
         key = f"{block_map[0] if block_map else -1}:{tag}"
         seen[key] = seen.get(key, 0) + 1
-        line0, col = _nth(doc, block_map, f"</{tag}", seen[key])
+        line0, col = locate(doc, block_map, f"</{tag}", nth=seen[key] - 1)
         doc.warn(
             line0,
             col,
@@ -75,22 +75,6 @@ def _scan(doc: RenderState, token: Token, block_map: list[int] | None, opened: l
             "the page around the post, and what follows would fall out of the article's "
             "column and styles; remove it (or open the element in the post)",
         )
-
-
-def _nth(
-    doc: RenderState, block_map: list[int] | None, text: str, n: int
-) -> tuple[int | None, int]:
-    """Return (0-based body line, 1-based column) of the `n`th `text` in a block's lines
-    (the block's first place of it, `locate`, when there are fewer)."""
-    if block_map:
-        found = 0
-        for line0 in range(block_map[0], min(block_map[1], len(doc.source_lines))):
-            line, at = doc.source_lines[line0], -1
-            while (at := line.find(text, at + 1)) >= 0:
-                found += 1
-                if found == n:
-                    return line0, at + 1
-    return locate(doc, block_map, text)
 
 
 class _EndTags(HTMLParser):
