@@ -14,6 +14,11 @@ read such a block otherwise, in three ways that matter:
   `<details><summary>Code</summary>⏎{% highlight python %}` included, blank lines in the code
   and all. Cut at the first blank line, the code's first part stayed in the HTML as text
   and the rest became paragraphs.
+- **Scripts and style sheets**: a browser reads `<script>`, `<style>` and `<textarea>` to
+  their end tags, and kramdown the whole element; nbconvert's Markdown writes a notebook's
+  outputs as they are (pandas' `<div>⏎<style scoped>`, plotly's `<script>`), blank lines
+  inside. Cut at the first, the rest of the style sheet became an indented code block in
+  it, and a script's rest a paragraph (`<p>` in the JavaScript).
 - **Markdown inside an element**: kramdown's `<div markdown="1">` and Python-Markdown's
   `<div markdown>` (md_in_html; MkDocs Material's grids) say the element's content is
   Markdown, written right after the tag. Cut at the blank line, the content stayed raw
@@ -26,7 +31,8 @@ code tag (`CODE_TAGS`) that is closed: the block ends before that line, whose ta
 after the code is a block of its own; (2) the text holds a display math opener beginning
 a line whose closer ends a line after the blank line: the block goes on to the closer's
 line, and then to the next blank line (again checked), so `postil.markdown.mathhtml` finds
-the whole formula (a `$$` inside a sentence, a shell's PID, opens nothing); (3) a
+the whole formula (a `$$` inside a sentence, a shell's PID, opens nothing), and likewise
+to the end tag of a script, style sheet or text area left open (`_verbatim_closer`); (3) a
 line of tags only that opens an element with a `markdown` attribute is a block of its own
 (the attribute taken out), and so is every such line until one closes the element, so the
 lines between are Markdown (`_markdown_element_line`); such an element with its content
@@ -64,6 +70,11 @@ _TAG = re.compile(r"<!--|</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
 """An HTML tag or comment, which ends a run of text."""
 _ELEMENT = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)")
 """The name of the element an HTML block starts with (none for an end tag)."""
+_VERBATIM = re.compile(r"<(script|style|textarea)(?=[\s>])[^>]*>", re.I)
+"""An element whose content is never Markdown: a script's, a style sheet's (raw text to
+the browser), a text area's (the notebook outputs of nbconvert's Markdown: pandas'
+`<div>⏎<style scoped>`, plotly's and Bokeh's `<script>`). Not `<pre>`: CommonMark's
+example 148 cuts a `<pre>` in a `<td>` at its blank line."""
 MARKDOWN_ATTRIBUTE = re.compile(
     r"""\s+markdown(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'=<>`/]+))?(?=\s|/?>)""", re.I
 )
@@ -117,6 +128,8 @@ def html_block_across(state: StateBlock, start: int, end: int, silent: bool) -> 
         if code_at is not None:
             return _push(state, start, code_at)
         closing = _math_closer(state, start, stop, end)
+        if closing is None:
+            closing = _verbatim_closer(state, start, stop, end)
         if closing is None:
             return _push(state, start, stop) if last > start else False
         last = closing
@@ -309,6 +322,31 @@ def _math_closer(state: StateBlock, start: int, stop: int, end: int) -> int | No
         if found < 0 or element_end < found or _TAG.search(state.src, limit, found):
             return None  # a formula lies in one run of text: MathJax never reads across a tag
         line = next(at for at in range(stop, end) if state.eMarks[at] >= found)
+        if any(left_container(state, at) for at in range(stop, line + 1)):
+            return None
+        return line
+    return None
+
+
+def _verbatim_closer(state: StateBlock, start: int, stop: int, end: int) -> int | None:
+    """Return the line holding the end tag of a `_VERBATIM` element opened in lines
+    `start`…`stop` but not closed there, when it lies before `end` inside the container;
+    else None. A browser reads a script or style sheet to its end tag, blank lines and
+    all, and kramdown the whole element; cut at the blank line, its second part was
+    Markdown (a paragraph in a script, an indented code block in a style sheet)."""
+    limit = state.eMarks[stop - 1]
+    text = state.src[state.bMarks[start] : limit]
+    pos = 0
+    while (opener := _VERBATIM.search(text, pos)) is not None:
+        end_tag = re.compile(f"</{opener.group(1)}\\s*>", re.I)
+        closed = end_tag.search(text, opener.end())
+        if closed is not None:
+            pos = closed.end()
+            continue
+        found = end_tag.search(state.src, limit, state.eMarks[end - 1]) if stop < end else None
+        if found is None:
+            return None
+        line = next(at for at in range(stop, end) if state.eMarks[at] >= found.start())
         if any(left_container(state, at) for at in range(stop, line + 1)):
             return None
         return line
