@@ -518,8 +518,16 @@ def test_math_lone_letter_before_a_spaced_dollar_stays_text_with_one_located_war
     assert "$Y $ in memory" in html
 
 
+def test_math_lone_letter_after_an_opening_spaced_dollar_stays_text_with_a_warning():
+    html, state = render("- We split it in $ k$ sets, then $1, 2, \\dots, k$.\n")
+    (diag,) = state.diagnostics
+    assert (diag.location.line, diag.location.col) == (1, 18)
+    assert "`$ k$` stays text" in diag.message and "space inside the `$`" in diag.message
+    assert "$ k$ sets" in html and html.count("<math") == 1
+
+
 def test_math_prices_and_cjk_spaced_dollars_give_no_lone_letter_warning():
-    _, state = render("it costs $5 and $10, $A $B\n\n中文$x $中文\n")
+    _, state = render("it costs $5 and $10, $A $B\n\na $ 5$ tip\n\nor $ A$B\n\n中文$x $中文\n")
     assert not state.diagnostics
 
 

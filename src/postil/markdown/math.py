@@ -152,13 +152,13 @@ BACKSLASH_DELIMITERS = {
     "\\[": ("\\]", "math_inline_display"),
 }
 LONE_SPACED = (
-    "`{tex}` stays text: a `$` after a space closes inline math only around TeX with a "
-    "command, script, brace or `=`, or variables around an operator (Typora and MathJax "
-    "close it anywhere, but `$A $B` may be shell variables); write it without the space "
-    "before the closing `$` for math, or `\\$` for a dollar sign"
+    "`{tex}` stays text: inline math with a space inside one `$` only closes around TeX "
+    "with a command, script, brace or `=`, or variables around an operator (Typora and "
+    "MathJax close it anywhere, but `$A $B` may be shell variables); write it without the "
+    "space inside the `$` for math, or `\\$` for a dollar sign"
 )
-"""The warning of `$y $` left as text in Latin prose (`Closers.lone_spaced`); beside CJK text
-it is math (`Closers._beside_cjk`)."""
+"""The warning of `$y $` and `$ y$` left as text in Latin prose (`Closers.lone_spaced`);
+beside CJK text they are math (`Closers._beside_cjk`)."""
 GITHUB_INLINE_OPEN, GITHUB_INLINE_CLOSE = "$`", "`$"
 """GitHub's and GitLab's inline math delimiters (`_github_inline`)."""
 MATHJAX_ESCAPED_DOLLAR = "\\\\$"
