@@ -168,6 +168,13 @@ def test_math_plugin_works_in_postils_full_parser_with_a_table():
         ("\\[\\]\n", (1, 1), "empty display math `\\[…\\]`"),
         ("a \\( \\) b\n", (1, 3), "empty inline math `\\(…\\)`"),
         ("a $$ % nothing\n$$ b\n", (1, 3), "empty display math `$$…$$`"),
+        # mathjax/MathJax#2274: a comment hiding the formula on its own line
+        (
+            "$$% <![CDATA[ \\begin{align} a &= b \\end{align} %]]>$$\n",
+            (1, 1),
+            "display math `$$…$$` is all a TeX comment (`%` hides the rest of its line): "
+            "break the line after the comment or delete the `%`",
+        ),
         ("- item\n\n  ```math\n  ```\n", (3, 3), "empty display math ```math fence"),
         ("\\begin{equation*}\n\\end{equation*}\n", (1, 1), "empty display math `\\begin{eq"),
     ],
@@ -680,3 +687,8 @@ def test_a_posts_dollar_math_loses_its_escapes_only_when_a_kramdown_tell_says_so
     state.source_lines = source.split("\n")
     html = render_markdown(create_markdown(), source + "\n", state).html
     assert "".join(re.findall(r">([|‖])</mo>", html)) == bars
+
+
+def test_math_comment_on_its_own_line_hides_only_that_line():
+    html, state = render("$$\n% <![CDATA[\n\\begin{align} a &= b \\end{align}\n%]]>\n$$\n")
+    assert not state.diagnostics and "<mtable" in html

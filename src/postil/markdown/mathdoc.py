@@ -364,6 +364,11 @@ def _delimiter_spot(doc: RenderState, token: Any) -> tuple[int, int]:
     return line0, max(col - len(meta.get("delims", ("",))[0]), 1)
 
 
+# A `%` comment hiding a command on its line: `$$% <![CDATA[ \begin{align} … %]]>$$`, a
+# page whose line breaks were lost (mathjax/MathJax#2274).
+COMMENTED_COMMAND = re.compile(r"(?<!\\)%[^\n]*\\[A-Za-z]")
+
+
 def _empty_message(token: Any, kind: str) -> str:
     """Return the warning for an empty formula of `kind` (see `emptiness`)."""
     opener, closer = (token.meta or {}).get("delims", ("", ""))
@@ -374,6 +379,11 @@ def _empty_message(token: Any, kind: str) -> str:
         name = f"`{opener}…{closer}`"
     if kind == "blank":
         what = "display math" if token.type != "math_inline" else "inline math"
+        if COMMENTED_COMMAND.search(token.content):  # mathjax/MathJax#2274
+            return (
+                f"{what} {name} is all a TeX comment (`%` hides the rest of its line): "
+                "break the line after the comment or delete the `%`"
+            )
         return f"empty {what} {name}: write a formula in it or delete it"
     if token.type == "math_inline":
         return f"{name} holds only \\label/\\tag, which inline math ignores: delete it"
