@@ -223,6 +223,29 @@ def test_math_label_in_inline_math_warns_once_at_the_label_and_its_eqref_builds(
     assert html.count('<math display="inline">') == 1 and "eqno" not in html
 
 
+def test_math_tag_in_inline_math_warns_at_the_tag_it_drops():
+    # KaTeX/KaTeX#899: amsmath refuses `\tag` in inline math; postil leaves it out, saying so
+    html, state = render("So $x = 1 \\tag{$\\ast$}$ holds, and $y\\tag*{A}$.\n")
+    assert [(str(d.location), d.message) for d in state.diagnostics] == [
+        (
+            "post.md:1:11",
+            "\\tag{$\\ast$} is in inline math, which shows no equation number, so it is "
+            "left out: put the formula on lines of its own (`$$` alone on the lines before "
+            "and after it) to show it",
+        ),
+        (
+            "post.md:1:38",
+            "\\tag*{A} is in inline math, which shows no equation number, so it is left out: "
+            "put the formula on lines of its own (`$$` alone on the lines before and after "
+            "it) to show it",
+        ),
+    ]
+    assert html.count('<math display="inline">') == 2 and "eqno" not in html
+    # negative: a tag in display math is its number, unwarned
+    html, state = render("$$\nx = 1 \\tag{A}\n$$\n")
+    assert not state.diagnostics and "(A)" in html
+
+
 def test_math_definitions_only_formula_is_silent():
     html, state = render("$$\\def\\x{1}$$\n\n$\\x$\n")
     assert not state.diagnostics

@@ -65,7 +65,12 @@ def _caption_ends_table(table_rule: BlockRule) -> BlockRule:
     """
 
     def pipe_table(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
-        if not silent and start_line + 2 < end_line:
+        if start_line + 2 > end_line:
+            return False
+        at = state.bMarks[start_line + 1] + state.tShift[start_line + 1]
+        if at >= state.eMarks[start_line + 1] or state.src[at] not in "|-:":
+            return False  # the table rule's own first test: most lines start no table
+        if not silent:
             end_line = _caption_line(state, start_line, end_line)
         return table_rule(state, start_line, end_line, silent)
 
@@ -76,8 +81,7 @@ def _caption_line(state: StateBlock, start_line: int, end_line: int) -> int:
     """Return the line of a caption written right under the pipe table starting at
     `start_line` (a line without `|` that starts `:` or `Table:`), else `end_line`."""
     src, line = state.src, start_line + 1
-    delimiter = src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
-    if not delimiter or delimiter[0] not in "|-:" or "|" not in delimiter:
+    if "|" not in src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]:
         return end_line  # no pipe table starts here (or one the table rule refuses)
     for line in range(start_line + 2, end_line):
         text = src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
