@@ -316,6 +316,7 @@ def _limits(formula: Formula) -> None:
 def _atom_spacing(formula: Formula) -> None:
     """Remove TeX's spaces between adjacent relations and around operators in scripts."""
     spacing.fix_atom_spacing(formula.root, formula.display)
+    spacing.space_list_ends(formula.root)
 
 
 def _environment_styles(formula: Formula) -> None:

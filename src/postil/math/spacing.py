@@ -313,6 +313,52 @@ def fix_atom_spacing(root: ET.Element, display: bool) -> None:
             _space_as_tex(el)
 
 
+def space_list_ends(root: ET.Element) -> None:
+    r"""Space the operators at the ends of a formula and of its table cells as TeX does.
+
+    TeX puts its spaces between two atoms (The TeXbook, Appendix G, rule 20): none before a
+    list's first atom or after its last, so a relation or punctuation there has no space on
+    that side (`$=$`, `$a =$`, `$\le b$` in prose); and a binary operator last in a list,
+    or before a relation, a closing fence or punctuation, is an ordinary symbol (rule 6:
+    `$A+$`, `(a+)`; mathjax/MathJax#1229). Chromium spaces such an operator by its
+    dictionary's infix entry (MathML Core §3.2.4.2 has no prefix or postfix entry for
+    most), 0.2778em beside a relation. An operator whose spaces a marker chose (`FIXED`:
+    `\colon`'s, `\bmod`'s kerns, which TeX keeps at a list's end) keeps them.
+    """
+    for row in (root, *root.iter("mtd")):
+        atoms = [el for el in row if not _space_like(el)]
+        if not atoms:
+            continue
+        for index, el in enumerate(atoms):
+            kind = _end_class(el)
+            if kind is None:
+                continue
+            last = index == len(atoms) - 1
+            if kind == "mathbin":
+                after = None if last else _neighbour_class(atoms[index + 1])
+                if last or after in ("mathrel", "mathclose", "mathpunct"):
+                    el.attrib.update(lspace=ZERO, rspace=ZERO)
+                continue
+            if index == 0:
+                el.set("lspace", ZERO)
+            if last:
+                el.set("rspace", ZERO)
+
+
+def _space_like(el: ET.Element) -> bool:
+    """Tell whether `el` is a space, no atom: `<mspace>`, or an `<mtext>` of spaces."""
+    return el.tag == "mspace" or el.tag == "mtext" and is_space(el)
+
+
+def _end_class(el: ET.Element) -> str | None:
+    """Return the class of an operator whose spaces `space_list_ends` may take away: a
+    relation, punctuation or binary operator, not a unary sign nor one a marker fixed."""
+    if el.tag != "mo" or FIXED in el.attrib or el.get("form") == "prefix":
+        return None
+    kind = atom_class(el)
+    return kind if kind in SPACED_CLASSES else None
+
+
 MISSPACED = MISSPACED_BINS | MISSPACED_RELATIONS
 
 
