@@ -137,13 +137,18 @@ def test_a_big_delimiter_is_drawn_at_its_size_and_spaced_by_its_atom_class(big_d
     assert height > 1.15  # at least `\big`'s 1.2em (the font's next size variant)
 
 
-# A formula's ends (The TeXbook, Appendix G, rules 6 and 20; mathjax/MathJax#1229): key ->
-# (TeX, the same set with braces, whose width it must have).
+# A list's ends (The TeXbook, Appendix G, rules 6 and 20; mathjax/MathJax#1229): key ->
+# (TeX, the same set with braces, whose width it must have). A list is the formula, a
+# group, a `\left…\right` group, a root's content; a `\displaystyle` switch is in its list.
 ENDS = {
     "relation-alone": (r"=", r"{=}"),
     "relation-last": (r"a =", r"a\;{=}"),
     "binary-last": (r"A+", r"A{+}"),
     "binary-before-close": (r"(a+)", r"(a{+})"),
+    "relation-after-left": (r"\left( = x \right)", r"\left( {=}\; x \right)"),
+    "relation-after-switch": (r"\displaystyle = 5", r"\displaystyle {=}\; 5"),
+    "relation-before-comma": (r"(x = , y)", r"(x\; {=}, y)"),
+    "relation-in-root": (r"\sqrt{= 2}", r"\sqrt{{=}\; 2}"),
 }
 
 

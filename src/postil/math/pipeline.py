@@ -27,6 +27,7 @@ from postil.math import (
     fonts,
     intertext,
     limits,
+    listends,
     markers,
     mhchem,
     numbering,
@@ -314,9 +315,10 @@ def _limits(formula: Formula) -> None:
 
 
 def _atom_spacing(formula: Formula) -> None:
-    """Remove TeX's spaces between adjacent relations and around operators in scripts."""
-    tables = "&" in formula.latex or "\\\\" in formula.latex or "\\begin" in formula.latex
-    spacing.fix_atom_spacing(formula.root, formula.display, cells=tables)
+    """Remove TeX's spaces between adjacent relations, around operators in scripts and at
+    the ends of lists (`listends`: only a formula with a spaced operator has work there)."""
+    if spacing.fix_atom_spacing(formula.root, formula.display):
+        listends.space_list_ends(formula.root)
 
 
 def _environment_styles(formula: Formula) -> None:
