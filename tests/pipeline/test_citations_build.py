@@ -12,7 +12,7 @@ from support.blog import build_into, build_site, make_site, page, post_text
 from postil.bibliography import load
 from postil.cache.store import BuildCache
 from postil.config import load_config
-from postil.errors import BuildFailed, ConfigError
+from postil.errors import BuildFailed, ConfigFailed
 
 MESSY = Path(__file__).parents[1] / "fixtures" / "cite.bib"
 BODY = (
@@ -192,9 +192,9 @@ def test_keys_in_files_no_post_reads_together_are_not_duplicates(tmp_path):
 def test_a_missing_site_bibliography_is_a_config_error_at_its_line(tmp_path):
     root = make_site(tmp_path, {}, "bibliography: [refs.bib, gone.bib]\n")
     shutil.copy(MESSY, root / "refs.bib")
-    with pytest.raises(ConfigError) as caught:
+    with pytest.raises(ConfigFailed) as caught:
         build_site(root)
-    assert str(caught.value.location) == "postil.yaml:4:26"
+    assert [str(d.location) for d in caught.value.diagnostics] == ["postil.yaml:4:26"]
 
 
 def test_without_a_bibliography_nothing_changes_but_a_bracketed_key_warns(tmp_path):
