@@ -113,6 +113,10 @@ class StoredWorks(Mapping[str, Work]):
     def __len__(self) -> int:
         return len(self._blobs)
 
+    def __contains__(self, key: object) -> bool:
+        """Tell whether the file defines `key`, without unpickling its work."""
+        return key in self._blobs
+
     def __getstate__(self) -> dict[str, bytes]:
         """Pickle the byte strings only (what was unpickled is rebuilt on demand)."""
         return self._blobs

@@ -110,22 +110,32 @@ def defined_in_two_files(
 
     Returns:
         one warning per (later file, key), at the later entry's key, naming the first
-        (`entries.defined_again`); a key twice in one file is the reader's warning.
+        (`entries.defined_again`); a key twice in one file is the reader's warning. Each
+        pair of files is compared once, by the smaller one's keys: a post's own small file
+        against the site's large one costs its own size, however many posts there are.
     """
-    told: set[tuple[str, str]] = set()
-    found: list[Diagnostic] = []
+    shared: dict[tuple[str, str], list[str]] = {}
+    found: dict[tuple[str, str], Diagnostic] = {}
     for chain in chains:
-        first: dict[str, str] = {}
-        for rel in (rel for rel in chain if rel in files):
-            works = files[rel].works
-            for key in works:
-                earlier = first.setdefault(key, rel)
-                if earlier == rel or (rel, key) in told:
-                    continue
-                told.add((rel, key))
-                message = defined_again(key, files[earlier].works[key].place(), False)
-                found.append(Diagnostic(Severity.WARNING, works[key].place(), message))
-    return found
+        present = [rel for rel in dict.fromkeys(chain) if rel in files]
+        for at, later in enumerate(present):
+            for earlier in present[:at]:  # in lookup order: the first definer is named
+                pair = (earlier, later)
+                if pair not in shared:
+                    shared[pair] = _shared_keys(files[earlier].works, files[later].works)
+                for key in shared[pair]:
+                    if (later, key) not in found:
+                        first = files[earlier].works[key].place()
+                        message = defined_again(key, first, False)
+                        where = files[later].works[key].place()
+                        found[later, key] = Diagnostic(Severity.WARNING, where, message)
+    return list(found.values())
+
+
+def _shared_keys(first: Mapping[str, Any], second: Mapping[str, Any]) -> list[str]:
+    """Return the keys both maps hold, found by the smaller one's keys."""
+    small, large = (first, second) if len(first) <= len(second) else (second, first)
+    return [key for key in small if key in large]
 
 
 def _named(posts: Sequence[Post], memo: dict[str, Any]) -> list[tuple[Post, str, TextAt]]:
