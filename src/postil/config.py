@@ -38,17 +38,24 @@ CONFIG_NAME = "postil.yaml"
 
 
 def _nav(field: Field) -> tuple[tuple[str, str], ...]:
+    """Read `nav:`, a list of `{label: …, url: …}`; every item's problem at once."""
     if not isinstance(field.node, yaml.SequenceNode):
         raise YamlFieldError("`nav` must be a list of `{label: …, url: …}`", field.line0, 0)
-    items = []
-    for item in field.node.value:
-        entry = {f.key: as_text(f) for f in mapping_fields(item, "each `nav` item")}
-        if set(entry) != {"label", "url"}:
-            raise YamlFieldError(
-                "each `nav` item needs exactly `label` and `url`", item.start_mark.line, 0
-            )
-        items.append((entry["label"], entry["url"]))
-    return tuple(items)
+    items = [
+        Field("nav", item, item.start_mark.line, item.start_mark.column)
+        for item in field.node.value
+    ]
+    return tuple(pair for _, pair in read_all(items, _nav_item))
+
+
+def _nav_item(item: Field) -> tuple[str, str]:
+    """Read one `nav` item: (label, url)."""
+    entry = {f.key: as_text(f) for f in mapping_fields(item.node, "each `nav` item")}
+    if set(entry) != {"label", "url"}:
+        raise YamlFieldError(
+            "each `nav` item needs exactly `label` and `url`", item.line0, item.col0
+        )
+    return entry["label"], entry["url"]
 
 
 MATH_KEYS = ("macros", "double_dollar_in_text")

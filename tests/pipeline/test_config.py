@@ -180,6 +180,10 @@ params:
   tags: [a, b]
 bibliography: [refs.bib, gone.bib]
 title: U
+nav:
+  - {label: Home}
+  - {label: About, url: /about/}
+  - {label: [x], url: /x/}
 """
 
 
@@ -197,6 +201,8 @@ def test_every_problem_of_the_file_is_reported_in_one_run_at_its_line_and_column
         "postil.yaml:11:9",
         "postil.yaml:12:26",
         "postil.yaml:13:1",
+        "postil.yaml:15:5",
+        "postil.yaml:17:13",
     ]
     assert [p.message.split(";")[0] for p in problems] == [
         "missing key `author`",
@@ -209,6 +215,8 @@ def test_every_problem_of_the_file_is_reported_in_one_run_at_its_line_and_column
         "`params.tags` must be text or a mapping, not a list: a post shows a value as text",
         "bibliography `gone.bib` is not a file of the site",
         "duplicate key `title`: it is already set on line 1",
+        "each `nav` item needs exactly `label` and `url`",
+        "`label` must be text, not a list or mapping",
     ]
     assert all(p.severity.value == "error" for p in problems)
     assert problems[1].source_line == "autor: A"  # for the excerpt under the message
