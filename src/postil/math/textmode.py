@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from postil.math.errors import MathUnsupportedError
 from postil.math.macros import read_group
-from postil.math.markers import hide_text
+from postil.math.markers import hide_text, marker
 from postil.math.symbols import ACCENTS, TEXT_SYMBOLS
 
 TEXT_COMMANDS = re.compile(
@@ -324,5 +324,6 @@ def rewrite_logos(latex: str) -> str:
 
 
 def _logo(name: str) -> str:
+    """Return a logo's group, opened by a marker that keeps its word for plain text."""
     tail = LOGOS["TeX"] if name != "TeX" else ""
-    return "{" + LOGOS[name] + tail + "}"
+    return "{" + marker("logo", name) + LOGOS[name] + tail + "}"
