@@ -115,9 +115,9 @@ def test_links_to_markdown_and_quarto_sources_are_links_to_their_pages():
 
 def test_pelican_links_in_raw_html_and_tags_are_checked_against_the_built_site():
     state = RenderState(path="content/posts/here.md", links=LINKS, base_path="/blog/")
-    body = '<img src="{static}/images/x.png" width="50%">\n\nSee [t]({tag}Deep%20Nets).\n'
+    body = '<img src="{static}/images/x.png" width="50%" alt="X">\n\nSee [t]({tag}Deep%20Nets).\n'
     rendered = render_markdown(create_markdown(), body, state)
-    assert '<img src="/blog/images/x.png" width="50%">' in rendered.html
+    assert '<img src="/blog/images/x.png" width="50%" alt="X">' in rendered.html
     assert '<a href="/blog/tags/deep-nets/">t</a>' in rendered.html
     assert [r.target for r in rendered.references] == ["tags/deep-nets/index.html", "images/x.png"]
     assert state.diagnostics == []

@@ -10,7 +10,7 @@ from support.markdown import render_post as render
 
 def test_a_caption_with_math_in_raw_html_is_typeset_without_a_warning():
     text = (
-        "Intro.\n\n<figure><img src='a.png'>\n"
+        "Intro.\n\n<figure><img src='a.png' alt=''>\n"
         "<figcaption>Hull of $y=\\frac{4}{7}x$ for $0 \\leq x$.</figcaption></figure>\n"
     )
     html, found = render(text)

@@ -262,9 +262,11 @@ def test_blogdown_r_markdown_and_its_knitted_files_build_as_blogdown_publishes_t
     report = build_site(root)
     assert report.posts == 3
     assert [(w.location.path, w.location.line) for w in report.warnings] == [
-        ("content/posts/alone.Rmd", 8)
+        ("content/posts/alone.Rmd", 8),
+        ("content/posts/knit.markdown", 10),  # knitr writes no alt without `fig.alt`
     ]
     assert "executable code chunk" in report.warnings[0].message
+    assert "`<img>` has no `alt` attribute" in report.warnings[1].message
     out = root / "_site"
     assert page(out, "posts/alone/index.html").xpath("//math")
     knit = page(out, "posts/knit/index.html")

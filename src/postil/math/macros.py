@@ -115,7 +115,6 @@ BUILTIN_MACROS: dict[str, str] = {
     "varlimsup": r"\overline{\lim}",
     "varinjlim": r"\underrightarrow{\lim}",
     "varprojlim": r"\underleftarrow{\lim}",
-    "KaTeX": r"\text{KaTeX}",
     "mathnormal": "{#1}",
     # dsfont's and bbm's double-struck alphabets (`\mathds{1}`, the indicator function):
     # the Unicode double-struck letters and digits (U+1D538…, U+1D7D8–U+1D7E1).

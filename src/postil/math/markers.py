@@ -17,6 +17,7 @@ marker into the right MathML. The kinds:
 | `fracdelim` | `rewrite.rewrite_genfrac` | a delimiter | an `<mo>` sized by style (`\binom`'s) |
 | `fracrule` | `rewrite.rewrite_genfrac` | a length | `linethickness` on the next `mfrac` |
 | `sized` | `rewrite_specials` | `mathrel`, none | `FIXED` on `\bigg`'s, `\bigm`'s delimiter |
+| `logo` | `textmode.rewrite_logos` | the word | its group a `<semantics>`, word annotated |
 | `ref`, `eqref` | `rewrite.rewrite_refs` | a label in hex | a link (`numbering.resolve_refs`) |
 
 Besides markers, text inside `\text{…}` hides `{`, `}`, `\` behind `TEXT_STAND_INS` (restored
@@ -195,6 +196,14 @@ def _expand(parent: ET.Element, index: int, el: ET.Element, kind: str, payload: 
                 target.attrib.update({DATA_CLASS: payload, "lspace": REL_SPACE})
                 target.set("rspace", REL_SPACE)
         parent.remove(el)
+    elif kind == "logo":  # opens a TeX logo's group: its word for readers of plain text
+        parent.remove(el)
+        shown = ET.Element("mrow")
+        shown.extend(list(parent))
+        parent[:] = []
+        semantics = ET.SubElement(parent, "semantics")
+        semantics.append(shown)
+        ET.SubElement(semantics, "annotation", encoding="text/plain").text = payload
     elif kind == "env":
         target = _next_sibling(parent, index)
         table = next(target.iter("mtable"), None) if target is not None else None
