@@ -151,6 +151,8 @@ def _reference(state: StateInline, match: re.Match[str]) -> bool:
 BLOCK_ID = re.compile(r"(?:(?<=\s)|\A)\^([A-Za-z0-9-]+)[ \t]*\Z")
 """Obsidian's block id at the end of a block's text: ` ^abc123`."""
 BLOCK_ID_NAME = re.compile(r"[A-Za-z0-9-]+")
+BLOCK_ID_ALONE = re.compile(r"\^[A-Za-z0-9-]+[ \t]*")
+"""A paragraph's whole text when it is an Obsidian block id naming the block before it."""
 
 
 def block_ids(state: StateCore) -> None:
