@@ -21,6 +21,7 @@ from markdown_it.token import Token
 from postil.markdown.jsx import (
     comment_text,
     expression_end,
+    jsx_html,
     read_tag,
     string_literal,
     unfinished,
@@ -29,12 +30,13 @@ from postil.markdown.mdxcomponents import (
     children,
     component_block,
     component_inline,
+    dropped_attribute,
     line_of,
     warn_component,
 )
 from postil.markdown.rawhtml import MORE_MARKER
 from postil.markdown.references import locate
-from postil.markdown.state import RenderState, get_state, is_mdx, jsx_dialect
+from postil.markdown.state import RenderState, get_state, is_mdx, jsx_dialect, reads_jsx
 
 MORE = MORE_MARKER + "\n"
 """The summary break `{/* truncate */}` is (`<!-- truncate -->`: `postil.markdown.rawhtml`)."""
@@ -71,12 +73,36 @@ def mdx_plugin(md: MarkdownIt) -> None:
     expressions warn and show nothing, a string literal shows its text. Components:
     `postil.markdown.mdxcomponents`. No CSS classes of its own.
     """
+    md.core.ruler.before("block", "mdx_dialect", mdx_dialect)
     md.block.ruler.before("code", "mdx_block", mdx_block)
     md.block.ruler.before("code", "mdx_indented", mdx_indented)
     md.inline.ruler.after("backticks", "mdx_expression", mdx_expression)
     md.inline.ruler.before("autolink", "mdx_tag", mdx_tag)
     md.core.ruler.after("inline", "mdx_warnings", mdx_warnings)
+    md.core.ruler.after("inline", "mdx_html", mdx_html)
     md.add_render_rule("mdx_drop", render_mdx_drop)
+
+
+ESM_IMPORT = re.compile(
+    r"""\s*import\s+(?:[\w$*{},\s]+?\s+from\s+)?(?:"[^"\n]+"|'[^'\n]+');?[ \t]*(?:\n|$)"""
+)
+"""An ESM `import` statement on one line: `import X from '@site/src/components/X';`."""
+JSX_STYLE_OBJECT = re.compile(r"\s[A-Za-z][\w-]*=\{\{\s*[A-Za-z_$][\w$]*\s*:")
+"""A JSX attribute whose value is an object literal (`style={{textAlign: 'center'}}`): no
+Liquid output (`{{ site.url }}`) starts with a name and a colon."""
+
+
+def mdx_dialect(state: StateCore) -> None:
+    """Core rule: mark a `.md` post as MDX when it is a Docusaurus one: its body opens with
+    an ESM `import`, or an element has a JSX object attribute (`style={{…}}`). Docusaurus
+    reads every `.md` file as MDX (its `markdown.format` is `mdx` by default), so its docs
+    and posts write JSX there; elsewhere such lines are CommonMark text."""
+    doc = get_state(state.env)
+    if reads_jsx(doc) or not doc.path.lower().endswith((".md", ".markdown")):
+        return
+    src = state.src
+    if ESM_IMPORT.match(src) or ("={{" in src and JSX_STYLE_OBJECT.search(src)):
+        doc.extra["mdx"] = True
 
 
 def mdx_indented(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
@@ -181,8 +207,15 @@ def mdx_tag(state: StateInline, silent: bool) -> bool:
     if state.src[state.pos] != "<" or not is_mdx(state.env):
         return False
     tag = read_tag(state.src, state.pos)
-    if tag is None or not tag.component:
+    if tag is None:
         return False
+    if not tag.component:  # an HTML element: only one with an expression is MDX's own
+        if tag.closing or not any(value.startswith("{") for value in tag.attrs.values()):
+            return False
+        if not silent:  # `mdx_html` writes it as HTML
+            state.push("html_inline", "", 0).content = state.src[tag.start : tag.end]
+        state.pos = tag.end
+        return True
     if not silent:
         component_inline(state, tag)
     state.pos = tag.end
@@ -203,6 +236,27 @@ def mdx_warnings(state: StateCore) -> None:
                 _warn_expression(doc, block, token)
             elif token.meta.get("name"):
                 warn_component(doc, locate(doc, block.map, token.content), token.meta)
+
+
+def mdx_html(state: StateCore) -> None:
+    """Core rule (MDX only): write the start tags of HTML elements in raw HTML that hold a
+    JavaScript expression as HTML (`jsx.jsx_html`: `style={{textAlign: 'center'}}` is
+    `style="text-align: center"`, an attribute of another expression is left out with a
+    warning), before the template plugin could read `{{…}}` as Liquid and the raw HTML
+    plugin checks the tags' URLs."""
+    if not is_mdx(state.env):
+        return
+    doc = get_state(state.env)
+    for block in state.tokens:
+        held = [block] if block.type == "html_block" else []
+        held += [t for t in block.children or () if t.type == "html_inline"]
+        for token in held:
+            if "={" not in token.content:
+                continue
+            token.content, dropped = jsx_html(token.content)
+            for tag, attribute in dropped:
+                where = locate(doc, block.map, attribute)
+                doc.warn(*where, dropped_attribute(tag, attribute))
 
 
 def _warn_expression(doc: RenderState, block: Token, token: Token) -> None:

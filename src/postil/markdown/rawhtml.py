@@ -16,7 +16,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 from postil.markdown.references import locate, record, resolve
-from postil.markdown.state import RenderState, get_state, is_mdx
+from postil.markdown.state import RenderState, get_state, is_mdx, reads_jsx
 
 URL_ATTRS = frozenset({"src", "href", "poster"})
 """Attributes holding one URL (`<img src>`, `<a href>`, `<video poster>`)."""
@@ -141,7 +141,7 @@ def _rewrite_token(
         line0, col = locate(render_state, block_map, f'"{value}"')
         render_state.extra.setdefault("html_ids", []).append((value, line0, col + 1))
 
-    jsx = render_state.path.lower().endswith(".mdx")
+    jsx = reads_jsx(render_state)
     renamed = JSX_ATTRIBUTES if jsx else {}
     token.content = rewrite_html(token.content, rewrite, found_id, renamed, foreign)
 
