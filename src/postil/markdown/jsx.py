@@ -282,3 +282,16 @@ def jsx_html(html_text: str) -> tuple[str, list[tuple[JsxTag, str]]]:
         pos = tag.end
         at = html_text.find("={", pos)
     return "".join(out) + html_text[pos:], dropped
+
+
+def template_text(source: str) -> str | None:
+    """Return the text of an expression that is one string: a template literal without
+    `${…}` (`` `a $5 line` `` keeps its `$`), or a quoted string (`string_literal`); None
+    for anything else."""
+    inner = source.strip()
+    if len(inner) < 2 or not (inner.startswith("`") and inner.endswith("`")):
+        return string_literal(source)
+    body = inner[1:-1]
+    if "${" in body or re.search(r"(?<!\\)`", body):
+        return None
+    return _ESCAPE.sub(r"\1", body)

@@ -24,6 +24,7 @@ from postil.markdown.jsx import (
     jsx_html,
     read_tag,
     string_literal,
+    template_text,
     unfinished,
 )
 from postil.markdown.mdxcomponents import (
@@ -111,13 +112,15 @@ def mdx_indented(state: StateBlock, start_line: int, end_line: int, silent: bool
     markdown"), and its posts indent the content of their elements freely."""
     if state.sCount[start_line] - state.blkIndent < 4 or not is_mdx(state.env):
         return False
-    stop = start_line + 1
+    stop, indents = start_line, []
     while stop < end_line and (state.isEmpty(stop) or state.sCount[stop] - state.blkIndent >= 4):
-        stop += 1
+        indents += [] if state.isEmpty(stop) else [state.sCount[stop]]
+        literal = _code_literal_at(state, stop, end_line)  # its lines may start anywhere
+        stop = literal[-1] + 1 if literal is not None else stop + 1
     while stop - 1 > start_line and state.isEmpty(stop - 1):
         stop -= 1
     if not silent:
-        children(state, start_line, stop)
+        children(state, start_line, stop, min(indents))
         state.line = stop
     return True
 
@@ -129,7 +132,9 @@ def mdx_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -
     if char not in ("<", "{", "i", "e") or not is_mdx(state.env):
         return False  # the first character first: most lines of most posts stop there
     if char == "<":
-        return component_block(state, start_line, end_line, silent)
+        return code_literal(state, start_line, end_line, silent) or component_block(
+            state, start_line, end_line, silent
+        )
     if char == "{":
         return _comment_block(state, start_line, end_line, silent)
     top = state.level == 0 and state.blkIndent == 0 and state.sCount[start_line] == 0
@@ -137,6 +142,49 @@ def mdx_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -
     if top and not svelte and ESM.match(state.src, begin):
         return _esm_block(state, start_line, end_line, silent)
     return False
+
+
+CODE_CLOSE = re.compile(r"\s*(</code\s*>)?\s*</pre\s*>")
+"""The end tags after a `<pre>`'s string: `</code></pre>` or `</pre>`."""
+
+
+def code_literal(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """Block rule part: `<pre><code className="language-sh">{`…`}</code></pre>` alone on
+    its lines, MDX's way to write code inside components (a template literal keeps its
+    lines), is a code block of the string's text in that language."""
+    found = _code_literal_at(state, start_line, end_line)
+    if found is None:
+        return False
+    text, language, line = found
+    if not silent:
+        token = state.push("fence", "code", 0)
+        token.content, token.info = text.rstrip("\n") + "\n", language
+        token.markup = "<pre>"  # not a fence of backticks: `nesting.unclosed_fence` skips it
+        token.map = [start_line, line + 1]
+        state.line = line + 1
+    return True
+
+
+def _code_literal_at(state: StateBlock, start: int, end_line: int) -> tuple[str, str, int] | None:
+    """Return (text, language, last line) of a `<pre>` code literal that opens line `start`
+    and ends a line before `end_line` (`code_literal`), or None."""
+    begin, src = state.bMarks[start] + state.tShift[start], state.src
+    pre = read_tag(src, begin) if src.startswith("<pre", begin) else None
+    if pre is None or pre.name != "pre" or pre.closing or pre.self_closing:
+        return None
+    code = read_tag(src, pre.end) if src.startswith("<code", pre.end) else None
+    at = code.end if code is not None else pre.end
+    end = expression_end(src, at) if src.startswith("{", at) else None
+    text = template_text(src[at + 1 : end - 1]) if end is not None else None
+    closing = CODE_CLOSE.match(src, end) if end is not None else None
+    if text is None or closing is None or bool(closing.group(1)) != (code is not None):
+        return None
+    line = line_of(state, closing.end() - 1, start, end_line)
+    if line is None or src[closing.end() : state.eMarks[line]].strip():
+        return None
+    classes = (code.attrs.get("className") or code.attrs.get("class", "")) if code else ""
+    language = next((c[9:] for c in classes.split() if c.startswith("language-")), "")
+    return text, language, line
 
 
 def _esm_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:

@@ -185,12 +185,15 @@ def _closing_line(state: StateBlock, name: str, first: int, end_line: int) -> in
     return None
 
 
-def children(state: StateBlock, first: int, stop: int) -> None:
+def children(state: StateBlock, first: int, stop: int, indent: int | None = None) -> None:
     """Tokenize lines `first` to `stop` (not included) as Markdown, indented as their
-    least indented line is (an element's content; MDX's indented lines, which are no code)."""
-    indents = [state.sCount[line] for line in range(first, stop) if not state.isEmpty(line)]
+    least indented line is (an element's content; MDX's indented lines, which are no code),
+    or as `indent` says (the lines of a string inside them may start anywhere)."""
+    if indent is None:
+        lines = range(first, stop)
+        indent = min((state.sCount[line] for line in lines if not state.isEmpty(line)), default=0)
     old_indent, old_max = state.blkIndent, state.lineMax
-    state.blkIndent = max(old_indent, min(indents, default=old_indent))
+    state.blkIndent = max(old_indent, indent)
     state.lineMax = stop
     state.md.block.tokenize(state, first, stop)
     state.blkIndent, state.lineMax = old_indent, old_max
