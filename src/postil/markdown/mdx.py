@@ -104,6 +104,33 @@ def mdx_dialect(state: StateCore) -> None:
     src = state.src
     if ESM_IMPORT.match(src) or ("={{" in src and JSX_STYLE_OBJECT.search(src)):
         doc.extra["mdx"] = True
+    elif "\nimport " in src and _docusaurus_import(src):
+        doc.extra["mdx"] = True
+
+
+DOCUSAURUS_IMPORT = re.compile(
+    r"""import\s+[\w$*{},\s]+?\s+from\s+(["'])@(?:theme|site|docusaurus)/[^"'\n]+\1;?[ \t]*"""
+)
+"""An import of a Docusaurus module (`@theme/DocCardList`, `@site/src/components/X`), which
+only a Docusaurus page holds."""
+
+
+def _docusaurus_import(src: str) -> bool:
+    """Tell whether a line of `src` outside code fences, after a blank line, is an import of
+    a Docusaurus module (a Docusaurus page imports further down, after its introduction)."""
+    fence, blank = "", True
+    for line in src.split("\n"):
+        marker = FENCE_MARK.match(line)
+        if marker is not None and (not fence or marker.group(1).startswith(fence)):
+            fence = "" if fence else marker.group(1)
+        elif not fence and blank and DOCUSAURUS_IMPORT.fullmatch(line):
+            return True
+        blank = not line.strip()
+    return False
+
+
+FENCE_MARK = re.compile(r" {0,3}(`{3,}|~{3,})")
+"""A code fence's opening or closing marker at a line's start."""
 
 
 def mdx_indented(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
