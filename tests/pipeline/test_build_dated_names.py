@@ -46,3 +46,23 @@ def test_two_dated_posts_of_one_name_are_an_error_naming_both(tmp_path):
     [error] = [str(d) for d in failed.value.diagnostics]
     assert "2020-12-31-year-in-review.md" in error and "2021-12-31-year-in-review.md" in error
     assert "slug:" in error
+
+
+def test_a_root_link_in_the_jekyll_urls_capitals_reaches_the_lower_case_post(tmp_path):
+    """Jekyll's `:title` keeps a file name's capitals (`/posts/Separation-of-Variables/`),
+    postil's slug is lower case: a root link naming a post's URL in other letter case is
+    that post's URL; one naming no post still warns."""
+    body = "See [it](/posts/Separation-of-Variables/#the-method) and [that](/posts/Gone-Post/).\n"
+    root = make_site(
+        tmp_path / "site",
+        {
+            "2022-03-08-Separation-of-Variables.md": post_text("Separation", None),
+            "2022-03-09-linking.md": post_text("Linking", None, body),
+        },
+    )
+    result = build_site(root)
+    out = build_into(root)
+    html = (out / "posts/linking/index.html").read_text()
+    assert 'href="/blog/posts/separation-of-variables/#the-method"' in html
+    [warning] = [str(w) for w in result.warnings]
+    assert "/posts/Gone-Post/" in warning and "nothing is published" in warning
