@@ -49,12 +49,14 @@ def _nav(field: Field) -> tuple[tuple[str, str], ...]:
     return tuple(items)
 
 
-MATH_KEYS = ("macros", "double_dollar_in_text")
+MATH_KEYS = ("macros", "double_dollar_in_text", "code_spans")
 DOUBLE_DOLLAR_READINGS = ("inline", "display")
+CODE_SPAN_READINGS = ("code", "math")
 
 
 def _math(field: Field) -> dict[str, Any]:
-    """Read `math:`: `macros` and `double_dollar_in_text` (docs/math.md, "Syntax")."""
+    """Read `math:`: `macros`, `double_dollar_in_text` and `code_spans` (docs/math.md,
+    "Syntax")."""
     sub = {f.key: f for f in mapping_fields(field.node, "`math`")}
     unknown = set(sub) - set(MATH_KEYS)
     if unknown:
@@ -69,6 +71,8 @@ def _math(field: Field) -> dict[str, Any]:
         values["math_macros"] = read_macros(sub["macros"])
     if "double_dollar_in_text" in sub:
         values["math_double_dollar_in_text"] = _double_dollar(sub["double_dollar_in_text"])
+    if "code_spans" in sub:
+        values["math_code_spans"] = _code_spans(sub["code_spans"])
     return values
 
 
@@ -78,6 +82,18 @@ def _double_dollar(fld: Field) -> str:
         raise YamlFieldError(
             f"`math.double_dollar_in_text` is `inline` (kramdown, Jekyll) or `display` "
             f"(Pandoc), not `{reading}`",
+            fld.node.start_mark.line,
+            fld.node.start_mark.column,
+        )
+    return reading
+
+
+def _code_spans(fld: Field) -> str:
+    reading = as_text(fld)
+    if reading not in CODE_SPAN_READINGS:
+        raise YamlFieldError(
+            f"`math.code_spans` is `code` (CommonMark) or `math` (math-code.js: "
+            f"`` `$x$` `` is a formula), not `{reading}`",
             fld.node.start_mark.line,
             fld.node.start_mark.column,
         )

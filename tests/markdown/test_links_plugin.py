@@ -79,6 +79,15 @@ def test_user_site_base_path_keeps_root_absolute_links_unchanged():
     assert resolve("b.md", state).url is None
 
 
+def test_a_root_absolute_path_with_doubled_slashes_is_read_as_a_web_server_reads_it():
+    state = RenderState(path="content/posts/a.md", links=LINKS, base_path="/blog/")
+    assert resolve("/assets/p//plot-1.svg?v=2#top", state) == (
+        "/blog/assets/p/plot-1.svg?v=2#top",
+        "assets/p/plot-1.svg",
+    )
+    assert resolve("//cdn.example.org/a.js", state) == ("//cdn.example.org/a.js", "")
+
+
 def test_a_link_to_a_draft_warns_unless_drafts_are_built(tmp_path):
     from support.sites import make_site
 

@@ -29,6 +29,17 @@ def test_prices_code_and_mathml_in_raw_html_are_not_math():
     assert html == text.replace("\n\n", "\n")  # written as it was
 
 
+def test_spaced_dollars_in_raw_html_read_as_in_markdown():
+    text = (
+        "<p><div>The set $\\{$ $\\textrm{a}_1 = $ <i>x</i>$\\}$, a norm "
+        "$\\|\\cdot\\|_p : V \\to \\mathbb{R} $ and $ n $ items.</div></p>\n"
+    )
+    html, found = render(text)
+    assert found == [] and "$" not in html and html.count("<math") == 5
+    prices = "<div>Costs $ 5 or $ 10, $y $ here and $ x$ there.</div>\n"
+    assert render(prices)[0] == prices  # as Markdown reads them (with no warning here)
+
+
 MATHJAX_POST = """\
 <script type="text/javascript" async
   src="https://cdnjs.cloudflare.com/ajax/libs/mathjax/2.7.5/MathJax.js?config=TeX-AMS_CHTML">

@@ -163,3 +163,14 @@ def test_a_config_that_is_not_utf8_is_an_error_at_its_line_and_column_as_posts_g
         "postil.yaml:2:12: the file is not valid UTF-8 at byte 20 (0xe9); save it as UTF-8"
     )
     assert err.value.exit_code == 2
+
+
+def test_math_code_spans_defaults_to_code_accepts_math_and_rejects_others(tmp_path):
+    head = "title: T\nauthor: A\nbase_url: https://x.org/\n"
+    assert load_config(write(tmp_path, head)).math_code_spans == "code"
+    config = load_config(write(tmp_path, head + "math:\n  code_spans: math\n"))
+    assert config.math_code_spans == "math"
+    with pytest.raises(ConfigError) as err:
+        load_config(write(tmp_path, head + "math:\n  code_spans: yes\n"))
+    assert err.value.message.startswith("`math.code_spans` is `code` (CommonMark) or `math`")
+    assert (err.value.location.line, err.value.location.col) == (5, 15)

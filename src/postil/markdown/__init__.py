@@ -87,6 +87,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.margin import margin_plugin
     from postil.markdown.mark import mark_plugin
     from postil.markdown.math import math_plugin
+    from postil.markdown.mathcode import mathcode_plugin
     from postil.markdown.mdx import mdx_plugin
     from postil.markdown.myst import myst_plugin
     from postil.markdown.nesting import nesting_plugin
@@ -120,6 +121,7 @@ def create_markdown() -> MarkdownIt:
         fancylist_plugin,  # Pandoc's `a.`, `(ii)`, `#.` lists: markdown-it's list rule, wrapped
         lineblock_plugin,  # Pandoc's `| ` lines: after the table rule, which reads pipe tables
         math_plugin,
+        mathcode_plugin,  # math-code.js's `` `$x$` ``: before markdown-it's code spans
         wplatex_plugin,  # WordPress' `$latex …$`: its rule goes before the math plugin's
         sidenote_plugin,
         cite_plugin,  # after the sidenote plugin: its list comes before the Notes

@@ -141,9 +141,34 @@ def _rewrite_token(
         line0, col = locate(render_state, block_map, f'"{value}"')
         render_state.extra.setdefault("html_ids", []).append((value, line0, col + 1))
 
+    if "data-qmd" in token.content:
+        _warn_quarto_markdown(render_state, token, block_map)
     jsx = reads_jsx(render_state)
     renamed = JSX_ATTRIBUTES if jsx else {}
     token.content = rewrite_html(token.content, rewrite, found_id, renamed, foreign)
+
+
+QUARTO_MARKDOWN = re.compile(r"\sdata-qmd(?:-base64)?\s*=")
+"""Quarto's Markdown in raw HTML (`<span data-qmd="_Header_"></span>` in a table cell,
+quarto-dev/quarto-cli#5730): Quarto renders the value into the empty element."""
+
+
+def _warn_quarto_markdown(
+    render_state: RenderState, token: Token, block_map: list[int] | None
+) -> None:
+    """Warn once at the first `data-qmd` attribute of a raw HTML token: postil does not
+    render it, so its element shows nothing."""
+    found = QUARTO_MARKDOWN.search(token.content)
+    if found is None:
+        return
+    line0, col = locate(render_state, block_map, found.group(0).strip())
+    render_state.warn(
+        line0,
+        col,
+        "`data-qmd` (Quarto's Markdown inside raw HTML) is not rendered, so its element "
+        "shows nothing: write the content as HTML inside the element, or the table as a "
+        "Markdown table",
+    )
 
 
 def rewrite_html(

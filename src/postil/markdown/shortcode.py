@@ -8,7 +8,8 @@ rendering; postil reads the shortcodes it has an equivalent for:
 - `highlight` → a code block (`linenos`, `hl_lines`); its code may begin on the opening
   tag's line and end on the closing tag's, as Hugo reads it;
 - `rawhtml`, `raw`, `html`, `math` → their content, parsed as the rest of the post (the
-  wrapper goes);
+  wrapper goes); a `math` holding bare TeX, no `$$`, is a formula (hugo-theme-fuji's: display,
+  inline with `inline`; `postil.markdown.math`);
 - the callouts of popular themes (`callout`, `hint`, `alert`, `notice`, `admonition`:
   `CALLOUTS`) → a postil callout of their kind and title; `spoiler`, `details`, `expand`
   (`FOLDS`) → a folded callout under their title; also opened and closed on one line

@@ -129,6 +129,9 @@ class RenderState:
         double_dollar_in_text: how `$$…$$` inside a line of text reads: "inline" (kramdown's
             reading, the default) or "display" (Pandoc's); the site's
             `math: double_dollar_in_text:` (`postil.markdown.math`).
+        code_spans: how a code span holding a formula reads: "code" (the default) or
+            "math" (math-code.js's reading); the site's `math: code_spans:`
+            (`postil.markdown.mathcode`).
         bibliography: the works the document can cite by key (`postil.bibliography`:
             its own `.bib` files, then the site's), or None when it names no bibliography
             (then `[@key]` is no citation).
@@ -175,6 +178,7 @@ class RenderState:
     highlight_cache: MutableMapping[tuple[Any, ...], str] = field(default_factory=dict)
     math_cache: MathCache | None = None
     double_dollar_in_text: str = "inline"
+    code_spans: str = "code"
     bibliography: Mapping[str, Work] | None = None
     citation_style: str = "author-year"
     media_path: str = ""

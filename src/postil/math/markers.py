@@ -168,6 +168,8 @@ def _expand(parent: ET.Element, index: int, el: ET.Element, kind: str, payload: 
         el.tag, el.text = "mi", payload
         el.attrib.clear()
         el.set(DATA_OP, "1")
+        if len(payload) == 1:  # `\operatorname{E}`: upright (TeX's \operator@font), where
+            el.set("mathvariant", "normal")  # a one-letter `<mi>` is italic
         if kind == "opl":
             el.set(DATA_LIMITS, "1")
     elif kind == "opgroup":  # the marker opens the group that is the operator's name

@@ -315,7 +315,8 @@ def _limits(formula: Formula) -> None:
 
 def _atom_spacing(formula: Formula) -> None:
     """Remove TeX's spaces between adjacent relations and around operators in scripts."""
-    spacing.fix_atom_spacing(formula.root, formula.display)
+    tables = "&" in formula.latex or "\\\\" in formula.latex or "\\begin" in formula.latex
+    spacing.fix_atom_spacing(formula.root, formula.display, cells=tables)
 
 
 def _environment_styles(formula: Formula) -> None:

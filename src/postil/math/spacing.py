@@ -267,7 +267,7 @@ def atom_class(el: ET.Element) -> str | None:
     return symbol_class(text)
 
 
-def fix_atom_spacing(root: ET.Element, display: bool) -> None:
+def fix_atom_spacing(root: ET.Element, display: bool, cells: bool = True) -> None:
     """Give relations, binary operators and punctuation the spaces TeX gives them.
 
     The TeXbook, ch. 18, p. 170 (Appendix G, rule 20): between two relations there is no
@@ -276,6 +276,8 @@ def fix_atom_spacing(root: ET.Element, display: bool) -> None:
     every space around a relation, a binary operator and after punctuation (`j=1` under
     a sum, `x^{n-1}`, `a_{i,j}`). Chromium scales its dictionary's spaces in scripts but
     keeps them (WPT `mo-lspace-rspace-with-positive-scriptlevel`), so both are explicit.
+    Last, the operators at the formula's ends and its cells' (`cells`) are spaced as TeX
+    spaces a list's ends (`space_list_ends`).
     """
     # What the walk can change, known from the operators before it (it only takes spaces
     # away, which never makes an atom a relation or spaced): most formulas need no walk.
@@ -299,6 +301,7 @@ def fix_atom_spacing(root: ET.Element, display: bool) -> None:
                 _join_relations(row)
             if dots:
                 space_inner_dots(row)
+        space_list_ends(root, cells)
         return
     for el, style in walk_styles(root, display):
         if el.tag in ROWS:
@@ -311,6 +314,55 @@ def fix_atom_spacing(root: ET.Element, display: bool) -> None:
             el.set("rspace", ZERO)
         elif misspaced and el.tag == "mo" and style < SCRIPT:
             _space_as_tex(el)
+    space_list_ends(root, cells)
+
+
+def space_list_ends(root: ET.Element, cells: bool = True) -> None:
+    r"""Space the operators at the ends of a formula and of its table cells as TeX does.
+
+    TeX puts its spaces between two atoms (The TeXbook, Appendix G, rule 20): none before a
+    list's first atom or after its last, so a relation or punctuation there has no space on
+    that side (`$=$`, `$a =$`, `$\le b$` in prose); and a binary operator last in a list,
+    or before a relation, a closing fence or punctuation, is an ordinary symbol (rule 6:
+    `$A+$`, `(a+)`; mathjax/MathJax#1229). Chromium spaces such an operator by its
+    dictionary's infix entry (MathML Core §3.2.4.2 has no prefix or postfix entry for
+    most), 0.2778em beside a relation. An operator whose spaces a marker chose (`FIXED`:
+    `\colon`'s, `\bmod`'s kerns, which TeX keeps at a list's end) keeps them.
+    `cells=False` (a formula with no `&` or `\\`, so no table) looks at the formula's row only.
+    """
+    for row in (root, *root.iter("mtd")) if cells else (root,):
+        atoms = [
+            el for el in row if el.tag != "mspace" and not (el.tag == "mtext" and is_space(el))
+        ]
+        last = len(atoms) - 1
+        for index, el in enumerate(atoms):
+            if el.tag != "mo" or 0 < index < last and atoms[index + 1].tag in OPERANDS:
+                continue  # no operator, or one between atoms with an operand after it
+            kind = _end_class(el)
+            if kind is None:
+                continue
+            if kind == "mathbin":
+                after = None if index == last else _neighbour_class(atoms[index + 1])
+                if after is None or after in ("mathrel", "mathclose", "mathpunct"):
+                    el.attrib.update(lspace=ZERO, rspace=ZERO)
+                continue
+            if index == 0:
+                el.set("lspace", ZERO)
+            if index == last:
+                el.set("rspace", ZERO)
+
+
+OPERANDS = frozenset(("mi", "mn", "mtext", "mrow", "mfrac", "msqrt", "mroot", "mtable"))
+"""Elements that are never a relation, closing fence or punctuation after an operator."""
+
+
+def _end_class(el: ET.Element) -> str | None:
+    """Return the class of an operator whose spaces `space_list_ends` may take away: a
+    relation, punctuation or binary operator, not a unary sign nor one a marker fixed."""
+    if FIXED in el.attrib or el.get("form") == "prefix":
+        return None
+    kind = atom_class(el)
+    return kind if kind in SPACED_CLASSES else None
 
 
 MISSPACED = MISSPACED_BINS | MISSPACED_RELATIONS
