@@ -893,6 +893,7 @@ PRIMARY_KEYS = frozenset(_OWN)
 QUIET_KEYS = frozenset(
     {"layout", "comments", "mathjax", "math", "katex", "usemathjax", "use_math", "share"}
     | {"sharing"}  # `use_math`: Minimal Mistakes posts' MathJax switch (a custom include's)
+    | {"mathjax_autonumber"}  # Jekyll TeXt's MathJax switch for numbered environments
     | {"giscus_comments", "disqus_comments", "related_posts", "featured", "pin", "sitemap"}
     | {"type", "template", "format", "jupyter", "execute", "engine", "freeze"}
     | {"editor", "highlight-style", "code-fold", "code-tools", "title-block-banner"}
