@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import posixpath
+import re
 from functools import lru_cache
 from pathlib import PurePosixPath
 
@@ -10,6 +11,10 @@ from slugify import slugify
 
 from postil.errors import ContentError, Location
 from postil.model import FrontMatter, Post, SourceFile, TextAt
+
+FILE_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})-")
+"""Jekyll's post file name, `YYYY-MM-DD-title.md`: the date when front matter has none
+(`frontmatter`), and not part of the slug (`make_post`)."""
 
 
 def make_slug(text: str) -> str:
@@ -63,11 +68,14 @@ def make_post(source: SourceFile, meta: FrontMatter, body: str, body_line: int) 
     """Return the `Post` for a parsed source: its slug, URL and output file.
 
     The slug comes from front matter `slug:`, else the file name (`posts/my-post.md`, or the
-    directory of a page bundle `posts/my-post/index.md`), else the title (`title_slug`:
-    its math as readable text) — Hugo's and Jekyll's order, so renaming a title does not
-    break links. The URL is `posts/<slug>/` (a page's: its folders, then its slug; a page
-    bundle `notes/foo/index.md` is `notes/foo/`, its folder being its slug), or the
-    front matter's `permalink:` (Hugo's `url:`), which keeps a moved post at its old URL.
+    directory of a page bundle `posts/my-post/index.md`), a post's without the date that
+    begins it as Jekyll names posts (`posts/2020-01-15-my-post.md` is `my-post`: Jekyll's
+    `:title`, Zola's, Eleventy's `fileSlug`, Docusaurus' blog slug), else the title
+    (`title_slug`: its math as readable text) — Hugo's and Jekyll's order, so renaming a
+    title does not break links. The URL is `posts/<slug>/` (a page's: its folders, then its
+    slug; a page bundle `notes/foo/index.md` is `notes/foo/`, its folder being its slug),
+    or the front matter's `permalink:` (Hugo's `url:`), which keeps a moved post at its
+    old URL.
 
     Args:
         body: the end of `source.text` after the front matter (as `parse` returns it).
@@ -80,7 +88,9 @@ def make_post(source: SourceFile, meta: FrontMatter, body: str, body_line: int) 
         raise ValueError(f"{source.rel}: the body must be the end of the source text")
     rel = PurePosixPath(source.rel)
     stem = rel.parent.name if rel.stem == "index" else rel.stem
-    slug = make_slug(meta.slug) or make_slug(stem) or title_slug(meta.title, meta.macros)
+    undated = FILE_DATE.sub("", stem, count=1) if source.kind == "post" else stem
+    slug = make_slug(meta.slug) or make_slug(undated) or make_slug(stem)
+    slug = slug or title_slug(meta.title, meta.macros)
     if not slug:
         raise ContentError(
             "postil cannot make a URL slug from the file name or title;"

@@ -125,6 +125,7 @@ def html_block_across(state: StateBlock, start: int, end: int, silent: bool) -> 
     while True:
         stop = _blank_line(state, last, end)
         code_at = next((at for at in range(last + 1, stop) if _code_tag(state, at, end)), None)
+        code_at = _markdown_start(state, last + 1, code_at or stop) if code_at is None else code_at
         if code_at is not None:
             return _push(state, start, code_at)
         closing = _math_closer(state, start, stop, end)
@@ -135,6 +136,22 @@ def html_block_across(state: StateBlock, start: int, end: int, silent: bool) -> 
         if closing is None:
             return _push(state, start, stop) if last > start else False
         last = closing
+
+
+def _markdown_start(state: StateBlock, first: int, stop: int) -> int | None:
+    """Return the first line from `first` (before `stop`) that holds only tags and opens an
+    element with a `markdown` attribute, or None: kramdown reads the element's content as
+    Markdown inside an outer element too (`<div class="grid">⏎<div class="cell"
+    markdown="1">⏎![a](a.png)`), so the HTML block ends before it (`_markdown_element_line`
+    reads it)."""
+    for line in range(first, stop):
+        text = state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
+        if "markdown" not in text.lower() or not TAGS_ONLY.fullmatch(text):
+            continue
+        attribute = MARKDOWN_ATTRIBUTE.search(text)
+        if attribute is not None and (attribute.group(1) or "").strip("'\"") != "0":
+            return line
+    return None
 
 
 def _markdown_element_line(state: StateBlock, line: int) -> bool:

@@ -17,7 +17,7 @@ from markdown_it.token import Token
 
 from postil.markdown.alttext import NO_ALT_HTML, without_alt
 from postil.markdown.references import locate, record, resolve
-from postil.markdown.state import RenderState, get_state, is_mdx
+from postil.markdown.state import RenderState, get_state, is_mdx, reads_jsx
 
 URL_ATTRS = frozenset({"src", "href", "poster"})
 """Attributes holding one URL (`<img src>`, `<a href>`, `<video poster>`)."""
@@ -154,7 +154,7 @@ def _rewrite_token(
         line0, col = locate(render_state, block_map, first, nth=nth)
         render_state.warn(line0, col, NO_ALT_HTML)
 
-    jsx = render_state.path.lower().endswith(".mdx")
+    jsx = reads_jsx(render_state)
     renamed = JSX_ATTRIBUTES if jsx else {}
     token.content = rewrite_html(token.content, rewrite, found_id, renamed, foreign, no_alt)
 

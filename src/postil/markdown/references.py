@@ -62,7 +62,8 @@ def resolve(url: str, state: RenderState) -> Resolved:
     - `other.md#x`, Zola's `@/posts/other.md#x`: the URL of that post or page
       (`state.links`), None when there is none.
     - `/img/a.png`: under the base path; `img/a.png` must be published (`/img//a.png`
-      too, its slashes merged as a web server merges them).
+      too, its slashes merged as a web server merges them). A root path that is a post's
+      or page's URL in other letter case is that URL (`_page_in_other_case`).
     - `plot.png`, `../img/a.png`: relative to the post's source file first (the same
       Markdown previews in an editor and on GitHub): a content asset there
       (`state.assets`) is written as its published URL; otherwise the browser's reading,
@@ -87,6 +88,9 @@ def resolve(url: str, state: RenderState) -> Resolved:
         page = state.links.get(source_path(state.path, path))
         return Resolved(None if page is None else state.base_path + page + tail)
     if path.startswith("/"):  # `a//b` is `a/b` to a web server: knitr's `fig.path` + `/`
+        page = _page_in_other_case(path, state) if path != path.lower() else None
+        if page is not None:  # Jekyll keeps a file name's capitals in its URL; postil's slug
+            return Resolved(state.base_path + page + tail)  # is lower case (`make_slug`)
         written = _SLASHES.sub("/", parts.path).lstrip("/")
         return Resolved(state.base_path + written + tail, _SLASHES.sub("/", path).lstrip("/"))
     asset = state.assets.get(source_path(state.path, path))
@@ -94,6 +98,17 @@ def resolve(url: str, state: RenderState) -> Resolved:
         return Resolved(state.base_path + quote(asset, safe=_URL_SAFE) + tail, asset)
     page_url = state.links.get(state.path, "")
     return Resolved(url, posixpath.normpath(posixpath.join(page_url, path)))
+
+
+def _page_in_other_case(path: str, state: RenderState) -> str | None:
+    """Return the URL of the one post or page whose URL is the root path `path` in other
+    letter case (`/posts/Separation-of-Variables/` for `posts/separation-of-variables/`:
+    Jekyll's `:title` keeps the file name's capitals), or None."""
+    wanted = path.strip("/").lower()
+    if not wanted or wanted == path.strip("/"):
+        return None
+    pages = {page for page in state.links.values() if page.strip("/").lower() == wanted}
+    return pages.pop() if len(pages) == 1 and path.strip("/") + "/" not in pages else None
 
 
 def source_path(source_rel: str, path: str) -> str:

@@ -257,10 +257,16 @@ MDX_SUFFIX = ".mdx"
 
 def is_mdx(env: MutableMapping[str, Any]) -> bool:
     """Whether the document being parsed is read as MDX: an MDX source (its path ends
-    `.mdx`), or Markdown with Svelte (`postil.markdown.svelte` marks it `extra["svelte"]`),
-    whose expressions and components are MDX's."""
-    state = get_state(env)
-    return state.path.lower().endswith(MDX_SUFFIX) or bool(state.extra.get("svelte"))
+    `.mdx`), a Docusaurus `.md` post (`postil.markdown.mdx.mdx_dialect` marks it
+    `extra["mdx"]`), or Markdown with Svelte (`postil.markdown.svelte` marks it
+    `extra["svelte"]`), whose expressions and components are MDX's."""
+    return reads_jsx(get_state(env))
+
+
+def reads_jsx(state: RenderState) -> bool:
+    """Whether the document of `state` is read as MDX (`is_mdx`)."""
+    extra = state.extra
+    return state.path.lower().endswith(MDX_SUFFIX) or bool(extra.get("mdx") or extra.get("svelte"))
 
 
 def jsx_dialect(state: RenderState) -> str:
