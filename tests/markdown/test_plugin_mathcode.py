@@ -64,12 +64,12 @@ def test_a_math_error_in_a_code_span_is_located_at_its_tex():
     assert (diag.location.line, diag.location.col) == (3, 11) and "\\foo" in diag.message
 
 
-def test_by_default_they_stay_code_with_one_warning_at_the_first_of_three():
+def test_by_default_they_stay_code_with_one_warning_at_the_third():
     body = "One `$a$`.\n\nTwo `$$b$$` and `code`.\n\nThree `\\(c\\)` and four `$d$`.\n"
     html, state = render(body, code_spans="code")
     assert "<math" not in html and html.count("<code>") == 5
     (diag,) = state.diagnostics
-    assert str(diag).startswith("post.md:1:5: warning: this code span and at least 2 more")
+    assert str(diag).startswith("post.md:5:7: warning: this code span and 2 before it")
     assert "`math: code_spans: math`" in diag.message
 
 

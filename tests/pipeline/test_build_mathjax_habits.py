@@ -69,7 +69,7 @@ def test_a_math_code_js_post_warns_by_default_and_reads_its_formulas_when_the_si
     root = make_site(tmp_path / "site", {"lithium.md": MATH_CODE})
     result = build(BuildOptions(root=root))
     assert [str(w).split(": warning: ")[0] for w in result.warnings] == [
-        "content/posts/lithium.md:5:5"
+        "content/posts/lithium.md:5:46"
     ]
     assert len(body(root, "lithium").findall(".//code")) == 3
     (root / "postil.yaml").write_text(CONFIG + "math:\n  code_spans: math\n")

@@ -14,7 +14,8 @@ The site says which reading it wants (`math: code_spans:` in postil.yaml,
 generator without the script do; `math` reads each as its formula (`$…$` and `\(…\)`
 inline; `$$…$$`, `\[…\]` and an environment displayed, as MathJax reads them). A post
 showing the syntax names one or two such spans; a post written this way names dozens, so
-with the default reading a post of `WARN_AFTER` or more gets one warning, at its first.
+with the default reading a post of `WARN_AFTER` or more gets one warning, at the span that
+makes the count (a post rendered in groups has no earlier group's inline state to warn in).
 """
 
 from __future__ import annotations
@@ -47,11 +48,11 @@ WARN_AFTER = 3
 """How many code spans holding formulas make a post's warning (see the module)."""
 
 MESSAGE = (
-    "this code span and {more} more in this post hold TeX the way math-code.js reads "
+    "this code span and {more} before it in this post hold TeX the way math-code.js reads "
     "it (blogdown's hugo-lithium and the Hugo themes that load the script); they show as "
     "code. If they are formulas, set `math: code_spans: math` in postil.yaml"
 )
-"""The warning at a post's first such span (`WARN_AFTER`)."""
+"""The warning at a post's `WARN_AFTER`-th such span."""
 
 
 def mathcode_plugin(md: MarkdownIt) -> None:
@@ -123,12 +124,9 @@ def _closer(src: str, start: int, ticks: int, end: int) -> int:
 
 
 def _count(state: StateInline, pos: int) -> None:
-    """Count a formula left as code; warn at the post's first once there are `WARN_AFTER`."""
+    """Count a formula left as code; warn at the post's `WARN_AFTER`-th (the count is the
+    post's `RenderState`'s, kept across render groups)."""
     extra: dict[str, Any] = get_state(state.env).extra
-    seen = extra.setdefault("math_code_spans", [0, None])
-    seen[0] += 1
-    if seen[0] == 1:
-        seen[1] = (state, pos)
-    if seen[0] == WARN_AFTER:
-        first, offset = seen[1]
-        warn_inline(first, offset, MESSAGE.format(more=f"at least {WARN_AFTER - 1}"))
+    seen = extra["math_code_spans"] = extra.get("math_code_spans", 0) + 1
+    if seen == WARN_AFTER:
+        warn_inline(state, pos, MESSAGE.format(more=WARN_AFTER - 1))
