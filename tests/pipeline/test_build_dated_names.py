@@ -28,7 +28,17 @@ def test_a_dated_file_name_is_dated_and_its_slug_has_no_date(tmp_path):
     out = build_into(root)
     assert [str(w) for w in result.warnings] == []
     posts = sorted(p.parent.name for p in (out / "posts").glob("*/index.html"))
-    assert posts == ["2018-07-01-kept", "2018-7-1-loose", "other", "softmax"]
+    assert posts == [
+        "2018-07-01-kept",
+        "2018-7-1-loose",
+        "2019-03-02-other",  # redirect pages: the dated URLs earlier versions gave them
+        "2020-01-15-softmax",
+        "other",
+        "softmax",
+    ]
+    moved = (out / "posts/2020-01-15-softmax/index.html").read_text()
+    assert 'http-equiv="refresh" content="0; url=' in moved and 'posts/softmax/"' in moved
+    assert "http-equiv" not in (out / "posts/2018-07-01-kept/index.html").read_text()
     assert (out / "2020-01-01-about/index.html").is_file()
     assert 'datetime="2020-01-15' in (out / "posts/softmax/index.html").read_text()
 

@@ -88,8 +88,7 @@ def make_post(source: SourceFile, meta: FrontMatter, body: str, body_line: int) 
         raise ValueError(f"{source.rel}: the body must be the end of the source text")
     rel = PurePosixPath(source.rel)
     stem = rel.parent.name if rel.stem == "index" else rel.stem
-    undated = FILE_DATE.sub("", stem, count=1) if source.kind == "post" else stem
-    slug = make_slug(meta.slug) or make_slug(undated) or make_slug(stem)
+    slug = make_slug(meta.slug) or make_slug(_undated(source, stem)) or make_slug(stem)
     slug = slug or title_slug(meta.title, meta.macros)
     if not slug:
         raise ContentError(
@@ -113,6 +112,27 @@ def make_post(source: SourceFile, meta: FrontMatter, body: str, body_line: int) 
         url=url,
         output_rel=url + "index.html" if url.endswith("/") else url,
     )
+
+
+def _undated(source: SourceFile, stem: str) -> str:
+    """Return a post's file stem without the date that begins it as Jekyll names posts
+    (`2020-01-15-my-post` -> `my-post`); a page's stem as it is."""
+    dated = FILE_DATE.match(stem) if source.kind == "post" else None
+    return stem[dated.end() :] if dated else stem
+
+
+def dated_url(post: Post) -> str | None:
+    """Return the URL a post named as Jekyll names posts had before postil left the date
+    out of its slug (`posts/2020-01-15-my-post/`), when it has a redirect page to make;
+    else None (a slug or permalink of its own, no date in its name, or the same URL)."""
+    if post.source.kind != "post" or post.meta.slug or post.meta.permalink:
+        return None
+    rel = PurePosixPath(post.source.rel)
+    stem = rel.parent.name if rel.stem == "index" else rel.stem
+    old = make_slug(stem)
+    if not FILE_DATE.match(stem) or not old or old == post.slug:
+        return None
+    return f"posts/{old}/"
 
 
 def section_index(rel: str) -> str | None:
@@ -151,13 +171,17 @@ def redirecting_aliases(post: Post) -> list[tuple[str, TextAt]]:
     """Return (site path, where it is written) of each of a post's `aliases:` that needs a
     redirect page: each path once, where first written, and not the post's own URL (an
     alias naming the post itself redirects nowhere: Obsidian's aliases repeat the note's
-    own name)."""
+    own name). A post whose slug left its file name's date out also redirects from the
+    dated URL (`dated_url`)."""
     spots = post.meta.aliases_at or (TextAt(),) * len(post.meta.aliases)
     written: dict[str, TextAt] = {}
     for alias, at in zip(post.meta.aliases, spots, strict=False):
         path = alias_path(post, alias)
         if path != post.url:
             written.setdefault(path, at)
+    dated = dated_url(post)  # links to the dated URL earlier versions gave it keep working
+    if dated is not None:
+        written.setdefault(dated, TextAt())
     return list(written.items())
 
 
