@@ -6,7 +6,6 @@ ignored), and each value is converted by the explicit rules of `postil.yamlnodes
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,14 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import yaml
 
 from postil.bibliography.entries import CITATION_STYLES
-from postil.errors import ConfigError, Diagnostic, Location, Severity, read_utf8
+from postil.errors import (
+    ConfigError,
+    Diagnostic,
+    Location,
+    Severity,
+    did_you_mean,
+    read_utf8,
+)
 from postil.macrodefs import read_macros
 from postil.model import SiteConfig
 from postil.yamlnodes import (
@@ -219,9 +225,7 @@ def _unknown_keys(fields: list[Field]) -> str:
     """Name every unknown key, with the nearest known key as a suggestion (difflib)."""
     named = []
     for fld in fields:
-        close = difflib.get_close_matches(fld.key, _FIELDS, n=1)
-        hint = f" (did you mean `{close[0]}`?)" if close else ""
-        named.append(f"`{fld.key}` on line {fld.line0 + 1}{hint}")
+        named.append(f"`{fld.key}` on line {fld.line0 + 1}{did_you_mean(fld.key, _FIELDS)}")
     noun = "key" if len(named) == 1 else "keys"
     return f"unknown {noun} {', '.join(named)}; known keys: {', '.join(sorted(_FIELDS))}"
 

@@ -7,6 +7,8 @@ https://www.gnu.org/prep/standards/html_node/Errors.html).
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -33,6 +35,25 @@ class Location:
         if self.line:
             return f"{self.path}:{self.line}"
         return self.path
+
+
+NEAR = 0.75
+"""The least similarity (difflib's ratio, 2 × matching characters / both lengths) at which a
+known name is suggested for an unknown one: 0.6, difflib's default, offered `email` for
+`mermaid` and `sqlite3` for `svelte` among Pygments' 600 language names."""
+
+
+def did_you_mean(name: str, known: Iterable[str], shown: str = "`{}`") -> str:
+    """Return " (did you mean `x`?)" for the known name nearest to a mistyped `name`, or "".
+
+    The one suggestion of every message about a name postil does not know (a key of
+    postil.yaml or of front matter, a citation key, an anchor, an equation label, a code
+    language, a page): difflib's `get_close_matches` at a similarity ratio of at least
+    `NEAR` (`pyhton` → `python`, `tag` → `tags`; not `mermaid` → `email`). `shown` formats
+    the suggestion ("`#{}`" for an anchor); nothing is suggested for `name` itself.
+    """
+    close = difflib.get_close_matches(name, [k for k in known if k != name], n=1, cutoff=NEAR)
+    return f" (did you mean {shown.format(close[0])}?)" if close else ""
 
 
 class Severity(str, Enum):

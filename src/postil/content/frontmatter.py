@@ -39,7 +39,7 @@ from postil.content.metablocks import (
     read_title_block,
     read_unopened_block,
 )
-from postil.errors import ContentError, Diagnostic, Location, Severity
+from postil.errors import ContentError, Diagnostic, Location, Severity, did_you_mean
 from postil.macrodefs import read_macros
 from postil.model import Author, FrontMatter, SourceFile, TextAt
 from postil.slugs import slug_for
@@ -474,7 +474,8 @@ def _warn_unknown(
 ) -> None:
     known = ", ".join(sorted(PRIMARY_KEYS))
     for fld in unknown:
-        message = f"unknown front matter key `{fld.key}` is ignored; known keys: {known}"
+        hint = did_you_mean(fld.key, PRIMARY_KEYS)
+        message = f"unknown front matter key `{fld.key}` is ignored{hint}; known keys: {known}"
         if fld.key.startswith("taxonomies."):  # Zola's (`headers.TAXONOMY_KEYS`)
             message = (
                 f"Zola taxonomy `{fld.key.split('.', 1)[1]}` is ignored: postil's one taxonomy "

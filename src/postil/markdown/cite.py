@@ -23,7 +23,7 @@ from postil.bibliography import style
 from postil.bibliography.entries import Work
 from postil.errors import Diagnostic, Location, Severity
 from postil.markdown.citeaffix import affix_html
-from postil.markdown.citemessages import NO_BIBLIOGRAPHY, UNKNOWN_KEY
+from postil.markdown.citemessages import NO_BIBLIOGRAPHY, unknown_key
 from postil.markdown.rendered import CitedWork
 from postil.markdown.state import RenderState, get_state
 from postil.markdown.tagsyntax import locate
@@ -418,7 +418,7 @@ def _warn_unknown(render: RenderState, inline: Token, token: Token, key: str, ba
     written = token.content.find("@" + key)  # `[@key]`; `{% cite key %}`, `<d-cite key=…>`
     offset = base + token.meta["pos"] + max(written if written >= 0 else token.content.find(key), 0)
     line0, col = locate(render, (inline.map or [0])[0], inline.content, offset)
-    render.warn(line0, col, UNKNOWN_KEY.format(key=key))
+    render.warn(line0, col, unknown_key(key, render.bibliography or ()))
 
 
 # ## Formulas in titles ##

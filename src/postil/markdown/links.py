@@ -19,7 +19,7 @@ from markdown_it.token import Token
 
 from postil.content.discover import is_source
 from postil.markdown.inlinewarn import warn_inline
-from postil.markdown.references import locate, record, resolve, source_path
+from postil.markdown.references import as_written, locate, record, resolve, source_path
 from postil.markdown.rendered import AnchorLink
 from postil.markdown.state import RenderState, get_state
 
@@ -126,28 +126,29 @@ def _rewrite(
     value = token.attrs.get(name) if name else None
     if not isinstance(value, str):
         return
-    target, check = resolve(_in_media_path(render_state, token, value), render_state)
+    resolved = resolve(_in_media_path(render_state, token, value), render_state)
     # A link another syntax made (a wikilink's `[[note#Heading]]`) is found by its text
-    # as written, which its href is not.
-    written = token.meta.get("written", value) if token.meta else value
-    if name == "href" and target is not None and not crossref:
+    # as written, which its href is not; markdown-it percent-encoded the rest.
+    written = token.meta.get("written") if token.meta else None
+    written = written or as_written(render_state, block.map, value)
+    if name == "href" and resolved.url is not None and not crossref:
         _record_fragment(render_state, block, value, written)
     nth = seen[written] = seen.get(written, -1) + 1
     line0, col = locate(render_state, block.map, written, whole_url=True, nth=nth)
-    if target is None:
-        written = source_path(render_state.path, unquote(urlsplit(value).path))
+    if resolved.url is None:
+        source = source_path(render_state.path, unquote(urlsplit(value).path))
         render_state.warn(
             line0,
             col,
-            f"link to `{value}`: no published post or page has that source file {written} "
+            f"link to `{written}`: no published post or page has that source file {source} "
             "(a draft or future post is left out); fix the path (it is relative to "
             f"{_relative_to(value)}) or link to the URL",
         )
         return
-    record(render_state, value, check, line0, col)
-    token.attrs[name] = target
-    if token.type == "image" and check:
-        token.meta["file"] = check  # the image's output rel, for its size
+    record(render_state, written, resolved, line0, col)
+    token.attrs[name] = resolved.url
+    if token.type == "image" and resolved.target:
+        token.meta["file"] = resolved.target  # the image's output rel, for its size
 
 
 def _in_media_path(render_state: RenderState, token: Token, url: str) -> str:

@@ -21,6 +21,7 @@ from urllib.parse import unquote
 
 from markdown_it.token import Token
 
+from postil.errors import did_you_mean
 from postil.markdown.bookdown import equation_labels
 from postil.markdown.ids import element_ids
 from postil.markdown.mathescape import source_offset
@@ -324,7 +325,8 @@ def _check_refs(doc: RenderState, token: Any, elements: Callable[[], set[str]]) 
             report(
                 line0,
                 col,
-                f"unknown equation label {label!r} in \\eqref/\\ref: no equation of this post "
+                f"unknown equation label {label!r} in \\eqref/\\ref"
+                f"{did_you_mean(label, doc.equations, '{!r}')}: no equation of this post "
                 f"has \\label{{{label}}} (or `$$ … $$ ({label})`, `{{#{label}}}`); fix the "
                 "label, or label the equation",
             )

@@ -124,9 +124,9 @@ def _rewrite_token(
     `foreign`: None, or the depth of SVG and MathML open before a block (`rewrite_html`)."""
 
     def rewrite(value: str) -> str:
-        new, target = resolve(value, render_state)
+        resolved = resolve(value, render_state)
         line0, col = locate(render_state, block_map, value)
-        if new is None:
+        if resolved.url is None:
             render_state.warn(
                 line0,
                 col,
@@ -134,8 +134,8 @@ def _rewrite_token(
                 "the path (it is relative to this file) or link to the URL",
             )
             return value
-        record(render_state, value, target, line0, col)
-        return new
+        record(render_state, value, resolved, line0, col)
+        return resolved.url
 
     def found_id(value: str) -> None:
         line0, col = locate(render_state, block_map, f'"{value}"')

@@ -98,11 +98,14 @@ class Reference:
         target: the output rel it needs, percent-decoded (`img/a.png`, `posts/b/`).
         url: the reference as written in the post.
         location: where it is written.
+        beside: for a relative path, the file it was first looked for beside the post
+            (`content/posts/a.png`: `references.Resolved.beside`); "" otherwise.
     """
 
     target: str
     url: str
     location: Location
+    beside: str = ""
 
 
 @dataclass(frozen=True)
