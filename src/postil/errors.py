@@ -52,8 +52,14 @@ def did_you_mean(name: str, known: Iterable[str], shown: str = "`{}`") -> str:
     `NEAR` (`pyhton` → `python`, `tag` → `tags`; not `mermaid` → `email`). `shown` formats
     the suggestion ("`#{}`" for an anchor); nothing is suggested for `name` itself.
     """
+    close = nearest(name, known)
+    return f" (did you mean {shown.format(close)}?)" if close is not None else ""
+
+
+def nearest(name: str, known: Iterable[str]) -> str | None:
+    """Return the known name nearest to `name` (`did_you_mean`'s choice), or None."""
     close = difflib.get_close_matches(name, [k for k in known if k != name], n=1, cutoff=NEAR)
-    return f" (did you mean {shown.format(close[0])}?)" if close else ""
+    return close[0] if close else None
 
 
 class Severity(str, Enum):

@@ -267,6 +267,7 @@ def render_markdown(
         math_chars="".join(sorted(state.math_chars)),
         toc_placed=bool(state.extra.get("toc_placed")),
         citations=tuple(state.extra.get("citations", ())),
+        source_links=tuple(state.extra.get("source_links", ())),
     )
 
 

@@ -19,7 +19,14 @@ from markdown_it.token import Token
 
 from postil.content.discover import is_source
 from postil.markdown.inlinewarn import warn_inline
-from postil.markdown.references import as_written, locate, record, resolve, source_path
+from postil.markdown.references import (
+    as_written,
+    locate,
+    record,
+    record_source_link,
+    resolve,
+    source_path,
+)
 from postil.markdown.rendered import AnchorLink
 from postil.markdown.state import RenderState, get_state
 
@@ -42,8 +49,9 @@ def links_plugin(md: MarkdownIt) -> None:
     - A path ending in `.md` is resolved against the linking file's directory (or, when it
       starts with `/`, against `content/`) and looked up
       in `state.links` (source rel -> site-relative URL); the fragment is kept. A file that
-      is not a post or page is reported with `state.warn` at the link's line (an error
-      under `--strict`) and the link is left as written.
+      is not a post or page of this build is left as written and recorded
+      (`references.record_source_link`): once every source is known, `postil.sourcelinks`
+      warns at the link's line and column why (an error under `--strict`).
     - Any other relative path (`plot.png`, `../img/a.png`) is read relative to the linking
       file first, as an editor or GitHub previews it: a file of `content/` there is
       published (`postil.assets`), and the reference becomes its published URL under the
@@ -137,13 +145,7 @@ def _rewrite(
     line0, col = locate(render_state, block.map, written, whole_url=True, nth=nth)
     if resolved.url is None:
         source = source_path(render_state.path, unquote(urlsplit(value).path))
-        render_state.warn(
-            line0,
-            col,
-            f"link to `{written}`: no published post or page has that source file {source} "
-            "(a draft or future post is left out); fix the path (it is relative to "
-            f"{_relative_to(value)}) or link to the URL",
-        )
+        record_source_link(render_state, source, written, line0, col)
         return
     record(render_state, written, resolved, line0, col)
     token.attrs[name] = resolved.url
@@ -161,11 +163,6 @@ def _in_media_path(render_state: RenderState, token: Token, url: str) -> str:
     if parts.scheme or parts.netloc or url.startswith(("/", "@/")):
         return url
     return posixpath.normpath(posixpath.join("/" + render_state.media_path.strip("/"), url))
-
-
-def _relative_to(url: str) -> str:
-    """Name what a link to a source file is read from (`references.source_path`)."""
-    return "content/" if url.startswith(("/", "@/")) else "this file"
 
 
 def _record_fragment(render_state: RenderState, block: Token, url: str, written: str) -> None:

@@ -10,12 +10,19 @@ import re
 from collections.abc import Callable, Mapping
 from html import escape
 from html.parser import HTMLParser
+from urllib.parse import unquote, urlsplit
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from postil.markdown.references import locate, record, resolve
+from postil.markdown.references import (
+    locate,
+    record,
+    record_source_link,
+    resolve,
+    source_path,
+)
 from postil.markdown.state import RenderState, get_state, is_mdx
 
 URL_ATTRS = frozenset({"src", "href", "poster"})
@@ -127,12 +134,8 @@ def _rewrite_token(
         resolved = resolve(value, render_state)
         line0, col = locate(render_state, block_map, value)
         if resolved.url is None:
-            render_state.warn(
-                line0,
-                col,
-                f"link to `{value}`: no published post or page has that source file; fix "
-                "the path (it is relative to this file) or link to the URL",
-            )
+            source = source_path(render_state.path, unquote(urlsplit(value).path))
+            record_source_link(render_state, source, value, line0, col)
             return value
         record(render_state, value, resolved, line0, col)
         return resolved.url

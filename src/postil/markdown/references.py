@@ -17,7 +17,7 @@ import mdurl
 
 from postil.content.discover import is_source
 from postil.content.posts import tag_slug
-from postil.markdown.rendered import Reference
+from postil.markdown.rendered import Reference, SourceLink
 from postil.markdown.state import RenderState
 
 CONTENT_DIR = "content"
@@ -119,6 +119,16 @@ def record(
         found = state.extra.setdefault("references", {}).setdefault(state.phase[0], [])
         location = state.location(line0, col)
         found.append(Reference(resolved.target, written, location, resolved.beside))
+
+
+def record_source_link(
+    state: RenderState, source: str, written: str, line0: int | None, col: int
+) -> None:
+    """Remember a link to the source file `source` that no page of the build has, for
+    `postil.sourcelinks` to tell why (a draft, a post to come, no such file) once every
+    source is known; the link is left as written."""
+    found = SourceLink(source, written, state.location(line0, col))
+    state.extra.setdefault("source_links", []).append(found)
 
 
 def references(state: RenderState) -> list[Reference]:
