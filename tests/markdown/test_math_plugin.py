@@ -92,7 +92,8 @@ def test_math_unknown_and_duplicate_labels_are_errors_with_lines():
     assert (
         Severity.ERROR,
         3,
-        "duplicate equation label 'eq:a'; a label must be unique in a post",
+        "duplicate equation label 'eq:a' (line 1 has it); a label must be unique in a post: "
+        "rename one",
     ) in messages
     assert any(line == 5 and "unknown equation label 'eq:zz'" in m for _, line, m in messages)
 
