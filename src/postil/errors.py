@@ -97,16 +97,23 @@ class Diagnostic:
         notebook's output) is cut to that many characters around the column, `…` marking
         each cut: its thousands of warnings each printed the whole line.
         """
+        excerpt = self.excerpt()
+        return f"{self}\n{excerpt}" if excerpt else str(self)
+
+    def excerpt(self) -> str:
+        """Return the lines `report` shows under the message: the source line indented by
+        four spaces and a caret under the column ("" without a source line); the dev
+        server's overlay shows them too."""
         line = self.source_line
         if not line.strip():
-            return str(self)
+            return ""
         col = self.location.col
         if len(line) > EXCERPT_WIDTH:
             start = max(0, min(col - 1 - EXCERPT_WIDTH // 2, len(line) - EXCERPT_WIDTH))
             cut = line[start : start + EXCERPT_WIDTH]
             head, tail = ("…" if start else ""), ("…" if start + EXCERPT_WIDTH < len(line) else "")
             line, col = head + cut + tail, col - start + len(head)
-        text = f"{self}\n    {line}"
+        text = f"    {line}"
         if 0 < col <= len(line) + 1:
             pad = "".join("\t" if c == "\t" else " " for c in line[: col - 1])
             text += f"\n    {pad}^"
