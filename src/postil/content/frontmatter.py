@@ -578,8 +578,10 @@ POSITIONED = {
     "summary": "summary_at",
     "image": "image_at",
     "permalink": "permalink_at",
+    "slug": "slug_at",
 }
-"""Text fields whose position is kept, for messages about math or a missing file in them."""
+"""Text fields whose position is kept, for messages about math, a missing file or a URL
+taken twice in them."""
 
 
 def _positions(
