@@ -15,7 +15,7 @@ from itertools import chain, compress
 from operator import is_not
 from typing import Any
 
-from postil.errors import Diagnostic, Severity
+from postil.errors import Diagnostic, Severity, did_you_mean
 from postil.markdown.rendered import RenderedMarkdown
 from postil.model import RenderedPost
 from postil.slugs import foreign_ids
@@ -76,6 +76,13 @@ def check_anchors(
         checked = _Checked.of(rendered)
     memo["last"] = checked
     return list(chain.from_iterable(checked.problems))
+
+
+def _nearest(fragment: str, ids: frozenset[str]) -> str:
+    """Return how to fix a link to an anchor the page lacks, naming its nearest id (not the
+    theme's: `errors.did_you_mean`)."""
+    hint = did_you_mean(fragment, ids - PAGE_IDS, "`#{}`")
+    return f"{hint}; link to an existing heading id or remove the fragment"
 
 
 def _foreign_hint(target: RenderedPost, fragment: str) -> str:
@@ -187,8 +194,8 @@ class _Checked:
                     Diagnostic(
                         Severity.WARNING,
                         link.location,
-                        f"link to `#{link.fragment}`: {where} has no such anchor; "
-                        + (fix or "link to an existing heading id or remove the fragment"),
+                        f"link to `#{link.fragment}`: {where} has no such anchor"
+                        + (f"; {fix}" if fix else _nearest(link.fragment, known[2])),
                     )
                 )
         for rel in self.targets[i] - targets:

@@ -51,6 +51,7 @@ from postil.pages import PageJobs, page_jobs
 from postil.render import AssetMaps, render_posts
 from postil.site import collect, is_published
 from postil.sitemap import robots_note
+from postil.sourcelinks import check_source_links
 from postil.theme import create_template_env
 from postil.write import check_pages, write_directory
 
@@ -208,6 +209,7 @@ def run(
     started = time.perf_counter()
     config = load_config(options.root, options.base_url)
     posts, diagnostics = load_posts(config, cache, changed, entries)
+    failed = frozenset(d.location.path for d in diagnostics if d.severity is Severity.ERROR)
     diagnostics += config_warnings(config)
     when = now or datetime.now(timezone.utc)
     # Drafts and future posts left out are not rendered at all, so a link to one is
@@ -235,6 +237,7 @@ def run(
             found
             + check_anchors(rendered, cache.memo("anchors"))
             + check_site(site, assets, jobs, cache)
+            + check_source_links(rendered, _held_back(chosen, options), failed, chosen.sources)
         )
         diagnostics = [located(d, config.root) for d in diagnostics]
         _fail_on(diagnostics, options.strict, on_warning)
@@ -323,6 +326,17 @@ class Published:
             if self.places[i] >= 0:
                 kept[self.places[i]] = posts[i]
         return replace(self, posts=(kept, self.posts[1]), inputs=(posts, drafts, future))
+
+
+def _held_back(chosen: Published, options: BuildOptions) -> dict[str, str]:
+    """Return the sources `chosen` leaves out, by source path: "draft" (built with
+    `--drafts`), else "future" (a date still to come; `--future`)."""
+    everyone = chosen.inputs[0]
+    return {
+        post.source.rel: "draft" if post.meta.draft and not options.drafts else "future"
+        for post, place in zip(everyone, chosen.places, strict=True)
+        if place < 0
+    }
 
 
 def _published(

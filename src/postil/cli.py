@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -199,6 +200,22 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def postil_command(root: Path, argv0: str | None = None) -> str:
+    """Return how to run this postil from the folder `root`: `postil` when that name finds
+    this very program on PATH, else the path it was started by, as it was typed (relative
+    to `root` when typed relative: `../.venv/bin/postil`, as README's "Starting a new site"
+    runs it from a virtualenv that is not activated), or this interpreter with `-m postil`.
+
+    `argv0`: the program as started (default: `sys.argv[0]`)."""
+    typed = Path(argv0 if argv0 is not None else sys.argv[0])
+    if typed.name == "__main__.py":  # `python -m postil`
+        return f"{sys.executable} -m postil"
+    found = shutil.which("postil")
+    if found and Path(found).resolve() == typed.absolute().resolve():
+        return "postil"
+    return str(typed) if typed.is_absolute() else os.path.relpath(typed.absolute(), root)
+
+
 def _init(args: argparse.Namespace) -> int:
     from postil.scaffold import PLACEHOLDER_BASE_URL, SiteSettings, default_author, init_site
 
@@ -215,7 +232,8 @@ def _init(args: argparse.Namespace) -> int:
     if not written:
         print(f"{root} has every starter file already; nothing written")
     here = "" if root == Path.cwd() else f"cd {args.root / args.dir} && "
-    print(f"next: {here}postil serve   (then push to GitHub: README, 'Publishing')")
+    command = postil_command(root)
+    print(f"next: {here}{command} serve   (then push to GitHub: README, 'Publishing')")
     if settings.base_url == PLACEHOLDER_BASE_URL:
         print("set base_url in postil.yaml before publishing anywhere but GitHub Pages")
     return 0

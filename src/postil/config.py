@@ -6,7 +6,6 @@ ignored), and each value is converted by the explicit rules of `postil.yamlnodes
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,15 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import yaml
 
 from postil.bibliography.entries import CITATION_STYLES
-from postil.errors import ConfigError, ConfigFailed, Diagnostic, Location, Severity, read_utf8
+from postil.errors import (
+    ConfigError,
+    ConfigFailed,
+    Diagnostic,
+    Location,
+    Severity,
+    did_you_mean,
+    read_utf8,
+)
 from postil.macrodefs import read_macros
 from postil.model import SiteConfig
 from postil.yamlnodes import (
@@ -304,10 +311,10 @@ def _diagnostic(where: Location, message: str, text: str) -> Diagnostic:
 
 def _unknown_key(fld: Field) -> YamlFieldError:
     """Return the problem of a key postil does not know, with the nearest known key as a
-    suggestion (difflib), else the known keys."""
-    close = difflib.get_close_matches(fld.key, _FIELDS, n=1)
-    if close:
-        message = f"unknown key `{fld.key}`; did you mean `{close[0]}`?"
+    suggestion (`errors.did_you_mean`), else the known keys."""
+    suggestion = did_you_mean(fld.key, _FIELDS)
+    if suggestion:
+        message = f"unknown key `{fld.key}`{suggestion}"
     else:
         message = f"unknown key `{fld.key}`; known keys: {', '.join(sorted(_FIELDS))}"
     return YamlFieldError(message, fld.line0, fld.col0)

@@ -7,6 +7,8 @@ https://www.gnu.org/prep/standards/html_node/Errors.html).
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -33,6 +35,31 @@ class Location:
         if self.line:
             return f"{self.path}:{self.line}"
         return self.path
+
+
+NEAR = 0.75
+"""The least similarity (difflib's ratio, 2 × matching characters / both lengths) at which a
+known name is suggested for an unknown one: 0.6, difflib's default, offered `email` for
+`mermaid` and `sqlite3` for `svelte` among Pygments' 600 language names."""
+
+
+def did_you_mean(name: str, known: Iterable[str], shown: str = "`{}`") -> str:
+    """Return " (did you mean `x`?)" for the known name nearest to a mistyped `name`, or "".
+
+    The one suggestion of every message about a name postil does not know (a key of
+    postil.yaml or of front matter, a citation key, an anchor, an equation label, a code
+    language, a page): difflib's `get_close_matches` at a similarity ratio of at least
+    `NEAR` (`pyhton` → `python`, `tag` → `tags`; not `mermaid` → `email`). `shown` formats
+    the suggestion ("`#{}`" for an anchor); nothing is suggested for `name` itself.
+    """
+    close = nearest(name, known)
+    return f" (did you mean {shown.format(close)}?)" if close is not None else ""
+
+
+def nearest(name: str, known: Iterable[str]) -> str | None:
+    """Return the known name nearest to `name` (`did_you_mean`'s choice), or None."""
+    close = difflib.get_close_matches(name, [k for k in known if k != name], n=1, cutoff=NEAR)
+    return close[0] if close else None
 
 
 class Severity(str, Enum):
@@ -70,16 +97,23 @@ class Diagnostic:
         notebook's output) is cut to that many characters around the column, `…` marking
         each cut: its thousands of warnings each printed the whole line.
         """
+        excerpt = self.excerpt()
+        return f"{self}\n{excerpt}" if excerpt else str(self)
+
+    def excerpt(self) -> str:
+        """Return the lines `report` shows under the message: the source line indented by
+        four spaces and a caret under the column ("" without a source line); the dev
+        server's overlay shows them too."""
         line = self.source_line
         if not line.strip():
-            return str(self)
+            return ""
         col = self.location.col
         if len(line) > EXCERPT_WIDTH:
             start = max(0, min(col - 1 - EXCERPT_WIDTH // 2, len(line) - EXCERPT_WIDTH))
             cut = line[start : start + EXCERPT_WIDTH]
             head, tail = ("…" if start else ""), ("…" if start + EXCERPT_WIDTH < len(line) else "")
             line, col = head + cut + tail, col - start + len(head)
-        text = f"{self}\n    {line}"
+        text = f"    {line}"
         if 0 < col <= len(line) + 1:
             pad = "".join("\t" if c == "\t" else " " for c in line[: col - 1])
             text += f"\n    {pad}^"

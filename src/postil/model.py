@@ -194,6 +194,7 @@ class FrontMatter:
         permalink: the post's own URL path (`permalink:`, Hugo's `url:`) as
             `fieldtypes.site_path` normalises it ("2012/12/04/x/"), or "": from its slug.
         permalink_at: where `permalink` is written.
+        slug_at: where `slug` is written (a slug another post has is reported there).
         aliases: paths that redirect to the post (Hugo's `aliases:`, Jekyll's
             `redirect_from:`), normalised the same way, with a `/` in front when written
             from the site's root; one without is relative to the post's folder
@@ -235,6 +236,7 @@ class FrontMatter:
     citation_style: str = ""
     permalink: str = ""
     permalink_at: TextAt = TextAt()
+    slug_at: TextAt = TextAt()
     aliases: tuple[str, ...] = ()
     aliases_at: tuple[TextAt, ...] = ()
     doi: str = ""

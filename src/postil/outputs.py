@@ -13,8 +13,9 @@ from collections.abc import Iterable, Mapping
 from urllib.parse import unquote, urlsplit
 
 from postil.content.discover import is_source
-from postil.errors import Diagnostic, Location, Severity
+from postil.errors import Diagnostic, Location, Severity, did_you_mean
 from postil.markdown.references import published
+from postil.markdown.rendered import Reference
 from postil.model import RenderedPost, Site, TextAt
 from postil.pages import PageJob, PageSpec
 from postil.redirects import redirects
@@ -129,21 +130,44 @@ def check_references(
         written.
     """
     problems = []
+    paths: list[str] = []  # the site's paths, made for the first missing reference
     for page in rendered:
         for ref in page.content.references:
             if published(ref.target, outputs):
                 continue
-            problems.append(
-                Diagnostic(
-                    Severity.WARNING,
-                    ref.location,
-                    f"`{ref.url}` is not in the built site: nothing is published at "
-                    f"`/{ref.target.lstrip('/')}`; fix the path (relative paths are read from "
-                    "this file's folder, `/…` from the site's root) or add the file to "
-                    "static/ or content/",
-                )
-            )
+            paths = paths or [
+                posixpath.dirname(rel) + "/" if rel.endswith("index.html") else rel
+                for rel in outputs
+            ]
+            problems.append(Diagnostic(Severity.WARNING, ref.location, _missing(ref, paths)))
     return problems
+
+
+def _nearest(target: str, paths: list[str]) -> str:
+    """Return " (did you mean `/colophon/`?)" for the published path nearest to a missing
+    `target` of its kind: a page (`colofon/`) among pages, a file among files (a page is
+    no answer to a mistyped image)."""
+    page = target.endswith("/")
+    return did_you_mean(target, [p for p in paths if p.endswith("/") == page], "`/{}`")
+
+
+def _missing(ref: Reference, paths: list[str]) -> str:
+    """Say that `ref` names no published file: where it was looked for, the nearest of the
+    site's `paths` (`errors.did_you_mean`), how to fix it.
+
+    A relative path is looked for beside the post's file first, then where a browser
+    reads it, from the page's URL (`references.resolve`): both are named, the first one
+    being what the author meant (the page's folder is no folder of `content/`)."""
+    target = ref.target.lstrip("/")
+    at = f"`/{target}`"
+    where = f"nothing is published at {at}"
+    if ref.beside.startswith("content/"):
+        where = f"no file {ref.beside} is published beside this post, nor anything at {at}"
+    return (
+        f"`{ref.url}` is not in the built site: {where}{_nearest(target, paths)}; "
+        "fix the path (relative paths are read from this file's folder, `/…` from the "
+        "site's root) or add the file to static/ or content/"
+    )
 
 
 def _at(position: TextAt) -> tuple[int, int]:

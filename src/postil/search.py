@@ -33,6 +33,9 @@ SEARCH_DIR = "pagefind/"
 
 _MATH = re.compile(r"<math\b.*?</math>", re.DOTALL)
 _TEX = re.compile(r'<annotation encoding="application/x-tex">(.*?)</annotation>', re.DOTALL)
+_BACKREF = re.compile(r' ?<a [^>]*class="(?:footnote|citation)-backref"[^>]*>[^<]*</a>')
+"""A note's or a reference's ↩︎ back-link: navigation, not text (its arrow showed in
+search results: "… 5–48. ↩︎. Kahan, W. …")."""
 _TEX_PUNCTUATION = re.compile(r"[\\{}^_()\[\]&,;:=+\-*/|<>!~'$.]+")
 
 
@@ -111,9 +114,10 @@ def indexed_posts(site: Site) -> list[RenderedPost]:
 
 def search_document(site: Site, rendered: RenderedPost) -> str:
     """Return the HTML Pagefind indexes for one post: its title and body (`feed_html`:
-    notes once, no buttons or scripts), each formula replaced by the words of its TeX."""
+    notes once, no buttons or scripts), each formula replaced by the words of its TeX, the
+    back-links of notes and references left out."""
     body = feed_html(rendered.content.html, site.config.base_url + rendered.post.url)
-    body = _MATH.sub(_tex_words, body)
+    body = _BACKREF.sub("", _MATH.sub(_tex_words, body))
     title = html.escape(rendered.title_text)
     return (
         f'<html lang="{html.escape(site.config.language)}"><body><main data-pagefind-body>'

@@ -166,7 +166,8 @@ def test_a_broken_post_shows_an_overlay_that_a_fix_clears(served, page) -> None:
     overlay = page.locator("#postil-serve-overlay section")
     overlay.wait_for(timeout=10_000)
     assert "content/posts/p1.md:3:7" in overlay.inner_text()
-    assert "date: whenever" in overlay.inner_text()
+    # the source line and a caret under column 7, as the terminal prints them
+    assert "\n    date: whenever\n          ^" in overlay.inner_text()
     replace_in(post, "date: whenever", "date: 2025-01-01")
     overlay.wait_for(state="detached", timeout=10_000)
 

@@ -11,7 +11,7 @@ from markdown_it.utils import read_fixture_file
 
 from postil.errors import Severity
 from postil.markdown import create_markdown, render_markdown
-from postil.markdown.math import math_plugin
+from postil.markdown.math import UNCLOSED_DISPLAY, math_plugin
 from postil.markdown.mathescape import (
     DOLLAR_ESCAPES,
     KRAMDOWN_ESCAPES,
@@ -92,7 +92,8 @@ def test_math_unknown_and_duplicate_labels_are_errors_with_lines():
     assert (
         Severity.ERROR,
         3,
-        "duplicate equation label 'eq:a'; a label must be unique in a post",
+        "duplicate equation label 'eq:a' (line 1 has it); a label must be unique in a post: "
+        "rename one",
     ) in messages
     assert any(line == 5 and "unknown equation label 'eq:zz'" in m for _, line, m in messages)
 
@@ -287,15 +288,13 @@ def test_math_dollars_on_lazy_lines_of_a_list_item_are_display_math_without_a_wa
 
 def test_math_unclosed_dollars_on_a_lazy_line_of_a_list_item_still_warn():
     _, state = render("- the solution is\n$$\nX = c_1\n")
-    assert [(d.location.line, d.message) for d in state.diagnostics] == [
-        (2, "`$$` opens display math that is never closed")
-    ]
+    assert [(d.location.line, d.message) for d in state.diagnostics] == [(2, UNCLOSED_DISPLAY)]
 
 
 def test_math_unclosed_dollars_inside_a_paragraph_warn_at_their_column_in_a_quote():
     _, state = render("> text\n> $$\n> x\n")
     assert [(d.location.line, d.location.col, d.message) for d in state.diagnostics] == [
-        (2, 3, "`$$` opens display math that is never closed")
+        (2, 3, UNCLOSED_DISPLAY)
     ]
 
 
@@ -316,7 +315,7 @@ def test_math_quoted_dollars_closed_after_a_lazy_line_are_display_math_without_a
 def test_math_quoted_dollars_left_open_after_a_lazy_line_still_warn():
     _, state = render("> $$\n> open\nlazy\n\nText.\n")
     assert [(d.location.line, d.location.col, d.message) for d in state.diagnostics] == [
-        (1, 3, "`$$` opens display math that is never closed")
+        (1, 3, UNCLOSED_DISPLAY)
     ]
 
 
@@ -595,7 +594,7 @@ def test_display_math_with_lazy_lines_stays_in_its_container_without_a_warning(s
 def test_display_math_opened_in_a_list_item_and_cut_by_a_new_item_still_warns():
     _, state = render("- item\n  $$\n  x\n- y\n")
     assert [(d.location.line, d.location.col, d.message) for d in state.diagnostics] == [
-        (2, 3, "`$$` opens display math that is never closed")
+        (2, 3, UNCLOSED_DISPLAY)
     ]
 
 

@@ -48,8 +48,9 @@ def test_odd_info_strings_are_reported_not_raised(info, problem):
 def test_unknown_language_warns_with_its_name_and_line():
     html, state = render('Intro\n\n```pythn title="a.py"\nx < 1\n```\n')
     assert [str(d) for d in state.diagnostics] == [
-        "post.md:5:1: warning: unknown code language 'pythn', shown as plain text; use a "
-        "Pygments short name such as python, bash or text (https://pygments.org/languages/)"
+        "post.md:5:1: warning: unknown code language 'pythn' (did you mean `python`?), shown as "
+        "plain text; use a Pygments short name such as python, bash or text "
+        "(https://pygments.org/languages/)"
     ]
     assert "x &lt; 1" in html and 'class="language-text"' in html
 
@@ -70,8 +71,8 @@ def test_other_generators_names_for_no_language_are_plain_text_without_a_warning
 def test_a_name_near_a_no_language_name_still_warns():
     _, state = render("```txtx\nx\n```\n")
     assert [d.message for d in state.diagnostics] == [
-        "unknown code language 'txtx', shown as plain text; use a Pygments short name such "
-        "as python, bash or text (https://pygments.org/languages/)"
+        "unknown code language 'txtx' (did you mean `text`?), shown as plain text; use a "
+        "Pygments short name such as python, bash or text (https://pygments.org/languages/)"
     ]
 
 

@@ -46,11 +46,17 @@ def test_raw_html_references_are_recorded_with_their_line_and_column():
     ]
 
 
-def test_a_raw_link_to_a_missing_source_file_warns():
+def test_a_raw_link_to_a_missing_source_file_is_recorded_for_the_build_to_tell_why():
     state = fixture_state()
-    render_markdown(create_markdown(), '<a href="gone.md">g</a>\n', state)
-    (warning,) = state.diagnostics
-    assert "link to `gone.md`: no published post or page" in warning.message
+    content = render_markdown(create_markdown(), 'Text\n\n<a href="gone.md">g</a>\n', state)
+    assert state.diagnostics == []
+    [link] = content.source_links  # `postil.sourcelinks` warns: a draft, to come, or missing
+    assert (link.source, link.url, link.location.line, link.location.col) == (
+        "content/posts/gone.md",
+        "gone.md",
+        3,
+        10,
+    )
 
 
 def test_rewrite_html_keeps_unchanged_tags_and_text_exactly():

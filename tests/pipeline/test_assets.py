@@ -174,3 +174,45 @@ def test_a_missing_link_warns_at_its_own_url_not_at_a_longer_one_before_it(tmp_p
     # at its second place (the first, line 1 col 24, without counting)
     cols = [(w.location.line - 5, c, url) for (c, url), w in zip(cols, warnings, strict=True)]
     assert cols == [(1, 5, "/notes/a/"), (1, 24, "/notes/"), (2, 9, "/notes/")]
+
+
+def test_a_missing_non_ascii_reference_is_quoted_and_located_as_written(tmp_path):
+    # markdown-it percent-encodes `bild-ö.svg`; the warning quoted `bild-%C3%B6.svg` at
+    # column 1, since that text is nowhere in the line
+    body = "Text ![Bild](bild-ö.svg) and [Ärger](/straße/).\n"
+    root = make_site(tmp_path / "site", {"a.md": post_text("A", "2026-01-01", body)})
+    warnings = build_site(root).warnings
+    assert [(w.location.line, w.location.col) for w in warnings] == [(6, 14), (6, 38)]
+    assert warnings[0].message.startswith("`bild-ö.svg` is not in the built site")
+    assert warnings[1].message.startswith("`/straße/` is not in the built site")
+    assert "%C3" not in warnings[0].message + warnings[1].message
+
+
+def test_a_percent_escape_written_so_is_quoted_as_written(tmp_path):
+    body = "Text ![Bild](bild%20x.svg).\n"
+    root = make_site(tmp_path / "site", {"a.md": post_text("A", "2026-01-01", body)})
+    (warning,) = build_site(root).warnings
+    assert (warning.location.col, warning.message.split("`")[1]) == (14, "bild%20x.svg")
+
+
+def test_a_missing_relative_file_names_the_file_beside_the_post_first(tmp_path):
+    # a flat post's `a.png` is read from content/posts/ (as an editor previews it); the
+    # warning named only the page-relative reading, `/posts/p/a.png`
+    root = make_site(tmp_path / "site", {"p.md": post_text("P", "2026-01-01", "![A](a.png)\n")})
+    (warning,) = build_site(root).warnings
+    assert warning.message.startswith(
+        "`a.png` is not in the built site: no file content/posts/a.png is published beside "
+        "this post, nor anything at `/posts/p/a.png`; fix the path"
+    )
+
+
+def test_a_missing_page_names_the_nearest_published_path(tmp_path):
+    body = "See [the colophon](/colofon/) and [x](/zzzzzz/).\n"
+    root = make_site(
+        tmp_path / "site",
+        {"a.md": post_text("A", "2026-01-01", body)},
+        pages={"colophon.md": "---\ntitle: Colophon\n---\n\nText.\n"},
+    )
+    first, second = build_site(root).warnings
+    assert "nothing is published at `/colofon/` (did you mean `/colophon/`?); fix" in first.message
+    assert "did you mean" not in second.message

@@ -96,8 +96,8 @@ def test_every_unknown_key_is_named_with_a_suggestion(tmp_path):
     text = "title: T\nauthor: A\nbase_url: https://x.org/\npagnate: 3\ntitel: X\nzzz: 1\n"
     problems = config_problems(write(tmp_path, text))
     assert [str(p).split("; known keys: ")[0] for p in problems] == [
-        "postil.yaml:4:1: unknown key `pagnate`; did you mean `paginate`?",
-        "postil.yaml:5:1: unknown key `titel`; did you mean `title`?",
+        "postil.yaml:4:1: unknown key `pagnate` (did you mean `paginate`?)",
+        "postil.yaml:5:1: unknown key `titel` (did you mean `title`?)",
         "postil.yaml:6:1: unknown key `zzz`",
     ]
     assert problems[2].message.endswith("; known keys: " + ", ".join(sorted(FIELD_NAMES)))
@@ -216,7 +216,7 @@ def test_every_problem_of_the_file_is_reported_in_one_run_at_its_line_and_column
     ]
     assert [p.message.split(";")[0] for p in problems] == [
         "missing key `author`",
-        "unknown key `autor`",
+        "unknown key `autor` (did you mean `author`?)",
         "base_url `/blog/` must be an absolute http(s) URL such as https://user.github.io/repo/",
         "`paginate` must be a whole number ≥ 1 of at most 15 digits, not `zero`",
         "macro `a`: a `{` is never closed in `\\x{`",

@@ -34,7 +34,10 @@ def test_each_missing_reference_is_a_warning_at_its_line_and_column(tmp_path):
         ("content/posts/a.md:10:11", "`/img/nope.png`"),
         ("content/posts/a.md:12:30", "`/img/bg.png`"),
     ]
-    assert "nothing is published at `/posts/a/missing.png`" in result.warnings[0].message
+    assert (
+        "no file content/posts/missing.png is published beside this post, nor anything at "
+        "`/posts/a/missing.png`"
+    ) in result.warnings[0].message
 
 
 def test_missing_references_fail_a_strict_build(tmp_path):

@@ -195,3 +195,31 @@ def test_with_pagefind_init_turns_search_on(tmp_path, monkeypatch):
     monkeypatch.setattr("postil.search.pagefind_installed", lambda: Path("/bin/pagefind"))
     init_site(tmp_path / "site", SETTINGS)
     assert yaml.safe_load((tmp_path / "site/postil.yaml").read_text())["search"] is True
+
+
+def test_the_next_step_names_postil_as_the_user_can_run_it(tmp_path, monkeypatch):
+    # `.venv/bin/postil init notes` printed "next: cd notes && postil serve", a command the
+    # shell does not find while the virtualenv is not activated (README's "Starting a site")
+    from postil.cli import postil_command
+
+    venv = tmp_path / ".venv/bin"
+    venv.mkdir(parents=True)
+    program = venv / "postil"
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    site = tmp_path / "notes"
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    assert postil_command(site, ".venv/bin/postil") == "../.venv/bin/postil"
+    assert postil_command(site, str(program)) == str(program)  # typed absolute: kept so
+    monkeypatch.setenv("PATH", f"{venv}:/usr/bin:/bin")  # activated: the name finds it
+    assert postil_command(site, ".venv/bin/postil") == "postil"
+    assert postil_command(site, "/x/postil/__main__.py") == f"{sys.executable} -m postil"
+
+
+def test_init_prints_a_next_step_that_runs(tmp_path):
+    done = init(tmp_path / "site", "--base-url", "https://ada.github.io/notes/")
+    [step] = [line for line in done.stdout.splitlines() if line.startswith("next: ")]
+    assert step.endswith(
+        f" && {sys.executable} -m postil serve   (then push to GitHub: README, 'Publishing')"
+    )

@@ -47,6 +47,22 @@ def test_a_draft_page_carries_a_visible_draft_marker_and_noindex(preview):
     assert not out.xpath("//*[@class='draft-marker']") and not out.xpath("//meta[@name='robots']")
 
 
+@pytest.mark.parametrize("rel", ["index.html", "archive/index.html", "tags/t/index.html"])
+def test_a_draft_is_marked_in_every_list_of_posts_and_only_the_draft(tmp_path, rel):
+    # serve (and --drafts) listed a draft like any post: nothing said it was unpublished
+    posts = {
+        "out.md": post_text("Out now", "2026-05-01", tags=["t"]),
+        "draft.md": post_text("Half done", "2026-05-02", draft=True, tags=["t"]),
+    }
+    listing = page(build_into(make_site(tmp_path, posts), drafts=True), rel)
+    items = listing.xpath("//main//li[.//a[contains(@href, '/posts/')]]")
+    marked = {
+        " ".join(item.xpath(".//a/text()")).strip(): bool(item.xpath(".//*[@class='draft-marker']"))
+        for item in items
+    }
+    assert marked == {"Out now": False, "Half done": True}
+
+
 def test_a_draft_page_of_content_is_marked_and_left_out_of_the_sitemap(tmp_path):
     pages = {"wip.md": post_text("Work in progress", None, draft=True)}
     out = build_into(make_site(tmp_path, POSTS, pages=pages), drafts=True)

@@ -50,6 +50,19 @@ def test_the_index_holds_published_posts_with_their_formulas_tex_and_no_drafts(t
     assert "Stable sums" in content and "operatorname logsumexp x" in content
 
 
+def test_the_index_leaves_out_the_back_links_of_notes_and_references(tmp_path):
+    body = "Sums[^n] and @kahan.\n\n[^n]: A note.\n"
+    posts = {"a.md": post_text("Sums", "2026-01-02", body, bibliography="refs.bib")}
+    root = make_site(tmp_path, posts, config="search: true\n")
+    (root / "content/posts/refs.bib").write_text(
+        "@article{kahan, author = {Kahan, W.}, title = {Remarks}, year = {1965}}\n"
+    )
+    out = build_into(root)
+    ((_, content),) = fragments(out)
+    assert "A note." in content and "Remarks" in content
+    assert "\u21a9" not in content  # the ↩︎ of the note and of the reference
+
+
 def test_without_search_there_is_no_index_page_or_box(tmp_path):
     out = build_into(make_site(tmp_path, POSTS))
     assert not (out / "pagefind").exists() and not (out / "search").exists()

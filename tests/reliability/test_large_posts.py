@@ -270,9 +270,10 @@ def test_carries_resolve_across_groups(monkeypatch):
     assert "<p>{{ page.title }} stays</p>" in html
     assert dict(whole.equations) == {"eq:first": "1", "eq:dup": "2", "eq:last": "4"}
     assert [r.target for r in whole.references] == ["f.png", "g.png", "r.png", "raw.png"]
+    # the link to a missing source is told by `postil.sourcelinks` once the build knows why
+    assert [(s.source, s.location.line) for s in whole.source_links] == [("other.md", 38)]
     found = [(d.location.line, d.message.split(" ")[:2]) for d in whole.diagnostics]
     assert found == [
-        (38, ["link", "to"]),
         (9, ["`<img>`", "has"]),  # no alt: each raw image told at its own line
         (38, ["`<img>`", "has"]),
         (15, ["citation", "key"]),

@@ -298,7 +298,8 @@ def test_two_posts_with_the_same_slug_are_an_error_naming_both_files(tmp_path):
         {"hello.md": HEAD + "a\n", "other.md": "---\ntitle: T\nslug: Hello\n---\nb\n"},
     )
     [error] = build_errors(root)
-    assert error.startswith("content/posts/other.md:1:1: slug `hello` is also used by")
+    # at the `slug:` that makes it collide (it was reported at 1:1)
+    assert error.startswith("content/posts/other.md:3:7: slug `hello` is also used by")
     assert "content/posts/hello.md" in error
 
 

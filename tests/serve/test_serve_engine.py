@@ -478,3 +478,36 @@ def test_a_static_file_copied_just_before_the_start_is_not_announced_by_an_edit(
     (site / "static/css/own.css").write_text("main { color: teal; }\n")
     report = builder.build(ChangeSet(static={site / "static/css/own.css"}))
     assert report.changed == {"css/own.css"}  # a real change still is
+
+
+def test_the_server_prints_each_warning_once_at_start_and_a_save_that_changes_output(site, caplog):
+    """The build after the first (`DevServer._prepare`) printed every warning of the site a
+    second time and "rebuilt in 5 ms: 0 post(s) rendered, 0 page(s), 0 file(s) changed";
+    a build that changes no file and finds what the last printed one did prints nothing."""
+    import http.client
+    import logging
+
+    from postil.serve.app import DevServer, ServeOptions
+
+    post = site / "content/posts/p2.md"
+    post.write_text(post.read_text() + "\n```nosuchlang\nx\n```\n")
+    with caplog.at_level(logging.INFO, logger="postil.serve"):
+        with DevServer(ServeOptions(site, port=0)) as server:
+            assert server.http is not None
+            conn = http.client.HTTPConnection(*server.http.server_address[:2], timeout=20)
+            conn.request("GET", "/")
+            assert conn.getresponse().read()
+            conn.close()
+            deadline = time.monotonic() + 20
+            while server.hub.view(timeout=0).build < 2 or server.batcher.busy:
+                assert time.monotonic() < deadline, "no build after the first answer"
+                time.sleep(0.02)
+            build = server.hub.view(timeout=0).build
+            post.write_text(post.read_text() + "\nA new line.\n")
+            while server.hub.view(timeout=0).build == build or server.batcher.busy:
+                assert time.monotonic() < deadline, "the save was never built"
+                time.sleep(0.02)
+    printed = [r.getMessage() for r in caplog.records]
+    outcomes = [line.split(" in ")[0] for line in printed if " ms: " in line]
+    assert outcomes == ["built", "rebuilt"]  # the start, the save; not the warm-up build
+    assert sum("nosuchlang" in line for line in printed) == 2  # at the start and the save

@@ -208,6 +208,7 @@ def test_a_broken_post_shows_the_overlay_and_a_fix_clears_it(start, site: Path) 
                 "location": "content/posts/p2.md:3:7",
                 "message": event["errors"][0]["message"],
                 "source_line": "date: someday",
+                "excerpt": "    date: someday\n          ^",  # the caret under column 7
             }
         ]
         assert b"Body of post 2" in request(server, "/posts/p2/")[2]  # the last good page

@@ -40,7 +40,7 @@ from postil.content.metablocks import (
     read_unopened_block,
 )
 from postil.content.posts import FILE_DATE
-from postil.errors import ContentError, Diagnostic, Location, Severity
+from postil.errors import ContentError, Diagnostic, Location, Severity, did_you_mean
 from postil.macrodefs import read_macros
 from postil.model import Author, FrontMatter, SourceFile, TextAt
 from postil.slugs import slug_for
@@ -473,7 +473,8 @@ def _warn_unknown(
 ) -> None:
     known = ", ".join(sorted(PRIMARY_KEYS))
     for fld in unknown:
-        message = f"unknown front matter key `{fld.key}` is ignored; known keys: {known}"
+        hint = did_you_mean(fld.key, PRIMARY_KEYS)
+        message = f"unknown front matter key `{fld.key}` is ignored{hint}; known keys: {known}"
         if fld.key.startswith("taxonomies."):  # Zola's (`headers.TAXONOMY_KEYS`)
             message = (
                 f"Zola taxonomy `{fld.key.split('.', 1)[1]}` is ignored: postil's one taxonomy "
@@ -576,8 +577,10 @@ POSITIONED = {
     "summary": "summary_at",
     "image": "image_at",
     "permalink": "permalink_at",
+    "slug": "slug_at",
 }
-"""Text fields whose position is kept, for messages about math or a missing file in them."""
+"""Text fields whose position is kept, for messages about math, a missing file or a URL
+taken twice in them."""
 
 
 def _positions(

@@ -190,7 +190,8 @@ def check_unique_urls(posts: list[Post]) -> list[ContentError]:
     URL or alias already takes, naming both files. The URLs are claimed first, so an alias
     on another post's URL is reported at the alias (the one to change)."""
     claims: list[tuple[Post, str, str, TextAt]] = [
-        (post, post.url, "", post.meta.permalink_at) for post in posts
+        (post, post.url, "", post.meta.permalink_at if post.meta.permalink else post.meta.slug_at)
+        for post in posts
     ]
     for post in posts:
         claims += [(post, path, "alias", at) for path, at in redirecting_aliases(post)]

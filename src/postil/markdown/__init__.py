@@ -185,6 +185,14 @@ def create_markdown() -> MarkdownIt:
     return md
 
 
+EMPTY_POST = (
+    "the post has front matter and no text, so it is published as an empty page and feed "
+    "entry; write its text below the front matter, or set `draft: true` until then"
+)
+"""The warning at a post to be published with nothing after its front matter (`postil new`
+writes its post as a draft, which stays quiet)."""
+
+
 def render_post(md: MarkdownIt, post: Post, state: RenderState) -> RenderedMarkdown:
     """Render a post: its title, subtitle and summary (math in front matter), then its body.
 
@@ -208,6 +216,8 @@ def render_post(md: MarkdownIt, post: Post, state: RenderState) -> RenderedMarkd
     if meta.summary:  # HugoBlox/kit#284: math in a summary, typeset as the page's math
         at = meta.summary_at
         summary = render_title(meta.summary, at, state, line(at.line))
+    if post.source.kind == "post" and not meta.draft and not post.body.strip():
+        state.warn(-1, 1, EMPTY_POST)  # the line before the body: the closing `---`
     return render_markdown(
         md, post.body, state, title=title, subtitle=subtitle, front_summary=summary
     )
@@ -259,6 +269,7 @@ def render_markdown(
         math_chars="".join(sorted(state.math_chars)),
         toc_placed=bool(state.extra.get("toc_placed")),
         citations=tuple(state.extra.get("citations", ())),
+        source_links=tuple(state.extra.get("source_links", ())),
     )
 
 

@@ -23,7 +23,7 @@ from postil.bibliography import style
 from postil.bibliography.entries import Work
 from postil.errors import Diagnostic, Location, Severity
 from postil.markdown.citeaffix import affix_html
-from postil.markdown.citemessages import NO_BIBLIOGRAPHY, UNKNOWN_KEY
+from postil.markdown.citemessages import NO_BIBLIOGRAPHY, unknown_key
 from postil.markdown.rendered import CitedWork
 from postil.markdown.state import RenderState, get_state
 from postil.markdown.tagsyntax import locate
@@ -285,35 +285,41 @@ def warn_no_bibliography(state: StateInline, pos: int, shown: str) -> None:
 
 
 def _clusters(
-    tokens: Sequence[Token], notes: Mapping[int, Any]
-) -> Iterator[tuple[Token, Token, bool, int]]:
-    """Yield (inline token, cite token, inside a note, where the text the cite token's
-    `pos` counts in starts in the inline token's) in document order: in a note's definition
-    (`[^a]: …`) or a note written inline (`^[…]`, Distill's `<d-footnote>`), whose tokens
-    `notes` (the footnote plugin's list, by id) holds."""
-    in_note = False
+    tokens: Sequence[Token], notes: Mapping[int, Any], refs: Mapping[str, int]
+) -> Iterator[tuple[Token, Token, int | None, int]]:
+    """Yield (inline token, cite token, the footnote id of the note it is in or None, where
+    the text the cite token's `pos` counts in starts in the inline token's) in document
+    order: in a note's definition (`[^a]: …`, its id in `refs` by `:label`, as the footnote
+    plugin keeps them) or a note written inline (`^[…]`, Distill's `<d-footnote>`), whose
+    tokens `notes` (the footnote plugin's list, by id) holds."""
+    note: int | None = None
     for token in tokens:
         if token.type == "footnote_reference_open":
-            in_note = True
+            note = refs.get(":" + str(token.meta.get("label")), -1)
         elif token.type == "footnote_reference_close":
-            in_note = False
+            note = None
         elif token.type == "inline":
-            yield from _inline_clusters(token, token.children or [], notes, in_note, 0)
+            yield from _inline_clusters(token, token.children or [], notes, note, 0)
 
 
 def _inline_clusters(
-    inline: Token, children: Sequence[Token], notes: Mapping[int, Any], in_note: bool, base: int
-) -> Iterator[tuple[Token, Token, bool, int]]:
+    inline: Token,
+    children: Sequence[Token],
+    notes: Mapping[int, Any],
+    in_note: int | None,
+    base: int,
+) -> Iterator[tuple[Token, Token, int | None, int]]:
     """Yield the clusters among `children` of `inline`, those of inline notes included
     (their text starts at the note entry's `offset` in the text `base` starts)."""
     for child in children:
         if child.type == "cite":
             yield inline, child, in_note, base
         elif child.type == "footnote_ref":
-            note = notes.get(child.meta.get("id", -1))
+            note_id = child.meta.get("id", -1)
+            note = notes.get(note_id)
             if note is not None and note.get("tokens"):  # an inline note's own tokens
                 at = base + note.get("offset", 0)
-                yield from _inline_clusters(inline, note["tokens"], notes, True, at)
+                yield from _inline_clusters(inline, note["tokens"], notes, note_id, at)
 
 
 def cite_resolve(state: StateCore) -> None:
@@ -338,9 +344,10 @@ def cite_resolve(state: StateCore) -> None:
             _install(render, carry["data"], run.facts["cite"])
     data: _Citations = carry["data"]
     render.step(1)
-    notes = state.env.get("footnotes", {}).get("list", {})
-    for inline, token, in_note, base in _clusters(state.tokens, notes):
-        if not in_note:
+    footnotes = state.env.get("footnotes", {})
+    found = _clusters(state.tokens, footnotes.get("list", {}), footnotes.get("refs", {}))
+    for inline, token, in_note, base in found:
+        if in_note is None:
             carry["count"] += 1
             token.meta["id"] = f"cite-{carry['count']}"
         for item in token.meta["items"]:
@@ -349,8 +356,11 @@ def cite_resolve(state: StateCore) -> None:
                 _warn_unknown(render, inline, token, item.key, base)
                 continue
             data.works.setdefault(item.key, work)
-            if not in_note:
-                data.backlinks.setdefault(item.key, []).append(token.meta["id"])
+            # a note's text is shown twice (margin, Notes list): no id of its own, so the
+            # back-link goes to the note (`_backrefs`)
+            back = token.meta["id"] if in_note is None else f"{NOTE_BACKLINK}{in_note}"
+            if back not in data.backlinks.setdefault(item.key, []):
+                data.backlinks[item.key].append(back)
     if not run.last:
         return
     if "cite" not in run.facts:
@@ -418,7 +428,7 @@ def _warn_unknown(render: RenderState, inline: Token, token: Token, key: str, ba
     written = token.content.find("@" + key)  # `[@key]`; `{% cite key %}`, `<d-cite key=…>`
     offset = base + token.meta["pos"] + max(written if written >= 0 else token.content.find(key), 0)
     line0, col = locate(render, (inline.map or [0])[0], inline.content, offset)
-    render.warn(line0, col, UNKNOWN_KEY.format(key=key))
+    render.warn(line0, col, unknown_key(key, render.bibliography or ()))
 
 
 # ## Formulas in titles ##
@@ -583,12 +593,36 @@ def render_cite_references(
         markup = style.Markup(_formulas(render, work))
         label = data.labels[key]
         number = f'<span class="reference-label">[{label.number}]</span> ' if data.numeric else ""
-        back = "".join(
-            f' <a href="#{cid}" class="citation-backref" '
-            f'aria-label="Back to citation {cid.removeprefix("cite-")}">{BACKREF_GLYPH}</a>'
-            for cid in data.backlinks.get(key, [])
-        )
+        back = _backrefs(render, data.backlinks.get(key, []))
         entry = style.reference(work, markup, label.year)
         out.append(f'<li id="ref-{escape(key)}">{number}{entry}{back}</li>\n')
     out.append("</ol>\n</section>\n")
+    return "".join(out)
+
+
+NOTE_BACKLINK = "note:"
+"""How `_Citations.backlinks` names a citation in a note: `note:` and the note's footnote id."""
+
+
+def _backrefs(render: RenderState, backlinks: list[str]) -> str:
+    """Return the ↩︎ links of a reference: to each citation in the text (`cite-N`) and to
+    each note citing it, the Notes entry of a numbered note, a margin note itself (the
+    sidenote plugin's notes, numbered by the time the list is rendered)."""
+    carry = render.groups.carry.get("sidenote") or {}
+    notes = carry.get("notes") or {}
+    out = []
+    for back in backlinks:
+        if not back.startswith(NOTE_BACKLINK):
+            label = f"citation {back.removeprefix('cite-')}"
+        else:
+            note = notes.get(int(back.removeprefix(NOTE_BACKLINK)))
+            if note is None or note.kind == "missing":
+                continue
+            numbered = note.kind == "numbered"
+            back = f"fn-{note.number}" if numbered else f"mn-{note.number}"
+            label = f"note {note.number}" if numbered else "margin note"
+        out.append(
+            f' <a href="#{back}" class="citation-backref" '
+            f'aria-label="Back to {label}">{BACKREF_GLYPH}</a>'
+        )
     return "".join(out)

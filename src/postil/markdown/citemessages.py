@@ -4,7 +4,10 @@ of the page and so is a citation after all)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from html import escape
+
+from postil.errors import did_you_mean
 
 NO_BIBLIOGRAPHY = (
     "{shown} reads as a citation but the post names no bibliography; add "
@@ -12,11 +15,14 @@ NO_BIBLIOGRAPHY = (
 )
 """The warning at a citation in a post without a bibliography (`shown`: as written)."""
 
-UNKNOWN_KEY = (
-    "citation key `{key}` is not in the bibliography; add an entry `{key}` to the .bib "
-    "file, fix the key, or write \\@{key} for literal text"
-)
-"""The warning at a citation of a key the bibliography lacks."""
+
+def unknown_key(key: str, known: Iterable[str]) -> str:
+    """Return the warning at a citation of `key`, which the bibliography's `known` keys lack,
+    naming the nearest of them (`errors.did_you_mean`: `higam2002` → `higham2002`)."""
+    return (
+        f"citation key `{key}` is not in the bibliography{did_you_mean(key, known)}; add an "
+        f"entry `{key}` to the .bib file, fix the key, or write \\@{key} for literal text"
+    )
 
 
 def missing_html(key: str, numeric: bool) -> str:

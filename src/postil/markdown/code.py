@@ -15,9 +15,10 @@ from markdown_it.token import Token
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexer import Lexer
-from pygments.lexers import get_lexer_by_name
+from pygments.lexers import get_all_lexers, get_lexer_by_name
 from pygments.util import ClassNotFound
 
+from postil.errors import did_you_mean
 from postil.markdown import fenceinfo
 from postil.markdown.codemarks import code_marks
 from postil.markdown.fenceinfo import FenceInfo
@@ -179,6 +180,17 @@ def lexer_for(language: str) -> Lexer | None:
         return None
 
 
+@lru_cache(maxsize=1)
+def _language_names() -> tuple[str, ...]:
+    """Return every Pygments lexer's short names (`python`, `py`, `bash`, …)."""
+    return tuple(alias for _, aliases, _, _ in get_all_lexers() for alias in aliases)
+
+
+def _nearest_language(language: str) -> str:
+    """Return " (did you mean `python`?)" for a mistyped language (`pyhton`), or ""."""
+    return did_you_mean(language.lower(), _language_names())
+
+
 def render_fence(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:
     """Render a fenced code block as a `<figure class="code">`, reporting unusable options."""
     token = tokens[idx]
@@ -202,8 +214,9 @@ def render_fence(self: Any, tokens: Sequence[Token], idx: int, options: Any, env
         state.warn(
             line0,
             1,
-            f"unknown code language {info.language!r}, shown as plain text; use a Pygments "
-            "short name such as python, bash or text (https://pygments.org/languages/)",
+            f"unknown code language {info.language!r}{_nearest_language(info.language)}, shown "
+            "as plain text; use a Pygments short name such as python, bash or text "
+            "(https://pygments.org/languages/)",
         )
     if lexer is None:
         body = _plain_code(code)

@@ -480,11 +480,11 @@ def push_figure(
             None for none.
     """
     doc = get_state(state.env)
-    target, check = resolve(src, doc)
-    image = Token("image", "img", 0, attrs={"src": target or src})
-    if check:  # checked once every output file is known, and sized, as `![](…)` is
-        record(doc, src, check, *locate(doc, [line, line + 1], src))
-        image.meta["file"] = check
+    resolved = resolve(src, doc)
+    image = Token("image", "img", 0, attrs={"src": resolved.url or src})
+    if resolved.target:  # checked once every output file is known, and sized, as `![](…)` is
+        record(doc, src, resolved, *locate(doc, [line, line + 1], src))
+        image.meta["file"] = resolved.target
     image.attrs.update(attrs or {})
     if alt is None:
         image.meta["alt_from_caption"] = True

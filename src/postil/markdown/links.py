@@ -19,7 +19,14 @@ from markdown_it.token import Token
 
 from postil.content.discover import is_source
 from postil.markdown.inlinewarn import warn_inline
-from postil.markdown.references import locate, record, resolve, source_path
+from postil.markdown.references import (
+    as_written,
+    locate,
+    record,
+    record_source_link,
+    resolve,
+    source_path,
+)
 from postil.markdown.rendered import AnchorLink
 from postil.markdown.state import RenderState, get_state
 
@@ -42,8 +49,9 @@ def links_plugin(md: MarkdownIt) -> None:
     - A path ending in `.md` is resolved against the linking file's directory (or, when it
       starts with `/`, against `content/`) and looked up
       in `state.links` (source rel -> site-relative URL); the fragment is kept. A file that
-      is not a post or page is reported with `state.warn` at the link's line (an error
-      under `--strict`) and the link is left as written.
+      is not a post or page of this build is left as written and recorded
+      (`references.record_source_link`): once every source is known, `postil.sourcelinks`
+      warns at the link's line and column why (an error under `--strict`).
     - Any other relative path (`plot.png`, `../img/a.png`) is read relative to the linking
       file first, as an editor or GitHub previews it: a file of `content/` there is
       published (`postil.assets`), and the reference becomes its published URL under the
@@ -126,30 +134,25 @@ def _rewrite(
     value = token.attrs.get(name) if name else None
     if not isinstance(value, str):
         return
-    target, check = resolve(_in_media_path(render_state, token, value), render_state)
+    resolved = resolve(_in_media_path(render_state, token, value), render_state)
     # A link another syntax made (a wikilink's `[[note#Heading]]`) is found by its text
-    # as written, which its href is not.
-    written = token.meta.get("written", value) if token.meta else value
-    if name == "href" and target is not None and not crossref:
+    # as written, which its href is not; markdown-it percent-encoded the rest.
+    written = token.meta.get("written") if token.meta else None
+    written = written or as_written(render_state, block.map, value)
+    if name == "href" and resolved.url is not None and not crossref:
         _record_fragment(render_state, block, value, written)
     nth = seen[written] = seen.get(written, -1) + 1
     line0, col = locate(render_state, block.map, written, whole_url=True, nth=nth)
     if token.type == "image":  # where the image's source is written, for its warnings
         token.meta["place"] = (written, line0, col)
-    if target is None:
-        written = source_path(render_state.path, unquote(urlsplit(value).path))
-        render_state.warn(
-            line0,
-            col,
-            f"link to `{value}`: no published post or page has that source file {written} "
-            "(a draft or future post is left out); fix the path (it is relative to "
-            f"{_relative_to(value)}) or link to the URL",
-        )
+    if resolved.url is None:
+        source = source_path(render_state.path, unquote(urlsplit(value).path))
+        record_source_link(render_state, source, written, line0, col)
         return
-    record(render_state, value, check, line0, col)
-    token.attrs[name] = target
-    if token.type == "image" and check:
-        token.meta["file"] = check  # the image's output rel, for its size
+    record(render_state, written, resolved, line0, col)
+    token.attrs[name] = resolved.url
+    if token.type == "image" and resolved.target:
+        token.meta["file"] = resolved.target  # the image's output rel, for its size
 
 
 def _in_media_path(render_state: RenderState, token: Token, url: str) -> str:
@@ -162,11 +165,6 @@ def _in_media_path(render_state: RenderState, token: Token, url: str) -> str:
     if parts.scheme or parts.netloc or url.startswith(("/", "@/")):
         return url
     return posixpath.normpath(posixpath.join("/" + render_state.media_path.strip("/"), url))
-
-
-def _relative_to(url: str) -> str:
-    """Name what a link to a source file is read from (`references.source_path`)."""
-    return "content/" if url.startswith(("/", "@/")) else "this file"
 
 
 def _record_fragment(render_state: RenderState, block: Token, url: str, written: str) -> None:

@@ -1096,6 +1096,13 @@ def _warn_text_environment(state: StateBlock, line: int, begin: int) -> None:
     get_state(state.env).warn(line, column, text_environment(found.group()))
 
 
+UNCLOSED_DISPLAY = (
+    "`$$` opens display math that is never closed, so it shows as text; add a `$$` line "
+    "where the formula ends, or write \\$$ for dollar signs"
+)
+"""The warning at a `$$` no `$$` closes (a blank line ends the search: `_warn_unclosed`)."""
+
+
 def _warn_unclosed(state: StateBlock, line: int, begin: int, blank: int) -> None:
     """Warn once that the `$$` starting `line` is never closed (silent calls too).
 
@@ -1107,7 +1114,7 @@ def _warn_unclosed(state: StateBlock, line: int, begin: int, blank: int) -> None
         return
     warned.add(line)
     doc = get_state(state.env)
-    message = "`$$` opens display math that is never closed"
+    message = UNCLOSED_DISPLAY
     closing = _next_dollars_line(state, blank) if blank >= 0 else -1
     if closing >= 0:
         warned.add(closing)

@@ -21,6 +21,7 @@ from urllib.parse import unquote
 
 from markdown_it.token import Token
 
+from postil.errors import did_you_mean
 from postil.markdown.bookdown import equation_labels
 from postil.markdown.ids import element_ids
 from postil.markdown.mathescape import source_offset
@@ -255,29 +256,36 @@ def _number(doc: RenderState, token: Any, carry: dict[str, Any], count: int) -> 
             text = str(count)
         numbers.append(text if row.tag is None else None)
         if row.label and text is not None:
-            _record_label(doc, token, row.label, text, carry["labels"])
+            _record_label(doc, token, row.label, text, carry)
     token.meta["numbers"] = numbers
     return count
 
 
-def _record_label(
-    doc: RenderState, token: Any, label: str, text: str, seen: dict[str, str]
-) -> None:
-    """Store `label` -> number text, reporting a duplicate at the formula's line.
+def _record_label(doc: RenderState, token: Any, label: str, text: str, carry: dict) -> None:
+    """Store `label` -> number text, reporting a duplicate at the formula's line, naming
+    the line of the first.
 
-    `seen` holds the labels so far: `doc.equations` may hold every label of the document
-    already (a document parsed in groups, `math_resolve`).
+    `carry["labels"]` holds the labels so far (`doc.equations` may hold every label of the
+    document already: a document parsed in groups, `math_resolve`), `carry["label_lines"]`
+    the file line of each.
     """
+    seen: dict[str, str] = carry["labels"]
+    lines: dict[str, int] = carry.setdefault("label_lines", {})
+    line0, col = locate(doc, token, max(token.content.find(label), 0))
     if label in seen:
-        line0, col = locate(doc, token, max(token.content.find(label), 0))
+        first = f" (line {lines[label]} has it)" if label in lines else ""
         doc.error(
-            line0, col, f"duplicate equation label {label!r}; a label must be unique in a post"
+            line0,
+            col,
+            f"duplicate equation label {label!r}{first}; a label must be unique in a post: "
+            "rename one",
         )
         return
+    if line0 is not None:
+        lines[label] = doc.location(line0).line
     ids: dict[str, str] = doc.extra.setdefault("equation_ids", {})
     other = ids.setdefault(anchor_id(label), label)
     if other != label:
-        line0, col = locate(doc, token, max(token.content.find(label), 0))
         doc.error(
             line0,
             col,
@@ -337,7 +345,8 @@ def _check_refs(doc: RenderState, token: Any, elements: Callable[[], set[str]]) 
             report(
                 line0,
                 col,
-                f"unknown equation label {label!r} in \\eqref/\\ref: no equation of this post "
+                f"unknown equation label {label!r} in \\eqref/\\ref"
+                f"{did_you_mean(label, doc.equations, '{!r}')}: no equation of this post "
                 f"has \\label{{{label}}} (or `$$ … $$ ({label})`, `{{#{label}}}`); fix the "
                 "label, or label the equation",
             )

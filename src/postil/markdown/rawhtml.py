@@ -10,13 +10,20 @@ import re
 from collections.abc import Callable, Mapping
 from html import escape
 from html.parser import HTMLParser
+from urllib.parse import unquote, urlsplit
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 from postil.markdown.alttext import NO_ALT_HTML, without_alt
-from postil.markdown.references import locate, record, resolve
+from postil.markdown.references import (
+    locate,
+    record,
+    record_source_link,
+    resolve,
+    source_path,
+)
 from postil.markdown.state import RenderState, get_state, is_mdx, reads_jsx
 
 URL_ATTRS = frozenset({"src", "href", "poster"})
@@ -128,18 +135,14 @@ def _rewrite_token(
     `seen`: how often each tag warned about was found in the block so far."""
 
     def rewrite(value: str) -> str:
-        new, target = resolve(value, render_state)
+        resolved = resolve(value, render_state)
         line0, col = locate(render_state, block_map, value)
-        if new is None:
-            render_state.warn(
-                line0,
-                col,
-                f"link to `{value}`: no published post or page has that source file; fix "
-                "the path (it is relative to this file) or link to the URL",
-            )
+        if resolved.url is None:
+            source = source_path(render_state.path, unquote(urlsplit(value).path))
+            record_source_link(render_state, source, value, line0, col)
             return value
-        record(render_state, value, target, line0, col)
-        return new
+        record(render_state, value, resolved, line0, col)
+        return resolved.url
 
     def found_id(value: str) -> None:
         line0, col = locate(render_state, block_map, f'"{value}"')

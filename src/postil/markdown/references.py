@@ -13,9 +13,11 @@ from collections.abc import Iterator, Mapping
 from typing import NamedTuple
 from urllib.parse import quote, unquote, urlsplit
 
+import mdurl
+
 from postil.content.discover import is_source
 from postil.content.posts import tag_slug
-from postil.markdown.rendered import Reference
+from postil.markdown.rendered import Reference, SourceLink
 from postil.markdown.state import RenderState
 
 CONTENT_DIR = "content"
@@ -46,10 +48,13 @@ class Resolved(NamedTuple):
         url: what to write in the page, or None for a link to a missing source file
             (reported at once; left as written).
         target: the output rel that must exist for `url` to work ("" for none to check).
+        beside: for a relative path that names no content asset, the file it was looked
+            for beside the post (`content/posts/a.png`), before the page's URL; "" otherwise.
     """
 
     url: str | None
     target: str = ""
+    beside: str = ""
 
 
 def resolve(url: str, state: RenderState) -> Resolved:
@@ -97,7 +102,8 @@ def resolve(url: str, state: RenderState) -> Resolved:
     if asset is not None:
         return Resolved(state.base_path + quote(asset, safe=_URL_SAFE) + tail, asset)
     page_url = state.links.get(state.path, "")
-    return Resolved(url, posixpath.normpath(posixpath.join(page_url, path)))
+    target = posixpath.normpath(posixpath.join(page_url, path))
+    return Resolved(url, target, source_path(state.path, path))
 
 
 def _page_in_other_case(path: str, state: RenderState) -> str | None:
@@ -123,15 +129,28 @@ def source_path(source_rel: str, path: str) -> str:
     return posixpath.normpath(posixpath.join(posixpath.dirname(source_rel), path))
 
 
-def record(state: RenderState, written: str, target: str, line0: int | None, col: int) -> None:
-    """Remember that the page needs the output file `target` (see `postil.linkcheck`).
+def record(
+    state: RenderState, written: str, resolved: Resolved, line0: int | None, col: int
+) -> None:
+    """Remember that the page needs the output file `resolved.target` (`postil.outputs`).
 
     Kept by the core rule recording it (`state.phase`: links, then raw HTML), so that a
     document parsed in groups lists them in the order of one parsed whole (`references`).
     """
-    if target:
+    if resolved.target:
         found = state.extra.setdefault("references", {}).setdefault(state.phase[0], [])
-        found.append(Reference(target, written, state.location(line0, col)))
+        location = state.location(line0, col)
+        found.append(Reference(resolved.target, written, location, resolved.beside))
+
+
+def record_source_link(
+    state: RenderState, source: str, written: str, line0: int | None, col: int
+) -> None:
+    """Remember a link to the source file `source` that no page of the build has, for
+    `postil.sourcelinks` to tell why (a draft, a post to come, no such file) once every
+    source is known; the link is left as written."""
+    found = SourceLink(source, written, state.location(line0, col))
+    state.extra.setdefault("source_links", []).append(found)
 
 
 def references(state: RenderState) -> list[Reference]:
@@ -149,6 +168,20 @@ URL_CHARS = frozenset(
 )
 """Characters that continue a URL (RFC 3986's unreserved, reserved and `%`): `/notes/`
 followed by one of them is the start of a longer URL (`/notes/a/`), not the link."""
+
+
+def as_written(state: RenderState, block_map: list[int] | None, url: str) -> str:
+    """Return a link's URL as the block's source writes it.
+
+    markdown-it percent-encodes a link's destination (`normalizeLink`: `bild-ö.svg` is
+    `bild-%C3%B6.svg`, a space `%20`), so a message quoting that, or a search for it in
+    the source, found neither; `url` as it is when the source holds it (`%20` written so),
+    else its decoded form (`mdurl.decode`, markdown-it's own reading for display)."""
+    start, end = block_map or (0, 0)
+    lines = state.source_lines[start:end]
+    if "%" not in url or any(url in line for line in lines):
+        return url
+    return mdurl.decode(url)
 
 
 def locate(

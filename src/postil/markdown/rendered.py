@@ -98,9 +98,28 @@ class Reference:
         target: the output rel it needs, percent-decoded (`img/a.png`, `posts/b/`).
         url: the reference as written in the post.
         location: where it is written.
+        beside: for a relative path, the file it was first looked for beside the post
+            (`content/posts/a.png`: `references.Resolved.beside`); "" otherwise.
     """
 
     target: str
+    url: str
+    location: Location
+    beside: str = ""
+
+
+@dataclass(frozen=True)
+class SourceLink:
+    """A link to the source file of a post or page that no page of this build has
+    (`[x](other.md)`), told once the build knows why (`postil.sourcelinks`).
+
+    Attributes:
+        source: the source path it names, from the site's root (`content/posts/other.md`).
+        url: the link as written.
+        location: where it is written.
+    """
+
+    source: str
     url: str
     location: Location
 
@@ -147,6 +166,7 @@ class RenderedMarkdown:
         anchor_links: links with a fragment, for `postil.anchors.check_anchors`.
         references: the local files and pages the body refers to, for
             `postil.linkcheck.check_references`.
+        source_links: its links to sources no page of the build has (`postil.sourcelinks`).
         images: the output rel (or the absolute URL) of each image of the body, in order,
             for the page's social image (`og:image`).
         summary: the first top-level paragraph as HTML, notes and links removed
@@ -177,6 +197,7 @@ class RenderedMarkdown:
     math_chars: str = ""
     toc_placed: bool = False
     citations: tuple[CitedWork, ...] = ()
+    source_links: tuple[SourceLink, ...] = ()
     html_key: str = ""
     load_html: Callable[[str], bytes] | None = field(default=None, compare=False, repr=False)
 

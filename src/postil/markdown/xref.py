@@ -16,7 +16,7 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 from postil.markdown.callout import CROSSREF_PREFIXES
-from postil.markdown.citemessages import NO_BIBLIOGRAPHY, UNKNOWN_KEY, missing_html
+from postil.markdown.citemessages import NO_BIBLIOGRAPHY, missing_html, unknown_key
 from postil.markdown.state import RenderState, get_state
 from postil.markdown.theorem import THEOREMS
 from postil.math import anchor_id
@@ -216,7 +216,7 @@ def _report_citation(doc: RenderState, block: Token, token: Token) -> None:
         message = NO_BIBLIOGRAPHY.format(shown=token.content)
         message += f", or give an element of the post the id `{key}` to refer to it"
     else:  # at the key, as `cite._warn_unknown` reports it
-        message = UNKNOWN_KEY.format(key=key)
+        message = unknown_key(key, doc.bibliography)
         col += token.content.find("@")
     doc.warn(line0, col, message)
 

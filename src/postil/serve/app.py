@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from postil.errors import Diagnostic
 from postil.render import prepare
 from postil.serve.engine import BuildReport, DevBuild, FirstPages
 from postil.serve.hub import SiteHub
@@ -101,6 +102,7 @@ class DevServer:
         self._warm: threading.Thread | None = None
         self._stopping = False
         self.first_build: BuildReport | None = None
+        self._told: tuple[tuple[Diagnostic, ...], ...] | None = None  # the last printed
 
     @property
     def url(self) -> str:
@@ -208,7 +210,10 @@ class DevServer:
         config = self.builder.config
         base = config.base_path if config is not None else "/"
         self.hub.publish(report, self.builder.files, base)
-        _log_report(report)
+        told = (report.warnings, report.errors)
+        if not (report.ok and not report.changed and told == self._told):
+            _log_report(report, first=self._told is None)
+        self._told = told
         if report.ok:
             self._build_when_due(report.next_publication)
         if self.watcher is not None:
@@ -255,8 +260,11 @@ class DevServer:
         self.stop()
 
 
-def _log_report(report: BuildReport) -> None:
-    """Print a build's warnings and errors as `postil build` prints them, then its outcome."""
+def _log_report(report: BuildReport, first: bool = False) -> None:
+    """Print a build's warnings and errors as `postil build` prints them, then its outcome
+    ("built" for the `first` build). The server prints nothing for a build that changed no
+    file and found what the last printed one did: the one after the first that makes the
+    first save fast (`DevServer._prepare`) printed every warning of the site again."""
     for warning in report.warnings:
         log.warning("%s", warning.report())
     for error in report.errors:
@@ -266,7 +274,8 @@ def _log_report(report: BuildReport) -> None:
         log.error("build failed in %.0f ms; serving the last good site", ms)
         return
     log.info(
-        "rebuilt in %.0f ms: %d post(s) rendered, %d page(s), %d file(s) changed",
+        "%s in %.0f ms: %d post(s) rendered, %d page(s), %d file(s) changed",
+        "built" if first else "rebuilt",
         ms,
         report.posts,
         report.pages,

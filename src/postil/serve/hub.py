@@ -31,8 +31,15 @@ a page served before it reloads), so a hello stays small after a template edit."
 
 
 def diagnostic_json(d: Diagnostic) -> dict[str, str]:
-    """Return a diagnostic as the overlay shows it: `path:line:col`, message, source line."""
-    return {"location": str(d.location), "message": d.message, "source_line": d.source_line}
+    """Return a diagnostic as the overlay shows it: `path:line:col`, message, source line,
+    and the excerpt the terminal prints under the message (the line and a caret under the
+    column: `Diagnostic.excerpt`)."""
+    return {
+        "location": str(d.location),
+        "message": d.message,
+        "source_line": d.source_line,
+        "excerpt": d.excerpt(),
+    }
 
 
 @dataclass(frozen=True)

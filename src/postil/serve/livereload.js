@@ -131,7 +131,7 @@
       const item = document.createElement("li");
       const text = document.createElement("pre");
       text.textContent = `${problem.location}: ${problem.message}` +
-        (problem.source_line ? `\n    ${problem.source_line}` : "");
+        (problem.excerpt ? `\n${problem.excerpt}` : ""); // the line, a caret at the column
       item.append(text);
       list.append(item);
     }

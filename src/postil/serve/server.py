@@ -106,7 +106,7 @@ def error_page(errors: tuple[Diagnostic, ...]) -> bytes:
     """Return the page served while no build has succeeded yet: every error, as text."""
     items = "".join(
         f"<li><pre>{escape(str(d.location))}: {escape(d.message)}"
-        + (f"\n    {escape(d.source_line)}" if d.source_line else "")
+        + (f"\n{escape(d.excerpt())}" if d.source_line else "")
         + "</pre></li>"
         for d in errors
     )
