@@ -22,6 +22,7 @@ FORMULAS = {
     "rows": (r"\begin{matrix} a \\ b \end{matrix}", True),
     "rows-gap": (r"\begin{matrix} a \\[12pt] b \end{matrix}", True),
     "widehat": (r"\widehat{xyz}", False),
+    "utilde": (r"\utilde{ABCDEF}", False),
     "underbrace": (r"\underbrace{a + b + c + d}_{n}", True),
     "bbox": (r"\bbox[yellow,5px,border:2px solid red]{x}", False),
     "xarrow": (r"A \xrightarrow[\text{below}]{\text{a longer label}} B", True),
@@ -148,6 +149,16 @@ def test_widehat_covers_its_whole_base(formulas):
     over = rect(formulas, "#widehat mover")
     height = base["y"] - over["y"]
     strip = {"x": over["x"], "y": over["y"], "width": over["width"], "height": height}
+    drawn = ink(formulas, strip)
+    assert drawn is not None
+    assert drawn["right"] - drawn["left"] >= 0.8 * base["width"]
+
+
+def test_utilde_is_a_tilde_as_wide_as_its_base_below_it(formulas):
+    # `\utilde` was a `˜` under the base, which Chromium draws one character wide.
+    base = rect(formulas, "#utilde munder > mrow")
+    under = rect(formulas, "#utilde munder")
+    strip = {"x": under["x"], "y": base["bottom"], "width": under["width"], "height": 20}
     drawn = ink(formulas, strip)
     assert drawn is not None
     assert drawn["right"] - drawn["left"] >= 0.8 * base["width"]
