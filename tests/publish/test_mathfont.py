@@ -7,6 +7,7 @@ import io
 import multiprocessing
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fontTools.ttLib import TTFont
@@ -249,24 +250,41 @@ def test_font_process_is_stopped_when_the_build_fails(tmp_path, monkeypatch):
     assert multiprocessing.active_children() == []
 
 
-def test_subset_font_keeps_the_prime_variants_math_css_asks_for_in_superscripts():
-    # math.css sets `ss04` on superscripts: STIX Two Math's primes drawn to be raised as
-    # TeX's \prime is (its default U+2032 is raised already: tiny and high in a script)
-    font = font_of(subset_woff2(subset_chars("f′″")))
+def variants(font: Any, feature: str) -> dict[str, str]:
+    """Return the single substitutions (glyph -> glyph) of `feature` in `font`'s GSUB."""
     gsub = font["GSUB"].table
     lookups = {
         index
         for record in gsub.FeatureList.FeatureRecord
-        if record.FeatureTag == "ss04"
+        if record.FeatureTag == feature
         for index in record.Feature.LookupListIndex
     }
     mapping: dict[str, str] = {}
     for index in lookups:
         for table in gsub.LookupList.Lookup[index].SubTable:
             mapping.update(getattr(getattr(table, "ExtSubTable", table), "mapping", {}))
+    return mapping
+
+
+def test_subset_font_keeps_the_prime_variants_math_css_asks_for_in_superscripts():
+    # math.css sets `ss04` on superscripts: STIX Two Math's primes drawn to be raised as
+    # TeX's \prime is (its default U+2032 is raised already: tiny and high in a script)
+    font = font_of(subset_woff2(subset_chars("f′″")))
+    mapping = variants(font, "ss04")
     cmap = font.getBestCmap()
     assert cmap[ord("′")] in mapping and cmap[ord("″")] in mapping
     assert mapping[cmap[ord("′")]] in font.getGlyphOrder()
+
+
+@pytest.mark.parametrize(("feature", "chars"), [("ss14", "∖"), ("ss06", "∣∤∥∦")])
+def test_subset_font_keeps_the_glyph_variants_math_css_asks_for(feature, chars):
+    # math.css's `mo.setminus` (ss14: TeX's tall \setminus) and `mo.short` (ss06: amssymb's
+    # \shortmid, \shortparallel): symbols.GLYPH_VARIANTS
+    font = font_of(subset_woff2(subset_chars("x" + chars)))
+    mapping = variants(font, feature)
+    cmap = font.getBestCmap()
+    for char in chars:
+        assert mapping.get(cmap[ord(char)]) in font.getGlyphOrder()
 
 
 def test_the_woff2_is_compressed_at_postils_brotli_quality(monkeypatch):

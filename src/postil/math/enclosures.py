@@ -46,7 +46,7 @@ from postil.math.colors import light_dark
 from postil.math.errors import MathUnsupportedError
 from postil.math.macros import read_group
 from postil.math.markers import MARK, SEP, hide_label, marker, read_marker, unhide_label
-from postil.math.symbols import GLYPH_COMMANDS
+from postil.math.symbols import GLYPH_COMMANDS, glyph_marker
 from postil.math.tables import add_style
 
 # `\not X` -> the precomposed negated character (Unicode's "negated" relations).
@@ -111,7 +111,7 @@ NOT = re.compile(
 # The commands the `macros` pass has already turned into glyph markers (`\sim` ->
 # `\text{⟦mo⟧∼}`, symbols.GLYPH_COMMANDS) by the marker they became: `\not` reads them
 # as the command the author wrote.
-GLYPH_MARKERS = {marker(tag, char): "\\" + name for name, (tag, char) in GLYPH_COMMANDS.items()}
+GLYPH_MARKERS = {glyph_marker(name): "\\" + name for name in GLYPH_COMMANDS}
 # Commands rewritten into a `\boxed` with a `box` marker -> the marker's payload (notation).
 NOTATIONS = {"phase": "phasorangle", "angl": "actuarial"}
 DRAWN_NOTATIONS = (

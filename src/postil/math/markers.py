@@ -7,7 +7,7 @@ marker into the right MathML. The kinds:
 
 | kind | left by | payload | becomes (`expand_markers`, or the pass named) |
 | --- | --- | --- | --- |
-| `mi`, `mo` | `symbols.glyph_macros` | a character | that token, its kind fixed (`FIXED`) |
+| `mi`, `mo` | `symbols.glyph_macros` | a character [SEP class] | that token, kind fixed (class) |
 | `mbin` | `symbols.glyph_macros` (`\centerdot`) | a symbol | an `<mo>` with TeX's medium spaces |
 | `bmod` | `symbols.glyph_macros` (`\bmod`) | a word | an `<mo>` with `\bmod`'s 5mu in every style |
 | `op`, `opl` | `rewrite.rewrite_operatornames` | a name | `<mi data-op>` (`opl`: `data-limits`) |
@@ -156,8 +156,10 @@ def expand_markers(root: ET.Element) -> None:
 def _expand(parent: ET.Element, index: int, el: ET.Element, kind: str, payload: str) -> None:
     """Turn one marker `<mtext>` into what its kind stands for (see the module table)."""
     if kind in ("mi", "mo"):
-        el.tag, el.text = kind, payload
+        el.tag, el.text, _, variant = kind, *payload.partition(SEP)
         el.set(FIXED, "1")  # the marker chose the kind (symbols.GLYPH_COMMANDS)
+        if variant:  # the glyph variant math.css draws (symbols.GLYPH_VARIANTS)
+            el.set("class", variant)
     elif kind == "mbin":  # a binary operator, `\centerdot`: TeX's medium spaces
         el.tag, el.text = "mo", payload
         el.attrib.update({FIXED: "1", "lspace": BIN_SPACE, "rspace": BIN_SPACE})
