@@ -3,8 +3,10 @@ r"""Glyph variants of STIX Two Math, measured by their ink in Chromium.
 TeX's `\setminus` is as tall as `\backslash` (cmsy), and `\smallsetminus` (amssymb) is a
 small one; STIX Two Math's default U+2216 is the small one, so `A \setminus B` was drawn
 as `A \smallsetminus B` (0.33em of ink). amssymb's `\shortmid` and `\shortparallel` are
-half as tall as `\mid` and `\parallel`; they were drawn full height. math.css asks the font
-for its variants (`ss14`, `ss06`: `symbols.GLYPH_VARIANTS`), which the subset keeps.
+half as tall as `\mid` and `\parallel`; they were drawn full height. mathrsfs's `\mathscr`
+is a roundhand script, wider and more flourished than `\mathcal`'s chancery letters; it was
+drawn with `\mathcal`'s. math.css asks the font for its variants (`ss14`, `ss06`:
+`symbols.GLYPH_VARIANTS`; `ss01`: `symbols.SCRIPT_MACROS`), which the subset keeps.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ SYMBOLS = {
     "parallel": r"\parallel",
     "shortparallel": r"\shortparallel",
     "nshortmid": r"\nshortmid",
+    "mathcal": r"\mathcal{ABCDEFG}",
+    "mathscr": r"\mathscr{ABCDEFG}",
 }
 
 
@@ -37,8 +41,8 @@ def variants_dir(tmp_path_factory: pytest.TempPathFactory, repo_root: Path) -> P
 
 
 @pytest.fixture
-def heights(variants_dir: Path, serve_dir, page) -> dict[str, float]:
-    """Return each symbol's ink height in em."""
+def inks(variants_dir: Path, serve_dir, page) -> dict[str, dict[str, float]]:
+    """Return each formula's ink box in em: {"width", "height"}."""
     open_formula_page(page, serve_dir(variants_dir) + "index.html")
     found = {}
     for key in SYMBOLS:
@@ -49,8 +53,17 @@ def heights(variants_dir: Path, serve_dir, page) -> dict[str, float]:
         )
         drawn = ink(page, box)
         assert drawn is not None, key
-        found[key] = (drawn["bottom"] - drawn["top"]) / FONT_PX
+        found[key] = {
+            "width": (drawn["right"] - drawn["left"]) / FONT_PX,
+            "height": (drawn["bottom"] - drawn["top"]) / FONT_PX,
+        }
     return found
+
+
+@pytest.fixture
+def heights(inks: dict[str, dict[str, float]]) -> dict[str, float]:
+    """Return each formula's ink height in em."""
+    return {key: box["height"] for key, box in inks.items()}
 
 
 def test_setminus_is_as_tall_as_backslash_and_smallsetminus_small(heights):
@@ -62,3 +75,7 @@ def test_short_relations_are_shorter_than_mid_and_parallel(heights):
     assert heights["shortmid"] <= 0.6 * heights["mid"]
     assert heights["shortparallel"] <= 0.6 * heights["parallel"]
     assert heights["nshortmid"] <= 0.6 * heights["mid"]
+
+
+def test_mathscr_draws_other_letters_than_mathcal(inks):
+    assert inks["mathscr"]["width"] >= 1.1 * inks["mathcal"]["width"]

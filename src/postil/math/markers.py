@@ -9,6 +9,7 @@ marker into the right MathML. The kinds:
 | --- | --- | --- | --- |
 | `mi`, `mo` | `symbols.glyph_macros` | a character [SEP class] | that token, kind fixed (class) |
 | `mbin` | `symbols.glyph_macros` (`\centerdot`) | a symbol | an `<mo>` with TeX's medium spaces |
+| `variant` | `symbols.glyph_macros` (`\mathscr`) | a class | that class on the next one's tokens |
 | `bmod` | `symbols.glyph_macros` (`\bmod`) | a word | an `<mo>` with `\bmod`'s 5mu in every style |
 | `op`, `opl` | `rewrite.rewrite_operatornames` | a name | `<mi data-op>` (`opl`: `data-limits`) |
 | `opgroup` | `rewrite.rewrite_operatornames` | `op`/`opl` | `data-op` on its group (math name) |
@@ -176,6 +177,12 @@ def _expand(parent: ET.Element, index: int, el: ET.Element, kind: str, payload: 
         parent.set(DATA_OP, "1")
         if payload == "opl":
             parent.set(DATA_LIMITS, "1")
+        parent.remove(el)
+    elif kind == "variant":  # `\mathscr{…}`: its tokens draw a glyph variant (math.css)
+        target = _next_sibling(parent, index)
+        for token in target.iter() if target is not None else ():
+            if token.tag in ("mi", "mn", "mo"):
+                token.set("class", payload)
         parent.remove(el)
     elif kind == "fracdelim":  # `\genfrac`'s delimiter, sized by style as `\binom`'s
         el.tag, el.text = "mo", payload

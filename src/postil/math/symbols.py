@@ -271,9 +271,17 @@ def glyph_marker(name: str) -> str:
     return marker(tag, char if variant is None else char + SEP + variant)
 
 
+# mathrsfs's `\mathscr` is a roundhand script, `\mathcal` (cmsy) a chancery one; Unicode
+# has one script alphabet, which STIX Two Math draws as chancery and, in its ss01 set, as
+# roundhand (Temml's STIX stylesheet does the same). latex2mathml reads both as one
+# `mathvariant`; a `variant` marker gives `\mathscr`'s tokens their class.
+SCRIPT_MACROS = {"mathscr": "{" + marker("variant", "mathscr") + r"\mathcal{#1}}"}
+
+
 def glyph_macros() -> dict[str, str]:
-    """Return macros that turn `GLYPH_COMMANDS` into token markers (`glyph_marker`)."""
-    return {name: glyph_marker(name) for name in GLYPH_COMMANDS}
+    """Return macros that turn `GLYPH_COMMANDS` into token markers (`glyph_marker`), and
+    `SCRIPT_MACROS`."""
+    return {name: glyph_marker(name) for name in GLYPH_COMMANDS} | SCRIPT_MACROS
 
 
 @cache
