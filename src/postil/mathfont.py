@@ -43,10 +43,11 @@ the slowest: for a blog's subset (166 characters, 86 kB of tables) quality 10 gi
 a cold build's path (made after the last post renders, while the pages do); 9 gives
 43,544 (+4.9 %). Measured in session 40 (`docs/performance.md`)."""
 
-FEATURES = ("ssty", "flac", "dtls", "rtlm", "ss01", "ss04", "ss06", "ss14")
+FEATURES = ("ssty", "flac", "dtls", "rtlm", "ss01", "ss04", "ss06", "ss12", "ss14", "cv03")
 r"""OpenType features a MathML renderer applies besides the default shaping ones, and the
 variants math.css asks for: `\mathscr`'s roundhand letters (`ss01`), primes in superscripts
-(`ss04`), the short `\shortmid` and `\shortparallel` (`ss06`), the tall `\setminus` (`ss14`)."""
+(`ss04`), the short `\shortmid` and `\shortparallel` (`ss06`), the small `\smallfrown`
+(`ss12`), the tall `\setminus` (`ss14`), TeX's oval `\emptyset` (`cv03`)."""
 
 ANNOTATION = re.compile(r"<annotation\b.*?</annotation>", re.S)
 TEXT = re.compile(r">([^<]+)")

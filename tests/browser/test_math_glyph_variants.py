@@ -3,10 +3,12 @@ r"""Glyph variants of STIX Two Math, measured by their ink in Chromium.
 TeX's `\setminus` is as tall as `\backslash` (cmsy), and `\smallsetminus` (amssymb) is a
 small one; STIX Two Math's default U+2216 is the small one, so `A \setminus B` was drawn
 as `A \smallsetminus B` (0.33em of ink). amssymb's `\shortmid` and `\shortparallel` are
-half as tall as `\mid` and `\parallel`; they were drawn full height. mathrsfs's `\mathscr`
-is a roundhand script, wider and more flourished than `\mathcal`'s chancery letters; it was
-drawn with `\mathcal`'s. math.css asks the font for its variants (`ss14`, `ss06`:
-`symbols.GLYPH_VARIANTS`; `ss01`: `symbols.SCRIPT_MACROS`), which the subset keeps.
+half as tall as `\mid` and `\parallel`, its `\smallfrown` narrower than `\frown`; they were
+drawn as the others. TeX's `\emptyset` is a tall oval, `\varnothing` a round one; both were
+round (the font's default U+2205). mathrsfs's `\mathscr` is a roundhand script, wider than
+`\mathcal`'s chancery letters; it was drawn with `\mathcal`'s. math.css asks the font for
+its variants (`ss14`, `ss06`, `ss12`, `cv03`: `symbols.GLYPH_VARIANTS`; `ss01`:
+`symbols.SCRIPT_MACROS`), which the subset keeps.
 """
 
 from __future__ import annotations
@@ -26,6 +28,10 @@ SYMBOLS = {
     "parallel": r"\parallel",
     "shortparallel": r"\shortparallel",
     "nshortmid": r"\nshortmid",
+    "frown": r"\frown",
+    "smallfrown": r"\smallfrown",
+    "emptyset": r"\emptyset",
+    "varnothing": r"\varnothing",
     "mathcal": r"\mathcal{ABCDEFG}",
     "mathscr": r"\mathscr{ABCDEFG}",
 }
@@ -44,6 +50,7 @@ def variants_dir(tmp_path_factory: pytest.TempPathFactory, repo_root: Path) -> P
 def inks(variants_dir: Path, serve_dir, page) -> dict[str, dict[str, float]]:
     """Return each formula's ink box in em: {"width", "height"}."""
     open_formula_page(page, serve_dir(variants_dir) + "index.html")
+    page.set_viewport_size({"width": 900, "height": 2000})  # every formula in view: `ink`
     found = {}
     for key in SYMBOLS:
         box = page.eval_on_selector(
@@ -79,3 +86,14 @@ def test_short_relations_are_shorter_than_mid_and_parallel(heights):
 
 def test_mathscr_draws_other_letters_than_mathcal(inks):
     assert inks["mathscr"]["width"] >= 1.1 * inks["mathcal"]["width"]
+
+
+def test_smallfrown_is_narrower_than_frown(inks):
+    assert inks["smallfrown"]["width"] <= 0.8 * inks["frown"]["width"]
+
+
+def test_emptyset_is_a_tall_oval_and_varnothing_round(inks):
+    emptyset, varnothing = inks["emptyset"], inks["varnothing"]
+    assert emptyset["width"] <= 0.8 * varnothing["width"]
+    assert emptyset["height"] >= 1.1 * emptyset["width"]
+    assert varnothing["height"] == pytest.approx(varnothing["width"], rel=0.1)

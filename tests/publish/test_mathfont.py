@@ -276,10 +276,14 @@ def test_subset_font_keeps_the_prime_variants_math_css_asks_for_in_superscripts(
     assert mapping[cmap[ord("′")]] in font.getGlyphOrder()
 
 
-@pytest.mark.parametrize(("feature", "chars"), [("ss14", "∖"), ("ss06", "∣∤∥∦"), ("ss01", "ℒ𝒟𝒩")])
+@pytest.mark.parametrize(
+    ("feature", "chars"),
+    [("ss14", "∖"), ("ss06", "∣∤∥∦"), ("ss12", "⌢⌣"), ("cv03", "∅"), ("ss01", "ℒ𝒟𝒩")],
+)
 def test_subset_font_keeps_the_glyph_variants_math_css_asks_for(feature, chars):
-    # math.css's `mo.setminus` (ss14: TeX's tall \setminus) and `mo.short` (ss06: amssymb's
-    # \shortmid, \shortparallel): symbols.GLYPH_VARIANTS; `.mathscr` (ss01: roundhand)
+    # math.css's `mo.setminus` (ss14: TeX's tall \setminus), `mo.short` (ss06: amssymb's
+    # \shortmid, \shortparallel), `mo.small` (ss12: \smallfrown), `mi.emptyset` (cv03: TeX's
+    # oval): symbols.GLYPH_VARIANTS; `.mathscr` (ss01: roundhand)
     font = font_of(subset_woff2(subset_chars("x" + chars)))
     mapping = variants(font, feature)
     cmap = font.getBestCmap()

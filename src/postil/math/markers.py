@@ -159,8 +159,10 @@ def _expand(parent: ET.Element, index: int, el: ET.Element, kind: str, payload: 
     if kind in ("mi", "mo"):
         el.tag, el.text, _, variant = kind, *payload.partition(SEP)
         el.set(FIXED, "1")  # the marker chose the kind (symbols.GLYPH_COMMANDS)
-        if variant:  # the glyph variant math.css draws (symbols.GLYPH_VARIANTS)
-            el.set("class", variant)
+        if variant:  # the glyph variant math.css draws (symbols.GLYPH_VARIANTS); Chromium
+            el.set("class", variant)  # shapes no stretchy operator (`⌢`) with the features
+            if kind == "mo":
+                el.set("stretchy", "false")
     elif kind == "mbin":  # a binary operator, `\centerdot`: TeX's medium spaces
         el.tag, el.text = "mo", payload
         el.attrib.update({FIXED: "1", "lspace": BIN_SPACE, "rspace": BIN_SPACE})

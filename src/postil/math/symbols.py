@@ -181,6 +181,9 @@ GLYPH_COMMANDS: dict[str, tuple[str, str]] = {
     "nshortmid": ("mo", "∤"),
     "shortparallel": ("mo", "∥"),
     "nshortparallel": ("mo", "∦"),
+    "smallfrown": ("mo", "⌢"),
+    "smallsmile": ("mo", "⌣"),
+    "emptyset": ("mi", "∅"),
     "gvertneqq": ("mo", "≩\ufe00"),
     "lvertneqq": ("mo", "≨\ufe00"),
     "varsubsetneq": ("mo", "⊊\ufe00"),
@@ -256,10 +259,14 @@ MISSPACED_RELATIONS = frozenset(
 # the token's class, for which math.css asks STIX Two Math for that variant. TeX's
 # `\setminus` is as tall as `\backslash` (cmsy), but STIX Two Math's default U+2216 is the
 # small `\smallsetminus` (0.33em; its ss14 variant is 0.96em); amssymb's `\shortmid` and
-# `\shortparallel` are half as tall as `\mid` (STIX's ss06: 0.48em against 0.9em).
+# `\shortparallel` are half as tall as `\mid` (STIX's ss06: 0.48em against 0.9em), its
+# `\smallfrown`, `\smallsmile` two thirds as wide as `\frown` (ss12); TeX's `\emptyset`
+# is a tall oval (cmsy), the font's default U+2205 the round `\varnothing` (cv03: the oval).
 GLYPH_VARIANTS = {
     "setminus": "setminus",
     **dict.fromkeys(("shortmid", "nshortmid", "shortparallel", "nshortparallel"), "short"),
+    **dict.fromkeys(("smallfrown", "smallsmile"), "small"),
+    "emptyset": "emptyset",
 }
 
 
