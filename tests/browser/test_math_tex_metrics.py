@@ -6,8 +6,8 @@ Each formula is converted by postil, served with `static/css/math.css` and the m
   1.8em with `\\def\\arraystretch{1.5}` (latex.ltx `\\@arstrut`: 0.7 + 0.3 `\\baselineskip`);
 - `\\big` ... `\\Bigg` are Computer Modern's 1.2, 1.8, 2.4 and 3.0em tall (at least);
 - `\\left…\\right` around one line of symbols keeps its delimiters' normal size and width,
-  as TeX chooses (`\\left(y_j\\right)` was 1.7em tall, `\\bra{\\psi}` 1.2em), and still
-  stretches around a fraction;
+  as TeX chooses (`\\left(y_j\\right)` was 1.7em tall, `\\left(\\hat{x}\\right)` 1.45em,
+  `\\bra{\\psi}` 1.2em), and still stretches around a fraction;
 - `\\ldots` between commas has a thin space (1/6 em) on each side, as an Inner atom;
 - `\\!` takes a thin space away (Chromium ignores a negative `<mspace width>`);
 - `\\mathllap{b}` ends where it stands, over what came before; `\\mathclap` is centred there;
@@ -70,7 +70,7 @@ FORMULAS = {
     "decimal": (r"\begin{array}{r@{.}l} 3 & 14 \\ 10 & 5 \end{array}", True),
     "touching": (r"\begin{array}{c@{}c} a & b \end{array}", True),
     "prime": (r"f'(x) + \tau'_{2H}", False),
-    "fenceline": (r"\left(y_j\right) (y_j) \left[f(x)\right]", False),
+    "fenceline": (r"\left(y_j\right) (y_j) \left[f(x)\right] \left(\hat{x}\right)", False),
     "fencebra": (r"\bra{\psi} \langle", False),
     "fencefrac": (r"\left(\frac{a}{b}\right)", False),
 }
@@ -125,6 +125,8 @@ def test_left_right_around_one_line_keeps_the_normal_size(metrics):
             plain["right"] - plain["left"], abs=0.02
         )
     assert brackets[0]["height"] == pytest.approx(plain_left["height"], abs=0.02)
+    hatted = [b for b in em_boxes(metrics, "#fenceline mo") if b["text"] == "("][-1]
+    assert hatted["height"] == pytest.approx(plain_left["height"], abs=0.02)  # was 1.45em
     angle, bar, plain_angle = em_boxes(metrics, "#fencebra mo")
     assert angle["height"] == pytest.approx(plain_angle["height"], abs=0.02)
     assert bar["height"] <= plain_angle["height"] + 0.02

@@ -162,6 +162,11 @@ def fix_delimiter_sizes(root: ET.Element) -> None:
 LINE_TOKENS = frozenset(("mi", "mn", "mtext", "mspace"))
 LOW_SCRIPT_TAGS = frozenset(("mi", "mn", "mo", "mrow"))
 FENCE_CHARS = OPEN_FENCES | CLOSE_FENCES
+SHORT_LETTERS = frozenset("acegmnopqrsuvwxyzαγεηικμνοπρστυχωϵ")
+"""Letters without an ascender (or a dot): with an accent they reach as high as `f`."""
+LOW_ACCENTS = frozenset("ˆ˜¯˙¨ˇ˘´`")
+"""Accents that stay as low as TeX's over a short letter (STIX Two Math's `\\vec` arrow rises
+above a parenthesis)."""
 
 
 def fix_fence_sizes(root: ET.Element) -> None:
@@ -170,12 +175,13 @@ def fix_fence_sizes(root: ET.Element) -> None:
     TeX takes the first delimiter at least max(2δ·f/1000, 2δ − s) tall, δ being the
     content's reach above or below the math axis (The TeXbook, Appendix G, rule 19;
     plain.tex's `\delimiterfactor` f = 901 and `\delimitershortfall` s = 5pt): letters,
-    digits, parentheses and a subscript of letters (δ ≤ 0.54em in Computer Modern) keep the
-    normal size. MathML Core stretches to the whole reach with no such margin: Chromium drew
-    `\left(y_j\right)` 1.7em tall, `\left(f(x)\right)` and `\bra{\psi}` 1.2em, each in a
-    box as wide as the widest size (a blank inside the fence). Around such a line the
-    delimiters are not stretched; taller content (scripts above, fractions, accents, large
-    operators, tables) still stretches them.
+    digits, parentheses, a subscript of letters and an accent over a short letter (δ ≤
+    0.54em in Computer Modern) keep the normal size. MathML Core stretches to the whole
+    reach with no such margin: Chromium drew `\left(y_j\right)` 1.7em tall,
+    `\left(\hat{x}\right)` 1.45em, `\left(f(x)\right)` and `\bra{\psi}` 1.2em, each in a box
+    as wide as the widest size (a blank inside the fence). Around such a line the
+    delimiters are not stretched; taller content (scripts above, fractions, accents over
+    tall letters, large operators, tables) still stretches them.
     """
     for group in [el for el in root.iter("mrow") if is_left_right_group(el)]:
         if all(_on_one_line(kid) for kid in group[1:-1]):
@@ -184,8 +190,9 @@ def fix_fence_sizes(root: ET.Element) -> None:
 
 
 def _on_one_line(el: ET.Element) -> bool:
-    """Tell whether `el` reaches no farther from the axis than a parenthesis, in TeX: tokens
-    of the line, rows of them, and a token with a subscript of letters (`y_{ij}`)."""
+    r"""Tell whether `el` reaches no farther from the axis than a parenthesis, in TeX: tokens
+    of the line, rows of them, a token with a subscript of letters (`y_{ij}`), an accent
+    over a letter without an ascender (`\hat{x}`: as high as `f`)."""
     tag = el.tag
     if tag in LINE_TOKENS:
         return True
@@ -193,6 +200,9 @@ def _on_one_line(el: ET.Element) -> bool:
         return _plain_operator(el)
     if tag == "mrow":
         return all(_on_one_line(kid) for kid in el)
+    if tag == "mover" and len(el) == 2 and (el[1].text or "") in LOW_ACCENTS:  # `\hat{x}`
+        base = el[0][0] if el[0].tag == "mrow" and len(el[0]) == 1 else el[0]
+        return base.tag == "mi" and (base.text or "") in SHORT_LETTERS
     if tag == "msub" and len(el) == 2 and el[0].tag in LINE_TOKENS:
         script = list(el[1].iter())
         return all(kid.tag in LOW_SCRIPT_TAGS for kid in script) and not any(
