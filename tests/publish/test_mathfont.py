@@ -21,6 +21,7 @@ from postil.mathfont import (
     BROTLI_QUALITY,
     FONT_REL,
     LICENSE_REL,
+    ROUNDHAND,
     formula_chars,
     subset_chars,
     subset_woff2,
@@ -56,7 +57,8 @@ def test_formula_chars_of_many_formulas_are_their_text_without_tags_or_annotatio
     for mathml in outputs:
         text = mathfont.ENTITY.sub(mathfont._entity, markup.sub("", mathml))
         radical = {"\u221a"} if "<msqrt" in mathml or "<mroot" in mathml else set()
-        assert formula_chars(mathml) == set(text) | radical, mathml
+        roundhand = {ROUNDHAND} if 'class="mathscr"' in mathml else set()
+        assert formula_chars(mathml) == set(text) | radical | roundhand, mathml
 
 
 def test_subset_chars_add_the_italic_forms_mathml_draws_letters_in_and_sort():
@@ -278,12 +280,12 @@ def test_subset_font_keeps_the_prime_variants_math_css_asks_for_in_superscripts(
 
 @pytest.mark.parametrize(
     ("feature", "chars"),
-    [("ss14", "∖"), ("ss06", "∣∤∥∦"), ("ss12", "⌢⌣"), ("cv03", "∅"), ("ss01", "ℒ𝒟𝒩")],
+    [("ss14", "∖"), ("ss06", "∣∤∥∦"), ("ss12", "⌢⌣"), ("cv03", "∅")],
 )
 def test_subset_font_keeps_the_glyph_variants_math_css_asks_for(feature, chars):
     # math.css's `mo.setminus` (ss14: TeX's tall \setminus), `mo.short` (ss06: amssymb's
     # \shortmid, \shortparallel), `mo.small` (ss12: \smallfrown), `mi.emptyset` (cv03: TeX's
-    # oval): symbols.GLYPH_VARIANTS; `.mathscr` (ss01: roundhand)
+    # oval): symbols.GLYPH_VARIANTS
     font = font_of(subset_woff2(subset_chars("x" + chars)))
     mapping = variants(font, feature)
     cmap = font.getBestCmap()
@@ -311,3 +313,17 @@ def test_the_woff2_is_compressed_at_postils_brotli_quality(monkeypatch):
     assert qualities == [BROTLI_QUALITY] and BROTLI_QUALITY < 11
     assert woff2.brotli is module
     assert set(map(ord, "(x)=∑√")) <= set(font_of(data).getBestCmap())
+
+
+def test_subset_keeps_the_roundhand_letters_only_for_formulas_that_draw_mathscr():
+    # math.css's `.mathscr` asks for ss01; its alternates of every script letter drawn
+    # would cost a site of `\mathcal` letters about 3 KB, so they come with `\mathscr` only
+    from postil.math import latex_to_mathml
+
+    scr = formula_chars(latex_to_mathml(r"\mathscr{L} + \mathcal{D}"))
+    cal = formula_chars(latex_to_mathml(r"\mathcal{L} + \mathcal{D}"))
+    assert ROUNDHAND in scr and ROUNDHAND not in cal
+    for chars, kept in ((scr, True), (cal, False)):
+        font = font_of(subset_woff2(subset_chars(chars)))
+        mapping = variants(font, "ss01")
+        assert (font.getBestCmap()[ord("ℒ")] in mapping) is kept
