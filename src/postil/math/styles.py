@@ -194,8 +194,8 @@ def _on_one_line(el: ET.Element) -> bool:
     of the line, rows of them, a token with a subscript of letters (`y_{ij}`), an accent
     over a letter without an ascender (`\hat{x}`: as high as `f`)."""
     tag = el.tag
-    if tag in LINE_TOKENS:
-        return True
+    if tag in LINE_TOKENS:  # a `\rule`'s `<mspace>` has a height of its own
+        return tag != "mspace" or not ("height" in el.attrib or "depth" in el.attrib)
     if tag == "mo":
         return _plain_operator(el)
     if tag == "mrow":
