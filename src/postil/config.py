@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import yaml
 
 from postil.bibliography.entries import CITATION_STYLES
-from postil.errors import ConfigError, Diagnostic, Location, Severity, read_utf8
+from postil.errors import ConfigError, ConfigFailed, Diagnostic, Location, Severity, read_utf8
 from postil.macrodefs import read_macros
 from postil.model import SiteConfig
 from postil.yamlnodes import (
@@ -27,7 +27,9 @@ from postil.yamlnodes import (
     as_text,
     as_text_list,
     compose_mapping,
+    each_error,
     mapping_fields,
+    read_all,
     yaml_error_location,
     yaml_error_message,
 )
@@ -36,40 +38,49 @@ CONFIG_NAME = "postil.yaml"
 
 
 def _nav(field: Field) -> tuple[tuple[str, str], ...]:
+    """Read `nav:`, a list of `{label: …, url: …}`; every item's problem at once."""
     if not isinstance(field.node, yaml.SequenceNode):
         raise YamlFieldError("`nav` must be a list of `{label: …, url: …}`", field.line0, 0)
-    items = []
-    for item in field.node.value:
-        entry = {f.key: as_text(f) for f in mapping_fields(item, "each `nav` item")}
-        if set(entry) != {"label", "url"}:
-            raise YamlFieldError(
-                "each `nav` item needs exactly `label` and `url`", item.start_mark.line, 0
-            )
-        items.append((entry["label"], entry["url"]))
-    return tuple(items)
+    items = [
+        Field("nav", item, item.start_mark.line, item.start_mark.column)
+        for item in field.node.value
+    ]
+    return tuple(pair for _, pair in read_all(items, _nav_item))
 
 
-MATH_KEYS = ("macros", "double_dollar_in_text")
+def _nav_item(item: Field) -> tuple[str, str]:
+    """Read one `nav` item: (label, url)."""
+    entry = {f.key: as_text(f) for f in mapping_fields(item.node, "each `nav` item")}
+    if set(entry) != {"label", "url"}:
+        raise YamlFieldError(
+            "each `nav` item needs exactly `label` and `url`", item.line0, item.col0
+        )
+    return entry["label"], entry["url"]
+
+
+MATH_KEYS = ("macros", "double_dollar_in_text", "code_spans")
 DOUBLE_DOLLAR_READINGS = ("inline", "display")
+CODE_SPAN_READINGS = ("code", "math")
 
 
 def _math(field: Field) -> dict[str, Any]:
-    """Read `math:`: `macros` and `double_dollar_in_text` (docs/math.md, "Syntax")."""
-    sub = {f.key: f for f in mapping_fields(field.node, "`math`")}
-    unknown = set(sub) - set(MATH_KEYS)
-    if unknown:
-        key = sorted(unknown)[0]
-        raise YamlFieldError(
-            f"unknown key `math.{key}`; known: {', '.join(MATH_KEYS)}",
-            sub[key].line0,
-            sub[key].col0,
-        )
-    values: dict[str, Any] = {}
-    if "macros" in sub:
-        values["math_macros"] = read_macros(sub["macros"])
-    if "double_dollar_in_text" in sub:
-        values["math_double_dollar_in_text"] = _double_dollar(sub["double_dollar_in_text"])
-    return values
+    """Read `math:`: `macros`, `double_dollar_in_text` and `code_spans` (docs/math.md,
+    "Syntax"); every unknown key and bad value at once (`read_all`)."""
+    pairs = read_all(mapping_fields(field.node, "`math`"), _math_value)
+    return {f"math_{sub.key}": value for sub, value in pairs}  # SiteConfig's names
+
+
+def _math_value(sub: Field) -> Any:
+    """Read one key of `math:` (`_math`'s pairs are its key and this value)."""
+    if sub.key == "macros":
+        return read_macros(sub)
+    if sub.key == "double_dollar_in_text":
+        return _double_dollar(sub)
+    if sub.key == "code_spans":
+        return _code_spans(sub)
+    raise YamlFieldError(
+        f"unknown key `math.{sub.key}`; known: {', '.join(MATH_KEYS)}", sub.line0, sub.col0
+    )
 
 
 def _double_dollar(fld: Field) -> str:
@@ -78,6 +89,19 @@ def _double_dollar(fld: Field) -> str:
         raise YamlFieldError(
             f"`math.double_dollar_in_text` is `inline` (kramdown, Jekyll) or `display` "
             f"(Pandoc), not `{reading}`",
+            fld.node.start_mark.line,
+            fld.node.start_mark.column,
+        )
+    return reading
+
+
+def _code_spans(fld: Field) -> str:
+    """Read `math.code_spans`: `code` or `math` (`markdown/mathcode.py`)."""
+    reading = as_text(fld)
+    if reading not in CODE_SPAN_READINGS:
+        raise YamlFieldError(
+            f"`math.code_spans` is `code` (CommonMark) or `math` (math-code.js: "
+            f"`` `$x$` `` is a formula), not `{reading}`",
             fld.node.start_mark.line,
             fld.node.start_mark.column,
         )
@@ -99,25 +123,28 @@ def citation_style(fld: Field) -> str:
 def _params(fld: Field) -> tuple[tuple[str, str], ...]:
     """Read `params:`, the site's own values (Jekyll's `_config.yml` keys a post reads as
     `{{ site.assets }}`, Hugo's `[params]`, Quarto's `_variables.yml`): text by name, a
-    nested mapping's values by dotted name (`social.github`), in the order written."""
-    values: list[tuple[str, str]] = []
+    nested mapping's values by dotted name (`social.github`), in the order written; every
+    value that is a list at once (`read_all`)."""
+    return tuple(_param_values(fld.node, ""))
 
-    def read(node: yaml.Node, prefix: str) -> None:
-        for sub in mapping_fields(node, f"`params{'.' + prefix[:-1] if prefix else ''}`"):
-            if isinstance(sub.node, yaml.MappingNode):
-                read(sub.node, f"{prefix}{sub.key}.")
-            elif isinstance(sub.node, yaml.SequenceNode):
-                raise YamlFieldError(
-                    f"`params.{prefix}{sub.key}` must be text or a mapping, not a list: a "
-                    "post shows a value as text",
-                    sub.node.start_mark.line,
-                    sub.node.start_mark.column,
-                )
-            else:
-                values.append((prefix + sub.key, as_text(sub)))
 
-    read(fld.node, "")
-    return tuple(values)
+def _param_values(node: yaml.Node, prefix: str) -> list[tuple[str, str]]:
+    """Return the (dotted name, text) pairs of one mapping of `params:`."""
+
+    def read(sub: Field) -> list[tuple[str, str]]:
+        if isinstance(sub.node, yaml.MappingNode):
+            return _param_values(sub.node, f"{prefix}{sub.key}.")
+        if isinstance(sub.node, yaml.SequenceNode):
+            raise YamlFieldError(
+                f"`params.{prefix}{sub.key}` must be text or a mapping, not a list: a "
+                "post shows a value as text",
+                sub.node.start_mark.line,
+                sub.node.start_mark.column,
+            )
+        return [(prefix + sub.key, as_text(sub))]
+
+    subs = mapping_fields(node, f"`params{'.' + prefix[:-1] if prefix else ''}`")
+    return [pair for _, pairs in read_all(subs, read) for pair in pairs]
 
 
 def _bibliography(fld: Field) -> tuple[str, ...]:
@@ -153,26 +180,37 @@ _REQUIRED = ("title", "author", "base_url")
 def load_config(root: Path, base_url: str | None = None) -> SiteConfig:
     """Read `root/postil.yaml` and return the validated `SiteConfig`.
 
+    Every problem of the file is found in one run, as the build collects every post's
+    errors before it fails (`build.run`): a site moved from another generator often has
+    several, and fixing them one rebuild at a time is slow.
+
     Args:
         root: the site directory.
         base_url: overrides `base_url` from the file (the `--base-url` flag).
 
     Raises:
-        ConfigError: the file is missing or unreadable, has a YAML syntax error, an unknown or
-            duplicate key, a value of the wrong type, or a missing required key; the error
-            carries the file's line and column.
+        ConfigError: the file is missing, cannot be read or is not UTF-8; the flag's
+            base URL is no absolute http(s) URL.
+        ConfigFailed: every problem of the file, each at its line and column with how to
+            fix it: unknown and repeated keys, values of the wrong type, missing required
+            keys, `bibliography:` files that are not in the site (a YAML syntax error
+            alone: nothing after it can be read).
     """
     path = root / CONFIG_NAME
     if not path.exists():
         raise ConfigError(f"no {CONFIG_NAME} in {root}; create one with title, author, base_url")
-    text = read_utf8(path, CONFIG_NAME, ConfigError)
-    values = _parse(text)
-    _check_bibliography(root, text, values.get("bibliography", ()))
+    text = read_utf8(path, CONFIG_NAME, ConfigError).replace("\r\n", "\n")
+    problems: list[YamlFieldError] = []
+    fields = _fields(text, problems)
+    values = _values(fields, problems)
+    if "bibliography" in values:
+        problems += _missing_bibliography(root, fields)
     if base_url is not None:
         values["base_url"] = base_url
-    missing = [key for key in _REQUIRED if key not in values]
-    if missing:
-        raise ConfigError(f"missing key `{missing[0]}`; add it", Location(CONFIG_NAME, 1, 1))
+    written = {fld.key for fld in fields} | set(values)  # a bad value is no missing key
+    problems += [_missing_key(key) for key in _REQUIRED if key not in written]
+    if problems:
+        raise ConfigFailed(_diagnostics(problems, text))
     if base_url is not None:
         try:
             values["base_url"] = check_base_url(base_url)
@@ -181,49 +219,98 @@ def load_config(root: Path, base_url: str | None = None) -> SiteConfig:
     return SiteConfig(root=root, **values)
 
 
-def _parse(text: str) -> dict[str, Any]:
+def _fields(text: str, problems: list[YamlFieldError]) -> list[Field]:
+    """Return the file's top-level fields, a repeated key, an unknown key and a document
+    that is no mapping added to `problems`.
+
+    Raises:
+        ConfigFailed: a YAML syntax error (nothing after it can be read).
+    """
+    repeated: list[Field] = []
     try:
-        fields = compose_mapping(text.replace("\r\n", "\n")) or []
-        unknown = [fld for fld in fields if fld.key not in _FIELDS]
-        if unknown:
-            raise YamlFieldError(_unknown_keys(unknown), unknown[0].line0, unknown[0].col0)
-        values: dict[str, Any] = {}
-        for fld in fields:
-            name, convert = _FIELDS[fld.key]
-            if name:
-                values[name] = convert(fld)
-            else:
-                values.update(convert(fld))
-        return values
+        fields = compose_mapping(text, repeated) or []
     except yaml.MarkedYAMLError as e:
-        raise ConfigError(yaml_error_message(e), yaml_error_location(e, CONFIG_NAME, 1)) from e
+        where = yaml_error_location(e, CONFIG_NAME, 1)
+        raise ConfigFailed([_diagnostic(where, yaml_error_message(e), text)]) from e
     except YamlFieldError as e:
-        raise ConfigError(e.message, Location(CONFIG_NAME, e.line0 + 1, e.col0 + 1)) from e
+        problems.append(e)
+        return []
+    for earlier in repeated:
+        later = next(fld for fld in fields if fld.key == earlier.key)
+        message = (
+            f"duplicate key `{later.key}`: it is already set on line {earlier.line0 + 1}; keep one"
+        )
+        problems.append(YamlFieldError(message, later.line0, later.col0))
+    problems += [_unknown_key(fld) for fld in fields if fld.key not in _FIELDS]
+    return fields
 
 
-def _check_bibliography(root: Path, text: str, paths: tuple[str, ...]) -> None:
-    """Raise `ConfigError` at its line for a `bibliography:` file that is not in the site."""
-    for path in paths:
-        if not (root / path).is_file():
-            lines = text.split("\n")
-            line = next((i for i, s in enumerate(lines, 1) if path in s), 1)
-            col = lines[line - 1].find(path) + 1 if path in lines[line - 1] else 1
-            raise ConfigError(
-                f"bibliography `{path}` is not a file of the site; write its path from the "
-                "site's directory (postil.yaml's)",
-                Location(CONFIG_NAME, line, col),
-            )
-
-
-def _unknown_keys(fields: list[Field]) -> str:
-    """Name every unknown key, with the nearest known key as a suggestion (difflib)."""
-    named = []
+def _values(fields: list[Field], problems: list[YamlFieldError]) -> dict[str, Any]:
+    """Return the `SiteConfig` values of the known fields; each field that cannot be read
+    adds its problems (all of them: `each_error`) to `problems`."""
+    values: dict[str, Any] = {}
     for fld in fields:
-        close = difflib.get_close_matches(fld.key, _FIELDS, n=1)
-        hint = f" (did you mean `{close[0]}`?)" if close else ""
-        named.append(f"`{fld.key}` on line {fld.line0 + 1}{hint}")
-    noun = "key" if len(named) == 1 else "keys"
-    return f"unknown {noun} {', '.join(named)}; known keys: {', '.join(sorted(_FIELDS))}"
+        if fld.key not in _FIELDS:
+            continue
+        name, convert = _FIELDS[fld.key]
+        try:
+            value = convert(fld)
+        except YamlFieldError as e:
+            problems += each_error(e)
+            continue
+        if name:
+            values[name] = value
+        else:
+            values.update(value)
+    return values
+
+
+def _missing_bibliography(root: Path, fields: list[Field]) -> list[YamlFieldError]:
+    """Return a problem at each path of `bibliography:` that is no file of the site."""
+    fld = next(fld for fld in fields if fld.key == "bibliography")
+    nodes = fld.node.value if isinstance(fld.node, yaml.SequenceNode) else [fld.node]
+    return [
+        YamlFieldError(
+            f"bibliography `{node.value.strip()}` is not a file of the site; write its path "
+            "from the site's directory (postil.yaml's)",
+            node.start_mark.line,
+            node.start_mark.column,
+        )
+        for node in nodes
+        if node.value.strip() and not (root / node.value.strip()).is_file()
+    ]
+
+
+def _missing_key(key: str) -> YamlFieldError:
+    example = {"title": "My notes", "author": "Ada Lovelace", "base_url": "https://example.org/"}
+    return YamlFieldError(f"missing key `{key}`; add a line `{key}: {example[key]}`", 0, 0)
+
+
+def _diagnostics(problems: list[YamlFieldError], text: str) -> list[Diagnostic]:
+    """Return the problems as errors at their places in postil.yaml, in file order, each
+    with its source line for the excerpt."""
+    found = [
+        _diagnostic(Location(CONFIG_NAME, p.line0 + 1, p.col0 + 1), p.message, text)
+        for p in problems
+    ]
+    return sorted(found, key=lambda d: d.location)
+
+
+def _diagnostic(where: Location, message: str, text: str) -> Diagnostic:
+    lines = text.split("\n")
+    line = lines[where.line - 1] if 0 < where.line <= len(lines) else ""
+    return Diagnostic(Severity.ERROR, where, message, line)
+
+
+def _unknown_key(fld: Field) -> YamlFieldError:
+    """Return the problem of a key postil does not know, with the nearest known key as a
+    suggestion (difflib), else the known keys."""
+    close = difflib.get_close_matches(fld.key, _FIELDS, n=1)
+    if close:
+        message = f"unknown key `{fld.key}`; did you mean `{close[0]}`?"
+    else:
+        message = f"unknown key `{fld.key}`; known keys: {', '.join(sorted(_FIELDS))}"
+    return YamlFieldError(message, fld.line0, fld.col0)
 
 
 def _at(fld: Field, check: Callable[[str], str]) -> str:

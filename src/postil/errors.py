@@ -155,6 +155,11 @@ class BuildFailed(PostilError):
         return (type(self), (list(self.diagnostics),))
 
 
+class ConfigFailed(BuildFailed, ConfigError):
+    """postil.yaml has one or more problems; carries every one, each at its line and column
+    (a `BuildFailed`, reported as the build's errors are; a `ConfigError`, exit code 2)."""
+
+
 def plural(count: int, noun: str) -> str:
     """Return "1 post", "2 posts": `count` and `noun`, with an "s" unless count is 1."""
     return f"{count} {noun}{'' if count == 1 else 's'}"

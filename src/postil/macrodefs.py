@@ -16,7 +16,7 @@ import yaml
 
 from postil.errors import plural
 from postil.math.texreader import signed_body
-from postil.yamlnodes import Field, YamlFieldError, as_text, mapping_fields
+from postil.yamlnodes import Field, YamlFieldError, as_text, mapping_fields, read_all
 
 _PARAMETER = re.compile(r"#([1-9])")
 _BRACE = re.compile(r"\\.|[{}]", re.DOTALL)
@@ -29,13 +29,11 @@ def read_macros(field: Field) -> tuple[tuple[str, str], ...]:
     Raises:
         YamlFieldError: a value that is neither text nor MathJax's list form, a count that
             does not match the body's `#n`, or a body whose braces do not balance; at the
-            value's line and column.
+            value's line and column (`YamlFieldErrors`: every such macro's, `read_all`).
     """
-    macros = {}
-    for sub in mapping_fields(field.node, f"`{field.key}`"):
-        name = sub.key.lstrip("\\")
-        macros[name] = _body(sub, name)
-    return tuple(sorted(macros.items()))
+    subs = mapping_fields(field.node, f"`{field.key}`")
+    read = read_all(subs, lambda sub: _body(sub, sub.key.lstrip("\\")))
+    return tuple(sorted({sub.key.lstrip("\\"): body for sub, body in read}.items()))
 
 
 def _body(sub: Field, name: str) -> str:

@@ -39,6 +39,8 @@ class SiteConfig:
         math_macros: site-wide math macros, name (no backslash) -> replacement LaTeX.
         math_double_dollar_in_text: how `$$…$$` inside a line of text reads, "inline"
             (kramdown's reading) or "display" (Pandoc's); `math: double_dollar_in_text:`.
+        math_code_spans: how a code span holding a formula (`` `$x$` ``) reads, "code"
+            or "math" (math-code.js's reading: `postil.markdown.mathcode`); `math: code_spans:`.
         cname: custom domain for GitHub Pages (written to CNAME), or "".
         nav: header links as (label, url) pairs; urls without a scheme are site-relative.
             Default `DEFAULT_NAV` (posts, archive, tags, feed); `nav: []` shows none.
@@ -71,6 +73,7 @@ class SiteConfig:
     paginate: int = 10
     math_macros: tuple[tuple[str, str], ...] = ()
     math_double_dollar_in_text: str = "inline"
+    math_code_spans: str = "code"
     cname: str = ""
     nav: tuple[tuple[str, str], ...] = DEFAULT_NAV
     footer: str = ""

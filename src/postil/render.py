@@ -234,6 +234,7 @@ def render_state(
         body_line=post.body_line,
         macros=dict(config.math_macros) | dict(post.meta.macros),
         double_dollar_in_text=config.math_double_dollar_in_text,
+        code_spans=config.math_code_spans,
         links=links,
         assets=assets if assets is not None else {},
         sizes=sizes if sizes is not None else {},

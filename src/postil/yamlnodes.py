@@ -20,14 +20,16 @@ changed value. The rules (documented in README, "Front matter"):
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 
 from postil.errors import Location
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+T = TypeVar("T")
 
 
 _FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -50,6 +52,40 @@ class YamlFieldError(ValueError):
         self.message = message
         self.line0 = line0
         self.col0 = col0
+
+
+class YamlFieldErrors(YamlFieldError):
+    """Several values that cannot be read, found in one pass over a mapping (`read_all`);
+    the first one's message and place are this error's own, so a caller that reports one
+    problem reports that."""
+
+    def __init__(self, errors: Sequence[YamlFieldError]) -> None:
+        super().__init__(errors[0].message, errors[0].line0, errors[0].col0)
+        self.errors = tuple(e for error in errors for e in each_error(error))
+
+
+def each_error(error: YamlFieldError) -> tuple[YamlFieldError, ...]:
+    """Return the problems an error stands for: itself, or a `YamlFieldErrors`' every one."""
+    return error.errors if isinstance(error, YamlFieldErrors) else (error,)
+
+
+def read_all(fields: Iterable[Field], read: Callable[[Field], T]) -> list[tuple[Field, T]]:
+    """Return (field, `read(field)`) for every field, reading them all before failing.
+
+    Raises:
+        YamlFieldErrors: every field `read` raised `YamlFieldError` for, in order, so a
+            configuration with three mistakes reports three (not one a run).
+    """
+    read_values: list[tuple[Field, T]] = []
+    errors: list[YamlFieldError] = []
+    for fld in fields:
+        try:
+            read_values.append((fld, read(fld)))
+        except YamlFieldError as e:
+            errors.append(e)
+    if errors:
+        raise YamlFieldErrors(errors)
+    return read_values
 
 
 class YamlFieldIgnored(YamlFieldError):

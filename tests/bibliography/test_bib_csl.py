@@ -59,7 +59,8 @@ def test_what_cannot_be_read_is_a_warning_at_its_line():
     assert bib.works["a"].title == (("text", "One"),)
     assert [str(w) for w in bib.warnings] == [
         "r.json:3: warning: an item has no `id` and is left out",
-        "r.json:4: warning: `a` is defined twice; the first is used: rename or delete one",
+        "r.json:4:9: warning: `a` is defined again: the entry on line 2, column 9 is the one "
+        "cited; delete one of them, or give this one a new key and cite it by that",
     ]
     [broken] = read_csl(b"[1,", "bad.json").warnings
     assert str(broken).startswith("bad.json:1: warning: the file cannot be read (Expecting value")

@@ -96,9 +96,23 @@ def test_a_duplicate_key_is_a_warning_and_the_first_entry_wins():
     bib = read_bib(text, "d.bib")
     assert bib.works["a"].title == (("text", "First"),)
     assert [str(w) for w in bib.warnings] == [
-        "d.bib:3: warning: `a` is defined twice (first on line 1); the first is used: rename "
-        "or delete one"
+        "d.bib:3:7: warning: `a` is defined again: the entry on line 1, column 7 is the one "
+        "cited; delete one of them, or give this one a new key and cite it by that"
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "place"),
+    [
+        ("@misc{a, title={X}}", "a", (1, 7)),
+        ("  @book{ b ,\n title={Y}}", "b", (1, 10)),  # indented, a space before the key
+        ("@misc{x, title={X}} @misc{a, title={Y}}", "a", (1, 27)),  # two entries on a line
+        ("@article(\n  a,\n  title={Y})", "a", (2, 3)),  # the key on the next line, `(` form
+    ],
+)
+def test_an_entry_knows_the_line_and_column_of_its_key(text, key, place):
+    work = read_bib(text.encode(), "k.bib").works[key]
+    assert (work.line, work.col) == place
 
 
 def test_a_field_given_twice_keeps_the_entry_and_its_first_value_as_bibtex_does():

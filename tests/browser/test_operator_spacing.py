@@ -135,3 +135,35 @@ def test_a_big_delimiter_is_drawn_at_its_size_and_spaced_by_its_atom_class(big_d
         f"#{key} mo", f"o => o.getBoundingClientRect().height / {FONT_PX}"
     )
     assert height > 1.15  # at least `\big`'s 1.2em (the font's next size variant)
+
+
+# A list's ends (The TeXbook, Appendix G, rules 6 and 20; mathjax/MathJax#1229): key ->
+# (TeX, the same set with braces, whose width it must have). A list is the formula, a
+# group, a `\left…\right` group, a root's content; a `\displaystyle` switch is in its list.
+ENDS = {
+    "relation-alone": (r"=", r"{=}"),
+    "relation-last": (r"a =", r"a\;{=}"),
+    "binary-last": (r"A+", r"A{+}"),
+    "binary-before-close": (r"(a+)", r"(a{+})"),
+    "relation-after-left": (r"\left( = x \right)", r"\left( {=}\; x \right)"),
+    "relation-after-switch": (r"\displaystyle = 5", r"\displaystyle {=}\; 5"),
+    "relation-before-comma": (r"(x = , y)", r"(x\; {=}, y)"),
+    "relation-in-root": (r"\sqrt{= 2}", r"\sqrt{{=}\; 2}"),
+}
+
+
+@pytest.fixture
+def ends(serve_dir, page, tmp_path: Path, repo_root: Path):
+    """Open a page of formulas ending (or starting) with an operator, and their references."""
+    formulas = {key: (tex, False) for key, (tex, _) in ENDS.items()}
+    formulas |= {f"{key}-ref": (ref, False) for key, (_, ref) in ENDS.items()}
+    return open_page(page, serve_dir, tmp_path, repo_root, formulas)
+
+
+@pytest.mark.parametrize("key", list(ENDS))
+def test_an_operator_at_a_formulas_end_has_no_space_outside_it(ends, key):
+    # Chromium gave `$=$` 5mu on each side and `$A+$` 4mu (the dictionary's infix spaces)
+    def width(selector: str) -> float:
+        return ends.eval_on_selector(selector, "m => m.getBoundingClientRect().width")
+
+    assert width(f"#{key} math") == pytest.approx(width(f"#{key}-ref math"), abs=0.5)

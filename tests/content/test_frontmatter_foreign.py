@@ -1024,7 +1024,9 @@ def test_a_quarto_abstract_is_the_summary_after_a_description():
     assert meta.summary == "Short."
 
 
-@pytest.mark.parametrize("switch", ["use_math", "usemathjax", "mathjax", "katex"])
+@pytest.mark.parametrize(
+    "switch", ["use_math", "usemathjax", "mathjax", "katex", "mathjax_autoNumber"]
+)
 def test_a_themes_math_script_switch_is_quiet_and_a_near_name_is_not(switch):
     *_, warnings = read(f"---\ntitle: T\ndate: 2024-11-19\n{switch}: true\n---\n$x$\n")
     assert warnings == []

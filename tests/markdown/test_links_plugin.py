@@ -79,6 +79,15 @@ def test_user_site_base_path_keeps_root_absolute_links_unchanged():
     assert resolve("b.md", state).url is None
 
 
+def test_a_root_absolute_path_with_doubled_slashes_is_read_as_a_web_server_reads_it():
+    state = RenderState(path="content/posts/a.md", links=LINKS, base_path="/blog/")
+    assert resolve("/assets/p//plot-1.svg?v=2#top", state) == (
+        "/blog/assets/p/plot-1.svg?v=2#top",
+        "assets/p/plot-1.svg",
+    )
+    assert resolve("//cdn.example.org/a.js", state) == ("//cdn.example.org/a.js", "")
+
+
 def test_a_link_to_a_draft_warns_unless_drafts_are_built(tmp_path):
     from support.sites import make_site
 
@@ -106,9 +115,9 @@ def test_links_to_markdown_and_quarto_sources_are_links_to_their_pages():
 
 def test_pelican_links_in_raw_html_and_tags_are_checked_against_the_built_site():
     state = RenderState(path="content/posts/here.md", links=LINKS, base_path="/blog/")
-    body = '<img src="{static}/images/x.png" width="50%">\n\nSee [t]({tag}Deep%20Nets).\n'
+    body = '<img src="{static}/images/x.png" width="50%" alt="X">\n\nSee [t]({tag}Deep%20Nets).\n'
     rendered = render_markdown(create_markdown(), body, state)
-    assert '<img src="/blog/images/x.png" width="50%">' in rendered.html
+    assert '<img src="/blog/images/x.png" width="50%" alt="X">' in rendered.html
     assert '<a href="/blog/tags/deep-nets/">t</a>' in rendered.html
     assert [r.target for r in rendered.references] == ["tags/deep-nets/index.html", "images/x.png"]
     assert state.diagnostics == []

@@ -168,6 +168,13 @@ def test_math_plugin_works_in_postils_full_parser_with_a_table():
         ("\\[\\]\n", (1, 1), "empty display math `\\[…\\]`"),
         ("a \\( \\) b\n", (1, 3), "empty inline math `\\(…\\)`"),
         ("a $$ % nothing\n$$ b\n", (1, 3), "empty display math `$$…$$`"),
+        # mathjax/MathJax#2274: a comment hiding the formula on its own line
+        (
+            "$$% <![CDATA[ \\begin{align} a &= b \\end{align} %]]>$$\n",
+            (1, 1),
+            "display math `$$…$$` is all a TeX comment (`%` hides the rest of its line): "
+            "break the line after the comment or delete the `%`",
+        ),
         ("- item\n\n  ```math\n  ```\n", (3, 3), "empty display math ```math fence"),
         ("\\begin{equation*}\n\\end{equation*}\n", (1, 1), "empty display math `\\begin{eq"),
     ],
@@ -214,6 +221,29 @@ def test_math_label_in_inline_math_warns_once_at_the_label_and_its_eqref_builds(
         )
     ]
     assert html.count('<math display="inline">') == 1 and "eqno" not in html
+
+
+def test_math_tag_in_inline_math_warns_at_the_tag_it_drops():
+    # KaTeX/KaTeX#899: amsmath refuses `\tag` in inline math; postil leaves it out, saying so
+    html, state = render("So $x = 1 \\tag{$\\ast$}$ holds, and $y\\tag*{A}$.\n")
+    assert [(str(d.location), d.message) for d in state.diagnostics] == [
+        (
+            "post.md:1:11",
+            "\\tag{$\\ast$} is in inline math, which shows no equation number, so it is "
+            "left out: put the formula on lines of its own (`$$` alone on the lines before "
+            "and after it) to show it",
+        ),
+        (
+            "post.md:1:38",
+            "\\tag*{A} is in inline math, which shows no equation number, so it is left out: "
+            "put the formula on lines of its own (`$$` alone on the lines before and after "
+            "it) to show it",
+        ),
+    ]
+    assert html.count('<math display="inline">') == 2 and "eqno" not in html
+    # negative: a tag in display math is its number, unwarned
+    html, state = render("$$\nx = 1 \\tag{A}\n$$\n")
+    assert not state.diagnostics and "(A)" in html
 
 
 def test_math_definitions_only_formula_is_silent():
@@ -518,8 +548,16 @@ def test_math_lone_letter_before_a_spaced_dollar_stays_text_with_one_located_war
     assert "$Y $ in memory" in html
 
 
+def test_math_lone_letter_after_an_opening_spaced_dollar_stays_text_with_a_warning():
+    html, state = render("- We split it in $ k$ sets, then $1, 2, \\dots, k$.\n")
+    (diag,) = state.diagnostics
+    assert (diag.location.line, diag.location.col) == (1, 18)
+    assert "`$ k$` stays text" in diag.message and "space inside the `$`" in diag.message
+    assert "$ k$ sets" in html and html.count("<math") == 1
+
+
 def test_math_prices_and_cjk_spaced_dollars_give_no_lone_letter_warning():
-    _, state = render("it costs $5 and $10, $A $B\n\n中文$x $中文\n")
+    _, state = render("it costs $5 and $10, $A $B\n\na $ 5$ tip\n\nor $ A$B\n\n中文$x $中文\n")
     assert not state.diagnostics
 
 
@@ -680,3 +718,8 @@ def test_a_posts_dollar_math_loses_its_escapes_only_when_a_kramdown_tell_says_so
     state.source_lines = source.split("\n")
     html = render_markdown(create_markdown(), source + "\n", state).html
     assert "".join(re.findall(r">([|‖])</mo>", html)) == bars
+
+
+def test_math_comment_on_its_own_line_hides_only_that_line():
+    html, state = render("$$\n% <![CDATA[\n\\begin{align} a &= b \\end{align}\n%]]>\n$$\n")
+    assert not state.diagnostics and "<mtable" in html

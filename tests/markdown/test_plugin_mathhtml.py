@@ -10,7 +10,7 @@ from support.markdown import render_post as render
 
 def test_a_caption_with_math_in_raw_html_is_typeset_without_a_warning():
     text = (
-        "Intro.\n\n<figure><img src='a.png'>\n"
+        "Intro.\n\n<figure><img src='a.png' alt=''>\n"
         "<figcaption>Hull of $y=\\frac{4}{7}x$ for $0 \\leq x$.</figcaption></figure>\n"
     )
     html, found = render(text)
@@ -27,6 +27,17 @@ def test_prices_code_and_mathml_in_raw_html_are_not_math():
     html, found = render(text)
     assert found == []
     assert html == text.replace("\n\n", "\n")  # written as it was
+
+
+def test_spaced_dollars_in_raw_html_read_as_in_markdown():
+    text = (
+        "<p><div>The set $\\{$ $\\textrm{a}_1 = $ <i>x</i>$\\}$, a norm "
+        "$\\|\\cdot\\|_p : V \\to \\mathbb{R} $ and $ n $ items.</div></p>\n"
+    )
+    html, found = render(text)
+    assert found == [] and "$" not in html and html.count("<math") == 5
+    prices = "<div>Costs $ 5 or $ 10, $y $ here and $ x$ there.</div>\n"
+    assert render(prices)[0] == prices  # as Markdown reads them (with no warning here)
 
 
 MATHJAX_POST = """\

@@ -90,11 +90,33 @@ def test_image_with_an_imported_src_is_left_out_with_a_warning():
 
 
 def test_same_syntax_in_a_md_post_gives_no_mdx_warning():
-    """A `.md` post is no MDX: its `import` and `{year}` are text; only the component, which
-    a browser shows nothing for, is told (by the raw HTML plugin)."""
-    _, warnings = render("import X from 'x';\n\n<Note />\n\n{year}\n", "content/posts/p.md")
+    """A `.md` post is no MDX: its `import` (not opening the body) and `{year}` are text;
+    only the component, which a browser shows nothing for, is told (by the raw HTML plugin)."""
+    body = "Intro.\n\nimport X from 'x';\n\n<Note />\n\n{year}\n"
+    _, warnings = render(body, "content/posts/p.md")
     (warning,) = warnings
-    assert warning.startswith("content/posts/p.md:7:1: `<Note />` names no HTML element")
+    assert warning.startswith("content/posts/p.md:9:1: `<Note />` names no HTML element")
+
+
+def test_a_md_post_opening_with_an_import_is_read_as_docusaurus_mdx():
+    """Docusaurus reads every `.md` file as MDX: one opening with an ESM import has its
+    expressions and components read as in a `.mdx` post."""
+    _, warnings = render("import X from 'x';\n\n<Note />\n\n{year}\n", "content/posts/p.md")
+    assert [w.split(": ", 1)[0] for w in warnings] == [
+        "content/posts/p.md:7:1",
+        "content/posts/p.md:9:1",
+    ]
+    assert "MDX component `<Note />`" in warnings[0] and "`{year}`" in warnings[1]
+
+
+def test_a_jsx_attribute_left_out_is_told_at_its_place():
+    body = "Text.\n\n<div style={{width: w}}>\n\nIn.\n\n</div>\n"
+    html, warnings = render(body)
+    assert "<div>\n<p>In.</p>\n</div>" in html
+    assert warnings == [
+        "content/posts/p/index.mdx:7:6: `style={{width: w}}` on `<div>` is left out: postil "
+        "runs no JavaScript; write its value as an object of strings and numbers"
+    ]
 
 
 def test_summary_ends_at_the_truncate_comment():

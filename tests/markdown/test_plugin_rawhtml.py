@@ -133,3 +133,24 @@ def test_an_unknown_tag_is_told_once_a_post_at_its_place_outside_code_spans():
         (1, 28, "`<T>`"),  # after the code span holding the same text
         (3, 29, "`<K>`"),
     ]
+
+
+def test_quarto_markdown_in_raw_html_is_warned_once_where_it_is_written():
+    # quarto-dev/quarto-cli#5730: Quarto renders `data-qmd` into its empty element; postil
+    # does not, so the cell would be empty without a word
+    body = (
+        'Before.\n\n<table>\n<tr><td><span data-qmd="_One_"></span></td>'
+        '<td><span data-qmd-base64="X1R3b18="></span></td></tr>\n</table>\n'
+    )
+    state = RenderState(path="post.qmd")
+    render_markdown(create_markdown(), body, state)
+    assert [str(d) for d in state.diagnostics] == [
+        "post.qmd:4:15: warning: `data-qmd` (Quarto's Markdown inside raw HTML) is not "
+        "rendered, so its element shows nothing: write the content as HTML inside the "
+        "element, or the table as a Markdown table"
+    ]
+    # negative: other data attributes, and the word in prose or code, say nothing
+    state = RenderState(path="post.qmd")
+    text = '<span data-quarto="x">y</span> and `data-qmd="z"` and data-qmd="w".\n'
+    render_markdown(create_markdown(), text, state)
+    assert not state.diagnostics

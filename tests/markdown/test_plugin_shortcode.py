@@ -216,12 +216,12 @@ def test_video_html_refuses_what_names_no_video():
 
 def test_blogdown_postref_is_nothing_before_a_relative_path_and_other_blogdown_names_warn():
     body = (
-        '<img src="{{< blogdown/postref >}}index_files/figure-html/p.png" width="672" />\n\n'
+        '<img src="{{< blogdown/postref >}}index_files/figure-html/p.png" width="672" alt="" />\n\n'
         "{{< blogdown/postref >}}\n\n"
         "Then {{< blogdown/other >}} here.\n"
     )
     html, state = render(body)
-    assert '<img src="index_files/figure-html/p.png" width="672" />' in html
+    assert '<img src="index_files/figure-html/p.png" width="672" alt="" />' in html
     assert "postref" not in html
     assert messages(state) == [
         "content/posts/here.md:5:6: Hugo shortcode `{{< blogdown/other >}}` is not supported "

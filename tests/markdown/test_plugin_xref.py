@@ -17,6 +17,23 @@ def test_an_unknown_label_is_an_error_at_the_reference_and_shows_question_marks(
     ]
 
 
+def test_a_reference_to_an_image_in_a_line_of_text_says_why_it_is_no_figure():
+    # quarto-dev/quarto-cli#5571: the label is there, on an image Quarto does not number
+    text = "![Forms](forms.png){#fig-forms width=9cm}\nForms, as @fig-forms shows.\n"
+    _, found = render(text)
+    assert found == [
+        "post.md:2:11: cross-reference `@fig-forms`: the image with `{#fig-forms}` on line 1 "
+        "is not alone in its paragraph (text beside it or a link around it), so it is no "
+        "figure; give the image a paragraph of its own"
+    ]
+    # negative: alone in its paragraph it is Figure 1; a label on no image keeps the message
+    _, found = render("![Forms](forms.png){#fig-forms}\n\nAs @fig-forms and @fig-form.\n")
+    assert found == [
+        "post.md:3:19: cross-reference `@fig-form`: no figure of this post has the label "
+        "`fig-form`; fix the label or add `{#fig-form}` to the figure"
+    ]
+
+
 def test_references_number_equations_and_figures_in_the_full_parser_without_citations():
     text = (
         "By @eq-a, @eq-b and @fig-x.\n\n$$\na\n$$ {#eq-a}\n\n$$\nb \\tag{*}\n$$ {#eq-b}\n\n"

@@ -69,6 +69,11 @@ def test_spaced_dollar_beside_cjk_closes_only_where_no_other_reading_is(src, exp
         ("$5 $ each", -1),
         ("$ y $", -1),
         ("$ab $ x", -1),  # a word
+        ("$ k$ sets", 3),  # the space after the opening `$`
+        ("$ k$.", 3),
+        ("$ A$B", -1),
+        ("$ 5$ each", -1),
+        ("$ ab$ x", -1),
     ],
 )
 def test_lone_spaced_finds_the_dollar_typora_would_close(src, expected):

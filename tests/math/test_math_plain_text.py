@@ -14,6 +14,9 @@ CASES = [
     (r"\mathbf{x}", "𝐱"),
     (r"\text{KL}(p \| q)", "KL(p‖q)"),
     (r"\mathrm{KL}", "KL"),
+    # the TeX logos read as their words, not their letters (LATEX)
+    (r"\text{set in }\LaTeX{}", "set in LaTeX"),
+    (r"\KaTeX, x^{\TeX}", "KaTeX, x^(TeX)"),
     (r"\displaystyle S", "S"),
     # spacing by TeX class: relations and binary operators spaced, prefix signs not
     (r"a+b=c", "a + b = c"),

@@ -55,3 +55,25 @@ def test_a_hugo_book_post_reads_its_loader_display_math_and_katex_fence(tmp_path
     post = body(root, "book")
     assert [m.get("display") for m in post.iter("math")] == ["block", "block"]
     assert "katex" not in post.text_content()
+
+
+MATH_CODE = (
+    "---\ntitle: Lithium\ndate: 2024-01-08\n---\n"
+    "Let `$x_i$` be a point, `$\\mu_k$` a mean and `$$\n\\sigma^2 = 1\n$$`\nits variance.\n"
+)
+
+
+def test_a_math_code_js_post_warns_by_default_and_reads_its_formulas_when_the_site_says(
+    tmp_path,
+):
+    root = make_site(tmp_path / "site", {"lithium.md": MATH_CODE})
+    result = build(BuildOptions(root=root))
+    assert [str(w).split(": warning: ")[0] for w in result.warnings] == [
+        "content/posts/lithium.md:5:46"
+    ]
+    assert len(body(root, "lithium").findall(".//code")) == 3
+    (root / "postil.yaml").write_text(CONFIG + "math:\n  code_spans: math\n")
+    assert not build(BuildOptions(root=root)).warnings
+    post = body(root, "lithium")
+    assert not post.findall(".//code")
+    assert [m.get("display") for m in post.iter("math")] == ["inline", "inline", "block"]

@@ -36,13 +36,13 @@ def site(tmp_path_factory):
 def test_export_builds_dated_by_published_without_warnings(site):
     out, result = site
     assert [str(w) for w in result.warnings] == []
-    doc = page(out, "posts/2013-06-25-energies/index.html")
+    doc = page(out, "posts/energies/index.html")
     assert doc.xpath("//time/@datetime")[0].startswith("2013-06-25")
 
 
 def test_shortcodes_are_formulas_as_wordpress_set_them(site):
     out, _ = site
-    doc = page(out, "posts/2013-06-25-energies/index.html")
+    doc = page(out, "posts/energies/index.html")
     body = doc.xpath('//div[@class="post-body"]')[0]
     tex = [a.text for a in body.xpath('.//*[local-name()="annotation"]')]
     assert tex == [
@@ -60,7 +60,7 @@ def test_shortcodes_are_formulas_as_wordpress_set_them(site):
 
 def test_caption_is_a_figure_with_its_caption(site):
     out, _ = site
-    doc = page(out, "posts/2013-06-25-energies/index.html")
+    doc = page(out, "posts/energies/index.html")
     figure = doc.xpath("//figure")[0]
     assert figure.xpath(".//img/@src") == ["https://e.org/cat.jpg"]
     assert figure.xpath(".//img/@width") == ["300"]

@@ -12,7 +12,7 @@ from support.blog import build_into, build_site, make_site, page, post_text
 from postil.bibliography import load
 from postil.cache.store import BuildCache
 from postil.config import load_config
-from postil.errors import BuildFailed, ConfigError
+from postil.errors import BuildFailed, ConfigFailed
 
 MESSY = Path(__file__).parents[1] / "fixtures" / "cite.bib"
 BODY = (
@@ -147,12 +147,54 @@ def test_a_bundle_bibliography_and_a_missing_one(tmp_path):
     assert doc.find_class("citation")[0].text_content() == "(Østergaard, 2020)"
 
 
+def test_a_key_defined_in_two_files_warns_at_the_later_entry_naming_the_one_cited(tmp_path):
+    body = "[@knuth84] and [@lamport94]\n"
+    posts = {"p.md": post_text("P", "2026-01-02", body)}
+    root = make_site(tmp_path, posts, "bibliography: [a.bib, b.bib]\n")
+    (root / "a.bib").write_text("@book{knuth84, title={The TeXbook}, year={1984}}\n", "utf-8")
+    (root / "b.bib").write_text(
+        "@book{lamport94, title={LaTeX}, year={1994}}\n\n"
+        "  @book{knuth84, title={Another}, year={1999}}\n",
+        "utf-8",
+    )
+    bundle = root / "content/posts/own"
+    bundle.mkdir()
+    (bundle / "index.md").write_text(
+        post_text("Own", "2026-01-03", "[@lamport94]\n", bibliography="refs.bib"), "utf-8"
+    )
+    (bundle / "refs.bib").write_text("@misc{lamport94, title={Mine}, year={2000}}\n", "utf-8")
+    result = build_site(root)
+    again = sorted(str(w) for w in result.warnings if "defined again" in str(w))
+    assert again == [
+        "b.bib:1:7: warning: `lamport94` is defined again: the entry in "
+        "`content/posts/own/refs.bib:1:7`, a file read before this one, is the one cited; "
+        "delete one of them, or give this one a new key and cite it by that",
+        "b.bib:3:9: warning: `knuth84` is defined again: the entry in `a.bib:1:7`, a file "
+        "read before this one, is the one cited; delete one of them, or give this one a new "
+        "key and cite it by that",
+    ]
+    doc = page(root / "_site", "posts/p/index.html")
+    assert "TeXbook" in doc.find_class("references-list")[0].text_content()  # the first wins
+
+
+def test_keys_in_files_no_post_reads_together_are_not_duplicates(tmp_path):
+    root = make_site(tmp_path, {})
+    for name in ("a", "b"):
+        bundle = root / f"content/posts/{name}"
+        bundle.mkdir()
+        (bundle / "index.md").write_text(
+            post_text(name, "2026-01-02", "[@k]\n", bibliography="refs.bib"), "utf-8"
+        )
+        (bundle / "refs.bib").write_text(f"@misc{{k, title={{{name}}}}}\n", "utf-8")
+    assert not [w for w in build_site(root).warnings if "defined again" in str(w)]
+
+
 def test_a_missing_site_bibliography_is_a_config_error_at_its_line(tmp_path):
     root = make_site(tmp_path, {}, "bibliography: [refs.bib, gone.bib]\n")
     shutil.copy(MESSY, root / "refs.bib")
-    with pytest.raises(ConfigError) as caught:
+    with pytest.raises(ConfigFailed) as caught:
         build_site(root)
-    assert str(caught.value.location) == "postil.yaml:4:26"
+    assert [str(d.location) for d in caught.value.diagnostics] == ["postil.yaml:4:26"]
 
 
 def test_without_a_bibliography_nothing_changes_but_a_bracketed_key_warns(tmp_path):

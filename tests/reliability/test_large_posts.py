@@ -273,6 +273,8 @@ def test_carries_resolve_across_groups(monkeypatch):
     found = [(d.location.line, d.message.split(" ")[:2]) for d in whole.diagnostics]
     assert found == [
         (38, ["link", "to"]),
+        (9, ["`<img>`", "has"]),  # no alt: each raw image told at its own line
+        (38, ["`<img>`", "has"]),
         (15, ["citation", "key"]),
         (59, ["note", "[^late]"]),
         (60, ["note", "[^orphan]"]),

@@ -218,6 +218,17 @@ def test_a_deleted_file_and_a_template_error_never_raise(site, builder) -> None:
     assert not report.ok and "postil.yaml" in report.errors[0].message
 
 
+def test_a_config_with_two_problems_shows_both_in_the_served_error(site, builder) -> None:
+    text = (site / "postil.yaml").read_text()
+    (site / "postil.yaml").write_text(text + "colour: red\nsearch: maybe\n")
+    report = builder.build(ChangeSet(config=True))
+    assert not report.ok
+    assert [str(e).split(";")[0] for e in report.errors] == [
+        f"postil.yaml:{text.count(chr(10)) + 1}:1: unknown key `colour`",
+        f"postil.yaml:{text.count(chr(10)) + 2}:9: `search` must be true or false, not `maybe`",
+    ]
+
+
 def test_the_tiny_site_serves_what_postil_build_writes(repo_root: Path, tmp_path: Path) -> None:
     site = tmp_path / "tiny"
     shutil.copytree(repo_root / "tests/sites/tiny", site)

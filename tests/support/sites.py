@@ -5,6 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+import pytest
+
+from postil.config import load_config
+from postil.errors import ConfigFailed, Diagnostic
+
 CONFIG = "title: T\nauthor: A\nbase_url: https://x.org/\n"
 """The smallest valid site configuration (the three required keys)."""
 
@@ -35,3 +40,11 @@ def make_site(
         else:
             path.write_text(data, encoding="utf-8")
     return root
+
+
+def config_problems(root: Path) -> list[Diagnostic]:
+    """Return every problem `load_config` reports for the site at `root` (it must fail with
+    `ConfigFailed`), in file order."""
+    with pytest.raises(ConfigFailed) as failed:
+        load_config(root)
+    return list(failed.value.diagnostics)

@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 from yaml import BaseLoader
 
-from postil.bibliography.entries import BibFile, Person, StoredWorks, Work
+from postil.bibliography.entries import BibFile, Person, StoredWorks, Work, defined_again
 from postil.errors import Diagnostic, Location, Severity
 
 KINDS = {
@@ -68,20 +68,21 @@ def read_csl(data: bytes, rel: str) -> BibFile:
         key = _plain(item.get("id")) if isinstance(item, Mapping) else ""
         cursor = _find(text, key, cursor)
         line = text.count("\n", 0, cursor) + 1
+        col = cursor - text.rfind("\n", 0, cursor) if key else 0
         if not isinstance(item, Mapping):
             warnings.append(_warning(rel, line, "an item is not a mapping and is left out"))
         elif not key:
             warnings.append(_warning(rel, line, "an item has no `id` and is left out"))
         elif key in works:
-            message = f"`{key}` is defined twice; the first is used: rename or delete one"
-            warnings.append(_warning(rel, line, message))
+            message = defined_again(key, works[key].place(), True)
+            warnings.append(Diagnostic(Severity.WARNING, Location(rel, line, col), message))
         else:
-            works[key] = _work(key, item, rel, line)
+            works[key] = _work(key, item, rel, line, col)
     return BibFile(StoredWorks(works), tuple(warnings))
 
 
-def _work(key: str, item: Mapping[str, Any], rel: str, line: int) -> Work:
-    """Return the `Work` of one CSL item."""
+def _work(key: str, item: Mapping[str, Any], rel: str, line: int, col: int) -> Work:
+    """Return the `Work` of one CSL item, its `id` at `line` and `col` of the file `rel`."""
     people = item.get("author") or item.get("editor") or []
     people = people if isinstance(people, list) else [people]
     names = (_person(p) for p in people if isinstance(p, Mapping) or _plain(p))
@@ -100,6 +101,7 @@ def _work(key: str, item: Mapping[str, Any], rel: str, line: int) -> Work:
         url=_plain(item.get("URL")),
         source=rel,
         line=line,
+        col=col,
     )
 
 

@@ -6,7 +6,7 @@ import pickle
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from postil.errors import Diagnostic
+from postil.errors import Diagnostic, Location
 
 Pieces = tuple[tuple[str, str], ...]
 """A field's text as ("text", Unicode) and ("math", TeX) pieces, in order."""
@@ -52,7 +52,8 @@ class Work:
         doi: the DOI without its resolver ("10.1000/xyz"), or "".
         url: a link to the work (`url`, or an arXiv `eprint`), or "".
         source: the `.bib` file, relative to the site root.
-        line: the 1-based line where the entry starts in it.
+        line: the 1-based line of the entry's key in it.
+        col: the 1-based column of the key on that line, or 0 when unknown.
     """
 
     key: str
@@ -70,6 +71,11 @@ class Work:
     url: str = ""
     source: str = ""
     line: int = 0
+    col: int = 0
+
+    def place(self) -> Location:
+        """Return where the entry's key is written: its file, line and column."""
+        return Location(self.source, self.line, self.col)
 
 
 @dataclass(frozen=True)
@@ -107,6 +113,10 @@ class StoredWorks(Mapping[str, Work]):
     def __len__(self) -> int:
         return len(self._blobs)
 
+    def __contains__(self, key: object) -> bool:
+        """Tell whether the file defines `key`, without unpickling its work."""
+        return key in self._blobs
+
     def __getstate__(self) -> dict[str, bytes]:
         """Pickle the byte strings only (what was unpickled is rebuilt on demand)."""
         return self._blobs
@@ -138,6 +148,22 @@ class Works(Mapping[str, Work]):
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
+
+
+def defined_again(key: str, first: Location, same_file: bool) -> str:
+    """Return the warning at a key defined a second time (in one file, or in a later file of
+    those a post reads), naming the first definition, which citations resolve to.
+
+    BibTeX keeps the first entry of a key and reports the second ("Repeated entry").
+    """
+    where = f"on line {first.line}" if same_file else f"in `{first}`"
+    if same_file and first.col:
+        where += f", column {first.col}"
+    read = "" if same_file else ", a file read before this one,"
+    return (
+        f"`{key}` is defined again: the entry {where}{read} is the one cited; delete one "
+        "of them, or give this one a new key and cite it by that"
+    )
 
 
 CITATION_STYLES = ("author-year", "numeric")

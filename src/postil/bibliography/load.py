@@ -15,7 +15,7 @@ from operator import is_
 from pathlib import PurePosixPath
 from typing import Any
 
-from postil.bibliography.entries import BibFile, Works
+from postil.bibliography.entries import BibFile, Works, defined_again
 from postil.cache.keys import fingerprint
 from postil.cache.manifest import RACY_NS
 from postil.cache.store import BuildCache
@@ -69,7 +69,8 @@ def load_bibliographies(
     diagnostics: list[Diagnostic] = []
     for rel in config.bibliography:
         files[rel] = _read(config, rel, cache, memo)
-    for post, rel, at in _named(posts, memo):
+    named = _named(posts, memo)
+    for post, rel, at in named:
         if rel in files:
             continue
         if not (config.root / rel).is_file():
@@ -82,7 +83,59 @@ def load_bibliographies(
         memo["kept"] = set(files)
     for parsed in files.values():
         diagnostics.extend(parsed.warnings)
+    diagnostics += defined_in_two_files(_chains(config, named), files)
     return files, diagnostics
+
+
+def _chains(config: SiteConfig, named: list[tuple[Post, str, TextAt]]) -> list[tuple[str, ...]]:
+    """Return each distinct list of files a post reads, in the order its citations look
+    keys up (`works_for`): its own files, then the site's."""
+    own: dict[int, list[str]] = {}
+    for post, rel, _ in named:
+        own.setdefault(id(post), []).append(rel)
+    chains = [tuple(config.bibliography)]
+    chains += [tuple(dict.fromkeys((*rels, *config.bibliography))) for rels in own.values()]
+    return list(dict.fromkeys(chains))
+
+
+def defined_in_two_files(
+    chains: Sequence[Sequence[str]], files: Mapping[str, BibFile]
+) -> list[Diagnostic]:
+    """Return a warning at each entry whose key a file read before its own defines too.
+
+    Args:
+        chains: the lists of files posts read, each in lookup order (the first file that
+            defines a key is the one cited, `Works`).
+        files: the files read, by site-relative path (a missing one is skipped).
+
+    Returns:
+        one warning per (later file, key), at the later entry's key, naming the first
+        (`entries.defined_again`); a key twice in one file is the reader's warning. Each
+        pair of files is compared once, by the smaller one's keys: a post's own small file
+        against the site's large one costs its own size, however many posts there are.
+    """
+    shared: dict[tuple[str, str], list[str]] = {}
+    found: dict[tuple[str, str], Diagnostic] = {}
+    for chain in chains:
+        present = [rel for rel in dict.fromkeys(chain) if rel in files]
+        for at, later in enumerate(present):
+            for earlier in present[:at]:  # in lookup order: the first definer is named
+                pair = (earlier, later)
+                if pair not in shared:
+                    shared[pair] = _shared_keys(files[earlier].works, files[later].works)
+                for key in shared[pair]:
+                    if (later, key) not in found:
+                        first = files[earlier].works[key].place()
+                        message = defined_again(key, first, False)
+                        where = files[later].works[key].place()
+                        found[later, key] = Diagnostic(Severity.WARNING, where, message)
+    return list(found.values())
+
+
+def _shared_keys(first: Mapping[str, Any], second: Mapping[str, Any]) -> list[str]:
+    """Return the keys both maps hold, found by the smaller one's keys."""
+    small, large = (first, second) if len(first) <= len(second) else (second, first)
+    return [key for key in small if key in large]
 
 
 def _named(posts: Sequence[Post], memo: dict[str, Any]) -> list[tuple[Post, str, TextAt]]:

@@ -20,7 +20,7 @@ from bibtexparser.middlewares.names import (
     split_multiple_persons_names,
 )
 
-from postil.bibliography.entries import BibFile, Person, StoredWorks, Work
+from postil.bibliography.entries import BibFile, Person, StoredWorks, Work, defined_again
 from postil.bibliography.latex import decode, dropped_commands, pieces
 from postil.errors import Diagnostic, Location, Severity, not_utf8
 
@@ -81,18 +81,19 @@ def read_bib(data: bytes, rel: str) -> BibFile:
         return BibFile({}, tuple(warnings))
     works: dict[str, Work] = {}
     strings = dict(_MACROS)
+    lines = text.replace("\r\n", "\n").split("\n")
     for block in library.blocks:
         line = (block.start_line or 0) + 1
         if isinstance(block, model.String):
             _define(block, strings, rel, warnings)
         elif isinstance(block, model.Entry):
-            _add_entry(block, strings, rel, works, warnings)
+            _add_entry(block, strings, rel, works, warnings, lines)
         elif isinstance(block, model.DuplicateBlockKeyBlock):
-            warnings.append(_warning(rel, line, _duplicate(block)))
+            warnings.append(_duplicate(block, rel, works, lines))
         elif isinstance(block, model.DuplicateFieldKeyBlock) and isinstance(
             entry := block.ignore_error_block, model.Entry
         ):  # BibTeX: the first one counts
-            _add_entry(entry, strings, rel, works, warnings)
+            _add_entry(entry, strings, rel, works, warnings, lines)
             for key in sorted(block.duplicate_keys):
                 message = f"entry `{entry.key}` gives `{key}` twice; the first is used: delete one"
                 warnings.append(_warning(rel, line, message))
@@ -113,10 +114,32 @@ def _failed(block: model.ParsingFailedBlock) -> str:
     return f"{name} cannot be read ({reason}) and is left out; check its braces, quotes and commas"
 
 
-def _duplicate(block: model.DuplicateBlockKeyBlock) -> str:
-    first = block.previous_block.start_line
-    where = f" (first on line {first + 1})" if first is not None else ""
-    return f"`{block.key}` is defined twice{where}; the first is used: rename or delete one"
+def _duplicate(
+    block: model.DuplicateBlockKeyBlock, rel: str, works: dict[str, Work], lines: list[str]
+) -> Diagnostic:
+    """Return the warning at the key of an entry whose key an earlier entry has."""
+    line, col = key_place(block.raw or "", block.start_line or 0, lines)
+    first = works.get(block.key)
+    if first is None:  # the first one could not be read: its line, as bibtexparser has it
+        before = block.previous_block.start_line
+        first = Work(block.key, "", source=rel, line=(before or 0) + 1)
+    where = Location(rel, line, col)
+    return Diagnostic(Severity.WARNING, where, defined_again(block.key, first.place(), True))
+
+
+def key_place(raw: str, start_line: int, lines: list[str]) -> tuple[int, int]:
+    """Return the 1-based line and column of an entry's key (`@article{key,`), from the
+    entry's text `raw` and its 0-based first line in the file's `lines`; the entry's line
+    and column 0 when the key is not found."""
+    found = _KEY.match(raw)
+    if not found or not found.group(2) or start_line >= len(lines):
+        return start_line + 1, 0
+    offset = found.start(2)
+    breaks = raw.count("\n", 0, offset)
+    if breaks:
+        return start_line + 1 + breaks, offset - raw.rfind("\n", 0, offset)
+    opened = lines[start_line].find(raw.split("\n", 1)[0])
+    return start_line + 1, (max(opened, 0) + offset + 1)
 
 
 def _define(block: model.String, strings: dict[str, str], rel: str, warnings: list) -> None:
@@ -164,7 +187,12 @@ def _split_concatenation(raw: str) -> list[str]:
 
 
 def _add_entry(
-    entry: model.Entry, strings: dict[str, str], rel: str, works: dict[str, Work], warnings: list
+    entry: model.Entry,
+    strings: dict[str, str],
+    rel: str,
+    works: dict[str, Work],
+    warnings: list,
+    lines: list[str],
 ) -> None:
     fields: dict[str, str] = {}
     for fld in entry.fields:
@@ -183,12 +211,16 @@ def _add_entry(
                     f"knows and is left out; write the text it stands for"
                 )
                 warnings.append(_warning(rel, line, message))
-    work = make_work(entry.key, entry.entry_type.lower(), fields, rel, (entry.start_line or 0) + 1)
+    line, col = key_place(entry.raw or "", entry.start_line or 0, lines)
+    work = make_work(entry.key, entry.entry_type.lower(), fields, rel, line, col)
     works.setdefault(entry.key, work)
 
 
-def make_work(key: str, kind: str, fields: dict[str, str], rel: str, line: int) -> Work:
-    """Return the `Work` of an entry's evaluated fields (names lower case, values LaTeX)."""
+def make_work(
+    key: str, kind: str, fields: dict[str, str], rel: str, line: int, col: int = 0
+) -> Work:
+    """Return the `Work` of an entry's evaluated fields (names lower case, values LaTeX),
+    its key at `line` and `col` of the file `rel`."""
     people, more = people_of(fields.get("author") or fields.get("editor") or "")
     title = fields.get("title", "")
     if fields.get("subtitle"):  # BibLaTeX
@@ -218,6 +250,7 @@ def make_work(key: str, kind: str, fields: dict[str, str], rel: str, line: int) 
         url=_link(fields, container),
         source=rel,
         line=line,
+        col=col,
     )
 
 

@@ -39,6 +39,7 @@ from postil.content.metablocks import (
     read_title_block,
     read_unopened_block,
 )
+from postil.content.posts import FILE_DATE
 from postil.errors import ContentError, Diagnostic, Location, Severity
 from postil.macrodefs import read_macros
 from postil.model import Author, FrontMatter, SourceFile, TextAt
@@ -112,8 +113,6 @@ _NUMERIC_DATE = re.compile(r"(\d{1,2})([-/.])(\d{1,2})\2(\d{4})" + _TIME)
 """A day and a month in either order before the year (`29-12-2020`, `4/18/2022`): read only
 where one of them cannot be a month (over 12), as Jekyll's `Time.parse` reads `29-12-2020`
 and R Markdown writers the US order; `01-02-2020` is an error naming both readings."""
-FILE_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})-")
-"""Jekyll's post file name, `YYYY-MM-DD-title.md`: the date when front matter has none."""
 
 
 def split_front_matter(source: SourceFile) -> tuple[str, str, int]:
@@ -894,6 +893,7 @@ PRIMARY_KEYS = frozenset(_OWN)
 QUIET_KEYS = frozenset(
     {"layout", "comments", "mathjax", "math", "katex", "usemathjax", "use_math", "share"}
     | {"sharing"}  # `use_math`: Minimal Mistakes posts' MathJax switch (a custom include's)
+    | {"mathjax_autonumber"}  # Jekyll TeXt's MathJax switch for numbered environments
     | {"giscus_comments", "disqus_comments", "related_posts", "featured", "pin", "sitemap"}
     | {"type", "template", "format", "jupyter", "execute", "engine", "freeze"}
     | {"editor", "highlight-style", "code-fold", "code-tools", "title-block-banner"}

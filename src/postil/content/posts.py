@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import posixpath
+import re
 from functools import lru_cache
 from pathlib import PurePosixPath
 
@@ -10,6 +11,10 @@ from slugify import slugify
 
 from postil.errors import ContentError, Location
 from postil.model import FrontMatter, Post, SourceFile, TextAt
+
+FILE_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})-")
+"""Jekyll's post file name, `YYYY-MM-DD-title.md`: the date when front matter has none
+(`frontmatter`), and not part of the slug (`make_post`)."""
 
 
 def make_slug(text: str) -> str:
@@ -63,11 +68,14 @@ def make_post(source: SourceFile, meta: FrontMatter, body: str, body_line: int) 
     """Return the `Post` for a parsed source: its slug, URL and output file.
 
     The slug comes from front matter `slug:`, else the file name (`posts/my-post.md`, or the
-    directory of a page bundle `posts/my-post/index.md`), else the title (`title_slug`:
-    its math as readable text) — Hugo's and Jekyll's order, so renaming a title does not
-    break links. The URL is `posts/<slug>/` (a page's: its folders, then its slug; a page
-    bundle `notes/foo/index.md` is `notes/foo/`, its folder being its slug), or the
-    front matter's `permalink:` (Hugo's `url:`), which keeps a moved post at its old URL.
+    directory of a page bundle `posts/my-post/index.md`), a post's without the date that
+    begins it as Jekyll names posts (`posts/2020-01-15-my-post.md` is `my-post`: Jekyll's
+    `:title`, Zola's, Eleventy's `fileSlug`, Docusaurus' blog slug), else the title
+    (`title_slug`: its math as readable text) — Hugo's and Jekyll's order, so renaming a
+    title does not break links. The URL is `posts/<slug>/` (a page's: its folders, then its
+    slug; a page bundle `notes/foo/index.md` is `notes/foo/`, its folder being its slug),
+    or the front matter's `permalink:` (Hugo's `url:`), which keeps a moved post at its
+    old URL.
 
     Args:
         body: the end of `source.text` after the front matter (as `parse` returns it).
@@ -80,7 +88,8 @@ def make_post(source: SourceFile, meta: FrontMatter, body: str, body_line: int) 
         raise ValueError(f"{source.rel}: the body must be the end of the source text")
     rel = PurePosixPath(source.rel)
     stem = rel.parent.name if rel.stem == "index" else rel.stem
-    slug = make_slug(meta.slug) or make_slug(stem) or title_slug(meta.title, meta.macros)
+    slug = make_slug(meta.slug) or make_slug(_undated(source, stem)) or make_slug(stem)
+    slug = slug or title_slug(meta.title, meta.macros)
     if not slug:
         raise ContentError(
             "postil cannot make a URL slug from the file name or title;"
@@ -103,6 +112,27 @@ def make_post(source: SourceFile, meta: FrontMatter, body: str, body_line: int) 
         url=url,
         output_rel=url + "index.html" if url.endswith("/") else url,
     )
+
+
+def _undated(source: SourceFile, stem: str) -> str:
+    """Return a post's file stem without the date that begins it as Jekyll names posts
+    (`2020-01-15-my-post` -> `my-post`); a page's stem as it is."""
+    dated = FILE_DATE.match(stem) if source.kind == "post" else None
+    return stem[dated.end() :] if dated else stem
+
+
+def dated_url(post: Post) -> str | None:
+    """Return the URL a post named as Jekyll names posts had before postil left the date
+    out of its slug (`posts/2020-01-15-my-post/`), when it has a redirect page to make;
+    else None (a slug or permalink of its own, no date in its name, or the same URL)."""
+    if post.source.kind != "post" or post.meta.slug or post.meta.permalink:
+        return None
+    rel = PurePosixPath(post.source.rel)
+    stem = rel.parent.name if rel.stem == "index" else rel.stem
+    old = make_slug(stem)
+    if not FILE_DATE.match(stem) or not old or old == post.slug:
+        return None
+    return f"posts/{old}/"
 
 
 def section_index(rel: str) -> str | None:
@@ -141,13 +171,17 @@ def redirecting_aliases(post: Post) -> list[tuple[str, TextAt]]:
     """Return (site path, where it is written) of each of a post's `aliases:` that needs a
     redirect page: each path once, where first written, and not the post's own URL (an
     alias naming the post itself redirects nowhere: Obsidian's aliases repeat the note's
-    own name)."""
+    own name). A post whose slug left its file name's date out also redirects from the
+    dated URL (`dated_url`)."""
     spots = post.meta.aliases_at or (TextAt(),) * len(post.meta.aliases)
     written: dict[str, TextAt] = {}
     for alias, at in zip(post.meta.aliases, spots, strict=False):
         path = alias_path(post, alias)
         if path != post.url:
             written.setdefault(path, at)
+    dated = dated_url(post)  # links to the dated URL earlier versions gave it keep working
+    if dated is not None:
+        written.setdefault(dated, TextAt())
     return list(written.items())
 
 

@@ -87,6 +87,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.margin import margin_plugin
     from postil.markdown.mark import mark_plugin
     from postil.markdown.math import math_plugin
+    from postil.markdown.mathcode import mathcode_plugin
     from postil.markdown.mdx import mdx_plugin
     from postil.markdown.myst import myst_plugin
     from postil.markdown.nesting import nesting_plugin
@@ -120,6 +121,7 @@ def create_markdown() -> MarkdownIt:
         fancylist_plugin,  # Pandoc's `a.`, `(ii)`, `#.` lists: markdown-it's list rule, wrapped
         lineblock_plugin,  # Pandoc's `| ` lines: after the table rule, which reads pipe tables
         math_plugin,
+        mathcode_plugin,  # math-code.js's `` `$x$` ``: before markdown-it's code spans
         wplatex_plugin,  # WordPress' `$latex …$`: its rule goes before the math plugin's
         sidenote_plugin,
         cite_plugin,  # after the sidenote plugin: its list comes before the Notes
@@ -351,11 +353,17 @@ def _kept_together(tokens: list[Any], end: int, open_tables: list[set[int]]) -> 
     """Tell if the tokens before `end` and from `end` on must be in one group: a table and
     the caption paragraph after it, a caption paragraph and the table after it, or two raw
     HTML blocks of one raw table (`rawtable.wrap_raw_tables` wraps a table whose blocks it
-    sees together: `<font><table>…` and, after a blank line, `…</table></font>`)."""
+    sees together: `<font><table>…` and, after a blank line, `…</table></font>`), or a
+    block and the Obsidian block id alone in the paragraph after it, which names the block
+    (`wikilink.block_ids`)."""
     from postil.markdown.attrs import CAPTION_PREFIX  # the table plugin's (no import cycle)
+    from postil.markdown.wikilink import BLOCK_ID_ALONE
 
     last = tokens[end - 1]
     if last.type == "table_close":
+        return True
+    after = tokens[end + 1] if end + 1 < len(tokens) else None
+    if after is not None and after.type == "inline" and BLOCK_ID_ALONE.fullmatch(after.content):
         return True
     if last.type == "html_block":
         if not open_tables:

@@ -25,6 +25,13 @@ _ITEM = re.compile(
     re.X,
 )
 
+KRAMDOWN_WORD = re.compile(r"[#.][\w-]+")
+KRAMDOWN_WORDS = re.compile(r"(?:[#.][\w-]+){2,}")
+r"""Ids and classes written together in a kramdown list, `{:.circle.shadow}`, `{:#x.wide}`:
+kramdown scans its list for them one after another (`ALD_TYPE_CLASS_NAME`, whose names are
+`[\w-]`), so each is one (TeXt's documented image styles). Pandoc reads `{.a.b}` as one
+class `a.b` (its identifiers hold `.`), so only a kramdown list is split."""
+
 _UNESCAPE = re.compile(r'\\([_*"])')
 _BRACES_AWAY = str.maketrans("{}", "\ue000\ue001")
 _BRACES_BACK = str.maketrans("\ue000\ue001", "{}")
@@ -98,7 +105,8 @@ def read_attributes(text: str) -> dict[str, str] | None:
     if len(text) < 3 or text[0] != "{" or text[-1] != "}" or text[1] in "%{" or text[1:3] == "::":
         return None
     body = text[1:-1]
-    body = body[1:] if body.startswith(":") else body
+    kramdown = body.startswith(":")
+    body = body[1:] if kramdown else body
     parts, pos = [], 0
     while pos < len(body):
         if not body[pos:].strip():
@@ -106,7 +114,10 @@ def read_attributes(text: str) -> dict[str, str] | None:
         match = _ITEM.match(body, pos)
         if not match:
             return None
-        parts.append(_djot_item(match))
+        if kramdown and match["word"] and KRAMDOWN_WORDS.fullmatch(match["word"]):
+            parts += KRAMDOWN_WORD.findall(match["word"])  # `{:.a.b}`: classes a and b
+        else:
+            parts.append(_djot_item(match))
         pos = match.end()
     if not parts:
         return None

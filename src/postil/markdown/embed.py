@@ -108,13 +108,16 @@ def push_video(
     Args:
         tag: the shortcode or Liquid tag (`youtube`, `vimeo`, `video`, or an `include`).
         source: its id, URL or path (positional or `id=`/`src=`/`path=`).
-        named: its named parameters (`title`, `start`).
+        named: its named parameters (`title`, `start`; `caption`: text shown under it).
         provider: "youtube", "vimeo" or "video" when the tag's name does not say it.
     """
     provider = provider or tag.name
     if provider != "video" and "/" in source:  # `{% youtube https://youtu.be/… %}`
         provider = "video"
     html = video_html(source, provider, named.get("title", ""), named.get("start", ""))
+    if html is not None and named.get("caption"):  # Chirpy's title, shown under the player
+        caption = f"<figcaption>{escape(named['caption'])}</figcaption>"
+        html = html.replace("</figure>", caption + "</figure>", 1)
     if html is None:
         delimiters = ("{{<", ">}}") if tag.kind == "shortcode" else ("{%", "%}")
         how = HOW_TO_WRITE.get(tag.name, HOW_TO_WRITE["include"])

@@ -14,6 +14,11 @@ read such a block otherwise, in three ways that matter:
   `<details><summary>Code</summary>⏎{% highlight python %}` included, blank lines in the code
   and all. Cut at the first blank line, the code's first part stayed in the HTML as text
   and the rest became paragraphs.
+- **Scripts and style sheets**: a browser reads `<script>`, `<style>` and `<textarea>` to
+  their end tags, and kramdown the whole element; nbconvert's Markdown writes a notebook's
+  outputs as they are (pandas' `<div>⏎<style scoped>`, plotly's `<script>`), blank lines
+  inside. Cut at the first, the rest of the style sheet became an indented code block in
+  it, and a script's rest a paragraph (`<p>` in the JavaScript).
 - **Markdown inside an element**: kramdown's `<div markdown="1">` and Python-Markdown's
   `<div markdown>` (md_in_html; MkDocs Material's grids) say the element's content is
   Markdown, written right after the tag. Cut at the blank line, the content stayed raw
@@ -26,7 +31,9 @@ code tag (`CODE_TAGS`) that is closed: the block ends before that line, whose ta
 after the code is a block of its own; (2) the text holds a display math opener beginning
 a line whose closer ends a line after the blank line: the block goes on to the closer's
 line, and then to the next blank line (again checked), so `postil.markdown.mathhtml` finds
-the whole formula (a `$$` inside a sentence, a shell's PID, opens nothing); (3) a
+the whole formula (a `$$` inside a sentence, a shell's PID, opens nothing), and likewise
+to the end tag of a script, style sheet or text area left open, or of an element whose
+content after the blank line is all indented HTML (`postil.markdown.htmlverbatim`); (3) a
 line of tags only that opens an element with a `markdown` attribute is a block of its own
 (the attribute taken out), and so is every such line until one closes the element, so the
 lines between are Markdown (`_markdown_element_line`); such an element with its content
@@ -46,6 +53,12 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_block.html_block import HTML_SEQUENCES
 
+from postil.markdown.htmlverbatim import (
+    ELEMENT,
+    element_end,
+    indented_element_closer,
+    verbatim_closer,
+)
 from postil.markdown.mathhtml import BEGIN_ENV
 from postil.markdown.state import is_mdx
 from postil.markdown.tagsyntax import find_code_tag, left_container
@@ -62,8 +75,6 @@ _DISPLAY = re.compile(r"\$\$|\\\[|" + BEGIN_ENV.pattern)
 r"""A display math opener: `$$`, `\[` or a math environment."""
 _TAG = re.compile(r"<!--|</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")
 """An HTML tag or comment, which ends a run of text."""
-_ELEMENT = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)")
-"""The name of the element an HTML block starts with (none for an end tag)."""
 MARKDOWN_ATTRIBUTE = re.compile(
     r"""\s+markdown(?:\s*=\s*("[^"]*"|'[^']*'|[^\s"'=<>`/]+))?(?=\s|/?>)""", re.I
 )
@@ -114,12 +125,33 @@ def html_block_across(state: StateBlock, start: int, end: int, silent: bool) -> 
     while True:
         stop = _blank_line(state, last, end)
         code_at = next((at for at in range(last + 1, stop) if _code_tag(state, at, end)), None)
+        code_at = _markdown_start(state, last + 1, code_at or stop) if code_at is None else code_at
         if code_at is not None:
             return _push(state, start, code_at)
         closing = _math_closer(state, start, stop, end)
         if closing is None:
+            closing = verbatim_closer(state, start, stop, end)
+        if closing is None:
+            closing = indented_element_closer(state, start, stop, end)
+        if closing is None:
             return _push(state, start, stop) if last > start else False
         last = closing
+
+
+def _markdown_start(state: StateBlock, first: int, stop: int) -> int | None:
+    """Return the first line from `first` (before `stop`) that holds only tags and opens an
+    element with a `markdown` attribute, or None: kramdown reads the element's content as
+    Markdown inside an outer element too (`<div class="grid">⏎<div class="cell"
+    markdown="1">⏎![a](a.png)`), so the HTML block ends before it (`_markdown_element_line`
+    reads it)."""
+    for line in range(first, stop):
+        text = state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
+        if "markdown" not in text.lower() or not TAGS_ONLY.fullmatch(text):
+            continue
+        attribute = MARKDOWN_ATTRIBUTE.search(text)
+        if attribute is not None and (attribute.group(1) or "").strip("'\"") != "0":
+            return line
+    return None
 
 
 def _markdown_element_line(state: StateBlock, line: int) -> bool:
@@ -136,7 +168,7 @@ def _markdown_element_line(state: StateBlock, line: int) -> bool:
     open_elements: list[str] = state.env.setdefault(MARKDOWN_ELEMENTS, [])
     if (not open_elements and "markdown" not in text.lower()) or not TAGS_ONLY.fullmatch(text):
         return False
-    opening = _ELEMENT.match(text)
+    opening = ELEMENT.match(text)
     attribute = MARKDOWN_ATTRIBUTE.search(text)
     if attribute is not None and opening is not None:
         if (attribute.group(1) or "").strip("'\"") == "0":
@@ -254,11 +286,11 @@ def _note_indented_code_tags(state: StateBlock, start: int, stop: int, end: int)
     all (`<details>⏎<summary>Code</summary>⏎⏎    {% highlight python %}`), where Liquid has
     put the code's HTML. An unindented tag there is read by its rule anyway."""
     src = state.src
-    element = _ELEMENT.match(src, state.bMarks[start] + state.tShift[start])
-    if element is None or stop >= end or _element_end(src, element, state.bMarks[stop]) != -1:
+    element = ELEMENT.match(src, state.bMarks[start] + state.tShift[start])
+    if element is None or stop >= end or element_end(src, element, state.bMarks[stop]) != -1:
         return
     for found in _INDENTED_TAG.finditer(src, state.bMarks[stop], state.eMarks[end - 1]):
-        if _element_end(src, element, found.start()) != -1:
+        if element_end(src, element, found.start()) != -1:
             return  # the element ended before this tag
         line = bisect_right(state.bMarks, found.start(), stop, end) - 1
         _code_tag(state, line, end)
@@ -288,7 +320,7 @@ def _math_closer(state: StateBlock, start: int, stop: int, end: int) -> int | No
     the block's first element (`<div>…$$…</div>`: a `$$` after its `</div>` is another
     formula's, and a `<div>` never ended takes nothing); else None."""
     begin, limit = state.bMarks[start], state.eMarks[stop - 1]
-    element = _ELEMENT.match(state.src, begin + state.tShift[start])
+    element = ELEMENT.match(state.src, begin + state.tShift[start])
     text = state.src[begin:limit]
     pos = 0
     while (opener := _DISPLAY.search(text, pos)) is not None:
@@ -305,8 +337,8 @@ def _math_closer(state: StateBlock, start: int, stop: int, end: int) -> int | No
         found = state.src.find(closer, limit, state.eMarks[end - 1])
         if found >= 0 and state.src[found + len(closer) : state.src.find("\n", found)].strip():
             return None  # the closer must end its line, as display math's does
-        element_end = _element_end(state.src, element, state.eMarks[end - 1])
-        if found < 0 or element_end < found or _TAG.search(state.src, limit, found):
+        ends_at = element_end(state.src, element, state.eMarks[end - 1])
+        if found < 0 or ends_at < found or _TAG.search(state.src, limit, found):
             return None  # a formula lies in one run of text: MathJax never reads across a tag
         line = next(at for at in range(stop, end) if state.eMarks[at] >= found)
         if any(left_container(state, at) for at in range(stop, line + 1)):
@@ -318,19 +350,6 @@ def _math_closer(state: StateBlock, start: int, stop: int, end: int) -> int | No
 def _own_line_start(src: str, pos: int) -> bool:
     """Tell whether only spaces come before `pos` on its line."""
     return not src[src.rfind("\n", 0, pos) + 1 : pos].strip()
-
-
-def _element_end(src: str, element: re.Match[str], stop: int) -> int:
-    """Return where the element that `element` opens ends (its own end tag, the same
-    elements inside counted), or -1 when it does not end before `stop`."""
-    name = re.escape(element.group(1))
-    tags = re.compile(f"<(/?){name}(?=[\\s/>])", re.I)
-    depth = 0
-    for tag in tags.finditer(src, element.start(), stop):
-        depth += -1 if tag.group(1) else 1
-        if depth == 0:
-            return tag.start()
-    return -1
 
 
 def _closer_of(opener: re.Match[str]) -> str:

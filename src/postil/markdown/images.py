@@ -9,6 +9,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
+from postil.markdown.alttext import alt_text, no_alt_markdown
 from postil.markdown.state import RenderState, get_state
 
 _PIXELS = re.compile(r"[0-9]+")
@@ -61,6 +62,9 @@ def image_sizes(state: StateCore) -> None:
         images = [made] if isinstance(made, Token) else []
         images += [token for token in block.children or () if token.type == "image"]
         for token in images:
+            if token is not made and not alt_text(token):
+                written, line0, col = token.meta.get("place", (token.attrs.get("src"), None, 0))
+                render_state.warn(line0, col, no_alt_markdown(str(written)))
             _color_scheme(token)
             _size(render_state, token)
             ref = _image_ref(token)

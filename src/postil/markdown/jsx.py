@@ -8,6 +8,7 @@ postil runs no JavaScript, so anything else is only measured, never evaluated.
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass, field
 
@@ -196,3 +197,101 @@ def comment_text(source: str) -> str | None:
     if found is None:
         return None
     return " ".join(part.strip() for part in re.findall(r"/\*(.*?)\*/", source, re.DOTALL))
+
+
+JSX_NAMES = {"className": "class", "htmlFor": "for"}
+"""HTML attributes JSX names otherwise (React's `className`, `htmlFor`)."""
+UNITLESS = frozenset(
+    "animationIterationCount columnCount flex flexGrow flexShrink fontWeight gridColumn "
+    "gridRow lineHeight opacity order orphans widows zIndex zoom fillOpacity strokeOpacity "
+    "strokeWidth".split()
+)
+"""Style properties whose numbers React writes as they are; any other number is pixels
+(React DOM's `isUnitlessNumber`: `{width: 300}` is `width: 300px`)."""
+_STYLE_ENTRY = re.compile(
+    r"""\s*(?:([A-Za-z_$][\w$]*)|"([^"\\]*)"|'([^'\\]*)')\s*:\s*"""
+    r"""(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|(-?\d+(?:\.\d+)?|-?\.\d+))\s*(?:,|$)"""
+)
+
+
+def html_start_tag(tag: JsxTag) -> tuple[str, list[str]]:
+    """Return an HTML element's JSX start tag written as HTML, and the attributes left out.
+
+    String values stay (escaped again), `className`/`htmlFor` are `class`/`for`, a
+    `style={{…}}` object of string and number values is its CSS (`{{textAlign:
+    'center', width: 300}}` → `text-align: center; width: 300px`, React's reading);
+    any other expression (`onClick={f}`, `style={s}`) is left out and named in the list.
+    """
+    parts, dropped = [tag.name], []
+    for name, value in tag.attrs.items():
+        if value.startswith("{") and value.endswith("}"):
+            css = style_css(value[1:-1]) if name == "style" else None
+            if css is None:
+                dropped.append(f"{name}={value}")
+                continue
+            value = css
+        parts.append(f'{JSX_NAMES.get(name, name)}="{html.escape(html.unescape(value))}"')
+    return "<" + " ".join(parts) + (" />" if tag.self_closing else ">"), dropped
+
+
+def style_css(source: str) -> str | None:
+    """Return the CSS of a JSX style object `{key: 'value', …}` whose values are string or
+    number literals, or None for anything else (a variable, a call, a spread)."""
+    inner = source.strip()
+    if not (inner.startswith("{") and inner.endswith("}")):
+        return None
+    inner, declarations, pos = inner[1:-1].strip(), [], 0
+    while pos < len(inner):
+        found = _STYLE_ENTRY.match(inner, pos)
+        if found is None or found.end() == pos:
+            return None
+        key = next(group for group in found.groups()[:3] if group is not None)
+        text = next((group for group in found.groups()[3:5] if group is not None), None)
+        number = found.group(6)
+        if text is None:
+            text = number if key in UNITLESS or float(number) == 0 else f"{number}px"
+        declarations.append(f"{_css_name(key)}: " + _ESCAPE.sub(r"\1", text))
+        pos = found.end()
+    return "; ".join(declarations)
+
+
+def _css_name(key: str) -> str:
+    """Return the CSS property a JSX style key names (`maxWidth` → `max-width`,
+    `WebkitTransform` → `-webkit-transform`; a quoted `"--gap"` as written)."""
+    if key.startswith("-"):
+        return key
+    kebab = re.sub(r"[A-Z]", lambda m: "-" + m.group().lower(), key)
+    return "-" + kebab[1:] if kebab.startswith("-") else kebab.lstrip("-")
+
+
+def jsx_html(html_text: str) -> tuple[str, list[tuple[JsxTag, str]]]:
+    """Return raw HTML of an MDX post with each HTML element's start tag that holds a
+    JavaScript expression written as HTML (`html_start_tag`), and (tag, attribute) for
+    each attribute left out. Components' tags (`<Viewer height={3}>`) stay as written."""
+    out, dropped, pos = [], [], 0
+    at = html_text.find("={", pos)
+    while at >= 0:
+        start = html_text.rfind("<", pos, at)
+        tag = read_tag(html_text, start) if start >= 0 else None
+        if tag is None or tag.component or tag.closing or tag.end <= at:
+            at = html_text.find("={", at + 2)
+            continue
+        written, left_out = html_start_tag(tag)
+        out += [html_text[pos:start], written]
+        dropped += [(tag, attribute) for attribute in left_out]
+        pos = tag.end
+        at = html_text.find("={", pos)
+    return "".join(out) + html_text[pos:], dropped
+
+
+def template_text(source: str) -> str | None:
+    """Return the text of an expression that is one string: a template literal without
+    `${…}` (`` `a $5 line` `` keeps its `$`), or a quoted string (`string_literal`); None
+    for anything else."""
+    inner = source.strip()
+    if len(inner) < 2 or not (inner.startswith("`") and inner.endswith("`")):
+        return string_literal(source)
+    body = inner[1:-1]
+    if "${" in body or re.search(r"(?<!\\)`", body):
+        return None
+    return _ESCAPE.sub(r"\1", body)

@@ -1,10 +1,11 @@
-r"""kramdown's extensions (Jekyll's Markdown): `{::comment}`, `{::nomarkdown}`, `{::options}`.
+r"""kramdown's extensions (Jekyll's Markdown): `{::comment}`, `{::nomarkdown}`, `{::options}`, `^`.
 
 kramdown's syntax page, "Extensions": `{::comment}…{:/comment}` is left out of the page,
 `{::nomarkdown}…{:/nomarkdown}` is written as it is (raw HTML, no Markdown read), both as a
 block of lines or inside a line, closed by their name or by `{:/}`; `{::options key="value"
 /}` sets converter options for the rest of the document. Without this plugin all three
-showed as text. An option changes nothing here: postil's reading is CommonMark's (with
+showed as text. A line holding only `^` is kramdown's end-of-block marker (`end_of_block`).
+An option changes nothing here: postil's reading is CommonMark's (with
 Markdown read in block HTML only where CommonMark reads it).
 """
 
@@ -46,6 +47,24 @@ def kramdown_plugin(md: MarkdownIt) -> None:
         "html_block", "kramdown_extension", kramdown_block, {"alt": ["paragraph"]}
     )
     md.inline.ruler.before("escape", "kramdown_span", kramdown_span)
+    md.block.ruler.before(
+        "html_block", "kramdown_eob", end_of_block, {"alt": ["paragraph", "list", "blockquote"]}
+    )
+
+
+def end_of_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """Block rule: kramdown's end-of-block marker, a line holding only `^`, ends the block
+    before it and shows nothing (kramdown's syntax page, "End-Of-Block Marker": two code
+    blocks, lists or quotes in a row). Without it the `^` began a paragraph that took the
+    indented code after it as its lazy lines."""
+    if state.sCount[start] > state.blkIndent:  # kramdown's `EOB_MARKER`: `^` first
+        return False
+    pos = state.bMarks[start] + state.tShift[start]
+    if state.src[pos : state.eMarks[start]].rstrip() != "^":
+        return False
+    if not silent:
+        state.line = start + 1
+    return True
 
 
 def kramdown_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:

@@ -134,6 +134,8 @@ def _rewrite(
         _record_fragment(render_state, block, value, written)
     nth = seen[written] = seen.get(written, -1) + 1
     line0, col = locate(render_state, block.map, written, whole_url=True, nth=nth)
+    if token.type == "image":  # where the image's source is written, for its warnings
+        token.meta["place"] = (written, line0, col)
     if target is None:
         written = source_path(render_state.path, unquote(urlsplit(value).path))
         render_state.warn(

@@ -9,7 +9,8 @@ posts, so a post moved from Jekyll keeps its tags. This module gives them meanin
   block, `{% raw %}` shows what it wraps as written, `{% comment %}` hides it,
   `{% youtube ID %}`/`{% vimeo ID %}` (jekyll-youtube, Hexo) are video players
   (`postil.markdown.embed`), and themes' figure and video includes are read
-  (`postil.markdown.liquidinclude`),
+  (`postil.markdown.liquidinclude`), also written over several lines
+  (`tagsyntax.spanning_tag`: Chirpy's `{% include embed/video.html⏎  src='…' %}`),
   jekyll-katex's `{% katexmm %}` goes (its `$…$` is postil's math) and its
   `{% katex %}` is math (`postil.markdown.math`);
 - tags and outputs inside text, link destinations and raw HTML (`evaluate_liquid`, used by
@@ -49,6 +50,7 @@ from postil.markdown.tagsyntax import (
     line_tag,
     scan_tag,
     shortcode_params,
+    spanning_tag,
     unclosed_code,
     wrap_block,
 )
@@ -222,23 +224,27 @@ def liquid_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
             code_block(state, start, code, highlight_options(code.tag.args))
             state.line = code.close + 1
         return True
-    tag = line_tag(state, start)
+    tag, last = line_tag(state, start), start
+    if tag is None and (spanning := spanning_tag(state, start, end)) is not None:
+        tag, last = spanning
+        if tag.kind != "tag" or not (readable(tag) or tag.name in VIDEOS | SILENT_TAGS):
+            return False  # a block tag spanning lines is read as text
     if tag is not None and tag.kind == "tag" and tag.name == "capture":
         return _capture(state, start, end, tag, silent)
     if tag is not None and tag.kind == "tag" and tag.name in SILENT_TAGS:
         if not silent:
-            state.line = start + 1
+            state.line = last + 1
         return True
     if tag is not None and readable(tag):  # a theme's figure or video include
         if not silent:
             push_include(state, start, tag)
-            state.line = start + 1
+            state.line = last + 1
         return True
     if tag is not None and tag.kind == "tag" and tag.name in VIDEOS:
         if not silent:  # Hexo's `{% youtube id [type] [cookie] %}`: the id comes first
             words = tag.args.split()
             push_video(state, start, tag, words[0].strip("\"'") if words else "", {})
-            state.line = start + 1
+            state.line = last + 1
         return True
     if tag is not None and tag.kind == "tag" and tag.name in ("twitter", "tweet"):
         if not silent:  # jekyll-twitter-plugin: `{% twitter URL [options] %}`

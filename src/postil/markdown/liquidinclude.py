@@ -18,7 +18,8 @@ template language in posts) cannot run. The common ones are read for what they s
   that root too. On a line of its own it is a numbered figure like `![](…)`'s
   (`postil.markdown.figure.push_figure`); inside raw HTML (al-folio's `<div class="row">` of
   images) a `<figure>` of the image and its caption, checked as raw HTML's `src` is.
-- `video` includes (al-folio's `path`, Minimal Mistakes' `id` with `provider`) are the
+- `video` includes (al-folio's `path`, Minimal Mistakes' `id` with `provider`, Chirpy's
+  `embed/video.html` with `src`, whose `title` Chirpy shows under the player) are the
   players of `postil.markdown.embed`.
 - includes that load MathJax or KaTeX (`{% include mathjax.html %}`, `katex.html`) are left
   out without a word: postil's math is typeset at build time.
@@ -88,6 +89,8 @@ def push_include(state: StateBlock, line: int, tag: Tag) -> None:
     params = _params(tag, state.env.get(CAPTURED, {}))
     if include_name(tag) in VIDEOS:
         source, provider = _video_source(params)
+        if tag.args.startswith("embed/") and params.get("title"):  # Chirpy's `embed/video.html`
+            params["caption"] = params["title"]  # shows its title under the player
         push_video(state, line, tag, source, params, provider)
         return
     source, caption, alt, classes, attrs = _figure(params)

@@ -1,6 +1,7 @@
 r"""Math in Markdown: `$…$`, `$$…$$`, `\(…\)`, `\[…\]`, ```` ```math ````, bare environments,
 GitHub's and GitLab's `` $`…`$ ``, Hugo Book's `{{< katex >}}`, jekyll-katex's
-`{% katex %}`, Hugo Blox's `{{< math >}}$$…$${{< /math >}}`.
+`{% katex %}`, Hugo Blox's `{{< math >}}$$…$${{< /math >}}`, a theme's
+`{{< math >}}TeX{{< /math >}}`.
 
     Inline $x^2$, \(x^2\) and $$x^2$$ (kramdown's); it costs $5 and $10 (no math: Pandoc's
     rule for `$`). A sentence, then display math right under it:
@@ -116,6 +117,12 @@ HEXO_MATH = frozenset({"math", "mathjax"})
 FALSE_WORDS = frozenset({"", "false", "0", "no", "off"})
 """Shortcode argument values that switch an option off."""
 KATEX_CLOSE = re.compile(r"\{\{[<%]\s*/katex\s*[>%]\}\}|\{%-?\s*end(?:katex|mathjax|math)\s*-?%\}")
+# A theme's `{{< math >}}TeX{{< /math >}}` holding bare TeX (hugo-theme-fuji: display, or
+# inline with `{{< math "inline" >}}`); one around `$$…$$` is Hugo Blox's wrapper.
+HUGO_MATH_OPEN = re.compile(r"\{\{<\s*math(?![\w/-])([^}]*?)\s*>\}\}")
+HUGO_MATH_CLOSE = re.compile(r"\{\{<\s*/\s*math\s*>\}\}")
+DELIMITED = re.compile(r"\$|\\[\[(]")
+"""A math delimiter: the content of a `{{< math >}}` holding one is Hugo Blox's formula."""
 KRAMDOWN_TELL = re.compile(r"(?<!\\)\\\\\\?[{}|_*#]")  # `\\{`, `\\\}`: see `_unescaped`
 # TeX's spaces escaped for a Markdown processor (`x\\,dx`, `a\\;b`), as Zola's and Hugo's
 # posts for KaTeX in the browser write them: as raw TeX a line break, then punctuation.
@@ -152,13 +159,13 @@ BACKSLASH_DELIMITERS = {
     "\\[": ("\\]", "math_inline_display"),
 }
 LONE_SPACED = (
-    "`{tex}` stays text: a `$` after a space closes inline math only around TeX with a "
-    "command, script, brace or `=`, or variables around an operator (Typora and MathJax "
-    "close it anywhere, but `$A $B` may be shell variables); write it without the space "
-    "before the closing `$` for math, or `\\$` for a dollar sign"
+    "`{tex}` stays text: inline math with a space inside one `$` only closes around TeX "
+    "with a command, script, brace or `=`, or variables around an operator (Typora and "
+    "MathJax close it anywhere, but `$A $B` may be shell variables); write it without the "
+    "space inside the `$` for math, or `\\$` for a dollar sign"
 )
-"""The warning of `$y $` left as text in Latin prose (`Closers.lone_spaced`); beside CJK text
-it is math (`Closers._beside_cjk`)."""
+"""The warning of `$y $` and `$ y$` left as text in Latin prose (`Closers.lone_spaced`);
+beside CJK text they are math (`Closers._beside_cjk`)."""
 GITHUB_INLINE_OPEN, GITHUB_INLINE_CLOSE = "$`", "`$"
 """GitHub's and GitLab's inline math delimiters (`_github_inline`)."""
 MATHJAX_ESCAPED_DOLLAR = "\\\\$"
@@ -492,7 +499,9 @@ def _katex_inline(state: StateInline, silent: bool) -> bool:
     `{% katex %}…{% endkatex %}` (hexo-math's `{% math %}`, `{% mathjax %}` too) in a line
     (`display`: display math)."""
     opening = KATEX_OPEN.match(state.src, state.pos)
-    if opening is None or (opening.group(1) or "").endswith("/"):
+    if opening is None:
+        return _hugo_math_inline(state, silent)
+    if (opening.group(1) or "").endswith("/"):
         return False  # Hugo Book's `{{< katex />}}` loads KaTeX: it holds no formula
     closing = KATEX_CLOSE.search(state.src, opening.end(), state.posMax)
     if closing is None:
@@ -505,6 +514,28 @@ def _katex_inline(state: StateInline, silent: bool) -> bool:
         tex = state.src[opening.end() : closing.start()]
         token.content, token.meta["removed"] = unescape(tex, FOREM_ESCAPES)
     return True
+
+
+def _hugo_math_inline(state: StateInline, silent: bool) -> bool:
+    """Parse a theme's `{{< math >}}TeX{{< /math >}}` holding bare TeX in a line of text:
+    display math unless it says `inline` (`hugo_math_display`)."""
+    opening = HUGO_MATH_OPEN.match(state.src, state.pos)
+    if opening is None:
+        return False
+    closing = HUGO_MATH_CLOSE.search(state.src, opening.end(), state.posMax)
+    if closing is None or DELIMITED.search(state.src, opening.end(), closing.start()):
+        return False  # Hugo Blox's wrapper around `$$…$$`: the shortcode plugin's
+    kind = "math_inline_display" if hugo_math_display(opening) else "math_inline"
+    return _emit(state, silent, kind, opening.end(), closing.start(), closing.end())
+
+
+def hugo_math_display(opening: re.Match[str]) -> bool:
+    """Tell whether a theme's `{{< math >}}` is display math: unless an `inline` word
+    (hugo-theme-fuji's `{{< math "inline" >}}`), `inline=true` or `display=false`."""
+    positional, named = shortcode_params(opening.group(1))
+    inline = named.get("inline", "false").strip().lower() not in FALSE_WORDS
+    shown = named.get("display", "true").strip().lower() not in FALSE_WORDS
+    return "inline" not in positional and not inline and shown
 
 
 def katex_display(opening: re.Match[str], forem: bool = False) -> bool:
@@ -718,7 +749,9 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
         begin = wrapper.end()
     delims = _block_opener(state.src[begin : state.eMarks[start_line]])
     if wrapper and (delims is None or not delims[0]):
-        return False  # the tag alone, or before text: the shortcode plugin's
+        line = state.src[state.bMarks[start_line] + state.tShift[start_line] : wrapper.end()]
+        # bare TeX up to `{{< /math >}}` is a theme's formula; else the shortcode plugin's
+        return _hugo_math_block(state, start_line, end_line, silent, line.rstrip())
     if delims is None:
         if state.src.startswith("\\begin", begin):
             _warn_text_environment(state, start_line, begin)
@@ -821,13 +854,49 @@ def _katex_block(state: StateBlock, start_line: int, end_line: int, silent: bool
     begin = state.bMarks[start_line] + state.tShift[start_line]
     line = state.src[begin : state.eMarks[start_line]].rstrip()
     opening = KATEX_OPEN.fullmatch(line)
-    forem = opening is not None and opening["name"] == "katex" and is_forem(state.env)
-    if opening is None or not (katex_display(opening, forem) or opening["name"] in HEXO_MATH):
+    if opening is None:
+        return _hugo_math_block(state, start_line, end_line, silent, line)
+    forem = opening["name"] == "katex" and is_forem(state.env)
+    if not (katex_display(opening, forem) or opening["name"] in HEXO_MATH):
         return False
     name = opening["name"]
     close = find_closer(state, start_line, end_line, f"end{name}" if name else "katex")
     if close is None:
         return False
+    return _emit_katex_block(state, start_line, close, silent, line, forem)
+
+
+def _hugo_math_block(
+    state: StateBlock, start_line: int, end_line: int, silent: bool, line: str
+) -> bool:
+    """Parse a theme's `{{< math >}}` line, bare TeX lines and `{{< /math >}}` as display
+    math; an inline one on lines of its own as a paragraph, whose inline rule reads it
+    (`_hugo_math_inline`), not as the shortcode plugin's wrapper."""
+    opening = HUGO_MATH_OPEN.fullmatch(line)
+    if opening is None:
+        return False
+    close = find_closer(state, start_line, end_line, "math")
+    if close is None:
+        return False
+    body = state.src[state.eMarks[start_line] : state.bMarks[close]]
+    if DELIMITED.search(body):
+        return False  # Hugo Blox's wrapper around `$$…$$`: the shortcode plugin's
+    if hugo_math_display(opening):
+        return _emit_katex_block(state, start_line, close, silent, line, False)
+    if not silent:
+        state.push("paragraph_open", "p", 1).map = [start_line, close + 1]
+        inline = state.push("inline", "", 0)
+        inline.content = state.getLines(start_line, close + 1, state.blkIndent, False).strip()
+        inline.map, inline.children = [start_line, close + 1], []
+        state.push("paragraph_close", "p", -1)
+        state.line = close + 1
+    return True
+
+
+def _emit_katex_block(
+    state: StateBlock, start_line: int, close: int, silent: bool, line: str, forem: bool
+) -> bool:
+    """Push the display formula between a math tag's line and its closing tag's line."""
     if silent:
         return True
     closer = state.src[state.bMarks[close] + state.tShift[close] : state.eMarks[close]].strip()

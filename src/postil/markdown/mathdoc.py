@@ -171,7 +171,9 @@ def math_resolve(state: Any) -> None:
         token.meta["macros"] = carry["macros"]
         if display:
             carry["count"] = _number(doc, token, carry, carry["count"])
-        elif "\\label" in token.content and emptiness(token.content) != "numbering":
+        elif ("\\label" in token.content or "\\tag" in token.content) and emptiness(
+            token.content
+        ) != "numbering":
             _inline_labels(doc, token)
     if run.ahead:  # the whole document's element ids, for a `\ref` to a theorem (its ids,
         carry.setdefault("elements", set()).update(element_ids(state.tokens))  # not tokens)
@@ -287,11 +289,22 @@ def _record_label(
 
 
 INLINE_LABEL = re.compile(r"\\label\s*\{([^{}\n]*)\}")
+INLINE_TAG = re.compile(r"\\tag\*?\s*\{(?:[^{}\n]|\{[^{}\n]*\})*\}")
 
 
 def _inline_labels(doc: RenderState, token: Any) -> None:
     r"""Report each `\label` of an inline formula, which TeX does not number: the label
-    gets no number, and an `\eqref` to it shows `(??)` without a second report."""
+    gets no number, and an `\eqref` to it shows `(??)` without a second report. A `\tag`
+    there is dropped (amsmath: "\tag not allowed here"; KaTeX/KaTeX#899): reported too."""
+    for found in INLINE_TAG.finditer(token.content):
+        line0, col = locate(doc, token, found.start())
+        doc.warn(
+            line0,
+            col,
+            f"{found.group(0)} is in inline math, which shows no equation number, so it is "
+            "left out: put the formula on lines of its own (`$$` alone on the lines before "
+            "and after it) to show it",
+        )
     for found in INLINE_LABEL.finditer(token.content):
         label = found.group(1).strip()
         line0, col = locate(doc, token, found.start())
@@ -364,6 +377,11 @@ def _delimiter_spot(doc: RenderState, token: Any) -> tuple[int, int]:
     return line0, max(col - len(meta.get("delims", ("",))[0]), 1)
 
 
+# A `%` comment hiding a command on its line: `$$% <![CDATA[ \begin{align} … %]]>$$`, a
+# page whose line breaks were lost (mathjax/MathJax#2274).
+COMMENTED_COMMAND = re.compile(r"(?<!\\)%[^\n]*\\[A-Za-z]")
+
+
 def _empty_message(token: Any, kind: str) -> str:
     """Return the warning for an empty formula of `kind` (see `emptiness`)."""
     opener, closer = (token.meta or {}).get("delims", ("", ""))
@@ -374,6 +392,11 @@ def _empty_message(token: Any, kind: str) -> str:
         name = f"`{opener}…{closer}`"
     if kind == "blank":
         what = "display math" if token.type != "math_inline" else "inline math"
+        if COMMENTED_COMMAND.search(token.content):  # mathjax/MathJax#2274
+            return (
+                f"{what} {name} is all a TeX comment (`%` hides the rest of its line): "
+                "break the line after the comment or delete the `%`"
+            )
         return f"empty {what} {name}: write a formula in it or delete it"
     if token.type == "math_inline":
         return f"{name} holds only \\label/\\tag, which inline math ignores: delete it"

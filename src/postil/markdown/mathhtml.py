@@ -202,9 +202,11 @@ def _in_text(html: str, start: int, stop: int, block: Token) -> list[HtmlFormula
             found.append(_wordpress(text, start, shortcode, block, html))  # `$latex …$`
             search = shortcode.end
             continue
-        if delimiter == "$":
+        if delimiter == "$":  # Pandoc's rule, then MathJax's reading of `$x = $`, `$ x $`
             valid = inner < len(text) and not text[inner].isspace()
             close = closers.dollar(inner, len(text)) if valid else -1
+            if close < 0 and inner < len(text):
+                close = closers.spaced_dollar(inner, len(text))
         else:
             close = text.find(_CLOSERS[delimiter], inner)
             close = close if close > inner else -1

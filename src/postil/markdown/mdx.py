@@ -21,20 +21,23 @@ from markdown_it.token import Token
 from postil.markdown.jsx import (
     comment_text,
     expression_end,
+    jsx_html,
     read_tag,
     string_literal,
+    template_text,
     unfinished,
 )
 from postil.markdown.mdxcomponents import (
     children,
     component_block,
     component_inline,
+    dropped_attribute,
     line_of,
     warn_component,
 )
 from postil.markdown.rawhtml import MORE_MARKER
 from postil.markdown.references import locate
-from postil.markdown.state import RenderState, get_state, is_mdx, jsx_dialect
+from postil.markdown.state import RenderState, get_state, is_mdx, jsx_dialect, reads_jsx
 
 MORE = MORE_MARKER + "\n"
 """The summary break `{/* truncate */}` is (`<!-- truncate -->`: `postil.markdown.rawhtml`)."""
@@ -71,12 +74,63 @@ def mdx_plugin(md: MarkdownIt) -> None:
     expressions warn and show nothing, a string literal shows its text. Components:
     `postil.markdown.mdxcomponents`. No CSS classes of its own.
     """
+    md.core.ruler.before("block", "mdx_dialect", mdx_dialect)
     md.block.ruler.before("code", "mdx_block", mdx_block)
     md.block.ruler.before("code", "mdx_indented", mdx_indented)
     md.inline.ruler.after("backticks", "mdx_expression", mdx_expression)
     md.inline.ruler.before("autolink", "mdx_tag", mdx_tag)
     md.core.ruler.after("inline", "mdx_warnings", mdx_warnings)
+    md.core.ruler.after("inline", "mdx_html", mdx_html)
     md.add_render_rule("mdx_drop", render_mdx_drop)
+
+
+ESM_IMPORT = re.compile(
+    r"""\s*import\s+(?:[\w$*{},\s]+?\s+from\s+)?(?:"[^"\n]+"|'[^'\n]+');?[ \t]*(?:\n|$)"""
+)
+"""An ESM `import` statement on one line: `import X from '@site/src/components/X';`."""
+JSX_STYLE_OBJECT = re.compile(r"\s[A-Za-z][\w-]*=\{\{\s*[A-Za-z_$][\w$]*\s*:")
+"""A JSX attribute whose value is an object literal (`style={{textAlign: 'center'}}`): no
+Liquid output (`{{ site.url }}`) starts with a name and a colon."""
+
+
+def mdx_dialect(state: StateCore) -> None:
+    """Core rule: mark a `.md` post as MDX when it is a Docusaurus one: its body opens with
+    an ESM `import`, or an element has a JSX object attribute (`style={{…}}`). Docusaurus
+    reads every `.md` file as MDX (its `markdown.format` is `mdx` by default), so its docs
+    and posts write JSX there; elsewhere such lines are CommonMark text."""
+    doc = get_state(state.env)
+    if reads_jsx(doc) or not doc.path.lower().endswith((".md", ".markdown")):
+        return
+    src = state.src
+    if ESM_IMPORT.match(src) or ("={{" in src and JSX_STYLE_OBJECT.search(src)):
+        doc.extra["mdx"] = True
+    elif "\nimport " in src and _docusaurus_import(src):
+        doc.extra["mdx"] = True
+
+
+DOCUSAURUS_IMPORT = re.compile(
+    r"""import\s+[\w$*{},\s]+?\s+from\s+(["'])@(?:theme|site|docusaurus)/[^"'\n]+\1;?[ \t]*"""
+)
+"""An import of a Docusaurus module (`@theme/DocCardList`, `@site/src/components/X`), which
+only a Docusaurus page holds."""
+
+
+def _docusaurus_import(src: str) -> bool:
+    """Tell whether a line of `src` outside code fences, after a blank line, is an import of
+    a Docusaurus module (a Docusaurus page imports further down, after its introduction)."""
+    fence, blank = "", True
+    for line in src.split("\n"):
+        marker = FENCE_MARK.match(line)
+        if marker is not None and (not fence or marker.group(1).startswith(fence)):
+            fence = "" if fence else marker.group(1)
+        elif not fence and blank and DOCUSAURUS_IMPORT.fullmatch(line):
+            return True
+        blank = not line.strip()
+    return False
+
+
+FENCE_MARK = re.compile(r" {0,3}(`{3,}|~{3,})")
+"""A code fence's opening or closing marker at a line's start."""
 
 
 def mdx_indented(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
@@ -85,13 +139,15 @@ def mdx_indented(state: StateBlock, start_line: int, end_line: int, silent: bool
     markdown"), and its posts indent the content of their elements freely."""
     if state.sCount[start_line] - state.blkIndent < 4 or not is_mdx(state.env):
         return False
-    stop = start_line + 1
+    stop, indents = start_line, []
     while stop < end_line and (state.isEmpty(stop) or state.sCount[stop] - state.blkIndent >= 4):
-        stop += 1
+        indents += [] if state.isEmpty(stop) else [state.sCount[stop]]
+        literal = _code_literal_at(state, stop, end_line)  # its lines may start anywhere
+        stop = literal[-1] + 1 if literal is not None else stop + 1
     while stop - 1 > start_line and state.isEmpty(stop - 1):
         stop -= 1
     if not silent:
-        children(state, start_line, stop)
+        children(state, start_line, stop, min(indents))
         state.line = stop
     return True
 
@@ -103,7 +159,9 @@ def mdx_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -
     if char not in ("<", "{", "i", "e") or not is_mdx(state.env):
         return False  # the first character first: most lines of most posts stop there
     if char == "<":
-        return component_block(state, start_line, end_line, silent)
+        return code_literal(state, start_line, end_line, silent) or component_block(
+            state, start_line, end_line, silent
+        )
     if char == "{":
         return _comment_block(state, start_line, end_line, silent)
     top = state.level == 0 and state.blkIndent == 0 and state.sCount[start_line] == 0
@@ -111,6 +169,49 @@ def mdx_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -
     if top and not svelte and ESM.match(state.src, begin):
         return _esm_block(state, start_line, end_line, silent)
     return False
+
+
+CODE_CLOSE = re.compile(r"\s*(</code\s*>)?\s*</pre\s*>")
+"""The end tags after a `<pre>`'s string: `</code></pre>` or `</pre>`."""
+
+
+def code_literal(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """Block rule part: `<pre><code className="language-sh">{`…`}</code></pre>` alone on
+    its lines, MDX's way to write code inside components (a template literal keeps its
+    lines), is a code block of the string's text in that language."""
+    found = _code_literal_at(state, start_line, end_line)
+    if found is None:
+        return False
+    text, language, line = found
+    if not silent:
+        token = state.push("fence", "code", 0)
+        token.content, token.info = text.rstrip("\n") + "\n", language
+        token.markup = "<pre>"  # not a fence of backticks: `nesting.unclosed_fence` skips it
+        token.map = [start_line, line + 1]
+        state.line = line + 1
+    return True
+
+
+def _code_literal_at(state: StateBlock, start: int, end_line: int) -> tuple[str, str, int] | None:
+    """Return (text, language, last line) of a `<pre>` code literal that opens line `start`
+    and ends a line before `end_line` (`code_literal`), or None."""
+    begin, src = state.bMarks[start] + state.tShift[start], state.src
+    pre = read_tag(src, begin) if src.startswith("<pre", begin) else None
+    if pre is None or pre.name != "pre" or pre.closing or pre.self_closing:
+        return None
+    code = read_tag(src, pre.end) if src.startswith("<code", pre.end) else None
+    at = code.end if code is not None else pre.end
+    end = expression_end(src, at) if src.startswith("{", at) else None
+    text = template_text(src[at + 1 : end - 1]) if end is not None else None
+    closing = CODE_CLOSE.match(src, end) if end is not None else None
+    if text is None or closing is None or bool(closing.group(1)) != (code is not None):
+        return None
+    line = line_of(state, closing.end() - 1, start, end_line)
+    if line is None or src[closing.end() : state.eMarks[line]].strip():
+        return None
+    classes = (code.attrs.get("className") or code.attrs.get("class", "")) if code else ""
+    language = next((c[9:] for c in classes.split() if c.startswith("language-")), "")
+    return text, language, line
 
 
 def _esm_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
@@ -181,8 +282,15 @@ def mdx_tag(state: StateInline, silent: bool) -> bool:
     if state.src[state.pos] != "<" or not is_mdx(state.env):
         return False
     tag = read_tag(state.src, state.pos)
-    if tag is None or not tag.component:
+    if tag is None:
         return False
+    if not tag.component:  # an HTML element: only one with an expression is MDX's own
+        if tag.closing or not any(value.startswith("{") for value in tag.attrs.values()):
+            return False
+        if not silent:  # `mdx_html` writes it as HTML
+            state.push("html_inline", "", 0).content = state.src[tag.start : tag.end]
+        state.pos = tag.end
+        return True
     if not silent:
         component_inline(state, tag)
     state.pos = tag.end
@@ -203,6 +311,27 @@ def mdx_warnings(state: StateCore) -> None:
                 _warn_expression(doc, block, token)
             elif token.meta.get("name"):
                 warn_component(doc, locate(doc, block.map, token.content), token.meta)
+
+
+def mdx_html(state: StateCore) -> None:
+    """Core rule (MDX only): write the start tags of HTML elements in raw HTML that hold a
+    JavaScript expression as HTML (`jsx.jsx_html`: `style={{textAlign: 'center'}}` is
+    `style="text-align: center"`, an attribute of another expression is left out with a
+    warning), before the template plugin could read `{{…}}` as Liquid and the raw HTML
+    plugin checks the tags' URLs."""
+    if not is_mdx(state.env):
+        return
+    doc = get_state(state.env)
+    for block in state.tokens:
+        held = [block] if block.type == "html_block" else []
+        held += [t for t in block.children or () if t.type == "html_inline"]
+        for token in held:
+            if "={" not in token.content:
+                continue
+            token.content, dropped = jsx_html(token.content)
+            for tag, attribute in dropped:
+                where = locate(doc, block.map, attribute)
+                doc.warn(*where, dropped_attribute(tag, attribute))
 
 
 def _warn_expression(doc: RenderState, block: Token, token: Token) -> None:

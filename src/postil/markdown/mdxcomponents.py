@@ -117,26 +117,41 @@ def _html_element(
 ) -> bool:
     """An HTML element's start tag alone on its line(s), up to its end tag alone on a line:
     MDX reads an element as JSX, its content as Markdown (`<details>⏎<summary>…`), indented
-    or not; its tags are written as they are."""
-    if tag.closing or tag.self_closing or tag.name.lower() in RAW_ELEMENTS:
+    or not (`mdx.mdx_html` writes a start tag's expressions as HTML: `style={{…}}` is CSS).
+    A self-closing or void element with an expression attribute alone on its line(s)
+    (`<img src="a.png" style={{width: 300}} />`) is that element."""
+    if tag.closing or tag.name.lower() in RAW_ELEMENTS:
         return False
     line = line_of(state, tag.end - 1, start_line, end_line)
     if line is None or state.src[tag.end : state.eMarks[line]].strip():
         return False
-    close = _closing_line(state, tag.name, line + 1, end_line)
-    if close is None:
+    close = None if tag.self_closing else _closing_line(state, tag.name, line + 1, end_line)
+    expressions = any(value.startswith("{") for value in tag.attrs.values())
+    if close is None and not expressions:
         return False  # a void element (`<br>`) or one never closed: CommonMark's block
     if silent:
         return True
     begin = state.bMarks[start_line] + state.tShift[start_line]
     opening = state.push("html_block", "", 0)
     opening.content, opening.map = state.src[begin : tag.end] + "\n", [start_line, line + 1]
+    if close is None:
+        state.line = line + 1
+        return True
     children(state, line + 1, close)
     end = state.src[state.bMarks[close] + state.tShift[close] : state.eMarks[close]].strip()
     closing = state.push("html_block", "", 0)
     closing.content, closing.map = end + "\n", [close, close + 1]
     state.line = close + 1
     return True
+
+
+def dropped_attribute(tag: JsxTag, attribute: str) -> str:
+    """The warning for an HTML element's attribute whose expression is left out."""
+    how = "an object of strings and numbers" if attribute.startswith("style=") else "a string"
+    return (
+        f"`{attribute}` on `<{tag.name}>` is left out: postil runs no JavaScript; write its "
+        f"value as {how}"
+    )
 
 
 def line_of(state: StateBlock, offset: int, start_line: int, end_line: int) -> int | None:
@@ -170,12 +185,15 @@ def _closing_line(state: StateBlock, name: str, first: int, end_line: int) -> in
     return None
 
 
-def children(state: StateBlock, first: int, stop: int) -> None:
+def children(state: StateBlock, first: int, stop: int, indent: int | None = None) -> None:
     """Tokenize lines `first` to `stop` (not included) as Markdown, indented as their
-    least indented line is (an element's content; MDX's indented lines, which are no code)."""
-    indents = [state.sCount[line] for line in range(first, stop) if not state.isEmpty(line)]
+    least indented line is (an element's content; MDX's indented lines, which are no code),
+    or as `indent` says (the lines of a string inside them may start anywhere)."""
+    if indent is None:
+        lines = range(first, stop)
+        indent = min((state.sCount[line] for line in lines if not state.isEmpty(line)), default=0)
     old_indent, old_max = state.blkIndent, state.lineMax
-    state.blkIndent = max(old_indent, min(indents, default=old_indent))
+    state.blkIndent = max(old_indent, indent)
     state.lineMax = stop
     state.md.block.tokenize(state, first, stop)
     state.blkIndent, state.lineMax = old_indent, old_max

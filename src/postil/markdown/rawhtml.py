@@ -15,8 +15,9 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
+from postil.markdown.alttext import NO_ALT_HTML, without_alt
 from postil.markdown.references import locate, record, resolve
-from postil.markdown.state import RenderState, get_state, is_mdx
+from postil.markdown.state import RenderState, get_state, is_mdx, reads_jsx
 
 URL_ATTRS = frozenset({"src", "href", "poster"})
 """Attributes holding one URL (`<img src>`, `<a href>`, `<video poster>`)."""
@@ -105,13 +106,14 @@ def rewrite_raw_html(state: StateCore) -> None:
     blocks: list[int] = render_state.groups.carry.setdefault("rawhtml_foreign", [0])
     for token in state.tokens:
         if token.type == "html_block":
-            _rewrite_token(render_state, token, token.map, blocks)
+            _rewrite_token(render_state, token, token.map, blocks, {})
             continue
         blocks[0] = 0  # Markdown's own block (`<p>`, `<li>`, `<pre>` …) ends SVG, as in HTML
         if token.type == "inline" and token.children:
+            seen: dict[str, int] = {}  # tags warned in this block: the next is further on
             for child in token.children:
                 if child.type == "html_inline":
-                    _rewrite_token(render_state, child, token.map, None)
+                    _rewrite_token(render_state, child, token.map, None, seen)
 
 
 def _rewrite_token(
@@ -119,9 +121,11 @@ def _rewrite_token(
     token: Token,
     block_map: list[int] | None,
     foreign: list[int] | None,
+    seen: dict[str, int],
 ) -> None:
     """Rewrite one raw HTML token's references in place, recording what must be checked;
-    `foreign`: None, or the depth of SVG and MathML open before a block (`rewrite_html`)."""
+    `foreign`: None, or the depth of SVG and MathML open before a block (`rewrite_html`);
+    `seen`: how often each tag warned about was found in the block so far."""
 
     def rewrite(value: str) -> str:
         new, target = resolve(value, render_state)
@@ -141,9 +145,41 @@ def _rewrite_token(
         line0, col = locate(render_state, block_map, f'"{value}"')
         render_state.extra.setdefault("html_ids", []).append((value, line0, col + 1))
 
-    jsx = render_state.path.lower().endswith(".mdx")
+    if "data-qmd" in token.content:
+        _warn_quarto_markdown(render_state, token, block_map)
+
+    def no_alt(tag: str) -> None:
+        first = tag.split("\n", 1)[0]
+        nth = seen[first] = seen.get(first, -1) + 1
+        line0, col = locate(render_state, block_map, first, nth=nth)
+        render_state.warn(line0, col, NO_ALT_HTML)
+
+    jsx = reads_jsx(render_state)
     renamed = JSX_ATTRIBUTES if jsx else {}
-    token.content = rewrite_html(token.content, rewrite, found_id, renamed, foreign)
+    token.content = rewrite_html(token.content, rewrite, found_id, renamed, foreign, no_alt)
+
+
+QUARTO_MARKDOWN = re.compile(r"\sdata-qmd(?:-base64)?\s*=")
+"""Quarto's Markdown in raw HTML (`<span data-qmd="_Header_"></span>` in a table cell,
+quarto-dev/quarto-cli#5730): Quarto renders the value into the empty element."""
+
+
+def _warn_quarto_markdown(
+    render_state: RenderState, token: Token, block_map: list[int] | None
+) -> None:
+    """Warn once at the first `data-qmd` attribute of a raw HTML token: postil does not
+    render it, so its element shows nothing."""
+    found = QUARTO_MARKDOWN.search(token.content)
+    if found is None:
+        return
+    line0, col = locate(render_state, block_map, found.group(0).strip())
+    render_state.warn(
+        line0,
+        col,
+        "`data-qmd` (Quarto's Markdown inside raw HTML) is not rendered, so its element "
+        "shows nothing: write the content as HTML inside the element, or the table as a "
+        "Markdown table",
+    )
 
 
 def rewrite_html(
@@ -152,6 +188,7 @@ def rewrite_html(
     found_id: Callable[[str], None] | None = None,
     renamed: Mapping[str, str] | None = None,
     foreign: list[int] | None = None,
+    no_alt: Callable[[str], None] | None = None,
 ) -> str:
     """Return `html` with every URL of its start tags mapped through `rewrite`, and, in a raw
     HTML block, each element written self-closed that HTML does not close so given its
@@ -159,7 +196,8 @@ def rewrite_html(
 
     Tags whose URLs all map to themselves keep their exact text; a changed tag is written
     again from its parsed attributes (values quoted and escaped). `found_id` is called with
-    the value of every `id` attribute. `renamed` maps attribute names (lower case) to the
+    the value of every `id` attribute, `no_alt` with each `<img>` tag that has no `alt` (nor
+    a mark of decoration: `alttext.without_alt`). `renamed` maps attribute names (lower case) to the
     names written instead (`JSX_ATTRIBUTES` in MDX). `<a name="x"/>`, `<div id="w"/>`,
     `<iframe src="…" />` are written `<a name="x"></a>` …: kramdown, whose posts write
     them so, and MDX read them as empty elements; a browser reads an open one, which took
@@ -191,6 +229,8 @@ def rewrite_html(
             for name, value in attrs:
                 if name == "id" and value:
                     found_id(value)
+        if no_alt is not None and raw[1:4].lower() == "img" and without_alt(_tag_name(raw), attrs):
+            no_alt(raw)
         new = [
             (renamed.get(name, name), _rewrite_value(name, value, rewrite)) for name, value in attrs
         ]

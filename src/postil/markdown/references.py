@@ -30,6 +30,11 @@ PELICAN_LINK = re.compile(
 `{category}name`, `{index}`; Pelican 3.4's `|filename|` form. Markdown-it has percent-encoded
 the braces and bars by the time a link is read."""
 
+_SLASHES = re.compile(r"/{2,}")
+"""A run of slashes inside a root-absolute path, which web servers read as one (nginx's
+`merge_slashes`, GitHub Pages; knitr writes `assets/post//plot-1.svg` for a `fig.path`
+ending in `/`)."""
+
 _URL_SAFE = "/!$&'()*+,;=:@~-._"
 """Characters kept as they are when an output path is written as a URL path (RFC 3986 pchar)."""
 
@@ -56,7 +61,9 @@ def resolve(url: str, state: RenderState) -> Resolved:
     - External (scheme or host) and fragment-only references are left alone.
     - `other.md#x`, Zola's `@/posts/other.md#x`: the URL of that post or page
       (`state.links`), None when there is none.
-    - `/img/a.png`: under the base path; `img/a.png` must be published.
+    - `/img/a.png`: under the base path; `img/a.png` must be published (`/img//a.png`
+      too, its slashes merged as a web server merges them). A root path that is a post's
+      or page's URL in other letter case is that URL (`_page_in_other_case`).
     - `plot.png`, `../img/a.png`: relative to the post's source file first (the same
       Markdown previews in an editor and on GitHub): a content asset there
       (`state.assets`) is written as its published URL; otherwise the browser's reading,
@@ -80,13 +87,28 @@ def resolve(url: str, state: RenderState) -> Resolved:
     if is_source(path):  # a link to a source file is a link to its page
         page = state.links.get(source_path(state.path, path))
         return Resolved(None if page is None else state.base_path + page + tail)
-    if path.startswith("/"):
-        return Resolved(state.base_path + url.lstrip("/"), path.lstrip("/"))
+    if path.startswith("/"):  # `a//b` is `a/b` to a web server: knitr's `fig.path` + `/`
+        page = _page_in_other_case(path, state) if path != path.lower() else None
+        if page is not None:  # Jekyll keeps a file name's capitals in its URL; postil's slug
+            return Resolved(state.base_path + page + tail)  # is lower case (`make_slug`)
+        written = _SLASHES.sub("/", parts.path).lstrip("/")
+        return Resolved(state.base_path + written + tail, _SLASHES.sub("/", path).lstrip("/"))
     asset = state.assets.get(source_path(state.path, path))
     if asset is not None:
         return Resolved(state.base_path + quote(asset, safe=_URL_SAFE) + tail, asset)
     page_url = state.links.get(state.path, "")
     return Resolved(url, posixpath.normpath(posixpath.join(page_url, path)))
+
+
+def _page_in_other_case(path: str, state: RenderState) -> str | None:
+    """Return the URL of the one post or page whose URL is the root path `path` in other
+    letter case (`/posts/Separation-of-Variables/` for `posts/separation-of-variables/`:
+    Jekyll's `:title` keeps the file name's capitals), or None."""
+    wanted = path.strip("/").lower()
+    if not wanted or wanted == path.strip("/"):
+        return None
+    pages = {page for page in state.links.values() if page.strip("/").lower() == wanted}
+    return pages.pop() if len(pages) == 1 and path.strip("/") + "/" not in pages else None
 
 
 def source_path(source_rel: str, path: str) -> str:

@@ -8,7 +8,8 @@ rendering; postil reads the shortcodes it has an equivalent for:
 - `highlight` → a code block (`linenos`, `hl_lines`); its code may begin on the opening
   tag's line and end on the closing tag's, as Hugo reads it;
 - `rawhtml`, `raw`, `html`, `math` → their content, parsed as the rest of the post (the
-  wrapper goes);
+  wrapper goes); a `math` holding bare TeX, no `$$`, is a formula (hugo-theme-fuji's: display,
+  inline with `inline`; `postil.markdown.math`);
 - the callouts of popular themes (`callout`, `hint`, `alert`, `notice`, `admonition`:
   `CALLOUTS`) → a postil callout of their kind and title; `spoiler`, `details`, `expand`
   (`FOLDS`) → a folded callout under their title; also opened and closed on one line
@@ -34,8 +35,9 @@ rendering; postil reads the shortcodes it has an equivalent for:
 - `{{</* name */>}}` → the shortcode shown as text (Hugo's escape), in code blocks and
   spans too, as Hugo shows it there.
 
-Any other shortcode is left out with a warning naming it; the content between a paired
-shortcode's tags stays.
+A shortcode alone on its lines may span several (`{{< figure⏎  src="x.png"⏎>}}`, as Hugo
+reads the file before the Markdown: `tagsyntax.spanning_tag`). Any other shortcode is left
+out with a warning naming it; the content between a paired shortcode's tags stays.
 """
 
 from __future__ import annotations
@@ -72,6 +74,7 @@ from postil.markdown.tagsyntax import (
     line_tag,
     scan_tag,
     shortcode_params,
+    spanning_tag,
     unclosed_code,
 )
 
@@ -155,7 +158,7 @@ def shortcode_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
         return True
     tag = line_tag(state, start)
     if tag is None:
-        return _one_line_pair(state, start, silent)
+        return _spanning(state, start, end, silent) or _one_line_pair(state, start, silent)
     if tag.kind != "shortcode" or tag.name in ("ref", "relref", "kbd"):
         return False
     loader = tag.name == "katex" and tag.inner.endswith("/")  # `{{< katex />}}`: `_one_line`
@@ -177,6 +180,23 @@ def shortcode_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
     if line == start:
         _one_line(state, start, end, tag)
     state.line = line + 1
+    return True
+
+
+def _spanning(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """Read a shortcode written over several lines (`{{< figure⏎  src="x.png"⏎>}}`,
+    `tagsyntax.spanning_tag`) as `_one_line` reads one on a line of its own; a callout, tab
+    or math opener so written is left to the inline rules."""
+    spanning = spanning_tag(state, start, end)
+    if spanning is None:
+        return False
+    tag, last = spanning
+    paired = CALLOUTS | FOLDS | QUOTES | TABSETS | TABS | {"katex", "ref", "relref", "kbd"}
+    if tag.kind != "shortcode" or tag.name.lstrip("/") in paired:
+        return False
+    if not silent:
+        _one_line(state, start, end, tag)
+        state.line = last + 1
     return True
 
 

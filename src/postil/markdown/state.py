@@ -129,6 +129,9 @@ class RenderState:
         double_dollar_in_text: how `$$…$$` inside a line of text reads: "inline" (kramdown's
             reading, the default) or "display" (Pandoc's); the site's
             `math: double_dollar_in_text:` (`postil.markdown.math`).
+        code_spans: how a code span holding a formula reads: "code" (the default) or
+            "math" (math-code.js's reading); the site's `math: code_spans:`
+            (`postil.markdown.mathcode`).
         bibliography: the works the document can cite by key (`postil.bibliography`:
             its own `.bib` files, then the site's), or None when it names no bibliography
             (then `[@key]` is no citation).
@@ -175,6 +178,7 @@ class RenderState:
     highlight_cache: MutableMapping[tuple[Any, ...], str] = field(default_factory=dict)
     math_cache: MathCache | None = None
     double_dollar_in_text: str = "inline"
+    code_spans: str = "code"
     bibliography: Mapping[str, Work] | None = None
     citation_style: str = "author-year"
     media_path: str = ""
@@ -253,10 +257,16 @@ MDX_SUFFIX = ".mdx"
 
 def is_mdx(env: MutableMapping[str, Any]) -> bool:
     """Whether the document being parsed is read as MDX: an MDX source (its path ends
-    `.mdx`), or Markdown with Svelte (`postil.markdown.svelte` marks it `extra["svelte"]`),
-    whose expressions and components are MDX's."""
-    state = get_state(env)
-    return state.path.lower().endswith(MDX_SUFFIX) or bool(state.extra.get("svelte"))
+    `.mdx`), a Docusaurus `.md` post (`postil.markdown.mdx.mdx_dialect` marks it
+    `extra["mdx"]`), or Markdown with Svelte (`postil.markdown.svelte` marks it
+    `extra["svelte"]`), whose expressions and components are MDX's."""
+    return reads_jsx(get_state(env))
+
+
+def reads_jsx(state: RenderState) -> bool:
+    """Whether the document of `state` is read as MDX (`is_mdx`)."""
+    extra = state.extra
+    return state.path.lower().endswith(MDX_SUFFIX) or bool(extra.get("mdx") or extra.get("svelte"))
 
 
 def jsx_dialect(state: RenderState) -> str:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import islice
 from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
+from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
@@ -41,11 +42,54 @@ def table_plugin(md: MarkdownIt) -> None:
     tables carry `meta["figure"] = {"id": …, "kind": "table"}` for the figure plugin to number;
     `[](#tbl-memory)` then reads "Table 1". CSS classes: table, table-wrap, figure-label.
     """
+    rule = md.block.ruler.__rules__[md.block.ruler.__find__("table")]
+    md.block.ruler.at("table", _caption_ends_table(rule.fn), {"alt": list(rule.alt)})
     md.core.ruler.after("inline", "table_caption", table_caption)
     md.add_render_rule("table_open", render_table_open)
     md.add_render_rule("table_close", render_table_close)
     md.add_render_rule("table_caption_open", render_table_caption_open)
     md.add_render_rule("table_caption_close", render_table_caption_close)
+
+
+BlockRule = Callable[[StateBlock, int, int, bool], bool]
+
+
+def _caption_ends_table(table_rule: BlockRule) -> BlockRule:
+    """Wrap the pipe table rule so that a caption line right under the table ends it.
+
+    GFM reads every line after a table's rows, up to a blank line, as one more row; Pandoc
+    reads a line holding no `|` as no row, so `: Caption` or `Table: Caption` written on the
+    line under the last row is the table's caption (quarto-dev/quarto-markdown#28). The
+    table then ends at that line, which `table_caption` reads as it reads a caption after a
+    blank line.
+    """
+
+    def pipe_table(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+        if start_line + 2 > end_line:
+            return False
+        at = state.bMarks[start_line + 1] + state.tShift[start_line + 1]
+        if at >= state.eMarks[start_line + 1] or state.src[at] not in "|-:":
+            return False  # the table rule's own first test: most lines start no table
+        if not silent:
+            end_line = _caption_line(state, start_line, end_line)
+        return table_rule(state, start_line, end_line, silent)
+
+    return pipe_table
+
+
+def _caption_line(state: StateBlock, start_line: int, end_line: int) -> int:
+    """Return the line of a caption written right under the pipe table starting at
+    `start_line` (a line without `|` that starts `:` or `Table:`), else `end_line`."""
+    src, line = state.src, start_line + 1
+    if "|" not in src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]:
+        return end_line  # no pipe table starts here (or one the table rule refuses)
+    for line in range(start_line + 2, end_line):
+        text = src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
+        if "|" in text:
+            continue
+        is_caption = text and state.sCount[line] - state.blkIndent < 4
+        return line if is_caption and CAPTION_PREFIX.match(text) else end_line
+    return end_line
 
 
 def table_caption(state: StateCore) -> None:

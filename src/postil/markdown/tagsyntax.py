@@ -221,6 +221,43 @@ def line_tag(state: StateBlock, line: int) -> Tag | None:
     return tag
 
 
+SPANNING_LINES = 40
+"""The most lines a tag spanning lines is looked for in (a long paragraph opening with `{{`
+is not read to its end for each of its lines)."""
+
+
+def spanning_tag(state: StateBlock, line: int, end: int) -> tuple[Tag, int] | None:
+    """Return a template tag that opens `line` alone and closes at the end of a later line
+    (before `end`), with that last line; None when there is none (`line_tag` reads one on
+    a line of its own).
+
+    Jekyll and Hugo read tags before the Markdown, so a tag may span lines: Chirpy's
+    documented `{% include embed/video.html⏎  src='…'⏎  autoplay=true %}`, a Hugo
+    `{{< figure⏎  src="…"⏎>}}`. Its lines must hold no blank line (`scan_tag`) and stay in
+    the block being read: a continuation line left of a list item, or after a quote's `>`,
+    ends the search.
+    """
+    begin = state.bMarks[line] + state.tShift[line]
+    if state.sCount[line] - state.blkIndent >= 4 or not state.src.startswith("{", begin):
+        return None
+    run, end = line, min(end, line + SPANNING_LINES)
+    while run + 1 < end and not _breaks_tag(state, run + 1):
+        run += 1
+    tag = scan_tag(state.src, begin, state.eMarks[run]) if run > line else None
+    if tag is None or tag.end <= state.eMarks[line]:
+        return None  # none, or one closing on its first line (`line_tag`'s, or text after it)
+    last = next(at for at in range(line + 1, run + 1) if tag.end <= state.eMarks[at])
+    return None if state.src[tag.end : state.eMarks[last]].strip() else (tag, last)
+
+
+def _breaks_tag(state: StateBlock, line: int) -> bool:
+    """Tell whether `line` cannot continue a tag begun above it: it is blank, outside the
+    block being read, or has container markup (a quote's `>`) before its text."""
+    blank = state.bMarks[line] + state.tShift[line] >= state.eMarks[line]
+    between = state.src[state.eMarks[line - 1] : state.bMarks[line]]
+    return blank or left_container(state, line) or between.strip() != ""
+
+
 def find_closer(state: StateBlock, start: int, end: int, closes: str) -> int | None:
     """Return the first line after `start` (before `end`) holding only a tag named `closes`."""
     for line in range(start + 1, end):

@@ -26,7 +26,7 @@ from postil.markdown.hexo import evaluate_hexo, is_hexo
 from postil.markdown.inlinewarn import warn_inline
 from postil.markdown.liquid import Value, evaluate_liquid
 from postil.markdown.shortcode import evaluate_shortcode
-from postil.markdown.state import RenderState, get_state
+from postil.markdown.state import RenderState, get_state, reads_jsx
 from postil.markdown.tagsyntax import OPENERS, Tag, locate, scan_tag
 from postil.markdown.zola import evaluate_zola
 
@@ -144,13 +144,14 @@ def template_eval(state: StateCore) -> None:
     """Core rule: evaluate every tag in inline text, link destinations and raw HTML."""
     doc = get_state(state.env)
     raw = doc.groups.carry.get("template_raw", 0)  # a `raw` block may span parse groups
+    jsx = reads_jsx(doc)  # MDX: `{{…}}` in raw HTML is JSX (`mdx.mdx_html`), never Liquid
     for token in state.tokens:
         raw += {"liquid_raw_open": 1, "liquid_raw_close": -1}.get(token.type, 0)
         if token.type == "inline" and token.children:
             # markdown-it's own normalizer: the instance's keeps destinations with tags as is
             normalize = partial(MarkdownIt.normalizeLink, state.md)
             token.children = _inline(doc, token, raw > 0, normalize)
-        elif token.type == "html_block" and not raw and _has_tag(token.content):
+        elif token.type == "html_block" and not raw and not jsx and _has_tag(token.content):
             token.content = _substitute(doc, token.content, token.map[0] if token.map else 0)
     doc.groups.carry["template_raw"] = raw
     state.tokens = _without_empty_headings(doc, _without_empty_paragraphs(state.tokens))
@@ -174,6 +175,9 @@ def _inline(
                 children.append(Token(kind, "", 0, content=value.text))
             continue
         if child.type == "html_inline" and not raw and _has_tag(child.content):
+            if reads_jsx(doc):  # MDX: `{{…}}` in a tag is JSX (`mdx.mdx_html`), not Liquid
+                children.append(child)
+                continue
             child.content = _substitute(doc, child.content, line0, block.content)
         name = "href" if child.type == "link_open" else "src" if child.type == "image" else ""
         url = child.attrs.get(name) if name else None

@@ -10,8 +10,8 @@ them so:
 - `[[Note#Some heading]]`, `[[#Some heading]]`: to that heading, whose id is the slug
   postil gives it (`postil.markdown.heading.slug_for`), checked like any link's fragment;
   `[[Note#^block-id]]` (a block reference) links to the block whose text ends with
-  ` ^block-id` (Obsidian's block id, taken out of the text and made the block's id by
-  `block_ids`);
+  ` ^block-id`, or the quote, callout, list or table followed by a `^block-id` line
+  (Obsidian's block id, taken out of the text and made the block's id by `block_ids`);
 - `![[plot.png]]`, `![[plot.png|300]]`, `![[plot.png|300x200]]`, `![[plot.png|A plot]]`:
   the image file of that name among the content's files, the number its width (and
   height), other text its alt text;
@@ -151,41 +151,88 @@ def _reference(state: StateInline, match: re.Match[str]) -> bool:
 BLOCK_ID = re.compile(r"(?:(?<=\s)|\A)\^([A-Za-z0-9-]+)[ \t]*\Z")
 """Obsidian's block id at the end of a block's text: ` ^abc123`."""
 BLOCK_ID_NAME = re.compile(r"[A-Za-z0-9-]+")
+BLOCK_ID_ALONE = re.compile(r"\^[A-Za-z0-9-]+[ \t]*")
+"""A paragraph's whole text when it is an Obsidian block id naming the block before it."""
 
 
 def block_ids(state: StateCore) -> None:
     """Core rule: an Obsidian block id (` ^abc123` ending a paragraph or a list item's
-    text, Obsidian's "Link to a block in a note") is taken out of the text and made the
-    id of its block, where `[[#^abc123]]` and `[[Note#^abc123]]` lead; in a tight list
-    item, of the item."""
-    tokens = state.tokens
+    text, or on the text's next line, Obsidian's "Link to a block in a note") is taken out
+    of the text and made the id of its block, where `[[#^abc123]]` and `[[Note#^abc123]]`
+    lead; in a tight list item, of the item. An id alone in a paragraph right after a quote,
+    callout, list or table is that block's id, as Obsidian writes one for such a "structured
+    block" (and Quartz's `ofm.ts` reads it for a quote), and the paragraph goes."""
+    tokens, gone = state.tokens, set[int]()
     for index, inline in enumerate(tokens):
         if inline.type != "inline" or "^" not in inline.content or not inline.children:
             continue
-        last = inline.children[-1]
-        after_math = len(inline.children) > 1 and inline.children[-2].type == "math_inline"
-        found = BLOCK_ID.search(last.content) if last.type == "text" else None
-        if found is None or not (found.start() or after_math or len(inline.children) == 1):
-            continue  # `x^2` split by other tokens is no id
-        if not re.search("[A-Za-z]", found.group(1)) and len(found.group(1)) < 5:
-            continue  # `10 ^6` in prose; Obsidian's own ids are six letters and digits
-        last.content = last.content[: found.start()].rstrip()
-        block = next((t for t in reversed(tokens[:index]) if t.nesting == 1), None)
-        if block is not None and block.hidden:  # a tight list's paragraph: its item
-            block = next((t for t in reversed(tokens[:index]) if t.type == "list_item_open"), block)
-        given = found.group(1)
-        taken = state.env.setdefault("_block_ids", set())
-        if given in taken or given in RESERVED_IDS or given.startswith(RESERVED_PREFIXES):
-            get_state(state.env).warn(
-                inline.map[0] if inline.map else None,
-                1,
-                f"block id `^{given}` is already an id of this page, so this block does not "
-                "get it; give the block another id",
-            )
-        elif block is not None and "id" not in block.attrs:
-            block.attrs["id"] = given
-            block.meta = {**(block.meta or {}), "block_id": given}  # headings avoid it
-            taken.add(given)
+        given = _take_block_id(inline)
+        if given is None:
+            continue
+        block = _structured_block(tokens, index) if not inline.children else None
+        if block is not None:
+            gone.update((index - 1, index, index + 1))  # the id's own paragraph
+        else:
+            block = next((t for t in reversed(tokens[:index]) if t.nesting == 1), None)
+            if block is not None and block.hidden:  # a tight list's paragraph: its item
+                is_item = (t for t in reversed(tokens[:index]) if t.type == "list_item_open")
+                block = next(is_item, block)
+        _give_block_id(state, inline, block, given)
+    if gone:
+        state.tokens = [token for index, token in enumerate(tokens) if index not in gone]
+
+
+def _give_block_id(state: StateCore, inline: Token, block: Token | None, given: str) -> None:
+    """Make `given` the id of `block`, or warn at `inline` when the page has that id."""
+    taken = state.env.setdefault("_block_ids", set())
+    if given in taken or given in RESERVED_IDS or given.startswith(RESERVED_PREFIXES):
+        get_state(state.env).warn(
+            inline.map[0] if inline.map else None,
+            1,
+            f"block id `^{given}` is already an id of this page, so this block does not "
+            "get it; give the block another id",
+        )
+    elif block is not None and "id" not in block.attrs:
+        block.attrs["id"] = given
+        block.meta = {**(block.meta or {}), "block_id": given}  # headings avoid it
+        taken.add(given)
+
+
+def _take_block_id(inline: Token) -> str | None:
+    """Return the block id ending `inline`'s text and take it (and a line break before it)
+    out of its children, leaving none when the id was all the text; None if it has none."""
+    children = inline.children or []
+    last = children[-1]
+    found = BLOCK_ID.search(last.content) if last.type == "text" else None
+    before = children[-2].type if len(children) > 1 else ""
+    if found is None or not (found.start() or before in ("", *_BEFORE_ID)):
+        return None  # `x^2` split by other tokens is no id
+    if not re.search("[A-Za-z]", found.group(1)) and len(found.group(1)) < 5:
+        return None  # `10 ^6` in prose; Obsidian's own ids are six letters and digits
+    last.content = last.content[: found.start()].rstrip()
+    if not last.content and before in ("", "softbreak", "hardbreak"):
+        del children[-2 if before else -1 :]  # the id's own line, and its line break
+    return found.group(1)
+
+
+_BEFORE_ID = ("math_inline", "softbreak", "hardbreak")
+"""Inline tokens an id may follow as the first thing of its text token: a formula ending
+the text (`$x$ ^id`), or a line break (the id on the text's next line)."""
+
+
+def _structured_block(tokens: list[Token], index: int) -> Token | None:
+    """Return the opening token of the quote, callout, list or table closed right before the
+    paragraph whose inline token is `tokens[index]`; None when no such block comes right
+    before it (a paragraph keeps an id of its own)."""
+    opening, closed = tokens[index - 1], tokens[index - 2] if index >= 2 else None
+    if closed is None or closed.nesting != -1 or closed.type == "paragraph_close":
+        return None
+    if closed.level != opening.level:
+        return None
+    return next(
+        (t for t in reversed(tokens[: index - 2]) if t.nesting == 1 and t.level == closed.level),
+        None,
+    )
 
 
 def wikilink_check(state: StateCore) -> None:

@@ -227,8 +227,9 @@ def _spot(doc: RenderState, block: Token, token: Token) -> tuple[int | None, int
     line0 = (block.map[0] if block.map else 0) + before.count("\n")
     col = token.meta["pos"] - (before.rfind("\n") + 1) + 1
     if block.map and 0 <= line0 < len(doc.source_lines):
-        at = doc.source_lines[line0].find(token.content)
-        col = at + 1 if at >= 0 else col
+        # the reference itself, not a longer one it begins (`@fig-form` in `@fig-forms`)
+        found = re.search(re.escape(token.content) + r"(?![\w-])", doc.source_lines[line0])
+        col = found.start() + 1 if found else col
     return (line0 if block.map else None), col
 
 
@@ -246,12 +247,32 @@ def _report_unknown(doc: RenderState, block: Token, token: Token) -> None:
             f"after the chunk with `{{#{label}}}`",
         )
         return
+    inline_at = _inline_image_line(doc, label)
+    if inline_at is not None:  # quarto-dev/quarto-cli#5571
+        doc.error(
+            line0,
+            col,
+            f"cross-reference `{token.content}`: the image with `{{#{label}}}` on line "
+            f"{inline_at} is not alone in its paragraph (text beside it or a link around "
+            f"it), so it is no {kind}; give the image a paragraph of its own",
+        )
+        return
     doc.error(
         line0,
         col,
         f"cross-reference `{token.content}`: no {kind} of this post has the label "
         f"`{label}`; fix the label or add `{{#{label}}}` to the {kind}",
     )
+
+
+def _inline_image_line(doc: RenderState, label: str) -> int | None:
+    """Return the file line of an image given the id `label` that made no figure (one in a
+    line of text: Quarto numbers only an image alone in its paragraph), or None."""
+    written = re.compile(r"\]\([^)]*\)\{[^}]*#" + re.escape(label) + r"(?![\w-])")
+    for number, line in enumerate(doc.source_lines):
+        if "#" + label in line and written.search(line):
+            return doc.body_line + number
+    return None
 
 
 def render_xref(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:

@@ -244,13 +244,13 @@ class Closers:
         r"""Return the `$` that Typora and MathJax would close `$y $` with and `spaced_dollar`
         does not (a lone letter or a few one-letter variables before a space, in Latin prose:
         `$y $ in memory`), or -1: the inline rule leaves it text with a warning, since a
-        shell variable (`$A $B`) or a lone letter is as likely there. The `$` must be
-        followed by no letter, digit or `$` (it opens nothing, and no price).
+        shell variable (`$A $B`) or a lone letter is as likely there. So is `$ k$`, the space
+        after the opening `$` (MathJax typeset it in a kramdown post's list: `em $ k$
+        conjuntos`), which Pandoc's rule leaves text as well. The `$` must be followed by
+        no letter, digit or `$` (it opens nothing, and no price).
         """
-        if self.src[start].isspace():
-            return -1
         close = self._first_balanced(self._unescaped, start, end)
-        if close < 0 or not self.src[close - 1].isspace():
+        if close < 0 or self.src[start].isspace() == self.src[close - 1].isspace():
             return -1
         after = self.src[close + 1 : close + 2]
         if after and (after.isalnum() or after == "$"):

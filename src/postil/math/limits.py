@@ -21,7 +21,7 @@ import xml.etree.ElementTree as ET
 
 from postil.math.macros import read_group
 from postil.math.markers import DATA_LIMITS, has_markers, marker, read_marker
-from postil.math.mathml import SCRIPTED, UNDER_OVER, core
+from postil.math.mathml import SCRIPTED, SCRIPTED_OR_STACKED, UNDER_OVER, core
 from postil.math.styles import DISPLAY, walk_styles
 from postil.math.symbols import LIMIT_NAMES, LIMIT_OPERATORS
 
@@ -108,7 +108,10 @@ def apply_limits(root: ET.Element, display: bool, *, unwrap: bool = True) -> Non
     if unwrap:
         unwrap_limit_groups(root)
     if not any(
-        el.tag in LIMIT_TAGS and len(el) and _limits_mode(el[0]) is not None for el in root.iter()
+        el.tag in LIMIT_TAGS
+        and len(el)
+        and (_limits_mode(el[0]) is not None or _stacked_operator(el) is not None)
+        for el in root.iter()
     ):
         return  # no operator takes limits: no need to know the styles
     for el, style in walk_styles(root, display):
@@ -117,6 +120,9 @@ def apply_limits(root: ET.Element, display: bool, *, unwrap: bool = True) -> Non
             continue
         mode = _limits_mode(el[0])
         if mode is None:
+            stacked = _stacked_operator(el)
+            if stacked is not None and style != DISPLAY:
+                stacked.set("movablelimits", "false")
             continue
         if tag in SCRIPTED and (mode == ALWAYS or mode == DISPLAY_ONLY and style == DISPLAY):
             el.tag = UNDER_OVER[tag]
@@ -125,6 +131,26 @@ def apply_limits(root: ET.Element, display: bool, *, unwrap: bool = True) -> Non
         base = core(el[0])
         if el.tag in SCRIPTS_OF and base.tag == "mo" and style != DISPLAY:
             base.set("movablelimits", "false")
+
+
+def _stacked_operator(el: ET.Element) -> ET.Element | None:
+    r"""Return the `∑` of `\overset{a}{\sum}`: a stack's base operator Chromium would move.
+
+    amsmath's `\overset`, `\underset` and `\stackrel` stack over or under their base in
+    every style (`\mathop{…}\limits`), but Chromium draws a stack whose base is built on an
+    `<mo>` the operator dictionary gives `movablelimits` (∑, ∏, ⋃ …) as scripts in compact
+    style, `<mrow>` wrappers included (MathML Core §3.2.4.1); mathjax/MathJax#1929.
+    None for a stack that is no such operator or says `movablelimits` itself.
+    """
+    if el.tag not in SCRIPTS_OF:
+        return None
+    base = el[0]
+    while len(base) and (base.tag in SCRIPTED_OR_STACKED or base.tag == "mrow" and len(base) == 1):
+        base = base[0]
+    text = (base.text or "").strip()
+    if base.tag != "mo" or text not in LIMIT_OPERATORS or "movablelimits" in base.attrib:
+        return None
+    return base
 
 
 def _limits_mode(base: ET.Element) -> str | None:

@@ -115,7 +115,6 @@ BUILTIN_MACROS: dict[str, str] = {
     "varlimsup": r"\overline{\lim}",
     "varinjlim": r"\underrightarrow{\lim}",
     "varprojlim": r"\underleftarrow{\lim}",
-    "KaTeX": r"\text{KaTeX}",
     "mathnormal": "{#1}",
     # plain.tex's `\pmb`, "poor man's bold": the glyph overprinted three times, slightly
     # offset, so it keeps its shape (an italic letter stays italic): `\boldsymbol`'s, not

@@ -18,6 +18,7 @@ marker into the right MathML. The kinds:
 | `fracdelim` | `rewrite.rewrite_genfrac` | a delimiter | an `<mo>` sized by style (`\binom`'s) |
 | `fracrule` | `rewrite.rewrite_genfrac` | a length | `linethickness` on the next `mfrac` |
 | `sized` | `rewrite_specials` | `mathrel`, none | `FIXED` on `\bigg`'s, `\bigm`'s delimiter |
+| `logo` | `textmode.rewrite_logos` | the word | its group a `<semantics>`, word annotated |
 | `ref`, `eqref` | `rewrite.rewrite_refs` | a label in hex | a link (`numbering.resolve_refs`) |
 
 Besides markers, text inside `\text{…}` hides `{`, `}`, `\` behind `TEXT_STAND_INS` (restored
@@ -173,6 +174,8 @@ def _expand(parent: ET.Element, index: int, el: ET.Element, kind: str, payload: 
         el.tag, el.text = "mi", payload
         el.attrib.clear()
         el.set(DATA_OP, "1")
+        if len(payload) == 1:  # `\operatorname{E}`: upright (TeX's \operator@font), where
+            el.set("mathvariant", "normal")  # a one-letter `<mi>` is italic
         if kind == "opl":
             el.set(DATA_LIMITS, "1")
     elif kind == "opgroup":  # the marker opens the group that is the operator's name
@@ -204,6 +207,14 @@ def _expand(parent: ET.Element, index: int, el: ET.Element, kind: str, payload: 
                 target.attrib.update({DATA_CLASS: payload, "lspace": REL_SPACE})
                 target.set("rspace", REL_SPACE)
         parent.remove(el)
+    elif kind == "logo":  # opens a TeX logo's group: its word for readers of plain text
+        parent.remove(el)
+        shown = ET.Element("mrow")
+        shown.extend(list(parent))
+        parent[:] = []
+        semantics = ET.SubElement(parent, "semantics")
+        semantics.append(shown)
+        ET.SubElement(semantics, "annotation", encoding="text/plain").text = payload
     elif kind == "env":
         target = _next_sibling(parent, index)
         table = next(target.iter("mtable"), None) if target is not None else None

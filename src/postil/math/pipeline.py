@@ -27,6 +27,7 @@ from postil.math import (
     fonts,
     intertext,
     limits,
+    listends,
     markers,
     mhchem,
     numbering,
@@ -314,8 +315,10 @@ def _limits(formula: Formula) -> None:
 
 
 def _atom_spacing(formula: Formula) -> None:
-    """Remove TeX's spaces between adjacent relations and around operators in scripts."""
-    spacing.fix_atom_spacing(formula.root, formula.display)
+    """Remove TeX's spaces between adjacent relations, around operators in scripts and at
+    the ends of lists (`listends`: only a formula with a spaced operator has work there)."""
+    if spacing.fix_atom_spacing(formula.root, formula.display):
+        listends.space_list_ends(formula.root)
 
 
 def _environment_styles(formula: Formula) -> None:
@@ -402,6 +405,7 @@ TEX_PASSES: list[tuple[str, Pass]] = [
     ("enclosures", _rewrite(enclosures.rewrite_enclosures)),
     ("paragraph-columns", _rewrite(parcolumns.rewrite_paragraph_columns)),
     ("text", _rewrite(textmode.rewrite_text)),
+    ("logos", _rewrite(textmode.rewrite_logos)),
     ("dots", _rewrite(rewrite.rewrite_dots)),
     ("sidesets", _rewrite(_if_in(("\\sideset", "\\prescript"), limits.rewrite_sidesets))),
     ("limits-markers", _rewrite(limits.rewrite_limits)),

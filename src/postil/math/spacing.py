@@ -274,7 +274,7 @@ def atom_class(el: ET.Element) -> str | None:
     return symbol_class(text)
 
 
-def fix_atom_spacing(root: ET.Element, display: bool) -> None:
+def fix_atom_spacing(root: ET.Element, display: bool) -> bool:
     """Give relations, binary operators and punctuation the spaces TeX gives them.
 
     The TeXbook, ch. 18, p. 170 (Appendix G, rule 20): between two relations there is no
@@ -283,6 +283,10 @@ def fix_atom_spacing(root: ET.Element, display: bool) -> None:
     every space around a relation, a binary operator and after punctuation (`j=1` under
     a sum, `x^{n-1}`, `a_{i,j}`). Chromium scales its dictionary's spaces in scripts but
     keeps them (WPT `mo-lspace-rspace-with-positive-scriptlevel`), so both are explicit.
+
+    Returns:
+        Whether the formula has an operator TeX may space (a relation, binary operator or
+        punctuation): only then can `listends.space_list_ends` find work.
     """
     # What the walk can change, known from the operators before it (it only takes spaces
     # away, which never makes an atom a relation or spaced): most formulas need no walk.
@@ -293,8 +297,9 @@ def fix_atom_spacing(root: ET.Element, display: bool) -> None:
         is_left_fence(el) for el in operators
     )
     misspaced = any((el.text or "") in MISSPACED for el in operators)
-    if not relations and not dots and not misspaced and SPACED_CLASSES.isdisjoint(classes):
-        return
+    spaced = not SPACED_CLASSES.isdisjoint(classes)
+    if not relations and not dots and not misspaced and not spaced:
+        return False
     if not any(el.tag in STYLE_LOWERING for el in root.iter()):
         # Nothing is in a script style (29 % of the formulas that get here): only the rows'
         # relations and dots need work, found without following the styles.
@@ -306,7 +311,7 @@ def fix_atom_spacing(root: ET.Element, display: bool) -> None:
                 _join_relations(row)
             if dots:
                 space_inner_dots(row)
-        return
+        return spaced
     for el, style in walk_styles(root, display):
         if el.tag in ROWS:
             if relations:
@@ -318,6 +323,7 @@ def fix_atom_spacing(root: ET.Element, display: bool) -> None:
             el.set("rspace", ZERO)
         elif misspaced and el.tag == "mo" and style < SCRIPT:
             _space_as_tex(el)
+    return spaced
 
 
 MISSPACED = MISSPACED_BINS | MISSPACED_RELATIONS
@@ -387,7 +393,7 @@ def _spaced_before(row: ET.Element, position: int) -> bool:
     return index < position - 1 and index >= 0 and (row[index].text or "") == "\u2061"
 
 
-def _neighbour_class(el: ET.Element | None, empty: str = "mathord") -> str | None:
+def neighbour_class(el: ET.Element | None, empty: str = "mathord") -> str | None:
     r"""Return the TeX class of an Inner atom's neighbour that decides the space to it.
 
     None for no neighbour; `inner` for dots; a unary sign (`form="prefix"`) is Ord; a
@@ -441,8 +447,8 @@ def space_inner_dots(row: ET.Element) -> None:
     for index, el in enumerate(kids):
         if not _is_inner(el):
             continue
-        before = _neighbour_class(kids[index - 1] if index else None, "mathopen")
-        after = _neighbour_class(kids[index + 1] if index + 1 < len(kids) else None, "mathclose")
+        before = neighbour_class(kids[index - 1] if index else None, "mathopen")
+        after = neighbour_class(kids[index + 1] if index + 1 < len(kids) else None, "mathclose")
         position = list(row).index(el)
         if after is not None and after not in NO_SPACE_AFTER_INNER:
             row.insert(position + 1, ET.Element("mspace", width=THIN))

@@ -179,6 +179,8 @@ def mathml_to_text(mathml: str) -> str | None:
 def _text(node: ET.Element, script: bool) -> str:
     """Return the text of one MathML element; `script`: inside a sub- or superscript."""
     tag = node.tag
+    if tag == "semantics" and (word := _plain_annotation(node)) is not None:
+        return word  # a TeX logo: its word (`markers`, kind `logo`)
     if tag in ("math", "mrow", "mstyle", "mpadded", "semantics", "menclose"):
         return _row([c for c in node if c.tag != "annotation"], script)
     if tag in ("mi", "mn", "mtext", "ms"):
@@ -192,6 +194,12 @@ def _text(node: ET.Element, script: bool) -> str:
     if tag in SCRIPTED:
         return SCRIPTED[tag](node, script)
     raise _NoText(tag)
+
+
+def _plain_annotation(node: ET.Element) -> str | None:
+    """Return the text of a `<semantics>`' plain-text annotation, or None."""
+    found = node.find("annotation[@encoding='text/plain']")
+    return None if found is None else found.text or ""
 
 
 def _row(children: list[ET.Element], script: bool) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from postil.math.errors import MathUnsupportedError
 from postil.math.macros import read_group
-from postil.math.markers import hide_text
+from postil.math.markers import hide_text, marker
 from postil.math.symbols import ACCENTS, TEXT_SYMBOLS
 
 TEXT_COMMANDS = re.compile(
@@ -298,3 +298,32 @@ Such pieces are braced where the text is one argument, as TeX reads it (one box)
 def rewrite_verb(latex: str) -> str:
     r"""Rewrite `\verb|a_b|` as monospaced text, its characters taken literally."""
     return VERB.sub(lambda m: hide_text("texttt", m.group(2)), latex)
+
+
+LOGOS = {
+    "TeX": r"\text{T}\kern-0.1667em\raise{-0.5ex}{\text{E}}\kern-0.125em\text{X}",
+    "LaTeX": r"\text{L}\kern-0.35em\raise{0.2em}{\scriptstyle\text{A}}\kern-0.15em",
+    "KaTeX": r"\text{K}\kern-0.17em\raise{0.205em}{\scriptstyle\text{A}}\kern-0.15em",
+}
+r"""The TeX logos in math, as plain TeX's `\TeX` and LaTeX's `\LaTeX` set them: upright
+letters, TeX's E lowered .5ex, LaTeX's A small and raised (Temml's definitions; KaTeX's
+for its own logo, whose A is raised .205em, T's height less 0.7 of A's: KaTeX's
+macros.js). `\LaTeX` and `\KaTeX` end in `\TeX`'s letters. In TeX the words, as KaTeX's
+MathML gives them, inside `\text{…}` (`TEXT_SYMBOLS`)."""
+_LOGO = re.compile(r"\\(TeX|LaTeX|KaTeX)(?![A-Za-z])(?:\s*\{\})?")
+
+
+def rewrite_logos(latex: str) -> str:
+    r"""Write each `\TeX`, `\LaTeX`, `\KaTeX` of the math as its logo (`LOGOS`), one group.
+
+    Run after `rewrite_text`, which has hidden the text arguments' contents, so a logo in
+    `\text{…}` stays the word it resolved to there."""
+    if "TeX" not in latex:
+        return latex
+    return _LOGO.sub(lambda m: _logo(m.group(1)), latex)
+
+
+def _logo(name: str) -> str:
+    """Return a logo's group, opened by a marker that keeps its word for plain text."""
+    tail = LOGOS["TeX"] if name != "TeX" else ""
+    return "{" + marker("logo", name) + LOGOS[name] + tail + "}"

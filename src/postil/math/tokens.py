@@ -366,19 +366,22 @@ def mark_prefix_operators(root: ET.Element) -> None:
         if parent.tag not in ROW_TAGS:
             continue
         prev: ET.Element | None = None
+        ordinary = False  # `prev` is a binary operator made ordinary: an operand
         for el in parent:
             tag = el.tag
             if tag == "mspace" or tag == "mtext" and is_space(el):
                 continue
+            expects = not ordinary and _expects_operand(prev)
+            ordinary = False
             if tag != "mo" and tag not in SCRIPTED_OR_STACKED:
                 pass  # neither a sign nor (embellished) a bar
-            elif _is_sign(el) and _expects_operand(prev):
+            elif _is_sign(el) and expects:
                 el.set("form", "prefix")
-            elif _is_bin(el) and _expects_operand(prev):
+            elif _is_bin(el) and expects:
                 el.attrib.update(BIN_AS_ORD)
+                ordinary = True  # `\|\cdot\|`: the bar after it closes
             elif _is_bar(embellished_core(el)):
-                form = "prefix" if _expects_operand(prev) else "postfix"
-                embellished_core(el).set("form", form)
+                embellished_core(el).set("form", "prefix" if expects else "postfix")
             prev = el
 
 

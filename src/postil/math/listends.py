@@ -1,0 +1,108 @@
+r"""The spaces TeX leaves out at the ends of a math list and next to fences.
+
+TeX puts its spaces between two atoms (The TeXbook, ch. 18, p. 170, Appendix G rule 20):
+a relation has a thick space towards an ordinary neighbour but none at the start or end of
+its list, none after an opening fence and none before a closing fence or punctuation;
+punctuation has none at a list's ends; a binary operator at the end of a list or before
+a relation, a closing fence or punctuation is an ordinary symbol (rule 6, and tex.web
+§729 for a Bin that ends the list), so it has no spaces at all (mathjax/MathJax#1229). So
+`$\Rightarrow$` in a sentence is the arrow alone, `$= 5$` continuing a derivation starts
+at its `=`, `$A+$` and `(a+)` have no space after the `a`, `\left( = x \right)` none after
+the fence, and `\begin{array}{rcl} a & = & b \end{array}` (or `eqnarray`, which braces
+each entry) only the columns' `\arraycolsep` around its `=`.
+
+Chromium spaces an operator by its dictionary entry for the form its place in the row gives
+it (MathML Core §3.2.4.2): a relation first in its row takes the prefix form, which `=` and
+the arrows lack, so the infix entry's thick spaces are used on both sides (a lone `⇒` in
+prose measured 41 px wide for its 20 px glyph, inline math's padding included).
+`space_list_ends` writes TeX's zeros explicitly.
+
+A list here is what TeX sets as one: the formula, a group, a table cell, a root's or a
+box's content, a `\left…\right` group. An `<mstyle>` (`\color`, a `\displaystyle` switch
+inside a list) is part of the list around it. A row holding one operator and nothing else
+but spaces is left alone unless it is the formula or a cell: it makes an embellished
+operator (MathML Core §3.2.4.1), which Chromium spaces in the row around it by its core's
+spaces, as TeX spaces `\overset{!}{=}` as a relation (a braced `{=}` is ordinary:
+`tokens.mark_ordinary_groups`). An operator whose spaces a marker chose (`FIXED`:
+`\colon`'s, `\bmod`'s kerns, which TeX keeps at a list's end) and a unary sign
+(`form="prefix"`, `tokens.mark_prefix_operators`) keep theirs.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+
+from postil.math.markers import FIXED
+from postil.math.mathml import core, is_space
+from postil.math.spacing import SPACED_CLASSES, ZERO, atom_class, neighbour_class
+
+LISTS = frozenset(("mrow", "mtd", "msqrt", "mpadded", "mphantom", "menclose"))
+"""Elements whose children TeX sets as one math list (with the formula's own row)."""
+
+ORDINARY_AFTER_BIN = frozenset(("mathrel", "mathclose", "mathpunct"))
+"""What makes a binary operator before it ordinary (rule 6)."""
+
+CLOSING = frozenset(("mathclose", "mathpunct"))
+"""What a relation has no space before."""
+
+
+def space_list_ends(root: ET.Element) -> None:
+    """Take Chromium's spaces off relations, binary operators and punctuation where TeX
+    has none: at the ends of each list, after opening and before closing fences.
+
+    `root` is a formula's row after `spacing.fix_atom_spacing` (scripts are unspaced
+    already); an operator keeps the space TeX gives it on its other side.
+    """
+    for row in root.iter():
+        if row is not root and row.tag not in LISTS:
+            continue
+        atoms = list(_atoms(row))
+        if len(atoms) == 1 and row is not root and row.tag != "mtd":
+            continue  # an embellished operator: spaced in the list around it
+        last = len(atoms) - 1
+        for index, el in enumerate(atoms):
+            kind = _end_class(el)
+            if kind is None:
+                continue
+            after = _side_class(atoms[index + 1]) if index < last else None
+            if kind == "mathbin":
+                if after is None or after in ORDINARY_AFTER_BIN:
+                    el.attrib.update(lspace=ZERO, rspace=ZERO)
+                continue
+            if index == 0 or kind == "mathrel" and _side_class(atoms[index - 1]) == "mathopen":
+                el.set("lspace", ZERO)
+            if after is None or kind == "mathrel" and after in CLOSING:
+                el.set("rspace", ZERO)
+
+
+def _atoms(row: ET.Element) -> Iterator[ET.Element]:
+    """Yield the atoms of the list `row` sets, in order: its children but spaces, with an
+    `<mstyle>`'s children in its place (a style or colour switch inside the list)."""
+    for child in row:
+        if child.tag == "mstyle":
+            yield from _atoms(child)
+        elif not is_space(child):
+            yield child
+
+
+def _end_class(el: ET.Element) -> str | None:
+    """Return the class of an operator whose spaces `space_list_ends` may take away: a
+    relation, punctuation or binary operator, not a unary sign, a delimiter (whatever its
+    symbol) nor one a marker fixed."""
+    attrib = el.attrib
+    if el.tag != "mo" or FIXED in attrib or attrib.get("form") == "prefix":
+        return None
+    if attrib.get("fence") == "true" or "minsize" in attrib:
+        return None  # a delimiter, `\right\downarrow`, `\big|`: Open or Close in TeX
+    kind = atom_class(el)
+    return kind if kind in SPACED_CLASSES else None
+
+
+def _side_class(el: ET.Element) -> str | None:
+    """Return the TeX class of an operator's neighbour (`spacing.neighbour_class`), a bar
+    counted by the side `tokens.mark_prefix_operators` gave it: `|x|`'s first is opening."""
+    kind = neighbour_class(el)
+    if kind == "mathfence":
+        return {"prefix": "mathopen", "postfix": "mathclose"}.get(core(el).get("form", ""))
+    return kind
