@@ -43,9 +43,15 @@ the slowest: for a blog's subset (166 characters, 86 kB of tables) quality 10 gi
 a cold build's path (made after the last post renders, while the pages do); 9 gives
 43,544 (+4.9 %). Measured in session 40 (`docs/performance.md`)."""
 
-FEATURES = ("ssty", "flac", "dtls", "rtlm", "ss04")
-"""OpenType features a MathML renderer applies besides the default shaping ones, and the
-prime variants (`ss04`) math.css asks for in superscripts."""
+FEATURES = ("ssty", "flac", "dtls", "rtlm", "ss04", "ss06", "ss12", "ss14", "cv03")
+r"""OpenType features a MathML renderer applies besides the default shaping ones, and the
+variants math.css asks for: primes in superscripts (`ss04`), the short `\shortmid` and
+`\shortparallel` (`ss06`), the small `\smallfrown` (`ss12`), the tall `\setminus` (`ss14`),
+TeX's oval `\emptyset` (`cv03`)."""
+ROUNDHAND = "\ue0f1"
+"""Stands in the character set for "the formulas draw `\\mathscr`" (a `class="mathscr"`
+token): only then does the subset keep the roundhand letters (`ss01`), which would add about
+3 KB to every site whose formulas draw a `\\mathcal` letter."""
 
 ANNOTATION = re.compile(r"<annotation\b.*?</annotation>", re.S)
 TEXT = re.compile(r">([^<]+)")
@@ -57,14 +63,16 @@ NAMED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
 def formula_chars(mathml: str) -> set[str]:
     """Return the characters a `<math>` element draws: its text (the TeX annotation and the
     tags left out, character references read), and the radical sign U+221A that
-    `<msqrt>`/`<mroot>` draw without holding it (MathML Core, "Radicals")."""
+    `<msqrt>`/`<mroot>` draw without holding it (MathML Core, "Radicals"); `ROUNDHAND` if
+    it draws `\\mathscr` letters."""
     if "<annotation" in mathml:
         mathml = ANNOTATION.sub("", mathml)
     text = "".join(TEXT.findall(mathml))  # one search per text node, not one per tag
     if "&" in text:
         text = ENTITY.sub(_entity, text)
     radical = "<msqrt" in mathml or "<mroot" in mathml
-    return set(text) | ({"\u221a"} if radical else set())
+    roundhand = 'class="mathscr"' in mathml
+    return set(text) | ({"\u221a"} if radical else set()) | ({ROUNDHAND} if roundhand else set())
 
 
 def _entity(match: re.Match[str]) -> str:
@@ -99,7 +107,7 @@ def subset_chars(chars: Iterable[str]) -> str:
     """
     found = set(chars) | {" "}
     found |= {ITALIC[c] for c in found if c in ITALIC}
-    return "".join(sorted(c for c in found if c.isprintable() or c == "\u2061"))
+    return "".join(sorted(c for c in found if c.isprintable() or c in "\u2061" + ROUNDHAND))
 
 
 def font_source() -> Path:
@@ -132,13 +140,14 @@ def subset_woff2(chars: str) -> bytes:
     from fontTools.ttLib import TTFont
 
     options = subset.Options()
-    options.layout_features = [*options.layout_features, *FEATURES]
+    roundhand = ["ss01"] if ROUNDHAND in chars else []  # `\mathscr` (math.css)
+    options.layout_features = [*options.layout_features, *FEATURES, *roundhand]
     options.name_IDs = ["*"]  # keeps the copyright (0) and the licence (13, 14)
     options.hinting = False  # browsers rasterise math unhinted; the hints are a third
     options.flavor = "woff2"
     font = TTFont(font_source(), recalcTimestamp=False, lazy=True)
     subsetter = subset.Subsetter(options)
-    subsetter.populate(text=chars)
+    subsetter.populate(text=chars.replace(ROUNDHAND, ""))
     subsetter.subset(font)
     out = io.BytesIO()
     font.flavor = "woff2"

@@ -9,11 +9,10 @@ needed).
 
 from __future__ import annotations
 
-import base64
 from pathlib import Path
 
 import pytest
-from support.web import write_formula_page
+from support.web import ink, write_formula_page
 
 FORMULAS = {
     "pmatrix": (r"\begin{pmatrix} a & b \\ c & d \\ e & f \end{pmatrix}", False),
@@ -22,13 +21,13 @@ FORMULAS = {
     "rows": (r"\begin{matrix} a \\ b \end{matrix}", True),
     "rows-gap": (r"\begin{matrix} a \\[12pt] b \end{matrix}", True),
     "widehat": (r"\widehat{xyz}", False),
+    "utilde": (r"\utilde{ABCDEF}", False),
     "underbrace": (r"\underbrace{a + b + c + d}_{n}", True),
     "bbox": (r"\bbox[yellow,5px,border:2px solid red]{x}", False),
     "xarrow": (r"A \xrightarrow[\text{below}]{\text{a longer label}} B", True),
     "xtofrom": (r"A \xtofrom{\text{a longer label}} B", True),
     "overarrow": (r"\overrightarrow{ABCDEF}", False),
 }
-INK = 160  # a pixel darker than this (0-255 grey) is ink
 
 
 @pytest.fixture(scope="module")
@@ -56,45 +55,6 @@ def rect(page, selector: str) -> dict:
         " return {x: r.x, y: r.y, right: r.right, bottom: r.bottom,"
         " width: r.width, height: r.height}; }",
     )
-
-
-def ink(page, clip: dict) -> dict | None:
-    """Return the ink box {left, top, right, bottom} of a screenshot of `clip` (page px).
-
-    The PNG is decoded by the page's canvas; None when the region holds no ink.
-    """
-    shot = page.screenshot(clip=clip)
-    found = page.evaluate(
-        """async ([data, threshold]) => {
-            const img = new Image();
-            img.src = 'data:image/png;base64,' + data;
-            await img.decode();
-            const c = document.createElement('canvas');
-            c.width = img.width; c.height = img.height;
-            const g = c.getContext('2d');
-            g.drawImage(img, 0, 0);
-            const px = g.getImageData(0, 0, c.width, c.height).data;
-            let box = null;
-            for (let y = 0; y < c.height; y++) for (let x = 0; x < c.width; x++) {
-                const i = 4 * (y * c.width + x);
-                if ((px[i] + px[i + 1] + px[i + 2]) / 3 < threshold) {
-                    box = box || {left: x, top: y, right: x, bottom: y};
-                    box.left = Math.min(box.left, x); box.right = Math.max(box.right, x + 1);
-                    box.top = Math.min(box.top, y); box.bottom = Math.max(box.bottom, y + 1);
-                }
-            }
-            return box;
-        }""",
-        [base64.b64encode(shot).decode(), INK],
-    )
-    if found is None:
-        return None
-    return {
-        "left": clip["x"] + found["left"],
-        "right": clip["x"] + found["right"],
-        "top": clip["y"] + found["top"],
-        "bottom": clip["y"] + found["bottom"],
-    }
 
 
 def test_a_pmatrix_bracket_stretches_to_its_three_rows(formulas):
@@ -148,6 +108,16 @@ def test_widehat_covers_its_whole_base(formulas):
     over = rect(formulas, "#widehat mover")
     height = base["y"] - over["y"]
     strip = {"x": over["x"], "y": over["y"], "width": over["width"], "height": height}
+    drawn = ink(formulas, strip)
+    assert drawn is not None
+    assert drawn["right"] - drawn["left"] >= 0.8 * base["width"]
+
+
+def test_utilde_is_a_tilde_as_wide_as_its_base_below_it(formulas):
+    # `\utilde` was a `˜` under the base, which Chromium draws one character wide.
+    base = rect(formulas, "#utilde munder > mrow")
+    under = rect(formulas, "#utilde munder")
+    strip = {"x": under["x"], "y": base["bottom"], "width": under["width"], "height": 20}
     drawn = ink(formulas, strip)
     assert drawn is not None
     assert drawn["right"] - drawn["left"] >= 0.8 * base["width"]

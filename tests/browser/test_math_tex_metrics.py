@@ -5,6 +5,9 @@ Each formula is converted by postil, served with `static/css/math.css` and the m
 - array rows are LaTeX's strut apart: 1.2em (`\\arraystretch` 1), 1.44em in `cases` (1.2),
   1.8em with `\\def\\arraystretch{1.5}` (latex.ltx `\\@arstrut`: 0.7 + 0.3 `\\baselineskip`);
 - `\\big` ... `\\Bigg` are Computer Modern's 1.2, 1.8, 2.4 and 3.0em tall (at least);
+- `\\left…\\right` around one line of symbols keeps its delimiters' normal size and width,
+  as TeX chooses (`\\left(y_j\\right)` was 1.7em tall, `\\left(\\hat{x}\\right)` 1.45em,
+  `\\bra{\\psi}` 1.2em), and still stretches around a fraction;
 - `\\ldots` between commas has a thin space (1/6 em) on each side, as an Inner atom;
 - `\\!` takes a thin space away (Chromium ignores a negative `<mspace width>`);
 - `\\mathllap{b}` ends where it stands, over what came before; `\\mathclap` is centred there;
@@ -67,6 +70,9 @@ FORMULAS = {
     "decimal": (r"\begin{array}{r@{.}l} 3 & 14 \\ 10 & 5 \end{array}", True),
     "touching": (r"\begin{array}{c@{}c} a & b \end{array}", True),
     "prime": (r"f'(x) + \tau'_{2H}", False),
+    "fenceline": (r"\left(y_j\right) (y_j) \left[f(x)\right] \left(\hat{x}\right)", False),
+    "fencebra": (r"\bra{\psi} \langle", False),
+    "fencefrac": (r"\left(\frac{a}{b}\right)", False),
 }
 
 
@@ -106,6 +112,25 @@ def test_big_delimiters_have_computer_moderns_sizes(metrics):
     for key, size in {"big": 1.2, "Big": 1.8, "bigg": 2.4, "Bigg": 3.0}.items():
         assert size - 0.05 <= heights[key] <= size + 0.6, (key, heights[key])
     assert heights["big"] < heights["Big"] < heights["bigg"] < heights["Bigg"]
+
+
+def test_left_right_around_one_line_keeps_the_normal_size(metrics):
+    # TeX's \delimiterfactor: the normal size covers letters, parentheses, a subscript;
+    # Chromium stretched to the whole reach, one or two sizes up, in a box as wide as the
+    # widest size (a blank inside each fence)
+    left, right, plain_left, plain_right, *brackets = em_boxes(metrics, "#fenceline mo")
+    for fenced, plain in ((left, plain_left), (right, plain_right)):
+        assert fenced["height"] == pytest.approx(plain["height"], abs=0.02)
+        assert fenced["right"] - fenced["left"] == pytest.approx(
+            plain["right"] - plain["left"], abs=0.02
+        )
+    assert brackets[0]["height"] == pytest.approx(plain_left["height"], abs=0.02)
+    hatted = [b for b in em_boxes(metrics, "#fenceline mo") if b["text"] == "("][-1]
+    assert hatted["height"] == pytest.approx(plain_left["height"], abs=0.02)  # was 1.45em
+    angle, bar, plain_angle = em_boxes(metrics, "#fencebra mo")
+    assert angle["height"] == pytest.approx(plain_angle["height"], abs=0.02)
+    assert bar["height"] <= plain_angle["height"] + 0.02
+    assert all(b["height"] >= 1.5 for b in em_boxes(metrics, "#fencefrac mo"))
 
 
 def test_ldots_between_commas_has_a_thin_space_on_each_side(metrics):

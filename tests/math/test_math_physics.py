@@ -79,7 +79,8 @@ def test_div_with_no_operand_before_it_is_the_divergence(latex):
 
 def test_paired_delimiter_star_stretches_and_size_fixes_both_fences():
     define = r"\DeclarePairedDelimiter\abs{\lvert}{\rvert}"
-    plain, starred = latex_to_mathml(rf"{define}\abs{{x}}"), latex_to_mathml(rf"{define}\abs*{{x}}")
+    plain = latex_to_mathml(rf"{define}\abs{{x}}")
+    starred = latex_to_mathml(rf"{define}\abs*{{\frac{{a}}{{b}}}}")  # `\left…\right` stretches
     sized = latex_to_mathml(rf"{define}\abs[\bigg]{{x}}")
     assert 'stretchy="true"' not in plain and plain.count('stretchy="false"') == 2
     assert starred.count('stretchy="true"') == 2

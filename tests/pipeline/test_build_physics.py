@@ -62,7 +62,8 @@ def test_physics_and_paired_delimiters_build_without_a_warning(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "warning" not in result.stderr + result.stdout
     ket, braket, expval, comm, floor, display = formulas(tmp_path / "out", "qubits")
-    assert ket.count('stretchy="true"') == 2 and "⟩" in ket
+    # physics' \ket is `\left|…\right\rangle`: fences, at their normal size around ψ (TeX's)
+    assert ket.count('fence="true"') == 2 and ket.count('stretchy="false"') == 2 and "⟩" in ket
     assert braket.count("⟨") == 1 and braket.count("|") == 1 and "⟩" in braket
     assert expval.count("ψ") == 2 and expval.count("|") == 2
     assert "[" in comm and "<mo>,</mo>" in comm
@@ -76,7 +77,7 @@ def test_post_own_definition_wins_over_physics_from_formula_to_formula(tmp_path)
     assert result.returncode == 0, result.stderr
     mine, physics = formulas(tmp_path / "out", "own")
     assert "[" in mine and "⟩" not in mine
-    assert physics.count('stretchy="true"') == 2
+    assert physics.count('fence="true"') == 2  # physics' \abs: `\left|x\right|`
 
 
 def test_physics_command_without_its_argument_is_a_located_error_not_a_traceback(tmp_path):

@@ -7,6 +7,7 @@ import io
 import multiprocessing
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fontTools.ttLib import TTFont
@@ -20,6 +21,7 @@ from postil.mathfont import (
     BROTLI_QUALITY,
     FONT_REL,
     LICENSE_REL,
+    ROUNDHAND,
     formula_chars,
     subset_chars,
     subset_woff2,
@@ -55,7 +57,8 @@ def test_formula_chars_of_many_formulas_are_their_text_without_tags_or_annotatio
     for mathml in outputs:
         text = mathfont.ENTITY.sub(mathfont._entity, markup.sub("", mathml))
         radical = {"\u221a"} if "<msqrt" in mathml or "<mroot" in mathml else set()
-        assert formula_chars(mathml) == set(text) | radical, mathml
+        roundhand = {ROUNDHAND} if 'class="mathscr"' in mathml else set()
+        assert formula_chars(mathml) == set(text) | radical | roundhand, mathml
 
 
 def test_subset_chars_add_the_italic_forms_mathml_draws_letters_in_and_sort():
@@ -249,24 +252,45 @@ def test_font_process_is_stopped_when_the_build_fails(tmp_path, monkeypatch):
     assert multiprocessing.active_children() == []
 
 
-def test_subset_font_keeps_the_prime_variants_math_css_asks_for_in_superscripts():
-    # math.css sets `ss04` on superscripts: STIX Two Math's primes drawn to be raised as
-    # TeX's \prime is (its default U+2032 is raised already: tiny and high in a script)
-    font = font_of(subset_woff2(subset_chars("f′″")))
+def variants(font: Any, feature: str) -> dict[str, str]:
+    """Return the single substitutions (glyph -> glyph) of `feature` in `font`'s GSUB."""
     gsub = font["GSUB"].table
     lookups = {
         index
         for record in gsub.FeatureList.FeatureRecord
-        if record.FeatureTag == "ss04"
+        if record.FeatureTag == feature
         for index in record.Feature.LookupListIndex
     }
     mapping: dict[str, str] = {}
     for index in lookups:
         for table in gsub.LookupList.Lookup[index].SubTable:
             mapping.update(getattr(getattr(table, "ExtSubTable", table), "mapping", {}))
+    return mapping
+
+
+def test_subset_font_keeps_the_prime_variants_math_css_asks_for_in_superscripts():
+    # math.css sets `ss04` on superscripts: STIX Two Math's primes drawn to be raised as
+    # TeX's \prime is (its default U+2032 is raised already: tiny and high in a script)
+    font = font_of(subset_woff2(subset_chars("f′″")))
+    mapping = variants(font, "ss04")
     cmap = font.getBestCmap()
     assert cmap[ord("′")] in mapping and cmap[ord("″")] in mapping
     assert mapping[cmap[ord("′")]] in font.getGlyphOrder()
+
+
+@pytest.mark.parametrize(
+    ("feature", "chars"),
+    [("ss14", "∖"), ("ss06", "∣∤∥∦"), ("ss12", "⌢⌣"), ("cv03", "∅")],
+)
+def test_subset_font_keeps_the_glyph_variants_math_css_asks_for(feature, chars):
+    # math.css's `mo.setminus` (ss14: TeX's tall \setminus), `mo.short` (ss06: amssymb's
+    # \shortmid, \shortparallel), `mo.small` (ss12: \smallfrown), `mi.emptyset` (cv03: TeX's
+    # oval): symbols.GLYPH_VARIANTS
+    font = font_of(subset_woff2(subset_chars("x" + chars)))
+    mapping = variants(font, feature)
+    cmap = font.getBestCmap()
+    for char in chars:
+        assert mapping.get(cmap[ord(char)]) in font.getGlyphOrder()
 
 
 def test_the_woff2_is_compressed_at_postils_brotli_quality(monkeypatch):
@@ -289,3 +313,17 @@ def test_the_woff2_is_compressed_at_postils_brotli_quality(monkeypatch):
     assert qualities == [BROTLI_QUALITY] and BROTLI_QUALITY < 11
     assert woff2.brotli is module
     assert set(map(ord, "(x)=∑√")) <= set(font_of(data).getBestCmap())
+
+
+def test_subset_keeps_the_roundhand_letters_only_for_formulas_that_draw_mathscr():
+    # math.css's `.mathscr` asks for ss01; its alternates of every script letter drawn
+    # would cost a site of `\mathcal` letters about 3 KB, so they come with `\mathscr` only
+    from postil.math import latex_to_mathml
+
+    scr = formula_chars(latex_to_mathml(r"\mathscr{L} + \mathcal{D}"))
+    cal = formula_chars(latex_to_mathml(r"\mathcal{L} + \mathcal{D}"))
+    assert ROUNDHAND in scr and ROUNDHAND not in cal
+    for chars, kept in ((scr, True), (cal, False)):
+        font = font_of(subset_woff2(subset_chars(chars)))
+        mapping = variants(font, "ss01")
+        assert (font.getBestCmap()[ord("ℒ")] in mapping) is kept

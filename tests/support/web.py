@@ -7,6 +7,7 @@ Debian's package. When a tool is missing, tests skip on a developer's machine an
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import shutil
@@ -213,6 +214,47 @@ def em_boxes(page: Any, selector: str, font_px: int) -> list[dict[str, Any]]:
         f" top: r.top / {font_px}, height: r.height / {font_px}, left: r.left / {font_px},"
         f" right: r.right / {font_px}, text: e.textContent }}; }})",
     )
+
+
+INK = 160  # a pixel darker than this (0-255 grey) is ink
+
+
+def ink(page: Any, clip: dict[str, float]) -> dict[str, float] | None:
+    """Return the ink box {left, top, right, bottom} of a screenshot of `clip` (page px):
+    pixels darker than `INK`. The PNG is decoded by the page's canvas, so no image library
+    is needed; None when the region holds no ink."""
+    shot = page.screenshot(clip=clip)
+    found = page.evaluate(
+        """async ([data, threshold]) => {
+            const img = new Image();
+            img.src = 'data:image/png;base64,' + data;
+            await img.decode();
+            const c = document.createElement('canvas');
+            c.width = img.width; c.height = img.height;
+            const g = c.getContext('2d');
+            g.drawImage(img, 0, 0);
+            const px = g.getImageData(0, 0, c.width, c.height).data;
+            let box = null;
+            for (let y = 0; y < c.height; y++) for (let x = 0; x < c.width; x++) {
+                const i = 4 * (y * c.width + x);
+                if ((px[i] + px[i + 1] + px[i + 2]) / 3 < threshold) {
+                    box = box || {left: x, top: y, right: x, bottom: y};
+                    box.left = Math.min(box.left, x); box.right = Math.max(box.right, x + 1);
+                    box.top = Math.min(box.top, y); box.bottom = Math.max(box.bottom, y + 1);
+                }
+            }
+            return box;
+        }""",
+        [base64.b64encode(shot).decode(), INK],
+    )
+    if found is None:
+        return None
+    return {
+        "left": clip["x"] + found["left"],
+        "right": clip["x"] + found["right"],
+        "top": clip["y"] + found["top"],
+        "bottom": clip["y"] + found["bottom"],
+    }
 
 
 ARTICLE_PAGE = """<!DOCTYPE html>

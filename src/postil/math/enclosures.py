@@ -46,7 +46,7 @@ from postil.math.colors import light_dark
 from postil.math.errors import MathUnsupportedError
 from postil.math.macros import read_group
 from postil.math.markers import MARK, SEP, hide_label, marker, read_marker, unhide_label
-from postil.math.symbols import GLYPH_COMMANDS
+from postil.math.symbols import GLYPH_COMMANDS, glyph_marker
 from postil.math.tables import add_style
 
 # `\not X` -> the precomposed negated character (Unicode's "negated" relations).
@@ -111,7 +111,7 @@ NOT = re.compile(
 # The commands the `macros` pass has already turned into glyph markers (`\sim` ->
 # `\text{⟦mo⟧∼}`, symbols.GLYPH_COMMANDS) by the marker they became: `\not` reads them
 # as the command the author wrote.
-GLYPH_MARKERS = {marker(tag, char): "\\" + name for name, (tag, char) in GLYPH_COMMANDS.items()}
+GLYPH_MARKERS = {glyph_marker(name): "\\" + name for name in GLYPH_COMMANDS}
 # Commands rewritten into a `\boxed` with a `box` marker -> the marker's payload (notation).
 NOTATIONS = {"phase": "phasorangle", "angl": "actuarial"}
 DRAWN_NOTATIONS = (
@@ -128,6 +128,7 @@ WIDE_ACCENTS = {
     "widehat": ("overset", "wide-hat"),
     "widetilde": ("overset", "wide-tilde"),
     "widecheck": ("overset", "wide-check"),
+    "utilde": ("underset", "wide-tilde"),  # undertilde.sty: `\widetilde` under its base
     "overrightarrow": ("overset", "wide-arrow-right"),
     "overleftarrow": ("overset", "wide-arrow-left"),
     "overleftrightarrow": ("overset", "wide-arrow-both"),
@@ -407,6 +408,8 @@ def _fix_wide_accent(el: ET.Element) -> None:
         return
     shape = found[1]
     size = {"height": "0.3em", "depth": "0"}
+    if el.tag == "munder":  # `\utilde`
+        size = {"height": "0", "depth": "0.3em"}
     if shape.startswith("wide-arrow"):
         tall = "0.5em" if "double" in shape else ARROW_BOX["height"]  # its wider head
         size = (
@@ -502,9 +505,9 @@ def _fix_lap(el: ET.Element) -> None:
     ET.SubElement(el, "mrow", {"class": "lap"}).extend(content)
 
 
-# Over/under shapes latex2mathml writes as text (`<mtext>⏠</mtext>` for `\overgroup`, `~`
-# for `\utilde`), which never stretches: as stretchy operators they span their base.
-STRETCHED_TEXT = {"⏠": "⏠", "⏡": "⏡", "~": "˜"}
+# Over/under shapes latex2mathml writes as text (`<mtext>⏠</mtext>` for `\overgroup`),
+# which never stretches: as stretchy operators they span their base.
+STRETCHED_TEXT = {"⏠": "⏠", "⏡": "⏡"}
 # `\overbrace` and `\underbrace`, and mathtools' `\overbracket`, `\underbracket`, are
 # operators with limits: `^`/`_` go above/below the brace, not beside it.
 LIMIT_BRACES = frozenset("⏞⏟⎴⎵")
@@ -512,7 +515,7 @@ LIMIT_BRACES = frozenset("⏞⏟⎴⎵")
 
 def _fix_brace(el: ET.Element) -> None:
     """Make a brace, bracket or group shape over/under a base (`\\overbrace`,
-    `\\underbracket`, `\\overgroup`, `\\utilde`) a stretchy operator."""
+    `\\underbracket`, `\\overgroup`) a stretchy operator."""
     script = el[1] if len(el) == 2 else None
     if script is not None and script.tag == "mrow" and len(script) == 1:
         text = script[0]

@@ -116,6 +116,10 @@ BUILTIN_MACROS: dict[str, str] = {
     "varinjlim": r"\underrightarrow{\lim}",
     "varprojlim": r"\underleftarrow{\lim}",
     "mathnormal": "{#1}",
+    # plain.tex's `\pmb`, "poor man's bold": the glyph overprinted three times, slightly
+    # offset, so it keeps its shape (an italic letter stays italic): `\boldsymbol`'s, not
+    # `\mathbf`'s upright bold (latex2mathml's reading).
+    "pmb": r"\boldsymbol{#1}",
     # dsfont's and bbm's double-struck alphabets (`\mathds{1}`, the indicator function):
     # the Unicode double-struck letters and digits (U+1D538…, U+1D7D8–U+1D7E1).
     "mathds": r"\mathbb{#1}",
@@ -125,7 +129,6 @@ BUILTIN_MACROS: dict[str, str] = {
     "sfrac": r"{\raise{0.3em}{\scriptstyle #1}\!/\!{\scriptstyle #2}}",
     # nicefrac's (units package) `\nicefrac{1}{2}`: the same slanted fraction
     "nicefrac": r"{\raise{0.3em}{\scriptstyle #1}\!/\!{\scriptstyle #2}}",
-    "utilde": r"\underset{\text{\textasciitilde}}{#1}",
     # MathJax's and KaTeX's HTML commands: the math stays, its HTML does not. A class, id
     # or data attribute would need the author's own CSS or scripts (and could collide with
     # the page's ids), so only the content is kept; `\style`'s CSS goes through `\bbox`'s

@@ -7,8 +7,9 @@ marker into the right MathML. The kinds:
 
 | kind | left by | payload | becomes (`expand_markers`, or the pass named) |
 | --- | --- | --- | --- |
-| `mi`, `mo` | `symbols.glyph_macros` | a character | that token, its kind fixed (`FIXED`) |
+| `mi`, `mo` | `symbols.glyph_macros` | a character [SEP class] | that token, kind fixed (class) |
 | `mbin` | `symbols.glyph_macros` (`\centerdot`) | a symbol | an `<mo>` with TeX's medium spaces |
+| `variant` | `symbols.glyph_macros` (`\mathscr`) | a class | that class on the next one's tokens |
 | `bmod` | `symbols.glyph_macros` (`\bmod`) | a word | an `<mo>` with `\bmod`'s 5mu in every style |
 | `op`, `opl` | `rewrite.rewrite_operatornames` | a name | `<mi data-op>` (`opl`: `data-limits`) |
 | `opgroup` | `rewrite.rewrite_operatornames` | `op`/`opl` | `data-op` on its group (math name) |
@@ -157,8 +158,12 @@ def expand_markers(root: ET.Element) -> None:
 def _expand(parent: ET.Element, index: int, el: ET.Element, kind: str, payload: str) -> None:
     """Turn one marker `<mtext>` into what its kind stands for (see the module table)."""
     if kind in ("mi", "mo"):
-        el.tag, el.text = kind, payload
+        el.tag, el.text, _, variant = kind, *payload.partition(SEP)
         el.set(FIXED, "1")  # the marker chose the kind (symbols.GLYPH_COMMANDS)
+        if variant:  # the glyph variant math.css draws (symbols.GLYPH_VARIANTS); Chromium
+            el.set("class", variant)  # shapes no stretchy operator (`⌢`) with the features
+            if kind == "mo":
+                el.set("stretchy", "false")
     elif kind == "mbin":  # a binary operator, `\centerdot`: TeX's medium spaces
         el.tag, el.text = "mo", payload
         el.attrib.update({FIXED: "1", "lspace": BIN_SPACE, "rspace": BIN_SPACE})
@@ -177,6 +182,12 @@ def _expand(parent: ET.Element, index: int, el: ET.Element, kind: str, payload: 
         parent.set(DATA_OP, "1")
         if payload == "opl":
             parent.set(DATA_LIMITS, "1")
+        parent.remove(el)
+    elif kind == "variant":  # `\mathscr{…}`: its tokens draw a glyph variant (math.css)
+        target = _next_sibling(parent, index)
+        for token in target.iter() if target is not None else ():
+            if token.tag in ("mi", "mn", "mo"):
+                token.set("class", payload)
         parent.remove(el)
     elif kind == "fracdelim":  # `\genfrac`'s delimiter, sized by style as `\binom`'s
         el.tag, el.text = "mo", payload

@@ -33,3 +33,32 @@ def core(el: ET.Element) -> ET.Element:
     while el.tag in SCRIPTED_OR_STACKED and len(el):
         el = el[0]
     return el
+
+
+def is_left_fence(el: ET.Element) -> bool:
+    """Tell whether `el` is the opening `<mo>` of a `\\left…\\right` group.
+
+    latex2mathml writes `\\left(` as a stretchy fence of form `prefix`; `\\bigl(` has a
+    fixed size (`minsize`) and no form, and is an Open atom, not Inner.
+    """
+    attrib = el.attrib
+    return (
+        el.tag == "mo"
+        and attrib.get("form") == "prefix"
+        and attrib.get("fence") == "true"
+        and attrib.get("stretchy") == "true"
+        and "minsize" not in attrib
+    )
+
+
+def is_left_right_group(el: ET.Element) -> bool:
+    """Tell whether `el` is a `\\left…\\right` group (an `<mrow>` from fence to fence).
+
+    The TeXbook, Appendix G, rule 15e: `\\left…\\right` makes an Inner atom, with scripts
+    or without (`\\left(x\\right)^2`: `core` reaches the group under the `<msup>`).
+    """
+    group = core(el)
+    if group.tag != "mrow" or len(group) < 2 or not is_left_fence(group[0]):
+        return False
+    last = group[-1]
+    return last.tag == "mo" and last.get("form") == "postfix" and last.get("fence") == "true"

@@ -334,6 +334,12 @@ def _fraction_delimiters(formula: Formula) -> None:
     styles.fix_fraction_delimiters(formula.root, formula.display)
 
 
+def _fence_sizes(formula: Formula) -> None:
+    """Leave `\\left…\\right` delimiters around one line of symbols unstretched."""
+    if "\\left" in formula.latex:  # no `\\left`, no group (issue 20: most formulas)
+        styles.fix_fence_sizes(formula.root)
+
+
 def _numbers(formula: Formula) -> None:
     """Put the rows' equation numbers at the right margin."""
     numbering.attach_numbers(formula.root, formula.rows, formula.numbers, tag_tree)
@@ -434,6 +440,7 @@ TREE_PASSES: list[tuple[str, Pass]] = [
     ("atom-spacing", _atom_spacing),
     ("fraction-delimiters", _fraction_delimiters),
     ("delimiter-sizes", _tree(styles.fix_delimiter_sizes)),
+    ("fence-sizes", _fence_sizes),
     ("numbers", _numbers),
     ("intertext-rows", _marked_located(intertext.fix_intertext)),
     ("refs", _refs),

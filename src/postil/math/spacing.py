@@ -18,7 +18,14 @@ import xml.etree.ElementTree as ET
 from functools import lru_cache
 
 from postil.math.markers import BIN_SPACE, DATA_CLASS, DATA_OP, FIXED, REL_SPACE
-from postil.math.mathml import POSITIONAL, SCRIPTED_OR_STACKED, core, is_space
+from postil.math.mathml import (
+    POSITIONAL,
+    SCRIPTED_OR_STACKED,
+    core,
+    is_left_fence,
+    is_left_right_group,
+    is_space,
+)
 from postil.math.styles import SCRIPT, walk_styles
 from postil.math.symbols import (
     CLOSE_FENCES,
@@ -287,7 +294,7 @@ def fix_atom_spacing(root: ET.Element, display: bool) -> bool:
     classes = [atom_class(el) for el in operators]
     relations = classes.count("mathrel") >= 2  # `_join_relations` needs two
     dots = any((el.text or "") in INNER_DOTS for el in root.iter("mi")) or any(
-        _is_left_fence(el) for el in operators
+        is_left_fence(el) for el in operators
     )
     misspaced = any((el.text or "") in MISSPACED for el in operators)
     spaced = not SPACED_CLASSES.isdisjoint(classes)
@@ -368,38 +375,9 @@ def _is_inner_dots(el: ET.Element) -> bool:
     return el.tag == "mi" and (el.text or "") in INNER_DOTS
 
 
-def _is_left_fence(el: ET.Element) -> bool:
-    """Tell whether `el` is the opening `<mo>` of a `\\left…\\right` group.
-
-    latex2mathml writes `\\left(` as a stretchy fence of form `prefix`; `\\bigl(` has a
-    fixed size (`minsize`) and no form, and is an Open atom, not Inner.
-    """
-    attrib = el.attrib
-    return (
-        el.tag == "mo"
-        and attrib.get("form") == "prefix"
-        and attrib.get("fence") == "true"
-        and attrib.get("stretchy") == "true"
-        and "minsize" not in attrib
-    )
-
-
-def _is_left_right_group(el: ET.Element) -> bool:
-    """Tell whether `el` is a `\\left…\\right` group (an `<mrow>` from fence to fence).
-
-    The TeXbook, Appendix G, rule 15e: `\\left…\\right` makes an Inner atom, with scripts
-    or without (`\\left(x\\right)^2`: `core` reaches the group under the `<msup>`).
-    """
-    group = core(el)
-    if group.tag != "mrow" or len(group) < 2 or not _is_left_fence(group[0]):
-        return False
-    last = group[-1]
-    return last.tag == "mo" and last.get("form") == "postfix" and last.get("fence") == "true"
-
-
 def _is_inner(el: ET.Element) -> bool:
     """Tell whether `el` is an Inner atom: dots (`_is_inner_dots`) or a `\\left…\\right` group."""
-    return _is_inner_dots(el) or _is_left_right_group(el)
+    return _is_inner_dots(el) or is_left_right_group(el)
 
 
 def _spaced_before(row: ET.Element, position: int) -> bool:

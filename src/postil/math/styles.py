@@ -19,7 +19,8 @@ from collections.abc import Iterator
 from itertools import repeat
 
 from postil.math.markers import DATA_ENV, DISPLAY_DELIMITER
-from postil.math.mathml import SCRIPTED, SCRIPTED_OR_STACKED
+from postil.math.mathml import SCRIPTED, SCRIPTED_OR_STACKED, is_left_right_group
+from postil.math.symbols import CLOSE_FENCES, OPEN_FENCES, symbol_class
 from postil.math.texreader import read_group
 
 DISPLAY, TEXT, SCRIPT, SCRIPTSCRIPT = 0, 1, 2, 3
@@ -156,6 +157,69 @@ def fix_delimiter_sizes(root: ET.Element) -> None:
         row = ET.Element("mrow")  # base operator; one alone in a row it sizes (Temml's way)
         row.append(script[0])
         script[0] = row
+
+
+LINE_TOKENS = frozenset(("mi", "mn", "mtext", "mspace"))
+LOW_SCRIPT_TAGS = frozenset(("mi", "mn", "mo", "mrow"))
+FENCE_CHARS = OPEN_FENCES | CLOSE_FENCES
+SHORT_LETTERS = frozenset("acegmnopqrsuvwxyzαγεηικμνοπρστυχωϵ")
+"""Letters without an ascender (or a dot): with an accent they reach as high as `f`."""
+LOW_ACCENTS = frozenset("ˆ˜¯˙¨ˇ˘´`")
+"""Accents that stay as low as TeX's over a short letter (STIX Two Math's `\\vec` arrow rises
+above a parenthesis)."""
+
+
+def fix_fence_sizes(root: ET.Element) -> None:
+    r"""Draw `\left…\right` delimiters at their normal size around one line of symbols.
+
+    TeX takes the first delimiter at least max(2δ·f/1000, 2δ − s) tall, δ being the
+    content's reach above or below the math axis (The TeXbook, Appendix G, rule 19;
+    plain.tex's `\delimiterfactor` f = 901 and `\delimitershortfall` s = 5pt): letters,
+    digits, parentheses, a subscript of letters and an accent over a short letter (δ ≤
+    0.54em in Computer Modern) keep the normal size. MathML Core stretches to the whole
+    reach with no such margin: Chromium drew `\left(y_j\right)` 1.7em tall,
+    `\left(\hat{x}\right)` 1.45em, `\left(f(x)\right)` and `\bra{\psi}` 1.2em, each in a box
+    as wide as the widest size (a blank inside the fence). Around such a line the
+    delimiters are not stretched; taller content (scripts above, fractions, accents over
+    tall letters, large operators, tables) still stretches them.
+    """
+    for group in [el for el in root.iter("mrow") if is_left_right_group(el)]:
+        if all(_on_one_line(kid) for kid in group[1:-1]):
+            group[0].set("stretchy", "false")
+            group[-1].set("stretchy", "false")
+
+
+def _on_one_line(el: ET.Element) -> bool:
+    r"""Tell whether `el` reaches no farther from the axis than a parenthesis, in TeX: tokens
+    of the line, rows of them, a token with a subscript of letters (`y_{ij}`), an accent
+    over a letter without an ascender (`\hat{x}`: as high as `f`)."""
+    tag = el.tag
+    if tag in LINE_TOKENS:  # a `\rule`'s `<mspace>` has a height of its own
+        return tag != "mspace" or not ("height" in el.attrib or "depth" in el.attrib)
+    if tag == "mo":
+        return _plain_operator(el)
+    if tag == "mrow":
+        return all(_on_one_line(kid) for kid in el)
+    if tag == "mover" and len(el) == 2 and (el[1].text or "") in LOW_ACCENTS:  # `\hat{x}`
+        base = el[0][0] if el[0].tag == "mrow" and len(el[0]) == 1 else el[0]
+        return base.tag == "mi" and (base.text or "") in SHORT_LETTERS
+    if tag == "msub" and len(el) == 2 and el[0].tag in LINE_TOKENS:
+        script = list(el[1].iter())
+        return all(kid.tag in LOW_SCRIPT_TAGS for kid in script) and not any(
+            kid.tag == "mo" and (not _plain_operator(kid) or (kid.text or "") in FENCE_CHARS)
+            for kid in script
+        )
+    return False
+
+
+def _plain_operator(el: ET.Element) -> bool:
+    r"""Tell whether `<mo>` `el` is drawn at the line's size: not stretchy, not sized
+    (`\big`), not a large operator (`\sum`)."""
+    return (
+        el.get("stretchy") != "true"
+        and "minsize" not in el.attrib
+        and symbol_class(el.text or "") != "mathop"
+    )
 
 
 CFRAC = re.compile(r"\\cfrac(?![A-Za-z])\s*(?:\[\s*([lcr])\s*\])?")

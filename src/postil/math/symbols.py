@@ -21,7 +21,7 @@ from pathlib import Path
 
 import latex2mathml.symbols_parser
 
-from postil.math.markers import marker
+from postil.math.markers import SEP, marker
 
 TEXT_SYMBOLS: dict[str, str] = {
     **{f"\\{c}": c for c in "&%$#_{} "},
@@ -177,6 +177,13 @@ GLYPH_COMMANDS: dict[str, tuple[str, str]] = {
     "models": ("mo", "⊨"),
     "ncong": ("mo", "≆"),
     "setminus": ("mo", "∖"),
+    "shortmid": ("mo", "∣"),
+    "nshortmid": ("mo", "∤"),
+    "shortparallel": ("mo", "∥"),
+    "nshortparallel": ("mo", "∦"),
+    "smallfrown": ("mo", "⌢"),
+    "smallsmile": ("mo", "⌣"),
+    "emptyset": ("mi", "∅"),
     "gvertneqq": ("mo", "≩\ufe00"),
     "lvertneqq": ("mo", "≨\ufe00"),
     "varsubsetneq": ("mo", "⊊\ufe00"),
@@ -248,9 +255,40 @@ MISSPACED_RELATIONS = frozenset(
 )  # ∴ ∵ ∶ ⌢ ⌣ ⧔ ⧕ ⩙ ⫛ U+2ADC ⫝ ⫬ ⫭
 
 
+# Commands of `GLYPH_COMMANDS` drawn with a variant of their character's glyph: command ->
+# the token's class, for which math.css asks STIX Two Math for that variant. TeX's
+# `\setminus` is as tall as `\backslash` (cmsy), but STIX Two Math's default U+2216 is the
+# small `\smallsetminus` (0.33em; its ss14 variant is 0.96em); amssymb's `\shortmid` and
+# `\shortparallel` are half as tall as `\mid` (STIX's ss06: 0.48em against 0.9em), its
+# `\smallfrown`, `\smallsmile` two thirds as wide as `\frown` (ss12); TeX's `\emptyset`
+# is a tall oval (cmsy), the font's default U+2205 the round `\varnothing` (cv03: the oval).
+GLYPH_VARIANTS = {
+    "setminus": "setminus",
+    **dict.fromkeys(("shortmid", "nshortmid", "shortparallel", "nshortparallel"), "short"),
+    **dict.fromkeys(("smallfrown", "smallsmile"), "small"),
+    "emptyset": "emptyset",
+}
+
+
+def glyph_marker(name: str) -> str:
+    """Return the token marker (`markers.marker`) of command `name` of `GLYPH_COMMANDS`,
+    its class from `GLYPH_VARIANTS` after a `SEP` in the payload."""
+    tag, char = GLYPH_COMMANDS[name]
+    variant = GLYPH_VARIANTS.get(name)
+    return marker(tag, char if variant is None else char + SEP + variant)
+
+
+# mathrsfs's `\mathscr` is a roundhand script, `\mathcal` (cmsy) a chancery one; Unicode
+# has one script alphabet, which STIX Two Math draws as chancery and, in its ss01 set, as
+# roundhand (Temml's STIX stylesheet does the same). latex2mathml reads both as one
+# `mathvariant`; a `variant` marker gives `\mathscr`'s tokens their class.
+SCRIPT_MACROS = {"mathscr": "{" + marker("variant", "mathscr") + r"\mathcal{#1}}"}
+
+
 def glyph_macros() -> dict[str, str]:
-    """Return macros that turn `GLYPH_COMMANDS` into token markers (`markers.marker`)."""
-    return {name: marker(tag, char) for name, (tag, char) in GLYPH_COMMANDS.items()}
+    """Return macros that turn `GLYPH_COMMANDS` into token markers (`glyph_marker`), and
+    `SCRIPT_MACROS`."""
+    return {name: glyph_marker(name) for name in GLYPH_COMMANDS} | SCRIPT_MACROS
 
 
 @cache
