@@ -91,26 +91,27 @@ def _math_value(sub: Field) -> Any:
 
 
 def _double_dollar(fld: Field) -> str:
-    reading = as_text(fld)
-    if reading not in DOUBLE_DOLLAR_READINGS:
-        raise YamlFieldError(
-            f"`math.double_dollar_in_text` is `inline` (kramdown, Jekyll) or `display` "
-            f"(Pandoc), not `{reading}`",
-            fld.node.start_mark.line,
-            fld.node.start_mark.column,
-        )
-    return reading
+    """Read `math.double_dollar_in_text`: `inline` or `display`."""
+    meaning = "`math.double_dollar_in_text` is `inline` (kramdown, Jekyll) or `display` (Pandoc)"
+    return _one_of(fld, DOUBLE_DOLLAR_READINGS, meaning)
 
 
 def _code_spans(fld: Field) -> str:
     """Read `math.code_spans`: `code` or `math` (`markdown/mathcode.py`)."""
+    meaning = (
+        "`math.code_spans` is `code` (CommonMark) or `math` (math-code.js: `` `$x$` `` is a "
+        "formula)"
+    )
+    return _one_of(fld, CODE_SPAN_READINGS, meaning)
+
+
+def _one_of(fld: Field, readings: tuple[str, ...], meaning: str) -> str:
+    """Return the field's text when it is one of `readings`; else raise at its value with
+    `meaning` (what the key is) and what was written."""
     reading = as_text(fld)
-    if reading not in CODE_SPAN_READINGS:
+    if reading not in readings:
         raise YamlFieldError(
-            f"`math.code_spans` is `code` (CommonMark) or `math` (math-code.js: "
-            f"`` `$x$` `` is a formula), not `{reading}`",
-            fld.node.start_mark.line,
-            fld.node.start_mark.column,
+            f"{meaning}, not `{reading}`", fld.node.start_mark.line, fld.node.start_mark.column
         )
     return reading
 

@@ -15,6 +15,7 @@ import io
 import pytest
 from PIL import Image
 from support.sites import make_site
+from support.web import edge_strip
 
 from postil.build import BuildOptions, build
 
@@ -52,13 +53,8 @@ def code_url(tmp_path_factory, serve_dir_module) -> str:
 
 
 def strip(page, index: int, side: str) -> bytes:
-    """A 3 px strip inside the `index`-th `pre` at its "left", "right" or "middle"."""
-    r = page.eval_on_selector_all(
-        ".post-body pre", f"es => es[{index}].getBoundingClientRect().toJSON()"
-    )
-    x = {"left": r["left"] + 1, "right": r["right"] - 4, "middle": (r["left"] + r["right"]) / 2}
-    clip = {"x": x[side], "y": r["top"] + 2, "width": 3, "height": r["height"] - 4}
-    return page.screenshot(clip=clip)
+    """A 3 px strip inside the `index`-th `.post-body pre` at its "left", "right" or "middle"."""
+    return edge_strip(page, ".post-body pre", index, side)
 
 
 def colour(png: bytes) -> tuple[int, ...]:

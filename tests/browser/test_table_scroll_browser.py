@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from support.sites import make_site
+from support.web import edge_strip
 
 from postil.build import BuildOptions, build
 
@@ -42,14 +43,8 @@ def tables_url(tmp_path_factory, serve_dir_module) -> str:
 
 
 def strip(page, index: int, side: str) -> bytes:
-    """A 3 px strip inside the `index`-th table region at its "left", "right" or "middle",
-    tables hidden."""
-    r = page.eval_on_selector_all(
-        ".table-wrap", f"es => es[{index}].getBoundingClientRect().toJSON()"
-    )
-    x = {"left": r["left"] + 1, "right": r["right"] - 4, "middle": (r["left"] + r["right"]) / 2}
-    clip = {"x": x[side], "y": r["top"] + 2, "width": 3, "height": r["height"] - 4}
-    return page.screenshot(clip=clip)
+    """A 3 px strip inside the `index`-th `.table-wrap` at its "left", "right" or "middle"."""
+    return edge_strip(page, ".table-wrap", index, side)
 
 
 def test_a_wide_table_shows_the_side_it_scrolls_to(page, tables_url):

@@ -278,3 +278,12 @@ def write_article_page(root: Path, title: str, body: str) -> Path:
     page = ARTICLE_PAGE.format(title=title, body=body)
     (root / "index.html").write_text(page, encoding="utf-8")
     return root
+
+
+def edge_strip(page: Any, selector: str, index: int, side: str) -> bytes:
+    """Return a screenshot of a 3 px strip inside the `index`-th element `selector` finds,
+    at its "left" or "right" edge or its "middle" (where a scroll shadow shows, or not)."""
+    r = page.eval_on_selector_all(selector, f"es => es[{index}].getBoundingClientRect().toJSON()")
+    x = {"left": r["left"] + 1, "right": r["right"] - 4, "middle": (r["left"] + r["right"]) / 2}
+    clip = {"x": x[side], "y": r["top"] + 2, "width": 3, "height": r["height"] - 4}
+    return bytes(page.screenshot(clip=clip))
