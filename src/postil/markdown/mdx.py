@@ -104,10 +104,15 @@ def mdx_dialect(state: StateCore) -> None:
     src = state.src
     if ESM_IMPORT.match(src) or ("={{" in src and JSX_STYLE_OBJECT.search(src)):
         doc.extra["mdx"] = True
-    elif "\nimport " in src and _docusaurus_import(src):
+    elif (
+        "\nimport " in src and any(m in src for m in DOCUSAURUS_MODULES) and _docusaurus_import(src)
+    ):
         doc.extra["mdx"] = True
 
 
+DOCUSAURUS_MODULES = ("@theme/", "@site/", "@docusaurus/")
+"""The module prefixes only a Docusaurus page imports (the quick test before the line scan:
+a Python post's `import numpy` lines are no reason to read every line)."""
 DOCUSAURUS_IMPORT = re.compile(
     r"""import\s+[\w$*{},\s]+?\s+from\s+(["'])@(?:theme|site|docusaurus)/[^"'\n]+\1;?[ \t]*"""
 )
