@@ -15,6 +15,10 @@ from pathlib import Path
 
 import pytest
 from support import build, package, web
+from support.sites import make_site
+
+from postil.build import BuildOptions
+from postil.build import build as build_now
 
 
 @pytest.fixture(scope="session")
@@ -64,6 +68,20 @@ def serve_dir_module() -> Iterator[Callable[..., str]]:
             return servers.enter_context(web.serve_dir(Path(directory), base_path))
 
         yield serve
+
+
+@pytest.fixture(scope="module")
+def served_site(tmp_path_factory, serve_dir_module) -> Callable[..., str]:
+    """Return `site(name, posts, **options) -> base URL`: a site of `posts` (file name ->
+    text, as `support.sites.make_site` takes them) built once in this process with
+    `BuildOptions(**options)` and served until the module's last test."""
+
+    def site(name: str, posts: dict[str, str], **options: object) -> str:
+        root = make_site(tmp_path_factory.mktemp(name) / "site", posts)
+        build_now(BuildOptions(root=root, **options))  # type: ignore[arg-type]
+        return serve_dir_module(root / "_site")
+
+    return site
 
 
 @pytest.fixture

@@ -14,10 +14,7 @@ import io
 
 import pytest
 from PIL import Image
-from support.sites import make_site
 from support.web import edge_strip
-
-from postil.build import BuildOptions, build
 
 LONG = "result = compute(" + ", ".join(f"argument_{n}" for n in range(12)) + ")"
 POST = f"""---
@@ -46,10 +43,8 @@ HIDE_TEXT = ".post-body pre { -webkit-text-fill-color: transparent; }"
 
 
 @pytest.fixture(scope="module")
-def code_url(tmp_path_factory, serve_dir_module) -> str:
-    root = make_site(tmp_path_factory.mktemp("code") / "site", {"code.md": POST})
-    build(BuildOptions(root=root))
-    return serve_dir_module(root / "_site") + "posts/code/"
+def code_url(served_site) -> str:
+    return served_site("code", {"code.md": POST}) + "posts/code/"
 
 
 def strip(page, index: int, side: str) -> bytes:

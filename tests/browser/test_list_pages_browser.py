@@ -6,9 +6,6 @@ phone and a desktop."""
 from __future__ import annotations
 
 import pytest
-from support.sites import make_site
-
-from postil.build import BuildOptions, build
 
 POSTS = {
     "a.md": "---\ntitle: Published post\ndate: 2026-01-01\ntags: [t]\n---\n\nText.\n",
@@ -38,10 +35,8 @@ MEASURE = """() => {
 
 
 @pytest.fixture(scope="module")
-def site_url(tmp_path_factory, serve_dir_module) -> str:
-    root = make_site(tmp_path_factory.mktemp("lists") / "site", POSTS)
-    build(BuildOptions(root=root, drafts=True))
-    return serve_dir_module(root / "_site")
+def site_url(served_site) -> str:
+    return served_site("lists", POSTS, drafts=True)
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

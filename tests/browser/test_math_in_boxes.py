@@ -12,9 +12,6 @@ import io
 
 import pytest
 from PIL import Image
-from support.sites import make_site
-
-from postil.build import BuildOptions, build
 
 POST = r"""---
 title: Boxed math
@@ -37,10 +34,8 @@ HIDE_INK = ".math-display > math { visibility: hidden; }"
 
 
 @pytest.fixture(scope="module")
-def boxed_url(tmp_path_factory, serve_dir_module) -> str:
-    root = make_site(tmp_path_factory.mktemp("boxed") / "site", {"boxed.md": POST})
-    build(BuildOptions(root=root))
-    return serve_dir_module(root / "_site") + "posts/boxed/"
+def boxed_url(served_site) -> str:
+    return served_site("boxed", {"boxed.md": POST}) + "posts/boxed/"
 
 
 def strips(page, index: int) -> list[tuple[int, int, int]]:

@@ -5,9 +5,6 @@ annotation is not drawn (`textmode.rewrite_logos`)."""
 from __future__ import annotations
 
 import pytest
-from support.sites import make_site
-
-from postil.build import BuildOptions, build
 
 POST = r"""---
 title: Logos
@@ -19,10 +16,8 @@ Set in $\LaTeX$ with $\TeX$ and $\text{LaTeX}$.
 
 
 @pytest.fixture(scope="module")
-def logos_url(tmp_path_factory, serve_dir_module) -> str:
-    root = make_site(tmp_path_factory.mktemp("logos") / "site", {"logos.md": POST})
-    build(BuildOptions(root=root))
-    return serve_dir_module(root / "_site") + "posts/logos/"
+def logos_url(served_site) -> str:
+    return served_site("logos", {"logos.md": POST}) + "posts/logos/"
 
 
 def test_the_logos_are_drawn_letters_raised_and_lowered_and_their_words_hidden(page, logos_url):

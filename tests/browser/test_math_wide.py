@@ -9,10 +9,7 @@ scroll sideways. The site is built with the default theme (base.css, math.css, t
 from __future__ import annotations
 
 import pytest
-from support.sites import make_site
 from support.web import run_axe
-
-from postil.build import BuildOptions, build
 
 POST = r"""---
 title: Wide math
@@ -53,10 +50,8 @@ WIDTHS = [400, 1100]
 
 
 @pytest.fixture(scope="module")
-def wide_url(tmp_path_factory, serve_dir_module) -> str:
-    root = make_site(tmp_path_factory.mktemp("wide") / "site", {"wide.md": POST})
-    build(BuildOptions(root=root))
-    return serve_dir_module(root / "_site") + "posts/wide/"
+def wide_url(served_site) -> str:
+    return served_site("wide", {"wide.md": POST}) + "posts/wide/"
 
 
 def open_at(page, url: str, width: int):

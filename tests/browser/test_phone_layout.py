@@ -7,10 +7,7 @@ nested twelve deep (Logseq's notes) all stay in the column; the page never scrol
 from __future__ import annotations
 
 import pytest
-from support.sites import make_site
 from support.web import run_axe
-
-from postil.build import BuildOptions, build
 
 OUTLINE = "".join(
     f"{'  ' * depth}- level {depth} of the outline, some words\n" for depth in range(12)
@@ -42,10 +39,8 @@ MEASURE = """() => {
 
 
 @pytest.fixture(scope="module")
-def middle_url(tmp_path_factory, serve_dir_module) -> str:
-    root = make_site(tmp_path_factory.mktemp("phone") / "site", POSTS)
-    build(BuildOptions(root=root))
-    return serve_dir_module(root / "_site") + "posts/b/"
+def middle_url(served_site) -> str:
+    return served_site("phone", POSTS) + "posts/b/"
 
 
 def test_on_a_phone_nothing_widens_the_page(page, middle_url):

@@ -8,10 +8,7 @@ then the left edge carries the shadow instead.
 from __future__ import annotations
 
 import pytest
-from support.sites import make_site
 from support.web import edge_strip
-
-from postil.build import BuildOptions, build
 
 HEAD = "| " + " | ".join(f"Column {n}" for n in range(1, 9)) + " |"
 RULE = "|" + "---|" * 8
@@ -36,10 +33,8 @@ A wide one:
 
 
 @pytest.fixture(scope="module")
-def tables_url(tmp_path_factory, serve_dir_module) -> str:
-    root = make_site(tmp_path_factory.mktemp("tables") / "site", {"tables.md": POST})
-    build(BuildOptions(root=root))
-    return serve_dir_module(root / "_site") + "posts/tables/"
+def tables_url(served_site) -> str:
+    return served_site("tables", {"tables.md": POST}) + "posts/tables/"
 
 
 def strip(page, index: int, side: str) -> bytes:
