@@ -153,6 +153,59 @@ def test_two_sources_of_any_kind_on_one_slug_are_one_error(tmp_path):
     ]
 
 
+def test_posts_named_alike_on_two_days_keep_jekylls_dates_apart(tmp_path):
+    """Jekyll puts the date in a post's URL, so `2025-08-12-plot.md` and
+    `2025-08-13-plot.md` were two pages: the earlier keeps `posts/plot/` (and the redirect
+    from its dated URL), the later keeps its date."""
+    post = "---\ntitle: Plot {}\n---\nDay {}.\n"
+    root = make_site(
+        tmp_path / "site",
+        {"2025-08-13-plot.md": post.format("B", 13), "2025-08-12-plot.md": post.format("A", 12)},
+    )
+    build(BuildOptions(root=root))
+    out = root / "_site/posts"
+    assert "Day 12." in (out / "plot/index.html").read_text(encoding="utf-8")
+    assert "Day 13." in (out / "2025-08-13-plot/index.html").read_text(encoding="utf-8")
+    assert redirect_target(out / "2025-08-12-plot/index.html") == "https://x.org/blog/posts/plot/"
+
+
+def test_posts_named_alike_in_two_folders_take_their_folder_names(tmp_path):
+    """MkDocs and Hugo keep folders in URLs (`stats/lec_01.md`, `ml/lec_01.md`): the first
+    by date keeps `lec-01`, each later one is prefixed by as many of its folders as make it
+    free, nearest first."""
+    post = "---\ntitle: L\ndate: 2024-01-0{}\n---\n{}\n"
+    root = make_site(
+        tmp_path / "site",
+        {
+            "stats/lec_01.md": post.format(2, "stats"),
+            "ml/lec_01.md": post.format(1, "ml"),
+            "course/stats/lec_01.md": post.format(3, "course"),
+        },
+    )
+    build(BuildOptions(root=root))
+    out = root / "_site/posts"
+    assert "ml" in (out / "lec-01/index.html").read_text(encoding="utf-8")
+    assert "stats" in (out / "stats-lec-01/index.html").read_text(encoding="utf-8")
+    assert "course" in (out / "course-stats-lec-01/index.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "posts",
+    [
+        {"plot.md": "---\ntitle: A\n---\nx\n", "plot/index.md": "---\ntitle: B\n---\nx\n"},
+        {  # a slug the author wrote is theirs to change, dated file name or not
+            "2025-08-12-plot.md": "---\ntitle: A\n---\nx\n",
+            "2025-08-13-other.md": "---\ntitle: B\nslug: plot\n---\nx\n",
+        },
+    ],
+    ids=["same-folder", "written-slug"],
+)
+def test_a_shared_slug_with_nothing_longer_to_take_stays_an_error(tmp_path, posts):
+    with pytest.raises(BuildFailed) as failed:
+        build(BuildOptions(root=make_site(tmp_path / "site", posts)))
+    assert "slug `plot` is also used by" in str(failed.value.diagnostics[0])
+
+
 def test_an_alias_written_twice_is_one_redirect_placed_where_it_is_first_written():
     from pathlib import Path
     from types import SimpleNamespace

@@ -531,3 +531,25 @@ def test_a_running_servers_rename_save_lists_no_directory_and_a_new_post_is_list
         saved("p77.md", POST.format(n=77, day=27, tag=1))
         assert b"Post 77" in server.builder.files["posts/p77/index.html"]
         assert calls["_scan"] == 1
+
+
+def test_a_new_post_on_a_published_slug_moves_only_the_later_post(tmp_path):
+    """`2025-03-01-p05.md` added beside `p05.md`: `p05.md` has no longer slug to take, so it
+    keeps `posts/p05/` (though the new post's front matter dates it earlier) and the new
+    post takes its dated name; deleting `p05.md` gives the slug back. What the dev server
+    serves is a cold build's each time."""
+    site = make_site(tmp_path / "site")
+    builder = watched(site)
+    later = site / "content/posts/2025-03-01-p05.md"
+    later.write_text(POST.format(n=5, day=1, tag=0).replace("Post 5", "Post 5 again"))
+    report = builder.build(ChangeSet(content={later}, entries={later}))
+    assert report.ok, report.errors
+    assert "posts/2025-03-01-p05/index.html" in builder.files
+    assert b"Post 5 again" not in builder.files["posts/p05/index.html"]
+    assert served(builder) == cold(site)
+    (site / "content/posts/p05.md").unlink()
+    gone = {site / "content/posts/p05.md"}
+    assert builder.build(ChangeSet(content=gone, entries=gone)).ok
+    assert b"Post 5 again" in builder.files["posts/p05/index.html"]
+    assert "posts/2025-03-01-p05/index.html" in builder.files  # the redirect page, now
+    assert served(builder) == cold(site)

@@ -26,7 +26,7 @@ from postil.content.discover import (
     source_paths,
 )
 from postil.content.frontmatter import parse
-from postil.content.posts import check_unique_urls, make_post, section_index
+from postil.content.posts import check_unique_urls, distinct_slugs, make_post, section_index
 from postil.errors import ContentError, Diagnostic, Location, Severity, as_diagnostic
 from postil.model import Post, SiteConfig
 
@@ -107,7 +107,7 @@ def load_posts(
     unstable = [i for i in redo if not results[i].stable]
     index = last.index() if same and last is not None else {}  # the same sources, in order
     memo["loaded"] = _Loaded(place, rels, signatures, results, unstable, sorted(linked), index)
-    posts = [r.post for r in results if r.post is not None]
+    posts = distinct_slugs([r.post for r in results if r.post is not None])
     warnings = [w for r in results for w in r.warnings]
     errors += [r.error for r in results if r.error is not None]
     errors.extend(_unique_urls(posts, memo))

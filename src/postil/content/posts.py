@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Iterator
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import PurePosixPath
 
@@ -183,6 +185,56 @@ def redirecting_aliases(post: Post) -> list[tuple[str, TextAt]]:
     if dated is not None:
         written.setdefault(dated, TextAt())
     return list(written.items())
+
+
+def distinct_slugs(posts: list[Post]) -> list[Post]:
+    """Return `posts` where two posts whose slugs come from their file names (no `slug:`,
+    no `permalink:`) would share one URL, the later ones with a longer slug of their own.
+
+    Jekyll keeps the date in a post's URL and Hugo and MkDocs keep its folders, so
+    `2025-08-12-plot.md` and `2025-08-13-plot.md`, or `stats/lec_01.md` and `ml/lec_01.md`,
+    are two pages there, where postil's `posts/<slug>/` would put both at `posts/plot/`.
+    One post keeps the slug: one with no longer slug to take if there is one (`p05.md`
+    beside `2025-03-01-p05.md`), else the earliest by date (then path, the order `posts`
+    come in), so a post added later does not move one already published. Each other takes
+    the first free of: its file name with the date (`2025-08-13-plot`), then its folders
+    below `content/posts/` before its slug, nearest first (`ml-lec-01`, then
+    `course-ml-lec-01`). Two posts with nothing longer to take (`plot.md` beside
+    `plot/index.md`), and slugs or permalinks the author wrote, are left for
+    `check_unique_urls` to report. Returns `posts` itself when no URL is shared.
+    """
+    derived: dict[str, list[Post]] = {}
+    for post in posts:
+        if post.source.kind == "post" and not post.meta.slug and not post.meta.permalink:
+            derived.setdefault(post.url, []).append(post)
+    shared = [group for group in derived.values() if len(group) > 1]
+    if not shared:
+        return posts
+    taken = {post.url for post in posts}
+    moved: dict[int, Post] = {}
+    for group in shared:
+        longer = {id(post): list(_longer_slugs(post)) for post in group}
+        group.sort(key=lambda p: (bool(longer[id(p)]), p.meta.date is None, p.meta.date or 0))
+        for post in group[1:]:
+            slug = next((s for s in longer[id(post)] if f"posts/{s}/" not in taken), None)
+            if slug is not None:
+                url = f"posts/{slug}/"
+                taken.add(url)
+                moved[id(post)] = replace(post, slug=slug, url=url, output_rel=url + "index.html")
+    return [moved.get(id(post), post) for post in posts]
+
+
+def _longer_slugs(post: Post) -> Iterator[str]:
+    """Yield the slugs `distinct_slugs` tries for `post`, in order: its file name with the
+    date Jekyll names posts with, then one, two, … of its folders below `content/posts/`
+    before its slug."""
+    rel = PurePosixPath(post.source.rel)
+    stem = rel.parent.name if rel.stem == "index" else rel.stem
+    if FILE_DATE.match(stem) and make_slug(stem) != post.slug:
+        yield make_slug(stem)
+    folders = (rel.parent.parent if rel.stem == "index" else rel.parent).parts[2:]
+    for count in range(1, len(folders) + 1):
+        yield make_slug("-".join([*folders[-count:], post.slug]))
 
 
 def check_unique_urls(posts: list[Post]) -> list[ContentError]:
