@@ -28,18 +28,23 @@ def test_unknown_figure_reference_is_an_error_at_its_line_and_column():
     assert state.diagnostics[0].severity is Severity.ERROR
 
 
-def test_duplicate_figure_id_is_an_error():
-    _, state = render("![A](a.png){#fig-a}\n\n![B](b.png){#fig-a}\n")
+def test_a_duplicate_figure_id_is_a_warning_and_the_second_figure_gets_a_free_id():
+    # Quarto warns and links to the first; the page keeps its ids unique
+    html, state = render("![A](a.png){#fig-a}\n\n![B](b.png){#fig-a}\n\nSee [](#fig-a).\n")
     assert [str(d) for d in state.diagnostics] == [
-        "post.md:6:1: two figures have the id 'fig-a'; give each figure its own id"
+        "post.md:6:1: warning: two figures have the id 'fig-a'; references go to the first: "
+        "give each figure its own id"
     ]
+    assert html.count('id="fig-a"') == 1 and html.count('id="fig-a-2"') == 1
+    assert 'href="#fig-a">Figure 1</a>' in html
 
 
 def test_a_figure_and_a_table_with_one_id_are_named_as_what_they_are():
     source = "![A](a.png){#x}\n\n| x |\n|---|\n| 1 |\n\nTable: T. {#x}\n"
     _, state = render(source, table_plugin)
     assert [str(d) for d in state.diagnostics] == [
-        "post.md:6:1: a figure (Figure 1) and a table have the id 'x'; give each one its own id"
+        "post.md:6:1: warning: a figure (Figure 1) and a table have the id 'x'; references go "
+        "to the first: give each one its own id"
     ]
 
 

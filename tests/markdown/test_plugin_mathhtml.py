@@ -116,7 +116,7 @@ def test_a_colour_defined_in_a_hidden_preamble_colours_later_formulas():
     assert html.count('mathcolor="#E61D00"') == 2 and 'mathcolor="#B6321C"' in html
 
 
-def test_an_eqref_in_raw_html_links_to_the_equation_and_an_unknown_one_is_an_error():
+def test_an_eqref_in_raw_html_links_to_the_equation_and_an_unknown_one_is_a_warning():
     # MathJax's `processRefs`: a figure caption in a `<div>` refers to an equation.
     text = (
         "$$ a \\label{eq:a} $$\n\n"
@@ -129,4 +129,7 @@ def test_an_eqref_in_raw_html_links_to_the_equation_and_an_unknown_one_is_an_err
     )
     assert "<code>\\eqref{eq:a}</code>" in html
     assert [f.split(":", 3)[:3] for f in found] == [["post.md", "3", "92"]]
-    assert found[0].startswith("post.md:3:92: unknown equation label 'eq:zz' in \\eqref/\\ref: ")
+    assert found[0].startswith(
+        "post.md:3:92: warning: unknown equation label 'eq:zz' in \\eqref/\\ref: "
+    )
+    assert '; <strong class="xref-missing">(??)</strong>.</div>' in html

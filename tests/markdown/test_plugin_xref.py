@@ -8,11 +8,11 @@ from postil.markdown import create_markdown, render_markdown
 from postil.markdown.state import RenderState
 
 
-def test_an_unknown_label_is_an_error_at_the_reference_and_shows_question_marks():
+def test_an_unknown_label_is_a_warning_at_the_reference_and_shows_as_quarto_shows_it():
     html, found = render("Intro.\n\nSee the result, @eq-nope.\n")
-    assert '<a class="eqref xref" href="#eq-nope">??</a>' in html
+    assert '<strong class="xref-missing">?@eq-nope</strong>' in html and "href" not in html
     assert found == [
-        "post.md:3:17: cross-reference `@eq-nope`: no equation of this post has the "
+        "post.md:3:17: warning: cross-reference `@eq-nope`: no equation of this post has the "
         "label `eq-nope`; fix the label or add `{#eq-nope}` to the equation"
     ]
 
@@ -22,14 +22,14 @@ def test_a_reference_to_an_image_in_a_line_of_text_says_why_it_is_no_figure():
     text = "![Forms](forms.png){#fig-forms width=9cm}\nForms, as @fig-forms shows.\n"
     _, found = render(text)
     assert found == [
-        "post.md:2:11: cross-reference `@fig-forms`: the image with `{#fig-forms}` on line 1 "
-        "is not alone in its paragraph (text beside it or a link around it), so it is no "
-        "figure; give the image a paragraph of its own"
+        "post.md:2:11: warning: cross-reference `@fig-forms`: the image with `{#fig-forms}` "
+        "on line 1 is not alone in its paragraph (text beside it or a link around it), so it "
+        "is no figure; give the image a paragraph of its own"
     ]
     # negative: alone in its paragraph it is Figure 1; a label on no image keeps the message
     _, found = render("![Forms](forms.png){#fig-forms}\n\nAs @fig-forms and @fig-form.\n")
     assert found == [
-        "post.md:3:19: cross-reference `@fig-form`: no figure of this post has the label "
+        "post.md:3:19: warning: cross-reference `@fig-form`: no figure of this post has the label "
         "`fig-form`; fix the label or add `{#fig-form}` to the figure"
     ]
 

@@ -193,12 +193,12 @@ GOOD = "---\ntitle: Good\ndate: 2024-01-01\n---\n\nFine.\n"
     [
         ("---\ntitle: T\ntags: [a\n---\n", "content/posts/bad.md:3:7", "YAML syntax error"),
         (
-            "---\ntitle: T\ndate: 2024-01-01\n---\n\nSee $\\frac{a}{$ here.\n",
-            "content/posts/bad.md:6:",
-            "",
+            "---\ntitle: T\ndate: 2024-01-01\nslug: good\n---\n\nText.\n",
+            "content/posts/good.md:1:1",
+            "slug `good` is also used by content/posts/bad.md",
         ),
     ],
-    ids=["bad-yaml", "unparseable-latex"],
+    ids=["bad-yaml", "slug-taken"],
 )
 @pytest.mark.slow
 def test_content_errors_exit_1_with_location_and_keep_the_old_site(
@@ -221,8 +221,9 @@ def test_content_errors_exit_1_with_location_and_keep_the_old_site(
     [
         ("Text with a note.[^nope]\n", "content/posts/w.md:6:", "nope"),
         ("Math $\\unknowncmd{x}$ here.\n", "content/posts/w.md:6:", "\\unknowncmd"),
+        ("See $\\frac{a}{$ here.\n", "content/posts/w.md:6:14", "{ is never closed"),
     ],
-    ids=["undefined-note", "unknown-command"],
+    ids=["undefined-note", "unknown-command", "unparseable-latex"],
 )
 @pytest.mark.slow
 def test_warnings_exit_0_and_fail_under_strict(tmp_path, body, location, message):

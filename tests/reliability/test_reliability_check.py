@@ -51,11 +51,11 @@ def test_check_lists_every_error_and_warning_with_its_line_and_exits_1(tmp_path)
         "content/posts/b.md:3:7: error",  # impossible date
         "content/posts/c.md:1:1: warning",  # post without a date
         "content/posts/c.md:4:5: warning",  # link to a missing post
-        "content/posts/c.md:6:10: error",  # broken formula
+        "content/posts/c.md:6:10: warning",  # broken formula
         "content/posts/c.md:8:6: warning",  # missing image
         "content/posts/d.md:1:1: warning",  # post without a date
         "content/posts/d.md:4:8: warning",  # missing image
-        "content/posts/d.md:6:1: error",  # duplicate figure id
+        "content/posts/d.md:6:1: warning",  # duplicate figure id
         "content/posts/d.md:6:8: warning",  # missing image
     ]
     assert "Traceback" not in done.stderr

@@ -342,7 +342,7 @@ def test_the_terminal_shows_warnings_and_errors_as_postil_build_prints_them(site
     from postil.serve.app import _log_report
 
     post = site / "content/posts/p2.md"
-    post.write_text(post.read_text() + "\n```nosuchlang\nx\n```\n\n$\\frac{1}{$ broken\n")
+    post.write_text(post.read_text() + "\n```nosuchlang\nx\n```\n\nAn empty role: {eq}``.\n")
     report = DevBuild(site).build()
     assert not report.ok and report.warnings and report.errors
     with caplog.at_level(logging.INFO, logger="postil.serve"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Sequence
+from itertools import count
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -350,8 +351,12 @@ def figure_number(state: StateCore) -> None:
         if not figure_id:
             continue
         label = f"{KIND_LABELS.get(kind, kind.title())} {number}"
-        if figure_id in labels:
+        if figure_id in labels:  # Quarto warns and links to the first; the page keeps ids unique
             _report_repeated_id(render_state, token, figure_id, labels[figure_id], label)
+            figure["id"] = next(
+                f"{figure_id}-{n}" for n in count(2) if f"{figure_id}-{n}" not in labels
+            )
+            labels[figure["id"]] = label
             continue
         labels[figure_id] = label
         render_state.figures[figure_id] = int(str(number).split("(")[0])
@@ -369,7 +374,8 @@ def _report_repeated_id(
     doc: RenderState, token: Token, figure_id: str, first: str, second: str
 ) -> None:
     """Report a figure-like block whose id an earlier one has, naming what the two are
-    ("two theorems", "a figure and a lemma": theorems share the figures' ids)."""
+    ("two theorems", "a figure and a lemma": theorems share the figures' ids): a warning,
+    as Quarto warns of a duplicate cross-reference id and links to the first."""
     first_kind, second_kind = (label.rsplit(" ", 1)[0].lower() for label in (first, second))
     both = (
         f"two {first_kind}s"
@@ -378,10 +384,11 @@ def _report_repeated_id(
         f"{second_kind}"
     )
     noun = first_kind if first_kind == second_kind else "one"
-    doc.error(
+    doc.warn(
         token.map[0] if token.map else None,
         1,
-        f"{both} have the id {figure_id!r}; give each {noun} its own id",
+        f"{both} have the id {figure_id!r}; references go to the first: give each {noun} "
+        "its own id",
     )
 
 

@@ -1219,7 +1219,10 @@ def render_math_ref(self: Any, tokens: list[Token], idx: int, options: Any, env:
     label = meta["label"]
     if label not in doc.equations and label in doc.figures:  # `\ref{thm:x}` to a theorem
         return f'<a class="eqref" href="{escape("#" + label)}">{doc.figures[label]}</a>'
-    number = doc.equations.get(label, "??")
+    number = doc.equations.get(label)
+    if number is None:  # reported (`mathdoc._check_refs`): LaTeX's ?? in bold, no link
+        missing = "(??)" if meta["kind"] == "eqref" else "??"
+        return f'<strong class="xref-missing">{missing}</strong>'
     text = f"({number})" if meta["kind"] == "eqref" else number
     href = escape("#" + anchor_id(label))
     return f'<a class="eqref" href="{href}">{escape(text)}</a>'

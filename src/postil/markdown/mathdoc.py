@@ -274,7 +274,7 @@ def _record_label(doc: RenderState, token: Any, label: str, text: str, carry: di
     line0, col = locate(doc, token, max(token.content.find(label), 0))
     if label in seen:
         first = f" (line {lines[label]} has it)" if label in lines else ""
-        doc.error(
+        doc.warn(  # LaTeX's "multiply defined" warning; references go to the first
             line0,
             col,
             f"duplicate equation label {label!r}{first}; a label must be unique in a post: "
@@ -286,7 +286,7 @@ def _record_label(doc: RenderState, token: Any, label: str, text: str, carry: di
     ids: dict[str, str] = doc.extra.setdefault("equation_ids", {})
     other = ids.setdefault(anchor_id(label), label)
     if other != label:
-        doc.error(
+        doc.warn(
             line0,
             col,
             f"equation labels {other!r} and {label!r} give the same anchor "
@@ -340,9 +340,9 @@ def _check_refs(doc: RenderState, token: Any, elements: Callable[[], set[str]]) 
             continue
         if label not in elements():  # read only for a label no equation has
             line0, col = locate(doc, token, offset)
-            # MyST's `{eq}` role: Sphinx and mystmd warn at a label no equation has
-            report = doc.warn if (token.meta or {}).get("role") == "eq" else doc.error
-            report(
+            # LaTeX warns of an undefined reference and prints ??, MathJax (???), Sphinx
+            # and mystmd warn: the reference shows (??), `--strict` fails the build
+            doc.warn(
                 line0,
                 col,
                 f"unknown equation label {label!r} in \\eqref/\\ref"
@@ -442,9 +442,9 @@ def _convert_token(token: Any, display: bool, doc: RenderState) -> str:
         )
     except MathError as exc:
         line0, col = locate(doc, token, exc.offset)
-        report = doc.error if isinstance(exc, MathSyntaxError) else doc.warn
-        message = exc.message + _escape_hint(token, exc)
-        report(line0, col, message)  # Diagnostic.report() shows the line and a caret
+        # a warning, as Pandoc, Quarto, mystmd and KaTeX's `throwOnError: false` report a
+        # formula they cannot read: the page shows its TeX, `--strict` fails the build
+        doc.warn(line0, col, exc.message + _escape_hint(token, exc))
         return error_span(token.content, exc)
 
 

@@ -26,7 +26,7 @@ from postil.markdown.rendered import TitleText
 from postil.markdown.state import RenderState
 from postil.math import latex_to_mathml
 from postil.math.engine import is_blank
-from postil.math.errors import MathError, MathSyntaxError
+from postil.math.errors import MathError
 from postil.math.text import tex_source, text_of, to_plain_text, without_tex
 from postil.mathfont import formula_chars
 from postil.model import TextAt
@@ -100,9 +100,8 @@ def _formula(latex: str, state: RenderState, at: TextAt, offset: int, line: str)
         mathml = latex_to_mathml(latex, macros=state.macros, cache=state.math_cache)
     except MathError as exc:
         col = at.col + offset + exc.offset if at.verbatim else at.col
-        severity = Severity.ERROR if isinstance(exc, MathSyntaxError) else Severity.WARNING
-        where = Location(state.path, at.line, col)
-        state.add(Diagnostic(severity, where, exc.message, line))
+        where = Location(state.path, at.line, col)  # a warning, as in the body (`mathdoc`)
+        state.add(Diagnostic(Severity.WARNING, where, exc.message, line))
         return error_span(latex, exc), tex_source(latex)
     state.math_chars |= formula_chars(mathml)  # the math font's subset draws titles too
     return mathml, text_of(mathml, latex)

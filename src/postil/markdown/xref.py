@@ -237,8 +237,8 @@ def _report_unknown(doc: RenderState, block: Token, token: Token) -> None:
     line0, col = _spot(doc, block, token)
     kind = PREFIXES[token.meta["kind"]].lower()
     label = token.meta["label"]
-    if label in doc.extra.get("chunk_labels", ()):  # Quarto warns for what it cannot resolve
-        token.meta["chunk"] = True
+    token.meta["missing"] = True  # Quarto warns for what it cannot resolve, and shows `?@x`
+    if label in doc.extra.get("chunk_labels", ()):
         doc.warn(
             line0,
             col,
@@ -249,7 +249,7 @@ def _report_unknown(doc: RenderState, block: Token, token: Token) -> None:
         return
     inline_at = _inline_image_line(doc, label)
     if inline_at is not None:  # quarto-dev/quarto-cli#5571
-        doc.error(
+        doc.warn(
             line0,
             col,
             f"cross-reference `{token.content}`: the image with `{{#{label}}}` on line "
@@ -257,7 +257,7 @@ def _report_unknown(doc: RenderState, block: Token, token: Token) -> None:
             f"it), so it is no {kind}; give the image a paragraph of its own",
         )
         return
-    doc.error(
+    doc.warn(
         line0,
         col,
         f"cross-reference `{token.content}`: no {kind} of this post has the label "
@@ -284,7 +284,7 @@ def render_xref(self: Any, tokens: Sequence[Token], idx: int, options: Any, env:
         if get_state(env).bibliography is None:
             return escape(tokens[idx].content)
         return missing_html(label, get_state(env).citation_style == "numeric")
-    if meta.get("chunk"):  # made by a code chunk postil does not run: Quarto's `?@tbl-x`
+    if meta.get("missing"):  # no such label, or a code chunk's postil does not run: `?@tbl-x`
         return f'<strong class="xref-missing">?@{escape(label)}</strong>'
     heading = meta.get("heading")
     if heading is not None:
