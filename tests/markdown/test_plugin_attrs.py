@@ -160,3 +160,33 @@ def test_bracketed_span_keeps_allowed_attributes_and_warns_about_the_rest():
         "post.md:6:1: warning: attribute `onclick` is left out: event handlers run "
         "script, which posts may not carry; remove it"
     ]
+
+
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        (  # nbconvert's posts for Jekyll: a raw region ends with the image's attribute line
+            '{% raw %}\nText.\n\n{: style="text-align:center"}\n{% endraw %}\n'
+            "![plot](/a.png)\n{% raw %}\nMore.\n{% endraw %}\n",
+            '<p style="text-align:center"><img src="/a.png" alt="plot" /></p>',
+        ),
+        (  # after a block, with `{% raw %}` between: the block's (kramdown's reading)
+            "Text.\n{% raw %}\n{: .after}\n\nMore.\n{% endraw %}\n",
+            '<p class="after">Text.</p>',
+        ),
+    ],
+    ids=["before-endraw", "after-raw"],
+)
+def test_an_attribute_line_beside_a_liquid_raw_tag_belongs_to_the_block_past_it(source, expected):
+    html, state = render(source)
+    assert expected in html
+    assert state.diagnostics == []
+
+
+def test_an_attribute_line_closing_a_raw_region_with_no_block_after_it_is_reported():
+    # negative: nothing after the raw region, and a blank line after the block before it
+    html, state = render("Text.\n\n{% raw %}\n{: .x}\n{% endraw %}\n")
+    assert "class" not in html
+    assert [d.message.split(";")[0] for d in state.diagnostics] == [
+        "attribute list `{: .x}` belongs to no block"
+    ]

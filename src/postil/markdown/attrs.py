@@ -212,20 +212,35 @@ def _merged(first: dict[str, str], second: dict[str, str]) -> dict[str, str]:
     return merged
 
 
+LIQUID_RAW = {"liquid_raw_open": 1, "liquid_raw_close": -1}
+"""The tokens of Liquid's `{% raw %}` and `{% endraw %}` lines (`postil.markdown.liquid`),
+which Jekyll removes before kramdown reads the page: an attribute line beside one belongs
+to the block on its other side (al-folio's and nbconvert's posts end a raw region with the
+`{: …}` of the image after it)."""
+
+
 def _block_target(tokens: list[Token], index: int) -> Token | None:
     """Return the opening token of the block an attribute line at `tokens[index]` is for."""
     token = tokens[index]
-    before = _opening(tokens, index - 1) if index > 0 else None
+    first, last, lines, shift = index, index, 0, 0
+    while first > 0 and tokens[first - 1].type in LIQUID_RAW:  # `{% raw %}⏎{: …}`
+        first, lines = first - 1, lines + 1
+        shift -= LIQUID_RAW[tokens[first].type]
+    before = _opening(tokens, first - 1) if first > 0 else None
     adjacent = (
         before is not None
-        and tokens[index - 1].nesting <= 0
-        and before.level == token.level
+        and tokens[first - 1].nesting <= 0
+        and before.level == token.level + shift
         and before.map is not None
         and token.map is not None
-        and before.map[1] == token.map[0]
+        and before.map[1] + lines == token.map[0]
     )
-    after = tokens[index + 1] if index + 1 < len(tokens) else None
-    follows = after is not None and after.nesting >= 0 and after.level == token.level
+    shift = 0
+    while last + 1 < len(tokens) and tokens[last + 1].type in LIQUID_RAW:  # `{: …}⏎{% endraw %}`
+        last += 1
+        shift += LIQUID_RAW[tokens[last].type]
+    after = tokens[last + 1] if last + 1 < len(tokens) else None
+    follows = after is not None and after.nesting >= 0 and after.level == token.level + shift
     if adjacent and (token.meta["kramdown"] or not follows):
         return before
     if _table_attributes(before, token, after):
