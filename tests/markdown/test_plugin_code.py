@@ -157,3 +157,27 @@ def test_cached_highlighting_needs_no_lexer_and_keeps_the_language_class(monkeyp
     assert again == first
     with pytest.raises(AssertionError, match="looked up"):
         render("```py\nx = 2\n```\n", cache)
+
+
+def test_an_unknown_language_is_one_warning_a_post_naming_each_blocks_line():
+    # a blog's own sample languages (NexT's `input1`/`output1`): one warning each, not one a block
+    langs = ["in1", "out1", "in1"] * 3  # block n starts on body line 4n, file line 3 + 4n
+    html, state = render("".join(f"```{lang}\n{n}\n```\n\n" for n, lang in enumerate(langs)))
+    assert html.count('<figure class="code">') == 9
+    assert [(d.location.line, d.message.split(";")[0]) for d in state.diagnostics] == [
+        (
+            3,
+            "unknown code language 'in1', shown as plain text in 6 code blocks "
+            "(lines 3, 11, 15, 23, 27, …)",
+        ),
+        (
+            7,
+            "unknown code language 'out1' (did you mean `rout`?), shown as plain text in 3 code "
+            "blocks (lines 7, 19, 31)",
+        ),
+    ]
+    # negative: one block of a language is warned as before, without a count
+    _, state = render("```in1\nx\n```\n")
+    assert [d.message.split(";")[0] for d in state.diagnostics] == [
+        "unknown code language 'in1', shown as plain text"
+    ]
