@@ -1,5 +1,6 @@
 """Images without alt text: one warning rule for Markdown images and raw `<img>` tags
-(`postil.markdown.alttext`), each at its place, decorative images left alone."""
+(`postil.markdown.alttext`), one warning of each kind a post at its first image naming the
+lines of all, decorative images left alone."""
 
 from __future__ import annotations
 
@@ -23,13 +24,8 @@ def test_a_raw_img_without_alt_warns_at_the_tag_in_blocks_and_paragraphs():
         "Text <img src=\"a.png\"> and <img src='a.png'\n  width=3> and <IMG SRC=b.png>.\n\n"
         '<div>\n  <img src="a.png">\n  <img src="a.png">\n</div>\n'
     )
-    assert warnings_of(body) == [
-        "5:1 `<img>` has no `alt` attribute",
-        "7:6 `<img>` has no `alt` attribute",
-        "7:28 `<img>` has no `alt` attribute",
-        "8:16 `<img>` has no `alt` attribute",
-        "11:3 `<img>` has no `alt` attribute",
-        "12:3 `<img>` has no `alt` attribute",  # the same tag again: its own line
+    assert warnings_of(body) == [  # two on line 7; the same tag again on line 12: its own
+        "5:1 6 `<img>` tags (lines 5, 7, 8, 11, 12) have no `alt` attribute"
     ]
 
 
@@ -67,19 +63,17 @@ def test_a_markdown_image_without_alt_text_warns_at_its_source():
         "[![](https://img.shields.io/badge.svg)](https://x.org)\n\n"
         "![][ref]\n\n[ref]: c.png\n"
     )
-    assert warnings_of(body) == [
-        "5:11 image `plot.png` has no alt text",
-        "5:30 image `b.png` has no alt text",
-        "7:6 image `https://img.shields.io/badge.svg` has no alt text",
-        "9:1 image `c.png` has no alt text",  # a reference image: at the image
+    assert warnings_of(body) == [  # a reference image (line 9): at the image
+        "5:11 image `plot.png` and 3 more (lines 5, 7, 9) have no alt text"
     ]
+    assert warnings_of("![](a.png)\n") == ["5:5 image `a.png` has no alt text"]  # at `a.png`
 
 
 def test_the_markdown_image_warning_says_how_to_fix_it_in_markdown_or_as_decoration():
     state = RenderState(path="content/posts/here.md")
     render_markdown(create_markdown(), "![](plot.png)\n", state)
     assert [d.message for d in state.diagnostics] == [
-        "image `plot.png` has no alt text: a screen reader reads nothing for it, and a "
+        "image `plot.png` has no alt text: a screen reader reads nothing for such an image, and a "
         "browser shows nothing in its place when it does not load; describe it in the "
         "brackets, `![a plot of the loss](plot.png)`, or, for an image that is only "
         'decoration, write `<img src="plot.png" alt="">`'

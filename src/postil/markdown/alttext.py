@@ -8,19 +8,29 @@ report `![](plot.png)` too. An image that is only decoration says so: `alt=""` i
 `aria-hidden="true"`, `role="presentation"`/`"none"` (axe-core's `image-alt` accepts them);
 Markdown has no such mark, so its fix is the raw tag. The warnings are given where each
 kind is read: `images.image_sizes` (Markdown images, at their source) and
-`rawhtml.rewrite_html` (raw tags, at the tag).
+`rawhtml.rewrite_html` (raw tags, at the tag), one of each kind a post at its first image,
+naming the lines of the others (`RenderState.warn_each`: a post of 40 screenshots said one
+thing 40 times).
 """
 
 from __future__ import annotations
 
 from markdown_it.token import Token
 
-NO_ALT_HTML = (
-    "`<img>` has no `alt` attribute: a screen reader reads its file name or nothing, and a "
-    "browser shows nothing in its place when it does not load; describe the image, "
-    '`alt="a plot of the loss"`, or write `alt=""` for an image that is only decoration'
-)
-"""The warning at a raw `<img>` without `alt`."""
+from postil.markdown.state import named_lines
+
+
+def no_alt_html(lines: list[int]) -> str:
+    """Return the warning at the raw `<img>` tags without `alt` on file `lines` of a post."""
+    many = len(lines) > 1
+    which = f"{len(lines)} `<img>` tags ({named_lines(lines)}) have" if many else "`<img>` has"
+    return (
+        f"{which} no `alt` attribute: a screen reader reads its file name or "
+        "nothing, and a browser shows nothing in its place when it does not load; describe "
+        'the image, `alt="a plot of the loss"`, or write `alt=""` for an image that is only '
+        "decoration"
+    )
+
 
 DECORATIVE = frozenset({("aria-hidden", "true"), ("role", "presentation"), ("role", "none")})
 """Attributes that mark an `<img>` as decoration without `alt`."""
@@ -42,10 +52,14 @@ def alt_text(image: Token) -> bool:
     return any(child.content.strip() for child in image.children or ())
 
 
-def no_alt_markdown(written: str) -> str:
-    """Return the warning at a Markdown image without alt text, its source as `written`."""
+def no_alt_markdown(written: str, lines: list[int]) -> str:
+    """Return the warning at the Markdown images without alt text on file `lines` of a
+    post, the first's source as `written`."""
+    more = len(lines) - 1
+    first = f"image `{written}` has"
+    which = f"image `{written}` and {more} more ({named_lines(lines)}) have" if more else first
     return (
-        f"image `{written}` has no alt text: a screen reader reads nothing for it, and a "
+        f"{which} no alt text: a screen reader reads nothing for such an image, and a "
         "browser shows nothing in its place when it does not load; describe it in the "
         f"brackets, `![a plot of the loss]({written})`, or, for an image that is only "
         f'decoration, write `<img src="{written}" alt="">`'

@@ -22,7 +22,7 @@ from postil.errors import did_you_mean
 from postil.markdown import fenceinfo
 from postil.markdown.codemarks import code_marks
 from postil.markdown.fenceinfo import FenceInfo
-from postil.markdown.state import RenderState, get_state
+from postil.markdown.state import RenderState, get_state, named_lines
 
 LIGHT_STYLE = "default"
 """Pygments style for light pages; every token colour meets WCAG AA (4.5:1) on its background."""
@@ -191,35 +191,20 @@ def _nearest_language(language: str) -> str:
     return did_you_mean(language.lower(), _language_names())
 
 
-LINES_NAMED = 5
-"""Lines an unknown language's one warning names before "…"."""
-
-
 def _warn_unknown_language(state: RenderState, language: str, line0: int | None) -> None:
-    """Warn once a post of each unknown code language, at its first code block; each later
-    block adds its line to that warning (a blog's own `input1`/`output1` fences, one per
-    sample, made hundreds of warnings that said one thing)."""
-    seen: dict[str, tuple[int, list[int]]] = state.extra.setdefault("unknown_languages", {})
-    message = (
-        f"unknown code language {language!r}{_nearest_language(language)}, shown as plain "
-        "text{where}; use a Pygments short name such as python, bash or text "
-        "(https://pygments.org/languages/)"
-    )
-    line = state.location(line0).line
-    if language not in seen:
-        state.warn(line0, 1, message.format(where=""))
-        seen[language] = (len(state.diagnostics) - 1, [line])
-        return
-    index, lines = seen[language]
-    if line in lines:  # the same block rendered again (a note's margin copy)
-        return
-    lines.append(line)
-    named = ", ".join(map(str, lines[:LINES_NAMED])) + (", …" if len(lines) > LINES_NAMED else "")
-    where = f" in {len(lines)} code blocks (lines {named})"
-    if index < len(state.diagnostics):
-        state.diagnostics[index] = replace(
-            state.diagnostics[index], message=message.format(where=where)
+    """Warn once a post of each unknown code language, at its first code block, naming the
+    lines of the others (a blog's own `input1`/`output1` fences, one per sample, made
+    hundreds of warnings that said one thing)."""
+
+    def message(lines: list[int]) -> str:
+        where = f" in {len(lines)} code blocks ({named_lines(lines)})" if len(lines) > 1 else ""
+        return (
+            f"unknown code language {language!r}{_nearest_language(language)}, shown as plain "
+            f"text{where}; use a Pygments short name such as python, bash or text "
+            "(https://pygments.org/languages/)"
         )
+
+    state.warn_each(f"language {language}", line0, 1, message)
 
 
 def render_fence(self: Any, tokens: Sequence[Token], idx: int, options: Any, env: Any) -> str:

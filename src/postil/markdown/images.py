@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import partial
 from urllib.parse import urlsplit
 
 from markdown_it import MarkdownIt
@@ -64,7 +65,8 @@ def image_sizes(state: StateCore) -> None:
         for token in images:
             if token is not made and not alt_text(token):
                 written, line0, col = token.meta.get("place", (token.attrs.get("src"), None, 0))
-                render_state.warn(line0, col, no_alt_markdown(str(written)))
+                message = partial(no_alt_markdown, str(written))
+                render_state.warn_each("markdown image alt", line0, col, message)
             _color_scheme(token)
             _size(render_state, token)
             ref = _image_ref(token)

@@ -16,7 +16,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from postil.markdown.alttext import NO_ALT_HTML, without_alt
+from postil.markdown.alttext import no_alt_html, without_alt
 from postil.markdown.references import (
     locate,
     record,
@@ -155,7 +155,7 @@ def _rewrite_token(
         first = tag.split("\n", 1)[0]
         nth = seen[first] = seen.get(first, -1) + 1
         line0, col = locate(render_state, block_map, first, nth=nth)
-        render_state.warn(line0, col, NO_ALT_HTML)
+        render_state.warn_each("html image alt", line0, col, no_alt_html)
 
     jsx = reads_jsx(render_state)
     renamed = JSX_ATTRIBUTES if jsx else {}

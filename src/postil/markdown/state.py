@@ -8,8 +8,8 @@ read what other plugins found (figure numbers, equation labels, widgets used).
 from __future__ import annotations
 
 from array import array
-from collections.abc import Mapping, MutableMapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, overload
 
 from postil.errors import Diagnostic, Location, Severity
@@ -238,9 +238,47 @@ class RenderState:
         """Record a warning (fails the build only under --strict)."""
         self.report(Severity.WARNING, body_line0, col, message)
 
+    def warn_each(
+        self, kind: str, body_line0: int | None, col: int, message: Callable[[list[int]], str]
+    ) -> None:
+        """Warn once a post of one kind of problem (`kind`), at its first place; each later
+        place adds its file line to that warning instead of a warning of its own.
+
+        `message(lines)` makes the text from the file line of each place so far (one for
+        the first; `named_lines` names them); the first place's `message` makes it each
+        time, so it may name what is written there. A place seen already (the same tokens
+        rendered twice: a note's margin copy) adds nothing.
+        """
+        seen: dict[str, tuple[int, dict[tuple[int, int], int], Callable[[list[int]], str]]]
+        seen = self.extra.setdefault("warned_each", {})
+        place = self.location(body_line0, col)
+        spot = (place.line, place.col)
+        if kind not in seen:
+            self.warn(body_line0, col, message([place.line]))
+            seen[kind] = (len(self.diagnostics) - 1, {spot: place.line}, message)
+            return
+        index, places, first = seen[kind]
+        if spot in places or index >= len(self.diagnostics):
+            return
+        places[spot] = place.line
+        lines = list(places.values())
+        self.diagnostics[index] = replace(self.diagnostics[index], message=first(lines))
+
     def error(self, body_line0: int | None, col: int, message: str) -> None:
         """Record an error (fails the build)."""
         self.report(Severity.ERROR, body_line0, col, message)
+
+
+LINES_NAMED = 5
+"""Lines a `RenderState.warn_each` warning names before "…"."""
+
+
+def named_lines(lines: Sequence[int]) -> str:
+    """Return "lines 3, 11, 15, 23, 27, …" for `RenderState.warn_each`'s places (a line
+    with two places named once)."""
+    distinct = list(dict.fromkeys(lines))
+    more = ", …" if len(distinct) > LINES_NAMED else ""
+    return "lines " + ", ".join(map(str, distinct[:LINES_NAMED])) + more
 
 
 def get_state(env: MutableMapping[str, Any]) -> RenderState:
