@@ -124,6 +124,8 @@ PLUGINS = {
     "directive": ("math", "code", "callout", "links", "directive"),
     # the Obsidian Admonition plugin's ```ad-note blocks: callouts, notes and code inside
     "adfence": ("math", "sidenote", "code", "callout", "adfence"),
+    # kramdown's destinations with spaces, beside the links plugin and attribute lists
+    "spacedlink": ("links", "spacedlink", "attrs"),
 }
 
 

@@ -97,6 +97,7 @@ def create_markdown() -> MarkdownIt:
     from postil.markdown.scholar import scholar_plugin
     from postil.markdown.shortcode import shortcode_plugin
     from postil.markdown.sidenote import sidenote_plugin
+    from postil.markdown.spacedlink import spacedlink_plugin
     from postil.markdown.span import span_plugin
     from postil.markdown.strayend import strayend_plugin
     from postil.markdown.svelte import svelte_plugin
@@ -138,6 +139,7 @@ def create_markdown() -> MarkdownIt:
         gridtable_plugin,  # Pandoc's grid tables: tokens the table plugin wraps
         kramdowntable_plugin,  # kramdown's separators, footers, headerless tables: the same
         links_plugin,
+        spacedlink_plugin,  # `![a](my plot.png)`, kramdown's reading: after the link rules
         linebreak_plugin,  # after the math plugin, which reads `\\` in formulas first
         kramdown_plugin,  # `{::comment}`, `{::nomarkdown}`: before the attribute lists' rules
         mark_plugin,  # `==x==`: after the math plugin, which reads `$a == b$` first
