@@ -89,7 +89,7 @@ def make_post(source: SourceFile, meta: FrontMatter, body: str, body_line: int) 
     if not source.text.endswith(body):
         raise ValueError(f"{source.rel}: the body must be the end of the source text")
     rel = PurePosixPath(source.rel)
-    stem = rel.parent.name if rel.stem == "index" else rel.stem
+    stem = file_stem(rel)
     slug = make_slug(meta.slug) or make_slug(_undated(source, stem)) or make_slug(stem)
     slug = slug or title_slug(meta.title, meta.macros)
     if not slug:
@@ -116,6 +116,12 @@ def make_post(source: SourceFile, meta: FrontMatter, body: str, body_line: int) 
     )
 
 
+def file_stem(rel: PurePosixPath) -> str:
+    """Return the name a post's slug is made from: its file's stem, or its folder's name
+    for a page bundle (`posts/my-post/index.md` is `my-post`)."""
+    return rel.parent.name if rel.stem == "index" else rel.stem
+
+
 def _undated(source: SourceFile, stem: str) -> str:
     """Return a post's file stem without the date that begins it as Jekyll names posts
     (`2020-01-15-my-post` -> `my-post`); a page's stem as it is."""
@@ -129,8 +135,7 @@ def dated_url(post: Post) -> str | None:
     else None (a slug or permalink of its own, no date in its name, or the same URL)."""
     if post.source.kind != "post" or post.meta.slug or post.meta.permalink:
         return None
-    rel = PurePosixPath(post.source.rel)
-    stem = rel.parent.name if rel.stem == "index" else rel.stem
+    stem = file_stem(PurePosixPath(post.source.rel))
     old = make_slug(stem)
     if not FILE_DATE.match(stem) or not old or old == post.slug:
         return None
@@ -229,7 +234,7 @@ def _longer_slugs(post: Post) -> Iterator[str]:
     date Jekyll names posts with, then one, two, … of its folders below `content/posts/`
     before its slug."""
     rel = PurePosixPath(post.source.rel)
-    stem = rel.parent.name if rel.stem == "index" else rel.stem
+    stem = file_stem(rel)
     if FILE_DATE.match(stem) and make_slug(stem) != post.slug:
         yield make_slug(stem)
     folders = (rel.parent.parent if rel.stem == "index" else rel.parent).parts[2:]
