@@ -93,6 +93,16 @@ class YamlFieldIgnored(YamlFieldError):
     a display option): its key is left out, and the message is a warning."""
 
 
+class YamlFieldGuessed(YamlFieldIgnored):
+    """A value that reads two ways (`date: 01-09-2017`): `value` is the reading taken, as
+    the generator the file was written for reads it, and the message is a warning naming
+    both."""
+
+    def __init__(self, message: str, line0: int, col0: int, value: object) -> None:
+        super().__init__(message, line0, col0)
+        self.value = value
+
+
 @dataclass(frozen=True)
 class Field:
     """One key of a YAML mapping: its name, the value node, and where the key was written."""

@@ -264,13 +264,28 @@ def test_a_numeric_date_whose_month_can_only_be_one_number_is_a_date(written, ex
     assert meta.date.replace(tzinfo=None) == expected
 
 
-def test_a_numeric_date_whose_month_is_a_guess_is_an_error_naming_both_readings():
-    with pytest.raises(ContentError) as err:
-        parse(source("---\ntitle: T\ndate: 12/03/2017\n---\n"), "UTC")
-    assert (err.value.location.line, err.value.location.col) == (3, 7)
-    assert err.value.message == (
-        "`date: 12/03/2017` is not a date; the month could be 12 or 3: write 2017-03-12 "
-        "(day 12) or 2017-12-03 (day 3)"
+@pytest.mark.parametrize(
+    "written, expected, order",
+    [
+        ("01-09-2017", datetime(2017, 9, 1), "day first, as Jekyll reads it"),  # Ruby's Time.parse
+        ("07.08.2022", datetime(2022, 8, 7), "day first, as Jekyll reads it"),
+        ("12/03/2017", datetime(2017, 12, 3), "month first, the US order"),  # R Markdown's
+    ],
+)
+def test_a_numeric_date_whose_month_is_a_guess_is_read_with_a_warning_naming_both(
+    written, expected, order
+):
+    # the build goes on (a Jekyll blog of such dates stopped); the warning says how to choose
+    found: list = []
+    meta, _, _ = parse(source(f"---\ntitle: T\ndate: {written}\n---\n"), "UTC", found)
+    assert meta.date.replace(tzinfo=None) == expected
+    [warning] = found
+    assert (warning.location.line, warning.location.col) == (3, 7)
+    day, other = expected.strftime("%Y-%m-%d"), expected.strftime("%Y-%d-%m")
+    first, second = written[:2].lstrip("0"), written[3:5].lstrip("0")
+    assert warning.message == (
+        f"`date: {written}` could be day {first} or day {second}: it is read {order}, {day}; "
+        f"write that, or {other} for the other reading"
     )
 
 

@@ -47,6 +47,7 @@ from postil.slugs import slug_for
 from postil.yamlnodes import (
     Field,
     YamlFieldError,
+    YamlFieldGuessed,
     YamlFieldIgnored,
     as_bool,
     as_text,
@@ -110,9 +111,10 @@ _WRITTEN_DATE = re.compile(
 2017`, `Fri, 24 Feb 2017 10:00`). Numeric day/month orders (`12/03/2017`) stay errors: which
 is the month is a guess (`_NUMERIC_DATE` reads those where it is not)."""
 _NUMERIC_DATE = re.compile(r"(\d{1,2})([-/.])(\d{1,2})\2(\d{4})" + _TIME)
-"""A day and a month in either order before the year (`29-12-2020`, `4/18/2022`): read only
-where one of them cannot be a month (over 12), as Jekyll's `Time.parse` reads `29-12-2020`
-and R Markdown writers the US order; `01-02-2020` is an error naming both readings."""
+"""A day and a month in either order before the year (`29-12-2020`, `4/18/2022`): read as
+the number over 12 says, as Jekyll's `Time.parse` reads `29-12-2020` and R Markdown writers
+the US order; where either could be the month (`01-02-2020`) a warning names the reading
+taken (`_ambiguous`)."""
 
 
 def split_front_matter(source: SourceFile) -> tuple[str, str, int]:
@@ -560,7 +562,7 @@ def _converted(
         if ignored is None:
             raise
         ignored.append(skip)
-        return _LEFT_OUT
+        return skip.value if isinstance(skip, YamlFieldGuessed) else _LEFT_OUT
 
 
 def _empty(fld: Field) -> bool:
@@ -659,41 +661,55 @@ def _date(fld: Field, tz: ZoneInfo) -> datetime:
         seconds = int(text) / (1000 if len(text) == 13 else 1)
         return datetime.fromtimestamp(seconds, timezone.utc).astimezone(tz)
     m = _DATE.fullmatch(text)
+    guessed: _AmbiguousDate | None = None
     try:
         if m:
             y, mo, d, hh, mm, ss, off = m.groups()
         else:
-            y, mo, d, hh, mm, ss, off = _written_date(text)
+            try:
+                y, mo, d, hh, mm, ss, off = _written_date(text)
+            except _AmbiguousDate as e:
+                guessed = e
+                y, mo, d, hh, mm, ss, off = e.reading
         moment = datetime.combine(
             date(int(y), int(mo), int(d)), time(int(hh or 0), int(mm or 0), int(ss or 0))
         )
     except ValueError as e:
-        advice = (
-            str(e)
-            if isinstance(e, _AmbiguousDate)
-            else (
-                "write YYYY-MM-DD or YYYY-MM-DD HH:MM[+HH:MM] (or the month as a word: 24 Feb 2017)"
-            )
-        )
         raise YamlFieldError(
-            f"`{fld.key}: {text}` is not a date; {advice}",
+            f"`{fld.key}: {text}` is not a date; write YYYY-MM-DD or YYYY-MM-DD HH:MM[+HH:MM] "
+            "(or the month as a word: 24 Feb 2017)",
             fld.node.start_mark.line,
             fld.node.start_mark.column,
         ) from e
-    if off is None:
-        return moment.replace(tzinfo=tz)
-    return moment.replace(tzinfo=_offset(fld, off))
+    moment = moment.replace(tzinfo=tz if off is None else _offset(fld, off))
+    if guessed is not None:
+        line0, col0 = fld.node.start_mark.line, fld.node.start_mark.column
+        raise YamlFieldGuessed(f"`{fld.key}: {text}` {guessed}", line0, col0, moment)
+    return moment
 
 
 class _AmbiguousDate(ValueError):
-    """A numeric date whose day and month could be either number; the message advises."""
+    """A numeric date whose day and month could be either number: `reading` is the one taken
+    (`_DATE`'s groups), the message names it and how to write either."""
+
+    def __init__(self, message: str, reading: tuple[Any, ...]) -> None:
+        super().__init__(message)
+        self.reading = reading
 
 
-def _ambiguous(first: int, second: int, year: str) -> _AmbiguousDate:
-    """Return the error for a numeric date whose day and month could be either number."""
+def _ambiguous(
+    first: str, separator: str, second: str, year: str, clock: list[Any]
+) -> _AmbiguousDate:
+    """Return the reading of a numeric date whose day and month could be either number:
+    with `/` month first, as Americans and R Markdown's writers write it; with `-` or `.`
+    day first, as Jekyll reads it (Ruby's `Time.parse`) and Europe writes it."""
+    a, b = int(first), int(second)
+    day, month = (b, a) if separator == "/" else (a, b)
+    order = "month first, the US order" if separator == "/" else "day first, as Jekyll reads it"
     return _AmbiguousDate(
-        f"the month could be {first} or {second}: write {year}-{second:02d}-{first:02d} "
-        f"(day {first}) or {year}-{first:02d}-{second:02d} (day {second})"
+        f"could be day {a} or day {b}: it is read {order}, {year}-{month:02d}-{day:02d}; write "
+        f"that, or {year}-{day:02d}-{month:02d} for the other reading",
+        (year, month, day, *clock),
     )
 
 
@@ -707,14 +723,14 @@ def _written_date(text: str) -> tuple[Any, ...]:
     """
     numeric = _NUMERIC_DATE.fullmatch(text)
     if numeric:
-        first, _, second, year, *clock = numeric.groups()
+        first, separator, second, year, *clock = numeric.groups()
         if int(first) > 12 >= int(second) or first == second:
             return (year, second, first, *clock)
         if int(second) > 12 >= int(first):
             return (year, first, second, *clock)
         if int(first) > 12:
             raise ValueError(text)  # neither can be a month
-        raise _ambiguous(int(first), int(second), year)
+        raise _ambiguous(first, separator, second, year, clock)
     m = _WRITTEN_DATE.fullmatch(text)
     if not m:
         raise ValueError(text)
