@@ -726,3 +726,16 @@ def test_a_posts_dollar_math_loses_its_escapes_only_when_a_kramdown_tell_says_so
 def test_math_comment_on_its_own_line_hides_only_that_line():
     html, state = render("$$\n% <![CDATA[\n\\begin{align} a &= b \\end{align}\n%]]>\n$$\n")
     assert not state.diagnostics and "<mtable" in html
+
+
+def test_an_unsupported_command_is_one_warning_a_post_naming_the_formulas_lines():
+    # a site's own macros, defined in its MathJax configuration: one warning each, not one a use
+    source = "$\\rc{a}$ and $\\rc{b}$\n\n$$\n\\bc{x} + \\rc{y}\n$$\n\nthen $\\bc{z}$.\n"
+    html, state = render(source)
+    assert html.count('class="math-error"') == 4  # each formula still shows its TeX
+    assert [(d.location.line, d.message.split(";")[0]) for d in state.diagnostics] == [
+        (1, "unsupported command \\rc (in 2 formulas, lines 1)"),
+        (4, "unsupported command \\bc (in 2 formulas, lines 4, 7)"),
+    ]
+    _, state = render("$\\rc{a}$\n")  # negative: one use, the message as it was
+    assert [d.message.split(";")[0] for d in state.diagnostics] == ["unsupported command \\rc"]

@@ -274,8 +274,7 @@ def test_carries_resolve_across_groups(monkeypatch):
     assert [(s.source, s.location.line) for s in whole.source_links] == [("other.md", 38)]
     found = [(d.location.line, d.message.split(" ")[:2]) for d in whole.diagnostics]
     assert found == [
-        (9, ["`<img>`", "has"]),  # no alt: each raw image told at its own line
-        (38, ["`<img>`", "has"]),
+        (9, ["2", "`<img>`"]),  # no alt: one warning, at the first, naming both lines
         (15, ["citation", "key"]),
         (59, ["note", "[^late]"]),
         (60, ["note", "[^orphan]"]),

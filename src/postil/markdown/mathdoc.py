@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, MutableMapping
-from functools import cache
+from functools import cache, partial
 from html import escape
 from typing import Any
 from urllib.parse import unquote
@@ -27,7 +27,7 @@ from postil.markdown.ids import element_ids
 from postil.markdown.mathescape import source_offset
 from postil.markdown.mathhtml import find_formulas, may_hold_math
 from postil.markdown.rendered import AnchorLink
-from postil.markdown.state import RenderState, get_state
+from postil.markdown.state import RenderState, get_state, named_lines
 from postil.math import anchor_id, latex_to_mathml
 from postil.math.delimiters import Closers
 from postil.math.engine import is_blank
@@ -444,8 +444,21 @@ def _convert_token(token: Any, display: bool, doc: RenderState) -> str:
         line0, col = locate(doc, token, exc.offset)
         # a warning, as Pandoc, Quarto, mystmd and KaTeX's `throwOnError: false` report a
         # formula they cannot read: the page shows its TeX, `--strict` fails the build
-        doc.warn(line0, col, exc.message + _escape_hint(token, exc))
+        message = exc.message + _escape_hint(token, exc)
+        prefix = f"unsupported command {exc.command}"
+        if exc.command and message.startswith(prefix):  # one warning a post a command
+            doc.warn_each(prefix, line0, col, partial(_each_use, prefix, message))
+        else:
+            doc.warn(line0, col, message)
         return error_span(token.content, exc)
+
+
+def _each_use(prefix: str, message: str, lines: list[int]) -> str:
+    """Return an unsupported command's warning naming its uses after the first (a site's
+    own macros, defined in its MathJax configuration, were hundreds of warnings a post)."""
+    if len(lines) == 1:
+        return message
+    return f"{prefix} (in {len(lines)} formulas, {named_lines(lines)}){message[len(prefix) :]}"
 
 
 ESCAPED_BRACE_READ = re.compile(r"(?<!\\)\\[{}]")

@@ -42,7 +42,8 @@ class MathError(ValueError):
 class MathSyntaxError(MathError):
     """The LaTeX cannot be parsed (unbalanced braces, `\\left` without `\\right`, ...).
 
-    The build fails: there is no sensible way to show the formula.
+    A warning (an error under `--strict`), as Pandoc, Quarto, mystmd and KaTeX's
+    `throwOnError: false` report it: the page shows the TeX source in a `math-error` element.
     """
 
 
