@@ -335,8 +335,9 @@ def _math_closer(state: StateBlock, start: int, stop: int, end: int) -> int | No
         if element is None or stop >= end or not _own_line_start(state.src, begin + opener.start()):
             return None  # `PID is $$.⏎⏎… echo $$`: a `$$` inside a sentence opens no display
         found = state.src.find(closer, limit, state.eMarks[end - 1])
-        if found >= 0 and state.src[found + len(closer) : state.src.find("\n", found)].strip():
-            return None  # the closer must end its line, as display math's does
+        after = state.src[found + len(closer) : state.src.find("\n", found)]
+        if found >= 0 and not END_TAGS.fullmatch(after):
+            return None  # the closer ends its line (before end tags: `$$</p>`), as display math's
         ends_at = element_end(state.src, element, state.eMarks[end - 1])
         if found < 0 or ends_at < found or _TAG.search(state.src, limit, found):
             return None  # a formula lies in one run of text: MathJax never reads across a tag
@@ -347,9 +348,16 @@ def _math_closer(state: StateBlock, start: int, stop: int, end: int) -> int | No
     return None
 
 
+START_TAGS = re.compile(r"(?:[ \t]*<[A-Za-z][\w:-]*(?:\s[^<>]*)?>)*[ \t]*")
+r"""Start tags and spaces only: what may come before display math's opener on its line
+(`<p>$$\begin{align*}`, as MathJax posts for kramdown write it)."""
+END_TAGS = re.compile(r"(?:[ \t]*</[A-Za-z][\w:-]*[ \t]*>)*[ \t]*")
+r"""End tags and spaces only: what may follow its closer (`\end{align*}$$</p>`)."""
+
+
 def _own_line_start(src: str, pos: int) -> bool:
-    """Tell whether only spaces come before `pos` on its line."""
-    return not src[src.rfind("\n", 0, pos) + 1 : pos].strip()
+    """Tell whether only spaces, or start tags, come before `pos` on its line."""
+    return START_TAGS.fullmatch(src, src.rfind("\n", 0, pos) + 1, pos) is not None
 
 
 def _closer_of(opener: re.Match[str]) -> str:
