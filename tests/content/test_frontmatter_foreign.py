@@ -135,6 +135,10 @@ def test_plain_author_names_have_no_details():
         ('header-img: "img/code.png"', "img/code.png"),  # Clean Blog, Hux Blog
         ("cover-img: /c.jpg\nthumbnail-img: /t.jpg", "/c.jpg"),  # Beautiful Jekyll
         ("thumbnail-img: /t.jpg\nshare-img: /s.jpg\ncover-img: /c.jpg", "/s.jpg"),
+        # Minimal Mistakes' header: the social image first, then the teaser, the header's
+        ("header:\n  overlay_image: /o.png\n  caption: 'Photo: [x](https://x.org)'", "/o.png"),
+        ("header:\n  image: /h.png\n  teaser: /t.png\n  og_image: /og.png", "/og.png"),
+        ("header:\n  overlay_color: '#333'\nimage: /i.png", "/i.png"),  # `image:` ranks first
     ],
 )
 def test_social_image_from_each_generator(lines, expected):
@@ -1034,3 +1038,16 @@ def test_a_themes_math_script_switch_is_quiet_and_a_near_name_is_not(switch):
     assert [w.split(": warning: ")[1][:38] for w in warnings] == [
         "unknown front matter key `use_maths` i"
     ]
+
+
+@pytest.mark.parametrize(
+    ("lines", "warned"),
+    [
+        ("header:\n  overlay_color: '#333'\n  overlay_filter: 0.5", False),  # styles only
+        ("header: false", True),  # another theme's switch: not read, said so
+    ],
+)
+def test_a_header_that_names_no_image_gives_no_image(lines, warned):
+    meta, *_, warnings = read(f"---\ntitle: T\ndate: 2020-01-01\n{lines}\n---\n")
+    assert meta.image == ""
+    assert [w.split(": warning: ")[1][:8] for w in warnings] == (["`header`"] if warned else [])

@@ -208,6 +208,33 @@ def image(fld: Field, tz: ZoneInfo | None = None) -> str:
     return one_line(as_text(fld))
 
 
+HEADER_IMAGE_KEYS = ("og_image", "teaser", "image", "overlay_image")
+"""Keys of a `header:` mapping that name an image, the social image first: Minimal
+Mistakes' `og_image`, its list image `teaser`, its header's `image` or `overlay_image`
+(Hugo Academic writes `header: {image: …}` too)."""
+
+
+def header_image(fld: Field, tz: ZoneInfo | None = None) -> str:
+    """Return the image a theme's `header:` mapping names (`HEADER_IMAGE_KEYS`), or "" for
+    one that names none: its other keys (`overlay_color`, `caption`, `actions`) only style
+    the theme's header.
+
+    Raises:
+        YamlFieldIgnored: `header` is no mapping (another theme's switch, `header: false`).
+    """
+    node = fld.node
+    if not isinstance(node, yaml.MappingNode):
+        raise YamlFieldIgnored(
+            f"`{fld.key}` is read as Minimal Mistakes' header mapping (`teaser:`, `image:`, "
+            "`overlay_image:`), and this one is no mapping, so it is not read; postil's "
+            "pages have no header image: give the social image as `image:`",
+            *_pos(node),
+        )
+    parts = {sub.key.lower(): sub for sub in mapping_fields(node, f"`{fld.key}`")}
+    found = next((parts[key] for key in HEADER_IMAGE_KEYS if key in parts), None)
+    return "" if found is None else image(found)
+
+
 def styles(fld: Field, tz: ZoneInfo | None = None) -> str:
     """Return the post's own CSS (`styles:`, al-folio's `_styles: >` block), as written.
 

@@ -869,6 +869,7 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "images": ("image", ft.image, 1),  # Hugo: the first one
     "thumbnail": ("image", ft.image, 2),  # al-folio
     "cover": ("image", ft.image, 3),  # Hugo themes: `cover: {image: …}`
+    "header": ("image", ft.header_image, 6),  # Minimal Mistakes, Hugo Academic: `{teaser: …}`
     "share-img": ("image", ft.image, 1),  # Beautiful Jekyll: the social image itself
     "header-img": ("image", ft.image, 4),  # Clean Blog, Hux Blog (Jekyll): the header's
     "cover-img": ("image", ft.image, 4),  # Beautiful Jekyll: the header's
