@@ -151,8 +151,8 @@ def template_eval(state: StateCore) -> None:
             # markdown-it's own normalizer: the instance's keeps destinations with tags as is
             normalize = partial(MarkdownIt.normalizeLink, state.md)
             token.children = _inline(doc, token, raw > 0, normalize)
-        elif token.type == "html_block" and not raw and not jsx and _has_tag(token.content):
-            token.content = _substitute(doc, token.content, token.map[0] if token.map else 0)
+        elif token.type == "html_block" and (_has_tag(token.content) or "raw" in token.content):
+            raw = _html_block(doc, token, raw, jsx)
     doc.groups.carry["template_raw"] = raw
     state.tokens = _without_empty_headings(doc, _without_empty_paragraphs(state.tokens))
 
@@ -238,6 +238,29 @@ def _site_relative(url: str, doc: RenderState) -> str:
         if prefix and prefix != "/" and url.startswith(prefix):
             return "/" + url[len(prefix) :]
     return url
+
+
+RAW_TAG = re.compile(r"\{%-?\s*(end)?raw\s*-?%\}")
+"""Liquid's `{% raw %}` and `{% endraw %}`, wherever in raw HTML they stand."""
+
+
+def _html_block(doc: RenderState, token: Token, raw: int, jsx: bool) -> int:
+    """Evaluate the tags of a raw HTML block outside Liquid's raw regions and return the
+    raw depth after it: a `{% raw %}` in the block opens one and `{% endraw %}` closes it,
+    in an HTML comment too (`<!-- {% raw %} -->` around a whole post, so its TeX's `{{`
+    is not Liquid), as Jekyll reads Liquid before any HTML; the raw tags are left out."""
+    content, line0 = token.content, token.map[0] if token.map else 0
+    pieces, at = [], 0
+    for found in [*RAW_TAG.finditer(content), None]:
+        stop = found.start() if found is not None else len(content)
+        piece = content[at:stop]
+        live = not raw and not jsx and _has_tag(piece)
+        pieces.append(_substitute(doc, piece, line0, content) if live else piece)
+        if found is not None:
+            raw = max(0, raw - 1) if found.group(1) else raw + 1
+            at = found.end()
+    token.content = "".join(pieces)
+    return raw
 
 
 def _substitute(doc: RenderState, html: str, line0: int, content: str | None = None) -> str:
