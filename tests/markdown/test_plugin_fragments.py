@@ -103,3 +103,23 @@ def test_a_fragment_naming_an_inline_element_id_stays_on_that_element():
     html, state = render("A [term]{#k} here.\n\n## K\n\nGo to [the term](#k).\n")
     assert '<span id="k">term</span>' in html and '<h2 id="k-1">' in html
     assert '<a href="#k">the term</a>' in html and state.diagnostics == []
+
+
+def test_a_link_to_a_cited_works_key_lands_on_its_reference_entry():
+    # jekyll-scholar gives an entry its key as id: posts link `[Vaswani et al.](#key)`
+    from pathlib import Path
+
+    from postil.bibliography.read import read_bib
+
+    bib = Path(__file__).parents[1] / "fixtures" / "cite.bib"
+    works = read_bib(bib.read_bytes(), "cite.bib").works
+    body = "As [@vaswani2017], see [the paper](#vaswani2017) and [no](#bahdanau2015).\n"
+    html, state = render(body, bibliography=works)
+    assert '<li id="ref-vaswani2017">' in html
+    assert '<a href="#ref-vaswani2017">the paper</a>' in html
+    # negative: a key the post does not cite has no entry, so its link is left (and checked)
+    assert '<a href="#bahdanau2015">no</a>' in html
+    assert [link.fragment for link in state.extra["anchor_links"]] == [
+        "ref-vaswani2017",
+        "bahdanau2015",
+    ]

@@ -70,14 +70,15 @@ def heading_fragments(state: StateCore) -> None:
         headings = [(doc.title_id, doc.title_text), *headings]
     html_ids = {found[0] for found in doc.extra.get("html_ids", ())}
     known = ids | html_ids | (RESERVED_IDS - SECTION_IDS.keys()) | {doc.title_id}
-    if not headings or fragments <= known:
+    moved = _to_references(doc, state.tokens, fragments - known)
+    if not headings or fragments <= known | moved.keys():
+        _move_anchor_links(doc, moved)
         return
-    links = [link for link in _fragment_links(state.tokens) if link[2] not in known]
+    links = [link for link in _fragment_links(state.tokens) if link[2] not in known | moved.keys()]
     sources = run.facts.get("fragment_sources") or _sources(state.tokens)
     if doc.title_id and doc.title_text:
         sources = [doc.title_text, *sources]
     aliases = _aliases([text for _, text in headings], sources)
-    moved: dict[str, str] = {}
     for block, token, fragment in links:
         found = sorted(aliases.get(fragment, ()))
         if len(found) == 1:
@@ -87,6 +88,21 @@ def heading_fragments(state: StateCore) -> None:
             _ambiguous(doc, block, token, fragment, [headings[i] for i in found])
             moved[fragment] = ""
     _move_anchor_links(doc, moved)
+
+
+def _to_references(doc: RenderState, tokens: list[Token], unknown: set[str]) -> dict[str, str]:
+    """Point each link to `#KEY`, a cited work's key that is no id of the page, at its
+    References entry (`#ref-KEY`, `postil.markdown.cite`): jekyll-scholar gives an entry
+    its key as id, so its posts link `[Flajolet and Martin (1985)](#flajolet1985)`.
+    Return the fragments moved (fragment -> id)."""
+    data = doc.extra.get("cite")
+    keys = unknown & set(data.works) if data is not None and unknown else set()
+    if not keys:
+        return {}
+    for _, token, fragment in _fragment_links(tokens):
+        if fragment in keys:
+            token.attrSet("href", "#ref-" + fragment)
+    return {key: "ref-" + key for key in keys}
 
 
 def _headings_and_ids(carry: dict[str, Any]) -> tuple[list[tuple[str, str]], set[str]]:
