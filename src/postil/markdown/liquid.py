@@ -41,7 +41,7 @@ from postil.markdown.liquidinclude import (
     push_include,
     readable,
 )
-from postil.markdown.state import RenderState
+from postil.markdown.state import KATEX_MIXED, RenderState, get_state
 from postil.markdown.tagsyntax import (
     Tag,
     code_block,
@@ -233,6 +233,8 @@ def liquid_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         return _capture(state, start, end, tag, silent)
     if tag is not None and tag.kind == "tag" and tag.name in SILENT_TAGS:
         if not silent:
+            if tag.name == "katexmm":  # its `$$…$$` is display math, in a line of text too
+                get_state(state.env).extra[KATEX_MIXED] = True
             state.line = last + 1
         return True
     if tag is not None and readable(tag):  # a theme's figure or video include

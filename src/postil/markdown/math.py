@@ -74,7 +74,7 @@ from postil.markdown.mathlazy import continue_lazily, lazy_line
 from postil.markdown.mathprose import math_definitions
 from postil.markdown.mathquote import math_quote_lazy
 from postil.markdown.mathtilde import math_tilde_plugin
-from postil.markdown.state import get_state, is_mdx
+from postil.markdown.state import KATEX_MIXED, get_state, is_mdx
 from postil.markdown.tagsyntax import find_closer, shortcode_params
 from postil.math import anchor_id
 from postil.math.delimiters import CJK, Closers, closers_for
@@ -562,10 +562,13 @@ def _double_dollar_kind(state: StateInline, latex: str) -> str:
 
     Inline when it shares its line with text (kramdown's reading: `where $$x$$ is`);
     display when its TeX starts or ends a line (`where⏎$$⏎x⏎$$⏎is`, as Pandoc and MathJax
-    read it), or everywhere when the site sets `math: double_dollar_in_text: display`.
+    read it), everywhere when the site sets `math: double_dollar_in_text: display`, and in
+    a post that writes jekyll-katex's `{% katexmm %}` (`liquid.KATEX_MIXED`: its mixed mode
+    renders every `$$…$$` in display mode, as KaTeX's auto-render does).
     """
     on_own_lines = latex.lstrip(" \t").startswith("\n") or latex.rstrip(" \t").endswith("\n")
-    if on_own_lines or get_state(state.env).double_dollar_in_text == "display":
+    doc = get_state(state.env)
+    if on_own_lines or doc.double_dollar_in_text == "display" or doc.extra.get(KATEX_MIXED):
         return "math_inline_display"
     return "math_inline"
 

@@ -269,6 +269,11 @@ class RenderState:
         self.report(Severity.ERROR, body_line0, col, message)
 
 
+KATEX_MIXED = "katex_mixed_mode"
+"""`RenderState.extra` key a `{% katexmm %}` line sets (`postil.markdown.liquid`):
+jekyll-katex's mixed mode renders `$$…$$` in display mode wherever it stands
+(`postil.markdown.math._double_dollar_kind`)."""
+
 LINES_NAMED = 5
 """Lines a `RenderState.warn_each` warning names before "…"."""
 
