@@ -334,10 +334,16 @@ def unstar_matrices(latex: str) -> str:
 
 
 def wrap_rows(latex: str, display: bool) -> str:
-    r"""Set display math with several top-level rows (`a \\ b`) as a `gathered` environment."""
+    r"""Set display math with several top-level rows (`a \\ b`) as a `gathered` environment.
+
+    A first row that starts with `[` (`[(1+x)^a]^{(n)} = … \\ …`) gets an empty group
+    before it, as `shield_body_brackets` gives a written environment's body: latex2mathml
+    would read `[…]` after `\begin{gathered}` as column letters, and the formula failed.
+    """
     if display and "\\\\" in latex and len(top_level_rows(latex)) > 1:
         end = "\n" if "%" in latex else ""  # a comment on the last row ends at its line
-        return rf"\begin{{gathered}}{latex}{end}\end{{gathered}}"
+        shield = "{}" if latex.lstrip().startswith("[") else ""
+        return rf"\begin{{gathered}}{shield}{latex}{end}\end{{gathered}}"
     return latex
 
 
