@@ -433,6 +433,28 @@ def test_aliases_and_redirect_from_are_paths_with_their_places():
     assert meta.aliases_at == (TextAt(4, 5, True), TextAt(5, 5, True))
 
 
+def test_an_alias_percent_encoded_or_with_sub_delimiters_is_the_path_a_server_decodes():
+    # jekyll-redirect-from's old URLs of files named in Chinese, and of one with a comma
+    meta, *_ = read(
+        "---\ntitle: T\nredirect_from:\n  - /_posts/2018-12-03-%E6%A6%82%E7%8E%87/\n"
+        "  - /_posts/contest-2020,-online/\n  - /notes/(draft)+v2/\n---\n"
+    )
+    assert meta.aliases == (
+        "/_posts/2018-12-03-概率/",
+        "/_posts/contest-2020,-online/",
+        "/notes/(draft)+v2/",
+    )
+
+
+@pytest.mark.parametrize(
+    "written", ["/a%FFb/", "/a b/", "/a%20b/", "/a?b/", "/a%3Fb/", "/a/../b/", "/%2E%2E/x/"]
+)
+def test_an_alias_that_is_no_path_a_server_finds_stays_an_error(written):
+    with pytest.raises(ContentError) as caught:
+        read(f"---\ntitle: T\naliases: [{written}]\n---\n")
+    assert "is not a plain path" in caught.value.message
+
+
 @pytest.mark.parametrize(
     ("written", "problem"),
     [

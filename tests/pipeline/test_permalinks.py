@@ -222,3 +222,14 @@ def test_an_alias_written_twice_is_one_redirect_placed_where_it_is_first_written
         Redirect("old/index.html", "posts/a/", "content/posts/a.md", at[0]),
         Redirect("posts/old/index.html", "posts/a/", "content/posts/a.md", at[1]),
     ]
+
+
+def test_an_old_percent_encoded_url_redirects_from_the_file_a_server_looks_for(tmp_path):
+    # jekyll-redirect-from's old URL of a post whose file name is Chinese: GitHub Pages and
+    # nginx decode `/_posts/%E6%A6%82%E7%8E%87/` before they look for the file
+    post = "---\ntitle: P\ndate: 2020-01-01\nredirect_from: /_posts/%E6%A6%82%E7%8E%87/\n---\nx\n"
+    root = make_site(tmp_path / "site", {"2018-12-03-gailv.md": post})
+    result = build(BuildOptions(root=root))
+    assert [str(w) for w in result.warnings] == []
+    target = redirect_target(root / "_site/_posts/概率/index.html")
+    assert target == "https://x.org/blog/posts/gailv/"

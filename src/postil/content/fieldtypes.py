@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import unquote
 from zoneinfo import ZoneInfo
 
 import yaml
@@ -382,7 +383,7 @@ def aliases(fld: Field, tz: ZoneInfo | None = None) -> tuple[str, ...]:
         (text.strip().startswith("/"), _alias_path(text), n)
         for text, n in zip(texts, items, strict=True)
     ]
-    return tuple("/" * rooted + site_path(path, fld.key, n) for rooted, path, n in paths if path)
+    return tuple("/" * rooted + old_path(path, fld.key, n) for rooted, path, n in paths if path)
 
 
 def _alias_path(text: str) -> str:
@@ -446,18 +447,37 @@ def doi(fld: Field, tz: ZoneInfo | None = None) -> str:
 
 
 SITE_PATH = re.compile(r"[A-Za-z0-9._~/-]*")
-"""The characters of a permalink or alias: unreserved URL characters and `/` (RFC 3986)."""
+"""The characters of a permalink: unreserved URL characters and `/` (RFC 3986)."""
+
+OLD_PATH = re.compile(r"(?:[A-Za-z0-9._~/!$&'()*+,;=@-]|(?!\s)[^\x00-\x7f])*")
+"""The characters of an alias, a URL another generator published: `SITE_PATH`'s, RFC
+3986's sub-delimiters and `@` (`/contest-2020,-online/`), and letters beyond ASCII, which
+it wrote percent-encoded (`/%E6%A6%82%E7%8E%87/`: Jekyll's URL of a file named in Chinese)."""
 
 
-def site_path(text: str, key: str, node: yaml.Node) -> str:
+def old_path(text: str, key: str, node: yaml.Node) -> str:
+    """Return an alias as `site_path` normalises it, percent-encoding decoded: a web server
+    decodes the URL a reader asks for before it looks for the file (GitHub Pages, nginx),
+    so the redirect page is written at `_posts/概率/index.html` for `/_posts/%E6%A6%82%E7%8E%87/`.
+
+    Raises:
+        YamlFieldError: as `site_path`, and for percent-encoding that is no UTF-8.
+    """
+    try:
+        return site_path(unquote(text, errors="strict"), key, node, OLD_PATH)
+    except UnicodeDecodeError:  # `%FF`: no path; `site_path` says so without `%`
+        return site_path(text, key, node)
+
+
+def site_path(text: str, key: str, node: yaml.Node, chars: re.Pattern[str] = SITE_PATH) -> str:
     """Return a path of the site as postil writes URLs: no leading `/`, a folder's with a
     trailing `/` (`/2012/12/04/x` and `2012/12/04/x/` are `2012/12/04/x/`), a file's as
     written (`old/post.html`: Jekyll's and Pelican's `.html` pages).
 
     Raises:
         YamlFieldError: at `node`, for a full URL, a query or fragment, `..` or `.` segments,
-            a Jekyll placeholder (`:title`), characters other than `SITE_PATH`'s, or the
-            site's root.
+            a Jekyll placeholder (`:title`), characters other than `chars`' (`SITE_PATH`'s
+            for a permalink, `OLD_PATH`'s for an alias), or the site's root.
     """
     path = text.strip()
     example = "such as /2012/12/04/my-post/"
@@ -467,7 +487,7 @@ def site_path(text: str, key: str, node: yaml.Node) -> str:
             f"`{key}: {path}` is {what}; write the path on this site, {example}", *_pos(node)
         )
     segments = path.strip("/").split("/")
-    if not SITE_PATH.fullmatch(path) or any(seg in ("", ".", "..") for seg in segments):
+    if not chars.fullmatch(path) or any(seg in ("", ".", "..") for seg in segments):
         raise YamlFieldError(
             f"`{key}: {path}` is not a plain path; write one {example}: letters, digits, "
             "`-`, `_`, `.`, `~` between single slashes",
