@@ -94,6 +94,30 @@ def test_a_root_absolute_path_with_doubled_slashes_is_read_as_a_web_server_reads
     assert (resolved.url, resolved.target) == ("//cdn.example.org/a.js", "")
 
 
+def test_a_relative_path_written_from_the_pages_url_names_the_asset_there():
+    # Hugo publishes `quantum/gates.md` at `quantum/gates/`: `../images/x.png` is
+    # `quantum/images/x.png`, where the docs page's images sit beside its file
+    assets = {
+        "content/posts/quantum/images/x.png": "posts/quantum/images/x.png",
+        "content/posts/quantum/y.png": "posts/quantum/y.png",
+        "content/posts/y.png": "posts/y.png",
+    }
+    state = RenderState(path="content/posts/quantum/gates.md", links={}, assets=assets)
+    resolved = resolve("../images/x.png", state)
+    assert (resolved.url, resolved.target) == (
+        "/posts/quantum/images/x.png",
+        "posts/quantum/images/x.png",
+    )
+    # negative: the file-relative reading wins where it names an asset
+    assert resolve("../y.png", state).url == "/posts/y.png"
+    assert resolve("y.png", state).url == "/posts/quantum/y.png"
+    # negative: a bundle's index.md has its folder as its URL already
+    index = "content/posts/quantum/index.md"
+    bundle = RenderState(path=index, links={index: "posts/quantum/"}, assets=assets)
+    resolved = resolve("../images/x.png", bundle)
+    assert (resolved.url, resolved.target) == ("../images/x.png", "posts/images/x.png")
+
+
 def test_a_link_to_a_draft_warns_unless_drafts_are_built(tmp_path):
     from support.sites import make_site
 

@@ -70,9 +70,10 @@ def resolve(url: str, state: RenderState) -> Resolved:
       too, its slashes merged as a web server merges them). A root path that is a post's
       or page's URL in other letter case is that URL (`_page_in_other_case`).
     - `plot.png`, `../img/a.png`: relative to the post's source file first (the same
-      Markdown previews in an editor and on GitHub): a content asset there
-      (`state.assets`) is written as its published URL; otherwise the browser's reading,
-      relative to the page's URL, must name a published file.
+      Markdown previews in an editor and on GitHub), then to the URL its generator gave
+      the page (`_beside_page_url`): a content asset there (`state.assets`) is written as
+      its published URL; otherwise the browser's reading, relative to the page's URL,
+      must name a published file.
     """
     pelican = PELICAN_LINK.match(url)
     if pelican is not None:
@@ -98,12 +99,28 @@ def resolve(url: str, state: RenderState) -> Resolved:
             return Resolved(state.base_path + page + tail)  # is lower case (`make_slug`)
         written = _SLASHES.sub("/", parts.path).lstrip("/")
         return Resolved(state.base_path + written + tail, _SLASHES.sub("/", path).lstrip("/"))
-    asset = state.assets.get(source_path(state.path, path))
+    asset = state.assets.get(source_path(state.path, path)) or _beside_page_url(state, path)
     if asset is not None:
         return Resolved(state.base_path + quote(asset, safe=_URL_SAFE) + tail, asset)
     page_url = state.links.get(state.path, "")
     target = posixpath.normpath(posixpath.join(page_url, path))
     return Resolved(url, target, source_path(state.path, path))
+
+
+def _beside_page_url(state: RenderState, path: str) -> str | None:
+    """Return the published URL of the content asset that the relative `path` names from
+    the URL its generator gave the page, or None.
+
+    Hugo, Zola and Eleventy publish `quantum/gates.md` at `quantum/gates/`, so a browser
+    reads its `../images/x.png` as `quantum/images/x.png`: a Hugo docs page's images
+    beside its file (`content/quantum/images/`) are named so. Tried only after the
+    file-relative reading, which it never overrides; a bundle's `index.md` already has its
+    folder as its URL.
+    """
+    stem, _ = posixpath.splitext(state.path)
+    if posixpath.basename(stem) in ("index", "_index"):
+        return None
+    return state.assets.get(source_path(stem + "/index.md", path))
 
 
 def _page_in_other_case(path: str, state: RenderState) -> str | None:
