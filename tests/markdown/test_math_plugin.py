@@ -676,6 +676,14 @@ def test_math_formula_shaped_escaped_brackets_beside_any_inline_backslash_math_a
     assert "[f(x)]" in html and len(state.diagnostics) == 1
 
 
+def test_math_a_sentence_in_escaped_parentheses_makes_no_post_a_mathjax_one():
+    """`\\(the binary independence model\\)` is parentheses (Pandoc's escape), so it says
+    nothing of how the post writes math: `\\[f(x)\\]` stays brackets with the warning."""
+    html, state = render("The model \\(the binary independence model\\).\n\nThe \\[f(x)\\].\n")
+    assert "(the binary independence model)" in html and "[f(x)]" in html
+    assert len(state.diagnostics) == 1
+
+
 def test_a_definecolor_line_in_prose_is_a_definition_for_the_formulas_after_it():
     """As `\\newcommand` lines are (Pandoc's latex_macros, Franklin.jl): shown as nothing,
     in force after it (a trial found it shown as text and the colour unknown)."""

@@ -44,7 +44,13 @@ from markdown_it.token import Token
 from postil.markdown import bookdown
 from postil.markdown.forem import FOREM_ESCAPES, forem_katex_display, is_forem
 from postil.markdown.inlinewarn import UNCLOSED_DOLLARS, report_inline, warn_inline
-from postil.markdown.mathbracket import AMBIGUOUS_BRACKETS, formula_shaped, writes_backslash_math
+from postil.markdown.mathbracket import (
+    AMBIGUOUS_BRACKETS,
+    PROSE,
+    formula_shaped,
+    parenthesised_prose,
+    writes_backslash_math,
+)
 from postil.markdown.mathcore import (
     math_alt,
     math_escapes,
@@ -102,8 +108,6 @@ def text_environment(begin: str) -> str:
     return TEXT_ENV_SHOWN.format(env=begin)
 
 
-PROSE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}(?:[ ,;:]+[A-Za-z]{2,}){3}")
-"""Four words in a row outside commands: a sentence, not TeX (`_closing_tex_run`)."""
 ESCAPED = re.compile(r"\\.", re.S)
 # Hugo Book's `{{< katex [display] >}}TeX{{< /katex >}}`, jekyll-katex's
 # `{% katex [display] %}TeX{% endkatex %}` and hexo-math's `{% math %}`, `{% mathjax %}`,
@@ -311,7 +315,8 @@ def _escaped_brackets(
     TeX (no command and no math sign, or a run of four words: `_tex_run`, the test `$$`
     runs take) and it sits inside a line of prose: `\[…\]` on one line with a letter or
     digit beside it on that line (within `PROSE_REACH`), or inside a link's text; `\(…\)`
-    glued to a word (`f\(x\)`: `where \(x\) is` stays math). A pair spanning lines, or
+    glued to a word (`f\(x\)`: `where \(x\) is` stays math) or holding a sentence
+    (`parenthesised_prose`). A pair spanning lines, or
     alone on its line, stays math; the kramdown-escaped `\\[` never comes here. A pair in
     prose that reads as a formula without any TeX sign (`\[f(x)\]`) is math in a post that
     writes other backslash-delimited formulas, otherwise brackets with a warning
@@ -324,7 +329,7 @@ def _escaped_brackets(
     if _tex_run(content):
         return False
     if opener == "\\(":
-        return pos > 0 and _word_char(src[pos - 1])
+        return (pos > 0 and _word_char(src[pos - 1])) or parenthesised_prose(content)
     if _bracketed_prose(content):  # `\[do something...\]`, even alone on its line
         return True
     if "\n" in content:

@@ -34,6 +34,12 @@ FORMULA_EXCLUDED = frozenset({"x", "X"})
 BACKSLASH_MATH = re.compile(r"\\\[(.{1,400}?)\\\]|\\\((.{1,400}?)\\\)", re.S)
 r"""A pair of backslash delimiters anywhere in a post, with what it holds."""
 
+PROSE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}(?:[ ,;:]+[A-Za-z]{2,}){3}")
+"""Four words in a row outside commands: a sentence, not TeX."""
+
+COMMAND = re.compile(r"\\[A-Za-z]")
+"""A TeX command's start."""
+
 TEX_SIGN = re.compile(r"[\\^_=+{}<>]")
 """What only TeX (or math) writes: a command, a script, a relation (as `math.TEX_SIGN`)."""
 
@@ -57,6 +63,17 @@ def formula_shaped(content: str) -> bool:
     return FORMULA_SHAPED.fullmatch(content) is not None
 
 
+def parenthesised_prose(content: str) -> bool:
+    r"""Tell whether the content of `\(…\)` is a sentence in Markdown's escaped
+    parentheses, not math, wherever the pair stands: no command and four words in a row
+    (`PROSE`). Pandoc's markdown writer escapes every literal parenthesis, so a translated
+    book's notes read `**二项独立模型**\(the binary independence model\)` and
+    `\(We kept λ = 1/σ2 fixed in both methods.\)`; Goldmark, kramdown and Pandoc show
+    them as parentheses, and as math they were one italic run of letters. Math with words
+    in it writes them in `\text{…}`, a command."""
+    return COMMAND.search(content) is None and PROSE.search(content) is not None
+
+
 def _glued(body: str, pos: int) -> bool:
     """Tell whether the `\\(` at `pos` is glued to a word before it (`f\\(x\\)`: brackets)."""
     return pos > 0 and body[pos - 1].isalnum()
@@ -78,6 +95,7 @@ def writes_backslash_math(env: MutableMapping[str, Any]) -> bool:
             content = found.group(1) if found.group(1) is not None else found.group(2)
             # `\(x\)` not glued to a word is math whatever it holds (`math._escaped_brackets`)
             inline = found.group(2) is not None and not _glued(body, found.start())
+            inline = inline and not parenthesised_prose(content)
             if inline or TEX_SIGN.search(content) or count >= PAIRS_LOOKED_AT:
                 known = inline or TEX_SIGN.search(content) is not None
                 break
