@@ -283,7 +283,7 @@ def test_blogdown_r_markdown_and_its_knitted_files_build_as_blogdown_publishes_t
 
 def test_markdown_endings_of_jekyll_and_hugo_are_posts_and_other_formats_are_told(tmp_path):
     post = "---\ntitle: {}\ndate: 2024-01-0{}\n---\n\nText with $x$.\n"
-    endings = (".mkdown", ".mkdn", ".mkd", ".mdown", ".pandoc", ".pdc")
+    endings = (".mkdown", ".mkdn", ".mkd", ".mdown", ".pandoc", ".pdc", ".mmark")
     posts = {f"p{n}{ending}": post.format(ending, n) for n, ending in enumerate(endings, 1)}
     posts |= {"a.org": "#+TITLE: Org\n\n* Intro\n", "b.rst": "Title\n=====\n", "c.adoc": "= T\n"}
     posts |= {

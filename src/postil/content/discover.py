@@ -34,6 +34,7 @@ SOURCE_SUFFIXES = (
     ".mdown",  # Hugo's
     ".pandoc",  # Hugo's Pandoc Markdown
     ".pdc",
+    ".mmark",  # Hugo's Mmark (its content format until Hugo 0.60): Markdown with `$$` math
     ".qmd",
     ".mdx",
     ".svx",  # mdsvex: Markdown with Svelte (`postil.markdown.svelte`)
@@ -41,7 +42,7 @@ SOURCE_SUFFIXES = (
     *R_MARKDOWN_SUFFIXES,
 )
 """File name endings of sources: Markdown (as Jekyll's `markdown_ext` and Hugo's content
-formats name it: `.markdown`, `.mkdn`, `.mdown`, Pandoc's `.pandoc`), Quarto, MDX
+formats name it: `.markdown`, `.mkdn`, `.mdown`, Pandoc's `.pandoc`, `.mmark`), Quarto, MDX
 (Docusaurus, Astro: `postil.markdown.mdx`), mdsvex (`postil.markdown.svelte`) and
 R Markdown. The one list: every stage reads it."""
 
