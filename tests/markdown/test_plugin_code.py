@@ -7,7 +7,7 @@ import re
 import pytest
 from markdown_it import MarkdownIt
 
-from postil.markdown import code
+from postil.markdown import code, create_markdown, render_markdown
 from postil.markdown.code import FenceInfo, code_plugin, parse_info, pygments_css
 from postil.markdown.state import RenderState
 
@@ -181,3 +181,18 @@ def test_an_unknown_language_is_one_warning_a_post_naming_each_blocks_line():
     assert [d.message.split(";")[0] for d in state.diagnostics] == [
         "unknown code language 'in1', shown as plain text"
     ]
+
+
+def test_an_unclosed_fence_in_a_list_item_or_quote_is_said_to_run_to_its_end_only():
+    # CommonMark closes the fence with its container: the paragraph after is no code
+    for body in ("- item\n\n  ```sh\n  ls\n\nAfter.\n", "> ```sh\n> ls\n\nAfter.\n"):
+        state = RenderState(path="content/posts/a.md")
+        html = render_markdown(create_markdown(), body, state).html
+        (diag,) = state.diagnostics
+        assert "after it in the list item, quote or table cell it is in shows" in diag.message
+        assert "<p>After.</p>" in html
+    # negative: at the top level it does run to the end of the post
+    state = RenderState(path="content/posts/a.md")
+    html = render_markdown(create_markdown(), "```sh\nls\n\nAfter.\n", state).html
+    (diag,) = state.diagnostics
+    assert "so everything after it shows as code" in diag.message and "<p>" not in html

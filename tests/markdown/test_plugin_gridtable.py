@@ -32,6 +32,7 @@ def test_an_unclosed_code_fence_in_a_grid_cell_warns_at_its_line():
     body = CLOSED.replace("| ```            |      |\n", "|                |      |\n")
     _, problems = render(body)
     assert problems == [
-        "content/posts/a.md:8:1: code fence ``` is never closed, so everything after it "
-        "shows as code; add a line ``` where the code ends"
+        "content/posts/a.md:8:1: code fence ``` is never closed, so everything after it in "
+        "the list item, quote or table cell it is in shows as code; add a line ``` where the "
+        "code ends"
     ]

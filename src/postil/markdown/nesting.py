@@ -48,6 +48,10 @@ def nesting_plugin(md: MarkdownIt, max_nesting: int = MAX_NESTING) -> None:
 def unclosed_fence(state: StateCore) -> None:
     """Warn at every code fence whose closing line is missing (before plugins re-type fences).
 
+    Inside a list item, quote or grid table cell the fence ends with it (CommonMark: a
+    container's end closes the blocks in it), so the message says the code runs to that
+    end only.
+
     A fence's `map` ends after its closing line when it has one (markdown-it's fence rule);
     that line, without blockquote markers and indentation, is the opening markup or longer.
     """
@@ -59,11 +63,12 @@ def unclosed_fence(state: StateCore) -> None:
             continue  # a code block of another syntax ({% highlight %}), closed by its rule
         closed = token.meta.get("fence_closed") if token.meta else None
         if not (fence_closed(token, lines) if closed is None else closed):
+            reach = "in the list item, quote or table cell it is in " if token.level else ""
             get_state(state.env).warn(
                 token.map[0],
                 1,
-                f"code fence {token.markup} is never closed, so everything after it shows as "
-                f"code; add a line {token.markup} where the code ends",
+                f"code fence {token.markup} is never closed, so everything after it {reach}"
+                f"shows as code; add a line {token.markup} where the code ends",
             )
 
 
