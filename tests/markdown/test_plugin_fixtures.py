@@ -88,8 +88,17 @@ PLUGINS = {
     # Hexo's tags: callouts, quotes and code; the others are the Liquid plugin's
     "hexo": ("math", "code", "callout", "tabs", "links", "liquid", "hexo", "template"),
     # raw HTML across blank lines: its math is the math plugin's, its code tags the
-    # Liquid and shortcode plugins'
-    "htmlblock": ("math", "code", "links", "liquid", "shortcode", "htmlblock", "template"),
+    # Liquid and shortcode plugins', its figure shortcodes the figure plugin's
+    "htmlblock": (
+        "math",
+        "code",
+        "figure",
+        "links",
+        "liquid",
+        "shortcode",
+        "htmlblock",
+        "template",
+    ),
     # links to other generators' heading ids: the ids of headings and figures, the links
     # plugin's record of fragment links
     "fragments": ("math", "figure", "heading", "links", "fragments"),

@@ -61,7 +61,7 @@ from postil.markdown.htmlverbatim import (
 )
 from postil.markdown.mathhtml import BEGIN_ENV
 from postil.markdown.state import is_mdx
-from postil.markdown.tagsyntax import find_code_tag, left_container
+from postil.markdown.tagsyntax import find_code_tag, left_container, line_tag, spanning_tag
 from postil.math.delimiters import escaped
 
 CODE_TAGS = (
@@ -124,7 +124,10 @@ def html_block_across(state: StateBlock, start: int, end: int, silent: bool) -> 
     _note_indented_code_tags(state, start, _blank_line(state, start, end), end)
     while True:
         stop = _blank_line(state, last, end)
-        code_at = next((at for at in range(last + 1, stop) if _code_tag(state, at, end)), None)
+        code_at = next(
+            (at for at in range(last + 1, stop) if _code_tag(state, at, end) or _figure(state, at)),
+            None,
+        )
         code_at = _markdown_start(state, last + 1, code_at or stop) if code_at is None else code_at
         if code_at is not None:
             return _push(state, start, code_at)
@@ -273,6 +276,24 @@ def _code_tag(state: StateBlock, line: int, end: int) -> bool:
     if found and deeper:
         state.env.setdefault(INDENTED_CODE_TAGS, set()).add(line)
     return found
+
+
+FIGURE_SHORTCODES = frozenset({"figure", "youtube", "vimeo", "video"})
+"""Hugo shortcodes that make a block of their own: a figure, a video player."""
+
+
+def _figure(state: StateBlock, line: int) -> bool:
+    """Tell whether `line` starts a figure or video shortcode alone on its line or lines
+    (`{{< figure⏎  src="x.gif"⏎>}}`): Hugo runs it before the Markdown, so between the tags
+    of `<center>⏎{{< figure … >}}⏎</center>` its figure is inside the element. The block
+    ends before it and the shortcode rule makes the figure (it was left out)."""
+    if not state.src.startswith("{{", state.bMarks[line] + state.tShift[line]):
+        return False
+    tag = line_tag(state, line)
+    if tag is None:
+        found = spanning_tag(state, line, state.lineMax)
+        tag = found[0] if found is not None else None
+    return tag is not None and tag.kind == "shortcode" and tag.name in FIGURE_SHORTCODES
 
 
 _INDENTED_TAG = re.compile(r"^[ \t]{4,}\{[%{]", re.M)
