@@ -1073,3 +1073,36 @@ def test_a_header_that_names_no_image_gives_no_image(lines, warned):
     meta, *_, warnings = read(f"---\ntitle: T\ndate: 2020-01-01\n{lines}\n---\n")
     assert meta.image == ""
     assert [w.split(": warning: ")[1][:8] for w in warnings] == (["`header`"] if warned else [])
+
+
+def test_hugos_json_front_matter_is_read_with_its_places():
+    # a Hugo notes site (theme cortex) opens each of its 1,432 posts with one JSON line
+    text = '{"title": "StOnge2005", "tags": ["paper", "gene_cluster"]}\nCREATED: 2008\n'
+    meta, body, body_line, warnings = read(text)
+    assert (meta.title, meta.tags, body, body_line) == (
+        "StOnge2005",
+        ("paper", "gene_cluster"),
+        "CREATED: 2008\n",
+        2,
+    )
+    assert meta.title_at == TextAt(1, 12, True)
+    text = '{\n  "title": "T",\n  "date": "2020-01-02",\n  "weight": 3\n}\n\nBody.\n'
+    meta, body, body_line, warnings = read(text)
+    assert (meta.title, meta.date.day, body, body_line) == ("T", 2, "\nBody.\n", 6)
+    assert len(warnings) == 1 and "unknown front matter key `weight`" in warnings[0]
+    assert warnings[0].startswith("content/posts/x.md:4:3:")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{{< figure src="a.png" >}}\n\nText.\n',  # a shortcode opening the post
+        "{% include toc.html %}\n\nText.\n",  # a Liquid tag
+        '{"a": 1, "b": 2}\n\nA JSON sample without a title.\n',  # no key of front matter
+        '{"title": "T"} is how JSON writes it.\n',  # text after the object on its line
+        '{"title": "T",\n\nunclosed\n',
+    ],
+)
+def test_text_opening_with_a_brace_that_is_no_json_front_matter_is_the_body(text):
+    meta, body, body_line, _ = read(text)
+    assert (body, body_line) == (text, 1)

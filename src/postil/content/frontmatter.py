@@ -1,7 +1,8 @@
 """Split a source file into front matter and body, and validate the front matter.
 
 Front matter is a YAML block between a first line `---` and the next line `---` (Jekyll's and
-Hugo's convention), Hugo's TOML between `+++` lines, or Pelican's and MkDocs' `Key: value` lines
+Hugo's convention), Hugo's TOML between `+++` lines or JSON object, or Pelican's and MkDocs'
+`Key: value` lines
 (`postil.content.headers`). Keys other generators write are read as they mean there
 (`FIELDS`, converters in `postil.content.fieldtypes`), keys with nothing for postil to do are
 accepted quietly (`QUIET_KEYS`), and any other key is a warning. Values are converted by the
@@ -35,6 +36,7 @@ from postil.content.headers import (
 )
 from postil.content.metablocks import (
     read_dashed_block,
+    read_json_object,
     read_nikola_comment,
     read_title_block,
     read_unopened_block,
@@ -150,6 +152,10 @@ def read_header(source: SourceFile) -> Header:
             if "TOML syntax error" not in error.message:
                 raise
             return read_julia_block(source, error)
+    if first.startswith("{"):
+        json_object = read_json_object(source, FIELDS.keys() | QUIET_KEYS)
+        if json_object is not None:
+            return json_object
     if DEF_LINE.fullmatch(first.strip()):
         return with_def_lines(Header(None, source.text, 1, 1, ""))
     known = FIELDS.keys() | QUIET_KEYS
@@ -432,7 +438,8 @@ def _untitled(
         title = ft.one_line(found.text)
         title_id = found.id or slug_for(title)
         return title, where, title_id, body, header.body_line + after, found.macros
-    title = _file_title(PurePosixPath(source.rel), jekyll=header.syntax in ("yaml", "toml"))
+    jekyll = header.syntax in ("yaml", "toml", "json")
+    title = _file_title(PurePosixPath(source.rel), jekyll=jekyll)
     _warn(
         warnings,
         Location(source.rel, 1, 1),

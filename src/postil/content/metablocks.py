@@ -7,11 +7,13 @@ are the body's after all:
 - `% Title`, `% Author`, `% Date` lines: Pandoc's title block (`read_title_block`);
 - YAML between lines of more than three dashes: Hakyll's (`read_dashed_block`);
 - `.. key: value` lines inside an HTML comment: Nikola's (`read_nikola_comment`);
+- a JSON object opening the file: Hugo's JSON front matter (`read_json_object`);
 - YAML closed by `---` whose opening `---` was left out (`read_unopened_block`).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Container
 
@@ -51,6 +53,40 @@ def read_dashed_block(source: SourceFile, known: Container[str] = ()) -> Header 
     if "title" not in keys and not (keys and all(key in known for key in keys)):
         return None
     return Header(fields, "\n".join(lines[end + 1 :]), end + 2, 2, "yaml")
+
+
+JSON_OPENING = re.compile(r'\{\s*(?:"|$)')
+"""The start of a JSON object with a key (`{"title": …`), or `{` alone on the first line."""
+
+
+def read_json_object(source: SourceFile, known: Container[str] = ()) -> Header | None:
+    """Read Hugo's JSON front matter, a JSON object that opens the file (`{"title": "X",
+    "tags": ["a"]}`, on one line or several: Hugo's "Front matter" formats), or None.
+
+    JSON is YAML's flow syntax, so the object is read by the YAML reader and its fields
+    keep their places. It counts only when it parses as a JSON object whose keys hold
+    `title` or are all in `known`, and its closing `}` ends its line; otherwise the text is
+    the body's (a post opening with a Liquid tag or a shortcode never gets here whole).
+    """
+    text = source.text
+    if JSON_OPENING.match(text) is None:
+        return None
+    try:
+        value, end = json.JSONDecoder().raw_decode(text)
+    except ValueError:
+        return None
+    line_end = text.find("\n", end)
+    rest = text[end:] if line_end < 0 else text[end:line_end]
+    if not isinstance(value, dict) or rest.strip():
+        return None
+    if "title" not in value and not (value and all(key in known for key in value)):
+        return None
+    try:
+        fields = compose_mapping(text[:end])
+    except (yaml.YAMLError, YamlFieldError):  # JSON that YAML 1.1 reads otherwise
+        return None
+    body = "" if line_end < 0 else text[line_end + 1 :]
+    return Header(fields, body, text.count("\n", 0, end) + 2, 1, "json")
 
 
 UNOPENED_FIRST = re.compile(r"([A-Za-z_][\w-]*):(?:[ \t]|$)")
