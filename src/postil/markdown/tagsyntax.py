@@ -259,13 +259,27 @@ def _breaks_tag(state: StateBlock, line: int) -> bool:
 
 
 def find_closer(state: StateBlock, start: int, end: int, closes: str) -> int | None:
-    """Return the first line after `start` (before `end`) holding only a tag named `closes`."""
+    """Return the line after `start` (before `end`) holding only the tag named `closes`
+    that closes the one opened at `start`, or None.
+
+    Tags of one name nest, as in Hugo and Liquid: a Hextra page's `{{% details %}}` holds
+    an example's own `{{% details %}}…{{% /details %}}`, so an opening tag of the name
+    alone on its line (`closes` itself for a shortcode, without its `end` for Liquid's
+    `endnote`; not a self-closing `{{< x />}}`) needs one more closer."""
+    opens = closes[3:] if closes.startswith("end") else closes
+    depth = 0
     for line in range(start + 1, end):
         if left_container(state, line, state.sCount[start]):
             return None
         tag = line_tag(state, line)
-        if tag is not None and tag.closing and tag.name.lstrip("/") == closes:
-            return line
+        if tag is None:
+            continue
+        if tag.closing and tag.name.lstrip("/") == closes:
+            if depth == 0:
+                return line
+            depth -= 1
+        elif not tag.closing and tag.name == opens and not tag.inner.rstrip().endswith("/"):
+            depth += 1
     return None
 
 
