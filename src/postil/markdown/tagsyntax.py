@@ -265,13 +265,14 @@ def find_closer(state: StateBlock, start: int, end: int, closes: str) -> int | N
     Tags of one name nest, as in Hugo and Liquid: a Hextra page's `{{% details %}}` holds
     an example's own `{{% details %}}…{{% /details %}}`, so an opening tag of the name
     alone on its line (`closes` itself for a shortcode, without its `end` for Liquid's
-    `endnote`; not a self-closing `{{< x />}}`) needs one more closer."""
+    `endnote`; not a self-closing `{{< x />}}`) needs one more closer. A closer indented
+    as a paragraph's continuation counts (`_continuing_tag`)."""
     opens = closes[3:] if closes.startswith("end") else closes
     depth = 0
     for line in range(start + 1, end):
         if left_container(state, line, state.sCount[start]):
             return None
-        tag = line_tag(state, line)
+        tag = line_tag(state, line) or _continuing_tag(state, line)
         if tag is None:
             continue
         if tag.closing and tag.name.lstrip("/") == closes:
@@ -281,6 +282,20 @@ def find_closer(state: StateBlock, start: int, end: int, closes: str) -> int | N
         elif not tag.closing and tag.name == opens and not tag.inner.rstrip().endswith("/"):
             depth += 1
     return None
+
+
+def _continuing_tag(state: StateBlock, line: int) -> Tag | None:
+    """Return the tag alone on `line` when it is indented four spaces or more right after a
+    line of text (`- [ ] a task⏎      {{< /admonition >}}`: Prettier indents a line after a
+    list item's text as the item's): CommonMark makes such a line the paragraph's
+    continuation, never code, and Hugo and Liquid read the tag before the Markdown."""
+    if line == 0 or state.sCount[line] - state.blkIndent < 4:
+        return None
+    if state.bMarks[line - 1] + state.tShift[line - 1] >= state.eMarks[line - 1]:
+        return None  # after a blank line: an indented code block
+    start, end = state.bMarks[line] + state.tShift[line], state.eMarks[line]
+    tag = scan_tag(state.src, start, end) if state.src.startswith("{", start) else None
+    return None if tag is None or state.src[tag.end : end].strip() else tag
 
 
 def left_container(state: StateBlock, line: int, opened: int | None = None) -> bool:
