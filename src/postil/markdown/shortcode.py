@@ -159,7 +159,7 @@ def shortcode_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
     tag = line_tag(state, start)
     if tag is None:
         return _spanning(state, start, end, silent) or _one_line_pair(state, start, silent)
-    if tag.kind != "shortcode" or tag.name in ("ref", "relref", "kbd"):
+    if tag.kind != "shortcode" or tag.name in INLINE_SHORTCODES:
         return False
     loader = tag.name == "katex" and tag.inner.endswith("/")  # `{{< katex />}}`: `_one_line`
     if tag.name.lstrip("/") == "katex" and not loader:
@@ -191,7 +191,7 @@ def _spanning(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     if spanning is None:
         return False
     tag, last = spanning
-    paired = CALLOUTS | FOLDS | QUOTES | TABSETS | TABS | {"katex", "ref", "relref", "kbd"}
+    paired = CALLOUTS | FOLDS | QUOTES | TABSETS | TABS | INLINE_SHORTCODES | {"katex"}
     if tag.kind != "shortcode" or tag.name.lstrip("/") in paired:
         return False
     if not silent:
@@ -377,6 +377,8 @@ def evaluate_shortcode(tag: Tag, doc: RenderState, in_url: bool, in_html: bool =
         return Value("")
     if tag.name == "kbd":
         return Value(_keys(tag), markup=True)
+    if tag.name == "link":
+        return Value(_theme_link(tag), markup=True)
     if tag.name in VALUE_SHORTCODES:
         return _value(tag, doc)
     if tag.name == "pagebreak":  # a print page break: nothing on a web page
@@ -387,6 +389,9 @@ def evaluate_shortcode(tag: Tag, doc: RenderState, in_url: bool, in_html: bool =
         return Value(None, unclosed_code(tag, "{{< /highlight >}}"))
     return Value(None, unsupported(tag, doc.path))
 
+
+INLINE_SHORTCODES = frozenset({"ref", "relref", "kbd", "link"})
+"""Shortcodes that write inline text: alone on a line they are a paragraph's."""
 
 VALUE_SHORTCODES = {
     "param": ("front matter", "params"),  # Hugo: the page's parameter, else the site's
@@ -441,6 +446,27 @@ def _static_link(tag: Tag) -> str:
     href = target if urlsplit(target).scheme else "/" + target.lstrip("/")
     tab = ' target="_blank" rel="noopener"' if "newtab" in positional[1:] else ""
     return f'<a href="{escapeHtml(href)}"{tab}>'
+
+
+LINK_PARAMS = ("href", "content", "title", "rel", "class")
+"""The `link` shortcode's parameters in their positional order (LoveIt, DoIt, FixIt)."""
+
+
+def _theme_link(tag: Tag) -> str:
+    """Return the `<a>` of LoveIt's, DoIt's and FixIt's `{{< link href="…" content="…" >}}`
+    (or positional: `{{< link "https://x.org" "text" "title" >}}`): the link's text is
+    `content`, else the URL. Their other parameters (`card`, `newtab`, `external-icon`)
+    change only its look."""
+    positional, named = shortcode_params(tag.args)
+    values = dict(zip(LINK_PARAMS, positional, strict=False)) | named
+    href = values.get("href", "")
+    attrs = "".join(
+        f' {name}="{escapeHtml(values[name])}"'
+        for name in ("title", "rel", "class")
+        if values.get(name)
+    )
+    text = escapeHtml(values.get("content") or href)
+    return f'<a href="{escapeHtml(href)}"{attrs}>{text}</a>'
 
 
 def _keys(tag: Tag) -> str:
