@@ -102,14 +102,18 @@ class SourceFile:
     Attributes:
         path: the file on disk.
         rel: the path relative to the site root, POSIX separators (for messages).
-        text: the decoded text: UTF-8, BOM stripped, CRLF and lone CR turned into LF.
+        text: the decoded text: UTF-8, BOM stripped, CRLF and lone CR turned into LF,
+            characters HTML forbids left out (`dropped`).
         kind: "post" for files under content/posts/, "page" otherwise.
+        dropped: where the characters HTML forbids were, in the file as written, and which
+            they were: (line, column, code point) each, 1-based (`read_source`).
     """
 
     path: Path
     rel: str
     text: str
     kind: str
+    dropped: tuple[tuple[int, int, int], ...] = ()
 
 
 @dataclass(frozen=True)

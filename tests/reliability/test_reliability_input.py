@@ -111,8 +111,6 @@ def test_a_non_utf8_file_does_not_hide_the_errors_of_other_files(tmp_path):
             marks=pytest.mark.slow,
         ),
         ("---\ntitle: a\fb\n---\n", "content/posts/p.md:2:9: character U+000C is not allowed"),
-        (HEAD + "ls \x1b red\n", "content/posts/p.md:5:4: character U+001B is not allowed"),
-        (HEAD + "bad \ufffe\n", "content/posts/p.md:5:5: character U+FFFE is not allowed"),
     ],
     ids=[
         "empty",
@@ -125,13 +123,49 @@ def test_a_non_utf8_file_does_not_hide_the_errors_of_other_files(tmp_path):
         "offset-out-of-range",
         "yaml-nested-3000",
         "form-feed-in-yaml",
-        "lone-escape-in-body",
-        "noncharacter-in-body",
     ],
 )
-def test_broken_front_matter_and_forbidden_characters_are_located_errors(tmp_path, text, expected):
+def test_broken_front_matter_is_a_located_error(tmp_path, text, expected):
     [error] = build_errors(make_site(tmp_path / "site", {"p.md": text}))
     assert error.startswith(expected), error
+
+
+def test_characters_html_forbids_are_left_out_with_one_located_warning(tmp_path):
+    """A unit separator between two formulas (a real Hugo blog's post), a lone ESC, a
+    noncharacter: Hugo publishes them and a browser shows nothing, so they no longer stop the
+    build. They are left out of every output (a page holding one is invalid HTML, a feed
+    holding one is not XML) with one warning at the first, naming the rest; `--strict`
+    still refuses them."""
+    text = HEAD + "A formula $x$\x1f and $y$.\n\nls \x1b red\n\nbad \ufffe end\n"
+    root = make_site(tmp_path / "site", {"p.md": text})
+    result = build(BuildOptions(root=root))
+    assert [str(w) for w in result.warnings] == [
+        "content/posts/p.md:5:14: warning: characters U+001B, U+001F, U+FFFE are not allowed"
+        " in HTML and were left out (3 in all, lines 5, 7, 9); delete them from the file (a"
+        " pasted terminal colour code or control character, or a corrupt file?)"
+    ]
+    out = root / "_site"
+    body = page(out).find_class("post-body")[0]
+    formulas = [m for m in body.iter() if m.tag.endswith("math")]
+    assert [m.get("display", "inline") for m in formulas] == ["inline", "inline"]
+    for formula in formulas:
+        formula.drop_tree()
+    assert body.text_content().split() == ["A", "formula", "and", ".", "ls", "red", "bad", "end"]
+    for path in [*out.rglob("*.html"), *out.rglob("*.xml")]:
+        assert not re.search("[\x00-\x08\x0b\x0e-\x1f\x7f\ufffe]", path.read_text()), path
+    again = build(BuildOptions(root=root))  # a post with a warning is never served from cache
+    assert [w.location.line for w in again.warnings] == [5]
+    shutil.rmtree(out)
+    assert build_errors(root, strict=True)[0].startswith("content/posts/p.md:5:14: warning: ")
+
+
+def test_one_forbidden_character_is_named_alone(tmp_path):
+    root = make_site(tmp_path / "site", {"p.md": HEAD + "x\n\n  y\x07\n"})
+    [warning] = [str(w) for w in build(BuildOptions(root=root)).warnings]
+    assert warning.startswith(
+        "content/posts/p.md:7:4: warning: character U+0007 is not allowed in HTML and was left"
+        " out (1 in all, line 7); delete it from the file"
+    ), warning
 
 
 def test_terminal_escape_sequences_pasted_with_output_are_taken_out(tmp_path):

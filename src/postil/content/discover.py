@@ -13,7 +13,7 @@ from typing import Any
 
 from postil.cache.manifest import RACY_NS
 from postil.content.notebook import notebook_markdown
-from postil.errors import ContentError, Location, read_utf8
+from postil.errors import ContentError, Diagnostic, Location, Severity, read_utf8
 from postil.model import SiteConfig, SourceFile
 
 CONTENT_DIR = "content"
@@ -463,11 +463,13 @@ def _path_order(pair: tuple[Path, str]) -> list[str]:
 
 def read_source(path: Path, rel: str, kind: str) -> SourceFile:
     """Read one file as UTF-8, strip a BOM and turn CRLF and lone CR line endings into LF;
-    take out terminal escape sequences (`TERMINAL_ESCAPE`).
+    take out terminal escape sequences (`TERMINAL_ESCAPE`) and the characters HTML forbids
+    (`forbidden_characters`), which the returned source lists in `dropped` for the load
+    stage to warn of.
 
     Raises:
-        ContentError: the file is not valid UTF-8 (names the byte offset, line and column),
-            holds a control character or noncharacter that HTML forbids, or cannot be read.
+        ContentError: the file is not valid UTF-8 (names the byte offset, line and column)
+            or cannot be read.
     """
     text = read_utf8(path, rel, ContentError)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -475,8 +477,11 @@ def read_source(path: Path, rel: str, kind: str) -> SourceFile:
         text = notebook_markdown(text, rel)
     if "\x1b" in text:
         text = TERMINAL_ESCAPE.sub("", text)
-    _check_characters(text, rel)
-    return SourceFile(path=path, rel=rel, text=text, kind=kind)
+    pattern = _FORBIDDEN_ASCII if text.isascii() else _FORBIDDEN
+    if pattern.search(text) is None:
+        return SourceFile(path=path, rel=rel, text=text, kind=kind)
+    dropped = forbidden_characters(text, pattern)
+    return SourceFile(path=path, rel=rel, text=pattern.sub("", text), kind=kind, dropped=dropped)
 
 
 TERMINAL_ESCAPE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
@@ -497,22 +502,49 @@ _FORBIDDEN_ASCII = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f]")
 """The same rule for pure-ASCII text: a class without astral ranges searches ~7x faster."""
 
 
-def _check_characters(text: str, rel: str) -> None:
-    """Raise a located `ContentError` for the first character HTML forbids.
+def forbidden_characters(
+    text: str, pattern: re.Pattern[str] = _FORBIDDEN
+) -> tuple[tuple[int, int, int], ...]:
+    """Return (line, column, code point), 1-based, of each character of `text` that HTML
+    forbids (`_FORBIDDEN`).
 
-    Such a character is corruption or a stray terminal escape (whole escape sequences,
-    `ESC[31m`, were taken out: `TERMINAL_ESCAPE`), never prose; writing it into a page would
-    make the page invalid HTML.
+    Such a character is a stray paste (a unit separator between two formulas of a real Hugo
+    blog, a lone ESC) or corruption, never prose: Hugo and Jekyll publish it and a browser
+    shows nothing, but a page holding it is invalid HTML and a feed holding it is not XML
+    (XML 1.0, section 2.2), so `read_source` leaves it out and the load stage warns.
     """
-    found = (_FORBIDDEN_ASCII if text.isascii() else _FORBIDDEN).search(text)
-    if found is None:
-        return
-    start = text.rfind("\n", 0, found.start()) + 1
-    line = text.count("\n", 0, found.start()) + 1
-    raise ContentError(
-        f"character U+{ord(found.group()):04X} is not allowed in HTML; delete it"
-        " (a pasted terminal colour code or a corrupt file?)",
-        Location(rel, line, found.start() - start + 1),
+    found = []
+    line, line_start, scanned = 1, 0, 0
+    for match in pattern.finditer(text):
+        at = match.start()
+        newlines = text.count("\n", scanned, at)
+        if newlines:
+            line += newlines
+            line_start = text.rfind("\n", scanned, at) + 1
+        scanned = at
+        found.append((line, at - line_start + 1, ord(match.group())))
+    return tuple(found)
+
+
+def dropped_characters_warning(source: SourceFile) -> Diagnostic | None:
+    """Return the one warning for the characters HTML forbids that `read_source` left out of
+    `source` (at the first one, naming how many and on which lines), or None."""
+    if not source.dropped:
+        return None
+    line, col, code = source.dropped[0]
+    names = sorted({f"U+{point:04X}" for _, _, point in source.dropped})
+    lines = sorted({at for at, _, _ in source.dropped})
+    where = ", ".join(map(str, lines[:8])) + (", …" if len(lines) > 8 else "")
+    many = len(source.dropped)
+    return Diagnostic(
+        Severity.WARNING,
+        Location(source.rel, line, col),
+        f"character{'s' if len(names) > 1 else ''} {', '.join(names)} "
+        f"{'are' if len(names) > 1 else 'is'} not allowed in HTML and "
+        f"{'were' if many > 1 else 'was'} left out ({many} in all, "
+        f"line{'s' if len(lines) > 1 else ''} {where}); delete "
+        f"{'them' if many > 1 else 'it'} from the file (a pasted terminal colour code or "
+        "control character, or a corrupt file?)",
     )
 
 

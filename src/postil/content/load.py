@@ -21,6 +21,7 @@ from postil.cache.store import BuildCache
 from postil.content.discover import (
     CONTENT_DIR,
     UnreadSource,
+    dropped_characters_warning,
     read_source,
     signature_of,
     source_paths,
@@ -251,10 +252,11 @@ def _load(
     except ContentError as e:
         return _Result(error=e)
     text_digest = fingerprint(source.text)
-    if kept is not None and kept.text_digest == text_digest:
+    dropped = dropped_characters_warning(source)
+    if kept is not None and kept.text_digest == text_digest and dropped is None:
         post = Post(source, *kept.post)
     else:
-        found: list[Diagnostic] = []
+        found: list[Diagnostic] = [] if dropped is None else [dropped]
         try:
             meta, body, body_line = parse(source, zone, found)
             made = make_post(source, meta, body, body_line)
