@@ -401,7 +401,7 @@ def _file_date(rel: str, tz: ZoneInfo) -> dict[str, datetime]:
     folder of a bundle `2015-08-18-title/index.md`), midnight in `tz`, as Jekyll dates a
     post without `date:`; {} when the name has no valid date."""
     path = PurePosixPath(rel)
-    name = path.parent.name if path.stem == "index" else path.name
+    name = path.parent.name if path.stem in ("index", "_index") else path.name
     found = FILE_DATE.match(name)
     try:
         day = date(*map(int, found.groups())) if found else None
@@ -453,7 +453,7 @@ def _file_title(path: PurePosixPath, jekyll: bool) -> str:
     """Return the title a file's name gives: Jekyll's `titleize_slug` of the name without
     its date, each word capitalised as Ruby does (`jekyll`), else MkDocs' `Page._set_title`
     (see `_untitled`)."""
-    stem = path.parent.name if path.stem == "index" else path.stem
+    stem = path.parent.name if path.stem in ("index", "_index") else path.stem
     if jekyll:
         dated = FILE_DATE.match(stem)
         slug = stem[dated.end() :] if dated else stem
@@ -941,6 +941,9 @@ QUIET_KEYS = frozenset(
     | {"htmlwidgets"}  # the ICLR blog-post template's key, which none of its layouts reads
     | {"wordpress_id", "wordpress_url"}  # jekyll-import's and blogdown's WordPress imports
     | {"extra", "in_search_index"}  # Zola: the theme's own values; search opt-out
+    # Zola's section front matter: how its list of the section sorts, pages and links
+    | {"sort_by", "paginate_by", "paginate_path", "paginate_reversed", "page_template"}
+    | {"insert_anchor_links", "transparent", "generate_feeds"}
     | {"output", "mermaid"}  # R Markdown's output format; Chirpy's Mermaid script switch
     # Docusaurus: its sidebar's and pager's labels and order, the "Edit this page" link
     | {"sidebar_label", "sidebar_position", "sidebar_class_name", "sidebar_custom_props"}
@@ -968,7 +971,8 @@ QUIET_KEYS = frozenset(
     | {"rssfulltext", "mapbox", "library", "comment", "code"}
 )
 """Keys that change nothing postil does (the look of another theme, its comments, its math
-engine, Quarto's execution options, MkDocs' `hide`, Zola's `[extra]` table of theme values,
+engine, Quarto's execution options, MkDocs' `hide`, Zola's `[extra]` table of theme values
+and its section's list settings (`sort_by`, `paginate_by`, …),
 R Markdown's `output:` format, Chirpy's `mermaid: true`, which only loads a script, a MyST
 notebook's `jupytext:` and `kernelspec:` (how Jupyter pairs and runs it), Obsidian's
 `cssclasses` (classes of its own theme): a

@@ -27,7 +27,13 @@ from postil.content.discover import (
     source_paths,
 )
 from postil.content.frontmatter import parse
-from postil.content.posts import check_unique_urls, distinct_slugs, make_post, section_index
+from postil.content.posts import (
+    check_unique_urls,
+    distinct_slugs,
+    empty_section_page,
+    make_post,
+    section_index,
+)
 from postil.errors import ContentError, Diagnostic, Location, Severity, as_diagnostic
 from postil.model import Post, SiteConfig
 
@@ -259,6 +265,9 @@ def _load(
         found: list[Diagnostic] = [] if dropped is None else [dropped]
         try:
             meta, body, body_line = parse(source, zone, found)
+            empty = empty_section_page(rel, body)
+            if empty is not None:
+                return _Result(warnings=(Diagnostic(Severity.WARNING, Location(rel, 1, 1), empty),))
             made = make_post(source, meta, body, body_line)
         except ContentError as e:
             return _Result(error=e)

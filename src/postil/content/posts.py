@@ -103,7 +103,7 @@ def make_post(source: SourceFile, meta: FrontMatter, body: str, body_line: int) 
     elif source.kind == "post":
         url = f"posts/{slug}/"
     else:  # a page bundle's folder is its slug: `notes/foo/index.md` is `notes/foo/`
-        folders = rel.parts[1:-2] if rel.stem == "index" else rel.parts[1:-1]
+        folders = rel.parts[1:-2] if is_folder_page(rel) else rel.parts[1:-1]
         url = "/".join([*(make_slug(p) for p in folders if p), slug]) + "/"
     return Post(
         source=source,
@@ -118,8 +118,17 @@ def make_post(source: SourceFile, meta: FrontMatter, body: str, body_line: int) 
 
 def file_stem(rel: PurePosixPath) -> str:
     """Return the name a post's slug is made from: its file's stem, or its folder's name
-    for a page bundle (`posts/my-post/index.md` is `my-post`)."""
-    return rel.parent.name if rel.stem == "index" else rel.stem
+    for a page bundle or section page (`posts/my-post/index.md` is `my-post`,
+    `notes/algebra/_index.md` is `algebra`)."""
+    return rel.parent.name if is_folder_page(rel) else rel.stem
+
+
+def is_folder_page(rel: PurePosixPath) -> bool:
+    """Return whether the source at `rel` is its folder's page, published at the folder's
+    URL: a page bundle's `index.md` (Hugo's leaf bundle, Jekyll's and Eleventy's
+    `folder/index.md`), or a section's `_index.md` (Hugo's branch bundle, Zola's section),
+    which `section_index` lets through only outside `content/posts/`."""
+    return rel.stem in ("index", "_index")
 
 
 def _undated(source: SourceFile, stem: str) -> str:
@@ -143,25 +152,43 @@ def dated_url(post: Post) -> str | None:
 
 
 def section_index(rel: str) -> str | None:
-    """Return why the source at `rel` (`content/…`) is another generator's home or section
+    """Return why the source at `rel` (`content/…`) is another generator's home or post list
     page rather than a post or page, as a warning (None: it is content).
 
-    Hugo's and Zola's `_index.md` (at any level) holds the front matter and intro text of
-    the home page or of a section's list; an `index` file directly in `content/` or
-    `content/posts/` is Jekyll's home page (`layout: home`) or such a list. postil makes the
-    home page, the post lists and the tag pages itself, so these are not published (as
-    pages they would be `/content/` or `/posts/index/`).
+    The home page's and the post lists' are: Hugo's and Zola's `_index.md` directly in
+    `content/` or anywhere under `content/posts/`, and an `index` file directly in
+    `content/` or `content/posts/` (Jekyll's home page, `layout: home`, or such a list).
+    postil makes the home page, the post lists and the tag pages itself, so these are not
+    published (as pages they would be `/content/` or `/posts/index/`). A section's
+    `_index.md` elsewhere (`content/notes/algebra/_index.md`: a Hugo Book chapter, a Hextra
+    primer) is a page at its folder's URL, as Hugo publishes its text (`is_folder_page`);
+    `empty_section_page` leaves one without text out.
     """
     path = PurePosixPath(rel)
-    if path.stem != "_index" and not (
-        path.stem == "index" and path.parent.as_posix() in ("content", "content/posts")
-    ):
+    folder = path.parent.as_posix()
+    if path.stem == "_index":
+        if folder != "content" and not (folder + "/").startswith("content/posts/"):
+            return None
+    elif path.stem != "index" or folder not in ("content", "content/posts"):
         return None
     return (
-        f"`{path.name}` here is a home or section page (Hugo's and Zola's `_index.md`, "
+        f"`{path.name}` here is a home or post list page (Hugo's and Zola's `_index.md`, "
         "Jekyll's home `index.md`): postil makes the home page, the post lists and the tag "
         "pages itself, so it is not published; put text meant for readers in a page of its "
         "own (`content/about.md`) or in `postil.yaml` (`title`, `description`)"
+    )
+
+
+def empty_section_page(rel: str, body: str) -> str | None:
+    """Return why a section's `_index.md` with no text (front matter only: Hugo makes the
+    section's list from it, which postil does not) is not published, as a warning; None
+    for any other source, or one with text."""
+    if PurePosixPath(rel).stem != "_index" or body.strip():
+        return None
+    return (
+        "this section page (Hugo's `_index.md`) has no text, only front matter for Hugo's "
+        "list of the section, which postil does not make, so it is not published; write "
+        "the section's introduction below the front matter to publish it at the folder's URL"
     )
 
 
@@ -237,7 +264,7 @@ def _longer_slugs(post: Post) -> Iterator[str]:
     stem = file_stem(rel)
     if FILE_DATE.match(stem) and make_slug(stem) != post.slug:
         yield make_slug(stem)
-    folders = (rel.parent.parent if rel.stem == "index" else rel.parent).parts[2:]
+    folders = (rel.parent.parent if is_folder_page(rel) else rel.parent).parts[2:]
     for count in range(1, len(folders) + 1):
         yield make_slug("-".join([*folders[-count:], post.slug]))
 
