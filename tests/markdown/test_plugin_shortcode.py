@@ -89,10 +89,10 @@ def test_rawhtml_wrappers_leave_no_litter_and_their_math_is_typeset():
 
 
 def test_unknown_shortcodes_warn_once_for_a_pair_and_keep_their_content():
-    html, state = render("{{< columns ratio=x >}}\nInside.\n{{< /columns >}}\n")
+    html, state = render("{{< cards ratio=x >}}\nInside.\n{{< /cards >}}\n")
     assert html == "<p>Inside.</p>\n"
     assert messages(state) == [
-        "content/posts/here.md:1:1: Hugo shortcode `{{< columns ratio=x >}}` is not "
+        "content/posts/here.md:1:1: Hugo shortcode `{{< cards ratio=x >}}` is not "
         "supported and is left out (content between its tags stays); write its result as "
         "Markdown or HTML"
     ]
@@ -239,3 +239,20 @@ def test_a_post_on_x_is_a_link_with_a_warning_and_a_malformed_one_only_a_warning
     assert "link to the post" in found[0]
     assert found[1].startswith("content/posts/here.md:3:1: warning:")
     assert "names no post on X" in found[1]
+
+
+def test_an_unclosed_columns_shortcode_says_where_to_close_it():
+    html, state = render("{{< columns >}}\nLeft.\n")
+    assert html == "<p>Left.</p>\n"
+    assert messages(state) == [
+        "content/posts/here.md:1:1: `{{< columns >}}` is never closed; add `{{< /columns >}}`"
+        " where it ends"
+    ]
+
+
+def test_columns_are_side_by_side_and_their_markers_are_not_text():
+    html, state = render(
+        '{{< columns >}}\n- [a]({{< relref "a" >}})\n\n<--->\n\n$x^2$\n{{< /columns >}}\n'
+    )
+    assert html.count('<div class="column">') == 2 and "&lt;---&gt;" not in html
+    assert "<math" in html

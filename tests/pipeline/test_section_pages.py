@@ -98,11 +98,13 @@ def test_a_section_page_with_text_is_its_folders_page_and_one_without_is_left_ou
                 "Groups", '[Up]({{< relref "_index" >}}), [top]({{< ref "/notes/algebra" >}})'
             ),
             "notes/empty/_index.md": "---\ntitle: Empty\n---\n\n",
+            "images/_index.md": "",  # Hugo's headless section of files: never a page
             "notes/untitled/_index.md": "Just text.\n",
         },
     )
     result = build(BuildOptions(root=root))
-    empty, untitled_warning = sorted(map(str, result.warnings))
+    images, empty, untitled_warning = sorted(map(str, result.warnings))
+    assert images.startswith("content/images/_index.md:1:1: warning: this section page"), images
     assert empty.startswith(
         "content/notes/empty/_index.md:1:1: warning: this section page (Hugo's `_index.md`) "
         "has no text"

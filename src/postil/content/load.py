@@ -264,8 +264,11 @@ def _load(
     else:
         found: list[Diagnostic] = [] if dropped is None else [dropped]
         try:
-            meta, body, body_line = parse(source, zone, found)
-            empty = empty_section_page(rel, body)
+            # an empty file first: Hugo's headless section of images is an empty `_index.md`
+            empty = empty_section_page(rel, source.text)
+            if empty is None:
+                meta, body, body_line = parse(source, zone, found)
+                empty = empty_section_page(rel, body)
             if empty is not None:
                 return _Result(warnings=(Diagnostic(Severity.WARNING, Location(rel, 1, 1), empty),))
             made = make_post(source, meta, body, body_line)

@@ -64,6 +64,7 @@ from postil.markdown.shortcodecallout import (
     callout_open,
     quote,
 )
+from postil.markdown.shortcodecolumns import COLUMNS, push_columns
 from postil.markdown.shortcodetabs import TABS, TABSETS, push_tab, push_tabset
 from postil.markdown.state import RenderState, get_state
 from postil.markdown.tagsyntax import (
@@ -168,9 +169,12 @@ def shortcode_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
     if silent:
         return True
     line = start
-    if tag.name in CALLOUTS | FOLDS | QUOTES | TABSETS | TABS and not tag.closing:
+    if tag.name in CALLOUTS | FOLDS | QUOTES | TABSETS | TABS | COLUMNS and not tag.closing:
         close = find_closer(state, start, end, tag.name)
-        if close is not None and tag.name in TABSETS | TABS:
+        if close is not None and tag.name in COLUMNS:
+            push_columns(state, start, close, tag)
+            line = close
+        elif close is not None and tag.name in TABSETS | TABS:
             tab = push_tabset if tag.name in TABSETS else _tab
             tab(state, start, close, tag)
             line = close
@@ -191,7 +195,7 @@ def _spanning(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     if spanning is None:
         return False
     tag, last = spanning
-    paired = CALLOUTS | FOLDS | QUOTES | TABSETS | TABS | INLINE_SHORTCODES | {"katex"}
+    paired = CALLOUTS | FOLDS | QUOTES | TABSETS | TABS | COLUMNS | INLINE_SHORTCODES | {"katex"}
     if tag.kind != "shortcode" or tag.name.lstrip("/") in paired:
         return False
     if not silent:
@@ -234,7 +238,7 @@ def _one_line(state: StateBlock, start: int, end: int, tag: Tag) -> None:
         return
     if find_closer(state, start, end, tag.name) is not None:
         opened.append(tag.name)
-    elif tag.name in CALLOUTS | FOLDS | TABSETS | TABS:
+    elif tag.name in CALLOUTS | FOLDS | TABSETS | TABS | COLUMNS:
         close = tag.raw.replace(tag.inner, "/" + tag.name)
         doc.warn(start, 1, f"`{tag.raw}` is never closed; add `{close}` where it ends")
         return

@@ -1,0 +1,69 @@
+"""Hugo Book's `columns` shortcode in Debian's Chromium: side by side in the text column,
+stacked on a phone (`.columns` in base.css)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from support.web import write_article_page
+
+from postil.markdown import create_markdown
+from postil.markdown.state import RenderState
+
+BODY = """\
+{{< columns >}}
+- Groups, $G \\times G \\to G$
+- Rings
+
+<--->
+
+- Fields
+- Modules
+
+<--->
+
+Vector spaces
+{{< /columns >}}
+
+After the columns.
+"""
+
+BOXES_JS = """
+() => Array.from(document.querySelectorAll(".column")).map((column) => {
+  const box = column.getBoundingClientRect();
+  return {left: box.left, top: box.top, right: box.right, bottom: box.bottom};
+})
+"""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Write the columns page with the theme's stylesheets."""
+    root = tmp_path_factory.mktemp("columns")
+    body = create_markdown().render(BODY, {"postil": RenderState()})
+    write_article_page(root, "Columns", body)
+    return root
+
+
+def test_columns_sit_side_by_side_in_the_text_column(serve_dir, page, site):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(serve_dir(site) + "index.html")
+    boxes = page.evaluate(BOXES_JS)
+    assert len(boxes) == 3
+    assert len({round(box["top"]) for box in boxes}) == 1
+    for left, right in zip(boxes, boxes[1:], strict=False):
+        assert right["left"] >= left["right"] + 16  # the 2rem gap, at least 1rem
+    after = page.locator("text=After the columns.").bounding_box()
+    assert after is not None and after["y"] >= max(box["bottom"] for box in boxes)
+
+
+def test_columns_stack_on_a_phone(serve_dir, page, site):
+    page.set_viewport_size({"width": 360, "height": 800})
+    page.goto(serve_dir(site) + "index.html")
+    boxes = page.evaluate(BOXES_JS)
+    for upper, lower in zip(boxes, boxes[1:], strict=False):
+        assert lower["top"] >= upper["bottom"] - 1
+        assert lower["left"] == pytest.approx(upper["left"], abs=1)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360
