@@ -1,5 +1,5 @@
-"""Hugo Book's `columns` shortcode in Debian's Chromium: side by side in the text column,
-stacked on a phone (`.columns` in base.css)."""
+"""Hugo Book's `columns` and Hextra's `cards` shortcodes in Debian's Chromium: side by side
+in the text column, stacked on a phone (`.columns` and `.cards` in base.css)."""
 
 from __future__ import annotations
 
@@ -67,3 +67,44 @@ def test_columns_stack_on_a_phone(serve_dir, page, site):
         assert lower["left"] == pytest.approx(upper["left"], abs=1)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360
+
+
+CARDS = """\
+{{< cards >}}
+    {{< card link="a/" title="RSA and integer factoring" >}}
+    {{< card link="b/" title="Diffie-Hellman" subtitle="and discrete logarithms" >}}
+    {{< card link="c/" title="Lattices" >}}
+{{< /cards >}}
+
+After the cards.
+"""
+
+CARD_BOXES_JS = BOXES_JS.replace(".column", ".card")
+
+
+@pytest.fixture(scope="module")
+def cards_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Write a page of Hextra's cards with the theme's stylesheets."""
+    root = tmp_path_factory.mktemp("cards")
+    body = create_markdown().render(CARDS, {"postil": RenderState()})
+    write_article_page(root, "Cards", body)
+    return root
+
+
+def test_cards_are_a_grid_of_framed_links_and_one_column_on_a_phone(serve_dir, page, cards_site):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(serve_dir(cards_site) + "index.html")
+    boxes = page.evaluate(CARD_BOXES_JS)
+    assert len(boxes) == 3
+    assert boxes[1]["left"] > boxes[0]["right"] and boxes[1]["top"] == boxes[0]["top"]
+    border = page.evaluate("getComputedStyle(document.querySelector('.card')).borderTopStyle")
+    assert border == "solid"
+    underline = page.evaluate(
+        "getComputedStyle(document.querySelector('.card')).textDecorationLine"
+    )
+    assert underline == "none"
+    page.set_viewport_size({"width": 360, "height": 800})
+    boxes = page.evaluate(CARD_BOXES_JS)
+    for upper, lower in zip(boxes, boxes[1:], strict=False):
+        assert lower["top"] >= upper["bottom"] and lower["left"] == pytest.approx(upper["left"])
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360

@@ -118,6 +118,35 @@ def test_a_relative_path_written_from_the_pages_url_names_the_asset_there():
     assert (resolved.url, resolved.target) == ("../images/x.png", "posts/images/x.png")
 
 
+def test_a_folder_link_at_the_generators_url_of_a_page_is_that_pages_url():
+    # Hugo publishes `content/cryptography/DH_DLog.md` at `cryptography/dh_dlog/` (the
+    # file's path, lower case); postil's slug is `dh-dlog`. A Hextra section links it as
+    # `dh_dlog/`, another page as `../../cryptography/dh_dlog/` or `/cryptography/dh_dlog/`
+    links = {
+        "content/cryptography/_index.md": "cryptography/",
+        "content/cryptography/DH_DLog.md": "cryptography/dh-dlog/",
+        "content/cryptography/RSA/_index.md": "cryptography/rsa/",
+        "content/intro/security_hardness.md": "intro/security-hardness/",
+        "content/intro/gates/index.md": "intro/gates/",
+    }
+    section = RenderState(path="content/cryptography/_index.md", links=links)
+    assert resolve("dh_dlog/", section).url == "/cryptography/dh-dlog/"
+    assert resolve("DH_DLog/#proof", section).url == "/cryptography/dh-dlog/#proof"
+    assert resolve("rsa", section).url == "/cryptography/rsa/"
+    page = RenderState(path="content/intro/security_hardness.md", links=links)
+    assert resolve("../../cryptography/", page).url == "/cryptography/"
+    assert resolve("../../cryptography/dh_dlog/", page).url == "/cryptography/dh-dlog/"
+    assert resolve("/cryptography/dh_dlog/", page).url == "/cryptography/dh-dlog/"
+    assert resolve("../gates/", page).url == "/intro/gates/"  # the file's folder's reading
+    # negatives: no such page stays a path to check; a file name is never a page's
+    missing = resolve("../../cryptography/ecc/", page)
+    assert (missing.url, missing.target) == (
+        "../../cryptography/ecc/",
+        "cryptography/ecc",
+    )
+    assert resolve("dh_dlog.pdf", section).url == "dh_dlog.pdf"
+
+
 def test_a_link_to_a_draft_warns_unless_drafts_are_built(tmp_path):
     from support.sites import make_site
 

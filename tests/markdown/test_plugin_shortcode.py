@@ -89,10 +89,10 @@ def test_rawhtml_wrappers_leave_no_litter_and_their_math_is_typeset():
 
 
 def test_unknown_shortcodes_warn_once_for_a_pair_and_keep_their_content():
-    html, state = render("{{< cards ratio=x >}}\nInside.\n{{< /cards >}}\n")
+    html, state = render("{{< grid ratio=x >}}\nInside.\n{{< /grid >}}\n")
     assert html == "<p>Inside.</p>\n"
     assert messages(state) == [
-        "content/posts/here.md:1:1: Hugo shortcode `{{< cards ratio=x >}}` is not "
+        "content/posts/here.md:1:1: Hugo shortcode `{{< grid ratio=x >}}` is not "
         "supported and is left out (content between its tags stays); write its result as "
         "Markdown or HTML"
     ]

@@ -15,7 +15,7 @@ from urllib.parse import quote, unquote, urlsplit
 
 import mdurl
 
-from postil.content.discover import is_source
+from postil.content.discover import SOURCE_SUFFIXES, is_source
 from postil.content.posts import tag_slug
 from postil.markdown.rendered import Reference, SourceLink
 from postil.markdown.state import RenderState
@@ -95,6 +95,7 @@ def resolve(url: str, state: RenderState) -> Resolved:
         return Resolved(None if page is None else state.base_path + page + tail)
     if path.startswith("/"):  # `a//b` is `a/b` to a web server: knitr's `fig.path` + `/`
         page = _page_in_other_case(path, state) if path != path.lower() else None
+        page = page or _page_at_generator_url(state, path)
         if page is not None:  # Jekyll keeps a file name's capitals in its URL; postil's slug
             return Resolved(state.base_path + page + tail)  # is lower case (`make_slug`)
         written = _SLASHES.sub("/", parts.path).lstrip("/")
@@ -102,9 +103,58 @@ def resolve(url: str, state: RenderState) -> Resolved:
     asset = state.assets.get(source_path(state.path, path)) or _beside_page_url(state, path)
     if asset is not None:
         return Resolved(state.base_path + quote(asset, safe=_URL_SAFE) + tail, asset)
+    page = _page_at_generator_url(state, path)
+    if page is not None:
+        return Resolved(state.base_path + page + tail)
     page_url = state.links.get(state.path, "")
     target = posixpath.normpath(posixpath.join(page_url, path))
     return Resolved(url, target, source_path(state.path, path))
+
+
+FOLDER_PAGES = ("", "/index", "/_index")
+"""What a generator's URL `a/b/` is the page of: `a/b.md`, the bundle `a/b/index.md`, the
+section `a/b/_index.md` (Hugo's and Zola's URLs, Jekyll's and Eleventy's folders)."""
+
+
+def _page_at_generator_url(state: RenderState, path: str) -> str | None:
+    """Return the URL of the post or page whose source file its generator published at
+    the URL the folder-like `path` names, or None.
+
+    Hugo publishes `content/cryptography/dh_dlog.md` at `cryptography/dh_dlog/` (its file's
+    path: Hugo keeps underscores and capitals), so a Hextra page links `dh_dlog/` from
+    `cryptography/`, `../../cryptography/` from `introduction/security_hardness/`, and
+    `/cryptography/dh_dlog/` from anywhere; postil's slug of that page is `dh-dlog`. A
+    relative `path` is read from the URL the generator gave this page, then from its file's
+    folder; a root path from `content/`; in any letter case, as Hugo's URLs are lower case.
+    A path naming a file (`a.png`) is none.
+    """
+    name = path.rstrip("/")
+    if "." in posixpath.basename(name) or not name:
+        return None
+    if path.startswith("/"):
+        bases = [CONTENT_DIR]
+    else:
+        stem = posixpath.splitext(state.path)[0]
+        folder = (
+            posixpath.dirname(stem) if posixpath.basename(stem) in ("index", "_index") else stem
+        )
+        bases = [folder, posixpath.dirname(state.path)]
+    wanted = [
+        posixpath.normpath(posixpath.join(base, name.lstrip("/"))) + page + suffix
+        for base in bases
+        for page in FOLDER_PAGES
+        for suffix in SOURCE_SUFFIXES
+    ]
+    for source in wanted:
+        url = state.links.get(source)
+        if url is not None:
+            return url
+    # Hugo makes URLs lower case (`DH_DLog.md` is `dh_dlog/`): one pass, for this link only
+    lowered = {source.lower(): rank for rank, source in enumerate(wanted)}
+    found = [
+        (lowered[rel.lower()], url) for rel, url in state.links.items() if rel.lower() in lowered
+    ]
+    return min(found)[1] if found else None
 
 
 def _beside_page_url(state: RenderState, path: str) -> str | None:

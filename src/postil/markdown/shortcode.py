@@ -64,7 +64,7 @@ from postil.markdown.shortcodecallout import (
     callout_open,
     quote,
 )
-from postil.markdown.shortcodecolumns import COLUMNS, push_columns
+from postil.markdown.shortcodelayout import CARDS, COLUMNS, card_html, push_cards, push_columns
 from postil.markdown.shortcodetabs import TABS, TABSETS, push_tab, push_tabset
 from postil.markdown.state import RenderState, get_state
 from postil.markdown.tagsyntax import (
@@ -169,10 +169,10 @@ def shortcode_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
     if silent:
         return True
     line = start
-    if tag.name in CALLOUTS | FOLDS | QUOTES | TABSETS | TABS | COLUMNS and not tag.closing:
+    if tag.name in CALLOUTS | FOLDS | QUOTES | TABSETS | TABS | COLUMNS | CARDS and not tag.closing:
         close = find_closer(state, start, end, tag.name)
-        if close is not None and tag.name in COLUMNS:
-            push_columns(state, start, close, tag)
+        if close is not None and tag.name in COLUMNS | CARDS:
+            (push_columns if tag.name in COLUMNS else push_cards)(state, start, close, tag)
             line = close
         elif close is not None and tag.name in TABSETS | TABS:
             tab = push_tabset if tag.name in TABSETS else _tab
@@ -195,7 +195,8 @@ def _spanning(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     if spanning is None:
         return False
     tag, last = spanning
-    paired = CALLOUTS | FOLDS | QUOTES | TABSETS | TABS | COLUMNS | INLINE_SHORTCODES | {"katex"}
+    paired = CALLOUTS | FOLDS | QUOTES | TABSETS | TABS | COLUMNS | CARDS | INLINE_SHORTCODES
+    paired |= {"katex"}
     if tag.kind != "shortcode" or tag.name.lstrip("/") in paired:
         return False
     if not silent:
@@ -213,6 +214,10 @@ def _one_line(state: StateBlock, start: int, end: int, tag: Tag) -> None:
         return
     if tag.name in VIDEOS and not tag.closing:
         _video(state, start, tag)
+        return
+    if tag.name == "card" and not tag.closing and find_closer(state, start, end, "card") is None:
+        html = state.push("html_block", "", 0)  # a card outside a set of cards
+        html.map, html.content = [start, start + 1], card_html(tag) + "\n"
         return
     if tag.name in ("tweet", "x", "twitter") and not tag.closing:  # Hugo's `user=`, `id=`
         positional, named = shortcode_params(tag.args)
@@ -238,7 +243,7 @@ def _one_line(state: StateBlock, start: int, end: int, tag: Tag) -> None:
         return
     if find_closer(state, start, end, tag.name) is not None:
         opened.append(tag.name)
-    elif tag.name in CALLOUTS | FOLDS | TABSETS | TABS | COLUMNS:
+    elif tag.name in CALLOUTS | FOLDS | TABSETS | TABS | COLUMNS | CARDS:
         close = tag.raw.replace(tag.inner, "/" + tag.name)
         doc.warn(start, 1, f"`{tag.raw}` is never closed; add `{close}` where it ends")
         return
