@@ -237,6 +237,29 @@ def test_unknown_front_matter_keys_warn_with_the_known_keys_and_fail_only_under_
     assert len(build_errors(root, strict=True)) == 2
 
 
+def test_an_unknown_key_of_many_files_is_one_warning_naming_the_others(tmp_path):
+    """Hugo writes `weight:` in every page: one warning a key, at its first file, naming
+    how many others write it; a key of one file keeps its own warning, in order."""
+    files = {
+        f"p{i}.md": f"---\ntitle: P{i}\ndate: 2024-01-01\nweight: {i}\n---\nx\n" for i in range(5)
+    }
+    files["p2.md"] = files["p2.md"].replace("weight: 2", "weight: 2\nbookToc: false")
+    root = make_site(tmp_path / "site", files)
+    warnings = [str(w) for w in build(BuildOptions(root=root)).warnings]
+    assert [w.split(": warning: ")[0] for w in warnings] == [
+        "content/posts/p0.md:4:1",
+        "content/posts/p2.md:5:1",
+    ]
+    assert warnings[0].startswith(
+        "content/posts/p0.md:4:1: warning: unknown front matter key `weight` is ignored here "
+        "and in 4 other files (content/posts/p1.md:4:1, content/posts/p2.md:4:1, "
+        "content/posts/p3.md:4:1, …); known keys: aliases,"
+    ), warnings[0]
+    assert "`bookToc` is ignored; known keys" in warnings[1]
+    shutil.rmtree(root / "_site")
+    assert build_errors(root, strict=True)[0].startswith("content/posts/p0.md:4:1: warning:")
+
+
 def test_links_to_missing_anchors_warn_at_their_line(tmp_path):
     text = "---\ntitle: A\ndate: 2024-01-01\n---\n## Real\n\n[x](b.md#nope) [z](#nowhere)\n"
     b = "---\ntitle: B\ndate: 2024-01-01\n---\n## Real B\n"

@@ -7,6 +7,7 @@ text is unchanged is not parsed again. Errors of every file are collected, never
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Collection
 from dataclasses import dataclass, field, replace
@@ -115,7 +116,7 @@ def load_posts(
     index = last.index() if same and last is not None else {}  # the same sources, in order
     memo["loaded"] = _Loaded(place, rels, signatures, results, unstable, sorted(linked), index)
     posts = distinct_slugs([r.post for r in results if r.post is not None])
-    warnings = [w for r in results for w in r.warnings]
+    warnings = group_unknown_keys([w for r in results for w in r.warnings])
     errors += [r.error for r in results if r.error is not None]
     errors.extend(_unique_urls(posts, memo))
     return posts, [as_diagnostic(e) for e in errors] + warnings
@@ -307,3 +308,38 @@ def post_fields(post: Post) -> tuple[Any, ...]:
         post.output_rel,
         post.body_digest,
     )
+
+
+UNKNOWN_KEY = re.compile(r"unknown front matter key `([^`]+)` is ignored")
+"""The start of `frontmatter`'s warning for a key postil does not read."""
+
+
+def group_unknown_keys(warnings: list[Diagnostic], named: int = 3) -> list[Diagnostic]:
+    """Return `warnings` with each unknown front matter key warned once for the site: at
+    its first file, naming how many other files write it and the first `named` of them.
+
+    A Hugo site writes `weight:` in every page (26 of a Hextra site's 45 warnings said
+    the same thing); one warning a key says it as well, and the rest stay in order.
+    """
+    places: dict[str, list[Diagnostic]] = {}
+    for warning in warnings:
+        found = UNKNOWN_KEY.match(warning.message)
+        if found is not None:
+            places.setdefault(found[1], []).append(warning)
+    if all(len(same) == 1 for same in places.values()):
+        return warnings
+    grouped: list[Diagnostic] = []
+    for warning in warnings:
+        found = UNKNOWN_KEY.match(warning.message)
+        same = places.get(found[1], []) if found is not None else []
+        if len(same) < 2:
+            grouped.append(warning)
+        elif same[0] is warning:
+            others = same[1:]
+            listed = ", ".join(str(other.location) for other in others[:named])
+            more = ", …" if len(others) > named else ""
+            files = "file" if len(others) == 1 else "files"
+            where = f" here and in {len(others)} other {files} ({listed}{more})"
+            message = warning.message.replace(" is ignored", " is ignored" + where, 1)
+            grouped.append(replace(warning, message=message))
+    return grouped
