@@ -13,6 +13,7 @@ from typing import Any
 
 from postil.cache.manifest import RACY_NS
 from postil.content.notebook import notebook_markdown
+from postil.content.symlink import broken_symlink
 from postil.errors import ContentError, Location, read_utf8
 from postil.model import SiteConfig, SourceFile
 
@@ -252,6 +253,11 @@ def walk_content(
         markdown += listing.markdown  # in C: a walk costs no Python step per source
         other += listing.other
         for path, rel in listing.links:
+            broken = broken_symlink(path, root)
+            if broken is not None:
+                where = path.relative_to(root).as_posix()
+                errors.append(ContentError(broken, Location(where)))
+                continue
             target = path.resolve()
             if not target.is_relative_to(inside):
                 where = path.relative_to(root).as_posix()
