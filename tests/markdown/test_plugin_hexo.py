@@ -59,9 +59,10 @@ def test_asset_tags_read_the_post_asset_folder_beside_a_file_or_a_bundles_own():
 def test_a_post_link_to_no_post_warns_at_the_tag():
     _, state = render("Text {% post_link missing %} here.\n")
     assert [str(d) for d in state.diagnostics] == [
-        "content/posts/my-post.md:1:6: warning: `{% post_link missing %}`: no post has the file "
-        "content/posts/missing.md (a draft or future post is left out); fix the name or link "
-        "to the post's file: `[text](other.md)`"
+        "content/posts/my-post.md:1:6: warning: `{% post_link missing %}`: no published post "
+        "is named `missing` (looked for content/posts/missing.md (or another Markdown ending),"
+        " content/posts/missing/index.md; a draft or a post dated in the future is not "
+        "published); fix the name or link to the post's file: `[text](other.md)`"
     ]
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from postil.markdown import create_markdown, render_markdown
@@ -49,10 +51,35 @@ def test_ref_to_a_missing_file_warns_and_unlinks():
     html, state = render('Go [there]({{< ref "nope.md" >}}).\n')
     assert html == "<p>Go there.</p>\n"
     assert messages(state) == [
-        'content/posts/here.md:1:12: `{{< ref "nope.md" >}}`: no post or page has the source '
-        "file `nope.md` (a draft or future post is left out); fix the path (relative to this "
-        "file or to content/)"
+        'content/posts/here.md:1:12: `{{< ref "nope.md" >}}`: no published post is named '
+        "`nope.md` (looked for content/posts/nope.md and content/nope.md; a draft or a post "
+        "dated in the future is not published); fix the path (relative to this file or to "
+        "content/)"
     ]
+
+
+@pytest.mark.parametrize(
+    ("tag", "meant"),
+    [
+        ('{{< ref "othr" >}}', "other"),  # beside this file: its name
+        ('{{< relref "othr.md" >}}', "other"),
+        ('{{< ref "/posts/bundel" >}}', "/posts/bundle"),  # from content/: its path
+        ('{{< ref "abut" >}}', "/about"),  # a page elsewhere: its path from content/
+        ('{{< ref "2020-01-01-other" >}}', "other"),  # a name, not the full path
+        ('{{< ref "unrelated-thing" >}}', None),
+    ],
+)
+def test_a_ref_to_no_page_suggests_the_page_of_the_nearest_name(tag, meant):
+    _, state = render(f"Go [there]({tag}).\n")
+    (diagnostic,) = state.diagnostics
+    found = re.search(r"did you mean `([^`]*)`", diagnostic.message)
+    assert (found.group(1) if found else None) == meant
+
+
+def test_a_ref_by_a_bare_name_finds_the_one_page_of_that_name_anywhere():
+    html, state = render('[a]({{< ref "about" >}}) and {{< relref "bundle" >}}\n')
+    assert html == '<p><a href="/blog/about/">a</a> and /blog/posts/bundle/</p>\n'
+    assert state.diagnostics == []
 
 
 def test_figures_are_numbered_with_the_other_figures_and_take_the_base_path():
