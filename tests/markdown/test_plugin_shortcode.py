@@ -82,6 +82,30 @@ def test_a_ref_by_a_bare_name_finds_the_one_page_of_that_name_anywhere():
     assert state.diagnostics == []
 
 
+def test_a_ref_to_an_anchor_alone_is_that_anchor_of_this_page_and_is_checked_as_one():
+    body = (
+        '## Setup\n\n[a]({{< ref "#setup" >}}) and [b]({{< relref path="#set-up" >}}), '
+        'text {{< ref "#setup" >}}\n\n<p><a href="{{< relref "#setup" >}}">c</a></p>\n'
+    )
+    html, state = render(body)
+    assert '<a href="#setup">a</a> and <a href="#set-up">b</a>, text #setup</p>' in html
+    assert '<p><a href="#setup">c</a></p>' in html
+    assert state.diagnostics == []
+    anchors = [(a.target, a.fragment) for a in state.extra["anchor_links"]]
+    assert anchors == [("", "setup"), ("", "set-up")]
+    assert [(a.target, a.fragment) for a in state.extra["html_anchor_links"]] == [("", "setup")]
+
+
+def test_a_ref_naming_nothing_says_so():
+    _, state = render('Go {{< ref "" >}} and {{< relref "#" >}}.\n')
+    assert messages(state) == [
+        'content/posts/here.md:1:4: `{{< ref "" >}}` names no page; give the path of a post or '
+        "page",
+        'content/posts/here.md:1:23: `{{< relref "#" >}}` names no page; give the path of a '
+        "post or page",
+    ]
+
+
 def test_figures_are_numbered_with_the_other_figures_and_take_the_base_path():
     figure = '{{< figure src="/img/b.png" caption="B." >}}'
     body = f"![A.](a.png){{#fig-a}}\n\n{figure}\n\nSee [](#fig-a).\n"

@@ -88,3 +88,13 @@ Inline <a href="#here">d</a> and <a href="b.md#only-heading">e</a>.
 """
     warnings = warnings_of(tmp_path, body)
     assert [w for w in warnings if "anchor" in w] == []
+
+
+def test_hugos_ref_to_an_anchor_of_this_page_is_checked_as_a_fragment_link(tmp_path):
+    body = (
+        '## Setting up\n\nSee [it]({{< relref "#setting-upp" >}}) and {{< ref "#setting-up" >}}.\n'
+    )
+    assert warnings_of(tmp_path, body) == [
+        "content/posts/a.md:8:22: warning: link to `#setting-upp`: this page has no such anchor"
+        " (did you mean `#setting-up`?); link to an existing heading id or remove the fragment"
+    ]

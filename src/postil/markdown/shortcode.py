@@ -485,10 +485,17 @@ def _keys(tag: Tag) -> str:
 def _reference(tag: Tag, doc: RenderState, in_url: bool) -> Value:
     """Resolve `{{< ref "x.md#frag" >}}` against this file's folder, then `content/`, then,
     for a name without a folder, the one published post or page of that name anywhere
-    (Hugo's reading of a bare name; several are ambiguous to it, so none is taken)."""
+    (Hugo's reading of a bare name; several are ambiguous to it, so none is taken);
+    `{{< ref "#frag" >}}` is `#frag`, an anchor of this page (Hugo's `ref` and `relref`
+    alike).
+    """
     positional, named = shortcode_params(tag.args)
     target = named.get("path", positional[0] if positional else "")
     path, _, fragment = target.partition("#")
+    if not path.strip():  # `#anchor`: this page's, as Hugo writes it (`#` and the fragment)
+        if fragment:  # (a link destination's is checked with every fragment link)
+            return Value("#" + fragment)
+        return Value(None, f"`{tag.raw}` names no page; give the path of a post or page")
     bases = _candidates(doc.path, path)
     rel = find_source(doc.links, bases) or _only_named(doc.links, path)
     if rel is not None:
