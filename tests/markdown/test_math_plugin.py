@@ -121,6 +121,14 @@ def test_a_formula_only_referring_is_reported_at_its_reference():
     assert '<p>see ( (<strong class="xref-missing">??</strong>) ) and</p>' in html
 
 
+@pytest.mark.parametrize("formula", ["$\\eqref{ }$", "$x = \\ref{}$"])
+def test_a_reference_without_a_label_says_so_not_that_the_label_is_unknown(formula):
+    _, state = render(f"$$ a = b \\label{{eq:ab}} $$\n\nsee {formula} here\n")
+    (diag,) = state.diagnostics
+    assert diag.message.startswith("\\eqref/\\ref names no label: write the label")
+    assert diag.location.line == 3
+
+
 def test_math_eqref_inside_math_links_to_the_equation():
     html, _ = render("$$ a = b \\label{eq:ab} $$\n\nso $c = \\eqref{eq:ab}$\n")
     assert '<mtext><a href="#eq-ab">(1)</a></mtext>' in html
