@@ -117,7 +117,29 @@ def _nearest_post(
     written: str, links: Mapping[str, str], as_written: Callable[[str], str | None]
 ) -> str | None:
     """Return how the tag would name the published post whose name is `written`'s, or
-    nearest to it (a file name or a slug: `errors.nearest`), or None."""
+    nearest to it (a file name or a slug: `nearest_named`), or None."""
+    named = []
+    for rel, url in sorted(links.items()):
+        if rel.endswith(SOURCE_SUFFIXES) and as_written(rel) is not None:
+            named.append((rel, (post_name(rel), _slug(url))))
+    found = nearest_named(written, named)
+    return as_written(found) if found is not None else None
+
+
+def _slug(url: str) -> str:
+    """Return the last part of a page's URL (`posts/attention/` → `attention`)."""
+    return posixpath.splitext(posixpath.basename(url.rstrip("/")))[0]
+
+
+def nearest_named(written: str, named: Iterable[tuple[str, Iterable[str]]]) -> str | None:
+    """Return the source whose name is the one `written` gives, or is nearest to it.
+
+    The last part of `written` is compared, without its ending (a slip of the ending too:
+    `about.mdd`) and without a Jekyll date (`2020-01-01-name`), to each source's names
+    (`named`: source rel, its names: the file name without ending, a slug), first exactly
+    (in any letter case), then by `errors.nearest`: the folders the paths share would
+    make every post in the same folder look near (`my file.md` → `empty-title.md`).
+    """
     key = posixpath.basename(written.split("#")[0].rstrip("/"))
     stem, ending = posixpath.splitext(key)
     if ending and nearest(ending, SOURCE_SUFFIXES) is not None or ending in SOURCE_SUFFIXES:
@@ -125,19 +147,17 @@ def _nearest_post(
     if not key:
         return None
     by_name: dict[str, str] = {}
-    for rel, url in sorted(links.items()):
-        if not rel.endswith(SOURCE_SUFFIXES) or as_written(rel) is None:
-            continue
-        slug = posixpath.splitext(posixpath.basename(url.rstrip("/")))[0]
-        for name in (post_name(rel), slug):
-            by_name.setdefault(name, rel)
-            by_name.setdefault(name.casefold(), rel)
+    for rel, names in named:
+        for name in names:
+            if name:
+                by_name.setdefault(name, rel)
+                by_name.setdefault(name.casefold(), rel)
     undated = DATE_PREFIX.sub("", key)  # `2020-01-01-other` for the post `other.md`
     found = next((by_name[k] for k in (key, key.casefold(), undated) if k in by_name), None)
     if found is None:
         close = nearest(key, by_name) or nearest(undated, by_name)
         found = by_name[close] if close is not None else None
-    return as_written(found) if found is not None else None
+    return found
 
 
 DATE_PREFIX = re.compile(r"^\d{4}-\d{1,2}-\d{1,2}-")
