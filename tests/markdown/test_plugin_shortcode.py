@@ -106,6 +106,35 @@ def test_a_ref_naming_nothing_says_so():
     ]
 
 
+@pytest.mark.parametrize(
+    ("body", "html"),
+    [
+        (  # a quoted shortcode inside a quoted value, in a paragraph: was shown as text
+            'See <a href="{{< relref "other.md" >}}" title="x">it</a>.\n',
+            '<p>See <a href="/blog/posts/other/" title="x">it</a>.</p>\n',
+        ),
+        (
+            'See <a href=\'{{< relref "#part" >}}\'\n   class="k">it</a>.\n',
+            "<p>See <a href='#part'\n   class=\"k\">it</a>.</p>\n",
+        ),
+        (  # relref in raw HTML is under the base path once, ref is the full URL
+            '<p><a href="{{< relref "other.md" >}}">a</a> <a href="{{< ref "other.md" >}}">b</a>'
+            "</p>\n",
+            '<p><a href="/blog/posts/other/">a</a> <a href="https://x.org/blog/posts/other/">b</a>'
+            "</p>\n",
+        ),
+        (  # a tag outside a quoted value is no attribute: the text stays text
+            'a <b and {{< relref "other.md" >}}> c\n',
+            "<p>a &lt;b and /blog/posts/other/&gt; c</p>\n",
+        ),
+    ],
+)
+def test_a_shortcode_inside_an_html_attribute_is_evaluated_as_hugo_reads_it(body, html):
+    rendered, state = render(body)
+    assert rendered == html
+    assert state.diagnostics == []
+
+
 def test_figures_are_numbered_with_the_other_figures_and_take_the_base_path():
     figure = '{{< figure src="/img/b.png" caption="B." >}}'
     body = f"![A.](a.png){{#fig-a}}\n\n{figure}\n\nSee [](#fig-a).\n"

@@ -372,7 +372,7 @@ def evaluate_shortcode(tag: Tag, doc: RenderState, in_url: bool, in_html: bool =
     if tag.kind == "literal":
         return Value(tag.inner)
     if tag.name in ("ref", "relref") and not tag.closing:
-        return _reference(tag, doc, in_url)
+        return _reference(tag, doc, in_url, in_html)
     if in_html and tag.name in CALLOUTS | FOLDS:
         return Value(_html_callout(tag), markup=True)
     if tag.name == "staticref":
@@ -482,12 +482,13 @@ def _keys(tag: Tag) -> str:
     return " / ".join(f"<kbd>{escapeHtml(key)}</kbd>" for key in keys)
 
 
-def _reference(tag: Tag, doc: RenderState, in_url: bool) -> Value:
+def _reference(tag: Tag, doc: RenderState, in_url: bool, in_html: bool = False) -> Value:
     """Resolve `{{< ref "x.md#frag" >}}` against this file's folder, then `content/`, then,
     for a name without a folder, the one published post or page of that name anywhere
     (Hugo's reading of a bare name; several are ambiguous to it, so none is taken);
     `{{< ref "#frag" >}}` is `#frag`, an anchor of this page (Hugo's `ref` and `relref`
-    alike).
+    alike). In raw HTML (`in_html`) `relref` gives the path from the site's root, which
+    the raw HTML plugin puts under the base path as it does every root path there.
     """
     positional, named = shortcode_params(tag.args)
     target = named.get("path", positional[0] if positional else "")
@@ -503,6 +504,7 @@ def _reference(tag: Tag, doc: RenderState, in_url: bool) -> Value:
         if in_url:
             return Value("/" + rel.removeprefix("content/") + suffix, source=rel)
         base = doc.base_url.rstrip("/") + "/" if tag.name == "ref" else doc.base_path
+        base = "/" if in_html and tag.name == "relref" else base
         return Value(base + doc.links[rel] + suffix, source=rel)
     fix = "fix the path (relative to this file or to content/)"
     as_written = partial(_hugo_path, "" if path.startswith("/") else posixpath.dirname(doc.path))
