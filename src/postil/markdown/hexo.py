@@ -257,13 +257,15 @@ def _attribution(args: str) -> dict[str, str]:
     return {"author": author.strip(), "source": source.strip(), "url": link.group() if link else ""}
 
 
-def evaluate_hexo(tag: Tag, doc: RenderState, in_url: bool = False) -> Value:
+def evaluate_hexo(tag: Tag, doc: RenderState, in_url: bool = False, in_html: bool = False) -> Value:
     """Return what one of Hexo's inline tags (`INLINE`) gives: HTML (`Value.markup`) for a
     link or an image, text for a path; a warning when the post or file is not there.
 
     Links are written from the site's root (`/posts/x/`): the raw HTML plugin puts them
     under the base path and checks them, as it does every link of raw HTML; in a link
-    destination (`in_url`) `post_path` gives the post's source for the links plugin."""
+    destination (`in_url`) `post_path` gives the post's source for the links plugin, and
+    in raw HTML (`in_html`: `<a href="{% post_path x %}">`, Hexo's own example) its path
+    from the site's root, which that plugin bases once."""
     words = _words(tag.args)
     if tag.name == "link":
         return _link(words)
@@ -277,7 +279,7 @@ def evaluate_hexo(tag: Tag, doc: RenderState, in_url: bool = False) -> Value:
             if tag.name == "post_path":
                 if in_url:
                     return Value("/" + rel.removeprefix("content/"), source=rel)
-                return Value(doc.base_path + url)
+                return Value(("/" if in_html else doc.base_path) + url)
             href = "/" + url
             title = " ".join(words[1:]) or slug
             return Value(f'<a href="{escapeHtml(href)}">{escapeHtml(title)}</a>', markup=True)

@@ -239,7 +239,7 @@ def _inline(
 def _evaluate(doc: RenderState, tag: Tag, in_url: bool, in_html: bool = False) -> Value:
     """Evaluate one Liquid tag, Hugo or Zola shortcode in a link destination, text or raw HTML."""
     if tag.kind == "tag" and is_hexo(tag):
-        return evaluate_hexo(tag, doc, in_url)
+        return evaluate_hexo(tag, doc, in_url, in_html)
     if tag.kind in ("output", "tag"):
         return evaluate_liquid(tag, doc, in_url, in_html)
     if tag.kind == "zola":
