@@ -134,6 +134,26 @@ def test_liquid_in_raw_html_is_evaluated_and_html_comments_are_left_alone():
     assert html == '<img src="/blog/a.png">\n<!-- {{ site.baseurl }} -->\n'
 
 
+@pytest.mark.parametrize(
+    ("body", "html"),
+    [
+        (
+            '<img src="{{ site.url }}{{ site.baseurl }}/a.png" alt="a">\n',
+            '<img src="https://x.org/blog/a.png" alt="a">\n',
+        ),
+        (
+            'An <img src="{{site.url}}{{site.baseurl}}/a.png" alt="a"> and '
+            '<a href="{{ site.baseurl }}/x">x</a>.\n',
+            '<p>An <img src="https://x.org/blog/a.png" alt="a"> and <a href="/blog/x">x</a>.</p>\n',
+        ),
+    ],
+)
+def test_site_url_then_baseurl_in_raw_html_keeps_the_base_path(body, html):
+    """Jekyll's `{{ site.url }}{{ site.baseurl }}/a.png`: in raw HTML `site.baseurl` was ""
+    (the raw HTML plugin bases root paths), so after the origin it lost the `/blog`."""
+    assert render(body)[0] == html
+
+
 def test_inline_html_with_liquid_is_evaluated():
     html, _ = render('An <a href="{{ site.baseurl }}/x">x</a>.\n')
     assert html == '<p>An <a href="/blog/x">x</a>.</p>\n'

@@ -317,7 +317,7 @@ def _substitute(doc: RenderState, html: str, line0: int, content: str | None = N
             out.append(html[at])
             at += 1
             continue
-        value = _evaluate(doc, tag, False, in_html=True)
+        value = _evaluate(doc, tag, False, in_html=not _continues_url(out, tag))
         if value.problem:
             text = content if content is not None else html
             offset = text.find(tag.raw) if content is not None else tag.start
@@ -325,6 +325,18 @@ def _substitute(doc: RenderState, html: str, line0: int, content: str | None = N
         out.append(value.text or "")
         at = tag.end
     return "".join(out)
+
+
+def _continues_url(out: list[str], tag: Tag) -> bool:
+    """Tell whether `tag` is Jekyll's `{{ site.baseurl }}` continuing a URL in raw HTML
+    (`{{ site.url }}{{ site.baseurl }}/img/a.png`, after the origin): there it is the base
+    path itself, as Jekyll gives it. Starting a value it is "" (`liquid.evaluate_liquid`:
+    the raw HTML plugin puts the root path under the base path), which after the origin
+    made `https://x.org/img/a.png` of a site at `https://x.org/blog/`."""
+    if tag.kind != "output" or tag.inner.strip() != "site.baseurl" or not out:
+        return False
+    last = out[-1][-1:]
+    return bool(last) and last not in "\"'= \t\n"
 
 
 PAGE_TITLE = re.compile(r"\{\{-?\s*\$frontmatter\.title\s*-?\}\}")
