@@ -1,7 +1,7 @@
-"""A symlink in `content/` or `static/` that loops or names nothing is a content error at the
-link, worded the same by `postil build`, `postil check` and `postil serve`'s first build; a
-failed build leaves the last `_site/` as it was (session 43: a loop was a traceback, a link
-to a missing file a file silently left out)."""
+"""A symlink in `content/`, `static/` or `templates/` that loops or names nothing is a content
+error at the link, worded the same by `postil build`, `postil check` and `postil serve`'s
+first build; a failed build leaves the last `_site/` as it was (session 43: a loop was a
+traceback, a link to a missing file a file silently left out, a template the theme's)."""
 
 from __future__ import annotations
 
@@ -49,6 +49,16 @@ def _missing_through_a_chain(root: Path) -> None:
     (root / "static/current.svg").symlink_to("v2.svg")
 
 
+def _template_gone(root: Path) -> None:
+    (root / "templates/partials").mkdir(parents=True)
+    (root / "templates/partials/header.html").symlink_to("../../theme/header.html")
+
+
+def _template_loop(root: Path) -> None:
+    (root / "templates").mkdir()
+    (root / "templates/post.html").symlink_to("post.html")
+
+
 CASES = {
     "a post linked to itself": (
         _self_loop,
@@ -91,6 +101,17 @@ CASES = {
             " `static/logo.svg` → `static/current.svg` → `static/v2.svg`); ",
         ],
         MISSING,
+    ),
+    # Jinja2's loader skipped these, and the theme's template was used without a word
+    "a site template whose target is gone": (
+        _template_gone,
+        ["templates/partials/header.html: symlink points to `theme/header.html`, "],
+        MISSING,
+    ),
+    "a site template linked to itself": (
+        _template_loop,
+        ["templates/post.html: symlink loop (`templates/post.html` → `templates/post.html`): "],
+        LOOP,
     ),
 }
 
