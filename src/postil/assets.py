@@ -218,6 +218,10 @@ def static_files(root: Path) -> tuple[list[tuple[str, Path]], list[ContentError]
     found: dict[str, Path] = {}
     errors: list[ContentError] = []
     site = root.resolve()
+    folder = root / "static"  # a link that loops or names nothing: no static/ at all
+    broken = broken_symlink(folder, root) if folder.is_symlink() else None
+    if broken is not None:
+        errors.append(ContentError(broken, Location("static")))
     for directory in static_dirs(root):
         trusted = not directory.resolve().is_relative_to(site)  # the installed theme
         files, refused = _walk_static(directory, None if trusted else site, root)

@@ -75,7 +75,11 @@ def broken_template_links(root: Path) -> list[ContentError]:
     nothing (`postil.content.symlink.broken_symlink`), at the link: Jinja2's loader skips
     such a file, so the theme's template of that name was used without a word."""
     errors: list[ContentError] = []
-    stack = [root / "templates"]
+    folder = root / "templates"
+    broken = broken_symlink(folder, root) if folder.is_symlink() else None
+    if broken is not None:
+        errors.append(ContentError(broken, Location("templates")))
+    stack = [folder]
     while stack:
         try:
             entries = sorted(os.scandir(stack.pop()), key=lambda entry: entry.name)

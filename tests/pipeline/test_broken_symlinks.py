@@ -6,8 +6,10 @@ traceback, a link to a missing file a file silently left out, a template the the
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -57,6 +59,15 @@ def _template_gone(root: Path) -> None:
 def _template_loop(root: Path) -> None:
     (root / "templates").mkdir()
     (root / "templates/post.html").symlink_to("post.html")
+
+
+def _folder_loop(name: str) -> Callable[[Path], None]:
+    def make(root: Path) -> None:
+        if (root / name).exists():
+            shutil.move(root / name, root / f"{name}.old")
+        (root / name).symlink_to(name)
+
+    return make
 
 
 CASES = {
@@ -111,6 +122,21 @@ CASES = {
     "a site template linked to itself": (
         _template_loop,
         ["templates/post.html: symlink loop (`templates/post.html` → `templates/post.html`): "],
+        LOOP,
+    ),
+    "content/ itself a loop": (
+        _folder_loop("content"),
+        ["content: symlink loop (`content` → `content`): "],
+        LOOP,
+    ),
+    "static/ itself a loop": (
+        _folder_loop("static"),
+        ["static: symlink loop (`static` → `static`): "],
+        LOOP,
+    ),
+    "templates/ itself a loop": (
+        _folder_loop("templates"),
+        ["templates: symlink loop (`templates` → `templates`): "],
         LOOP,
     ),
 }

@@ -118,7 +118,8 @@ def source_paths(
     """
     content = config.root / CONTENT_DIR
     if not content.is_dir():
-        return [], []
+        broken = broken_symlink(content, config.root) if content.is_symlink() else None
+        return [], [ContentError(broken, Location(CONTENT_DIR))] if broken else []
     memo = memo if memo is not None else {}
     paths, _, errors = walk_content(content, config.root, memo, entries=entries)
     last = memo.get("sources")
