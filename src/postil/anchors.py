@@ -78,11 +78,29 @@ def check_anchors(
     return list(chain.from_iterable(checked.problems))
 
 
-def _nearest(fragment: str, ids: frozenset[str]) -> str:
+HEADINGS_NAMED = 4
+"""Heading ids a warning names when no id of the page is near the fragment written."""
+
+
+def _nearest(fragment: str, ids: frozenset[str], target: RenderedPost) -> str:
     """Return how to fix a link to an anchor the page lacks, naming its nearest id (not the
-    theme's: `errors.did_you_mean`)."""
+    theme's: `errors.did_you_mean`); when none is near, naming the ids of the page's first
+    `HEADINGS_NAMED` headings (its title's first, when it is one), so a link written from
+    memory (`#unknown-id`) still shows what it can point at."""
     hint = did_you_mean(fragment, ids - PAGE_IDS, "`#{}`")
-    return f"{hint}; link to an existing heading id or remove the fragment"
+    if hint:
+        return f"{hint}; link to an existing heading id or remove the fragment"
+    meta = target.post.meta
+    headings = [meta.title_id] if meta.title_heading and meta.title_id else []
+    headings += [entry.id for entry in target.content.toc if entry.id in ids]
+    if not headings:
+        return "; it has no headings: link to an id the page has or remove the fragment"
+    if len(headings) == 1:
+        return f"; its one heading's id is `#{headings[0]}`: link to it or remove the fragment"
+    named = ", ".join(f"`#{name}`" for name in headings[:HEADINGS_NAMED])
+    more = len(headings) - HEADINGS_NAMED
+    named += f" and {more} more" if more > 0 else ""
+    return f"; its headings' ids are {named}: link to one of them or remove the fragment"
 
 
 def _foreign_hint(target: RenderedPost, fragment: str) -> str:
@@ -195,7 +213,7 @@ class _Checked:
                         Severity.WARNING,
                         link.location,
                         f"link to `#{link.fragment}`: {where} has no such anchor"
-                        + (f"; {fix}" if fix else _nearest(link.fragment, known[2])),
+                        + (f"; {fix}" if fix else _nearest(link.fragment, known[2], target)),
                     )
                 )
         for rel in self.targets[i] - targets:

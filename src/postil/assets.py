@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from postil.content.discover import CONTENT_DIR, OTHER_FORMATS, is_hidden, walk_content
+from postil.content.symlink import broken_symlink
 from postil.errors import ContentError, Diagnostic, Location, Severity
 from postil.model import SiteConfig
 from postil.theme import static_dirs
@@ -217,26 +218,35 @@ def static_files(root: Path) -> tuple[list[tuple[str, Path]], list[ContentError]
     found: dict[str, Path] = {}
     errors: list[ContentError] = []
     site = root.resolve()
+    folder = root / "static"  # a link that loops or names nothing: no static/ at all
+    broken = broken_symlink(folder, root) if folder.is_symlink() else None
+    if broken is not None:
+        errors.append(ContentError(broken, Location("static")))
     for directory in static_dirs(root):
         trusted = not directory.resolve().is_relative_to(site)  # the installed theme
-        files, refused = _walk_static(directory, None if trusted else site)
+        files, refused = _walk_static(directory, None if trusted else site, root)
         found.update(files)
         errors += [
-            ContentError(
-                "symlink points outside the site's directory; copy the file into"
-                " static/ instead (a link could publish any file of this computer)",
-                Location(_origin(root, path)),
-            )
-            for path in refused
+            ContentError(message, Location(_origin(root, path))) for path, message in refused
         ]
     return sorted(found.items()), errors
 
 
-def _walk_static(directory: Path, inside: Path | None) -> tuple[dict[str, Path], list[Path]]:
-    """Return the files under `directory` by rel, and the symlinks whose targets leave
-    `inside` (None: follow every link). A directory reached twice is read once."""
+_OUTSIDE_SITE = (
+    "symlink points outside the site's directory; copy the file into static/ instead"
+    " (a link could publish any file of this computer)"
+)
+
+
+def _walk_static(
+    directory: Path, inside: Path | None, root: Path
+) -> tuple[dict[str, Path], list[tuple[Path, str]]]:
+    """Return the files under `directory` by rel, and (path, message) of the symlinks not
+    followed: those whose targets leave `inside` (None: any target is followed) and those
+    that lead nowhere (`broken_symlink`; paths in messages relative to the site's `root`).
+    A directory reached twice is read once."""
     files: dict[str, Path] = {}
-    refused: list[Path] = []
+    refused: list[tuple[Path, str]] = []
     seen: set[Path] = set()
     stack: list[tuple[Path, str]] = [(directory, "")]
     while stack:
@@ -251,9 +261,13 @@ def _walk_static(directory: Path, inside: Path | None) -> tuple[dict[str, Path],
             path = here / entry.name
             if entry.name.startswith("."):
                 continue
-            if inside is not None and entry.is_symlink():
-                if not path.resolve().is_relative_to(inside):
-                    refused.append(path)
+            if entry.is_symlink():
+                broken = broken_symlink(path, root)
+                if broken is not None:
+                    refused.append((path, broken))
+                    continue
+                if inside is not None and not path.resolve().is_relative_to(inside):
+                    refused.append((path, _OUTSIDE_SITE))
                     continue
             if entry.is_dir():
                 stack.append((path, f"{prefix}{entry.name}/"))

@@ -52,7 +52,7 @@ from postil.render import AssetMaps, render_posts
 from postil.site import collect, is_published
 from postil.sitemap import robots_note
 from postil.sourcelinks import check_source_links
-from postil.theme import create_template_env
+from postil.theme import broken_template_links, create_template_env
 from postil.write import check_pages, write_directory
 
 if TYPE_CHECKING:
@@ -217,6 +217,7 @@ def run(
     chosen = _published(posts, when, options, cache.memo("published"))
     upcoming_first, sources, (posts, published) = chosen.upcoming, chosen.sources, chosen.posts
     assets, problems = site_assets(config, sources, published, cache.memo("content"))
+    problems = problems + broken_template_links(config.root)
     diagnostics += [as_diagnostic(e) for e in problems] + unread_sources(assets)
     env = _template_env(config.root, cache)
     rows = RenderedRows(cache, trusted)

@@ -87,6 +87,7 @@ def search_index(site: Site, cache: BuildCache, keys: Mapping[str, str]) -> Sear
             # At the pages' paths: Pagefind gives each its URL from the site's root, and
             # the search page's script puts the base path before it.
             documents = [(r.post.output_rel, search_document(site, r)) for r in posts]
+            documents = documents or [("index.html", _home_document(site))]
             found = list(_run_pagefind(documents, site.config.language, site.config.root))
             cache.put("search", "pagefind", key, found)
         return [OutputFile(SEARCH_DIR + rel, data) for rel, data in found]
@@ -122,6 +123,19 @@ def search_document(site: Site, rendered: RenderedPost) -> str:
     return (
         f'<html lang="{html.escape(site.config.language)}"><body><main data-pagefind-body>'
         f"<h1>{title}</h1>{body}</main></body></html>"
+    )
+
+
+def _home_document(site: Site) -> str:
+    """Return the HTML Pagefind indexes for the home page (its title and description),
+    the one document of a site with no published post or page: Pagefind makes no index of
+    nothing (it fails), which failed the build of a new site whose only post was a draft,
+    and its search page needs the index's scripts."""
+    config = site.config
+    return (
+        f'<html lang="{html.escape(config.language)}"><body><main data-pagefind-body>'
+        f"<h1>{html.escape(config.title)}</h1><p>{html.escape(config.description or '')}</p>"
+        "</main></body></html>"
     )
 
 

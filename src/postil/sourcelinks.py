@@ -14,7 +14,8 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterable, Mapping
 
-from postil.errors import Diagnostic, Severity, nearest
+from postil.errors import Diagnostic, Severity
+from postil.markdown.postfind import nearest_named, post_name
 from postil.markdown.references import CONTENT_DIR
 from postil.markdown.rendered import SourceLink
 from postil.model import RenderedPost
@@ -67,7 +68,8 @@ def _held(link: SourceLink, why: str) -> str:
 def _missing(link: SourceLink, known: list[str]) -> str:
     """Say that no source has the linked path, naming the nearest as the link would."""
     rooted = link.url.startswith(("/", "@/"))
-    close = nearest(link.source, [s for s in known if s != link.location.path])
+    others = [(s, (post_name(s),)) for s in known if s != link.location.path]
+    close = nearest_named(link.source, others)
     hint = ""
     if close is not None:  # as the link writes it: from content/, or from this file
         here = posixpath.dirname(link.location.path)

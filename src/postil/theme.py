@@ -7,11 +7,15 @@ default theme file by file (a Jinja2 `ChoiceLoader`, as DESIGN.md says).
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 
 import jinja2
 import jinja2.bccache
+
+from postil.content.symlink import broken_symlink
+from postil.errors import ContentError, Location
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -64,6 +68,32 @@ def static_dirs(site_root: Path | None) -> list[Path]:
         if site_static.resolve() != dirs[0].resolve():
             dirs.append(site_static)
     return dirs
+
+
+def broken_template_links(root: Path) -> list[ContentError]:
+    """Return an error for each symlink under the site's `templates/` that loops or names
+    nothing (`postil.content.symlink.broken_symlink`), at the link: Jinja2's loader skips
+    such a file, so the theme's template of that name was used without a word."""
+    errors: list[ContentError] = []
+    folder = root / "templates"
+    broken = broken_symlink(folder, root) if folder.is_symlink() else None
+    if broken is not None:
+        errors.append(ContentError(broken, Location("templates")))
+    stack = [folder]
+    while stack:
+        try:
+            entries = sorted(os.scandir(stack.pop()), key=lambda entry: entry.name)
+        except OSError:  # no templates/, or not a directory
+            continue
+        for entry in entries:
+            path = Path(entry.path)
+            if entry.is_symlink():
+                broken = broken_symlink(path, root)
+                if broken is not None:
+                    errors.append(ContentError(broken, Location(path.relative_to(root).as_posix())))
+            elif entry.is_dir():
+                stack.append(path)
+    return errors
 
 
 def create_template_env(

@@ -113,14 +113,17 @@ class Field:
     col0: int
 
 
-def compose_mapping(text: str, repeated: list[Field] | None = None) -> list[Field] | None:
+def compose_mapping(
+    text: str, repeated: list[Field] | None = None, what: str = "the document"
+) -> list[Field] | None:
     """Compose `text` as one YAML mapping and return its fields in written order.
 
     Returns None for an empty document. Raises `yaml.MarkedYAMLError` on a syntax error, and
     `YamlFieldError` for a character YAML forbids, when the document is not a mapping, a key
     is not text, a key repeats (unless `repeated` is given: see `mapping_fields`), or the
     document nests too deeply to read. Tabs after the indentation are read as spaces
-    (columns are unchanged: one tab becomes one space).
+    (columns are unchanged: one tab becomes one space). `what` names the document in
+    errors ("the document must be a mapping of `key: value` lines").
     """
     text = spaces_for_tabs(text)
     try:
@@ -129,7 +132,7 @@ def compose_mapping(text: str, repeated: list[Field] | None = None) -> list[Fiel
         node = None
     else:
         if node is None or not _astral_or_escaped(text):
-            return None if node is None else mapping_fields(node, "the document", repeated)
+            return None if node is None else mapping_fields(node, what, repeated)
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except RecursionError:
@@ -141,7 +144,7 @@ def compose_mapping(text: str, repeated: list[Field] | None = None) -> list[Fiel
         raise YamlFieldError(message, line0, col0) from None
     if node is None:
         return None
-    return mapping_fields(node, "the document", repeated)
+    return mapping_fields(node, what, repeated)
 
 
 def spaces_for_tabs(text: str) -> str:

@@ -14,6 +14,17 @@
     showImages: false,
     resetStyles: false
   });
+  // Pagefind's box is named only by its `title` (axe's label-title-only): name it by the
+  // page's visible heading, as soon as Pagefind has made it.
+  var named = function () {
+    var input = root.querySelector("input.pagefind-ui__search-input");
+    if (input) input.setAttribute("aria-labelledby", "search-title");
+    return Boolean(input);
+  };
+  if (!named()) {
+    var watch = new MutationObserver(function () { if (named()) watch.disconnect(); });
+    watch.observe(root, { childList: true, subtree: true });
+  }
   var query = new URLSearchParams(window.location.search).get("q");
   if (query) ui.triggerSearch(query);
 })();

@@ -113,6 +113,22 @@ def test_math_equations_are_numbered_in_document_order_with_align_rows():
     assert "<mtext>(3)</mtext>" in html and 'id="eq-second"' in html
 
 
+def test_a_formula_only_referring_is_reported_at_its_reference():
+    html, state = render("$$ a = b \\label{eq:ab} $$\n\nsee ( $(\\ref{eq:nb})$ ) and\n")
+    (diag,) = state.diagnostics
+    assert (diag.location.line, diag.location.col) == (3, 9)
+    assert "unknown equation label 'eq:nb'" in diag.message
+    assert '<p>see ( (<strong class="xref-missing">??</strong>) ) and</p>' in html
+
+
+@pytest.mark.parametrize("formula", ["$\\eqref{ }$", "$x = \\ref{}$"])
+def test_a_reference_without_a_label_says_so_not_that_the_label_is_unknown(formula):
+    _, state = render(f"$$ a = b \\label{{eq:ab}} $$\n\nsee {formula} here\n")
+    (diag,) = state.diagnostics
+    assert diag.message.startswith("\\eqref/\\ref names no label: write the label")
+    assert diag.location.line == 3
+
+
 def test_math_eqref_inside_math_links_to_the_equation():
     html, _ = render("$$ a = b \\label{eq:ab} $$\n\nso $c = \\eqref{eq:ab}$\n")
     assert '<mtext><a href="#eq-ab">(1)</a></mtext>' in html
@@ -120,7 +136,7 @@ def test_math_eqref_inside_math_links_to_the_equation():
 
 def test_math_eqref_to_a_tag_holding_math_reads_as_text_not_tex():
     # brucemiller/LaTeXML#533: `\tag{$1'$}` showed "($1'$)" at the equation and in references.
-    source = "$$ z = b \\tag{$1'$} \\label{eq:p} $$\n\nsee \\eqref{eq:p}, $\\ref{eq:p}$\n"
+    source = "$$ z = b \\tag{$1'$} \\label{eq:p} $$\n\nsee \\eqref{eq:p}, $x = \\ref{eq:p}$\n"
     html, state = render(source)
     assert not state.diagnostics
     assert '<a class="eqref" href="#eq-p">(1′)</a>' in html

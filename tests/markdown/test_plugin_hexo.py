@@ -38,6 +38,18 @@ def test_post_link_and_post_path_name_the_post_by_its_file():
     assert state.diagnostics == []
 
 
+def test_post_path_in_raw_html_is_under_the_base_path_once():
+    """Hexo's own example, `<a href="{% post_path slug %}">`: the raw HTML plugin puts a
+    root path under the base path, and `post_path` gave it one already (`/blog/blog/…`)."""
+    html, state = render(
+        '<p><a href="{% post_path other-post %}">a</a></p>\n\n'
+        'Inline <a href="{% post_path bundle %}">b</a>, text {% post_path bundle %}.\n'
+    )
+    assert '<p><a href="/blog/posts/other-post/">a</a></p>' in html
+    assert 'Inline <a href="/blog/posts/bundle/">b</a>, text /blog/posts/bundle/.' in html
+    assert state.diagnostics == []
+
+
 def test_asset_tags_read_the_post_asset_folder_beside_a_file_or_a_bundles_own():
     body = (
         '{% asset_img wide plot.png 400 "A plot" "alt text" %} {% asset_link data.csv the data %}\n'
@@ -59,9 +71,10 @@ def test_asset_tags_read_the_post_asset_folder_beside_a_file_or_a_bundles_own():
 def test_a_post_link_to_no_post_warns_at_the_tag():
     _, state = render("Text {% post_link missing %} here.\n")
     assert [str(d) for d in state.diagnostics] == [
-        "content/posts/my-post.md:1:6: warning: `{% post_link missing %}`: no post has the file "
-        "content/posts/missing.md (a draft or future post is left out); fix the name or link "
-        "to the post's file: `[text](other.md)`"
+        "content/posts/my-post.md:1:6: warning: `{% post_link missing %}`: no published post "
+        "is named `missing` (looked for content/posts/missing.md (or another Markdown ending),"
+        " content/posts/missing/index.md; a draft or a post dated in the future is not "
+        "published); fix the name or link to the post's file: `[text](other.md)`"
     ]
 
 

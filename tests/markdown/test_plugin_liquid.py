@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from postil.markdown import create_markdown, render_markdown
@@ -53,10 +55,54 @@ def test_post_url_to_a_missing_post_warns_at_its_column_and_keeps_the_text_unlin
     html, state = render("Intro.\n\nSee [old]({{ site.baseurl }}{% post_url 2001-gone %}) now.\n")
     assert "<p>See old now.</p>" in html
     assert messages(state) == [
-        "content/posts/here.md:3:29: `{% post_url 2001-gone %}`: no post has the source file "
-        "content/posts/2001-gone.md (a draft or future post is left out); fix the name or "
-        "link to the post's file, e.g. `[text](other.md)`"
+        "content/posts/here.md:3:29: `{% post_url 2001-gone %}`: no published post is named "
+        "`2001-gone` (looked for content/posts/2001-gone.md (or another Markdown ending), "
+        "content/posts/2001-gone/index.md; a draft or a post dated in the future is not "
+        "published); fix the name or link to the post's file, e.g. `[text](other.md)`"
     ]
+
+
+LINKS_MORE = {
+    **LINKS,
+    "content/posts/2019-05-01-attention.markdown": "posts/attention/",
+    "content/posts/notes/2020-02-02-kernels.md": "posts/kernels/",
+}
+
+
+def warned(body: str) -> list[str]:
+    """Return the "did you mean" of each warning (None for one without)."""
+    state = RenderState(path="content/posts/here.md", links=LINKS_MORE)
+    render_markdown(create_markdown(), body, state)
+    return [
+        m.group(1) if (m := re.search(r"did you mean `([^`]*)`", d.message)) else None
+        for d in state.diagnostics
+    ]
+
+
+@pytest.mark.parametrize(
+    ("tag", "meant"),
+    [
+        ("{% post_url 2017-08-20-gna %}", "2017-08-20-gan"),  # a slip in the name
+        ("{% post_url 2017-08-21-gan %}", "2017-08-20-gan"),  # in the date
+        ("{% post_url gan %}", "2017-08-20-gan"),  # the slug: a name, not the full path
+        ("{% post_url 2018-01-01-bundl %}", "2018-01-01-bundle"),  # a folder's post
+        ("{% post_url notes/2020-02-02-kernel %}", "notes/2020-02-02-kernels"),
+        ("{% post_url 2020-02-02-kernels %}", "notes/2020-02-02-kernels"),  # its folder
+        ("{% link _posts/2017-08-20-gan.mdd %}", "_posts/2017-08-20-gan.md"),
+        ("{% link abuot.md %}", "about.md"),
+        ("{% post_url 1999-01-01-unrelated %}", None),
+        ("{% link _posts/about.md %}", None),  # a page is no post
+    ],
+)
+def test_a_tag_naming_no_post_suggests_the_post_of_the_nearest_name(tag, meant):
+    assert warned(f"See [x]({tag}).\n") == [meant]
+
+
+def test_post_url_finds_a_post_under_any_markdown_ending():
+    state = RenderState(path="content/posts/here.md", links=LINKS_MORE)
+    html = render_markdown(create_markdown(), "[A]({% post_url 2019-05-01-attention %})\n", state)
+    assert '<a href="/posts/attention/">A</a>' in html.html
+    assert state.diagnostics == []
 
 
 @pytest.mark.parametrize(
@@ -86,6 +132,26 @@ def test_relative_url_in_an_image_destination_is_put_under_the_base_path_once():
 def test_liquid_in_raw_html_is_evaluated_and_html_comments_are_left_alone():
     html, _ = render('<img src="{{ site.baseurl }}/a.png">\n<!-- {{ site.baseurl }} -->\n')
     assert html == '<img src="/blog/a.png">\n<!-- {{ site.baseurl }} -->\n'
+
+
+@pytest.mark.parametrize(
+    ("body", "html"),
+    [
+        (
+            '<img src="{{ site.url }}{{ site.baseurl }}/a.png" alt="a">\n',
+            '<img src="https://x.org/blog/a.png" alt="a">\n',
+        ),
+        (
+            'An <img src="{{site.url}}{{site.baseurl}}/a.png" alt="a"> and '
+            '<a href="{{ site.baseurl }}/x">x</a>.\n',
+            '<p>An <img src="https://x.org/blog/a.png" alt="a"> and <a href="/blog/x">x</a>.</p>\n',
+        ),
+    ],
+)
+def test_site_url_then_baseurl_in_raw_html_keeps_the_base_path(body, html):
+    """Jekyll's `{{ site.url }}{{ site.baseurl }}/a.png`: in raw HTML `site.baseurl` was ""
+    (the raw HTML plugin bases root paths), so after the origin it lost the `/blog`."""
+    assert render(body)[0] == html
 
 
 def test_inline_html_with_liquid_is_evaluated():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from postil.markdown import create_markdown, render_markdown
@@ -49,10 +51,88 @@ def test_ref_to_a_missing_file_warns_and_unlinks():
     html, state = render('Go [there]({{< ref "nope.md" >}}).\n')
     assert html == "<p>Go there.</p>\n"
     assert messages(state) == [
-        'content/posts/here.md:1:12: `{{< ref "nope.md" >}}`: no post or page has the source '
-        "file `nope.md` (a draft or future post is left out); fix the path (relative to this "
-        "file or to content/)"
+        'content/posts/here.md:1:12: `{{< ref "nope.md" >}}`: no published post is named '
+        "`nope.md` (looked for content/posts/nope.md and content/nope.md; a draft or a post "
+        "dated in the future is not published); fix the path (relative to this file or to "
+        "content/)"
     ]
+
+
+@pytest.mark.parametrize(
+    ("tag", "meant"),
+    [
+        ('{{< ref "othr" >}}', "other"),  # beside this file: its name
+        ('{{< relref "othr.md" >}}', "other"),
+        ('{{< ref "/posts/bundel" >}}', "/posts/bundle"),  # from content/: its path
+        ('{{< ref "abut" >}}', "/about"),  # a page elsewhere: its path from content/
+        ('{{< ref "2020-01-01-other" >}}', "other"),  # a name, not the full path
+        ('{{< ref "unrelated-thing" >}}', None),
+    ],
+)
+def test_a_ref_to_no_page_suggests_the_page_of_the_nearest_name(tag, meant):
+    _, state = render(f"Go [there]({tag}).\n")
+    (diagnostic,) = state.diagnostics
+    found = re.search(r"did you mean `([^`]*)`", diagnostic.message)
+    assert (found.group(1) if found else None) == meant
+
+
+def test_a_ref_by_a_bare_name_finds_the_one_page_of_that_name_anywhere():
+    html, state = render('[a]({{< ref "about" >}}) and {{< relref "bundle" >}}\n')
+    assert html == '<p><a href="/blog/about/">a</a> and /blog/posts/bundle/</p>\n'
+    assert state.diagnostics == []
+
+
+def test_a_ref_to_an_anchor_alone_is_that_anchor_of_this_page_and_is_checked_as_one():
+    body = (
+        '## Setup\n\n[a]({{< ref "#setup" >}}) and [b]({{< relref path="#set-up" >}}), '
+        'text {{< ref "#setup" >}}\n\n<p><a href="{{< relref "#setup" >}}">c</a></p>\n'
+    )
+    html, state = render(body)
+    assert '<a href="#setup">a</a> and <a href="#set-up">b</a>, text #setup</p>' in html
+    assert '<p><a href="#setup">c</a></p>' in html
+    assert state.diagnostics == []
+    anchors = [(a.target, a.fragment) for a in state.extra["anchor_links"]]
+    assert anchors == [("", "setup"), ("", "set-up")]
+    assert [(a.target, a.fragment) for a in state.extra["html_anchor_links"]] == [("", "setup")]
+
+
+def test_a_ref_naming_nothing_says_so():
+    _, state = render('Go {{< ref "" >}} and {{< relref "#" >}}.\n')
+    assert messages(state) == [
+        'content/posts/here.md:1:4: `{{< ref "" >}}` names no page; give the path of a post or '
+        "page",
+        'content/posts/here.md:1:23: `{{< relref "#" >}}` names no page; give the path of a '
+        "post or page",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("body", "html"),
+    [
+        (  # a quoted shortcode inside a quoted value, in a paragraph: was shown as text
+            'See <a href="{{< relref "other.md" >}}" title="x">it</a>.\n',
+            '<p>See <a href="/blog/posts/other/" title="x">it</a>.</p>\n',
+        ),
+        (
+            'See <a href=\'{{< relref "#part" >}}\'\n   class="k">it</a>.\n',
+            "<p>See <a href='#part'\n   class=\"k\">it</a>.</p>\n",
+        ),
+        (  # relref in raw HTML is under the base path once, ref is the full URL
+            '<p><a href="{{< relref "other.md" >}}">a</a> <a href="{{< ref "other.md" >}}">b</a>'
+            "</p>\n",
+            '<p><a href="/blog/posts/other/">a</a> <a href="https://x.org/blog/posts/other/">b</a>'
+            "</p>\n",
+        ),
+        (  # a tag outside a quoted value is no attribute: the text stays text
+            'a <b and {{< relref "other.md" >}}> c\n',
+            "<p>a &lt;b and /blog/posts/other/&gt; c</p>\n",
+        ),
+    ],
+)
+def test_a_shortcode_inside_an_html_attribute_is_evaluated_as_hugo_reads_it(body, html):
+    rendered, state = render(body)
+    assert rendered == html
+    assert state.diagnostics == []
 
 
 def test_figures_are_numbered_with_the_other_figures_and_take_the_base_path():

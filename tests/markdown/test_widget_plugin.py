@@ -14,9 +14,12 @@ import pytest
 from markdown_it import MarkdownIt
 from markdown_it.utils import read_fixture_file
 
+from postil.content.frontmatter import parse
+from postil.errors import ContentError
 from postil.markdown.figure import figure_plugin
 from postil.markdown.state import RenderState
 from postil.markdown.widget import widget_plugin
+from postil.model import SourceFile
 from postil.widgets import OptionError, Widget, known_widgets, load_widget
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "widget.md"
@@ -105,14 +108,58 @@ def test_unknown_widget_names_the_known_widgets() -> None:
     assert '<pre class="widget-error">' in html
 
 
-def test_yaml_syntax_error_is_reported_at_its_file_line() -> None:
-    broken = SEED.replace("hungry, .]", "hungry, .")
-    _, state = render(broken)
-    assert messages(state) == [
-        f"content/posts/p.md:{FENCE_LINE + 2}:6: widget `temperature`: options are not valid "
-        f"YAML: expected ',' or ']', but got ':' (while parsing a flow sequence on line "
-        f"{FENCE_LINE + 1})"
-    ]
+YAML_SLIPS = {
+    "a list never closed": ("hungry, .]", "hungry, ."),
+    "a quote never closed": ("query: was", 'query: "was'),
+    "a tab for indentation": ("query: was", "\tquery: was"),
+    "a colon in a plain value": ("query: was", "query: a: b"),
+    "a mapping never closed": ("query: was", "query: was\ntau: {min: 0.5, max: 2"),
+}
+
+
+@pytest.mark.parametrize("slip", YAML_SLIPS)
+def test_a_yaml_error_in_a_widget_is_worded_and_located_as_in_front_matter(slip: str) -> None:
+    """The same YAML slip in front matter and in a widget's options: the same message (after
+    the widget's name), at the same line and column of the YAML (session 43: the widget's
+    was PyYAML's own text, at the line PyYAML gave up on)."""
+    old, new = YAML_SLIPS[slip]
+    options = SEED.split("```{temperature}\n")[1].split("```")[0].replace(old, new)
+    _, state = render(SEED.replace(old, new))
+    (widget,) = state.diagnostics
+    front_matter = SourceFile(Path("x.md"), "x.md", f"---\n{options}---\nText.\n", "post")
+    with pytest.raises(ContentError) as told:
+        parse(front_matter, "UTC")
+    assert widget.message == f"widget `temperature`: {told.value.message}"
+    # front matter's YAML starts on file line 2, the widget's on the line after its fence
+    yaml_line = (widget.location.line - FENCE_LINE, widget.location.col)
+    assert yaml_line == (told.value.location.line - 1, told.value.location.col)
+
+
+@pytest.mark.parametrize(
+    ("body", "where", "message"),
+    [
+        (
+            "query: was\nquery: cat\n",
+            (2, 1),
+            "duplicate key `query`: it is already set above; keep one",
+        ),
+        ("- a\n- b\n", (1, 1), None),
+    ],
+)
+def test_a_repeated_key_or_a_list_in_a_widget_is_an_error_at_its_line(body, where, message):
+    _, state = render(f"Text.\n\n```{{temperature}}\n{body}```\n")
+    (diagnostic,) = state.diagnostics
+    assert (diagnostic.location.line - 13, diagnostic.location.col) == where
+    expected = message or "widget `temperature`'s options must be a mapping of `key: value` lines"
+    assert diagnostic.message.endswith(expected)
+
+
+def test_a_widget_in_a_list_item_is_located_at_its_indented_column() -> None:
+    body = '- Item:\n\n  ```{temperature}\n  query: "was\n  ```\n'
+    _, state = render(body)
+    (diagnostic,) = state.diagnostics
+    assert str(diagnostic.location) == "content/posts/p.md:14:10"
+    assert diagnostic.source_line == '  query: "was'
 
 
 @pytest.mark.parametrize(

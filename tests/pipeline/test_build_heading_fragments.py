@@ -31,7 +31,8 @@ def test_a_toc_with_mdbook_ids_lands_on_postils_ids_and_the_title(tmp_path):
     warnings = [str(w) for w in build_site(root).warnings if "date" not in str(w)]
     assert warnings == [
         "content/posts/p.md:6:13: warning: link to `#31-nothing-here`: this page has no "
-        "such anchor; link to an existing heading id or remove the fragment"
+        "such anchor; its headings' ids are `#2-image-processing`, `#2-1-edge-detection`, "
+        "`#2-2-np-gradient`: link to one of them or remove the fragment"
     ]
     doc = page(build_into(root), "posts/p/index.html")
     [title] = doc.xpath('//h1[@class="post-title"]')

@@ -84,7 +84,8 @@ def test_a_wikilink_to_a_heading_the_note_lacks_is_reported_like_any_link(tmp_pa
     warnings = [str(w) for w in build_site(root).warnings]
     assert (
         "content/posts/softmax.md:6:54: warning: link to `#softmax`: content/posts/ml/"
-        "Attention.md has no such anchor; link to an existing heading id or remove the fragment"
+        "Attention.md has no such anchor; its one heading's id is `#scaled-dot-product`: link "
+        "to it or remove the fragment"
     ) in warnings
 
 

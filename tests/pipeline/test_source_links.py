@@ -5,6 +5,8 @@ been one for all: "(a draft or future post is left out)", after a post's YAML er
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from support.blog import NOW, build_site, make_site, post_text
 
@@ -47,13 +49,33 @@ def test_drafts_and_future_posts_built_are_linked_without_a_word(tmp_path):
 
 
 def test_a_suggestion_from_another_folder_is_written_relative_to_the_linking_file(tmp_path):
-    root = make_site(tmp_path / "site", {"a.md": post_text("A", "2026-01-01", "x\n")})
+    root = make_site(tmp_path / "site", {"alpha.md": post_text("A", "2026-01-01", "x\n")})
     (root / "content/posts/b").mkdir()
     (root / "content/posts/b/index.md").write_text(
-        post_text("B", "2026-01-02", "[a](a-post.md)\n"), encoding="utf-8"
+        post_text("B", "2026-01-02", "[a](alpah.md)\n"), encoding="utf-8"
     )
     [message] = _messages(root)
-    assert message.endswith("(did you mean `../a.md`?)")
+    assert message.endswith("(did you mean `../alpha.md`?)")
+
+
+@pytest.mark.parametrize(
+    ("link", "meant"),
+    [
+        ("my file.md", None),  # was `empty-title.md`: the folder they share made it near
+        ("2026-01-01-empty-title.md", "empty-title.md"),  # a date before the name
+        ("Empty-Title.md", "empty-title.md"),
+        ("notes/empty-titel.md", "empty-title.md"),
+    ],
+)
+def test_a_suggestion_compares_file_names_not_paths(tmp_path, link, meant):
+    posts = {
+        "empty-title.md": post_text("E", "2026-01-01", "x\n"),
+        "my-first-post.md": post_text("M", "2026-01-02", f"[x]({link})\n"),
+        "zeta.md": post_text("Z", "2026-01-03", "x\n"),
+    }
+    [message] = _messages(make_site(tmp_path / "site", posts))
+    found = re.search(r"did you mean `([^`]*)`", message)
+    assert (found.group(1) if found else None) == meant
 
 
 def test_a_link_to_a_post_whose_front_matter_fails_adds_no_second_message(tmp_path):

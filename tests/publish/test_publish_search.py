@@ -131,3 +131,16 @@ def test_search_without_pagefind_is_a_configuration_error_naming_the_extra(tmp_p
         f"postil.yaml:{line}:9: `search: true` needs Pagefind, which is not installed: install "
         "it with pip install 'postil[search]', or set `search: false`"
     )
+
+
+def test_a_site_with_nothing_published_yet_builds_its_search_with_the_home_page(tmp_path):
+    """A new site whose only post is a draft: Pagefind makes no index of nothing and failed
+    the build ("Pagefind was not able to build an index"); the home page is then the one
+    document, so the search page has its scripts and finds the site by its title."""
+    posts = {"wip.md": post_text("Draft", "2026-01-03", "Secret words.\n", draft=True)}
+    config = "search: true\ndescription: Notes on sums.\n"
+    out = build_into(make_site(tmp_path, posts, config=config))
+    assert (out / "pagefind/pagefind-ui.js").is_file()
+    ((url, content),) = fragments(out)
+    assert url == "/" and "Test site" in content and "Notes on sums." in content
+    assert "Secret" not in content

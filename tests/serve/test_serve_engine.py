@@ -511,3 +511,42 @@ def test_the_server_prints_each_warning_once_at_start_and_a_save_that_changes_ou
     outcomes = [line.split(" in ")[0] for line in printed if " ms: " in line]
     assert outcomes == ["built", "rebuilt"]  # the start, the save; not the warm-up build
     assert sum("nosuchlang" in line for line in printed) == 2  # at the start and the save
+
+
+def test_a_failing_site_prints_its_errors_once_and_then_one_line_a_build(site, caplog):
+    """A site whose first build failed printed every error twice at the start (the warm-up
+    build after the first printed them again), and again on each save that fixed nothing;
+    now the same errors again are one line, and a save that fixes them says "rebuilt"."""
+    import http.client
+    import logging
+
+    from postil.serve.app import DevServer, ServeOptions
+
+    post = site / "content/posts/p2.md"
+    good = post.read_text()
+    post.write_text(good.replace("date: 2025-01-02", "date: 2025-02-30"))
+    with caplog.at_level(logging.INFO, logger="postil.serve"):
+        with DevServer(ServeOptions(site, port=0)) as server:
+            assert server.http is not None
+            conn = http.client.HTTPConnection(*server.http.server_address[:2], timeout=20)
+            conn.request("GET", "/")
+            conn.getresponse().read()
+            conn.close()
+            deadline = time.monotonic() + 20
+
+            def built_after(build: int) -> None:
+                while server.hub.view(timeout=0).build == build or server.batcher.busy:
+                    assert time.monotonic() < deadline, "no build"
+                    time.sleep(0.02)
+
+            built_after(1)
+            build = server.hub.view(timeout=0).build
+            post.write_text(post.read_text() + "\nStill broken.\n")
+            built_after(build)
+            build = server.hub.view(timeout=0).build
+            post.write_text(good)
+            built_after(build)
+    printed = [r.getMessage() for r in caplog.records]
+    assert sum("2025-02-30" in line for line in printed) == 1
+    outcomes = [line.split(" in ")[0] for line in printed if " ms" in line]
+    assert outcomes == ["build failed", "build failed again", "build failed again", "rebuilt"]

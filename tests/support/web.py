@@ -149,8 +149,9 @@ def run_vnu(paths: Sequence[Path]) -> list[dict[str, Any]]:
     return [m for m in messages if m.get("type") == "error"]
 
 
-def run_axe(page: Any) -> list[dict[str, Any]]:
-    """Run axe-core's WCAG 2.0/2.1 A and AA rules on a Playwright page; return the violations.
+def run_axe(page: Any, tags: tuple[str, ...] = AXE_TAGS) -> list[dict[str, Any]]:
+    """Run axe-core's WCAG 2.0/2.1 A and AA rules (or the rules of `tags`: add
+    "best-practice" for axe's other rules) on a Playwright page; return the violations.
 
     `page` is a loaded `playwright.sync_api.Page`. Each violation is axe's result dict (keys
     "id", "impact", "help", "nodes", ...), see
@@ -164,7 +165,7 @@ def run_axe(page: Any) -> list[dict[str, Any]]:
         const results = await axe.run(document, {runOnly: {type: "tag", values: tags}});
         return results.violations;
     }"""
-    return list(page.evaluate(script, list(AXE_TAGS)))
+    return list(page.evaluate(script, list(tags)))
 
 
 def copy_math_css(repo_root: Path, directory: Path, html: str) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 from postil.cache.manifest import RACY_NS
 from postil.content.notebook import notebook_markdown
+from postil.content.symlink import broken_symlink
 from postil.errors import ContentError, Diagnostic, Location, Severity, read_utf8
 from postil.model import SiteConfig, SourceFile
 
@@ -117,7 +118,8 @@ def source_paths(
     """
     content = config.root / CONTENT_DIR
     if not content.is_dir():
-        return [], []
+        broken = broken_symlink(content, config.root) if content.is_symlink() else None
+        return [], [ContentError(broken, Location(CONTENT_DIR))] if broken else []
     memo = memo if memo is not None else {}
     paths, _, errors = walk_content(content, config.root, memo, entries=entries)
     last = memo.get("sources")
@@ -252,6 +254,11 @@ def walk_content(
         markdown += listing.markdown  # in C: a walk costs no Python step per source
         other += listing.other
         for path, rel in listing.links:
+            broken = broken_symlink(path, root)
+            if broken is not None:
+                where = path.relative_to(root).as_posix()
+                errors.append(ContentError(broken, Location(where)))
+                continue
             target = path.resolve()
             if not target.is_relative_to(inside):
                 where = path.relative_to(root).as_posix()

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from postil.htmlfilter import summary_html
-from postil.markdown.references import references
+from postil.markdown.references import anchor_links, references
 from postil.markdown.rendered import AnchorLink, RenderedMarkdown, TitleText, TocEntry
 from postil.markdown.state import GroupRun, RenderState, SourceLines, get_state
 from postil.model import Post
@@ -262,7 +262,7 @@ def render_markdown(
         equations=tuple(state.equations.items()),
         diagnostics=tuple(state.diagnostics),
         summary=summary_html(html_utf8),
-        anchor_links=tuple(state.extra.get("anchor_links", ())),
+        anchor_links=tuple(anchor_links(state)),
         references=tuple(references(state)),
         images=tuple(state.extra.get("images", ())),
         title=title,

@@ -36,6 +36,7 @@ from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_block import StateBlock
 
 from postil.markdown.liquid import Value
+from postil.markdown.postfind import POSTS, find_source, missing_post, posts_name
 from postil.markdown.shortcodecallout import push_callout, push_quote
 from postil.markdown.state import RenderState
 from postil.markdown.tabs import close_tabset, open_tab, open_tabset
@@ -256,13 +257,15 @@ def _attribution(args: str) -> dict[str, str]:
     return {"author": author.strip(), "source": source.strip(), "url": link.group() if link else ""}
 
 
-def evaluate_hexo(tag: Tag, doc: RenderState, in_url: bool = False) -> Value:
+def evaluate_hexo(tag: Tag, doc: RenderState, in_url: bool = False, in_html: bool = False) -> Value:
     """Return what one of Hexo's inline tags (`INLINE`) gives: HTML (`Value.markup`) for a
     link or an image, text for a path; a warning when the post or file is not there.
 
     Links are written from the site's root (`/posts/x/`): the raw HTML plugin puts them
     under the base path and checks them, as it does every link of raw HTML; in a link
-    destination (`in_url`) `post_path` gives the post's source for the links plugin."""
+    destination (`in_url`) `post_path` gives the post's source for the links plugin, and
+    in raw HTML (`in_html`: `<a href="{% post_path x %}">`, Hexo's own example) its path
+    from the site's root, which that plugin bases once."""
     words = _words(tag.args)
     if tag.name == "link":
         return _link(words)
@@ -270,21 +273,19 @@ def evaluate_hexo(tag: Tag, doc: RenderState, in_url: bool = False) -> Value:
         return Value(None, f"`{tag.raw}` names nothing; write the post's or file's name")
     if tag.name in ("post_link", "post_path"):
         slug = words[0]
-        for rel in (f"content/posts/{slug}.md", f"content/posts/{slug}/index.md"):
-            url = doc.links.get(rel)
-            if url is not None:
-                if tag.name == "post_path":
-                    if in_url:
-                        return Value("/" + rel.removeprefix("content/"), source=rel)
-                    return Value(doc.base_path + url)
-                href = "/" + url
-                title = " ".join(words[1:]) or slug
-                return Value(f'<a href="{escapeHtml(href)}">{escapeHtml(title)}</a>', markup=True)
-        return Value(
-            None,
-            f"`{tag.raw}`: no post has the file content/posts/{slug}.md (a draft or future "
-            "post is left out); fix the name or link to the post's file: `[text](other.md)`",
-        )
+        rel = find_source(doc.links, [POSTS + slug.strip("/")])
+        if rel is not None:
+            url = doc.links[rel]
+            if tag.name == "post_path":
+                if in_url:
+                    return Value("/" + rel.removeprefix("content/"), source=rel)
+                return Value(("/" if in_html else doc.base_path) + url)
+            href = "/" + url
+            title = " ".join(words[1:]) or slug
+            return Value(f'<a href="{escapeHtml(href)}">{escapeHtml(title)}</a>', markup=True)
+        fix = "fix the name or link to the post's file: `[text](other.md)`"
+        looked = [POSTS + slug.strip("/")]
+        return Value(None, missing_post(tag.raw, slug, looked, doc.links, posts_name, fix))
     first_file = next((i for i, word in enumerate(words) if "." in word), 0)
     classes = words[:first_file] if tag.name == "asset_img" else []  # `[class names] file`
     rest = words[len(classes) :]

@@ -17,17 +17,16 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
-from postil.content.discover import is_source
 from postil.markdown.inlinewarn import warn_inline
 from postil.markdown.references import (
     as_written,
     locate,
     record,
+    record_fragment,
     record_source_link,
     resolve,
     source_path,
 )
-from postil.markdown.rendered import AnchorLink
 from postil.markdown.state import RenderState, get_state
 
 
@@ -168,18 +167,9 @@ def _in_media_path(render_state: RenderState, token: Token, url: str) -> str:
 
 
 def _record_fragment(render_state: RenderState, block: Token, url: str, written: str) -> None:
-    """Remember a link's `#fragment` so `postil.anchors` can check it once all pages exist.
-
-    Links to this page (`#x`) and to other posts' files (`b.md#x`) are recorded at the
-    link's text as `written` in the source; empty link text cross-references (`[](#fig-x)`)
-    are checked by the figure plugin instead.
-    """
-    parts = urlsplit(url)
-    if not parts.fragment or parts.scheme or parts.netloc:
-        return
-    if parts.path and not is_source(parts.path):
-        return
-    target = source_path(render_state.path, unquote(parts.path)) if parts.path else ""
-    line0, col = locate(render_state, block.map, written)
-    anchors = render_state.extra.setdefault("anchor_links", [])
-    anchors.append(AnchorLink(target, unquote(parts.fragment), render_state.location(line0, col)))
+    """Remember a link's `#fragment` so `postil.anchors` can check it once all pages exist
+    (`references.record_fragment`), at the link's text as `written` in the source; empty
+    link text cross-references (`[](#fig-x)`) are checked by the figure plugin instead."""
+    if "#" in url:
+        line0, col = locate(render_state, block.map, written)
+        record_fragment(render_state, url, line0, col)

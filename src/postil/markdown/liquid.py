@@ -25,6 +25,7 @@ import html
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from urllib.parse import urlsplit
 
 from markdown_it import MarkdownIt
@@ -41,6 +42,7 @@ from postil.markdown.liquidinclude import (
     push_include,
     readable,
 )
+from postil.markdown.postfind import POSTS, find_source, missing_post, posts_name
 from postil.markdown.state import KATEX_MIXED, RenderState, get_state
 from postil.markdown.tagsyntax import (
     Tag,
@@ -513,22 +515,28 @@ def _origin(doc: RenderState) -> str:
 
 
 def _post_link(tag: Tag, doc: RenderState, in_url: bool) -> Value:
-    """Resolve `{% post_url [dir/]2020-01-01-slug %}` or `{% link _posts/x.md %}`."""
+    """Resolve `{% post_url [dir/]2020-01-01-slug %}` or `{% link _posts/x.md %}` (a post's
+    file under any Markdown ending, or a folder's `index.md`: `postfind`)."""
     name = tag.args.strip().strip("\"'")
     if tag.name == "post_url":
-        candidates = [f"content/posts/{name}.md", f"content/posts/{name}/index.md"]
+        base, as_written = POSTS + name.strip("/"), posts_name
     else:
         path = name.removeprefix("/").removeprefix("_posts/")
-        prefix = "content/posts/" if name.lstrip("/").startswith("_posts/") else "content/"
-        candidates = [prefix + path]
-    for rel in candidates:
-        url = doc.links.get(rel)
-        if url is not None:
-            if in_url:
-                return Value("/" + rel.removeprefix("content/"), source=rel)
-            return Value("/" + url, source=rel)
-    return Value(
-        None,
-        f"`{tag.raw}`: no post has the source file {candidates[0]} (a draft or future "
-        "post is left out); fix the name or link to the post's file, e.g. `[text](other.md)`",
-    )
+        in_posts = name.lstrip("/").startswith("_posts/")
+        base = (POSTS if in_posts else "content/") + path
+        as_written = partial(_site_path, in_posts)
+    rel = find_source(doc.links, [base])
+    if rel is not None:
+        if in_url:
+            return Value("/" + rel.removeprefix("content/"), source=rel)
+        return Value("/" + doc.links[rel], source=rel)
+    fix = "fix the name or link to the post's file, e.g. `[text](other.md)`"
+    return Value(None, missing_post(tag.raw, name, [base], doc.links, as_written, fix))
+
+
+def _site_path(in_posts: bool, rel: str) -> str | None:
+    """Return how Jekyll's `{% link %}` names the source `rel`: from the site's root,
+    posts as `_posts/x.md` (when the tag wrote a post's path, else only pages)."""
+    if rel.startswith(POSTS):
+        return "_posts/" + rel[len(POSTS) :] if in_posts else None
+    return None if in_posts else rel.removeprefix("content/")

@@ -79,8 +79,9 @@ from postil.markdown.mathhtml import BEGIN_ENV, DISPLAY_ATTRS
 from postil.markdown.mathlazy import continue_lazily, lazy_line
 from postil.markdown.mathprose import math_definitions
 from postil.markdown.mathquote import math_quote_lazy
+from postil.markdown.mathref import only_reference, reference_meta
 from postil.markdown.mathtilde import math_tilde_plugin
-from postil.markdown.state import KATEX_MIXED, get_state, is_mdx
+from postil.markdown.state import KATEX_MIXED, RenderState, get_state, is_mdx
 from postil.markdown.tagsyntax import find_closer, shortcode_params
 from postil.math import anchor_id
 from postil.math.delimiters import CJK, Closers, closers_for
@@ -619,12 +620,19 @@ def _emit(state: StateInline, silent: bool, kind: str, start: int, stop: int, en
     A `$…$` read as raw TeX is noted for `mathcore.math_escapes`, which reads it again
     with Markdown's escapes removed when another formula of the post shows they were."""
     if not silent:
-        token = state.push(kind, "math", 0)
         delims = (state.src[state.pos : start], state.src[stop:end])
         raw = state.src[start:stop].replace(PIPE, "|")
-        token.content, removed, reading = _reading(raw, delims[0])
-        token.meta = {"offset": start, "delims": delims, "removed": removed}
-        _note_reading(state.env, token, raw, reading, delims[0])
+        content, removed, reading = _reading(raw, delims[0])
+        only = only_reference(content) if kind != "math_block" else None
+        if only is not None:
+            state.push("math_ref", "a", 0).meta = reference_meta(
+                only, start + (only.start("ref") if content == raw else 0)
+            )
+        else:
+            token = state.push(kind, "math", 0)
+            token.content = content
+            token.meta = {"offset": start, "delims": delims, "removed": removed}
+            _note_reading(state.env, token, raw, reading, delims[0])
     state.pos = end
     return True
 
@@ -1223,7 +1231,13 @@ def render_html_block(self: Any, tokens: list[Token], idx: int, options: Any, en
 def render_math_ref(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
     r"""Render `\eqref{x}` / `\ref{x}` in prose as a link to the numbered equation, or
     `\ref{x}` to a numbered figure, table or theorem of that id (its number)."""
-    meta, doc = tokens[idx].meta, get_state(env)
+    meta = tokens[idx].meta
+    before, after = meta.get("around", ("", ""))
+    return before + _reference_html(meta, get_state(env)) + after
+
+
+def _reference_html(meta: dict[str, Any], doc: RenderState) -> str:
+    """Return the link (or LaTeX's `??`) of one `math_ref` token's reference."""
     label = meta["label"]
     if label not in doc.equations and label in doc.figures:  # `\ref{thm:x}` to a theorem
         return f'<a class="eqref" href="{escape("#" + label)}">{doc.figures[label]}</a>'

@@ -338,7 +338,15 @@ def _check_refs(doc: RenderState, token: Any, elements: Callable[[], set[str]]) 
     for label, offset in refs:
         if label in doc.equations or label in doc.extra.get("inline_labels", ()):
             continue
-        if label not in elements():  # read only for a label no equation has
+        if not label:  # `\eqref{ }`: not a label postil lacks, but none written
+            line0, col = locate(doc, token, offset)
+            doc.warn(
+                line0,
+                col,
+                "\\eqref/\\ref names no label: write the label of a numbered equation in "
+                "its braces, e.g. `\\eqref{eq:energy}` for `\\label{eq:energy}`",
+            )
+        elif label not in elements():  # read only for a label no equation has
             line0, col = locate(doc, token, offset)
             # LaTeX warns of an undefined reference and prints ??, MathJax (???), Sphinx
             # and mystmd warn: the reference shows (??), `--strict` fails the build

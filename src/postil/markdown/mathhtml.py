@@ -28,6 +28,7 @@ from typing import NamedTuple
 from markdown_it.token import Token
 
 from postil.markdown.mathloader import LOADER_URL, browser_math, config_macros
+from postil.markdown.mathref import only_reference, reference_meta
 from postil.markdown.wplatex import Shortcode, shortcode_at, tex_of
 from postil.math.delimiters import Closers, escaped
 from postil.math.environments import KNOWN_ENVS
@@ -219,6 +220,10 @@ def _in_text(html: str, start: int, stop: int, block: Token) -> list[HtmlFormula
         token.content, token.map = unescape(text[inner:close]), block.map
         line0 = block.map[0] if block.map else 0
         token.meta = {"where": (line0, html, 0), "offset": start + inner, "html": True}
+        only = None if display else only_reference(token.content)
+        if only is not None:  # `$\eqref{x}$`: a reference in prose, as in Markdown's text
+            token = Token("math_ref", "a", 0)
+            token.meta = {**reference_meta(only, start + inner), "where": (line0, html, 0)}
         found.append(HtmlFormula(token, display, start + begin, start + end))
         search = end
     return found

@@ -20,6 +20,7 @@ from postil.markdown.alttext import no_alt_html, without_alt
 from postil.markdown.references import (
     locate,
     record,
+    record_fragment,
     record_source_link,
     resolve,
     source_path,
@@ -136,12 +137,16 @@ def _rewrite_token(
 
     def rewrite(value: str) -> str:
         resolved = resolve(value, render_state)
-        line0, col = locate(render_state, block_map, value)
+        key = "\0" + value  # apart from the tags `no_alt` counts in `seen`
+        nth = seen[key] = seen.get(key, -1) + 1
+        line0, col = _locate_value(render_state, block_map, value, nth)
         if resolved.url is None:
             source = source_path(render_state.path, unquote(urlsplit(value).path))
             record_source_link(render_state, source, value, line0, col)
             return value
         record(render_state, value, resolved, line0, col)
+        if "#" in value:
+            record_fragment(render_state, value, line0, col, raw_html=True)
         return resolved.url
 
     def found_id(value: str) -> None:
@@ -160,6 +165,21 @@ def _rewrite_token(
     jsx = reads_jsx(render_state)
     renamed = JSX_ATTRIBUTES if jsx else {}
     token.content = rewrite_html(token.content, rewrite, found_id, renamed, foreign, no_alt)
+
+
+def _locate_value(
+    state: RenderState, block_map: list[int] | None, value: str, nth: int
+) -> tuple[int | None, int]:
+    """Return (0-based body line, 1-based column) of the `nth` (0-based) place of an
+    attribute's `value` in a block's lines, as an attribute value is written (quoted, or
+    after `=`): the same text in a Markdown link on the line (`[a](#x) <a href="#x">`) is
+    not it; any place of the text when it is written no such way."""
+    lines = state.source_lines[block_map[0] : block_map[1]] if block_map else []
+    for quote in ('"', "'", "="):
+        if any(quote + value in line for line in lines):
+            line0, col = locate(state, block_map, quote + value, nth=nth)
+            return line0, col + 1
+    return locate(state, block_map, value, nth=nth)
 
 
 QUARTO_MARKDOWN = re.compile(r"\sdata-qmd(?:-base64)?\s*=")

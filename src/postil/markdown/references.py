@@ -17,7 +17,7 @@ import mdurl
 
 from postil.content.discover import SOURCE_SUFFIXES, is_source
 from postil.content.posts import tag_slug
-from postil.markdown.rendered import Reference, SourceLink
+from postil.markdown.rendered import AnchorLink, Reference, SourceLink
 from postil.markdown.state import RenderState
 
 CONTENT_DIR = "content"
@@ -218,6 +218,41 @@ def record_source_link(
     source is known; the link is left as written."""
     found = SourceLink(source, written, state.location(line0, col))
     state.extra.setdefault("source_links", []).append(found)
+
+
+def record_fragment(
+    state: RenderState, url: str, line0: int | None, col: int, raw_html: bool = False
+) -> None:
+    """Remember a reference's `#fragment` so `postil.anchors` can check it once all pages
+    exist: `#x` (this page) and `b.md#x` (another post's file), at 0-based body line `line0`
+    and 1-based column `col`; nothing for a URL without a fragment, an external one or one
+    naming a file that is no source (`plot.svg#icon`).
+
+    Args:
+        raw_html: the reference is in raw HTML (an `<a href>`): kept apart
+            (`extra["html_anchor_links"]`), since `postil.markdown.fragments` moves the
+            fragments of Markdown links only, and joined to the others in source order when
+            the post is rendered (`postil.markdown.render_markdown`).
+    """
+    parts = urlsplit(url)
+    if not parts.fragment or parts.scheme or parts.netloc:
+        return
+    if parts.path and not is_source(parts.path):
+        return
+    target = source_path(state.path, unquote(parts.path)) if parts.path else ""
+    key = "html_anchor_links" if raw_html else "anchor_links"
+    found = AnchorLink(target, unquote(parts.fragment), state.location(line0, col))
+    state.extra.setdefault(key, []).append(found)
+
+
+def anchor_links(state: RenderState) -> list[AnchorLink]:
+    """Return the fragment links `record_fragment` recorded, Markdown's and raw HTML's, in
+    the order they are written (by line and column; Markdown's first at one place)."""
+    links: list[AnchorLink] = list(state.extra.get("anchor_links", ()))
+    html: list[AnchorLink] = state.extra.get("html_anchor_links", [])
+    if html:
+        links = sorted(links + html, key=lambda link: (link.location.line, link.location.col))
+    return links
 
 
 def references(state: RenderState) -> list[Reference]:

@@ -44,6 +44,8 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Mapping
+from functools import partial
 from urllib.parse import urlsplit
 
 from markdown_it import MarkdownIt
@@ -51,10 +53,12 @@ from markdown_it.common.utils import escapeHtml
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 
+from postil.content.discover import SOURCE_SUFFIXES
 from postil.markdown.callout import kind_of
 from postil.markdown.embed import push_post, push_video
 from postil.markdown.figure import push_figure
 from postil.markdown.liquid import Value
+from postil.markdown.postfind import INDEX_NAMES, find_source, missing_post, post_name
 from postil.markdown.shortcodecallout import (
     CALLOUTS,
     FOLDS,
@@ -377,7 +381,7 @@ def evaluate_shortcode(tag: Tag, doc: RenderState, in_url: bool, in_html: bool =
     if tag.kind == "literal":
         return Value(tag.inner)
     if tag.name in ("ref", "relref") and not tag.closing:
-        return _reference(tag, doc, in_url)
+        return _reference(tag, doc, in_url, in_html)
     if in_html and tag.name in CALLOUTS | FOLDS:
         return Value(_html_callout(tag), markup=True)
     if tag.name == "staticref":
@@ -487,33 +491,60 @@ def _keys(tag: Tag) -> str:
     return " / ".join(f"<kbd>{escapeHtml(key)}</kbd>" for key in keys)
 
 
-def _reference(tag: Tag, doc: RenderState, in_url: bool) -> Value:
-    """Resolve `{{< ref "x.md#frag" >}}` against this file's folder, then `content/`."""
+def _reference(tag: Tag, doc: RenderState, in_url: bool, in_html: bool = False) -> Value:
+    """Resolve `{{< ref "x.md#frag" >}}` against this file's folder, then `content/`, then,
+    for a name without a folder, the one published post or page of that name anywhere
+    (Hugo's reading of a bare name; several are ambiguous to it, so none is taken);
+    `{{< ref "#frag" >}}` is `#frag`, an anchor of this page (Hugo's `ref` and `relref`
+    alike). In raw HTML (`in_html`) `relref` gives the path from the site's root, which
+    the raw HTML plugin puts under the base path as it does every root path there.
+    """
     positional, named = shortcode_params(tag.args)
     target = named.get("path", positional[0] if positional else "")
     path, _, fragment = target.partition("#")
-    for rel in _candidates(doc.path, path):
-        url = doc.links.get(rel)
-        if url is not None:
-            suffix = f"#{fragment}" if fragment else ""
-            if in_url:
-                return Value("/" + rel.removeprefix("content/") + suffix, source=rel)
-            base = doc.base_url.rstrip("/") + "/" if tag.name == "ref" else doc.base_path
-            return Value(base + url + suffix, source=rel)
-    return Value(
-        None,
-        f"`{tag.raw}`: no post or page has the source file `{path}` (a draft or future "
-        "post is left out); fix the path (relative to this file or to content/)",
-    )
+    if not path.strip():  # `#anchor`: this page's, as Hugo writes it (`#` and the fragment)
+        if fragment:  # (a link destination's is checked with every fragment link)
+            return Value("#" + fragment)
+        return Value(None, f"`{tag.raw}` names no page; give the path of a post or page")
+    bases = _candidates(doc.path, path)
+    rel = find_source(doc.links, bases) or _only_named(doc.links, path)
+    if rel is not None:
+        suffix = f"#{fragment}" if fragment else ""
+        if in_url:
+            return Value("/" + rel.removeprefix("content/") + suffix, source=rel)
+        base = doc.base_url.rstrip("/") + "/" if tag.name == "ref" else doc.base_path
+        base = "/" if in_html and tag.name == "relref" else base
+        return Value(base + doc.links[rel] + suffix, source=rel)
+    fix = "fix the path (relative to this file or to content/)"
+    as_written = partial(_hugo_path, "" if path.startswith("/") else posixpath.dirname(doc.path))
+    return Value(None, missing_post(tag.raw, path, bases, doc.links, as_written, fix))
 
 
 def _candidates(source_rel: str, path: str) -> list[str]:
-    """Return the source files `ref` may mean by `path`, in Hugo's order of preference."""
+    """Return the source names (without ending: `postfind.source_names`) `ref` may mean by
+    `path`, in Hugo's order of preference: from this file's folder, then from `content/`."""
     bases = [] if path.startswith("/") else [posixpath.dirname(source_rel)]
-    names = [path] if path.endswith(".md") else [f"{path}.md", f"{path}/index.md"]
-    names += [] if path.endswith(".md") else [f"{path}/_index.md"]
-    found = []
-    for base in [*bases, "content"]:
-        for name in names:
-            found.append(posixpath.normpath(posixpath.join(base, name.lstrip("/"))))
-    return found
+    return [
+        posixpath.normpath(posixpath.join(base, path.lstrip("/"))) for base in [*bases, "content"]
+    ]
+
+
+def _only_named(links: Mapping[str, str], path: str) -> str | None:
+    """Return the one published source named `path` (a name without a folder, with or
+    without its ending: `postfind.post_name`), or None when none or several are."""
+    if not path or "/" in path:
+        return None
+    name = posixpath.splitext(path)[0] if path.endswith(SOURCE_SUFFIXES) else path
+    found = [rel for rel in links if rel.endswith(SOURCE_SUFFIXES) and post_name(rel) == name]
+    return found[0] if len(found) == 1 else None
+
+
+def _hugo_path(folder: str, rel: str) -> str:
+    """Return how `ref` names the source `rel` from a file in `folder` ("" for a path
+    written from `content/`): its name when it is beside it, else its path from
+    `content/` (`/posts/x`), without ending."""
+    if posixpath.dirname(rel) == folder or posixpath.dirname(posixpath.dirname(rel)) == folder:
+        return post_name(rel)
+    name = posixpath.splitext(rel.removeprefix("content"))[0]
+    head, _, tail = name.rpartition("/")
+    return head if tail in INDEX_NAMES else name

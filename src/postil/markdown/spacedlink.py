@@ -18,6 +18,8 @@ import re
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 
+from postil.markdown.state import find_ahead
+
 SPACED_DESTINATION = re.compile(
     r"\([ \t]*([^\s()<>\"'][^()<>\"'\n]*?[ \t][^()<>\"'\n]*?\.[A-Za-z0-9]{1,5})[ \t]*\)"
 )
@@ -38,6 +40,8 @@ def spaced_link(state: StateInline, silent: bool) -> bool:
     if not image and src[start] != "[":
         return False
     opening = start + 1 if image else start
+    if find_ahead(state, "](", opening) < 0:  # no destination ahead: no label scan
+        return False  # (a label scanned from each `[` of `[a [b [c …` was quadratic)
     label_end = state.md.helpers.parseLinkLabel(state, opening, not image)
     if label_end < 0:
         return False

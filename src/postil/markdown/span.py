@@ -29,6 +29,7 @@ from markdown_it.rules_inline import StateInline
 from postil.markdown.attrlist import attribute_end, read_attributes
 from postil.markdown.attrs import apply_attributes
 from postil.markdown.sidenote import push_inline_note
+from postil.markdown.state import find_ahead
 
 ELEMENTS = {"underline": "u", "mark": "mark"}
 """Classes that make the span another element (Pandoc's HTML writer), class -> tag."""
@@ -57,8 +58,8 @@ def span_plugin(md: MarkdownIt) -> None:
 def bracketed_span(state: StateInline, silent: bool) -> bool:
     """Inline rule: `[text]{attributes}` that is not a link (see the module)."""
     start = state.pos
-    if state.src[start] != "[":
-        return False
+    if state.src[start] != "[" or find_ahead(state, "]{", start) < 0:
+        return False  # no `]{` ahead: no label scan (from each `[` of `[a [b …`: quadratic)
     label_end = state.md.helpers.parseLinkLabel(state, start)
     brace = label_end + 1
     if label_end < 0 or brace >= state.posMax or state.src[brace] != "{":

@@ -315,3 +315,24 @@ def reads_jsx(state: RenderState) -> bool:
 def jsx_dialect(state: RenderState) -> str:
     """Name the document's JavaScript-in-Markdown for messages: "Svelte" or "MDX"."""
     return "Svelte" if state.extra.get("svelte") else "MDX"
+
+
+def find_ahead(state: Any, needle: str, start: int) -> int:
+    """Return where `needle` next occurs in an inline state's source from `start` on (before
+    `state.posMax`), or -1: an inline rule's quick "can it match here?".
+
+    The last answer is kept on the state (one inline parse of one block) and reused while
+    `start` has not passed it, so a rule asking at every `[` of a long line (`[a [b [c …`,
+    a pasted JSON array) searches the line about once, not once a bracket (quadratic).
+    """
+    memo: dict[str, tuple[int, int]] | None = getattr(state, "postil_ahead", None)
+    if memo is None:
+        memo = state.postil_ahead = {}
+    key = needle
+    last = memo.get(key)
+    if last is not None and last[0] <= start and (last[1] < 0 or last[1] >= start):
+        found = last[1]
+    else:
+        found = state.src.find(needle, start)
+        memo[key] = (start, found)
+    return found if found < state.posMax else -1

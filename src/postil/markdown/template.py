@@ -17,6 +17,8 @@ from functools import partial
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.common.html_re import HTML_TAG_RE
+from markdown_it.common.utils import isLinkOpen
 from markdown_it.helpers.parse_link_destination import _Result
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
@@ -52,6 +54,7 @@ def template_plugin(md: MarkdownIt) -> None:
     normalize = md.normalizeLink
     md.normalizeLink = lambda url: url if _has_tag(url) else normalize(url)  # type: ignore[method-assign]
     md.inline.ruler.before("escape", "template_tag", template_tag)
+    md.inline.ruler.before("html_inline", "template_html", template_html)
     md.core.ruler.before("links", "template_eval", template_eval)
     md.add_render_rule("template_unlinked", lambda *args: "")
 
@@ -93,6 +96,42 @@ class _Helpers:
             return result
         result.ok, result.pos, result.str = True, at, src[pos:at]
         return result
+
+
+def template_html(state: StateInline, silent: bool) -> bool:
+    """Inline rule: an HTML tag whose attribute values hold template tags with quotes of
+    their own (`<a href="{{< relref "x.md" >}}">`, which Hugo writes, since it reads its
+    shortcodes before the Markdown) is one `html_inline` token, evaluated by
+    `template_eval` as every inline HTML tag is. CommonMark's raw HTML rule ends the value
+    at the inner quote, and the whole tag showed as text."""
+    src, start = state.src, state.pos
+    if not state.md.options.get("html") or not src.startswith("<", start):
+        return False
+    if start + 1 >= state.posMax or not src[start + 1].isalpha():
+        return False
+    at, masked, found, quote = start + 1, ["<"], False, ""
+    while at < state.posMax and (quote or src[at] not in "<>"):
+        tag = scan_tag(src, at, state.posMax) if quote and src.startswith(TAG_START, at) else None
+        if tag is not None:  # inside a quoted value only: `<b and {{ x }}>` is text
+            found, at = True, tag.end
+            masked.append("x")  # a template tag gives (part of) the value's text
+            continue
+        char = src[at]
+        if char in "\"'" and (quote == char or not quote and masked[-1] == "="):
+            quote = "" if quote else char
+        masked.append(char)
+        at += 1
+    if not found or at >= state.posMax or src[at] != ">":
+        return False
+    whole = "".join(masked) + ">"
+    if HTML_TAG_RE.fullmatch(whole) is None:
+        return False
+    if not silent:
+        token = state.push("html_inline", "", 0)
+        token.content = src[start : at + 1]
+        state.linkLevel += isLinkOpen(whole)
+    state.pos = at + 1
+    return True
 
 
 def template_tag(state: StateInline, silent: bool) -> bool:
@@ -200,7 +239,7 @@ def _inline(
 def _evaluate(doc: RenderState, tag: Tag, in_url: bool, in_html: bool = False) -> Value:
     """Evaluate one Liquid tag, Hugo or Zola shortcode in a link destination, text or raw HTML."""
     if tag.kind == "tag" and is_hexo(tag):
-        return evaluate_hexo(tag, doc, in_url)
+        return evaluate_hexo(tag, doc, in_url, in_html)
     if tag.kind in ("output", "tag"):
         return evaluate_liquid(tag, doc, in_url, in_html)
     if tag.kind == "zola":
@@ -278,7 +317,7 @@ def _substitute(doc: RenderState, html: str, line0: int, content: str | None = N
             out.append(html[at])
             at += 1
             continue
-        value = _evaluate(doc, tag, False, in_html=True)
+        value = _evaluate(doc, tag, False, in_html=not _continues_url(out, tag))
         if value.problem:
             text = content if content is not None else html
             offset = text.find(tag.raw) if content is not None else tag.start
@@ -286,6 +325,18 @@ def _substitute(doc: RenderState, html: str, line0: int, content: str | None = N
         out.append(value.text or "")
         at = tag.end
     return "".join(out)
+
+
+def _continues_url(out: list[str], tag: Tag) -> bool:
+    """Tell whether `tag` is Jekyll's `{{ site.baseurl }}` continuing a URL in raw HTML
+    (`{{ site.url }}{{ site.baseurl }}/img/a.png`, after the origin): there it is the base
+    path itself, as Jekyll gives it. Starting a value it is "" (`liquid.evaluate_liquid`:
+    the raw HTML plugin puts the root path under the base path), which after the origin
+    made `https://x.org/img/a.png` of a site at `https://x.org/blog/`."""
+    if tag.kind != "output" or tag.inner.strip() != "site.baseurl" or not out:
+        return False
+    last = out[-1][-1:]
+    return bool(last) and last not in "\"'= \t\n"
 
 
 PAGE_TITLE = re.compile(r"\{\{-?\s*\$frontmatter\.title\s*-?\}\}")

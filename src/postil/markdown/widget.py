@@ -44,7 +44,14 @@ from markupsafe import Markup
 from postil.errors import TemplateError
 from postil.markdown.state import RenderState, get_state
 from postil.widgets import COMMON_OPTIONS, OptionError, Widget, known_widgets, load_widget
-from postil.yamlnodes import YamlFieldError, load_yaml
+from postil.yamlnodes import (
+    YamlFieldError,
+    compose_mapping,
+    load_yaml,
+    spaces_for_tabs,
+    yaml_error_location,
+    yaml_error_message,
+)
 
 WIDGET_INFO = re.compile(r"\{(?![.#])([^{}\s]*)\}\s*\Z")
 """A widget fence's info string: `{name}`, nothing else (`{.html}` is Pandoc's code class)."""
@@ -98,42 +105,38 @@ def _prepare(token: Token, name: str, core: StateCore) -> None:
 
 
 def _load_yaml(token: Token, name: str, state: RenderState) -> dict[str, Any] | None:
-    """Return the fence body as a mapping, or report a YAML error at its file line."""
-    line0 = token.map[0] if token.map else None
+    """Return the fence body as a mapping, or report why it is none as front matter's YAML
+    is reported (`postil.yamlnodes`: the problem in words, an opening never closed at the
+    opening, a key written twice, a tab used for indentation), at its line and column in
+    the post's file."""
+    text = spaces_for_tabs(token.content)
     try:
-        raw = load_yaml(token.content)
+        fields = compose_mapping(text, what=f"widget `{name}`'s options")
+        raw = load_yaml(text) if fields else {}
     except yaml.MarkedYAMLError as e:
-        _report_yaml_error(e, line0, name, state)
+        where = yaml_error_location(e, state.path, 0)
+        _report(state, token, where.line, where.col, f"widget `{name}`: {yaml_error_message(e)}")
         return None
     except YamlFieldError as e:
-        body0 = None if line0 is None else line0 + 1 + e.line0
-        state.error(body0, e.col0 + 1, f"widget `{name}`: options are not valid YAML: {e}")
-        return None
-    except yaml.YAMLError as e:
-        state.error(line0, 1, f"widget `{name}`: options are not valid YAML: {e}")
-        return None
-    if raw is None:
-        raw = {}
-    if not isinstance(raw, dict):
-        state.error(line0, 1, f"widget `{name}`: options must be `key: value` lines of YAML")
+        message = e.message if e.message.startswith("widget") else f"widget `{name}`: {e.message}"
+        _report(state, token, e.line0, e.col0 + 1, message)
         return None
     return raw
 
 
-def _report_yaml_error(
-    error: yaml.MarkedYAMLError, fence0: int | None, name: str, state: RenderState
-) -> None:
-    """Report a YAML syntax error at its file line: the body starts after the fence line."""
-
-    def body_line0(mark: Any) -> int | None:
-        return None if fence0 is None or mark is None else fence0 + 1 + mark.line
-
-    mark = error.problem_mark or error.context_mark
-    message = f"widget `{name}`: options are not valid YAML: {error.problem}"
-    context_line = body_line0(error.context_mark)
-    if error.context and context_line is not None:
-        message += f" ({error.context} on line {state.location(context_line).line})"
-    state.error(body_line0(mark), mark.column + 1 if mark is not None else 1, message)
+def _report(state: RenderState, token: Token, line0: int, col: int, message: str) -> None:
+    """Report an error at 0-based line `line0` and 1-based column `col` of a widget fence's
+    body, in the post's file (the body starts after the fence line; a fence in a list item
+    or quote is indented there, which the body's text is not)."""
+    if token.map is None:
+        state.error(None, 1, message)
+        return
+    body0 = token.map[0] + 1 + line0
+    lines = token.content.split("\n")
+    written = lines[line0] if line0 < len(lines) else ""
+    source = state.source_lines[body0] if body0 < len(state.source_lines) else ""
+    indent = source.find(written) if written else 0
+    state.error(body0, col + max(indent, 0), message)
 
 
 def _parse(widget: Widget, raw: dict[Any, Any]) -> Any:

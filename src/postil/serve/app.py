@@ -211,7 +211,14 @@ class DevServer:
         base = config.base_path if config is not None else "/"
         self.hub.publish(report, self.builder.files, base)
         told = (report.warnings, report.errors)
-        if not (report.ok and not report.changed and told == self._told):
+        if not report.ok and told == self._told:  # the warm-up build, or a save that fixed
+            log.error(  # nothing: one line, not every error again
+                "build failed again in %.0f ms: the same %d error(s) as above; serving the "
+                "last good site",
+                report.seconds * 1000,
+                len(report.errors),
+            )
+        elif not (report.ok and not report.changed and told == self._told):
             _log_report(report, first=self._told is None)
         self._told = told
         if report.ok:
