@@ -334,6 +334,12 @@ def _fraction_delimiters(formula: Formula) -> None:
     styles.fix_fraction_delimiters(formula.root, formula.display)
 
 
+def _script_delimiters(formula: Formula) -> None:
+    """Draw `\\big` delimiters in scripts at full size (plain.tex's `\\hbox`)."""
+    if "ig" in formula.latex:  # no `\\big` form, no sized delimiter (most formulas)
+        styles.size_delimiters_in_scripts(formula.root, formula.display)
+
+
 def _fence_sizes(formula: Formula) -> None:
     """Leave `\\left…\\right` delimiters around one line of symbols unstretched."""
     if "\\left" in formula.latex:  # no `\\left`, no group (issue 20: most formulas)
@@ -440,6 +446,7 @@ TREE_PASSES: list[tuple[str, Pass]] = [
     ("atom-spacing", _atom_spacing),
     ("fraction-delimiters", _fraction_delimiters),
     ("delimiter-sizes", _tree(styles.fix_delimiter_sizes)),
+    ("script-delimiters", _script_delimiters),
     ("fence-sizes", _fence_sizes),
     ("numbers", _numbers),
     ("intertext-rows", _marked_located(intertext.fix_intertext)),
