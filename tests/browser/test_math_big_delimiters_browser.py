@@ -96,3 +96,37 @@ def test_a_plus_before_a_big_bar_keeps_its_medium_spaces(gaps):
 def test_a_plus_after_bigr_is_binary_not_a_sign(gaps):
     assert gaps["after_close"][2] == pytest.approx(gaps["plain"][0], abs=0.5)
     assert gaps["after_close"][3] == pytest.approx(gaps["plain"][1], abs=0.5)
+
+
+MATRICES = {
+    "pmatrix": (r"\pmatrix{1 & 2 \\ 3 & 4}", True),
+    "bmatrix": (r"Q = \bmatrix{1 & 2 \\ 3 & 4}", True),
+    "cases": (r"\cases{a & b \\ c & d}", True),
+    "pmatrix_env": (r"\begin{pmatrix} 1 & 2 \\ 3 & 4 \end{pmatrix}", True),
+    "bmatrix_env": (r"Q = \begin{bmatrix} 1 & 2 \\ 3 & 4 \end{bmatrix}", True),
+    "cases_env": (r"\begin{cases} a & b \\ c & d \end{cases}", True),
+}
+
+
+@pytest.fixture
+def fences(serve_dir, page, tmp_path: Path, repo_root: Path):
+    """Return each formula's fence heights and its table's height, in em."""
+    write_formula_page(tmp_path, repo_root, MATRICES, f"font-size:{FONT_PX}px")
+    open_formula_page(page, serve_dir(tmp_path) + "index.html")
+    return {
+        key: (
+            [b["height"] for b in em_boxes(page, f"#{key} mo", FONT_PX) if b["text"] in "()[]{"],
+            em_boxes(page, f"#{key} mtable", FONT_PX)[0]["height"],
+        )
+        for key in MATRICES
+    }
+
+
+@pytest.mark.parametrize("key", ["pmatrix", "bmatrix", "cases"])
+def test_a_plain_tex_matrix_is_drawn_as_its_environment(fences, key):
+    # plain.tex: `\def\pmatrix#1{\left(\matrix{#1}\right)}`, `\cases` with `\left\{`
+    heights, table = fences[key]
+    env_heights, env_table = fences[f"{key}_env"]
+    assert heights and min(heights) >= 0.95 * table
+    assert heights == pytest.approx(env_heights, abs=0.02)
+    assert table == pytest.approx(env_table, abs=0.02)

@@ -395,6 +395,10 @@ TEX_PASSES: list[tuple[str, Pass]] = [
     ("colors", _colors),
     ("expanded-safety", _tex(check_safety)),
     ("expanded-arguments", _expanded_arguments),
+    (
+        "plain-matrices",
+        _rewrite(_if_in(("matrix", "\\cases"), environments.rewrite_plain_matrices)),
+    ),
     ("intertext", _rewrite(intertext.rewrite_intertext)),
     ("prooftrees", _rewrite(proofs.rewrite_prooftrees)),
     ("diagrams", _rewrite(amscd.rewrite_cd)),
