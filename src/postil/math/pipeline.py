@@ -319,6 +319,8 @@ def _atom_spacing(formula: Formula) -> None:
     the ends of lists (`listends`: only a formula with a spaced operator has work there)."""
     if spacing.fix_atom_spacing(formula.root, formula.display):
         listends.space_list_ends(formula.root)
+    if any(spacing.atom_class(el) == "mathop" for el in formula.root.iter("mo")):
+        listends.space_large_operators(formula.root)
 
 
 def _environment_styles(formula: Formula) -> None:
