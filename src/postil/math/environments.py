@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from postil.math.errors import MathUnsupportedError
+from postil.math.errors import MathSyntaxError, MathUnsupportedError
 from postil.math.intertext import ROW_MARK
 from postil.math.macros import read_group
 from postil.math.markers import DATA_ENV, DATA_TOP, has_markers, marker, read_marker
@@ -323,6 +323,38 @@ def shield_body_brackets(latex: str) -> str:
         elif env in NO_OPTION or env in POSITIONED:
             out += [latex[pos:bracket], "{}"]
             pos = bracket
+    return "".join(out) + latex[pos:]
+
+
+PLAIN_MATRIX = re.compile(
+    r"\\(matrix|pmatrix|bmatrix|Bmatrix|vmatrix|Vmatrix|smallmatrix|cases)(?![A-Za-z*])\s*(?=\{)"
+)
+r"""A matrix or `cases` written as a command with its rows in braces: `\pmatrix{a & b \\ c & d}`."""
+
+
+def rewrite_plain_matrices(latex: str) -> str:
+    r"""Rewrite plain TeX's `\matrix{…}`, `\pmatrix{…}`, `\cases{…}` (and MathJax's
+    `\bmatrix{…}` kin) as their environments, `\begin{pmatrix}…\end{pmatrix}`.
+
+    plain.tex defines `\def\pmatrix#1{\left(\matrix{#1}\right)}` and `\cases` with
+    `\left\{`: the fences stretch to the rows, as the environments' do. latex2mathml reads
+    the command forms itself, with fences of the text's size around a table of several rows
+    and none of the environments' spacing (a Quarto blog's 22 `\bmatrix{…}`). Columns are
+    1em apart in both (plain's `\quad`, amsmath's two `\arraycolsep`). A group left open
+    is left as written, for the parser to report.
+    """
+    out, pos = [], 0
+    for match in PLAIN_MATRIX.finditer(latex):
+        if match.start() < pos:
+            continue
+        try:
+            body, end = read_group(latex, match.end())
+        except MathSyntaxError:
+            break
+        name = match.group(1)
+        out += [latex[pos : match.start()], f"\\begin{{{name}}}"]
+        out += [rewrite_plain_matrices(body), f"\\end{{{name}}}"]
+        pos = end
     return "".join(out) + latex[pos:]
 
 

@@ -111,10 +111,12 @@ BUILTIN_MACROS: dict[str, str] = {
     "overgroup": r"\overset{\text{⏠}}{#1}",
     "undergroup": r"\underset{\text{⏡}}{#1}",
     "raisebox": r"\raise{#1}{\text{#2}}",
-    "varliminf": r"\underline{\lim}",
-    "varlimsup": r"\overline{\lim}",
-    "varinjlim": r"\underrightarrow{\lim}",
-    "varprojlim": r"\underleftarrow{\lim}",
+    # amsopn.sty's `\varlimsup` … are `\mathop{\vtop{…lim…}}` (`\varlim@`): operators, so
+    # their limits go under them in display style, as `\lim`'s do.
+    "varliminf": r"\mathop{\underline{\lim}}",
+    "varlimsup": r"\mathop{\overline{\lim}}",
+    "varinjlim": r"\mathop{\underrightarrow{\lim}}",
+    "varprojlim": r"\mathop{\underleftarrow{\lim}}",
     "mathnormal": "{#1}",
     # plain.tex's `\pmb`, "poor man's bold": the glyph overprinted three times, slightly
     # offset, so it keeps its shape (an italic letter stays italic): `\boldsymbol`'s, not

@@ -17,7 +17,7 @@ marker into the right MathML. The kinds:
 | `env` | `environments.rewrite_environments` | a style (`:t`: `[t]`) | `data-env` (`data-top`) |
 | `fracdelim` | `rewrite.rewrite_genfrac` | a delimiter | an `<mo>` sized by style (`\binom`'s) |
 | `fracrule` | `rewrite.rewrite_genfrac` | a length | `linethickness` on the next `mfrac` |
-| `sized` | `rewrite_specials` | `mathrel`, none | `FIXED` on `\bigg`'s, `\bigm`'s delimiter |
+| `sized` | `rewrite_specials` | a class | `DATA_CLASS` on a `\big` form's `<mo>` (`\bigm` spaced) |
 | `logo` | `textmode.rewrite_logos` | the word | its group a `<semantics>`, word annotated |
 | `ref`, `eqref` | `rewrite.rewrite_refs` | a label in hex | a link (`numbering.resolve_refs`) |
 
@@ -45,7 +45,7 @@ REF_KINDS = ("ref", "eqref")
 BIN_SPACE = "0.2222em"  # \medmuskip, 4mu (The TeXbook p. 170)
 DISPLAY_DELIMITER = "2.047em"
 """latex2mathml's size of a generalised fraction's delimiters (`\\binom`), and of `\\bigg`:
-`styles.fix_fraction_delimiters` sizes the former by style; `\\bigg`'s are marked `FIXED`."""
+`styles.fix_fraction_delimiters` sizes the former by style; `\\bigg`'s carry `DATA_CLASS`."""
 REL_SPACE = "0.2778em"  # \thickmuskip, 5mu (The TeXbook p. 170)
 BMOD_SPACE = "0.2778em"
 r"""`\bmod`'s 5mu (latex.ltx: `\nonscript\mskip-\medmuskip\mkern5mu\mathbin{mod}…\mkern5mu`:
@@ -198,14 +198,13 @@ def _expand(parent: ET.Element, index: int, el: ET.Element, kind: str, payload: 
         if target is not None and target.tag == "mfrac":
             target.set("linethickness", payload)
         parent.remove(el)
-    elif kind == "sized":  # `\bigg`: its size is its own, not a generalised fraction's
-        target = _next_sibling(parent, index)
+    elif kind == "sized":  # a `\big` form's delimiter: its atom's class (and so not a
+        target = _next_sibling(parent, index)  # generalised fraction's, `\bigg`'s size)
         if target is not None:
-            target.set(FIXED, "1")
-            if payload:  # `\bigm|`: a relation, with its spaces (dropped in scripts by
-                # the atom spacing, as TeX does)
-                target.attrib.update({DATA_CLASS: payload, "lspace": REL_SPACE})
-                target.set("rspace", REL_SPACE)
+            target.set(DATA_CLASS, payload)
+            if payload == "mathrel":  # `\bigm|`: a relation, with its spaces (dropped in
+                # scripts by the atom spacing, as TeX does)
+                target.attrib.update({FIXED: "1", "lspace": REL_SPACE, "rspace": REL_SPACE})
         parent.remove(el)
     elif kind == "logo":  # opens a TeX logo's group: its word for readers of plain text
         parent.remove(el)

@@ -319,6 +319,8 @@ def _atom_spacing(formula: Formula) -> None:
     the ends of lists (`listends`: only a formula with a spaced operator has work there)."""
     if spacing.fix_atom_spacing(formula.root, formula.display):
         listends.space_list_ends(formula.root)
+    if any(spacing.atom_class(el) == "mathop" for el in formula.root.iter("mo")):
+        listends.space_large_operators(formula.root)
 
 
 def _environment_styles(formula: Formula) -> None:
@@ -332,6 +334,12 @@ def _environment_styles(formula: Formula) -> None:
 def _fraction_delimiters(formula: Formula) -> None:
     """Give `\\binom`'s parentheses text size outside display style."""
     styles.fix_fraction_delimiters(formula.root, formula.display)
+
+
+def _script_delimiters(formula: Formula) -> None:
+    """Draw `\\big` delimiters in scripts at full size (plain.tex's `\\hbox`)."""
+    if "ig" in formula.latex:  # no `\\big` form, no sized delimiter (most formulas)
+        styles.size_delimiters_in_scripts(formula.root, formula.display)
 
 
 def _fence_sizes(formula: Formula) -> None:
@@ -389,6 +397,10 @@ TEX_PASSES: list[tuple[str, Pass]] = [
     ("colors", _colors),
     ("expanded-safety", _tex(check_safety)),
     ("expanded-arguments", _expanded_arguments),
+    (
+        "plain-matrices",
+        _rewrite(_if_in(("matrix", "\\cases"), environments.rewrite_plain_matrices)),
+    ),
     ("intertext", _rewrite(intertext.rewrite_intertext)),
     ("prooftrees", _rewrite(proofs.rewrite_prooftrees)),
     ("diagrams", _rewrite(amscd.rewrite_cd)),
@@ -440,6 +452,7 @@ TREE_PASSES: list[tuple[str, Pass]] = [
     ("atom-spacing", _atom_spacing),
     ("fraction-delimiters", _fraction_delimiters),
     ("delimiter-sizes", _tree(styles.fix_delimiter_sizes)),
+    ("script-delimiters", _script_delimiters),
     ("fence-sizes", _fence_sizes),
     ("numbers", _numbers),
     ("intertext-rows", _marked_located(intertext.fix_intertext)),

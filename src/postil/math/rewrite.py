@@ -405,13 +405,19 @@ r"""`\big`, `\Big`, `\bigg`, `\Bigg` and their `l`, `r`, `m` forms."""
 
 
 def _sized_marker(match: re.Match[str]) -> str:
-    r"""Put a `sized` marker before `\bigg` (latex2mathml gives it a generalised fraction's
-    delimiter size: its own is kept) and before each `\bigm` form, whose delimiter is a
-    relation (plain.tex: `\def\bigm{\mathrel\big}`); latex2mathml writes `\bigm|` as it
-    writes `\bigl|`, so without the marker the two could not be spaced apart."""
-    if match[2] == "m":
-        return marker("sized", "mathrel") + match[0]
-    return marker("sized", "") + match[0] if match[1] == "bigg" else match[0]
+    r"""Put a `sized` marker naming the atom's class before each `\big` form.
+
+    plain.tex makes `\big(` an Ord atom (`\def\big#1{{\hbox{$\left#1…$}}}`: the braces),
+    `\bigl` an Open, `\bigr` a Close and `\bigm` a Rel (`\def\bigl{\mathopen\big}`,
+    `\def\bigm{\mathrel\big}`; amsmath's `\bBigg@` keeps them). latex2mathml writes
+    `\bigl|`, `\bigr|` and `\bigm|` alike and `\big|` without a side, so without the
+    marker a sign after `\bigr)` was read as unary and one before `\big\|` lost its
+    spaces; `\bigg`'s marker also keeps its size apart from a generalised fraction's."""
+    return marker("sized", SIZED_CLASSES[match[2]]) + match[0]
+
+
+SIZED_CLASSES = {"": "mathord", "l": "mathopen", "r": "mathclose", "m": "mathrel"}
+"""The TeX class of a `\big` form's atom, by its suffix (plain.tex, amsmath)."""
 
 
 TEX_DIMENSION = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)\s*(?:pt|em|ex|mm|cm|in|bp|pc|dd|cc|sp|mu|px)")

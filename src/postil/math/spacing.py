@@ -231,6 +231,8 @@ def _follows_operand(before: list[ET.Element]) -> bool:
     prev = next((k for k in reversed(before) if not is_space(k)), None)
     if prev is None or (prev.tag == "mi" and not prev.text and not len(prev)):
         return False  # the start, or the empty `<mi>` an alignment `&` leaves
+    if atom_class(core(prev)) == "mathop":
+        return False  # `\sum_i \log p_i`: the large operator's own thin space is Op-Op's
     if prev.tag != "mo":
         return True
     text = prev.text or ""

@@ -18,7 +18,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from itertools import repeat
 
-from postil.math.markers import DATA_ENV, DISPLAY_DELIMITER
+from postil.math.markers import DATA_CLASS, DATA_ENV, DISPLAY_DELIMITER
 from postil.math.mathml import SCRIPTED, SCRIPTED_OR_STACKED, is_left_right_group
 from postil.math.symbols import CLOSE_FENCES, OPEN_FENCES, symbol_class
 from postil.math.texreader import read_group
@@ -122,6 +122,28 @@ def _auto_sized(el: ET.Element) -> bool:
         and set(el.attrib) == {"minsize", "maxsize"}
         and el.get("minsize") == DISPLAY_DELIMITER
     )
+
+
+def size_delimiters_in_scripts(root: ET.Element, display: bool) -> None:
+    r"""Draw a `\big` … `\Bigg` delimiter in a script at its full size, as TeX does.
+
+    plain.tex's `\big#1` is `{\hbox{$\left#1\vbox to8.5\p@{}\right.\n@space$}}`: the
+    `\hbox` starts a formula of its own, in text style at the text font's size, so the
+    delimiter is 8.5pt tall (at 10pt) whatever style it stands in; amsmath's `\bBigg@`
+    measures it in an `\hbox` too (amsmath.dtx, "\big, \Big …"). So `e^{\big(x\big)}`
+    has parentheses as tall as the line's, not a script's. Chromium scales a script's
+    `em` down with its font (MathML Core's `math-depth`), which drew them at script size;
+    `scriptlevel="0"` (a global attribute, MathML Core §2.1.3) sets the delimiter at the
+    formula's own size. A sized delimiter is one `rewrite._sized_marker` gave a class
+    (`DATA_CLASS`), so `\binom`'s, sized by its style, are left alone.
+    """
+    sized = [el for el in root.iter("mo") if DATA_CLASS in el.attrib and "minsize" in el.attrib]
+    if not sized or not any(el.tag in SCRIPTED_OR_STACKED for el in root.iter()):
+        return
+    wanted = set(map(id, sized))
+    for el, style in walk_styles(root, display):
+        if style >= SCRIPT and id(el) in wanted:
+            el.set("scriptlevel", "0")
 
 
 def fix_delimiter_sizes(root: ET.Element) -> None:

@@ -90,7 +90,28 @@ def _text_piece(command: str, content: str) -> str:
         )
     if command == "textsc":
         command, resolved = "text", resolved.translate(SMALL_CAPITALS)
+    if command != "texttt" and any(char in resolved for char in "-`'!?"):
+        resolved = TEXT_LIGATURE.sub(lambda m: TEXT_LIGATURES[m[0]], resolved)
     return hide_text(command, resolved)
+
+
+TEXT_LIGATURES = {
+    "---": "\u2014",
+    "--": "\u2013",
+    "``": "\u201c",
+    "''": "\u201d",
+    "`": "\u2018",
+    "'": "\u2019",
+    "!`": "\u00a1",
+    "?`": "\u00bf",
+}
+"""What TeX's text fonts make of these characters: Computer Modern's ligatures (`--` an en
+dash, `---` an em dash, ``` `` ``` and `''` double quotes, ``!` `` ¡; The TeXbook, ch. 2 and
+Appendix F) and its quote glyphs (`'` is a right quote, the apostrophe of "Jensen's", and
+`` ` `` a left one), in OT1 and T1 alike. So `\\text{Jensen's inequality}` shows an
+apostrophe, not a typewriter quote; `\\texttt` keeps them as typed (cmtt has no such
+ligatures); a `"` is left alone (OT1 draws a closing quote, T1 a straight one)."""
+TEXT_LIGATURE = re.compile("|".join(re.escape(k) for k in TEXT_LIGATURES))
 
 
 FONT_SWITCHES = {

@@ -45,6 +45,8 @@ SIGNS_AND_BARS = PREFIX_SIGNS | BARS
 """The texts of the operators `mark_prefix_operators` gives a form (`_is_sign`, `_is_bar`)."""
 BIN_AS_ORD = {"form": "prefix", "lspace": "0em", "rspace": "0em"}
 """A binary operator where TeX makes it ordinary (The TeXbook, Appendix G, rule 5)."""
+UNARY_AFTER = frozenset(("mathbin", "mathop", "mathrel", "mathopen", "mathpunct"))
+"""The classes after which a binary operator is unary (The TeXbook, Appendix G, rule 5)."""
 ROW_TAGS = frozenset(("math", "mrow", "mtd", "msqrt", "mstyle", "mpadded", "mphantom", "menclose"))
 
 
@@ -332,11 +334,14 @@ def _expects_operand(prev: ET.Element | None) -> bool:
     text = core.text or ""
     if text == "\u2061" or core.get("form") == "prefix":
         return True
+    kind = core.get(DATA_CLASS)
+    if kind:  # a class command's or a `\big` form's atom: `\bigr) - x` has a binary minus
+        return kind in UNARY_AFTER
     if core.get("fence") == "true" and core.get("stretchy") == "true" and not core.get("form"):
         return True  # a `\\middle` bar separates, like `\\mid`: an operand follows
     if core.get("form") == "postfix" or core.get("lspace") == "0em" == core.get("rspace"):
         return False  # a `\right` delimiter or a prime closes an operand
-    return symbol_class(text) in ("mathbin", "mathop", "mathrel", "mathopen", "mathpunct") or (
+    return symbol_class(text) in UNARY_AFTER or (
         len(text) > 1 and not text.isalpha()  # `::=`, `:≈`: compound relations
     )
 
