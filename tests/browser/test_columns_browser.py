@@ -37,13 +37,17 @@ BOXES_JS = """
 """
 
 
+def write_page(factory: pytest.TempPathFactory, title: str, markdown: str) -> Path:
+    """Write `markdown` rendered as a page titled `title` with the theme's stylesheets."""
+    root = factory.mktemp(title.lower())
+    write_article_page(root, title, create_markdown().render(markdown, {"postil": RenderState()}))
+    return root
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Write the columns page with the theme's stylesheets."""
-    root = tmp_path_factory.mktemp("columns")
-    body = create_markdown().render(BODY, {"postil": RenderState()})
-    write_article_page(root, "Columns", body)
-    return root
+    """Write the columns page."""
+    return write_page(tmp_path_factory, "Columns", BODY)
 
 
 def test_columns_sit_side_by_side_in_the_text_column(serve_dir, page, site):
@@ -84,11 +88,8 @@ CARD_BOXES_JS = BOXES_JS.replace(".column", ".card")
 
 @pytest.fixture(scope="module")
 def cards_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Write a page of Hextra's cards with the theme's stylesheets."""
-    root = tmp_path_factory.mktemp("cards")
-    body = create_markdown().render(CARDS, {"postil": RenderState()})
-    write_article_page(root, "Cards", body)
-    return root
+    """Write a page of Hextra's cards."""
+    return write_page(tmp_path_factory, "Cards", CARDS)
 
 
 def test_cards_are_a_grid_of_framed_links_and_one_column_on_a_phone(serve_dir, page, cards_site):
