@@ -123,7 +123,8 @@ def build(
     another build pruning it) does not fail the build: it is built once more with every
     post rendered afresh, which rewrites the rows, and a warning says so.
 
-    `font_process`: the math font's process (`mathfont.font_standby`), started by the
+    `font_process`: the math font's process (a `parallel.Standby` of
+    `mathfont.import_font_tools`), started by the
     caller before this module was imported (`postil build` on a cold site: it then
     imports fontTools while this process imports postil, on a CPU that would be idle).
     The build uses it when it needs one (`_font_standby`) and stops it otherwise, also
@@ -515,7 +516,9 @@ def _font_standby(options: BuildOptions, cache: BuildCache, posts: list[Post]) -
         and mathfont.FONT_REL not in cache.names("asset")
         and any(_looks_like_tex(p.source.text) for p in posts)
     ):
-        memo["standby"] = early if early is not None else mathfont.font_standby()
+        memo["standby"] = (
+            early if early is not None else parallel.Standby(mathfont.import_font_tools)
+        )
     elif early is not None:
         early.close()
     try:

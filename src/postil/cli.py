@@ -204,11 +204,11 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _font_process(root: Path, cache: bool) -> Any:
-    """Start the math font's process (`postil.mathfont.font_standby`) for a cold build,
+    """Start the math font's process (`postil.build._font_standby`'s) for a cold build,
     before the build's modules are imported; return it, or None for a build with a cache.
 
     A cold build (`--no-cache`, or no `.postil-cache/` yet) of a site with math must make
-    the font, and fontTools takes ≈ 0.1-0.2 s of CPU to import: the process started here
+    the font, and fontTools takes 70-90 ms of CPU to import: the process started here
     imports it while this one imports postil (≈ 0.25 s on one CPU, the other idle), not
     while the workers render posts. `postil.build.build` stops it if the site turns out to
     need no font. A build with a cache most likely has its font there: the build decides
@@ -217,9 +217,9 @@ def _font_process(root: Path, cache: bool) -> Any:
 
     if cache and (root / CACHE_DIR).exists():
         return None
-    from postil.mathfont import font_standby
+    from postil import mathfont, parallel
 
-    return font_standby()
+    return parallel.Standby(mathfont.import_font_tools)
 
 
 def postil_command(root: Path, argv0: str | None = None) -> str:

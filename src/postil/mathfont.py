@@ -27,10 +27,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from importlib.util import find_spec
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from postil.parallel import Standby
+from typing import Any
 
 FONT_REL = "fonts/stix-two-math.woff2"
 """Where the subset font is written in the output (math.css points at it)."""
@@ -203,17 +200,6 @@ def import_font_tools() -> None:
     `postil.parallel.Standby` does while the posts render, before the characters are known."""
     from fontTools import subset  # noqa: F401
     from fontTools.ttLib import TTFont  # noqa: F401
-
-
-def font_standby() -> Standby[None]:
-    """Start the process that makes the font (`postil.parallel.Standby`): it imports
-    fontTools now (`import_font_tools`) and then waits for the characters (`font_files`).
-
-    Imports only `postil.parallel`, so that `postil build` can start it before importing
-    the rest of postil (`postil.cli`)."""
-    from postil.parallel import Standby
-
-    return Standby(import_font_tools)
 
 
 def font_files(_prepared: object, chars: str) -> tuple[bytes, bytes]:

@@ -310,12 +310,12 @@ def test_cli_starts_the_font_process_before_importing_the_build(tmp_path):
     root = write_posts(tmp_path / "site", ["Inline $\\alpha$."])
     script = (
         "import sys\n"
-        "from postil import mathfont\n"
-        "real = mathfont.font_standby\n"
-        "def spy():\n"
-        "    print('build imported:', 'postil.build' in sys.modules, flush=True)\n"
-        "    return real()\n"
-        "mathfont.font_standby = spy\n"
+        "from postil import parallel\n"
+        "class Spy(parallel.Standby):\n"
+        "    def __init__(self, prepare):\n"
+        "        print('build imported:', 'postil.build' in sys.modules, flush=True)\n"
+        "        super().__init__(prepare)\n"
+        "parallel.Standby = Spy\n"
         "from postil.cli import main\n"
         f"sys.exit(main(['-C', {str(root)!r}, 'build']))\n"
     )
