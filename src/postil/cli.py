@@ -13,9 +13,12 @@ import os
 import shutil
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from postil import __version__
+
+if TYPE_CHECKING:
+    from postil.parallel import Standby
 
 
 def _positive(text: str) -> int:
@@ -203,13 +206,13 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _font_process(root: Path, cache: bool) -> Any:
+def _font_process(root: Path, cache: bool) -> Standby[None] | None:
     """Start the math font's process (`postil.build._font_standby`'s) for a cold build,
     before the build's modules are imported; return it, or None for a build with a cache.
 
     A cold build (`--no-cache`, or no `.postil-cache/` yet) of a site with math must make
     the font, and fontTools takes 70-90 ms of CPU to import: the process started here
-    imports it while this one imports postil (≈ 0.25 s on one CPU, the other idle), not
+    imports it while this one imports postil (0.14 s more on one CPU, the other idle), not
     while the workers render posts. `postil.build.build` stops it if the site turns out to
     need no font. A build with a cache most likely has its font there: the build decides
     (`postil.build._font_standby`)."""
