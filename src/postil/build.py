@@ -112,12 +112,23 @@ class BuildResult:
     notes: tuple[str, ...] = ()
 
 
-def build(options: BuildOptions, now: datetime | None = None) -> BuildResult:
+def build(
+    options: BuildOptions,
+    now: datetime | None = None,
+    font_process: parallel.Standby[None] | None = None,
+) -> BuildResult:
     """Build the site described by `options` into its output directory.
 
     A cache row found damaged or missing while pages are rendered (`CacheError`: bit rot,
     another build pruning it) does not fail the build: it is built once more with every
     post rendered afresh, which rewrites the rows, and a warning says so.
+
+    `font_process`: the math font's process (a `parallel.Standby` of
+    `mathfont.import_font_tools`), started by the
+    caller before this module was imported (`postil build` on a cold site: it then
+    imports fontTools while this process imports postil, on a CPU that would be idle).
+    The build uses it when it needs one (`_font_standby`) and stops it otherwise, also
+    when the build fails; None: the build starts one itself when it needs one.
 
     Raises:
         ConfigError: postil.yaml is missing or invalid.
@@ -130,6 +141,8 @@ def build(options: BuildOptions, now: datetime | None = None) -> BuildResult:
     with collecting_less():
         for trusted in (True, False):
             cache = BuildCache.open(options.root) if options.cache else BuildCache.disabled()
+            if font_process is not None:  # for the first attempt only
+                cache.memo(FONT_MEMO)["early"], font_process = font_process, None
             try:
                 return run(options, cache, _to_directory(options), now, trusted, _log_warning)
             except CacheError as e:
@@ -137,6 +150,9 @@ def build(options: BuildOptions, now: datetime | None = None) -> BuildResult:
                     raise CacheError(f"{e.message}; run `postil clean` and build again") from e
                 log.warning("warning: %s; rendering every post again", e.message)
             finally:
+                unused = cache.memo(FONT_MEMO).pop("early", None)
+                if unused is not None:  # the build stopped before `_font_standby`
+                    unused.close()
                 cache.close()
     raise AssertionError("unreachable: the second attempt returns or raises")
 
@@ -488,17 +504,24 @@ def _font_standby(options: BuildOptions, cache: BuildCache, posts: list[Post]) -
     build, `--no-cache`, a dev server's first build) and some source has TeX-looking text.
     The process imports fontTools (≈ 0.2 s of CPU, `mathfont.import_font_tools`) while the
     posts render, when the CPUs still have slack (the pool starting, its last chunks); a
-    wrong guess costs that import in another process, never a different output.
+    wrong guess costs that import in another process, never a different output. A process
+    `build` was handed (in the memo as "early": started before postil was imported) is
+    taken instead of a new one, or stopped when none is needed.
     """
     from postil import mathfont
 
     memo = cache.memo(FONT_MEMO)
+    early = memo.pop("early", None)
     if (
         options.write
         and mathfont.FONT_REL not in cache.names("asset")
         and any(_looks_like_tex(p.source.text) for p in posts)
     ):
-        memo["standby"] = parallel.Standby(mathfont.import_font_tools)
+        memo["standby"] = (
+            early if early is not None else parallel.Standby(mathfont.import_font_tools)
+        )
+    elif early is not None:
+        early.close()
     try:
         yield
     finally:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import multiprocessing
+import signal
+import sys
 
 import pytest
 from support.blog import build_into, make_site
@@ -265,3 +267,37 @@ def test_sequential_pages_let_each_file_go_before_the_next_renders():
     done = parallel.render_pages(None, jobs, Writer(), workers=1)  # type: ignore[arg-type]
     assert [rel for rel, _ in done] == ["f0.xml", "f1.xml", "f2.xml"]
     assert alive_when_next_made == [0, 0, 0]
+
+
+_PR_GET_PDEATHSIG = 2  # <linux/prctl.h>
+
+
+def _death_signal_without_a_subprocess(queue) -> None:
+    """In a forked worker: run `exit_with_parent` where starting a program fails, and put
+    the signal the kernel will send when the parent dies (0: none) on `queue`."""
+    import ctypes
+    import ctypes.util
+    import subprocess
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("exit_with_parent started a program")
+
+    subprocess.Popen = refuse  # type: ignore[misc]  # this child only
+    ctypes.util.find_library = refuse
+    parallel.exit_with_parent()
+    signal = ctypes.c_int(0)
+    ctypes.CDLL(None).prctl(_PR_GET_PDEATHSIG, ctypes.byref(signal))
+    queue.put(signal.value)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl(2) is Linux's")
+def test_a_worker_is_tied_to_its_parent_without_starting_a_program():
+    """`exit_with_parent` sets PR_SET_PDEATHSIG without `ctypes.util.find_library`, which
+    runs `ldconfig -p` in a subprocess (2.5-6.5 ms of each worker's start)."""
+    context = multiprocessing.get_context("fork")
+    queue = context.SimpleQueue()
+    child = context.Process(target=_death_signal_without_a_subprocess, args=(queue,))
+    child.start()
+    child.join(30)
+    assert child.exitcode == 0
+    assert queue.get() == signal.SIGKILL

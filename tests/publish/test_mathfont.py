@@ -252,6 +252,79 @@ def test_font_process_is_stopped_when_the_build_fails(tmp_path, monkeypatch):
     assert multiprocessing.active_children() == []
 
 
+def cli_build(root: Path, *flags: str) -> int:
+    from postil.cli import main
+
+    return main(["-C", str(root), "build", *flags])
+
+
+@pytest.mark.parametrize(
+    ("bodies", "events"),
+    [
+        (["Inline $\\alpha$.", "$$\\int_0^1 f$$"], ["started", "used"]),  # taken by the build
+        (["No math at all."], ["started", "closed"]),  # nothing TeX-like: stopped at once
+        (["Costs $5 and $10."], ["started", "closed"]),  # looked like TeX, drew no formula
+    ],
+)
+def test_cold_cli_build_starts_the_font_process_once_and_the_build_takes_or_stops_it(
+    tmp_path, monkeypatch, bodies, events
+):
+    spy = StandbySpy(monkeypatch)
+    root = write_posts(tmp_path / "site", bodies)
+    assert cli_build(root) == 0
+    assert spy.events == events  # one process: the build did not start a second
+    assert multiprocessing.active_children() == []
+    assert (root / "_site" / FONT_REL).exists() == (events[-1] == "used")
+
+
+def test_cli_build_with_a_cache_leaves_the_font_process_to_the_build(tmp_path, monkeypatch):
+    root = write_posts(tmp_path / "site", ["Inline $\\alpha$."])
+    assert cli_build(root) == 0
+    font = (root / "_site" / FONT_REL).read_bytes()
+    spy = StandbySpy(monkeypatch)
+    assert cli_build(root) == 0  # warm: the font is in the cache, no process at all
+    assert spy.events == []
+    assert cli_build(root, "--no-cache") == 0  # cold again, whatever the cache holds
+    assert spy.events == ["started", "used"]
+    assert (root / "_site" / FONT_REL).read_bytes() == font
+
+
+@pytest.mark.parametrize("failure", ["strict", "config"])
+def test_cli_font_process_is_stopped_when_the_build_fails(tmp_path, monkeypatch, failure):
+    spy = StandbySpy(monkeypatch)
+    root = write_posts(tmp_path / "site", ["$x$ and [a link](missing.md)."])
+    if failure == "config":  # fails before any post is read
+        (root / "postil.yaml").write_text("title: [unclosed\n")
+    assert cli_build(root, *(["--strict"] if failure == "strict" else [])) in (1, 2)
+    assert spy.events == ["started", "closed"]
+    assert multiprocessing.active_children() == []
+    assert not (root / "_site").exists()
+
+
+def test_cli_starts_the_font_process_before_importing_the_build(tmp_path):
+    """`postil build` forks the font's process while it still has to import postil, so
+    fontTools is imported beside that import rather than beside the rendering workers."""
+    import subprocess
+    import sys
+
+    root = write_posts(tmp_path / "site", ["Inline $\\alpha$."])
+    script = (
+        "import sys\n"
+        "from postil import parallel\n"
+        "class Spy(parallel.Standby):\n"
+        "    def __init__(self, prepare):\n"
+        "        print('build imported:', 'postil.build' in sys.modules, flush=True)\n"
+        "        super().__init__(prepare)\n"
+        "parallel.Standby = Spy\n"
+        "from postil.cli import main\n"
+        f"sys.exit(main(['-C', {str(root)!r}, 'build']))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "build imported: False"
+    assert (root / "_site" / FONT_REL).exists()
+
+
 def variants(font: Any, feature: str) -> dict[str, str]:
     """Return the single substitutions (glyph -> glyph) of `feature` in `font`'s GSUB."""
     gsub = font["GSUB"].table
