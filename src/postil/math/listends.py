@@ -133,7 +133,7 @@ def space_large_operators(root: ET.Element) -> None:
         atoms = list(_atoms(row))
         for index, el in enumerate(atoms):
             token = core(el)
-            if token.tag != "mo" or atom_class(token) != "mathop" or FIXED in token.attrib:
+            if token.tag != "mo" or FIXED in token.attrib or atom_class(token) != "mathop":
                 continue
             before = _op_neighbour(atoms[index - 1]) if index else None
             after = _op_neighbour(atoms[index + 1]) if index + 1 < len(atoms) else None
