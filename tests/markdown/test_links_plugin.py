@@ -147,6 +147,26 @@ def test_a_folder_link_at_the_generators_url_of_a_page_is_that_pages_url():
     assert resolve("dh_dlog.pdf", section).url == "dh_dlog.pdf"
 
 
+def test_a_link_to_a_pages_html_name_elsewhere_is_that_pages_url():
+    # Pelican's `{slug}.html`, Jekyll's `/2016/05/31/rl.html`, Hugo's ugly `posts/x.html`
+    links = {
+        "content/posts/2016-05-31-rl.md": "posts/rl/",
+        "content/posts/causality1.md": "posts/ladder/",
+        "content/notes/about.md": "notes/about/",
+        "content/posts/a.md": "posts/a/",
+        "content/posts/twins/a.md": "posts/twins-a/",
+    }
+    state = RenderState(path="content/posts/b.md", links=links)
+    assert resolve("/2016/05/31/rl.html#top", state).url == "/posts/rl/#top"
+    assert resolve("ladder.html", state).url == "/posts/ladder/"  # its slug
+    assert resolve("causality1.html", state).url == "/posts/ladder/"  # its file's name
+    assert resolve("../notes/About.htm", state).url == "/notes/about/"
+    # negatives: two pages of the name, no page of it, or another file ending
+    assert resolve("a.html", state).url == "a.html"
+    assert resolve("/missing.html", state).url == "/missing.html"
+    assert resolve("ladder.pdf", state).url == "ladder.pdf"
+
+
 def test_a_link_to_a_draft_warns_unless_drafts_are_built(tmp_path):
     from support.sites import make_site
 

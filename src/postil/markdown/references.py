@@ -129,7 +129,10 @@ def _page_at_generator_url(state: RenderState, path: str) -> str | None:
     A path naming a file (`a.png`) is none.
     """
     name = path.rstrip("/")
-    if "." in posixpath.basename(name) or not name:
+    stem, extension = posixpath.splitext(posixpath.basename(name))
+    if extension.lower() in (".html", ".htm") and stem:
+        return _page_of_html_name(state, stem)
+    if extension or not name:
         return None
     if path.startswith("/"):
         bases = [CONTENT_DIR]
@@ -155,6 +158,27 @@ def _page_at_generator_url(state: RenderState, path: str) -> str | None:
         (lowered[rel.lower()], url) for rel, url in state.links.items() if rel.lower() in lowered
     ]
     return min(found)[1] if found else None
+
+
+def _page_of_html_name(state: RenderState, name: str) -> str | None:
+    """Return the URL of the one post or page that another generator published as
+    `name.html` (in any folder), or None: the one whose URL's last part, or whose source
+    file's name, is `name`, in any letter case.
+
+    Pelican's default `ARTICLE_URL` is `{slug}.html`, Jekyll's `permalink: /:title.html`
+    and its dated `/2020/01/15/:title.html`, Hugo's `uglyURLs` `posts/x.html`: posts link
+    each other so, and postil publishes them at `posts/x/`. Tried after the content
+    assets; a post or page of that name is taken over a file of that name in `static/`,
+    which a site moved from those generators does not have (they wrote the page there).
+    """
+    wanted = name.lower()
+    found = {
+        url
+        for rel, url in state.links.items()
+        if url.rstrip("/").rpartition("/")[2].lower() == wanted
+        or posixpath.splitext(posixpath.basename(rel))[0].lower() == wanted
+    }
+    return found.pop() if len(found) == 1 else None
 
 
 def _beside_page_url(state: RenderState, path: str) -> str | None:
