@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from postil.content.discover import CONTENT_DIR, OTHER_FORMATS, is_hidden, walk_content
-from postil.content.symlink import broken_symlink
 from postil.errors import ContentError, Diagnostic, Location, Severity
 from postil.model import SiteConfig
+from postil.symlink import broken_symlink
 from postil.theme import static_dirs
 
 BUNDLE_INDEX = "index"

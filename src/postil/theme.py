@@ -14,8 +14,8 @@ from pathlib import Path
 import jinja2
 import jinja2.bccache
 
-from postil.content.symlink import broken_symlink
 from postil.errors import ContentError, Location
+from postil.symlink import broken_symlink
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -72,7 +72,7 @@ def static_dirs(site_root: Path | None) -> list[Path]:
 
 def broken_template_links(root: Path) -> list[ContentError]:
     """Return an error for each symlink under the site's `templates/` that loops or names
-    nothing (`postil.content.symlink.broken_symlink`), at the link: Jinja2's loader skips
+    nothing (`postil.symlink.broken_symlink`), at the link: Jinja2's loader skips
     such a file, so the theme's template of that name was used without a word."""
     errors: list[ContentError] = []
     folder = root / "templates"

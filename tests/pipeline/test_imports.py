@@ -11,6 +11,8 @@ ordinary layout, not a cycle.
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import postil
@@ -82,6 +84,36 @@ def test_every_module_was_found():
 
 def test_postil_has_no_import_cycle():
     assert _cycle(GRAPH) == []
+
+
+FIRST_IMPORT = """
+import importlib, sys
+failed = []
+for name in sys.argv[1:]:
+    for loaded in [m for m in sys.modules if m == "postil" or m.startswith("postil.")]:
+        del sys.modules[loaded]
+    try:
+        importlib.import_module(name)
+    except ImportError as error:
+        failed.append(f"{name}: {error}")
+print("\\n".join(failed))
+"""
+"""Import each module named first, postil's modules forgotten before each (the libraries
+stay loaded, so the run takes a second), and print those that fail."""
+
+
+def test_every_module_imports_first_in_a_fresh_interpreter():
+    """`python -c "import postil.theme"` failed with "cannot import name … from partially
+    initialized module": `theme` imported `postil.symlink`, whose package's
+    `__init__` imports `discover`, which imports `postil.cache`, whose `keys` imports
+    `theme`. The graph above leaves packages' `__init__`s out, so every module is imported
+    first here, as a user's script or a test imports it."""
+    names = [name for name in MODULES if name != "postil.__main__"]
+    done = subprocess.run(
+        [sys.executable, "-c", FIRST_IMPORT, *names], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == ""
 
 
 def test_the_build_never_imports_the_dev_server_or_the_command_line():

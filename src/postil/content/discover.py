@@ -13,9 +13,9 @@ from typing import Any
 
 from postil.cache.manifest import RACY_NS
 from postil.content.notebook import notebook_markdown
-from postil.content.symlink import broken_symlink
 from postil.errors import ContentError, Diagnostic, Location, Severity, read_utf8
 from postil.model import SiteConfig, SourceFile
+from postil.symlink import broken_symlink
 
 CONTENT_DIR = "content"
 
