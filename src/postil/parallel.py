@@ -211,9 +211,15 @@ def _kill_pool(pool: ProcessPoolExecutor) -> None:
     """Stop a pool at once: cancel its queued work, kill and reap its live workers.
 
     A pool whose worker died can leave the others blocked on its queue, and `shutdown(wait=
-    True)` would then wait for ever; killing them bounds the time to fail or retry.
+    True)` would then wait for ever; killing them bounds the time to fail or retry. The
+    pool's manager thread is then waited for (up to 5 s): it closes the pool's wake-up pipe
+    when it sees the workers gone, and on Python 3.11 doing so while the interpreter exits
+    races `concurrent.futures`' exit hook writing to that pipe (a failed build printed
+    "OSError: [Errno 9] Bad file descriptor" with a traceback: `_ThreadWakeup` took no lock of
+    its own before CPython gh-125451).
     """
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         with contextlib.suppress(OSError, ValueError, AttributeError):
@@ -221,6 +227,9 @@ def _kill_pool(pool: ProcessPoolExecutor) -> None:
     for process in processes:
         with contextlib.suppress(OSError, ValueError, AttributeError, AssertionError):
             process.join(5)
+    if manager is not None:
+        with contextlib.suppress(RuntimeError):
+            manager.join(5)
 
 
 def in_background(function: Callable[..., R], *args: Any) -> Callable[[], R]:

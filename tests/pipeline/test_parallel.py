@@ -301,3 +301,27 @@ def test_a_worker_is_tied_to_its_parent_without_starting_a_program():
     child.join(30)
     assert child.exitcode == 0
     assert queue.get() == signal.SIGKILL
+
+
+def _sleep(seconds: float) -> float:
+    import time
+
+    time.sleep(seconds)
+    return seconds
+
+
+def test_a_killed_pool_has_closed_its_wake_up_pipe_before_it_returns():
+    """A page worker's template error kills the pool and the build exits: the pool's manager
+    thread closing its wake-up pipe then raced `concurrent.futures`' exit hook writing to
+    it (CI printed "OSError: [Errno 9] Bad file descriptor" with a traceback)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(2, multiprocessing.get_context("fork"))
+    pool.submit(_sleep, 30)
+    pool.submit(_sleep, 30).cancel()
+    manager = pool._executor_manager_thread  # type: ignore[attr-defined]
+    wakeup = pool._executor_manager_thread_wakeup  # type: ignore[attr-defined]
+    assert manager is not None and manager.is_alive()
+    parallel._kill_pool(pool)
+    assert not manager.is_alive()
+    assert wakeup._closed
