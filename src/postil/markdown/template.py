@@ -5,7 +5,7 @@ destination (`[GAN]({{ site.baseurl }}{% post_url 2017-08-20-gan %})`), or in ra
 (`<img src="{{ site.baseurl }}/x.png">`) are evaluated by `postil.markdown.liquid` and
 `postil.markdown.shortcode`; what they cannot give is left out with a warning at the tag's
 `path:line:col`. Template syntax never reaches the page: code spans, code blocks and math
-are not read at all, `{% raw %}…{% endraw %}` is shown as written, and `\\{{` is the escape
+(in raw HTML too: `MATH_IN_HTML`) are not read at all, `{% raw %}…{% endraw %}` is shown as written, and `\\{{` is the escape
 for braces meant as text.
 """
 
@@ -302,8 +302,17 @@ def _html_block(doc: RenderState, token: Token, raw: int, jsx: bool) -> int:
     return raw
 
 
+MATH_IN_HTML = re.compile(r"\$\$.+?\$\$|\\\[.+?\\\]|\\\(.+?\\\)", re.S)
+"""A formula in raw HTML, `$$…$$`, `\\[…\\]` or `\\(…\\)` (`postil.markdown.mathhtml`
+typesets it): its TeX's `{{\\rm x}}` is braces, not a template tag."""
+
+MATH_OPENERS = ("$$", "\\[", "\\(")
+
+
 def _substitute(doc: RenderState, html: str, line0: int, content: str | None = None) -> str:
-    """Return raw HTML with its tags evaluated (HTML comments are left as they are)."""
+    """Return raw HTML with its tags evaluated (HTML comments and formulas, `MATH_IN_HTML`,
+    are left as they are: MkDocs sites hide a `$$` block of `\\newcommand{\\x}{{\\rm x}}`
+    in a `<div>`, and math is never read for tags outside HTML either)."""
     out, at = [], 0
     while at < len(html):
         if html.startswith("<!--", at):
@@ -311,6 +320,11 @@ def _substitute(doc: RenderState, html: str, line0: int, content: str | None = N
             stop = len(html) if close < 0 else close + 3
             out.append(html[at:stop])
             at = stop
+            continue
+        formula = MATH_IN_HTML.match(html, at) if html.startswith(MATH_OPENERS, at) else None
+        if formula is not None:
+            out.append(formula.group())
+            at = formula.end()
             continue
         tag = scan_tag(html, at) if html.startswith(TAG_START, at) else None
         if tag is None:
