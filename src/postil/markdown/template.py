@@ -5,8 +5,8 @@ destination (`[GAN]({{ site.baseurl }}{% post_url 2017-08-20-gan %})`), or in ra
 (`<img src="{{ site.baseurl }}/x.png">`) are evaluated by `postil.markdown.liquid` and
 `postil.markdown.shortcode`; what they cannot give is left out with a warning at the tag's
 `path:line:col`. Template syntax never reaches the page: code spans, code blocks and math
-(in raw HTML too: `MATH_IN_HTML`) are not read at all, `{% raw %}…{% endraw %}` is shown as written, and `\\{{` is the escape
-for braces meant as text.
+(in raw HTML too: `MATH_IN_HTML`) are not read at all, `{% raw %}…{% endraw %}` is shown
+as written, and `\\{{` is the escape for braces meant as text.
 """
 
 from __future__ import annotations
