@@ -381,3 +381,16 @@ def test_template_tags_in_raw_html_outside_a_formula_are_still_evaluated():
     html, state = render("<p>{{ site.baseurl }} costs $$5 and {{ page.nope }}</p>\n")
     assert "<p>/blog costs $$5 and </p>" in html
     assert len(state.diagnostics) == 1
+
+
+def test_a_shortcode_or_liquid_tag_in_a_formula_inside_raw_html_is_still_read():
+    # Hugo and Jekyll read them before anything else: a theme's preamble shortcode, hidden
+    body = (
+        '<div style="display:none">\n$$ {{< import file="preamble.tex" >}} $$\n</div>\n\n'
+        "<p>$$ x {% unknowntag %} $$</p>\n"
+    )
+    html, state = render(body)
+    assert "{{&lt;" not in html and "{{<" not in html and "{%" not in html
+    found = [m.split(": ", 1)[1] for m in messages(state)]
+    assert found[0].startswith('Hugo shortcode `{{< import file="preamble.tex" >}}` is not')
+    assert found[1].startswith("Liquid tag `{% unknowntag %}`")

@@ -304,16 +304,18 @@ def _html_block(doc: RenderState, token: Token, raw: int, jsx: bool) -> int:
 
 MATH_IN_HTML = re.compile(r"\$\$.+?\$\$|\\\[.+?\\\]|\\\(.+?\\\)", re.S)
 """A formula in raw HTML, `$$…$$`, `\\[…\\]` or `\\(…\\)` (`postil.markdown.mathhtml`
-typesets it): its TeX's `{{\\rm x}}` is braces, not a template tag."""
+typesets it): its TeX's `{{\\rm x}}` is braces, not a Liquid output."""
 
 MATH_OPENERS = ("$$", "\\[", "\\(")
 
 
 def _substitute(doc: RenderState, html: str, line0: int, content: str | None = None) -> str:
-    """Return raw HTML with its tags evaluated (HTML comments and formulas, `MATH_IN_HTML`,
-    are left as they are: MkDocs sites hide a `$$` block of `\\newcommand{\\x}{{\\rm x}}`
-    in a `<div>`, and math is never read for tags outside HTML either)."""
-    out, at = [], 0
+    """Return raw HTML with its tags evaluated (HTML comments are left as they are). In a
+    formula (`MATH_IN_HTML`) `{{` is TeX's braces: MkDocs sites hide a `$$` block of
+    `\\newcommand{\\x}{{\\rm x}}` in a `<div>`; its shortcodes and `{% %}` tags are still
+    read there, as Hugo and Jekyll read them before anything else (Hugo themes hide
+    `$$ {{< import file="preamble.tex" >}} $$` so)."""
+    out, at, formula_end = [], 0, 0
     while at < len(html):
         if html.startswith("<!--", at):
             close = html.find("-->", at)
@@ -321,10 +323,12 @@ def _substitute(doc: RenderState, html: str, line0: int, content: str | None = N
             out.append(html[at:stop])
             at = stop
             continue
-        formula = MATH_IN_HTML.match(html, at) if html.startswith(MATH_OPENERS, at) else None
-        if formula is not None:
-            out.append(formula.group())
-            at = formula.end()
+        if at >= formula_end and html.startswith(MATH_OPENERS, at):
+            formula = MATH_IN_HTML.match(html, at)
+            formula_end = formula.end() if formula is not None else formula_end
+        if at < formula_end and html.startswith("{{", at) and html[at + 2 : at + 3] not in "<%":
+            out.append("{{")
+            at += 2
             continue
         tag = scan_tag(html, at) if html.startswith(TAG_START, at) else None
         if tag is None:
