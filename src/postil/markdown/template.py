@@ -304,17 +304,17 @@ def _html_block(doc: RenderState, token: Token, raw: int, jsx: bool) -> int:
 
 MATH_IN_HTML = re.compile(r"\$\$.+?\$\$|\\\[.+?\\\]|\\\(.+?\\\)", re.S)
 """A formula in raw HTML, `$$…$$`, `\\[…\\]` or `\\(…\\)` (`postil.markdown.mathhtml`
-typesets it): its TeX's `{{\\rm x}}` is braces, not a Liquid output."""
+typesets it): its TeX's `{{\\rm x}}` is braces, not a Liquid output (`_substitute`)."""
 
 MATH_OPENERS = ("$$", "\\[", "\\(")
 
 
 def _substitute(doc: RenderState, html: str, line0: int, content: str | None = None) -> str:
     """Return raw HTML with its tags evaluated (HTML comments are left as they are). In a
-    formula (`MATH_IN_HTML`) `{{` is TeX's braces: MkDocs sites hide a `$$` block of
-    `\\newcommand{\\x}{{\\rm x}}` in a `<div>`; its shortcodes and `{% %}` tags are still
-    read there, as Hugo and Jekyll read them before anything else (Hugo themes hide
-    `$$ {{< import file="preamble.tex" >}} $$` so)."""
+    formula (`MATH_IN_HTML`) a `{{` before a TeX command is braces: MkDocs sites hide a `$$`
+    block of `\\newcommand{\\x}{{\\rm x}}` in a `<div>`, and Liquid cannot read `{{\\rm x}}`
+    (Jekyll stops at it). Other tags there are read, as Jekyll and Hugo read them before
+    anything else (`{{x}}` is Liquid; Hugo themes hide `$$ {{< import file="x.tex" >}} $$`)."""
     out, at, formula_end = [], 0, 0
     while at < len(html):
         if html.startswith("<!--", at):
@@ -326,7 +326,7 @@ def _substitute(doc: RenderState, html: str, line0: int, content: str | None = N
         if at >= formula_end and html.startswith(MATH_OPENERS, at):
             formula = MATH_IN_HTML.match(html, at)
             formula_end = formula.end() if formula is not None else formula_end
-        if at < formula_end and html.startswith("{{", at) and html[at + 2 : at + 3] not in "<%":
+        if at < formula_end and html.startswith("{{\\", at):
             out.append("{{")
             at += 2
             continue
