@@ -23,7 +23,9 @@ def test_unknown_figure_reference_is_an_error_at_its_line_and_column():
     _, state = render("![A](a.png){#fig-a}\n\nText\nsee [](#fig-x) now.\n")
     assert [str(d) for d in state.diagnostics] == [
         "post.md:7:5: empty link to #fig-x: no figure, table, equation or `(label)=` target "
-        "has the id 'fig-x' (figures and tables: fig-a); fix the id or write the link text"
+        "has the id 'fig-x' (figures and tables: fig-a); fix the id or write the link text "
+        "(a label of another post, as a MyST project's files refer to each other's: "
+        "`[text](other.md#fig-x)`, which postil checks)"
     ]
     assert state.diagnostics[0].severity is Severity.ERROR
 

@@ -363,3 +363,34 @@ def test_a_pdf_viewer_tag_is_left_out_with_a_warning_naming_whose_it_is():
         "embeds a PDF viewer, which postil does not do, so it is left out; write the content "
         "itself (a link, the text)"
     ]
+
+
+@pytest.mark.parametrize(("opening", "closing"), [("$$", "$$"), ("\\[", "\\]"), ("\\(", "\\)")])
+def test_double_braces_of_tex_in_a_formula_inside_raw_html_are_no_template_tag(opening, closing):
+    # MkDocs sites hide their macros in a `<div style="display:none">` of display math
+    body = (
+        f'<div style="display:none">\n{opening}\n\\newcommand{{\\nxt}}{{{{\\rm nxt}}}}\n'
+        f"{closing}\n</div>\n\nWe call $\\nxt$ here.\n"
+    )
+    html, state = render(body)
+    assert state.diagnostics == []
+    assert "<mrow><mi>nxt</mi></mrow>" in html  # the macro, defined in the hidden block
+
+
+def test_template_tags_in_raw_html_outside_a_formula_are_still_evaluated():
+    html, state = render("<p>{{ site.baseurl }} costs $$5 and {{ page.nope }}</p>\n")
+    assert "<p>/blog costs $$5 and </p>" in html
+    assert len(state.diagnostics) == 1
+
+
+def test_a_shortcode_or_liquid_tag_in_a_formula_inside_raw_html_is_still_read():
+    # Hugo and Jekyll read them before anything else: a theme's preamble shortcode, hidden
+    body = (
+        '<div style="display:none">\n$$ {{< import file="preamble.tex" >}} $$\n</div>\n\n'
+        "<p>$$ x {% unknowntag %} $$</p>\n"
+    )
+    html, state = render(body)
+    assert "{{&lt;" not in html and "{{<" not in html and "{%" not in html
+    found = [m.split(": ", 1)[1] for m in messages(state)]
+    assert found[0].startswith('Hugo shortcode `{{< import file="preamble.tex" >}}` is not')
+    assert found[1].startswith("Liquid tag `{% unknowntag %}`")

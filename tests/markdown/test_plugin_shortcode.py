@@ -336,3 +336,46 @@ def test_columns_are_side_by_side_and_their_markers_are_not_text():
     )
     assert html.count('<div class="column">') == 2 and "&lt;---&gt;" not in html
     assert "<math" in html
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        'See [it]({{< ref "other.md#part"\n>}}) here.\n',  # Docsy's user guide wraps so
+        'See [it]({{< ref "other.md#part"\n  >}}) here.\n',
+        'See [it]({{< ref\n"other.md#part"\n>}}) here.\n',
+    ],
+)
+def test_a_shortcode_closed_at_the_start_of_the_next_line_is_no_block_quote(body):
+    html, state = render(body)
+    assert html == '<p>See <a href="/blog/posts/other/#part">it</a> here.</p>\n'
+    assert messages(state) == []
+
+
+def test_a_line_starting_with_the_closing_delimiters_and_no_open_shortcode_is_a_quote():
+    body = 'Closed {{< ref "other.md" >}} here\n>}} quoted\n\nOpen {{< ref "other.md"\n\n>}} too\n'
+    html, _ = render(body)
+    assert html == (
+        "<p>Closed https://x.org/blog/posts/other/ here</p>\n"
+        "<blockquote>\n<p>}} quoted</p>\n</blockquote>\n"
+        "<p>Open {{&lt; ref &quot;other.md&quot;</p>\n"
+        "<blockquote>\n<p>}} too</p>\n</blockquote>\n"
+    )
+
+
+def test_a_paired_shortcode_written_self_closed_is_not_reported_unclosed():
+    body = (
+        '{{< tabpane >}}\n{{< tab header="Shell:" disabled=true />}}\n'
+        '{{< tab header="Bash" lang="bash" >}}\nls\n{{< /tab >}}\n{{< /tabpane >}}\n\n'
+        '{{< alert title="Note" />}}\n\n{{< details title="More" />}}\n'
+    )
+    html, state = render(body)
+    assert messages(state) == []
+    assert re.findall(r'<p class="tab-title">([^<]*)</p>', html) == ["Shell:", "Bash"]
+    assert html.count("<aside") == 2
+
+
+def test_an_unknown_shortcode_written_self_closed_pairs_with_no_later_closing_tag():
+    html, state = render("{{< foo />}}\n\n{{< foo >}}\nkeep\n{{< /foo >}}\n")
+    assert html == "<p>keep</p>\n"
+    assert [str(d.location).split(":")[1] for d in state.diagnostics] == ["1", "3"]

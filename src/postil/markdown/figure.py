@@ -433,7 +433,8 @@ def _resolve_references(state: StateCore, inline: Token, labels: dict[str, str])
                 col,
                 f"empty link to {href}: no figure, table, equation or `(label)=` target "
                 f"has the id {href[1:]!r} (figures and tables: {known}); fix the id or "
-                "write the link text",
+                "write the link text (a label of another post, as a MyST project's files "
+                f"refer to each other's: `[text](other.md{href})`, which postil checks)",
             )
             label = "??"
         resolved.append(Token("text", "", 0, content=label))

@@ -27,7 +27,9 @@ math post is made of with its own features, and says which it does not do:
   figure, table or theorem links; `` {doc}`text <file>` `` and `` {index}`text <entry>` ``
   their text; others are their text with a warning;
 - `$$ … $$ (label)`, MyST's labelled display math, is read by `postil.markdown.math`;
-- a `(label)=` line is left out (a target for `{ref}`).
+- a `(label)=` line is left out (a target for `{ref}`);
+- lines beginning with `%` are comments, left out (`myst_comment`), in a post that writes
+  MyST.
 
 Sources: MyST-Parser's syntax reference ("Directives", "Roles", "Targets"), myst-nb's
 `code-cell` (`mystnb: figure: name:`), sphinx-exercise's gated directives, sphinx-proof's
@@ -69,7 +71,7 @@ from postil.markdown.mystrole import (
     render_myst_ref,
     render_myst_role_text,
 )
-from postil.markdown.state import get_state
+from postil.markdown.state import SourceLines, get_state
 from postil.markdown.tagsyntax import tokenize_lines
 from postil.markdown.theorem import PROOFS, title_tokens
 
@@ -109,18 +111,66 @@ def myst_plugin(md: MarkdownIt) -> None:
     renders the formula numbered and the role as its linked number, "(1)".
     """
     md.block.ruler.before("paragraph", "myst_target", myst_target)
+    alt = ["paragraph", "reference", "blockquote", "list"]
+    md.block.ruler.before("fence", "myst_comment", myst_comment, {"alt": alt})
     md.block.ruler.before("fence", "myst_block", myst_block, {"alt": ["paragraph"]})
     md.core.ruler.before("chunk", "myst_directives", myst_directives)
     md.inline.ruler.before("backticks", "myst_role", myst_role)
     md.core.ruler.after("inline", "myst_role_check", myst_role_check)
     md.core.ruler.before("inline", "myst_targets", myst_targets)
     md.add_render_rule("myst_target", render_myst_target)
+    md.add_render_rule("myst_comment", lambda *args: "")
     if "figure_number" in md.core.ruler.get_all_rules():
         md.core.ruler.after("figure_number", "myst_ref_resolve", myst_ref_resolve)
     else:
         md.core.ruler.push("myst_ref_resolve", myst_ref_resolve)
     md.add_render_rule("myst_ref", render_myst_ref)
     md.add_render_rule("myst_role_text", render_myst_role_text)
+
+
+MYST_SIGNS = re.compile(
+    r"^ {0,3}(?:(?:`{3,}|~{3,}|:{3,})\{[A-Za-z][\w:-]*\}|\([^()\s]+\)=\s*$)"
+    r"|\{[A-Za-z][\w:-]*\}`[^`\n]",
+    re.M,
+)
+"""What only a MyST document writes: a directive fence (```` ```{note} ````, `:::{figure}`),
+a `(label)=` target line, or a role (`` {eq}`x` ``)."""
+
+
+def myst_comment(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """Block rule: lines beginning with `%` in a MyST post are its comments, left out.
+
+    MyST-Parser's syntax reference ("Comments") and mystmd read a `%` at the start of a
+    line as a comment that ends the paragraph before it; Jupyter Book authors comment out
+    drafts and whole directives so (`%:::{prf:theorem}`). Only a post that writes MyST
+    (`MYST_SIGNS`) is read so: elsewhere such a line is text, as CommonMark has it, and a
+    `%` inside code or display math stays theirs (their rules read those lines first).
+    """
+    if state.is_code_block(start) or state.src[state.bMarks[start] + state.tShift[start]] != "%":
+        return False
+    if not _writes_myst(state):
+        return False
+    line = start + 1
+    while line < end and state.sCount[line] >= state.blkIndent and not state.is_code_block(line):
+        if state.src[state.bMarks[line] + state.tShift[line]] != "%" or state.isEmpty(line):
+            break
+        line += 1
+    if not silent:
+        state.push("myst_comment", "", 0).map = [start, line]
+    state.line = line
+    return True
+
+
+def _writes_myst(state: StateBlock) -> bool:
+    """Return whether the post being rendered writes MyST (`MYST_SIGNS`), found once."""
+    doc = get_state(state.env)
+    found = doc.extra.get("writes_myst")
+    if found is None:
+        lines = doc.source_lines
+        text = lines.text if isinstance(lines, SourceLines) else "\n".join(lines)
+        text = text or state.src  # (a fragment rendered on its own)
+        found = doc.extra["writes_myst"] = MYST_SIGNS.search(text) is not None
+    return bool(found)
 
 
 def myst_target(state: StateBlock, start: int, end: int, silent: bool) -> bool:

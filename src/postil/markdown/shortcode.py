@@ -36,15 +36,18 @@ rendering; postil reads the shortcodes it has an equivalent for:
   spans too, as Hugo shows it there.
 
 A shortcode alone on its lines may span several (`{{< figure⏎  src="x.png"⏎>}}`, as Hugo
-reads the file before the Markdown: `tagsyntax.spanning_tag`). Any other shortcode is left
-out with a warning naming it; the content between a paired shortcode's tags stays.
+reads the file before the Markdown: `tagsyntax.spanning_tag`); one inside a paragraph may
+end on a line beginning `>}}`, which is then no block quote. A paired shortcode written
+self-closed (`{{< tab header="CLI:" disabled=true />}}`, Docsy's label of a tab set) has no
+content and no closing tag. Any other shortcode is left out with a warning naming it; the
+content between a paired shortcode's tags stays.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import partial
 from urllib.parse import urlsplit
 
@@ -129,6 +132,38 @@ def shortcode_plugin(md: MarkdownIt) -> None:
     )
     md.add_render_rule("shortcode_marker", lambda *args: "")
     md.core.ruler.after("inline", "shortcode_code_escape", shortcode_code_escape)
+    index = md.block.ruler.__find__("blockquote")
+    quote_rule, alt = md.block.ruler.__rules__[index].fn, md.block.ruler.__rules__[index].alt
+    md.block.ruler.at("blockquote", _not_a_shortcode_end(quote_rule), {"alt": alt})
+
+
+def _not_a_shortcode_end(quote_rule: Callable[..., bool]) -> Callable[..., bool]:
+    """Return markdown-it's block quote rule, refusing a line that begins with the `>}}`
+    closing a shortcode opened on the paragraph's lines above it.
+
+    Hugo reads shortcodes before the Markdown, so `[x]({{< ref "a.md"⏎>}})` (Docsy's
+    user guide wraps long references so) is one link there; CommonMark would read the
+    second line as a block quote that ends the paragraph, and the reader saw the tag.
+    """
+
+    def quote_or_shortcode_end(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        begin = state.bMarks[start] + state.tShift[start]
+        if state.src.startswith(">}}", begin) and _shortcode_open_above(state, start):
+            return False
+        return quote_rule(state, start, end, silent)
+
+    return quote_or_shortcode_end
+
+
+def _shortcode_open_above(state: StateBlock, line: int) -> bool:
+    """Return whether the lines above `line`, up to a blank line, hold a `{{<` that no
+    `>}}` closes."""
+    first = line
+    while first > 0 and not state.isEmpty(first - 1):
+        first -= 1
+    text = state.src[state.bMarks[first] : state.bMarks[line]]
+    opened = text.rfind("{{<")
+    return opened >= 0 and text.find(">}}", opened) < 0
 
 
 def shortcode_code_escape(state: StateCore) -> None:
@@ -173,7 +208,12 @@ def shortcode_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
     if silent:
         return True
     line = start
-    if tag.name in CALLOUTS | FOLDS | QUOTES | TABSETS | TABS | COLUMNS | CARDS and not tag.closing:
+    paired = CALLOUTS | FOLDS | QUOTES | TABSETS | TABS | COLUMNS | CARDS
+    if tag.name in paired and not tag.closing and self_closed(tag):
+        _empty_pair(state, start, tag)
+        state.line = start + 1
+        return True
+    if tag.name in paired and not tag.closing:
         close = find_closer(state, start, end, tag.name)
         if close is not None and tag.name in COLUMNS | CARDS:
             (push_columns if tag.name in COLUMNS else push_cards)(state, start, close, tag)
@@ -189,6 +229,26 @@ def shortcode_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
         _one_line(state, start, end, tag)
     state.line = line + 1
     return True
+
+
+def self_closed(tag: Tag) -> bool:
+    """Return whether a shortcode is written self-closed, `{{< name args />}}`: Hugo reads
+    it as a paired shortcode with no content, and looks for no closing tag."""
+    return tag.kind == "shortcode" and not tag.closing and tag.inner.endswith("/")
+
+
+def _empty_pair(state: StateBlock, start: int, tag: Tag) -> None:
+    """Push a paired shortcode written self-closed on line `start` with nothing inside:
+    a tab, callout, quote or set under its title, as its theme draws it (Docsy's
+    `{{< tab header="CLI:" disabled=true />}}` labels the tabs after it)."""
+    if tag.name in TABS:
+        push_tab(state, (start, start), tag, "")
+    elif tag.name in TABSETS:
+        push_tabset(state, start, start, tag)
+    elif tag.name in COLUMNS | CARDS:
+        (push_columns if tag.name in COLUMNS else push_cards)(state, start, start, tag)
+    else:
+        (quote if tag.name in QUOTES else callout)(state, start, start, tag)
 
 
 def _spanning(state: StateBlock, start: int, end: int, silent: bool) -> bool:
@@ -245,7 +305,7 @@ def _one_line(state: StateBlock, start: int, end: int, tag: Tag) -> None:
         return
     if tag.name == "pagebreak":  # Quarto's print page break: nothing on a web page
         return
-    if find_closer(state, start, end, tag.name) is not None:
+    if not self_closed(tag) and find_closer(state, start, end, tag.name) is not None:
         opened.append(tag.name)
     elif tag.name in CALLOUTS | FOLDS | TABSETS | TABS | COLUMNS | CARDS:
         close = tag.raw.replace(tag.inner, "/" + tag.name)

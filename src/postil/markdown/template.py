@@ -5,8 +5,8 @@ destination (`[GAN]({{ site.baseurl }}{% post_url 2017-08-20-gan %})`), or in ra
 (`<img src="{{ site.baseurl }}/x.png">`) are evaluated by `postil.markdown.liquid` and
 `postil.markdown.shortcode`; what they cannot give is left out with a warning at the tag's
 `path:line:col`. Template syntax never reaches the page: code spans, code blocks and math
-are not read at all, `{% raw %}…{% endraw %}` is shown as written, and `\\{{` is the escape
-for braces meant as text.
+(in raw HTML too: `MATH_IN_HTML`) are not read at all, `{% raw %}…{% endraw %}` is shown
+as written, and `\\{{` is the escape for braces meant as text.
 """
 
 from __future__ import annotations
@@ -302,15 +302,33 @@ def _html_block(doc: RenderState, token: Token, raw: int, jsx: bool) -> int:
     return raw
 
 
+MATH_IN_HTML = re.compile(r"\$\$.+?\$\$|\\\[.+?\\\]|\\\(.+?\\\)", re.S)
+"""A formula in raw HTML, `$$…$$`, `\\[…\\]` or `\\(…\\)` (`postil.markdown.mathhtml`
+typesets it): its TeX's `{{\\rm x}}` is braces, not a Liquid output (`_substitute`)."""
+
+MATH_OPENERS = ("$$", "\\[", "\\(")
+
+
 def _substitute(doc: RenderState, html: str, line0: int, content: str | None = None) -> str:
-    """Return raw HTML with its tags evaluated (HTML comments are left as they are)."""
-    out, at = [], 0
+    """Return raw HTML with its tags evaluated (HTML comments are left as they are). In a
+    formula (`MATH_IN_HTML`) a `{{` before a TeX command is braces: MkDocs sites hide a `$$`
+    block of `\\newcommand{\\x}{{\\rm x}}` in a `<div>`, and Liquid cannot read `{{\\rm x}}`
+    (Jekyll stops at it). Other tags there are read, as Jekyll and Hugo read them before
+    anything else (`{{x}}` is Liquid; Hugo themes hide `$$ {{< import file="x.tex" >}} $$`)."""
+    out, at, formula_end = [], 0, 0
     while at < len(html):
         if html.startswith("<!--", at):
             close = html.find("-->", at)
             stop = len(html) if close < 0 else close + 3
             out.append(html[at:stop])
             at = stop
+            continue
+        if at >= formula_end and html.startswith(MATH_OPENERS, at):
+            formula = MATH_IN_HTML.match(html, at)
+            formula_end = formula.end() if formula is not None else formula_end
+        if at < formula_end and html.startswith("{{\\", at):
+            out.append("{{")
+            at += 2
             continue
         tag = scan_tag(html, at) if html.startswith(TAG_START, at) else None
         if tag is None:
