@@ -428,13 +428,14 @@ def _resolve_references(state: StateCore, inline: Token, labels: dict[str, str])
         if label is None:
             line0, col = _find_in_block(state.src, inline.map, f"[]({href})")
             known = ", ".join(sorted(labels)) or "none"
-            get_state(state.env).error(
+            get_state(state.env).warn(  # the page shows `??`, as for an unknown `\eqref`
                 line0,
                 col,
                 f"empty link to {href}: no figure, table, equation or `(label)=` target "
-                f"has the id {href[1:]!r} (figures and tables: {known}); fix the id or "
-                "write the link text (a label of another post, as a MyST project's files "
-                f"refer to each other's: `[text](other.md{href})`, which postil checks)",
+                f"has the id {href[1:]!r} (figures and tables: {known}), so it shows ??; "
+                "fix the id or write the link text (a label of another post, as a MyST "
+                f"project's files refer to each other's: `[text](other.md{href})`, which "
+                "postil checks)",
             )
             label = "??"
         resolved.append(Token("text", "", 0, content=label))
