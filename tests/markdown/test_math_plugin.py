@@ -298,6 +298,29 @@ def test_math_dollars_closing_an_inline_formula_at_a_line_start_is_no_unclosed_o
     assert html.count('<math display="block">') == 2
 
 
+@pytest.mark.parametrize(
+    "source",
+    [
+        "the first `$$` is missing:\n$$\nx\n$$\n\nEnd.\n",
+        "> the first `$$` is missing:\n> $$\n> x\n> $$\n",
+        "`$` and `` `$$` `` and `$`:\n$$\nx\n$$\n",
+        "in `a $$ b` we write:\n\\begin{align}\nx &= 1\n\\end{align}\n",
+    ],
+)
+def test_math_dollars_in_code_spans_leave_no_formula_open(source):
+    """A paragraph's code span holding `$$` (a post explaining kramdown's math) left the
+    paragraph's `$$` count odd: the display formula after it was read as closing one, and
+    its closing `$$` warned as never closed."""
+    html, state = render(source)
+    assert not state.diagnostics
+    assert html.count('<math display="block">') == 1
+
+
+def test_math_unclosed_dollars_after_a_code_span_still_warn():
+    _, state = render("in `a $$ b` we write:\n$$\nx\n")
+    assert [(d.location.line, d.message) for d in state.diagnostics] == [(2, UNCLOSED_DISPLAY)]
+
+
 def test_math_dollars_on_lazy_lines_of_a_list_item_are_display_math_without_a_warning():
     html, state = render("- the solution is\n$$\nX = c_1\n$$\nfor some $c$.\n- next\n")
     assert not state.diagnostics

@@ -1057,7 +1057,7 @@ def _inline_math_open(state: StateBlock, begin: int) -> bool:
     (`$$⏎\begin{align}…\end{align}⏎$$.`, whose closing `$$` does not end its line, so the
     paragraph holds the formula) or of single `$` (escaped ones and `\$` not counted), or
     more `\(` than `\)`."""
-    text = ESCAPED.sub("", state.src[state.bMarks[state.line] : begin])
+    text = _prose(state.src[state.bMarks[state.line] : begin])
     doubles = text.count("$$")
     singles = text.count("$") - 2 * doubles
     return doubles % 2 == 1 or singles % 2 == 1 or text.count("\\(") > text.count("\\)")
@@ -1070,8 +1070,7 @@ def _quote_math_open(state: StateBlock, line: int) -> bool:
     first = line - 1
     while first > state.line and not state.isEmpty(first - 1):
         first -= 1
-    text = ESCAPED.sub("", state.src[state.bMarks[first] : state.bMarks[line]])
-    return text.count("$$") % 2 == 1
+    return _prose(state.src[state.bMarks[first] : state.bMarks[line]]).count("$$") % 2 == 1
 
 
 def _closed_in_lazy_lines(state: StateBlock, line: int, end_line: int, pos: int) -> bool:
@@ -1090,9 +1089,39 @@ def _closes_inline(state: StateBlock, begin: int) -> bool:
     """Tell if the `$$` at `begin`, inside a paragraph, closes a `$$` opened before it.
 
     While a paragraph asks whether a line ends it (a silent call), `state.line` is the
-    paragraph's first line; an odd count of `$$` before this one leaves one open.
+    paragraph's first line; an odd count of `$$` before this one leaves one open (those in
+    code spans and escaped ones not counted: `_prose`).
     """
-    return state.src.count("$$", state.bMarks[state.line], begin) % 2 == 1
+    return _prose(state.src[state.bMarks[state.line] : begin]).count("$$") % 2 == 1
+
+
+CODE_SPAN_RUN = re.compile(r"(?<!\\)`+")
+"""A run of backticks that may open a code span (one after a backslash is escaped)."""
+
+
+def _prose(text: str) -> str:
+    """Return `text` (a paragraph's lines so far) without its escaped characters and its
+    closed code spans, whose dollars open and close no formula: `` the first `$$` is
+    missing:⏎$$⏎x⏎$$ `` holds one formula, not an open `$$` and an unclosed one.
+
+    A code span runs from a backtick run to the next run of the same length (CommonMark,
+    "Code spans"); a run with no such closer is literal backticks.
+    """
+    if "`" not in text:
+        return ESCAPED.sub("", text)
+    kept = []
+    at = 0
+    while (opener := CODE_SPAN_RUN.search(text, at)) is not None:
+        width = len(opener.group())
+        closer = re.compile(f"(?<!`)`{{{width}}}(?!`)").search(text, opener.end())
+        if closer is None:
+            kept.append(text[at : opener.end()])
+            at = opener.end()
+            continue
+        kept.append(text[at : opener.start()])
+        at = closer.end()
+    kept.append(text[at:])
+    return ESCAPED.sub("", "".join(kept))
 
 
 def _warn_text_environment(state: StateBlock, line: int, begin: int) -> None:
