@@ -781,7 +781,7 @@ def test_an_unsupported_command_is_one_warning_a_post_naming_the_formulas_lines(
     html, state = render(source)
     assert html.count('class="math-error"') == 4  # each formula still shows its TeX
     assert [(d.location.line, d.message.split(";")[0]) for d in state.diagnostics] == [
-        (1, "unsupported command \\rc (in 2 formulas, lines 1)"),
+        (1, "unsupported command \\rc (in 2 formulas, line 1)"),
         (4, "unsupported command \\bc (in 2 formulas, lines 4, 7)"),
     ]
     _, state = render("$\\rc{a}$\n")  # negative: one use, the message as it was

@@ -80,6 +80,17 @@ def test_a_bracketed_citation_of_no_id_still_warns_as_a_citation_at_its_place():
     ]
 
 
+def test_bracketed_citations_without_a_bibliography_are_one_warning_naming_their_lines():
+    # a Quarto post whose .bib was not copied: one warning, not one a citation
+    html, found = render("As shown [@a].\n\nAnd [@b] and [@c].\n")
+    assert "[@a]" in html and "[@c]" in html
+    assert found == [
+        "post.md:1:10: warning: [@a] and 2 more written so (lines 1, 3) read as citations but "
+        "the post names no bibliography; add `bibliography: refs.bib` to its front matter (or "
+        "postil.yaml), or give elements of the post those ids to refer to them"
+    ]
+
+
 def test_with_a_bibliography_a_key_it_has_is_cited_and_one_it_lacks_warns_unless_an_id():
     from pathlib import Path
 

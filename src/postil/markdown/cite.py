@@ -8,7 +8,7 @@ The works come from the `.bib` files the post and the site name (`RenderState.bi
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any
@@ -23,9 +23,9 @@ from postil.bibliography import style
 from postil.bibliography.entries import Work
 from postil.errors import Diagnostic, Location, Severity
 from postil.markdown.citeaffix import affix_html
-from postil.markdown.citemessages import NO_BIBLIOGRAPHY, unknown_key
+from postil.markdown.citemessages import NO_BIBLIOGRAPHY, NO_BIBLIOGRAPHY_MANY, unknown_key
 from postil.markdown.rendered import CitedWork
-from postil.markdown.state import RenderState, get_state
+from postil.markdown.state import RenderState, get_state, named_lines
 from postil.markdown.tagsyntax import locate
 from postil.markdown.xref import XREF
 
@@ -39,11 +39,22 @@ _NARRATIVE = re.compile(rf"@{_ANY_KEY}(?: ?\[(?!\^)(?P<locator>[^\[\]]*)\](?![(\
 _NOT_BEFORE_NARRATIVE = frozenset("_@.-/\\`")
 
 BACKREF_GLYPH = "\u21a9\ufe0e"
-SCHOLAR_DEFAULT = (
-    " (jekyll-scholar read `_bibliography/references.bib` unless told otherwise: "
-    "`bibliography: _bibliography/references.bib` in postil.yaml names it for every post)"
-)
-"""Where a post citing with jekyll-scholar's tags had its works, said when it names none."""
+SCHOLAR_FILE = re.compile(r"(?:--file|-f)\s+[\"']?([\w./-]+)")
+"""jekyll-scholar's `--file name` (or `-f`) in a `{% cite %}` tag: the `.bib` it reads."""
+
+
+def scholar_default(written: str) -> str:
+    """Return where a post citing with jekyll-scholar's tag `written` had its works, said
+    when it names no bibliography: `_bibliography/references.bib` (jekyll-scholar's
+    `source` and `bibliography` defaults, its README "Configuration"), or the file its
+    `--file` names there."""
+    named = SCHOLAR_FILE.search(written)
+    name = named.group(1) if named else "references"
+    name += "" if name.endswith(".bib") else ".bib"
+    return (
+        f" (jekyll-scholar read `_bibliography/{name}` unless told otherwise: "
+        f"`bibliography: _bibliography/{name}` in postil.yaml names it for every post)"
+    )
 
 
 @dataclass(frozen=True)
@@ -400,7 +411,10 @@ def _install(render: RenderState, data: _Citations, found: tuple) -> None:
 
 
 def _report_unbound(state: StateCore, render: RenderState) -> None:
-    """Warn about the `[@key]`s of a document without a bibliography (found while parsing)."""
+    """Warn about the `[@key]`s of a document without a bibliography (found while parsing):
+    one warning a post for each way of citing (`[@key]`, jekyll-scholar's tag, a role or
+    element), at the first, naming the lines of the others (`RenderState.warn_each`: an
+    al-folio post citing 40 works said the same thing 40 times)."""
     pending = render.extra.pop("cite_pending", [])
     if not pending:
         return
@@ -413,13 +427,27 @@ def _report_unbound(state: StateCore, render: RenderState) -> None:
         line0, col = (0, 1)
         if inline is not None:
             line0, col = locate(render, (inline.map or [0])[0], inline.content, pos)
-        render.warn(
-            line0,
-            col,
-            NO_BIBLIOGRAPHY.format(shown=shown)
+        way = "[" if src.startswith("[", pos) else src[pos : pos + 2]
+        render.warn_each(f"cite unbound {way}", line0, col, _unbound_message(src, pos, shown))
+
+
+def _unbound_message(src: str, pos: int, shown: str) -> Callable[[list[int]], str]:
+    """Return the `warn_each` message of the first citation of its kind (written `shown` at
+    `src[pos]`) in a post with no bibliography, given the lines of all of them."""
+
+    def message(lines: list[int]) -> str:
+        many = dict(shown=shown, more=len(lines) - 1, lines=named_lines(lines))
+        return (
+            (
+                NO_BIBLIOGRAPHY_MANY.format(**many)
+                if len(lines) > 1
+                else NO_BIBLIOGRAPHY.format(shown=shown)
+            )
             + (", or write \\[ for literal text" if src.startswith("[", pos) else "")
-            + (SCHOLAR_DEFAULT if src.startswith("{%", pos) else ""),
+            + (scholar_default(shown) if src.startswith("{%", pos) else "")
         )
+
+    return message
 
 
 def _warn_unknown(render: RenderState, inline: Token, token: Token, key: str, base: int) -> None:

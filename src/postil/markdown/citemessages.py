@@ -15,6 +15,13 @@ NO_BIBLIOGRAPHY = (
 )
 """The warning at a citation in a post without a bibliography (`shown`: as written)."""
 
+NO_BIBLIOGRAPHY_MANY = (
+    "{shown} and {more} more written so ({lines}) read as citations but the post "
+    "names no bibliography; add `bibliography: refs.bib` to its front matter (or postil.yaml)"
+)
+"""`NO_BIBLIOGRAPHY` at the first of several citations written the same way (`lines`:
+`state.named_lines` of all of them)."""
+
 
 def unknown_key(key: str, known: Iterable[str]) -> str:
     """Return the warning at a citation of `key`, which the bibliography's `known` keys lack,

@@ -280,10 +280,11 @@ LINES_NAMED = 5
 
 def named_lines(lines: Sequence[int]) -> str:
     """Return "lines 3, 11, 15, 23, 27, …" for `RenderState.warn_each`'s places (a line
-    with two places named once)."""
+    with two places named once: "line 3" when that is all)."""
     distinct = list(dict.fromkeys(lines))
     more = ", …" if len(distinct) > LINES_NAMED else ""
-    return "lines " + ", ".join(map(str, distinct[:LINES_NAMED])) + more
+    noun = "lines " if len(distinct) > 1 else "line "
+    return noun + ", ".join(map(str, distinct[:LINES_NAMED])) + more
 
 
 def get_state(env: MutableMapping[str, Any]) -> RenderState:

@@ -16,8 +16,13 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 from postil.markdown.callout import CROSSREF_PREFIXES
-from postil.markdown.citemessages import NO_BIBLIOGRAPHY, missing_html, unknown_key
-from postil.markdown.state import RenderState, get_state
+from postil.markdown.citemessages import (
+    NO_BIBLIOGRAPHY,
+    NO_BIBLIOGRAPHY_MANY,
+    missing_html,
+    unknown_key,
+)
+from postil.markdown.state import RenderState, get_state, named_lines
 from postil.markdown.theorem import THEOREMS
 from postil.math import anchor_id
 
@@ -212,13 +217,22 @@ def _report_citation(doc: RenderState, block: Token, token: Token) -> None:
     no bibliography, or a key the bibliography lacks (`postil.markdown.cite`'s warnings)."""
     line0, col = _spot(doc, block, token)
     key = token.meta["label"]
-    if doc.bibliography is None:
-        message = NO_BIBLIOGRAPHY.format(shown=token.content)
-        message += f", or give an element of the post the id `{key}` to refer to it"
-    else:  # at the key, as `cite._warn_unknown` reports it
-        message = unknown_key(key, doc.bibliography)
-        col += token.content.find("@")
-    doc.warn(line0, col, message)
+    if doc.bibliography is None:  # one warning a post, naming the lines of the others
+
+        def message(lines: list[int]) -> str:
+            many = {"shown": token.content, "more": len(lines) - 1, "lines": named_lines(lines)}
+            if len(lines) > 1:
+                return NO_BIBLIOGRAPHY_MANY.format(**many) + (
+                    ", or give elements of the post those ids to refer to them"
+                )
+            return NO_BIBLIOGRAPHY.format(shown=token.content) + (
+                f", or give an element of the post the id `{key}` to refer to it"
+            )
+
+        doc.warn_each("cite unbound [@", line0, col, message)
+        return
+    col += token.content.find("@")  # at the key, as `cite._warn_unknown` reports it
+    doc.warn(line0, col, unknown_key(key, doc.bibliography))
 
 
 def _spot(doc: RenderState, block: Token, token: Token) -> tuple[int | None, int]:
