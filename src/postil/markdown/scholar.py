@@ -6,7 +6,8 @@ naming it: `chapter`), `{% cite key --file other %}` (the key from another `.bib
 lists the references with `{% bibliography %}`. postil reads a `cite` tag as the cluster
 Pandoc's `[@key1; @key2, 23-5]` is (`postil.markdown.cite`: the same tokens, style,
 margin references and References list, from the post's or the site's `bibliography:`);
-`--file` is read without a word (every `.bib` the post names is searched). The
+`--file` is read without a word (every `.bib` the post names is searched). Without a
+bibliography a tag shows its keys in brackets, `[key1, key2]`, and warns. The
 `bibliography` tag goes without a word (`postil.markdown.liquid`): postil lists the
 references a post cites at its end, as `{% bibliography --cited %}` does. Other scholar
 tags (`reference`, `quote`, `nocite`, `details`) stay Liquid's, reported as unsupported.
@@ -56,7 +57,10 @@ def scholar_cite(state: StateInline, silent: bool) -> bool:
     if not silent:
         if problem:
             warn_inline(state, state.pos, f"`{found.group(0)}`: {problem}")
-        push_cluster(state, found.group(0), items)  # without a bibliography: as written
+        # without a bibliography the keys in brackets, as a Distill post's: the Liquid tag
+        # is no text for a reader (a Chirpy post showed `{% cite x --file papers %}` 16 times)
+        shown = "[" + ", ".join(item.key for item in items) + "]"
+        push_cluster(state, found.group(0), items, shown=shown)
     state.pos = found.end()
     return True
 
