@@ -27,6 +27,15 @@ FORMULAS = {
     "xarrow": (r"A \xrightarrow[\text{below}]{\text{a longer label}} B", True),
     "xtofrom": (r"A \xtofrom{\text{a longer label}} B", True),
     "overarrow": (r"\overrightarrow{ABCDEF}", False),
+    # Wider than the ~250px Chromium stretches a horizontal brace to (20em at 24px).
+    "long-underbrace": (r"\underbrace{a + b + c + d + e + f + g + h + i + j + k + l}_{n}", True),
+    "long-overbrace": (r"\overbrace{a + b + c + d + e + f + g + h + i + j + k + l}^{n}", True),
+    "long-underbracket": (
+        r"\underbracket{a + b + c + d + e + f + g + h + i + j + k + l}_{n}",
+        True,
+    ),
+    "long-overparen": (r"\overparen{a + b + c + d + e + f + g + h + i + j + k + l}", True),
+    "short-underbrace": (r"\underbrace{x}_{n}", True),
 }
 
 
@@ -137,6 +146,54 @@ def test_underbrace_is_as_wide_as_its_base_and_taller_than_a_rule(formulas):
     assert drawn is not None and letters is not None
     assert drawn["right"] - drawn["left"] >= 0.95 * (letters["right"] - letters["left"])
     assert drawn["bottom"] - drawn["top"] >= 4  # a brace has a beak; a rule is 1-2 px
+
+
+def _brace_and_base(page, key: str, labelled: bool = True) -> tuple[dict, dict, dict]:
+    """Return the ink of formula `key`'s brace (between its base and its label, or next to
+    the base when it has none; over it when `key` says "over"), the ink of its base, and
+    the base's box."""
+    page.eval_on_selector(f"#{key}", "e => e.scrollIntoView({block: 'center'})")
+    stack = "mover" if "over" in key else "munder"
+    outer = f"#{key} semantics > mrow > {stack}"
+    base = rect(page, f"{outer} > {stack} > mrow:first-child" if labelled else f"{outer} > mrow")
+    whole = rect(page, f"#{key} math")
+    if labelled:
+        label = rect(page, f"{outer} > mrow:last-child")
+        top, bottom = (
+            (label["bottom"], base["y"]) if stack == "mover" else (base["bottom"], label["y"])
+        )
+    else:
+        top, bottom = (
+            (whole["y"], base["y"]) if stack == "mover" else (base["bottom"], whole["bottom"])
+        )
+    strip = {"x": whole["x"], "y": top, "width": whole["width"], "height": bottom - top}
+    letters = ink(page, {k: base[k] for k in ("x", "y", "width", "height")})
+    drawn = ink(page, strip)
+    assert drawn is not None and letters is not None
+    return drawn, letters, base
+
+
+@pytest.mark.parametrize(
+    "key", ["long-underbrace", "long-overbrace", "long-underbracket", "long-overparen"]
+)
+def test_a_brace_over_or_under_a_long_term_spans_all_of_it(formulas, key):
+    # Chromium drew a stretched ⏟ (STIX Two Math's or DejaVu's) no wider than about 250px:
+    # under a 20em term the brace covered its middle third.
+    drawn, letters, base = _brace_and_base(formulas, key, labelled=key != "long-overparen")
+    assert base["width"] > 400  # the case is one Chromium could not stretch to
+    width = letters["right"] - letters["left"]
+    assert drawn["left"] <= letters["left"] + 0.03 * width
+    assert drawn["right"] >= letters["right"] - 0.03 * width
+    assert drawn["bottom"] - drawn["top"] >= 4  # a shape, not a rule
+
+
+def test_a_brace_under_one_letter_is_whole_and_centred_under_it(formulas):
+    # At least its two ends and its tip (0.9em), as TeX's brace is never narrower than its
+    # four pieces; the letter centred over it.
+    drawn, letters, _ = _brace_and_base(formulas, "short-underbrace")
+    assert drawn["right"] - drawn["left"] >= 0.85 * 0.9 * 24
+    centre = (letters["left"] + letters["right"]) / 2
+    assert abs((drawn["left"] + drawn["right"]) / 2 - centre) <= 2
 
 
 def test_bbox_draws_its_background_padding_and_border(formulas):

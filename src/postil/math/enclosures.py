@@ -22,8 +22,9 @@ can draw with borders and backgrounds in `currentColor`:
   exactly as wide as the base; the stylesheet paints the accent's shape into that box. The
   accent's character is there too, in a zero-width `<mo class="wide-glyph">` the stylesheet
   makes transparent, so screen readers and copied text still have it.
-- **Braces over and under** (`\overbrace`, `\underbracket`, …): the brace `<mo>` gets
-  `stretchy="true"` so it spans its base in every browser.
+- **Braces over and under** (`\overbrace`, `\underbracket`, `\overparen`, `\overgroup`, …):
+  painted as the wide accents are, across a box as wide as the base (Chromium draws no
+  stretched horizontal brace wider than about 250px: `BRACE_SHAPES`).
 - **Extensible arrows** (`\xrightarrow[b]{a}` …): latex2mathml's labels are `<mpadded>`s with
   relative lengths MathML Core ignores; they become plain padding. Chromium stretches no
   arrow of STIX Two Math sideways (a `<mo stretchy="true">→</mo>` over a 5em label stays
@@ -436,16 +437,24 @@ def _fix_rule(el: ET.Element) -> None:
     _paint_script(el, shape, char, size)
 
 
-def _paint_script(el: ET.Element, shape: str, char: str, size: dict[str, str]) -> None:
+def _paint_script(
+    el: ET.Element, shape: str, char: str, size: dict[str, str], least: str | None = None
+) -> None:
     """Make `el`'s script a box as wide as its base (an `<mphantom>` copy), of class `shape`
     for the stylesheet to paint, holding `char` in a zero-width transparent `<mo>` for
-    screen readers and copied text."""
+    screen readers and copied text. With `least` (a length), the box is at least that wide
+    (the phantom stacks the base over an `<mspace>`), and the base is centred over it."""
     box = ET.Element("mpadded", {"class": shape, **size})
     glyph = ET.SubElement(box, "mpadded", {"width": "0", "height": "0", "depth": "0"})
     # As an embellished operator the zero-width box would still get the character's spaces.
     attrs = {"class": "wide-glyph", "stretchy": "false", "lspace": "0em", "rspace": "0em"}
     ET.SubElement(glyph, "mo", attrs).text = char
-    ET.SubElement(box, "mphantom").append(copy.deepcopy(el[0]))
+    phantom = ET.SubElement(box, "mphantom")
+    if least is not None:
+        phantom = ET.SubElement(phantom, "mover", {"accent": "true"})  # no script size
+    phantom.append(copy.deepcopy(el[0]))
+    if least is not None:
+        ET.SubElement(phantom, "mspace", {"width": least})
     el.remove(el[1])
     el.append(box)
     el.attrib.pop("accent", None)
@@ -505,26 +514,48 @@ def _fix_lap(el: ET.Element) -> None:
     ET.SubElement(el, "mrow", {"class": "lap"}).extend(content)
 
 
-# Over/under shapes latex2mathml writes as text (`<mtext>⏠</mtext>` for `\overgroup`),
-# which never stretches: as stretchy operators they span their base.
+# Over/under shapes latex2mathml writes as text (`<mtext>⏠</mtext>` for `\overgroup`).
 STRETCHED_TEXT = {"⏠": "⏠", "⏡": "⏡"}
+# Braces, brackets, parentheses and groups over and under a base: Chromium draws a stretched
+# horizontal one no wider than about 250 CSS px whatever the font and its size (a glyph
+# assembly of STIX Two Math or DejaVu Math, measured in Chromium 156), so `\underbrace` of a
+# long term was a brace under its middle only. The stylesheet paints each (ends, tip, and
+# shafts between them) across a box as wide as the base (`_paint_script`); the box holds
+# TeX's gap (0.2em) and the shape (0.3em), plain.tex's `\overbrace` kerns and brace.
+BRACE_SHAPES = {
+    "⏞": "wide-brace over",
+    "⏟": "wide-brace under",
+    "⎴": "wide-bracket over",
+    "⎵": "wide-bracket under",
+    "⏜": "wide-paren over",
+    "⏝": "wide-paren under",
+    "⏠": "wide-group over",
+    "⏡": "wide-group under",
+}
+BRACE_BOX = {
+    "mover": {"height": "0.5em", "depth": "0"},
+    "munder": {"height": "0", "depth": "0.5em"},
+}
+BRACE_LEAST = "0.9em"  # its two ends and tip, 0.3em each: under one letter it overhangs it
 # `\overbrace` and `\underbrace`, and mathtools' `\overbracket`, `\underbracket`, are
 # operators with limits: `^`/`_` go above/below the brace, not beside it.
 LIMIT_BRACES = frozenset("⏞⏟⎴⎵")
 
 
 def _fix_brace(el: ET.Element) -> None:
-    """Make a brace, bracket or group shape over/under a base (`\\overbrace`,
-    `\\underbracket`, `\\overgroup`) a stretchy operator."""
-    script = el[1] if len(el) == 2 else None
+    """Make a brace, bracket, parenthesis or group shape over/under a base (`\\overbrace`,
+    `\\underbracket`, `\\overparen`, `\\overgroup`) a box as wide as the base, for the
+    stylesheet to paint (`BRACE_SHAPES`)."""
+    script = el[1] if len(el) == 2 and el.tag in BRACE_BOX else None
     if script is not None and script.tag == "mrow" and len(script) == 1:
         text = script[0]
         if text.tag == "mtext" and (text.text or "") in STRETCHED_TEXT:
             el.remove(script)
-            script = ET.SubElement(el, "mo", {"style": "math-depth:0", "stretchy": "true"})
+            script = ET.SubElement(el, "mo")
             script.text = STRETCHED_TEXT[text.text or ""]
     if script is not None and script.tag == "mo" and (script.text or "") in BRACES:
-        script.set("stretchy", "true")
+        char = script.text or ""
+        _paint_script(el, BRACE_SHAPES[char], char, BRACE_BOX[el.tag], BRACE_LEAST)
 
 
 def _brace_limits(el: ET.Element) -> None:
