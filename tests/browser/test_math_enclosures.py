@@ -36,6 +36,10 @@ FORMULAS = {
     ),
     "long-overparen": (r"\overparen{a + b + c + d + e + f + g + h + i + j + k + l}", True),
     "short-underbrace": (r"\underbrace{x}_{n}", True),
+    "over-harpoon-right": (r"\overrightharpoon{ABCDEFGHIJKLMNOPQRST}", False),
+    "over-harpoon-left": (r"\overleftharpoon{ABCDEFGHIJKLMNOPQRST}", False),
+    "over-double-arrow": (r"\Overrightarrow{ABCDEFGHIJKLMNOPQRST}", False),
+    "over-wideparen": (r"\wideparen{ABCDEF}", False),
 }
 
 
@@ -245,3 +249,24 @@ def test_overrightarrow_covers_its_whole_base(formulas):
     drawn = ink(formulas, strip)
     assert drawn is not None
     assert drawn["right"] - drawn["left"] >= 0.9 * base["width"]
+
+
+@pytest.mark.parametrize(
+    "key", ["over-harpoon-right", "over-harpoon-left", "over-double-arrow", "over-wideparen"]
+)
+def test_harpoons_double_arrows_and_arcs_over_a_base_span_it(formulas, key):
+    # Chromium stretched the harpoons and the double arrow to about 250px at most (over a
+    # longer base they covered its middle); `\wideparen`'s arc stood before its base.
+    formulas.eval_on_selector(f"#{key}", "e => e.scrollIntoView({block: 'center'})")
+    base = rect(formulas, f"#{key} semantics > mrow > mover > mrow")
+    whole = rect(formulas, f"#{key} math")
+    above = {
+        "x": whole["x"],
+        "y": whole["y"],
+        "width": whole["width"],
+        "height": base["y"] - whole["y"],
+    }
+    drawn = ink(formulas, above)
+    letters = ink(formulas, {k: base[k] for k in ("x", "y", "width", "height")})
+    assert drawn is not None and letters is not None
+    assert drawn["right"] - drawn["left"] >= 0.9 * (letters["right"] - letters["left"])

@@ -134,6 +134,8 @@ WIDE_ACCENTS = {
     "overleftarrow": ("overset", "wide-arrow-left"),
     "overleftrightarrow": ("overset", "wide-arrow-both"),
     "Overrightarrow": ("overset", "wide-arrow-right double"),
+    "overrightharpoon": ("overset", "wide-harpoon right-up"),
+    "overleftharpoon": ("overset", "wide-harpoon left-up"),
     "underrightarrow": ("underset", "wide-arrow-right"),
     "underleftarrow": ("underset", "wide-arrow-left"),
     "underleftrightarrow": ("underset", "wide-arrow-both"),
@@ -147,6 +149,8 @@ WIDE_CHARACTERS = {
     "wide-arrow-left": "←",
     "wide-arrow-both": "↔",
     "wide-arrow-right double": "⇒",
+    "wide-harpoon right-up": "⇀",
+    "wide-harpoon left-up": "↼",
 }
 # Arrows over and under (`\overrightarrow{AB}`) and extensible arrows (`\xrightarrow{f}`):
 # Chromium stretches no arrow of STIX Two Math sideways (`<mo stretchy="true">→</mo>` over a
@@ -407,11 +411,11 @@ def _fix_wide_accent(el: ET.Element) -> None:
     found = read_marker(el[1]) or (read_marker(el[1][0]) if len(el[1]) == 1 else None)
     if found is None or found[0] != "wide":
         return
-    shape = found[1]
+    shape = found[1].replace("\u00a0", " ")  # latex2mathml's `\text` has no plain spaces
     size = {"height": "0.3em", "depth": "0"}
     if el.tag == "munder":  # `\utilde`
         size = {"height": "0", "depth": "0.3em"}
-    if shape.startswith("wide-arrow"):
+    if shape.startswith(("wide-arrow", "wide-harpoon")):
         tall = "0.5em" if "double" in shape else ARROW_BOX["height"]  # its wider head
         size = (
             {"height": tall, "depth": "0"} if el.tag == "mover" else {"height": "0", "depth": tall}

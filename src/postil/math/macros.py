@@ -105,9 +105,7 @@ BUILTIN_MACROS: dict[str, str] = {
     "global": "",
     "long": "",
     "newline": r"\\",
-    "Overrightarrow": r"\overset{\Rightarrow}{#1}",
-    "overrightharpoon": r"\overset{\rightharpoonup}{#1}",
-    "overleftharpoon": r"\overset{\leftharpoonup}{#1}",
+    "wideparen": r"\overparen{#1}",  # yhmath's arc over its argument (KaTeX: the same)
     "overgroup": r"\overset{\text{⏠}}{#1}",
     "undergroup": r"\underset{\text{⏡}}{#1}",
     "raisebox": r"\raise{#1}{\text{#2}}",
