@@ -534,23 +534,39 @@ def test_latex_environments_in_a_paragraph_warn_unless_they_are_math():
     assert html.count('<math display="block">') == 1
 
 
-def test_bookdown_references_to_equations_number_and_others_warn_with_the_fix():
+def test_bookdown_references_number_equations_and_theorems_and_name_headings():
     body = (
-        "By \\@ref(eq:ab), see \\@ref(fig:plot) and \\@ref(intro).\n\n"
-        "\\begin{align}\na &= b (\\#eq:ab) \\\\\nc &= d\n\\end{align}\n"
+        "By \\@ref(eq:ab), Theorem \\@ref(thm:pyth), Lemma \\@ref(lem:key), see "
+        "\\@ref(intro) and \\@ref(set-up).\n\n"
+        "\\begin{align}\na &= b (\\#eq:ab) \\\\\nc &= d\n\\end{align}\n\n"
+        '::: {.theorem #pyth name="Pythagoras"}\nRight.\n:::\n\n'
+        "```{lemma, key}\nKey.\n```\n\n"
+        "## Introduction {#intro}\n\n## Set-up\n"
     )
     html, state = _full(body)
+    assert not state.diagnostics
     assert '<a class="eqref" href="#eq-ab">1</a>' in html
+    assert 'Theorem <a class="xref" href="#pyth">1</a>' in html
+    assert 'Lemma <a class="xref" href="#key">1</a>' in html
+    assert '<a class="xref" href="#intro">Introduction</a>' in html
+    # a heading bookdown names by Pandoc's identifier gets that id
+    assert '<a class="xref" href="#set-up">Set-up</a>' in html and '<h2 id="set-up">' in html
+
+
+def test_bookdown_references_to_nothing_show_question_marks_with_the_fix():
+    html, state = _full("See \\@ref(fig:plot) and \\@ref(intro).\n\n## Other\n")
+    assert html.count('<strong class="xref-missing">??</strong>') == 2
     assert [(str(d).split(": warning: ")[0], d.message) for d in state.diagnostics] == [
         (
-            "post.md:1:22",
-            "bookdown's `\\@ref(fig:plot)` is only read for equations (`eq:`), so it shows as "
-            "text; label it `{#fig-plot}` and write `@fig-plot` (Quarto's)",
+            "post.md:1:5",
+            "bookdown's `\\@ref(fig:plot)` names no figure of this post (looked for the id "
+            "`plot`), so it shows ??; fix the label, or give the figure `{#plot}` (one a code "
+            "chunk makes has none: postil does not run code)",
         ),
         (
-            "post.md:1:42",
-            "bookdown's `\\@ref(intro)` is only read for equations (`eq:`), so it shows as "
-            "text; give the heading `{#sec-intro}` and write `@sec-intro`",
+            "post.md:1:25",
+            "bookdown's `\\@ref(intro)` names no heading of this post (looked for the id "
+            "`intro`), so it shows ??; fix the label, or give the heading `{#intro}`",
         ),
     ]
 

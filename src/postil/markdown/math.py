@@ -598,15 +598,24 @@ def _math_ref(state: StateInline, silent: bool) -> bool:
 
 
 def _bookdown_ref(state: StateInline, silent: bool) -> bool:
-    r"""Parse bookdown's `\@ref(eq:x)` as a `math_ref`; warn about one to anything else."""
+    r"""Parse bookdown's `\@ref(eq:x)` as a `math_ref`; one to a theorem, figure, table or
+    heading as the xref plugin's reference to the element of that id (`bookdown.target_ids`),
+    its number alone as bookdown prints it."""
     ref = bookdown.REF.match(state.src, state.pos)
     if ref is None:
         return False
     label = ref.group(1)
     if not label.startswith("eq:"):
+        if "xref" not in state.md.inline.ruler.get_all_rules():
+            return False  # (the math plugin alone: text)
         if not silent:
-            warn_inline(state, state.pos, bookdown.unsupported_ref(label))
-        return False
+            token = state.push("xref", "", 0)
+            token.content = ref.group(0)
+            token.meta = {"label": label, "kind": "target", "bare": True, "pos": state.pos}
+            token.meta["bookdown"] = label
+            get_state(state.env).extra["id_citations"] = True  # the page's ids are wanted
+        state.pos = ref.end()
+        return True
     if not silent:
         token = state.push("math_ref", "a", 0)
         token.meta = {"kind": "ref", "label": label, "offset": state.pos}
