@@ -196,3 +196,16 @@ def test_an_unclosed_fence_in_a_list_item_or_quote_is_said_to_run_to_its_end_onl
     html = render_markdown(create_markdown(), "```sh\nls\n\nAfter.\n", state).html
     (diag,) = state.diagnostics
     assert "so everything after it shows as code" in diag.message and "<p>" not in html
+
+
+def test_markdown_dialect_fences_are_highlighted_as_markdown_without_a_warning():
+    # an R Markdown tutorial shows its sources in ```rmd fences; Pygments has no such lexer
+    html, state = render("```rmd\n# Title\n\n*em*\n```\n\n```QMD\n## Two\n```\n")
+    assert not state.diagnostics
+    assert html.count('<code class="language-markdown">') == 2
+    assert '<span class="gh"># Title</span>' in html
+
+
+def test_an_unknown_language_still_warns_beside_the_dialects():
+    _, state = render("```rmdx\nx\n```\n")
+    assert [d.message.split(",")[0] for d in state.diagnostics] == ["unknown code language 'rmdx'"]
