@@ -81,7 +81,8 @@ def delimited_body(parameters: str, body: str) -> str:
     count = len(pieces) // 2
     if not "".join(pieces[::2]).strip():
         return signed_body(count, None, body)
-    texts = [pieces[0]] + pieces[2::2]  # before #1, then after each parameter
+    texts = [pieces[0].lstrip()] + pieces[2::2]  # before #1 (TeX skips the spaces after
+    # the control word), then after each parameter
     return DELIMITED + "\x00".join([str(count), *texts, body])
 
 
