@@ -16,7 +16,7 @@ FIXTURES = Path(__file__).parents[1] / "fixtures"
 
 # Plugins each fixture file needs: tables are numbered by the figure plugin.
 PLUGINS = {
-    "sidenote": ("sidenote",),
+    "sidenote": ("math", "sidenote"),  # display math in a note's margin copy
     "code": ("code",),
     "figure": ("callout", "code", "figure"),  # Quarto's figure divs are fenced divs
     "heading": ("math", "heading"),  # math in headings: ids and labels from its text

@@ -81,6 +81,7 @@ from postil.markdown.mathprose import math_definitions
 from postil.markdown.mathquote import math_quote_lazy
 from postil.markdown.mathref import only_reference, reference_meta
 from postil.markdown.mathtilde import math_tilde_plugin
+from postil.markdown.mathwrap import math_list_plugin
 from postil.markdown.state import KATEX_MIXED, RenderState, get_state, is_mdx
 from postil.markdown.tagsyntax import find_closer, shortcode_params
 from postil.math import anchor_id
@@ -208,6 +209,7 @@ def math_plugin(md: MarkdownIt) -> None:
     image = md.inline.ruler.__rules__[md.inline.ruler.__find__("image")].fn
     md.inline.ruler.at("image", _in_description(image))
     math_tilde_plugin(md)  # a formula's `~~~` line stays in its paragraph: `mathtilde.py`
+    math_list_plugin(md)  # and its `+ b` or `- 2` line too: `mathwrap.py`
     md.core.ruler.after("block", "math_fence", math_fence)
     md.core.ruler.after("math_fence", "math_quote_lazy", math_quote_lazy)  # `mathquote.py`
     md.core.ruler.after("math_fence", "math_definitions", math_definitions)  # `mathprose.py`

@@ -94,9 +94,31 @@ def _protect_line(line: str) -> str:
             continue  # Pandoc's rule: an opening `$` has a non-space after it
         close = closers.dollar(opener + 1, len(line))
         if close > opener:
-            out += [line[pos:opener], line[opener : close + 1].replace("|", PIPE)]
+            out += [line[pos:opener], _protected(line[opener : close + 1])]
             pos = close + 1
     return "".join(out) + line[pos:]
+
+
+def _protected(formula: str) -> str:
+    r"""Return a `$…$` span of a line with its pipes hidden from the table rule's cell split.
+
+    A formula holding an odd number of `\|` cannot be writing norms with them (a norm's
+    bars come in pairs): it escapes a pipe as GFM asks inside a table cell, "including
+    inside other inline spans" (`$P(A\|B)$`, which GitHub needs and renders P(A|B);
+    orsharir/github-mathjax#25, atom-community/markdown-preview-plus#185), so those are
+    left to the table rule, which drops the backslash as it does in a code span. An even
+    number stays TeX's `\|` (`$\|\mathbf{v}\|$`, a norm as Jupyter shows it:
+    mathjax/MathJax#2108).
+    """
+    if formula.count("\\|") % 2:
+        return ESCAPED_PIPE_OR_PIPE.sub(
+            lambda m: m.group(0) if len(m.group(0)) == 2 else PIPE, formula
+        )
+    return formula.replace("|", PIPE)
+
+
+ESCAPED_PIPE_OR_PIPE = re.compile(r"\\.|\|", re.S)
+"""A backslash escape (`\\|` among them) or a bare `|`, read left to right."""
 
 
 def locate(state: RenderState, token: Any, offset: int) -> tuple[int, int]:
