@@ -90,3 +90,14 @@ def test_in_a_quarto_source_a_chunk_of_an_engine_knitr_lacks_is_code_not_a_widge
     assert [d.message.split(";")[0] for d in markdown.diagnostics] == [
         "unknown widget `{nosuchengine}`"
     ]
+
+
+def test_empty_braces_are_plain_code_in_every_source_kind():
+    """```` ```{} ```` is Pandoc's empty attributes (knitr runs no chunk without an engine):
+    a code block without a language, no widget error and no chunk warning."""
+    for path in ("content/posts/q.Rmd", "content/posts/q.qmd", "content/posts/q.md"):
+        state = RenderState(path=path, body_line=4)
+        html = render_markdown(create_markdown(), "```{}\nres <- PUT(url)\n```\n", state).html
+        assert "res &lt;- PUT(url)" in html
+        assert "widget" not in html
+        assert state.diagnostics == [], path
