@@ -314,8 +314,8 @@ def parse(
             warnings,
             Location(source.rel, 1, 1),
             "front matter has no opening `---`; the lines before the `---` on line "
-            f"{header.body_line - 1} are read as front matter (Jekyll and Hugo read none "
-            "without the line); add a line `---` before line 1",
+            f"{header.body_line - 1} are read as front matter, as Hexo reads them (Jekyll "
+            "and Hugo read none without the line); add a line `---` before line 1",
         )
     for line0, col0, message in escape_warnings(header.fields or []):
         _warn(warnings, Location(source.rel, line0 + header.first_line, col0 + 1), message)
