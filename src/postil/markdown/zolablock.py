@@ -183,6 +183,12 @@ def _math_block(state: StateBlock, lines: tuple[int, int], tag: Tag) -> None:
     token.meta = {"col0": col0, "delims": (tag.raw, closer), "removed": (), "source": source}
 
 
+PLAIN_STYLES = dict.fromkeys(("default", "primary", "secondary", "light", "dark"), "note")
+"""Themes' style names for a plain note (`note(type="default")`, Bootstrap's colour names
+that NexT's notes share, `postil.markdown.hexo.NOTE_KINDS`); `success`, `danger`, `info`
+are already callout aliases (`postil.markdown.callout.ALIASES`)."""
+
+
 def callout_meta(name: str, args: dict[str, str]) -> dict[str, str | None]:
     """Return the callout (`shortcodecallout.callout_meta`'s dict) of a Zola callout or fold.
 
@@ -198,6 +204,7 @@ def callout_meta(name: str, args: dict[str, str]) -> dict[str, str | None]:
         return {"kind": "note", "title": title, "collapse": "+" if opened else "true"}
     keys = ("type", "kind", "style", "level", "color")
     kind = next((args[key] for key in keys if args.get(key)), "")
+    kind = PLAIN_STYLES.get(kind.lower(), kind)
     flags = [key for key, value in args.items() if value == "true" and key in CALLOUT_NAMES]
     kind = kind or (flags[0] if flags else name if name in CALLOUT_NAMES else "note")
     return {"kind": kind, "title": title, "collapse": None}
