@@ -131,6 +131,9 @@ def test_plain_author_names_have_no_details():
         ("images: [a.png, b.png]", "a.png"),
         ("image:\n  path: /assets/x.jpg\n  alt: X", "/assets/x.jpg"),
         ("thumbnail: assets/t.jpg", "assets/t.jpg"),
+        ("preview: images/card.png", "images/card.png"),  # R's distill
+        ("preview: false", ""),  # a theme's switch names no file
+        ("thumbnail: true", ""),
         ("cover:\n  image: c.png", "c.png"),
         ('header-img: "img/code.png"', "img/code.png"),  # Clean Blog, Hux Blog
         ("cover-img: /c.jpg\nthumbnail-img: /t.jpg", "/c.jpg"),  # Beautiful Jekyll

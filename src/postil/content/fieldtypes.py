@@ -204,13 +204,16 @@ def _affiliations(fld: Field) -> list[str]:
 def image(fld: Field, tz: ZoneInfo | None = None) -> str:
     """Return the social image: a text, the first of a list (Hugo's `images`), or a mapping's
     `path`/`src`/`url`/`image`/`file` (Jekyll SEO's `image: {path: …}`); "" for Hugo Blox's
-    `image: {caption: …, focal_point: …}` (`FEATURED_IMAGE_OPTIONS`), which names none.
+    `image: {caption: …, focal_point: …}` (`FEATURED_IMAGE_OPTIONS`), which names none; ""
+    for `true`/`false` (`preview: false`, `thumbnail: true`: a theme's switch, no file).
 
     Raises:
         YamlFieldIgnored: a mapping with none of `IMAGE_KEYS` and keys Hugo Blox does not
             have (another theme's shape: a warning, the key left out).
     """
     node = fld.node
+    if isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:bool":
+        return ""
     if isinstance(node, yaml.SequenceNode):
         return image(Field(fld.key, node.value[0], *_pos(node.value[0]))) if node.value else ""
     if isinstance(node, yaml.MappingNode):
