@@ -802,3 +802,38 @@ def test_an_unsupported_command_is_one_warning_a_post_naming_the_formulas_lines(
     ]
     _, state = render("$\\rc{a}$\n")  # negative: one use, the message as it was
     assert [d.message.split(";")[0] for d in state.diagnostics] == ["unsupported command \\rc"]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "Which ends the proof. $$\\tag*{$\\blacksquare$}$$\n",  # kramdown's inline `$$`
+        "Which ends the proof. $$\n\\tag*{$\\blacksquare$}\n$$\n",
+        "Which ends the proof.\n\n$$\n\\tag*{$\\blacksquare$}\n$$\n",
+        "Done. $\\tag*{$\\square$}$\n",
+    ],
+)
+def test_math_a_starred_tag_alone_is_an_end_of_proof_mark_at_the_right_margin(source):
+    html, state = render(source)
+    assert state.diagnostics == []
+    assert 'class="math-display"' in html
+    assert re.search(r'class="eqno"><mrow></mrow><mrow><mi>[■□]</mi></mrow>', html)
+
+
+def test_math_an_end_mark_takes_no_equation_number():
+    html, state = render("Done. $$\\tag*{QED}$$\n\n$$\n\\begin{equation}x\\end{equation}\n$$\n")
+    assert state.diagnostics == []
+    assert "<mtext>QED</mtext>" in html and "<mtext>(1)</mtext>" in html
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        ("x $$\\tag{1}$$ y\n", "`$$…$$` holds only \\label/\\tag, which inline math ignores"),
+        ("x $a \\tag*{b}$ y\n", "\\tag*{b} is in inline math, which shows no equation number"),
+    ],
+)
+def test_math_an_unstarred_tag_or_a_tag_beside_a_formula_is_no_end_mark(source, message):
+    html, state = render(source)
+    assert [d.message[: len(message)] for d in state.diagnostics] == [message]
+    assert 'class="math-display"' not in html

@@ -115,3 +115,13 @@ def test_a_fence_info_with_backticks_stays_commonmark_text_in_a_markdown_post():
     state = RenderState(path="content/posts/post.md")
     html = render_markdown(create_markdown(), HEADER_WITH_BACKTICKS, state).html
     assert "<p>```{r" in html and "Text after." not in html.split("</figure>")[-1]
+
+def test_empty_braces_are_plain_code_in_every_source_kind():
+    """```` ```{} ```` is Pandoc's empty attributes (knitr runs no chunk without an engine):
+    a code block without a language, no widget error and no chunk warning."""
+    for path in ("content/posts/q.Rmd", "content/posts/q.qmd", "content/posts/q.md"):
+        state = RenderState(path=path, body_line=4)
+        html = render_markdown(create_markdown(), "```{}\nres <- PUT(url)\n```\n", state).html
+        assert "res &lt;- PUT(url)" in html
+        assert "widget" not in html
+        assert state.diagnostics == [], path

@@ -60,6 +60,7 @@ from postil.markdown.mathcore import (
 )
 from postil.markdown.mathdoc import (
     PIPE,
+    is_end_mark,
     math_resolve,
     protect_pipes,
     render_formula,
@@ -1222,7 +1223,7 @@ def math_table_pipes(state: StateBlock, start_line: int, end_line: int, silent: 
 def render_math(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
     """Render a math token as MathML (or a `math-error` span), wrapped for display math."""
     token = tokens[idx]
-    display = token.type != "math_inline"
+    display = token.type != "math_inline" or is_end_mark(token.content)
     state = get_state(env)
     html = render_formula(token, display, state)
     if not html:  # an empty formula (warned about) or one holding only definitions
@@ -1260,7 +1261,7 @@ def render_html_block(self: Any, tokens: list[Token], idx: int, options: Any, en
         mathml = render_formula(formula.token, formula.display, state)
         if mathml.startswith("<math"):  # not a `math-error` span
             state.math_chars |= formula_chars(mathml)
-        if formula.display and mathml:
+        if (formula.display or is_end_mark(formula.token.content)) and mathml:
             mathml = f"<span {DISPLAY_ATTRS}>{mathml}</span>"
         out += [html[pos : formula.start], mathml]
         pos = formula.end

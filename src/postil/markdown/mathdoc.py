@@ -192,7 +192,7 @@ def math_resolve(state: Any) -> None:
         token.content = equation_labels(token.content)  # bookdown's `(\#eq:x)`
         carry["macros"] = _scope_macros(doc, token, carry["macros"])
         token.meta["macros"] = carry["macros"]
-        if display:
+        if display or is_end_mark(token.content):  # a mark is drawn as display math
             carry["count"] = _number(doc, token, carry, carry["count"])
         elif ("\\label" in token.content or "\\tag" in token.content) and emptiness(
             token.content
@@ -387,7 +387,9 @@ def emptiness(latex: str) -> str:
 
     "blank": only spaces and comments (`$$ $$`, `\(\)`, an empty ```` ```math ```` fence);
     "definitions": only `\newcommand`/`\def`/`\require`/… (a post's macro preamble);
-    "numbering": only `\label`/`\tag`/`\nonumber`, so the equation has no formula.
+    "numbering": only `\label`/`\tag`/`\nonumber`, so the equation has no formula;
+    "mark": only one `\tag*{…}` (and perhaps a `\label`), a mark at the right margin, most
+    often the end of a proof (`$$\tag*{$\blacksquare$}$$`, as KaTeX and MathJax draw it).
     """
     if is_blank(latex):
         return "blank"
@@ -402,7 +404,16 @@ def emptiness(latex: str) -> str:
         return ""  # reported when the formula is converted
     if not is_blank(rest):
         return ""
+    if len(rows) == 1 and rows[0].tag is not None and rows[0].star_tag:
+        return "mark"
     return "numbering" if any(row.numbered or row.tag is not None for row in rows) else "blank"
+
+
+def is_end_mark(latex: str) -> bool:
+    r"""Tell if a formula is only a mark at the right margin, `	ag*{$lacksquare$}`
+    (`emptiness`'s "mark"): drawn as display math wherever it is written, since inline
+    math has no margin (KaTeX refuses a `	ag` there, MathJax drops it)."""
+    return "\\tag*" in latex and emptiness(latex) == "mark"
 
 
 def _delimiter_spot(doc: RenderState, token: Any) -> tuple[int, int]:
@@ -451,6 +462,8 @@ def render_formula(token: Any, display: bool, doc: RenderState) -> str:
     so that references to it still land somewhere.
     """
     kind = emptiness(token.content)
+    if kind == "mark":  # an end-of-proof mark: drawn at the right margin, on purpose
+        return _convert_token(token, True, doc)
     if kind in ("blank", "numbering"):
         doc.warn(*_delimiter_spot(doc, token), _empty_message(token, kind))
     if kind in ("blank", "definitions") or (kind == "numbering" and not display):

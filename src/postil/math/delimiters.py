@@ -24,8 +24,11 @@ MEMO_KEY = "_math_closers"
 MEMO_SIZE = 8  # sources remembered per document: nested inline parses use a few at once
 BALANCE_TRIES = 16  # closers tried for balanced braces before the first is taken: linear
 TEX_LIKE = re.compile(r"\\[A-Za-z]|[\^_{}=]")
-OPERATOR = re.compile(r"[+\-*/<>]")  # a binary operator or relation of `PLAIN_TERMS`
-PLAIN_TERMS = re.compile(r"[A-Za-z0-9\s+\-*/<>().,'|!]+")
+OPERATOR = re.compile(r"[+\-*/<>:]")  # a binary operator or relation of `PLAIN_TERMS`
+PLAIN_TERMS = re.compile(r"[A-Za-z0-9\s+\-*/<>().,;:'|!\[\]]+")
+"""One-letter variables' formulas as `Closers.spaced_dollar` takes them without a command:
+letters, digits, operators, `:` (a type or a ratio, `$ x : A $`), `;` and brackets
+(`$ [a, b] $`, `$ f(x; y) $`)."""
 CONTROL_WORD = re.compile(r"\\[A-Za-z]+|\\[^A-Za-z]")
 ONE_TERM = re.compile(r"\s+[-+]?(?:\d+(?:\.\d+)?|[A-Za-z]{1,2})\s+")
 """`$ … $`'s TeX as `Closers.spaced_pair` takes it: one number or short name, spaces around."""
