@@ -131,6 +131,9 @@ def test_plain_author_names_have_no_details():
         ("images: [a.png, b.png]", "a.png"),
         ("image:\n  path: /assets/x.jpg\n  alt: X", "/assets/x.jpg"),
         ("thumbnail: assets/t.jpg", "assets/t.jpg"),
+        ("preview: images/card.png", "images/card.png"),  # R's distill
+        ("preview: false", ""),  # a theme's switch names no file
+        ("thumbnail: true", ""),
         ("cover:\n  image: c.png", "c.png"),
         ('header-img: "img/code.png"', "img/code.png"),  # Clean Blog, Hux Blog
         ("cover-img: /c.jpg\nthumbnail-img: /t.jpg", "/c.jpg"),  # Beautiful Jekyll
@@ -1106,3 +1109,42 @@ def test_hugos_json_front_matter_is_read_with_its_places():
 def test_text_opening_with_a_brace_that_is_no_json_front_matter_is_the_body(text):
     meta, body, body_line, _ = read(text)
     assert (body, body_line) == (text, 1)
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        # R's distill: `first_name` and `last_name` when `name` is missing
+        (
+            '  - first_name: "Ada"\n    last_name: "Lovelace"\n    url: https://x.org',
+            "Ada Lovelace",
+        ),
+        ("  - first_name: Ada", "Ada"),
+        ("  - last_name: Lovelace", "Lovelace"),
+        # CSL's parts written on the author
+        ("  - given: Grace\n    family: Hopper", "Grace Hopper"),
+        # `name` wins over the parts
+        ("  - name: Ada King\n    first_name: Ada\n    last_name: Lovelace", "Ada King"),
+    ],
+)
+def test_author_name_in_parts(lines, expected):
+    meta, *_, warnings = read(f"---\ntitle: T\ndate: 2019-01-04\nauthor:\n{lines}\n---\n")
+    assert meta.authors == (expected,)
+    assert warnings == []
+
+
+def test_distill_author_parts_keep_url_and_affiliation():
+    meta, *_ = read(
+        "---\ntitle: T\ndate: 2019-01-04\nauthor:\n  - first_name: Ada\n    last_name: Lovelace\n"
+        "    url: https://example.org/ada\n    affiliation: Analytical Society\n---\n"
+    )
+    assert meta.author_details == (
+        Author("Ada Lovelace", "https://example.org/ada", ("Analytical Society",)),
+    )
+
+
+def test_author_with_empty_name_parts_is_still_an_error():
+    with pytest.raises(ContentError) as err:
+        read('---\ntitle: T\nauthor:\n  - first_name: ""\n    url: https://x.org\n---\n')
+    assert err.value.location == Location("content/posts/x.md", 4, 5)
+    assert "`first_name:` and `last_name:`" in err.value.message

@@ -83,3 +83,13 @@ def test_the_markdown_image_warning_says_how_to_fix_it_in_markdown_or_as_decorat
 def test_a_quarto_figure_with_fig_alt_and_a_made_figure_do_not_warn():
     body = '![](x.png){fig-alt="A plot"}\n\n{{< figure src="y.png" caption="A caption" >}}\n'
     assert [w for w in warnings_of(body) if "alt text" in w] == []
+
+
+def test_an_inlined_data_uri_is_clipped_in_the_warning():
+    """An R Markdown post's GIF inlined as base64 is thousands of characters long."""
+    uri = "data:image/gif;base64," + "R0lGODlh" * 500
+    (warning,) = warnings_of(f"![]({uri})\n")
+    assert warning == f"5:5 image `{uri[:60]}…` has no alt text"
+    assert warnings_of("![](https://example.org/a/b/c/plot.png)\n") == [
+        "5:5 image `https://example.org/a/b/c/plot.png` has no alt text"  # short: whole
+    ]

@@ -534,23 +534,39 @@ def test_latex_environments_in_a_paragraph_warn_unless_they_are_math():
     assert html.count('<math display="block">') == 1
 
 
-def test_bookdown_references_to_equations_number_and_others_warn_with_the_fix():
+def test_bookdown_references_number_equations_and_theorems_and_name_headings():
     body = (
-        "By \\@ref(eq:ab), see \\@ref(fig:plot) and \\@ref(intro).\n\n"
-        "\\begin{align}\na &= b (\\#eq:ab) \\\\\nc &= d\n\\end{align}\n"
+        "By \\@ref(eq:ab), Theorem \\@ref(thm:pyth), Lemma \\@ref(lem:key), see "
+        "\\@ref(intro) and \\@ref(set-up).\n\n"
+        "\\begin{align}\na &= b (\\#eq:ab) \\\\\nc &= d\n\\end{align}\n\n"
+        '::: {.theorem #pyth name="Pythagoras"}\nRight.\n:::\n\n'
+        "```{lemma, key}\nKey.\n```\n\n"
+        "## Introduction {#intro}\n\n## Set-up\n"
     )
     html, state = _full(body)
+    assert not state.diagnostics
     assert '<a class="eqref" href="#eq-ab">1</a>' in html
+    assert 'Theorem <a class="xref" href="#pyth">1</a>' in html
+    assert 'Lemma <a class="xref" href="#key">1</a>' in html
+    assert '<a class="xref" href="#intro">Introduction</a>' in html
+    # a heading bookdown names by Pandoc's identifier gets that id
+    assert '<a class="xref" href="#set-up">Set-up</a>' in html and '<h2 id="set-up">' in html
+
+
+def test_bookdown_references_to_nothing_show_question_marks_with_the_fix():
+    html, state = _full("See \\@ref(fig:plot) and \\@ref(intro).\n\n## Other\n")
+    assert html.count('<strong class="xref-missing">??</strong>') == 2
     assert [(str(d).split(": warning: ")[0], d.message) for d in state.diagnostics] == [
         (
-            "post.md:1:22",
-            "bookdown's `\\@ref(fig:plot)` is only read for equations (`eq:`), so it shows as "
-            "text; label it `{#fig-plot}` and write `@fig-plot` (Quarto's)",
+            "post.md:1:5",
+            "bookdown's `\\@ref(fig:plot)` names no figure of this post (looked for the id "
+            "`plot`), so it shows ??; fix the label, or give the figure `{#plot}` (one a code "
+            "chunk makes has none: postil does not run code)",
         ),
         (
-            "post.md:1:42",
-            "bookdown's `\\@ref(intro)` is only read for equations (`eq:`), so it shows as "
-            "text; give the heading `{#sec-intro}` and write `@sec-intro`",
+            "post.md:1:25",
+            "bookdown's `\\@ref(intro)` names no heading of this post (looked for the id "
+            "`intro`), so it shows ??; fix the label, or give the heading `{#intro}`",
         ),
     ]
 
@@ -786,3 +802,38 @@ def test_an_unsupported_command_is_one_warning_a_post_naming_the_formulas_lines(
     ]
     _, state = render("$\\rc{a}$\n")  # negative: one use, the message as it was
     assert [d.message.split(";")[0] for d in state.diagnostics] == ["unsupported command \\rc"]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "Which ends the proof. $$\\tag*{$\\blacksquare$}$$\n",  # kramdown's inline `$$`
+        "Which ends the proof. $$\n\\tag*{$\\blacksquare$}\n$$\n",
+        "Which ends the proof.\n\n$$\n\\tag*{$\\blacksquare$}\n$$\n",
+        "Done. $\\tag*{$\\square$}$\n",
+    ],
+)
+def test_math_a_starred_tag_alone_is_an_end_of_proof_mark_at_the_right_margin(source):
+    html, state = render(source)
+    assert state.diagnostics == []
+    assert 'class="math-display"' in html
+    assert re.search(r'class="eqno"><mrow></mrow><mrow><mi>[■□]</mi></mrow>', html)
+
+
+def test_math_an_end_mark_takes_no_equation_number():
+    html, state = render("Done. $$\\tag*{QED}$$\n\n$$\n\\begin{equation}x\\end{equation}\n$$\n")
+    assert state.diagnostics == []
+    assert "<mtext>QED</mtext>" in html and "<mtext>(1)</mtext>" in html
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        ("x $$\\tag{1}$$ y\n", "`$$…$$` holds only \\label/\\tag, which inline math ignores"),
+        ("x $a \\tag*{b}$ y\n", "\\tag*{b} is in inline math, which shows no equation number"),
+    ],
+)
+def test_math_an_unstarred_tag_or_a_tag_beside_a_formula_is_no_end_mark(source, message):
+    html, state = render(source)
+    assert [d.message[: len(message)] for d in state.diagnostics] == [message]
+    assert 'class="math-display"' not in html

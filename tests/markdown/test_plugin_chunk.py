@@ -90,3 +90,38 @@ def test_in_a_quarto_source_a_chunk_of_an_engine_knitr_lacks_is_code_not_a_widge
     assert [d.message.split(";")[0] for d in markdown.diagnostics] == [
         "unknown widget `{nosuchengine}`"
     ]
+
+
+HEADER_WITH_BACKTICKS = (
+    '```{r out.width="50%", fig.cap="the `x` axis."}\n'
+    "plot(x)\n"
+    "```\n\n"
+    "~~~~markdown\n```{r}\nx\n```\n~~~~\n\n"
+    "Text after.\n"
+)
+
+
+def test_a_chunk_header_holding_backticks_opens_a_chunk_in_an_r_markdown_source():
+    # knitr finds chunks by its own pattern: a backtick in `fig.cap` does not stop it
+    state = RenderState(path="content/posts/post.Rmd")
+    html = render_markdown(create_markdown(), HEADER_WITH_BACKTICKS, state).html
+    assert html.count('<figure class="code">') == 2
+    assert html.rstrip().endswith("<p>Text after.</p>")
+    assert '<code class="language-splus"><span class="nf">plot</span>' in html
+    assert [d.message.split(" (")[0] for d in state.diagnostics] == ["1 executable code chunk(s)"]
+
+
+def test_a_fence_info_with_backticks_stays_commonmark_text_in_a_markdown_post():
+    state = RenderState(path="content/posts/post.md")
+    html = render_markdown(create_markdown(), HEADER_WITH_BACKTICKS, state).html
+    assert "<p>```{r" in html and "Text after." not in html.split("</figure>")[-1]
+
+def test_empty_braces_are_plain_code_in_every_source_kind():
+    """```` ```{} ```` is Pandoc's empty attributes (knitr runs no chunk without an engine):
+    a code block without a language, no widget error and no chunk warning."""
+    for path in ("content/posts/q.Rmd", "content/posts/q.qmd", "content/posts/q.md"):
+        state = RenderState(path=path, body_line=4)
+        html = render_markdown(create_markdown(), "```{}\nres <- PUT(url)\n```\n", state).html
+        assert "res &lt;- PUT(url)" in html
+        assert "widget" not in html
+        assert state.diagnostics == [], path

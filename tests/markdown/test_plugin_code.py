@@ -196,3 +196,57 @@ def test_an_unclosed_fence_in_a_list_item_or_quote_is_said_to_run_to_its_end_onl
     html = render_markdown(create_markdown(), "```sh\nls\n\nAfter.\n", state).html
     (diag,) = state.diagnostics
     assert "so everything after it shows as code" in diag.message and "<p>" not in html
+
+
+def test_markdown_dialect_fences_are_highlighted_as_markdown_without_a_warning():
+    # an R Markdown tutorial shows its sources in ```rmd fences; Pygments has no such lexer
+    html, state = render("```rmd\n# Title\n\n*em*\n```\n\n```QMD\n## Two\n```\n")
+    assert not state.diagnostics
+    assert html.count('<code class="language-markdown">') == 2
+    assert '<span class="gh"># Title</span>' in html
+
+
+def test_an_unknown_language_still_warns_beside_the_dialects():
+    _, state = render("```rmdx\nx\n```\n")
+    assert [d.message.split(",")[0] for d in state.diagnostics] == ["unknown code language 'rmdx'"]
+
+@pytest.mark.parametrize(
+    ("info", "expected"),
+    [
+        ("rust,linenos", FenceInfo("rust", linenos=True)),
+        ("rust,hl_lines=2,linenos", FenceInfo("rust", hl_lines=(2,), linenos=True)),
+        ("rust,hl_lines=1 3-5 9", FenceInfo("rust", hl_lines=(1, 3, 4, 5, 9))),
+        ("rust,linenos,linenostart=20", FenceInfo("rust", linenos=True, linenostart=20)),
+        ("rust, name=mod.rs", FenceInfo("rust", title="mod.rs")),
+        ("rust,ignore", FenceInfo("rust")),
+        ("rust,no_run,edition2021", FenceInfo("rust")),
+    ],
+)
+def test_zola_and_rustdoc_comma_annotations(info, expected):
+    assert parse_info(info) == expected
+
+
+def test_zola_hide_lines_and_unknown_words_are_problems():
+    assert parse_info("rust,hide_lines=1-2").problems == (
+        "Zola's hide_lines=1-2 is not read: postil shows every line of the block; delete "
+        "the lines from the block or the option",
+    )
+    assert parse_info("rust,shiny").problems == (
+        "unknown code option 'shiny'; known: hl_lines, linenos, linenostart, title",
+    )
+
+
+def test_zola_annotations_highlight_rust_without_a_language_warning():
+    html, state = render("```rust,hl_lines=2,linenos\nfn main() {\n    x();\n}\n```\n")
+    assert state.diagnostics == []
+    assert '<span class="k">fn</span>' in html
+    assert 'class="hll"' in html
+
+
+def test_a_comma_inside_braces_or_a_title_is_not_an_annotation():
+    assert parse_info("js {1,3}").hl_lines == (1, 3)
+    assert parse_info('python title="a,b.py"').title == "a,b.py"
+
+
+def test_eleventy_line_groups_keep_their_commas():
+    assert parse_info("js/1,3-4") == FenceInfo("js", hl_lines=(1, 3, 4))

@@ -16,7 +16,7 @@ FIXTURES = Path(__file__).parents[1] / "fixtures"
 
 # Plugins each fixture file needs: tables are numbered by the figure plugin.
 PLUGINS = {
-    "sidenote": ("sidenote",),
+    "sidenote": ("math", "sidenote"),  # display math in a note's margin copy
     "code": ("code",),
     "figure": ("callout", "code", "figure"),  # Quarto's figure divs are fenced divs
     "heading": ("math", "heading"),  # math in headings: ids and labels from its text
@@ -84,7 +84,7 @@ PLUGINS = {
     # `:rocket:`: headings keep their ids, math and code are not read
     "emoji": ("math", "heading", "emoji"),
     # kramdown's extensions, beside its attribute lists (`{:/}` is no attribute list)
-    "kramdown": ("attrs", "kramdown"),
+    "kramdown": ("math", "attrs", "kramdown"),
     # Hexo's tags: callouts, quotes and code; the others are the Liquid plugin's
     "hexo": ("math", "code", "callout", "tabs", "links", "liquid", "hexo", "template"),
     # raw HTML across blank lines: its math is the math plugin's, its code tags the

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from support.markdown import render_post
+
 from postil.markdown import create_markdown, render_markdown
 from postil.markdown.state import RenderState
 
@@ -86,3 +88,14 @@ def test_hexos_link_tag_is_a_link_and_jekylls_link_tag_still_names_a_file():
     assert '<a href="https://hexo.io/docs/">Hexo docs</a>' in html
     assert "and /posts/other-post/." in html  # Jekyll's link: the path without the base
     assert state.diagnostics == []
+
+
+def test_a_codeblock_with_an_empty_lang_names_no_unknown_language():
+    """`{% codeblock lang: X86-64 Assembly %}`: the language is empty, the words a title;
+    the line numbers Hexo adds were once read as a language 'linenos'."""
+    html, diagnostics = render_post(
+        "{% codeblock lang: X86-64 Assembly %}\nmov\n{% endcodeblock %}\n"
+    )
+    assert diagnostics == []
+    assert '<figcaption class="code-title">X86-64 Assembly</figcaption>' in html
+    assert 'class="language-text"' in html

@@ -138,3 +138,19 @@ def test_gitbook_blocks_unclosed_and_with_unknown_code_options_are_reported():
         "supported and is ignored; GitBook's code blocks take title and lineNumbers here",
         'content/posts/here.md:7:1: `{% hint style="info" %}` is never closed; add `{% endhint %}`',
     ]
+
+
+def test_plain_style_names_are_a_note_without_a_warning_and_unknown_ones_still_warn():
+    html, state = render(
+        '{{ note(type="default", body="A.") }}\n\n{{ note(type="purple", body="B.") }}\n'
+    )
+    assert html.count('class="callout callout-note"') == 2
+    assert [m.split(",")[0] for m in messages(state)] == [
+        "content/posts/here.md:3:1: unknown callout kind `purple`"
+    ]
+
+
+def test_a_call_over_lines_is_read_without_a_warning_at_its_first_line():
+    html, state = render('Intro.\n\n{{ note(header="N",\n\n  body="First.\n\nThen.") }}\n')
+    assert messages(state) == []
+    assert "<p>First.</p>\n<p>Then.</p>" in html

@@ -260,6 +260,26 @@ def test_an_unknown_key_of_many_files_is_one_warning_naming_the_others(tmp_path)
     assert build_errors(root, strict=True)[0].startswith("content/posts/p0.md:4:1: warning:")
 
 
+def test_front_matter_without_its_opening_line_in_many_files_is_one_warning(tmp_path):
+    """Hexo 3's scaffold wrote no opening `---`, so every post of an old Hexo site lacks
+    it: one warning, at the first file, naming the others; a single file keeps its own."""
+    files = {
+        f"p{i}.md": f"title: P{i}\ndate: 2017-03-0{i + 1}\ntags: [ml]\n---\nx\n" for i in range(4)
+    }
+    root = make_site(tmp_path / "site", files)
+    warnings = [str(w) for w in build(BuildOptions(root=root)).warnings]
+    assert warnings == [
+        "content/posts/p0.md:1:1: warning: front matter has no opening `---` here and in 3 "
+        "other files (content/posts/p1.md:1:1, content/posts/p2.md:1:1, "
+        "content/posts/p3.md:1:1); the lines before the `---` on line 4 are read as front "
+        "matter, as Hexo reads them (Jekyll and Hugo read none without the line); add a "
+        "line `---` before line 1"
+    ], warnings
+    one = make_site(tmp_path / "one", {"a.md": files["p0.md"], "b.md": "---\ntitle: B\n---\n"})
+    (alone,) = [str(w) for w in build(BuildOptions(root=one)).warnings if "opening" in str(w)]
+    assert alone.startswith("content/posts/a.md:1:1: warning: front matter has no opening `---`; ")
+
+
 def test_links_to_missing_anchors_warn_at_their_line(tmp_path):
     text = "---\ntitle: A\ndate: 2024-01-01\n---\n## Real\n\n[x](b.md#nope) [z](#nowhere)\n"
     b = "---\ntitle: B\ndate: 2024-01-01\n---\n## Real B\n"

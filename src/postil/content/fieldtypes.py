@@ -140,21 +140,44 @@ def named(text: str) -> list[Author]:
     return [Author(name, links.get(name, "")) for name in names if name]
 
 
+NAME_PARTS = (("first_name", "last_name"), ("given", "family"))
+"""An author's name in two keys, given name first: R's distill (`first_name`, `last_name`:
+its `authors_with_first_and_last_names` joins them when `name` is missing) and CSL's
+`given`, `family` (Quarto's `name:` mapping, and the same keys written on the author)."""
+
+
 def _author(fld: Field) -> Author:
-    """Return one author written as a mapping."""
+    """Return one author written as a mapping: `name` (a text, or Quarto's mapping of
+    `given`, `family`, `literal`), or else the two parts of `NAME_PARTS`.
+
+    Raises:
+        YamlFieldError: the mapping names no one (at the mapping).
+    """
     parts = {sub.key.lower(): sub for sub in mapping_fields(fld.node, f"an author in `{fld.key}`")}
-    if "name" not in parts:
-        raise YamlFieldError(
-            f"an author in `{fld.key}` has no `name`; add `name: …`", *_pos(fld.node)
-        )
-    name = parts["name"]
-    if isinstance(name.node, yaml.MappingNode):  # Quarto: name: {given: …, family: …}
+    if "name" in parts and isinstance(parts["name"].node, yaml.MappingNode):
+        # Quarto: name: {given: …, family: …}
+        name = parts["name"]
         given = {sub.key: one_line(as_text(sub)) for sub in mapping_fields(name.node, "`name`")}
         text = " ".join(filter(None, (given.get("given"), given.get("family")))) or given.get(
             "literal", ""
         )
+    elif "name" in parts:
+        text = one_line(as_text(parts["name"]))
     else:
-        text = one_line(as_text(name))
+        text = next(
+            (
+                " ".join(filter(None, (one_line(as_text(parts[k])) for k in keys if k in parts)))
+                for keys in NAME_PARTS
+                if any(key in parts for key in keys)
+            ),
+            "",
+        )
+        if not text.strip():
+            raise YamlFieldError(
+                f"an author in `{fld.key}` has no `name`; add `name: …` (or distill's "
+                "`first_name:` and `last_name:`)",
+                *_pos(fld.node),
+            )
     url = one_line(as_text(parts["url"])) if "url" in parts else ""
     places: list[str] = []
     for key in ("affiliation", "affiliations"):
@@ -181,13 +204,16 @@ def _affiliations(fld: Field) -> list[str]:
 def image(fld: Field, tz: ZoneInfo | None = None) -> str:
     """Return the social image: a text, the first of a list (Hugo's `images`), or a mapping's
     `path`/`src`/`url`/`image`/`file` (Jekyll SEO's `image: {path: …}`); "" for Hugo Blox's
-    `image: {caption: …, focal_point: …}` (`FEATURED_IMAGE_OPTIONS`), which names none.
+    `image: {caption: …, focal_point: …}` (`FEATURED_IMAGE_OPTIONS`), which names none; ""
+    for `true`/`false` (`preview: false`, `thumbnail: true`: a theme's switch, no file).
 
     Raises:
         YamlFieldIgnored: a mapping with none of `IMAGE_KEYS` and keys Hugo Blox does not
             have (another theme's shape: a warning, the key left out).
     """
     node = fld.node
+    if isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:bool":
+        return ""
     if isinstance(node, yaml.SequenceNode):
         return image(Field(fld.key, node.value[0], *_pos(node.value[0]))) if node.value else ""
     if isinstance(node, yaml.MappingNode):

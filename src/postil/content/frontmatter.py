@@ -314,8 +314,8 @@ def parse(
             warnings,
             Location(source.rel, 1, 1),
             "front matter has no opening `---`; the lines before the `---` on line "
-            f"{header.body_line - 1} are read as front matter (Jekyll and Hugo read none "
-            "without the line); add a line `---` before line 1",
+            f"{header.body_line - 1} are read as front matter, as Hexo reads them (Jekyll "
+            "and Hugo read none without the line); add a line `---` before line 1",
         )
     for line0, col0, message in escape_warnings(header.fields or []):
         _warn(warnings, Location(source.rel, line0 + header.first_line, col0 + 1), message)
@@ -887,6 +887,7 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "media_subpath": ("media_path", _clean_text, 1),  # Chirpy: relative images' folder
     "img_path": ("media_path", _clean_text, 2),  # Chirpy before 7.0
     "previewimage": ("image", ft.image, 2),  # Nikola: the post's image in lists and cards
+    "preview": ("image", ft.image, 3),  # R's distill: the listing's and social card's image
     "_styles": ("styles", ft.styles, 1),  # al-folio: the post's CSS (its `distill` layout)
     "format": ("macros", ft.header_macros, 1),  # Quarto: a MathJax config in the header
     "canonicalurl": ("canonical", ft.canonical_url, 1),  # Hugo's PaperMod: `canonicalURL`

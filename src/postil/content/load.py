@@ -312,6 +312,12 @@ def post_fields(post: Post) -> tuple[Any, ...]:
 
 UNKNOWN_KEY = re.compile(r"unknown front matter key `([^`]+)` is ignored")
 """The start of `frontmatter`'s warning for a key postil does not read."""
+UNOPENED = re.compile(r"(front matter has no opening `---`)")
+"""The start of `frontmatter`'s warning for front matter without its opening line, which
+every post of an old Hexo site has (Hexo 3's `scaffolds/post.md` wrote none)."""
+GROUPED = (UNKNOWN_KEY, UNOPENED)
+"""Warnings said once for the site, at their first file (`group_unknown_keys`): group 1 is
+what must be the same (the key), and the other files are named after it."""
 
 
 def group_unknown_keys(warnings: list[Diagnostic], named: int = 3) -> list[Diagnostic]:
@@ -319,19 +325,19 @@ def group_unknown_keys(warnings: list[Diagnostic], named: int = 3) -> list[Diagn
     its first file, naming how many other files write it and the first `named` of them.
 
     A Hugo site writes `weight:` in every page (26 of a Hextra site's 45 warnings said
-    the same thing); one warning a key says it as well, and the rest stay in order.
+    the same thing); one warning a key says it as well, and the rest stay in order. So is
+    front matter without its opening `---` (`UNOPENED`: every post of an old Hexo site).
     """
-    places: dict[str, list[Diagnostic]] = {}
+    places: dict[tuple[int, str], list[Diagnostic]] = {}
     for warning in warnings:
-        found = UNKNOWN_KEY.match(warning.message)
-        if found is not None:
-            places.setdefault(found[1], []).append(warning)
+        if (key := _grouping_key(warning)) is not None:
+            places.setdefault(key, []).append(warning)
     if all(len(same) == 1 for same in places.values()):
         return warnings
     grouped: list[Diagnostic] = []
     for warning in warnings:
-        found = UNKNOWN_KEY.match(warning.message)
-        same = places.get(found[1], []) if found is not None else []
+        key = _grouping_key(warning)
+        same = places.get(key, []) if key is not None else []
         if len(same) < 2:
             grouped.append(warning)
         elif same[0] is warning:
@@ -340,6 +346,16 @@ def group_unknown_keys(warnings: list[Diagnostic], named: int = 3) -> list[Diagn
             more = ", …" if len(others) > named else ""
             files = "file" if len(others) == 1 else "files"
             where = f" here and in {len(others)} other {files} ({listed}{more})"
-            message = warning.message.replace(" is ignored", " is ignored" + where, 1)
+            found = GROUPED[key[0]].match(warning.message) if key else None
+            end = found.end() if found else 0
+            message = warning.message[:end] + where + warning.message[end:]
             grouped.append(replace(warning, message=message))
     return grouped
+
+
+def _grouping_key(warning: Diagnostic) -> tuple[int, str] | None:
+    """Return which of `GROUPED` a warning is and what must be the same, or None."""
+    for kind, pattern in enumerate(GROUPED):
+        if (found := pattern.match(warning.message)) is not None:
+            return kind, found[1]
+    return None

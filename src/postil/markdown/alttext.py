@@ -52,9 +52,16 @@ def alt_text(image: Token) -> bool:
     return any(child.content.strip() for child in image.children or ())
 
 
+SHOWN_SOURCE = 60
+"""The most characters of an image's source a warning shows: a `data:` URI (an R Markdown
+post's GIF inlined in base64) runs to thousands."""
+
+
 def no_alt_markdown(written: str, lines: list[int]) -> str:
     """Return the warning at the Markdown images without alt text on file `lines` of a
-    post, the first's source as `written`."""
+    post, the first's source as `written` (clipped to `SHOWN_SOURCE` characters)."""
+    if len(written) > SHOWN_SOURCE:
+        written = written[:SHOWN_SOURCE] + "…"
     more = len(lines) - 1
     first = f"image `{written}` has"
     which = f"image `{written}` and {more} more ({named_lines(lines)}) have" if more else first

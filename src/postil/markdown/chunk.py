@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock, fence
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
@@ -116,6 +117,49 @@ def chunk_plugin(md: MarkdownIt) -> None:
     """
     md.core.ruler.before("widget", "chunk", chunk)
     md.core.ruler.after("inline", "chunk_inline", chunk_inline)
+    alt = ["paragraph", "reference", "blockquote", "list"]
+    md.block.ruler.before("fence", "chunk_fence", chunk_fence, {"alt": alt})
+
+
+KNITR_HEADER = re.compile(r"(`{3,})[ \t]*\{[A-Za-z][\w+-]*(?=[\s,}]).*\}[ \t]*\Z")
+"""knitr's chunk header (its `all_patterns$md$chunk.begin`): a backtick fence, then the
+engine and options in braces, which may hold backticks (`fig.cap="the `x` axis"`)."""
+
+BACKTICK_STANDIN = "\ue000"
+"""What a header's backticks are while markdown-it's fence rule reads it (one character
+for one, so every offset stays valid)."""
+
+
+def chunk_fence(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """Block rule: in an R Markdown or Quarto source, a chunk header holding backticks
+    (```` ```{r, fig.cap="include_graphics with `out.width`"} ````) opens a fence.
+
+    CommonMark's backtick fence takes no backtick in its info string, so markdown-it read
+    the line as text and the chunk's closing ```` ``` ```` as an opening fence that then
+    swallowed the rest of the post; knitr finds chunks by its own pattern (`KNITR_HEADER`)
+    before Pandoc reads anything. markdown-it's fence rule runs with the header's
+    backticks swapped for a stand-in, and the token's info gets them back.
+    """
+    if state.is_code_block(start):
+        return False
+    begin = state.bMarks[start] + state.tShift[start]
+    line = state.src[begin : state.eMarks[start]]
+    header = KNITR_HEADER.match(line) if line.startswith("```") else None
+    if header is None or "`" not in line[header.end(1) :]:
+        return False
+    if not get_state(state.env).path.lower().endswith(QUARTO_SUFFIXES):
+        return False
+    info_at = begin + header.end(1)
+    original = state.src
+    info = original[info_at : state.eMarks[start]].replace("`", BACKTICK_STANDIN)
+    state.src = original[:info_at] + info + original[state.eMarks[start] :]
+    try:
+        found = fence(state, start, end, silent)
+    finally:
+        state.src = original
+    if found and not silent:
+        state.tokens[-1].info = state.tokens[-1].info.replace(BACKTICK_STANDIN, "`")
+    return found
 
 
 def chunk(state: StateCore) -> None:

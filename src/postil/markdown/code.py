@@ -165,10 +165,16 @@ def _plain_code(code: str) -> str:
     )
 
 
+MARKDOWN_DIALECTS = frozenset({"rmd", "rmarkdown", "qmd", "quarto", "myst", "mdx", "gfm"})
+"""Fence languages naming a Markdown dialect Pygments has no lexer of (R Markdown and
+Quarto sources shown in their tutorials, MyST, MDX, GitHub's): highlighted as Markdown."""
+
+
 @lru_cache(maxsize=256)
 def lexer_for(language: str) -> Lexer | None:
     """Return the Pygments lexer for a language name or alias, or None if there is none;
-    Prism's `diff-<language>` (Eleventy's, Docusaurus') is read as a diff.
+    Prism's `diff-<language>` (Eleventy's, Docusaurus') is read as a diff, a Markdown
+    dialect (`MARKDOWN_DIALECTS`: ```` ```rmd ````) as Markdown.
 
     Cached: the lookup costs ≈ 0.1 ms, and a lexer keeps no state between `get_tokens` calls.
     """
@@ -177,6 +183,8 @@ def lexer_for(language: str) -> Lexer | None:
     except ClassNotFound:
         if language.lower().startswith("diff-"):  # Prism's `diff-js`: a diff of JavaScript
             return lexer_for("diff")
+        if language.lower() in MARKDOWN_DIALECTS:
+            return lexer_for("markdown")
         return None
 
 

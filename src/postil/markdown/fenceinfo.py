@@ -21,6 +21,10 @@ are read the same (`parse_info`):
 - Eleventy (eleventy-plugin-syntaxhighlight): `js/2-3`, `js/1,3-4`, `js/2/4` (line groups
   after a `/`: `_line_groups`);
 - Hexo: `python train.py` (a bare word holding a `.` or `/` is the file name);
+- Zola: `rust,linenos,hl_lines=1 3-5 9,linenostart=20,name=mod.rs` (annotations after
+  commas, a value running to the next comma; `hide_lines` is a problem: postil shows every
+  line), and rustdoc's and mdBook's `rust,ignore`, `rust,no_run`, `rust,editable`, which
+  change only how those tools test or run the code (`_comma_annotations`);
 - HackMD and CodiMD: `python=` (line numbers), `python=101` (from 101), `python=+`,
   `python!` (`_hackmd_suffix`);
 - Jekyll's `mark_lines`; Sphinx's and MyST's `caption`, `emphasize-lines`, `linenos`,
@@ -91,6 +95,9 @@ _TOKEN = re.compile(
 _LABEL = re.compile(r"""\s*(?:"[^"]*"|'[^']*')\s*:\s*""")
 """A label before a range of Expressive Code's (`{"1. Provide the prop:":5-6}`)."""
 _LANGUAGE = re.compile(r"[^\s{\[:]*")
+_COMMA_LANGUAGE = re.compile(r"[\w#+.-]+,")
+"""A language name and a comma: Zola's and rustdoc's annotations follow (not Eleventy's
+`js/1,3-4`, whose comma is in its line groups)."""
 _SUFFIX = re.compile(r":(no-)?line-numbers(?:=(\d+))?|:title=([^\s{]+)")
 _RANGES = re.compile(r"[\d\s,|-]+")
 _URL = re.compile(r"https?://")
@@ -143,6 +150,8 @@ def parse_info(info: str, no_language: frozenset[str] = frozenset()) -> FenceInf
     text, found = info.strip(), _Options()
     if text.startswith("{"):  # Pandoc's and attr_list's `{.python key=value}`
         language, text = _attribute_language(text, found)
+    elif _COMMA_LANGUAGE.match(text):
+        language, text = _comma_annotations(text, found)
     else:
         language = _LANGUAGE.match(text).group(0)  # type: ignore[union-attr]
         text = _suffixes(text[len(language) :], found)
@@ -172,6 +181,38 @@ def _attribute_language(text: str, found: _Options) -> tuple[str, str]:
             language = name
     _read_tokens(body, found, attributes=True)
     return language, rest
+
+
+RUSTDOC_WORDS = frozenset(
+    "ignore no_run should_panic compile_fail test_harness allow_fail standalone_crate "
+    "editable noplayground mdbook-runnable".split()
+)
+"""rustdoc's and mdBook's words after a comma (`rust,no_run`): how those tools test or run
+the block, nothing postil shows; so are `edition2021` and the like (`_comma_annotations`)."""
+
+
+def _comma_annotations(text: str, found: _Options) -> tuple[str, str]:
+    """Read Zola's comma-separated annotations (`rust,linenos,hl_lines=1 3-5 9`, its
+    "Syntax highlighting" docs: the info string split at commas, the first part the
+    language) and rustdoc's words; return the language and nothing left to read."""
+    language, *parts = (part.strip() for part in text.split(","))
+    for part in filter(None, parts):
+        key, equals, value = (piece.strip() for piece in part.partition("="))
+        name = key.lower()
+        if not equals:
+            if name in RUSTDOC_WORDS or re.fullmatch(r"edition\d{4}", name):
+                continue
+            _bare_words([key], found)
+        elif name == "name":  # Zola 0.19's file name above the block
+            found.title = _unquote(value)
+        elif name == "hide_lines":
+            found.problems.append(
+                f"Zola's hide_lines={value} is not read: postil shows every line of the "
+                "block; delete the lines from the block or the option"
+            )
+        else:
+            _option(key, value, found)
+    return language, ""
 
 
 def _hackmd_suffix(language: str, found: _Options) -> str:

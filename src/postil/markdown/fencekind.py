@@ -88,6 +88,26 @@ PROOF_KINDS = {
 """sphinx-proof's directives (`{prf:theorem}` …) as theorem kinds: Quarto's prefix where
 it has the kind (its CSS class `theorem-thm`), else the name; `proof` is unnumbered."""
 
+THEOREM_ENGINES = {
+    "theorem": ("thm", "Theorem"),
+    "lemma": ("lem", "Lemma"),
+    "corollary": ("cor", "Corollary"),
+    "proposition": ("prp", "Proposition"),
+    "conjecture": ("cnj", "Conjecture"),
+    "definition": ("def", "Definition"),
+    "example": ("exm", "Example"),
+    "exercise": ("exr", "Exercise"),
+    "hypothesis": ("hypothesis", "Hypothesis"),
+    "proof": ("proof", "Proof"),
+    "remark": ("remark", "Remark"),
+    "solution": ("solution", "Solution"),
+}
+r"""bookdown's theorem and proof engines ("Authoring Books with R Markdown", 2.2.2
+"Theorems and proofs"): ```` ```{theorem, label, name="…"} ```` and bare ```` ```{lemma} ````
+fences whose body is Markdown, as (the theorem plugin's kind, its word); `proof`, `remark`
+and `solution` are unnumbered (`theorem.PROOFS`). bookdown refers to them as
+`\@ref(thm:label)` (`BOOKDOWN_PREFIXES`)."""
+
 DIRECTIVES = frozenset({"math", "raw", *CODE, *LEFT_OUT})
 """The directives `myst_directives` reads (the others, as blocks, `myst_block`)."""
 
@@ -101,6 +121,7 @@ def is_directive(name: str) -> bool:
         or name in CALLOUTS
         or name in ("figure", "image", "epigraph", *MARGIN_DIRECTIVES)
         or name.startswith("prf:")
+        or name in THEOREM_ENGINES
     )
 
 

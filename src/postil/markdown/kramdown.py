@@ -1,8 +1,9 @@
 r"""kramdown's extensions (Jekyll's Markdown): `{::comment}`, `{::nomarkdown}`, `{::options}`, `^`.
 
 kramdown's syntax page, "Extensions": `{::comment}…{:/comment}` is left out of the page,
-`{::nomarkdown}…{:/nomarkdown}` is written as it is (raw HTML, no Markdown read), both as a
-block of lines or inside a line, closed by their name or by `{:/}`; `{::options key="value"
+`{::nomarkdown}…{:/nomarkdown}` is written as it is (raw HTML, no Markdown read; its
+formulas typeset, as MathJax typesets them on the page), both as a block of lines or
+inside a line, closed by their name or by `{:/}`; `{::options key="value"
 /}` sets converter options for the rest of the document. Without this plugin all three
 showed as text. A line holding only `^` is kramdown's end-of-block marker (`end_of_block`).
 An option changes nothing here: postil's reading is CommonMark's (with
@@ -16,6 +17,9 @@ import re
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+
+from postil.markdown.mathhtml import find_formulas, may_hold_math
 
 OPENING = re.compile(r"\{::(comment|nomarkdown)(?:[ \t][^}]*)?\}")
 """An extension that takes content: `{::comment}`, `{::nomarkdown type="html"}`."""
@@ -113,6 +117,35 @@ def kramdown_span(state: StateInline, silent: bool) -> bool:
     if close is None:
         return False
     if not silent and opening.group(1) == "nomarkdown":
-        state.push("html_inline", "", 0).content = state.src[opening.end() : close.start()]
+        _push_raw(state, opening.end(), close.start())
     state.pos = close.end()
     return True
+
+
+def _push_raw(state: StateInline, start: int, end: int) -> None:
+    """Push `state.src[start:end]`, nomarkdown content, as raw HTML, its formulas as math.
+
+    kramdown writes the content as it is and MathJax, which Jekyll themes load, then
+    typesets the page's `$…$`: posts wrap a formula in `{::nomarkdown}$x_1 * y_2${:/}` so
+    that kramdown leaves its `_` and `*` alone (Chirpy blogs' advice). The formulas are
+    found as in a raw HTML block (`postil.markdown.mathhtml.find_formulas`).
+    """
+    html = state.src[start:end]
+    block = Token("html_block", "", 0)
+    block.content = html
+    pos = 0
+    for formula in find_formulas(block) if may_hold_math(html) else []:
+        found = formula.token
+        if found is None or found.type == "math_ref":
+            continue  # a loader, or `$\eqref{x}$`: kept as written
+        offset = found.meta["offset"]
+        if formula.start > pos:
+            state.push("html_inline", "", 0).content = html[pos : formula.start]
+        token = state.push("math_inline_display" if formula.display else "math_inline", "math", 0)
+        token.content = found.content
+        opener = html[formula.start : offset]
+        closer = html[formula.end - (1 if opener == "$" else 2) : formula.end]
+        token.meta = {"offset": start + offset, "delims": (opener, closer), "removed": ()}
+        pos = formula.end
+    if pos < len(html):
+        state.push("html_inline", "", 0).content = html[pos:]

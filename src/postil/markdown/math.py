@@ -60,6 +60,7 @@ from postil.markdown.mathcore import (
 )
 from postil.markdown.mathdoc import (
     PIPE,
+    is_end_mark,
     math_resolve,
     protect_pipes,
     render_formula,
@@ -81,6 +82,7 @@ from postil.markdown.mathprose import math_definitions
 from postil.markdown.mathquote import math_quote_lazy
 from postil.markdown.mathref import only_reference, reference_meta
 from postil.markdown.mathtilde import math_tilde_plugin
+from postil.markdown.mathwrap import math_list_plugin
 from postil.markdown.state import KATEX_MIXED, RenderState, get_state, is_mdx
 from postil.markdown.tagsyntax import find_closer, shortcode_params
 from postil.math import anchor_id
@@ -208,6 +210,7 @@ def math_plugin(md: MarkdownIt) -> None:
     image = md.inline.ruler.__rules__[md.inline.ruler.__find__("image")].fn
     md.inline.ruler.at("image", _in_description(image))
     math_tilde_plugin(md)  # a formula's `~~~` line stays in its paragraph: `mathtilde.py`
+    math_list_plugin(md)  # and its `+ b` or `- 2` line too: `mathwrap.py`
     md.core.ruler.after("block", "math_fence", math_fence)
     md.core.ruler.after("math_fence", "math_quote_lazy", math_quote_lazy)  # `mathquote.py`
     md.core.ruler.after("math_fence", "math_definitions", math_definitions)  # `mathprose.py`
@@ -598,15 +601,24 @@ def _math_ref(state: StateInline, silent: bool) -> bool:
 
 
 def _bookdown_ref(state: StateInline, silent: bool) -> bool:
-    r"""Parse bookdown's `\@ref(eq:x)` as a `math_ref`; warn about one to anything else."""
+    r"""Parse bookdown's `\@ref(eq:x)` as a `math_ref`; one to a theorem, figure, table or
+    heading as the xref plugin's reference to the element of that id (`bookdown.target_ids`),
+    its number alone as bookdown prints it."""
     ref = bookdown.REF.match(state.src, state.pos)
     if ref is None:
         return False
     label = ref.group(1)
     if not label.startswith("eq:"):
+        if "xref" not in state.md.inline.ruler.get_all_rules():
+            return False  # (the math plugin alone: text)
         if not silent:
-            warn_inline(state, state.pos, bookdown.unsupported_ref(label))
-        return False
+            token = state.push("xref", "", 0)
+            token.content = ref.group(0)
+            token.meta = {"label": label, "kind": "target", "bare": True, "pos": state.pos}
+            token.meta["bookdown"] = label
+            get_state(state.env).extra["id_citations"] = True  # the page's ids are wanted
+        state.pos = ref.end()
+        return True
     if not silent:
         token = state.push("math_ref", "a", 0)
         token.meta = {"kind": "ref", "label": label, "offset": state.pos}
@@ -1211,7 +1223,7 @@ def math_table_pipes(state: StateBlock, start_line: int, end_line: int, silent: 
 def render_math(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
     """Render a math token as MathML (or a `math-error` span), wrapped for display math."""
     token = tokens[idx]
-    display = token.type != "math_inline"
+    display = token.type != "math_inline" or is_end_mark(token.content)
     state = get_state(env)
     html = render_formula(token, display, state)
     if not html:  # an empty formula (warned about) or one holding only definitions
@@ -1249,7 +1261,7 @@ def render_html_block(self: Any, tokens: list[Token], idx: int, options: Any, en
         mathml = render_formula(formula.token, formula.display, state)
         if mathml.startswith("<math"):  # not a `math-error` span
             state.math_chars |= formula_chars(mathml)
-        if formula.display and mathml:
+        if (formula.display or is_end_mark(formula.token.content)) and mathml:
             mathml = f"<span {DISPLAY_ATTRS}>{mathml}</span>"
         out += [html[pos : formula.start], mathml]
         pos = formula.end

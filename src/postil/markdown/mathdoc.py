@@ -94,9 +94,31 @@ def _protect_line(line: str) -> str:
             continue  # Pandoc's rule: an opening `$` has a non-space after it
         close = closers.dollar(opener + 1, len(line))
         if close > opener:
-            out += [line[pos:opener], line[opener : close + 1].replace("|", PIPE)]
+            out += [line[pos:opener], _protected(line[opener : close + 1])]
             pos = close + 1
     return "".join(out) + line[pos:]
+
+
+def _protected(formula: str) -> str:
+    r"""Return a `$…$` span of a line with its pipes hidden from the table rule's cell split.
+
+    A formula holding an odd number of `\|` cannot be writing norms with them (a norm's
+    bars come in pairs): it escapes a pipe as GFM asks inside a table cell, "including
+    inside other inline spans" (`$P(A\|B)$`, which GitHub needs and renders P(A|B);
+    orsharir/github-mathjax#25, atom-community/markdown-preview-plus#185), so those are
+    left to the table rule, which drops the backslash as it does in a code span. An even
+    number stays TeX's `\|` (`$\|\mathbf{v}\|$`, a norm as Jupyter shows it:
+    mathjax/MathJax#2108).
+    """
+    if formula.count("\\|") % 2:
+        return ESCAPED_PIPE_OR_PIPE.sub(
+            lambda m: m.group(0) if len(m.group(0)) == 2 else PIPE, formula
+        )
+    return formula.replace("|", PIPE)
+
+
+ESCAPED_PIPE_OR_PIPE = re.compile(r"\\.|\|", re.S)
+"""A backslash escape (`\\|` among them) or a bare `|`, read left to right."""
 
 
 def locate(state: RenderState, token: Any, offset: int) -> tuple[int, int]:
@@ -170,7 +192,7 @@ def math_resolve(state: Any) -> None:
         token.content = equation_labels(token.content)  # bookdown's `(\#eq:x)`
         carry["macros"] = _scope_macros(doc, token, carry["macros"])
         token.meta["macros"] = carry["macros"]
-        if display:
+        if display or is_end_mark(token.content):  # a mark is drawn as display math
             carry["count"] = _number(doc, token, carry, carry["count"])
         elif ("\\label" in token.content or "\\tag" in token.content) and emptiness(
             token.content
@@ -365,7 +387,9 @@ def emptiness(latex: str) -> str:
 
     "blank": only spaces and comments (`$$ $$`, `\(\)`, an empty ```` ```math ```` fence);
     "definitions": only `\newcommand`/`\def`/`\require`/… (a post's macro preamble);
-    "numbering": only `\label`/`\tag`/`\nonumber`, so the equation has no formula.
+    "numbering": only `\label`/`\tag`/`\nonumber`, so the equation has no formula;
+    "mark": only one `\tag*{…}` (and perhaps a `\label`), a mark at the right margin, most
+    often the end of a proof (`$$\tag*{$\blacksquare$}$$`, as KaTeX and MathJax draw it).
     """
     if is_blank(latex):
         return "blank"
@@ -380,7 +404,16 @@ def emptiness(latex: str) -> str:
         return ""  # reported when the formula is converted
     if not is_blank(rest):
         return ""
+    if len(rows) == 1 and rows[0].tag is not None and rows[0].star_tag:
+        return "mark"
     return "numbering" if any(row.numbered or row.tag is not None for row in rows) else "blank"
+
+
+def is_end_mark(latex: str) -> bool:
+    r"""Tell if a formula is only a mark at the right margin, `	ag*{$lacksquare$}`
+    (`emptiness`'s "mark"): drawn as display math wherever it is written, since inline
+    math has no margin (KaTeX refuses a `	ag` there, MathJax drops it)."""
+    return "\\tag*" in latex and emptiness(latex) == "mark"
 
 
 def _delimiter_spot(doc: RenderState, token: Any) -> tuple[int, int]:
@@ -429,6 +462,8 @@ def render_formula(token: Any, display: bool, doc: RenderState) -> str:
     so that references to it still land somewhere.
     """
     kind = emptiness(token.content)
+    if kind == "mark":  # an end-of-proof mark: drawn at the right margin, on purpose
+        return _convert_token(token, True, doc)
     if kind in ("blank", "numbering"):
         doc.warn(*_delimiter_spot(doc, token), _empty_message(token, kind))
     if kind in ("blank", "definitions") or (kind == "numbering" and not display):

@@ -58,10 +58,12 @@ BEGIN_ENV = re.compile(
     r"\\begin\{("
     + "|".join(
         re.escape(e) + (r"|" + re.escape(e[:-1] + "\\*") if e.endswith("*") else "")
-        for e in sorted(KNOWN_ENVS, key=len, reverse=True)
+        for e in sorted(KNOWN_ENVS | {"prooftree"}, key=len, reverse=True)
     )
     + r")\}"
 )
+# bussproofs' `prooftree` too: MathJax typesets one written bare in the text when its
+# `bussproofs` package is loaded, and `postil.math.proofs` draws it in math.
 _OPENERS = re.compile(r"\$\$|\$|\\\[|\\\(|" + BEGIN_ENV.pattern + r"|\\(eqref|ref)\{([^{}\n]*)\}")
 _CLOSERS = {"$$": "$$", "\\[": "\\]", "\\(": "\\)"}
 

@@ -57,6 +57,7 @@ from postil.markdown.fencekind import (
     FOLDED,
     LEFT_OUT,
     PROOF_KINDS,
+    THEOREM_ENGINES,
     UNSUPPORTED,
     fence_kind,
     is_directive,
@@ -223,9 +224,11 @@ def myst_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         return False
     line = state.src[state.bMarks[start] + state.tShift[start] : state.eMarks[start]]
     found = FENCE_OPEN.match(line.rstrip()) if line[:1] in "`~:" else None
+    if found is None and line[:1] in "`~" and (knitr := KNITR_THEOREM.match(line.rstrip())):
+        return _knitr_theorem(state, (start, end), silent, knitr)
     name = found.group(2).lower() if found else ""
     blocks = name in CALLOUTS or name in MARGIN_DIRECTIVES or name.startswith("prf:")
-    blocks = blocks or name == "epigraph"
+    blocks = blocks or name == "epigraph" or name in THEOREM_ENGINES
     other = found is not None and found.group(1)[0] == ":" and not blocks  # `:::{dropdown}`
     if found is None or not (blocks or other or name in ("figure", "image", "list-table")):
         return False
@@ -269,6 +272,53 @@ def myst_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
         _push_blocks(state, (start, body, close), name, argument, options)
     else:
         _push_image(state, (start, body, close), name, argument, options)
+    state.line = after
+    return True
+
+
+KNITR_THEOREM = re.compile(
+    r"(`{3,}|~{3,})[ \t]*\{(" + "|".join(THEOREM_ENGINES) + r")(?=[\s,])([^{}]*)\}[ \t]*\Z",
+    re.I,
+)
+"""bookdown's theorem fence with knitr's chunk options: ```` ```{theorem, pyth,
+name="Pythagoras"} ````, ```` ```{lemma key} ````, ```` ```{proof, name="Sketch"} ````:
+its fence, engine and options (the first one unnamed, or `label=`, is its label)."""
+
+CHUNK_OPTION = re.compile(
+    r"\s*(?:([A-Za-z][\w.]*)\s*=\s*)?(\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|[^,]*?)\s*(?:,|\Z)"
+)
+"""One knitr chunk option: group 1 its name (none for the label), group 2 its value."""
+
+
+def _knitr_theorem(
+    state: StateBlock, lines: tuple[int, int], silent: bool, found: re.Match[str]
+) -> bool:
+    """Push a bookdown theorem fence (`KNITR_THEOREM`) as the theorem plugin's tokens: its
+    label the element's id (`\\@ref(thm:label)` and `[](#label)` name it), its `name`
+    the title, its body Markdown; never closed, it runs to its container's end, warned."""
+    if silent:
+        return True
+    start, end = lines
+    close = _closing_fence(state, start, end, found.group(1))
+    if close is not None:
+        after = close + 1
+    else:
+        close = after = _container_end(state, start, end)
+        get_state(state.env).warn(
+            start,
+            state.sCount[start] + 1,
+            f"`{{{found.group(2)}}}` is never closed, so everything after it is inside it; "
+            f"add a line {found.group(1)} where it ends",
+        )
+    options: dict[str, str] = {}
+    for number, option in enumerate(CHUNK_OPTION.finditer(found.group(3).lstrip(" \t,"))):
+        value = option.group(2).strip()
+        value = value[1:-1] if value[:1] in "\"'" and value[-1:] == value[:1] else value
+        key = (option.group(1) or ("label" if number == 0 else "")).lower()
+        if key and value:
+            options.setdefault(key, value)
+    kind_word = THEOREM_ENGINES[found.group(2).lower()]
+    _push_theorem(state, (start, start + 1, close), kind_word, options.get("name", ""), options)
     state.line = after
     return True
 
@@ -389,7 +439,11 @@ def _push_blocks(
         push_margin(state, lines, title, options.get("class", ""))
         return
     if name.split(":", 1)[-1] in PROOF_KINDS and name.startswith("prf:"):
-        _push_theorem(state, lines, name.split(":", 1)[1], title, options)
+        kind = name.split(":", 1)[1]
+        _push_theorem(state, lines, (PROOF_KINDS[kind], kind.capitalize()), title, options)
+        return
+    if name in THEOREM_ENGINES and name not in CALLOUTS:  # bookdown's bare ```{lemma}```
+        _push_theorem(state, lines, THEOREM_ENGINES[name], title, options)
         return
     if name == "epigraph":
         kind, opening = "blockquote", state.push("blockquote_open", "blockquote", 1)
@@ -411,18 +465,26 @@ def _push_blocks(
 
 
 def _push_theorem(
-    state: StateBlock, lines: tuple[int, int, int], name: str, title: str, options: dict
+    state: StateBlock,
+    lines: tuple[int, int, int],
+    kind_word: tuple[str, str],
+    title: str,
+    options: dict,
 ) -> None:
-    """Push a sphinx-proof directive as the theorem plugin's tokens: numbered per kind
-    ("Theorem 1 (Title)"; `:nonumber:` leaves the number out), `:label:` its id; a
-    `{prf:proof}` titled "Proof." (`postil.markdown.theorem`)."""
+    """Push a sphinx-proof directive or a bookdown theorem fence as the theorem plugin's
+    tokens: numbered per kind ("Theorem 1 (Title)"; `:nonumber:` leaves the number out),
+    `:label:` its id; a proof titled "Proof." (`postil.markdown.theorem`).
+
+    Args:
+        kind_word: the theorem plugin's kind (`thm`, `proof`) and its word ("Theorem").
+    """
     start, body, close = lines
     opening = state.push("theorem_open", "div", 1)
     opening.map = [start, close + 1]
-    kind = PROOF_KINDS[name]
-    opening.meta = {"kind": kind, "word": name.capitalize()}
+    kind, word = kind_word
+    opening.meta = {"kind": kind, "word": word}
     if kind not in PROOFS and "nonumber" not in options:
-        opening.meta["figure"] = {"id": options.get("label") or None, "kind": name}
+        opening.meta["figure"] = {"id": options.get("label") or None, "kind": word.lower()}
     elif options.get("label"):
         opening.attrs["id"] = options["label"]
     if options.get("class"):

@@ -533,7 +533,8 @@ def _repeat_marker(note: Note, sub: int) -> str:
 
 
 def _render_margin_body(self: Any, note: Note, options: Any, env: Any, *, hidden: bool) -> str:
-    """Render a note's body as phrasing content: paragraphs become spans, code becomes code."""
+    """Render a note's body as phrasing content: paragraphs become spans, code becomes code,
+    display math a `math-display` span."""
     parts = []
     for token in note.body if note.margin is None else note.margin:
         if token.type == "inline":
@@ -545,19 +546,40 @@ def _render_margin_body(self: Any, note: Note, options: Any, env: Any, *, hidden
         elif token.type in ("fence", "code_block"):
             code = escapeHtml(token.content.rstrip("\n"))
             parts.append(f'<code class="sidenote-code">{code}</code>')
+        elif token.type == "math_block":
+            formula = _margin_formula(self, token, options, env)
+            if hidden:  # the Notes list has the ids of its numbered rows
+                formula = unfocusable(ID_ATTRIBUTE.sub("", formula))
+            parts.append(f'<span class="sidenote-para">{formula}</span>')
     return "".join(parts)
+
+
+def _margin_formula(self: Any, token: Token, options: Any, env: Any) -> str:
+    """Render a note's display formula (`$$…$$` on its own lines) as phrasing content: a
+    `math-display` span, as `\\[…\\]` inside a paragraph renders. The margin copy left
+    such a formula out, so a note of one equation showed an empty sidenote and a margin
+    note (the only copy) lost it."""
+    display = copy.copy(token)
+    display.type = "math_inline_display"
+    return str(self.renderInline([display], options, env))
 
 
 FOCUSABLE = re.compile(r"<(?:a|button|input|select|textarea|summary|iframe)\b[^>]*?(?=\s*/?>)")
 """A start tag of what a keyboard may reach (a link, a form control, a frame), up to its `>`."""
 
 _ATTR_TABINDEX = re.compile(r"\stabindex\s*=", re.I)
+ID_ATTRIBUTE = re.compile(r' id="[^"]*"')
+"""An `id` attribute as the renderers write it (double quotes; a `"` in a value is `&quot;`)."""
+SCROLL_FOCUS = ' tabindex="0"'
+"""What a wide formula's `math-display` box or a table's wrapper takes the keyboard's focus
+with (to scroll it)."""
 _ATTR_HREF = re.compile(r"\shref\s*=", re.I)
 
 
 def unfocusable(html: str) -> str:
     """Return `html` with `tabindex="-1"` on each link (`<a href>`), form control and frame
-    that has no `tabindex`: a margin copy is hidden from screen readers, and axe's
+    that has no `tabindex`, and `tabindex="-1"` on a box that scrolls by keyboard (a display
+    formula's `math-display` span): a margin copy is hidden from screen readers, and axe's
     `aria-hidden-focus` asks that nothing in it take the keyboard's focus, whichever plugin
     wrote it (Markdown's links, cross-references, citations, equation references, raw
     HTML)."""
@@ -568,7 +590,9 @@ def unfocusable(html: str) -> str:
             return text
         return f'{text} tabindex="-1"'
 
-    return FOCUSABLE.sub(one, html) if "<" in html else html
+    if "<" not in html:
+        return html
+    return FOCUSABLE.sub(one, html).replace(SCROLL_FOCUS, ' tabindex="-1"')
 
 
 def _margin_child(token: Token) -> Token:

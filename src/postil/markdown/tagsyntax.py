@@ -436,9 +436,11 @@ def code_info(options: dict[str, str]) -> tuple[str, list[str]]:
     The options code blocks read (`postil.markdown.fenceinfo.OPTIONS`: `linenos`,
     `linenos=table`, `hl_lines` (Hugo, Pygments), `mark_lines` (Jekyll), `linenostart`, …)
     become `key="value"` options of the info string, with commas or spaces between line
-    ranges; other tools' presentation options (`fenceinfo.QUIET`) go without a word.
+    ranges; other tools' presentation options (`fenceinfo.QUIET`) go without a word. A tag
+    that names no language (Hexo's `{% codeblock lang: Title %}`) is `text`, so that its
+    first option is not read as the language.
     """
-    parts, ignored = [options.get("", "")], []
+    parts, ignored = [options.get("", "").strip() or "text"], []
     for key, value in options.items():
         name = OPTIONS.get(key.lower())
         if name == "hl_lines":

@@ -12,6 +12,16 @@ already, so the tags become postil's own notes, figures and quotes:
   attribution; `{% maincolumn 'src' 'caption' %}` and `{% fullwidth 'src' 'caption' %}` →
   a numbered figure (`fullwidth` spans the margin too).
 
+Tufte CSS's own markup, which posts of Eleventy, Hugo and Jekyll sites styled with
+tufte-css write as raw HTML in their Markdown, is read the same (`tufte_html`):
+`<label for="sn-1" class="margin-toggle sidenote-number"></label><input type="checkbox"
+id="sn-1" class="margin-toggle"/><span class="sidenote">text</span>` is a numbered sidenote
+and `… <span class="marginnote">text</span>` a margin note (tufte-css's README,
+"Sidenotes: Footnotes and Marginal Notes"); the label and checkbox, which only open the
+note on a narrow screen, may be missing. Passed through, the note had no number and no
+copy in the Notes, and postil's style sheet, whose `.sidenote` shows only beside its own
+toggle or in the margin, hid it on a phone.
+
 The text of a tag is Markdown (kramdown reads the tags' output so); image paths are from
 the site's root, as the theme puts `site.baseurl` before them. The `id` of a note only
 pairs the theme's checkbox with its label, and is not kept. Arguments are words, or quoted
@@ -33,7 +43,7 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 from postil.markdown.figure import push_figure
-from postil.markdown.sidenote import MARGIN_MARKER
+from postil.markdown.sidenote import MARGIN_MARKER, push_inline_note
 from postil.markdown.state import get_state
 from postil.markdown.tagsyntax import line_tag, scan_tag
 
@@ -81,6 +91,7 @@ def tufte_plugin(md: MarkdownIt) -> None:
     fullwidth.
     """
     md.inline.ruler.before("template_tag", "tufte_tag", tufte_tag)
+    md.inline.ruler.before("html_inline", "tufte_html", tufte_html)
     md.block.ruler.before(
         "liquid_block", "tufte_block", tufte_block, {"alt": ["paragraph", "reference"]}
     )
@@ -150,6 +161,44 @@ def tufte_tag(state: StateInline, silent: bool) -> bool:
             _note(state, tag.name, args)
     state.pos = tag.end
     return True
+
+
+NOTE_TOGGLE = re.compile(
+    r"""<label\b[^>]*>[^<]*</label\s*>\s*"""
+    r"""<input\b(?=[^>]*\btype\s*=\s*["']?checkbox)[^>]*>\s*""",
+    re.I,
+)
+"""tufte-css's toggle before a note: a `<label>` (empty, or `&#8853;`) and its checkbox."""
+NOTE_OPEN = re.compile(
+    r"""<span\s+class\s*=\s*(["'])\s*(sidenote|marginnote)\s*\1\s*>""",
+    re.I,
+)
+"""A note's `<span class="sidenote">` or `<span class="marginnote">`: group 2 the kind."""
+SPAN_TAG = re.compile(r"<(/?)span\b[^>]*>", re.I)
+
+
+def tufte_html(state: StateInline, silent: bool) -> bool:
+    """Inline rule: tufte-css's note markup (module doc) up to the `</span>` that closes
+    the note's span (spans inside it counted), as a note `^[text]` makes; its text is
+    Markdown, as markdown-it reads text between raw tags. A span never closed in its
+    paragraph is left to the raw HTML rule."""
+    src, start = state.src, state.pos
+    if not src.startswith("<", start) or src[start + 1 : start + 2].lower() not in "ls":
+        return False
+    toggle = NOTE_TOGGLE.match(src, start, state.posMax)
+    opening = NOTE_OPEN.match(src, toggle.end() if toggle else start, state.posMax)
+    if opening is None:
+        return False
+    depth = 0
+    for tag in SPAN_TAG.finditer(src, opening.start(), state.posMax):
+        depth += -1 if tag.group(1) else 1
+        if depth == 0:
+            if not silent:
+                margin = opening.group(2).lower() == "marginnote"
+                push_inline_note(state, start, opening.end(), tag.start(), margin=margin)
+            state.pos = tag.end()
+            return True
+    return False
 
 
 def _newthought(state: StateInline, text: str) -> None:

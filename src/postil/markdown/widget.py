@@ -53,7 +53,7 @@ from postil.yamlnodes import (
     yaml_error_message,
 )
 
-WIDGET_INFO = re.compile(r"\{(?![.#])([^{}\s]*)\}\s*\Z")
+WIDGET_INFO = re.compile(r"\{(?![.#])([^{}\s]+)\}\s*\Z")
 """A widget fence's info string: `{name}`, nothing else (`{.html}` is Pandoc's code class)."""
 
 FIGURE_LABEL = re.compile(r"fig-[A-Za-z0-9_-]+\Z")

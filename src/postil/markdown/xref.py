@@ -15,6 +15,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
+from postil.markdown.bookdown import missing_target, target_ids
 from postil.markdown.callout import CROSSREF_PREFIXES
 from postil.markdown.citemessages import (
     NO_BIBLIOGRAPHY,
@@ -25,6 +26,7 @@ from postil.markdown.citemessages import (
 from postil.markdown.state import RenderState, get_state, named_lines
 from postil.markdown.theorem import THEOREMS
 from postil.math import anchor_id
+from postil.slugs import pandoc_slug
 
 FLOATS = {"fig": "Figure", "tbl": "Table", "lst": "Listing"}
 """Quarto's float prefixes and their words (`lst`: a code block `{#lst-x lst-cap="…"}`)."""
@@ -128,6 +130,13 @@ def xref_check(state: StateCore) -> None:
         for token in block.children or () if block.type == "inline" else ():
             if token.type != "xref":
                 continue
+            if token.meta.get("bookdown"):  # `\@ref(thm:x)`, `postil.markdown.bookdown`
+                _pandoc_heading(state.tokens, token.meta["bookdown"], sections)
+                _bookdown_target(token.meta, doc, sections, targets, known)
+                if token.meta["text"] is None:
+                    line0, col = _spot(doc, block, token)
+                    doc.warn(line0, col, missing_target(token.meta["bookdown"]))
+                continue
             if token.meta["kind"] == "target":  # `[@key]`, `postil.markdown.cite`
                 _target(token.meta, doc, sections, targets, known)
                 if token.meta["text"] is None:
@@ -212,6 +221,38 @@ def _target(
         meta["text"] = targets[label]
 
 
+def _pandoc_heading(tokens: Sequence[Token], label: str, sections: dict[str, Token]) -> None:
+    """Give the heading without an id whose Pandoc identifier is `label` that id, and add it
+    to `sections`: bookdown's `\\@ref(intro)` names `# Introduction {#intro}` or a heading
+    by the id Pandoc gave it ("Identifiers", `slugs.pandoc_slug`), which postil's own ids
+    (made after this rule) need not equal."""
+    if ":" in label or label in sections:
+        return
+    for i, token in enumerate(tokens[:-1]):
+        if token.type == "heading_open" and not token.attrs.get("id"):
+            if pandoc_slug(tokens[i + 1].content) == label:
+                token.attrs["id"] = label
+                sections[label] = tokens[i + 1]
+                return
+
+
+def _bookdown_target(
+    meta: dict[str, Any],
+    doc: RenderState,
+    sections: dict[str, Token],
+    targets: dict[str, str],
+    known: tuple[dict[str, Token], dict[str, str], dict[str, str]] | None,
+) -> None:
+    """Give bookdown's `\\@ref(thm:x)` the words and link of the first element of the page
+    with one of its ids (`bookdown.target_ids`), as `_target` gives `[-@x]`."""
+    for ident in target_ids(meta["bookdown"]):
+        meta["label"] = ident
+        _target(meta, doc, sections, targets, known)
+        if meta["text"] is not None:
+            return
+    meta["label"] = meta["bookdown"]
+
+
 def _report_citation(doc: RenderState, block: Token, token: Token) -> None:
     """Report `[@key]` that names no element of the page as the citation it then is: with
     no bibliography, or a key the bibliography lacks (`postil.markdown.cite`'s warnings)."""
@@ -294,6 +335,8 @@ def render_xref(self: Any, tokens: Sequence[Token], idx: int, options: Any, env:
     meta = tokens[idx].meta
     text = meta.get("text") or "??"
     label = meta["label"]
+    if meta.get("bookdown") and meta.get("text") is None:  # `\@ref(x)` of nothing: LaTeX's
+        return '<strong class="xref-missing">??</strong>'
     if meta["kind"] == "target" and meta.get("text") is None:  # a citation after all
         if get_state(env).bibliography is None:
             return escape(tokens[idx].content)

@@ -3,7 +3,8 @@
 `postil.markdown.zola` registers `zola_block`; the names it reads are in
 `postil.markdown.zolasyntax`. A body shortcode's tags stand on lines of their own
 (`{% note() %}` … `{% end %}`), or share one line with its body; a bodiless one
-(`{{ youtube(id="…") }}`) stands alone on its line.
+(`{{ youtube(id="…") }}`) stands alone on its line, or on lines of its own when its
+arguments run over several (`_spanning_call`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,14 @@ from postil.markdown.embed import push_video
 from postil.markdown.figure import push_figure
 from postil.markdown.shortcodecallout import push_callout, push_quote
 from postil.markdown.state import get_state
-from postil.markdown.tagsyntax import Tag, left_container, line_tag, scan_tag, tokenize_lines
+from postil.markdown.tagsyntax import (
+    ZOLA_CALL,
+    Tag,
+    left_container,
+    line_tag,
+    scan_tag,
+    tokenize_lines,
+)
 from postil.markdown.zolasyntax import (
     CALLOUTS,
     DIAGRAMS,
@@ -43,6 +51,14 @@ def zola_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     `{% end %}` line, or a callout, fold or formula written on one line with its body."""
     tag = line_tag(state, start)
     if tag is None:
+        spanning = _spanning_call(state, start, end)
+        if spanning is not None:
+            tag, last = spanning
+            args = call_args(tag)
+            if args is None or not _bodiless(state, start, silent, tag, args):
+                return False
+            state.line = last + 1
+            return True
         return _spanning_body(state, (start, end), silent)
     if tag.kind != "zola":
         return False
@@ -62,6 +78,52 @@ def zola_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
             state.line = start + 1
         return True
     return _bodiless(state, start, silent, tag, args)
+
+
+SPANNING_LINES = 40
+"""The most lines a shortcode call spanning lines is looked for in."""
+
+
+def _spanning_call(state: StateBlock, start: int, end: int) -> tuple[Tag, int] | None:
+    """Return a bodiless `{{ name(…) }}` that opens line `start` and closes alone at the end
+    of a later line, with that line, or None.
+
+    Zola reads shortcodes before the Markdown (its "Shortcodes" docs), so a string argument
+    may run over lines, blank ones too (`{{ note(body="First.⏎⏎Then `brew`.") }}`), and so
+    may the space between arguments (its grammar's whitespace holds newlines). Taken outside
+    lists and quotes, whose markers a string's later lines would keep (as `_spanning_body`).
+    """
+    begin = state.bMarks[start] + state.tShift[start]
+    if state.sCount[start] - state.blkIndent >= 4 or state.blkIndent:
+        return None
+    if state.parentType == "blockquote" or not state.src.startswith("{{", begin):
+        return None
+    if state.src.startswith(("{{<", "{{%"), begin):
+        return None
+    src, quote, at = state.src, "", begin + 2
+    stop = state.eMarks[min(end, start + SPANNING_LINES) - 1]
+    while at < stop:
+        char = src[at]
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "\"'`":
+            quote = char
+        elif src.startswith("{{", at):
+            return None  # another tag opens before this one closes: no call
+        elif src.startswith("}}", at):
+            break
+        at += 1
+    else:
+        return None
+    close = at + 2
+    last = next((line for line in range(start, end) if close <= state.eMarks[line]), None)
+    if last is None or last == start or src[close : state.eMarks[last]].strip():
+        return None  # one line: `line_tag`'s; or text after the call
+    inner = src[begin + 2 : at].strip()
+    found = ZOLA_CALL.fullmatch(inner)
+    if found is None:
+        return None
+    return Tag("zola", src[begin:close], inner, found.group("name"), False, begin, close), last
 
 
 def _display(tag: Tag, args: dict[str, str], own_lines: bool) -> bool:
@@ -121,6 +183,12 @@ def _math_block(state: StateBlock, lines: tuple[int, int], tag: Tag) -> None:
     token.meta = {"col0": col0, "delims": (tag.raw, closer), "removed": (), "source": source}
 
 
+PLAIN_STYLES = dict.fromkeys(("default", "primary", "secondary", "light", "dark"), "note")
+"""Themes' style names for a plain note (`note(type="default")`, Bootstrap's colour names
+that NexT's notes share, `postil.markdown.hexo.NOTE_KINDS`); `success`, `danger`, `info`
+are already callout aliases (`postil.markdown.callout.ALIASES`)."""
+
+
 def callout_meta(name: str, args: dict[str, str]) -> dict[str, str | None]:
     """Return the callout (`shortcodecallout.callout_meta`'s dict) of a Zola callout or fold.
 
@@ -136,6 +204,7 @@ def callout_meta(name: str, args: dict[str, str]) -> dict[str, str | None]:
         return {"kind": "note", "title": title, "collapse": "+" if opened else "true"}
     keys = ("type", "kind", "style", "level", "color")
     kind = next((args[key] for key in keys if args.get(key)), "")
+    kind = PLAIN_STYLES.get(kind.lower(), kind)
     flags = [key for key, value in args.items() if value == "true" and key in CALLOUT_NAMES]
     kind = kind or (flags[0] if flags else name if name in CALLOUT_NAMES else "note")
     return {"kind": kind, "title": title, "collapse": None}

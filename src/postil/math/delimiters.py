@@ -24,8 +24,11 @@ MEMO_KEY = "_math_closers"
 MEMO_SIZE = 8  # sources remembered per document: nested inline parses use a few at once
 BALANCE_TRIES = 16  # closers tried for balanced braces before the first is taken: linear
 TEX_LIKE = re.compile(r"\\[A-Za-z]|[\^_{}=]")
-OPERATOR = re.compile(r"[+\-*/<>]")  # a binary operator or relation of `PLAIN_TERMS`
-PLAIN_TERMS = re.compile(r"[A-Za-z0-9\s+\-*/<>().,'|!]+")
+OPERATOR = re.compile(r"[+\-*/<>:]")  # a binary operator or relation of `PLAIN_TERMS`
+PLAIN_TERMS = re.compile(r"[A-Za-z0-9\s+\-*/<>().,;:'|!\[\]]+")
+"""One-letter variables' formulas as `Closers.spaced_dollar` takes them without a command:
+letters, digits, operators, `:` (a type or a ratio, `$ x : A $`), `;` and brackets
+(`$ [a, b] $`, `$ f(x; y) $`)."""
 CONTROL_WORD = re.compile(r"\\[A-Za-z]+|\\[^A-Za-z]")
 ONE_TERM = re.compile(r"\s+[-+]?(?:\d+(?:\.\d+)?|[A-Za-z]{1,2})\s+")
 """`$ … $`'s TeX as `Closers.spaced_pair` takes it: one number or short name, spaces around."""
@@ -33,6 +36,10 @@ NUMERIC_TERMS = re.compile(r"[A-Za-z0-9\s+\-*/<>().,'|!^_{}=\[\]:;]+")
 RELATION_END = re.compile(r"(?:[=<>]|\\(?:approx|leq?|geq?|neq?|sim|simeq|equiv|propto))\s*\Z")
 """TeX ending in a relation (`p =`, `x \approx`): a number after its closing `$` completes
 the sentence, as knitr writes a computed value after a formula (`$p =$0.39`)."""
+PRICE = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?\s")
+"""An amount of money at the start of inline math's TeX: a number, maybe signed, then a space
+(`$-232,014.11 and [`)."""
+SIGNED_DIGIT = re.compile(r"[-+]\d")
 CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
 """A CJK character or CJK punctuation (`，`, `。`): scripts written without spaces between
 words, where Typora's `$x $` sits between characters (`Closers._beside_cjk`)."""
@@ -162,9 +169,18 @@ class Closers:
         last = end - 1  # its digit lies outside the span, so it closes
         if start <= last < found and _holds(spots, last):
             found = last
-        if found >= end or self._holds_dollar(start, found):
+        if found >= end or self._holds_dollar(start, found) or self._price_pair(start, found):
             return -1
         return found
+
+    def _price_pair(self, start: int, close: int) -> bool:
+        """Tell whether the `$` at `close` opens a signed amount (`$-99.58`) after an amount
+        at `start` (`$-232,014.11 and [$-99.58, $-87.76]`): two prices, as Pandoc's rule
+        keeps `$5 and $10`, where it took the first span for math
+        (PowerShell/PowerShell#27792: a table's `|` inside it cost a cell)."""
+        return SIGNED_DIGIT.match(self.src, close + 1) is not None and (
+            PRICE.match(self.src, start) is not None
+        )
 
     def _holds_dollar(self, start: int, close: int) -> bool:
         """Tell if a `$` between `start` and `close` lies outside every brace opened since

@@ -39,15 +39,17 @@ from __future__ import annotations
 
 import copy
 import re
+import unicodedata
 import xml.etree.ElementTree as ET
 
 from latex2mathml.symbols_parser import convert_symbol
 
+from postil.math.alphabets import styled_char
 from postil.math.colors import light_dark
 from postil.math.errors import MathUnsupportedError
 from postil.math.macros import read_group
 from postil.math.markers import MARK, SEP, hide_label, marker, read_marker, unhide_label
-from postil.math.symbols import GLYPH_COMMANDS, glyph_marker
+from postil.math.symbols import GLYPH_COMMANDS, ORD_CLASSES, glyph_marker, tex_classes
 from postil.math.tables import add_style
 
 # `\not X` -> the precomposed negated character (Unicode's "negated" relations).
@@ -106,9 +108,11 @@ NEGATED: dict[str, str] = {
     r"\Leftrightarrow": "⇎",
 }
 OVERLAY = "\u0338"  # COMBINING LONG SOLIDUS OVERLAY
-NOT = re.compile(
-    r"\\not(?![A-Za-z])\s*(\\text\{" + MARK + r"m[a-z]+" + SEP + r"[^{}]+\}|\\[A-Za-z]+|[^\s\\{}])"
-)
+NOT_SYMBOL = r"\\text\{" + MARK + r"m[a-z]+" + SEP + r"[^{}]+\}|\\[A-Za-z]+|[^\s\\{}]"
+# `\not` and the symbol after it, bare (`\not=`) or alone in braces (`\not{=}`, `\not{\in}`:
+# KaTeX, MathJax and Temml negate it as they do the bare one; latex2mathml set a slash
+# beside the braced symbol, which lost the relation's spacing).
+NOT = re.compile(r"\\not(?![A-Za-z])\s*(?:(" + NOT_SYMBOL + r")|\{\s*(" + NOT_SYMBOL + r")\s*\})")
 # The commands the `macros` pass has already turned into glyph markers (`\sim` ->
 # `\text{⟦mo⟧∼}`, symbols.GLYPH_COMMANDS) by the marker they became: `\not` reads them
 # as the command the author wrote.
@@ -194,21 +198,37 @@ ARROW_LABEL_PAD = "0.3889em"  # amsmath's \ext@arrow: 5mu and 9mu around a label
 
 def _negate(match: re.Match[str]) -> str:
     """Return the marker of the negated relation `\\not X` (precomposed, or X + U+0338)."""
-    symbol = match.group(1)
+    symbol = match.group(1) or match.group(2)
     if symbol.startswith("\\text{"):  # a glyph marker: `\not\sim` after the macros pass
         if symbol not in GLYPH_MARKERS:
             return match.group(0)
         symbol = GLYPH_MARKERS[symbol]
         if symbol not in NEGATED:
-            return marker("mo", GLYPH_COMMANDS[symbol[1:]][1] + OVERLAY)
+            return _overlaid(GLYPH_COMMANDS[symbol[1:]][1])
     if symbol in NEGATED:
         return marker("mo", NEGATED[symbol])
     code = convert_symbol(symbol) if symbol.startswith("\\") else None
     if code is None and not symbol.startswith("\\"):
-        return marker("mo", symbol + OVERLAY)
+        return _overlaid(symbol)
     if code is None:
         return match.group(0)
-    return marker("mo", chr(int(code, 16)) + OVERLAY)
+    return _overlaid(chr(int(code, 16)))
+
+
+def _overlaid(char: str) -> str:
+    """Return the marker of `char` struck through by U+0338, a token of `char`'s own kind.
+
+    A relation or operator stays an `<mo>`; a letter, digit or other ordinary symbol
+    (`\\not a`, Feynman's slash `\\not\\partial`, `\\not{p}`) is an `<mi>`, as MathJax and
+    Temml make it, since an `<mo>` spaced it as an operator; a Latin or lowercase Greek
+    letter is in its math italic form, as TeX sets it (a two-character `<mi>` is upright:
+    mathjax/MathJax#2617).
+    """
+    if not (char.isalnum() or tex_classes().get(char) in ORD_CLASSES):
+        return marker("mo", char + OVERLAY)
+    if char.isascii() and char.isalpha() or "GREEK SMALL" in unicodedata.name(char, ""):
+        char = styled_char("italic", char)
+    return marker("mi", char + OVERLAY)
 
 
 def _optional(latex: str, pos: int) -> tuple[str, int]:

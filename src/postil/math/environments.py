@@ -613,7 +613,11 @@ STYLE_SWITCH = re.compile(
 )
 """The style, size and old font switches latex2mathml knows (`\\displaystyle`, `\\small`,
 `\\bf`), and `\\\\`, matched so that `\\\\tt` (a new row, then `tt`) is no `\\tt`."""
-SCOPE_TOKEN = re.compile(r"\\begin|\\end|\\left|\\right|\\middle|\\\\|\\cr(?![A-Za-z])|\\.|[{}&]")
+SCOPE_TOKEN = re.compile(
+    r"\\(?:begin|end|left|right|middle|cr)(?![A-Za-z])|\\\\|\\[A-Za-z]+|\\.|[{}&]"
+)
+"""What opens or closes a switch's scope; a whole command name is one token, so that
+`\\rightarrow`, `\\leftarrow` and `\\centering` are no `\\right`, `\\left` or `\\cr`."""
 
 
 def _scope_end(latex: str, pos: int) -> int:

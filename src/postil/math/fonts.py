@@ -8,9 +8,12 @@ alphanumeric characters (`alphabets.styled_text`), as Temml does.
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 from postil.math.alphabets import styled_text
+from postil.math.macros import read_group
+from postil.math.markers import marker
 from postil.math.mathml import POSITIONAL, TOKENS
 
 GREEK_CAPITALS = frozenset(chr(c) for c in range(0x391, 0x3AA) if c != 0x3A2) | {"ϴ", "ϒ"}
@@ -18,6 +21,40 @@ UPRIGHT = GREEK_CAPITALS | {"∇"}
 """One-character identifiers TeX sets upright: the capital Greek letters and `\\nabla`
 (plain.tex's `\\mathchardef\\nabla="0272`, class 0 in the upright symbol font, where
 `\\partial`, `"0140`, is in the italic one); MathML Core draws a one-letter `<mi>` italic."""
+
+
+DIGIT_FONTS = re.compile(r"\\(bf|sf)(?![A-Za-z])|\\mathsf\s*\{")
+"""What sets digits in a font that latex2mathml leaves digits out of: the old switches `\\bf`
+and `\\sf` (their letters only) and `\\mathsf{…}` (its letters only)."""
+DIGIT_VARIANTS = {"bf": "bold", "sf": "sans-serif", None: "sans-serif"}
+DIGIT = re.compile(r"\d")
+
+
+def mark_digit_fonts(latex: str) -> str:
+    r"""Put a `digits` marker after each font command whose digits latex2mathml leaves in the
+    roman font: `{\bf 0}`, `\bf{1}`, `{\sf 2}`, `\mathsf{3}`.
+
+    In TeX `\bf` and `\sf` switch the math font family for the rest of the group, digits
+    and scripts included (`{\bf x^2}`: a bold 2), and `\mathsf{3}` is a sans-serif 3; the
+    zero vector of old MathJax posts is `{\bf 0}`. The marker styles the digits after it in
+    its group (`markers`: `digits`). Runs after the `text` pass, so a `\bf` inside
+    `\text{…}` (text mode's, hidden behind stand-ins by then) is not read.
+    """
+    if not DIGIT.search(latex) or not DIGIT_FONTS.search(latex):
+        return latex
+    return DIGIT_FONTS.sub(lambda match: _digit_marker(latex, match), latex)
+
+
+def _digit_marker(latex: str, match: re.Match[str]) -> str:
+    """Return the font command at `match` with a `digits` marker after it, or as it is when
+    no digit follows in its reach (the marker's `<mtext>` would leave an `<mrow>` behind)."""
+    if match.group(1) is None:  # `\mathsf{`: its group
+        reach = latex[match.end() : read_group(latex, match.end() - 1)[1]]
+    else:
+        reach = latex[match.end() :]
+    if not DIGIT.search(reach):
+        return match.group(0)
+    return match.group(0) + marker("digits", DIGIT_VARIANTS[match.group(1)])
 
 
 def merge_letters(root: ET.Element) -> None:
@@ -84,6 +121,8 @@ def apply_mathvariant(root: ET.Element) -> None:
             continue
         if variant == "bold-italic" and el.tag == "mi" and (el.text or "") in GREEK_CAPITALS:
             variant = "bold"  # `\boldsymbol{\Gamma}`: upright, as `upright_greek_capitals`
+        if variant == "bold-italic" and el.tag == "mn":
+            variant = "bold"  # `\bm{0}`: bold digits (TeX's are upright; Unicode has no others)
         if variant == "italic" and el.tag == "mi" and len(el.text or "") == 1:
             if len(styled_text(variant, el.text or "")) == 1:  # drawn italic by Chromium
                 del el.attrib["mathvariant"]

@@ -16,7 +16,15 @@ from postil.math.colors import read_definecolor
 from postil.math.errors import MathSyntaxError
 from postil.math.paired import expand_paired, is_paired, read_paired_definition
 from postil.math.texreader import NAME as _NAME
-from postil.math.texreader import TexReader, macro_signature, read_group, signed_body
+from postil.math.texreader import (
+    TexReader,
+    delimited_body,
+    macro_signature,
+    read_delimited,
+    read_group,
+    signed_body,
+    split_delimited,
+)
 
 # KaTeX's standard aliases (https://katex.org/docs/supported.html, src/macros.js) that
 # latex2mathml does not know; expanded before conversion.
@@ -177,7 +185,7 @@ def _read_definition(latex: str, match: re.Match[str]) -> tuple[str, str, int]:
         if brace < 0:
             raise MathSyntaxError("\\def needs a `{…}` body", pos, "\\def")
         body, end = read_group(latex, brace)
-        return name_match.group(1), body, end
+        return name_match.group(1), delimited_body(latex[pos:brace], body), end
     raw_name, pos = read_group(latex, pos)
     name = raw_name.strip().lstrip("\\")
     count, default = 0, None
@@ -246,8 +254,12 @@ def _expand_one(latex: str, start: int, pos: int, body: str) -> tuple[str, int]:
     `[…]` follows."""
     if is_paired(body):
         return expand_paired(latex, start, pos, body)
-    count, default, body = macro_signature(body)
-    args = []
+    if (delimited := split_delimited(body)) is not None:
+        args, pos, body = _delimited_arguments(latex, start, pos, delimited)
+        count, default = len(args), None
+    else:
+        count, default, body = macro_signature(body)
+        args = []
     if default is not None:
         reader = TexReader(latex, start, pos, latex[start:pos])
         value = reader.optional()
@@ -267,6 +279,38 @@ def _expand_one(latex: str, start: int, pos: int, body: str) -> tuple[str, int]:
     if expanded[:1].isalpha() and re.search(r"\\[A-Za-z]+$", latex[:start]):
         expanded = " " + expanded  # `\expandafter\a` with body `x` is not `\expandafterx`
     return latex[:start] + expanded + latex[pos:], start
+
+
+def _delimited_arguments(
+    latex: str, start: int, pos: int, delimited: tuple[list[str], str]
+) -> tuple[list[str], int, str]:
+    r"""Read the arguments of a call of a `\def` with delimiters (`\pair(a,b)` of
+    `\def\pair(#1,#2)`); return them, the offset after the call and the body.
+
+    Raises:
+        MathSyntaxError: the call lacks the text the definition puts before `#1` or a
+            delimiter after an argument (TeX's "Use of \pair doesn't match its definition").
+    """
+    (prefix, *delimiters), body = delimited
+    command = latex[start:pos].strip()
+    while pos < len(latex) and latex[pos].isspace():
+        pos += 1  # spaces after a control word are no tokens
+    if not latex.startswith(prefix, pos):
+        pattern = prefix + "".join(f"#{n}{text}" for n, text in enumerate(delimiters, 1))
+        raise MathSyntaxError(
+            f"{command} is defined as `{command}{pattern}`: write its call in that form",
+            start,
+            command,
+        )
+    pos += len(prefix)
+    args = []
+    for delimiter in delimiters:
+        if delimiter:
+            arg, pos = read_delimited(latex, pos, delimiter, command)
+        else:
+            arg, pos = read_group(latex, pos)
+        args.append(arg)
+    return args, pos, body
 
 
 _BEFORE = re.compile(r"(?:\\([A-Za-z]+)|(?<!\\)([\^_]))\s*\Z")

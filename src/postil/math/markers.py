@@ -10,6 +10,7 @@ marker into the right MathML. The kinds:
 | `mi`, `mo` | `symbols.glyph_macros` | a character [SEP class] | that token, kind fixed (class) |
 | `mbin` | `symbols.glyph_macros` (`\centerdot`) | a symbol | an `<mo>` with TeX's medium spaces |
 | `variant` | `symbols.glyph_macros` (`\mathscr`) | a class | that class on the next one's tokens |
+| `digits` | `fonts.mark_digit_fonts` (`\bf`) | a mathvariant | it on the `<mn>`s after it (group) |
 | `bmod` | `symbols.glyph_macros` (`\bmod`) | a word | an `<mo>` with `\bmod`'s 5mu in every style |
 | `op`, `opl` | `rewrite.rewrite_operatornames` | a name | `<mi data-op>` (`opl`: `data-limits`) |
 | `opgroup` | `rewrite.rewrite_operatornames` | `op`/`opl` | `data-op` on its group (math name) |
@@ -113,6 +114,24 @@ def _next_sibling(parent: ET.Element, index: int) -> ET.Element | None:
     return parent[index + 1] if index + 1 < len(parent) else None
 
 
+def _is_digits_marker(el: ET.Element) -> bool:
+    """Tell whether `el` is a `digits` marker."""
+    return el.tag == "mtext" and (el.text or "").startswith(MARK + "digits" + SEP)
+
+
+def _style_digits(el: ET.Element, variant: str) -> None:
+    """Give the `<mn>`s of `el` that have no font `variant`, except those after a `digits`
+    marker of a group inside `el` (a switch nested in it: `{\\bf 1 {\\sf 2} 3}`)."""
+    if el.tag == "mn":
+        if "mathvariant" not in el.attrib:
+            el.set("mathvariant", variant)
+        return
+    for child in el:
+        if _is_digits_marker(child):
+            break
+        _style_digits(child, variant)
+
+
 def has_markers(root: ET.Element, kinds: tuple[str, ...]) -> bool:
     """Tell whether an `<mtext>` in `root` is a marker of one of `kinds` (a cheap look:
     ElementTree finds the `mtext`s, so a pass can skip its walk of the whole tree)."""
@@ -188,6 +207,12 @@ def _expand(parent: ET.Element, index: int, el: ET.Element, kind: str, payload: 
         for token in target.iter() if target is not None else ():
             if token.tag in ("mi", "mn", "mo"):
                 token.set("class", payload)
+        parent.remove(el)
+    elif kind == "digits":  # `{\bf 0}`: the digits after it in its group, in that font
+        for sibling in parent[index + 1 :]:
+            if _is_digits_marker(sibling):
+                break  # the group's next switch takes over from there
+            _style_digits(sibling, payload)
         parent.remove(el)
     elif kind == "fracdelim":  # `\genfrac`'s delimiter, sized by style as `\binom`'s
         el.tag, el.text = "mo", payload

@@ -417,6 +417,7 @@ TEX_PASSES: list[tuple[str, Pass]] = [
     ("enclosures", _rewrite(enclosures.rewrite_enclosures)),
     ("paragraph-columns", _rewrite(parcolumns.rewrite_paragraph_columns)),
     ("text", _rewrite(textmode.rewrite_text)),
+    ("digit-fonts", _rewrite(fonts.mark_digit_fonts)),
     ("logos", _rewrite(textmode.rewrite_logos)),
     ("dots", _rewrite(rewrite.rewrite_dots)),
     ("sidesets", _rewrite(_if_in(("\\sideset", "\\prescript"), limits.rewrite_sidesets))),

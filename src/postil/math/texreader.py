@@ -60,9 +60,77 @@ def macro_spec(body: str) -> str:
     return "o" + "m" * (count - 1) if default is not None else "m" * count
 
 
+DELIMITED = "\x00delimited\x00"
+"""Starts the body of a `\\def` whose parameter text holds delimiters (`delimited_body`)."""
+PARAMETER = re.compile(r"#([1-9])")
+
+
+def delimited_body(parameters: str, body: str) -> str:
+    r"""Return a macro body that keeps a `\def`'s parameter text (The TeXbook, ch. 20).
+
+    Args:
+        parameters: what stands between the name and the body: `(#1,#2)`, `#1.`, `#1#2`.
+        body: the replacement text.
+
+    Parameters without delimiters (`#1#2`) are `signed_body`'s, so that one the body does not
+    use is still read; otherwise the text before `#1` and after each parameter is kept, and
+    `split_delimited` reads a call by it, as TeX, MathJax and KaTeX do (`\def\pair(#1,#2)`
+    takes `\pair(a,b)`).
+    """
+    pieces = PARAMETER.split(parameters)
+    count = len(pieces) // 2
+    if not "".join(pieces[::2]).strip():
+        return signed_body(count, None, body)
+    texts = [pieces[0].lstrip()] + pieces[2::2]  # before #1 (TeX skips the spaces after
+    # the control word), then after each parameter
+    return DELIMITED + "\x00".join([str(count), *texts, body])
+
+
+def split_delimited(body: str) -> tuple[list[str], str] | None:
+    """Return (the text before `#1`, then the delimiter after each parameter; the body) of a
+    `delimited_body`, or None for any other body."""
+    if not body.startswith(DELIMITED):
+        return None
+    count, rest = body[len(DELIMITED) :].split("\x00", 1)
+    *texts, replacement = rest.split("\x00", int(count) + 1)
+    return texts, replacement
+
+
+def read_delimited(latex: str, pos: int, delimiter: str, command: str) -> tuple[str, int]:
+    """Read a delimited argument at `pos`: the text up to `delimiter` outside every group (one
+    pair of braces around all of it dropped, as TeX does); return it and the offset after
+    the delimiter.
+
+    Raises:
+        MathSyntaxError: no `delimiter` before the formula or the group around it ends.
+    """
+    depth, end = 0, pos
+    while end < len(latex):
+        char = latex[end]
+        if depth == 0 and latex.startswith(delimiter, end):
+            text = latex[pos:end]
+            if text.startswith("{") and read_group(text, 0)[1] == len(text):
+                text = text[1:-1]
+            return text, end + len(delimiter)
+        if char == "\\":
+            end += 2
+            continue
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth < 0:
+            break
+        end += 1
+    raise MathSyntaxError(
+        f"{command} is defined with `{delimiter}` after an argument, and none follows",
+        pos,
+        command,
+    )
+
+
 def macro_arity(body: str) -> int:
     """Return how many arguments a macro takes: its declared number (`signed_body`), else
     the highest `#n` its body uses (0 to 9)."""
+    if body.startswith(DELIMITED):
+        return 0  # read by its delimiters, not as `{…}` arguments
     if body.startswith(SIGNATURE):
         return int(body[len(SIGNATURE) :].split("\x00", 1)[0])
     return max((int(d) for d in re.findall(r"#([1-9])", body)), default=0)
