@@ -116,6 +116,7 @@ def test_a_fence_info_with_backticks_stays_commonmark_text_in_a_markdown_post():
     html = render_markdown(create_markdown(), HEADER_WITH_BACKTICKS, state).html
     assert "<p>```{r" in html and "Text after." not in html.split("</figure>")[-1]
 
+
 def test_empty_braces_are_plain_code_in_every_source_kind():
     """```` ```{} ```` is Pandoc's empty attributes (knitr runs no chunk without an engine):
     a code block without a language, no widget error and no chunk warning."""

@@ -210,6 +210,7 @@ def test_an_unknown_language_still_warns_beside_the_dialects():
     _, state = render("```rmdx\nx\n```\n")
     assert [d.message.split(",")[0] for d in state.diagnostics] == ["unknown code language 'rmdx'"]
 
+
 @pytest.mark.parametrize(
     ("info", "expected"),
     [
