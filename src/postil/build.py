@@ -608,7 +608,8 @@ def check_site(
     jobs = jobs if jobs is not None else page_jobs(site)
     memo = cache.memo("references") if cache is not None else {}
     outputs, problems = _outputs(site, jobs, generated, assets.origins, memo)
-    references = _references(site.posts + site.pages, outputs, memo)
+    base_path = site.config.base_path
+    references = _references(site.posts + site.pages, outputs, memo, base_path)
     return problems + references + check_social_images(site, outputs)
 
 
@@ -647,15 +648,16 @@ def _same_output(a: Post, b: Post) -> bool:
 
 
 def _references(
-    shown: tuple[RenderedPost, ...], outputs: dict[str, str], memo: dict[str, Any]
+    shown: tuple[RenderedPost, ...], outputs: dict[str, str], memo: dict[str, Any], base_path: str
 ) -> list[Diagnostic]:
     """Return `check_references` of every post and page, reusing from `memo` the warnings
     of a post whose rendered content is the very object checked last time against the
-    same (or equal) outputs; while the posts are in the same order, the posts whose
+    same (or equal) outputs and base path; while the posts are in the same order, the posts whose
     content is another object are found by identity (in C) and only they are looked at."""
     contents = [page.content for page in shown]
     last = memo.get("checked")
     same_outputs = last is not None and (last[0] is outputs or last[0] == outputs)
+    same_outputs = same_outputs and last is not None and last[4] == base_path
     rels: list[str] | None = None
     if same_outputs and last is not None and len(last[1]) == len(contents):
         found = list(last[2])
@@ -666,9 +668,9 @@ def _references(
     else:
         found, redo = [[] for _ in shown], list(range(len(shown)))
     for i in redo:
-        found[i] = check_references([shown[i]], outputs)
+        found[i] = check_references([shown[i]], outputs, base_path)
     rels = rels if rels is not None else [p.post.source.rel for p in shown]
-    memo["checked"] = (outputs, contents, found, rels)
+    memo["checked"] = (outputs, contents, found, rels, base_path)
     return list(chain.from_iterable(found))
 
 
