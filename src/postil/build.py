@@ -42,7 +42,7 @@ from postil.cache.rows import RenderedRows
 from postil.cache.store import BuildCache, CacheError
 from postil.config import config_warnings, load_config
 from postil.content.load import load_posts
-from postil.errors import BuildFailed, Diagnostic, Severity, as_diagnostic, located
+from postil.errors import BuildFailed, Diagnostic, Severity, as_diagnostic, located, plural
 from postil.images import image_sizes, unreadable_images
 from postil.model import FrontMatter, OutputFile, Post, RenderedPost, Site
 from postil.output import check_output_dir
@@ -262,7 +262,8 @@ def run(
         files, written = output(site, env, cache, by_rel, jobs)
     warnings = tuple(_warnings(diagnostics))
     seconds = time.perf_counter() - started
-    notes = tuple(n for n in [robots_note(config.base_url)] if n)
+    held = held_back_note(_held_back(chosen, options), upcoming_first)
+    notes = tuple(n for n in [held, robots_note(config.base_url)] if n)
     return BuildResult(
         files, len(site.posts), warnings, seconds, rows.added, written, upcoming_first, notes
     )
@@ -343,6 +344,24 @@ class Published:
             if self.places[i] >= 0:
                 kept[self.places[i]] = posts[i]
         return replace(self, posts=(kept, self.posts[1]), inputs=(posts, drafts, future))
+
+
+def held_back_note(held: dict[str, str], upcoming: datetime | None) -> str:
+    """Return the line telling what a build left out on purpose, or "" for nothing: the
+    drafts (`--drafts` builds them) and the posts still to come (`--future`; the first one's
+    date, when the build goes out again), so a post missing from `_site/` is explained.
+
+    Args:
+        held: the reason of each source left out, "draft" or "future" (`_held_back`).
+        upcoming: the earliest date of a post left out only because it is still to come.
+    """
+    drafts = sum(reason == "draft" for reason in held.values())
+    future = len(held) - drafts
+    parts = [f"{plural(drafts, 'draft')} (--drafts builds them)"] if drafts else []
+    if future:
+        first = f", the first dated {upcoming:%Y-%m-%d %H:%M %Z}" if upcoming else ""
+        parts.append(f"{plural(future, 'post')} dated in the future (--future builds them{first})")
+    return f"note: left out {' and '.join(parts)}" if parts else ""
 
 
 def _held_back(chosen: Published, options: BuildOptions) -> dict[str, str]:
@@ -589,7 +608,8 @@ def check_site(
     jobs = jobs if jobs is not None else page_jobs(site)
     memo = cache.memo("references") if cache is not None else {}
     outputs, problems = _outputs(site, jobs, generated, assets.origins, memo)
-    references = _references(site.posts + site.pages, outputs, memo)
+    base_path = site.config.base_path
+    references = _references(site.posts + site.pages, outputs, memo, base_path)
     return problems + references + check_social_images(site, outputs)
 
 
@@ -628,15 +648,16 @@ def _same_output(a: Post, b: Post) -> bool:
 
 
 def _references(
-    shown: tuple[RenderedPost, ...], outputs: dict[str, str], memo: dict[str, Any]
+    shown: tuple[RenderedPost, ...], outputs: dict[str, str], memo: dict[str, Any], base_path: str
 ) -> list[Diagnostic]:
     """Return `check_references` of every post and page, reusing from `memo` the warnings
     of a post whose rendered content is the very object checked last time against the
-    same (or equal) outputs; while the posts are in the same order, the posts whose
+    same (or equal) outputs and base path; while the posts are in the same order, the posts whose
     content is another object are found by identity (in C) and only they are looked at."""
     contents = [page.content for page in shown]
     last = memo.get("checked")
     same_outputs = last is not None and (last[0] is outputs or last[0] == outputs)
+    same_outputs = same_outputs and last is not None and last[4] == base_path
     rels: list[str] | None = None
     if same_outputs and last is not None and len(last[1]) == len(contents):
         found = list(last[2])
@@ -647,9 +668,9 @@ def _references(
     else:
         found, redo = [[] for _ in shown], list(range(len(shown)))
     for i in redo:
-        found[i] = check_references([shown[i]], outputs)
+        found[i] = check_references([shown[i]], outputs, base_path)
     rels = rels if rels is not None else [p.post.source.rel for p in shown]
-    memo["checked"] = (outputs, contents, found, rels)
+    memo["checked"] = (outputs, contents, found, rels, base_path)
     return list(chain.from_iterable(found))
 
 

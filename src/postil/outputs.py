@@ -117,13 +117,17 @@ def _collision(
 
 
 def check_references(
-    rendered: Iterable[RenderedPost], outputs: Mapping[str, str] | frozenset[str]
+    rendered: Iterable[RenderedPost],
+    outputs: Mapping[str, str] | frozenset[str],
+    base_path: str = "/",
 ) -> list[Diagnostic]:
     """Return a warning for every local reference whose target is not published.
 
     Args:
         rendered: the published posts and pages.
         outputs: every output rel of the site (`site_outputs`).
+        base_path: the site's base path ("/repo/"): a root path written with it, which
+            postil adds itself, is told to leave it out.
 
     Returns:
         Warnings at each reference's file:line:col (errors under `--strict`), in the order
@@ -139,8 +143,30 @@ def check_references(
                 posixpath.dirname(rel) + "/" if rel.endswith("index.html") else rel
                 for rel in outputs
             ]
-            problems.append(Diagnostic(Severity.WARNING, ref.location, _missing(ref, paths)))
+            message = _with_base_path(ref, outputs, base_path) or _missing(ref, paths)
+            problems.append(Diagnostic(Severity.WARNING, ref.location, message))
     return problems
+
+
+def _with_base_path(
+    ref: Reference, outputs: Mapping[str, str] | frozenset[str], base_path: str
+) -> str:
+    """Return the warning for a root path written with the site's base path
+    (`/repo/img/a.png` on a project site), which postil puts before every root path, when
+    the path without it is published; else "" (session 44: the warning named only the
+    path not found, though the README says never to write the base path)."""
+    prefix = base_path.strip("/") + "/"
+    target = ref.target.lstrip("/")
+    if prefix == "/" or not ref.url.startswith("/" + prefix) or not target.startswith(prefix):
+        return ""
+    rest = target[len(prefix) :]
+    if not published(rest, outputs):
+        return ""
+    written = ref.url[len(prefix) :]
+    return (
+        f"`{ref.url}` is not in the built site: it starts with the base path `{base_path}`,"
+        f" which postil writes before every root path itself; write `{written}`"
+    )
 
 
 def _nearest(target: str, paths: list[str]) -> str:

@@ -151,6 +151,12 @@ class LinkReads(Mapping[str, V]):
         self._reads.update(self._links)
         return len(self._links)
 
+    @property
+    def underlying(self) -> Mapping[str, V]:
+        """The map viewed, whose reads are not recorded (for an index built once for every
+        post, `postil.markdown.references`, which then reads its one entry through this)."""
+        return self._links
+
     def reads(self) -> tuple[tuple[str, V | None], ...]:
         """Return the entries looked up so far, sorted."""
         return tuple(sorted(self._reads.items()))

@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 import yaml
 
 from postil.errors import Location
+from postil.yamladvice import local_tag, quote_advice, tag_message
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 T = TypeVar("T")
@@ -184,6 +185,10 @@ def mapping_fields(node: yaml.Node, what: str, repeated: list[Field] | None = No
         if not isinstance(key_node, yaml.ScalarNode):
             raise YamlFieldError("a key must be plain text", *_pos(key_node))
         key = key_node.value
+        tagged = local_tag(value_node)
+        if tagged is not None:  # `title: !important note` would be "note", its text lost
+            message = tag_message(key, tagged, tagged is value_node)
+            raise YamlFieldError(message, *_pos(tagged))
         if key in seen and _same_scalar(seen[key], value_node):
             continue
         if key in seen and repeated is not None:
@@ -320,20 +325,39 @@ def _unclosed(err: yaml.MarkedYAMLError) -> str | None:
     return UNCLOSED[err.context] if ended or found.line > opened.line else None
 
 
+NO_KEY = (
+    "this line is no `key: value` and does not go on with the value above; add `: ` after "
+    "its key, or indent it under the key whose value it continues"
+)
+"""What PyYAML's "could not find expected ':'" means: a line without a key's colon; PyYAML
+reports it on the line after, the message is put at the line itself."""
+
+
 def yaml_error_location(err: yaml.MarkedYAMLError, path: str, first_line: int) -> Location:
     """Return the file location of a PyYAML error in a block starting at file line `first_line`
-    (an opening never closed: at the opening, `_unclosed`)."""
-    mark = err.context_mark if _unclosed(err) else err.problem_mark or err.context_mark
+    (an opening never closed: at the opening, `_unclosed`; a value YAML reads as syntax: at
+    the value, `yamladvice.quote_advice`; a line without its key's colon: at that line)."""
+    advice = quote_advice(err)
+    if advice is not None:
+        return Location(path, first_line + advice[1], advice[2] + 1)
+    no_key = err.problem == "could not find expected ':'"
+    mark = err.context_mark if _unclosed(err) or no_key else err.problem_mark or err.context_mark
     if mark is None:
         return Location(path, first_line, 0)
     return Location(path, first_line + mark.line, mark.column + 1)
 
 
 def yaml_error_message(err: yaml.MarkedYAMLError) -> str:
-    """Return PyYAML's problem in one line, without its own (block-relative) position."""
+    """Return PyYAML's problem in one line, without its own (block-relative) position, told
+    with its fix where postil knows what causes it."""
     unclosed = _unclosed(err)
     if unclosed is not None:
         return f"YAML syntax error: {unclosed}"
+    advice = quote_advice(err)
+    if advice is not None:
+        return f"YAML syntax error: {advice[0]}"
+    if err.problem == "could not find expected ':'" and err.context_mark is not None:
+        return f"YAML syntax error: {NO_KEY}"
     parts = [p for p in (err.context, err.problem) if p]
     text = "; ".join(parts) or "invalid YAML"
     if "\t" in text or "found character '\\t'" in text:

@@ -39,8 +39,12 @@
     if (event.matches) toggles.forEach(function (button) { setExpanded(button, false); });
   });
 
+  // Each box that may scroll sideways takes a tab stop exactly while it does, so the arrow
+  // keys scroll it; one that fits takes none. postil's code blocks, display formulas and
+  // tables are written focusable (for readers without JavaScript); the rest are not.
   var SCROLLERS =
-    ".post-body pre:not([tabindex]), .post-body :is(.plotly-graph-div, .vega-embed, .bk-root)";
+    ".post-body :is(pre, .math-display, .table-wrap), " +
+    ".post-body :is(.plotly-graph-div, .vega-embed, .bk-root)";
   if (window.ResizeObserver) {
     var scrollers = new ResizeObserver(function (entries) {
       entries.forEach(function (entry) {

@@ -123,3 +123,39 @@ def test_julia_comments_and_expressions_in_a_julia_block_are_julia():
     )
     assert (meta.title, meta.date.date(), meta.tags) == ("T", date(2023, 4, 22), ("a", "b"))
     assert len(warnings) == 1 and "weight" in warnings[0]  # kept as text, warned as unknown
+
+
+@pytest.mark.parametrize(
+    ("block", "where", "says"),
+    [
+        ('title = "Draft', (2, 9), '`title`: this `"` is never closed'),
+        ('title = "T"\ntags = ["x"', (3, 8), "`tags`: this `[` is never closed"),
+        ('title = "T"\ntags = ["x",\n  "y"', (3, 8), "`tags`: this `[` is never closed"),
+        ('title = "T"\nrss = """A summary', (3, 7), '`rss`: this `"""` is never closed'),
+        ('title = "T"\ndate = Date(2023, 4', (3, 12), "`date`: this `(` is never closed"),
+    ],
+)
+def test_a_quote_or_bracket_never_closed_in_a_plus_block_is_an_error_at_it(block, where, says):
+    """Neither TOML nor Julia: read as text, `title = "Draft` was the title `"Draft` and
+    `tags = ["x"` the tag `x`, with no word (session 44)."""
+    with pytest.raises(ContentError) as err:
+        read(f"+++\n{block}\n+++\n\nBody.\n")
+    assert (err.value.location.line, err.value.location.col) == where
+    assert err.value.message.startswith(says)
+    opener = says.split("`")[3]
+    closer = {"[": "]", "(": ")"}.get(opener, opener)
+    assert err.value.message == f"{says} before the closing `+++`; close it with `{closer}`"
+
+
+@pytest.mark.parametrize(
+    ("block", "title"),
+    [
+        ('title = "a \\" (b"\ndate = Date(2023, 4, 22)', 'a " (b'),
+        ('title = "T [1"\ndate = Date(2023, 4, 22)', "T [1"),
+        ('title = """Long\n(title"""\ndate = Date(2023, 4, 22)', "Long (title"),
+        ('title = "T"\ntags = ["a",\n  "b"]\ndate = Date(2023, 4, 22)', "T"),
+    ],
+)
+def test_closed_quotes_and_brackets_in_a_julia_block_are_read(block, title):
+    meta, _, _, _ = read(f"+++\n{block}\n+++\n\nBody.\n")
+    assert meta.title == title

@@ -240,7 +240,7 @@ def test_a_date_with_its_month_written_as_a_word_is_a_date(written, expected):
 
 @pytest.mark.parametrize(
     "written",
-    ["24 Foo 2017", "31 Feb 2017", "Feb 2017", "Someday, 24 Feb 2017", "31-13-2020"],
+    ["24 Foo 2017", "Feb 2017", "Someday, 24 Feb 2017", "31-13-2020"],
 )
 def test_a_date_with_no_month_stays_an_error(written):
     with pytest.raises(ContentError) as err:
@@ -426,3 +426,32 @@ def test_lines_that_only_look_like_unopened_front_matter_stay_the_body(text, bod
     _, body, line = parse(source(text), "UTC", warnings)
     assert not [w for w in warnings if "no opening `---`" in w.message]
     assert line == body_line and text.endswith(body)
+
+
+@pytest.mark.parametrize(
+    ("written", "why"),
+    [
+        ("2026-02-29", "there is no day 29 in February 2026"),
+        ("2026-04-31T10:00", "there is no day 31 in April 2026"),
+        ("2026-13-01", "there is no month 13 (months are 1 to 12)"),
+        ("2026-01-03 25:00", "there is no hour 25 (hours are 0 to 23)"),
+        ("2026-01-03 10:61", "there is no minute 61 (minutes are 0 to 59)"),
+        ("31 Feb 2026", "there is no day 31 in February 2026"),
+        ("2/30/2026", "there is no day 30 in February 2026"),
+    ],
+)
+def test_a_date_in_a_known_form_that_names_no_day_says_which_part_is_wrong(written, why):
+    """Session 44: `2026-02-30` was told to be written as YYYY-MM-DD, which it was."""
+    with pytest.raises(ContentError) as err:
+        parse(source(f"---\ntitle: T\ndate: {written}\n---\n"), "UTC")
+    assert err.value.message == f"`date: {written}` is not a date; {why}: fix the date"
+
+
+def test_a_leap_day_is_a_date_and_a_form_postil_does_not_read_names_the_forms():
+    meta, _, _ = parse(source("---\ntitle: T\ndate: 2024-02-29\n---\n"), "UTC")
+    assert meta.date is not None and (meta.date.month, meta.date.day) == (2, 29)
+    with pytest.raises(ContentError) as err:
+        parse(source("---\ntitle: T\ndate: yesterday\n---\n"), "UTC")
+    assert err.value.message.endswith(
+        "write YYYY-MM-DD or YYYY-MM-DD HH:MM[+HH:MM] (or the month as a word: 24 Feb 2017)"
+    )

@@ -65,7 +65,9 @@ def test_a_root_link_in_the_jekyll_urls_capitals_reaches_the_lower_case_post(tmp
     root = make_site(
         tmp_path / "site",
         {
-            "2022-03-08-Separation-of-Variables.md": post_text("Separation", None),
+            "2022-03-08-Separation-of-Variables.md": post_text(
+                "Separation", None, "## The method\n\nText.\n"
+            ),
             "2022-03-09-linking.md": post_text("Linking", None, body),
         },
     )

@@ -98,3 +98,54 @@ def test_hugos_ref_to_an_anchor_of_this_page_is_checked_as_a_fragment_link(tmp_p
         "content/posts/a.md:8:22: warning: link to `#setting-upp`: this page has no such anchor"
         " (did you mean `#setting-up`?); link to an existing heading id or remove the fragment"
     ]
+
+
+def url_warnings(tmp_path, body: str) -> list[str]:
+    """Warnings of a site whose post a.md links by URL to b.md (permalink `/2026/b/`),
+    c.md (at `/posts/c/`) and the page about.md (at `/about/`)."""
+    posts = {
+        "a.md": post_text("A", "2026-01-01", body),
+        "b.md": post_text("B", "2026-01-02", "## Only heading\n", permalink="/2026/b/"),
+        "c.md": post_text("C", "2026-01-03", "## Gamma\n\nText.[^n]\n\n[^n]: A note.\n"),
+    }
+    pages = {"about.md": post_text("About", None, "## Contact\n")}
+    root = make_site(tmp_path / "site", posts, pages=pages)
+    return [str(w).split("\n")[0] for w in build_site(root).warnings if "anchor" in str(w)]
+
+
+def test_a_link_to_another_pages_url_checks_its_fragment(tmp_path):
+    # session 44: only `#x` and `b.md#x` were checked; a fragment of a link written as the
+    # page's URL, the way posts moved from Hugo or Jekyll link each other, never was
+    body = (
+        "[b](/2026/b/#only-headin) [c1](/posts/c/#gama) [c2](/posts/c#gama)"
+        " [c3](/posts/c/index.html#gama) [c4](../c/#gama) [about](/about/#contakt)\n\n"
+        '<a href="/posts/c/#gama">raw</a>\n'
+    )
+    near_c = "(did you mean `#gamma`?); link to an existing heading id or remove the fragment"
+    assert url_warnings(tmp_path, body) == [
+        "content/posts/a.md:6:5: warning: link to `#only-headin`: content/posts/b.md has no"
+        " such anchor (did you mean `#only-heading`?); link to an existing heading id or"
+        " remove the fragment",
+        f"content/posts/a.md:6:32: warning: link to `#gama`: content/posts/c.md has no such"
+        f" anchor {near_c}",
+        f"content/posts/a.md:6:53: warning: link to `#gama`: content/posts/c.md has no such"
+        f" anchor {near_c}",
+        f"content/posts/a.md:6:73: warning: link to `#gama`: content/posts/c.md has no such"
+        f" anchor {near_c}",
+        f"content/posts/a.md:6:104: warning: link to `#gama`: content/posts/c.md has no such"
+        f" anchor {near_c}",
+        "content/posts/a.md:6:124: warning: link to `#contakt`: content/about.md has no such"
+        " anchor (did you mean `#contact`?); link to an existing heading id or remove the"
+        " fragment",
+        f"content/posts/a.md:8:10: warning: link to `#gama`: content/posts/c.md has no such"
+        f" anchor {near_c}",
+    ]
+
+
+def test_a_url_link_to_an_existing_anchor_or_to_no_page_is_not_an_anchor_warning(tmp_path):
+    body = (
+        "[b](/2026/b/#only-heading) [c](/posts/c/#gamma) [n](../c/#fn-1) [a](/posts/a/#top)"
+        " [about](/about/#contact) [tag](/tags/x/#y) [svg](/img/i.svg#star)"
+        " [out](https://example.org/posts/c/#nope) [gone](/posts/gone/#x)\n"
+    )
+    assert url_warnings(tmp_path, body) == []

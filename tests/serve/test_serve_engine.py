@@ -353,6 +353,24 @@ def test_the_terminal_shows_warnings_and_errors_as_postil_build_prints_them(site
     assert printed[-1].startswith("build failed in")
 
 
+def test_the_terminal_counts_a_builds_work_in_words(site, caplog):
+    """Session 44: "1 post(s) rendered, 8 page(s), 7 file(s) changed"; now in words, as
+    `postil build` counts."""
+    import logging
+    import re
+
+    from postil.serve.app import _log_report
+
+    report = DevBuild(site).build()
+    with caplog.at_level(logging.INFO, logger="postil.serve"):
+        _log_report(report, first=True)
+    [line] = [r.getMessage() for r in caplog.records if r.getMessage().startswith("built")]
+    assert re.fullmatch(
+        r"built in \d+ ms: \d+ posts and \d+ pages rendered, \d+ files changed", line
+    )
+    assert "(s)" not in line
+
+
 def test_an_edited_posts_own_page_is_handed_over_before_the_others_render(site, builder):
     from postil.serve.engine import FirstPages
 
@@ -482,7 +500,7 @@ def test_a_static_file_copied_just_before_the_start_is_not_announced_by_an_edit(
 
 def test_the_server_prints_each_warning_once_at_start_and_a_save_that_changes_output(site, caplog):
     """The build after the first (`DevServer._prepare`) printed every warning of the site a
-    second time and "rebuilt in 5 ms: 0 post(s) rendered, 0 page(s), 0 file(s) changed";
+    second time and "rebuilt in 5 ms: 0 posts and 0 pages rendered, 0 files changed";
     a build that changes no file and finds what the last printed one did prints nothing."""
     import http.client
     import logging

@@ -29,7 +29,7 @@ from datetime import date
 from typing import Any
 
 from postil.content.headers import Header, _node
-from postil.errors import ContentError
+from postil.errors import ContentError, Location
 from postil.model import SourceFile
 from postil.yamlnodes import Field
 
@@ -121,6 +121,49 @@ def _unfinished(text: str) -> bool:
     return sum(plain.count(c) for c in "([{") > sum(plain.count(c) for c in ")]}")
 
 
+def _unclosed_at(text: str) -> tuple[str, int] | None:
+    """Return the quote or bracket of `text` that is never closed and its index, or None:
+    an odd `\"\"\"`, a `"` whose string does not end, a `(`, `[` or `{` never matched."""
+    openers: list[tuple[str, int]] = []
+    i = 0
+    while i < len(text):
+        for quote in ('"""', '"'):
+            if text.startswith(quote, i):
+                end = text.find(quote, i + len(quote))
+                while end != -1 and quote == '"' and text[end - 1] == "\\":
+                    end = text.find(quote, end + 1)
+                if end == -1:
+                    return quote, i
+                i = end + len(quote)
+                break
+        else:
+            if text[i] in "([{":
+                openers.append((text[i], i))
+            elif text[i] in ")]}" and openers:
+                openers.pop()
+            i += 1
+    return openers[-1] if openers else None
+
+
+def _check_closed(written: str, name: str, rel: str, line: int, col0: int) -> None:
+    """Raise an error at the quote or bracket of a `+++` value that is never closed
+    (`title = "Draft`, `tags = ["a"` up to the closing `+++`): no TOML and no Julia
+    either, so neither Hugo nor Franklin builds it; read as text, its value would silently
+    keep the quote (session 44)."""
+    found = _unclosed_at(written)
+    if found is None:
+        return
+    opener, index = found
+    first_line = written.split("\n", 1)[0]
+    col = col0 + index + 1 if index < len(first_line) else col0 + 1
+    closer = {"(": ")", "[": "]", "{": "}"}.get(opener, opener)
+    raise ContentError(
+        f"`{name}`: this `{opener}` is never closed before the closing `+++`; close it with"
+        f" `{closer}`",
+        Location(rel, line, col),
+    )
+
+
 def _split_items(inner: str) -> list[str] | None:
     """Split a vector's or tuple's content at its top-level commas (not in strings or
     brackets); None when its brackets or quotes do not pair up."""
@@ -179,6 +222,7 @@ def read_julia_block(source: SourceFile, error: ContentError) -> Header:
             written, more = written + "\n" + strip_comment(block[more]), more + 1
         if not written or written.startswith("="):
             raise error  # no Julia: TOML's error says more (`date = = 2024`)
+        _check_closed(written, assignment.group(1), source.rel, line0 + 2, col0)
         value = julia_value(written)  # another expression (`1 + 2`, `:sym`) kept as text
         if value is not None:
             fields.append(Field(assignment.group(1), _node(value, line0, col0), line0, 0))

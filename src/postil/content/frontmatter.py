@@ -13,6 +13,7 @@ without an offset is in the site's timezone.
 
 from __future__ import annotations
 
+import calendar
 import json
 import logging
 import re
@@ -669,6 +670,7 @@ def _date(fld: Field, tz: ZoneInfo) -> datetime:
         return datetime.fromtimestamp(seconds, timezone.utc).astimezone(tz)
     m = _DATE.fullmatch(text)
     guessed: _AmbiguousDate | None = None
+    y = None
     try:
         if m:
             y, mo, d, hh, mm, ss, off = m.groups()
@@ -682,9 +684,15 @@ def _date(fld: Field, tz: ZoneInfo) -> datetime:
             date(int(y), int(mo), int(d)), time(int(hh or 0), int(mm or 0), int(ss or 0))
         )
     except ValueError as e:
+        why = _impossible(y, mo, d, hh, mm, ss) if y is not None else ""
         raise YamlFieldError(
-            f"`{fld.key}: {text}` is not a date; write YYYY-MM-DD or YYYY-MM-DD HH:MM[+HH:MM] "
-            "(or the month as a word: 24 Feb 2017)",
+            f"`{fld.key}: {text}` is not a date; "
+            + (
+                f"{why}: fix the date"
+                if why
+                else "write YYYY-MM-DD or YYYY-MM-DD HH:MM[+HH:MM] "
+                "(or the month as a word: 24 Feb 2017)"
+            ),
             fld.node.start_mark.line,
             fld.node.start_mark.column,
         ) from e
@@ -693,6 +701,21 @@ def _date(fld: Field, tz: ZoneInfo) -> datetime:
         line0, col0 = fld.node.start_mark.line, fld.node.start_mark.column
         raise YamlFieldGuessed(f"`{fld.key}: {text}` {guessed}", line0, col0, moment)
     return moment
+
+
+def _impossible(*parts: str | None) -> str:
+    """Return why a date written in a form postil reads names no moment (`2026-02-30`: "there
+    is no day 30 in February 2026"), from its year, month, day, hour, minute and second as
+    written; "" when each is in range."""
+    y, mo, d, hh, mm, ss = (int(part or 0) for part in parts)
+    if not 1 <= mo <= 12:
+        return f"there is no month {mo} (months are 1 to 12)"
+    if d < 1 or d > calendar.monthrange(y, mo)[1]:
+        return f"there is no day {d} in {calendar.month_name[mo]} {y}"
+    for value, unit, top in ((hh, "hour", 23), (mm, "minute", 59), (ss, "second", 59)):
+        if value > top:
+            return f"there is no {unit} {value} ({unit}s are 0 to {top})"
+    return ""
 
 
 class _AmbiguousDate(ValueError):

@@ -19,6 +19,7 @@ from markdown_it.token import Token
 
 from postil.markdown.inlinewarn import warn_inline
 from postil.markdown.references import (
+    Resolved,
     as_written,
     locate,
     record,
@@ -139,7 +140,7 @@ def _rewrite(
     written = token.meta.get("written") if token.meta else None
     written = written or as_written(render_state, block.map, value)
     if name == "href" and resolved.url is not None and not crossref:
-        _record_fragment(render_state, block, value, written)
+        _record_fragment(render_state, block, value, written, resolved)
     nth = seen[written] = seen.get(written, -1) + 1
     line0, col = locate(render_state, block.map, written, whole_url=True, nth=nth)
     if token.type == "image":  # where the image's source is written, for its warnings
@@ -166,10 +167,12 @@ def _in_media_path(render_state: RenderState, token: Token, url: str) -> str:
     return posixpath.normpath(posixpath.join("/" + render_state.media_path.strip("/"), url))
 
 
-def _record_fragment(render_state: RenderState, block: Token, url: str, written: str) -> None:
+def _record_fragment(
+    render_state: RenderState, block: Token, url: str, written: str, resolved: Resolved
+) -> None:
     """Remember a link's `#fragment` so `postil.anchors` can check it once all pages exist
     (`references.record_fragment`), at the link's text as `written` in the source; empty
     link text cross-references (`[](#fig-x)`) are checked by the figure plugin instead."""
     if "#" in url:
         line0, col = locate(render_state, block.map, written)
-        record_fragment(render_state, url, line0, col)
+        record_fragment(render_state, url, line0, col, resolved=resolved)

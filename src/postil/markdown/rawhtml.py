@@ -146,7 +146,7 @@ def _rewrite_token(
             return value
         record(render_state, value, resolved, line0, col)
         if "#" in value:
-            record_fragment(render_state, value, line0, col, raw_html=True)
+            record_fragment(render_state, value, line0, col, raw_html=True, resolved=resolved)
         return resolved.url
 
     def found_id(value: str) -> None:

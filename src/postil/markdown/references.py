@@ -245,28 +245,70 @@ def record_source_link(
 
 
 def record_fragment(
-    state: RenderState, url: str, line0: int | None, col: int, raw_html: bool = False
+    state: RenderState,
+    url: str,
+    line0: int | None,
+    col: int,
+    raw_html: bool = False,
+    resolved: Resolved | None = None,
 ) -> None:
     """Remember a reference's `#fragment` so `postil.anchors` can check it once all pages
-    exist: `#x` (this page) and `b.md#x` (another post's file), at 0-based body line `line0`
-    and 1-based column `col`; nothing for a URL without a fragment, an external one or one
-    naming a file that is no source (`plot.svg#icon`).
+    exist: `#x` (this page), `b.md#x` (another post's file) and a post's or page's URL
+    (`/posts/b/#x`, `../b/#x`, a `permalink:`), at 0-based body line `line0` and 1-based
+    column `col`; nothing for a URL without a fragment, an external one or one naming a
+    file that is no page (`plot.svg#icon`, `/tags/x/#y`).
 
     Args:
         raw_html: the reference is in raw HTML (an `<a href>`): kept apart
             (`extra["html_anchor_links"]`), since `postil.markdown.fragments` moves the
             fragments of Markdown links only, and joined to the others in source order when
             the post is rendered (`postil.markdown.render_markdown`).
+        resolved: what `resolve` made of `url`, which names the page a URL is.
     """
     parts = urlsplit(url)
     if not parts.fragment or parts.scheme or parts.netloc:
         return
-    if parts.path and not is_source(parts.path):
-        return
-    target = source_path(state.path, unquote(parts.path)) if parts.path else ""
+    if parts.path and is_source(parts.path):
+        target = source_path(state.path, unquote(parts.path))
+    elif parts.path:  # a URL: the page published there, when one is (session 44)
+        page = _page_source(state, resolved) if resolved is not None else None
+        if page is None:
+            return
+        target = page
+    else:
+        target = ""
     key = "html_anchor_links" if raw_html else "anchor_links"
     found = AnchorLink(target, unquote(parts.fragment), state.location(line0, col))
     state.extra.setdefault(key, []).append(found)
+
+
+_SOURCES_BY_URL: list[tuple[Mapping[str, str], dict[str, str]]] = []
+"""The last links map seen and its inverse (URL → source rel), kept for the next post: every
+post of a build (and of a worker process) reads one map, through its own recording view
+(`postil.render.LinkReads.underlying`), which records only the entry found; a URL that
+names no page is not recorded, so a warm build checks a link's fragment again once the
+linking post is rendered again, as it does the file a `b.md#x` link names."""
+
+
+def _page_source(state: RenderState, resolved: Resolved) -> str | None:
+    """Return the source rel of the post or page that a resolved URL reference names
+    (`/posts/b/`, `/posts/b`, `/posts/b/index.html`, `../b/`, `/2016/01/15/b.html`), or
+    None when it names none (a file, a tag page, a missing page: the reference check's)."""
+    if resolved.target:
+        path = resolved.target
+    elif resolved.url is not None and resolved.url.startswith(state.base_path):
+        path = unquote(urlsplit(resolved.url).path)[len(state.base_path) :]
+    else:
+        return None
+    links: Mapping[str, str] = getattr(state.links, "underlying", state.links)
+    if not _SOURCES_BY_URL or _SOURCES_BY_URL[0][0] is not links:
+        _SOURCES_BY_URL[:] = [(links, {page: rel for rel, page in links.items()})]
+    by_url = _SOURCES_BY_URL[0][1]
+    path = path.removesuffix("index.html").strip("/")
+    rel = by_url.get(path + "/") or by_url.get(path)
+    if rel is not None:  # read through `state.links`, so the render cache records this one
+        state.links.get(rel)
+    return rel
 
 
 def anchor_links(state: RenderState) -> list[AnchorLink]:

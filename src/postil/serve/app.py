@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from postil.errors import Diagnostic
+from postil.errors import Diagnostic, plural
 from postil.render import prepare
 from postil.serve.engine import BuildReport, DevBuild, FirstPages
 from postil.serve.hub import SiteHub
@@ -281,12 +281,12 @@ def _log_report(report: BuildReport, first: bool = False) -> None:
         log.error("build failed in %.0f ms; serving the last good site", ms)
         return
     log.info(
-        "%s in %.0f ms: %d post(s) rendered, %d page(s), %d file(s) changed",
+        "%s in %.0f ms: %s and %s rendered, %s changed",
         "built" if first else "rebuilt",
         ms,
-        report.posts,
-        report.pages,
-        len(report.changed),
+        plural(report.posts, "post"),
+        plural(report.pages, "page"),
+        plural(len(report.changed), "file"),
     )
 
 
