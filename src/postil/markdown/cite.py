@@ -23,9 +23,9 @@ from postil.bibliography import style
 from postil.bibliography.entries import Work
 from postil.errors import Diagnostic, Location, Severity
 from postil.markdown.citeaffix import affix_html
-from postil.markdown.citemessages import NO_BIBLIOGRAPHY, NO_BIBLIOGRAPHY_MANY, unknown_key
+from postil.markdown.citemessages import no_bibliography, unknown_key
 from postil.markdown.rendered import CitedWork
-from postil.markdown.state import RenderState, get_state, named_lines
+from postil.markdown.state import RenderState, get_state
 from postil.markdown.tagsyntax import locate
 from postil.markdown.xref import XREF
 
@@ -436,13 +436,8 @@ def _unbound_message(src: str, pos: int, shown: str) -> Callable[[list[int]], st
     `src[pos]`) in a post with no bibliography, given the lines of all of them."""
 
     def message(lines: list[int]) -> str:
-        many = dict(shown=shown, more=len(lines) - 1, lines=named_lines(lines))
         return (
-            (
-                NO_BIBLIOGRAPHY_MANY.format(**many)
-                if len(lines) > 1
-                else NO_BIBLIOGRAPHY.format(shown=shown)
-            )
+            no_bibliography(shown, lines)
             + (", or write \\[ for literal text" if src.startswith("[", pos) else "")
             + (scholar_default(shown) if src.startswith("{%", pos) else "")
         )

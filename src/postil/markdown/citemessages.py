@@ -4,10 +4,11 @@ of the page and so is a citation after all)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from html import escape
 
 from postil.errors import did_you_mean
+from postil.markdown.state import named_lines
 
 NO_BIBLIOGRAPHY = (
     "{shown} reads as a citation but the post names no bibliography; add "
@@ -15,12 +16,18 @@ NO_BIBLIOGRAPHY = (
 )
 """The warning at a citation in a post without a bibliography (`shown`: as written)."""
 
-NO_BIBLIOGRAPHY_MANY = (
-    "{shown} and {more} more written so ({lines}) read as citations but the post "
-    "names no bibliography; add `bibliography: refs.bib` to its front matter (or postil.yaml)"
-)
-"""`NO_BIBLIOGRAPHY` at the first of several citations written the same way (`lines`:
-`state.named_lines` of all of them)."""
+
+def no_bibliography(shown: str, lines: Sequence[int]) -> str:
+    """Return the warning at the first of the citations written one way in a post without a
+    bibliography (`shown`: it as written), naming the others' file `lines` when there are
+    several (`RenderState.warn_each` gives them: one warning a post, not one a citation)."""
+    if len(lines) < 2:
+        return NO_BIBLIOGRAPHY.format(shown=shown)
+    return (
+        f"{shown} and {len(lines) - 1} more written so ({named_lines(lines)}) read as "
+        "citations but the post names no bibliography; add `bibliography: refs.bib` to its "
+        "front matter (or postil.yaml)"
+    )
 
 
 def unknown_key(key: str, known: Iterable[str]) -> str:

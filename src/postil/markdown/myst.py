@@ -232,19 +232,9 @@ def myst_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     other = found is not None and found.group(1)[0] == ":" and not blocks  # `:::{dropdown}`
     if found is None or not (blocks or other or name in ("figure", "image", "list-table")):
         return False
-    close = _closing_fence(state, start, end, found.group(1))
     if silent:
         return True
-    if close is not None:
-        after = close + 1
-    else:  # it runs to the end of its container, as an unclosed code fence does
-        close = after = _container_end(state, start, end)
-        get_state(state.env).warn(
-            start,
-            state.sCount[start] + 1,
-            f"directive `{{{name}}}` is never closed, so everything after it is inside it; "
-            f"add a line {found.group(1)} where it ends",
-        )
+    close, after = _fence_end(state, (start, end), found.group(1), f"directive `{{{name}}}`")
     body = start + 1
     options: dict[str, str] = {}
     lines = [
@@ -299,17 +289,7 @@ def _knitr_theorem(
     if silent:
         return True
     start, end = lines
-    close = _closing_fence(state, start, end, found.group(1))
-    if close is not None:
-        after = close + 1
-    else:
-        close = after = _container_end(state, start, end)
-        get_state(state.env).warn(
-            start,
-            state.sCount[start] + 1,
-            f"`{{{found.group(2)}}}` is never closed, so everything after it is inside it; "
-            f"add a line {found.group(1)} where it ends",
-        )
+    close, after = _fence_end(state, lines, found.group(1), f"`{{{found.group(2)}}}`")
     options: dict[str, str] = {}
     for number, option in enumerate(CHUNK_OPTION.finditer(found.group(3).lstrip(" \t,"))):
         value = option.group(2).strip()
@@ -417,6 +397,26 @@ def _container_end(state: StateBlock, start: int, end: int) -> int:
         if state.sCount[line] < state.blkIndent and not state.isEmpty(line):
             return line
     return end
+
+
+def _fence_end(
+    state: StateBlock, lines: tuple[int, int], fence: str, named: str
+) -> tuple[int, int]:
+    """Return (the line closing the block opened at `lines[0]` with `fence`, the line after
+    the block); a block never closed runs to its container's end, as an unclosed code fence
+    does, with a warning naming it (`named`: "directive `{note}`")."""
+    start, end = lines
+    close = _closing_fence(state, start, end, fence)
+    if close is not None:
+        return close, close + 1
+    close = _container_end(state, start, end)
+    get_state(state.env).warn(
+        start,
+        state.sCount[start] + 1,
+        f"{named} is never closed, so everything after it is inside it; add a line {fence} "
+        "where it ends",
+    )
+    return close, close
 
 
 def _closing_fence(state: StateBlock, start: int, end: int, fence: str) -> int | None:

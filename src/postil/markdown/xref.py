@@ -18,12 +18,11 @@ from markdown_it.token import Token
 from postil.markdown.bookdown import missing_target, target_ids
 from postil.markdown.callout import CROSSREF_PREFIXES
 from postil.markdown.citemessages import (
-    NO_BIBLIOGRAPHY,
-    NO_BIBLIOGRAPHY_MANY,
     missing_html,
+    no_bibliography,
     unknown_key,
 )
-from postil.markdown.state import RenderState, get_state, named_lines
+from postil.markdown.state import RenderState, get_state
 from postil.markdown.theorem import THEOREMS
 from postil.math import anchor_id
 from postil.slugs import pandoc_slug
@@ -130,12 +129,18 @@ def xref_check(state: StateCore) -> None:
         for token in block.children or () if block.type == "inline" else ():
             if token.type != "xref":
                 continue
-            if token.meta.get("bookdown"):  # `\@ref(thm:x)`, `postil.markdown.bookdown`
-                _pandoc_heading(state.tokens, token.meta["bookdown"], sections)
-                _bookdown_target(token.meta, doc, sections, targets, known)
-                if token.meta["text"] is None:
+            if token.meta.get("bookdown"):  # `\@ref(thm:x)`: the first of its ids found
+                written = token.meta["bookdown"]
+                _pandoc_heading(state.tokens, written, sections)
+                for ident in target_ids(written):
+                    token.meta["label"] = ident
+                    _target(token.meta, doc, sections, targets, known)
+                    if token.meta["text"] is not None:
+                        break
+                else:
+                    token.meta["label"] = written
                     line0, col = _spot(doc, block, token)
-                    doc.warn(line0, col, missing_target(token.meta["bookdown"]))
+                    doc.warn(line0, col, missing_target(written))
                 continue
             if token.meta["kind"] == "target":  # `[@key]`, `postil.markdown.cite`
                 _target(token.meta, doc, sections, targets, known)
@@ -236,23 +241,6 @@ def _pandoc_heading(tokens: Sequence[Token], label: str, sections: dict[str, Tok
                 return
 
 
-def _bookdown_target(
-    meta: dict[str, Any],
-    doc: RenderState,
-    sections: dict[str, Token],
-    targets: dict[str, str],
-    known: tuple[dict[str, Token], dict[str, str], dict[str, str]] | None,
-) -> None:
-    """Give bookdown's `\\@ref(thm:x)` the words and link of the first element of the page
-    with one of its ids (`bookdown.target_ids`), as `_target` gives `[-@x]`."""
-    for ident in target_ids(meta["bookdown"]):
-        meta["label"] = ident
-        _target(meta, doc, sections, targets, known)
-        if meta["text"] is not None:
-            return
-    meta["label"] = meta["bookdown"]
-
-
 def _report_citation(doc: RenderState, block: Token, token: Token) -> None:
     """Report `[@key]` that names no element of the page as the citation it then is: with
     no bibliography, or a key the bibliography lacks (`postil.markdown.cite`'s warnings)."""
@@ -261,13 +249,10 @@ def _report_citation(doc: RenderState, block: Token, token: Token) -> None:
     if doc.bibliography is None:  # one warning a post, naming the lines of the others
 
         def message(lines: list[int]) -> str:
-            many = {"shown": token.content, "more": len(lines) - 1, "lines": named_lines(lines)}
-            if len(lines) > 1:
-                return NO_BIBLIOGRAPHY_MANY.format(**many) + (
-                    ", or give elements of the post those ids to refer to them"
-                )
-            return NO_BIBLIOGRAPHY.format(shown=token.content) + (
-                f", or give an element of the post the id `{key}` to refer to it"
+            ids = "elements of the post those ids to refer to them"
+            one = f"an element of the post the id `{key}` to refer to it"
+            return (
+                f"{no_bibliography(token.content, lines)}, or give {ids if len(lines) > 1 else one}"
             )
 
         doc.warn_each("cite unbound [@", line0, col, message)
