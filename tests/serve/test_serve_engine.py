@@ -371,6 +371,27 @@ def test_the_terminal_counts_a_builds_work_in_words(site, caplog):
     assert "(s)" not in line
 
 
+def test_the_terminal_prints_the_notes_postil_build_prints(site, caplog):
+    """One engine: the dev server prints a build's notes (here the posts still to come it
+    left out) as `postil build` does, before its summary line."""
+    import logging
+
+    from postil.serve.app import _log_report
+
+    (site / "content/posts/later.md").write_text(
+        "---\ntitle: Later\ndate: 2999-01-01\n---\n\nNot yet.\n", encoding="utf-8"
+    )
+    report = DevBuild(site).build()
+    expected = build(BuildOptions(site, drafts=True)).notes  # the dev server shows drafts
+    assert report.notes == expected
+    assert any(note.startswith("note: left out 1 post dated in the future") for note in expected)
+    with caplog.at_level(logging.INFO, logger="postil.serve"):
+        _log_report(report, first=True)
+    printed = [r.getMessage() for r in caplog.records]
+    assert printed[-1 - len(expected) : -1] == list(expected)
+    assert printed[-1].startswith("built in")
+
+
 def test_an_edited_posts_own_page_is_handed_over_before_the_others_render(site, builder):
     from postil.serve.engine import FirstPages
 

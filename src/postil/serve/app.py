@@ -280,6 +280,8 @@ def _log_report(report: BuildReport, first: bool = False) -> None:
     if not report.ok:
         log.error("build failed in %.0f ms; serving the last good site", ms)
         return
+    for note in report.notes:  # as `postil build` prints them, before the summary
+        log.info("%s", note)
     log.info(
         "%s in %.0f ms: %s and %s rendered, %s changed",
         "built" if first else "rebuilt",

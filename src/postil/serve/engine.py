@@ -105,6 +105,8 @@ class BuildReport:
             builds again then, as a `postil build` then would include it), or None.
         early: the rels of `changed` already announced, with these very bytes, as
             `FirstPages` while the build ran (`DevBuild.on_first`).
+        notes: the build's notes, as `postil build` prints them (`BuildResult.notes`: the
+            drafts and future posts left out, a project site's robots.txt).
     """
 
     ok: bool
@@ -116,6 +118,7 @@ class BuildReport:
     seconds: float
     next_publication: datetime | None = None
     early: frozenset[str] = frozenset()
+    notes: tuple[str, ...] = ()
 
 
 class DevBuild:
@@ -247,6 +250,7 @@ class DevBuild:
                 seconds,
                 result.next_publication,
                 early,
+                result.notes,
             )
 
     def _run(
