@@ -153,10 +153,9 @@ def test_underbrace_is_as_wide_as_its_base_and_taller_than_a_rule(formulas):
     assert drawn["bottom"] - drawn["top"] >= 4  # a brace has a beak; a rule is 1-2 px
 
 
-def _brace_and_base(page, key: str, labelled: bool = True) -> tuple[dict, dict, dict]:
-    """Return the ink of formula `key`'s brace (between its base and its label, or next to
-    the base when it has none; over it when `key` says "over"), the ink of its base, and
-    the base's box."""
+def _brace_strip(page, key: str, labelled: bool = True) -> tuple[dict, dict]:
+    """Return the box of formula `key`'s brace strip (between its base and its label, or
+    next to the base when it has none; over it when `key` says "over") and its base's box."""
     page.eval_on_selector(f"#{key}", "e => e.scrollIntoView({block: 'center'})")
     stack = "mover" if "over" in key else "munder"
     outer = f"#{key} semantics > mrow > {stack}"
@@ -171,7 +170,13 @@ def _brace_and_base(page, key: str, labelled: bool = True) -> tuple[dict, dict, 
         top, bottom = (
             (whole["y"], base["y"]) if stack == "mover" else (base["bottom"], whole["bottom"])
         )
-    strip = {"x": whole["x"], "y": top, "width": whole["width"], "height": bottom - top}
+    return {"x": whole["x"], "y": top, "width": whole["width"], "height": bottom - top}, base
+
+
+def _brace_and_base(page, key: str, labelled: bool = True) -> tuple[dict, dict, dict]:
+    """Return the ink of formula `key`'s brace (`_brace_strip`), the ink of its base, and
+    the base's box."""
+    strip, base = _brace_strip(page, key, labelled)
     letters = ink(page, {k: base[k] for k in ("x", "y", "width", "height")})
     drawn = ink(page, strip)
     assert drawn is not None and letters is not None
@@ -292,3 +297,29 @@ def test_two_braces_in_one_formula_each_span_their_term(formulas):
         letters = ink(formulas, base)
         assert drawn is not None and letters is not None
         assert drawn["right"] - drawn["left"] >= 0.95 * (letters["right"] - letters["left"])
+
+
+@pytest.mark.parametrize("key", ["long-underbrace", "long-underbracket"])
+def test_a_long_braces_shaft_is_a_thin_line_between_its_ends_and_tip(formulas, key):
+    # The shape is tiles (ends, tip) joined by shafts 0.04em thick (math.css's mask sizes):
+    # a column a quarter of the way along holds a thin line, the ends (and a brace's tip)
+    # a shape several pixels tall.
+    strip, _ = _brace_strip(formulas, key)
+    drawn = ink(formulas, strip)
+    assert drawn is not None
+    width = drawn["right"] - drawn["left"]
+
+    def column(at: float) -> dict:
+        x = max(drawn["left"] + at * width, drawn["left"] + 1)
+        box = {"x": x - 1, "y": strip["y"], "width": 2, "height": strip["height"]}
+        found = ink(formulas, box)
+        assert found is not None
+        return found
+
+    quarter = column(0.25)
+    end = column(0)  # its first two pixels: the end's upright stroke
+    assert quarter["bottom"] - quarter["top"] <= 2  # unsized layers paint 9-12 px here
+    assert end["bottom"] - end["top"] >= 3
+    if key == "long-underbrace":
+        tip = column(0.5)
+        assert tip["bottom"] - tip["top"] >= 3
