@@ -25,7 +25,7 @@ from postil.errors import (
     read_utf8,
 )
 from postil.macrodefs import read_macros
-from postil.model import SiteConfig
+from postil.model import DEFAULT_MERMAID_URL, SiteConfig
 from postil.yamlnodes import (
     Field,
     YamlFieldError,
@@ -180,6 +180,7 @@ _FIELDS: dict[str, tuple[str, Callable[[Field], Any]]] = {
     "citation_style": ("citation_style", citation_style),
     "cite_this_post": ("cite_this_post", as_bool),
     "search": ("search", as_bool),
+    "mermaid": ("mermaid_url", lambda f: _at(f, _check_mermaid)),
     "params": ("params", _params),
 }
 _REQUIRED = ("title", "author", "base_url")
@@ -337,6 +338,28 @@ def check_base_url(url: str) -> str:
             f"base_url `{url}` must be an absolute http(s) URL such as https://user.github.io/repo/"
         )
     return url if url.endswith("/") else url + "/"
+
+
+def _check_mermaid(value: str) -> str:
+    """Return the `mermaid:` setting as the script's URL: `false` → "" (diagrams shown as
+    their source), `true` → `DEFAULT_MERMAID_URL`, else an absolute http(s) URL or a path
+    from the site's root (`/js/mermaid.esm.min.mjs`, a copy the site publishes itself).
+
+    Raises:
+        ConfigError: anything else (a relative path, another scheme).
+    """
+    text = value.strip()
+    if text.lower() in ("true", "false"):
+        return DEFAULT_MERMAID_URL if text.lower() == "true" else ""
+    parts = urlsplit(text)
+    absolute = parts.scheme in ("http", "https") and bool(parts.netloc)
+    if absolute or not parts.scheme and not parts.netloc and text.startswith("/"):
+        return text
+    raise ConfigError(
+        f"mermaid `{value}` must be true, false, an http(s) URL of Mermaid's ES module "
+        f"(default {DEFAULT_MERMAID_URL}) or a path from the site's root such as "
+        "/js/mermaid.esm.min.mjs"
+    )
 
 
 def _check_timezone(name: str) -> str:

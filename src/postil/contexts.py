@@ -124,6 +124,7 @@ def post_context(site: Site, index: int, rendered: RenderedPost) -> dict[str, An
         "toc": () if rendered.content.toc_placed else page_contents(rendered),
         "widgets": sorted(rendered.content.widgets),
         "math": bool(rendered.content.math_chars),
+        "mermaid_src": mermaid_src(config, rendered.content),
         "tag_links": tag_links(site, meta.tags),
         "newer": site.posts[index - 1] if index > 0 else None,
         "older": site.posts[index + 1] if 0 <= index < len(site.posts) - 1 else None,
@@ -144,6 +145,17 @@ def _bibtex(config: SiteConfig, rendered: RenderedPost, authors: tuple[str, ...]
     parts = title.parts if title else ()
     text = rendered.title_text
     return bibtex_entry(authors, meta.date.year, text, url, parts, config.title, changed, meta.doi)
+
+
+def mermaid_src(config: SiteConfig, content: RenderedMarkdown) -> str:
+    """Return the URL of Mermaid's ES module for a page whose body has a diagram
+    (`postil.markdown.diagram`), or "" when it has none or the site's `mermaid: false`
+    shows diagrams as their source. A path from the site's root is put under its base
+    path, as links are."""
+    url = config.mermaid_url
+    if "mermaid" not in content.diagrams or not url:
+        return ""
+    return config.base_path + url[1:] if url.startswith("/") else url
 
 
 def standalone_context(site: Site, rendered: RenderedPost) -> dict[str, Any]:

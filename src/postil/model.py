@@ -18,6 +18,10 @@ if TYPE_CHECKING:  # only for annotations: `postil new` should not import markdo
     from postil.markdown.rendered import RenderedMarkdown
 
 
+DEFAULT_MERMAID_URL = "https://cdn.jsdelivr.net/npm/mermaid@12/dist/mermaid.esm.min.mjs"
+"""Mermaid's ES module, major version 12, from the jsDelivr CDN (as Hugo's documentation,
+"Diagrams", and MkDocs Material load it): what pages with a diagram import by default."""
+
 DEFAULT_NAV = (("Posts", "/"), ("Archive", "/archive/"), ("Tags", "/tags/"), ("Feed", "/feed.xml"))
 """The header links of a site whose `postil.yaml` has no `nav`: every page the theme makes."""
 
@@ -58,6 +62,10 @@ class SiteConfig:
             `citation: false` turns it off for that post).
         search: build a Pagefind search index, a search page and a search box
             (`postil.search`; needs `pip install 'postil[search]'`).
+        mermaid_url: the URL of Mermaid's ES module that pages with a diagram import
+            (`postil.markdown.diagram`), `DEFAULT_MERMAID_URL` unless `mermaid:` names
+            another (an http(s) URL or a path from the site's root); "" with
+            `mermaid: false`: diagrams are shown as their source.
         params: the site's own values, (name, text) pairs, a nested mapping's by dotted
             name: what posts read as Jekyll's `{{ site.name }}`, Hugo's
             `{{< param name >}}` and Quarto's `{{< var name >}}` (`params:`).
@@ -84,6 +92,7 @@ class SiteConfig:
     citation_style: str = "author-year"
     cite_this_post: bool = True
     search: bool = False
+    mermaid_url: str = DEFAULT_MERMAID_URL
     params: tuple[tuple[str, str], ...] = ()
 
     @property

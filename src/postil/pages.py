@@ -411,7 +411,14 @@ def load_template(env: jinja2.Environment, name: str) -> jinja2.Template:
 
 
 def _page(env: jinja2.Environment, template: str, rel: str, ctx: dict[str, Any]) -> OutputFile:
-    defaults = {"description": "", "meta_tags": (), "json_ld": None, "canonical": "", "math": False}
+    defaults = {
+        "description": "",
+        "meta_tags": (),
+        "json_ld": None,
+        "canonical": "",
+        "math": False,
+        "mermaid_src": "",
+    }
     ctx = defaults | {"page_rel": rel.removesuffix("index.html")} | ctx
     compiled = load_template(env, template)
     body = ctx.get("content")

@@ -245,3 +245,27 @@ def test_a_config_with_problems_fails_the_build_listing_them_all_and_writing_not
     assert "postil.yaml:5:9: `search` must be true or false, not `1`\n    search: 1\n" in err
     assert err.rstrip().endswith("error: build failed with 2 errors; nothing was written")
     assert not (root / "_site").exists()
+
+
+@pytest.mark.parametrize(
+    "value, url",
+    [
+        (None, "https://cdn.jsdelivr.net/npm/mermaid@12/dist/mermaid.esm.min.mjs"),
+        ("true", "https://cdn.jsdelivr.net/npm/mermaid@12/dist/mermaid.esm.min.mjs"),
+        ("false", ""),
+        ("https://unpkg.com/mermaid@11/dist/mermaid.esm.min.mjs", None),
+        ("/js/mermaid.esm.min.mjs", None),
+    ],
+)
+def test_mermaid_is_the_diagram_scripts_url_by_default_a_cdns_or_off(tmp_path, value, url):
+    text = "title: T\nauthor: A\nbase_url: https://x.org/\n"
+    text += f"mermaid: {value}\n" if value is not None else ""
+    assert load_config(write(tmp_path, text)).mermaid_url == (value if url is None else url)
+
+
+@pytest.mark.parametrize("value", ["mermaid.mjs", "//cdn.example/m.mjs", "ftp://x.org/m.mjs", "1"])
+def test_a_mermaid_url_that_pages_cannot_import_is_an_error_at_its_value(tmp_path, value):
+    text = f"title: T\nauthor: A\nbase_url: https://x.org/\nmermaid: {value}\n"
+    [problem] = config_problems(write(tmp_path, text))
+    assert (problem.location.line, problem.location.col) == (4, 10)
+    assert problem.message.startswith(f"mermaid `{value}` must be true, false, an http(s) URL")

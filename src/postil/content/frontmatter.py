@@ -997,7 +997,7 @@ QUIET_KEYS = frozenset(
 """Keys that change nothing postil does (the look of another theme, its comments, its math
 engine, Quarto's execution options, MkDocs' `hide`, Zola's `[extra]` table of theme values
 and its section's list settings (`sort_by`, `paginate_by`, …),
-R Markdown's `output:` format, Chirpy's `mermaid: true`, which only loads a script, a MyST
+R Markdown's `output:` format, Chirpy's `mermaid: true`, which only loads a script (postil
+loads Mermaid on every page with a diagram: `postil.markdown.diagram`), a MyST
 notebook's `jupytext:` and `kernelspec:` (how Jupyter pairs and runs it), Obsidian's
-`cssclasses` (classes of its own theme): a
-` ```mermaid ` fence itself warns), accepted without a warning."""
+`cssclasses` (classes of its own theme)), accepted without a warning."""

@@ -272,6 +272,7 @@ def render_markdown(
         toc_placed=bool(state.extra.get("toc_placed")),
         citations=tuple(state.extra.get("citations", ())),
         source_links=tuple(state.extra.get("source_links", ())),
+        diagrams=frozenset(state.diagrams),
     )
 
 

@@ -16,6 +16,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 from postil.markdown.code import lexer_for
+from postil.markdown.diagram import diagram_cell, is_diagram
 from postil.markdown.references import locate
 from postil.markdown.state import get_state
 from postil.widgets import known_widgets
@@ -39,7 +40,6 @@ ENGINES = {
     "rcpp": "cpp",
     "stan": "stan",
     "octave": "octave",
-    "mermaid": "text",
     "dot": "dot",
     "tikz": "latex",
     "asy": "text",
@@ -264,6 +264,9 @@ def _retype(token: Token, widgets: _Widgets, quarto: bool) -> bool:
         return False
     match = CHUNK_INFO.match(info)
     engine = match.group(1).lower() if match else ""
+    if match is not None and is_diagram(engine):  # Quarto draws it, runs nothing
+        diagram_cell(token)
+        return False
     if match is None or engine in widgets or engine not in ENGINES and not quarto:
         return False
     token.info = ENGINES.get(engine) or (engine if lexer_for(engine) else "text")

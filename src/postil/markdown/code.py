@@ -21,6 +21,7 @@ from pygments.util import ClassNotFound
 from postil.errors import did_you_mean
 from postil.markdown import fenceinfo
 from postil.markdown.codemarks import code_marks
+from postil.markdown.diagram import is_diagram, render_diagram
 from postil.markdown.fenceinfo import FenceInfo
 from postil.markdown.state import RenderState, get_state, named_lines
 
@@ -223,6 +224,8 @@ def render_fence(self: Any, tokens: Sequence[Token], idx: int, options: Any, env
     state = get_state(env)
     for problem in info.problems:
         state.warn(line0, 1, problem)
+    if is_diagram(info.language):
+        return render_diagram(token.content, _title(token, info), token.meta, state)
     code, marked = code_marks(token.content)  # Shiki's `[!code …]`, Docusaurus' comments
     if marked:
         info = replace(info, hl_lines=tuple(sorted({*info.hl_lines, *marked})))

@@ -36,7 +36,7 @@ UNSUPPORTED = frozenset(
     "tab-set tab-item card grid grid-item grid-item-card "
     "literalinclude include only rubric topic versionadded versionchanged deprecated "
     "jupyter-execute pull-quote highlights tabbed div iframe video youtube "
-    "myst mdast embed mermaid button glossary outline anywidget blockquote".split()
+    "myst mdast embed button glossary outline anywidget blockquote".split()
 )
 """MyST and Sphinx directives postil has no equivalent for: shown as code (as Markdown in a
 colon fence) with a warning. The last row are mystmd's (its directive reference): a name
@@ -108,7 +108,7 @@ fences whose body is Markdown, as (the theorem plugin's kind, its word); `proof`
 and `solution` are unnumbered (`theorem.PROOFS`). bookdown refers to them as
 `\@ref(thm:label)` (`BOOKDOWN_PREFIXES`)."""
 
-DIRECTIVES = frozenset({"math", "raw", *CODE, *LEFT_OUT})
+DIRECTIVES = frozenset({"math", "raw", "mermaid", *CODE, *LEFT_OUT})
 """The directives `myst_directives` reads (the others, as blocks, `myst_block`)."""
 
 

@@ -68,6 +68,8 @@ CODE_TAGS = (
     ("tag", "highlight", "endhighlight"),  # Jekyll
     ("shortcode", "highlight", "highlight"),  # Hugo
     ("tag", "codeblock", "endcodeblock"),  # Hexo
+    ("tag", "mermaid", "endmermaid"),  # jekyll-mermaid
+    ("shortcode", "mermaid", "mermaid"),  # Hugo themes' diagram shortcode
 )
 """Code tags as `find_code_tag` reads them: (kind, opening name, closing name)."""
 

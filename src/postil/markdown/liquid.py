@@ -45,6 +45,7 @@ from postil.markdown.liquidinclude import (
 from postil.markdown.postfind import POSTS, find_source, missing_post, posts_name
 from postil.markdown.state import KATEX_MIXED, RenderState, get_state
 from postil.markdown.tagsyntax import (
+    CODE_TAG_KINDS,
     Tag,
     code_block,
     find_closer,
@@ -107,7 +108,9 @@ def liquid_plugin(md: MarkdownIt) -> None:
 
     The code becomes a code block (as a ```` ``` ```` fence with `linenos` and `hl_lines`;
     Jekyll's `mark_lines` is `hl_lines`); it may begin on the opening tag's line and end
-    on the closing tag's, as in Jekyll (`tagsyntax.find_code_tag`); `raw` wraps Markdown
+    on the closing tag's, as in Jekyll (`tagsyntax.find_code_tag`); jekyll-mermaid's
+    `{% mermaid %}` … `{% endmermaid %}` is a Mermaid diagram, read the same way
+    (`postil.markdown.diagram`); `raw` wraps Markdown
     that is rendered with its template tags shown as written; `comment` hides its lines.
     A tag whose end tag is missing is read inline (and reported) by the `template` plugin.
     No CSS classes.
@@ -226,6 +229,12 @@ def liquid_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
             code_block(state, start, code, highlight_options(code.tag.args))
             state.line = code.close + 1
         return True
+    diagram = find_code_tag(state, start, end, "tag", "mermaid", "endmermaid")
+    if diagram is not None:  # jekyll-mermaid's block: a diagram (`postil.markdown.diagram`)
+        if not silent:
+            code_block(state, start, diagram, {"": "mermaid"})
+            state.line = diagram.close + 1
+        return True
     tag, last = line_tag(state, start), start
     if tag is None and (spanning := spanning_tag(state, start, end)) is not None:
         tag, last = spanning
@@ -290,8 +299,8 @@ def evaluate_liquid(tag: Tag, doc: RenderState, in_url: bool, in_html: bool = Fa
         return _post_link(tag, doc, in_url)
     if tag.name in ("raw", "endraw", "comment", "endcomment"):
         return Value("")  # an inline raw/comment is undone by the template plugin
-    if tag.name == "highlight":
-        return Value(None, unclosed_code(tag, "{% endhighlight %}"))
+    if tag.name in CODE_TAG_KINDS:
+        return Value(None, unclosed_code(tag, f"{{% end{tag.name} %}}"))
     if tag.name in TUFTE_USAGE:  # not read by `tufte`: its arguments do not fit
         problem = arguments_problem(tag.name, tag.args) or "cannot be read here"
         return Value(None, f"tufte-jekyll's `{tag.raw}` {problem}; it is left out")

@@ -50,6 +50,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 from postil.markdown.attrlist import clean_attributes
+from postil.markdown.diagram import diagram_cell, set_caption
 from postil.markdown.fencekind import (
     CALLOUTS,
     CODE,
@@ -587,6 +588,9 @@ def myst_directives(state: StateCore) -> None:
             token.info = f"{{{language}}}" if name == "code-cell" and language else language
             if name != "code-cell":  # `:caption:`, `:emphasize-lines:`, … (`fenceinfo`)
                 token.info += "".join(f" {k}={_quoted(v)}" for k, v in options.items())
+        elif name == "mermaid":  # MyST's `:caption:`/`:name:`, or Quarto's `%%|` lines
+            diagram_cell(token)
+            set_caption(token, options.get("caption", ""), options.get("name", ""))
         elif name == "raw":
             if argument.lower() != "html":
                 continue

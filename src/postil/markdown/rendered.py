@@ -157,6 +157,8 @@ class RenderedMarkdown:
             `{:toc}` marker, `postil.markdown.toc`), so the page does not add it again.
         word_count: words of prose (code and math excluded), for the reading time.
         widgets: names of the widgets the body uses, so the page loads their scripts only.
+        diagrams: the diagram languages the body uses ("mermaid"), so the page loads the
+            script that draws them only then (`postil.markdown.diagram`).
         math_chars: the characters the body's formulas draw, sorted, for the math font's
             subset (`postil.mathfont`); "" when the body has no formula, so the page loads
             no math script.
@@ -198,6 +200,7 @@ class RenderedMarkdown:
     toc_placed: bool = False
     citations: tuple[CitedWork, ...] = ()
     source_links: tuple[SourceLink, ...] = ()
+    diagrams: frozenset[str] = frozenset()
     html_key: str = ""
     load_html: Callable[[str], bytes] | None = field(default=None, compare=False, repr=False)
 

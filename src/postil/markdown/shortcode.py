@@ -7,6 +7,7 @@ rendering; postil reads the shortcodes it has an equivalent for:
   `height`; the others are reported);
 - `highlight` → a code block (`linenos`, `hl_lines`); its code may begin on the opening
   tag's line and end on the closing tag's, as Hugo reads it;
+- `mermaid` (LoveIt, DoIt, Hugo Book, Docsy) → a Mermaid diagram (`postil.markdown.diagram`);
 - `rawhtml`, `raw`, `html`, `math` → their content, parsed as the rest of the post (the
   wrapper goes); a `math` holding bare TeX, no `$$`, is a formula (hugo-theme-fuji's: display,
   inline with `inline`; `postil.markdown.math`);
@@ -75,6 +76,7 @@ from postil.markdown.shortcodelayout import CARDS, COLUMNS, card_html, push_card
 from postil.markdown.shortcodetabs import TABS, TABSETS, push_tab, push_tabset
 from postil.markdown.state import RenderState, get_state
 from postil.markdown.tagsyntax import (
+    CODE_TAG_KINDS,
     Tag,
     code_block,
     find_closer,
@@ -196,6 +198,12 @@ def shortcode_block(state: StateBlock, start: int, end: int, silent: bool) -> bo
             code_block(state, start, code, _highlight_options(code.tag.args))
             state.line = code.close + 1
         return True
+    diagram = find_code_tag(state, start, end, "shortcode", "mermaid", "mermaid")
+    if diagram is not None:  # its `class`/`align` place the theme's box: nothing to keep
+        if not silent:
+            code_block(state, start, diagram, {"": "mermaid"})
+            state.line = diagram.close + 1
+        return True
     tag = line_tag(state, start)
     if tag is None:
         return _spanning(state, start, end, silent) or _one_line_pair(state, start, silent)
@@ -311,8 +319,8 @@ def _one_line(state: StateBlock, start: int, end: int, tag: Tag) -> None:
         close = tag.raw.replace(tag.inner, "/" + tag.name)
         doc.warn(start, 1, f"`{tag.raw}` is never closed; add `{close}` where it ends")
         return
-    if tag.name == "highlight":  # `find_code_tag` found no closing tag
-        doc.warn(start, 1, unclosed_code(tag, "{{< /highlight >}}"))
+    if tag.name in CODE_TAG_KINDS:  # `find_code_tag` found no closing tag
+        doc.warn(start, 1, unclosed_code(tag, f"{{{{< /{tag.name} >}}}}"))
     elif tag.name not in WRAPPERS and tag.inner.strip() != POSTREF:
         doc.warn(start, 1, unsupported(tag, doc.path))
 
@@ -458,8 +466,8 @@ def evaluate_shortcode(tag: Tag, doc: RenderState, in_url: bool, in_html: bool =
         return Value("")
     if tag.name == "figure":
         return Value(None, f"`{tag.raw}` makes a figure only on a line of its own; move it there")
-    if tag.name == "highlight":
-        return Value(None, unclosed_code(tag, "{{< /highlight >}}"))
+    if tag.name in CODE_TAG_KINDS:
+        return Value(None, unclosed_code(tag, f"{{{{< /{tag.name} >}}}}"))
     return Value(None, unsupported(tag, doc.path))
 
 

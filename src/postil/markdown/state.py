@@ -107,6 +107,8 @@ class RenderState:
         figures: figure id -> number ("fig-x" -> 1), filled before rendering.
         equations: equation label -> number text ("eq:var" -> "2"), filled before rendering.
         widgets: names of the widgets used, so the page loads only their scripts.
+        diagrams: the diagram languages used ("mermaid": `postil.markdown.diagram`), so
+            only a page with a diagram loads the script that draws it.
         math_chars: the characters the formulas draw, for the math font's subset
             (`postil.mathfont.formula_chars`).
         links: site-relative URL of every other post by its source path, for rewriting
@@ -168,6 +170,7 @@ class RenderState:
     figures: dict[str, int] = field(default_factory=dict)
     equations: dict[str, str] = field(default_factory=dict)
     widgets: set[str] = field(default_factory=set)
+    diagrams: set[str] = field(default_factory=set)
     math_chars: set[str] = field(default_factory=set)
     links: Mapping[str, str] = field(default_factory=dict)
     assets: Mapping[str, str] = field(default_factory=dict)

@@ -400,12 +400,18 @@ def _code_between(state: StateBlock, start: int, close: int, tag: Tag, closer: T
     return "".join(line + "\n" for line in lines)
 
 
+CODE_TAG_KINDS = {"highlight": "code block", "mermaid": "diagram"}
+"""The tags whose content `find_code_tag` reads (Hugo's shortcodes and Liquid tags of these
+names), by what they make: their code or their diagram's source (`postil.markdown.diagram`)."""
+
+
 def unclosed_code(tag: Tag, closer: str) -> str:
-    """Return the warning for a highlight tag read inside a paragraph: `find_code_tag` found
-    no closing tag ending a line before the block ended, or the tag does not begin its line."""
+    """Return the warning for a highlight (or mermaid, `CODE_TAG_KINDS`) tag read inside a
+    paragraph: `find_code_tag` found no closing tag ending a line before the block ended,
+    or the tag does not begin its line."""
     return (
-        f"`{tag.raw}` makes no code block here: it must begin a line and `{closer}` end "
-        "one in the same block; its code is shown as text"
+        f"`{tag.raw}` makes no {CODE_TAG_KINDS.get(tag.name, 'code block')} here: it must begin a "
+        f"line and `{closer}` end one in the same block; its code is shown as text"
     )
 
 

@@ -18,7 +18,8 @@ to what it has a feature for:
   (`postil.markdown.shortcodecallout`), their kind from `type=`/`kind=`/`style=`, a flag
   (Duckquill's `alert(tip=true)`) or the name, their title from `title=`/`header=`, their
   Markdown from the body or `body=`/`text=`;
-- `quote` → a block quote with its `author`; `mermaid` → a ```` ```mermaid ```` fence;
+- `quote` → a block quote with its `author`; `mermaid` → a ```` ```mermaid ```` fence, a
+  diagram (`postil.markdown.diagram`);
 - `youtube`, `vimeo` → a video player (`postil.markdown.embed`); `streamable`, `gist` → a link;
 - figures (`FIGURES`: `figure`, `image`, `img`, …) → a numbered figure when captioned, else
   an image.

@@ -1,0 +1,147 @@
+"""Mermaid diagrams (`postil.markdown.diagram`, static/js/diagrams.js) in Debian's Chromium.
+
+A built site whose `mermaid:` names a copy of Mermaid's ES module under the site (the npm
+package in tools/, pinned in tools/package.json, linked into `_site/`: this machine cannot
+reach the CDN the default names): the page with diagrams draws each as an SVG holding its
+labels, in the column, in the dark scheme after the reader switches to it; a diagram
+Mermaid cannot read keeps its source; a page without a diagram loads no script; and with
+Mermaid out of reach, the source stays on the page, set as code.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from support.sites import CONFIG, make_site
+from support.web import REPO_ROOT, TOOLS_HINT, run_axe, unavailable
+
+from postil.build import BuildOptions, build
+
+MERMAID_DIST = REPO_ROOT / "tools/node_modules/mermaid/dist"
+
+POST = """\
+---
+title: Flows
+date: 2026-01-02
+---
+
+A paragraph of text before the diagrams, long enough to fill the measure of the column.
+
+```mermaid
+flowchart LR
+  Query --> Softmax --> Weights
+```
+
+{{< mermaid >}}
+sequenceDiagram
+  Reader->>Page: opens
+{{< /mermaid >}}
+
+```{mermaid}
+%%| label: fig-broken
+%%| fig-cap: Not a diagram
+this is not mermaid at all -->
+```
+"""
+
+PLAIN = "---\ntitle: Plain\ndate: 2026-01-01\n---\n\nNo diagram here.\n"
+
+
+def _site(root: Path, mermaid: str) -> Path:
+    """Build a two-post site whose `mermaid:` is `mermaid`; link Mermaid's dist into it."""
+    if not (MERMAID_DIST / "mermaid.esm.min.mjs").is_file():
+        unavailable(f"Mermaid is not installed under tools/; {TOOLS_HINT}")
+    make_site(root, {"flows.md": POST, "plain.md": PLAIN}, CONFIG + f"mermaid: {mermaid}\n")
+    build(BuildOptions(root=root))
+    os.symlink(MERMAID_DIST, root / "_site/mermaid")
+    return root / "_site"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _site(tmp_path_factory.mktemp("diagrams"), "/mermaid/mermaid.esm.min.mjs")
+
+
+DRAWN_JS = """
+() => Array.from(document.querySelectorAll("figure.diagram pre.mermaid")).map((box) => {
+  const svg = box.querySelector("svg");
+  const column = document.querySelector(".post-body").getBoundingClientRect();
+  const rect = (svg || box).getBoundingClientRect();
+  return {
+    drawn: box.classList.contains("is-drawn"),
+    text: svg ? svg.textContent.replace(/\\s+/g, " ") : box.textContent,
+    inColumn: rect.left >= column.left - 1 && rect.right <= column.right + 1,
+    title: box.title,
+  };
+})
+"""
+
+
+def _drawn(page, count: int) -> list[dict]:
+    page.wait_for_function(
+        "n => document.querySelectorAll('pre.mermaid.is-drawn, pre.mermaid[title]').length == n",
+        arg=count,
+        timeout=20000,
+    )
+    return page.evaluate(DRAWN_JS)
+
+
+@pytest.mark.expect_page_errors  # Mermaid logs the diagram it cannot read
+def test_each_diagram_is_drawn_with_its_labels_and_a_broken_one_keeps_its_source(
+    page, site, serve_dir
+):
+    page.set_viewport_size({"width": 1000, "height": 900})
+    page.goto(serve_dir(site) + "posts/flows/")
+    flow, sequence, broken = _drawn(page, 3)
+    assert flow["drawn"] and sequence["drawn"]
+    assert all(word in flow["text"] for word in ("Query", "Softmax", "Weights"))
+    assert "Reader" in sequence["text"] and "opens" in sequence["text"]
+    assert flow["inColumn"] and sequence["inColumn"]
+    assert not broken["drawn"]
+    assert broken["text"].startswith("this is not mermaid at all -->")
+    assert broken["title"].startswith("Mermaid could not draw this diagram")
+    caption = page.locator("#fig-broken figcaption").inner_text()
+    assert caption.startswith("Figure 1") and caption.endswith("Not a diagram")
+
+
+@pytest.mark.expect_page_errors
+def test_switching_to_the_dark_scheme_draws_the_diagrams_again_in_it(page, site, serve_dir):
+    page.goto(serve_dir(site) + "posts/flows/")
+    _drawn(page, 3)
+    fill = "() => getComputedStyle(document.querySelector('pre.mermaid svg .node rect')).fill"
+    light = page.evaluate(fill)
+    page.evaluate("document.documentElement.dataset.theme = 'dark'")
+    page.wait_for_function(f"({fill})() !== {light!r}", timeout=20000)
+    assert page.evaluate("document.querySelectorAll('pre.mermaid.is-drawn').length") == 2
+
+
+def test_a_page_without_a_diagram_loads_no_diagram_script(page, site, serve_dir):
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto(serve_dir(site) + "posts/plain/")
+    page.wait_for_load_state("networkidle")
+    assert not any("diagrams.js" in url or "mermaid" in url for url in requested)
+
+
+@pytest.mark.expect_page_errors  # the module's request fails: that is the case
+def test_without_mermaid_the_source_stays_as_code(page, tmp_path, serve_dir):
+    out = _site(tmp_path, "/mermaid/absent.mjs")
+    page.goto(serve_dir(out) + "posts/flows/")
+    page.wait_for_load_state("networkidle")
+    boxes = page.evaluate(DRAWN_JS)
+    assert [box["drawn"] for box in boxes] == [False, False, False]
+    assert boxes[0]["text"].startswith("flowchart LR")
+    style = page.evaluate(
+        "() => { const s = getComputedStyle(document.querySelector('pre.mermaid'));"
+        " return [s.fontFamily, s.borderTopStyle]; }"
+    )
+    assert "mono" in style[0].lower() and style[1] == "solid"
+
+
+@pytest.mark.expect_page_errors
+def test_axe_finds_nothing_on_the_drawn_page(page, site, serve_dir):
+    page.goto(serve_dir(site) + "posts/flows/")
+    _drawn(page, 3)
+    assert run_axe(page) == []
