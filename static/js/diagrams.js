@@ -1,13 +1,15 @@
-// Mermaid diagrams (postil.markdown.diagram): each `.diagram pre.mermaid` holds a diagram's
-// source, escaped as text. This module imports Mermaid's ES module from the URL the site's
-// `mermaid:` setting gives (this script tag's data-mermaid) and draws every diagram in the
-// page's light or dark scheme, and again when the reader switches it (theme.js sets
-// <html data-theme>; without a choice the page follows prefers-color-scheme). If Mermaid
-// cannot be loaded (offline, blocked) or cannot read a diagram, that diagram's source stays
-// on the page, set as code, with the reason in its title and on the console.
+// Mermaid diagrams (postil.markdown.diagram): each `pre.mermaid` (or an author's
+// `div.mermaid` in raw HTML) holds a diagram's source, escaped as text. This module imports
+// Mermaid's ES module from the URL the site's `mermaid:` setting gives (this script tag's
+// data-mermaid) and draws every diagram in the page's light or dark scheme, and again when
+// the reader switches it (theme.js sets <html data-theme>; without a choice the page follows
+// prefers-color-scheme). If Mermaid cannot be loaded (offline, blocked) or cannot read a
+// diagram, that diagram's source stays on the page, set as code, with the reason in its
+// title and on the console.
 
 const script = document.querySelector("script[data-mermaid]");
-const boxes = [...document.querySelectorAll(".diagram pre.mermaid")];
+// postil's own (`figure.diagram pre.mermaid`) and an author's raw `<div class="mermaid">`
+const boxes = [...document.querySelectorAll("pre.mermaid, div.mermaid")];
 const sources = new Map(boxes.map((box) => [box, box.textContent]));
 const root = document.documentElement;
 const dark = window.matchMedia("(prefers-color-scheme: dark)");

@@ -3,7 +3,8 @@
 A built site whose `mermaid:` names a copy of Mermaid's ES module under the site (the npm
 package in tools/, pinned in tools/package.json, linked into `_site/`: this machine cannot
 reach the CDN the default names): the page with diagrams draws each as an SVG holding its
-labels, in the column, in the dark scheme after the reader switches to it; a diagram
+labels, in the column, in the dark scheme after the reader switches to it (an author's own
+raw `<div class="mermaid">` too); a diagram
 Mermaid cannot read keeps its source; a page without a diagram loads no script; and with
 Mermaid out of reach, the source stays on the page, set as code.
 """
@@ -44,6 +45,12 @@ sequenceDiagram
 %%| fig-cap: Not a diagram
 this is not mermaid at all -->
 ```
+
+<div class="mermaid">
+pie title Heads
+  "Query" : 2
+  "Key" : 1
+</div>
 """
 
 PLAIN = "---\ntitle: Plain\ndate: 2026-01-01\n---\n\nNo diagram here.\n"
@@ -65,7 +72,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 DRAWN_JS = """
-() => Array.from(document.querySelectorAll("figure.diagram pre.mermaid")).map((box) => {
+() => Array.from(document.querySelectorAll("pre.mermaid, div.mermaid")).map((box) => {
   const svg = box.querySelector("svg");
   const column = document.querySelector(".post-body").getBoundingClientRect();
   const rect = (svg || box).getBoundingClientRect();
@@ -81,7 +88,7 @@ DRAWN_JS = """
 
 def _drawn(page, count: int) -> list[dict]:
     page.wait_for_function(
-        "n => document.querySelectorAll('pre.mermaid.is-drawn, pre.mermaid[title]').length == n",
+        "n => document.querySelectorAll('.mermaid.is-drawn, .mermaid[title]').length == n",
         arg=count,
         timeout=20000,
     )
@@ -94,7 +101,7 @@ def test_each_diagram_is_drawn_with_its_labels_and_a_broken_one_keeps_its_source
 ):
     page.set_viewport_size({"width": 1000, "height": 900})
     page.goto(serve_dir(site) + "posts/flows/")
-    flow, sequence, broken = _drawn(page, 3)
+    flow, sequence, broken, raw = _drawn(page, 4)
     assert flow["drawn"] and sequence["drawn"]
     assert all(word in flow["text"] for word in ("Query", "Softmax", "Weights"))
     assert "Reader" in sequence["text"] and "opens" in sequence["text"]
@@ -102,6 +109,7 @@ def test_each_diagram_is_drawn_with_its_labels_and_a_broken_one_keeps_its_source
     assert not broken["drawn"]
     assert broken["text"].startswith("this is not mermaid at all -->")
     assert broken["title"].startswith("Mermaid could not draw this diagram")
+    assert raw["drawn"] and "Query" in raw["text"]  # the author's own `<div class="mermaid">`
     caption = page.locator("#fig-broken figcaption").inner_text()
     assert caption.startswith("Figure 1") and caption.endswith("Not a diagram")
 
@@ -109,12 +117,12 @@ def test_each_diagram_is_drawn_with_its_labels_and_a_broken_one_keeps_its_source
 @pytest.mark.expect_page_errors
 def test_switching_to_the_dark_scheme_draws_the_diagrams_again_in_it(page, site, serve_dir):
     page.goto(serve_dir(site) + "posts/flows/")
-    _drawn(page, 3)
+    _drawn(page, 4)
     fill = "() => getComputedStyle(document.querySelector('pre.mermaid svg .node rect')).fill"
     light = page.evaluate(fill)
     page.evaluate("document.documentElement.dataset.theme = 'dark'")
     page.wait_for_function(f"({fill})() !== {light!r}", timeout=20000)
-    assert page.evaluate("document.querySelectorAll('pre.mermaid.is-drawn').length") == 2
+    assert page.evaluate("document.querySelectorAll('.mermaid.is-drawn').length") == 3
 
 
 def test_a_page_without_a_diagram_loads_no_diagram_script(page, site, serve_dir):
@@ -131,7 +139,7 @@ def test_without_mermaid_the_source_stays_as_code(page, tmp_path, serve_dir):
     page.goto(serve_dir(out) + "posts/flows/")
     page.wait_for_load_state("networkidle")
     boxes = page.evaluate(DRAWN_JS)
-    assert [box["drawn"] for box in boxes] == [False, False, False]
+    assert [box["drawn"] for box in boxes] == [False, False, False, False]
     assert boxes[0]["text"].startswith("flowchart LR")
     style = page.evaluate(
         "() => { const s = getComputedStyle(document.querySelector('pre.mermaid'));"
@@ -143,5 +151,5 @@ def test_without_mermaid_the_source_stays_as_code(page, tmp_path, serve_dir):
 @pytest.mark.expect_page_errors
 def test_axe_finds_nothing_on_the_drawn_page(page, site, serve_dir):
     page.goto(serve_dir(site) + "posts/flows/")
-    _drawn(page, 3)
+    _drawn(page, 4)
     assert run_axe(page) == []

@@ -105,6 +105,15 @@ def rawhtml_plugin(md: MarkdownIt) -> None:
     md.core.ruler.after("block", "excerpt_markers", excerpt_markers)
 
 
+MERMAID_ELEMENT = re.compile(
+    r"""<(?:div|pre)\b[^<>]*?\sclass\s*=\s*(["']?)(?:[^"'<>]*\s)?mermaid(?:\s[^"'<>]*)?\1[\s/>]""",
+    re.I,
+)
+"""A `<div class="mermaid">` or `<pre class="mermaid">` in raw HTML: a diagram written as
+Mermaid's own page-level setup reads it (Jekyll posts that load Mermaid in their layout);
+the page loads postil's diagram script for it (`postil.markdown.diagram`)."""
+
+
 def rewrite_raw_html(state: StateCore) -> None:
     """Rewrite the references of every `html_block` and `html_inline` token, and close the
     self-closed elements of the blocks."""
@@ -162,6 +171,8 @@ def _rewrite_token(
         line0, col = locate(render_state, block_map, first, nth=nth)
         render_state.warn_each("html image alt", line0, col, no_alt_html)
 
+    if "mermaid" in token.content and MERMAID_ELEMENT.search(token.content):
+        render_state.diagrams.add("mermaid")  # the author's own diagram: the page draws it
     jsx = reads_jsx(render_state)
     renamed = JSX_ATTRIBUTES if jsx else {}
     token.content = rewrite_html(token.content, rewrite, found_id, renamed, foreign, no_alt)
