@@ -224,6 +224,8 @@ def render_fence(self: Any, tokens: Sequence[Token], idx: int, options: Any, env
     state = get_state(env)
     for problem in info.problems:
         state.warn(line0, 1, problem)
+    if not info.language and (written := class_language(token)):
+        info = replace(info, language=written)
     if is_diagram(info.language):
         return render_diagram(token.content, _title(token, info), token.meta, state)
     code, marked = code_marks(token.content)  # Shiki's `[!code …]`, Docusaurus' comments
@@ -254,6 +256,19 @@ def render_fence(self: Any, tokens: Sequence[Token], idx: int, options: Any, env
     return _code_figure(body, _title(token, info), token.meta)
 
 
+def class_language(token: Token) -> str:
+    """Return the language a kramdown attribute list under a code block gives it by class,
+    or "": `{: .language-ruby}` (kramdown, "Code Blocks": "Language of Code Blocks"), and
+    `{: .mermaid}`/`{: class="mermaid"}`, a diagram as Mermaid's page script finds it."""
+    written = (token.meta or {}).get("attrs", {}).get("class", "")
+    for name in str(written).split():
+        if name.startswith("language-") and len(name) > len("language-"):
+            return name.removeprefix("language-")
+        if is_diagram(name):
+            return name.lower()
+    return ""
+
+
 def _title(token: Token, info: FenceInfo) -> str:
     """Return a code block's caption: from its info string, else from a kramdown attribute
     line under it (Chirpy's `{: file='_sass/main.scss' }`, "Writing a New Post": Filename;
@@ -281,6 +296,10 @@ def render_code_block(self: Any, tokens: Sequence[Token], idx: int, options: Any
     token = tokens[idx]
     first, _, rest = token.content.partition("\n")
     head = CODEHILITE_HEAD.fullmatch(first)
+    if head is None and (written := class_language(token)):  # `{: .language-ruby}` under it
+        fence = Token("fence", "code", 0, map=token.map, info=written, content=token.content)
+        fence.meta = token.meta
+        return render_fence(self, [fence], 0, options, env)
     if head is None or lexer_for(head["language"]) is None:  # `::: note` is no language
         return _code_figure(_plain_code(token.content), "")
     fence = Token("fence", "code", 0, map=token.map)
