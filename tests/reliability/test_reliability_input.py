@@ -97,8 +97,6 @@ def test_a_non_utf8_file_does_not_hide_the_errors_of_other_files(tmp_path):
 @pytest.mark.parametrize(
     "text, expected",
     [
-        ("", "content/posts/p.md:1:1: the file is empty; write front matter with a `title:`"),
-        ("\ufeff\n\n", "content/posts/p.md:1:1: the file is empty"),
         ("---\ntitle: T\nbody\n", "content/posts/p.md:1:1: front matter has no closing `---`"),
         ("---\n- a\n- b\n---\n", "content/posts/p.md:2:1: the document must be a mapping"),
         ("---\njust words\n---\n", "content/posts/p.md:2:1: the document must be a mapping"),
@@ -113,8 +111,6 @@ def test_a_non_utf8_file_does_not_hide_the_errors_of_other_files(tmp_path):
         ("---\ntitle: a\fb\n---\n", "content/posts/p.md:2:9: character U+000C is not allowed"),
     ],
     ids=[
-        "empty",
-        "bom-and-blank-lines",
         "no-closing-fence",
         "yaml-list",
         "yaml-scalar",
@@ -128,6 +124,21 @@ def test_a_non_utf8_file_does_not_hide_the_errors_of_other_files(tmp_path):
 def test_broken_front_matter_is_a_located_error(tmp_path, text, expected):
     [error] = build_errors(make_site(tmp_path / "site", {"p.md": text}))
     assert error.startswith(expected), error
+
+
+@pytest.mark.parametrize("text", ["", "\ufeff\n\n", " \n\t\n"], ids=["empty", "bom", "blank"])
+def test_an_empty_file_is_left_out_with_a_warning_and_the_rest_builds(tmp_path, text):
+    """A post being started (`touch`, an editor's new file) stops no build, as in Hugo,
+    Jekyll, MkDocs and Pelican: it is not published, and the warning says what to write."""
+    root = make_site(tmp_path / "site", {"p.md": text, "q.md": HEAD + "Text.\n"})
+    result = build(BuildOptions(root=root))
+    assert [str(w) for w in result.warnings] == [
+        "content/posts/p.md:1:1: warning: the file is empty, so nothing is published for it; "
+        "write front matter with a `title:` and the post's text, or delete the file"
+    ]
+    assert result.posts == 1
+    assert (root / "_site/posts/q/index.html").is_file()
+    assert not (root / "_site/posts/p").exists()
 
 
 def test_characters_html_forbids_are_left_out_with_one_located_warning(tmp_path):

@@ -31,6 +31,7 @@ from postil.content.frontmatter import parse
 from postil.content.posts import (
     check_unique_urls,
     distinct_slugs,
+    empty_file,
     empty_section_page,
     make_post,
     section_index,
@@ -266,7 +267,7 @@ def _load(
         found: list[Diagnostic] = [] if dropped is None else [dropped]
         try:
             # an empty file first: Hugo's headless section of images is an empty `_index.md`
-            empty = empty_section_page(rel, source.text)
+            empty = empty_section_page(rel, source.text) or empty_file(source.text)
             if empty is None:
                 meta, body, body_line = parse(source, zone, found)
                 empty = empty_section_page(rel, body)

@@ -179,6 +179,20 @@ def section_index(rel: str) -> str | None:
     )
 
 
+def empty_file(text: str) -> str | None:
+    """Return why a source with nothing in it (or only blank lines) is not published, as a
+    warning; None for any other. Such a file is a post being started (`touch`, an editor's
+    new file) more often than a mistake, and no generator stops for it: Hugo publishes it
+    untitled, MkDocs titles it by its file name, Jekyll and Pelican skip it; postil skips
+    it with this warning, so `postil serve` goes on rebuilding the rest meanwhile."""
+    if text.strip():
+        return None
+    return (
+        "the file is empty, so nothing is published for it; write front matter with a "
+        "`title:` and the post's text, or delete the file"
+    )
+
+
 def empty_section_page(rel: str, body: str) -> str | None:
     """Return why a section's `_index.md` with no text (front matter only: Hugo makes the
     section's list from it, which postil does not) is not published, as a warning; None
