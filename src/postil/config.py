@@ -65,7 +65,7 @@ def _nav_item(item: Field) -> tuple[str, str]:
     return entry["label"], entry["url"]
 
 
-MATH_KEYS = ("macros", "double_dollar_in_text", "code_spans")
+MATH_KEYS = ("macros", "macros_from", "double_dollar_in_text", "code_spans")
 DOUBLE_DOLLAR_READINGS = ("inline", "display")
 CODE_SPAN_READINGS = ("code", "math")
 
@@ -81,6 +81,8 @@ def _math_value(sub: Field) -> Any:
     """Read one key of `math:` (`_math`'s pairs are its key and this value)."""
     if sub.key == "macros":
         return read_macros(sub)
+    if sub.key == "macros_from":  # read by `_macro_files` once the site's folder is known
+        return tuple(path.strip() for path in as_text_list(sub) if path.strip())
     if sub.key == "double_dollar_in_text":
         return _double_dollar(sub)
     if sub.key == "code_spans":
@@ -214,12 +216,15 @@ def load_config(root: Path, base_url: str | None = None) -> SiteConfig:
     values = _values(fields, problems)
     if "bibliography" in values:
         problems += _missing_bibliography(root, fields)
+    found: list[Diagnostic] = []  # problems inside the macro files, at their places
+    if values.get("math_macros_from"):
+        values["math_macros"] = _macro_files(root, fields, values, problems, found)
     if base_url is not None:
         values["base_url"] = base_url
     written = {fld.key for fld in fields} | set(values)  # a bad value is no missing key
     problems += [_missing_key(key) for key in _REQUIRED if key not in written]
-    if problems:
-        raise ConfigFailed(_diagnostics(problems, text))
+    if problems or found:
+        raise ConfigFailed(sorted(_diagnostics(problems, text) + found, key=_config_first))
     if base_url is not None:
         try:
             values["base_url"] = check_base_url(base_url)
@@ -288,6 +293,51 @@ def _missing_bibliography(root: Path, fields: list[Field]) -> list[YamlFieldErro
         for node in nodes
         if node.value.strip() and not (root / node.value.strip()).is_file()
     ]
+
+
+def _macro_files(
+    root: Path,
+    fields: list[Field],
+    values: dict[str, Any],
+    problems: list[YamlFieldError],
+    found: list[Diagnostic],
+) -> tuple[tuple[str, str], ...]:
+    """Return the site's macros: those of the files `math.macros_from` names, in order
+    (`postil.macrofiles`), then `math.macros` (which wins). A path that is no file of the
+    site adds a problem at its value in postil.yaml; a problem inside a file, an error at
+    its place there, to `found`."""
+    from postil.macrofiles import MacroFileError, read_macro_file
+
+    math = next(fld for fld in fields if fld.key == "math")
+    sub = next(f for f in mapping_fields(math.node, "`math`") if f.key == "macros_from")
+    nodes = sub.node.value if isinstance(sub.node, yaml.SequenceNode) else [sub.node]
+    macros: dict[str, str] = {}
+    for node in nodes:
+        rel = str(node.value).strip()
+        at = (node.start_mark.line, node.start_mark.column)
+        if not rel:
+            continue
+        if not (root / rel).is_file():
+            message = (
+                f"`math.macros_from`: `{rel}` is not a file of the site; write its path from "
+                "the site's directory (postil.yaml's)"
+            )
+            problems.append(YamlFieldError(message, *at))
+            continue
+        try:
+            macros |= read_macro_file(root / rel, rel)
+        except MacroFileError as e:
+            if e.line:
+                where = Location(rel, e.line, e.col)
+                found.append(Diagnostic(Severity.ERROR, where, e.message, e.source_line))
+            else:
+                problems.append(YamlFieldError(e.message, *at))
+    return tuple(sorted((macros | dict(values.get("math_macros", ()))).items()))
+
+
+def _config_first(diagnostic: Diagnostic) -> tuple[bool, Location]:
+    """Sort key of a config's problems: postil.yaml's first, then the files it names."""
+    return diagnostic.location.path != CONFIG_NAME, diagnostic.location
 
 
 def _missing_key(key: str) -> YamlFieldError:

@@ -40,7 +40,10 @@ class SiteConfig:
         description: one sentence about the site, for the index and the feed.
         timezone: IANA zone name for dates written without an offset.
         paginate: posts per index page.
-        math_macros: site-wide math macros, name (no backslash) -> replacement LaTeX.
+        math_macros: site-wide math macros, name (no backslash) -> replacement LaTeX: the
+            definitions of the `math: macros_from:` files, then `math: macros:`.
+        math_macros_from: the files `math: macros_from:` names, from the site's folder
+            (`postil.macrofiles`); their macros are in `math_macros`.
         math_double_dollar_in_text: how `$$…$$` inside a line of text reads, "inline"
             (kramdown's reading) or "display" (Pandoc's); `math: double_dollar_in_text:`.
         math_code_spans: how a code span holding a formula (`` `$x$` ``) reads, "code"
@@ -80,6 +83,7 @@ class SiteConfig:
     timezone: str = "UTC"
     paginate: int = 10
     math_macros: tuple[tuple[str, str], ...] = ()
+    math_macros_from: tuple[str, ...] = ()
     math_double_dollar_in_text: str = "inline"
     math_code_spans: str = "code"
     cname: str = ""

@@ -38,6 +38,7 @@ def test_math_cli_reports_an_unknown_command_in_one_line(capsys):
     assert captured.err == (
         "error: unsupported command \\foo; define it with \\newcommand{\\foo}{…} in the post, "
         "or as `foo: '…'` under `math: macros:` in postil.yaml or `macros:` in the front matter"
+        " (a theme's MathJax setup or a LaTeX preamble: name it under `math: macros_from:`)"
         " (at offset 4)\n"
     )
 

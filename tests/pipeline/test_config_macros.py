@@ -64,3 +64,71 @@ def test_front_matter_macros_take_the_list_form_and_report_bad_ones_at_their_lin
         front("macros:\n  RR: '\\mathbb{R'\n")
     assert err.value.location.line == 4
     assert "a `{` is never closed" in err.value.message
+
+
+def _site_with_files(tmp_path: Path, files: dict[str, str], math: str) -> Path:
+    """Write a site whose postil.yaml has `math:` lines `math` and the given files."""
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    (tmp_path / "postil.yaml").write_text(
+        "title: T\nauthor: A\nbase_url: https://x.org/\nmath:\n" + math, encoding="utf-8"
+    )
+    return tmp_path
+
+
+MATHJAX_HEAD = r"""<script>
+window.MathJax = {
+  tex: {inlineMath: [['$', '$']], macros: {RR: "{\\mathbb{R}}", norm: ["\\lVert #1 \\rVert", 1]}}
+};
+</script>
+<div hidden>$\newcommand{\vect}[1]{\boldsymbol{#1}}$</div>
+"""
+
+PREAMBLE = r"""% \newcommand{\commented}{x}: a comment defines nothing
+\DeclareMathOperator*{\argmin}{arg\,min}
+\def\eps{\varepsilon} \newcommand{\RR}{\mathbb{R}^n}
+"""
+
+
+def test_macros_from_reads_a_mathjax_setup_and_a_preamble_in_order_site_macros_winning(
+    tmp_path,
+):
+    root = _site_with_files(
+        tmp_path,
+        {"_includes/mathjax.html": MATHJAX_HEAD, "preamble.tex": PREAMBLE},
+        "  macros_from: [_includes/mathjax.html, preamble.tex]\n  macros: {eps: '\\epsilon'}\n",
+    )
+    config = load_config(root)
+    macros = dict(config.math_macros)
+    assert config.math_macros_from == ("_includes/mathjax.html", "preamble.tex")
+    assert macros["RR"] == r"\mathbb{R}^n"  # the later file's
+    assert macros["eps"] == r"\epsilon"  # the site's own `macros:`
+    assert macros["norm"].endswith(r"\lVert #1 \rVert") and macros["vect"].endswith("{#1}")
+    assert macros["argmin"] == r"\operatorname*{arg\,min}"
+    assert "commented" not in macros
+
+
+def test_macros_from_reads_katex_options_in_a_script_file(tmp_path):
+    katex = 'renderMathInElement(document.body, {macros: {"\\\\E": "\\\\mathbb{E}"}});\n'
+    root = _site_with_files(
+        tmp_path, {"static/js/katex.js": katex}, "  macros_from: static/js/katex.js\n"
+    )
+    assert dict(load_config(root).math_macros) == {"E": r"\mathbb{E}"}
+
+
+@pytest.mark.parametrize(
+    "files, value, where, says",
+    [
+        ({}, "nope.tex", "postil.yaml:5:16", "`nope.tex` is not a file of the site"),
+        ({"m.tex": "Just words.\n"}, "m.tex", "postil.yaml:5:16", "`m.tex` defines no macro"),
+        ({"m.tex": "ok\n\\newcommand{\\R\n"}, "m.tex", "m.tex:2:12", "`{` is never closed"),
+    ],
+)  # fmt: skip
+def test_a_macros_file_that_cannot_be_read_is_an_error_where_it_is(
+    tmp_path, files, value, where, says
+):
+    root = _site_with_files(tmp_path, files, f"  macros_from: {value}\n")
+    [problem] = config_problems(root)
+    assert str(problem.location) == where
+    assert says in problem.message

@@ -471,3 +471,25 @@ def test_an_inotify_queue_overflow_asks_for_a_rescan(layout: SiteLayout, no_leak
 def test_a_polling_watcher_is_not_complete(layout: SiteLayout) -> None:
     batcher: ChangeBatcher[None] = ChangeBatcher(lambda b: None, 0.05)
     assert not SiteWatcher(layout, batcher, poll=True).complete
+
+
+def test_a_macros_file_postil_yaml_names_is_watched_where_it_is_and_is_a_config_change(tmp_path):
+    """`math: macros_from:` may name the old theme's MathJax include outside every watched
+    folder: its folder is watched (not deeply), and saving it rebuilds as postil.yaml does."""
+    (tmp_path / "content/posts").mkdir(parents=True)
+    (tmp_path / "_includes").mkdir()
+    (tmp_path / "_includes/mathjax.html").write_text("<div>$\\newcommand{\\R}{x}$</div>\n")
+    (tmp_path / "_includes/footer.html").write_text("<footer></footer>\n")
+    (tmp_path / "postil.yaml").write_text(
+        "title: T\nauthor: A\nbase_url: https://e.org/\n"
+        "math:\n  macros_from: _includes/mathjax.html\n"
+    )
+    layout = SiteLayout.of(tmp_path)
+    include = tmp_path.absolute() / "_includes"
+    assert layout.config_files == frozenset({include / "mathjax.html"})
+    assert (include, False) in layout.watched()
+    assert changes_of(layout, FileModifiedEvent(str(include / "mathjax.html"))).config
+    assert not changes_of(layout, FileModifiedEvent(str(include / "footer.html"))).config
+    # a postil.yaml that cannot be read names no file; the build reports why
+    (tmp_path / "postil.yaml").write_text("title: [\n")
+    assert SiteLayout.of(tmp_path).config_files == frozenset()

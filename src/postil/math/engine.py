@@ -23,7 +23,8 @@ RAW_COMMAND = re.compile(r"\\(?:[A-Za-z]+\*?|[^\sA-Za-z0-9])")
 COMMENT = re.compile(r"(?<!\\)%[^\n]*")
 HOW_TO_DEFINE = (
     "define it with \\newcommand{{\\{name}}}{{…}} in the post, or as `{name}: '…'` under "
-    "`math: macros:` in postil.yaml or `macros:` in the front matter"
+    "`math: macros:` in postil.yaml or `macros:` in the front matter (a theme's MathJax setup "
+    "or a LaTeX preamble: name it under `math: macros_from:`)"
 )
 # TeX primitives and package commands postil does not support (docs/math.md, "Not
 # supported"), and supported ones whose misuse is reported (`\\multicolumn{x}`): defining

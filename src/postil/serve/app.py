@@ -248,7 +248,8 @@ class DevServer:
         """Watch source directories created since the start (a new templates/ or static/),
         and build once more to pick up what was written there before the watch began."""
         assert self.watcher is not None
-        layout = SiteLayout.of(self.options.root)
+        config = self.builder.config  # the files it was read from, as the build read them
+        layout = SiteLayout.of(self.options.root, config.math_macros_from if config else ())
         if layout != self.layout:
             self.layout = self.watcher.handler.layout = layout
         if self.watcher.watch(layout.watched()):

@@ -49,8 +49,9 @@ from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver, ObservedWatch
 from watchdog.observers.polling import PollingObserver
 
-from postil.config import CONFIG_NAME
+from postil.config import CONFIG_NAME, load_config
 from postil.content.discover import is_source
+from postil.errors import ConfigError, ConfigFailed
 from postil.theme import static_dirs, template_dirs
 
 CONTENT_DIR = "content"
@@ -156,17 +157,31 @@ class SiteLayout:
         root: the site directory (holds postil.yaml).
         templates: template directories, the site's first (see `postil.theme.template_dirs`).
         static: static directories (see `postil.theme.static_dirs`).
+        config_files: files postil.yaml names that the configuration is read from (`math:
+            macros_from:`, `postil.macrofiles`), anywhere in the site: a change is a change
+            of the configuration.
     """
 
     root: Path
     templates: tuple[Path, ...]
     static: tuple[Path, ...]
+    config_files: frozenset[Path] = frozenset()
 
     @classmethod
-    def of(cls, root: Path) -> SiteLayout:
-        """Return the layout of the site at `root`, including the default theme's directories."""
+    def of(cls, root: Path, named: tuple[str, ...] | None = None) -> SiteLayout:
+        """Return the layout of the site at `root`, including the default theme's directories
+        and the files its postil.yaml reads: `named` (paths from the site's folder, as the
+        last build's configuration has them), else as postil.yaml names them now (none
+        while it cannot be read: the build says why, and fixing it is a change the watch
+        sees)."""
         root = root.absolute()
-        return cls(root, tuple(template_dirs(root)), tuple(static_dirs(root)))
+        if named is None:
+            try:
+                named = load_config(root).math_macros_from
+            except (ConfigError, ConfigFailed):
+                named = ()
+        files = frozenset(root / rel for rel in named)
+        return cls(root, tuple(template_dirs(root)), tuple(static_dirs(root)), files)
 
     def watched(self) -> list[tuple[Path, bool]]:
         """Return (directory, recursive) pairs to watch; missing directories are left out."""
@@ -174,11 +189,18 @@ class SiteLayout:
         for d in (self.root / CONTENT_DIR, self.root / DATA_DIR, *self.templates, *self.static):
             if d.is_dir() and (d, True) not in dirs:
                 dirs.append((d, True))
+        for parent in sorted({path.parent for path in self.config_files}):
+            inside = any(parent.is_relative_to(d) for d, deep in dirs if deep)
+            if parent.is_dir() and not inside and (parent, False) not in dirs:
+                dirs.append((parent, False))
         return dirs
 
     def classify(self, path: Path, is_dir: bool, into: ChangeSet) -> None:
         """Record what a change of `path` means in `into`; ignore files the build never reads."""
         if is_temp_name(path.name):
+            return
+        if path in self.config_files:
+            into.config = True
             return
         if path.parent == self.root:
             if path.name == CONFIG_NAME or path.suffix in DATA_SUFFIXES:
