@@ -179,6 +179,12 @@ def chunk(state: StateCore) -> None:
     ]
     if not chunks:
         return
+    hidden = {id(token) for token in chunks if hidden_chunk(token)}
+    if hidden:  # the author hid them; postil runs nothing, so nothing of them shows
+        state.tokens[:] = [token for token in state.tokens if id(token) not in hidden]
+        chunks = [token for token in chunks if id(token) not in hidden]
+    if not chunks:
+        return
     labels = get_state(state.env).extra.setdefault("chunk_labels", set())
     labels.update(label for token in chunks for label in token.meta["chunk"]["labels"])
     engines = sorted({token.meta["chunk"]["engine"] for token in chunks})
@@ -274,9 +280,29 @@ def _retype(token: Token, widgets: _Widgets, quarto: bool) -> bool:
     labels = LABEL_OPTION.findall(token.content)
     header = HEADER_LABEL.match(options)
     labels += [header.group(1)] if header else []
-    token.content = _without_options(token.content)
+    code = _without_options(token.content)
+    hidden = bool(HIDDEN_OPTION.search(token.content[: len(token.content) - len(code)]))
+    token.content = code
     token.meta["chunk"] = {"engine": engine, "options": options, "labels": labels}
+    token.meta["chunk"]["hidden"] = hidden
     return True
+
+
+HIDDEN_HEADER = re.compile(r"(?:^|[\s,])include\s*=\s*(?:F|FALSE)\b")
+"""knitr's `include=FALSE` (or `F`) among a chunk header's options."""
+
+HIDDEN_OPTION = re.compile(r"[ \t]*(?:#|//|--)\|\s*include:\s*false\s*$", re.M)
+"""Quarto's `#| include: false` option line."""
+
+
+def hidden_chunk(token: Token) -> bool:
+    """Return whether a chunk (`_retype` has read it) shows nothing where its document is
+    knitted: knitr's `include=FALSE` or Quarto's `#| include: false` ("include: Include
+    the chunk output in the document. If false, nothing will be included, but the chunk
+    is still executed", knitr's and Quarto's options). Its code is setup the author hid
+    (`knitr::opts_chunk$set(…)`, `library(…)`): postil, which runs nothing, leaves it out."""
+    chunk = token.meta["chunk"]
+    return bool(HIDDEN_HEADER.search(chunk["options"]) or chunk.get("hidden"))
 
 
 HEADER_LABEL = re.compile(r"(?:label\s*=\s*)?[\"']?([A-Za-z][\w:.-]*)[\"']?\s*(?:,|\Z)")
