@@ -1148,3 +1148,34 @@ def test_author_with_empty_name_parts_is_still_an_error():
         read('---\ntitle: T\nauthor:\n  - first_name: ""\n    url: https://x.org\n---\n')
     assert err.value.location == Location("content/posts/x.md", 4, 5)
     assert "`first_name:` and `last_name:`" in err.value.message
+
+
+SETUP = "```{r include=F, echo=F}\nknitr::opts_chunk$set(eval=FALSE)\n```\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "title", "body"),
+    [
+        ("## Dark Theme\n\nText\n", "Dark Theme", "\nText\n"),  # bookdown's section file
+        ("### Options {#opts}\n\nText\n", "Options", "\nText\n"),
+        # knitr's setup chunk shows nothing, so the heading after it opens the page
+        (SETUP + "\n## Cross References\n", "Cross References", ""),
+    ],
+)  # fmt: skip
+def test_an_r_markdown_file_opening_with_a_section_heading_is_titled_by_it(text, title, body):
+    meta, read_body, _, warnings = read(text, rel="content/posts/0101-notes.Rmd")
+    assert (meta.title, read_body) == (title, body)
+    assert not [w for w in warnings if "no `title`" in w]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Intro\n\n## Later\n",  # text first
+        "```{r}\nx <- 1\n```\n\n## Later\n",  # a chunk that shows its code
+    ],
+)
+def test_an_r_markdown_heading_after_what_shows_is_no_title(text):
+    meta, read_body, _, warnings = read(text, rel="content/posts/0101-notes.Rmd")
+    assert (meta.title, read_body) == ("0101 notes", text)
+    assert "titled `0101 notes` after its file name" in warnings[0]

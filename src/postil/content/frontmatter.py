@@ -373,6 +373,9 @@ def _vue_values(fields: list[Field], body: str) -> tuple[tuple[str, str], ...]:
     )
 
 
+BOOKDOWN_SUFFIXES = (".rmd", ".rmarkdown")
+"""R Markdown sources, which bookdown joins into a book's chapters (`_untitled`)."""
+
 KNITR_SUFFIXES = (".rmd", ".rmarkdown", ".qmd")
 """Sources knitr knits (R Markdown; Quarto with its knitr engine), lower-cased."""
 
@@ -420,8 +423,10 @@ def _untitled(
     `# heading` opening the body is the title, and the body starts after it (the page shows
     the title above the body; blank lines, HTML comments and TeX macro definitions before
     the heading go with it: `heading_title`); the heading's `{#id}` is the title's id (""
-    without one), the definitions' macros are the page's, after its front matter's. A
-    source with no heading is titled by its file name, with a warning: Jekyll's rule
+    without one), the definitions' macros are the page's, after its front matter's. An R
+    Markdown source may open with a heading of any level (bookdown's section files:
+    `heading_title`'s `sections`). A source with no heading is titled by its file name,
+    with a warning: Jekyll's rule
     after `---` or `+++` front matter (`Utils.titleize_slug`: the date prefix dropped,
     each `-` word capitalised: `2015-08-18-linear-classify.md` → `Linear Classify`),
     MkDocs' rule after its `key: value` metadata or no front matter (`Page._set_title`,
@@ -429,7 +434,7 @@ def _untitled(
     capitalised). `index.md` takes its folder's name. Both generators build such a page,
     so postil does too.
     """
-    found = heading_title(header.body)
+    found = heading_title(header.body, sections=source.rel.lower().endswith(BOOKDOWN_SUFFIXES))
     if found is not None:
         lines = header.body.split("\n")
         col0 = lines[found.line0].find(found.text)

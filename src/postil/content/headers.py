@@ -296,7 +296,17 @@ class OpeningHeading(NamedTuple):
     """The TeX macros defined before it (name -> body, `extract_definitions`)."""
 
 
-def heading_title(body: str) -> OpeningHeading | None:
+SECTION_HEADING = re.compile(r" {0,3}#{2,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*")
+"""An ATX heading of level 2 to 6: what opens a bookdown book's section file."""
+
+HIDDEN_CHUNK = re.compile(
+    r"(```+)[ \t]*\{[A-Za-z][^{}]*[\s,]include\s*=\s*(?:F|FALSE)\b[^{}]*\}\s*"
+)
+"""The opening line of a knitr chunk with `include=FALSE`: it shows nothing
+(`postil.markdown.chunk.hidden_chunk`)."""
+
+
+def heading_title(body: str, sections: bool = False) -> OpeningHeading | None:
     r"""Return the `# heading` that opens a body, or None.
 
     MkDocs titles a page without a `title` by its first level-1 heading when that heading
@@ -311,6 +321,11 @@ def heading_title(body: str) -> OpeningHeading | None:
     id is the one its attribute list gives (`# Title {#intro}`: "intro", as
     Python-Markdown's `attr_list` and kramdown set it), else "": the page's title keeps
     it, so links to `#intro` still land.
+
+    With `sections` (an R Markdown source), a heading of any level opens it: bookdown
+    joins a book's files into chapters, and a file opening `## Options` is a section of
+    the chapter before it, which as a page of its own is titled so; a knitr chunk with
+    `include=FALSE` before it (setup code, which shows nothing) is passed over too.
     """
     lines = body.split("\n")
     at = 0
@@ -320,8 +335,8 @@ def heading_title(body: str) -> OpeningHeading | None:
         if line.startswith("<!--"):
             while at < len(lines) and "-->" not in lines[at]:
                 at += 1
-        elif MYST_HIDDEN_FENCE.match(line):  # shows nothing: passed over to its end
-            at += 1
+        elif MYST_HIDDEN_FENCE.match(line) or sections and HIDDEN_CHUNK.fullmatch(line):
+            at += 1  # shows nothing: passed over to its end
             while at < len(lines) and not lines[at].strip().startswith(line[:3]):
                 at += 1
         elif line.startswith(("\\", "$$")):
@@ -335,7 +350,7 @@ def heading_title(body: str) -> OpeningHeading | None:
         at += 1
     if at >= len(lines):
         return None
-    atx = ATX_H1.fullmatch(lines[at])
+    atx = ATX_H1.fullmatch(lines[at]) or sections and SECTION_HEADING.fullmatch(lines[at])
     if atx:
         text, count = atx.group(1) or "", 1
     elif (
