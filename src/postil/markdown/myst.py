@@ -80,6 +80,10 @@ from postil.markdown.theorem import PROOFS, title_tokens
 DIRECTIVE = re.compile(r"\{([A-Za-z][\w:-]*)\}\s*(.*)\Z")
 """A MyST directive fence's info: `{name} argument`."""
 
+REMOVED_CELL = re.compile(r"\bremove-(?:cell|input)\b")
+"""A code cell's `:tags:` that remove it, or its code (Jupyter Book, "Remove content"):
+its output, which postil cannot show, is all that would be left."""
+
 OPTION = re.compile(r":([\w-]+):\s*(.*)\Z")
 """A directive option line at the top of its body: `:label: eq-x`."""
 
@@ -582,6 +586,8 @@ def myst_directives(state: StateCore) -> None:
             token.info = "math"
             token.content = body.rstrip("\n") + (f" \\label{{{label}}}\n" if label else "\n")
         elif name in CODE:
+            if name == "code-cell" and REMOVED_CELL.search(options.get("tags", "")):
+                continue  # Jupyter Book shows nothing of it (no output: postil runs nothing)
             if name == "code-cell" and options.get("mystnb.figure.name"):  # made by running it
                 doc.extra.setdefault("chunk_labels", set()).add(options["mystnb.figure.name"])
             language = LANGUAGES.get(argument.split()[0].lower(), argument) if argument else ""
