@@ -45,6 +45,7 @@ def test_a_code_span_holding_a_formula_is_that_formula(body, tex, display):
         "Mixed run ``$x$` here.",
         "```\n$x$\n```",
         "    $y$ indented code",
+        "Write `$...$` inline, `$$...$$` or `\\[ … \\]` for display.",  # delimiters shown
     ],
 )
 def test_other_code_and_text_read_the_same_either_way(body):
@@ -76,3 +77,16 @@ def test_by_default_they_stay_code_with_one_warning_at_the_third():
 def test_by_default_two_such_spans_say_nothing():
     html, state = render("Write `$x$` for inline math and `$$x$$` for display.\n", "code")
     assert html.count("<code>") == 2 and not state.diagnostics
+
+
+def test_code_spans_showing_only_delimiters_do_not_count_toward_the_warning():
+    """A post about writing math (`$...$`, `\\( … \\)`, `$$...$$` in code) holds no
+    formula in code: three of them drew the `math: code_spans: math` hint."""
+    body = "Use `$...$`, `\\( ... \\)`, `$$...$$` and `\\[…\\]` to write math.\n"
+    _, state = render(body, code_spans="code")
+    assert state.diagnostics == []
+    _, state = render(body + "\nAnd `$x$`, `$y$`, `$z$`.\n", code_spans="code")
+    assert [d.message.split(";")[0] for d in state.diagnostics] == [
+        "this code span and 2 before it in this post hold TeX the way math-code.js reads it "
+        "(blogdown's hugo-lithium and the Hugo themes that load the script)"
+    ]

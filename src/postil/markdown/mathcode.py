@@ -55,6 +55,11 @@ MESSAGE = (
 """The warning at a post's `WARN_AFTER`-th such span."""
 
 
+PLACEHOLDER = re.compile(r"[\s.…]*")
+r"""What stands for "a formula" between delimiters in a post about writing math: `$...$`,
+`\( … \)`, `$$...$$` show the delimiters, never a formula (nor count as one)."""
+
+
 def mathcode_plugin(md: MarkdownIt) -> None:
     """Register `math_code_span` before markdown-it's code span rule."""
     md.inline.ruler.before("backticks", "math_code_span", math_code_span)
@@ -103,8 +108,11 @@ def _formula(src: str, pos: int, ticks: int, end: int) -> tuple[str, int, int, i
         text_start, text_stop = start + 1, close - 1
     for pattern, kind in MATH_CODE:
         found = pattern.fullmatch(src, text_start, text_stop)
-        if found is not None and (kind != "math_inline" or "$" not in found.group(1)):
-            return kind, found.start(1), found.end(1), close + ticks
+        if found is None or kind == "math_inline" and "$" in found.group(1):
+            continue
+        if PLACEHOLDER.fullmatch(found.group(1)):  # `$...$`: the delimiters, shown as code
+            return None
+        return kind, found.start(1), found.end(1), close + ticks
     return None
 
 
