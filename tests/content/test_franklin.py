@@ -91,6 +91,17 @@ def test_an_unknown_page_variable_is_warned_at_its_line():
     assert "weight" in warnings[0]
 
 
+def test_a_string_glued_to_the_next_key_is_toml_s_error_not_a_julia_title():
+    """`title = "hello"date = …` (gohugoio/hugo#419: an archetype lost a line break) is
+    neither TOML nor Julia; read as Julia text it was the title and the date was lost."""
+    with pytest.raises(ContentError) as raised:
+        read('+++\ndraft = false\ntitle = "hello"date = 2015-08-17T22:12:40-05:00\n+++\n')
+    assert "TOML syntax error" in raised.value.message
+    assert (raised.value.location.line, raised.value.location.col) == (3, 16)
+    meta, *_ = read('+++\ntitle = "a" * "b"\n+++\n')  # Julia's string concatenation
+    assert meta.title is not None
+
+
 def test_a_block_neither_toml_nor_julia_is_reported_as_toml():
     with pytest.raises(ContentError) as raised:
         read('+++\ntitle = "T"\nthis is not = = julia\n+++\n')

@@ -190,3 +190,13 @@ def test_an_attribute_line_closing_a_raw_region_with_no_block_after_it_is_report
     assert [d.message.split(";")[0] for d in state.diagnostics] == [
         "attribute list `{: .x}` belongs to no block"
     ]
+
+
+def test_a_kramdown_ial_after_a_note_reference_is_read_not_shown():
+    """kramdown assigns `{:.test}` to the note's marker and writes no attribute for it
+    (gettalong/kramdown#194); Pandoc reads none there, so `{.x}` stays text."""
+    html, state = render("A note[^5]{:.test} and[^5]{.x} here.\n\n[^5]: The note.\n")
+    assert "{:.test}" not in html
+    assert '</sup><button type="button" class="sidenote-toggle"' in html
+    assert "{.x} here." in html
+    assert state.diagnostics == []

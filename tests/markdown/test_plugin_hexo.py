@@ -40,6 +40,33 @@ def test_post_link_and_post_path_name_the_post_by_its_file():
     assert state.diagnostics == []
 
 
+def test_post_link_titles_in_single_quotes_and_the_escape_flag_are_hexos():
+    """Hexo's "Tag Plugins" page quotes titles in single quotes and ends with `false` to keep
+    a title's HTML; the quotes and the flag were shown in the link's text."""
+    html, state = render(
+        "A {% post_link other-post 'Link to a post' %}, "
+        "{% post_link other-post 'How to use <b> tag in title' %}, "
+        "{% post_link bundle '<b>bold</b> custom title' false %}, "
+        "{% post_link bundle a true story %}.\n"
+    )
+    assert '<a href="/blog/posts/other-post/">Link to a post</a>' in html
+    assert "How to use &lt;b&gt; tag in title</a>" in html
+    assert '<a href="/blog/posts/bundle/"><b>bold</b> custom title</a>' in html
+    assert '<a href="/blog/posts/bundle/">a true story</a>' in html
+    assert state.diagnostics == []
+
+
+def test_asset_img_takes_single_quoted_title_and_alt_text():
+    html, _ = render(
+        "{% asset_img plot.png 'A plot' 'alt text' %} {% asset_img plot.png It's ours %}\n"
+    )
+    assert '<img src="/blog/posts/my-post/plot.png" alt="alt text" title="A plot">' in html
+    assert (
+        '<img src="/blog/posts/my-post/plot.png" alt="It&#x27;s ours" title="It&#x27;s ours">'
+        in html
+    )
+
+
 def test_post_path_in_raw_html_is_under_the_base_path_once():
     """Hexo's own example, `<a href="{% post_path slug %}">`: the raw HTML plugin puts a
     root path under the base path, and `post_path` gave it one already (`/blog/blog/…`)."""

@@ -112,6 +112,15 @@ def strip_comment(text: str) -> str:
     return text
 
 
+def _glued_to_string(written: str) -> bool:
+    """Tell if a value's opening string is followed at once by a name, which neither TOML
+    nor Julia reads: `title = "hello"date = 2015-08-17`, a line Hugo's archetype once wrote
+    without its line break (gohugoio/hugo#419); read as Julia text it was the title, and the
+    date was lost silently."""
+    string = _STRING.match(written)
+    return string is not None and bool(re.match(r"\s*[A-Za-z_]", written[string.end() :]))
+
+
 def _unfinished(text: str) -> bool:
     """Tell if a value goes on to the next line: a triple-quoted string not closed, or
     more brackets opened than closed outside strings."""
@@ -220,7 +229,7 @@ def read_julia_block(source: SourceFile, error: ContentError) -> Header:
         written, more = strip_comment(assignment.group(2)), line0 + 1
         while _unfinished(written) and more < len(block):  # a vector or string goes on
             written, more = written + "\n" + strip_comment(block[more]), more + 1
-        if not written or written.startswith("="):
+        if not written or written.startswith("=") or _glued_to_string(written):
             raise error  # no Julia: TOML's error says more (`date = = 2024`)
         _check_closed(written, assignment.group(1), source.rel, line0 + 2, col0)
         value = julia_value(written)  # another expression (`1 + 2`, `:sym`) kept as text

@@ -26,6 +26,10 @@ ABBREVIATIONS_KEY = "abbreviations"
 """`RenderState.extra` key: label -> title, every definition of the post (the last wins)."""
 
 
+URL_LINKS = frozenset({"autolink", "linkify"})
+"""The markup of links markdown-it makes of a bare URL (`<https://…>`, linkify's)."""
+
+
 def abbr_plugin(md: MarkdownIt) -> None:
     """Read abbreviation definitions and mark their uses.
 
@@ -78,10 +82,15 @@ def abbr_uses(state: StateCore) -> None:
 
 
 def _marked(children: list[Token], pattern: re.Pattern[str], titles: dict[str, str]) -> list[Token]:
-    """Return `children` with each text token's uses of an abbreviation wrapped in `<abbr>`."""
+    """Return `children` with each text token's uses of an abbreviation wrapped in `<abbr>`;
+    not inside an autolink, whose text is its URL (Python-Markdown/markdown#1512 marked a
+    use there)."""
     out: list[Token] = []
+    in_url = False
     for token in children:
-        if token.type != "text" or not pattern.search(token.content):  # code, math: not text
+        if token.type in ("link_open", "link_close") and token.markup in URL_LINKS:
+            in_url = token.type == "link_open"
+        if in_url or token.type != "text" or not pattern.search(token.content):  # code, math
             out.append(token)
             continue
         pos = 0

@@ -14,8 +14,8 @@ it does not know. Read here, from Hexo's documentation ("Tag Plugins") and the t
 - `{% codeblock [title] [lang:python] [mark:1,3-5] [first_line:5] [line_number:false] %}`
   (and `{% code %}`) → a code block with that caption, language and marked lines, its
   lines numbered (Hexo's default) from `first_line`;
-- inside a line: `{% link text url %}` → a link; `{% post_link slug [title] %}` and
-  `{% post_path slug %}` → a link to the
+- inside a line: `{% link text url %}` → a link; `{% post_link slug ['title'] [false] %}`
+  (`false`: the title's HTML kept) and `{% post_path slug %}` → a link to the
   post whose file is `slug.md` (or `slug/index.md`); `{% asset_img [class] file [width]
   [height] [title [alt]] %}`, `{% asset_link file [title] %}`, `{% asset_path file %}` →
   the post's asset folder (Hexo's `post_asset_folder`: the folder named as the post's
@@ -281,8 +281,10 @@ def evaluate_hexo(tag: Tag, doc: RenderState, in_url: bool = False, in_html: boo
                     return Value("/" + rel.removeprefix("content/"), source=rel)
                 return Value(("/" if in_html else doc.base_path) + url)
             href = "/" + url
-            title = " ".join(words[1:]) or slug
-            return Value(f'<a href="{escapeHtml(href)}">{escapeHtml(title)}</a>', markup=True)
+            flag = words[-1] if len(words) > 2 and words[-1] in ("true", "false") else None
+            title = " ".join(words[1 : -1 if flag else None]) or slug
+            label = title if flag == "false" else escapeHtml(title)  # `[title] [escape]`
+            return Value(f'<a href="{escapeHtml(href)}">{label}</a>', markup=True)
         fix = "fix the name or link to the post's file: `[text](other.md)`"
         looked = [POSTS + slug.strip("/")]
         return Value(None, missing_post(tag.raw, slug, looked, doc.links, posts_name, fix))
@@ -297,7 +299,7 @@ def evaluate_hexo(tag: Tag, doc: RenderState, in_url: bool = False, in_html: boo
         return Value(f'<a href="{escapeHtml(path)}">{escapeHtml(title)}</a>', markup=True)
     sizes = [w for w in rest[1:3] if w.isdigit()]
     text = rest[1 + len(sizes) :]
-    if '"' in tag.args:  # `"title" "alt"`, or one quoted text for both
+    if QUOTED.search(tag.args):  # `"title" "alt"`, or one quoted text for both
         title = text[0] if text else ""
         alt = text[1] if len(text) > 1 else title
     else:  # `plot.png This is an image`: the words are the title and the alt text
@@ -318,9 +320,15 @@ def _link(words: list[str]) -> Value:
     return Value(f'<a href="{escapeHtml(target)}">{escapeHtml(label)}</a>', markup=True)
 
 
+QUOTED = re.compile(r"(?:^|\s)[\"']")
+"""A tag argument in quotes (a quote opening a word; `It's` is no quote)."""
+
+
 def _words(args: str) -> list[str]:
-    """Split a tag's arguments at spaces, a quoted run being one word (`"A title" "alt"`)."""
-    return [quoted or plain for quoted, plain in re.findall(r'"([^"]*)"|(\S+)', args)]
+    """Split a tag's arguments at spaces, a quoted run being one word (`"A title" "alt"`, or
+    in single quotes, as Hexo's "Tag Plugins" page writes them: `'Link to a post'`)."""
+    found = re.findall(r'"([^"]*)"|\'([^\']*)\'|(\S+)', args)
+    return [double or single or plain for double, single, plain in found]
 
 
 def _asset(source: str, name: str) -> str:

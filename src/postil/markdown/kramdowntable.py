@@ -26,7 +26,12 @@ from postil.markdown.state import get_state
 
 SEPARATOR = re.compile(r"\|[-+|: \t]*--[-+|: \t]*")
 """A separator line: dashes, with `:`, `+` and `|` (kramdown's `TABLE_SEP_LINE`, but two
-dashes in a row: a row of `| - | - |` placeholders stays a row, as GFM reads it)."""
+dashes in a row: a body row of `| - | - |` placeholders stays a row, as GFM reads it)."""
+GFM_DELIMITER = re.compile(r"\|[-+|: \t]*-[-+|: \t]*")
+"""A separator line of single dashes (`|-|-|`, `| :- | -: |`): under the first row it is
+GFM's delimiter row (one dash a cell is enough: GFM spec, "Tables"; kramdown reads it so
+too), so the table is the pipe table rule's (gitea, Obsidian and hand-typed tables write
+it; jrblevin/markdown-mode#374 is one); elsewhere a row of placeholders (`SEPARATOR`)."""
 FOOTER = re.compile(r"\|[=+|: \t]*==[=+|: \t]*")
 """A footer separator line: equal signs (kramdown's `TABLE_FSEP_LINE`, two in a row)."""
 CELL_BAR = re.compile(r"\\.|`+|\|")
@@ -53,6 +58,8 @@ def kramdown_table(state: StateBlock, start: int, end: int, silent: bool) -> boo
     kinds = [
         "sep" if SEPARATOR.fullmatch(t) else "foot" if FOOTER.fullmatch(t) else "row" for t in lines
     ]
+    if len(lines) > 1 and kinds[:2] == ["row", "row"] and GFM_DELIMITER.fullmatch(lines[1]):
+        kinds[1] = "sep"
     pandoc = get_state(state.env).path.lower().endswith(PANDOC_SUFFIXES)
     if not _kramdowns(lines, kinds, headerless=not pandoc):  # Pandoc: `| ` is a line block
         return False

@@ -158,6 +158,9 @@ TRIPLE = "$$$"
 """Three dollars around a formula: Outline exports its math blocks so (outline/outline#5555),
 Haroopad (rhiokim/haroopad#501) and nicbou/markdown-notes#14 write them; each `$` used to
 be shown, the inner ones inside the formula. Read as `$$…$$` (display or inline alike)."""
+SLANG_FOLLOWERS = frozenset(" \t.,;:!?)]'\"")
+"""What follows money slang's `$$$` on a line ("costs $$$ to run", "$$$."), never the
+first character of a formula (`_slang_dollars`)."""
 # The backslash delimiters of inline math: kramdown-escaped ones first (`\\(` holds `\(`).
 BACKSLASH_DELIMITERS = {
     "\\\\(": ("\\\\)", "math_inline"),
@@ -259,6 +262,11 @@ def math_inline(state: StateInline, silent: bool) -> bool:
         return _github_inline(state, silent)
     closers = closers_for(src, state.env)  # one scan per paragraph: linear, not O(n²)
     triple = src.startswith(TRIPLE, pos) and src[pos + 3 : pos + 4] != "$"
+    if triple and _slang_dollars(src, pos + 3, end):  # `a few $$$ ( or no $$$ )`: text
+        if not silent:
+            state.push("text", "", 0).content = TRIPLE
+        state.pos += 3
+        return True
     if triple and (close := closers.find(TRIPLE, pos + 3, end)) > pos + 3:
         kind = _double_dollar_kind(state, src[pos + 3 : close])
         return _emit(state, silent, kind, pos + 3, close, close + 3)
@@ -564,6 +572,15 @@ def katex_display(opening: re.Match[str], forem: bool = False) -> bool:
         return True
     value = named.get("display")
     return value is not None and value.strip().lower() not in FALSE_WORDS
+
+
+def _slang_dollars(src: str, after: int, end: int) -> bool:
+    """Tell whether an inline `$$$` ending at `after` is money slang ("costs $$$."), not a
+    formula's opener: a space, a closing punctuation mark or the paragraph's end follows
+    it, where Haroopad's inline formula starts at once (`$$$a \\ne 0$$$`; Pandoc's rule
+    for `$`). A pair of slang `$$$` read as delimiters swallowed the text between them
+    (retext-project/retext#626)."""
+    return after >= end or src[after] in SLANG_FOLLOWERS
 
 
 def _double_dollar_kind(state: StateInline, latex: str) -> str:
