@@ -14,7 +14,10 @@ Every way of writing one becomes a `fence` token whose language is `mermaid`: th
 itself (and `~~~mermaid`), Quarto's ```` ```{mermaid} ```` cell with its `%%| label:` and
 `%%| fig-cap:` options (`diagram_cell`), MyST's ```` ```{mermaid} ```` directive
 (`postil.markdown.myst`), Hugo's `{{< mermaid >}}` shortcode (`postil.markdown.shortcode`),
-Zola's `mermaid()` (`postil.markdown.zola`). A caption comes from the fence's `title=`
+jekyll-mermaid's `{% mermaid %}` tag (`postil.markdown.liquid`), Zola's `mermaid()`
+(`postil.markdown.zola`), and a plain fence with kramdown's `{: .mermaid}` under it
+(`postil.markdown.code.class_language`); an author's raw `<div class="mermaid">` is drawn
+as it is (`postil.markdown.rawhtml` notes it). A caption comes from the fence's `title=`
 (`postil.markdown.fenceinfo`), a `fig-cap`, or a MyST `:caption:`; a `fig-` label makes it a
 numbered figure that `@fig-x` refers to (`postil.markdown.figure`).
 """
