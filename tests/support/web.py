@@ -8,10 +8,13 @@ Debian's package. When a tool is missing, tests skip on a developer's machine an
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import shutil
+import socket
 import subprocess
+import sys
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -56,8 +59,12 @@ class _BasePathHandler(SimpleHTTPRequestHandler):
     """Serve a directory under a URL prefix, as GitHub Pages serves a project site."""
 
     base_path = "/"
-    # Bound how long an idle keep-alive connection can hold a handler thread at shutdown.
-    timeout = 5
+    # How long a connection may wait for its request. Chromium opens connections ahead of
+    # its requests (preconnect); on a loaded machine a request came more than 5 s later and
+    # met a closed socket (net::ERR_CONNECTION_RESET, a browser test failing on a page
+    # error). `_Server.server_close` shuts idle connections down, so this never delays a
+    # test's end.
+    timeout = 60
 
     def log_message(self, format: str, *args: Any) -> None:
         """Keep test output quiet: requests are not logged."""
@@ -88,9 +95,43 @@ class _BasePathHandler(SimpleHTTPRequestHandler):
 
 
 class _Server(ThreadingHTTPServer):
-    # Non-daemon request threads are joined by server_close(), so none outlive the server.
+    """A threading HTTP server whose `server_close` ends every connection still open.
+
+    Non-daemon request threads are joined by `server_close`, so none outlive the server;
+    a connection waiting for its request (`_BasePathHandler.timeout`) is shut down first,
+    so joining its thread does not wait for that timeout.
+    """
+
     daemon_threads = False
     block_on_close = True
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._open: set[socket.socket] = set()
+        self._open_lock = threading.Lock()
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self._open_lock:
+            self._open.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        with self._open_lock:
+            self._open.discard(request)
+        super().shutdown_request(request)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Stay quiet about a connection the browser or `server_close` cut mid-answer."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+    def server_close(self) -> None:
+        with self._open_lock:
+            still_open = list(self._open)
+        for connection in still_open:
+            with contextlib.suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)
+        super().server_close()
 
 
 @contextmanager
