@@ -198,6 +198,10 @@ class FrontMatter:
         front_matter_syntax: how the front matter is written: "yaml", "toml", "julia"
             (Franklin.jl's page variables), "meta" (`Key: value` lines), … or "" (none);
             the Markdown reads a dialect's own syntax by it (`postil.markdown.franklin`).
+        labels: (label, heading text as written, whether the label is written rather than
+            made from the text) of the sections the body labels for references from other
+            pages: MyST's `(label)=` targets and, in R Markdown, headings' `{#id}` or Pandoc
+            identifiers (`postil.content.headers.section_labels`).
         vue_values: the front matter's scalar values (key, text as written) when the body
             reads them (VitePress' `{{ $frontmatter.title }}`, Hugo's `{{< param key >}}`,
             Quarto's `{{< meta key >}}`), else ().
@@ -265,6 +269,7 @@ class FrontMatter:
     lang: str = ""
     front_matter_syntax: str = ""
     canonical: str = ""
+    labels: tuple[tuple[str, str, bool], ...] = ()
 
     @property
     def published_at(self) -> datetime | None:

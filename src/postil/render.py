@@ -64,11 +64,35 @@ class AssetMaps(NamedTuple):
         sizes: (width, height) of every measurable image by output rel.
         bibliographies: every `.bib` file the site and its posts name, parsed, by its path
             (`postil.bibliography.load`).
+        labels: the source path and heading text of each section label one post of the
+            site gives (`FrontMatter.labels`), by label, for references from other pages
+            (`site_labels`).
     """
 
     sources: Mapping[str, str] = {}
     sizes: Mapping[str, tuple[int, int]] = {}
     bibliographies: Mapping[str, BibFile] = {}
+    labels: Mapping[str, tuple[str, str]] = {}
+
+
+def site_labels(posts: Sequence[Post]) -> dict[str, tuple[str, str]]:
+    """Return (source path, heading text) of each section label by label
+    (`FrontMatter.labels`). A label written (`{#id}`, `(label)=`) is taken over the same
+    label made from a heading's text, as Pandoc keeps a written id and gives the made one
+    another; a label two posts write, or two posts make and none writes, names neither (a
+    reference to it stays unresolved, and says so)."""
+    found: dict[str, tuple[str, str, bool]] = {}
+    repeated: set[str] = set()
+    for post in posts:
+        rel = post.source.rel
+        for label, text, written in post.meta.labels:
+            known = found.get(label)
+            if known is None or written and not known[2]:
+                found[label] = (rel, text, written)
+                repeated.discard(label)
+            elif known[0] != rel and written == known[2]:
+                repeated.add(label)
+    return {label: (rel, text) for label, (rel, text, _) in found.items() if label not in repeated}
 
 
 @dataclass(frozen=True)
@@ -81,6 +105,7 @@ class Rendered:
             rendering looked up; the content stays valid while each gives the same answer.
         assets_read: likewise for the map of content assets (`RenderState.assets`).
         sizes_read: likewise for the sizes of images (`RenderState.sizes`).
+        labels_read: likewise for the site's section labels (`AssetMaps.labels`).
         works_read: likewise for the works of its bibliography, by citation key (only the
             keys it cites: an edit of another entry of a shared `.bib` leaves it valid).
         widgets: `postil.cache.keys.widget_templates` when the post was rendered, if it
@@ -93,6 +118,7 @@ class Rendered:
     assets_read: tuple[tuple[str, str | None], ...] = ()
     sizes_read: tuple[tuple[str, tuple[int, int] | None], ...] = ()
     works_read: tuple[tuple[str, Work | None], ...] = ()
+    labels_read: tuple[tuple[str, tuple[str, str] | None], ...] = ()
 
     def valid_for(
         self,
@@ -114,16 +140,19 @@ class Rendered:
             return False
         if any(found.sizes.get(rel) != size for rel, size in self.sizes_read):
             return False
+        if any(found.labels.get(label) != where for label, where in self.labels_read):
+            return False
         return all(links.get(rel) == url for rel, url in self.links_read)
 
     def content_key(self, markdown_key: str) -> str:
         """Return the key of this rendering for the pages that show it: `markdown_key`, and
         the content assets and image sizes it looked up (which the Markdown key does not
         cover; links are covered by the pages' own keys, `postil.cache.keys.PageKeys`)."""
-        if not self.assets_read and not self.sizes_read and not self.works_read:
+        if not (self.assets_read or self.sizes_read or self.works_read or self.labels_read):
             return markdown_key
         reads = (repr(self.assets_read), repr(self.sizes_read), repr(self.works_read))
-        return fingerprint(markdown_key, *reads)
+        labels = (repr(self.labels_read),) if self.labels_read else ()
+        return fingerprint(markdown_key, *reads, *labels)
 
 
 class LinkReads(Mapping[str, V]):
@@ -221,6 +250,7 @@ def render_state(
     assets: Mapping[str, str] | None = None,
     sizes: Mapping[str, tuple[int, int]] | None = None,
     works: Mapping[str, Work] | None = None,
+    labels: Mapping[str, tuple[str, str]] | None = None,
 ) -> RenderState:
     """Return the fresh `RenderState` a post is rendered with (everything it may read).
 
@@ -234,6 +264,7 @@ def render_state(
         sizes: the sizes of the site's images by output rel (`RenderState.sizes`).
         works: the works the post can cite (`postil.bibliography.load.works_for`), or None
             when it names no bibliography.
+        labels: the site's section labels (`AssetMaps.labels`, `RenderState.labels`).
     """
     state = RenderState(
         path=post.source.rel,
@@ -249,6 +280,7 @@ def render_state(
         templates=templates,
         math_cache=math_cache,
         bibliography=works,
+        labels=labels if labels is not None else {},
         citation_style=post.meta.citation_style or config.citation_style,
         media_path=post.meta.media_path,
         title_id=post.meta.title_id,
@@ -298,7 +330,8 @@ def render_posts(
     cache.forget("conversions", cache.names("conversions") - set(links))  # deleted posts'
     widgets = widget_templates(config.root)
     memo = cache.memo("render")
-    inputs = (links, widgets, assets.sources, assets.sizes, assets.bibliographies)
+    assets = assets._replace(labels=site_labels(posts))
+    inputs = (links, widgets, assets.sources, assets.sizes, assets.bibliographies, assets.labels)
     # What the last call found valid stays valid while everything it looked up is equal.
     same_inputs = memo.get("inputs") == inputs
     proven: dict[str, Rendered] = memo.get("valid", {}) if same_inputs else {}
@@ -598,6 +631,7 @@ def _render_chunk(posts: list[Post]) -> tuple[list[Rendered], list[_Pair]]:
         sizes = LinkReads(worker.assets.sizes)
         bib = works_for(worker.config, post, worker.assets.bibliographies)
         works = LinkReads(bib) if bib is not None else None
+        labels = LinkReads(worker.assets.labels)
         state = render_state(
             worker.config,
             post,
@@ -608,10 +642,11 @@ def _render_chunk(posts: list[Post]) -> tuple[list[Rendered], list[_Pair]]:
             assets,
             sizes,
             works,
+            labels,
         )
         content = render_post(worker.md, post, state)
         reads = (assets.reads(), sizes.reads(), works.reads() if works is not None else ())
-        results.append(Rendered(content, links.reads(), "", *reads))
+        results.append(Rendered(content, links.reads(), "", *reads, labels.reads()))
         added.append(_conversions_since(worker, marks))
     return results, added
 

@@ -26,8 +26,8 @@ def test_unknown_figure_reference_is_a_warning_at_its_line_and_column_and_shows_
     assert [str(d) for d in state.diagnostics] == [
         "post.md:7:5: warning: empty link to #fig-x: no figure, table, equation or `(label)=` "
         "target has the id 'fig-x' (figures and tables: fig-a), so it shows ??; fix the id "
-        "or write the link text (a label of another post, as a MyST project's files refer "
-        "to each other's: `[text](other.md#fig-x)`, which postil checks)"
+        "or write the link text (another page's `(label)=` target is found when that page "
+        "alone has it; else link to it as `[text](other.md#fig-x)`, which postil checks)"
     ]
     assert state.diagnostics[0].severity is Severity.WARNING
     assert '<a href="#fig-x">??</a>' in html

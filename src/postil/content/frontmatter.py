@@ -34,6 +34,7 @@ from postil.content.headers import (
     read_logseq_properties,
     read_meta_lines,
     read_toml,
+    section_labels,
 )
 from postil.content.metablocks import (
     read_dashed_block,
@@ -45,6 +46,7 @@ from postil.content.metablocks import (
 from postil.content.posts import FILE_DATE
 from postil.errors import ContentError, Diagnostic, Location, Severity, did_you_mean
 from postil.macrodefs import read_macros
+from postil.markdown.bookdown import BOOKDOWN_SUFFIXES
 from postil.model import Author, FrontMatter, SourceFile, TextAt
 from postil.slugs import slug_for
 from postil.yamlnodes import (
@@ -322,6 +324,7 @@ def parse(
         _warn(warnings, Location(source.rel, line0 + header.first_line, col0 + 1), message)
     values["vue_values"] = _vue_values(header.fields or [], body)
     values["front_matter_syntax"] = header.syntax
+    values["labels"] = section_labels(body, source.rel.lower().endswith(BOOKDOWN_SUFFIXES))
     if source.kind == "post" and "date" not in values:
         values |= _file_date(source.rel, ZoneInfo(timezone))
     if source.kind == "post" and "date" not in values and "date" not in skipped:
@@ -372,9 +375,6 @@ def _vue_values(fields: list[Field], body: str) -> tuple[tuple[str, str], ...]:
         if isinstance(f.node, yaml.ScalarNode) and f.node.value is not None
     )
 
-
-BOOKDOWN_SUFFIXES = (".rmd", ".rmarkdown")
-"""R Markdown sources, which bookdown joins into a book's chapters (`_untitled`)."""
 
 KNITR_SUFFIXES = (".rmd", ".rmarkdown", ".qmd")
 """Sources knitr knits (R Markdown; Quarto with its knitr engine), lower-cased."""

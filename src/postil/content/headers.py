@@ -38,6 +38,7 @@ from postil.math.engine import is_blank
 from postil.math.errors import MathError
 from postil.math.macros import extract_definitions
 from postil.model import SourceFile
+from postil.slugs import pandoc_slug, slug_for
 from postil.yamlnodes import Field
 
 if sys.version_info >= (3, 11):
@@ -431,3 +432,55 @@ def plain_heading(text: str) -> str:
 
 
 _TEXT_TOKENS = frozenset({"text", "code_inline", "image"})  # an image: its alt text
+
+
+FENCE_LINE = re.compile(r" {0,3}(`{3,}|~{3,})")
+"""A line opening or closing a fenced code block (its marker in group 1)."""
+
+ATX_HEADING = re.compile(r" {0,3}#{1,6}[ \t]+(.*?)[ \t]*(?:\{([^{}]*)\})?[ \t]*")
+"""An ATX heading: group 1 its text, group 2 the attribute list ending it, if any."""
+
+HTML_ID = re.compile(r"""<[A-Za-z][^<>]*?\sid\s*=\s*["']([A-Za-z][\w:.-]*)["']""")
+"""The `id` of an element written in raw HTML (`<a id="restart-radian"></a>`)."""
+
+LABEL_ID = re.compile(r"(?:^|\s)#([A-Za-z][\w:.-]*)")
+"""The `#id` of a heading's attribute list (`{#sec-intro .unnumbered}`)."""
+
+
+def section_labels(body: str, rmarkdown: bool) -> tuple[tuple[str, str, bool], ...]:
+    r"""Return (label, heading's plain text, whether written) of each label a body gives
+    a section for references from other pages: a MyST `(label)=` target line (the heading
+    under it, "" when none; mystmd and Jupyter Book resolve its `{ref}` and `[](#label)` across the
+    project), and, in an R Markdown source (`rmarkdown`), each heading's id: its `{#id}`,
+    else Pandoc's identifier of its text when postil's is the same, and the `id` of an
+    element in raw HTML (bookdown resolves
+    `[text](#id)` and `\@ref(id)` across the book's chapters). Lines inside fenced
+    code blocks are passed over. Read at load time, so that rendering another post can
+    find them (`postil.render.AssetMaps.labels`)."""
+    if "(" not in body and not (rmarkdown and "{#" in body):
+        return ()
+    found: list[tuple[str, str, bool]] = []
+    lines = body.split("\n")
+    fence = ""
+    for at, line in enumerate(lines):
+        marker = FENCE_LINE.match(line)
+        if marker is not None and (not fence or marker.group(1).startswith(fence)):
+            fence = "" if fence else marker.group(1)[0] * 3
+            continue
+        if fence:
+            continue
+        target = MYST_TARGET.fullmatch(line.strip())
+        if target is not None:
+            following = next((x for x in lines[at + 1 :] if x.strip()), "")
+            heading = re.match(r" {0,3}#{1,6}[ \t]+(.*?)[ \t]*(?:\{[^{}]*\})?[ \t]*$", following)
+            found.append((target.group(1), heading.group(1) if heading else "", True))
+        elif rmarkdown and (heading := ATX_HEADING.fullmatch(line)) is not None:
+            text, attrs = plain_heading(heading.group(1)), heading.group(2) or ""
+            given = LABEL_ID.search(attrs)
+            if given is not None:
+                found.append((given.group(1), text, True))
+            elif text and pandoc_slug(text) == slug_for(text):  # Pandoc's id is postil's
+                found.append((pandoc_slug(text), text, False))
+        if rmarkdown and "id" in line:  # `<a id="x"></a>`: Pandoc passes it to the page
+            found += [(ident, "", True) for ident in HTML_ID.findall(line)]
+    return tuple(found)

@@ -14,6 +14,11 @@ from __future__ import annotations
 
 import re
 
+BOOKDOWN_SUFFIXES = (".rmd", ".rmarkdown")
+"""R Markdown sources (lower-cased endings), which bookdown joins into a book's chapters:
+a file may open with a section's heading (`postil.content.frontmatter._untitled`), and its
+section ids are the book's (`postil.content.headers.section_labels`)."""
+
 LABEL = re.compile(r"\(\\#(eq:[\w:.-]+)\)")
 r"""An equation's label in its TeX: `(\#eq:normal)`."""
 

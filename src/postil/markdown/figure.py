@@ -16,7 +16,7 @@ from markdown_it.token import Token
 
 from postil.htmlfilter import letter_label
 from postil.markdown.chunk import QUARTO_SUFFIXES
-from postil.markdown.references import locate, record, resolve
+from postil.markdown.references import label_page, locate, record, resolve
 from postil.markdown.state import RenderState, get_state
 
 KIND_LABELS = {"figure": "Figure", "table": "Table"}
@@ -425,6 +425,9 @@ def _resolve_references(state: StateCore, inline: Token, labels: dict[str, str])
         if label is None:
             targets = _myst_targets(state) if targets is None else targets
             label = targets.get(href[1:]) or None
+        if label is None and (other := label_page(get_state(state.env), href[1:])):
+            child.attrSet("href", other[2])  # another page's section: its heading's words
+            label = other[1] or href[1:]
         if label is None:
             line0, col = _find_in_block(state.src, inline.map, f"[]({href})")
             known = ", ".join(sorted(labels)) or "none"
@@ -433,9 +436,9 @@ def _resolve_references(state: StateCore, inline: Token, labels: dict[str, str])
                 col,
                 f"empty link to {href}: no figure, table, equation or `(label)=` target "
                 f"has the id {href[1:]!r} (figures and tables: {known}), so it shows ??; "
-                "fix the id or write the link text (a label of another post, as a MyST "
-                f"project's files refer to each other's: `[text](other.md{href})`, which "
-                "postil checks)",
+                "fix the id or write the link text (another page's `(label)=` target is "
+                "found when that page alone has it; else link to it as "
+                f"`[text](other.md{href})`, which postil checks)",
             )
             label = "??"
         resolved.append(Token("text", "", 0, content=label))

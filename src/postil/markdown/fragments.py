@@ -21,7 +21,7 @@ from markdown_it.token import Token
 
 from postil.markdown.heading import SECTION_IDS
 from postil.markdown.ids import element_ids
-from postil.markdown.references import locate
+from postil.markdown.references import label_page, locate
 from postil.markdown.rendered import AnchorLink
 from postil.markdown.state import RenderState, get_state
 from postil.slugs import RESERVED_IDS, RESERVED_PREFIXES, foreign_ids
@@ -70,6 +70,7 @@ def heading_fragments(state: StateCore) -> None:
         headings = [(doc.title_id, doc.title_text), *headings]
     html_ids = {found[0] for found in doc.extra.get("html_ids", ())}
     known = ids | html_ids | (RESERVED_IDS - SECTION_IDS.keys()) | {doc.title_id}
+    known |= _to_other_pages(doc, state.tokens, fragments - known)
     moved = _to_references(doc, state.tokens, fragments - known)
     if not headings or fragments <= known | moved.keys():
         _move_anchor_links(doc, moved)
@@ -88,6 +89,26 @@ def heading_fragments(state: StateCore) -> None:
             _ambiguous(doc, block, token, fragment, [headings[i] for i in found])
             moved[fragment] = ""
     _move_anchor_links(doc, moved)
+
+
+def _to_other_pages(doc: RenderState, tokens: list[Token], unknown: set[str]) -> set[str]:
+    """Point each link to `#label`, no id of the page but a section label of another page
+    (`references.label_page`: a MyST `(label)=` target, or in a bookdown book a heading's
+    id), at that page's section, and have `postil.anchors` check it there; return the
+    fragments moved."""
+    pages = {frag: found for frag in unknown if (found := label_page(doc, frag)) is not None}
+    if not pages:
+        return set()
+    for _, token, fragment in _fragment_links(tokens):
+        if fragment in pages:
+            token.attrSet("href", pages[fragment][2])
+    doc.extra["anchor_links"] = [
+        AnchorLink(pages[link.fragment][0], link.fragment, link.location)
+        if not link.target and link.fragment in pages
+        else link
+        for link in doc.extra.get("anchor_links", ())
+    ]
+    return set(pages)
 
 
 def _to_references(doc: RenderState, tokens: list[Token], unknown: set[str]) -> dict[str, str]:

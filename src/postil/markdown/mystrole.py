@@ -23,9 +23,10 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
+from postil.markdown.bookdown import BOOKDOWN_SUFFIXES
 from postil.markdown.cite import CiteItem, push_cluster
 from postil.markdown.heading import inline_text
-from postil.markdown.references import locate
+from postil.markdown.references import label_page, locate
 from postil.markdown.state import RenderState, get_state
 
 ROLE = re.compile(r"\{([A-Za-z][\w:-]*)\}(`+)(?!`)(.+?)(?<!`)\2(?!`)", re.S)
@@ -160,6 +161,8 @@ def myst_ref_resolve(state: StateCore) -> None:
                 meta["href"] = f"#{meta['label']}"
                 meta["shown"] = meta["text"] or found_targets[meta["label"]] or meta["label"]
                 continue
+            if meta["role"] == "ref" and _other_page(meta, doc):
+                continue
             meta["shown"] = meta["text"] or meta["label"]
             if meta["label"] in doc.extra.get("chunk_labels", ()):
                 doc.warn(
@@ -172,8 +175,8 @@ def myst_ref_resolve(state: StateCore) -> None:
                 doc.warn(
                     *locate(doc, block.map, meta["raw"]),
                     f"MyST role `{{ref}}`: no `(label)=` target, figure, table or theorem of "
-                    f"this post has the label `{meta['label']}`, so it shows as text (a label "
-                    "of another page is not resolved); fix the label, or link to the page",
+                    f"this post, nor one target of another page, has the label "
+                    f"`{meta['label']}`, so it shows as text; fix the label, or link to the page",
                 )
             else:
                 doc.warn(
@@ -182,6 +185,17 @@ def myst_ref_resolve(state: StateCore) -> None:
                     f"has the label `{meta['label']}`, so it shows as text; fix the label "
                     "(`:name:` of a figure, `:label:` of a theorem)",
                 )
+
+
+def _other_page(meta: dict[str, Any], doc: RenderState) -> bool:
+    """Point a `{ref}` at another page's `(label)=` target (`references.label_page`:
+    mystmd and Jupyter Book resolve labels across the project): its link, and the words of
+    the heading it labels unless the role gives its own; return whether one was found."""
+    found = label_page(doc, meta["label"])
+    if found is None or found[0].lower().endswith(BOOKDOWN_SUFFIXES):
+        return False  # an R Markdown heading's id is for bookdown's references
+    meta["href"], meta["shown"] = found[2], meta["text"] or found[1] or meta["label"]
+    return True
 
 
 def targets(doc: RenderState) -> dict[str, str]:

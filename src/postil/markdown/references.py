@@ -17,6 +17,7 @@ import mdurl
 
 from postil.content.discover import SOURCE_SUFFIXES, is_source
 from postil.content.posts import tag_slug
+from postil.markdown.bookdown import BOOKDOWN_SUFFIXES
 from postil.markdown.rendered import AnchorLink, Reference, SourceLink
 from postil.markdown.state import RenderState
 
@@ -394,3 +395,22 @@ def published(target: str, outputs: Mapping[str, object] | frozenset[str]) -> bo
         return "index.html" in outputs
     bare = target.rstrip("/")
     return (not target.endswith("/") and bare in outputs) or f"{bare}/index.html" in outputs
+
+
+def label_page(state: RenderState, label: str) -> tuple[str, str, str] | None:
+    """Return (source path, heading text, href) of the section another page labels
+    `label` (`RenderState.labels`), or None: none does, two do, it is this page's, or it is
+    an R Markdown heading's id and this page is no R Markdown (bookdown resolves a book's
+    section ids across its chapters; elsewhere `#id` means the page's own). The lookups
+    are recorded, so the post renders again when the label or the page's URL changes."""
+    where = state.labels.get(label) if state.labels else None
+    if where is None or where[0] == state.path:
+        return None
+    if where[0].lower().endswith(BOOKDOWN_SUFFIXES) and not state.path.lower().endswith(
+        BOOKDOWN_SUFFIXES
+    ):
+        return None
+    url = state.links.get(where[0])
+    if url is None:
+        return None
+    return where[0], where[1], f"{state.base_path}{url}#{label}"

@@ -137,6 +137,10 @@ class RenderState:
         bibliography: the works the document can cite by key (`postil.bibliography`:
             its own `.bib` files, then the site's), or None when it names no bibliography
             (then `[@key]` is no citation).
+        labels: (source path, heading text) of each section label the site's posts give
+            (`postil.render.AssetMaps.labels`), by label: a MyST `{ref}` or an R Markdown
+            `[text](#id)` to a section of another page is a link there
+            (`postil.markdown.fragments`, `postil.markdown.mystrole`).
         citation_style: "author-year" or "numeric" (`postil.markdown.cite`).
         media_path: the folder relative image paths are read from (the post's
             `media_subpath:`, `FrontMatter.media_path`), or "": the document's own.
@@ -183,6 +187,7 @@ class RenderState:
     double_dollar_in_text: str = "inline"
     code_spans: str = "code"
     bibliography: Mapping[str, Work] | None = None
+    labels: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     citation_style: str = "author-year"
     media_path: str = ""
     title_id: str = ""

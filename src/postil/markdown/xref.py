@@ -15,13 +15,14 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
-from postil.markdown.bookdown import missing_target, target_ids
+from postil.markdown.bookdown import BOOKDOWN_SUFFIXES, missing_target, target_ids
 from postil.markdown.callout import CROSSREF_PREFIXES
 from postil.markdown.citemessages import (
     missing_html,
     no_bibliography,
     unknown_key,
 )
+from postil.markdown.references import label_page
 from postil.markdown.state import RenderState, get_state
 from postil.markdown.theorem import THEOREMS
 from postil.math import anchor_id
@@ -139,8 +140,9 @@ def xref_check(state: StateCore) -> None:
                         break
                 else:
                     token.meta["label"] = written
-                    line0, col = _spot(doc, block, token)
-                    doc.warn(line0, col, missing_target(written))
+                    if not _other_page(token.meta, doc, written):
+                        line0, col = _spot(doc, block, token)
+                        doc.warn(line0, col, missing_target(written))
                 continue
             if token.meta["kind"] == "target":  # `[@key]`, `postil.markdown.cite`
                 _target(token.meta, doc, sections, targets, known)
@@ -150,6 +152,17 @@ def xref_check(state: StateCore) -> None:
             token.meta["text"] = _text(token.meta, doc, sections, known)
             if token.meta["text"] is None:
                 _report_unknown(doc, block, token)
+
+
+def _other_page(meta: dict[str, Any], doc: RenderState, label: str) -> bool:
+    r"""Point bookdown's `\@ref(label)` of a section of another chapter at it: the
+    heading's words and a link to its page (`references.label_page`; bookdown numbers
+    sections across the book, postil names them); return whether it found one."""
+    found = label_page(doc, label) if ":" not in label else None
+    if found is None or not found[1] or not found[0].lower().endswith(BOOKDOWN_SUFFIXES):
+        return False
+    meta["text"], meta["href"] = found[1], found[2]
+    return True
 
 
 def _sections(tokens: Sequence[Token]) -> dict[str, Token]:
@@ -322,6 +335,8 @@ def render_xref(self: Any, tokens: Sequence[Token], idx: int, options: Any, env:
     label = meta["label"]
     if meta.get("bookdown") and meta.get("text") is None:  # `\@ref(x)` of nothing: LaTeX's
         return '<strong class="xref-missing">??</strong>'
+    if meta.get("href"):  # a section of another page (`_other_page`)
+        return f'<a class="xref" href="{escape(meta["href"])}">{escape(text)}</a>'
     if meta["kind"] == "target" and meta.get("text") is None:  # a citation after all
         if get_state(env).bibliography is None:
             return escape(tokens[idx].content)
