@@ -434,6 +434,9 @@ def plain_heading(text: str) -> str:
 _TEXT_TOKENS = frozenset({"text", "code_inline", "image"})  # an image: its alt text
 
 
+TARGET_LINE = re.compile(r"^[ \t]*\([^()\s]+\)=[ \t]*$", re.M)
+"""A MyST `(label)=` target line anywhere in a body."""
+
 FENCE_LINE = re.compile(r" {0,3}(`{3,}|~{3,})")
 """A line opening or closing a fenced code block (its marker in group 1)."""
 
@@ -457,8 +460,8 @@ def section_labels(body: str, rmarkdown: bool) -> tuple[tuple[str, str, bool], .
     `[text](#id)` and `\@ref(id)` across the book's chapters). Lines inside fenced
     code blocks are passed over. Read at load time, so that rendering another post can
     find them (`postil.render.AssetMaps.labels`)."""
-    if "(" not in body and not (rmarkdown and "{#" in body):
-        return ()
+    if not rmarkdown and (")=" not in body or TARGET_LINE.search(body) is None):
+        return ()  # most posts: no target line, found in C without a walk over the lines
     found: list[tuple[str, str, bool]] = []
     lines = body.split("\n")
     fence = ""
