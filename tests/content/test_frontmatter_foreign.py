@@ -718,6 +718,36 @@ def test_nikola_metadata_in_a_comment_is_front_matter():
     assert (body, body_line, warnings) == ("Text with $x^2$.\n", 13, [])
 
 
+@pytest.mark.parametrize(
+    ("text", "body", "body_line"),
+    [
+        (
+            "<!-\n.. title: Short dashes\n.. date: 2024-07-30\n.. tags: a, b\n->\n\nText.\n",
+            "Text.\n",
+            7,
+        ),
+        (
+            "<!---\n.. title: Short dashes\n.. date: 2024-07-30\n.. tags: a, b\n--->\nText.\n",
+            "Text.\n",
+            6,
+        ),
+        (".. title: Short dashes\n.. date: 2024-07-30\n.. tags: a, b\n\nText.\n", "Text.\n", 5),
+        (".. title: Short dashes\n.. date: 2024-07-30\n.. tags: a, b\n", "", 5),
+    ],
+)
+def test_nikola_metadata_without_a_proper_comment_is_front_matter(text, body, body_line):
+    """Nikola reads the `.. key: value` lines of a file's first block whatever wraps them
+    (its `NikolaMetadata` splits at the first blank line), so `<!-` … `->` and bare lines
+    are metadata; postil showed them as text and titled the post after its file."""
+    meta, *rest = read(text)
+    assert (meta.title, meta.tags, meta.date) == (
+        "Short dashes",
+        ("a", "b"),
+        datetime(2024, 7, 30, tzinfo=timezone.utc),
+    )
+    assert rest == [body, body_line, []]
+
+
 def test_a_nikola_date_error_is_at_its_value():
     with pytest.raises(ContentError) as caught:
         read("<!--\n.. title: T\n.. date: next week\n-->\n\nText.\n")
@@ -744,6 +774,9 @@ def test_nikolas_date_forms_are_read(written, expected):
         "<!--\n.. note: no title, a key postil does not know\n-->\n\nText.\n",
         "<!--\n.. title: never closed\n\nText.\n",
         "<!-- .. title: on the opening line -->\n\nText.\n",
+        "<!-\n.. title: never closed\n\nText.\n",
+        ".. note: no title, a key postil does not know\n\nText.\n",
+        ".. title: a bare line\nthen prose in the same paragraph.\n\nText.\n",
     ],
 )
 def test_a_comment_that_is_not_nikola_metadata_stays_the_body(text):

@@ -41,6 +41,7 @@ from postil.content.metablocks import (
     read_nikola_comment,
     read_title_block,
     read_unopened_block,
+    starts_nikola_metadata,
 )
 from postil.content.posts import FILE_DATE
 from postil.errors import ContentError, Diagnostic, Location, Severity, did_you_mean
@@ -164,7 +165,7 @@ def read_header(source: SourceFile) -> Header:
         block = read_title_block(source) if first[0] == "%" else read_dashed_block(source, known)
         if block is not None:
             return block
-    if first.strip() == "<!--":
+    if starts_nikola_metadata(first):
         nikola = read_nikola_comment(source, known)
         if nikola is not None:
             return nikola
