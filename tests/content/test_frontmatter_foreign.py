@@ -1181,3 +1181,21 @@ def test_author_with_empty_name_parts_is_still_an_error():
         read('---\ntitle: T\nauthor:\n  - first_name: ""\n    url: https://x.org\n---\n')
     assert err.value.location == Location("content/posts/x.md", 4, 5)
     assert "`first_name:` and `last_name:`" in err.value.message
+
+
+@pytest.mark.parametrize(("value", "notation"), [("typst", "Typst"), ("AsciiMath", "AsciiMath")])
+def test_math_naming_a_notation_postil_does_not_typeset_warns_at_the_key(value, notation):
+    """A Material for MkDocs site's hook typesets `$RR$` as Typst on pages saying
+    `math: typst`; postil read such formulas as TeX without a word (`RR` in italics)."""
+    *_, warnings = read(f"---\ntitle: T\ndate: 2024-01-01\nmath: {value}\n---\n\nSee $RR$.\n")
+    assert warnings == [
+        f"content/posts/x.md:4:1: warning: `math: {value}`: this page's formulas are written "
+        f"in {notation}, which postil does not typeset; they are read as TeX (LaTeX) math "
+        "and will not look as meant; write them in TeX"
+    ]
+
+
+@pytest.mark.parametrize("value", ["true", "false", "katex", "mathjax", "[a, b]"])
+def test_math_as_a_themes_switch_stays_quiet(value):
+    *_, warnings = read(f"---\ntitle: T\ndate: 2024-01-01\nmath: {value}\n---\n\nSee $x$.\n")
+    assert warnings == []

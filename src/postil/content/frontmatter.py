@@ -292,6 +292,8 @@ def parse(
         mark = fld.node.start_mark
         where = Location(source.rel, mark.line + header.first_line, mark.column + 1)
         _warn(warnings, where, _knitr_message(fld))
+    for fld in fields:
+        _warn_foreign_math(fld, source.rel, header.first_line, warnings)
     skipped = {FIELDS[f.key.lower()][0] for f in knitted}
     if "title" not in values:
         told = [] if "title" in skipped else warnings  # the knitr warning said it
@@ -462,6 +464,32 @@ def _file_title(path: PurePosixPath, jekyll: bool) -> str:
         return " ".join(word.capitalize() for word in slug.split("-") if word) or stem
     name = stem.replace("-", " ").replace("_", " ").strip() or stem
     return name.capitalize() if name.lower() == name else name
+
+
+NON_TEX_MATH = {"typst": "Typst", "asciimath": "AsciiMath"}
+"""`math:` values naming a notation other than TeX (a site's hook typesets the page's
+`$…$` so: Material for MkDocs sites with a Typst hook write `math: typst`), by name."""
+
+
+def _warn_foreign_math(
+    fld: Field, rel: str, first_line: int, warnings: list[Diagnostic] | None
+) -> None:
+    """Warn at a `math:` key whose value names a notation postil does not typeset
+    (`NON_TEX_MATH`): the page's formulas are read as TeX, so `$RR$` shows `RR` in italics.
+    Any other `math:` value (`true`, `katex`, `mathjax`) is a theme's switch, quiet."""
+    node = fld.node
+    if fld.key.lower() != "math" or not isinstance(node, yaml.ScalarNode):
+        return
+    notation = NON_TEX_MATH.get(str(node.value).strip().lower())
+    if notation is None:
+        return
+    _warn(
+        warnings,
+        Location(rel, fld.line0 + first_line, fld.col0 + 1),
+        f"`math: {node.value}`: this page's formulas are written in {notation}, which postil "
+        "does not typeset; they are read as TeX (LaTeX) math and will not look as meant; "
+        "write them in TeX",
+    )
 
 
 QUIET_PREFIXES = ("_edit_", "_wp_", "_oembed_", "_thumbnail_", "dsq_", "geo_")
