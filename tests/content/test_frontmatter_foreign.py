@@ -1199,3 +1199,16 @@ def test_math_naming_a_notation_postil_does_not_typeset_warns_at_the_key(value, 
 def test_math_as_a_themes_switch_stays_quiet(value):
     *_, warnings = read(f"---\ntitle: T\ndate: 2024-01-01\nmath: {value}\n---\n\nSee $x$.\n")
     assert warnings == []
+
+
+def test_hugo_books_page_switches_are_read_or_quiet():
+    """hugo-book's `BookToC: false` hides a page's contents (postil's `toc`); its menu
+    switches (`bookHidden`, `bookCollapseSection`, …) change nothing postil shows."""
+    meta, *_, warnings = read(
+        "---\ntitle: T\ndate: 2024-01-01\nBookToC: false\nbookHidden: true\n"
+        "bookCollapseSection: true\nbookFlatSection: false\nbookComments: false\n"
+        "bookSearchExclude: true\n---\n\nText.\n"
+    )
+    assert meta.toc is False and warnings == []
+    meta, *_ = read("---\ntitle: T\ndate: 2024-01-01\nBookToC: true\n---\n\nText.\n")
+    assert meta.toc is True

@@ -956,6 +956,7 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "datepublished": ("date", _date, 1),  # Hashnode's backups: `datePublished`
     "seodescription": ("summary", _clean_text, 2),  # Hashnode: the meta description
     "enabletoc": ("toc", ft.toc, 1),  # Hashnode: `enableToc: true`
+    "booktoc": ("toc", ft.toc, 1),  # hugo-book: `BookToC: false` hides the page's contents
     "saveasdraft": ("draft", _plain(as_bool), 1),  # Hashnode: kept as a draft
     "ignorepost": ("draft", _plain(as_bool), 2),  # Hashnode's GitHub source: not published
 }
@@ -1002,6 +1003,9 @@ QUIET_KEYS = frozenset(
     | {"sidebar_label", "sidebar_position", "sidebar_class_name", "sidebar_custom_props"}
     | {"displayed_sidebar", "pagination_label", "pagination_next", "pagination_prev"}
     | {"custom_edit_url"}
+    # hugo-book's menu and page switches (its `BookToC` is postil's `toc`)
+    | {"bookhidden", "bookflatsection", "bookcollapsesection", "bookcomments"}
+    | {"booksearchexclude", "bookhref", "bookicon"}
     | {"jupytext", "kernelspec"}  # MyST notebooks: the paired notebook's format, its kernel
     | {"cssclasses", "cssclass"}  # Obsidian and Quartz: CSS classes of their own theme
     # Nikola: its math switch, the original's link, comments, URL style, title display
