@@ -63,7 +63,7 @@ def test_a_url_whose_start_was_left_out_is_not_checked_again():
     body = (
         '<iframe src="{{ site.nope }}/ht/x?d=1"></iframe>\n\n'
         '<iframe src="{{ site.assets }}/y.html"></iframe>\n\n'
-        "Text <a href='{{ site.nope }}/ht/z'>z</a> and <img src=\"/gone.png\" alt=\"g\">.\n"
+        'Text <a href=\'{{ site.nope }}/ht/z\'>z</a> and <img src="/gone.png" alt="g">.\n'
     )
     render_markdown(create_markdown(), body, state)
     written = [ref.url for refs in state.extra["references"].values() for ref in refs]
