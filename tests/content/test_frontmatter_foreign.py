@@ -716,6 +716,7 @@ def test_nikola_metadata_in_a_comment_is_front_matter():
         "/images/k.png",
     )
     assert (body, body_line, warnings) == ("Text with $x^2$.\n", 13, [])
+    assert meta.front_matter_syntax == "nikola"  # its shortcodes' warnings name Nikola
 
 
 @pytest.mark.parametrize(

@@ -212,7 +212,7 @@ def read_nikola_comment(source: SourceFile, known: Container[str] = ()) -> Heade
     fields = [meta_field(key, parts, line0, col0) for key, parts, line0, col0 in entries]
     last = end - 1 if bare else end
     body_start = last + 2 if last + 1 < len(lines) and not lines[last + 1].strip() else last + 1
-    return Header(fields, "\n".join(lines[body_start:]), body_start + 1, 1, "meta")
+    return Header(fields, "\n".join(lines[body_start:]), body_start + 1, 1, "nikola")
 
 
 def _ends_nikola_block(line: str, bare: bool) -> bool:
