@@ -196,7 +196,8 @@ class FrontMatter:
         canonical: the URL of the post's original when it was published first elsewhere
             (`canonical_url:`), the page's `<link rel="canonical">`; "" for the post's own.
         front_matter_syntax: how the front matter is written: "yaml", "toml", "julia"
-            (Franklin.jl's page variables), "meta" (`Key: value` lines), … or "" (none);
+            (Franklin.jl's page variables), "meta" (`Key: value` lines), "nikola" (Nikola's
+            `.. key: value` lines), … or "" (none);
             the Markdown reads a dialect's own syntax by it (`postil.markdown.franklin`).
         labels: (label, heading text as written, whether the label is written rather than
             made from the text) of the sections the body labels for references from other

@@ -142,6 +142,26 @@ def python_markdown_slug(text: str) -> str:
     return re.sub(r"[-\s]+", "-", slug)
 
 
+_PYMDOWNX_TAGS = re.compile(r"</?[^>]*>")
+_PYMDOWNX_DROPPED = re.compile(r"[^\w\- ]")
+
+
+def pymdownx_slug(text: str) -> str:
+    """Return the heading id of pymdown-extensions' `pymdownx.slugs.slugify` with its
+    default `case: none` (Material for MkDocs' `toc: slugify:`; facelessuser/pymdown-extensions
+    `pymdownx/slugs.py`, `_uslugify`): NFC, tags and the ends' whitespace stripped, the
+    case kept, every character but word characters, `-` and space dropped, each space a
+    `-`: `Cooley–Tukey FFT` is `CooleyTukey-FFT`."""
+    slug = _PYMDOWNX_TAGS.sub("", unicodedata.normalize("NFC", text)).strip()
+    return _PYMDOWNX_DROPPED.sub("", slug).replace(" ", "-")
+
+
+def pymdownx_lower_slug(text: str) -> str:
+    """Return `pymdownx.slugs.slugify(case="lower")`'s heading id (the setting Material for
+    MkDocs' documentation shows, and the older `uslugify`): `pymdownx_slug` lower-cased."""
+    return pymdownx_slug(text.lower())
+
+
 FOREIGN_SLUGS: dict[str, Callable[[str], str]] = {
     "GitHub": github_slug,
     "mdBook": mdbook_slug,
@@ -150,6 +170,8 @@ FOREIGN_SLUGS: dict[str, Callable[[str], str]] = {
     "VuePress": vuepress_slug,
     "markdown-it-anchor": markdown_it_anchor_slug,
     "Python-Markdown": python_markdown_slug,
+    "pymdownx.slugs": pymdownx_slug,
+    "pymdownx.slugs (lower case)": pymdownx_lower_slug,
 }
 """Other generators' heading id rules by the name a message gives them."""
 

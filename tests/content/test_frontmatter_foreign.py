@@ -716,6 +716,37 @@ def test_nikola_metadata_in_a_comment_is_front_matter():
         "/images/k.png",
     )
     assert (body, body_line, warnings) == ("Text with $x^2$.\n", 13, [])
+    assert meta.front_matter_syntax == "nikola"  # its shortcodes' warnings name Nikola
+
+
+@pytest.mark.parametrize(
+    ("text", "body", "body_line"),
+    [
+        (
+            "<!-\n.. title: Short dashes\n.. date: 2024-07-30\n.. tags: a, b\n->\n\nText.\n",
+            "Text.\n",
+            7,
+        ),
+        (
+            "<!---\n.. title: Short dashes\n.. date: 2024-07-30\n.. tags: a, b\n--->\nText.\n",
+            "Text.\n",
+            6,
+        ),
+        (".. title: Short dashes\n.. date: 2024-07-30\n.. tags: a, b\n\nText.\n", "Text.\n", 5),
+        (".. title: Short dashes\n.. date: 2024-07-30\n.. tags: a, b\n", "", 5),
+    ],
+)
+def test_nikola_metadata_without_a_proper_comment_is_front_matter(text, body, body_line):
+    """Nikola reads the `.. key: value` lines of a file's first block whatever wraps them
+    (its `NikolaMetadata` splits at the first blank line), so `<!-` … `->` and bare lines
+    are metadata; postil showed them as text and titled the post after its file."""
+    meta, *rest = read(text)
+    assert (meta.title, meta.tags, meta.date) == (
+        "Short dashes",
+        ("a", "b"),
+        datetime(2024, 7, 30, tzinfo=timezone.utc),
+    )
+    assert rest == [body, body_line, []]
 
 
 def test_a_nikola_date_error_is_at_its_value():
@@ -744,6 +775,9 @@ def test_nikolas_date_forms_are_read(written, expected):
         "<!--\n.. note: no title, a key postil does not know\n-->\n\nText.\n",
         "<!--\n.. title: never closed\n\nText.\n",
         "<!-- .. title: on the opening line -->\n\nText.\n",
+        "<!-\n.. title: never closed\n\nText.\n",
+        ".. note: no title, a key postil does not know\n\nText.\n",
+        ".. title: a bare line\nthen prose in the same paragraph.\n\nText.\n",
     ],
 )
 def test_a_comment_that_is_not_nikola_metadata_stays_the_body(text):
@@ -1179,3 +1213,34 @@ def test_an_r_markdown_heading_after_what_shows_is_no_title(text):
     meta, read_body, _, warnings = read(text, rel="content/posts/0101-notes.Rmd")
     assert (meta.title, read_body) == ("0101 notes", text)
     assert "titled `0101 notes` after its file name" in warnings[0]
+
+
+@pytest.mark.parametrize(("value", "notation"), [("typst", "Typst"), ("AsciiMath", "AsciiMath")])
+def test_math_naming_a_notation_postil_does_not_typeset_warns_at_the_key(value, notation):
+    """A Material for MkDocs site's hook typesets `$RR$` as Typst on pages saying
+    `math: typst`; postil read such formulas as TeX without a word (`RR` in italics)."""
+    *_, warnings = read(f"---\ntitle: T\ndate: 2024-01-01\nmath: {value}\n---\n\nSee $RR$.\n")
+    assert warnings == [
+        f"content/posts/x.md:4:1: warning: `math: {value}`: this page's formulas are written "
+        f"in {notation}, which postil does not typeset; they are read as TeX (LaTeX) math "
+        "and will not look as meant; write them in TeX"
+    ]
+
+
+@pytest.mark.parametrize("value", ["true", "false", "katex", "mathjax", "[a, b]"])
+def test_math_as_a_themes_switch_stays_quiet(value):
+    *_, warnings = read(f"---\ntitle: T\ndate: 2024-01-01\nmath: {value}\n---\n\nSee $x$.\n")
+    assert warnings == []
+
+
+def test_hugo_books_page_switches_are_read_or_quiet():
+    """hugo-book's `BookToC: false` hides a page's contents (postil's `toc`); its menu
+    switches (`bookHidden`, `bookCollapseSection`, …) change nothing postil shows."""
+    meta, *_, warnings = read(
+        "---\ntitle: T\ndate: 2024-01-01\nBookToC: false\nbookHidden: true\n"
+        "bookCollapseSection: true\nbookFlatSection: false\nbookComments: false\n"
+        "bookSearchExclude: true\n---\n\nText.\n"
+    )
+    assert meta.toc is False and warnings == []
+    meta, *_ = read("---\ntitle: T\ndate: 2024-01-01\nBookToC: true\n---\n\nText.\n")
+    assert meta.toc is True

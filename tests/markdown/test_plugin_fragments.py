@@ -13,6 +13,8 @@ from postil.slugs import (
     markdown_it_anchor_slug,
     mdbook_slug,
     pandoc_slug,
+    pymdownx_lower_slug,
+    pymdownx_slug,
     python_markdown_slug,
     vuepress_slug,
 )
@@ -39,6 +41,10 @@ from postil.slugs import (
         (vuepress_slug, "8", "_8"),
         (markdown_it_anchor_slug, " (HY000) Error ", "(hy000)-error"),
         (python_markdown_slug, "Crème -- brûlée", "creme-brulee"),
+        (pymdownx_slug, "Cooley–Tukey 算法", "CooleyTukey-算法"),  # case and script kept
+        (pymdownx_slug, " A  & B. ", "A---B"),  # each space one `-`, the ends stripped
+        (pymdownx_slug, "snake_case <code>x</code>", "snake_case-x"),
+        (pymdownx_lower_slug, "Über die Fourier-Reihe", "über-die-fourier-reihe"),
     ],
 )
 def test_each_foreign_rule_slugs_as_its_generator(rule, text, slug):
@@ -122,4 +128,21 @@ def test_a_link_to_a_cited_works_key_lands_on_its_reference_entry():
     assert [link.fragment for link in state.extra["anchor_links"]] == [
         "ref-vaswani2017",
         "bahdanau2015",
+    ]
+
+
+def test_a_fragment_written_with_pymdownx_ids_points_at_the_heading():
+    """Material for MkDocs sites set `toc: slugify: pymdownx.slugs.slugify`, whose ids keep
+    the heading's case and drop punctuation (`Rao–Blackwell theorem` is
+    `RaoBlackwell-theorem`); postil warned every such link and left it going nowhere."""
+    html, state = render(
+        "[a](#RaoBlackwell-theorem) [b](#Fourier-级数) [c](#rao-blackwell)\n\n"
+        "## Rao–Blackwell theorem\n\n## Fourier 级数\n"
+    )
+    assert '<a href="#rao-blackwell-theorem">a</a>' in html
+    assert '<a href="#fourier-级数">b</a>' in html
+    assert [link.fragment for link in state.extra["anchor_links"]] == [
+        "rao-blackwell-theorem",
+        "fourier-级数",
+        "rao-blackwell",  # no heading's id under any rule: the anchor check warns
     ]

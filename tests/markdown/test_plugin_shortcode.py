@@ -379,3 +379,15 @@ def test_an_unknown_shortcode_written_self_closed_pairs_with_no_later_closing_ta
     html, state = render("{{< foo />}}\n\n{{< foo >}}\nkeep\n{{< /foo >}}\n")
     assert html == "<p>keep</p>\n"
     assert [str(d.location).split(":")[1] for d in state.diagnostics] == ["1", "3"]
+
+
+def test_a_nikola_posts_unknown_shortcode_is_called_nikolas():
+    """Nikola writes shortcodes as Hugo does (`{{% wikipedia article="x" %}}`, a site's own
+    plugin); in a post whose front matter is Nikola's the warning named Hugo."""
+    state = RenderState(path="content/notes/n.md", front_matter_syntax="nikola")
+    body = 'Il {{% wikipedia article="Drude" %}} qui.\n\n{{% accordion id="a" %}}\nTesto.\n'
+    render_markdown(create_markdown(), body, state)
+    assert sorted(d.message[:40] for d in state.diagnostics) == [
+        'Nikola shortcode `{{% accordion id="a" %',
+        "Nikola shortcode `{{% wikipedia article=",
+    ]

@@ -52,3 +52,20 @@ def test_a_name_defined_nowhere_is_left_out_with_a_warning_saying_where_to_defin
         "content/posts/p.md:5:21: `{{< param nope >}}` shows `nope`, which is not in the post's "
         "front matter or `params:` in postil.yaml, so it is left out; define it there",
     ]
+
+
+def test_a_url_whose_start_was_left_out_is_not_checked_again():
+    """`<iframe src="{{ site.nope }}/ht/x">`: the value's start was left out with a warning
+    naming the cause; what is left (`/ht/x`) names nothing the author meant, so it is not
+    checked as a path of the site too (a wiki drew two warnings per iframe). A tag that
+    gives a value, and a URL without tags, are checked as before."""
+    state = RenderState(path="content/posts/p.md", site_params=PARAMS)
+    body = (
+        '<iframe src="{{ site.nope }}/ht/x?d=1"></iframe>\n\n'
+        '<iframe src="{{ site.assets }}/y.html"></iframe>\n\n'
+        'Text <a href=\'{{ site.nope }}/ht/z\'>z</a> and <img src="/gone.png" alt="g">.\n'
+    )
+    render_markdown(create_markdown(), body, state)
+    written = [ref.url for refs in state.extra["references"].values() for ref in refs]
+    assert written == ["/assets/y.html", "/gone.png"]
+    assert len(state.diagnostics) == 2  # one for each `{{ site.nope }}`

@@ -42,6 +42,7 @@ from postil.content.metablocks import (
     read_nikola_comment,
     read_title_block,
     read_unopened_block,
+    starts_nikola_metadata,
 )
 from postil.content.posts import FILE_DATE
 from postil.errors import ContentError, Diagnostic, Location, Severity, did_you_mean
@@ -166,7 +167,7 @@ def read_header(source: SourceFile) -> Header:
         block = read_title_block(source) if first[0] == "%" else read_dashed_block(source, known)
         if block is not None:
             return block
-    if first.strip() == "<!--":
+    if starts_nikola_metadata(first):
         nikola = read_nikola_comment(source, known)
         if nikola is not None:
             return nikola
@@ -293,6 +294,8 @@ def parse(
         mark = fld.node.start_mark
         where = Location(source.rel, mark.line + header.first_line, mark.column + 1)
         _warn(warnings, where, _knitr_message(fld))
+    for fld in fields:
+        _warn_foreign_math(fld, source.rel, header.first_line, warnings)
     skipped = {FIELDS[f.key.lower()][0] for f in knitted}
     if "title" not in values:
         told = [] if "title" in skipped else warnings  # the knitr warning said it
@@ -466,6 +469,32 @@ def _file_title(path: PurePosixPath, jekyll: bool) -> str:
         return " ".join(word.capitalize() for word in slug.split("-") if word) or stem
     name = stem.replace("-", " ").replace("_", " ").strip() or stem
     return name.capitalize() if name.lower() == name else name
+
+
+NON_TEX_MATH = {"typst": "Typst", "asciimath": "AsciiMath"}
+"""`math:` values naming a notation other than TeX (a site's hook typesets the page's
+`$…$` so: Material for MkDocs sites with a Typst hook write `math: typst`), by name."""
+
+
+def _warn_foreign_math(
+    fld: Field, rel: str, first_line: int, warnings: list[Diagnostic] | None
+) -> None:
+    """Warn at a `math:` key whose value names a notation postil does not typeset
+    (`NON_TEX_MATH`): the page's formulas are read as TeX, so `$RR$` shows `RR` in italics.
+    Any other `math:` value (`true`, `katex`, `mathjax`) is a theme's switch, quiet."""
+    node = fld.node
+    if fld.key.lower() != "math" or not isinstance(node, yaml.ScalarNode):
+        return
+    notation = NON_TEX_MATH.get(str(node.value).strip().lower())
+    if notation is None:
+        return
+    _warn(
+        warnings,
+        Location(rel, fld.line0 + first_line, fld.col0 + 1),
+        f"`math: {node.value}`: this page's formulas are written in {notation}, which postil "
+        "does not typeset; they are read as TeX (LaTeX) math and will not look as meant; "
+        "write them in TeX",
+    )
 
 
 QUIET_PREFIXES = ("_edit_", "_wp_", "_oembed_", "_thumbnail_", "dsq_", "geo_")
@@ -932,6 +961,7 @@ _ALIASES: dict[str, tuple[str, Converter, int]] = {
     "datepublished": ("date", _date, 1),  # Hashnode's backups: `datePublished`
     "seodescription": ("summary", _clean_text, 2),  # Hashnode: the meta description
     "enabletoc": ("toc", ft.toc, 1),  # Hashnode: `enableToc: true`
+    "booktoc": ("toc", ft.toc, 1),  # hugo-book: `BookToC: false` hides the page's contents
     "saveasdraft": ("draft", _plain(as_bool), 1),  # Hashnode: kept as a draft
     "ignorepost": ("draft", _plain(as_bool), 2),  # Hashnode's GitHub source: not published
 }
@@ -978,6 +1008,9 @@ QUIET_KEYS = frozenset(
     | {"sidebar_label", "sidebar_position", "sidebar_class_name", "sidebar_custom_props"}
     | {"displayed_sidebar", "pagination_label", "pagination_next", "pagination_prev"}
     | {"custom_edit_url"}
+    # hugo-book's menu and page switches (its `BookToC` is postil's `toc`)
+    | {"bookhidden", "bookflatsection", "bookcollapsesection", "bookcomments"}
+    | {"booksearchexclude", "bookhref", "bookicon"}
     | {"jupytext", "kernelspec"}  # MyST notebooks: the paired notebook's format, its kernel
     | {"cssclasses", "cssclass"}  # Obsidian and Quartz: CSS classes of their own theme
     # Nikola: its math switch, the original's link, comments, URL style, title display

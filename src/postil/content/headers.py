@@ -74,7 +74,7 @@ class Header:
         body_line: the 1-based file line where `body` starts.
         first_line: the file line of the front matter's first line: a field's 0-based
             `line0` is file line `first_line + line0`.
-        syntax: "yaml", "toml", "json", "meta" or "" (none).
+        syntax: "yaml", "toml", "json", "meta", "nikola" or "" (none).
         repeated: YAML keys written again later in the front matter, each the earlier
             (dropped) field; the later value is in `fields` (`yamlnodes.mapping_fields`).
         opened: False for YAML whose opening `---` is missing

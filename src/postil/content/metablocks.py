@@ -6,7 +6,7 @@ are the body's after all:
 
 - `% Title`, `% Author`, `% Date` lines: Pandoc's title block (`read_title_block`);
 - YAML between lines of more than three dashes: Hakyll's (`read_dashed_block`);
-- `.. key: value` lines inside an HTML comment: Nikola's (`read_nikola_comment`);
+- `.. key: value` lines in an HTML comment or bare: Nikola's (`read_nikola_comment`);
 - a JSON object opening the file: Hugo's JSON front matter (`read_json_object`);
 - YAML closed by `---` whose opening `---` was left out (`read_unopened_block`).
 """
@@ -167,22 +167,37 @@ def read_title_block(source: SourceFile) -> Header | None:
 NIKOLA_LINE = re.compile(r"[ \t]*\.\. ([A-Za-z0-9_-]+):[ \t]*(.*?)[ \t]*")
 """A line of Nikola's metadata: `.. title: Known bits` (its `NikolaMetadata` extractor)."""
 
+NIKOLA_OPEN = re.compile(r"[ \t]*<!-+[ \t]*")
+"""The line opening the comment around Nikola's metadata: `<!--`, or `<!-` as some write it."""
+
+NIKOLA_CLOSE = re.compile(r"[ \t]*-+>[ \t]*")
+"""The line closing it: `-->`, or `->`."""
+
+
+def starts_nikola_metadata(first: str) -> bool:
+    """Whether a file's first line may open Nikola's metadata (`read_nikola_comment`)."""
+    return NIKOLA_OPEN.fullmatch(first) is not None or NIKOLA_LINE.fullmatch(first) is not None
+
 
 def read_nikola_comment(source: SourceFile, known: Container[str] = ()) -> Header | None:
-    """Read Nikola's metadata in an HTML comment at the top of a Markdown post, or None.
+    """Read Nikola's metadata at the top of a Markdown post, or None.
 
     Nikola ("Handbook", Metadata formats) writes reST-style `.. key: value` lines; in a
-    Markdown post they stand inside `<!--` … `-->`. Only a comment made of such lines (and
-    blank ones) counts, with a `title` or only keys postil knows, so an ordinary comment
-    at the top stays the body's. `tags` and `category` are comma-separated lists; the body
-    starts after the comment (a blank line after it is skipped).
+    Markdown post they stand inside `<!--` … `-->`. Nikola's `NikolaMetadata` extractor
+    reads the `.. key: value` lines of the file's first block (up to its first blank line)
+    and drops the block whatever wraps it, so `<!-` … `->` and bare lines with no comment
+    are its metadata too. Only a comment made of such lines (and blank ones), or a bare
+    block of them, counts, with a `title` or only keys postil knows, so an ordinary
+    comment at the top stays the body's. `tags` and `category` are comma-separated lists;
+    the body starts after the block (a blank line after it is skipped).
     """
     lines = source.text.split("\n")
-    if lines[0].strip() != "<!--":
+    bare = NIKOLA_OPEN.fullmatch(lines[0]) is None
+    if bare and NIKOLA_LINE.fullmatch(lines[0]) is None:
         return None
     entries: list[tuple[str, list[str], int, int]] = []
-    end = 1
-    while end < len(lines) and lines[end].strip() != "-->":
+    end = 0 if bare else 1
+    while end < len(lines) and not _ends_nikola_block(lines[end], bare):
         match = NIKOLA_LINE.fullmatch(lines[end])
         if match is not None:
             entries.append((match.group(1).lower(), [match.group(2)], end, match.start(2)))
@@ -190,8 +205,16 @@ def read_nikola_comment(source: SourceFile, known: Container[str] = ()) -> Heade
             return None
         end += 1
     keys = [key for key, *_ in entries]
-    if end >= len(lines) or ("title" not in keys and not (keys and all(k in known for k in keys))):
+    if (end >= len(lines) and not bare) or (
+        "title" not in keys and not (keys and all(k in known for k in keys))
+    ):
         return None
     fields = [meta_field(key, parts, line0, col0) for key, parts, line0, col0 in entries]
-    body_start = end + 2 if end + 1 < len(lines) and not lines[end + 1].strip() else end + 1
-    return Header(fields, "\n".join(lines[body_start:]), body_start + 1, 1, "meta")
+    last = end - 1 if bare else end
+    body_start = last + 2 if last + 1 < len(lines) and not lines[last + 1].strip() else last + 1
+    return Header(fields, "\n".join(lines[body_start:]), body_start + 1, 1, "nikola")
+
+
+def _ends_nikola_block(line: str, bare: bool) -> bool:
+    """Whether `line` ends Nikola's metadata: a blank line after bare lines, else `-->`."""
+    return not line.strip() if bare else NIKOLA_CLOSE.fullmatch(line) is not None

@@ -21,14 +21,13 @@ CODE = {"code-cell", "code-block", "code", "sourcecode"}
 
 LEFT_OUT = {
     "index",
-    "contents",
     "tableofcontents",
     "exercise-start",
     "exercise-end",
     "solution-start",
     "solution-end",
 }
-"""Directives left out: an index entry, a table of contents (the page has its own), and
+"""Directives left out: an index entry, Jupyter Book's list of the book's chapters, and
 sphinx-exercise's gated markers around content that is the post's own."""
 
 UNSUPPORTED = frozenset(
@@ -108,7 +107,7 @@ fences whose body is Markdown, as (the theorem plugin's kind, its word); `proof`
 and `solution` are unnumbered (`theorem.PROOFS`). bookdown refers to them as
 `\@ref(thm:label)` (`BOOKDOWN_PREFIXES`)."""
 
-DIRECTIVES = frozenset({"math", "raw", "mermaid", *CODE, *LEFT_OUT})
+DIRECTIVES = frozenset({"math", "raw", "mermaid", "contents", *CODE, *LEFT_OUT})
 """The directives `myst_directives` reads (the others, as blocks, `myst_block`)."""
 
 

@@ -76,6 +76,7 @@ from postil.markdown.mystrole import (
 from postil.markdown.state import SourceLines, get_state
 from postil.markdown.tagsyntax import tokenize_lines
 from postil.markdown.theorem import PROOFS, title_tokens
+from postil.markdown.toc import render_kramdown_toc
 
 DIRECTIVE = re.compile(r"\{([A-Za-z][\w:-]*)\}\s*(.*)\Z")
 """A MyST directive fence's info: `{name} argument`."""
@@ -126,6 +127,7 @@ def myst_plugin(md: MarkdownIt) -> None:
     md.core.ruler.before("inline", "myst_targets", myst_targets)
     md.add_render_rule("myst_target", render_myst_target)
     md.add_render_rule("myst_comment", lambda *args: "")
+    md.add_render_rule("kramdown_toc", render_kramdown_toc)  # `{contents}`, as the toc plugin
     if "figure_number" in md.core.ruler.get_all_rules():
         md.core.ruler.after("figure_number", "myst_ref_resolve", myst_ref_resolve)
     else:
@@ -260,6 +262,9 @@ def myst_block(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     argument = found.group(3).strip()
     if name == "list-table":
         _push_list_table(state, (start, body, close), argument, options)
+    elif name == "contents":  # docutils' local table of contents, there (`toc`)
+        state.push("kramdown_toc", "nav", 0).map = [start, after]
+        get_state(state.env).extra["toc_placed"] = True
     elif other and name not in ("figure", "image"):
         _report_colon_fence(state, start, found.group(2))
         _tokenize(state, body, close)
@@ -574,6 +579,12 @@ def myst_directives(state: StateCore) -> None:
         unknown = found is not None and bool(found.group(2).strip()) and not is_directive(name)
         if name not in DIRECTIVES and name not in UNSUPPORTED and not name.startswith("prf:"):
             found = found if unknown else None  # `{name}` alone: a widget's, or an error there
+        if name == "contents" and found:  # docutils' local table of contents, there
+            token.type, token.tag, token.nesting = "kramdown_toc", "nav", 0
+            token.info = token.content = token.markup = ""
+            doc.extra["toc_placed"] = True
+            kept.append(token)
+            continue
         if not found or name in LEFT_OUT:
             if not found:
                 kept.append(token)

@@ -18,6 +18,7 @@ from markdown_it.token import Token
 
 from postil.markdown.alttext import no_alt_html, without_alt
 from postil.markdown.references import (
+    UNCHECKED_URLS,
     locate,
     record,
     record_fragment,
@@ -144,7 +145,11 @@ def _rewrite_token(
     `foreign`: None, or the depth of SVG and MathML open before a block (`rewrite_html`);
     `seen`: how often each tag warned about was found in the block so far."""
 
+    unchecked = token.meta.get(UNCHECKED_URLS, ()) if token.meta else ()
+
     def rewrite(value: str) -> str:
+        if value in unchecked:  # its start was a template tag that gave nothing
+            return value
         resolved = resolve(value, render_state)
         key = "\0" + value  # apart from the tags `no_alt` counts in `seen`
         nth = seen[key] = seen.get(key, -1) + 1

@@ -221,6 +221,12 @@ def source_path(source_rel: str, path: str) -> str:
     return posixpath.normpath(posixpath.join(posixpath.dirname(source_rel), path))
 
 
+UNCHECKED_URLS = "template_left_out"
+"""The `meta` key of a raw HTML token holding the attribute values that lost their start
+to a template tag that gave nothing (`postil.markdown.template`): the raw HTML plugin
+leaves them unchecked, since the tag's own warning names the cause."""
+
+
 def record(
     state: RenderState, written: str, resolved: Resolved, line0: int | None, col: int
 ) -> None:

@@ -322,7 +322,7 @@ def _one_line(state: StateBlock, start: int, end: int, tag: Tag) -> None:
     if tag.name in CODE_TAG_KINDS:  # `find_code_tag` found no closing tag
         doc.warn(start, 1, unclosed_code(tag, f"{{{{< /{tag.name} >}}}}"))
     elif tag.name not in WRAPPERS and tag.inner.strip() != POSTREF:
-        doc.warn(start, 1, unsupported(tag, doc.path))
+        doc.warn(start, 1, unsupported(tag, doc.path, doc.front_matter_syntax))
 
 
 def _video(state: StateBlock, start: int, tag: Tag) -> None:
@@ -427,10 +427,11 @@ def figure(state: StateBlock, line: int, tag: Tag) -> None:
         )
 
 
-def unsupported(tag: Tag, path: str = "") -> str:
+def unsupported(tag: Tag, path: str = "", syntax: str = "") -> str:
     """Return the warning for a shortcode postil does not have (a Quarto one in a `.qmd`
-    post at `path`: Quarto writes its shortcodes as Hugo does)."""
-    generator = "Quarto" if path.endswith(".qmd") else "Hugo"
+    post at `path`, a Nikola one in a post whose front matter `syntax` is Nikola's: both
+    write their shortcodes as Hugo does)."""
+    generator = "Quarto" if path.endswith(".qmd") else "Nikola" if syntax == "nikola" else "Hugo"
     return (
         f"{generator} shortcode `{tag.raw}` is not supported and is left out (content "
         "between its tags stays); write its result as Markdown or HTML"
@@ -468,7 +469,7 @@ def evaluate_shortcode(tag: Tag, doc: RenderState, in_url: bool, in_html: bool =
         return Value(None, f"`{tag.raw}` makes a figure only on a line of its own; move it there")
     if tag.name in CODE_TAG_KINDS:
         return Value(None, unclosed_code(tag, f"{{{{< /{tag.name} >}}}}"))
-    return Value(None, unsupported(tag, doc.path))
+    return Value(None, unsupported(tag, doc.path, doc.front_matter_syntax))
 
 
 INLINE_SHORTCODES = frozenset({"ref", "relref", "kbd", "link"})

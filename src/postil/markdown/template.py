@@ -27,6 +27,7 @@ from markdown_it.token import Token
 from postil.markdown.hexo import evaluate_hexo, is_hexo
 from postil.markdown.inlinewarn import warn_inline
 from postil.markdown.liquid import Value, evaluate_liquid
+from postil.markdown.references import UNCHECKED_URLS
 from postil.markdown.shortcode import evaluate_shortcode
 from postil.markdown.state import RenderState, get_state, reads_jsx
 from postil.markdown.tagsyntax import OPENERS, Tag, locate, scan_tag
@@ -217,7 +218,10 @@ def _inline(
             if reads_jsx(doc):  # MDX: `{{…}}` in a tag is JSX (`mdx.mdx_html`), not Liquid
                 children.append(child)
                 continue
-            child.content = _substitute(doc, child.content, line0, block.content)
+            left_out: set[str] = set()
+            child.content = _substitute(doc, child.content, line0, block.content, left_out)
+            if left_out:
+                child.meta[UNCHECKED_URLS] = left_out
         name = "href" if child.type == "link_open" else "src" if child.type == "image" else ""
         url = child.attrs.get(name) if name else None
         if isinstance(url, str) and _has_tag(url):
@@ -289,16 +293,18 @@ def _html_block(doc: RenderState, token: Token, raw: int, jsx: bool) -> int:
     in an HTML comment too (`<!-- {% raw %} -->` around a whole post, so its TeX's `{{`
     is not Liquid), as Jekyll reads Liquid before any HTML; the raw tags are left out."""
     content, line0 = token.content, token.map[0] if token.map else 0
-    pieces, at = [], 0
+    pieces, at, left_out = [], 0, set[str]()
     for found in [*RAW_TAG.finditer(content), None]:
         stop = found.start() if found is not None else len(content)
         piece = content[at:stop]
         live = not raw and not jsx and _has_tag(piece)
-        pieces.append(_substitute(doc, piece, line0, content) if live else piece)
+        pieces.append(_substitute(doc, piece, line0, content, left_out) if live else piece)
         if found is not None:
             raw = max(0, raw - 1) if found.group(1) else raw + 1
             at = found.end()
     token.content = "".join(pieces)
+    if left_out:
+        token.meta[UNCHECKED_URLS] = left_out
     return raw
 
 
@@ -309,12 +315,23 @@ typesets it): its TeX's `{{\\rm x}}` is braces, not a Liquid output (`_substitut
 MATH_OPENERS = ("$$", "\\[", "\\(")
 
 
-def _substitute(doc: RenderState, html: str, line0: int, content: str | None = None) -> str:
+def _substitute(
+    doc: RenderState,
+    html: str,
+    line0: int,
+    content: str | None = None,
+    left_out: set[str] | None = None,
+) -> str:
     """Return raw HTML with its tags evaluated (HTML comments are left as they are). In a
     formula (`MATH_IN_HTML`) a `{{` before a TeX command is braces: MkDocs sites hide a `$$`
     block of `\\newcommand{\\x}{{\\rm x}}` in a `<div>`, and Liquid cannot read `{{\\rm x}}`
     (Jekyll stops at it). Other tags there are read, as Jekyll and Hugo read them before
-    anything else (`{{x}}` is Liquid; Hugo themes hide `$$ {{< import file="x.tex" >}} $$`)."""
+    anything else (`{{x}}` is Liquid; Hugo themes hide `$$ {{< import file="x.tex" >}} $$`).
+
+    A tag that gives nothing at the start of an attribute's value (`src="{{ site.cdn }}/a"`,
+    its warning said why) leaves a URL that names nothing the author meant: that value is
+    added to `left_out`, and the raw HTML plugin does not check it
+    (`references.UNCHECKED_URLS`)."""
     out, at, formula_end = [], 0, 0
     while at < len(html):
         if html.startswith("<!--", at):
@@ -340,9 +357,22 @@ def _substitute(doc: RenderState, html: str, line0: int, content: str | None = N
             text = content if content is not None else html
             offset = text.find(tag.raw) if content is not None else tag.start
             doc.warn(*locate(doc, line0, text, max(offset, 0)), value.problem)
+        before = "".join(out[-2:])[-2:]
+        if value.text is None and left_out is not None and ATTRIBUTE_OPEN.fullmatch(before):
+            left_out.add(_attribute_rest(html, tag.end, before[-1]))
         out.append(value.text or "")
         at = tag.end
     return "".join(out)
+
+
+ATTRIBUTE_OPEN = re.compile(r"=[\"']")
+"""The end of raw HTML just before an attribute's quoted value."""
+
+
+def _attribute_rest(html: str, at: int, quote: str) -> str:
+    """Return what an attribute's value holds from `at` to its closing `quote`."""
+    close = html.find(quote, at)
+    return html[at : close if close >= 0 else len(html)]
 
 
 def _continues_url(out: list[str], tag: Tag) -> bool:

@@ -92,6 +92,14 @@ BUILTIN_MACROS: dict[str, str] = {
             strict=True,
         )
     },
+    # gensymb.sty's units, upright (MathJax's gensymb: `mathcharUnit`, an upright `mi`;
+    # Material for MkDocs' MathJax set-up autoloads it); its `\degree` latex2mathml knows.
+    **{
+        name: rf"\mathrm{{{char}}}"
+        for name, char in zip(
+            "celsius ohm micro perthousand".split(), "\u2103\u2126\u00b5\u2030", strict=True
+        )
+    },
     "arg": r"\operatorname{arg}",
     # amsmath: `\implies` is `\;\Longrightarrow\;`, a relation with thick spaces added.
     "implies": r"\;\Longrightarrow\;",
