@@ -24,6 +24,7 @@ from postil.math.texreader import (
     read_group,
     signed_body,
     split_delimited,
+    substitute_arguments,
 )
 
 # KaTeX's standard aliases (https://katex.org/docs/supported.html, src/macros.js) that
@@ -268,7 +269,7 @@ def _expand_one(latex: str, start: int, pos: int, body: str) -> tuple[str, int]:
     while len(args) < count:
         arg, pos = read_group(latex, pos)
         args.append(arg)
-    expanded = re.sub(r"#([1-9])", lambda m: args[int(m.group(1)) - 1], body)
+    expanded = substitute_arguments(body, args)
     if not _one_argument(expanded) and (taker := _argument_taker(latex, start)):
         # `\widehat\y`: a command's argument is the whole call; `x^\y`: a script is the
         # first item of the expansion (`x^\a b` with `\a` = `ab` is x^a b, as in TeX)
