@@ -16,6 +16,9 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexer import Lexer
 from pygments.lexers import get_all_lexers, get_lexer_by_name
+from pygments.style import Style
+from pygments.styles import get_style_by_name
+from pygments.token import Error
 from pygments.util import ClassNotFound
 
 from postil.errors import did_you_mean
@@ -352,13 +355,26 @@ def _indented(css: str) -> str:
     return "\n".join("  " + line for line in css.splitlines())
 
 
+def _without_error_marks(name: str) -> type[Style]:
+    """Return the Pygments style `name` with its Error token unstyled (shown as plain code).
+
+    A lexer marks what it cannot read as Error, and the styles draw it boxed in red
+    (`default`) or in red (`github-dark`): PostgreSQL's `$1` and `$$` under `sql`, JSX under
+    `js`. In a post that is the lexer's limit, not the author's mistake, and a reader takes
+    the box for one (pygments/pygments#897, sphinx-doc/sphinx#1494, whose answer is another
+    lexer); so the text is shown as the code around it.
+    """
+    base = get_style_by_name(name)
+    return type(base.__name__, (base,), {"styles": {**base.styles, Error: ""}})
+
+
 def _style_rules(style: str, prefix: str) -> str:
     """Return a Pygments style's background and token rules under `prefix`.
 
     Pygments' line-number rules are left out: they are unscoped (`pre`, `span.linenos`) and
     would leak across styles; `static/css/article.css` styles `.linenos` with the page colours.
     """
-    formatter = HtmlFormatter(style=style)
+    formatter = HtmlFormatter(style=_without_error_marks(style))
     background = formatter.get_background_style_defs(prefix)
     tokens = formatter.get_token_style_defs(prefix)
     return "\n".join([*background, *tokens])
