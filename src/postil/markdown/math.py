@@ -980,7 +980,8 @@ def _quarto_label(state: StateBlock, scan: _Scan, opener: str, closer: str) -> s
     if found:
         return found.group(1) or found.group(2)
     short = SHORT_LABEL.fullmatch(state.src, after, end)
-    referred = short is not None and f"{{eq}}`{short.group(1)}`" in state.src
+    roles = ("eq", "math:numref")  # `mystrole.EQUATION_ROLES`
+    referred = short is not None and any(f"{{{r}}}`{short.group(1)}`" in state.src for r in roles)
     return short.group(1) if short is not None and referred else ""
 
 
