@@ -68,6 +68,22 @@ def test_other_generators_names_for_no_language_are_plain_text_without_a_warning
     assert 'class="language-text"' in html and "&lt;b&gt;" in html
 
 
+@pytest.mark.parametrize(
+    ("name", "code", "lexed"),
+    [
+        ("jsonc", '{ // editor settings\n  "tabSize": 2 }', "json"),
+        ("ipython3", "import numpy as np", "python"),
+        ("shellsession", "$ ls\npost.md", "console"),
+    ],
+)
+def test_other_highlighters_names_for_a_pygments_language_are_highlighted(name, code, lexed):
+    # Shiki's and GitHub's `jsonc`, IPython's lexer names (jupyter/nbconvert#2315 shows
+    # `jsonc` left as an unknown language)
+    html, state = render(f"```{name}\n{code}\n```\n")
+    assert state.diagnostics == []
+    assert f'class="language-{lexed}"' in html and '<span class="' in html
+
+
 def test_a_name_near_a_no_language_name_still_warns():
     _, state = render("```txtx\nx\n```\n")
     assert [d.message for d in state.diagnostics] == [

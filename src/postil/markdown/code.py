@@ -174,6 +174,23 @@ MARKDOWN_DIALECTS = frozenset({"rmd", "rmarkdown", "qmd", "quarto", "myst", "mdx
 Quarto sources shown in their tutorials, MyST, MDX, GitHub's): highlighted as Markdown."""
 
 
+FOREIGN_NAMES = {
+    "jsonc": "json",
+    "ipython": "python",
+    "ipython3": "python",
+    "shellsession": "console",
+    "sh-session": "console",
+    "cmd": "batch",
+    "vb": "vbnet",
+    "rscript": "r",
+}
+"""Names other highlighters give a language that Pygments lexes under another name: Shiki's
+and GitHub Linguist's `jsonc` (JSON with comments, which Pygments' JSON lexer reads),
+`shellsession`/`sh-session`, `cmd`, `vb`, `rscript`; IPython's own Pygments lexers,
+`ipython3` (the lexer Jupyter notebooks name, MyST-NB's code cells) and `ipython`, present
+where Sphinx and Jupyter Book run but not in Pygments."""
+
+
 @lru_cache(maxsize=256)
 def lexer_for(language: str) -> Lexer | None:
     """Return the Pygments lexer for a language name or alias, or None if there is none;
@@ -183,7 +200,9 @@ def lexer_for(language: str) -> Lexer | None:
     Cached: the lookup costs ≈ 0.1 ms, and a lexer keeps no state between `get_tokens` calls.
     """
     try:
-        return get_lexer_by_name(language, stripnl=False, ensurenl=True)
+        return get_lexer_by_name(
+            FOREIGN_NAMES.get(language.lower(), language), stripnl=False, ensurenl=True
+        )
     except ClassNotFound:
         if language.lower().startswith("diff-"):  # Prism's `diff-js`: a diff of JavaScript
             return lexer_for("diff")
