@@ -36,6 +36,9 @@ BUILTIN_MACROS: dict[str, str] = {
     **dict.fromkeys(("C", "Complex", "cnums"), r"\mathbb{C}"),
     "Q": r"\mathbb{Q}",
     "sdot": r"\cdot",
+    # plain TeX's `\buildrel a\over b`, which MathJax reads (mathjax/MathJax#2945): `a` over
+    # the relation `b`, LaTeX's `\stackrel{a}{b}` (plain.tex, The TeXbook p. 437)
+    "buildrel": delimited_body(r"#1\over#2", r"\stackrel{#1}{#2}"),
     # cancel.sty's `\cancelto{value}{x}`: x struck out, the value at the top right (the
     # strike has no arrowhead here; ronkok/Temml#112 asked for it in MathML).
     "cancelto": r"{\cancel{#2}}^{#1}",

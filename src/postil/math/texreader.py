@@ -107,7 +107,11 @@ def read_delimited(latex: str, pos: int, delimiter: str, command: str) -> tuple[
     depth, end = 0, pos
     while end < len(latex):
         char = latex[end]
-        if depth == 0 and latex.startswith(delimiter, end):
+        if (
+            depth == 0
+            and latex.startswith(delimiter, end)
+            and not _longer_name(latex, end, delimiter)
+        ):
             text = latex[pos:end]
             if text.startswith("{") and read_group(text, 0)[1] == len(text):
                 text = text[1:-1]
@@ -150,6 +154,13 @@ def substitute_arguments(body: str, args: list[str]) -> str:
         return arg
 
     return PARAMETER.sub(argument, body)
+
+
+def _longer_name(latex: str, pos: int, delimiter: str) -> bool:
+    r"""Tell whether a delimiter ending in a control word (`\over`) found at `pos` is only the
+    start of a longer one (`\overline`): TeX matches delimiters as tokens."""
+    after = latex[pos + len(delimiter) : pos + len(delimiter) + 1]
+    return after.isalpha() and CONTROL_WORD_END.search(delimiter) is not None
 
 
 def macro_arity(body: str) -> int:
