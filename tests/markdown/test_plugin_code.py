@@ -68,6 +68,22 @@ def test_other_generators_names_for_no_language_are_plain_text_without_a_warning
     assert 'class="language-text"' in html and "&lt;b&gt;" in html
 
 
+@pytest.mark.parametrize(
+    ("name", "code", "lexed"),
+    [
+        ("jsonc", '{ // editor settings\n  "tabSize": 2 }', "json"),
+        ("ipython3", "import numpy as np", "python"),
+        ("shellsession", "$ ls\npost.md", "console"),
+    ],
+)
+def test_other_highlighters_names_for_a_pygments_language_are_highlighted(name, code, lexed):
+    # Shiki's and GitHub's `jsonc`, IPython's lexer names (jupyter/nbconvert#2315 shows
+    # `jsonc` left as an unknown language)
+    html, state = render(f"```{name}\n{code}\n```\n")
+    assert state.diagnostics == []
+    assert f'class="language-{lexed}"' in html and '<span class="' in html
+
+
 def test_a_name_near_a_no_language_name_still_warns():
     _, state = render("```txtx\nx\n```\n")
     assert [d.message for d in state.diagnostics] == [
@@ -251,3 +267,17 @@ def test_a_comma_inside_braces_or_a_title_is_not_an_annotation():
 
 def test_eleventy_line_groups_keep_their_commas():
     assert parse_info("js/1,3-4") == FenceInfo("js", hl_lines=(1, 3, 4))
+
+
+def test_a_lexers_error_tokens_show_as_plain_code_not_boxed_in_red():
+    # pygments/pygments#897: the `sql` lexer marks PostgreSQL's `$1` and `$$` as Error
+    md = MarkdownIt("commonmark")
+    code_plugin(md)
+    html = md.render("```sql\nSELECT 1 WHERE x = $1;\n```\n", {"postil": RenderState(path="p.md")})
+    assert '<span class="err">$</span>' in html
+    css = pygments_css()
+    assert not re.search(r"\.highlight \.err \{[^}]*(border|#F00|#F85149)", css)
+    dark = re.search(r':root\[data-theme="dark"\] \.highlight \.err \{ color: (#\w+) \}', css)
+    plain = re.search(r':root\[data-theme="dark"\] \.highlight \{ .*color: (#\w+) \}', css)
+    assert dark is not None and plain is not None
+    assert dark[1] == plain[1]  # the dark page's code colour, not github-dark's red

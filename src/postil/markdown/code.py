@@ -16,6 +16,9 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexer import Lexer
 from pygments.lexers import get_all_lexers, get_lexer_by_name
+from pygments.style import Style
+from pygments.styles import get_style_by_name
+from pygments.token import Error
 from pygments.util import ClassNotFound
 
 from postil.errors import did_you_mean
@@ -171,6 +174,23 @@ MARKDOWN_DIALECTS = frozenset({"rmd", "rmarkdown", "qmd", "quarto", "myst", "mdx
 Quarto sources shown in their tutorials, MyST, MDX, GitHub's): highlighted as Markdown."""
 
 
+FOREIGN_NAMES = {
+    "jsonc": "json",
+    "ipython": "python",
+    "ipython3": "python",
+    "shellsession": "console",
+    "sh-session": "console",
+    "cmd": "batch",
+    "vb": "vbnet",
+    "rscript": "r",
+}
+"""Names other highlighters give a language that Pygments lexes under another name: Shiki's
+and GitHub Linguist's `jsonc` (JSON with comments, which Pygments' JSON lexer reads),
+`shellsession`/`sh-session`, `cmd`, `vb`, `rscript`; IPython's own Pygments lexers,
+`ipython3` (the lexer Jupyter notebooks name, MyST-NB's code cells) and `ipython`, present
+where Sphinx and Jupyter Book run but not in Pygments."""
+
+
 @lru_cache(maxsize=256)
 def lexer_for(language: str) -> Lexer | None:
     """Return the Pygments lexer for a language name or alias, or None if there is none;
@@ -180,7 +200,9 @@ def lexer_for(language: str) -> Lexer | None:
     Cached: the lookup costs ≈ 0.1 ms, and a lexer keeps no state between `get_tokens` calls.
     """
     try:
-        return get_lexer_by_name(language, stripnl=False, ensurenl=True)
+        return get_lexer_by_name(
+            FOREIGN_NAMES.get(language.lower(), language), stripnl=False, ensurenl=True
+        )
     except ClassNotFound:
         if language.lower().startswith("diff-"):  # Prism's `diff-js`: a diff of JavaScript
             return lexer_for("diff")
@@ -352,13 +374,26 @@ def _indented(css: str) -> str:
     return "\n".join("  " + line for line in css.splitlines())
 
 
+def _without_error_marks(name: str) -> type[Style]:
+    """Return the Pygments style `name` with its Error token unstyled (shown as plain code).
+
+    A lexer marks what it cannot read as Error, and the styles draw it boxed in red
+    (`default`) or in red (`github-dark`): PostgreSQL's `$1` and `$$` under `sql`, JSX under
+    `js`. In a post that is the lexer's limit, not the author's mistake, and a reader takes
+    the box for one (pygments/pygments#897, sphinx-doc/sphinx#1494, whose answer is another
+    lexer); so the text is shown as the code around it.
+    """
+    base = get_style_by_name(name)
+    return type(base.__name__, (base,), {"styles": {**base.styles, Error: ""}})
+
+
 def _style_rules(style: str, prefix: str) -> str:
     """Return a Pygments style's background and token rules under `prefix`.
 
     Pygments' line-number rules are left out: they are unscoped (`pre`, `span.linenos`) and
     would leak across styles; `static/css/article.css` styles `.linenos` with the page colours.
     """
-    formatter = HtmlFormatter(style=style)
+    formatter = HtmlFormatter(style=_without_error_marks(style))
     background = formatter.get_background_style_defs(prefix)
     tokens = formatter.get_token_style_defs(prefix)
     return "\n".join([*background, *tokens])

@@ -196,7 +196,18 @@ QUARTO_LABEL = re.compile(
 `{#eq:mass}` too, lierdakil/pandoc-crossref#131); MyST's
 is in parentheses, `$$ … $$ (eq-mass)` (MyST-Parser's `dollarmath` with labels), with a
 letter in it and a `:`, `_` or `-` or four characters: `$$ … $$ (1)`, `(ii)`, `(a)` and
-`(2.3)` are numbers written by hand, not labels (unless the post refers to one: `SHORT_LABEL`)."""
+`(2.3)` are numbers written by hand, not labels (unless the post refers to one: `SHORT_LABEL`),
+shown as the formula's number (`HAND_NUMBER`)."""
+HAND_NUMBER = re.compile(
+    r"[ \t]*\((\d+(?:\.\d+)*[a-z]?|[A-Z]\.\d+|[ivxlc]+|[IVXLC]+|[A-Za-z]|\*{1,3}|[†‡]+)\)[ \t]*"
+)
+"""An equation number written after a display formula's closing `$$`: `(2)`, `(3.1)`, `(4b)`,
+`(A.1)`, `(ii)`, `(a)`, `(*)` (markdown-it-texmath's `$$ … $$ (1)`); a MyST label that the
+post never refers to, `(d2)`, is none."""
+SELF_NUMBERED = re.compile(
+    r"\\(?:tag|label)\b|\\begin\{(?:equation|align|flalign|alignat|gather|multline|eqnarray)\b"
+)
+"""TeX that numbers its formula itself, which a hand-written number does not override."""
 SHORT_LABEL = re.compile(r"[ \t]*\(((?=[\w:.-]*[A-Za-z])[\w:.-]*\w)\)[ \t]*")
 """MyST's label in parentheses of any length with a letter (`$$ … $$ (d1)`): a label only
 when the post's source refers to it with `` {eq}`d1` ``, so `(ii)` and `(a)` written by
@@ -821,7 +832,8 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     if closing_tag is not None:
         scan = scan._replace(ends_line=True)
     label = _quarto_label(state, scan, opener, closer)
-    if scan.pos < 0 or not (scan.ends_line or label):
+    number = "" if label else _hand_number(state, scan, opener, begin)
+    if scan.pos < 0 or not (scan.ends_line or label or number):
         return False
     if opener == "\\[" and _bracketed_prose(state.src[begin + 2 : scan.pos]):
         return False  # Markdown's escaped brackets around words: a paragraph's text
@@ -839,9 +851,10 @@ def math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     source = _lines_between(state, start_line, begin + len(opener), stop)
     token.content, removed, reading = _reading(source, opener)
     _note_reading(state.env, token, source, reading, opener)
-    if label:  # numbered as `\label` numbers it; `@eq-…` and `\eqref` refer to it
+    if label or number:  # numbered as `\label` numbers it; `@eq-…` and `\eqref` refer to it
         tex = token.content.rstrip()
-        token.content = f"{tex} \\label{{{label}}}{token.content[len(tex) :]}"
+        mark = f"\\label{{{label}}}" if label else f"\\tag{{{number}}}"
+        token.content = f"{tex} {mark}{token.content[len(tex) :]}"
     token.map = [start_line, scan.line + 1]
     col0 = begin + len(opener) - state.bMarks[start_line]
     token.meta = {"col0": col0, "delims": delims, "removed": removed, "source": source}
@@ -967,8 +980,26 @@ def _quarto_label(state: StateBlock, scan: _Scan, opener: str, closer: str) -> s
     if found:
         return found.group(1) or found.group(2)
     short = SHORT_LABEL.fullmatch(state.src, after, end)
-    referred = short is not None and f"{{eq}}`{short.group(1)}`" in state.src
+    roles = ("eq", "math:numref")  # `mystrole.EQUATION_ROLES`
+    referred = short is not None and any(f"{{{r}}}`{short.group(1)}`" in state.src for r in roles)
     return short.group(1) if short is not None and referred else ""
+
+
+def _hand_number(state: StateBlock, scan: _Scan, opener: str, begin: int) -> str:
+    """Return the equation number written by hand after the closing `$$` (`$$ … $$ (2)`,
+    `(3.1)`, `(ii)`) that no label reading took, or "".
+
+    markdown-it-texmath's documented syntax shows it as the formula's number; MathJax
+    previews showed it as text on a line under the formula
+    (shd101wyy/markdown-preview-enhanced#1368), which no author meant. It is the formula's
+    `\\tag`, unless the formula numbers itself (a `\\tag`, `\\label` or numbered environment).
+    """
+    if opener != "$$" or scan.pos < 0 or scan.ends_line:
+        return ""
+    found = HAND_NUMBER.fullmatch(state.src, scan.pos + len(opener), state.eMarks[scan.line])
+    if found is None or SELF_NUMBERED.search(state.src, begin, scan.pos):
+        return ""
+    return found.group(1)
 
 
 class _Scan(NamedTuple):

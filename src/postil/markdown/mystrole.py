@@ -38,6 +38,11 @@ EMPTY_ROLE = re.compile(r"\{([A-Za-z][\w:-]*)\}(?:``(?!`)|`\s*`)")
 EXAMPLES = {"eq": "eq-x", "math": "x^2", "numref": "fig-x", "ref": "fig-x", "prf:ref": "thm-x"}
 """What a role names, for the message at an empty one."""
 
+EQUATION_ROLES = {"eq", "math:numref"}
+"""Roles that refer to an equation by its label: MyST's `` {eq}`x` `` and Sphinx's math
+domain's `` {math:numref}`x` `` (Sphinx's "The Mathematics Domain"; `:eq:` is its alias),
+which Jupyter Book passes on to Sphinx; both show "(1)"."""
+
 REFERENCES = {"numref", "ref", "prf:ref"}
 """Roles that refer to a figure, table or theorem by its label (`myst_ref_resolve`)."""
 
@@ -52,12 +57,18 @@ or Sphinx's index, which a post does not have."""
 def role_text(found: re.Match[str]) -> str:
     """Return what a `ROLE` match reads as in plain text: a formula as `$x$`, an equation
     reference as its TeX, any other role as its text (`text <target>` as `text`)."""
-    name, text = found.group(1).lower(), found.group(3)
+    name, text = _role_name(found), found.group(3)
     if name == "math":
         return f"${text}$"
     if name == "eq":
         return f"$\\eqref{{{text.strip()}}}$"
     return text.split("<", 1)[0].strip() if "<" in text else text
+
+
+def _role_name(found: re.Match[str]) -> str:
+    """Return a `ROLE` match's name in lower case, an equation role's as `eq`."""
+    name = found.group(1).lower()
+    return "eq" if name in EQUATION_ROLES else name
 
 
 def myst_role(state: StateInline, silent: bool) -> bool:
@@ -67,7 +78,7 @@ def myst_role(state: StateInline, silent: bool) -> bool:
     found = ROLE.match(state.src, state.pos, state.posMax)
     if found is None or not found.group(3).strip():
         return _empty_role(state, silent)
-    name, text = found.group(1).lower(), found.group(3)
+    name, text = _role_name(found), found.group(3)
     if not silent:
         if name in ("math", "eq"):
             token = state.push("math_inline", "math", 0)

@@ -24,6 +24,7 @@ from postil.math.texreader import (
     read_group,
     signed_body,
     split_delimited,
+    substitute_arguments,
 )
 
 # KaTeX's standard aliases (https://katex.org/docs/supported.html, src/macros.js) that
@@ -35,6 +36,9 @@ BUILTIN_MACROS: dict[str, str] = {
     **dict.fromkeys(("C", "Complex", "cnums"), r"\mathbb{C}"),
     "Q": r"\mathbb{Q}",
     "sdot": r"\cdot",
+    # plain TeX's `\buildrel a\over b`, which MathJax reads (mathjax/MathJax#2945): `a` over
+    # the relation `b`, LaTeX's `\stackrel{a}{b}` (plain.tex, The TeXbook p. 437)
+    "buildrel": delimited_body(r"#1\over#2", r"\stackrel{#1}{#2}"),
     # cancel.sty's `\cancelto{value}{x}`: x struck out, the value at the top right (the
     # strike has no arrowhead here; ronkok/Temml#112 asked for it in MathML).
     "cancelto": r"{\cancel{#2}}^{#1}",
@@ -276,7 +280,7 @@ def _expand_one(latex: str, start: int, pos: int, body: str) -> tuple[str, int]:
     while len(args) < count:
         arg, pos = read_group(latex, pos)
         args.append(arg)
-    expanded = re.sub(r"#([1-9])", lambda m: args[int(m.group(1)) - 1], body)
+    expanded = substitute_arguments(body, args)
     if not _one_argument(expanded) and (taker := _argument_taker(latex, start)):
         # `\widehat\y`: a command's argument is the whole call; `x^\y`: a script is the
         # first item of the expansion (`x^\a b` with `\a` = `ab` is x^a b, as in TeX)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from postil.math.errors import MathSyntaxError
-from postil.math.texreader import macro_arity, read_group
+from postil.math.texreader import macro_arity, read_group, substitute_arguments
 
 PAIRED = "\x00paired\x00"
 SIZE = re.compile(r"\s*\[\s*\\([A-Za-z]+)\s*\]")
@@ -82,7 +82,7 @@ def expand_paired(latex: str, start: int, pos: int, body: str) -> tuple[str, int
             raise MathSyntaxError(message, start, name)
         arg, pos = read_group(latex, pos)
         args.append(arg)
-    inner = re.sub(r"#([1-9])", lambda m: args[int(m.group(1)) - 1], inner)
+    inner = substitute_arguments(inner, args)
     fences = _fences(opening, closing, star, size.group(1) if size else None)
     inner = DELIMSIZE.sub(lambda _: fences[2], inner)
     return latex[:start] + f"{fences[0]} {inner} {fences[1]}" + latex[pos:], start

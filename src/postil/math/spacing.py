@@ -395,6 +395,22 @@ def _spaced_before(row: ET.Element, position: int) -> bool:
     return index < position - 1 and index >= 0 and (row[index].text or "") == "\u2061"
 
 
+def _spaced_after(row: ET.Element, position: int) -> bool:
+    r"""Tell whether the child after `position` is a function name with its thin space.
+
+    `apply_functions` already gave `\left(A\right)\sin x` and `\ldots\log n` the
+    Inner–Op thin space (before the name, after the group); a second one would double it.
+    """
+    index = position + 1
+    while index < len(row) and is_space(row[index]):
+        index += 1
+    if index == position + 1 or index == len(row):
+        return False
+    name = row[index]
+    applied = index + 1 < len(row) and (row[index + 1].text or "") == "\u2061"
+    return applied or _is_function_name(name)
+
+
 def neighbour_class(el: ET.Element | None, empty: str = "mathord") -> str | None:
     r"""Return the TeX class of an Inner atom's neighbour that decides the space to it.
 
@@ -452,7 +468,11 @@ def space_inner_dots(row: ET.Element) -> None:
         before = neighbour_class(kids[index - 1] if index else None, "mathopen")
         after = neighbour_class(kids[index + 1] if index + 1 < len(kids) else None, "mathclose")
         position = list(row).index(el)
-        if after is not None and after not in NO_SPACE_AFTER_INNER:
+        if (
+            after is not None
+            and after not in NO_SPACE_AFTER_INNER
+            and not _spaced_after(row, position)
+        ):
             row.insert(position + 1, ET.Element("mspace", width=THIN))
         if (
             before not in (None, "inner")

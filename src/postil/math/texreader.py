@@ -107,7 +107,11 @@ def read_delimited(latex: str, pos: int, delimiter: str, command: str) -> tuple[
     depth, end = 0, pos
     while end < len(latex):
         char = latex[end]
-        if depth == 0 and latex.startswith(delimiter, end):
+        if (
+            depth == 0
+            and latex.startswith(delimiter, end)
+            and not _longer_name(latex, end, delimiter)
+        ):
             text = latex[pos:end]
             if text.startswith("{") and read_group(text, 0)[1] == len(text):
                 text = text[1:-1]
@@ -124,6 +128,39 @@ def read_delimited(latex: str, pos: int, delimiter: str, command: str) -> tuple[
         pos,
         command,
     )
+
+
+CONTROL_WORD_END = re.compile(r"(?<!\\)(?:\\\\)*\\[A-Za-z]+$")
+"""A control word ending a text (`\\lVert`, not `\\\\x`, a row break then a letter)."""
+
+
+def substitute_arguments(body: str, args: list[str]) -> str:
+    r"""Return a macro body with each `#n` replaced by `args[n - 1]`, kept apart from a
+    control word next to it as TeX's tokens are.
+
+    TeX reads a body as tokens, so `\lVert#1` with the argument `x` is `\lVert` then `x`;
+    pasted as text it would be `\lVertx`. A space goes between a control word and a letter
+    that meets it across the substitution (amsldoc's `\newcommand{\norm}[1]{\lVert#1\rVert}`,
+    `\partial#1`, `\mathbf#1`); TeX skips a space after a control word, so nothing else
+    changes.
+    """
+
+    def argument(match: re.Match[str]) -> str:
+        arg = args[int(match.group(1)) - 1]
+        if arg[:1].isalpha() and CONTROL_WORD_END.search(body, 0, match.start()):
+            arg = " " + arg
+        if body[match.end() : match.end() + 1].isalpha() and CONTROL_WORD_END.search(arg):
+            arg += " "
+        return arg
+
+    return PARAMETER.sub(argument, body)
+
+
+def _longer_name(latex: str, pos: int, delimiter: str) -> bool:
+    r"""Tell whether a delimiter ending in a control word (`\over`) found at `pos` is only the
+    start of a longer one (`\overline`): TeX matches delimiters as tokens."""
+    after = latex[pos + len(delimiter) : pos + len(delimiter) + 1]
+    return after.isalpha() and CONTROL_WORD_END.search(delimiter) is not None
 
 
 def macro_arity(body: str) -> int:
