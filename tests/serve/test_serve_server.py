@@ -544,3 +544,27 @@ def test_a_hello_lists_the_recent_builds_and_not_the_files_of_a_big_one() -> Non
     hello = json.loads(hub.hello()[1])
     assert [n for n, _ in hello["changes"]] == list(range(3, 3 + HELLO_CHANGES))
     assert reloads({"b.html"}, 1, hello)  # builds too old to be listed: reload
+
+
+SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="40"><!-- {note} --></svg>'
+
+
+@pytest.mark.parametrize("rel", ["content/posts/b/plot.svg", "content/img/plot.svg"])
+def test_a_saved_image_under_content_is_served_anew_with_its_new_size(start, site, rel) -> None:
+    """An image beside a post, or anywhere under content/, is published as it is: saving
+    it alone (no post touched) rebuilds, so the page that shows it takes its new width."""
+    image = site / rel
+    image.parent.mkdir(parents=True, exist_ok=True)
+    image.write_text(SVG.format(w=100, note="first"))
+    src = "plot.svg" if "/b/" in rel else "../../img/plot.svg"
+    (site / "content/posts/b").mkdir(exist_ok=True)
+    (site / "content/posts/b/index.md").write_text(
+        f"---\ntitle: B\ndate: 2025-01-09\n---\n\n![A plot]({src})\n"
+    )
+    server = start(site)
+    url = "/posts/b/plot.svg" if "/b/" in rel else "/img/plot.svg"
+    assert b"first" in request(server, url)[2]
+    assert b'width="100"' in request(server, "/posts/b/")[2]
+    image.write_text(SVG.format(w=300, note="second"))  # in place, as most editors save
+    wait_for(lambda: b"second" in request(server, url)[2])
+    assert b'width="300"' in request(server, "/posts/b/")[2]
