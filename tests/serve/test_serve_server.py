@@ -5,6 +5,8 @@ from __future__ import annotations
 import http.client
 import json
 import re
+import socket
+import struct
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -568,3 +570,28 @@ def test_a_saved_image_under_content_is_served_anew_with_its_new_size(start, sit
     image.write_text(SVG.format(w=300, note="second"))  # in place, as most editors save
     wait_for(lambda: b"second" in request(server, url)[2])
     assert b'width="300"' in request(server, "/posts/b/")[2]
+
+
+def test_a_browser_leaving_mid_answer_prints_no_traceback(start, site, capfd) -> None:
+    """A reader who reloads or clicks on while a big file is being sent closes the
+    connection under the server's write (`BrokenPipeError`, `ConnectionResetError`): no
+    traceback in the author's terminal; any other error of a request still prints one."""
+    (site / "static").mkdir()
+    (site / "static/big.bin").write_bytes(b"x" * 8_000_000)  # more than any socket buffer
+    server = start(site)
+    assert request(server, "/big.bin")[0] == 200
+    parts = urlsplit(server.url)
+    for _ in range(3):
+        conn = socket.create_connection((parts.hostname, parts.port))
+        conn.sendall(b"GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n")
+        conn.recv(1024)  # the answer has begun
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        conn.close()  # a reset, as a browser's cancelled load sends
+    assert request(server, "/posts/p1/")[0] == 200  # still serving
+    time.sleep(0.2)
+    assert "Traceback" not in capfd.readouterr().err
+    try:
+        raise ValueError("a bug")
+    except ValueError:
+        server.http.handle_error(None, ("127.0.0.1", 1))  # type: ignore[union-attr]
+    assert "ValueError: a bug" in capfd.readouterr().err
