@@ -187,8 +187,15 @@ def test_a_saved_content_file_calls_for_a_build_and_its_temp_files_do_not(
     bundle = layout.root / "content/posts/bundle"
     saved = changes_of(layout, FileModifiedEvent(str(bundle / "plot.png")))
     assert saved and saved.assets == {bundle / "plot.png"}
-    for name in (".plot.png.swp", "plot.png~", "plot.png.tmp"):
+    for name in (".plot.png.swp", "plot.png~", "plot.png.tmp", "index.md.aBcDeF"):
         assert not changes_of(layout, FileModifiedEvent(str(bundle / name)))
+    qt_save = changes_of(  # QSaveFile: `index.md.XXXXXX` written, then renamed onto it
+        layout,
+        FileCreatedEvent(str(bundle / "index.md.aBcDeF")),
+        FileClosedEvent(str(bundle / "index.md.aBcDeF")),
+        FileMovedEvent(str(bundle / "index.md.aBcDeF"), str(bundle / "index.md")),
+    )
+    assert qt_save.content == {bundle / "index.md"} and not qt_save.assets
 
 
 @pytest.mark.parametrize("rel", ["refs.bib", "content/posts/bundle/refs.bib"])

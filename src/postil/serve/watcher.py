@@ -200,8 +200,10 @@ class SiteLayout:
                 into.content.add(path)
             elif path.suffix == ".bib":  # a post's bibliography: the build finds what it changed
                 into.config = True
-            else:  # published as it is: a bundle's image
+            elif not is_source(path.stem):  # published as it is: a bundle's image
                 into.assets.add(path)
+            # (`x.md.aBc123`: a source's temp file, which Qt's and rsync's atomic saves
+            # rename onto the source; the rename is the change)
         elif path.is_relative_to(self.root / DATA_DIR):
             into.config = True
         elif not is_dir and any(path.is_relative_to(d) for d in self.templates):
