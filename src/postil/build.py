@@ -46,7 +46,7 @@ from postil.errors import BuildFailed, Diagnostic, Severity, as_diagnostic, loca
 from postil.images import image_sizes, unreadable_images
 from postil.model import FrontMatter, OutputFile, Post, RenderedPost, Site
 from postil.output import check_output_dir
-from postil.outputs import check_references, check_social_images, site_outputs
+from postil.outputs import check_nav_links, check_references, check_social_images, site_outputs
 from postil.pages import PageJobs, page_jobs
 from postil.render import AssetMaps, render_posts
 from postil.site import collect, is_published
@@ -610,7 +610,8 @@ def check_site(
     outputs, problems = _outputs(site, jobs, generated, assets.origins, memo)
     base_path = site.config.base_path
     references = _references(site.posts + site.pages, outputs, memo, base_path)
-    return problems + references + check_social_images(site, outputs)
+    images = check_social_images(site, outputs)
+    return problems + references + images + check_nav_links(site, outputs)
 
 
 def _outputs(

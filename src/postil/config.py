@@ -233,6 +233,31 @@ def load_config(root: Path, base_url: str | None = None) -> SiteConfig:
     return SiteConfig(root=root, **values)
 
 
+def value_location(root: Path, key: str, *inside: int | str) -> Location:
+    """Return where a value of the site's `postil.yaml` is written, for a message about it:
+    `key`'s value, or through `inside` a list item's or a mapping's value in it
+    (`value_location(root, "nav", 2, "url")`: the third nav item's `url`).
+
+    The file was read by `load_config` before; one that cannot be read again, or no longer
+    holds that value (an edit since), gives the file without a line.
+    """
+    try:
+        text = (root / CONFIG_NAME).read_text(encoding="utf-8-sig").replace("\r\n", "\n")
+        node = next((f.node for f in compose_mapping(text) or () if f.key == key), None)
+    except (OSError, ValueError, yaml.YAMLError, YamlFieldError):
+        return Location(CONFIG_NAME)
+    for step in inside:
+        if isinstance(node, yaml.SequenceNode) and isinstance(step, int):
+            node = node.value[step] if step < len(node.value) else None
+        elif isinstance(node, yaml.MappingNode) and isinstance(step, str):
+            node = next((v for k, v in node.value if k.value == step), None)
+        else:
+            node = None
+    if node is None:
+        return Location(CONFIG_NAME)
+    return Location(CONFIG_NAME, node.start_mark.line + 1, node.start_mark.column + 1)
+
+
 def _fields(text: str, problems: list[YamlFieldError]) -> list[Field]:
     """Return the file's top-level fields, a repeated key, an unknown key and a document
     that is no mapping added to `problems`.

@@ -12,6 +12,7 @@ import posixpath
 from collections.abc import Iterable, Mapping
 from urllib.parse import unquote, urlsplit
 
+from postil.config import CONFIG_NAME, value_location
 from postil.content.discover import is_source
 from postil.errors import Diagnostic, Location, Severity, did_you_mean
 from postil.markdown.references import published
@@ -209,7 +210,7 @@ def check_social_images(site: Site, outputs: Mapping[str, str]) -> list[Diagnost
         for r in site.posts + site.pages
         if r.post.meta.image
     ]
-    found.append((site.config.image, "", Location("postil.yaml")))
+    found.append((site.config.image, "", Location(CONFIG_NAME)))
     problems = []
     for image, page_url, where in found:
         if not image or urlsplit(image).scheme or image.startswith("//"):
@@ -217,6 +218,8 @@ def check_social_images(site: Site, outputs: Mapping[str, str]) -> list[Diagnost
         path = unquote(urlsplit(image).path)
         target = path.lstrip("/") if path.startswith("/") else posixpath.join(page_url, path)
         if not published(posixpath.normpath(target), outputs):
+            if where.path == CONFIG_NAME:
+                where = value_location(site.config.root, "image")
             problems.append(
                 Diagnostic(
                     Severity.WARNING,
@@ -225,4 +228,36 @@ def check_social_images(site: Site, outputs: Mapping[str, str]) -> list[Diagnost
                     f"`/{posixpath.normpath(target)}`); fix the path or add the file",
                 )
             )
+    return problems
+
+
+def check_nav_links(site: Site, outputs: Mapping[str, str]) -> list[Diagnostic]:
+    """Return a warning at each `nav` link of postil.yaml that names a path of the site
+    where nothing is published (it is in every page's header), naming the nearest page.
+
+    A link with a scheme or a host (`https://…`, `mailto:…`) is left alone; a path is read
+    from the site's root, with or without its first `/` (as the header writes it), its
+    `?query` and `#fragment` aside. The default `nav` names only pages postil makes.
+    """
+    problems = []
+    for index, (label, href) in enumerate(site.config.nav):
+        parts = urlsplit(href)
+        if parts.scheme or parts.netloc or href.startswith("//"):
+            continue
+        target = posixpath.normpath(unquote(parts.path).lstrip("/") or ".")
+        target = "" if target == "." else target + ("/" if parts.path.endswith("/") else "")
+        if published(target, outputs):
+            continue
+        paths = [
+            posixpath.dirname(rel) + "/" if rel.endswith("index.html") else rel for rel in outputs
+        ]
+        problems.append(
+            Diagnostic(
+                Severity.WARNING,
+                value_location(site.config.root, "nav", index, "url"),
+                f"nav link `{label}` goes to `/{target}`, where nothing is published"
+                f"{_nearest(target, paths)}; fix its `url` in {CONFIG_NAME} (a path from "
+                "the site's root, such as `/about/`, or a full URL)",
+            )
+        )
     return problems

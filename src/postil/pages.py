@@ -7,6 +7,7 @@ archive, 404. Generated files: Atom and RSS feeds, sitemap.xml, robots.txt, asse
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -42,6 +43,9 @@ __all__ = ["PageJob", "PageJobs", "PageSpec", "Paginator", "page_jobs", "paginat
 SEARCH_PAGE = "search/index.html"
 """The search page of a site with `search: true` (`postil.search`); not in the sitemap."""
 
+SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+"""A URL's scheme (RFC 3986, section 3.1): `mailto:`, `https:`."""
+
 STYLESHEETS = ("css/base.css", "css/article.css", "css/math.css", "css/pygments.css")
 
 
@@ -49,12 +53,16 @@ def site_context(site: Site) -> dict[str, Any]:
     """Return the template globals: `site`, `url(rel)`, `abs_url(rel)` and `base`.
 
     `url("posts/x/")` is root-absolute with the base path (`/blog/posts/x/`), so a link works
-    from a page at any depth, 404.html included; `abs_url` adds the scheme and host.
+    from a page at any depth, 404.html included; a URL with a scheme or a host
+    (`mailto:a@b.org`, `https://…`, `//cdn…`: a `nav` link of postil.yaml) is returned as it
+    is. `abs_url` adds the scheme and host.
     """
     config = site.config
     base = config.base_path
 
     def url(rel: str = "") -> str:
+        if rel.startswith("//") or SCHEME.match(rel):
+            return rel
         return base + rel.lstrip("/")
 
     def abs_url(rel: str = "") -> str:

@@ -58,6 +58,9 @@ def quote_advice(err: yaml.MarkedYAMLError) -> tuple[str, int, int] | None:
     lines = buffer.rstrip("\0").split("\n")
     if mark.line >= len(lines):
         return None
+    flow = _flow_advice(err, lines[mark.line], mark.column)
+    if flow is not None:
+        return flow[0], mark.line, flow[1]
     found = _KEY_VALUE.fullmatch(lines[mark.line])
     if found is None:
         return None
@@ -71,6 +74,38 @@ def quote_advice(err: yaml.MarkedYAMLError) -> tuple[str, int, int] | None:
         shown = fix.partition(": ")[2]
         fix = f"write each `'` inside it twice{': ' + shown if shown else ''}"
     return f"{why}; {fix}", mark.line, col0
+
+
+_FLOW_KEY = re.compile(r"\s*([^\s'\"\[\]{},:?][^,:\[\]{}]*?):\s+")
+"""The `key: ` of an item of a one-line mapping, `{label: Notes, url: …}`."""
+
+
+def _flow_advice(err: yaml.MarkedYAMLError, line: str, col: int) -> tuple[str, int] | None:
+    """Return (message, col0 of the item's value) for a `?` or `:` inside an item of a
+    one-line mapping or list (`- {label: Notes, url: /notes/?x=1}`, `[a, b?c]`), which
+    YAML reads as syntax there (PyYAML: "expected ',' or '}', but got '?'"); else None.
+
+    The item is the text between the `{`, `[` or `,` before the error and the `,`, `}` or
+    `]` after it; its value is quoted as the fix.
+    """
+    context, problem = err.context or "", err.problem or ""
+    if not context.startswith("while parsing a flow") or not problem.startswith("expected ','"):
+        return None
+    if col >= len(line) or line[col] not in "?:" or max(line.rfind(o, 0, col) for o in "{[") < 0:
+        return None  # (a `[` never closed reads the next lines as its items: told so elsewhere)
+    start = max(line.rfind(opener, 0, col) for opener in "{[,") + 1
+    ends = [i for i in (line.find(closer, col) for closer in ",}]") if i >= 0]
+    item = line[start : min(ends, default=len(line))]
+    key = _FLOW_KEY.match(item)
+    value = item[key.end() :] if key else item.strip()
+    value_col = start + (key.end() if key else len(item) - len(item.lstrip()))
+    quoted = "'" + value.strip().replace("'", "''") + "'"
+    written = f"{key.group(1)}: {quoted}" if key else quoted
+    return (
+        f"a `{line[col]}` inside `{{…}}` or `[…]` on one line is YAML syntax, not text; if "
+        f"`{value.strip()}` is text, put it in single quotes: `{written}`",
+        value_col,
+    )
 
 
 def _why(err: yaml.MarkedYAMLError, value: str, at: int) -> str | None:

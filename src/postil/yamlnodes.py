@@ -37,7 +37,8 @@ _FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml's composer when PyYAML was built with it (≈ 15x faster). It gives the same nodes,
 tags and marks for ordinary front matter; for anything it rejects, and for text with escape
 sequences or characters outside the BMP (where libyaml and PyYAML differ on surrogates), the
-pure-Python `SafeLoader` reads the text instead, so errors and values are PyYAML's."""
+pure-Python `SafeLoader` reads the text instead, so errors and values are PyYAML's; but
+what libyaml read and PyYAML rejects (a `?` inside a value of `[…]` or `{…}`) stays read."""
 
 
 def _astral_or_escaped(text: str) -> bool:
@@ -134,8 +135,16 @@ def compose_mapping(
     else:
         if node is None or not _astral_or_escaped(text):
             return None if node is None else mapping_fields(node, what, repeated)
+    fast = node
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError:
+        # text libyaml read and PyYAML's scanner does not: a `?` inside a plain value of
+        # `[…]` or `{…}` (`url: /notes/?x=1`, text in YAML 1.2), which PyYAML ends the
+        # value at. It reads the same whether or not the file has a backslash elsewhere.
+        if fast is None:
+            raise
+        node = fast
     except RecursionError:
         raise YamlFieldError("YAML is nested too deeply to read; flatten it", 0, 0) from None
     except yaml.reader.ReaderError as e:

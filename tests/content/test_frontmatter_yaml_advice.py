@@ -8,11 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from postil.config import ConfigFailed, load_config
 from postil.content.frontmatter import parse
 from postil.errors import ContentError
 from postil.model import SourceFile
+from postil.yamladvice import quote_advice
 
 
 def error_of(header: str) -> ContentError:
@@ -154,3 +156,53 @@ def test_postil_yaml_gets_the_same_advice(tmp_path):
     [found] = [str(d) for d in err.value.diagnostics]
     assert found.startswith("postil.yaml:1:8: YAML syntax error: `@` is reserved in YAML")
     assert "`title: '@ada''s notes'`" in found
+
+
+@pytest.mark.parametrize(
+    ("header", "col", "says"),
+    [
+        ("author: {name: Q: A, url: /q/}", 16, "a `:` inside `{…}` or `[…]` on one line is "
+         "YAML syntax, not text; if `Q: A` is text, put it in single quotes: `name: 'Q: A'`"),
+        ("links: [{a: 1}, {b: x: y}]", 21, "a `:` inside `{…}` or `[…]` on one line is "
+         "YAML syntax, not text; if `x: y` is text, put it in single quotes: `b: 'x: y'`"),
+    ],
+)  # fmt: skip
+def test_a_colon_in_a_value_of_a_one_line_mapping_is_told_at_the_value(header, col, says):
+    """PyYAML's "while parsing a flow mapping; expected ',' or '}', but got ':'" named
+    neither the cause nor the fix (session 45)."""
+    err = error_of(header)
+    assert err.message == f"YAML syntax error: {says}"
+    assert (err.location.line, err.location.col) == (2, col)
+
+
+@pytest.mark.parametrize("escape", ["", "subtitle: '$\\alpha$'\n", 'subtitle: "😀"\n'])
+def test_a_question_mark_in_a_one_line_list_or_mapping_is_text_with_or_without_escapes(escape):
+    """`url: /notes/?x=1` inside `{…}` is text in YAML 1.2 and libyaml reads it so;
+    PyYAML's own scanner, which reads a file with a backslash or an emoji, ended the value
+    at the `?`: the same line was text or an error by what else the file held."""
+    text = f"---\ntitle: T\n{escape}tags: [a, b?c]\ndate: 2026-01-03\n---\n\nBody.\n"
+    meta, _, _ = parse(
+        SourceFile(path=Path("x.md"), rel="content/posts/x.md", text=text, kind="post"), "UTC"
+    )
+    assert meta.tags == ("a", "b?c")
+
+
+def test_postil_yamls_nav_item_with_a_query_reads_beside_a_macro(tmp_path):
+    (tmp_path / "postil.yaml").write_text(
+        "title: T\nauthor: A\nbase_url: https://a.github.io/\nnav:\n"
+        "  - {label: Notes, url: /notes/?page=2}\nmath:\n  macros: {RR: '\\mathbb{R}'}\n",
+        encoding="utf-8",
+    )
+    assert load_config(tmp_path).nav == (("Notes", "/notes/?page=2"),)
+
+
+def test_where_pyyaml_alone_rejects_a_question_mark_it_is_told_to_quote_it():
+    """Without libyaml (a PyYAML built without it) the `?` is PyYAML's error: told so."""
+    with pytest.raises(yaml.MarkedYAMLError) as err:
+        yaml.compose("nav:\n  - {label: N, url: /notes/?x=1}\n", Loader=yaml.SafeLoader)
+    message, line0, col0 = quote_advice(err.value) or ("", 0, 0)
+    assert (line0, col0) == (1, 20)
+    assert message == (
+        "a `?` inside `{…}` or `[…]` on one line is YAML syntax, not text; if `/notes/?x=1` "
+        "is text, put it in single quotes: `url: '/notes/?x=1'`"
+    )

@@ -86,6 +86,24 @@ def test_a_link_to_a_moved_post_checks_its_fragment(tmp_path):
             "content/posts/a.md:5:11",
             "`/old/a/` is an alias of this post and content/posts/c.md's URL",
         ),
+        (  # a permalink naming another post's page as its file: one page
+            "---\ntitle: C\npermalink: /2012/12/04/a-primer/index.html\n---\nc\n",
+            "content/posts/c.md:3:12",
+            "`/2012/12/04/a-primer/index.html` is this post's URL and content/posts/a.md's URL "
+            "`/2012/12/04/a-primer/`, the same page",
+        ),
+        (  # an alias naming another post's alias as its file
+            "---\ntitle: C\naliases: [/old/a/index.html]\n---\nc\n",
+            "content/posts/c.md:3:11",
+            "`/old/a/index.html` is an alias of this post and content/posts/a.md's alias "
+            "`/old/a/`, the same page",
+        ),
+        (  # a permalink on the page a post's file name gives it: at the permalink
+            "---\ntitle: C\npermalink: /posts/zed/index.html\n---\nc\n",
+            "content/posts/c.md:3:12",
+            "`/posts/zed/index.html` is this post's URL and content/posts/zed.md's URL "
+            "`/posts/zed/`, the same page",
+        ),
         (  # an alias where postil publishes a page of its own
             "---\ntitle: C\naliases: /tags/\n---\nc\n",
             "content/posts/c.md:3:10",
@@ -105,7 +123,10 @@ def test_a_link_to_a_moved_post_checks_its_fragment(tmp_path):
     ],
 )
 def test_a_url_or_alias_taken_twice_is_an_error_naming_both(tmp_path, text, where, message):
-    root = make_site(tmp_path / "site", {"a.md": MOVED, "c.md": text})
+    """Two claims on one file are an error at the value written last, also when one
+    names the page as a folder (`/x/`) and the other as its file (`/x/index.html`)."""
+    zed = "---\ntitle: Zed\ndate: 2020-01-05\n---\nz\n"
+    root = make_site(tmp_path / "site", {"a.md": MOVED, "c.md": text, "zed.md": zed})
     with pytest.raises(BuildFailed) as failed:
         build(BuildOptions(root=root))
     [error] = failed.value.diagnostics

@@ -5,6 +5,8 @@ from __future__ import annotations
 import http.client
 import json
 import re
+import socket
+import struct
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -544,3 +546,52 @@ def test_a_hello_lists_the_recent_builds_and_not_the_files_of_a_big_one() -> Non
     hello = json.loads(hub.hello()[1])
     assert [n for n, _ in hello["changes"]] == list(range(3, 3 + HELLO_CHANGES))
     assert reloads({"b.html"}, 1, hello)  # builds too old to be listed: reload
+
+
+SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="40"><!-- {note} --></svg>'
+
+
+@pytest.mark.parametrize("rel", ["content/posts/b/plot.svg", "content/img/plot.svg"])
+def test_a_saved_image_under_content_is_served_anew_with_its_new_size(start, site, rel) -> None:
+    """An image beside a post, or anywhere under content/, is published as it is: saving
+    it alone (no post touched) rebuilds, so the page that shows it takes its new width."""
+    image = site / rel
+    image.parent.mkdir(parents=True, exist_ok=True)
+    image.write_text(SVG.format(w=100, note="first"))
+    src = "plot.svg" if "/b/" in rel else "../../img/plot.svg"
+    (site / "content/posts/b").mkdir(exist_ok=True)
+    (site / "content/posts/b/index.md").write_text(
+        f"---\ntitle: B\ndate: 2025-01-09\n---\n\n![A plot]({src})\n"
+    )
+    server = start(site)
+    url = "/posts/b/plot.svg" if "/b/" in rel else "/img/plot.svg"
+    assert b"first" in request(server, url)[2]
+    assert b'width="100"' in request(server, "/posts/b/")[2]
+    image.write_text(SVG.format(w=300, note="second"))  # in place, as most editors save
+    wait_for(lambda: b"second" in request(server, url)[2])
+    assert b'width="300"' in request(server, "/posts/b/")[2]
+
+
+def test_a_browser_leaving_mid_answer_prints_no_traceback(start, site, capfd) -> None:
+    """A reader who reloads or clicks on while a big file is being sent closes the
+    connection under the server's write (`BrokenPipeError`, `ConnectionResetError`): no
+    traceback in the author's terminal; any other error of a request still prints one."""
+    (site / "static").mkdir()
+    (site / "static/big.bin").write_bytes(b"x" * 8_000_000)  # more than any socket buffer
+    server = start(site)
+    assert request(server, "/big.bin")[0] == 200
+    parts = urlsplit(server.url)
+    for _ in range(3):
+        conn = socket.create_connection((parts.hostname, parts.port))
+        conn.sendall(b"GET /big.bin HTTP/1.1\r\nHost: x\r\n\r\n")
+        conn.recv(1024)  # the answer has begun
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        conn.close()  # a reset, as a browser's cancelled load sends
+    assert request(server, "/posts/p1/")[0] == 200  # still serving
+    time.sleep(0.2)
+    assert "Traceback" not in capfd.readouterr().err
+    try:
+        raise ValueError("a bug")
+    except ValueError:
+        server.http.handle_error(None, ("127.0.0.1", 1))  # type: ignore[union-attr]
+    assert "ValueError: a bug" in capfd.readouterr().err

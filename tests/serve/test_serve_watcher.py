@@ -175,9 +175,27 @@ def test_each_kind_of_source_lands_in_its_own_bucket(layout: SiteLayout) -> None
     )
     assert changes.templates == {root / "templates/post.html"}
     assert changes.static == {root / "static/css/base.css"}
+    assert changes.assets == {root / "content/posts/notes.txt"}  # published as it is
     assert changes.config and not changes.content
     windows = root / "content/posts/Windows.MD"  # a source, as discovery reads it
     assert changes_of(layout, FileModifiedEvent(str(windows))).content == {windows}
+
+
+def test_a_saved_content_file_calls_for_a_build_and_its_temp_files_do_not(
+    layout: SiteLayout,
+) -> None:
+    bundle = layout.root / "content/posts/bundle"
+    saved = changes_of(layout, FileModifiedEvent(str(bundle / "plot.png")))
+    assert saved and saved.assets == {bundle / "plot.png"}
+    for name in (".plot.png.swp", "plot.png~", "plot.png.tmp", "index.md.aBcDeF"):
+        assert not changes_of(layout, FileModifiedEvent(str(bundle / name)))
+    qt_save = changes_of(  # QSaveFile: `index.md.XXXXXX` written, then renamed onto it
+        layout,
+        FileCreatedEvent(str(bundle / "index.md.aBcDeF")),
+        FileClosedEvent(str(bundle / "index.md.aBcDeF")),
+        FileMovedEvent(str(bundle / "index.md.aBcDeF"), str(bundle / "index.md")),
+    )
+    assert qt_save.content == {bundle / "index.md"} and not qt_save.assets
 
 
 @pytest.mark.parametrize("rel", ["refs.bib", "content/posts/bundle/refs.bib"])

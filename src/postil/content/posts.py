@@ -225,7 +225,7 @@ def redirecting_aliases(post: Post) -> list[tuple[str, TextAt]]:
     written: dict[str, TextAt] = {}
     for alias, at in zip(post.meta.aliases, spots, strict=False):
         path = alias_path(post, alias)
-        if path != post.url:
+        if output_file(path) != post.output_rel:
             written.setdefault(path, at)
     dated = dated_url(post)  # links to the dated URL earlier versions gave it keep working
     if dated is not None:
@@ -283,31 +283,45 @@ def _longer_slugs(post: Post) -> Iterator[str]:
         yield make_slug("-".join([*folders[-count:], post.slug]))
 
 
+def output_file(url: str) -> str:
+    """Return the file a site-relative URL is published as: a folder's `index.html`
+    (`posts/x/` → `posts/x/index.html`), else the URL itself (`old/x.html`); so
+    `/posts/x/index.html` and `/posts/x/` are one page, as every web server serves them."""
+    return url + "index.html" if not url or url.endswith("/") else url
+
+
 def check_unique_urls(posts: list[Post]) -> list[ContentError]:
     """Return an error for every post whose URL, or one of whose `aliases:`, another post's
-    URL or alias already takes, naming both files. The URLs are claimed first, so an alias
-    on another post's URL is reported at the alias (the one to change)."""
+    URL or alias already takes (the same file: `/x/index.html` is `/x/`), naming both
+    files. URLs from file names are claimed first, then written ones (`slug:`,
+    `permalink:`), then aliases, so the error is at the value to change."""
     claims: list[tuple[Post, str, str, TextAt]] = [
         (post, post.url, "", post.meta.permalink_at if post.meta.permalink else post.meta.slug_at)
         for post in posts
     ]
     for post in posts:
         claims += [(post, path, "alias", at) for path, at in redirecting_aliases(post)]
-    seen: dict[str, tuple[Post, str]] = {}
+    # URLs from file names first, then written ones, then aliases: the error is at the
+    # value the author wrote (the one to change), not at a file that never asked for it
+    claims.sort(
+        key=lambda c: (bool(c[2]), not c[2] and bool(c[0].meta.permalink or c[0].meta.slug))
+    )
+    seen: dict[str, tuple[Post, str, str]] = {}
     errors = []
     for post, url, kind, at in claims:
-        other, other_kind = seen.setdefault(url, (post, kind))
+        other, other_url, other_kind = seen.setdefault(output_file(url), (post, url, kind))
         if other is post and other_kind == kind:
             continue
-        errors.append(_url_taken(post, url, kind, at, other, other_kind))
+        errors.append(_url_taken(post, (url, other_url), (kind, other_kind), at, other))
     return errors
 
 
 def _url_taken(
-    post: Post, url: str, kind: str, at: TextAt, other: Post, other_kind: str
+    post: Post, urls: tuple[str, str], kinds: tuple[str, str], at: TextAt, other: Post
 ) -> ContentError:
-    """Return the error of `post` claiming `url` (as its URL, or as an alias: `kind`) that
-    `other` claims already (as its URL or as an alias: `other_kind`)."""
+    """Return the error of `post` claiming `urls[0]` (as its URL, or as an alias:
+    `kinds[0]`) whose file `other` claims already as `urls[1]` (its URL or an alias)."""
+    (url, other_url), (kind, other_kind) = urls, kinds
     if not kind and not other_kind and not post.meta.permalink and not other.meta.permalink:
         message = (
             f"slug `{post.slug}` is also used by {other.source.rel}; "
@@ -317,5 +331,7 @@ def _url_taken(
         mine = "an alias of this post" if kind else "this post's URL"
         whose = "this post's" if other is post else f"{other.source.rel}'s"
         theirs = f"{whose} alias" if other_kind else f"{whose} URL"
+        if other_url != url:  # `/x/index.html` and `/x/`: one file
+            theirs += f" `/{other_url}`, the same page"
         message = f"`/{url}` is {mine} and {theirs}; change `permalink:`, `slug:` or `aliases:`"
     return ContentError(message, Location(post.source.rel, at.line, at.col))

@@ -80,14 +80,17 @@ def myst_role(state: StateInline, silent: bool) -> bool:
         return _empty_role(state, silent)
     name, text = _role_name(found), found.group(3)
     if not silent:
-        if name in ("math", "eq"):
+        if name == "math":
             token = state.push("math_inline", "math", 0)
-            token.content = text if name == "math" else f"\\eqref{{{text.strip()}}}"
-            token.markup = "$"
+            token.content, token.markup = text, "$"
             # where its TeX starts, so a math error names its own column (`mathdoc.locate`)
-            token.meta = {"offset": found.start(3) if name == "math" else state.pos}
-            if name == "eq":
-                token.meta["role"] = "eq"  # an unknown label is a warning, as in Sphinx
+            token.meta = {"offset": found.start(3)}
+        elif name == "eq":
+            # the equation's number as a link in prose, as `\eqref{x}` written in text is
+            # (`postil.markdown.mathref`: a link inside `<math>` is a control nested in
+            # another); an unknown label is a warning at the role, as in Sphinx
+            token = state.push("math_ref", "a", 0)
+            token.meta = {"kind": "eqref", "label": text.strip(), "offset": state.pos}
         elif name in REFERENCES:
             _push_reference(state, name, text, found.group())
         elif name in CITE_ROLES:

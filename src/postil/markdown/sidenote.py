@@ -540,8 +540,8 @@ def _render_margin_body(self: Any, note: Note, options: Any, env: Any, *, hidden
         if token.type == "inline":
             children = [_margin_child(child) for child in token.children or []]
             inner = self.renderInline(children, options, env)
-            if hidden:
-                inner = unfocusable(inner)
+            if hidden:  # the Notes list holds the ids an author wrote (`[x]{#id}`, `<a id>`)
+                inner = unfocusable(ANY_ID_ATTRIBUTE.sub("", inner))
             parts.append(f'<span class="sidenote-para">{inner}</span>')
         elif token.type in ("fence", "code_block"):
             code = escapeHtml(token.content.rstrip("\n"))
@@ -570,6 +570,10 @@ FOCUSABLE = re.compile(r"<(?:a|button|input|select|textarea|summary|iframe)\b[^>
 _ATTR_TABINDEX = re.compile(r"\stabindex\s*=", re.I)
 ID_ATTRIBUTE = re.compile(r' id="[^"]*"')
 """An `id` attribute as the renderers write it (double quotes; a `"` in a value is `&quot;`)."""
+ANY_ID_ATTRIBUTE = re.compile(r"""\sid\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+)""", re.I)
+"""An `id` attribute as the renderers and raw HTML write it (HTML's three value syntaxes):
+a numbered note's margin copy leaves them out, so each id of the page is the Notes
+list's, once (a duplicate id is invalid HTML, and a link to it lands on the first)."""
 SCROLL_FOCUS = ' tabindex="0"'
 """What a wide formula's `math-display` box or a table's wrapper takes the keyboard's focus
 with (to scroll it)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import mimetypes
 import socket
+import sys
 import threading
 from dataclasses import dataclass
 from html import escape
@@ -141,6 +142,14 @@ class DevHTTPServer(ThreadingHTTPServer):
         """Remember (or forget) an open connection."""
         with self._lock:
             (self._connections.add if open_ else self._connections.discard)(conn)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Say nothing when a browser went away mid-answer (a reload, a closed tab, a click
+        on before the page finished: `ConnectionError`, as `BrokenPipeError`); print any
+        other error of a request with its traceback, as socketserver does (a bug)."""
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
 
     def close_connections(self) -> None:
         """Shut down every open connection so blocked reads and writes return."""

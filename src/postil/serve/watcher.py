@@ -102,6 +102,9 @@ class ChangeSet:
         content: changed, created or deleted `.md` files under content/ (absolute paths).
         templates: changed template files (any template directory of the theme lookup).
         static: changed static files (any static directory).
+        assets: changed files under content/ that are published as they are (a bundle's
+            image, `content/img/x.png`): the build copies them, and a post that shows an
+            image takes its new width and height.
         config: postil.yaml or a data file changed: everything is rebuilt.
         rescan: a directory under content/ was created, moved or deleted: list content/ again.
         settled: the paths whose write the events completed (closed after writing, or
@@ -122,6 +125,7 @@ class ChangeSet:
     content: set[Path] = field(default_factory=set)
     templates: set[Path] = field(default_factory=set)
     static: set[Path] = field(default_factory=set)
+    assets: set[Path] = field(default_factory=set)
     config: bool = False
     rescan: bool = False
     settled: set[Path] = field(default_factory=set)
@@ -130,13 +134,15 @@ class ChangeSet:
     entries: set[Path] = field(default_factory=set)
 
     def __bool__(self) -> bool:
-        return bool(self.content or self.templates or self.static or self.config or self.rescan)
+        files = self.content or self.templates or self.static or self.assets
+        return bool(files or self.config or self.rescan)
 
     def merge(self, other: ChangeSet) -> None:
         """Add every change of `other` to this set (coalescing two batches into one)."""
         self.content |= other.content
         self.templates |= other.templates
         self.static |= other.static
+        self.assets |= other.assets
         self.config = self.config or other.config
         self.rescan = self.rescan or other.rescan
         self.settled = (self.settled - other.files()) | other.settled
@@ -145,8 +151,8 @@ class ChangeSet:
         self.entries |= other.entries
 
     def files(self) -> set[Path]:
-        """Return every changed content, template and static file."""
-        return self.content | self.templates | self.static
+        """Return every changed content, template, static and content asset file."""
+        return self.content | self.templates | self.static | self.assets
 
 
 @dataclass(frozen=True)
@@ -216,6 +222,10 @@ class SiteLayout:
                 into.content.add(path)
             elif path.suffix == ".bib":  # a post's bibliography: the build finds what it changed
                 into.config = True
+            elif not is_source(path.stem):  # published as it is: a bundle's image
+                into.assets.add(path)
+            # (`x.md.aBc123`: a source's temp file, which Qt's and rsync's atomic saves
+            # rename onto the source; the rename is the change)
         elif path.is_relative_to(self.root / DATA_DIR):
             into.config = True
         elif not is_dir and any(path.is_relative_to(d) for d in self.templates):
