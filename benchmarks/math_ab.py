@@ -23,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from latex2mathml.converter import convert as raw_convert
-from math_speed import load_formulas
+from math_speed import ONLY, load_formulas
 
 Convert = Callable[[str, bool], str]
 
@@ -68,8 +68,9 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=Path("/tmp/mc"))
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--batch", type=int, default=50)
+    parser.add_argument("--only", choices=ONLY, default="both", help="the TSV's or the corpus's")
     args = parser.parse_args()
-    formulas = load_formulas(args.corpus if args.corpus.exists() else None)
+    formulas = load_formulas(args.corpus if args.corpus.exists() else None, args.only)
     sides = {"base": _load(args.base.resolve()), "current": _load(None)}
     batches = [formulas[i : i + args.batch] for i in range(0, len(formulas), args.batch)]
     outputs = {name: _run(*side, formulas) for name, side in sides.items()}  # warm, and check

@@ -4,7 +4,7 @@ Usage:
     python benchmarks/math_speed.py [--corpus DIR] [--out outputs.json] [--repeat N]
 
 Formulas: every row of `../shared/math/math_corpus.tsv` plus the `$…$`/`$$…$$` of the
-Markdown posts under `--corpus` (made by `gen_corpus.py DIR --posts 100 --unique-math
+Markdown posts under `--corpus` (`--only tsv` or `--only corpus`: one of them; made by `gen_corpus.py DIR --posts 100 --unique-math
 --flavor neutral`; a simple regex, good enough for a benchmark). No conversion cache is
 used. Prints total and per-formula times (best of `--repeat` runs)
 and ms per post-equivalent (13 formulas); writes each output (or the error) to `--out`
@@ -29,14 +29,21 @@ TSV = Path(__file__).resolve().parents[2] / "shared" / "math" / "math_corpus.tsv
 DISPLAY_MATH = re.compile(r"\$\$(.+?)\$\$", re.DOTALL)
 INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\s)([^$\n]+?)(?<!\s)\$(?!\$)")
 PER_POST = 13
+ONLY = ("both", "tsv", "corpus")
 
 
-def load_formulas(corpus: Path | None) -> list[tuple[str, bool]]:
-    """Return (latex, display) for every formula of the TSV and of the generated corpus."""
+def load_formulas(corpus: Path | None, only: str = "both") -> list[tuple[str, bool]]:
+    """Return (latex, display) for every formula of the TSV and of the generated corpus.
+
+    `only` is "tsv" or "corpus" for the formulas of one of them, "both" for all.
+    """
     formulas = []
-    with TSV.open(encoding="utf-8") as handle:
-        for row in csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE):
-            formulas.append((row["latex"], row["display"] == "1"))
+    if only != "corpus":
+        with TSV.open(encoding="utf-8") as handle:
+            for row in csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE):
+                formulas.append((row["latex"], row["display"] == "1"))
+    if only == "tsv":
+        return formulas
     if corpus is not None:
         for path in sorted(corpus.rglob("*.md")):
             text = path.read_text(encoding="utf-8")
@@ -75,9 +82,10 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=Path("/tmp/mc"))
     parser.add_argument("--out", type=Path, default=Path("/tmp/math_outputs.json"))
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--only", choices=ONLY, default="both")
     args = parser.parse_args()
     corpus = args.corpus if args.corpus.exists() else None
-    formulas = load_formulas(corpus)
+    formulas = load_formulas(corpus, args.only)
     postil_best, outputs = min(run_postil(formulas) for _ in range(args.repeat))
     raw_best = min(run_raw(formulas) for _ in range(args.repeat))
     n = len(formulas)

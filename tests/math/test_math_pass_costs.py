@@ -24,6 +24,7 @@ from postil.math import (
     arity,
     latex_to_mathml,
     limits,
+    listends,
     spacing,
     styles,
     syntax,
@@ -325,3 +326,60 @@ PIECES = ["{", "}", "a", " ", "\\{", "\\}", "\\\\", "\\left(", "\\right)", "%c\n
 def test_math_syntax_check_by_braces_agrees_with_the_token_loop(pieces):
     latex = "".join(pieces)
     assert locate_syntax_error(latex) == _slow_syntax_check(latex)
+
+
+# Session 45 (issue 20): the passes read fewer elements; the outputs stay byte for byte.
+
+
+def test_math_function_spacing_reads_only_words_and_scripted_children(monkeypatch):
+    names = _counting(monkeypatch, spacing, "_is_function_name")
+    out = latex_to_mathml(r"a + b c \log x")
+    assert names[0] == 1  # the `<mi>log</mi>`; `a`, `+`, `b`, `c`, `x` are no word
+    assert "<mi>log</mi><mo>\u2061</mo>" in out
+
+
+def test_math_list_ends_read_the_class_of_operators_only(monkeypatch):
+    ends = _counting(monkeypatch, listends, "_end_class")
+    out = latex_to_mathml(r"a b c d = e")
+    assert ends[0] == 1  # the `=`; a row without an operator is not read at all
+    assert "<mo>=</mo>" in out
+
+
+def test_math_prefix_signs_read_the_operand_before_operators_only(monkeypatch):
+    operands = _counting(monkeypatch, tokens, "_expects_operand")
+    out = latex_to_mathml(r"a b c - d")
+    assert operands[0] == 1  # before the `−`; letters need no look back
+    assert "<mo>−</mo>" in out  # binary: `c` before it
+
+
+def test_math_inline_limits_walk_no_styles_without_a_display_switch(monkeypatch):
+    walks = _counting(monkeypatch, limits, "walk_styles")
+    inline = latex_to_mathml(r"\sum_{i} x_i")
+    assert walks[0] == 0
+    assert "<msub>" in inline and "<munder>" not in inline
+    assert "<munder>" in latex_to_mathml(r"{\displaystyle \sum_{i} x_i}")
+    assert walks[0] == 1
+    assert "<munder>" in latex_to_mathml(r"\sum_{i} x_i", display=True)
+    assert walks[0] == 2
+
+
+def test_math_atom_spacing_reports_a_large_operator_a_script_unspaces():
+    # An operator spaced as binary by its `lspace` alone is its symbol's class once the
+    # script takes the space away: `space_large_operators` must still see the ∑.
+    root = ET.fromstring(
+        '<mrow><msub><mi>x</mi><mrow><mi>a</mi><mo lspace="0.2222em">∑</mo><mi>b</mi>'
+        "</mrow></msub></mrow>"
+    )
+    classes = spacing.fix_atom_spacing(root, False)
+    assert root.find(".//mo").get("lspace") == "0em"
+    assert spacing.atom_class(root.find(".//mo")) == "mathop"
+    assert "mathop" in classes and "mathbin" in classes
+
+
+def test_math_atom_spacing_finds_large_operators_without_another_walk(monkeypatch):
+    large = _counting(monkeypatch, listends, "space_large_operators")
+    latex_to_mathml(r"a + b = c")
+    assert large[0] == 0
+    out = latex_to_mathml(r"a = \sum_i b_i")
+    assert large[0] == 1
+    assert '<msub><mo lspace="0em">∑</mo><mi>i</mi></msub>' in out  # no Rel–Op thin space

@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable
+from itertools import repeat
 
 from postil.math.macros import read_group
 from postil.math.markers import DATA_LIMITS, has_markers, marker, read_marker
 from postil.math.mathml import SCRIPTED, SCRIPTED_OR_STACKED, UNDER_OVER, core
-from postil.math.styles import DISPLAY, walk_styles
+from postil.math.styles import DISPLAY, TEXT, sets_display_style, walk_styles
 from postil.math.symbols import LIMIT_NAMES, LIMIT_OPERATORS
 
 LIMITS = re.compile(r"\s*\\(no)?limits(?![A-Za-z])")
@@ -114,7 +116,11 @@ def apply_limits(root: ET.Element, display: bool, *, unwrap: bool = True) -> Non
         for el in root.iter()
     ):
         return  # no operator takes limits: no need to know the styles
-    for el, style in walk_styles(root, display):
+    if display or sets_display_style(root):
+        styled: Iterable[tuple[ET.Element, int]] = walk_styles(root, display)
+    else:  # no element is in display style, the only one this loop tells apart
+        styled = zip(root.iter(), repeat(TEXT))
+    for el, style in styled:
         tag = el.tag
         if tag not in SCRIPTED and tag not in SCRIPTS_OF or not len(el):
             continue

@@ -31,10 +31,9 @@ spaces, as TeX spaces `\overset{!}{=}` as a relation (a braced `{=}` is ordinary
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
 
 from postil.math.markers import FIXED
-from postil.math.mathml import core, is_space
+from postil.math.mathml import core
 from postil.math.spacing import SPACED_CLASSES, ZERO, atom_class, neighbour_class
 
 LISTS = frozenset(("mrow", "mtd", "msqrt", "mpadded", "mphantom", "menclose"))
@@ -57,11 +56,15 @@ def space_list_ends(root: ET.Element) -> None:
     for row in root.iter():
         if row is not root and row.tag not in LISTS:
             continue
-        atoms = list(_atoms(row))
+        if row.find("mo") is None and row.find("mstyle") is None:
+            continue  # no operator among its atoms (`_end_class`: None for each)
+        atoms = _atoms(row)
         if len(atoms) == 1 and row is not root and row.tag != "mtd":
             continue  # an embellished operator: spaced in the list around it
         last = len(atoms) - 1
         for index, el in enumerate(atoms):
+            if el.tag != "mo":
+                continue  # what `_end_class` says first, without the call
             kind = _end_class(el)
             if kind is None:
                 continue
@@ -76,14 +79,17 @@ def space_list_ends(root: ET.Element) -> None:
                 el.set("rspace", ZERO)
 
 
-def _atoms(row: ET.Element) -> Iterator[ET.Element]:
-    """Yield the atoms of the list `row` sets, in order: its children but spaces, with an
+def _atoms(row: ET.Element) -> list[ET.Element]:
+    """Return the atoms of the list `row` sets, in order: its children but spaces, with an
     `<mstyle>`'s children in its place (a style or colour switch inside the list)."""
+    atoms: list[ET.Element] = []
     for child in row:
-        if child.tag == "mstyle":
-            yield from _atoms(child)
-        elif not is_space(child):
-            yield child
+        tag = child.tag
+        if tag == "mstyle":
+            atoms += _atoms(child)
+        elif tag != "mspace" and (tag != "mtext" or (child.text or "").strip()):
+            atoms.append(child)  # not `is_space(child)`, without the call
+    return atoms
 
 
 def _end_class(el: ET.Element) -> str | None:
@@ -130,7 +136,7 @@ def space_large_operators(root: ET.Element) -> None:
     for row in root.iter():
         if row is not root and row.tag not in LISTS:
             continue
-        atoms = list(_atoms(row))
+        atoms = _atoms(row)
         for index, el in enumerate(atoms):
             token = core(el)
             if token.tag != "mo" or FIXED in token.attrib or atom_class(token) != "mathop":

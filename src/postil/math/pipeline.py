@@ -318,9 +318,10 @@ def _limits(formula: Formula) -> None:
 def _atom_spacing(formula: Formula) -> None:
     """Remove TeX's spaces between adjacent relations, around operators in scripts and at
     the ends of lists (`listends`: only a formula with a spaced operator has work there)."""
-    if spacing.fix_atom_spacing(formula.root, formula.display):
+    classes = spacing.fix_atom_spacing(formula.root, formula.display)
+    if not spacing.SPACED_CLASSES.isdisjoint(classes):
         listends.space_list_ends(formula.root)
-    if any(spacing.atom_class(el) == "mathop" for el in formula.root.iter("mo")):
+    if "mathop" in classes:  # a large operator (`\sum`): found before, without a new walk
         listends.space_large_operators(formula.root)
 
 

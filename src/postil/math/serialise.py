@@ -70,30 +70,54 @@ START_TAG_LIMIT = 4096
 
 
 def _write(el: ET.Element, parts: list[str]) -> None:
-    """Append `el` (start tag, text, children with their tails, end tag) to `parts`."""
+    """Append `el` (start tag, text, children with their tails, end tag) to `parts`.
+
+    A child without children or tail (a token, an `<mspace>`: most of a formula) is written
+    here as one string, without a call of its own (serialising: ≈ 20 % less CPU, issue 20).
+    """
     tag = el.tag
     attrib = el.attrib
     if attrib:
         key = (tag, *attrib.items())
-        start = _START_TAGS.get(key)
-        if start is None:
-            attrs = [
-                f' {k}="{escape_attribute(v) if NEEDS_ESCAPE.search(v) else v}"'
-                for k, v in attrib.items()
-            ]
-            if len(_START_TAGS) >= START_TAG_LIMIT:
-                _START_TAGS.clear()
-            start = _START_TAGS[key] = f"<{tag}{''.join(attrs)}>"
-        parts.append(start)
+        parts.append(_START_TAGS.get(key) or _start_tag(key, attrib))
     else:
         parts.append(f"<{tag}>")
-    if el.text:
-        parts.append(escape_text(el.text))
+    text = el.text
+    if text:
+        parts.append(escape_text(text) if "&" in text or "<" in text or ">" in text else text)
     for child in el:
-        _write(child, parts)
-        if child.tail:
-            parts.append(escape_text(child.tail))
+        if len(child) or child.tail:
+            _write(child, parts)
+            if child.tail:
+                parts.append(escape_text(child.tail))
+            continue
+        child_tag = child.tag
+        attrib = child.attrib
+        if attrib:
+            key = (child_tag, *attrib.items())
+            start = _START_TAGS.get(key) or _start_tag(key, attrib)
+        else:
+            start = f"<{child_tag}>"
+        text = child.text
+        if text:
+            if "&" in text or "<" in text or ">" in text:
+                text = escape_text(text)
+            parts.append(f"{start}{text}</{child_tag}>")
+        else:
+            parts.append(f"{start}</{child_tag}>")
     parts.append(f"</{tag}>")
+
+
+def _start_tag(key: tuple[object, ...], attrib: dict[str, str]) -> str:
+    """Return the start tag of `key`'s element (`(tag, *attribute items)`, as `_START_TAGS`
+    keys it) with its attributes escaped, and keep it in `_START_TAGS`."""
+    attrs = [
+        f' {k}="{escape_attribute(v) if NEEDS_ESCAPE.search(v) else v}"' for k, v in attrib.items()
+    ]
+    if len(_START_TAGS) >= START_TAG_LIMIT:
+        _START_TAGS.clear()
+    start = _START_TAGS[key] = f"<{key[0]}{''.join(attrs)}>"
+    return start
 
 
 DISPLAY_MATH_OPEN = '<math display="block"><semantics>'

@@ -166,16 +166,20 @@ def _is_function_name(el: ET.Element) -> bool:
     return el.tag == "mo" and len(text) > 1 and text.isalpha() and "lspace" not in el.attrib
 
 
-def _may_hold_function_names(root: ET.Element) -> bool:
-    """Tell whether `_is_function_name` can hold for an element under `root`: one is marked
-    `DATA_OP`, or an `<mi>`/`<mo>` has a text of more than one character (no name has one)."""
+def _word_tokens(root: ET.Element) -> set[int]:
+    """Return the ids of the elements under `root` for which `_is_function_name` can hold
+    without descending: those marked `DATA_OP`, and the `<mi>`s and `<mo>`s of more than one
+    character (no name has one). A scripted or stacked element may be a name through its
+    base; any other is one only if it is in this set (empty: no name in the formula)."""
+    words: set[int] = set()
     for el in root.iter():
         if el.attrib and DATA_OP in el.attrib:
-            return True
+            words.add(id(el))
+            continue
         tag, text = el.tag, el.text
         if (tag == "mi" or tag == "mo") and text and len(text) > 1:
-            return True
-    return False
+            words.add(id(el))
+    return words
 
 
 def _name_to_mi(el: ET.Element) -> None:
@@ -196,18 +200,22 @@ def apply_functions(root: ET.Element) -> None:
     opening fence (The TeXbook, ch. 18, rule 20); Chromium gives U+2061 no width, so the
     thin space is an explicit `<mspace>`.
     """
-    if not _may_hold_function_names(root):
+    words = _word_tokens(root)
+    if not words:
         return
     for parent in list(root.iter()):
         if not len(parent) or parent.tag in POSITIONAL:
             continue
         kids = list(parent)
-        names = []
+        names: set[int] = set()
         for i in range(len(kids) - 1, -1, -1):
-            if not _is_function_name(kids[i]):
+            kid = kids[i]
+            if id(kid) not in words and kid.tag not in SCRIPTED_OR_STACKED:
+                continue  # a token or row that is no name (most children: no call)
+            if not _is_function_name(kid):
                 continue
-            names.append(kids[i])
-            _name_to_mi(kids[i])
+            names.add(id(kid))
+            _name_to_mi(kid)
             atom = next((k for k in kids[i + 1 :] if not is_space(k)), None)
             if atom is not None and not _starts_with_relation_or_end(atom):
                 apply = ET.Element("mo")
@@ -215,9 +223,11 @@ def apply_functions(root: ET.Element) -> None:
                 parent.insert(i + 1, apply)
                 if not _is_plain_open_fence(atom):
                     parent.insert(i + 2, ET.Element("mspace", width=THIN))
-        kids = list(parent) if names else []  # with the spaces after the names
+        if not names:
+            continue
+        kids = list(parent)  # with the spaces after the names
         for i in range(len(kids) - 1, 0, -1):
-            if any(kids[i] is name for name in names) and _follows_operand(kids[:i]):
+            if id(kids[i]) in names and _follows_operand(kids[:i]):
                 parent.insert(i, ET.Element("mspace", width=THIN))
 
 
@@ -263,20 +273,23 @@ def atom_class(el: ET.Element) -> str | None:
     """
     if el.tag != "mo":
         return None
-    if el.attrib and DATA_CLASS in el.attrib:
-        return el.attrib[DATA_CLASS]  # `\mathrel{\#}` (`tokens.flatten_class_tokens`)
+    attrib = el.attrib
     text = el.text or ""
-    if text == ":" and FIXED in el.attrib and el.get("lspace") != REL_SPACE:
-        return "mathpunct"
-    if el.get("lspace") == BIN_SPACE:
-        return "mathbin"
+    if attrib:  # most operators have none: the look-ups below are for the others
+        if DATA_CLASS in attrib:
+            return attrib[DATA_CLASS]  # `\mathrel{\#}` (`tokens.flatten_class_tokens`)
+        lspace = attrib.get("lspace")
+        if text == ":" and FIXED in attrib and lspace != REL_SPACE:
+            return "mathpunct"
+        if lspace == BIN_SPACE:
+            return "mathbin"
     if len(text) > 1 and not text.isalpha():
         classes = {symbol_class(char) for char in text}
         return "mathrel" if "mathrel" in classes else None
     return symbol_class(text)
 
 
-def fix_atom_spacing(root: ET.Element, display: bool) -> bool:
+def fix_atom_spacing(root: ET.Element, display: bool) -> set[str | None]:
     """Give relations, binary operators and punctuation the spaces TeX gives them.
 
     The TeXbook, ch. 18, p. 170 (Appendix G, rule 20): between two relations there is no
@@ -287,45 +300,69 @@ def fix_atom_spacing(root: ET.Element, display: bool) -> bool:
     keeps them (WPT `mo-lspace-rspace-with-positive-scriptlevel`), so both are explicit.
 
     Returns:
-        Whether the formula has an operator TeX may space (a relation, binary operator or
-        punctuation): only then can `listends.space_list_ends` find work.
+        The classes (`atom_class`) the formula's operators have, or may have after this
+        change: a binary operator by its `lspace` alone (`BIN_SPACE`) counts with its
+        symbol's class as well, which it has once a script takes that space away. Only with
+        a relation, binary operator or punctuation can `listends.space_list_ends` find work,
+        only with `mathop` `listends.space_large_operators` (which re-reads each class).
     """
     # What the walk can change, known from the operators before it (it only takes spaces
     # away, which never makes an atom a relation or spaced): most formulas need no walk.
     operators = list(root.iter("mo"))
     classes = [atom_class(el) for el in operators]
     relations = classes.count("mathrel") >= 2  # `_join_relations` needs two
-    dots = any((el.text or "") in INNER_DOTS for el in root.iter("mi")) or any(
-        is_left_fence(el) for el in operators
-    )
-    misspaced = any((el.text or "") in MISSPACED for el in operators)
-    spaced = not SPACED_CLASSES.isdisjoint(classes)
+    found = set(classes)
+    spaced = not SPACED_CLASSES.isdisjoint(found)
+    if "mathbin" in found:
+        found.update(
+            symbol_class(el.text or "") for el in operators if el.get("lspace") == BIN_SPACE
+        )
+    misspaced = False
+    for el in operators:  # loops, not `any` over generators: most formulas stop early
+        if el.text in MISSPACED:
+            misspaced = True
+            break
+    dots = False
+    for el in root.iter("mi"):
+        if el.text in INNER_DOTS:
+            dots = True
+            break
+    else:  # or a `\left` fence (`fence="true"` read first: most operators have none)
+        dots = any(el.get("fence") == "true" and is_left_fence(el) for el in operators)
     if not relations and not dots and not misspaced and not spaced:
-        return False
-    if not any(el.tag in STYLE_LOWERING for el in root.iter()):
+        return found
+    for el in root.iter():
+        if el.tag in STYLE_LOWERING:
+            break
+    else:
         # Nothing is in a script style (29 % of the formulas that get here): only the rows'
         # relations and dots need work, found without following the styles.
         if misspaced:
             for el in operators:
                 _space_as_tex(el)
         for row in [el for el in root.iter() if el.tag in ROWS]:
-            if relations:
+            if relations and len(row) > 1:
                 _join_relations(row)
             if dots:
                 space_inner_dots(row)
-        return spaced
+        return found
     for el, style in walk_styles(root, display):
-        if el.tag in ROWS:
-            if relations:
+        tag = el.tag
+        if tag in ROWS:
+            if relations and len(el) > 1:  # a pair of relations needs two children
                 _join_relations(el)
             if style < SCRIPT and dots:  # `space_inner_dots` needs dots or a `\left`
                 space_inner_dots(el)
-        if style >= SCRIPT and atom_class(el) in SPACED_CLASSES and el.get("form") != "prefix":
-            el.set("lspace", ZERO)
-            el.set("rspace", ZERO)
-        elif misspaced and el.tag == "mo" and style < SCRIPT:
+            continue
+        if tag != "mo":
+            continue
+        if style >= SCRIPT:
+            if atom_class(el) in SPACED_CLASSES and el.get("form") != "prefix":
+                el.set("lspace", ZERO)
+                el.set("rspace", ZERO)
+        elif misspaced:
             _space_as_tex(el)
-    return spaced
+    return found
 
 
 MISSPACED = MISSPACED_BINS | MISSPACED_RELATIONS

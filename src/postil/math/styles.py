@@ -93,6 +93,19 @@ def _own_style(el: ET.Element, tag: str, style: int) -> int:
     return style
 
 
+def sets_display_style(root: ET.Element) -> bool:
+    """Tell whether an element under `root` sets display style for its content, as
+    `_own_style` reads it (`\\displaystyle`'s `mstyle`, a display environment's table):
+    without one, no element of an inline formula is in display style."""
+    for el in root.iter("mstyle"):
+        if el.get("displaystyle") == "true":
+            return True
+    for el in root.iter("mtable"):
+        if el.get("displaystyle") == "true" or el.get(DATA_ENV) in DISPLAY_ENVS:
+            return True
+    return False
+
+
 def fix_fraction_delimiters(root: ET.Element, display: bool) -> None:
     r"""Size the parentheses of `\binom`, `\choose`, `\genfrac` by the style they are in.
 

@@ -376,11 +376,12 @@ def mark_prefix_operators(root: ET.Element) -> None:
             tag = el.tag
             if tag == "mspace" or tag == "mtext" and is_space(el):
                 continue
+            if tag != "mo" and tag not in SCRIPTED_OR_STACKED:
+                ordinary, prev = False, el  # neither a sign nor (embellished) a bar
+                continue
             expects = not ordinary and _expects_operand(prev)
             ordinary = False
-            if tag != "mo" and tag not in SCRIPTED_OR_STACKED:
-                pass  # neither a sign nor (embellished) a bar
-            elif _is_sign(el) and expects:
+            if _is_sign(el) and expects:
                 el.set("form", "prefix")
             elif _is_bin(el) and expects:
                 el.attrib.update(BIN_AS_ORD)
