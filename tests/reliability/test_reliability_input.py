@@ -254,7 +254,7 @@ def test_an_unknown_key_of_many_files_is_one_warning_naming_the_others(tmp_path)
     files = {
         f"p{i}.md": f"---\ntitle: P{i}\ndate: 2024-01-01\nweight: {i}\n---\nx\n" for i in range(5)
     }
-    files["p2.md"] = files["p2.md"].replace("weight: 2", "weight: 2\nbookToc: false")
+    files["p2.md"] = files["p2.md"].replace("weight: 2", "weight: 2\nmood: calm")
     root = make_site(tmp_path / "site", files)
     warnings = [str(w) for w in build(BuildOptions(root=root)).warnings]
     assert [w.split(": warning: ")[0] for w in warnings] == [
@@ -266,7 +266,7 @@ def test_an_unknown_key_of_many_files_is_one_warning_naming_the_others(tmp_path)
         "and in 4 other files (content/posts/p1.md:4:1, content/posts/p2.md:4:1, "
         "content/posts/p3.md:4:1, …); known keys: aliases,"
     ), warnings[0]
-    assert "`bookToc` is ignored; known keys" in warnings[1]
+    assert "`mood` is ignored; known keys" in warnings[1]
     shutil.rmtree(root / "_site")
     assert build_errors(root, strict=True)[0].startswith("content/posts/p0.md:4:1: warning:")
 
