@@ -8,8 +8,9 @@
 // title and on the console.
 
 const script = document.querySelector("script[data-mermaid]");
-// postil's own (`figure.diagram pre.mermaid`) and an author's raw `<div class="mermaid">`
-const boxes = [...document.querySelectorAll("pre.mermaid, div.mermaid")];
+// postil's own (`figure.diagram pre.mermaid`, and `span.mermaid` in a note's margin copy)
+// and an author's raw `<div class="mermaid">`
+const boxes = [...document.querySelectorAll("pre.mermaid, div.mermaid, span.margin-diagram")];
 const sources = new Map(boxes.map((box) => [box, box.textContent]));
 const root = document.documentElement;
 const dark = window.matchMedia("(prefers-color-scheme: dark)");

@@ -55,12 +55,36 @@ pie title Heads
 
 PLAIN = "---\ntitle: Plain\ndate: 2026-01-01\n---\n\nNo diagram here.\n"
 
+NOTES = """\
+---
+title: Noted
+date: 2026-01-03
+---
+
+A claim with a note.[^steps] And a remark in the margin.[^side]
+
+[^steps]: The steps:
+
+    ```mermaid
+    flowchart LR
+      Query --> Softmax
+    ```
+
+[^side]: {-} The margin's own:
+
+    ```mermaid
+    flowchart TD
+      Key --> Value
+    ```
+"""
+
 
 def _site(root: Path, mermaid: str) -> Path:
     """Build a two-post site whose `mermaid:` is `mermaid`; link Mermaid's dist into it."""
     if not (MERMAID_DIST / "mermaid.esm.min.mjs").is_file():
         unavailable(f"Mermaid is not installed under tools/; {TOOLS_HINT}")
-    make_site(root, {"flows.md": POST, "plain.md": PLAIN}, CONFIG + f"mermaid: {mermaid}\n")
+    posts = {"flows.md": POST, "plain.md": PLAIN, "notes.md": NOTES}
+    make_site(root, posts, CONFIG + f"mermaid: {mermaid}\n")
     build(BuildOptions(root=root))
     os.symlink(MERMAID_DIST, root / "_site/mermaid")
     return root / "_site"
@@ -123,6 +147,32 @@ def test_switching_to_the_dark_scheme_draws_the_diagrams_again_in_it(page, site,
     page.evaluate("document.documentElement.dataset.theme = 'dark'")
     page.wait_for_function(f"({fill})() !== {light!r}", timeout=20000)
     assert page.evaluate("document.querySelectorAll('.mermaid.is-drawn').length") == 3
+
+
+def test_a_diagram_in_a_note_is_drawn_in_its_margin_copy_and_in_the_notes_list(
+    page, site, serve_dir
+):
+    """A note's margin copy showed the diagram's source as code, never drawn; a margin note
+    (`{-}`, its only copy) never showed the diagram at all."""
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.goto(serve_dir(site) + "posts/notes/")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.mermaid.is-drawn').length == 3", timeout=20000
+    )
+    texts = page.evaluate(
+        """() => ["#sn-1", "#mn-1", "#fn-1"].map((id) => {
+          const svg = document.querySelector(id + " .mermaid svg");
+          const box = svg && svg.getBoundingClientRect();
+          const note = document.querySelector(id).getBoundingClientRect();
+          if (!svg) return null;
+          const labels = [...svg.querySelectorAll(".nodeLabel")].map((n) => n.textContent);
+          return [labels.join(" "), box.width > 0 && box.right <= note.right + 1];
+        })"""
+    )
+    sidenote, margin, listed = texts
+    assert sidenote[0] == "Query Softmax" and sidenote[1]
+    assert margin[0] == "Key Value" and margin[1]
+    assert listed[0] == "Query Softmax"
 
 
 def test_a_page_without_a_diagram_loads_no_diagram_script(page, site, serve_dir):
