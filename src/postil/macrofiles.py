@@ -14,7 +14,8 @@ What is read, by the file's ending:
 - `.js`, `.mjs`, `.json`: each `macros: {…}` object of a MathJax 2 or 3 or KaTeX setup
   (`postil.markdown.mathloader.config_macros`: `name: "TeX"`, `name: ["TeX #1", 1]`,
   `"\\name": "TeX"`);
-- `.html`, `.htm`: those objects in its scripts, and the TeX definitions in the rest;
+- `.html`, `.htm`: those objects in its scripts, and the TeX definitions in the rest
+  (their HTML entities decoded, `&lt;` is `<`, as the browser gives MathJax the text);
 - anything else (`.tex`, `.sty`, `.md`, `.qmd`, `.txt`): the TeX definitions
   (`\newcommand`, `\renewcommand`, `\providecommand`, `\def`, `\let`,
   `\DeclareMathOperator`, `\DeclarePairedDelimiter`, `\newenvironment`, `\definecolor`:
@@ -23,6 +24,7 @@ What is read, by the file's ending:
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path, PurePosixPath
 
@@ -88,13 +90,16 @@ def read_macro_file(path: Path, rel: str) -> dict[str, str]:
     except MathError as e:  # a MathJax entry whose TeX is malformed: the object's place
         raise MacroFileError(f"`{rel}`: a `macros` entry cannot be read: {e.message}") from e
     try:
-        found |= extract_definitions(tex)[0]
+        defined = extract_definitions(tex)[0]
     except MathError as e:
         start = text.rfind("\n", 0, e.offset) + 1
         end = text.find("\n", e.offset)
         line_text = text[start : end if end >= 0 else len(text)]
         line = text.count("\n", 0, e.offset) + 1
         raise MacroFileError(e.message, line, e.offset - start + 1, line_text) from e
+    if suffix in HTML_SUFFIXES:  # the browser decodes `&lt;` before MathJax reads the TeX
+        defined = {name: html.unescape(body) for name, body in defined.items()}
+    found |= defined
     if not found:
         raise MacroFileError(
             f"`{rel}` defines no macro: postil reads `\\newcommand`, `\\def`, "

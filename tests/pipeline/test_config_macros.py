@@ -117,6 +117,18 @@ def test_macros_from_reads_katex_options_in_a_script_file(tmp_path):
     assert dict(load_config(root).math_macros) == {"E": r"\mathbb{E}"}
 
 
+def test_a_macros_files_html_entities_are_decoded_outside_its_scripts(tmp_path):
+    """The browser gives MathJax `a < b` for `a &lt; b` in a page's text (a script's text is
+    not decoded); the macro's body kept `&lt;`, which math reads as text."""
+    head = (
+        "<div hidden>$\\newcommand{\\ind}{\\mathbb{1}_{a &lt; b}}$</div>\n"
+        '<script>renderMathInElement(document.body, {macros: {"\\\\amp": "&amp;"}});</script>\n'
+    )
+    root = _site_with_files(tmp_path, {"head.html": head}, "  macros_from: head.html\n")
+    macros = dict(load_config(root).math_macros)
+    assert macros == {"amp": "&amp;", "ind": r"\mathbb{1}_{a < b}"}
+
+
 @pytest.mark.parametrize(
     "files, value, where, says",
     [

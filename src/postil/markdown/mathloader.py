@@ -35,7 +35,11 @@ CONFIG = re.compile(
 
 _ATTR = re.compile(r"""([A-Za-z-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""")
 _MACROS = re.compile(r"\bmacros\s*:\s*\{", re.I)
-_JS_STRING = r""""(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'"""
+_JS_STRING = r""""(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\$]|\\.|\$(?!\{))*`"""
+"""A JavaScript string: double- or single-quoted, or a template literal without `${…}`."""
+_JS_COMMENT = re.compile(rf"({_JS_STRING})|//[^\n]*|/\*.*?\*/", re.S)
+"""A JavaScript comment (`//` to the line's end, `/* … */`), or a string, matched whole so
+that a `//` inside one (a URL) is no comment."""
 _ENTRY = re.compile(
     rf"""\s*(?:({_JS_STRING})|([A-Za-z]+))\s*:\s*"""
     rf"""(?:({_JS_STRING})|\[\s*({_JS_STRING})\s*(?:,\s*(\d)\s*)?"""
@@ -72,13 +76,17 @@ def config_macros(body: str) -> str:
     (MathJax's form with the number of arguments), `name: ["#1 #2", 2, "default"]` (the
     first argument optional, with that default), `"\\name": "TeX"` (KaTeX's, the
     backslash in the key). JavaScript's string escapes are undone (`"\\mathbb{R}"` is
-    `\mathbb{R}`). An entry written any other way (a variable, a function) ends the
-    reading of its object: the macros before it are kept.
+    `\mathbb{R}`), a template literal's too (`` `\\frac{1}{2}` ``, no `${…}` in it).
+    JavaScript's comments are skipped: one between entries ended its object's reading, and
+    a `macros: {…}` commented out was read. An entry written any other way (a variable, a
+    function) ends the reading of its object: the macros before it are kept.
 
     Returns:
         `\newcommand{\R}{\mathbb{R}}`, one after another, or "" for none.
     """
     out: list[str] = []
+    if "/" in body:  # comments blanked (a string is kept whole)
+        body = _JS_COMMENT.sub(lambda m: m.group(1) or " ", body)
     for found in _MACROS.finditer(body):
         pos = found.end()
         while (entry := _ENTRY.match(body, pos)) is not None:
