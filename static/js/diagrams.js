@@ -38,10 +38,12 @@ async function draw(mermaid) {
       const { svg } = await mermaid.render("postil-diagram-" + serial, sources.get(box));
       box.innerHTML = svg;
       box.classList.add("is-drawn");
+      box.dataset.scheme = theme; // article.css turns a dark drawing light on paper
       box.removeAttribute("title");
     } catch (error) {
       box.textContent = sources.get(box);
       box.classList.remove("is-drawn");
+      delete box.dataset.scheme;
       box.title = "Mermaid could not draw this diagram: " + (error && error.message);
       console.warn("postil: Mermaid could not draw diagram", n + 1, error);
     }

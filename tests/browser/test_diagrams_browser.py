@@ -149,6 +149,28 @@ def test_switching_to_the_dark_scheme_draws_the_diagrams_again_in_it(page, site,
     assert page.evaluate("document.querySelectorAll('.mermaid.is-drawn').length") == 3
 
 
+@pytest.mark.expect_page_errors
+def test_a_diagram_drawn_dark_prints_light_on_the_light_paper(page, site, serve_dir):
+    """Paper is light whatever the screen's scheme: a diagram drawn in the dark scheme
+    printed light grey lines and labels on white."""
+    page.goto(serve_dir(site) + "posts/flows/")
+    _drawn(page, 4)
+    filters = (
+        "() => [...document.querySelectorAll('.mermaid svg')]"
+        ".map((svg) => getComputedStyle(svg).filter)"
+    )
+    page.emulate_media(media="print")
+    assert set(page.evaluate(filters)) == {"none"}  # drawn light: printed as it is
+    page.emulate_media(media="screen")
+    page.evaluate("document.documentElement.dataset.theme = 'dark'")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.mermaid[data-scheme=dark]').length == 3", timeout=20000
+    )
+    assert set(page.evaluate(filters)) == {"none"}  # on screen, dark as drawn
+    page.emulate_media(media="print")
+    assert set(page.evaluate(filters)) == {"invert(1) hue-rotate(180deg)"}
+
+
 def test_a_diagram_in_a_note_is_drawn_in_its_margin_copy_and_in_the_notes_list(
     page, site, serve_dir
 ):
