@@ -213,11 +213,14 @@ def test_without_mermaid_the_source_stays_as_code(page, tmp_path, serve_dir):
     boxes = page.evaluate(DRAWN_JS)
     assert [box["drawn"] for box in boxes] == [False, False, False, False]
     assert boxes[0]["text"].startswith("flowchart LR")
-    style = page.evaluate(
-        "() => { const s = getComputedStyle(document.querySelector('pre.mermaid'));"
-        " return [s.fontFamily, s.borderTopStyle]; }"
+    styles = page.evaluate(
+        "() => ['pre.mermaid', 'div.mermaid'].map((box) => {"
+        " const s = getComputedStyle(document.querySelector(box));"
+        " return [s.fontFamily, s.borderTopStyle, s.whiteSpace]; })"
     )
-    assert "mono" in style[0].lower() and style[1] == "solid"
+    # an author's raw `<div class="mermaid">` too: its lines were run together as prose
+    for font, border, white_space in styles:
+        assert "mono" in font.lower() and border == "solid" and white_space == "pre"
 
 
 @pytest.mark.expect_page_errors
