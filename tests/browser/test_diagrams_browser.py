@@ -228,3 +228,12 @@ def test_axe_finds_nothing_on_the_drawn_page(page, site, serve_dir):
     page.goto(serve_dir(site) + "posts/flows/")
     _drawn(page, 4)
     assert run_axe(page) == []
+
+
+def test_axe_finds_nothing_on_a_page_with_diagrams_in_notes(page, site, serve_dir):
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.goto(serve_dir(site) + "posts/notes/")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.mermaid.is-drawn').length == 3", timeout=20000
+    )
+    assert run_axe(page) == []
