@@ -129,12 +129,19 @@ def test_a_macros_files_html_entities_are_decoded_outside_its_scripts(tmp_path):
     assert macros == {"amp": "&amp;", "ind": r"\mathbb{1}_{a < b}"}
 
 
+BAD_ENTRY = 'MathJax = {tex: {macros: {\n  ok: "x",  /* a\n comment */ bad: "\\\\frac{",\n}}};\n'
+
+
 @pytest.mark.parametrize(
     "files, value, where, says",
     [
         ({}, "nope.tex", "postil.yaml:5:16", "`nope.tex` is not a file of the site"),
         ({"m.tex": "Just words.\n"}, "m.tex", "postil.yaml:5:16", "`m.tex` defines no macro"),
         ({"m.tex": "ok\n\\newcommand{\\R\n"}, "m.tex", "m.tex:2:12", "`{` is never closed"),
+        # a MathJax entry's TeX: at that entry (it was postil.yaml's line, no entry named)
+        ({"m.js": BAD_ENTRY}, "m.js", "m.js:3:13", "this `macros` entry cannot be read"),
+        ({"m.html": f"<p>x</p>\n<script>{BAD_ENTRY}</script>\n"}, "m.html", "m.html:4:13",
+         "`{` is never closed"),
     ],
 )  # fmt: skip
 def test_a_macros_file_that_cannot_be_read_is_an_error_where_it_is(

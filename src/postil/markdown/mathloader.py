@@ -47,6 +47,8 @@ _ENTRY = re.compile(
     re.S,
 )
 _ESCAPE = re.compile(r"\\(.)", re.S)
+_NOT_NEWLINE = re.compile(r"[^\n]")
+_SPACE = re.compile(r"\s*")
 _JS_ESCAPES = {"n": "\n", "t": "\t"}
 
 
@@ -84,9 +86,16 @@ def config_macros(body: str) -> str:
     Returns:
         `\newcommand{\R}{\mathbb{R}}`, one after another, or "" for none.
     """
-    out: list[str] = []
-    if "/" in body:  # comments blanked (a string is kept whole)
-        body = _JS_COMMENT.sub(lambda m: m.group(1) or " ", body)
+    return "".join(definition for _, definition in config_macro_entries(body))
+
+
+def config_macro_entries(body: str) -> list[tuple[int, str]]:
+    r"""Return each macro `config_macros` reads as (offset of its entry in `body`, its
+    `\newcommand`), in order: for a message at the entry that cannot be read
+    (`postil.macrofiles`)."""
+    out: list[tuple[int, str]] = []
+    if "/" in body:  # comments blanked, their lines kept (a string is kept whole)
+        body = _JS_COMMENT.sub(lambda m: m.group(1) or _NOT_NEWLINE.sub(" ", m.group(0)), body)
     for found in _MACROS.finditer(body):
         pos = found.end()
         while (entry := _ENTRY.match(body, pos)) is not None:
@@ -99,9 +108,10 @@ def config_macros(body: str) -> str:
                 if arity and default is not None:
                     option = _js_string(default)
                     arity += f"[{{{option}}}]" if "]" in option else f"[{option}]"
-                out.append(f"\\newcommand{{\\{name}}}{arity}{{{tex}}}")
+                start = _SPACE.match(body, pos).end()  # type: ignore[union-attr]
+                out.append((start, f"\\newcommand{{\\{name}}}{arity}{{{tex}}}"))
             pos = entry.end()
-    return "".join(out)
+    return out
 
 
 def _js_string(literal: str) -> str:
