@@ -12,9 +12,10 @@ names such files, and their definitions are in force in every post, before the s
 What is read, by the file's ending:
 
 - `.js`, `.mjs`, `.json`: each `macros: {…}` object of a MathJax 2 or 3 or KaTeX setup
-  (`postil.markdown.mathloader.config_macros`: `name: "TeX"`, `name: ["TeX #1", 1]`,
+  (`postil.markdown.mathloader.config_macro_entries`: `name: "TeX"`, `name: ["TeX #1", 1]`,
   `"\\name": "TeX"`);
-- `.html`, `.htm`: those objects in its scripts, and the TeX definitions in the rest;
+- `.html`, `.htm`: those objects in its scripts, and the TeX definitions in the rest
+  (their HTML entities decoded, `&lt;` is `<`, as the browser gives MathJax the text);
 - anything else (`.tex`, `.sty`, `.md`, `.qmd`, `.txt`): the TeX definitions
   (`\newcommand`, `\renewcommand`, `\providecommand`, `\def`, `\let`,
   `\DeclareMathOperator`, `\DeclarePairedDelimiter`, `\newenvironment`, `\definecolor`:
@@ -23,10 +24,11 @@ What is read, by the file's ending:
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path, PurePosixPath
 
-from postil.markdown.mathloader import config_macros
+from postil.markdown.mathloader import config_macro_entries
 from postil.math.errors import MathError
 from postil.math.macros import extract_definitions
 
@@ -74,27 +76,31 @@ def read_macro_file(path: Path, rel: str) -> dict[str, str]:
     except OSError as e:
         raise MacroFileError(f"`{rel}` cannot be read: {e.strerror}") from e
     suffix = PurePosixPath(rel).suffix.lower()
-    scripts = "".join(found.group(1) for found in SCRIPT.finditer(text))
+    entries: list[tuple[int, str]] = []
     if suffix in CONFIG_SUFFIXES:
-        objects, tex = config_macros(text), ""
+        entries, tex = config_macro_entries(text), ""
     elif suffix in HTML_SUFFIXES:
+        for script in SCRIPT.finditer(text):
+            at = script.start(1)
+            entries += [(at + offset, entry) for offset, entry in config_macro_entries(script[1])]
         # scripts blanked, not cut, so that offsets into `tex` are offsets into the file
-        objects = config_macros(scripts)
         tex = SCRIPT.sub(lambda m: " " * len(m.group(0)), text)
     else:
-        objects, tex = "", TEX_COMMENT.sub(lambda m: " " * len(m.group(0)), text)
+        tex = TEX_COMMENT.sub(lambda m: " " * len(m.group(0)), text)
+    found: dict[str, str] = {}
+    for offset, entry in entries:
+        try:
+            found |= extract_definitions(entry)[0]
+        except MathError as e:  # a MathJax entry whose TeX is malformed: at the entry
+            message = f"this `macros` entry cannot be read: {e.message}"
+            raise _error_at(text, offset, message) from e
     try:
-        found, _ = extract_definitions(objects)
-    except MathError as e:  # a MathJax entry whose TeX is malformed: the object's place
-        raise MacroFileError(f"`{rel}`: a `macros` entry cannot be read: {e.message}") from e
-    try:
-        found |= extract_definitions(tex)[0]
+        defined = extract_definitions(tex)[0]
     except MathError as e:
-        start = text.rfind("\n", 0, e.offset) + 1
-        end = text.find("\n", e.offset)
-        line_text = text[start : end if end >= 0 else len(text)]
-        line = text.count("\n", 0, e.offset) + 1
-        raise MacroFileError(e.message, line, e.offset - start + 1, line_text) from e
+        raise _error_at(text, e.offset, e.message) from e
+    if suffix in HTML_SUFFIXES:  # the browser decodes `&lt;` before MathJax reads the TeX
+        defined = {name: html.unescape(body) for name, body in defined.items()}
+    found |= defined
     if not found:
         raise MacroFileError(
             f"`{rel}` defines no macro: postil reads `\\newcommand`, `\\def`, "
@@ -102,3 +108,12 @@ def read_macro_file(path: Path, rel: str) -> dict[str, str]:
             "that defines them"
         )
     return found
+
+
+def _error_at(text: str, offset: int, message: str) -> MacroFileError:
+    """Return the error `message` at `offset` of the file's `text` (its line and column)."""
+    start = text.rfind("\n", 0, offset) + 1
+    end = text.find("\n", offset)
+    line_text = text[start : end if end >= 0 else len(text)]
+    line = text.count("\n", 0, offset) + 1
+    return MacroFileError(message, line, offset - start + 1, line_text)

@@ -8,8 +8,9 @@
 // title and on the console.
 
 const script = document.querySelector("script[data-mermaid]");
-// postil's own (`figure.diagram pre.mermaid`) and an author's raw `<div class="mermaid">`
-const boxes = [...document.querySelectorAll("pre.mermaid, div.mermaid")];
+// postil's own (`figure.diagram pre.mermaid`, and `span.mermaid` in a note's margin copy)
+// and an author's raw `<div class="mermaid">`
+const boxes = [...document.querySelectorAll("pre.mermaid, div.mermaid, span.margin-diagram")];
 const sources = new Map(boxes.map((box) => [box, box.textContent]));
 const root = document.documentElement;
 const dark = window.matchMedia("(prefers-color-scheme: dark)");
@@ -37,10 +38,12 @@ async function draw(mermaid) {
       const { svg } = await mermaid.render("postil-diagram-" + serial, sources.get(box));
       box.innerHTML = svg;
       box.classList.add("is-drawn");
+      box.dataset.scheme = theme; // article.css turns a dark drawing light on paper
       box.removeAttribute("title");
     } catch (error) {
       box.textContent = sources.get(box);
       box.classList.remove("is-drawn");
+      delete box.dataset.scheme;
       box.title = "Mermaid could not draw this diagram: " + (error && error.message);
       console.warn("postil: Mermaid could not draw diagram", n + 1, error);
     }

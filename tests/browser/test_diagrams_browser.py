@@ -55,12 +55,36 @@ pie title Heads
 
 PLAIN = "---\ntitle: Plain\ndate: 2026-01-01\n---\n\nNo diagram here.\n"
 
+NOTES = """\
+---
+title: Noted
+date: 2026-01-03
+---
+
+A claim with a note.[^steps] And a remark in the margin.[^side]
+
+[^steps]: The steps:
+
+    ```mermaid
+    flowchart LR
+      Query --> Softmax
+    ```
+
+[^side]: {-} The margin's own:
+
+    ```mermaid
+    flowchart TD
+      Key --> Value
+    ```
+"""
+
 
 def _site(root: Path, mermaid: str) -> Path:
     """Build a two-post site whose `mermaid:` is `mermaid`; link Mermaid's dist into it."""
     if not (MERMAID_DIST / "mermaid.esm.min.mjs").is_file():
         unavailable(f"Mermaid is not installed under tools/; {TOOLS_HINT}")
-    make_site(root, {"flows.md": POST, "plain.md": PLAIN}, CONFIG + f"mermaid: {mermaid}\n")
+    posts = {"flows.md": POST, "plain.md": PLAIN, "notes.md": NOTES}
+    make_site(root, posts, CONFIG + f"mermaid: {mermaid}\n")
     build(BuildOptions(root=root))
     os.symlink(MERMAID_DIST, root / "_site/mermaid")
     return root / "_site"
@@ -125,6 +149,54 @@ def test_switching_to_the_dark_scheme_draws_the_diagrams_again_in_it(page, site,
     assert page.evaluate("document.querySelectorAll('.mermaid.is-drawn').length") == 3
 
 
+@pytest.mark.expect_page_errors
+def test_a_diagram_drawn_dark_prints_light_on_the_light_paper(page, site, serve_dir):
+    """Paper is light whatever the screen's scheme: a diagram drawn in the dark scheme
+    printed light grey lines and labels on white."""
+    page.goto(serve_dir(site) + "posts/flows/")
+    _drawn(page, 4)
+    filters = (
+        "() => [...document.querySelectorAll('.mermaid svg')]"
+        ".map((svg) => getComputedStyle(svg).filter)"
+    )
+    page.emulate_media(media="print")
+    assert set(page.evaluate(filters)) == {"none"}  # drawn light: printed as it is
+    page.emulate_media(media="screen")
+    page.evaluate("document.documentElement.dataset.theme = 'dark'")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.mermaid[data-scheme=dark]').length == 3", timeout=20000
+    )
+    assert set(page.evaluate(filters)) == {"none"}  # on screen, dark as drawn
+    page.emulate_media(media="print")
+    assert set(page.evaluate(filters)) == {"invert(1) hue-rotate(180deg)"}
+
+
+def test_a_diagram_in_a_note_is_drawn_in_its_margin_copy_and_in_the_notes_list(
+    page, site, serve_dir
+):
+    """A note's margin copy showed the diagram's source as code, never drawn; a margin note
+    (`{-}`, its only copy) never showed the diagram at all."""
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.goto(serve_dir(site) + "posts/notes/")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.mermaid.is-drawn').length == 3", timeout=20000
+    )
+    texts = page.evaluate(
+        """() => ["#sn-1", "#mn-1", "#fn-1"].map((id) => {
+          const svg = document.querySelector(id + " .mermaid svg");
+          const box = svg && svg.getBoundingClientRect();
+          const note = document.querySelector(id).getBoundingClientRect();
+          if (!svg) return null;
+          const labels = [...svg.querySelectorAll(".nodeLabel")].map((n) => n.textContent);
+          return [labels.join(" "), box.width > 0 && box.right <= note.right + 1];
+        })"""
+    )
+    sidenote, margin, listed = texts
+    assert sidenote[0] == "Query Softmax" and sidenote[1]
+    assert margin[0] == "Key Value" and margin[1]
+    assert listed[0] == "Query Softmax"
+
+
 def test_a_page_without_a_diagram_loads_no_diagram_script(page, site, serve_dir):
     requested: list[str] = []
     page.on("request", lambda request: requested.append(request.url))
@@ -141,15 +213,27 @@ def test_without_mermaid_the_source_stays_as_code(page, tmp_path, serve_dir):
     boxes = page.evaluate(DRAWN_JS)
     assert [box["drawn"] for box in boxes] == [False, False, False, False]
     assert boxes[0]["text"].startswith("flowchart LR")
-    style = page.evaluate(
-        "() => { const s = getComputedStyle(document.querySelector('pre.mermaid'));"
-        " return [s.fontFamily, s.borderTopStyle]; }"
+    styles = page.evaluate(
+        "() => ['pre.mermaid', 'div.mermaid'].map((box) => {"
+        " const s = getComputedStyle(document.querySelector(box));"
+        " return [s.fontFamily, s.borderTopStyle, s.whiteSpace]; })"
     )
-    assert "mono" in style[0].lower() and style[1] == "solid"
+    # an author's raw `<div class="mermaid">` too: its lines were run together as prose
+    for font, border, white_space in styles:
+        assert "mono" in font.lower() and border == "solid" and white_space == "pre"
 
 
 @pytest.mark.expect_page_errors
 def test_axe_finds_nothing_on_the_drawn_page(page, site, serve_dir):
     page.goto(serve_dir(site) + "posts/flows/")
     _drawn(page, 4)
+    assert run_axe(page) == []
+
+
+def test_axe_finds_nothing_on_a_page_with_diagrams_in_notes(page, site, serve_dir):
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.goto(serve_dir(site) + "posts/notes/")
+    page.wait_for_function(
+        "() => document.querySelectorAll('.mermaid.is-drawn').length == 3", timeout=20000
+    )
     assert run_axe(page) == []

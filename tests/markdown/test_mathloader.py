@@ -61,3 +61,25 @@ def test_a_mathjax_macro_default_makes_its_first_argument_optional():
     assert config_macros(config) == (
         "\\newcommand{\\norm}[2][2]{\\lVert #2 \\rVert_{#1}}\\newcommand{\\odd}[1][{]}]{#1}"
     )
+
+
+def test_comments_are_skipped_and_template_literals_read():
+    """A `//` comment between entries ended the object (the macros after it were lost
+    without a word); a `macros: {…}` commented out was read; a template literal ended it."""
+    config = """window.MathJax = {
+      tex: {
+        macros: {
+          RR: "{\\\\bf R}",  // the reals }
+          /* old: macros: {gone: "x"} */
+          half: `\\\\frac{1}{2}`,
+          url: "https://example.org/a//b",
+          vb: '\\\\mathbf{v}',
+        },
+      },
+    };"""
+    assert config_macros(config) == (
+        "\\newcommand{\\RR}{{\\bf R}}\\newcommand{\\half}{\\frac{1}{2}}"
+        "\\newcommand{\\url}{https://example.org/a//b}\\newcommand{\\vb}{\\mathbf{v}}"
+    )
+    # a template literal with a substitution is no fixed TeX: it ends the object
+    assert config_macros("MathJax = {tex: {macros: {A: `${x}`, B: 'b'}}}") == ""

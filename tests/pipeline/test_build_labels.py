@@ -39,6 +39,33 @@ def test_section_labels_are_myst_targets_and_r_markdowns_heading_and_html_ids():
     assert section_labels(body, rmarkdown=False) == (("intro", "Intro $x$", True),)
 
 
+def test_an_r_markdown_setext_headings_label_is_found_and_a_thematic_break_is_none():
+    """Pandoc (and bookdown) read `Results` over a line of `-` or `=` as a heading: its
+    id was not found, and a link from another chapter warned 'no such anchor'."""
+    body = (
+        "Intro\n=====\n\nSetext {#set .unnumbered}\n-----\n\n- item\n---\n\n"
+        "> quoted\n---\n\nTwo\nlines\n---\n\n## Atx\n"
+    )
+    assert section_labels(body, rmarkdown=True) == (
+        ("intro", "Intro", False),
+        ("set", "Setext", True),
+        ("atx", "Atx", False),
+    )
+
+
+def test_a_link_to_another_chapters_setext_heading_lands_on_it(tmp_path):
+    posts = {
+        "a.Rmd": post_text("A", "2024-01-01", "See [results](#results) and \\@ref(set).\n"),
+        "b.Rmd": post_text("B", "2024-01-02", "Results\n-------\n\nSetext {#set}\n======\n"),
+    }
+    make_site(tmp_path, posts)
+    assert build_site(tmp_path).warnings == ()
+    assert _hrefs(tmp_path / "_site", "posts/a/index.html") == [
+        (f"{BASE_PATH}posts/b/#results", "results"),
+        (f"{BASE_PATH}posts/b/#set", "Setext"),
+    ]
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("labels")

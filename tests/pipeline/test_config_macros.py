@@ -117,12 +117,31 @@ def test_macros_from_reads_katex_options_in_a_script_file(tmp_path):
     assert dict(load_config(root).math_macros) == {"E": r"\mathbb{E}"}
 
 
+def test_a_macros_files_html_entities_are_decoded_outside_its_scripts(tmp_path):
+    """The browser gives MathJax `a < b` for `a &lt; b` in a page's text (a script's text is
+    not decoded); the macro's body kept `&lt;`, which math reads as text."""
+    head = (
+        "<div hidden>$\\newcommand{\\ind}{\\mathbb{1}_{a &lt; b}}$</div>\n"
+        '<script>renderMathInElement(document.body, {macros: {"\\\\amp": "&amp;"}});</script>\n'
+    )
+    root = _site_with_files(tmp_path, {"head.html": head}, "  macros_from: head.html\n")
+    macros = dict(load_config(root).math_macros)
+    assert macros == {"amp": "&amp;", "ind": r"\mathbb{1}_{a < b}"}
+
+
+BAD_ENTRY = 'MathJax = {tex: {macros: {\n  ok: "x",  /* a\n comment */ bad: "\\\\frac{",\n}}};\n'
+
+
 @pytest.mark.parametrize(
     "files, value, where, says",
     [
         ({}, "nope.tex", "postil.yaml:5:16", "`nope.tex` is not a file of the site"),
         ({"m.tex": "Just words.\n"}, "m.tex", "postil.yaml:5:16", "`m.tex` defines no macro"),
         ({"m.tex": "ok\n\\newcommand{\\R\n"}, "m.tex", "m.tex:2:12", "`{` is never closed"),
+        # a MathJax entry's TeX: at that entry (it was postil.yaml's line, no entry named)
+        ({"m.js": BAD_ENTRY}, "m.js", "m.js:3:13", "this `macros` entry cannot be read"),
+        ({"m.html": f"<p>x</p>\n<script>{BAD_ENTRY}</script>\n"}, "m.html", "m.html:4:13",
+         "`{` is never closed"),
     ],
 )  # fmt: skip
 def test_a_macros_file_that_cannot_be_read_is_an_error_where_it_is(

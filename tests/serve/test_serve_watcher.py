@@ -511,3 +511,21 @@ def test_a_macros_file_postil_yaml_names_is_watched_where_it_is_and_is_a_config_
     # a postil.yaml that cannot be read names no file; the build reports why
     (tmp_path / "postil.yaml").write_text("title: [\n")
     assert SiteLayout.of(tmp_path).config_files == frozenset()
+
+
+def test_a_macros_file_beside_the_site_is_watched_and_its_change_rebuilds(tmp_path):
+    """`macros_from: ../preamble.tex` (a book's preamble shared by its folders) is read by
+    the build; the watch kept the `..` in its path, so saving the file rebuilt nothing."""
+    site = tmp_path / "book"
+    (site / "content/posts").mkdir(parents=True)
+    (tmp_path / "preamble.tex").write_text("\\newcommand{\\R}{\\mathbb{R}}\n")
+    (tmp_path / "notes.txt").write_text("other\n")
+    (site / "postil.yaml").write_text(
+        "title: T\nauthor: A\nbase_url: https://e.org/\nmath:\n  macros_from: ../preamble.tex\n"
+    )
+    layout = SiteLayout.of(site)
+    beside = tmp_path.absolute()
+    assert layout.config_files == frozenset({beside / "preamble.tex"})
+    assert (beside, False) in layout.watched()
+    assert changes_of(layout, FileModifiedEvent(str(beside / "preamble.tex"))).config
+    assert not changes_of(layout, FileModifiedEvent(str(beside / "notes.txt"))).config

@@ -449,12 +449,20 @@ HTML_ID = re.compile(r"""<[A-Za-z][^<>]*?\sid\s*=\s*["']([A-Za-z][\w:.-]*)["']""
 LABEL_ID = re.compile(r"(?:^|\s)#([A-Za-z][\w:.-]*)")
 """The `#id` of a heading's attribute list (`{#sec-intro .unnumbered}`)."""
 
+SETEXT_UNDERLINE = re.compile(r" {0,3}(?:=+|-+)[ \t]*")
+"""The line under a setext heading's text (`=====` level 1, `-----` level 2)."""
+
+SETEXT_TEXT = re.compile(r" {0,3}(?![-+*>#|<]|\d+[.)])(\S.*?)[ \t]*(?:\{([^{}]*)\})?[ \t]*")
+"""A setext heading's text line (group 1), group 2 the attribute list ending it: not a
+list item, quote, ATX heading, table row or HTML, whose underline is a thematic break."""
+
 
 def section_labels(body: str, rmarkdown: bool) -> tuple[tuple[str, str, bool], ...]:
     r"""Return (label, heading's plain text, whether written) of each label a body gives
     a section for references from other pages: a MyST `(label)=` target line (the heading
     under it, "" when none; mystmd and Jupyter Book resolve its `{ref}` and `[](#label)` across the
-    project), and, in an R Markdown source (`rmarkdown`), each heading's id: its `{#id}`,
+    project), and, in an R Markdown source (`rmarkdown`), each heading's (ATX or setext)
+    id: its `{#id}`,
     else Pandoc's identifier of its text when postil's is the same, and the `id` of an
     element in raw HTML (bookdown resolves
     `[text](#id)` and `\@ref(id)` across the book's chapters). Lines inside fenced
@@ -477,7 +485,7 @@ def section_labels(body: str, rmarkdown: bool) -> tuple[tuple[str, str, bool], .
             following = next((x for x in lines[at + 1 :] if x.strip()), "")
             heading = re.match(r" {0,3}#{1,6}[ \t]+(.*?)[ \t]*(?:\{[^{}]*\})?[ \t]*$", following)
             found.append((target.group(1), heading.group(1) if heading else "", True))
-        elif rmarkdown and (heading := ATX_HEADING.fullmatch(line)) is not None:
+        elif rmarkdown and (heading := _heading_at(lines, at)) is not None:
             text, attrs = plain_heading(heading.group(1)), heading.group(2) or ""
             given = LABEL_ID.search(attrs)
             if given is not None:
@@ -487,3 +495,18 @@ def section_labels(body: str, rmarkdown: bool) -> tuple[tuple[str, str, bool], .
         if rmarkdown and "id" in line:  # `<a id="x"></a>`: Pandoc passes it to the page
             found += [(ident, "", True) for ident in HTML_ID.findall(line)]
     return tuple(found)
+
+
+def _heading_at(lines: list[str], at: int) -> re.Match[str] | None:
+    """Return the match of the heading that line `at` of `lines` writes or ends (its
+    text in group 1, its attribute list in group 2), or None: an ATX heading, or the
+    underline of a setext heading whose text line follows a blank line (Pandoc's
+    `blank_before_header`), as bookdown's chapters write `Results\n-------`."""
+    line = lines[at]
+    if line[:1] not in "=-":
+        return ATX_HEADING.fullmatch(line) if "#" in line else None
+    if at == 0 or SETEXT_UNDERLINE.fullmatch(line) is None:
+        return None
+    if at > 1 and lines[at - 2].strip():
+        return None
+    return SETEXT_TEXT.fullmatch(lines[at - 1])

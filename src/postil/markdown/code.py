@@ -278,6 +278,14 @@ def render_fence(self: Any, tokens: Sequence[Token], idx: int, options: Any, env
     return _code_figure(body, _title(token, info), token.meta)
 
 
+def is_diagram_block(token: Token) -> bool:
+    """Return whether a `fence` or `code_block` token is a diagram `render_fence` draws: its
+    info string's language or its kramdown `{: .mermaid}` names one
+    (`postil.markdown.diagram.is_diagram`)."""
+    language = parse_info(token.info).language if token.type == "fence" else ""
+    return is_diagram(language or class_language(token))
+
+
 def class_language(token: Token) -> str:
     """Return the language a kramdown attribute list under a code block gives it by class,
     or "": `{: .language-ruby}` (kramdown, "Code Blocks": "Language of Code Blocks"), and

@@ -108,3 +108,20 @@ def render_diagram(code: str, title: str, meta: dict[str, Any] | None, state: Re
         + (f"<figcaption>{text}</figcaption>\n" if text else "")
         + "</figure>\n"
     )
+
+
+def render_margin_diagram(code: str, state: RenderState) -> str:
+    """Return a diagram's margin copy, in a sidenote or margin note
+    (`postil.markdown.sidenote`), and note that the page needs the diagram script.
+
+    A note's margin copy is phrasing content (it sits in the paragraph of its reference), so
+    the diagram is a `<span class="mermaid">` holding its source, which `diagrams.js` draws
+    as it draws `<pre class="mermaid">`; until then it reads as code. (The margin copy showed
+    the source as code, never drawn: a margin note, its only copy, never showed the diagram.)
+
+    Args:
+        code: the diagram's source as written.
+        state: the document's state; `state.diagrams` gets "mermaid".
+    """
+    state.diagrams.add("mermaid")
+    return f'<span class="mermaid margin-diagram">{escapeHtml(code.rstrip())}</span>'

@@ -35,7 +35,11 @@ CONFIG = re.compile(
 
 _ATTR = re.compile(r"""([A-Za-z-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""")
 _MACROS = re.compile(r"\bmacros\s*:\s*\{", re.I)
-_JS_STRING = r""""(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'"""
+_JS_STRING = r""""(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\$]|\\.|\$(?!\{))*`"""
+"""A JavaScript string: double- or single-quoted, or a template literal without `${…}`."""
+_JS_COMMENT = re.compile(rf"({_JS_STRING})|//[^\n]*|/\*.*?\*/", re.S)
+"""A JavaScript comment (`//` to the line's end, `/* … */`), or a string, matched whole so
+that a `//` inside one (a URL) is no comment."""
 _ENTRY = re.compile(
     rf"""\s*(?:({_JS_STRING})|([A-Za-z]+))\s*:\s*"""
     rf"""(?:({_JS_STRING})|\[\s*({_JS_STRING})\s*(?:,\s*(\d)\s*)?"""
@@ -43,6 +47,8 @@ _ENTRY = re.compile(
     re.S,
 )
 _ESCAPE = re.compile(r"\\(.)", re.S)
+_NOT_NEWLINE = re.compile(r"[^\n]")
+_SPACE = re.compile(r"\s*")
 _JS_ESCAPES = {"n": "\n", "t": "\t"}
 
 
@@ -72,13 +78,24 @@ def config_macros(body: str) -> str:
     (MathJax's form with the number of arguments), `name: ["#1 #2", 2, "default"]` (the
     first argument optional, with that default), `"\\name": "TeX"` (KaTeX's, the
     backslash in the key). JavaScript's string escapes are undone (`"\\mathbb{R}"` is
-    `\mathbb{R}`). An entry written any other way (a variable, a function) ends the
-    reading of its object: the macros before it are kept.
+    `\mathbb{R}`), a template literal's too (`` `\\frac{1}{2}` ``, no `${…}` in it).
+    JavaScript's comments are skipped: one between entries ended its object's reading, and
+    a `macros: {…}` commented out was read. An entry written any other way (a variable, a
+    function) ends the reading of its object: the macros before it are kept.
 
     Returns:
         `\newcommand{\R}{\mathbb{R}}`, one after another, or "" for none.
     """
-    out: list[str] = []
+    return "".join(definition for _, definition in config_macro_entries(body))
+
+
+def config_macro_entries(body: str) -> list[tuple[int, str]]:
+    r"""Return each macro `config_macros` reads as (offset of its entry in `body`, its
+    `\newcommand`), in order: for a message at the entry that cannot be read
+    (`postil.macrofiles`)."""
+    out: list[tuple[int, str]] = []
+    if "/" in body:  # comments blanked, their lines kept (a string is kept whole)
+        body = _JS_COMMENT.sub(lambda m: m.group(1) or _NOT_NEWLINE.sub(" ", m.group(0)), body)
     for found in _MACROS.finditer(body):
         pos = found.end()
         while (entry := _ENTRY.match(body, pos)) is not None:
@@ -91,9 +108,10 @@ def config_macros(body: str) -> str:
                 if arity and default is not None:
                     option = _js_string(default)
                     arity += f"[{{{option}}}]" if "]" in option else f"[{option}]"
-                out.append(f"\\newcommand{{\\{name}}}{arity}{{{tex}}}")
+                start = _SPACE.match(body, pos).end()  # type: ignore[union-attr]
+                out.append((start, f"\\newcommand{{\\{name}}}{arity}{{{tex}}}"))
             pos = entry.end()
-    return "".join(out)
+    return out
 
 
 def _js_string(literal: str) -> str:

@@ -21,6 +21,8 @@ from markdown_it.token import Token
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.footnote.index import footnote_inline, footnote_ref
 
+from postil.markdown.code import is_diagram_block
+from postil.markdown.diagram import render_margin_diagram
 from postil.markdown.footnotedef import (
     next_line_definitions,
     spaced_label,
@@ -534,7 +536,7 @@ def _repeat_marker(note: Note, sub: int) -> str:
 
 def _render_margin_body(self: Any, note: Note, options: Any, env: Any, *, hidden: bool) -> str:
     """Render a note's body as phrasing content: paragraphs become spans, code becomes code,
-    display math a `math-display` span."""
+    display math a `math-display` span, a diagram a `span.mermaid` the page draws."""
     parts = []
     for token in note.body if note.margin is None else note.margin:
         if token.type == "inline":
@@ -543,6 +545,8 @@ def _render_margin_body(self: Any, note: Note, options: Any, env: Any, *, hidden
             if hidden:  # the Notes list holds the ids an author wrote (`[x]{#id}`, `<a id>`)
                 inner = unfocusable(ANY_ID_ATTRIBUTE.sub("", inner))
             parts.append(f'<span class="sidenote-para">{inner}</span>')
+        elif token.type in ("fence", "code_block") and is_diagram_block(token):
+            parts.append(render_margin_diagram(token.content, get_state(env)))
         elif token.type in ("fence", "code_block"):
             code = escapeHtml(token.content.rstrip("\n"))
             parts.append(f'<code class="sidenote-code">{code}</code>')

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import re
 import stat
 import threading
@@ -164,8 +165,8 @@ class SiteLayout:
         templates: template directories, the site's first (see `postil.theme.template_dirs`).
         static: static directories (see `postil.theme.static_dirs`).
         config_files: files postil.yaml names that the configuration is read from (`math:
-            macros_from:`, `postil.macrofiles`), anywhere in the site: a change is a change
-            of the configuration.
+            macros_from:`, `postil.macrofiles`), in the site or beside it (`../x.tex`, its
+            `..` folded): a change is a change of the configuration.
     """
 
     root: Path
@@ -186,7 +187,8 @@ class SiteLayout:
                 named = load_config(root).math_macros_from
             except (ConfigError, ConfigFailed):
                 named = ()
-        files = frozenset(root / rel for rel in named)
+        # `..` folded (`../preamble.tex`, a book's shared preamble): events name real paths
+        files = frozenset(Path(os.path.normpath(root / rel)) for rel in named)
         return cls(root, tuple(template_dirs(root)), tuple(static_dirs(root)), files)
 
     def watched(self) -> list[tuple[Path, bool]]:
