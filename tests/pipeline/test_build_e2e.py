@@ -192,10 +192,10 @@ GOOD = "---\ntitle: Good\ndate: 2024-01-01\n---\n\nFine.\n"
     "text, location, message",
     [
         ("---\ntitle: T\ntags: [a\n---\n", "content/posts/bad.md:3:7", "YAML syntax error"),
-        (
+        (  # at the value written that takes the other post's URL (session 45's trial)
             "---\ntitle: T\ndate: 2024-01-01\nslug: good\n---\n\nText.\n",
-            "content/posts/good.md:1:1",
-            "slug `good` is also used by content/posts/bad.md",
+            "content/posts/bad.md:4:7",
+            "slug `good` is also used by content/posts/good.md",
         ),
     ],
     ids=["bad-yaml", "slug-taken"],
