@@ -31,6 +31,7 @@ import yaml
 
 from postil.errors import ContentError, Location
 from postil.markdown.attrlist import read_attributes
+from postil.markdown.chunk import CHUNK_INFO, HIDDEN_HEADER
 from postil.markdown.mathprose import DEFINITION_START
 from postil.markdown.mystrole import ROLE as MYST_ROLE
 from postil.markdown.mystrole import role_text
@@ -300,11 +301,14 @@ class OpeningHeading(NamedTuple):
 SECTION_HEADING = re.compile(r" {0,3}#{2,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*")
 """An ATX heading of level 2 to 6: what opens a bookdown book's section file."""
 
-HIDDEN_CHUNK = re.compile(
-    r"(```+)[ \t]*\{[A-Za-z][^{}]*[\s,]include\s*=\s*(?:F|FALSE)\b[^{}]*\}\s*"
-)
-"""The opening line of a knitr chunk with `include=FALSE`: it shows nothing
-(`postil.markdown.chunk.hidden_chunk`)."""
+
+def _hidden_chunk(line: str) -> bool:
+    """Return whether a line opens a knitr chunk with `include=FALSE`: it shows nothing
+    (`postil.markdown.chunk.hidden_chunk` reads the same options of a parsed chunk)."""
+    if not line.startswith("```"):
+        return False
+    found = CHUNK_INFO.match(line.lstrip("`").strip())
+    return found is not None and HIDDEN_HEADER.search(found.group(2)) is not None
 
 
 def heading_title(body: str, sections: bool = False) -> OpeningHeading | None:
@@ -336,7 +340,7 @@ def heading_title(body: str, sections: bool = False) -> OpeningHeading | None:
         if line.startswith("<!--"):
             while at < len(lines) and "-->" not in lines[at]:
                 at += 1
-        elif MYST_HIDDEN_FENCE.match(line) or sections and HIDDEN_CHUNK.fullmatch(line):
+        elif MYST_HIDDEN_FENCE.match(line) or sections and _hidden_chunk(line):
             at += 1  # shows nothing: passed over to its end
             while at < len(lines) and not lines[at].strip().startswith(line[:3]):
                 at += 1
